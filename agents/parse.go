@@ -1,0 +1,214 @@
+// Package agents parses the output and transcripts of coding-agent CLIs
+// (Claude Code and Codex) into store events, and runs those CLIs. It never
+// imports Fyne.
+//
+// Parsers are not safe for concurrent use; each run or file gets its own.
+package agents
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// Format names one of the four transcript formats Lazuli reads.
+type Format string
+
+// The formats (see ../shared/formats/transcript-formats.md): A, B, C and D.
+const (
+	FormatAuto             Format = "auto"
+	FormatClaudeStream     Format = "claude-stream"     // A: claude -p --output-format stream-json stdout
+	FormatClaudeTranscript Format = "claude-transcript" // B: ~/.claude/projects/<enc>/<id>.jsonl
+	FormatCodexExec        Format = "codex-exec"        // C: codex exec --json stdout
+	FormatCodexRollout     Format = "codex-rollout"     // D: ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl
+)
+
+// Formats lists the concrete formats, for help texts and flag validation.
+var Formats = []Format{FormatClaudeStream, FormatClaudeTranscript, FormatCodexExec, FormatCodexRollout}
+
+// ParseFormat returns the Format named s.
+func ParseFormat(s string) (Format, error) {
+	if s == "" || s == string(FormatAuto) {
+		return FormatAuto, nil
+	}
+	for _, f := range Formats {
+		if string(f) == s {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("unknown format %q (want auto, claude-stream, claude-transcript, codex-exec or codex-rollout)", s)
+}
+
+// ErrNotTranscript reports input that is not an agent transcript in any
+// format Lazuli knows.
+var ErrNotTranscript = errors.New("not an agent transcript")
+
+// MaxLineSize is the longest line a parser accepts. Longer lines are counted
+// as malformed and skipped without being held in memory.
+const MaxLineSize = 64 << 20
+
+// Parser turns the lines of one format into store events, incrementally, so
+// the same code serves a live process and a file on disk.
+type Parser interface {
+	// Feed parses one line, without its line terminator, and returns the
+	// events it completes. Blank and malformed lines are counted and skipped.
+	Feed(line []byte) []store.Event
+	// Finish returns the events held back until the end of the input.
+	Finish() []store.Event
+	// Stats reports what was seen so far.
+	Stats() ParseStats
+}
+
+// ParseStats counts what a parser saw.
+type ParseStats struct {
+	Lines     int   // lines fed, blank ones included
+	Malformed int   // lines that were not valid JSON objects, or too long
+	BadLines  []int // 1-based numbers of the first malformed lines (at most 20)
+	Ignored   int   // valid JSON lines of a type the parser does not map
+}
+
+// noteMalformed records a malformed line (the current one, s.Lines).
+func (s *ParseStats) noteMalformed() {
+	s.Malformed++
+	if len(s.BadLines) < 20 {
+		s.BadLines = append(s.BadLines, s.Lines)
+	}
+}
+
+// ParserOptions configure a parser.
+type ParserOptions struct {
+	// Model is the model name a Codex exec parser reports in Init
+	// (the codex CLI does not print it).
+	Model string
+	// ClaudeHome is the ~/.claude folder, where the Claude transcript parser
+	// finds plan files; "" means the user's home folder.
+	ClaudeHome string
+}
+
+// NewParser returns a parser for format f, which must not be FormatAuto.
+func NewParser(f Format, opts ParserOptions) (Parser, error) {
+	switch f {
+	case FormatClaudeStream:
+		return newClaudeStreamParser(opts), nil
+	case FormatClaudeTranscript:
+		return newClaudeTranscriptParser(opts), nil
+	case FormatCodexExec:
+		return newCodexExecParser(opts), nil
+	case FormatCodexRollout:
+		return newCodexRolloutParser(opts), nil
+	}
+	return nil, fmt.Errorf("no parser for format %q", f)
+}
+
+// ParseFile parses the transcript at path. With FormatAuto the format is
+// detected from the file's first lines. It fails with ErrNotTranscript when
+// the file holds no line of any known format.
+func ParseFile(path string, f Format, opts ParserOptions) ([]store.Event, Format, ParseStats, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, "", ParseStats{}, err
+	}
+	defer fh.Close()
+	return Parse(fh, f, opts)
+}
+
+// Parse parses a whole transcript from r; see ParseFile.
+func Parse(r io.Reader, f Format, opts ParserOptions) ([]store.Event, Format, ParseStats, error) {
+	br := bufio.NewReaderSize(r, 1<<20)
+	if f == FormatAuto {
+		head, err := peekLines(br, 200)
+		if err != nil {
+			return nil, "", ParseStats{}, err
+		}
+		if f, err = DetectFormat(head); err != nil {
+			return nil, "", ParseStats{}, err
+		}
+	}
+	p, err := NewParser(f, opts)
+	if err != nil {
+		return nil, "", ParseStats{}, err
+	}
+	var events []store.Event
+	err = eachLine(br, func(line []byte, tooLong bool) {
+		if tooLong {
+			feedTooLong(p)
+			return
+		}
+		events = append(events, p.Feed(line)...)
+	})
+	events = append(events, p.Finish()...)
+	return events, f, p.Stats(), err
+}
+
+// feedTooLong counts an over-long line as malformed without parsing it.
+func feedTooLong(p Parser) {
+	if c, ok := p.(interface{ skipLine() }); ok {
+		c.skipLine()
+	}
+}
+
+// eachLine calls fn for every line of br (terminators and a final '\r'
+// removed). Lines longer than MaxLineSize are drained and reported with
+// tooLong set and a nil line.
+func eachLine(br *bufio.Reader, fn func(line []byte, tooLong bool)) error {
+	var long []byte
+	tooLong := false
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			if !tooLong {
+				long = append(long, chunk...)
+				if len(long) > MaxLineSize {
+					long, tooLong = nil, true
+				}
+			}
+			continue
+		}
+		if len(chunk) > 0 || long != nil || tooLong {
+			line := chunk
+			if long != nil {
+				line = append(long, chunk...)
+			}
+			if !tooLong && len(line) > MaxLineSize {
+				tooLong = true
+			}
+			if tooLong {
+				fn(nil, true)
+			} else {
+				fn(bytes.TrimRight(line, "\r\n"), false)
+			}
+			long, tooLong = nil, false
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// peekLines returns up to n complete lines from the start of br without
+// consuming them (bounded by the reader's buffer).
+func peekLines(br *bufio.Reader, n int) ([][]byte, error) {
+	buf, err := br.Peek(br.Size())
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, err
+	}
+	var lines [][]byte
+	for len(buf) > 0 && len(lines) < n {
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 {
+			lines = append(lines, buf)
+			break
+		}
+		lines = append(lines, bytes.TrimRight(buf[:i], "\r"))
+		buf = buf[i+1:]
+	}
+	return lines, nil
+}

@@ -1,0 +1,354 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// MaxEventSize is the largest decoded event payload Lazuli accepts, in bytes.
+// It bounds the memory a hostile or corrupted file can make a reader use.
+const MaxEventSize = 64 << 20
+
+// ErrEventTooLarge reports an event payload larger than MaxEventSize.
+var ErrEventTooLarge = errors.New("event payload too large")
+
+// EncodeEventJSON returns e as serde_json serializes AZUREAL's DisplayEvent:
+// externally tagged, fields in declaration order, compact, file_path null
+// rather than omitted, duration_ms an integer and cost_usd a finite float.
+func EncodeEventJSON(e Event) ([]byte, error) {
+	return appendEventJSON(make([]byte, 0, 64+len(e.Content)+len(e.Text)+len(e.Input)), e)
+}
+
+func appendEventJSON(b []byte, e Event) ([]byte, error) {
+	if !e.Kind.Valid() {
+		return nil, fmt.Errorf("encode event: unknown kind %q", e.Kind)
+	}
+	if e.Kind.IsUnit() {
+		return appendSerdeString(b, string(e.Kind)), nil
+	}
+	b = append(b, `{"`...)
+	b = append(b, e.Kind...)
+	b = append(b, `":{`...)
+	field := func(name string, first bool) {
+		if !first {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, name...)
+		b = append(b, '"', ':')
+	}
+	str := func(name, v string, first bool) {
+		field(name, first)
+		b = appendSerdeString(b, v)
+	}
+	filePath := func() {
+		field("file_path", false)
+		if e.FilePath == nil {
+			b = append(b, "null"...)
+		} else {
+			b = appendSerdeString(b, *e.FilePath)
+		}
+	}
+	switch e.Kind {
+	case KindInit:
+		str("cwd", e.CWD, true)
+		str("model", e.Model, false)
+	case KindHook:
+		str("name", e.Name, true)
+		str("output", e.Output, false)
+	case KindUserMessage:
+		str("content", e.Content, true)
+	case KindCommand:
+		str("name", e.Name, true)
+	case KindPlan:
+		str("name", e.Name, true)
+		str("content", e.Content, false)
+	case KindAssistantText:
+		str("text", e.Text, true)
+	case KindToolCall:
+		str("tool_use_id", e.ToolUseID, true)
+		str("tool_name", e.ToolName, false)
+		filePath()
+		field("input", false)
+		if len(bytes.TrimSpace(e.Input)) == 0 {
+			b = append(b, "null"...)
+		} else {
+			var err error
+			if b, err = appendSerdeValue(b, e.Input); err != nil {
+				return nil, fmt.Errorf("encode %s input: %w", e.ToolName, err)
+			}
+		}
+	case KindToolResult:
+		str("tool_use_id", e.ToolUseID, true)
+		str("tool_name", e.ToolName, false)
+		filePath()
+		str("content", e.Content, false)
+		field("is_error", false)
+		b = strconv.AppendBool(b, e.IsError)
+	case KindComplete:
+		field("success", true)
+		b = strconv.AppendBool(b, e.Success)
+		field("duration_ms", false)
+		b = strconv.AppendUint(b, e.DurationMS, 10)
+		field("cost_usd", false)
+		cost := e.CostUSD
+		if math.IsNaN(cost) || math.IsInf(cost, 0) {
+			cost = 0 // serde would write null, which AZUREAL cannot read back
+		}
+		b = appendSerdeFloat(b, cost)
+	case KindModelSwitch:
+		str("model", e.Model, true)
+	}
+	return append(b, '}', '}'), nil
+}
+
+// MarshalJSON encodes e in AZUREAL's serde shape.
+func (e Event) MarshalJSON() ([]byte, error) { return EncodeEventJSON(e) }
+
+// UnmarshalJSON decodes e with AZUREAL's tolerance (see DecodeEventJSON).
+func (e *Event) UnmarshalJSON(data []byte) error {
+	ev, err := DecodeEventJSON(data)
+	if err != nil {
+		return err
+	}
+	*e = ev
+	return nil
+}
+
+// DecodeEventJSON decodes a stored DisplayEvent, accepting exactly what
+// AZUREAL's serde deserializer accepts: unknown fields are ignored, a missing
+// file_path is null, any other missing or mistyped field is an error,
+// duration_ms must be a non-negative integer and cost_usd a number.
+func DecodeEventJSON(data []byte) (Event, error) {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return Event{}, errors.New("decode event: empty payload")
+	}
+	if data[0] == '"' {
+		var name string
+		if err := json.Unmarshal(data, &name); err != nil {
+			return Event{}, fmt.Errorf("decode event: %w", err)
+		}
+		if k := Kind(name); k.IsUnit() {
+			return Event{Kind: k}, nil
+		}
+		return Event{}, fmt.Errorf("decode event: %q is not a unit variant", name)
+	}
+	var outer map[string]json.RawMessage
+	if err := json.Unmarshal(data, &outer); err != nil {
+		return Event{}, fmt.Errorf("decode event: %w", err)
+	}
+	if len(outer) != 1 {
+		return Event{}, fmt.Errorf("decode event: want one variant, got %d keys", len(outer))
+	}
+	for name, body := range outer {
+		return decodeVariant(Kind(name), body)
+	}
+	panic("unreachable")
+}
+
+func decodeVariant(k Kind, body json.RawMessage) (Event, error) {
+	if !k.Valid() {
+		return Event{}, fmt.Errorf("decode event: unknown variant %q", k)
+	}
+	if k.IsUnit() {
+		if string(bytes.TrimSpace(body)) != "null" {
+			return Event{}, fmt.Errorf("decode event: unit variant %s has a body", k)
+		}
+		return Event{Kind: k}, nil
+	}
+	var f map[string]json.RawMessage
+	if err := json.Unmarshal(body, &f); err != nil || f == nil {
+		return Event{}, fmt.Errorf("decode event: %s body is not an object", k)
+	}
+	r := fieldReader{kind: k, f: f}
+	e := Event{Kind: k}
+	switch k {
+	case KindInit:
+		e.CWD, e.Model = r.str("cwd"), r.str("model")
+	case KindHook:
+		e.Name, e.Output = r.str("name"), r.str("output")
+	case KindUserMessage:
+		e.Content = r.str("content")
+	case KindCommand:
+		e.Name = r.str("name")
+	case KindPlan:
+		e.Name, e.Content = r.str("name"), r.str("content")
+	case KindAssistantText:
+		e.Text = r.str("text")
+	case KindToolCall:
+		e.ToolUseID, e.ToolName, e.FilePath = r.str("tool_use_id"), r.str("tool_name"), r.optStr("file_path")
+		e.Input = r.raw("input")
+	case KindToolResult:
+		e.ToolUseID, e.ToolName, e.FilePath = r.str("tool_use_id"), r.str("tool_name"), r.optStr("file_path")
+		e.Content, e.IsError = r.str("content"), r.boolean("is_error")
+	case KindComplete:
+		e.Success, e.DurationMS, e.CostUSD = r.boolean("success"), r.uint("duration_ms"), r.float("cost_usd")
+	case KindModelSwitch:
+		e.Model = r.str("model")
+	}
+	if r.err != nil {
+		return Event{}, r.err
+	}
+	return e, nil
+}
+
+// fieldReader reads typed fields of one variant body, keeping the first error.
+type fieldReader struct {
+	kind Kind
+	f    map[string]json.RawMessage
+	err  error
+}
+
+func (r *fieldReader) fail(name, why string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("decode event: %s.%s %s", r.kind, name, why)
+	}
+}
+
+func (r *fieldReader) get(name string) (json.RawMessage, bool) {
+	v, ok := r.f[name]
+	if !ok {
+		r.fail(name, "is missing")
+	}
+	return v, ok
+}
+
+func (r *fieldReader) str(name string) string {
+	v, ok := r.get(name)
+	if !ok {
+		return ""
+	}
+	var s string
+	if len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
+		r.fail(name, "is not a string")
+	}
+	return s
+}
+
+func (r *fieldReader) optStr(name string) *string {
+	v, ok := r.f[name]
+	if !ok || string(v) == "null" {
+		return nil
+	}
+	var s string
+	if v[0] != '"' || json.Unmarshal(v, &s) != nil {
+		r.fail(name, "is not a string or null")
+		return nil
+	}
+	return &s
+}
+
+func (r *fieldReader) raw(name string) json.RawMessage {
+	v, _ := r.get(name)
+	return v
+}
+
+func (r *fieldReader) boolean(name string) bool {
+	v, ok := r.get(name)
+	if !ok {
+		return false
+	}
+	switch string(v) {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	r.fail(name, "is not a boolean")
+	return false
+}
+
+func (r *fieldReader) uint(name string) uint64 {
+	v, ok := r.get(name)
+	if !ok {
+		return 0
+	}
+	n, err := strconv.ParseUint(string(v), 10, 64)
+	if err != nil {
+		r.fail(name, "is not a non-negative integer")
+	}
+	return n
+}
+
+func (r *fieldReader) float(name string) float64 {
+	v, ok := r.get(name)
+	if !ok {
+		return 0
+	}
+	var n json.Number
+	if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) || json.Unmarshal(v, &n) != nil {
+		r.fail(name, "is not a number")
+		return 0
+	}
+	f, err := n.Float64()
+	if err != nil {
+		r.fail(name, "is out of range")
+	}
+	return f
+}
+
+// zstdMagic starts every zstd frame.
+var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+
+// codec compresses and decompresses event payloads. Its encoder and decoder
+// are built once and are safe for concurrent use.
+type codec struct {
+	enc *zstd.Encoder
+	dec *zstd.Decoder
+}
+
+func newCodec() (*codec, error) {
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		return nil, fmt.Errorf("zstd encoder: %w", err)
+	}
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderMaxMemory(MaxEventSize))
+	if err != nil {
+		return nil, fmt.Errorf("zstd decoder: %w", err)
+	}
+	return &codec{enc: enc, dec: dec}, nil
+}
+
+func (c *codec) close() { c.dec.Close() }
+
+// compress returns the zstd frame for a JSON payload.
+func (c *codec) compress(js []byte) []byte { return c.enc.EncodeAll(js, make([]byte, 0, len(js)/2+16)) }
+
+// payload returns the JSON text of a stored data value. A zstd frame is
+// decompressed (bounded by MaxEventSize); anything else is taken as plain
+// JSON, as v1 files stored it.
+func (c *codec) payload(data []byte) ([]byte, error) {
+	if !bytes.HasPrefix(data, zstdMagic) {
+		if len(data) > MaxEventSize {
+			return nil, ErrEventTooLarge
+		}
+		return data, nil
+	}
+	out, err := c.dec.DecodeAll(data, nil)
+	if err != nil {
+		if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) {
+			return nil, ErrEventTooLarge
+		}
+		return nil, fmt.Errorf("zstd: %w", err)
+	}
+	if len(out) > MaxEventSize {
+		return nil, ErrEventTooLarge
+	}
+	return out, nil
+}
+
+// decode returns the event stored in data.
+func (c *codec) decode(data []byte) (Event, error) {
+	js, err := c.payload(data)
+	if err != nil {
+		return Event{}, err
+	}
+	return DecodeEventJSON(js)
+}

@@ -1,0 +1,265 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// CompactEvent applies AZUREAL's ingestion-time compaction (spec §4): user
+// messages lose injected context, tool results are shortened by tool, and
+// tool-call inputs keep only the keys worth keeping. It is applied once, when
+// an event is stored; it is not idempotent.
+func CompactEvent(e Event) Event {
+	switch e.Kind {
+	case KindUserMessage:
+		e.Content, _ = SanitizeUserMessage(e.Content)
+	case KindToolResult:
+		e.Content = compactToolResult(e.ToolName, e.Content)
+	case KindToolCall:
+		e.Input = compactToolInput(e.ToolName, e.Input)
+	}
+	return e
+}
+
+// CharLen is the char_len column of a compacted event (spec §2.5): the UTF-8
+// byte length of the fields that feed the context meter.
+func CharLen(e Event) int64 {
+	switch e.Kind {
+	case KindUserMessage, KindToolResult, KindPlan:
+		return int64(len(e.Content))
+	case KindAssistantText:
+		return int64(len(e.Text))
+	case KindHook:
+		return int64(len(e.Output))
+	case KindCommand:
+		return int64(len(e.Name))
+	case KindToolCall:
+		js, err := SerdeJSON(e.Input)
+		if err != nil {
+			js = []byte("null")
+		}
+		return int64(len(e.ToolName) + len(js))
+	}
+	return 0
+}
+
+// rustLines splits s like Rust's str::lines: on '\n', dropping one trailing
+// '\r' per line and no empty last line after a final '\n'.
+func rustLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	s = strings.TrimSuffix(s, "\n")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+// trimEnd is Rust's str::trim_end (Unicode white space).
+func trimEnd(s string) string { return strings.TrimRightFunc(s, unicode.IsSpace) }
+
+// cutReminder keeps the text before the first <system-reminder>, right-trimmed.
+func cutReminder(s string) string {
+	if i := strings.Index(s, "<system-reminder>"); i >= 0 {
+		s = s[:i]
+	}
+	return trimEnd(s)
+}
+
+func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
+
+// compactToolResult shortens a tool result by tool name (spec §4.2).
+func compactToolResult(tool, content string) string {
+	content = cutReminder(content)
+	lines := rustLines(content)
+	n := len(lines)
+	switch tool {
+	case "Read", "read":
+		if n <= 2 {
+			return content
+		}
+		last := ""
+		for i := n - 1; i >= 0; i-- {
+			if !isBlank(lines[i]) {
+				last = lines[i]
+				break
+			}
+		}
+		return lines[0] + "\n  (" + strconv.Itoa(n) + " lines)\n" + last
+	case "Bash", "bash":
+		var keep []string
+		for i := n - 1; i >= 0 && len(keep) < 2; i-- {
+			if !isBlank(lines[i]) {
+				keep = append([]string{lines[i]}, keep...)
+			}
+		}
+		return strings.Join(keep, "\n")
+	case "Glob", "glob":
+		return strconv.Itoa(n) + " files"
+	case "Task", "task":
+		if n <= 5 {
+			return content
+		}
+		return strings.Join(lines[:5], "\n") + "\n  (+" + strconv.Itoa(n-5) + " more lines)"
+	}
+	if n <= 3 {
+		return content
+	}
+	return strings.Join(lines[:3], "\n") + "\n  (+" + strconv.Itoa(n-3) + " more)"
+}
+
+// keptInputKeys lists, per tool, the input keys compaction keeps (spec §4.3).
+var keptInputKeys = map[string][]string{
+	"Read": {"file_path", "path"}, "read": {"file_path", "path"},
+	"Bash": {"command"}, "bash": {"command"},
+	"Glob": {"pattern"}, "glob": {"pattern"}, "Grep": {"pattern"}, "grep": {"pattern"},
+	"WebFetch": {"url"}, "webfetch": {"url"},
+	"WebSearch": {"query"}, "websearch": {"query"},
+	"Agent": {"subagent_type", "description"}, "agent": {"subagent_type", "description"},
+	"Task": {"subagent_type", "description"}, "task": {"subagent_type", "description"},
+	"LSP": {"operation", "filePath"}, "lsp": {"operation", "filePath"},
+}
+
+var defaultKeptInputKeys = []string{"file_path", "path", "command", "query", "pattern"}
+
+// compactToolInput reduces a tool call's input (spec §4.3). The result is in
+// serde's compact form.
+func compactToolInput(tool string, input json.RawMessage) json.RawMessage {
+	switch tool {
+	case "Edit", "edit":
+		js, err := SerdeJSON(input)
+		if err != nil {
+			return json.RawMessage("null")
+		}
+		return js
+	case "Write", "write":
+		return compactWriteInput(input)
+	}
+	keys, ok := keptInputKeys[tool]
+	if !ok {
+		keys = defaultKeptInputKeys
+	}
+	members, _ := objectMembers(input)
+	var obj objectBuilder
+	for _, k := range keys {
+		if v, ok := members.get(k); ok {
+			obj.addRaw(k, v)
+		}
+	}
+	return obj.bytes()
+}
+
+// compactWriteInput replaces a Write call's content by its line count and
+// purpose line.
+func compactWriteInput(input json.RawMessage) json.RawMessage {
+	members, _ := objectMembers(input)
+	var obj objectBuilder
+	if v, ok := members.get("file_path"); ok {
+		obj.addRaw("file_path", v)
+	} else if v, ok := members.get("path"); ok {
+		obj.addRaw("file_path", v)
+	}
+	if raw, ok := members.get("content"); ok {
+		var content string
+		if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &content) == nil {
+			lines := rustLines(content)
+			obj.addRaw("_lines", json.RawMessage(strconv.Itoa(len(lines))))
+			if p := writePurpose(lines); p != "" {
+				obj.addRaw("_purpose", appendSerdeString(nil, p))
+			}
+		}
+	}
+	return obj.bytes()
+}
+
+// writePurpose is the first comment-like line of a written file, else its
+// first line, trimmed.
+func writePurpose(lines []string) string {
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		for _, p := range []string{"//", "#", "/*", `"""`, "///", "//!"} {
+			if strings.HasPrefix(t, p) {
+				return t
+			}
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return strings.TrimSpace(lines[0])
+}
+
+// member is one key of a JSON object, in document order.
+type member struct {
+	key   string
+	value json.RawMessage
+}
+
+type members []member
+
+// get returns the value of key; with duplicate keys the last wins, as in serde.
+func (ms members) get(key string) (json.RawMessage, bool) {
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].key == key {
+			return ms[i].value, true
+		}
+	}
+	return nil, false
+}
+
+// objectMembers returns the members of a JSON object in order, or nil when
+// raw is not an object.
+func objectMembers(raw json.RawMessage) (members, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, false
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := d.Token(); err != nil {
+		return nil, false
+	}
+	var ms members
+	for d.More() {
+		kt, err := d.Token()
+		if err != nil {
+			return nil, false
+		}
+		key, _ := kt.(string)
+		var v json.RawMessage
+		if err := d.Decode(&v); err != nil {
+			return nil, false
+		}
+		ms = append(ms, member{key, v})
+	}
+	return ms, true
+}
+
+// objectBuilder writes a JSON object in serde's compact form.
+type objectBuilder struct{ buf []byte }
+
+func (o *objectBuilder) addRaw(key string, value json.RawMessage) {
+	if o.buf == nil {
+		o.buf = append(o.buf, '{')
+	} else {
+		o.buf = append(o.buf, ',')
+	}
+	o.buf = appendSerdeString(o.buf, key)
+	o.buf = append(o.buf, ':')
+	mark := len(o.buf)
+	var err error
+	if o.buf, err = appendSerdeValue(o.buf, value); err != nil {
+		o.buf = append(o.buf[:mark], "null"...)
+	}
+}
+
+func (o *objectBuilder) bytes() json.RawMessage {
+	if o.buf == nil {
+		return json.RawMessage("{}")
+	}
+	return append(o.buf, '}')
+}

@@ -1,0 +1,15 @@
+// Package store keeps a worktree's agent sessions in one SQLite file in
+// AZUREAL's exact v3 ".azs" format: the tables sessions, events, compactions
+// and meta, each event a zstd-compressed, serde-shaped JSON blob that was
+// compacted at ingestion.
+//
+// The package owns everything about the file: schema and migration, the event
+// codec (event.go, codec.go), ingestion-time compaction (compact.go), the
+// read-time context filter and context injection (inject.go, context.go), and
+// the queries the rest of Lazuli needs. It never imports Fyne.
+//
+// A *Store is safe for concurrent use by multiple goroutines. Opening a store
+// never creates or modifies the file: the schema and AZUREAL's migration are
+// applied only right before the first write, and a file that fails
+// validation is never written to.
+package store

@@ -1,0 +1,120 @@
+package store
+
+import "encoding/json"
+
+// Kind is the variant name of a DisplayEvent, exactly as AZUREAL stores it in
+// events.kind and as the tag of the serde JSON.
+type Kind string
+
+// The DisplayEvent variants (spec §2.2). MayBeCompacting and Filtered are
+// never stored.
+const (
+	KindInit            Kind = "Init"
+	KindHook            Kind = "Hook"
+	KindUserMessage     Kind = "UserMessage"
+	KindCommand         Kind = "Command"
+	KindCompacting      Kind = "Compacting"
+	KindCompacted       Kind = "Compacted"
+	KindMayBeCompacting Kind = "MayBeCompacting"
+	KindPlan            Kind = "Plan"
+	KindAssistantText   Kind = "AssistantText"
+	KindToolCall        Kind = "ToolCall"
+	KindToolResult      Kind = "ToolResult"
+	KindComplete        Kind = "Complete"
+	KindModelSwitch     Kind = "ModelSwitch"
+	KindFiltered        Kind = "Filtered"
+)
+
+// Valid reports whether k names a DisplayEvent variant.
+func (k Kind) Valid() bool {
+	switch k {
+	case KindInit, KindHook, KindUserMessage, KindCommand, KindCompacting,
+		KindCompacted, KindMayBeCompacting, KindPlan, KindAssistantText,
+		KindToolCall, KindToolResult, KindComplete, KindModelSwitch, KindFiltered:
+		return true
+	}
+	return false
+}
+
+// IsUnit reports whether k is a unit variant, stored as a bare JSON string.
+func (k Kind) IsUnit() bool {
+	switch k {
+	case KindCompacting, KindCompacted, KindMayBeCompacting, KindFiltered:
+		return true
+	}
+	return false
+}
+
+// Event is one AZUREAL DisplayEvent. It is a flat struct: Kind selects which
+// fields are meaningful, as listed beside each field. The zero values of the
+// unused fields are ignored when encoding.
+type Event struct {
+	Kind Kind
+
+	CWD        string          // Init
+	Model      string          // Init, ModelSwitch
+	Name       string          // Hook, Command, Plan
+	Output     string          // Hook
+	Content    string          // UserMessage, Plan, ToolResult
+	Text       string          // AssistantText
+	ToolUseID  string          // ToolCall, ToolResult
+	ToolName   string          // ToolCall, ToolResult
+	FilePath   *string         // ToolCall, ToolResult; nil is JSON null
+	Input      json.RawMessage // ToolCall; any JSON value, nil means null
+	IsError    bool            // ToolResult
+	Success    bool            // Complete
+	DurationMS uint64          // Complete
+	CostUSD    float64         // Complete; always finite when stored
+}
+
+// Init returns an Init event.
+func Init(cwd, model string) Event { return Event{Kind: KindInit, CWD: cwd, Model: model} }
+
+// Hook returns a Hook event.
+func Hook(name, output string) Event { return Event{Kind: KindHook, Name: name, Output: output} }
+
+// UserMessage returns a UserMessage event.
+func UserMessage(content string) Event { return Event{Kind: KindUserMessage, Content: content} }
+
+// Command returns a Command (slash command) event.
+func Command(name string) Event { return Event{Kind: KindCommand, Name: name} }
+
+// Plan returns a Plan event.
+func Plan(name, content string) Event { return Event{Kind: KindPlan, Name: name, Content: content} }
+
+// AssistantText returns an AssistantText event.
+func AssistantText(text string) Event { return Event{Kind: KindAssistantText, Text: text} }
+
+// ToolCall returns a ToolCall event. input must be valid JSON or nil (null).
+func ToolCall(toolUseID, toolName string, filePath *string, input json.RawMessage) Event {
+	return Event{Kind: KindToolCall, ToolUseID: toolUseID, ToolName: toolName, FilePath: filePath, Input: input}
+}
+
+// ToolResult returns a ToolResult event.
+func ToolResult(toolUseID, toolName string, filePath *string, content string, isError bool) Event {
+	return Event{Kind: KindToolResult, ToolUseID: toolUseID, ToolName: toolName, FilePath: filePath, Content: content, IsError: isError}
+}
+
+// Complete returns a Complete event.
+func Complete(success bool, durationMS uint64, costUSD float64) Event {
+	return Event{Kind: KindComplete, Success: success, DurationMS: durationMS, CostUSD: costUSD}
+}
+
+// ModelSwitch returns a ModelSwitch event.
+func ModelSwitch(model string) Event { return Event{Kind: KindModelSwitch, Model: model} }
+
+// Unit returns a unit-variant event (Compacting, Compacted, MayBeCompacting, Filtered).
+func Unit(k Kind) Event { return Event{Kind: k} }
+
+// StrPtr returns a pointer to s, for Event.FilePath.
+func StrPtr(s string) *string { return &s }
+
+// IsTurnContent reports whether e counts as turn content for the completion
+// columns (spec §2.1 step 4).
+func (e Event) IsTurnContent() bool {
+	switch e.Kind {
+	case KindInit, KindUserMessage, KindCommand, KindPlan, KindAssistantText, KindToolCall, KindToolResult:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,224 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// This file writes JSON the way AZUREAL's serde_json does, so that stored
+// payloads and char_len match AZUREAL byte for byte: strings escape only '"',
+// '\' and U+0000–U+001F; floats use ryu's shortest form with a '.' or an
+// exponent; integers keep their integer text; object key order is kept.
+
+const hexDigits = "0123456789abcdef"
+
+// appendSerdeString appends s as a serde_json string literal. Invalid UTF-8 is
+// replaced by U+FFFD, because AZUREAL rejects payloads that are not UTF-8.
+func appendSerdeString(dst []byte, s string) []byte {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"':
+			dst = append(dst, '\\', '"')
+		case '\\':
+			dst = append(dst, '\\', '\\')
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		case '\f':
+			dst = append(dst, '\\', 'f')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		start = i + 1
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// appendSerdeFloat appends f as serde_json (ryu) prints an f64. Non-finite
+// values are written as null, as serde_json does.
+func appendSerdeFloat(dst []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(dst, "null"...)
+	}
+	if f == 0 {
+		if math.Signbit(f) {
+			return append(dst, "-0.0"...)
+		}
+		return append(dst, "0.0"...)
+	}
+	var buf [32]byte
+	e := strconv.AppendFloat(buf[:0], f, 'e', -1, 64) // -d.ddde±xx
+	neg := e[0] == '-'
+	if neg {
+		e = e[1:]
+		dst = append(dst, '-')
+	}
+	ePos := bytes.IndexByte(e, 'e')
+	mant, expText := e[:ePos], e[ePos+1:]
+	exp, _ := strconv.Atoi(string(expText))
+	digits := make([]byte, 0, 17)
+	for _, c := range mant {
+		if c != '.' {
+			digits = append(digits, c)
+		}
+	}
+	length := len(digits)
+	kk := exp + 1    // 10^(kk-1) <= v < 10^kk
+	k := kk - length // v = digits × 10^k
+	switch {
+	case k >= 0 && kk <= 16:
+		dst = append(dst, digits...)
+		for range k {
+			dst = append(dst, '0')
+		}
+		return append(dst, '.', '0')
+	case kk > 0 && kk <= 16:
+		dst = append(dst, digits[:kk]...)
+		dst = append(dst, '.')
+		return append(dst, digits[kk:]...)
+	case kk > -5 && kk <= 0:
+		dst = append(dst, '0', '.')
+		for range -kk {
+			dst = append(dst, '0')
+		}
+		return append(dst, digits...)
+	case length == 1:
+		dst = append(dst, digits[0], 'e')
+		return strconv.AppendInt(dst, int64(kk-1), 10)
+	default:
+		dst = append(dst, digits[0], '.')
+		dst = append(dst, digits[1:]...)
+		dst = append(dst, 'e')
+		return strconv.AppendInt(dst, int64(kk-1), 10)
+	}
+}
+
+// appendSerdeNumber re-prints a JSON number literal as serde_json would after
+// parsing it without arbitrary precision: integers that fit u64/i64 keep
+// their text, everything else becomes an f64.
+func appendSerdeNumber(dst []byte, lit string) []byte {
+	if !strings.ContainsAny(lit, ".eE") {
+		if u, err := strconv.ParseUint(lit, 10, 64); err == nil {
+			return strconv.AppendUint(dst, u, 10)
+		}
+		if i, err := strconv.ParseInt(lit, 10, 64); err == nil {
+			return strconv.AppendInt(dst, i, 10)
+		}
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return append(dst, "null"...)
+	}
+	return appendSerdeFloat(dst, f)
+}
+
+// errBadJSON reports JSON that could not be re-encoded.
+var errBadJSON = errors.New("invalid JSON value")
+
+// appendSerdeValue re-encodes one JSON value from raw in serde_json's compact
+// form, keeping object key order. raw must hold exactly one JSON value.
+func appendSerdeValue(dst []byte, raw []byte) ([]byte, error) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	dst, err := appendSerdeTokens(dst, d)
+	if err != nil {
+		return dst, err
+	}
+	if len(bytes.TrimSpace(raw[d.InputOffset():])) != 0 {
+		return dst, errBadJSON
+	}
+	return dst, nil
+}
+
+func appendSerdeTokens(dst []byte, d *json.Decoder) ([]byte, error) {
+	tok, err := d.Token()
+	if err != nil {
+		return dst, errBadJSON
+	}
+	switch v := tok.(type) {
+	case json.Delim:
+		switch v {
+		case '{':
+			dst = append(dst, '{')
+			for first := true; d.More(); first = false {
+				if !first {
+					dst = append(dst, ',')
+				}
+				kt, err := d.Token()
+				if err != nil {
+					return dst, errBadJSON
+				}
+				key, ok := kt.(string)
+				if !ok {
+					return dst, errBadJSON
+				}
+				dst = appendSerdeString(dst, key)
+				dst = append(dst, ':')
+				if dst, err = appendSerdeTokens(dst, d); err != nil {
+					return dst, err
+				}
+			}
+			if _, err := d.Token(); err != nil {
+				return dst, errBadJSON
+			}
+			return append(dst, '}'), nil
+		case '[':
+			dst = append(dst, '[')
+			for first := true; d.More(); first = false {
+				if !first {
+					dst = append(dst, ',')
+				}
+				if dst, err = appendSerdeTokens(dst, d); err != nil {
+					return dst, err
+				}
+			}
+			if _, err := d.Token(); err != nil {
+				return dst, errBadJSON
+			}
+			return append(dst, ']'), nil
+		}
+		return dst, errBadJSON
+	case string:
+		return appendSerdeString(dst, v), nil
+	case json.Number:
+		return appendSerdeNumber(dst, string(v)), nil
+	case bool:
+		if v {
+			return append(dst, "true"...), nil
+		}
+		return append(dst, "false"...), nil
+	case nil:
+		return append(dst, "null"...), nil
+	}
+	return dst, errBadJSON
+}
+
+// SerdeJSON returns raw re-encoded in serde_json's compact form, or "null"
+// when raw is empty. It is the form AZUREAL stores and measures.
+func SerdeJSON(raw json.RawMessage) ([]byte, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return []byte("null"), nil
+	}
+	return appendSerdeValue(nil, raw)
+}

@@ -1,0 +1,57 @@
+package store
+
+import "strconv"
+
+// Session is one row of the sessions table with the aggregates AZUREAL's
+// list_sessions computes.
+type Session struct {
+	ID             int64
+	Name           string // raw column; may be ""
+	Worktree       string // the git branch, not a path
+	Created        string // raw "YYYY-MM-DD HH:MM:SS" UTC text
+	Completed      *bool  // nil: unknown or in progress
+	DurationMS     *int64
+	CostUSD        *float64
+	LastClaudeUUID string
+
+	EventCount           int64 // stored rows, including undecodable ones
+	MessageCount         int64 // rows of kind UserMessage or AssistantText
+	CharsSinceCompaction int64 // SUM(char_len) after the latest compaction
+	LastEventID          int64 // MAX(events.id), the list order key; 0 if none
+}
+
+// DisplayName is the name, or S{id} when the name is empty.
+func (s Session) DisplayName() string { return DisplayName(s.ID, s.Name) }
+
+// DisplayName is name, or S{id} when name is empty.
+func DisplayName(id int64, name string) string {
+	if name != "" {
+		return name
+	}
+	return "S" + strconv.FormatInt(id, 10)
+}
+
+// StoredEvent is an event as loaded from the store, with its row columns.
+// Seq, Kind and CharLen describe the stored row even when the read-time
+// filter rewrote the event's content.
+type StoredEvent struct {
+	ID      int64
+	Seq     int64
+	Kind    Kind
+	CharLen int64
+	Event   Event
+}
+
+// Compaction is one row of the compactions table. AfterSeq is the last seq
+// the summary covers (inclusive).
+type Compaction struct {
+	ID        int64
+	SessionID int64
+	AfterSeq  int64
+	Summary   string
+	Created   string
+}
+
+// CompactionThreshold is the number of characters since the latest
+// compaction at which a session should be compacted (spec §7.1).
+const CompactionThreshold = 400_000
