@@ -1,0 +1,388 @@
+package agents
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// This file holds what both Claude parsers share: JSON access, tool calls
+// and results, prompt blocks, hooks and synthetic messages.
+
+// claudeTrimLine trims white space and a UTF-8 byte order mark from a line.
+func claudeTrimLine(line []byte) []byte {
+	return bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(line), []byte("\xef\xbb\xbf")))
+}
+
+// claudeAPIErrorHook names the Hook that reports a failed API call the CLI
+// retried.
+const claudeAPIErrorHook = "API error"
+
+// claudeToolRef is what a tool result needs to know about its call.
+type claudeToolRef struct {
+	name string
+	path *string
+}
+
+// claudeTools maps tool_use ids to their calls.
+type claudeTools map[string]claudeToolRef
+
+// lookup returns the name and file path of call id, or "Unknown" and nil.
+// The path is a copy, so no two events share one.
+func (t claudeTools) lookup(id string) (string, *string) {
+	r, ok := t[id]
+	if !ok {
+		return "Unknown", nil
+	}
+	if r.path != nil {
+		return r.name, store.StrPtr(*r.path)
+	}
+	return r.name, nil
+}
+
+// claudeIsAgentTool reports whether name is the sub-agent tool (Task, renamed
+// Agent in 2.1).
+func claudeIsAgentTool(name string) bool { return name == "Agent" || name == "Task" }
+
+// claudeToolPath returns input.file_path, or input.path when file_path is
+// absent, if that value is a string.
+func claudeToolPath(input []byte) *string {
+	in, _ := claudeDecode(input)
+	key := "file_path"
+	if _, ok := in[key]; !ok {
+		key = "path"
+	}
+	if s, ok := in.str(key); ok {
+		return &s
+	}
+	return nil
+}
+
+// claudePromptText gathers the text and image blocks of an array-form prompt.
+type claudePromptText struct{ parts []string }
+
+// add records block b if it is text or an image.
+func (t *claudePromptText) add(b claudeObj) {
+	switch typ, _ := b.str("type"); typ {
+	case "text":
+		if s, ok := b.str("text"); ok {
+			t.parts = append(t.parts, s)
+		}
+	case "image":
+		t.parts = append(t.parts, "[image]")
+	}
+}
+
+// String returns the gathered blocks joined by "\n".
+func (t *claudePromptText) String() string { return strings.Join(t.parts, "\n") }
+
+// claudeResult is one tool_result block.
+type claudeResult struct {
+	id, content string
+	isError     bool
+	hasIsError  bool
+}
+
+// claudeResultOf reads a tool_result block; array content keeps the text of
+// its text blocks, joined by "\n".
+func claudeResultOf(b claudeObj) claudeResult {
+	var r claudeResult
+	r.id, _ = b.str("tool_use_id")
+	r.isError, r.hasIsError = b.boolean("is_error")
+	if s, ok := b.str("content"); ok {
+		r.content = s
+		return r
+	}
+	var parts []string
+	for _, c := range b.objs("content") {
+		if typ, _ := c.str("type"); typ == "text" {
+			if s, ok := c.str("text"); ok {
+				parts = append(parts, s)
+			}
+		}
+	}
+	r.content = strings.Join(parts, "\n")
+	return r
+}
+
+// claudeCompacted maps a <local-command-stdout> message: the banner when it
+// reports a compaction, else nothing.
+func claudeCompacted(s string) []store.Event {
+	if strings.Contains(s, "Compacted") {
+		return []store.Event{store.Unit(store.KindCompacted)}
+	}
+	return nil
+}
+
+// claudeReminderHooks returns the hooks reported inside <system-reminder>
+// blocks of s ("<name> hook success: <out>" or "<name> hook failed: <out>").
+// The transcript variant also strips literal "\n" escapes, shows an output of
+// "..." as "[name]" and ignores unnamed hooks, as AZUREAL does per format.
+func claudeReminderHooks(s string, transcript bool) []store.Event {
+	var hooks []store.Event
+	const open, closing = "<system-reminder>", "</system-reminder>"
+	for {
+		i := strings.Index(s, open)
+		if i < 0 {
+			return hooks
+		}
+		s = s[i+len(open):]
+		j := strings.Index(s, closing)
+		if j < 0 {
+			return hooks
+		}
+		if h, ok := claudeReminderHook(s[:j], transcript); ok {
+			hooks = append(hooks, h)
+		}
+		s = s[j+len(closing):]
+	}
+}
+
+// claudeReminderHook reads the hook announced by one reminder's text.
+func claudeReminderHook(r string, transcript bool) (store.Event, bool) {
+	failed := false
+	i := strings.Index(r, " hook success:")
+	rest := i + len(" hook success:")
+	if i < 0 {
+		if i = strings.Index(r, " hook failed:"); i < 0 {
+			return store.Event{}, false
+		}
+		failed, rest = true, i+len(" hook failed:")
+	}
+	name, out := strings.TrimSpace(r[:i]), strings.TrimSpace(r[rest:])
+	if transcript {
+		name, out = claudeTrimEscapedNewlines(name), claudeTrimEscapedNewlines(out)
+		if name == "" {
+			return store.Event{}, false
+		}
+	}
+	switch {
+	case failed:
+		return store.Hook(name, "FAILED: "+out), true
+	case transcript && out == "...":
+		return store.Hook(name, "["+name+"]"), true
+	case out == "":
+		return store.Event{}, false
+	}
+	return store.Hook(name, out), true
+}
+
+// claudeTrimEscapedNewlines removes literal `\n` escapes around s.
+func claudeTrimEscapedNewlines(s string) string {
+	for strings.HasPrefix(s, `\n`) {
+		s = s[2:]
+	}
+	for strings.HasSuffix(s, `\n`) {
+		s = s[:len(s)-2]
+	}
+	return s
+}
+
+// claudeProgressHook maps a progress line of type hook_progress.
+func claudeProgressHook(o claudeObj) []store.Event {
+	d := o.obj("data")
+	if typ, _ := d.str("type"); typ != "hook_progress" {
+		return nil
+	}
+	name, ok := d.str("hookName")
+	if !ok {
+		name, _ = d.str("hookEvent")
+	}
+	if name == "" {
+		return nil
+	}
+	cmd, _ := d.str("command")
+	out := claudeHookCommandOutput(cmd)
+	if out == "" {
+		out = "[" + name + "]"
+	}
+	return []store.Event{store.Hook(name, out)}
+}
+
+// claudeHookCommandOutput guesses what a hook command prints: the argument of
+// a plain echo, or the value of OUT in `OUT='…'; echo "$OUT"`.
+func claudeHookCommandOutput(cmd string) string {
+	for _, q := range []string{"'", `"`} {
+		if len(cmd) > len("echo ''") && strings.HasPrefix(cmd, "echo "+q) && strings.HasSuffix(cmd, q) {
+			return cmd[len("echo "+q) : len(cmd)-1]
+		}
+	}
+	if !strings.Contains(cmd, `; echo "$OUT"`) && !strings.Contains(cmd, `; echo '$OUT'`) {
+		return ""
+	}
+	for _, q := range []string{"'", `"`} {
+		if i := strings.Index(cmd, "OUT="+q); i >= 0 {
+			rest := cmd[i+len("OUT="+q):]
+			if j := strings.Index(rest, q); j >= 0 {
+				return rest[:j]
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// claudeIsSynthetic reports whether an assistant line was written by Claude
+// Code itself rather than the model: API errors and stubs such as
+// "No response requested.".
+func claudeIsSynthetic(o, msg claudeObj) bool {
+	model, _ := msg.str("model")
+	apiErr, _ := o.boolean("isApiErrorMessage")
+	return model == "<synthetic>" || apiErr
+}
+
+// claudeSyntheticEvents keeps the error of a synthetic assistant message as
+// AssistantText "Error: …" and drops stubs that report no error.
+func claudeSyntheticEvents(o, msg claudeObj) []store.Event {
+	var events []store.Event
+	for _, t := range claudeMessageTexts(msg) {
+		if strings.TrimSpace(t) == "" || !claudeIsAPIError(o, t) {
+			continue
+		}
+		if !strings.HasPrefix(t, "Error") {
+			t = "Error: " + t
+		}
+		events = append(events, store.AssistantText(t))
+	}
+	return events
+}
+
+// claudeIsAPIError reports whether synthetic text t reports an API error.
+func claudeIsAPIError(o claudeObj, t string) bool {
+	if v, _ := o.boolean("isApiErrorMessage"); v {
+		return true
+	}
+	if e := bytes.TrimSpace(o["error"]); len(e) > 0 && !bytes.Equal(e, []byte("null")) && !bytes.Equal(e, []byte(`""`)) {
+		return true
+	}
+	return strings.HasPrefix(t, "API Error")
+}
+
+// claudeMessageTexts returns the text of a message: its string content, or
+// the text of its text blocks.
+func claudeMessageTexts(msg claudeObj) []string {
+	if s, ok := msg.str("content"); ok {
+		return []string{s}
+	}
+	var texts []string
+	for _, b := range msg.objs("content") {
+		if typ, _ := b.str("type"); typ == "text" {
+			if s, ok := b.str("text"); ok {
+				texts = append(texts, s)
+			}
+		}
+	}
+	return texts
+}
+
+// claudeRetryText describes a failed API call and its retry counter.
+func claudeRetryText(msg string, attempt, retries uint64) string {
+	if msg == "" {
+		msg = "request failed"
+	}
+	if retries > 0 {
+		msg += " (retry " + claudeItoa(attempt) + " of " + claudeItoa(retries) + ")"
+	}
+	return msg
+}
+
+// claudeItoa formats n in decimal.
+func claudeItoa(n uint64) string { return strconv.FormatUint(n, 10) }
+
+// claudeObj is a decoded JSON object whose values are decoded on demand, so a
+// field of an unexpected type reads as absent instead of failing the line.
+type claudeObj map[string]json.RawMessage
+
+// claudeDecode decodes b, which must hold one JSON object.
+func claudeDecode(b []byte) (claudeObj, bool) {
+	var o claudeObj
+	if err := json.Unmarshal(b, &o); err != nil || o == nil {
+		return nil, false
+	}
+	return o, true
+}
+
+// str returns the string value of key.
+func (o claudeObj) str(key string) (string, bool) {
+	var s string
+	if v := o[key]; len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// firstStr returns the value of the first of keys that is present, if it is
+// a string (serde's get(a).or_else(get(b)).and_then(as_str)).
+func (o claudeObj) firstStr(keys ...string) (string, bool) {
+	for _, k := range keys {
+		if _, ok := o[k]; ok {
+			return o.str(k)
+		}
+	}
+	return "", false
+}
+
+// obj returns the object value of key, or nil.
+func (o claudeObj) obj(key string) claudeObj {
+	if v := o[key]; len(v) > 0 && v[0] == '{' {
+		sub, _ := claudeDecode(v)
+		return sub
+	}
+	return nil
+}
+
+// objs returns the objects in the array value of key; other elements are
+// skipped.
+func (o claudeObj) objs(key string) []claudeObj {
+	var raws []json.RawMessage
+	if v := o[key]; len(v) == 0 || v[0] != '[' || json.Unmarshal(v, &raws) != nil {
+		return nil
+	}
+	objs := make([]claudeObj, 0, len(raws))
+	for _, r := range raws {
+		if sub, ok := claudeDecode(r); ok {
+			objs = append(objs, sub)
+		}
+	}
+	return objs
+}
+
+// boolean returns the boolean value of key.
+func (o claudeObj) boolean(key string) (value, ok bool) {
+	switch string(o[key]) {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	}
+	return false, false
+}
+
+// u64 returns the value of key if it is a non-negative integer literal.
+func (o claudeObj) u64(key string) (uint64, bool) {
+	n, err := strconv.ParseUint(string(o[key]), 10, 64)
+	return n, err == nil
+}
+
+// f64 returns the value of key if it is a finite number.
+func (o claudeObj) f64(key string) (float64, bool) {
+	v := o[key]
+	if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	return f, err == nil
+}
+
+// firstFloat returns the first of keys whose value is a number.
+func (o claudeObj) firstFloat(keys ...string) (float64, bool) {
+	for _, k := range keys {
+		if f, ok := o.f64(k); ok {
+			return f, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,357 @@
+package agents
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// This file holds what both Claude parsers' tests share, and the tests of
+// claude_shared.go.
+
+// claudeLineCase is one table case for a Claude parser: the lines fed, and
+// the events expected, each as its serde JSON (store.EncodeEventJSON).
+type claudeLineCase struct {
+	name  string
+	lines []string
+	want  []string
+}
+
+// claudeCheckCase feeds tc's lines to p and compares the events with tc.want.
+func claudeCheckCase(t *testing.T, p Parser, tc claudeLineCase) {
+	t.Helper()
+	var got []store.Event
+	for _, l := range tc.lines {
+		got = append(got, p.Feed([]byte(l))...)
+	}
+	got = append(got, p.Finish()...)
+	gotJSON := claudeEncodeAll(t, got)
+	if strings.Join(gotJSON, "\n") != strings.Join(tc.want, "\n") {
+		t.Errorf("Parse(%q) =\n%s\nwant\n%s", tc.lines, strings.Join(gotJSON, "\n"), strings.Join(tc.want, "\n"))
+	}
+}
+
+func TestClaudeHookCommandOutput(t *testing.T) {
+	tests := []struct{ cmd, want string }{
+		{`echo 'Ensure this complies.'`, "Ensure this complies."},
+		{`echo "double"`, "double"},
+		{`echo '`, ""}, // AZUREAL's slice panics here
+		{`echo ''`, ""},
+		{`OUT='extracted'; echo '$OUT'`, "extracted"},
+		{`OUT="dq"; echo "$OUT"`, "dq"},
+		{`OUT='unclosed; echo "$OUT"`, ""},
+		{`OUT='x'`, ""},
+		{`cargo build 2>&1`, ""},
+	}
+	for _, tt := range tests {
+		if got := claudeHookCommandOutput(tt.cmd); got != tt.want {
+			t.Errorf("claudeHookCommandOutput(%q) = %q, want %q", tt.cmd, got, tt.want)
+		}
+	}
+}
+
+// TestClaudeObj checks that values of an unexpected type read as absent, as
+// serde's as_str/as_u64/as_f64 do.
+func TestClaudeObj(t *testing.T) {
+	o, ok := claudeDecode([]byte(`{"s":"x","n":5,"f":5.5,"neg":-1,"big":18446744073709551616,"b":true,"null":null,"o":{"k":"v"},"a":[1,{"k":2},"s"]}`))
+	if !ok {
+		t.Fatal("claudeDecode failed")
+	}
+	if s, ok := o.str("s"); !ok || s != "x" {
+		t.Errorf(`str("s") = %q, %v`, s, ok)
+	}
+	if _, ok := o.str("n"); ok {
+		t.Error(`str("n") ok, want absent`)
+	}
+	if n, ok := o.u64("n"); !ok || n != 5 {
+		t.Errorf(`u64("n") = %d, %v`, n, ok)
+	}
+	for _, k := range []string{"f", "neg", "big", "s"} {
+		if _, ok := o.u64(k); ok {
+			t.Errorf("u64(%q) ok, want absent", k)
+		}
+	}
+	if f, ok := o.firstFloat("missing", "s", "f"); !ok || f != 5.5 {
+		t.Errorf(`firstFloat = %v, %v`, f, ok)
+	}
+	if s, ok := o.firstStr("null", "s"); ok {
+		t.Errorf(`firstStr("null", "s") = %q, want absent: the first present key decides`, s)
+	}
+	if b, ok := o.boolean("b"); !ok || !b {
+		t.Errorf(`boolean("b") = %v, %v`, b, ok)
+	}
+	if v, _ := o.obj("o").str("k"); v != "v" {
+		t.Errorf(`obj("o").str("k") = %q`, v)
+	}
+	if got := len(o.objs("a")); got != 1 {
+		t.Errorf(`len(objs("a")) = %d, want 1`, got)
+	}
+	for _, bad := range []string{`[1]`, `null`, `"s"`, `{"a":`, ``} {
+		if _, ok := claudeDecode([]byte(bad)); ok {
+			t.Errorf("claudeDecode(%q) ok, want failure", bad)
+		}
+	}
+}
+
+// TestClaudeParsers_MatchReference compares both parsers with what AZUREAL
+// stored for every fixture it has a reference dump of: the same tool calls,
+// commands, Init and Complete events, and the same user and assistant text
+// apart from the documented differences (docs/compatibility.md).
+func TestClaudeParsers_MatchReference(t *testing.T) {
+	dir := claudeFixtureDir(t)
+	files, _ := filepath.Glob(filepath.Join(dir, "transcripts", "[AB]_*.jsonl"))
+	for _, path := range files {
+		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+		t.Run(name, func(t *testing.T) {
+			format := FormatClaudeTranscript
+			if strings.HasPrefix(name, "A_") {
+				format = FormatClaudeStream
+			}
+			events, _, _, err := ParseFile(path, format, ParserOptions{ClaudeHome: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			claudeCompareReference(t, format, events, claudeReference(t, name))
+		})
+	}
+}
+
+// claudeCompareReference checks ours against AZUREAL's events ref.
+func claudeCompareReference(t *testing.T, f Format, ours, ref []store.Event) {
+	t.Helper()
+	key := func(e store.Event) string {
+		switch e.Kind {
+		case store.KindUserMessage:
+			return "user " + e.Content
+		case store.KindAssistantText:
+			return "text " + strings.TrimPrefix(e.Text, "Error: ")
+		case store.KindToolCall:
+			return "call " + e.ToolUseID
+		case store.KindCommand:
+			return "command " + e.Name
+		}
+		return string(e.Kind)
+	}
+	pick := func(events []store.Event, keep func(store.Event) bool) []string {
+		var out []string
+		for _, e := range events {
+			if keep(e) {
+				out = append(out, key(e))
+			}
+		}
+		return out
+	}
+	is := func(kinds ...store.Kind) func(store.Event) bool {
+		return func(e store.Event) bool { return slices.Contains(kinds, e.Kind) }
+	}
+	// Same turn skeleton; in the stream, ours lacks the sub-agents' calls.
+	skeleton := is(store.KindInit, store.KindComplete, store.KindCommand, store.KindToolCall)
+	if a, b := pick(ours, skeleton), pick(ref, skeleton); !(slices.Equal(a, b) || f == FormatClaudeStream && claudeSubsequence(a, b)) {
+		t.Errorf("tool calls, commands, Init, Complete differ from AZUREAL:\nours %.300q\nref  %.300q", a, b)
+	}
+	// Assistant text: AZUREAL's minus its whitespace-only blocks.
+	nonBlank := func(e store.Event) bool { return e.Kind == store.KindAssistantText && strings.TrimSpace(e.Text) != "" }
+	if a, b := pick(ours, is(store.KindAssistantText)), pick(ref, nonBlank); !slices.Equal(a, b) {
+		t.Errorf("assistant text differs from AZUREAL:\nours %.300q\nref  %.300q", a, b)
+	}
+	// Prompts: all of AZUREAL's, in order, plus those it lost.
+	if a, b := pick(ours, is(store.KindUserMessage)), pick(ref, is(store.KindUserMessage)); !claudeSubsequence(b, a) {
+		t.Errorf("prompts AZUREAL kept are missing:\nours %.300q\nref  %.300q", a, b)
+	}
+}
+
+// claudeSubsequence reports whether a is a subsequence of b.
+func claudeSubsequence(a, b []string) bool {
+	i := 0
+	for _, s := range b {
+		if i < len(a) && a[i] == s {
+			i++
+		}
+	}
+	return i == len(a)
+}
+
+// claudeReference returns the events AZUREAL stored for fixture name (all
+// sessions of its reference dump), skipping t when there is no dump.
+func claudeReference(t *testing.T, name string) []store.Event {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(claudeFixtureDir(t), "reference", name+".dump.json"))
+	if err != nil {
+		t.Skipf("no reference dump: %v", err)
+	}
+	var dump struct {
+		Events map[string][]struct {
+			Event json.RawMessage `json:"event"`
+		} `json:"events"`
+	}
+	if err := json.Unmarshal(b, &dump); err != nil {
+		t.Fatalf("decode %s dump: %v", name, err)
+	}
+	var events []store.Event
+	for _, rows := range dump.Events {
+		for _, r := range rows {
+			e, err := store.DecodeEventJSON(r.Event)
+			if err != nil {
+				t.Fatalf("decode %s event: %v", name, err)
+			}
+			events = append(events, e)
+		}
+	}
+	return events
+}
+
+// claudeCounts counts the event kinds a fixture test asserts.
+type claudeCounts struct {
+	init, user, text, calls, results, complete, hooks, commands int
+}
+
+func claudeCount(events []store.Event) claudeCounts {
+	var c claudeCounts
+	for _, e := range events {
+		switch e.Kind {
+		case store.KindInit:
+			c.init++
+		case store.KindUserMessage:
+			c.user++
+		case store.KindAssistantText:
+			c.text++
+		case store.KindToolCall:
+			c.calls++
+		case store.KindToolResult:
+			c.results++
+		case store.KindComplete:
+			c.complete++
+		case store.KindHook:
+			c.hooks++
+		case store.KindCommand:
+			c.commands++
+		}
+	}
+	return c
+}
+
+// claudeFixtureDir returns ../../shared/fixtures, skipping tb when the shared
+// folder is absent.
+func claudeFixtureDir(tb testing.TB) string {
+	tb.Helper()
+	dir := filepath.Join("..", "..", "shared", "fixtures")
+	if _, err := os.Stat(dir); err != nil {
+		tb.Skipf("shared fixtures not available: %v", err)
+	}
+	return dir
+}
+
+// claudeFixtureName is a short subtest name for a fixture path.
+func claudeFixtureName(path string) string {
+	if strings.Contains(path, "real-cli") {
+		rel := path[strings.Index(path, "real-cli"):]
+		return strings.SplitN(filepath.ToSlash(rel), "/", 3)[1] + "/" + filepath.Base(path)
+	}
+	return filepath.Base(path)
+}
+
+// claudeEncodeAll encodes events as serde JSON, failing t on any error.
+func claudeEncodeAll(tb testing.TB, events []store.Event) []string {
+	tb.Helper()
+	out := make([]string, 0, len(events))
+	for _, e := range events {
+		b, err := store.EncodeEventJSON(e)
+		if err != nil {
+			tb.Fatalf("EncodeEventJSON(%+v): %v", e, err)
+		}
+		out = append(out, string(b))
+	}
+	return out
+}
+
+// claudeField returns the raw JSON value of key on line n (1-based) of path.
+func claudeField(tb testing.TB, path string, n int, key string) string {
+	tb.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	lines := bytes.Split(b, []byte("\n"))
+	o, ok := claudeDecode(lines[n-1])
+	if !ok {
+		tb.Fatalf("line %d of %s is not a JSON object", n, path)
+	}
+	return string(o[key])
+}
+
+// claudeSeedFuzz seeds f with the table cases and, when the shared fixtures
+// are present, with short lines of the fixture files.
+func claudeSeedFuzz(f *testing.F, cases []claudeLineCase, fixtures func(testing.TB) []string) {
+	for _, tc := range cases {
+		f.Add([]byte(strings.Join(tc.lines, "\n")))
+	}
+	if _, err := os.Stat(filepath.Join("..", "..", "shared", "fixtures")); err != nil {
+		return
+	}
+	for _, path := range fixtures(f) {
+		claudeSeedFile(f, path)
+	}
+}
+
+// claudeSeedFile adds up to 40 lines of at most 4 KiB from path.
+func claudeSeedFile(f *testing.F, path string) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(nil, MaxLineSize)
+	for n := 0; sc.Scan() && n < 40; {
+		if len(sc.Bytes()) <= 4<<10 {
+			f.Add(append([]byte(nil), sc.Bytes()...))
+			n++
+		}
+	}
+}
+
+// claudeFuzzParser feeds data to p line by line and checks that every event
+// encodes and that the stats add up.
+func claudeFuzzParser(t *testing.T, p Parser, data []byte) {
+	lines := bytes.Split(data, []byte("\n"))
+	var events []store.Event
+	for _, l := range lines {
+		events = append(events, p.Feed(l)...)
+	}
+	events = append(events, p.Finish()...)
+	for _, e := range events {
+		if _, err := store.EncodeEventJSON(e); err != nil {
+			t.Fatalf("EncodeEventJSON(%+v): %v", e, err)
+		}
+	}
+	if s := p.Stats(); s.Lines != len(lines) || s.Malformed+s.Ignored > s.Lines {
+		t.Fatalf("Stats() = %+v after %d lines", s, len(lines))
+	}
+}
+
+// claudeBenchParser reports how fast a fresh parser reads the file at path.
+func claudeBenchParser(b *testing.B, path string, newParser func() Parser) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Skip(err)
+	}
+	lines := bytes.Split(data, []byte("\n"))
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		p := newParser()
+		n := 0
+		for _, l := range lines {
+			n += len(p.Feed(l))
+		}
+		n += len(p.Finish())
+		b.ReportMetric(float64(n), "events/op")
+	}
+}

@@ -1,0 +1,271 @@
+package agents
+
+import (
+	"strings"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// This file holds the parser for format A, the stdout of
+// `claude -p … --verbose --output-format stream-json` (spec §5.3).
+// claude_transcript.go holds format B, claude_shared.go what both share.
+// Deliberate differences from AZUREAL are listed in docs/compatibility.md.
+
+// claudeSummaryPrefix starts the user message Claude Code writes after it
+// compacted a conversation.
+const claudeSummaryPrefix = "This session is being continued from a previous conversation"
+
+// claudeStreamParser parses Claude Code's stream-json stdout line by line, as
+// the process writes it. Every line's events are returned at once; nothing is
+// held back, and a run without a final result line simply has no Complete.
+type claudeStreamParser struct {
+	stats  ParseStats
+	tools  claudeTools
+	agents map[string]bool // open Agent/Task calls, by tool_use id
+}
+
+// newClaudeStreamParser returns a stream parser; it needs no options.
+func newClaudeStreamParser(ParserOptions) *claudeStreamParser {
+	return &claudeStreamParser{tools: claudeTools{}, agents: map[string]bool{}}
+}
+
+// Feed parses one stdout (or stderr) line.
+func (p *claudeStreamParser) Feed(line []byte) []store.Event {
+	p.stats.Lines++
+	line = claudeTrimLine(line)
+	if len(line) == 0 {
+		return nil
+	}
+	if line[0] != '{' {
+		// Not JSON: stderr text, which may still announce a hook.
+		p.stats.noteMalformed()
+		return claudeTextHook(string(line))
+	}
+	o, ok := claudeDecode(line)
+	if !ok {
+		p.stats.noteMalformed()
+		return nil
+	}
+	events, mapped := p.dispatch(o)
+	if !mapped {
+		p.stats.Ignored++
+	}
+	return events
+}
+
+// Finish returns nothing: the stream parser holds nothing back.
+func (p *claudeStreamParser) Finish() []store.Event { return nil }
+
+// Stats reports the lines seen so far.
+func (p *claudeStreamParser) Stats() ParseStats { return p.stats }
+
+// skipLine counts an over-long line as malformed.
+func (p *claudeStreamParser) skipLine() {
+	p.stats.Lines++
+	p.stats.noteMalformed()
+}
+
+// dispatch maps one JSON line by its type; mapped is false for types the
+// parser does not know.
+func (p *claudeStreamParser) dispatch(o claudeObj) (events []store.Event, mapped bool) {
+	typ, _ := o.str("type")
+	switch typ {
+	case "system":
+		return p.system(o)
+	case "user":
+		return p.user(o), true
+	case "assistant":
+		return p.assistant(o), true
+	case "result":
+		return claudeStreamResult(o), true
+	case "progress":
+		return claudeProgressHook(o), true
+	case "hook", "hook_result", "hook_response":
+		return []store.Event{claudeTopLevelHook(o)}, true
+	}
+	return nil, false
+}
+
+// system maps a system line: init, hook responses and API retries.
+func (p *claudeStreamParser) system(o claudeObj) ([]store.Event, bool) {
+	sub, _ := o.str("subtype")
+	switch sub {
+	case "init":
+		cwd, _ := o.str("cwd")
+		model, ok := o.str("model")
+		if !ok {
+			model = "unknown"
+		}
+		return []store.Event{store.Init(cwd, model)}, true
+	case "hook_response":
+		name, _ := o.firstStr("hook_name", "name", "hook")
+		out, _ := o.firstStr("output", "stdout")
+		if out = strings.TrimSpace(out); name == "" || out == "" {
+			return nil, true
+		}
+		return []store.Event{store.Hook(name, out)}, true
+	case "api_retry":
+		return []store.Event{claudeStreamRetryHook(o)}, true
+	}
+	return nil, false
+}
+
+// user maps a user line: the tool results of the main thread, and prompts.
+// The API puts text after the tool results, so the prompt of an array comes
+// last. Lines of a sub-agent (parent_tool_use_id set) are dropped: the Agent
+// call's own result carries the sub-agent's report.
+func (p *claudeStreamParser) user(o claudeObj) []store.Event {
+	if claudeIsSubagentLine(o) {
+		return nil
+	}
+	msg := o.obj("message")
+	if s, ok := msg.str("content"); ok {
+		return p.prompt(s)
+	}
+	var events []store.Event
+	var text claudePromptText
+	for _, b := range msg.objs("content") {
+		if typ, _ := b.str("type"); typ == "tool_result" {
+			events = append(events, p.toolResult(b)...)
+		} else {
+			text.add(b)
+		}
+	}
+	return append(events, p.prompt(text.String())...)
+}
+
+// prompt maps user text (spec §5.3, string content). Blank prompts are dropped.
+func (p *claudeStreamParser) prompt(raw string) []store.Event {
+	s, ok := store.SanitizeUserMessage(raw)
+	if !ok || strings.TrimSpace(s) == "" {
+		return nil
+	}
+	switch {
+	case strings.HasPrefix(s, claudeSummaryPrefix):
+		return []store.Event{store.Unit(store.KindCompacting)}
+	case strings.Contains(s, "<local-command-stdout>"):
+		return claudeCompacted(s)
+	case strings.Contains(s, "<local-command-caveat>"), len(p.agents) > 0:
+		// A caveat, or the prompt of a running sub-agent.
+		return nil
+	}
+	return append(claudeReminderHooks(s, false), store.UserMessage(s))
+}
+
+// toolResult maps a tool_result block, closing an Agent/Task call.
+func (p *claudeStreamParser) toolResult(b claudeObj) []store.Event {
+	r := claudeResultOf(b)
+	delete(p.agents, r.id)
+	events := claudeReminderHooks(r.content, false)
+	if r.content == "" {
+		return events
+	}
+	name, path := p.tools.lookup(r.id)
+	return append(events, store.ToolResult(r.id, name, path, r.content, r.isError))
+}
+
+// assistant maps an assistant line (one content block per line in practice).
+func (p *claudeStreamParser) assistant(o claudeObj) []store.Event {
+	if claudeIsSubagentLine(o) {
+		return nil
+	}
+	msg := o.obj("message")
+	if _, ok := msg.str("id"); !ok {
+		return nil
+	}
+	if claudeIsSynthetic(o, msg) {
+		return claudeSyntheticEvents(o, msg)
+	}
+	var events []store.Event
+	for _, b := range msg.objs("content") {
+		switch typ, _ := b.str("type"); typ {
+		case "text":
+			if t, ok := b.str("text"); ok && strings.TrimSpace(t) != "" {
+				events = append(events, store.AssistantText(t))
+			}
+		case "tool_use":
+			name, okName := b.str("name")
+			id, okID := b.str("id")
+			input, okInput := b["input"]
+			if okName && okID && okInput {
+				events = append(events, p.toolCall(id, name, input))
+			}
+		}
+	}
+	return events
+}
+
+// toolCall records and maps a tool_use block.
+func (p *claudeStreamParser) toolCall(id, name string, input []byte) store.Event {
+	path := claudeToolPath(input)
+	p.tools[id] = claudeToolRef{name, path}
+	if claudeIsAgentTool(name) {
+		p.agents[id] = true
+	}
+	return store.ToolCall(id, name, path, input)
+}
+
+// claudeStreamResult maps the result line that ends a run. Early builds wrote
+// the cost as total_cost or cost_usd.
+func claudeStreamResult(o claudeObj) []store.Event {
+	if _, ok := o.str("session_id"); !ok {
+		return nil
+	}
+	isError, _ := o.boolean("is_error")
+	duration, _ := o.u64("duration_ms")
+	cost, _ := o.firstFloat("total_cost_usd", "total_cost", "cost_usd")
+	return []store.Event{store.Complete(!isError, duration, cost)}
+}
+
+// claudeStreamRetryHook turns a system/api_retry line into a Hook, so the
+// retry stays visible without posing as model prose.
+func claudeStreamRetryHook(o claudeObj) store.Event {
+	msg, _ := o.str("error")
+	if status, ok := o.u64("error_status"); ok {
+		msg = strings.TrimSpace(claudeItoa(status) + " " + msg)
+	}
+	attempt, _ := o.u64("attempt")
+	retries, _ := o.u64("max_retries")
+	return store.Hook(claudeAPIErrorHook, claudeRetryText(msg, attempt, retries))
+}
+
+// claudeTopLevelHook maps a top-level hook, hook_result or hook_response line.
+func claudeTopLevelHook(o claudeObj) store.Event {
+	name, ok := o.firstStr("hook_name", "name", "hook")
+	if !ok {
+		name = "hook"
+	}
+	out, _ := o.firstStr("output", "result", "message")
+	return store.Hook(name, out)
+}
+
+// claudeTextHook applies AZUREAL's heuristics to a non-JSON output line.
+func claudeTextHook(line string) []store.Event {
+	line = strings.TrimSpace(line)
+	for _, marker := range []string{" hook success:", " hook failed:"} {
+		if i := strings.Index(line, marker); i >= 0 {
+			return []store.Event{store.Hook(line[:i], strings.TrimSpace(line[i+len(marker):]))}
+		}
+	}
+	for _, suffix := range []string{" hook success", " hook failed"} {
+		if strings.HasSuffix(line, suffix) {
+			name := line
+			for strings.HasSuffix(name, suffix) {
+				name = strings.TrimSuffix(name, suffix)
+			}
+			return []store.Event{store.Hook(name, "")}
+		}
+	}
+	if strings.Contains(line, " hook ") || strings.Contains(line, "Hook") {
+		if i := strings.Index(line, " hook"); i >= 0 {
+			return []store.Event{store.Hook(line[:i], line[i:])}
+		}
+	}
+	return nil
+}
+
+// claudeIsSubagentLine reports whether a stream line belongs to a sub-agent.
+func claudeIsSubagentLine(o claudeObj) bool {
+	id, _ := o.str("parent_tool_use_id")
+	return id != ""
+}

@@ -1,0 +1,391 @@
+package agents
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// maxPlanSize bounds the plan file the transcript parser reads.
+const maxPlanSize = 4 << 20
+
+// claudeTranscriptParser parses format B, the transcript Claude Code keeps in
+// ~/.claude/projects/<enc>/<id>.jsonl (spec §5.4).
+//
+// It holds all events back until Finish: a later line can replace an earlier
+// prompt (a rewound and edited prompt shares the parentUuid of the one it
+// replaces), so no event is final before the end of the file. Real
+// transcripts have no result lines, so a transcript alone has no Complete.
+type claudeTranscriptParser struct {
+	stats    ParseStats
+	home     string // ClaudeHome, "" for $HOME/.claude
+	tools    claudeTools
+	agents   map[string]bool // open Agent/Task calls, by tool_use id
+	slug     string
+	hasSlug  bool
+	events   []store.Event
+	byParent map[string]claudePrompt // the prompt kept for each parentUuid
+}
+
+// claudePrompt locates a kept prompt for parentUuid de-duplication.
+type claudePrompt struct {
+	index int
+	at    claudeTime
+}
+
+// claudeTime is a line's timestamp; a line without one counts as written
+// "now", after every timestamped line, as in AZUREAL.
+type claudeTime struct {
+	t  time.Time
+	ok bool
+}
+
+// after reports whether t is later than u.
+func (t claudeTime) after(u claudeTime) bool { return !t.ok || (u.ok && t.t.After(u.t)) }
+
+// newClaudeTranscriptParser returns a transcript parser that finds plan
+// files under opts.ClaudeHome.
+func newClaudeTranscriptParser(opts ParserOptions) *claudeTranscriptParser {
+	return &claudeTranscriptParser{
+		home:     opts.ClaudeHome,
+		tools:    claudeTools{},
+		agents:   map[string]bool{},
+		byParent: map[string]claudePrompt{},
+	}
+}
+
+// Feed parses one transcript line; its events are returned by Finish.
+func (p *claudeTranscriptParser) Feed(line []byte) []store.Event {
+	p.stats.Lines++
+	line = claudeTrimLine(line)
+	if len(line) == 0 {
+		return nil
+	}
+	o, ok := claudeDecode(line)
+	if !ok {
+		p.stats.noteMalformed()
+		return nil
+	}
+	if !p.hasSlug {
+		p.slug, p.hasSlug = o.str("slug")
+	}
+	if !p.dispatch(o) {
+		p.stats.Ignored++
+	}
+	return nil
+}
+
+// Finish returns the events of all lines fed so far.
+func (p *claudeTranscriptParser) Finish() []store.Event {
+	out := make([]store.Event, 0, len(p.events))
+	for _, e := range p.events {
+		if e.Kind != store.KindFiltered {
+			out = append(out, e)
+		}
+	}
+	p.events, p.byParent = nil, map[string]claudePrompt{}
+	return out
+}
+
+// Stats reports the lines seen so far.
+func (p *claudeTranscriptParser) Stats() ParseStats { return p.stats }
+
+// skipLine counts an over-long line as malformed.
+func (p *claudeTranscriptParser) skipLine() {
+	p.stats.Lines++
+	p.stats.noteMalformed()
+}
+
+// add appends events to the held-back output.
+func (p *claudeTranscriptParser) add(events ...store.Event) { p.events = append(p.events, events...) }
+
+// dispatch maps one line by its type and reports whether the type is mapped.
+func (p *claudeTranscriptParser) dispatch(o claudeObj) bool {
+	typ, _ := o.str("type")
+	switch typ {
+	case "user":
+		p.user(o)
+	case "assistant":
+		p.assistant(o)
+	case "result":
+		p.result(o)
+	case "system":
+		return p.system(o)
+	case "progress":
+		p.add(claudeProgressHook(o)...)
+	default:
+		return false
+	}
+	return true
+}
+
+// user maps a user line: a typed prompt (string content), or an array of
+// tool results and prompt blocks (text, image). The API puts text after the
+// tool results, so the prompt of an array comes last.
+func (p *claudeTranscriptParser) user(o claudeObj) {
+	msg := o.obj("message")
+	meta, _ := o.boolean("isMeta")
+	if s, ok := msg.str("content"); ok {
+		text, ok := store.SanitizeUserMessage(s)
+		if ok && !p.userHead(text, meta) {
+			p.prompt(o, text)
+		}
+		return
+	}
+	blocks := msg.objs("content")
+	if text, ok := store.SanitizeUserMessage(claudeBlockTexts(blocks)); ok && p.userHead(text, meta) {
+		return
+	}
+	if meta {
+		return
+	}
+	var text claudePromptText
+	for _, b := range blocks {
+		if typ, _ := b.str("type"); typ == "tool_result" {
+			p.toolResult(b)
+		} else {
+			text.add(b)
+		}
+	}
+	if raw := text.String(); raw != "" {
+		if text, ok := store.SanitizeUserMessage(raw); ok {
+			p.prompt(o, text)
+		}
+	}
+}
+
+// userHead handles what every user line shares: a compaction summary, the
+// hooks its text reports, and isMeta lines. It reports whether the line is done.
+func (p *claudeTranscriptParser) userHead(text string, meta bool) bool {
+	if strings.HasPrefix(text, claudeSummaryPrefix) {
+		p.add(store.Unit(store.KindCompacting))
+		return true
+	}
+	p.add(claudeReminderHooks(text, true)...)
+	return meta
+}
+
+// prompt maps sanitized prompt text (spec §5.4, string content).
+func (p *claudeTranscriptParser) prompt(o claudeObj, text string) {
+	switch {
+	case strings.TrimSpace(text) == "",
+		strings.Contains(text, "<local-command-caveat>"),
+		strings.Contains(text, "<task-notification>"):
+		return
+	case strings.Contains(text, "<local-command-stdout>"):
+		p.add(claudeCompacted(text)...)
+		return
+	}
+	if name, ok := claudeCommandName(text); ok {
+		p.add(store.Command(name))
+		return
+	}
+	if len(p.agents) > 0 {
+		return // the prompt of a running sub-agent
+	}
+	if parent, _ := o.str("parentUuid"); parent != "" && !p.claimParent(parent, claudeTimestamp(o)) {
+		return
+	}
+	p.add(store.UserMessage(text))
+}
+
+// claimParent reports whether a prompt with this parentUuid, written at, is
+// kept. A later prompt replaces an earlier one; an earlier one is dropped.
+func (p *claudeTranscriptParser) claimParent(parent string, at claudeTime) bool {
+	if old, ok := p.byParent[parent]; ok {
+		if !at.after(old.at) {
+			return false
+		}
+		p.events[old.index] = store.Unit(store.KindFiltered)
+	}
+	p.byParent[parent] = claudePrompt{index: len(p.events), at: at}
+	return true
+}
+
+// toolResult maps a tool_result block. Hooks reported inside the result come
+// first, where they were found.
+func (p *claudeTranscriptParser) toolResult(b claudeObj) {
+	r := claudeResultOf(b)
+	delete(p.agents, r.id)
+	name, path := p.tools.lookup(r.id)
+	if !r.hasIsError {
+		r.isError = claudeLooksLikeError(r.content)
+	}
+	p.add(claudeReminderHooks(r.content, true)...)
+	if r.content != "" {
+		p.add(store.ToolResult(r.id, name, path, r.content, r.isError))
+	}
+	if name == "Write" && !r.isError && path != nil &&
+		strings.Contains(*path, "/.claude/plans/") && strings.HasSuffix(*path, ".md") {
+		p.add(p.plan()...)
+	}
+}
+
+// plan reads the session's plan file, <ClaudeHome>/plans/<slug>.md.
+// A missing or unreadable file gives nothing.
+func (p *claudeTranscriptParser) plan() []store.Event {
+	if p.slug == "" || filepath.Base(p.slug) != p.slug || strings.HasPrefix(p.slug, ".") {
+		return nil // no slug, or one that would leave the plans folder
+	}
+	home := p.home
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return nil
+		}
+		home = filepath.Join(h, ".claude")
+	}
+	path := filepath.Join(home, "plans", p.slug+".md")
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxPlanSize {
+		return nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	return []store.Event{store.Plan(claudePlanName(string(b), p.slug), string(b))}
+}
+
+// claudePlanName is the title on a plan's first line ("# Plan: X" or "# X"),
+// else the slug.
+func claudePlanName(content, slug string) string {
+	first, _, _ := strings.Cut(content, "\n")
+	first = strings.TrimSuffix(first, "\r")
+	for _, prefix := range []string{"# Plan: ", "# "} {
+		if name, ok := strings.CutPrefix(first, prefix); ok {
+			return name
+		}
+	}
+	return slug
+}
+
+// assistant maps an assistant line: thinking (hooks only), text, tool_use.
+func (p *claudeTranscriptParser) assistant(o claudeObj) {
+	msg := o.obj("message")
+	if claudeIsSynthetic(o, msg) {
+		p.add(claudeSyntheticEvents(o, msg)...)
+		return
+	}
+	for _, b := range msg.objs("content") {
+		switch typ, _ := b.str("type"); typ {
+		case "thinking":
+			t, _ := b.str("thinking")
+			p.add(claudeReminderHooks(t, true)...)
+		case "text":
+			if t, ok := b.str("text"); ok && strings.TrimSpace(t) != "" {
+				p.add(store.AssistantText(t))
+			}
+		case "tool_use":
+			p.add(p.toolCall(b))
+		}
+	}
+}
+
+// toolCall records and maps a tool_use block; missing fields default to
+// "" and a null input.
+func (p *claudeTranscriptParser) toolCall(b claudeObj) store.Event {
+	name, _ := b.str("name")
+	id, _ := b.str("id")
+	input := b["input"] // decoding copied it out of the line
+	path := claudeToolPath(input)
+	p.tools[id] = claudeToolRef{name, path}
+	if claudeIsAgentTool(name) {
+		p.agents[id] = true
+	}
+	return store.ToolCall(id, name, path, input)
+}
+
+// result maps the result lines of old transcripts (camelCase keys).
+func (p *claudeTranscriptParser) result(o claudeObj) {
+	ms, ok := o.f64("durationMs")
+	if !ok {
+		return
+	}
+	cost, _ := o.f64("costUsd")
+	p.add(store.Complete(true, claudeMillis(ms), cost))
+}
+
+// system maps local slash commands and API errors the CLI retried.
+func (p *claudeTranscriptParser) system(o claudeObj) bool {
+	switch sub, _ := o.str("subtype"); sub {
+	case "local_command":
+		content, _ := o.str("content")
+		if name, ok := claudeCommandName(content); ok {
+			p.add(store.Command(name))
+		}
+	case "api_error":
+		p.add(claudeAPIErrorEvent(o))
+	default:
+		return false
+	}
+	return true
+}
+
+// claudeAPIErrorEvent turns a system/api_error line into a Hook.
+func claudeAPIErrorEvent(o claudeObj) store.Event {
+	e := o.obj("error")
+	msg, ok := e.firstStr("formatted", "message")
+	if !ok {
+		msg, ok = e.str("type") // e.g. authentication_error
+	}
+	if !ok {
+		msg, _ = o.str("error")
+	}
+	if status, ok := e.u64("status"); ok && status > 0 && !strings.HasPrefix(msg, claudeItoa(status)) {
+		msg = strings.TrimSpace(claudeItoa(status) + " " + msg)
+	}
+	attempt, _ := o.u64("retryAttempt")
+	retries, _ := o.u64("maxRetries")
+	return store.Hook(claudeAPIErrorHook, claudeRetryText(msg, attempt, retries))
+}
+
+// claudeCommandName returns X of text starting "<command-name>X</command-name>".
+func claudeCommandName(text string) (string, bool) {
+	rest, ok := strings.CutPrefix(text, "<command-name>")
+	if !ok {
+		return "", false
+	}
+	name, _, ok := strings.Cut(rest, "</command-name>")
+	return name, ok
+}
+
+// claudeLooksLikeError guesses is_error for old results that lack it.
+func claudeLooksLikeError(content string) bool {
+	first, _, _ := strings.Cut(content, "\n")
+	first = strings.ToLower(strings.TrimSuffix(first, "\r"))
+	return strings.Contains(first, "<tool_use_error>") ||
+		(strings.HasPrefix(first, "error") && !strings.HasPrefix(first, "error:")) ||
+		strings.Contains(first, "enoent")
+}
+
+// claudeBlockTexts joins the text fields of all blocks by "\n".
+func claudeBlockTexts(blocks []claudeObj) string {
+	var parts []string
+	for _, b := range blocks {
+		if s, ok := b.str("text"); ok {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// claudeTimestamp reads a line's RFC 3339 timestamp.
+func claudeTimestamp(o claudeObj) claudeTime {
+	s, _ := o.str("timestamp")
+	t, err := time.Parse(time.RFC3339Nano, s)
+	return claudeTime{t, err == nil}
+}
+
+// claudeMillis converts a JSON duration to whole milliseconds, saturating.
+func claudeMillis(ms float64) uint64 {
+	switch {
+	case !(ms > 0): // also NaN
+		return 0
+	case ms >= 1<<64:
+		return 1<<64 - 1
+	}
+	return uint64(ms)
+}

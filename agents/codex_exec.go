@@ -1,0 +1,296 @@
+package agents
+
+// This file parses format C, the stdout of `codex exec --json` (spec §5.5),
+// and the item.* shapes that both Codex parsers accept.
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// codexDefaultModel names the model in an Init when the real one is not
+// known; AZUREAL writes the same literal and maps it to its default Codex
+// model when a session is loaded.
+const codexDefaultModel = "codex"
+
+// codexExecParser parses `codex exec --json` stdout. It emits one Init per
+// process, like AZUREAL. Its Complete events have duration 0: the stream
+// carries no times, so the runner, which knows when it started the process,
+// fills in the wall-clock duration before storing them.
+type codexExecParser struct {
+	stats    ParseStats
+	model    string
+	initDone bool
+	items    codexItems
+	hist     codexHistory
+}
+
+// newCodexExecParser returns a parser whose Init reports opts.Model.
+func newCodexExecParser(opts ParserOptions) *codexExecParser {
+	model := opts.Model
+	if model == "" {
+		model = codexDefaultModel
+	}
+	return &codexExecParser{model: model}
+}
+
+// Feed parses one line of `codex exec --json` output.
+func (p *codexExecParser) Feed(line []byte) []store.Event {
+	o, ok := codexDecodeLine(&p.stats, line)
+	if !ok {
+		return nil
+	}
+	evs, known := p.dispatch(o)
+	if !known {
+		p.stats.Ignored++
+	}
+	p.hist.observe(evs)
+	return evs
+}
+
+// dispatch maps one decoded line; known is false for unmapped types.
+func (p *codexExecParser) dispatch(o cxObj) (evs []store.Event, known bool) {
+	switch o.str("type") {
+	case "thread.started":
+		return p.emitInit(""), true
+	case "session_meta":
+		return p.emitInit(o.obj("payload").str("cwd")), true
+	case "turn_context":
+		if m := o.obj("payload").str("model"); m != "" && !p.initDone {
+			p.model = m
+		}
+		return nil, true
+	case "turn.started":
+		p.hist.lastErr = ""
+		return nil, true
+	case "item.updated":
+		return nil, true
+	case "item.started":
+		return p.items.start(o.obj("item")), true
+	case "item.completed":
+		return p.items.complete(o.obj("item"))
+	case "turn.completed":
+		u := o.obj("usage")
+		cost := estimateCodexCost(codexTokens(u, "input_tokens"), codexTokens(u, "output_tokens"))
+		return []store.Event{store.Complete(true, 0, cost)}, true
+	case "turn.failed":
+		return p.turnFailed(o), true
+	case "error":
+		return p.streamError(o), true
+	case "response_item":
+		return p.hist.responseItem(o.obj("payload"))
+	case "event_msg":
+		return p.hist.eventMsg(o.obj("payload"))
+	}
+	return nil, false
+}
+
+// emitInit returns the process's Init the first time it is called.
+func (p *codexExecParser) emitInit(cwd string) []store.Event {
+	if p.initDone {
+		return nil
+	}
+	p.initDone = true
+	return []store.Event{store.Init(cwd, p.model)}
+}
+
+// turnFailed maps turn.failed: its error text, unless the error event
+// before it showed the same text, then a failed Complete.
+func (p *codexExecParser) turnFailed(o cxObj) []store.Event {
+	msg, ok := o.obj("error").strOK("message")
+	if !ok {
+		msg = "Turn failed"
+	}
+	return append(p.hist.errorText(msg), store.Complete(false, 0, 0))
+}
+
+// streamError maps a top-level error event. Retry notices
+// ("Reconnecting... 1/5 …") are progress, not content, and are dropped.
+func (p *codexExecParser) streamError(o cxObj) []store.Event {
+	msg, ok := o.strOK("message")
+	if !ok {
+		msg = "Unknown error"
+	}
+	if strings.HasPrefix(msg, "Reconnecting...") {
+		return nil
+	}
+	return p.hist.errorText(msg)
+}
+
+// Finish returns nothing: the exec parser holds no events back.
+func (p *codexExecParser) Finish() []store.Event { return nil }
+
+// Stats reports the lines seen so far.
+func (p *codexExecParser) Stats() ParseStats { return p.stats }
+
+// skipLine counts a line too long to parse as malformed.
+func (p *codexExecParser) skipLine() {
+	p.stats.Lines++
+	p.stats.noteMalformed()
+}
+
+// codexBOM may start the first line of a file written on Windows.
+var codexBOM = []byte("\xef\xbb\xbf")
+
+// codexDecodeLine counts line and decodes it as a JSON object. ok is false
+// for a blank line and for a malformed one, which is also counted.
+func codexDecodeLine(s *ParseStats, line []byte) (cxObj, bool) {
+	s.Lines++
+	line = bytes.TrimSpace(bytes.TrimPrefix(line, codexBOM))
+	if len(line) == 0 {
+		return nil, false
+	}
+	o, ok := parseCxObj(line)
+	if !ok {
+		s.noteMalformed()
+	}
+	return o, ok
+}
+
+// codexItems maps the item.started / item.completed events of format C,
+// remembering which command items were announced by item.started.
+type codexItems struct {
+	started map[string]bool
+}
+
+// start maps item.started: a command_execution becomes its ToolCall.
+func (c *codexItems) start(item cxObj) []store.Event {
+	if item.str("type") != "command_execution" {
+		return nil
+	}
+	id := item.str("id")
+	if c.started == nil {
+		c.started = make(map[string]bool)
+	}
+	c.started[id] = true
+	return []store.Event{codexBashCall(id, item.str("command"))}
+}
+
+// complete maps item.completed; known is false for unmapped item types.
+func (c *codexItems) complete(item cxObj) ([]store.Event, bool) {
+	switch item.str("type") {
+	case "reasoning", "agent_message":
+		if text := item.str("text"); text != "" {
+			return []store.Event{store.AssistantText(text)}, true
+		}
+		return nil, true
+	case "command_execution":
+		return c.command(item), true
+	case "file_change":
+		return codexFileChanges(item), true
+	case "mcp_tool_call":
+		return codexMCPCall(item), true
+	}
+	return nil, false
+}
+
+// command maps a finished command_execution item: its ToolCall when no
+// item.started announced it, then its ToolResult.
+func (c *codexItems) command(item cxObj) []store.Event {
+	id := item.str("id")
+	var evs []store.Event
+	if !c.started[id] {
+		evs = append(evs, codexBashCall(id, item.str("command")))
+	}
+	delete(c.started, id)
+	content, isErr := codexCommandResult(item)
+	return append(evs, store.ToolResult(id, "Bash", nil, content, isErr))
+}
+
+// codexBashCall is the ToolCall of a shell command.
+func codexBashCall(id, command string) store.Event {
+	return store.ToolCall(id, "Bash", nil, cxObject(cxField{"command", cxString(command)}))
+}
+
+// codexCommandResult is the text and error flag of a command_execution.
+// A non-zero exit code is kept as an "Exit code: N" line after the output;
+// a declined or failed command without one is an error too.
+func codexCommandResult(item cxObj) (string, bool) {
+	out := item.str("aggregated_output")
+	code, hasCode := item.integer("exit_code")
+	status := item.str("status")
+	failed := status == "failed" || status == "declined"
+	switch {
+	case hasCode && code != 0:
+		return codexWithExit(out, code), true
+	case out != "":
+		return out, failed && !hasCode
+	case hasCode || !failed:
+		return "Exit code: 0", false
+	}
+	return "Command " + status, true
+}
+
+// codexFileChanges maps a file_change item to an Edit call and result per
+// changed file (paths that are empty are skipped).
+func codexFileChanges(item cxObj) []store.Event {
+	id := item.str("id")
+	failed := item.str("status") == "failed"
+	var evs []store.Event
+	for _, raw := range item.list("changes") {
+		ch, _ := parseCxObj(raw)
+		path := ch.str("path")
+		if path == "" {
+			continue
+		}
+		kind, ok := ch.strOK("kind")
+		if !ok {
+			kind = "update"
+		}
+		fields := []cxField{{"file_path", cxString(path)}, {"kind", cxString(kind)}}
+		summary := "File " + kind + ": " + path
+		if mv, ok := ch.strOK("move_path"); ok {
+			fields = append(fields, cxField{"move_path", cxString(mv)})
+			summary += " -> " + mv
+		}
+		if diff := ch.str("unified_diff"); diff != "" {
+			fields = append(fields, cxField{"unified_diff", cxString(diff)})
+		}
+		callID := id + "-" + path
+		evs = append(evs,
+			store.ToolCall(callID, "Edit", store.StrPtr(path), cxObject(fields...)),
+			store.ToolResult(callID, "Edit", store.StrPtr(path), summary, failed))
+	}
+	return evs
+}
+
+// codexMCPCall maps an mcp_tool_call item to its call and result. Unlike
+// AZUREAL it reads the real result shape ({content: [{text}]}) and error
+// shape ({message}), not only plain strings.
+func codexMCPCall(item cxObj) []store.Event {
+	server, ok := item.strOK("server")
+	if !ok {
+		server = "mcp"
+	}
+	tool, ok := item.strOK("tool")
+	if !ok {
+		tool = "unknown"
+	}
+	id, name := item.str("id"), server+":"+tool
+	input := item["arguments"]
+	if len(input) == 0 {
+		input = json.RawMessage("null")
+	}
+	content, isErr := codexMCPResult(item)
+	return []store.Event{
+		store.ToolCall(id, name, nil, input),
+		store.ToolResult(id, name, nil, content, isErr),
+	}
+}
+
+// codexMCPResult is the text and error flag of an mcp_tool_call.
+func codexMCPResult(item cxObj) (string, bool) {
+	if item.has("error") {
+		if msg, ok := item.obj("error").strOK("message"); ok {
+			return msg, true
+		}
+		return codexOutputText(item["error"]), true
+	}
+	if res := item.obj("result"); res.list("content") == nil && res.has("structured_content") {
+		return codexOutputText(res["structured_content"]), false
+	}
+	return codexOutputText(item["result"]), false
+}

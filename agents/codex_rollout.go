@@ -1,0 +1,390 @@
+package agents
+
+// This file parses format D, Codex rollout files
+// (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl, spec §5.6), and the
+// response_item / event_msg shapes that both Codex parsers accept.
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// codexMaxHeld bounds the events a rollout parser holds back while it waits
+// for the model of a session's Init.
+const codexMaxHeld = 4096
+
+// codexRolloutParser parses a Codex rollout file. It gives each distinct
+// session (session_meta id) one Init whose model is the session's first
+// turn_context model, holding the session's first events back until that
+// model is known (or the input ends).
+type codexRolloutParser struct {
+	stats    ParseStats
+	items    codexItems
+	hist     codexHistory
+	sessions map[string]bool // session ids that have an Init
+	pending  *store.Event    // the current session's Init, model not yet known
+	held     []store.Event   // events after the pending Init
+}
+
+// newCodexRolloutParser returns a rollout parser; it needs no options.
+func newCodexRolloutParser(ParserOptions) *codexRolloutParser {
+	return &codexRolloutParser{sessions: make(map[string]bool)}
+}
+
+// Feed parses one rollout line.
+func (p *codexRolloutParser) Feed(line []byte) []store.Event {
+	o, ok := codexDecodeLine(&p.stats, line)
+	if !ok {
+		return nil
+	}
+	switch o.str("type") {
+	case "session_meta":
+		return p.sessionMeta(o)
+	case "turn_context":
+		if m := o.obj("payload").str("model"); m != "" {
+			return p.release(m)
+		}
+		return nil
+	}
+	evs, known := p.dispatch(o)
+	if !known {
+		p.stats.Ignored++
+	}
+	p.hist.observe(evs)
+	return p.hold(evs)
+}
+
+// dispatch maps the lines that carry content; known is false for unmapped
+// types (token-only, world_state, compacted, …).
+func (p *codexRolloutParser) dispatch(o cxObj) ([]store.Event, bool) {
+	switch o.str("type") {
+	case "response_item":
+		return p.hist.responseItem(o.obj("payload"))
+	case "event_msg":
+		return p.hist.eventMsg(o.obj("payload"))
+	case "item.started":
+		return p.items.start(o.obj("item")), true
+	case "item.completed":
+		return p.items.complete(o.obj("item"))
+	}
+	return nil, false
+}
+
+// sessionMeta starts a session: a new Init, pending until its model is
+// known. A session_meta repeating a known id (resume, fork copy) adds none.
+func (p *codexRolloutParser) sessionMeta(o cxObj) []store.Event {
+	out := p.release(codexDefaultModel)
+	if !o.has("payload") {
+		return out
+	}
+	meta := o.obj("payload")
+	id := meta.str("id")
+	if p.sessions[id] {
+		return out
+	}
+	p.sessions[id] = true
+	ev := store.Init(meta.str("cwd"), "")
+	p.pending = &ev
+	p.hist.observe([]store.Event{ev})
+	return out
+}
+
+// release returns the pending Init with model, then the events held after
+// it; nothing when no Init is pending.
+func (p *codexRolloutParser) release(model string) []store.Event {
+	if p.pending == nil {
+		return nil
+	}
+	ev := *p.pending
+	ev.Model = model
+	out := append([]store.Event{ev}, p.held...)
+	p.pending, p.held = nil, nil
+	return out
+}
+
+// hold keeps evs back while an Init is pending.
+func (p *codexRolloutParser) hold(evs []store.Event) []store.Event {
+	if p.pending == nil {
+		return evs
+	}
+	p.held = append(p.held, evs...)
+	if len(p.held) > codexMaxHeld {
+		return p.release(codexDefaultModel)
+	}
+	return nil
+}
+
+// Finish returns the events still held back; a session that never named
+// its model gets the model "codex", as in AZUREAL.
+func (p *codexRolloutParser) Finish() []store.Event { return p.release(codexDefaultModel) }
+
+// Stats reports the lines seen so far.
+func (p *codexRolloutParser) Stats() ParseStats { return p.stats }
+
+// skipLine counts a line too long to parse as malformed.
+func (p *codexRolloutParser) skipLine() {
+	p.stats.Lines++
+	p.stats.noteMalformed()
+}
+
+// codexHistory maps response_item and event_msg payloads. Rollouts write
+// most content twice (a response_item and an event_msg); the twins tracker
+// keeps one of each pair.
+type codexHistory struct {
+	tools   codexTools
+	twins   codexTwins
+	lastErr string    // the last error text shown, so a turn's final error shows once
+	total   [2]uint64 // the thread's input and output tokens so far (token_count)
+	billed  [2]uint64 // the same at the last Complete
+}
+
+// responseItem maps a response_item payload; known is false for unmapped
+// item types (web_search_call, ghost_snapshot, …).
+func (h *codexHistory) responseItem(pl cxObj) ([]store.Event, bool) {
+	switch pl.str("type") {
+	case "message":
+		return h.message(pl), true
+	case "function_call", "shell_command":
+		return []store.Event{h.tools.call(pl, "shell_command")}, true
+	case "custom_tool_call":
+		return []store.Event{h.tools.call(pl, "custom_tool")}, true
+	case "function_call_output":
+		return []store.Event{h.tools.result(pl, "unknown")}, true
+	case "custom_tool_call_output":
+		return []store.Event{h.tools.result(pl, "custom_tool")}, true
+	case "reasoning":
+		var evs []store.Event
+		for _, raw := range pl.list("summary") {
+			part, _ := parseCxObj(raw)
+			evs = append(evs, h.text(cxTwinReasoning, cxFromResponse, part.str("text"))...)
+		}
+		return evs, true
+	}
+	return nil, false
+}
+
+// message maps a response_item message. Developer and system messages are
+// instructions to the model and never shown.
+func (h *codexHistory) message(pl cxObj) []store.Event {
+	text := codexMessageText(pl["content"])
+	switch pl.str("role") {
+	case "user":
+		return h.user(text, cxFromResponse)
+	case "assistant":
+		return h.text(cxTwinAssistant, cxFromResponse, text)
+	}
+	return nil
+}
+
+// eventMsg maps an event_msg payload; known is false for unmapped types.
+func (h *codexHistory) eventMsg(pl cxObj) ([]store.Event, bool) {
+	switch pl.str("type") {
+	case "user_message":
+		return h.user(pl.str("message"), cxFromEvent), true
+	case "agent_message":
+		return h.text(cxTwinAssistant, cxFromEvent, pl.str("message")), true
+	case "agent_reasoning":
+		return h.text(cxTwinReasoning, cxFromEvent, pl.str("text")), true
+	case "task_started":
+		h.lastErr = ""
+		return nil, true
+	case "token_count":
+		if t := pl.obj("info").obj("total_token_usage"); t != nil {
+			h.total = [2]uint64{codexTokens(t, "input_tokens"), codexTokens(t, "output_tokens")}
+		}
+		return nil, true
+	case "error":
+		msg, ok := pl.strOK("message")
+		if !ok {
+			msg = "Unknown error"
+		}
+		return h.errorText(msg), true
+	case "task_complete":
+		return h.taskComplete(pl), true
+	case "turn_aborted":
+		return []store.Event{h.complete(false, pl)}, true
+	case "function_call_output":
+		if pl.str("call_id") == "" {
+			return nil, true
+		}
+		return []store.Event{h.tools.result(pl, "Bash")}, true
+	}
+	return nil, false
+}
+
+// user maps a user message, dropping injected context and the twin of a
+// message already shown.
+func (h *codexHistory) user(raw string, src int) []store.Event {
+	text, ok := codexUserText(raw)
+	if !ok || h.twins.dup(cxTwinUser, src, text) {
+		return nil
+	}
+	return []store.Event{store.UserMessage(text)}
+}
+
+// text maps assistant or reasoning text, dropping empty text and twins.
+func (h *codexHistory) text(kind, src int, text string) []store.Event {
+	if text == "" || h.twins.dup(kind, src, text) {
+		return nil
+	}
+	return []store.Event{store.AssistantText(text)}
+}
+
+// errorText shows an error message once: a repeat of the last one shown
+// (an error event followed by turn.failed or a failed task_complete with
+// the same text) is dropped.
+func (h *codexHistory) errorText(msg string) []store.Event {
+	if msg == h.lastErr {
+		return nil
+	}
+	h.lastErr = msg
+	return []store.Event{store.AssistantText("Error: " + msg)}
+}
+
+// taskComplete ends a turn: success unless the payload carries an error,
+// whose text is shown first.
+func (h *codexHistory) taskComplete(pl cxObj) []store.Event {
+	var evs []store.Event
+	failed := pl.has("error")
+	if failed {
+		msg, ok := pl.obj("error").strOK("message")
+		if !ok {
+			msg = codexOutputText(pl["error"])
+		}
+		evs = h.errorText(msg)
+	}
+	return append(evs, h.complete(!failed, pl))
+}
+
+// complete returns a turn's Complete: duration_ms from the payload (newer
+// Codex writes it) and the estimated cost of the tokens used since the last
+// Complete.
+func (h *codexHistory) complete(success bool, pl cxObj) store.Event {
+	var used [2]uint64
+	for i := range used {
+		if h.total[i] > h.billed[i] {
+			used[i] = h.total[i] - h.billed[i]
+		}
+	}
+	h.billed = h.total
+	h.lastErr = ""
+	return store.Complete(success, codexTokens(pl, "duration_ms"), estimateCodexCost(used[0], used[1]))
+}
+
+// observe lets the twins tracker forget pairs that can no longer complete:
+// a new user turn ends the assistant's pairs, assistant text ends the user's
+// pair, and tool calls and session or turn boundaries end all.
+func (h *codexHistory) observe(evs []store.Event) {
+	for _, e := range evs {
+		switch e.Kind {
+		case store.KindUserMessage:
+			h.twins.clear(cxTwinAssistant, cxTwinReasoning)
+		case store.KindAssistantText:
+			h.twins.clear(cxTwinUser)
+		case store.KindToolCall, store.KindInit, store.KindComplete:
+			h.twins.clear(cxTwinUser, cxTwinAssistant, cxTwinReasoning)
+		}
+	}
+}
+
+// codexMessageText is a message's text: a string, or the text parts of an
+// array joined by newlines.
+func codexMessageText(raw json.RawMessage) string {
+	c := cxObj{"c": raw}
+	if s, ok := c.strOK("c"); ok {
+		return s
+	}
+	var parts []string
+	for _, el := range c.list("c") {
+		if part, ok := parseCxObj(el); ok {
+			if s, ok := part.strOK("text"); ok {
+				parts = append(parts, s)
+			}
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Codex sends context as user messages: the environment and AGENTS.md
+// instructions (dropped) and, from the IDE extension, the open files before
+// the user's actual request (reduced to that request).
+const (
+	codexIDEContext = "# Context from my IDE setup:"
+	codexIDERequest = "## My request for Codex:"
+)
+
+var codexContextTags = []string{"<environment_context>", "<user_instructions>"}
+
+// codexUserText returns the part of a user message the user wrote, and
+// false when there is none (spec §6.4 sanitize, plus Codex context).
+func codexUserText(raw string) (string, bool) {
+	s, ok := store.SanitizeUserMessage(raw)
+	if !ok {
+		return "", false
+	}
+	t := strings.TrimLeft(s, " \t\r\n")
+	for _, tag := range codexContextTags {
+		if strings.HasPrefix(t, tag) {
+			return "", false
+		}
+	}
+	if strings.HasPrefix(t, codexIDEContext) {
+		i := strings.LastIndex(t, codexIDERequest)
+		if i < 0 {
+			return "", false
+		}
+		s = strings.TrimSpace(t[i+len(codexIDERequest):])
+	}
+	return s, s != ""
+}
+
+// Kinds and sources of the content a rollout writes twice.
+const (
+	cxTwinUser = iota
+	cxTwinAssistant
+	cxTwinReasoning
+	cxTwinKinds
+)
+
+const (
+	cxFromResponse = iota // response_item
+	cxFromEvent           // event_msg
+)
+
+// codexMaxTwins bounds the unmatched texts kept per kind and source.
+const codexMaxTwins = 64
+
+// codexTwins pairs the two copies Codex writes of each message: a text
+// from one source whose copy from the other source was already shown is a
+// duplicate. Texts are compared with surrounding space trimmed.
+type codexTwins struct {
+	pending [cxTwinKinds][2][]string // shown texts still waiting for their twin
+}
+
+// dup reports whether text is the twin of a text already shown, consuming
+// that pairing; otherwise it records text as waiting for its own twin.
+func (t *codexTwins) dup(kind, src int, text string) bool {
+	key := strings.TrimSpace(text)
+	other := &t.pending[kind][1-src]
+	for i, s := range *other {
+		if s == key {
+			*other = append((*other)[:i], (*other)[i+1:]...)
+			return true
+		}
+	}
+	own := &t.pending[kind][src]
+	if len(*own) == codexMaxTwins {
+		*own = (*own)[1:]
+	}
+	*own = append(*own, key)
+	return false
+}
+
+// clear forgets the waiting texts of kinds.
+func (t *codexTwins) clear(kinds ...int) {
+	for _, k := range kinds {
+		t.pending[k] = [2][]string{}
+	}
+}
