@@ -1,6 +1,9 @@
 package store
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // Context-injection tags (spec §6.3). Lazuli prefixes every prompt after the
 // first with the session history between these tags; the store and the user
@@ -28,7 +31,7 @@ func StripInjectedContext(content string) string {
 // IsHiddenCodexContext reports whether content is the AGENTS.md instructions
 // message Codex sends as a user item.
 func IsHiddenCodexContext(content string) bool {
-	t := strings.TrimLeft(content, " \t\r\n\v\f")
+	t := strings.TrimLeftFunc(content, unicode.IsSpace)
 	return strings.HasPrefix(t, "# AGENTS.md instructions for ") && strings.Contains(t, "<INSTRUCTIONS>")
 }
 

@@ -1,0 +1,233 @@
+package store
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ContextPayload is what build_context produces for a session (spec §6.1):
+// the summary of the latest compaction, if any, and the read-time filtered
+// events stored after it. It is the input of BuildTranscript and
+// BuildContextPrompt.
+type ContextPayload struct {
+	Summary *string // latest compaction summary; nil when never compacted
+	Events  []Event // stored events after the compaction, already filtered
+}
+
+// BuildContextPrompt returns prompt prefixed with the session history
+// between the context tags, byte for byte as AZUREAL sends it (spec §6.3).
+// A nil payload, or one whose transcript is empty, leaves prompt unchanged.
+func BuildContextPrompt(p *ContextPayload, prompt string) string {
+	if p == nil {
+		return prompt
+	}
+	t := BuildTranscript(*p)
+	if t == "" {
+		return prompt
+	}
+	var b strings.Builder
+	b.Grow(len(ContextOpenTag) + len(t) + len(ContextCloseTag) + len(prompt) + 4)
+	b.WriteString(ContextOpenTag)
+	b.WriteByte('\n')
+	b.WriteString(t)
+	b.WriteByte('\n')
+	b.WriteString(ContextCloseTag)
+	b.WriteString("\n\n")
+	b.WriteString(prompt)
+	return b.String()
+}
+
+// BuildTranscript renders a payload as the plain-text transcript AZUREAL
+// injects (spec §6.2): the summary block, then one block per content event
+// separated by blank lines, right-trimmed of Unicode white space.
+func BuildTranscript(p ContextPayload) string {
+	var b strings.Builder
+	b.Grow(transcriptSizeHint(p))
+	if p.Summary != nil {
+		b.WriteString("[Previous conversation summary]\n")
+		b.WriteString(*p.Summary)
+		b.WriteString("\n\n[Conversation continues]\n\n")
+	}
+	for i := range p.Events {
+		if writeEventBlock(&b, &p.Events[i]) {
+			b.WriteByte('\n')
+		}
+	}
+	return trimEnd(b.String())
+}
+
+// transcriptSizeHint estimates the transcript length so the builder grows
+// once. Tool results usually shrink, so this is an upper bound in practice.
+func transcriptSizeHint(p ContextPayload) int {
+	n := 64
+	if p.Summary != nil {
+		n += len(*p.Summary)
+	}
+	for i := range p.Events {
+		e := &p.Events[i]
+		n += 48 + len(e.Content) + len(e.Text) + len(e.Name) + len(e.ToolName)
+	}
+	return n
+}
+
+// writeEventBlock writes the transcript block of e and reports whether e has
+// one; Init, Hook, ModelSwitch and the banner variants have none.
+func writeEventBlock(b *strings.Builder, e *Event) bool {
+	switch e.Kind {
+	case KindUserMessage:
+		writeStrings(b, "## User\n", e.Content, "\n")
+	case KindAssistantText:
+		writeStrings(b, "## Assistant\n", e.Text, "\n")
+	case KindToolCall:
+		if param := ToolKeyParam(e.ToolName, e.Input); param != "" {
+			writeStrings(b, "## Tool: ", e.ToolName, " (", param, ")\n")
+		} else {
+			writeStrings(b, "## Tool: ", e.ToolName, "\n")
+		}
+	case KindToolResult:
+		label := "[Result: "
+		if e.IsError {
+			label = "[Error: "
+		}
+		writeStrings(b, label, e.ToolName, "] ", CompactResult(e.Content), "\n")
+	case KindPlan:
+		writeStrings(b, "## Plan: ", e.Name, "\n", e.Content, "\n")
+	case KindCommand:
+		writeStrings(b, "## Command: ", e.Name, "\n")
+	case KindComplete:
+		secs := float64(e.DurationMS) / 1000
+		writeStrings(b, "[Session complete: ", rustFixed(secs, 1), "s, $", rustFixed(e.CostUSD, 4), "]\n")
+	default:
+		return false
+	}
+	return true
+}
+
+func writeStrings(b *strings.Builder, parts ...string) {
+	for _, s := range parts {
+		b.WriteString(s)
+	}
+}
+
+// rustFixed formats f like Rust's format!("{:.prec$}", f): exact decimal
+// expansion rounded half to even, as strconv does, with Rust's spelling of
+// the non-finite values.
+func rustFixed(f float64, prec int) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(f, 'f', prec, 64)
+}
+
+// CompactResult shortens a tool result for the transcript (spec §6.2
+// compact_result): the text before the first <system-reminder>,
+// right-trimmed; kept whole up to 6 lines, else the first 3 lines, a
+// "(+N more lines)" marker and the last 3 lines.
+func CompactResult(content string) string {
+	content = cutReminder(content)
+	lines := rustLines(content)
+	n := len(lines)
+	if n <= 6 {
+		return content
+	}
+	return strings.Join(lines[:3], "\n") + "\n(+" + strconv.Itoa(n-6) + " more lines)\n" +
+		strings.Join(lines[n-3:], "\n")
+}
+
+// toolParamKeys maps a tool name to the input key that best describes the
+// call (spec §6.2); other tools use "file_path".
+var toolParamKeys = map[string]string{
+	"Bash": "command", "bash": "command",
+	"Read": "file_path", "read": "file_path",
+	"Edit": "file_path", "edit": "file_path",
+	"Write": "file_path", "write": "file_path",
+	"Glob": "pattern", "glob": "pattern",
+	"Grep": "pattern", "grep": "pattern",
+	"WebFetch": "url", "webfetch": "url",
+	"WebSearch": "query", "websearch": "query",
+	"Agent": "description", "agent": "description",
+	"Task": "description", "task": "description",
+	"LSP": "operation", "lsp": "operation",
+}
+
+// ToolKeyParam returns the input parameter that names what a tool call
+// works on (a command, path, pattern, URL, …), as the transcript and the
+// tool cards show it. It is input[key] for the tool's key, or input["path"]
+// when that key is absent, and "" unless the value is a JSON string. A key
+// that is present with a non-string value does not fall back to "path".
+func ToolKeyParam(toolName string, input json.RawMessage) string {
+	key, ok := toolParamKeys[toolName]
+	if !ok {
+		key = "file_path"
+	}
+	var obj map[string]json.RawMessage // duplicate keys: the last wins, as in serde
+	if len(input) == 0 || json.Unmarshal(input, &obj) != nil {
+		return ""
+	}
+	v, ok := obj[key]
+	if !ok {
+		v = obj["path"]
+	}
+	var s string
+	if len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// FormatDurationBadge formats a completed session's duration for the session
+// list (spec §3.5): whole seconds below a minute ("42s"), else whole minutes
+// ("3m"), both rounded half to even like Rust's {:.0}.
+func FormatDurationBadge(durationMS int64) string {
+	secs := float64(durationMS) / 1000
+	if secs >= 60 {
+		return rustFixed(secs/60, 0) + "m"
+	}
+	return rustFixed(secs, 0) + "s"
+}
+
+// compactionIntro and compactionRequest frame the transcript sent to the
+// compaction agent. They are Lazuli's own wording of AZUREAL's request
+// (spec §7.3 step 4); only the transcript inside has to match AZUREAL.
+const (
+	compactionIntro = "The transcript below is the older part of a coding session between a user " +
+		"and an AI coding agent. Summarize it so that the summary can be injected as context " +
+		"into future prompts. The most recent exchanges are not included: they are kept word " +
+		"for word elsewhere, and your summary will replace everything in this transcript."
+	compactionRequest = "Write a summary of 2,000 to 4,000 characters that keeps:\n" +
+		"- the key decisions and the reasons behind them\n" +
+		"- every file that was created, modified or deleted, with its path\n" +
+		"- important technical context (architecture, conventions, constraints)\n" +
+		"- the state of the work at the end of the transcript\n" +
+		"- unresolved issues and the next steps that were agreed\n\n" +
+		"Write in the third person and the past tense, keeping what is needed to follow " +
+		"the recent exchanges. Output only the summary itself, with no preamble."
+)
+
+// BuildCompactionPrompt returns the prompt for the background compaction
+// agent (spec §7.3 step 4): an introduction, the transcript of the previous
+// summary and events between <transcript> tags, and the summary request.
+func BuildCompactionPrompt(previousSummary *string, events []Event) string {
+	t := BuildTranscript(ContextPayload{Summary: previousSummary, Events: events})
+	return compactionIntro + "\n\n<transcript>\n" + t + "\n</transcript>\n\n" + compactionRequest
+}
+
+// autoContinueInstruction is the sentence inside the auto-continue block.
+// It must not contain a context tag, or stripping would cut it.
+const autoContinueInstruction = "Carry on with the work that was in progress, picking up from " +
+	"the session context supplied above; this is not a new request, so keep the same objectives."
+
+// AutoContinuePrompt returns the hidden prompt sent after a mid-turn
+// compaction to resume the interrupted work (spec §7.5). It is
+// context-injected like any prompt, and SanitizeUserMessage drops it, so it
+// is never shown or stored.
+func AutoContinuePrompt() string {
+	return AutoContinueOpenTag + "\n" + autoContinueInstruction + "\n" + AutoContinueCloseTag
+}

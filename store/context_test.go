@@ -1,0 +1,468 @@
+package store_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// goldenContextPrompt is the §6.3 golden example, byte for byte.
+const goldenContextPrompt = `<azureal-session-context>
+[Previous conversation summary]
+SUMMARY
+
+[Conversation continues]
+
+## User
+fix it
+
+## Assistant
+ok
+
+## Tool: Read (/a.rs)
+
+[Result: Read] 1
+2
+3
+(+1 more lines)
+5
+6
+7
+
+[Error: Bash] boom
+
+## Plan: P
+s1
+
+## Command: /compact
+
+[Session complete: 1.2s, $0.0123]
+</azureal-session-context>
+
+next`
+
+func TestBuildContextPromptGolden(t *testing.T) {
+	summary := "SUMMARY"
+	p := &store.ContextPayload{Summary: &summary, Events: []store.Event{
+		store.Init("/w", "opus"),
+		store.UserMessage("fix it"),
+		store.AssistantText("ok"),
+		store.ToolCall("t1", "Read", store.StrPtr("/a.rs"), json.RawMessage(`{"file_path":"/a.rs"}`)),
+		store.ToolResult("t1", "Read", store.StrPtr("/a.rs"),
+			"1\n2\n3\n4\n5\n6\n7\n<system-reminder>\nremember this\n</system-reminder>\n", false),
+		store.ToolResult("t2", "Bash", nil, "boom", true),
+		store.Plan("P", "s1"),
+		store.Command("/compact"),
+		store.Hook("UserPromptSubmit", "ok"),
+		store.ModelSwitch("gpt-5.5"),
+		store.Complete(true, 1234, 0.012345),
+	}}
+	if got := store.BuildContextPrompt(p, "next"); got != goldenContextPrompt {
+		t.Errorf("BuildContextPrompt(golden, %q) = %q, want %q", "next", got, goldenContextPrompt)
+	}
+}
+
+// turns returns alternating "question i" / "answer i" events for i in [from, to].
+func turns(from, to int) []store.Event {
+	var evs []store.Event
+	for i := from; i <= to; i++ {
+		evs = append(evs, store.UserMessage(fmt.Sprintf("question %d", i)),
+			store.AssistantText(fmt.Sprintf("answer %d", i)))
+	}
+	return evs
+}
+
+func TestBuildContextPromptVectors(t *testing.T) {
+	summary := "Summary of q1-q3."
+	empty := ""
+	grep := []store.Event{
+		store.ToolCall("t1", "Grep", nil, json.RawMessage(`{"pattern":"fn main","path":"src"}`)),
+		store.ToolResult("t1", "Grep", nil, "src/main.rs:1:fn main() {", false),
+	}
+	tests := []struct {
+		name    string
+		payload *store.ContextPayload
+		prompt  string
+		want    []string // substrings, in order
+		notWant []string
+		exact   string // whole result when set
+	}{
+		{name: "17 nil payload", payload: nil, prompt: "first", exact: "first"},
+		{name: "17 empty payload", payload: &store.ContextPayload{}, prompt: "hello", exact: "hello"},
+		{name: "only omitted events", prompt: "hi", exact: "hi",
+			payload: &store.ContextPayload{Events: []store.Event{store.Init("/w", "opus"), store.Unit(store.KindCompacting)}}},
+		{name: "18 only summary", payload: &store.ContextPayload{Summary: &summary}, prompt: "go on",
+			exact: "<azureal-session-context>\n[Previous conversation summary]\nSummary of q1-q3.\n\n" +
+				"[Conversation continues]\n</azureal-session-context>\n\ngo on"},
+		{name: "empty summary still injects", payload: &store.ContextPayload{Summary: &empty}, prompt: "p",
+			exact: "<azureal-session-context>\n[Previous conversation summary]\n\n\n[Conversation continues]\n</azureal-session-context>\n\np"},
+		{name: "23 user and assistant", prompt: "now fix the tests",
+			payload: &store.ContextPayload{Events: []store.Event{
+				store.UserMessage("fix the bug"), store.AssistantText("I'll look at it.")}},
+			exact: "<azureal-session-context>\n## User\nfix the bug\n\n## Assistant\nI'll look at it.\n" +
+				"</azureal-session-context>\n\nnow fix the tests"},
+		{name: "14 after compaction", payload: &store.ContextPayload{Summary: &summary, Events: turns(4, 6)},
+			prompt: "new prompt",
+			want: []string{"<azureal-session-context>\n", "[Previous conversation summary]", summary,
+				"[Conversation continues]", "question 4", "answer 6", "\n\nnew prompt"},
+			notWant: []string{"question 1"}},
+		{name: "29 grep pair", payload: &store.ContextPayload{Events: grep}, prompt: "x",
+			want: []string{"## Tool: Grep (fn main)", "[Result: Grep]", "src/main.rs:1:fn main()"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := store.BuildContextPrompt(tc.payload, tc.prompt)
+			if tc.exact != "" && got != tc.exact {
+				t.Fatalf("BuildContextPrompt(%q) = %q, want %q", tc.prompt, got, tc.exact)
+			}
+			rest := got
+			for _, w := range tc.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("BuildContextPrompt(%q) = %q, want it to contain %q (in order)", tc.prompt, got, w)
+				}
+				rest = rest[i+len(w):]
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(got, w) {
+					t.Errorf("BuildContextPrompt(%q) = %q, must not contain %q", tc.prompt, got, w)
+				}
+			}
+			if !strings.HasSuffix(got, tc.prompt) {
+				t.Errorf("BuildContextPrompt(%q) = %q, want it to end with the prompt", tc.prompt, got)
+			}
+			if s := store.StripInjectedContext(got); s != tc.prompt {
+				t.Errorf("StripInjectedContext(BuildContextPrompt(%q)) = %q, want the prompt back", tc.prompt, s)
+			}
+		})
+	}
+}
+
+func TestBuildTranscriptBlocks(t *testing.T) {
+	tests := []struct {
+		name  string
+		event store.Event
+		want  string
+	}{
+		{"user", store.UserMessage("hello"), "## User\nhello"},
+		{"empty user", store.UserMessage(""), "## User"},
+		{"assistant", store.AssistantText("hi"), "## Assistant\nhi"},
+		{"26 tool call with param", store.ToolCall("t", "Read", store.StrPtr("/src/main.rs"),
+			json.RawMessage(`{"file_path":"/src/main.rs"}`)), "## Tool: Read (/src/main.rs)"},
+		{"26 tool call without param", store.ToolCall("t", "Custom", nil, json.RawMessage(`{}`)), "## Tool: Custom"},
+		{"tool call null input", store.ToolCall("t", "Bash", nil, nil), "## Tool: Bash"},
+		{"26 result ok", store.ToolResult("t", "Bash", nil, "OK", false), "[Result: Bash] OK"},
+		{"26 result error", store.ToolResult("t", "Bash", nil, "not found", true), "[Error: Bash] not found"},
+		{"empty result", store.ToolResult("t", "Glob", nil, "", false), "[Result: Glob]"},
+		{"26 plan", store.Plan("refactor", "step 1"), "## Plan: refactor\nstep 1"},
+		{"26 command", store.Command("/compact"), "## Command: /compact"},
+		{"26 complete", store.Complete(true, 5000, 0.05), "[Session complete: 5.0s, $0.0500]"},
+		{"complete rounding", store.Complete(false, 1234, 0.012345), "[Session complete: 1.2s, $0.0123]"},
+		{"complete exact tie to even", store.Complete(true, 1250, 0.00005), "[Session complete: 1.2s, $0.0001]"},
+		{"complete above tie", store.Complete(true, 1350, 0.00015), "[Session complete: 1.4s, $0.0001]"},
+		{"complete zero", store.Complete(true, 0, 0), "[Session complete: 0.0s, $0.0000]"},
+		{"complete large", store.Complete(true, 123456789, 1e6), "[Session complete: 123456.8s, $1000000.0000]"},
+		{"complete negative cost", store.Complete(true, 1, -0.5), "[Session complete: 0.0s, $-0.5000]"},
+		{"complete NaN", store.Complete(true, 1, math.NaN()), "[Session complete: 0.0s, $NaN]"},
+		{"complete inf", store.Complete(true, 1, math.Inf(1)), "[Session complete: 0.0s, $inf]"},
+		{"26 init omitted", store.Init("/w", "opus"), ""},
+		{"26 filtered omitted", store.Unit(store.KindFiltered), ""},
+		{"26 compacting omitted", store.Unit(store.KindCompacting), ""},
+		{"compacted omitted", store.Unit(store.KindCompacted), ""},
+		{"may be compacting omitted", store.Unit(store.KindMayBeCompacting), ""},
+		{"26 hook omitted", store.Hook("x", "y"), ""},
+		{"26 model switch omitted", store.ModelSwitch("opus"), ""},
+		{"unicode trailing space trimmed", store.AssistantText("done\u3000\u00a0\n\t "), "## Assistant\ndone"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := store.BuildTranscript(store.ContextPayload{Events: []store.Event{tc.event}})
+			if got != tc.want {
+				t.Errorf("BuildTranscript(%v) = %q, want %q", tc.event.Kind, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestBuildTranscriptSeparators(t *testing.T) {
+	summary := "S\n"
+	p := store.ContextPayload{Summary: &summary, Events: []store.Event{
+		store.UserMessage("a\n"), store.Hook("h", "x"), store.Command("c"), store.AssistantText("  \n"),
+	}}
+	want := "[Previous conversation summary]\nS\n\n\n[Conversation continues]\n\n## User\na\n\n\n## Command: c\n\n## Assistant"
+	if got := store.BuildTranscript(p); got != want {
+		t.Errorf("BuildTranscript(%+v) = %q, want %q", p, got, want)
+	}
+}
+
+func TestCompactResult(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"27 three lines unchanged", "one\ntwo\nthree", "one\ntwo\nthree"},
+		{"27 eight lines", "a\nb\nc\nd\ne\nf\ng\nh", "a\nb\nc\n(+2 more lines)\nf\ng\nh"},
+		{"27 reminder stripped", "actual content<system-reminder>secret stuff</system-reminder>", "actual content"},
+		{"empty", "", ""},
+		{"only reminder", "<system-reminder>x</system-reminder>", ""},
+		{"six lines unchanged", "1\n2\n3\n4\n5\n6", "1\n2\n3\n4\n5\n6"},
+		{"seven lines", "1\n2\n3\n4\n5\n6\n7", "1\n2\n3\n(+1 more lines)\n5\n6\n7"},
+		{"cut at first reminder", "1\n2\n3\n4\n5\n6\n7\n<system-reminder>a</system-reminder>\n8\n9",
+			"1\n2\n3\n(+1 more lines)\n5\n6\n7"},
+		{"trailing blank lines trimmed before counting", "1\n2\n3\n4\n5\n6\n\n\n  \n", "1\n2\n3\n4\n5\n6"},
+		{"leading space kept", "     line 1\n  x", "     line 1\n  x"},
+		{"crlf kept when short", "a\r\nb\r\n", "a\r\nb"},
+		{"crlf joined with lf when long", "a\r\nb\r\nc\r\nd\r\ne\r\nf\r\ng\r\n", "a\nb\nc\n(+1 more lines)\ne\nf\ng"},
+		{"bare cr does not split", "a\rb\rc\rd\re\rf\rg", "a\rb\rc\rd\re\rf\rg"},
+		{"blank lines count", "a\n\n\n\n\n\nb", "a\n\n\n(+1 more lines)\n\n\nb"},
+		{"unicode right trim", "x\u2003\u3000", "x"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := store.CompactResult(tc.in); got != tc.want {
+				t.Errorf("CompactResult(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestToolKeyParam(t *testing.T) {
+	tests := []struct{ name, tool, input, want string }{
+		{"bash", "Bash", `{"command":"cargo test","timeout":5}`, "cargo test"},
+		{"bash lower", "bash", `{"command":"ls"}`, "ls"},
+		{"read", "Read", `{"file_path":"/src/main.rs"}`, "/src/main.rs"},
+		{"edit", "edit", `{"file_path":"/e.go","old_string":"a"}`, "/e.go"},
+		{"write", "Write", `{"file_path":"/w.go","_lines":3}`, "/w.go"},
+		{"glob", "Glob", `{"pattern":"**/*.rs"}`, "**/*.rs"},
+		{"29 grep", "grep", `{"pattern":"fn main"}`, "fn main"},
+		{"webfetch", "WebFetch", `{"url":"https://x"}`, "https://x"},
+		{"websearch", "websearch", `{"query":"q"}`, "q"},
+		{"agent", "Agent", `{"description":"Review","subagent_type":"r"}`, "Review"},
+		{"task", "task", `{"description":"Find"}`, "Find"},
+		{"lsp", "LSP", `{"operation":"hover","filePath":"/a"}`, "hover"},
+		{"case sensitive name", "BASH", `{"command":"ls","file_path":"/f"}`, "/f"},
+		{"28 path fallback", "Unknown", `{"path":"/fallback"}`, "/fallback"},
+		{"28 missing", "Read", `{}`, ""},
+		{"path fallback for known tool", "Read", `{"path":"/p"}`, "/p"},
+		{"present non-string does not fall back", "Read", `{"file_path":null,"path":"/p"}`, ""},
+		{"number value", "Bash", `{"command":42}`, ""},
+		{"fallback non-string", "Read", `{"path":["x"]}`, ""},
+		{"duplicate key last wins", "Bash", `{"command":"a","command":"b"}`, "b"},
+		{"escaped key and value", "Bash", `{"comm\u0061nd":"echo \"hi\"\n"}`, "echo \"hi\"\n"},
+		{"null input", "Bash", `null`, ""},
+		{"nil input", "Bash", ``, ""},
+		{"array input", "Bash", `["command"]`, ""},
+		{"string input", "Bash", `"command"`, ""},
+		{"invalid json", "Bash", `{"command":`, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var in json.RawMessage
+			if tc.input != "" {
+				in = json.RawMessage(tc.input)
+			}
+			if got := store.ToolKeyParam(tc.tool, in); got != tc.want {
+				t.Errorf("ToolKeyParam(%q, %q) = %q, want %q", tc.tool, tc.input, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestFormatDurationBadge(t *testing.T) {
+	tests := []struct {
+		ms   int64
+		want string
+	}{
+		{0, "0s"}, {499, "0s"}, {500, "0s"}, {1500, "2s"}, {2500, "2s"}, {42000, "42s"},
+		{59499, "59s"}, {59500, "60s"}, {59999, "60s"}, {60000, "1m"}, {89999, "1m"},
+		{90000, "2m"}, {150000, "2m"}, {180000, "3m"}, {3600000, "60m"}, {-1500, "-2s"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.want, func(t *testing.T) {
+			if got := store.FormatDurationBadge(tc.ms); got != tc.want {
+				t.Errorf("FormatDurationBadge(%d) = %q, want %q", tc.ms, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestBuildCompactionPrompt(t *testing.T) {
+	prev := "Earlier summary."
+	tests := []struct {
+		name    string
+		summary *string
+		events  []store.Event
+	}{
+		{"events only", nil, turns(1, 2)},
+		{"previous summary and events", &prev, turns(1, 3)},
+		{"empty", nil, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := store.BuildCompactionPrompt(tc.summary, tc.events)
+			transcript := store.BuildTranscript(store.ContextPayload{Summary: tc.summary, Events: tc.events})
+			block := "\n\n<transcript>\n" + transcript + "\n</transcript>\n\n"
+			intro, request, ok := strings.Cut(got, block)
+			if !ok {
+				t.Fatalf("BuildCompactionPrompt(%v) = %q, want it to contain %q", tc.summary, got, block)
+			}
+			if intro == "" || strings.Contains(intro, "\n") {
+				t.Errorf("BuildCompactionPrompt intro = %q, want one paragraph", intro)
+			}
+			for _, w := range []string{"summar", "context", "verbatim", "replace"} {
+				if !strings.Contains(strings.ReplaceAll(intro, "word for word", "verbatim"), w) {
+					t.Errorf("BuildCompactionPrompt intro = %q, want it to mention %q", intro, w)
+				}
+			}
+			for _, w := range []string{"2,000", "4,000", "decisions", "reasons", "created, modified or deleted",
+				"path", "technical context", "end of the transcript", "unresolved issues", "next steps",
+				"third person", "past tense", "only the summary", "no preamble"} {
+				if !strings.Contains(request, w) {
+					t.Errorf("BuildCompactionPrompt request = %q, want it to mention %q", request, w)
+				}
+			}
+			if strings.Contains(got, store.ContextOpenTag) || strings.Contains(got, store.ContextCloseTag) {
+				t.Errorf("BuildCompactionPrompt = %q, must not contain a context tag", got)
+			}
+		})
+	}
+}
+
+func TestAutoContinuePrompt(t *testing.T) {
+	got := store.AutoContinuePrompt()
+	sentence, ok := strings.CutPrefix(got, store.AutoContinueOpenTag+"\n")
+	sentence, ok2 := strings.CutSuffix(sentence, "\n"+store.AutoContinueCloseTag)
+	if !ok || !ok2 || sentence == "" || strings.ContainsAny(sentence, "\n<>") {
+		t.Fatalf("AutoContinuePrompt() = %q, want open tag, one sentence, close tag", got)
+	}
+	if !store.IsInternalAutoContinue(got) {
+		t.Errorf("IsInternalAutoContinue(%q) = false, want true", got)
+	}
+	summary := "S"
+	wrapped := store.BuildContextPrompt(&store.ContextPayload{Summary: &summary, Events: turns(1, 1)}, got)
+	for _, in := range []string{got, wrapped} {
+		if s, ok := store.SanitizeUserMessage(in); ok {
+			t.Errorf("SanitizeUserMessage(%q) = %q, true, want it dropped", in, s)
+		}
+	}
+	out := store.FilterInjectedEvents([]store.Event{store.UserMessage(wrapped), store.AssistantText("resumed")})
+	if len(out) != 1 || out[0].Kind != store.KindAssistantText {
+		t.Errorf("FilterInjectedEvents(wrapped auto-continue, assistant) = %+v, want only the assistant text", out)
+	}
+}
+
+func TestSanitizeInjectedContext(t *testing.T) {
+	open, closeTag := store.ContextOpenTag, store.ContextCloseTag
+	hidden := "# AGENTS.md instructions for /tmp/project\n<INSTRUCTIONS>\nKeep this hidden.\n</INSTRUCTIONS>\n" +
+		"<environment_context>\n  <cwd>/tmp/project</cwd>\n</environment_context>"
+	tests := []struct {
+		name, in, want string
+		ok             bool
+	}{
+		{"24 plain unchanged", "hello world", "hello world", true},
+		{"24 wrapped", open + "\nsome context\n" + closeTag + "\n\nactual prompt", "actual prompt", true},
+		{"24 multi-line prompt", open + "\nctx\n" + closeTag + "\n\nline 1\nline 2\nline 3", "line 1\nline 2\nline 3", true},
+		{"24 malformed", open + "\nctx without close", "", false},
+		{"24 hidden codex", hidden, "", false},
+		{"24 hidden codex truncated", "# AGENTS.md instructions for /tmp/p\n<INSTRUCTIONS>\nKeep", "", false},
+		{"24 bare auto-continue", store.AutoContinuePrompt(), "", false},
+		{"24 wrapped auto-continue", open + "\nctx\n" + closeTag + "\n\n" + store.AutoContinuePrompt(), "", false},
+		{"all leading newlines removed", open + closeTag + "\n\n\n\nx", "x", true},
+		{"first close tag wins", open + "\n" + closeTag + "\n\nsee " + closeTag + " here", "see " + closeTag + " here", true},
+		{"wrapped empty prompt", open + "\nctx\n" + closeTag + "\n\n", "", false},
+		{"empty plain kept", "", "", true},
+		{"blank after tag kept", open + closeTag + "  ", "  ", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := store.SanitizeUserMessage(tc.in)
+			if got != tc.want || ok != tc.ok {
+				t.Errorf("SanitizeUserMessage(%q) = %q, %v, want %q, %v", tc.in, got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}
+
+// FuzzSanitize checks SanitizeUserMessage, the strip round trip through
+// BuildContextPrompt, and that CompactResult and ToolKeyParam never panic.
+func FuzzSanitize(f *testing.F) {
+	for _, s := range []string{"", "hello", "a\nb\nc\nd\ne\nf\ng<system-reminder>x", "{\"path\":\"/p\"}",
+		store.ContextOpenTag + "\nctx\n" + store.ContextCloseTag + "\n\nprompt", store.AutoContinuePrompt(),
+		" \u00a0# AGENTS.md instructions for /x\n<INSTRUCTIONS>", "\n\n" + store.ContextCloseTag} {
+		f.Add(s)
+	}
+	summary := "S"
+	p := &store.ContextPayload{Summary: &summary, Events: turns(1, 2)}
+	f.Fuzz(func(t *testing.T, content string) {
+		s, ok := store.SanitizeUserMessage(content)
+		if !ok && s != "" || !strings.HasSuffix(content, s) {
+			t.Fatalf("SanitizeUserMessage(%q) = %q, %v, want a suffix of the input, or \"\", false", content, s, ok)
+		}
+		plain := !strings.Contains(content, store.ContextOpenTag) && !strings.Contains(content, store.ContextCloseTag)
+		if plain && !store.IsHiddenCodexContext(content) && !store.IsInternalAutoContinue(content) && (s != content || !ok) {
+			t.Fatalf("SanitizeUserMessage(%q) = %q, %v, want it unchanged", content, s, ok)
+		}
+		if got, want := store.StripInjectedContext(store.BuildContextPrompt(p, content)), strings.TrimLeft(content, "\n"); got != want {
+			t.Fatalf("StripInjectedContext(BuildContextPrompt(p, %q)) = %q, want %q", content, got, want)
+		}
+		if r := store.CompactResult(content); strings.Contains(r, "<system-reminder>") {
+			t.Fatalf("CompactResult(%q) = %q, still has a reminder", content, r)
+		}
+		_ = store.ToolKeyParam("Bash", json.RawMessage(content)) // must not panic on any input
+	})
+}
+
+// benchPayload returns stored (compacted) events of realistic coding turns
+// whose char_len totals at least chars, the compaction threshold's worth of
+// history a prompt can carry.
+func benchPayload(chars int64) (*store.ContextPayload, int64) {
+	line := func(i int) string { return fmt.Sprintf("    line %d: value := compute(input[%d]) // keep going", i, i) }
+	block := func(n int) string {
+		lines := make([]string, n)
+		for i := range lines {
+			lines[i] = line(i)
+		}
+		return strings.Join(lines, "\n")
+	}
+	edit, _ := json.Marshal(map[string]string{"file_path": "/repo/internal/parser/parser.go",
+		"old_string": block(25), "new_string": block(30)})
+	var p store.ContextPayload
+	var total int64
+	for turn := 0; total < chars; turn++ {
+		path := store.StrPtr(fmt.Sprintf("/repo/internal/pkg%d/file.go", turn))
+		raw := []store.Event{
+			store.UserMessage(strings.Repeat("Please refactor the parser so that errors carry positions. ", 5)),
+			store.AssistantText(strings.Repeat("I'll read the file first, then change the error type. ", 20)),
+			store.ToolCall("r", "Read", path, json.RawMessage(`{"file_path":"`+*path+`","offset":1}`)),
+			store.ToolResult("r", "Read", path, block(200)+"\n<system-reminder>ignore</system-reminder>", false),
+			store.ToolCall("e", "Edit", path, edit),
+			store.ToolResult("e", "Edit", path, "The file has been updated.\n"+block(30), false),
+			store.ToolCall("b", "Bash", nil, json.RawMessage(`{"command":"go test ./...","timeout":120000}`)),
+			store.ToolResult("b", "Bash", nil, block(50)+"\nok  \tgithub.com/x/y\t0.5s", turn%7 == 0),
+			store.ToolCall("g", "Grep", nil, json.RawMessage(`{"pattern":"ErrSyntax","path":"/repo"}`)),
+			store.ToolResult("g", "Grep", nil, block(12), false),
+			store.AssistantText(strings.Repeat("The tests pass and errors now include line and column. ", 10)),
+			store.Complete(true, uint64(40000+turn*1234), 0.0123*float64(turn)),
+		}
+		for _, e := range raw {
+			c := store.CompactEvent(e)
+			p.Events = append(p.Events, c)
+			total += store.CharLen(c)
+		}
+	}
+	return &p, total
+}
+
+func BenchmarkBuildContext400K(b *testing.B) {
+	p, total := benchPayload(store.CompactionThreshold)
+	b.SetBytes(total)
+	b.ReportAllocs()
+	var out string
+	for b.Loop() {
+		out = store.BuildContextPrompt(p, "next prompt")
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+	b.ReportMetric(float64(len(p.Events)), "events")
+	b.ReportMetric(float64(len(out)), "prompt-bytes")
+}

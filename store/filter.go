@@ -1,0 +1,76 @@
+package store
+
+import "strings"
+
+// FilterInjected applies AZUREAL's read-time filter
+// strip_injected_context_from_events (spec §6.4) to loaded events. It hides
+// hidden Codex context, injected context (including a prompt that Codex split
+// into several user items) and context-wrapped internal prompts, and rewrites
+// a context-wrapped prompt to its visible text. Surviving events keep their
+// ID, Seq, Kind and CharLen, which still describe the stored row. The input
+// is not modified.
+//
+// The filter reproduces AZUREAL byte for byte, quirks included: a prompt is
+// cut at the first closing tag, so a prompt that mentions the tag loses its
+// beginning; and a bare auto-continue block is kept as is.
+func FilterInjected(events []StoredEvent) []StoredEvent {
+	return filterInjected(events, func(s *StoredEvent) *Event { return &s.Event })
+}
+
+// FilterInjectedEvents is FilterInjected for plain events, applied to a
+// parsed agent transcript before it is stored.
+func FilterInjectedEvents(events []Event) []Event {
+	return filterInjected(events, func(e *Event) *Event { return e })
+}
+
+// filterInjected is the sequence filter over any element that carries an
+// Event. Consecutive plain user messages are held back: if the run ends in
+// a message carrying a context tag, they were parts of the hidden context.
+func filterInjected[T any](in []T, event func(*T) *Event) []T {
+	out := make([]T, 0, len(in))
+	var pending []T
+	inside := false // between an opening tag and its closing tag
+	for _, x := range in {
+		e := event(&x)
+		if e.Kind != KindUserMessage {
+			if !inside {
+				out = append(out, pending...)
+			}
+			pending, inside = pending[:0], false
+			out = append(out, x)
+			continue
+		}
+		switch {
+		case IsHiddenCodexContext(e.Content):
+		case inside:
+			if strings.Contains(e.Content, ContextCloseTag) {
+				inside = false
+				out = appendSanitized(out, &x, e)
+			}
+		case hasContextTag(e.Content):
+			pending = pending[:0]
+			if strings.Contains(e.Content, ContextCloseTag) {
+				out = appendSanitized(out, &x, e)
+			} else {
+				inside = true
+			}
+		default:
+			pending = append(pending, x)
+		}
+	}
+	if !inside {
+		out = append(out, pending...)
+	}
+	return out
+}
+
+// appendSanitized appends *x, whose user message e points into, with the
+// message rewritten to its visible prompt, unless nothing visible remains.
+func appendSanitized[T any](out []T, x *T, e *Event) []T {
+	s, ok := SanitizeUserMessage(e.Content)
+	if !ok || isBlank(s) {
+		return out
+	}
+	e.Content = s
+	return append(out, *x)
+}
