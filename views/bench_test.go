@@ -1,0 +1,92 @@
+package views
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// bigSession makes n events cycling through a realistic turn: prompt,
+// text, tool calls and results, an edit, and the turn's Complete.
+func bigSession(tb testing.TB, n int) ([]store.StoredEvent, []store.Compaction) {
+	path := store.StrPtr("/w/pkg/file.go")
+	bash := rawJSON(tb, map[string]any{"command": "go test ./..."})
+	edit := rawJSON(tb, map[string]any{"file_path": "/w/pkg/file.go", "old_string": "a := 1\nb := 2", "new_string": "a := 10\nb := 2"})
+	turn := []store.Event{
+		store.UserMessage("Please fix the failing test in pkg/file.go and explain the cause."),
+		store.AssistantText("I'll look at the test first.\n\n```go\nfunc TestX(t *testing.T) {}\n```"),
+		store.ToolCall("t1", "Bash", nil, bash),
+		store.ToolResult("t1", "Bash", nil, "--- FAIL: TestX (0.00s)\nFAIL", true),
+		store.ToolCall("t2", "Edit", path, edit),
+		store.ToolResult("t2", "Edit", path, "The file has been updated.", false),
+		store.ToolCall("t3", "Read", path, rawJSON(tb, map[string]any{"file_path": "/w/pkg/file.go"})),
+		store.ToolResult("t3", "Read", path, "package pkg\n  (120 lines)\n}", false),
+		store.AssistantText("Fixed: the constant was off by one."),
+		store.Complete(true, 34_500, 0.0421),
+	}
+	events := make([]store.Event, n)
+	for i := range events {
+		events[i] = turn[i%len(turn)]
+	}
+	var comps []store.Compaction
+	for seq := int64(5000); seq < int64(n); seq += 10_000 {
+		comps = append(comps, store.Compaction{AfterSeq: seq, Summary: fmt.Sprintf("Summary up to %d", seq)})
+	}
+	return stored(events...), comps
+}
+
+// BenchmarkTranscriptRows50K times SetSession on a 50,000-event session in
+// a window: building the row view-models, a new list, and laying out and
+// measuring the cards on screen.
+func BenchmarkTranscriptRows50K(b *testing.B) {
+	test.NewTempApp(b)
+	tr := NewTranscript(&fakeActions{})
+	q := &postQueue{}
+	tr.post = q.post
+	w := test.NewTempWindow(b, tr.Content())
+	w.Resize(fyne.NewSize(900, 800))
+	events, comps := bigSession(b, 50_000)
+	b.ReportAllocs()
+	start := time.Now()
+	for b.Loop() {
+		tr.SetSession(store.Session{ID: 1}, events, comps)
+		q.drain()
+	}
+	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/session")
+}
+
+// BenchmarkBuildRows50K times the row view-models alone.
+func BenchmarkBuildRows50K(b *testing.B) {
+	events, comps := bigSession(b, 50_000)
+	b.ReportAllocs()
+	start := time.Now()
+	for b.Loop() {
+		buildRows(events, comps)
+	}
+	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/build")
+}
+
+// BenchmarkTranscriptAppend times AppendEvents of one event at the end of
+// a 50,000-event session, as a live turn streams in.
+func BenchmarkTranscriptAppend(b *testing.B) {
+	test.NewTempApp(b)
+	tr := NewTranscript(&fakeActions{})
+	q := &postQueue{}
+	tr.post = q.post
+	w := test.NewTempWindow(b, tr.Content())
+	w.Resize(fyne.NewSize(900, 800))
+	events, comps := bigSession(b, 50_000)
+	tr.SetSession(store.Session{ID: 1}, events, comps)
+	q.drain()
+	next := storedFrom(50_001, store.AssistantText("streaming…"))
+	b.ReportAllocs()
+	for b.Loop() {
+		tr.AppendEvents(next)
+		q.drain()
+	}
+}

@@ -1,0 +1,364 @@
+package views
+
+import (
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// card is the template widget of every transcript row. The list reuses
+// cards across rows of any kind, so a card creates the body widgets it
+// needs on first use and hides the others.
+type card struct {
+	widget.BaseWidget
+	t       *Transcript
+	id      int    // row shown; -1 for none
+	version uint32 // the row version shown
+	gen     uint64 // the transcript generation shown
+
+	bg      *canvas.Rectangle
+	title   *canvas.Text
+	detail  *widget.Label
+	added   *canvas.Text
+	removed *canvas.Text
+	toggle  *tapText
+	copy    *tapText
+	body    *fyne.Container
+
+	text *widget.Label    // user prompts: selectable, wrapped
+	md   *widget.RichText // assistant text, plans, summaries
+	mono *widget.Label    // tool input and results: selectable monospace
+	note *widget.Label    // "truncated at ingestion"
+	diff *diffView
+
+	root *fyne.Container
+}
+
+func newCard(t *Transcript) *card {
+	c := &card{
+		t: t, id: -1,
+		bg:      canvas.NewRectangle(color.Transparent),
+		title:   canvas.NewText("", color.Black),
+		detail:  widget.NewLabel(""),
+		added:   canvas.NewText("", color.Black),
+		removed: canvas.NewText("", color.Black),
+		body:    container.NewVBox(),
+	}
+	c.toggle = newTapText("", c.onToggle)
+	c.copy = newTapIcon(theme.ContentCopyIcon(), c.onCopy)
+	c.title.TextStyle.Bold = true
+	c.detail.Truncation = fyne.TextTruncateEllipsis
+	c.detail.TextStyle.Monospace = true
+	c.added.TextStyle.Monospace = true
+	c.removed.TextStyle.Monospace = true
+	right := container.NewHBox(container.NewCenter(c.added), container.NewCenter(c.removed),
+		container.NewCenter(c.toggle), container.NewCenter(c.copy))
+	header := container.NewBorder(nil, nil, container.NewCenter(c.title), right, c.detail)
+	pad := theme.Size(theme.SizeNamePadding)
+	inner := container.New(&insetLayout{left: 2 * pad, top: pad, right: 2 * pad, bottom: pad},
+		container.NewBorder(header, nil, nil, nil, c.body))
+	c.root = container.NewStack(c.bg, inner)
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// CreateRenderer returns a renderer of the card's containers.
+func (c *card) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(c.root) }
+
+// bind shows row id, unless the card already shows its current version.
+func (c *card) bind(id int) {
+	t := c.t
+	r := &t.rows[id]
+	if c.id != id || c.version != r.version || c.gen != t.gen {
+		c.id, c.version, c.gen = id, r.version, t.gen
+		c.reset()
+		c.show(r, t.detailOf(id))
+	}
+	c.setHighlight(t.findRow == id)
+	c.root.Refresh()
+}
+
+// heightFor lays the card out at width w and returns the height it needs.
+func (c *card) heightFor(w float32) float32 {
+	c.Resize(fyne.NewSize(w, c.MinSize().Height))
+	c.Resize(fyne.NewSize(w, c.MinSize().Height))
+	return c.MinSize().Height
+}
+
+// reset hides every optional part.
+func (c *card) reset() {
+	c.bg.FillColor = color.Transparent
+	c.title.TextStyle = fyne.TextStyle{Bold: true}
+	c.title.TextSize = theme.Size(theme.SizeNameText)
+	c.title.Color = theme.Color(theme.ColorNameForeground)
+	c.detail.Hide()
+	c.added.Hide()
+	c.removed.Hide()
+	c.toggle.Hide()
+	c.copy.Show()
+	for _, o := range c.body.Objects {
+		o.Hide()
+	}
+}
+
+// show fills the card for r.
+func (c *card) show(r *transcriptRow, d *rowDetail) {
+	if r.kind == rowCompaction {
+		c.showCompaction(r, &c.t.compactions[r.comp])
+		return
+	}
+	e := &c.t.events[r.event].Event
+	switch r.kind {
+	case rowUser:
+		c.setTitle("You", theme.ColorNamePrimary)
+		c.bg.FillColor = withAlpha(theme.Color(theme.ColorNamePrimary), 0x26)
+		c.textLabel().SetText(e.Content)
+		c.text.Show()
+	case rowAssistant:
+		c.setTitle("Assistant", theme.ColorNamePlaceHolder)
+		c.showMarkdown(e.Text)
+	case rowPlan:
+		c.setTitle("Plan", theme.ColorNamePrimary)
+		c.setDetail(e.Name)
+		c.showMarkdown(e.Content)
+	case rowTool, rowEdit, rowWrite:
+		c.showTool(r, d)
+	case rowResult:
+		c.showResult(e, d)
+	case rowComplete:
+		c.setTitle(completeText(e), theme.ColorNameSuccess)
+		if !e.Success {
+			c.title.Color = theme.Color(theme.ColorNameError)
+		}
+	default:
+		c.setTitle(d.title, theme.ColorNamePlaceHolder)
+		c.title.TextStyle = fyne.TextStyle{Italic: true}
+		c.copy.Hide()
+	}
+}
+
+func (c *card) setTitle(s string, name fyne.ThemeColorName) {
+	c.title.Text = s
+	c.title.Color = theme.Color(name)
+}
+
+func (c *card) setDetail(s string) {
+	if s == "" {
+		return
+	}
+	c.detail.SetText(s)
+	c.detail.Show()
+}
+
+func (c *card) tint() {
+	c.bg.FillColor = theme.Color(theme.ColorNameInputBackground)
+}
+
+// showTool fills a tool call: an Edit with its diff, a Write with its
+// summary, any other tool with its input behind the toggle.
+func (c *card) showTool(r *transcriptRow, d *rowDetail) {
+	c.tint()
+	c.setTitle(d.title, theme.ColorNamePrimary)
+	c.setDetail(d.param)
+	if len(d.diffs) > 0 {
+		c.showDiff(d.diffs)
+		return
+	}
+	if d.input == "" || r.kind == rowWrite {
+		return
+	}
+	c.toggle.setText(map[bool]string{false: "▸ input", true: "▾ input"}[r.open])
+	c.toggle.Show()
+	if r.open {
+		c.monoLabel().SetText(d.input)
+		c.mono.Importance = widget.MediumImportance
+		c.mono.Show()
+	}
+}
+
+func (c *card) showDiff(diffs []fileDiff) {
+	added, removed := 0, 0
+	for _, f := range diffs {
+		a, r := f.stats()
+		added, removed = added+a, removed+r
+	}
+	if len(diffs) == 1 {
+		c.setDetail(diffs[0].path)
+	} else {
+		c.setDetail(itoa(len(diffs)) + " files")
+	}
+	c.added.Text, c.added.Color = "+"+itoa(added), theme.Color(theme.ColorNameSuccess)
+	c.removed.Text, c.removed.Color = "−"+itoa(removed), theme.Color(theme.ColorNameError)
+	c.added.Show()
+	c.removed.Show()
+	c.diffView().set(diffs)
+	c.diff.Show()
+}
+
+// showResult fills a tool result: monospace text, red for an error, with
+// a note when ingestion truncated it.
+func (c *card) showResult(e *store.Event, d *rowDetail) {
+	c.tint()
+	title, name := d.title+" result", theme.ColorNamePlaceHolder
+	if e.IsError {
+		title, name = d.title+" error", theme.ColorNameError
+	}
+	if e.Content == "" {
+		title += " (empty)"
+	}
+	c.setTitle(title, name)
+	c.title.TextSize = theme.Size(theme.SizeNameCaptionText)
+	if e.Content != "" {
+		c.monoLabel().SetText(e.Content)
+		c.mono.Importance = widget.MediumImportance
+		if e.IsError {
+			c.mono.Importance = widget.DangerImportance
+		}
+		c.mono.Refresh()
+		c.mono.Show()
+	}
+	if d.truncated != "" {
+		c.noteLabel().SetText(d.truncated)
+		c.note.Show()
+	}
+}
+
+func (c *card) showCompaction(r *transcriptRow, comp *store.Compaction) {
+	c.bg.FillColor = theme.Color(theme.ColorNameHeaderBackground)
+	c.setTitle("Summary of earlier conversation", theme.ColorNameForeground)
+	c.toggle.setText(map[bool]string{false: "▸ show", true: "▾ hide"}[r.open])
+	c.toggle.Show()
+	if r.open {
+		c.showMarkdown(comp.Summary)
+	}
+}
+
+func (c *card) showMarkdown(text string) {
+	if c.md == nil {
+		c.md = widget.NewRichText()
+		c.md.Wrapping = fyne.TextWrapWord
+		c.body.Add(c.md)
+	}
+	c.md.ParseMarkdown(text)
+	c.md.Show()
+}
+
+func (c *card) textLabel() *widget.Label {
+	if c.text == nil {
+		c.text = widget.NewLabel("")
+		c.text.Wrapping = fyne.TextWrapWord
+		c.text.Selectable = true
+		c.body.Add(c.text)
+	}
+	return c.text
+}
+
+func (c *card) monoLabel() *widget.Label {
+	if c.mono == nil {
+		c.mono = widget.NewLabel("")
+		c.mono.Wrapping = fyne.TextWrapBreak
+		c.mono.TextStyle.Monospace = true
+		c.mono.Selectable = true
+		c.body.Add(c.mono)
+	}
+	return c.mono
+}
+
+func (c *card) noteLabel() *widget.Label {
+	if c.note == nil {
+		c.note = widget.NewLabel("")
+		c.note.TextStyle.Italic = true
+		c.note.Importance = widget.WarningImportance
+		c.note.SizeName = theme.SizeNameCaptionText
+		c.body.Add(c.note)
+	}
+	return c.note
+}
+
+func (c *card) diffView() *diffView {
+	if c.diff == nil {
+		c.diff = newDiffView()
+		c.body.Add(c.diff)
+	}
+	return c.diff
+}
+
+// setHighlight outlines the card when it is the current find match.
+func (c *card) setHighlight(on bool) {
+	c.bg.StrokeWidth = 0
+	if on {
+		c.bg.StrokeColor = theme.Color(theme.ColorNamePrimary)
+		c.bg.StrokeWidth = 2
+	}
+	c.bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
+}
+
+func (c *card) onToggle() {
+	if c.id >= 0 {
+		c.t.toggle(c.id)
+	}
+}
+
+func (c *card) onCopy() {
+	if c.id >= 0 {
+		fyne.CurrentApp().Clipboard().SetContent(c.t.rowText(c.id))
+	}
+}
+
+// tapText is a small clickable text or icon: a card's "▸ input" toggle
+// and its Copy action.
+type tapText struct {
+	widget.BaseWidget
+	text  *canvas.Text
+	icon  *widget.Icon
+	onTap func()
+}
+
+var (
+	_ fyne.Tappable      = (*tapText)(nil)
+	_ desktop.Cursorable = (*tapText)(nil)
+)
+
+func newTapText(s string, onTap func()) *tapText {
+	t := &tapText{text: canvas.NewText(s, theme.Color(theme.ColorNamePrimary)), onTap: onTap}
+	t.text.TextSize = theme.Size(theme.SizeNameCaptionText)
+	t.ExtendBaseWidget(t)
+	return t
+}
+
+func newTapIcon(res fyne.Resource, onTap func()) *tapText {
+	t := &tapText{icon: widget.NewIcon(res), onTap: onTap}
+	t.ExtendBaseWidget(t)
+	return t
+}
+
+func (t *tapText) setText(s string) {
+	t.text.Text = s
+	t.text.Color = theme.Color(theme.ColorNamePrimary)
+	t.text.Refresh()
+}
+
+// CreateRenderer returns a renderer of the text or icon.
+func (t *tapText) CreateRenderer() fyne.WidgetRenderer {
+	if t.icon != nil {
+		return widget.NewSimpleRenderer(container.NewGridWrap(fyne.NewSquareSize(16), t.icon))
+	}
+	return widget.NewSimpleRenderer(t.text)
+}
+
+// Tapped runs the action.
+func (t *tapText) Tapped(*fyne.PointEvent) {
+	if t.onTap != nil {
+		t.onTap()
+	}
+}
+
+// Cursor shows a pointer over the action.
+func (t *tapText) Cursor() desktop.Cursor { return desktop.PointerCursor }

@@ -1,0 +1,232 @@
+package views
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+)
+
+// diffKind classifies one line of a rendered diff.
+type diffKind uint8
+
+const (
+	diffContext diffKind = iota // unchanged line
+	diffDelete                  // line only in the old text
+	diffInsert                  // line only in the new text
+	diffHunk                    // a hunk header ("@@ … @@"), shown as a separator
+)
+
+// diffSpan is a changed run inside a line, as byte offsets [start, end).
+type diffSpan struct {
+	start, end int
+}
+
+// diffLine is one line of a diff with the changed words of a paired line.
+type diffLine struct {
+	kind  diffKind
+	text  string
+	spans []diffSpan // only on delete/insert lines paired with a similar line
+}
+
+// fileDiff is the diff of one file, as an Edit card shows it.
+type fileDiff struct {
+	path  string
+	op    string // "update", "add", "delete" (Codex); "" for a plain edit
+	lines []diffLine
+}
+
+// stats counts the inserted and deleted lines of d.
+func (d fileDiff) stats() (added, removed int) {
+	for _, l := range d.lines {
+		switch l.kind {
+		case diffInsert:
+			added++
+		case diffDelete:
+			removed++
+		}
+	}
+	return added, removed
+}
+
+// Word highlighting is skipped for lines that share too little text (the
+// whole line is new, highlighting every word is noise) or are very long.
+const (
+	wordDiffMinShared = 0.4
+	wordDiffMaxLen    = 2000
+)
+
+// lineDiff diffs two texts line by line (go-diff's line mode) and marks the
+// changed words of each paired deleted/inserted line.
+func lineDiff(oldText, newText string) []diffLine {
+	dmp := diffmatchpatch.New()
+	a, b, lines := dmp.DiffLinesToChars(withFinalNewline(oldText), withFinalNewline(newText))
+	diffs := dmp.DiffCharsToLines(dmp.DiffMain(a, b, false), lines)
+	var out []diffLine
+	for _, d := range diffs {
+		kind := diffContext
+		switch d.Type {
+		case diffmatchpatch.DiffDelete:
+			kind = diffDelete
+		case diffmatchpatch.DiffInsert:
+			kind = diffInsert
+		}
+		for _, l := range splitLines(d.Text) {
+			out = append(out, diffLine{kind: kind, text: l})
+		}
+	}
+	addWordSpans(out)
+	return out
+}
+
+// withFinalNewline makes the last line of a non-empty s end in "\n", so
+// that "a" and "a\n" diff as the same line.
+func withFinalNewline(s string) string {
+	if s == "" || strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "\n"
+}
+
+// splitLines splits s on "\n" without an empty last line after a final
+// newline, dropping a trailing "\r" from each line.
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+// addWordSpans pairs each run of deleted lines with the run of inserted
+// lines right after it, line by line, and marks their changed words.
+func addWordSpans(lines []diffLine) {
+	for i := 0; i < len(lines); {
+		if lines[i].kind != diffDelete {
+			i++
+			continue
+		}
+		del := i
+		for i < len(lines) && lines[i].kind == diffDelete {
+			i++
+		}
+		ins := i
+		for i < len(lines) && lines[i].kind == diffInsert {
+			i++
+		}
+		for k := 0; del+k < ins && ins+k < i; k++ {
+			a, b := &lines[del+k], &lines[ins+k]
+			a.spans, b.spans = wordSpans(a.text, b.text)
+		}
+	}
+}
+
+// wordSpans returns the changed words of a (deleted) and b (inserted), or
+// nil, nil when the lines are too different. It diffs the lines as token
+// sequences (words, runs of spaces, single symbols), each token mapped to
+// one rune, so a highlight never splits a word.
+func wordSpans(a, b string) (sa, sb []diffSpan) {
+	if len(a) > wordDiffMaxLen || len(b) > wordDiffMaxLen {
+		return nil, nil
+	}
+	ta, tb := tokenize(a), tokenize(b)
+	ra, rb, ok := tokenRunes(ta, tb)
+	if !ok {
+		return nil, nil
+	}
+	dmp := diffmatchpatch.New()
+	diffs := dmp.DiffCleanupSemantic(dmp.DiffMainRunes(ra, rb, false))
+	shared, ia, ib, ka, kb := 0, 0, 0, 0, 0 // byte offsets and token indexes
+	for _, d := range diffs {
+		n := utf8.RuneCountInString(d.Text)
+		switch d.Type {
+		case diffmatchpatch.DiffEqual:
+			w := tokensLen(ta[ka : ka+n])
+			shared, ia, ib, ka, kb = shared+w, ia+w, ib+tokensLen(tb[kb:kb+n]), ka+n, kb+n
+		case diffmatchpatch.DiffDelete:
+			w := tokensLen(ta[ka : ka+n])
+			sa, ia, ka = appendSpan(sa, ia, ia+w), ia+w, ka+n
+		case diffmatchpatch.DiffInsert:
+			w := tokensLen(tb[kb : kb+n])
+			sb, ib, kb = appendSpan(sb, ib, ib+w), ib+w, kb+n
+		}
+	}
+	if float64(shared) < wordDiffMinShared*float64(max(len(a), len(b))) {
+		return nil, nil
+	}
+	return sa, sb
+}
+
+// tokenize splits s into words (letters, digits, '_'), runs of white
+// space, and single other characters.
+func tokenize(s string) []string {
+	var toks []string
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		j := i + n
+		if class := runeClass(r); class != 0 {
+			for j < len(s) {
+				r2, n2 := utf8.DecodeRuneInString(s[j:])
+				if runeClass(r2) != class {
+					break
+				}
+				j += n2
+			}
+		}
+		toks = append(toks, s[i:j])
+		i = j
+	}
+	return toks
+}
+
+// runeClass is 1 for word runes, 2 for white space, 0 for the rest.
+func runeClass(r rune) int {
+	switch {
+	case r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+		return 1
+	case unicode.IsSpace(r):
+		return 2
+	}
+	return 0
+}
+
+// tokenRunes maps each distinct token of ta and tb to one private-use rune.
+func tokenRunes(ta, tb []string) (ra, rb []rune, ok bool) {
+	const first, last = 0xE000, 0xF8FF
+	ids := make(map[string]rune)
+	conv := func(toks []string) []rune {
+		rs := make([]rune, len(toks))
+		for i, t := range toks {
+			r, seen := ids[t]
+			if !seen {
+				r = rune(first + len(ids))
+				ids[t] = r
+			}
+			rs[i] = r
+		}
+		return rs
+	}
+	ra, rb = conv(ta), conv(tb)
+	return ra, rb, len(ids) <= last-first
+}
+
+func tokensLen(toks []string) int {
+	n := 0
+	for _, t := range toks {
+		n += len(t)
+	}
+	return n
+}
+
+// appendSpan appends [start, end), merging it into a touching last span.
+func appendSpan(spans []diffSpan, start, end int) []diffSpan {
+	if n := len(spans); n > 0 && spans[n-1].end == start {
+		spans[n-1].end = end
+		return spans
+	}
+	return append(spans, diffSpan{start, end})
+}

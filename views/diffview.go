@@ -1,0 +1,266 @@
+package views
+
+import (
+	"image/color"
+	"strings"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// maxDiffLines caps the lines a diff card draws; Copy still has them all.
+const maxDiffLines = 400
+
+// Tints (alpha over the theme's success/error colours) of changed lines
+// and of the changed words inside them.
+const (
+	lineTint = 0x30
+	wordTint = 0x80
+)
+
+// diffView draws file diffs in monospace: removed lines on a red tint,
+// added lines on a green tint, changed words on a stronger tint, long lines
+// wrapped at the width. Its height depends on its width, like wrapped text.
+type diffView struct {
+	widget.BaseWidget
+	files     []fileDiff
+	showPaths bool // a header row per file, when there are several
+}
+
+func newDiffView() *diffView {
+	d := &diffView{}
+	d.ExtendBaseWidget(d)
+	return d
+}
+
+// set shows files.
+func (d *diffView) set(files []fileDiff) {
+	d.files = files
+	d.showPaths = len(files) > 1
+	d.Refresh()
+}
+
+// CreateRenderer returns the diff renderer.
+func (d *diffView) CreateRenderer() fyne.WidgetRenderer {
+	return &diffRenderer{d: d, width: -1}
+}
+
+// diffMetrics are the monospace cell size and insets of a build.
+type diffMetrics struct {
+	textSize, charW, lineH, pad, gutter float32
+	cols                                int
+}
+
+func newDiffMetrics(width float32) diffMetrics {
+	m := diffMetrics{textSize: theme.Size(theme.SizeNameText)}
+	cell := fyne.MeasureText("M", m.textSize, fyne.TextStyle{Monospace: true})
+	m.charW, m.lineH = cell.Width, cell.Height
+	m.pad = theme.Size(theme.SizeNameInnerPadding) / 2
+	m.gutter = 2 * m.charW
+	m.cols = max(int((width-2*m.pad-m.gutter)/m.charW), 8)
+	if width <= 0 {
+		m.cols = 1 << 20 // not laid out yet: one row per line
+	}
+	return m
+}
+
+// diffRenderer builds canvas objects for the current width and rebuilds
+// them when the width or the diff changes.
+type diffRenderer struct {
+	d       *diffView
+	objects []fyne.CanvasObject
+	width   float32
+	height  float32
+	m       diffMetrics
+}
+
+func (r *diffRenderer) ensure(width float32) {
+	if width != r.width {
+		r.build(width)
+	}
+}
+
+func (r *diffRenderer) Layout(size fyne.Size) { r.ensure(size.Width) }
+
+func (r *diffRenderer) MinSize() fyne.Size {
+	r.ensure(r.d.Size().Width)
+	return fyne.NewSize(12*r.m.charW, r.height)
+}
+
+func (r *diffRenderer) Refresh() {
+	r.build(r.d.Size().Width)
+	canvas.Refresh(r.d)
+}
+
+func (r *diffRenderer) Objects() []fyne.CanvasObject { return r.objects }
+
+func (r *diffRenderer) Destroy() {}
+
+// build lays out every line of the diff at width.
+func (r *diffRenderer) build(width float32) {
+	r.width, r.m = width, newDiffMetrics(width)
+	r.objects = r.objects[:0]
+	y, shown, total := float32(0), 0, 0
+	for _, f := range r.d.files {
+		total += len(f.lines)
+		if r.d.showPaths {
+			y = r.fileHeader(f, y)
+		}
+		for _, l := range f.lines {
+			if shown == maxDiffLines {
+				break
+			}
+			y = r.line(l, y)
+			shown++
+		}
+	}
+	if total > shown {
+		more := "… " + plural(int64(total-shown), "more line")
+		y = r.text(more, r.m.pad, y, theme.ColorNamePlaceHolder, fyne.TextStyle{Italic: true})
+	}
+	r.height = y
+}
+
+// fileHeader draws the path row of a file; it returns the next y.
+func (r *diffRenderer) fileHeader(f fileDiff, y float32) float32 {
+	added, removed := f.stats()
+	label := joinNonEmpty("  ", f.path, f.op, "+"+itoa(added), "−"+itoa(removed))
+	return r.text(label, r.m.pad, y, theme.ColorNameForeground, fyne.TextStyle{Bold: true, Monospace: true})
+}
+
+// text adds one unwrapped row of text.
+func (r *diffRenderer) text(s string, x, y float32, c fyne.ThemeColorName, style fyne.TextStyle) float32 {
+	t := canvas.NewText(s, theme.Color(c))
+	t.TextSize, t.TextStyle = r.m.textSize, style
+	t.Move(fyne.NewPos(x, y))
+	t.Resize(fyne.NewSize(r.width-x, r.m.lineH))
+	r.objects = append(r.objects, t)
+	return y + r.m.lineH
+}
+
+// line draws one diff line, wrapped, on its tinted background.
+func (r *diffRenderer) line(l diffLine, y float32) float32 {
+	if l.kind == diffHunk {
+		r.rect(0, y, r.width, r.m.lineH, theme.ColorNameHover, 0)
+		return r.text(truncateRunes(l.text, r.m.cols+2), r.m.pad, y, theme.ColorNamePlaceHolder, fyne.TextStyle{Monospace: true})
+	}
+	rows := wrapSegments(lineSegments(l), r.m.cols)
+	tint, sign := fyne.ThemeColorName(""), " "
+	switch l.kind {
+	case diffDelete:
+		tint, sign = theme.ColorNameError, "-"
+	case diffInsert:
+		tint, sign = theme.ColorNameSuccess, "+"
+	}
+	h := float32(len(rows)) * r.m.lineH
+	if tint != "" {
+		r.rect(0, y, r.width, h, tint, lineTint)
+		r.text(sign, r.m.pad, y, tint, fyne.TextStyle{Monospace: true, Bold: true})
+	}
+	x0 := r.m.pad + r.m.gutter
+	for i, row := range rows {
+		ry := y + float32(i)*r.m.lineH
+		for _, p := range row {
+			x := x0 + float32(p.col)*r.m.charW
+			if p.changed && tint != "" {
+				r.rect(x, ry, float32(utf8.RuneCountInString(p.text))*r.m.charW, r.m.lineH, tint, wordTint)
+			}
+			r.text(p.text, x, ry, theme.ColorNameForeground, fyne.TextStyle{Monospace: true})
+		}
+	}
+	return y + h
+}
+
+// rect adds a rectangle filled with colour c at alpha a (0: opaque theme colour).
+func (r *diffRenderer) rect(x, y, w, h float32, c fyne.ThemeColorName, a uint8) {
+	rect := canvas.NewRectangle(withAlpha(theme.Color(c), a))
+	rect.Move(fyne.NewPos(x, y))
+	rect.Resize(fyne.NewSize(w, h))
+	r.objects = append(r.objects, rect)
+}
+
+// withAlpha returns c with alpha a; a == 0 keeps c.
+func withAlpha(c color.Color, a uint8) color.Color {
+	if a == 0 {
+		return c
+	}
+	n := color.NRGBAModel.Convert(c).(color.NRGBA)
+	n.A = a
+	return n
+}
+
+// segment is a run of a line, changed or not.
+type segment struct {
+	text    string
+	changed bool
+}
+
+// lineSegments splits a line at its word spans, with tabs expanded.
+func lineSegments(l diffLine) []segment {
+	var segs []segment
+	at := 0
+	add := func(s string, changed bool) {
+		if s != "" {
+			segs = append(segs, segment{strings.ReplaceAll(s, "\t", "    "), changed})
+		}
+	}
+	for _, s := range l.spans {
+		add(l.text[at:s.start], false)
+		add(l.text[s.start:s.end], true)
+		at = s.end
+	}
+	add(l.text[at:], false)
+	return segs
+}
+
+// piece is a segment's part on one wrapped row, starting at column col.
+type piece struct {
+	text    string
+	changed bool
+	col     int
+}
+
+// wrapSegments cuts segments into rows of at most cols runes. An empty
+// line is one empty row.
+func wrapSegments(segs []segment, cols int) [][]piece {
+	rows := [][]piece{nil}
+	col := 0
+	for _, s := range segs {
+		text := s.text
+		for text != "" {
+			if col == cols {
+				rows, col = append(rows, nil), 0
+			}
+			n := byteIndexOfRune(text, cols-col)
+			last := len(rows) - 1
+			rows[last] = append(rows[last], piece{text[:n], s.changed, col})
+			col += utf8.RuneCountInString(text[:n])
+			text = text[n:]
+		}
+	}
+	return rows
+}
+
+// byteIndexOfRune returns the byte offset of rune n of s, or len(s).
+func byteIndexOfRune(s string, n int) int {
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
+}
+
+// truncateRunes cuts s to n runes, ending in "…" when cut.
+func truncateRunes(s string, n int) string {
+	if i := byteIndexOfRune(s, n); i < len(s) {
+		return s[:byteIndexOfRune(s, n-1)] + "…"
+	}
+	return s
+}
+
+func itoa(n int) string { return formatThousands(int64(n)) }

@@ -1,0 +1,133 @@
+package views
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// fakeActions records the intents it receives, one string per call.
+type fakeActions struct {
+	calls []string
+}
+
+func (f *fakeActions) SelectSession(ref SessionRef) {
+	f.calls = append(f.calls, fmt.Sprintf("select %s#%d", ref.StorePath, ref.ID))
+}
+
+func (f *fakeActions) NewSession(storePath, worktree string) {
+	f.calls = append(f.calls, "new "+storePath+" "+worktree)
+}
+
+func (f *fakeActions) RenameSession(ref SessionRef, name string) {
+	f.calls = append(f.calls, fmt.Sprintf("rename %s#%d %q", ref.StorePath, ref.ID, name))
+}
+
+func (f *fakeActions) DeleteSession(ref SessionRef) {
+	f.calls = append(f.calls, fmt.Sprintf("delete %s#%d", ref.StorePath, ref.ID))
+}
+
+func (f *fakeActions) String() string { return strings.Join(f.calls, "; ") }
+
+// stored wraps events as stored rows with seq 1, 2, ….
+func stored(events ...store.Event) []store.StoredEvent {
+	return storedFrom(1, events...)
+}
+
+// storedFrom wraps events as stored rows with seq first, first+1, ….
+func storedFrom(first int64, events ...store.Event) []store.StoredEvent {
+	out := make([]store.StoredEvent, len(events))
+	for i, e := range events {
+		seq := first + int64(i)
+		out[i] = store.StoredEvent{ID: seq, Seq: seq, Kind: e.Kind, CharLen: store.CharLen(e), Event: e}
+	}
+	return out
+}
+
+// rawJSON marshals v, failing the test on error.
+func rawJSON(t testing.TB, v any) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// objectsOf returns the objects of type T in the tree under o (o
+// included), walking the widgets' current renderers. (test.LaidOutObjects
+// would make new renderers, and so new list items.)
+func objectsOf[T fyne.CanvasObject](o fyne.CanvasObject) []T {
+	var out []T
+	var walk func(fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if v, ok := o.(T); ok {
+			out = append(out, v)
+		}
+		switch c := o.(type) {
+		case *fyne.Container:
+			for _, k := range c.Objects {
+				walk(k)
+			}
+		case fyne.Widget:
+			for _, k := range test.WidgetRenderer(c).Objects() {
+				walk(k)
+			}
+		}
+	}
+	if o != nil {
+		walk(o)
+	}
+	return out
+}
+
+// overlayButton returns the button labelled text in the top overlay.
+func overlayButton(t *testing.T, c fyne.Canvas, text string) *widget.Button {
+	t.Helper()
+	top := c.Overlays().Top()
+	if top == nil {
+		t.Fatalf("no dialog is shown")
+	}
+	for _, b := range objectsOf[*widget.Button](top) {
+		if b.Text == text {
+			return b
+		}
+	}
+	t.Fatalf("no %q button in the dialog", text)
+	return nil
+}
+
+// overlayText returns the texts of the labels in the top overlay.
+func overlayText(c fyne.Canvas) string {
+	var parts []string
+	for _, l := range objectsOf[*widget.Label](c.Overlays().Top()) {
+		parts = append(parts, l.Text)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// postQueue replaces fyne.Do in a transcript: the test runs the queued
+// functions when it chooses, as the event loop would after a layout.
+type postQueue struct {
+	fns []func()
+}
+
+func (q *postQueue) post(f func()) { q.fns = append(q.fns, f) }
+
+// drain runs queued functions until none is left.
+func (q *postQueue) drain() {
+	for i := 0; len(q.fns) > 0 && i < 100; i++ {
+		fns := q.fns
+		q.fns = nil
+		for _, f := range fns {
+			f()
+		}
+	}
+}

@@ -1,0 +1,97 @@
+package views
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+func TestMainViewShowSession(t *testing.T) {
+	test.NewTempApp(t)
+	a := &fakeActions{}
+	m := NewMainView(a)
+	w := test.NewTempWindow(t, m.Content())
+	w.Resize(fyne.NewSize(1000, 700))
+	if m.Meter().Visible() || m.title.Text != "Lazuli" {
+		t.Errorf("empty view: meter shown %v, title %q", m.Meter().Visible(), m.title.Text)
+	}
+	m.Sidebar().Apply(sampleGroups())
+	s := sampleGroups()[0].Sessions[1]
+	s.CharsSinceCompaction = 123_456
+	m.ShowSession(SessionRef{"/p/a.azs", 3}, s, sampleEvents(t), nil)
+	if m.title.Text != "S3 · " || !m.Meter().Visible() || m.Meter().chars != 123_456 {
+		t.Errorf("title %q, meter shown %v with %d", m.title.Text, m.Meter().Visible(), m.Meter().chars)
+	}
+	if m.Meter().Size().Width == 0 {
+		t.Error("the meter was not laid out when shown")
+	}
+	if ref, ok := m.Sidebar().Selected(); !ok || ref.ID != 3 || len(a.calls) != 0 {
+		t.Errorf("sidebar selection %v %v, intents %q", ref, ok, a)
+	}
+	if m.Transcript().length() != len(sampleEvents(t)) {
+		t.Errorf("transcript has %d rows", m.Transcript().length())
+	}
+	if w := m.Sidebar().Content().Size().Width; w < sidebarWidth {
+		t.Errorf("sidebar is %v wide, want at least %v", w, sidebarWidth)
+	}
+	m.ClearSession()
+	if m.Transcript().length() != 0 || m.Meter().Visible() {
+		t.Error("ClearSession left the session shown")
+	}
+}
+
+func TestHoverTips(t *testing.T) {
+	s, _, w := newTestSidebar(t)
+	var tip *hoverTip
+	for _, it := range objectsOf[*sidebarItem](s.list) {
+		if it.row != nil && it.row.title == "S3" {
+			tip = it.whenTip
+		}
+	}
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(tip)
+	test.MoveMouse(w.Canvas(), pos.AddXY(2, 2))
+	top := w.Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatal("no tip shown on hover")
+	}
+	labels := objectsOf[*widget.Label](top)
+	if len(labels) != 1 || !strings.HasPrefix(labels[0].Text, "Created ") || !strings.Contains(labels[0].Text, "2026-11-22 09:00:00 UTC") {
+		t.Errorf("tip shows %v", labels)
+	}
+	test.MoveMouse(w.Canvas(), fyne.NewPos(1, 1))
+	if top := w.Canvas().Overlays().Top(); top != nil && top.Visible() {
+		t.Error("tip still shown after the pointer left")
+	}
+}
+
+func TestTranscriptAddCompaction(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(600, 400))
+	tr.SetSession(store.Session{ID: 1}, sampleEvents(t), nil)
+	q.drain()
+	tr.AddCompaction(store.Compaction{AfterSeq: 2, Summary: "S"})
+	q.drain()
+	if r := tr.rows[2]; r.kind != rowCompaction || len(tr.rows) != len(sampleEvents(t))+1 {
+		t.Errorf("row 2 kind %d, %d rows", r.kind, len(tr.rows))
+	}
+	if !tr.atBottom() {
+		t.Error("AddCompaction left the bottom")
+	}
+}
+
+func TestTranscriptThemeChange(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(600, 800))
+	tr.SetSession(store.Session{ID: 1}, sampleEvents(t)[:3], nil)
+	q.drain()
+	test.ApplyTheme(t, theme.DefaultTheme())
+	q.drain()
+	user := cardsByRow(tr)[1]
+	if want := withAlpha(theme.Color(theme.ColorNamePrimary), 0x26); user.bg.FillColor != want {
+		t.Errorf("after a theme change the prompt card is %v, want %v", user.bg.FillColor, want)
+	}
+}

@@ -1,0 +1,236 @@
+package views
+
+import (
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Sidebar lists the sessions of several worktrees, grouped under a header
+// per worktree, with a name filter and New/Rename/Delete buttons. It is one
+// widget.List over a flat slice of row view-models, rebuilt only by Apply
+// and by filter changes, so thousands of sessions stay smooth.
+type Sidebar struct {
+	actions Actions
+	now     func() time.Time // the clock of the relative times
+
+	groups []WorktreeGroup
+	all    []sidebarRow // every row of groups
+	rows   []sidebarRow // the rows shown: all, filtered
+
+	selected    SessionRef
+	hasSelected bool
+	quiet       bool // a programmatic selection: no intent
+
+	filter *widget.Entry
+	list   *navList
+	newBtn *widget.Button
+	rename *widget.Button
+	delete *widget.Button
+	root   fyne.CanvasObject
+}
+
+// NewSidebar returns an empty sidebar that sends its intents to a.
+func NewSidebar(a Actions) *Sidebar {
+	s := &Sidebar{actions: a, now: time.Now}
+	s.filter = widget.NewEntry()
+	s.filter.SetPlaceHolder("Filter sessions")
+	s.filter.OnChanged = s.onFilterChanged
+	s.newBtn = widget.NewButtonWithIcon("New", theme.ContentAddIcon(), s.onNew)
+	s.rename = widget.NewButtonWithIcon("Rename", theme.DocumentCreateIcon(), s.onRename)
+	s.delete = widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), s.onDelete)
+	s.list = newNavList(s.length, s.createItem, s.updateItem)
+	s.list.OnSelected = s.onSelected
+	s.updateButtons()
+	top := container.NewVBox(s.filter, container.NewGridWithColumns(3, s.newBtn, s.rename, s.delete))
+	s.root = container.NewBorder(top, nil, nil, nil, s.list)
+	return s
+}
+
+// Content returns the sidebar's canvas object.
+func (s *Sidebar) Content() fyne.CanvasObject { return s.root }
+
+// Apply replaces the sessions shown. The selection is kept when its session
+// is still listed; no intent is sent.
+func (s *Sidebar) Apply(groups []WorktreeGroup) {
+	s.groups = groups
+	s.all = buildSidebarRows(groups)
+	s.applyFilter()
+}
+
+// Select highlights ref without sending SelectSession, e.g. when the app
+// opened a session itself. An unknown ref clears the selection.
+func (s *Sidebar) Select(ref SessionRef) {
+	s.selected, s.hasSelected = ref, true
+	s.syncSelection()
+}
+
+// Selected returns the selected session, if any.
+func (s *Sidebar) Selected() (SessionRef, bool) { return s.selected, s.hasSelected }
+
+func (s *Sidebar) onFilterChanged(string) { s.applyFilter() }
+
+// applyFilter rebuilds the shown rows: sessions whose display name contains
+// the filter text (case-insensitive), under the headers of their groups.
+func (s *Sidebar) applyFilter() {
+	q := strings.ToLower(strings.TrimSpace(s.filter.Text))
+	if q == "" {
+		s.rows = s.all
+	} else {
+		s.rows = filterRows(s.all, q)
+	}
+	s.list.Refresh()
+	s.syncSelection()
+}
+
+// filterRows keeps the sessions matching q and the headers of their groups.
+func filterRows(all []sidebarRow, q string) []sidebarRow {
+	out := make([]sidebarRow, 0, len(all)/4)
+	header := -1 // index in all of the header not yet emitted
+	for i := range all {
+		r := &all[i]
+		switch {
+		case r.header:
+			header = i
+		case strings.Contains(r.lower, q):
+			if header >= 0 {
+				out = append(out, all[header])
+				header = -1
+			}
+			out = append(out, *r)
+		}
+	}
+	return out
+}
+
+// syncSelection selects the row of the selected session, quietly.
+func (s *Sidebar) syncSelection() {
+	s.quiet = true
+	defer func() { s.quiet = false }()
+	if id, ok := s.rowOf(s.selected); s.hasSelected && ok {
+		s.list.Select(id)
+	} else {
+		s.list.UnselectAll()
+	}
+	s.updateButtons()
+}
+
+// rowOf returns the index of ref's row among the shown rows.
+func (s *Sidebar) rowOf(ref SessionRef) (int, bool) {
+	for i := range s.rows {
+		if !s.rows[i].header && s.rows[i].ref == ref {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// onSelected handles a tap, Space or Enter on a row. Headers are not
+// selectable: the previous selection comes back.
+func (s *Sidebar) onSelected(id widget.ListItemID) {
+	if id < 0 || id >= len(s.rows) {
+		return
+	}
+	s.list.highlighted = id // a tap moves the List's keyboard highlight too
+	r := &s.rows[id]
+	if r.header {
+		s.syncSelection()
+		return
+	}
+	s.selected, s.hasSelected = r.ref, true
+	s.updateButtons()
+	if !s.quiet {
+		s.actions.SelectSession(r.ref)
+	}
+}
+
+func (s *Sidebar) updateButtons() {
+	s.newBtn.Disable()
+	if len(s.groups) > 0 {
+		s.newBtn.Enable()
+	}
+	if _, ok := s.selectedRow(); ok {
+		s.rename.Enable()
+		s.delete.Enable()
+	} else {
+		s.rename.Disable()
+		s.delete.Disable()
+	}
+}
+
+// selectedRow returns the row of the selected session among all rows.
+func (s *Sidebar) selectedRow() (*sidebarRow, bool) {
+	if !s.hasSelected {
+		return nil, false
+	}
+	for i := range s.all {
+		if !s.all[i].header && s.all[i].ref == s.selected {
+			return &s.all[i], true
+		}
+	}
+	return nil, false
+}
+
+// onNew creates a session in the worktree of the selection, or of the
+// first group.
+func (s *Sidebar) onNew() {
+	if len(s.groups) == 0 {
+		return
+	}
+	g := s.groups[0]
+	if r, ok := s.selectedRow(); ok {
+		g = s.groups[r.group]
+	}
+	s.actions.NewSession(g.StorePath, g.Worktree)
+}
+
+func (s *Sidebar) length() int { return len(s.rows) }
+
+func (s *Sidebar) createItem() fyne.CanvasObject {
+	return newSidebarItem()
+}
+
+func (s *Sidebar) updateItem(id widget.ListItemID, o fyne.CanvasObject) {
+	if id < 0 || id >= len(s.rows) {
+		return
+	}
+	o.(*sidebarItem).update(&s.rows[id], s.now())
+}
+
+// navList is a widget.List that also selects the keyboard-highlighted row
+// on Enter (the List handles Up, Down and Space itself). The List keeps its
+// highlight private, so navList mirrors its moves.
+type navList struct {
+	widget.List
+	highlighted widget.ListItemID
+}
+
+func newNavList(length func() int, create func() fyne.CanvasObject,
+	update func(widget.ListItemID, fyne.CanvasObject)) *navList {
+	l := &navList{}
+	l.Length, l.CreateItem, l.UpdateItem = length, create, update
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+// TypedKey selects the highlighted row on Enter or Return.
+func (l *navList) TypedKey(ev *fyne.KeyEvent) {
+	switch ev.Name {
+	case fyne.KeyReturn, fyne.KeyEnter:
+		l.Select(l.highlighted)
+		return
+	case fyne.KeyDown:
+		if l.highlighted < l.Length()-1 {
+			l.highlighted++
+		}
+	case fyne.KeyUp:
+		if l.highlighted > 0 {
+			l.highlighted--
+		}
+	}
+	l.List.TypedKey(ev)
+}

@@ -1,0 +1,265 @@
+package views
+
+import (
+	"image/color"
+	"strconv"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// WorktreeGroup is the sessions of one worktree (git branch) as the sidebar
+// shows them: a header row, then one row per session in the given order
+// (AZUREAL's order: most recent activity first).
+type WorktreeGroup struct {
+	Worktree  string
+	StorePath string
+	Sessions  []store.Session
+	Running   map[int64]bool // sessions whose agent process is running
+}
+
+// createdLayout is the format of store.Session.Created (UTC).
+const createdLayout = "2006-01-02 15:04:05"
+
+// sidebarRow is the view-model of one sidebar row: a group header when
+// header is set, else a session. Everything shown is computed in Apply,
+// except the relative time, which depends on the clock.
+type sidebarRow struct {
+	header bool
+	ref    SessionRef
+	group  int // index into Sidebar.groups
+	index  int // session index in its group; -1 for a header
+
+	title     string // worktree, or the session's display name
+	lower     string // title in lower case, for the filter
+	badge     string // ●, ✓, ✗ or ○
+	badgeName fyne.ThemeColorName
+	duration  string // "" when completion is unknown
+	durName   fyne.ThemeColorName
+	msgs      string // "[N msgs]", or the session count of a header
+	created   time.Time
+	createdOK bool
+	rawTime   string
+}
+
+// buildSidebarRows flattens groups into rows: a header per group, then its
+// sessions.
+func buildSidebarRows(groups []WorktreeGroup) []sidebarRow {
+	n := len(groups)
+	for _, g := range groups {
+		n += len(g.Sessions)
+	}
+	rows := make([]sidebarRow, 0, n)
+	for gi, g := range groups {
+		rows = append(rows, sidebarRow{
+			header: true, group: gi, index: -1, title: g.Worktree,
+			msgs: sessionCount(len(g.Sessions)),
+		})
+		for si := range g.Sessions {
+			rows = append(rows, sessionRow(g, gi, si))
+		}
+	}
+	return rows
+}
+
+func sessionCount(n int) string {
+	if n == 1 {
+		return "1 session"
+	}
+	return strconv.Itoa(n) + " sessions"
+}
+
+// sessionRow builds the row of g.Sessions[si] (spec §3.5 badges).
+func sessionRow(g WorktreeGroup, gi, si int) sidebarRow {
+	s := &g.Sessions[si]
+	name := s.DisplayName()
+	r := sidebarRow{
+		ref:   SessionRef{StorePath: g.StorePath, ID: s.ID},
+		group: gi, index: si,
+		title: name, lower: strings.ToLower(name),
+		msgs:    "[" + strconv.FormatInt(s.MessageCount, 10) + " msgs]",
+		rawTime: s.Created,
+	}
+	r.badge, r.badgeName = statusBadge(g.Running[s.ID], s.Completed)
+	if s.Completed != nil {
+		var ms int64
+		if s.DurationMS != nil {
+			ms = *s.DurationMS
+		}
+		r.duration = store.FormatDurationBadge(ms)
+		r.durName = theme.ColorNameSuccess
+		if !*s.Completed {
+			r.durName = theme.ColorNameError
+		}
+	}
+	if t, err := time.ParseInLocation(createdLayout, s.Created, time.UTC); err == nil {
+		r.created, r.createdOK = t, true
+	}
+	return r
+}
+
+// statusBadge returns the row indicator: running beats completion.
+func statusBadge(running bool, completed *bool) (string, fyne.ThemeColorName) {
+	switch {
+	case running:
+		return "●", theme.ColorNameSuccess
+	case completed == nil:
+		return "○", theme.ColorNamePlaceHolder
+	case *completed:
+		return "✓", theme.ColorNameSuccess
+	}
+	return "✗", theme.ColorNameError
+}
+
+// relativeTime formats how long ago t was: "just now", "5m ago", "3h ago",
+// "3d ago", "2mo ago", "1y ago".
+func relativeTime(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return strconv.Itoa(int(d/time.Minute)) + "m ago"
+	case d < 24*time.Hour:
+		return strconv.Itoa(int(d/time.Hour)) + "h ago"
+	case d < 30*24*time.Hour:
+		return strconv.Itoa(int(d/(24*time.Hour))) + "d ago"
+	case d < 365*24*time.Hour:
+		return strconv.Itoa(int(d/(30*24*time.Hour))) + "mo ago"
+	}
+	return strconv.Itoa(int(d/(365*24*time.Hour))) + "y ago"
+}
+
+// exactTime is the hover text of a row's time: local and UTC.
+func exactTime(r *sidebarRow) string {
+	if !r.createdOK {
+		return "Created " + r.rawTime
+	}
+	return "Created " + r.created.Local().Format("Mon 2 Jan 2006 15:04:05 MST") +
+		" (" + r.rawTime + " UTC)"
+}
+
+// sidebarItem is the template widget of every sidebar row; it shows either
+// its header part or its session part.
+type sidebarItem struct {
+	widget.BaseWidget
+
+	header      *fyne.Container
+	headerTitle *canvas.Text
+	headerCount *canvas.Text
+
+	session  *fyne.Container
+	badge    *canvas.Text
+	name     *widget.Label
+	duration *canvas.Text
+	durBox   *fyne.Container
+	msgs     *canvas.Text
+	when     *canvas.Text
+	whenTip  *hoverTip
+	row      *sidebarRow // the row shown, read by the hover tip
+
+	root *fyne.Container
+}
+
+func newSidebarItem() *sidebarItem {
+	it := &sidebarItem{
+		headerTitle: canvas.NewText("", color.Black),
+		headerCount: canvas.NewText("", color.Black),
+		badge:       canvas.NewText("○", color.Black),
+		name:        widget.NewLabel("Session name"),
+		duration:    canvas.NewText("", color.Black),
+		msgs:        canvas.NewText("", color.Black),
+		when:        canvas.NewText("", color.Black),
+	}
+	it.headerTitle.TextStyle.Bold = true
+	it.badge.TextStyle.Bold = true
+	it.name.Truncation = fyne.TextTruncateEllipsis
+	small := theme.Size(theme.SizeNameCaptionText)
+	for _, t := range []*canvas.Text{it.headerCount, it.duration, it.msgs, it.when} {
+		t.TextSize = small
+	}
+	it.whenTip = newHoverTip(it.when, it.tipText)
+	pad := theme.Size(theme.SizeNamePadding)
+	it.header = container.NewBorder(nil, nil, container.New(&insetLayout{left: pad}, container.NewCenter(it.headerTitle)),
+		container.New(&insetLayout{right: pad}, container.NewCenter(it.headerCount)))
+	it.durBox = container.NewCenter(it.duration)
+	right := container.NewHBox(it.durBox, container.NewCenter(it.msgs),
+		container.NewCenter(it.whenTip))
+	it.session = container.NewBorder(nil, nil, container.New(&insetLayout{left: pad}, container.NewCenter(it.badge)),
+		container.New(&insetLayout{right: pad}, right), it.name)
+	it.root = container.NewStack(it.header, it.session)
+	it.ExtendBaseWidget(it)
+	return it
+}
+
+// CreateRenderer returns a renderer of the row's containers.
+func (it *sidebarItem) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(it.root)
+}
+
+func (it *sidebarItem) tipText() string {
+	if it.row == nil || it.row.header {
+		return ""
+	}
+	return exactTime(it.row)
+}
+
+// update shows r; now is the clock for the relative time.
+func (it *sidebarItem) update(r *sidebarRow, now time.Time) {
+	it.row = r
+	if r.header {
+		it.session.Hide()
+		it.header.Show()
+		it.headerTitle.Text = r.title
+		it.headerTitle.Color = theme.Color(theme.ColorNameForeground)
+		it.headerCount.Text = r.msgs
+		it.headerCount.Color = theme.Color(theme.ColorNamePlaceHolder)
+		it.header.Refresh()
+		return
+	}
+	it.header.Hide()
+	it.session.Show()
+	it.badge.Text = r.badge
+	it.badge.Color = theme.Color(r.badgeName)
+	it.name.SetText(r.title)
+	it.duration.Text = r.duration
+	if r.duration != "" {
+		it.duration.Color = theme.Color(r.durName)
+	}
+	it.durBox.Hidden = r.duration == ""
+	it.msgs.Text = r.msgs
+	it.msgs.Color = theme.Color(theme.ColorNamePlaceHolder)
+	it.when.Text = r.rawTime
+	if r.createdOK {
+		it.when.Text = relativeTime(now, r.created)
+	}
+	it.when.Color = theme.Color(theme.ColorNamePlaceHolder)
+	it.session.Refresh()
+}
+
+// insetLayout places its objects inside fixed insets.
+type insetLayout struct {
+	left, top, right, bottom float32
+}
+
+func (l *insetLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objects {
+		o.Move(fyne.NewPos(l.left, l.top))
+		o.Resize(fyne.NewSize(size.Width-l.left-l.right, size.Height-l.top-l.bottom))
+	}
+}
+
+func (l *insetLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	var m fyne.Size
+	for _, o := range objects {
+		m = m.Max(o.MinSize())
+	}
+	return m.AddWidthHeight(l.left+l.right, l.top+l.bottom)
+}

@@ -1,0 +1,390 @@
+package views
+
+import (
+	"cmp"
+	"image/color"
+	"slices"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// maxPremeasure caps the rows SetSession measures before showing them.
+const maxPremeasure = 100
+
+// Transcript shows the events of one session as cards in a virtualized
+// widget.List. SetSession and AppendEvents build one light view-model row
+// per event; the list creates card widgets only for the rows on screen.
+//
+// Row heights: each card is measured (its MinSize at the list's width) when
+// the list first shows it, and the height is handed to List.SetItemHeight
+// through fyne.Do, which in the running app runs after the list's layout
+// pass (the test driver runs it at once; a guard keeps that re-entry to one
+// level). SetSession measures the rows it scrolls to before showing the
+// list. A width change re-measures the rows shown.
+type Transcript struct {
+	actions     Actions
+	session     store.Session
+	events      []store.StoredEvent
+	compactions []store.Compaction
+	rows        []transcriptRow
+	gen         uint64   // bumped whenever cards must be rebound
+	theme       themeKey // the theme the cards show
+
+	heights    []float32       // measured height per row; 0 until measured
+	widths     []float32       // the width each height was measured at
+	pending    map[int]float32 // measured heights the list has not been given
+	target     int             // the row to keep shown while heights settle; -1 for none
+	scheduled  bool
+	installing bool
+	flushing   bool
+	post       func(func()) // runs a function on a later turn of the event loop
+	width      float32
+	template   float32 // the height the list gives unmeasured rows
+	measurer   *card   // an off-screen card for measuring rows
+	total      float32 // the sum of the row heights the list uses
+
+	findRow int      // the row of the current find match; -1 for none
+	lower   []string // lower-case row texts for find, built on first use
+
+	list  *widget.List
+	body  *fyne.Container
+	empty *widget.Label
+	find  *finder
+	root  *fyne.Container
+}
+
+// NewTranscript returns an empty transcript.
+func NewTranscript(a Actions) *Transcript {
+	t := &Transcript{actions: a, post: fyne.Do, findRow: -1, target: -1, theme: currentThemeKey()}
+	t.template = newCard(t).MinSize().Height
+	t.empty = widget.NewLabel("No session selected")
+	t.empty.Alignment = fyne.TextAlignCenter
+	t.empty.Importance = widget.LowImportance
+	t.list = t.newList()
+	t.body = container.New(&widthWatcher{onWidth: t.onWidth}, t.list)
+	t.find = newFinder(t)
+	t.root = container.NewBorder(t.find.bar, nil, nil, nil, container.NewStack(t.body, container.NewCenter(t.empty)))
+	return t
+}
+
+// Content returns the transcript's canvas object.
+func (t *Transcript) Content() fyne.CanvasObject { return t.root }
+
+// Session returns the session shown.
+func (t *Transcript) Session() store.Session { return t.session }
+
+// SetSession shows a session: its events (in seq order) with each
+// compaction's summary card after the last event it covers. The view
+// scrolls to the end. events is kept; the caller must not modify it.
+func (t *Transcript) SetSession(s store.Session, events []store.StoredEvent, compactions []store.Compaction) {
+	t.session = s
+	t.events = slices.Clip(events)
+	t.compactions = sortedCompactions(slices.Clone(compactions))
+	t.replaceRows(buildRows(t.events, t.compactions))
+	t.empty.Hide()
+	t.list.ScrollToBottom()
+}
+
+// AppendEvents adds live events at the end. When the view was scrolled to
+// the bottom, it stays there.
+func (t *Transcript) AppendEvents(events []store.StoredEvent) {
+	if len(events) == 0 {
+		return
+	}
+	bottom := t.atBottom()
+	first := len(t.events)
+	t.events = append(t.events, events...)
+	t.rows = appendRows(t.rows, events, first)
+	t.heights = append(t.heights, make([]float32, len(events))...)
+	t.total += float32(len(events)) * t.template
+	t.widths = append(t.widths, make([]float32, len(events))...)
+	t.list.Refresh()
+	t.find.rowsAdded()
+	if bottom {
+		t.list.ScrollToBottom()
+	}
+}
+
+// AddCompaction inserts the summary card of a compaction that finished
+// while the session is shown. The view stays at the bottom when it was there.
+func (t *Transcript) AddCompaction(c store.Compaction) {
+	bottom := t.atBottom()
+	t.compactions = sortedCompactions(append(slices.Clip(t.compactions), c))
+	t.replaceRows(buildRows(t.events, t.compactions))
+	if bottom {
+		t.list.ScrollToBottom()
+	}
+}
+
+// sortedCompactions sorts compactions by AfterSeq, in place.
+func sortedCompactions(cs []store.Compaction) []store.Compaction {
+	slices.SortStableFunc(cs, func(a, b store.Compaction) int { return cmp.Compare(a.AfterSeq, b.AfterSeq) })
+	return cs
+}
+
+// Clear empties the transcript.
+func (t *Transcript) Clear() {
+	t.session = store.Session{}
+	t.events, t.compactions = nil, nil
+	t.replaceRows(nil)
+	t.empty.Show()
+}
+
+// replaceRows installs rows in a new list: a List keeps the heights set on
+// its item ids, which mean nothing for other rows.
+func (t *Transcript) replaceRows(rows []transcriptRow) {
+	t.gen++
+	t.rows = rows
+	t.heights = make([]float32, len(rows))
+	t.widths = make([]float32, len(rows))
+	t.total = float32(len(rows)) * t.template
+	t.pending = make(map[int]float32)
+	t.target = -1
+	t.lower = nil
+	t.findRow = -1
+	t.list = t.newList()
+	t.premeasureTail()
+	t.installing = true // the first layout shows the top rows, which SetSession scrolls away from
+	t.body.Objects = []fyne.CanvasObject{t.list}
+	t.body.Refresh()
+	t.installing = false
+	t.find.reset()
+}
+
+// premeasureTail measures the last rows, which SetSession scrolls to, off
+// screen and gives their heights to the list before it is shown: the list
+// then opens at its final layout, and setting heights on a list that has
+// no renderer yet costs no re-layout.
+func (t *Transcript) premeasureTail() {
+	size := t.body.Size()
+	if size.Width <= 0 {
+		return
+	}
+	if t.measurer == nil {
+		t.measurer = newCard(t)
+	}
+	var sum float32
+	for id := len(t.rows) - 1; id >= 0 && sum < size.Height && len(t.rows)-id <= maxPremeasure; id-- {
+		t.measurer.bind(id)
+		h := t.measurer.heightFor(size.Width)
+		t.setHeight(id, h)
+		sum += h
+	}
+}
+
+func (t *Transcript) newList() *widget.List {
+	l := widget.NewList(t.length, t.createItem, t.updateItem)
+	l.HideSeparators = true
+	return l
+}
+
+func (t *Transcript) length() int { return len(t.rows) }
+
+func (t *Transcript) createItem() fyne.CanvasObject { return newCard(t) }
+
+func (t *Transcript) updateItem(id widget.ListItemID, o fyne.CanvasObject) {
+	if id < 0 || id >= len(t.rows) {
+		return
+	}
+	if k := currentThemeKey(); k != t.theme {
+		t.theme = k // colours and sizes changed: rebind and re-measure every card
+		t.gen++
+		clear(t.widths)
+	}
+	c := o.(*card)
+	c.bind(id)
+	t.measure(id, c)
+}
+
+// themeKey identifies the theme colours and text size cards were drawn with.
+type themeKey struct {
+	fg   color.Color
+	text float32
+}
+
+func currentThemeKey() themeKey {
+	return themeKey{theme.Color(theme.ColorNameForeground), theme.Size(theme.SizeNameText)}
+}
+
+// detailOf returns the detail of row id, computing it on first use.
+func (t *Transcript) detailOf(id int) *rowDetail {
+	r := &t.rows[id]
+	if r.detail == nil {
+		var e *store.Event
+		if r.event >= 0 {
+			e = &t.events[r.event].Event
+		}
+		r.detail = computeDetail(r.kind, e)
+	}
+	return r.detail
+}
+
+// toggle opens or closes a row's tool input or summary.
+func (t *Transcript) toggle(id int) {
+	r := &t.rows[id]
+	r.open = !r.open
+	r.version++
+	t.widths[id] = 0
+	t.list.RefreshItem(id)
+}
+
+// measure records the height card c needs for row id at the list's width,
+// and schedules handing it to the list when it changed.
+func (t *Transcript) measure(id int, c *card) {
+	w := c.Size().Width
+	if w <= 0 || t.widths[id] == w || t.installing {
+		return
+	}
+	h := c.heightFor(w)
+	t.widths[id] = w
+	if h == t.heights[id] {
+		delete(t.pending, id)
+		return
+	}
+	t.pending[id] = h
+	t.schedule()
+}
+
+func (t *Transcript) schedule() {
+	if !t.scheduled && !t.flushing {
+		t.scheduled = true
+		t.post(t.flush)
+	}
+}
+
+// flush gives the list the heights measured since the last flush, then
+// keeps the view at the bottom, or on the find match, when it was there.
+// Setting a height or scrolling re-lays the list out, which may measure
+// more rows: the loop takes those too.
+func (t *Transcript) flush() {
+	t.scheduled = false
+	if t.flushing {
+		return
+	}
+	t.flushing = true
+	bottom := t.atBottom()
+	for round := 0; len(t.pending) > 0 && round < 8; round++ {
+		batch := t.pending
+		t.pending = make(map[int]float32)
+		for id, h := range batch {
+			if id < len(t.rows) {
+				t.setHeight(id, h)
+			}
+		}
+		switch {
+		case bottom:
+			t.list.ScrollToBottom()
+		case t.target >= 0:
+			t.list.ScrollTo(t.target)
+		}
+	}
+	if len(t.pending) == 0 {
+		t.target = -1
+	}
+	t.flushing = false
+	if len(t.pending) > 0 {
+		t.schedule()
+	}
+}
+
+// scrollTo shows row id and keeps it shown while the rows around it get
+// their measured heights.
+func (t *Transcript) scrollTo(id int) {
+	t.target = id
+	t.list.ScrollTo(id)
+}
+
+// onWidth re-measures the rows shown after the width changed.
+func (t *Transcript) onWidth(w float32) {
+	if w == t.width {
+		return
+	}
+	t.width = w
+	t.post(func() { t.list.Refresh() })
+}
+
+// atBottom reports whether the list shows its last row's end (or has not
+// been laid out yet).
+func (t *Transcript) atBottom() bool {
+	view := t.list.Size().Height
+	if view <= 0 {
+		return true
+	}
+	return t.list.GetScrollOffset()+view >= t.contentHeight()-1
+}
+
+// contentHeight is the list's content height as the list computes it.
+func (t *Transcript) contentHeight() float32 {
+	if n := len(t.heights); n > 1 {
+		return t.total + float32(n-1)*t.list.Theme().Size(theme.SizeNamePadding)
+	}
+	return t.total
+}
+
+// setHeight gives row id height h, in the list and in the total.
+func (t *Transcript) setHeight(id int, h float32) {
+	old := t.heights[id]
+	if old == 0 {
+		old = t.template
+	}
+	t.total += h - old
+	t.heights[id] = h
+	t.list.SetItemHeight(id, h)
+}
+
+// rowText is the plain text of row id, for Copy and find.
+func (t *Transcript) rowText(id int) string {
+	r := &t.rows[id]
+	d := t.detailOf(id)
+	if r.kind == rowCompaction {
+		return t.compactions[r.comp].Summary
+	}
+	e := &t.events[r.event].Event
+	switch r.kind {
+	case rowUser:
+		return e.Content
+	case rowAssistant:
+		return e.Text
+	case rowPlan:
+		return "Plan: " + e.Name + "\n" + e.Content
+	case rowTool, rowEdit, rowWrite:
+		head := joinNonEmpty(" ", d.title, d.param)
+		if len(d.diffs) > 0 {
+			return head + "\n" + diffText(d.diffs)
+		}
+		return strings.TrimSuffix(head+"\n"+d.input, "\n")
+	case rowResult:
+		return e.Content
+	case rowComplete:
+		return completeText(e)
+	}
+	return d.title
+}
+
+// widthWatcher lays its objects out to fill the container and reports
+// width changes.
+type widthWatcher struct {
+	onWidth func(float32)
+}
+
+func (l *widthWatcher) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objects {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+	l.onWidth(size.Width)
+}
+
+func (l *widthWatcher) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	var m fyne.Size
+	for _, o := range objects {
+		m = m.Max(o.MinSize())
+	}
+	return m
+}

@@ -1,0 +1,248 @@
+package views
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// rowKind selects the card a transcript row is drawn with.
+type rowKind uint8
+
+const (
+	rowMuted      rowKind = iota // a one-line notice: Init, Hook, Command, ModelSwitch, banners
+	rowUser                      // a user prompt
+	rowAssistant                 // assistant text, as markdown
+	rowPlan                      // a plan, as markdown under its name
+	rowTool                      // a tool call: name, key parameter, input on demand
+	rowEdit                      // an Edit tool call with a diff
+	rowWrite                     // a Write tool call: path, line count, purpose
+	rowResult                    // a tool result
+	rowComplete                  // the end of a turn: ✓/✗, duration, cost
+	rowCompaction                // the summary of the conversation before it
+)
+
+// transcriptRow is the view-model of one transcript row. Building it only
+// classifies the event; what is costly to compute (key parameter, diff,
+// pretty JSON) is computed once, the first time the row is shown.
+type transcriptRow struct {
+	kind    rowKind
+	event   int  // index into Transcript.events; -1 for a compaction
+	comp    int  // index into Transcript.compactions; -1 for an event
+	open    bool // tool input shown / summary expanded
+	version uint32
+	detail  *rowDetail
+}
+
+// rowDetail is what a card shows beyond the raw event fields.
+type rowDetail struct {
+	title     string // the card's header: tool name, file path, notice text
+	param     string // the tool's key parameter
+	input     string // pretty-printed input JSON; "" when there is nothing to show
+	diffs     []fileDiff
+	truncated string // the ingestion-compaction note of a tool result
+}
+
+// buildRows makes the rows of events with each compaction inserted after
+// the last event its summary covers (seq ≤ after_seq). compactions must be
+// sorted by AfterSeq; events by Seq.
+func buildRows(events []store.StoredEvent, compactions []store.Compaction) []transcriptRow {
+	rows := make([]transcriptRow, 0, len(events)+len(compactions))
+	c := 0
+	for i := range events {
+		for c < len(compactions) && compactions[c].AfterSeq < events[i].Seq {
+			rows = append(rows, transcriptRow{kind: rowCompaction, event: -1, comp: c})
+			c++
+		}
+		rows = append(rows, transcriptRow{kind: eventRowKind(&events[i].Event), event: i, comp: -1})
+	}
+	for ; c < len(compactions); c++ {
+		rows = append(rows, transcriptRow{kind: rowCompaction, event: -1, comp: c})
+	}
+	return rows
+}
+
+// appendRows adds the rows of events, which start at index first of the
+// transcript's events.
+func appendRows(rows []transcriptRow, events []store.StoredEvent, first int) []transcriptRow {
+	for i := range events {
+		rows = append(rows, transcriptRow{kind: eventRowKind(&events[i].Event), event: first + i, comp: -1})
+	}
+	return rows
+}
+
+func eventRowKind(e *store.Event) rowKind {
+	switch e.Kind {
+	case store.KindUserMessage:
+		return rowUser
+	case store.KindAssistantText:
+		return rowAssistant
+	case store.KindPlan:
+		return rowPlan
+	case store.KindToolResult:
+		return rowResult
+	case store.KindComplete:
+		return rowComplete
+	case store.KindToolCall:
+		switch e.ToolName {
+		case "Edit", "edit":
+			return rowEdit
+		case "Write", "write":
+			return rowWrite
+		}
+		return rowTool
+	}
+	return rowMuted
+}
+
+// computeDetail fills the detail of a row of event e (nil for compactions).
+func computeDetail(kind rowKind, e *store.Event) *rowDetail {
+	d := &rowDetail{}
+	if e == nil {
+		d.title = "Summary of earlier conversation"
+		return d
+	}
+	switch kind {
+	case rowTool, rowEdit, rowWrite:
+		d.title = e.ToolName
+		d.param = store.ToolKeyParam(e.ToolName, e.Input)
+		d.input = prettyInput(e.Input)
+		if kind == rowEdit {
+			d.diffs = editDiffs(deref(e.FilePath), e.Input)
+		}
+		if kind == rowWrite {
+			d.param = writeSummary(d.param, e.Input)
+		}
+	case rowResult:
+		d.title = e.ToolName
+		d.truncated = truncationNote(e.ToolName, e.Content)
+	case rowMuted:
+		d.title = mutedText(e)
+	}
+	return d
+}
+
+// prettyInput indents a tool input; empty objects and null show nothing.
+func prettyInput(input json.RawMessage) string {
+	trimmed := bytes.TrimSpace(input)
+	switch string(trimmed) {
+	case "", "null", "{}":
+		return ""
+	}
+	var b bytes.Buffer
+	if json.Indent(&b, trimmed, "", "  ") != nil {
+		return string(trimmed)
+	}
+	return b.String()
+}
+
+// writeSummary is the Write card's header detail: the path, the line count
+// and the purpose line that ingestion kept (spec §4.3).
+func writeSummary(path string, input json.RawMessage) string {
+	var in struct {
+		Lines   *int64 `json:"_lines"`
+		Purpose string `json:"_purpose"`
+	}
+	_ = json.Unmarshal(input, &in) // a malformed input just shows the path
+	parts := []string{path}
+	if in.Lines != nil {
+		parts = append(parts, plural(*in.Lines, "line"))
+	}
+	if in.Purpose != "" {
+		parts = append(parts, in.Purpose)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// The markers compact_event leaves in a tool result (spec §4.2).
+var (
+	readMarker  = regexp.MustCompile(`\n  \((\d+) lines\)\n`)
+	moreMarker  = regexp.MustCompile(`\n  \(\+(\d+) more( lines)?\)$`)
+	globMarker  = regexp.MustCompile(`^(\d+) files$`)
+	bashResults = map[string]bool{"Bash": true, "bash": true}
+)
+
+// truncationNote says how ingestion shortened a tool result, or "" when
+// no marker shows it was. Bash results keep only their last two lines,
+// which leaves no marker, so they cannot be flagged.
+func truncationNote(tool, content string) string {
+	switch {
+	case bashResults[tool]:
+		return ""
+	case (tool == "Glob" || tool == "glob") && globMarker.MatchString(content):
+		return "truncated at ingestion: only the file count was stored"
+	case readMarker.MatchString(content):
+		m := readMarker.FindStringSubmatch(content)
+		return "truncated at ingestion: first and last of " + m[1] + " lines stored"
+	case moreMarker.MatchString(content):
+		m := moreMarker.FindStringSubmatch(content)
+		return "truncated at ingestion: " + m[1] + " more lines not stored"
+	}
+	return ""
+}
+
+// mutedText is the one-line notice of Init, Hook, Command, ModelSwitch and
+// the banner variants.
+func mutedText(e *store.Event) string {
+	switch e.Kind {
+	case store.KindInit:
+		return joinNonEmpty(" · ", "Session started", e.Model, e.CWD)
+	case store.KindHook:
+		return joinNonEmpty(": ", "Hook "+e.Name, firstLine(e.Output))
+	case store.KindCommand:
+		return "Command " + e.Name
+	case store.KindModelSwitch:
+		return "Model switched to " + e.Model
+	case store.KindCompacting:
+		return "Compacting the conversation…"
+	case store.KindCompacted:
+		return "Conversation compacted"
+	}
+	return string(e.Kind)
+}
+
+// completeText is the Complete row: "✓ Completed in 12.3s · $0.0123".
+func completeText(e *store.Event) string {
+	verb := "✓ Completed"
+	if !e.Success {
+		verb = "✗ Failed"
+	}
+	return fmt.Sprintf("%s in %.1fs · $%.4f", verb, float64(e.DurationMS)/1000, e.CostUSD)
+}
+
+func joinNonEmpty(sep string, parts ...string) string {
+	out := parts[:0:0]
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// diffText writes diffs as unified-style text, for Copy and find.
+func diffText(diffs []fileDiff) string {
+	var b strings.Builder
+	for _, f := range diffs {
+		b.WriteString(joinNonEmpty(" ", f.path, f.op))
+		b.WriteByte('\n')
+		for _, l := range f.lines {
+			b.WriteString([...]string{" ", "-", "+", ""}[l.kind])
+			b.WriteString(l.text)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,372 @@
+package views
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// sampleEvents has one event of every kind a card exists for.
+func sampleEvents(t testing.TB) []store.StoredEvent {
+	path := store.StrPtr("/w/main.go")
+	return stored(
+		store.Init("/w", "opus"),
+		store.UserMessage("Rename the greeting, please."),
+		store.AssistantText("Sure. I'll change `hello` to **goodbye**:\n\n```go\nfmt.Println(\"goodbye\")\n```"),
+		store.ToolCall("t1", "Bash", nil, rawJSON(t, map[string]any{"command": "go test ./..."})),
+		store.ToolResult("t1", "Bash", nil, "ok  \texample.com/w\t0.01s", false),
+		store.ToolCall("t2", "Edit", path, rawJSON(t, map[string]any{
+			"file_path": "/w/main.go", "old_string": "func main() {\n\tfmt.Println(\"hello\")\n}",
+			"new_string": "func main() {\n\tfmt.Println(\"goodbye\")\n}",
+		})),
+		store.ToolResult("t2", "Edit", path, "The file /w/main.go has been updated.", false),
+		store.ToolCall("t3", "Write", store.StrPtr("/w/notes.md"), rawJSON(t, map[string]any{
+			"file_path": "/w/notes.md", "_lines": 12, "_purpose": "# Release notes",
+		})),
+		store.ToolCall("t4", "Read", path, rawJSON(t, map[string]any{"file_path": "/w/main.go"})),
+		store.ToolResult("t4", "Read", path, "package main\n  (40 lines)\n}", false),
+		store.ToolResult("t5", "Grep", nil, "no such file", true),
+		store.Plan("Refactor", "1. Rename\n2. Test"),
+		store.Hook("SessionStart", "hook ran"),
+		store.Command("/compact"),
+		store.Unit(store.KindCompacting),
+		store.Unit(store.KindCompacted),
+		store.ModelSwitch("sonnet"),
+		store.Complete(true, 12345, 0.01234),
+	)
+}
+
+// newTestTranscript shows events in a window of the given size; height
+// hand-off runs through q.
+func newTestTranscript(t *testing.T, size fyne.Size) (*Transcript, fyne.Window, *postQueue) {
+	t.Helper()
+	test.NewTempApp(t)
+	tr := NewTranscript(&fakeActions{})
+	q := &postQueue{}
+	tr.post = q.post
+	w := test.NewTempWindow(t, tr.Content())
+	w.Resize(size)
+	return tr, w, q
+}
+
+func TestTranscriptRowKinds(t *testing.T) {
+	events := sampleEvents(t)
+	comps := []store.Compaction{{ID: 1, AfterSeq: 3, Summary: "Earlier, the user asked for **X**."}}
+	rows := buildRows(events, comps)
+	want := []rowKind{rowMuted, rowUser, rowAssistant, rowCompaction, rowTool, rowResult, rowEdit, rowResult,
+		rowWrite, rowTool, rowResult, rowResult, rowPlan, rowMuted, rowMuted, rowMuted, rowMuted, rowMuted, rowComplete}
+	if len(rows) != len(want) {
+		t.Fatalf("buildRows gave %d rows, want %d", len(rows), len(want))
+	}
+	for i, r := range rows {
+		if r.kind != want[i] {
+			t.Errorf("row %d kind = %d, want %d", i, r.kind, want[i])
+		}
+	}
+	if rows[3].comp != 0 || rows[2].event != 2 || rows[4].event != 3 {
+		t.Errorf("compaction not right after seq 3: rows %+v %+v %+v", rows[2], rows[3], rows[4])
+	}
+}
+
+func TestTranscriptCompactionPlacement(t *testing.T) {
+	events := stored(store.UserMessage("a"), store.UserMessage("b"), store.UserMessage("c"))
+	tests := []struct {
+		name     string
+		afterSeq []int64
+		want     []int // event index, or -1 for a compaction
+	}{
+		{"AfterFirst", []int64{1}, []int{0, -1, 1, 2}},
+		{"AfterLast", []int64{3}, []int{0, 1, 2, -1}},
+		{"BeforeAll", []int64{0}, []int{-1, 0, 1, 2}},
+		{"BeyondEnd", []int64{9}, []int{0, 1, 2, -1}},
+		{"Two", []int64{1, 2}, []int{0, -1, 1, -1, 2}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var comps []store.Compaction
+			for _, s := range tt.afterSeq {
+				comps = append(comps, store.Compaction{AfterSeq: s})
+			}
+			var got []int
+			for _, r := range buildRows(events, comps) {
+				got = append(got, r.event)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("rows = %v, want %v", got, tt.want)
+			}
+			for i := range got {
+				if got[i] != tt.want[i] {
+					t.Fatalf("rows = %v, want %v", got, tt.want)
+				}
+			}
+		})
+	}
+}
+
+// cardsByRow returns the cards on screen by the row they show.
+func cardsByRow(tr *Transcript) map[int]*card {
+	out := map[int]*card{}
+	for _, c := range objectsOf[*card](tr.list) {
+		if c.id >= 0 && c.Visible() {
+			out[c.id] = c
+		}
+	}
+	return out
+}
+
+func TestTranscriptCards(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(800, 3000))
+	tr.SetSession(store.Session{ID: 1}, sampleEvents(t), []store.Compaction{{AfterSeq: 3, Summary: "Earlier: **X**"}})
+	q.drain()
+	want := []struct {
+		title, detail string
+		body          string // the text of the visible body widget, or its type
+	}{
+		{"Session started · opus · /w", "", ""},
+		{"You", "", "Rename the greeting, please."},
+		{"Assistant", "", "markdown"},
+		{"Summary of earlier conversation", "", ""},
+		{"Bash", "go test ./...", ""},
+		{"Bash result", "", "ok  \texample.com/w\t0.01s"},
+		{"Edit", "/w/main.go", "diff"},
+		{"Edit result", "", "The file /w/main.go has been updated."},
+		{"Write", "/w/notes.md · 12 lines · # Release notes", ""},
+		{"Read", "/w/main.go", ""},
+		{"Read result", "", "package main\n  (40 lines)\n}"},
+		{"Grep error", "", "no such file"},
+		{"Plan", "Refactor", "markdown"},
+		{"Hook SessionStart: hook ran", "", ""},
+		{"Command /compact", "", ""},
+		{"Compacting the conversation…", "", ""},
+		{"Conversation compacted", "", ""},
+		{"Model switched to sonnet", "", ""},
+		{"✓ Completed in 12.3s · $0.0123", "", ""},
+	}
+	cards := cardsByRow(tr)
+	for i, w := range want {
+		c := cards[i]
+		if c == nil {
+			t.Fatalf("row %d (%s) has no card on screen", i, w.title)
+		}
+		detail := ""
+		if c.detail.Visible() {
+			detail = c.detail.Text
+		}
+		if c.title.Text != w.title || detail != w.detail || cardBody(c) != w.body {
+			t.Errorf("row %d: card %q / %q / %q, want %q / %q / %q", i, c.title.Text, detail, cardBody(c), w.title, w.detail, w.body)
+		}
+		if h := tr.heights[i]; h < c.MinSize().Height || h == 0 {
+			t.Errorf("row %d: height %v, card needs %v", i, h, c.MinSize().Height)
+		}
+	}
+	if note := cards[10].note; note == nil || !note.Visible() || note.Text != "truncated at ingestion: first and last of 40 lines stored" {
+		t.Errorf("Read result has no truncation note")
+	}
+	if cards[11].mono.Importance != widget.DangerImportance {
+		t.Errorf("error result importance = %v, want danger", cards[11].mono.Importance)
+	}
+}
+
+// cardBody names what the body of c shows.
+func cardBody(c *card) string {
+	switch {
+	case c.text != nil && c.text.Visible():
+		return c.text.Text
+	case c.mono != nil && c.mono.Visible():
+		return c.mono.Text
+	case c.md != nil && c.md.Visible():
+		return "markdown"
+	case c.diff != nil && c.diff.Visible():
+		return "diff"
+	}
+	return ""
+}
+
+func TestTranscriptToggleAndCopy(t *testing.T) {
+	tr, w, q := newTestTranscript(t, fyne.NewSize(800, 3000))
+	tr.SetSession(store.Session{ID: 1}, sampleEvents(t), []store.Compaction{{AfterSeq: 3, Summary: "Earlier: **X**"}})
+	q.drain()
+	bash := cardsByRow(tr)[4]
+	before := tr.heights[4]
+	test.Tap(bash.toggle)
+	q.drain()
+	bash = cardsByRow(tr)[4]
+	if bash.mono == nil || !bash.mono.Visible() || bash.mono.Text != "{\n  \"command\": \"go test ./...\"\n}" {
+		t.Fatalf("input not shown after the toggle")
+	}
+	if tr.heights[4] <= before {
+		t.Errorf("height %v after opening the input, was %v", tr.heights[4], before)
+	}
+	summary := cardsByRow(tr)[3]
+	test.Tap(summary.toggle)
+	q.drain()
+	if c := cardsByRow(tr)[3]; c.md == nil || !c.md.Visible() || c.toggle.text.Text != "▾ hide" {
+		t.Errorf("summary not expanded")
+	}
+	test.Tap(cardsByRow(tr)[6].copy)
+	if got := fyne.CurrentApp().Clipboard().Content(); !strings.Contains(got, "-\tfmt.Println(\"hello\")\n+\tfmt.Println(\"goodbye\")") {
+		t.Errorf("copied %q, want the diff", got)
+	}
+	_ = w
+}
+
+func TestTranscriptFind(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(800, 400))
+	var events []store.Event
+	for i := range 60 {
+		text := "filler"
+		if i%20 == 5 {
+			text = "the Needle is here"
+		}
+		events = append(events, store.AssistantText(text))
+	}
+	tr.SetSession(store.Session{ID: 1}, stored(events...), nil)
+	q.drain()
+	tr.ShowFind()
+	tr.find.entry.SetText("needle")
+	steps := []struct {
+		do     func()
+		status string
+		row    int
+	}{
+		{func() {}, "1 of 3", 5},
+		{tr.FindNext, "2 of 3", 25},
+		{tr.FindNext, "3 of 3", 45},
+		{tr.FindNext, "1 of 3", 5},
+		{tr.FindPrevious, "3 of 3", 45},
+		{tr.FindPrevious, "2 of 3", 25},
+	}
+	for i, s := range steps {
+		s.do()
+		q.drain()
+		if tr.FindStatus() != s.status || tr.findRow != s.row {
+			t.Fatalf("step %d: %q at row %d, want %q at row %d", i, tr.FindStatus(), tr.findRow, s.status, s.row)
+		}
+		c := cardsByRow(tr)[s.row]
+		if c == nil || c.bg.StrokeWidth == 0 {
+			t.Fatalf("step %d: row %d is not on screen and highlighted", i, s.row)
+		}
+	}
+	tr.find.entry.SetText("absent")
+	if tr.FindStatus() != "No matches" || tr.findRow != -1 {
+		t.Errorf("no match: %q at row %d", tr.FindStatus(), tr.findRow)
+	}
+	tr.HideFind()
+	if tr.find.bar.Visible() {
+		t.Error("find bar still shown")
+	}
+}
+
+func TestTranscriptShortcut(t *testing.T) {
+	tr, _, _ := newTestTranscript(t, fyne.NewSize(400, 300))
+	if tr.HandleShortcut(&fyne.ShortcutCopy{}) {
+		t.Error("HandleShortcut(Copy) = true")
+	}
+	if !tr.HandleShortcut(tr.Shortcuts()[0]) || !tr.find.bar.Visible() {
+		t.Error("Ctrl+F did not show the find bar")
+	}
+}
+
+func TestTranscriptAppendKeepsBottom(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(600, 400))
+	var events []store.Event
+	for range 40 {
+		events = append(events, store.UserMessage("line one\nline two"))
+	}
+	tr.SetSession(store.Session{ID: 1}, stored(events...), nil)
+	q.drain()
+	if !tr.atBottom() {
+		t.Fatal("a new session does not open at the bottom")
+	}
+	tr.AppendEvents(storedFrom(41, store.AssistantText("the newest")))
+	q.drain()
+	if !tr.atBottom() || cardsByRow(tr)[40] == nil {
+		t.Fatal("after AppendEvents at the bottom, the new card is not shown")
+	}
+	tr.list.ScrollToTop()
+	tr.AppendEvents(storedFrom(42, store.AssistantText("one more")))
+	q.drain()
+	if tr.list.GetScrollOffset() != 0 {
+		t.Errorf("AppendEvents scrolled a view that was not at the bottom (offset %v)", tr.list.GetScrollOffset())
+	}
+}
+
+func TestTranscriptClear(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(600, 400))
+	tr.SetSession(store.Session{ID: 1}, sampleEvents(t), nil)
+	q.drain()
+	tr.Clear()
+	if tr.length() != 0 || !tr.empty.Visible() {
+		t.Errorf("after Clear: %d rows, placeholder shown %v", tr.length(), tr.empty.Visible())
+	}
+}
+
+func TestTruncationNote(t *testing.T) {
+	tests := []struct {
+		tool, content, want string
+	}{
+		{"Read", "a\n  (12 lines)\nz", "truncated at ingestion: first and last of 12 lines stored"},
+		{"Grep", "a\nb\nc\n  (+4 more)", "truncated at ingestion: 4 more lines not stored"},
+		{"Task", "1\n2\n3\n4\n5\n  (+9 more lines)", "truncated at ingestion: 9 more lines not stored"},
+		{"Glob", "12 files", "truncated at ingestion: only the file count was stored"},
+		{"Glob", "a.go", ""},
+		{"Bash", "x\n  (+4 more)", ""},
+		{"Grep", "plain", ""},
+	}
+	for _, tt := range tests {
+		if got := truncationNote(tt.tool, tt.content); got != tt.want {
+			t.Errorf("truncationNote(%q, %q) = %q, want %q", tt.tool, tt.content, got, tt.want)
+		}
+	}
+}
+
+// TestTranscriptImmediatePost runs the height hand-off through the test
+// driver's fyne.Do, which runs at once, inside the list's layout: the app
+// layer's tests see this path.
+func TestTranscriptImmediatePost(t *testing.T) {
+	test.NewTempApp(t)
+	tr := NewTranscript(&fakeActions{})
+	w := test.NewTempWindow(t, tr.Content())
+	w.Resize(fyne.NewSize(700, 500))
+	var events []store.Event
+	for _, e := range sampleEvents(t) {
+		events = append(events, e.Event, e.Event, e.Event)
+	}
+	tr.SetSession(store.Session{ID: 1}, storedFrom(1, events...), nil)
+	tr.AppendEvents(storedFrom(int64(len(events)+1), store.AssistantText("tail\n\nwith two paragraphs")))
+	if !tr.atBottom() || len(tr.pending) != 0 {
+		t.Fatalf("at bottom %v, %d heights pending", tr.atBottom(), len(tr.pending))
+	}
+	for id, c := range cardsByRow(tr) {
+		if c.Size().Height < c.MinSize().Height {
+			t.Errorf("row %d: card %v high, needs %v", id, c.Size().Height, c.MinSize().Height)
+		}
+	}
+	w.Resize(fyne.NewSize(400, 500)) // narrower: rows are measured again
+	for id, c := range cardsByRow(tr) {
+		if tr.widths[id] != c.Size().Width || c.Size().Height < c.MinSize().Height {
+			t.Errorf("after resize, row %d: card %v, needs %v, measured at width %v", id, c.Size(), c.MinSize(), tr.widths[id])
+		}
+	}
+}
+
+// TestTranscriptBeforeWindow fills a transcript that is not shown yet, as
+// the app may before Window.SetContent.
+func TestTranscriptBeforeWindow(t *testing.T) {
+	test.NewTempApp(t)
+	tr := NewTranscript(&fakeActions{})
+	tr.SetSession(store.Session{ID: 1}, sampleEvents(t), nil)
+	tr.AppendEvents(storedFrom(100, store.AssistantText("late")))
+	tr.ShowFind()
+	tr.FindNext()
+	w := test.NewTempWindow(t, tr.Content())
+	w.Resize(fyne.NewSize(600, 400))
+	if cardsByRow(tr)[len(tr.rows)-1] == nil {
+		t.Error("the last card is not shown")
+	}
+}
