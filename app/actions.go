@@ -1,0 +1,153 @@
+package app
+
+import (
+	"errors"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+
+	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/views"
+)
+
+// errReadOnly is shown when a read-only window is asked to write.
+var errReadOnly = errors.New("this store is open read-only; merge it into your project to change it")
+
+// SelectSession loads ref and shows it.
+func (pw *projectWindow) SelectSession(ref views.SessionRef) {
+	pw.mu.Lock()
+	pw.loadGen++
+	gen := pw.loadGen
+	pw.mu.Unlock()
+	pw.ui.rememberSession(ref)
+	pw.go_(func() { pw.loadSession(ref, gen) })
+}
+
+// loadSession reads a whole session and shows it, unless the user has
+// switched to another session meanwhile.
+func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
+	st, err := pw.store(ref.StorePath)
+	if err != nil {
+		pw.showError("open store", err)
+		return
+	}
+	s, err := st.GetSession(pw.ctx, ref.ID)
+	if err != nil {
+		pw.showError("open session", err)
+		return
+	}
+	events, err := st.LoadEvents(pw.ctx, ref.ID)
+	if err != nil {
+		pw.showError("load session", err)
+		return
+	}
+	comps, err := st.Compactions(pw.ctx, ref.ID)
+	if err != nil {
+		pw.showError("load compactions", err)
+		return
+	}
+	pw.mu.Lock()
+	if gen != pw.loadGen {
+		pw.mu.Unlock()
+		return
+	}
+	pw.current, pw.lastSeq, pw.compCount = ref, lastSeqOf(events), len(comps)
+	pw.mu.Unlock()
+	fyne.Do(func() { pw.mv.ShowSession(ref, s, events, comps) })
+}
+
+func lastSeqOf(events []store.StoredEvent) int64 {
+	if len(events) == 0 {
+		return 0
+	}
+	return events[len(events)-1].Seq
+}
+
+// NewSession creates an unnamed session (shown as S{id}) and selects it.
+func (pw *projectWindow) NewSession(storePath, worktree string) {
+	if pw.readOnly {
+		pw.showError("new session", errReadOnly)
+		return
+	}
+	pw.go_(func() {
+		st, err := pw.store(storePath)
+		if err != nil {
+			pw.showError("open store", err)
+			return
+		}
+		s, err := st.CreateSession(pw.ctx, worktree, "")
+		if err != nil {
+			pw.showError("create session", err)
+			return
+		}
+		pw.refresh()
+		ref := views.SessionRef{StorePath: storePath, ID: s.ID}
+		fyne.Do(func() { pw.SelectSession(ref) })
+	})
+}
+
+// RenameSession renames ref.
+func (pw *projectWindow) RenameSession(ref views.SessionRef, name string) {
+	pw.write("rename session", func(st *store.Store) error {
+		return st.RenameSession(pw.ctx, ref.ID, name)
+	}, ref)
+}
+
+// DeleteSession deletes ref with its events and compactions.
+func (pw *projectWindow) DeleteSession(ref views.SessionRef) {
+	pw.write("delete session", func(st *store.Store) error {
+		if err := st.DeleteSession(pw.ctx, ref.ID); err != nil {
+			return err
+		}
+		pw.mu.Lock()
+		shown := pw.current == ref
+		if shown {
+			pw.current, pw.lastSeq = views.SessionRef{}, 0
+		}
+		pw.mu.Unlock()
+		if shown {
+			fyne.Do(pw.mv.ClearSession)
+		}
+		return nil
+	}, ref)
+}
+
+// write runs a write against ref's store in the background, then refreshes.
+func (pw *projectWindow) write(what string, fn func(*store.Store) error, ref views.SessionRef) {
+	if pw.readOnly {
+		pw.showError(what, errReadOnly)
+		return
+	}
+	pw.go_(func() {
+		st, err := pw.store(ref.StorePath)
+		if err == nil {
+			err = fn(st)
+		}
+		if err != nil {
+			pw.showError(what, err)
+			return
+		}
+		pw.refresh()
+		pw.reloadCurrentHeader(ref)
+	})
+}
+
+// reloadCurrentHeader re-shows the current session if ref is it (its name
+// may have changed).
+func (pw *projectWindow) reloadCurrentHeader(ref views.SessionRef) {
+	pw.mu.Lock()
+	shown := pw.current == ref
+	pw.mu.Unlock()
+	if shown {
+		fyne.Do(func() { pw.SelectSession(ref) })
+	}
+}
+
+// confirm asks a yes/no question on the window.
+func (pw *projectWindow) confirm(title, msg string, yes func()) {
+	dialog.ShowConfirm(title, msg, func(ok bool) {
+		if ok {
+			yes()
+		}
+	}, pw.win)
+}

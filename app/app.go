@@ -1,0 +1,83 @@
+// Package app wires Lazuli together: it routes the command line, opens the
+// stores of a project, builds the window from views, applies store changes to
+// the views on the Fyne goroutine, and owns the root context and shutdown.
+package app
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/lazuli-app/lazuli/cli"
+)
+
+// AppID is Lazuli's application ID, as in FyneApp.toml.
+const AppID = "io.github.lazuli_app.lazuli"
+
+// Config is what the window needs to start.
+type Config struct {
+	// Path is a project folder, a worktree or an .azs file; "" means the
+	// current folder.
+	Path string
+	// Demo opens a demo project built from samples embedded in the binary.
+	Demo bool
+}
+
+// Main runs Lazuli with the command-line arguments (without the program
+// name) and returns the exit code. Subcommands never open a window.
+func Main(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	wd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "lazuli: %v\n", err)
+		return cli.ExitError
+	}
+	if len(args) > 0 && cli.IsCommand(args[0]) {
+		return cli.Run(ctx, &cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Dir: wd}, args)
+	}
+	cfg, err := ParseFlags(args, os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return cli.ExitOK
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "lazuli: %v\n", err)
+		return cli.ExitUsage
+	}
+	if err := Run(ctx, cfg); err != nil {
+		fmt.Fprintf(os.Stderr, "lazuli: %v\n", err)
+		return cli.ExitError
+	}
+	return cli.ExitOK
+}
+
+// ParseFlags reads the window's flags: [--demo] [PATH].
+func ParseFlags(args []string, stderr io.Writer) (Config, error) {
+	fs := flag.NewFlagSet("lazuli", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cfg Config
+	fs.BoolVar(&cfg.Demo, "demo", false, "open a demo project built from embedded sample sessions")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: lazuli [--demo] [PATH]   (lazuli help lists the commands)")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	switch fs.NArg() {
+	case 0:
+	case 1:
+		cfg.Path = fs.Arg(0)
+	default:
+		return cfg, fmt.Errorf("want at most one PATH, got %d", fs.NArg())
+	}
+	if cfg.Demo && cfg.Path != "" {
+		return cfg, errors.New("--demo takes no PATH")
+	}
+	return cfg, nil
+}

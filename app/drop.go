@@ -1,0 +1,252 @@
+package app
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/cli"
+	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/views"
+)
+
+// onDropped handles files dropped on the window: an .azs store is
+// previewed (open read-only or merge), transcripts are imported, anything
+// else is explained.
+func (pw *projectWindow) onDropped(uris []fyne.URI) {
+	var transcripts, other []string
+	for _, u := range uris {
+		path := u.Path()
+		switch strings.ToLower(filepath.Ext(path)) {
+		case ".azs":
+			pw.previewStore(path)
+		case ".jsonl", ".json":
+			transcripts = append(transcripts, path)
+		default:
+			other = append(other, filepath.Base(path))
+		}
+	}
+	if len(transcripts) > 0 {
+		pw.importTranscripts(transcripts)
+	}
+	if len(other) > 0 {
+		dialog.ShowInformation("Cannot open "+strings.Join(other, ", "),
+			"Lazuli opens .azs session stores and imports .jsonl agent transcripts\n(Claude Code or Codex). Nothing was changed.", pw.win)
+	}
+}
+
+// storePreview is what the drop dialog shows about another store.
+type storePreview struct {
+	path       string
+	size       int64
+	sessions   []store.Session
+	events     int64
+	duplicates map[int64]int64 // dropped session id -> id in the target store
+	target     Worktree
+}
+
+// previewStore reads a dropped store read-only and offers to open or merge it.
+func (pw *projectWindow) previewStore(path string) {
+	pw.go_(func() {
+		p, err := pw.readPreview(path)
+		if err != nil {
+			pw.showError("open "+filepath.Base(path), err)
+			return
+		}
+		log.Printf("drop: previewing %s: %d sessions, %d events, %d duplicates", path, len(p.sessions), p.events, len(p.duplicates))
+		fyne.Do(func() { pw.showPreview(p) })
+	})
+}
+
+func (pw *projectWindow) readPreview(path string) (*storePreview, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	src, err := store.OpenReadOnly(pw.ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	if !src.Exists() {
+		return nil, fmt.Errorf("%s is empty: it holds no session store", filepath.Base(path))
+	}
+	sessions, err := src.ListSessions(pw.ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	p := &storePreview{path: path, size: fi.Size(), sessions: sessions, target: pw.targetWorktree()}
+	for _, s := range sessions {
+		p.events += s.EventCount
+	}
+	if !pw.readOnly && p.target.StorePath != "" {
+		if dst, err := pw.store(p.target.StorePath); err == nil {
+			p.duplicates, err = dst.Duplicates(pw.ctx, src)
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	return p, nil
+}
+
+// targetWorktree is the worktree a merge or import writes into: the one of
+// the shown session, else the first.
+func (pw *projectWindow) targetWorktree() Worktree {
+	pw.mu.Lock()
+	cur := pw.current
+	pw.mu.Unlock()
+	if len(pw.wts) == 0 {
+		return Worktree{}
+	}
+	for _, w := range pw.wts {
+		if w.StorePath == cur.StorePath {
+			return w
+		}
+	}
+	return pw.wts[0]
+}
+
+// showPreview shows the drop dialog; it runs on the Fyne goroutine.
+func (pw *projectWindow) showPreview(p *storePreview) {
+	lines := make([]string, 0, len(p.sessions))
+	for _, s := range p.sessions {
+		line := fmt.Sprintf("%s  ·  %s  ·  %d events", s.DisplayName(), s.Worktree, s.EventCount)
+		if _, dup := p.duplicates[s.ID]; dup {
+			line += "  ·  already in this project"
+		}
+		lines = append(lines, line)
+	}
+	summary := widget.NewLabel(fmt.Sprintf("%s\n%d sessions, %d events, %s on disk; %d look like duplicates of sessions you already have.",
+		p.path, len(p.sessions), p.events, humanBytes(p.size), len(p.duplicates)))
+	summary.Wrapping = fyne.TextWrapWord
+	list := widget.NewLabel(strings.Join(lines, "\n"))
+	scroll := container.NewVScroll(list)
+	scroll.SetMinSize(fyne.NewSize(520, 180))
+	var d *dialog.CustomDialog
+	openBtn := widget.NewButton("Open read-only", func() { d.Hide(); pw.ui.openReadOnly(p.path) })
+	mergeBtn := widget.NewButton("Merge into "+p.target.Branch, func() { d.Hide(); pw.merge(p) })
+	mergeBtn.Importance = widget.HighImportance
+	if pw.readOnly || p.target.StorePath == "" {
+		mergeBtn.Disable()
+	}
+	cancel := widget.NewButton("Cancel", func() { d.Hide() })
+	content := container.NewBorder(summary, nil, nil, nil, scroll)
+	d = dialog.NewCustomWithoutButtons("Session store "+filepath.Base(p.path), content, pw.win)
+	d.SetButtons([]fyne.CanvasObject{cancel, openBtn, mergeBtn})
+	d.Show()
+}
+
+// merge copies the previewed store's sessions into the target store.
+func (pw *projectWindow) merge(p *storePreview) {
+	pw.go_(func() {
+		src, err := store.OpenReadOnly(pw.ctx, p.path)
+		if err != nil {
+			pw.showError("merge", err)
+			return
+		}
+		defer src.Close()
+		dst, err := pw.store(p.target.StorePath)
+		if err != nil {
+			pw.showError("merge", err)
+			return
+		}
+		rep, err := dst.Merge(pw.ctx, src)
+		if err != nil {
+			pw.showError("merge "+filepath.Base(p.path), err)
+			return
+		}
+		pw.refresh()
+		fyne.Do(func() {
+			dialog.ShowInformation("Merged "+filepath.Base(p.path), rep.String(), pw.win)
+		})
+	})
+}
+
+// openReadOnly opens a store in its own read-only window.
+func (ui *gui) openReadOnly(path string) {
+	wt := Worktree{StorePath: path, Branch: branchOfStore(path)}
+	pw := newProjectWindow(ui, "Lazuli — "+filepath.Base(path)+" (read-only)", []Worktree{wt}, true)
+	pw.win.SetMainMenu(pw.mainMenu())
+	pw.win.Resize(fyne.NewSize(1100, 720))
+	pw.win.Show()
+}
+
+// importTranscripts imports agent transcripts as new sessions of the target
+// worktree. Every file is parsed before anything is written.
+func (pw *projectWindow) importTranscripts(paths []string) {
+	if pw.readOnly {
+		pw.showError("import", errReadOnly)
+		return
+	}
+	target := pw.targetWorktree()
+	pw.go_(func() {
+		parsed := make([][]store.Event, 0, len(paths))
+		for _, path := range paths {
+			events, _, _, err := agents.ParseFile(path, agents.FormatAuto, agents.ParserOptions{})
+			if err != nil {
+				pw.showError("import "+filepath.Base(path), err)
+				return
+			}
+			parsed = append(parsed, store.FilterInjectedEvents(events))
+		}
+		st, err := pw.store(target.StorePath)
+		if err != nil {
+			pw.showError("import", err)
+			return
+		}
+		branch := target.Branch
+		if branch == "" {
+			branch = cli.BranchOf(filepath.Dir(target.StorePath))
+		}
+		var msgs []string
+		for i, events := range parsed {
+			s, n, err := st.CreateSessionWithEvents(pw.ctx, branch, "", events)
+			if err != nil {
+				pw.showError("import "+filepath.Base(paths[i]), err)
+				return
+			}
+			msgs = append(msgs, fmt.Sprintf("%s: S%d (%d events)", filepath.Base(paths[i]), s.ID, n))
+		}
+		pw.refresh()
+		log.Printf("drop: imported %s", strings.Join(msgs, "; "))
+		fyne.Do(func() { dialog.ShowInformation("Imported", strings.Join(msgs, "\n"), pw.win) })
+	})
+}
+
+// exportSession writes one session to a new .azs file.
+func (pw *projectWindow) exportSession(ref views.SessionRef, path string) {
+	pw.go_(func() {
+		st, err := pw.store(ref.StorePath)
+		if err != nil {
+			pw.showError("export", err)
+			return
+		}
+		if err := st.ExportSessions(pw.ctx, []int64{ref.ID}, path); err != nil {
+			pw.showError("export", err)
+			return
+		}
+		fyne.Do(func() { dialog.ShowInformation("Exported", "Saved S"+fmt.Sprint(ref.ID)+" to "+path, pw.win) })
+	})
+}
+
+// humanBytes formats a size for people.
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

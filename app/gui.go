@@ -1,0 +1,157 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	fyneapp "fyne.io/fyne/v2/app"
+
+	"github.com/lazuli-app/lazuli/assets"
+	"github.com/lazuli-app/lazuli/views"
+)
+
+// Preference keys (fyne.Preferences), in one place.
+const (
+	prefWindowWidth  = "window.width"
+	prefWindowHeight = "window.height"
+	prefLastSession  = "session.last" // "<store path>#<id>"
+)
+
+// gui is the running desktop app: the Fyne app and its windows.
+type gui struct {
+	ctx context.Context
+	fa  fyne.App
+}
+
+// Run opens the window described by cfg and blocks until the app quits or
+// ctx is cancelled.
+func Run(ctx context.Context, cfg Config) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	wts, title, cleanup, err := projectFor(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	ui := &gui{ctx: ctx, fa: fyneapp.NewWithID(AppID)}
+	ui.fa.SetIcon(assets.Icon)
+	pw := newProjectWindow(ui, title, wts, false)
+	ui.setupMainWindow(pw, !cfg.Demo)
+	if cfg.Demo {
+		pw.SelectSession(views.SessionRef{StorePath: wts[0].StorePath, ID: demoFeaturedID})
+	}
+	go func() {
+		<-ctx.Done()
+		fyne.Do(ui.fa.Quit)
+	}()
+	pw.win.ShowAndRun()
+	return nil
+}
+
+// projectFor resolves the worktrees to show and the window title.
+func projectFor(ctx context.Context, cfg Config) ([]Worktree, string, func(), error) {
+	if cfg.Demo {
+		dir, err := os.MkdirTemp("", "lazuli-demo-")
+		if err != nil {
+			return nil, "", nil, err
+		}
+		cleanup := func() { _ = os.RemoveAll(dir) } // a temporary demo: nothing to keep
+		wts, err := BuildDemo(ctx, dir)
+		if err != nil {
+			cleanup()
+			return nil, "", nil, err
+		}
+		return wts, "Lazuli — demo project", cleanup, nil
+	}
+	path := cfg.Path
+	if path == "" {
+		path = "."
+	}
+	wts, err := ResolveProject(path)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	abs, _ := filepath.Abs(path)
+	return wts, "Lazuli — " + filepath.Base(abs), func() {}, nil
+}
+
+// setupMainWindow adds the menus, shortcuts and remembered state of the
+// project window.
+func (ui *gui) setupMainWindow(pw *projectWindow, restore bool) {
+	p := ui.fa.Preferences()
+	w := p.FloatWithFallback(prefWindowWidth, 1180)
+	h := p.FloatWithFallback(prefWindowHeight, 760)
+	pw.win.Resize(fyne.NewSize(float32(w), float32(h)))
+	pw.win.SetMaster()
+	pw.win.SetCloseIntercept(func() {
+		size := pw.win.Canvas().Size()
+		p.SetFloat(prefWindowWidth, float64(size.Width))
+		p.SetFloat(prefWindowHeight, float64(size.Height))
+		pw.win.Close()
+	})
+	pw.win.SetMainMenu(pw.mainMenu())
+	pw.addShortcuts()
+	if ref, ok := ui.lastSession(); ok && restore && pw.hasStore(ref.StorePath) {
+		pw.SelectSession(ref)
+	}
+}
+
+// rememberSession stores the session shown, to reopen it next time.
+func (ui *gui) rememberSession(ref views.SessionRef) {
+	ui.fa.Preferences().SetString(prefLastSession, ref.StorePath+"#"+strconv.FormatInt(ref.ID, 10))
+}
+
+func (ui *gui) lastSession() (views.SessionRef, bool) {
+	v := ui.fa.Preferences().String(prefLastSession)
+	i := strings.LastIndexByte(v, '#')
+	if i < 0 {
+		return views.SessionRef{}, false
+	}
+	id, err := strconv.ParseInt(v[i+1:], 10, 64)
+	if err != nil {
+		return views.SessionRef{}, false
+	}
+	return views.SessionRef{StorePath: v[:i], ID: id}, true
+}
+
+// hasStore reports whether the window shows the store at path.
+func (pw *projectWindow) hasStore(path string) bool {
+	for _, wt := range pw.wts {
+		if wt.StorePath == path {
+			return true
+		}
+	}
+	return false
+}
+
+// addShortcuts binds the main actions to Ctrl (Cmd on macOS) shortcuts.
+func (pw *projectWindow) addShortcuts() {
+	add := func(key fyne.KeyName, fn func()) {
+		pw.win.Canvas().AddShortcut(shortcut(key), func(fyne.Shortcut) { fn() })
+	}
+	add(fyne.KeyN, pw.onNewSession)
+	add(fyne.KeyO, pw.onOpen)
+	add(fyne.KeyI, pw.onImport)
+	add(fyne.KeyE, pw.onExport)
+}
+
+// onNewSession creates a session in the first worktree.
+func (pw *projectWindow) onNewSession() {
+	if len(pw.wts) == 0 {
+		return
+	}
+	pw.mu.Lock()
+	cur := pw.current
+	pw.mu.Unlock()
+	wt := pw.wts[0]
+	for _, w := range pw.wts {
+		if w.StorePath == cur.StorePath {
+			wt = w
+		}
+	}
+	pw.NewSession(wt.StorePath, wt.Branch)
+}

@@ -1,0 +1,91 @@
+package app
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/storage"
+)
+
+// mainMenu is the window's menu bar.
+func (pw *projectWindow) mainMenu() *fyne.MainMenu {
+	file := fyne.NewMenu("File",
+		&fyne.MenuItem{Label: "Open session store…", Action: pw.onOpen, Shortcut: shortcut(fyne.KeyO)},
+		&fyne.MenuItem{Label: "Import transcript…", Action: pw.onImport, Shortcut: shortcut(fyne.KeyI)},
+		&fyne.MenuItem{Label: "Export session as .azs…", Action: pw.onExport, Shortcut: shortcut(fyne.KeyE)},
+	)
+	session := fyne.NewMenu("Session",
+		&fyne.MenuItem{Label: "New session", Action: pw.onNewSession, Shortcut: shortcut(fyne.KeyN)},
+		&fyne.MenuItem{Label: "Find in session", Action: pw.mv.Transcript().ShowFind, Shortcut: shortcut(fyne.KeyF)},
+	)
+	help := fyne.NewMenu("Help", fyne.NewMenuItem("About Lazuli", pw.onAbout))
+	return fyne.NewMainMenu(file, session, help)
+}
+
+func (pw *projectWindow) onAbout() {
+	meta := pw.ui.fa.Metadata()
+	version := meta.Version
+	if version == "" {
+		version = "development build"
+	}
+	dialog.ShowInformation("About Lazuli",
+		"Lazuli "+version+"\nThe home of coding-agent sessions.\nStores are AZUREAL v3 .azs files.", pw.win)
+}
+
+// onOpen asks for an .azs file and previews it like a dropped one.
+func (pw *projectWindow) onOpen() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil || r == nil {
+			pw.showError("open", err)
+			return
+		}
+		path := r.URI().Path()
+		_ = r.Close() // only the path is needed
+		pw.previewStore(path)
+	}, pw.win)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".azs"}))
+	d.Show()
+}
+
+// onImport asks for a transcript and imports it as a new session.
+func (pw *projectWindow) onImport() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil || r == nil {
+			pw.showError("import", err)
+			return
+		}
+		path := r.URI().Path()
+		_ = r.Close() // only the path is needed
+		pw.importTranscripts([]string{path})
+	}, pw.win)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".jsonl", ".json"}))
+	d.Show()
+}
+
+// onExport saves the shown session as a new .azs store.
+func (pw *projectWindow) onExport() {
+	pw.mu.Lock()
+	ref := pw.current
+	pw.mu.Unlock()
+	if ref.ID == 0 {
+		dialog.ShowInformation("Export session", "Select a session to export first.", pw.win)
+		return
+	}
+	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+		if err != nil || w == nil {
+			pw.showError("export", err)
+			return
+		}
+		path := w.URI().Path()
+		_ = w.Close() // the store is written to a temporary file and renamed over it
+		pw.exportSession(ref, path)
+	}, pw.win)
+	d.SetFileName("session.azs")
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".azs"}))
+	d.Show()
+}
+
+// shortcut is Ctrl+key (Cmd+key on macOS).
+func shortcut(key fyne.KeyName) fyne.Shortcut {
+	return &desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}
+}

@@ -1,0 +1,109 @@
+package app
+
+import (
+	"os"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// watchInterval is how often the window looks for changes other processes
+// (AZUREAL, the CLI, an agent run) made to its stores: one stat per store,
+// well within the one-second update the user expects.
+const watchInterval = 400 * time.Millisecond
+
+// fileStamp identifies a version of a store file.
+type fileStamp struct {
+	size    int64
+	modTime time.Time
+	exists  bool
+}
+
+func stampOf(path string) fileStamp {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{}
+	}
+	return fileStamp{size: fi.Size(), modTime: fi.ModTime(), exists: true}
+}
+
+// watch refreshes the sidebar and the shown session when a store file
+// changes, until the window closes.
+func (pw *projectWindow) watch() {
+	stamps := map[string]fileStamp{}
+	for _, wt := range pw.wts {
+		stamps[wt.StorePath] = stampOf(wt.StorePath)
+	}
+	tick := time.NewTicker(watchInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-pw.ctx.Done():
+			return
+		case <-tick.C:
+		}
+		changed := false
+		for path, old := range stamps {
+			if now := stampOf(path); now != old {
+				stamps[path], changed = now, true
+				pw.followStore(path)
+			}
+		}
+		if changed {
+			pw.refresh()
+		}
+	}
+}
+
+// followStore appends new events of the shown session when it lives in the
+// store at path, and updates its meter.
+func (pw *projectWindow) followStore(path string) {
+	pw.mu.Lock()
+	ref, last, gen := pw.current, pw.lastSeq, pw.loadGen
+	pw.mu.Unlock()
+	if ref.StorePath != path || ref.ID == 0 {
+		return
+	}
+	st, err := pw.store(path)
+	if err != nil {
+		return
+	}
+	s, err := st.GetSession(pw.ctx, ref.ID)
+	if err != nil {
+		return // deleted elsewhere: the refreshed sidebar shows it
+	}
+	events, err := st.LoadEventsRange(pw.ctx, ref.ID, last+1, 0)
+	if err != nil {
+		pw.showError("load new events", err)
+		return
+	}
+	comps, err := st.Compactions(pw.ctx, ref.ID)
+	if err != nil {
+		return
+	}
+	pw.mu.Lock()
+	if gen != pw.loadGen || pw.current != ref {
+		pw.mu.Unlock()
+		return
+	}
+	if len(events) > 0 {
+		pw.lastSeq = lastSeqOf(events)
+	}
+	var fresh []store.Compaction
+	if len(comps) > pw.compCount {
+		fresh = comps[pw.compCount:]
+		pw.compCount = len(comps)
+	}
+	pw.mu.Unlock()
+	fyne.Do(func() {
+		if len(events) > 0 {
+			pw.mv.Transcript().AppendEvents(events)
+		}
+		for _, c := range fresh {
+			pw.mv.Transcript().AddCompaction(c)
+		}
+		pw.mv.Meter().Set(s.CharsSinceCompaction)
+	})
+}

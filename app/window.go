@@ -1,0 +1,173 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+
+	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/views"
+)
+
+// projectWindow is one window over the stores of a project (or one store
+// opened read-only). It implements views.Actions: intents arrive on the Fyne
+// goroutine, the work runs on background goroutines, and the results come
+// back through fyne.Do.
+type projectWindow struct {
+	ui       *gui
+	win      fyne.Window
+	mv       *views.MainView
+	wts      []Worktree
+	readOnly bool
+	ctx      context.Context
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+
+	mu        sync.Mutex
+	stores    map[string]*store.Store // by path, opened lazily
+	current   views.SessionRef        // the session shown
+	lastSeq   int64                   // the last seq shown of current
+	compCount int                     // compactions shown of current
+	loadGen   int                     // bumps on every session switch
+}
+
+func newProjectWindow(ui *gui, title string, wts []Worktree, readOnly bool) *projectWindow {
+	ctx, cancel := context.WithCancel(ui.ctx)
+	pw := &projectWindow{ui: ui, wts: wts, readOnly: readOnly, ctx: ctx, cancel: cancel, stores: map[string]*store.Store{}}
+	pw.win = ui.fa.NewWindow(title)
+	pw.mv = views.NewMainView(pw)
+	pw.win.SetContent(pw.mv.Content())
+	pw.mv.BindShortcuts(pw.win.Canvas())
+	pw.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { pw.onDropped(uris) })
+	pw.win.SetOnClosed(pw.close)
+	pw.go_(pw.watch)
+	pw.refresh()
+	return pw
+}
+
+// go_ runs fn in a goroutine the window waits for when it closes.
+func (pw *projectWindow) go_(fn func()) {
+	pw.wg.Add(1)
+	go func() {
+		defer pw.wg.Done()
+		fn()
+	}()
+}
+
+// close stops the window's goroutines and closes its stores.
+func (pw *projectWindow) close() {
+	pw.cancel()
+	pw.wg.Wait()
+	pw.mu.Lock()
+	defer pw.mu.Unlock()
+	for _, st := range pw.stores {
+		if err := st.Close(); err != nil {
+			log.Printf("close store %s: %v", st.Path(), err)
+		}
+	}
+	pw.stores = map[string]*store.Store{}
+}
+
+// store returns the open store at path, opening it on first use.
+func (pw *projectWindow) store(path string) (*store.Store, error) {
+	pw.mu.Lock()
+	defer pw.mu.Unlock()
+	if st, ok := pw.stores[path]; ok {
+		return st, nil
+	}
+	open := store.Open
+	if pw.readOnly {
+		open = store.OpenReadOnly
+	}
+	st, err := open(pw.ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	pw.stores[path] = st
+	return st, nil
+}
+
+// showError reports err in a dialog with a short message; the full chain is
+// logged.
+func (pw *projectWindow) showError(what string, err error) {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return
+	}
+	log.Printf("%s: %v", what, err)
+	fyne.Do(func() { dialog.ShowError(fmt.Errorf("%s: %w", what, userMessage(err)), pw.win) })
+}
+
+// userMessage keeps the part of err a user can act on.
+func userMessage(err error) error {
+	var fe *store.FormatError
+	if errors.As(err, &fe) {
+		return fe
+	}
+	return err
+}
+
+// refresh reloads the session list of every store in the background.
+func (pw *projectWindow) refresh() {
+	pw.go_(func() {
+		groups, errs := pw.listGroups()
+		for _, err := range errs {
+			pw.showError("read sessions", err)
+		}
+		fyne.Do(func() { pw.mv.Sidebar().Apply(groups) })
+	})
+}
+
+// listGroups lists the sessions of every worktree, grouped by the branch
+// recorded in each session (a store can hold sessions of other branches).
+func (pw *projectWindow) listGroups() ([]views.WorktreeGroup, []error) {
+	var groups []views.WorktreeGroup
+	var errs []error
+	for _, wt := range pw.wts {
+		st, err := pw.store(wt.StorePath)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		sessions, err := st.ListSessions(pw.ctx, "")
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		groups = append(groups, groupByWorktree(wt, sessions)...)
+	}
+	return groups, errs
+}
+
+// groupByWorktree splits a store's sessions by their worktree column, the
+// worktree's own branch first, keeping AZUREAL's order inside each group.
+func groupByWorktree(wt Worktree, sessions []store.Session) []views.WorktreeGroup {
+	branch := wt.Branch
+	if branch == "" {
+		branch = filepath.Base(wt.StorePath)
+	}
+	byBranch := map[string][]store.Session{branch: nil}
+	order := []string{branch}
+	for _, s := range sessions {
+		b := s.Worktree
+		if b == "" || wt.Branch == "" {
+			b = branch
+		}
+		if _, ok := byBranch[b]; !ok {
+			order = append(order, b)
+		}
+		byBranch[b] = append(byBranch[b], s)
+	}
+	sort.SliceStable(order[1:], func(i, j int) bool { return order[1+i] < order[1+j] })
+	groups := make([]views.WorktreeGroup, 0, len(order))
+	for _, b := range order {
+		groups = append(groups, views.WorktreeGroup{Worktree: b, StorePath: wt.StorePath, Sessions: byBranch[b]})
+	}
+	return groups
+}

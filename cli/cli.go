@@ -1,0 +1,220 @@
+// Package cli is Lazuli's headless command line: the subcommands of the
+// lazuli binary that never open a window (ls, show, import, context, check,
+// dump). It uses only the store and agents packages, never Fyne.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// Exit codes.
+const (
+	ExitOK    = 0
+	ExitError = 1
+	ExitUsage = 2
+)
+
+// command is one subcommand.
+type command struct {
+	name, args, summary string
+	run                 func(ctx context.Context, env *Env, args []string) error
+}
+
+// Env is what a command reads and writes besides the store.
+type Env struct {
+	Stdout, Stderr io.Writer
+	// Dir is the folder relative paths and the default store resolve against.
+	Dir string
+}
+
+func commands() []command {
+	return []command{
+		{"ls", "[--store P] [--json]", "list the sessions of a store", runList},
+		{"show", "[--store P] SESSION [--json]", "print a session's transcript", runShow},
+		{"import", "[--store P] [--session SESSION | --name NAME] [--worktree BRANCH] [--format F] FILE...", "import agent transcripts as sessions", runImport},
+		{"context", "[--store P] SESSION [PROMPT]", "print the prompt that would be sent to an agent", runContext},
+		{"check", "[--store P] [--json]", "check a store's integrity and format", runCheck},
+		{"dump", "[--store P]", "print a canonical JSON dump of a store", runDump},
+	}
+}
+
+// IsCommand reports whether name is a CLI subcommand (or a help request),
+// so the binary can route it here instead of opening a window.
+func IsCommand(name string) bool {
+	if name == "help" || name == "-h" || name == "--help" {
+		return true
+	}
+	for _, c := range commands() {
+		if c.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Run runs the subcommand in args[0] and returns the process exit code.
+// Errors are printed as one line on env.Stderr.
+func Run(ctx context.Context, env *Env, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(env.Stdout)
+		return ExitOK
+	}
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(ctx, env, args[1:])
+		switch {
+		case err == nil:
+			return ExitOK
+		case errors.Is(err, flag.ErrHelp):
+			return ExitOK
+		case errors.As(err, new(*usageError)):
+			fmt.Fprintf(env.Stderr, "lazuli %s: %v\nusage: lazuli %s %s\n", c.name, err, c.name, c.args)
+			return ExitUsage
+		default:
+			fmt.Fprintf(env.Stderr, "lazuli %s: %s\n", c.name, oneLine(err))
+			return ExitError
+		}
+	}
+	fmt.Fprintf(env.Stderr, "lazuli: unknown command %q (try lazuli help)\n", args[0])
+	return ExitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: lazuli [PATH]            open the window on a project, worktree or .azs file")
+	fmt.Fprintln(w, "       lazuli --demo            open the window on a demo project of sample sessions")
+	fmt.Fprintln(w, "       lazuli COMMAND [ARGS]    run a command without a window")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n           %s\n", c.name, c.summary, c.args)
+	}
+	fmt.Fprintln(w, "\nP is an .azs file, or a folder meaning FOLDER/.azureal/sessions.azs (default: the current folder).")
+	fmt.Fprintln(w, "SESSION is a session number: 3 or S3.")
+}
+
+// usageError is a mistake in the command line.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+
+// oneLine flattens an error message to one line.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " ")
+}
+
+// newFlags returns a flag set that reports errors as usage errors.
+func newFlags(name string, env *Env) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parseFlags parses args allowing flags after positional arguments.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usagef("%v", err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// StorePath resolves the --store argument: an .azs file, or a folder meaning
+// FOLDER/.azureal/sessions.azs. "" means the current folder.
+func StorePath(dir, p string) (string, error) {
+	if p == "" {
+		p = "."
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case err == nil && fi.IsDir():
+		return filepath.Join(p, ".azureal", "sessions.azs"), nil
+	case err == nil:
+		return p, nil
+	case errors.Is(err, os.ErrNotExist) && strings.EqualFold(filepath.Ext(p), ".azs"):
+		return p, nil
+	case errors.Is(err, os.ErrNotExist):
+		return "", fmt.Errorf("no such file or folder: %s", p)
+	}
+	return "", err
+}
+
+// ParseSessionID parses a session number: 3 or S3.
+func ParseSessionID(s string) (int64, error) {
+	t := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(s), "S"), "s")
+	id, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, usagef("%q is not a session number (want 3 or S3)", s)
+	}
+	return id, nil
+}
+
+// openStore opens the store named by --store for reading (and lazy writing).
+func openStore(ctx context.Context, env *Env, p string) (*store.Store, error) {
+	path, err := StorePath(env.Dir, p)
+	if err != nil {
+		return nil, err
+	}
+	return store.Open(ctx, path)
+}
+
+// openExisting opens a store that must already exist.
+func openExisting(ctx context.Context, env *Env, p string) (*store.Store, error) {
+	st, err := openStore(ctx, env, p)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Exists() {
+		st.Close()
+		return nil, fmt.Errorf("no session store at %s", st.Path())
+	}
+	return st, nil
+}
+
+// sessionByID returns a session, with a clear message when it is missing.
+func sessionByID(ctx context.Context, st *store.Store, id int64) (store.Session, error) {
+	s, err := st.GetSession(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return s, fmt.Errorf("no session S%d in %s", id, st.Path())
+	}
+	return s, err
+}
+
+// sortedKeys returns m's keys in order, for stable output.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

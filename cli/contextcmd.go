@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+func runContext(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags("context", env)
+	storeArg := fs.String("store", "", "store file or folder")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) < 1 {
+		return usagef("want SESSION [PROMPT]")
+	}
+	id, err := ParseSessionID(pos[0])
+	if err != nil {
+		return err
+	}
+	prompt := strings.Join(pos[1:], " ")
+	st, err := openExisting(ctx, env, *storeArg)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if _, err := sessionByID(ctx, st, id); err != nil {
+		return err
+	}
+	payload, err := st.BuildContext(ctx, id)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprint(env.Stdout, store.BuildContextPrompt(payload, prompt))
+	return err
+}
+
+func runCheck(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags("check", env)
+	storeArg := fs.String("store", "", "store file or folder")
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
+	}
+	path, err := StorePath(env.Dir, *storeArg)
+	if err != nil {
+		return err
+	}
+	rep, err := store.CheckFile(ctx, path)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		if err := writeJSON(env.Stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		printReport(env, rep)
+	}
+	if !rep.OK() {
+		return fmt.Errorf("%s is damaged: %d problem(s) found", path, countErrors(rep))
+	}
+	return nil
+}
+
+func countErrors(rep store.Report) int {
+	n := 0
+	for _, f := range rep.Findings {
+		if f.Severity == store.SeverityError {
+			n++
+		}
+	}
+	return n
+}
+
+// printReport writes the check report for people.
+func printReport(env *Env, rep store.Report) {
+	w := env.Stdout
+	fmt.Fprintf(w, "store:          %s\n", rep.Path)
+	if !rep.Exists {
+		fmt.Fprintln(w, "                (no file: nothing to check)")
+		return
+	}
+	fmt.Fprintf(w, "schema_version: %s\n", rep.SchemaVersion)
+	fmt.Fprintf(w, "quick_check:    %s\n", strings.Join(rep.QuickCheck, "; "))
+	fmt.Fprintf(w, "contents:       %d sessions, %d events, %d compactions\n", rep.Sessions, rep.Events, rep.Compactions)
+	for _, f := range rep.Findings {
+		where := ""
+		if f.SessionID != 0 {
+			where = fmt.Sprintf(" [S%d]", f.SessionID)
+		}
+		if f.Count > 1 {
+			where += fmt.Sprintf(" (%d rows)", f.Count)
+		}
+		fmt.Fprintf(w, "%-8s %s%s: %s\n", f.Severity, f.Code, where, f.Message)
+	}
+	switch {
+	case len(rep.Findings) == 0:
+		fmt.Fprintln(w, "result:         OK, no problems found")
+	case rep.OK():
+		fmt.Fprintln(w, "result:         OK (no damage; see the notes above)")
+	default:
+		fmt.Fprintln(w, "result:         DAMAGED")
+	}
+}
+
+func runDump(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags("dump", env)
+	storeArg := fs.String("store", "", "store file or folder")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
+	}
+	st, err := openExisting(ctx, env, *storeArg)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	d, err := st.Dump(ctx)
+	if err != nil {
+		return err
+	}
+	js, err := d.JSON()
+	if err != nil {
+		return err
+	}
+	_, err = env.Stdout.Write(js)
+	return err
+}

@@ -1,0 +1,148 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// parsedFile is one transcript, parsed and ready to store.
+type parsedFile struct {
+	path   string
+	format agents.Format
+	events []store.Event
+	stats  agents.ParseStats
+}
+
+func runImport(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags("import", env)
+	storeArg := fs.String("store", "", "store file or folder")
+	sessionArg := fs.String("session", "", "append to this session instead of creating one")
+	name := fs.String("name", "", "name of the new session")
+	worktree := fs.String("worktree", "", "branch recorded for new sessions (default: the worktree's branch)")
+	formatArg := fs.String("format", "auto", "auto, claude-stream, claude-transcript, codex-exec or codex-rollout")
+	files, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return usagef("want at least one FILE")
+	}
+	if *sessionArg != "" && *name != "" {
+		return usagef("--session and --name cannot be combined")
+	}
+	format, err := agents.ParseFormat(*formatArg)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	var target int64
+	if *sessionArg != "" {
+		if target, err = ParseSessionID(*sessionArg); err != nil {
+			return err
+		}
+	}
+	path, err := StorePath(env.Dir, *storeArg)
+	if err != nil {
+		return err
+	}
+	// Parse everything first: a bad file must leave the store untouched.
+	parsed := make([]parsedFile, 0, len(files))
+	for _, f := range files {
+		pf, err := parseTranscript(env, f, format)
+		if err != nil {
+			return err
+		}
+		parsed = append(parsed, pf)
+	}
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if target != 0 {
+		if _, err := sessionByID(ctx, st, target); err != nil {
+			return err
+		}
+	}
+	if *worktree == "" {
+		*worktree = BranchOf(worktreeDir(path))
+	}
+	for _, pf := range parsed {
+		id, n, err := storeParsed(ctx, st, pf, target, *worktree, *name)
+		if err != nil {
+			return fmt.Errorf("import %s: %w", pf.path, err)
+		}
+		fmt.Fprintf(env.Stderr, "%s (%s): %d events into S%d\n", pf.path, pf.format, n, id)
+		fmt.Fprintf(env.Stdout, "S%d\n", id)
+	}
+	return nil
+}
+
+// parseTranscript reads and parses one file, reporting skipped lines.
+func parseTranscript(env *Env, file string, format agents.Format) (parsedFile, error) {
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(env.Dir, file)
+	}
+	if fi, err := os.Stat(file); err != nil {
+		return parsedFile{}, fmt.Errorf("cannot read %s: %w", file, errors.Unwrap(err))
+	} else if fi.IsDir() {
+		return parsedFile{}, fmt.Errorf("%s is a folder, not a transcript", file)
+	}
+	events, f, stats, err := agents.ParseFile(file, format, agents.ParserOptions{})
+	if err != nil {
+		return parsedFile{}, fmt.Errorf("%s: %w", file, err)
+	}
+	if stats.Malformed > 0 {
+		fmt.Fprintf(env.Stderr, "%s: skipped %d malformed line(s) (line %s)\n", file, stats.Malformed, joinInts(stats.BadLines))
+	}
+	if len(events) == 0 && stats.Malformed > 0 {
+		return parsedFile{}, fmt.Errorf("%s: no %s lines found: %w", file, f, agents.ErrNotTranscript)
+	}
+	return parsedFile{path: file, format: f, events: store.FilterInjectedEvents(events), stats: stats}, nil
+}
+
+// storeParsed writes one parsed transcript as a new session, or appends it
+// to target, in one transaction.
+func storeParsed(ctx context.Context, st *store.Store, pf parsedFile, target int64, worktree, name string) (int64, int, error) {
+	if target != 0 {
+		n, err := st.AppendEvents(ctx, target, pf.events)
+		return target, n, err
+	}
+	s, n, err := st.CreateSessionWithEvents(ctx, worktree, name, pf.events)
+	return s.ID, n, err
+}
+
+// worktreeDir is the worktree folder a store path belongs to.
+func worktreeDir(storePath string) string {
+	dir := filepath.Dir(storePath)
+	if filepath.Base(dir) == ".azureal" {
+		return filepath.Dir(dir)
+	}
+	return dir
+}
+
+// BranchOf returns the git branch checked out in dir, or "main" when dir is
+// not a git worktree or has a detached HEAD.
+func BranchOf(dir string) string {
+	out, err := exec.Command("git", "-C", dir, "rev-parse", "--abbrev-ref", "HEAD").Output()
+	b := strings.TrimSpace(string(out))
+	if err != nil || b == "" || b == "HEAD" {
+		return "main"
+	}
+	return b
+}
+
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprint(n)
+	}
+	return strings.Join(parts, ", ")
+}

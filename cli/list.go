@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// sessionJSON is one element of `lazuli ls --json`.
+type sessionJSON struct {
+	ID                   int64    `json:"id"`
+	Name                 string   `json:"name"`
+	DisplayName          string   `json:"display_name"`
+	Worktree             string   `json:"worktree"`
+	Created              string   `json:"created"`
+	Completed            *bool    `json:"completed"`
+	DurationMS           *int64   `json:"duration_ms"`
+	CostUSD              *float64 `json:"cost_usd"`
+	LastClaudeUUID       string   `json:"last_claude_uuid"`
+	EventCount           int64    `json:"event_count"`
+	MessageCount         int64    `json:"message_count"`
+	CharsSinceCompaction int64    `json:"chars_since_compaction"`
+}
+
+func toSessionJSON(s store.Session) sessionJSON {
+	return sessionJSON{
+		ID: s.ID, Name: s.Name, DisplayName: s.DisplayName(), Worktree: s.Worktree,
+		Created: s.Created, Completed: s.Completed, DurationMS: s.DurationMS, CostUSD: s.CostUSD,
+		LastClaudeUUID: s.LastClaudeUUID, EventCount: s.EventCount, MessageCount: s.MessageCount,
+		CharsSinceCompaction: s.CharsSinceCompaction,
+	}
+}
+
+func runList(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags("ls", env)
+	storeArg := fs.String("store", "", "store file or folder")
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
+	}
+	st, err := openStore(ctx, env, *storeArg)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	sessions, err := st.ListSessions(ctx, "")
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		out := make([]sessionJSON, 0, len(sessions))
+		for _, s := range sessions {
+			out = append(out, toSessionJSON(s))
+		}
+		return writeJSON(env.Stdout, out)
+	}
+	if len(sessions) == 0 {
+		fmt.Fprintf(env.Stderr, "no sessions in %s\n", st.Path())
+		return nil
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTATUS\tNAME\tWORKTREE\tCREATED\tMSGS\tEVENTS\tCONTEXT")
+	for _, s := range sessions {
+		fmt.Fprintf(tw, "S%d\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n", s.ID, statusText(s), s.DisplayName(),
+			s.Worktree, s.Created, s.MessageCount, s.EventCount, meterText(s.CharsSinceCompaction))
+	}
+	return tw.Flush()
+}
+
+// statusText is the completion badge with its duration (spec §3.5).
+func statusText(s store.Session) string {
+	if s.Completed == nil {
+		return "○"
+	}
+	badge := "✓"
+	if !*s.Completed {
+		badge = "✗"
+	}
+	if s.DurationMS != nil {
+		badge += " " + store.FormatDurationBadge(*s.DurationMS)
+	}
+	return badge
+}
+
+// meterText is the context meter as a percentage of the compaction threshold.
+func meterText(chars int64) string {
+	pct := float64(chars) / store.CompactionThreshold * 100
+	if pct > 100 {
+		pct = 100
+	}
+	return fmt.Sprintf("%.0f%%", pct)
+}
+
+// writeJSON prints v as indented JSON without HTML escaping.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// eventJSON is one element of `lazuli show --json`.
+type eventJSON struct {
+	Seq     int64           `json:"seq"`
+	Kind    store.Kind      `json:"kind"`
+	CharLen int64           `json:"char_len"`
+	Event   json.RawMessage `json:"event"`
+}
+
+func runShow(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags("show", env)
+	storeArg := fs.String("store", "", "store file or folder")
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want one SESSION")
+	}
+	id, err := ParseSessionID(pos[0])
+	if err != nil {
+		return err
+	}
+	st, err := openExisting(ctx, env, *storeArg)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	sess, err := sessionByID(ctx, st, id)
+	if err != nil {
+		return err
+	}
+	events, err := st.LoadEvents(ctx, id)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		out := make([]eventJSON, 0, len(events))
+		for _, e := range events {
+			js, err := store.EncodeEventJSON(e.Event)
+			if err != nil {
+				return fmt.Errorf("encode event %d: %w", e.Seq, err)
+			}
+			out = append(out, eventJSON{Seq: e.Seq, Kind: e.Kind, CharLen: e.CharLen, Event: js})
+		}
+		return writeJSON(env.Stdout, out)
+	}
+	printTranscript(env.Stdout, sess, events)
+	return nil
+}
+
+// printTranscript writes a readable transcript of a session.
+func printTranscript(w io.Writer, s store.Session, events []store.StoredEvent) {
+	fmt.Fprintf(w, "S%d  %s  [%s]  %s  %s  %d msgs  context %s\n\n", s.ID, s.DisplayName(), s.Worktree,
+		s.Created, statusText(s), s.MessageCount, meterText(s.CharsSinceCompaction))
+	for _, se := range events {
+		head, body := describeEvent(se.Event)
+		fmt.Fprintf(w, "#%d %s\n", se.Seq, head)
+		if body != "" {
+			fmt.Fprintln(w, indent(body))
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// describeEvent returns a one-line heading and an optional body for e.
+func describeEvent(e store.Event) (string, string) {
+	switch e.Kind {
+	case store.KindInit:
+		return fmt.Sprintf("Init  model %s  cwd %s", e.Model, e.CWD), ""
+	case store.KindUserMessage:
+		return "User", e.Content
+	case store.KindAssistantText:
+		return "Assistant", e.Text
+	case store.KindToolCall:
+		head := "Tool: " + e.ToolName
+		if p := store.ToolKeyParam(e.ToolName, e.Input); p != "" {
+			head += " (" + p + ")"
+		}
+		return head, ""
+	case store.KindToolResult:
+		label := "Result"
+		if e.IsError {
+			label = "Error"
+		}
+		return label + ": " + e.ToolName, e.Content
+	case store.KindComplete:
+		mark := "✓ completed"
+		if !e.Success {
+			mark = "✗ failed"
+		}
+		return fmt.Sprintf("%s  %.1fs  $%.4f", mark, float64(e.DurationMS)/1000, e.CostUSD), ""
+	case store.KindHook:
+		return "Hook: " + e.Name, e.Output
+	case store.KindCommand:
+		return "Command: " + e.Name, ""
+	case store.KindPlan:
+		return "Plan: " + e.Name, e.Content
+	case store.KindModelSwitch:
+		return "Model: " + e.Model, ""
+	}
+	return string(e.Kind), ""
+}
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
+}

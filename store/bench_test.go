@@ -1,0 +1,270 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+var benchListEvents = flag.Int("store.listevents", 300_000,
+	"total events in BenchmarkListSessions2000's store (use 1000000 for the 1M target)")
+
+// benchWords is the vocabulary of generated text.
+var benchWords = strings.Fields(`the a parser function returns error value context store session event
+	index query table column row file path test build run check update token stream write read open close
+	struct field method interface slice map channel goroutine mutex buffer offset length range loop`)
+
+// benchGen generates a realistic, deterministic mix of agent events.
+type benchGen struct {
+	r    *rand.Rand
+	tool int
+}
+
+func newBenchGen(seed uint64) *benchGen { return &benchGen{r: rand.New(rand.NewPCG(seed, 7))} }
+
+func (g *benchGen) words(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(benchWords[g.r.IntN(len(benchWords))])
+	}
+	return b.String()
+}
+
+// lines returns n lines of code-like text.
+func (g *benchGen) lines(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "%4d\t%s(%d)\n", i+1, g.words(4+g.r.IntN(6)), g.r.IntN(1000))
+	}
+	return b.String()
+}
+
+// markdown is an assistant reply of a few hundred bytes.
+func (g *benchGen) markdown() string {
+	return "## " + g.words(4) + "\n\n" + g.words(30+g.r.IntN(40)) + "\n\n- `" + g.words(2) + "`\n- " + g.words(8)
+}
+
+// toolPair is a tool call with its result (a few KB before compaction).
+func (g *benchGen) toolPair() (Event, Event) {
+	g.tool++
+	id := fmt.Sprintf("toolu_%08d", g.tool)
+	path := fmt.Sprintf("/home/dev/proj/src/%s_%d.go", benchWords[g.r.IntN(len(benchWords))], g.r.IntN(50))
+	mk := func(v any) json.RawMessage { b, _ := json.Marshal(v); return b }
+	switch g.r.IntN(4) {
+	case 0:
+		return ToolCall(id, "Read", &path, mk(map[string]any{"file_path": path, "offset": 1, "limit": 200})),
+			ToolResult(id, "Read", &path, g.lines(40+g.r.IntN(80)), false)
+	case 1:
+		cmd := "go test ./" + g.words(1) + "/..."
+		return ToolCall(id, "Bash", nil, mk(map[string]any{"command": cmd, "description": g.words(5)})),
+			ToolResult(id, "Bash", nil, g.lines(30+g.r.IntN(40)), g.r.IntN(10) == 0)
+	case 2:
+		return ToolCall(id, "Edit", &path, mk(map[string]any{"file_path": path,
+				"old_string": g.lines(4 + g.r.IntN(8)), "new_string": g.lines(4 + g.r.IntN(10))})),
+			ToolResult(id, "Edit", &path, "The file "+path+" has been updated.\n"+g.lines(8), false)
+	}
+	return ToolCall(id, "Grep", nil, mk(map[string]any{"pattern": "func " + g.words(1), "path": "src"})),
+		ToolResult(id, "Grep", nil, g.lines(20+g.r.IntN(30)), false)
+}
+
+// turn returns one prompt-to-Complete turn of about ten events.
+func (g *benchGen) turn() []Event {
+	evs := []Event{UserMessage(g.words(15 + g.r.IntN(40))), AssistantText(g.markdown())}
+	for range 3 {
+		call, result := g.toolPair()
+		evs = append(evs, call, result)
+	}
+	return append(evs, AssistantText(g.markdown()), Complete(true, uint64(1000+g.r.IntN(90000)), g.r.Float64()))
+}
+
+// events returns at least n events made of whole turns, cut to n.
+func (g *benchGen) events(n int) []Event {
+	evs := make([]Event, 0, n+10)
+	for len(evs) < n {
+		evs = append(evs, g.turn()...)
+	}
+	return evs[:n]
+}
+
+// BenchmarkAppendEvents appends batches of 5,000 realistic events (user
+// prompts, markdown replies, Read/Bash/Edit/Grep calls with results of a few
+// KB) to one session, one transaction per batch. full is AppendEvents;
+// insert is only its transaction, with the events already compacted,
+// encoded and compressed (the part of the cost that is not the codec's).
+func BenchmarkAppendEvents(b *testing.B) {
+	const batch = 5000
+	s := mustOpen(b)
+	sess := mustCreateSession(b, s, "main", "")
+	evs := newBenchGen(1).events(batch)
+	ctx := context.Background()
+	run := func(b *testing.B, appendBatch func() error) {
+		b.ReportAllocs()
+		start, cpu := time.Now(), processCPU()
+		for b.Loop() {
+			if err := appendBatch(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		events := float64(batch * b.N)
+		b.ReportMetric(events/time.Since(start).Seconds(), "events/s")
+		reportCPU(b, cpu, events, "cpu-µs/event")
+	}
+	b.Run("full", func(b *testing.B) {
+		run(b, func() error { _, err := s.AppendEvents(ctx, sess.ID, evs); return err })
+	})
+	b.Run("insert", func(b *testing.B) {
+		encoded := encodeAll(b, s, evs)
+		run(b, func() error {
+			return s.writeTx(ctx, false, func(tx *sql.Tx) error {
+				_, err := insertEvents(ctx, tx, sess.ID, preEncoded(encoded))
+				return err
+			})
+		})
+	})
+}
+
+// encodeAll encodes events as AppendEvents does, waiting for every chunk.
+func encodeAll(b *testing.B, s *Store, events []Event) []encodedRow {
+	batch := s.encodeAsync(events)
+	defer batch.finish()
+	for k := range batch.chunks {
+		if _, err := batch.chunk(k); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return batch.rows
+}
+
+// reportCPU reports the process CPU time used since cpu0 per unit: on a
+// shared machine, wall-clock rates depend on the load, this does not.
+func reportCPU(b *testing.B, cpu0 time.Duration, units float64, name string) {
+	if cpu := processCPU() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Microseconds())/units, name)
+	}
+}
+
+// BenchmarkLoadSession50K loads (decodes and filters) a 50,000-event
+// session. cold decodes every row; warm is a repeated load, served from the
+// Store's decoded-row cache after an index-only check.
+func BenchmarkLoadSession50K(b *testing.B) {
+	s := mustOpen(b)
+	sess := mustCreateSession(b, s, "main", "")
+	mustAppend(b, s, sess.ID, newBenchGen(2).events(50_000)...)
+	ctx := context.Background()
+	run := func(b *testing.B, cold bool) {
+		b.ReportAllocs()
+		start, cpu := time.Now(), processCPU()
+		for b.Loop() {
+			if cold {
+				s.events.forget(sess.ID)
+			}
+			evs, err := s.LoadEvents(ctx, sess.ID)
+			if err != nil || len(evs) != 50_000 {
+				b.Fatalf("LoadEvents = %d events, %v", len(evs), err)
+			}
+		}
+		b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/load")
+		reportCPU(b, cpu, float64(b.N)*1000, "cpu-ms/load")
+	}
+	b.Run("cold", func(b *testing.B) { run(b, true) })
+	b.Run("warm", func(b *testing.B) { run(b, false) })
+}
+
+// BenchmarkListSessions2000 lists 2,000 sessions holding -store.listevents
+// events in all. warm is the steady state (counts cached and refreshed
+// incrementally); cold opens the store anew each time (Open's quick_check
+// plus a full scan of the events table).
+func BenchmarkListSessions2000(b *testing.B) {
+	const sessions = 2000
+	s := mustOpen(b)
+	buildListStore(b, s, sessions, *benchListEvents)
+	ctx := context.Background()
+	run := func(b *testing.B, list func() ([]Session, error)) {
+		b.ReportAllocs()
+		start := time.Now()
+		for b.Loop() {
+			got, err := list()
+			if err != nil || len(got) != sessions {
+				b.Fatalf("ListSessions = %d sessions, %v", len(got), err)
+			}
+		}
+		b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/list")
+	}
+	b.Run("warm", func(b *testing.B) {
+		if _, err := s.ListSessions(ctx, ""); err != nil { // prime the cache
+			b.Fatal(err)
+		}
+		run(b, func() ([]Session, error) { return s.ListSessions(ctx, "") })
+	})
+	b.Run("cold", func(b *testing.B) {
+		run(b, func() ([]Session, error) {
+			fresh, err := Open(ctx, s.Path())
+			if err != nil {
+				return nil, err
+			}
+			defer fresh.Close()
+			return fresh.ListSessions(ctx, "")
+		})
+	})
+}
+
+// buildListStore fills s with n sessions and total events, spread unevenly,
+// in one transaction: a pool of events is encoded once and its rows are
+// inserted with the same code AppendEvents uses.
+func buildListStore(b *testing.B, s *Store, n, total int) {
+	b.Helper()
+	g := newBenchGen(3)
+	pool := encodeAll(b, s, g.events(20_000))
+	mustCreateSession(b, s, "main", "") // creates the file
+	ctx := context.Background()
+	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
+		for i := range n {
+			id := int64(i + 1)
+			if i > 0 {
+				if _, err := tx.ExecContext(ctx, "INSERT INTO sessions(worktree) VALUES (?)", []string{"main", "feature"}[i%2]); err != nil {
+					return err
+				}
+			}
+			k := total / n
+			if i%10 == 0 {
+				k = k * 3 / 2
+			} else if i%10 == 1 {
+				k = k / 2
+			}
+			off := g.r.IntN(len(pool) - k)
+			if _, err := insertEvents(ctx, tx, id, preEncoded(pool[off:off+k])); err != nil {
+				return err
+			}
+			if i%7 == 0 {
+				_, err := tx.ExecContext(ctx, "INSERT INTO compactions(session_id, after_seq, summary) VALUES (?, ?, ?)", id, k/2, "summary")
+				if err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+// preEncoded wraps rows that are already encoded as a finished batch.
+func preEncoded(rows []encodedRow) *encodedBatch {
+	b := &encodedBatch{rows: rows, chunks: max(1, (len(rows)+encodeChunk-1)/encodeChunk)}
+	b.done, b.errs = make([]chan struct{}, b.chunks), make([]error, b.chunks)
+	for k := range b.done {
+		b.done[k] = make(chan struct{})
+		close(b.done[k])
+	}
+	return b
+}

@@ -1,0 +1,184 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"slices"
+	"sync"
+)
+
+// Limits of the decoded-event cache.
+const (
+	cacheSessions  = 4       // sessions kept
+	cacheMaxEvents = 200_000 // decoded events kept in all
+)
+
+// eventCache keeps the decoded rows of the sessions loaded last, so that
+// loading a session again (switching back to it, building the context of
+// the next prompt) only decodes the rows added since. Decoding dominates
+// a load: every row is its own zstd frame with its own entropy tables.
+//
+// An entry is checked against the file on every use with one index-only
+// query (row count, MAX(id)), relying on AZUREAL's guarantees: events get
+// increasing AUTOINCREMENT ids and are never changed or deleted one by
+// one. New rows are decoded and appended; anything else reloads.
+type eventCache struct {
+	mu      sync.Mutex
+	entries []*cachedSession // most recently used first
+}
+
+// cachedSession is the decoded, unfiltered rows of a whole session.
+type cachedSession struct {
+	session     int64
+	count       int64         // rows, including undecodable ones
+	maxID       int64         // MAX(events.id)
+	events      []StoredEvent // decodable rows in seq order
+	skippedSeqs []int64       // seqs of undecodable rows
+}
+
+// sessionStamp is what identifies a session's rows: their count and MAX(id).
+type sessionStamp struct{ count, maxID int64 }
+
+func readStamp(ctx context.Context, q querier, session int64) (sessionStamp, error) {
+	var st sessionStamp
+	err := q.QueryRowContext(ctx, "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM events WHERE session_id = ?", session).
+		Scan(&st.count, &st.maxID)
+	return st, err
+}
+
+// get returns the entry of session, or nil, marking it most recently used.
+func (c *eventCache) get(session int64) *cachedSession {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, e := range c.entries {
+		if e.session == session {
+			copy(c.entries[1:i+1], c.entries[:i])
+			c.entries[0] = e
+			return e
+		}
+	}
+	return nil
+}
+
+// put stores e, evicting the least recently used entries over the limits.
+func (c *eventCache) put(e *cachedSession) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries = slices.DeleteFunc(c.entries, func(x *cachedSession) bool { return x.session == e.session })
+	if len(e.events) > cacheMaxEvents {
+		return
+	}
+	c.entries = append([]*cachedSession{e}, c.entries...)
+	total := 0
+	for i, x := range c.entries {
+		if total += len(x.events); i >= cacheSessions || total > cacheMaxEvents {
+			c.entries = c.entries[:i]
+			break
+		}
+	}
+}
+
+// has reports whether session has an entry.
+func (c *eventCache) has(session int64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.ContainsFunc(c.entries, func(x *cachedSession) bool { return x.session == session })
+}
+
+// forget drops a session's entry.
+func (c *eventCache) forget(session int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries = slices.DeleteFunc(c.entries, func(x *cachedSession) bool { return x.session == session })
+}
+
+// cachedRows returns the session's decoded rows, up to date with tx's
+// snapshot: from the cache, extended with new rows, or loaded in full.
+func (s *Store) cachedRows(ctx context.Context, tx *sql.Tx, session int64) (*cachedSession, error) {
+	st, err := readStamp(ctx, tx, session)
+	if err != nil {
+		return nil, err
+	}
+	old := s.events.get(session)
+	switch {
+	case old != nil && old.count == st.count && old.maxID == st.maxID:
+		return old, nil
+	case old != nil && st.maxID > old.maxID && st.count > old.count:
+		if e, ok, err := s.extendCached(ctx, tx, old, st); err != nil || ok {
+			return e, err
+		}
+	}
+	d, err := s.decodeRange(ctx, tx, session, "1", nil, int(st.count))
+	if err != nil {
+		return nil, err
+	}
+	if !d.complete {
+		return nil, errRowsChanged
+	}
+	e := &cachedSession{session: session, count: st.count, maxID: st.maxID}
+	e.events, e.skippedSeqs = d.split()
+	if st.count > 0 {
+		s.events.put(e)
+	}
+	return e, nil
+}
+
+// extendCached decodes the rows added after old and returns the extended
+// entry; ok is false when the rows are not a pure append (reload instead).
+func (s *Store) extendCached(ctx context.Context, tx *sql.Tx, old *cachedSession, st sessionStamp) (*cachedSession, bool, error) {
+	d, err := s.decodeRange(ctx, tx, old.session, "id > ?", []any{old.maxID}, int(st.count-old.count))
+	if err != nil || !d.complete {
+		return nil, false, err
+	}
+	events, skipped := d.split()
+	lastSeq := int64(minSeq)
+	if n := len(old.events); n > 0 {
+		lastSeq = old.events[n-1].Seq
+	}
+	for _, seq := range skipped {
+		lastSeq = max(lastSeq, seq)
+	}
+	if len(events) > 0 && events[0].Seq <= lastSeq {
+		return nil, false, nil // not appended after the cached rows
+	}
+	e := &cachedSession{session: old.session, count: st.count, maxID: st.maxID,
+		events:      append(old.events[:len(old.events):len(old.events)], events...),
+		skippedSeqs: append(old.skippedSeqs[:len(old.skippedSeqs):len(old.skippedSeqs)], skipped...)}
+	s.events.put(e)
+	return e, true, nil
+}
+
+// slice returns copies of the cached events with fromSeq ≤ seq ≤ toSeq,
+// and the number of undecodable rows in that range. Copies own their
+// FilePath and Input, so callers cannot change the cache through them.
+func (e *cachedSession) slice(fromSeq, toSeq int64) ([]StoredEvent, int) {
+	lo, _ := slices.BinarySearchFunc(e.events, fromSeq, func(x StoredEvent, seq int64) int { return cmpInt(x.Seq, seq) })
+	hi, found := slices.BinarySearchFunc(e.events, toSeq, func(x StoredEvent, seq int64) int { return cmpInt(x.Seq, seq) })
+	if found {
+		hi++
+	}
+	out := slices.Clone(e.events[lo:max(lo, hi)])
+	for i := range out {
+		if p := out[i].Event.FilePath; p != nil {
+			out[i].Event.FilePath = StrPtr(*p)
+		}
+		out[i].Event.Input = slices.Clone(out[i].Event.Input)
+	}
+	skipped := 0
+	for _, seq := range e.skippedSeqs {
+		if seq >= fromSeq && seq <= toSeq {
+			skipped++
+		}
+	}
+	return out, skipped
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,223 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// AppendEvents stores events at the end of a session exactly as AZUREAL's
+// append_events does (spec §2.1) and returns the number of rows inserted.
+// Filtered and MayBeCompacting events are skipped, every other event is
+// compacted (CompactEvent), a user message that was only injected context
+// or hidden Codex context is skipped, and the session's completion columns
+// follow the batch's last Complete (or are cleared by turn content without
+// one). The rows get consecutive seqs after the session's last one, computed
+// inside the same BEGIN IMMEDIATE transaction, so concurrent writers never
+// collide. A missing session yields ErrNotFound.
+//
+// Events are compacted, encoded and compressed in parallel; a large batch
+// is inserted chunk by chunk while later chunks are still being encoded.
+func (s *Store) AppendEvents(ctx context.Context, sessionID int64, events []Event) (int, error) {
+	b := s.encodeAsync(events)
+	defer b.finish()
+	n, err := s.appendEncoded(ctx, sessionID, b)
+	if err != nil {
+		return 0, fmt.Errorf("append events to session %d: %w", sessionID, err)
+	}
+	return n, nil
+}
+
+func (s *Store) appendEncoded(ctx context.Context, sessionID int64, b *encodedBatch) (int, error) {
+	if _, err := b.chunk(0); err != nil { // fail before taking the lock
+		return 0, err
+	}
+	var n int
+	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
+		var err error
+		n, err = insertEvents(ctx, tx, sessionID, b)
+		return err
+	})
+	if errors.Is(err, errNoStore) {
+		err = ErrNotFound
+	}
+	return n, err
+}
+
+// encodeEvent applies spec §2.1 steps 2.1–2.5 to one event.
+func encodeEvent(cd *codec, e Event) (encodedRow, error) {
+	if e.Kind == KindFiltered || e.Kind == KindMayBeCompacting {
+		return encodedRow{skip: true}, nil
+	}
+	c := CompactEvent(e)
+	if e.Kind == KindUserMessage && c.Content == "" && (hasContextTag(e.Content) || IsHiddenCodexContext(e.Content)) {
+		return encodedRow{skip: true}, nil
+	}
+	js, err := EncodeEventJSON(c)
+	if err != nil {
+		return encodedRow{}, err
+	}
+	return encodedRow{event: c, data: cd.compress(js), charLen: CharLen(c)}, nil
+}
+
+// insertBatch is the number of rows one INSERT statement carries.
+const insertBatch = 32
+
+// insertEvents inserts the rows after the session's last seq and updates its
+// completion columns (spec §2.1 steps 1, 2.6 and 3).
+func insertEvents(ctx context.Context, tx *sql.Tx, sessionID int64, b *encodedBatch) (int, error) {
+	if err := requireSession(ctx, tx, sessionID); err != nil {
+		return 0, err
+	}
+	var seq int64
+	err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE session_id = ?", sessionID).Scan(&seq)
+	if err != nil {
+		return 0, err
+	}
+	ins, err := newEventInserter(ctx, tx, sessionID, seq)
+	if err != nil {
+		return 0, err
+	}
+	defer ins.close()
+	for k := range b.chunks {
+		rows, err := b.chunk(k)
+		if err != nil {
+			return 0, err
+		}
+		for i := range rows {
+			if err := ins.add(ctx, &rows[i]); err != nil {
+				return 0, err
+			}
+		}
+	}
+	if err := ins.flush(ctx); err != nil {
+		return 0, err
+	}
+	return ins.n, updateCompletion(ctx, tx, sessionID, b.rows)
+}
+
+// eventInserter inserts rows insertBatch at a time with prepared statements.
+type eventInserter struct {
+	tx        *sql.Tx
+	many, one *sql.Stmt
+	session   int64
+	seq       int64 // seq of the next row
+	n         int   // rows inserted
+	pending   []*encodedRow
+}
+
+const insertSQL = "INSERT INTO events(session_id, seq, kind, data, char_len) VALUES "
+
+func newEventInserter(ctx context.Context, tx *sql.Tx, session, seq int64) (*eventInserter, error) {
+	one, err := tx.PrepareContext(ctx, insertSQL+"(?, ?, ?, ?, ?)")
+	if err != nil {
+		return nil, err
+	}
+	many, err := tx.PrepareContext(ctx, insertSQL+strings.Repeat("(?, ?, ?, ?, ?), ", insertBatch-1)+"(?, ?, ?, ?, ?)")
+	if err != nil {
+		one.Close()
+		return nil, err
+	}
+	return &eventInserter{tx: tx, many: many, one: one, session: session, seq: seq}, nil
+}
+
+func (w *eventInserter) close() {
+	w.one.Close()
+	w.many.Close()
+}
+
+// add queues a row (skipped rows are ignored) and inserts a full batch.
+func (w *eventInserter) add(ctx context.Context, r *encodedRow) error {
+	if r.skip {
+		return nil
+	}
+	if w.pending = append(w.pending, r); len(w.pending) == insertBatch {
+		return w.exec(ctx, w.many)
+	}
+	return nil
+}
+
+// flush inserts the queued rows one by one.
+func (w *eventInserter) flush(ctx context.Context) error {
+	rows := w.pending
+	for i := range rows {
+		w.pending = rows[i : i+1]
+		if err := w.exec(ctx, w.one); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// exec inserts the pending rows with stmt and clears them.
+func (w *eventInserter) exec(ctx context.Context, stmt *sql.Stmt) error {
+	args := make([]any, 0, 5*len(w.pending))
+	for i, r := range w.pending {
+		args = append(args, w.session, w.seq+int64(i), string(r.event.Kind), r.data, r.charLen)
+	}
+	if _, err := stmt.ExecContext(ctx, args...); err != nil {
+		return fmt.Errorf("insert events from seq %d: %w", w.seq, err)
+	}
+	w.seq += int64(len(w.pending))
+	w.n += len(w.pending)
+	w.pending = w.pending[:0]
+	return nil
+}
+
+// requireSession returns ErrNotFound when the session does not exist.
+func requireSession(ctx context.Context, q querier, id int64) error {
+	var one int
+	err := q.QueryRowContext(ctx, "SELECT 1 FROM sessions WHERE id = ?", id).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	return err
+}
+
+// updateCompletion sets the completion columns from the batch's last stored
+// Complete, clears them when the batch stored turn content without one, and
+// leaves them otherwise (only Hook, Compacting, Compacted, ModelSwitch).
+func updateCompletion(ctx context.Context, tx *sql.Tx, sessionID int64, rows []encodedRow) error {
+	var (
+		complete *Event
+		turn     bool
+	)
+	for i := range rows {
+		switch c := &rows[i].event; {
+		case rows[i].skip:
+		case c.Kind == KindComplete:
+			complete = c
+		case c.IsTurnContent():
+			turn = true
+		}
+	}
+	var err error
+	switch {
+	case complete != nil:
+		success := 0
+		if complete.Success {
+			success = 1
+		}
+		_, err = tx.ExecContext(ctx, "UPDATE sessions SET completed = ?, duration_ms = ?, cost_usd = ? WHERE id = ?",
+			success, clampInt64(complete.DurationMS), finite(complete.CostUSD), sessionID)
+	case turn:
+		_, err = tx.ExecContext(ctx, "UPDATE sessions SET completed = NULL, duration_ms = NULL, cost_usd = NULL WHERE id = ?", sessionID)
+	}
+	if err != nil {
+		return fmt.Errorf("update completion: %w", err)
+	}
+	return nil
+}
+
+func clampInt64(v uint64) int64 { return int64(min(v, math.MaxInt64)) }
+
+// finite returns f, or 0 for NaN and infinities, as the stored JSON does.
+func finite(f float64) float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
+	return f
+}

@@ -1,0 +1,209 @@
+package store
+
+import (
+	"context"
+	"sync"
+)
+
+// sessionAgg holds the per-session counts ListSessions reports.
+type sessionAgg struct {
+	count, msgs, maxID int64 // rows, UserMessage+AssistantText rows, MAX(events.id)
+	chars              int64 // SUM(char_len) for seq > afterSeq
+	afterSeq           int64 // latest compaction's after_seq
+	compacted          bool  // the session has a compaction
+}
+
+// listCache keeps the per-session counts between ListSessions calls. Counting
+// needs the kind and char_len of every row, which no index covers, so a
+// full count reads the whole events table. The cache is kept up to date
+// incrementally instead, relying on what AZUREAL's format guarantees: events
+// get increasing AUTOINCREMENT ids and are never deleted one by one, only
+// with their session. Each refresh folds in the rows with a larger id,
+// recounts chars for sessions whose latest compaction moved, and compares the
+// total row count; any mismatch (a session deleted by another program)
+// triggers a full recount.
+type listCache struct {
+	mu     sync.Mutex
+	valid  bool
+	lastID int64 // largest events.id folded in
+	total  int64 // rows counted
+	aggs   map[int64]sessionAgg
+}
+
+// snapshot brings the cache up to date within q's read transaction and
+// returns a copy of the per-session counts.
+func (c *listCache) snapshot(ctx context.Context, q querier, info *schemaInfo) (map[int64]sessionAgg, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var err error
+	if c.valid {
+		err = c.refresh(ctx, q, info)
+	}
+	if !c.valid || err != nil {
+		if err = c.rebuild(ctx, q, info); err != nil {
+			c.valid = false
+			return nil, err
+		}
+	}
+	out := make(map[int64]sessionAgg, len(c.aggs))
+	for id, a := range c.aggs {
+		out[id] = a
+	}
+	return out, nil
+}
+
+// forget drops a session this Store deleted. c.mu must be held.
+func (c *listCache) forget(id int64) {
+	if a, ok := c.aggs[id]; ok {
+		c.total -= a.count
+		delete(c.aggs, id)
+	}
+}
+
+// latestCompactions maps session id to its largest after_seq.
+func latestCompactions(ctx context.Context, q querier, info *schemaInfo) (map[int64]int64, error) {
+	out := map[int64]int64{}
+	if !info.hasTable("compactions") {
+		return out, nil
+	}
+	rows, err := q.QueryContext(ctx, "SELECT session_id, MAX(after_seq) FROM compactions GROUP BY session_id")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, after int64
+		if err := rows.Scan(&id, &after); err != nil {
+			return nil, err
+		}
+		out[id] = after
+	}
+	return out, rows.Err()
+}
+
+// rebuild counts everything with one scan of the events table.
+func (c *listCache) rebuild(ctx context.Context, q querier, info *schemaInfo) error {
+	comps, err := latestCompactions(ctx, q, info)
+	if err != nil {
+		return err
+	}
+	aggs := make(map[int64]sessionAgg, len(comps))
+	for id, after := range comps {
+		aggs[id] = sessionAgg{afterSeq: after, compacted: true}
+	}
+	rows, err := q.QueryContext(ctx, "SELECT "+metaColumns+" FROM events")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var lastID, total int64
+	for rows.Next() {
+		var r eventMeta
+		if err := rows.Scan(&r.session, &r.seq, &r.message, &r.charLen, &r.id); err != nil {
+			return err
+		}
+		a := aggs[r.session]
+		a.add(r, true)
+		aggs[r.session] = a
+		lastID, total = max(lastID, r.id), total+1
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	c.aggs, c.lastID, c.total, c.valid = aggs, lastID, total, true
+	return nil
+}
+
+// eventMeta is the part of an events row the counts need.
+type eventMeta struct {
+	session, seq, charLen, id int64
+	message                   bool // kind is UserMessage or AssistantText
+}
+
+// metaColumns selects an eventMeta.
+const metaColumns = "session_id, seq, kind IN ('UserMessage', 'AssistantText'), COALESCE(CAST(char_len AS INTEGER), 0), id"
+
+// add counts one row; chars only when countChars is set.
+func (a *sessionAgg) add(r eventMeta, countChars bool) {
+	a.count++
+	if r.message {
+		a.msgs++
+	}
+	a.maxID = max(a.maxID, r.id)
+	if countChars && (!a.compacted || r.seq > a.afterSeq) {
+		a.chars += r.charLen
+	}
+}
+
+// refresh folds in rows added since the last call and compactions that
+// moved. It leaves c invalid when the row count does not add up.
+func (c *listCache) refresh(ctx context.Context, q querier, info *schemaInfo) error {
+	comps, err := latestCompactions(ctx, q, info)
+	if err != nil {
+		return err
+	}
+	moved := c.applyCompactions(comps)
+	rows, err := q.QueryContext(ctx, "SELECT "+metaColumns+" FROM events WHERE id > ? ORDER BY id", c.lastID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r eventMeta
+		if err := rows.Scan(&r.session, &r.seq, &r.message, &r.charLen, &r.id); err != nil {
+			return err
+		}
+		a := c.aggs[r.session]
+		a.add(r, !moved[r.session])
+		c.aggs[r.session] = a
+		c.lastID, c.total = max(c.lastID, r.id), c.total+1
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for id := range moved {
+		a := c.aggs[id]
+		if a.chars, err = sumCharsAfter(ctx, q, id, a.afterSeq, a.compacted); err != nil {
+			return err
+		}
+		c.aggs[id] = a
+	}
+	var total int64
+	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM events").Scan(&total); err != nil {
+		return err
+	}
+	c.valid = total == c.total
+	return nil
+}
+
+// applyCompactions records each session's latest after_seq and returns the
+// sessions whose value changed (their chars must be recounted).
+func (c *listCache) applyCompactions(comps map[int64]int64) map[int64]bool {
+	moved := map[int64]bool{}
+	for id, a := range c.aggs {
+		after, ok := comps[id]
+		if ok != a.compacted || after != a.afterSeq {
+			a.afterSeq, a.compacted = after, ok
+			c.aggs[id] = a
+			moved[id] = true
+		}
+	}
+	for id, after := range comps {
+		if _, ok := c.aggs[id]; !ok {
+			c.aggs[id] = sessionAgg{afterSeq: after, compacted: true}
+			moved[id] = true
+		}
+	}
+	return moved
+}
+
+// sumCharsAfter is SUM(char_len) of a session's rows after its compaction
+// (all rows when it has none).
+func sumCharsAfter(ctx context.Context, q querier, id, afterSeq int64, compacted bool) (int64, error) {
+	if !compacted {
+		afterSeq = minSeq
+	}
+	var n int64
+	err := q.QueryRowContext(ctx, "SELECT COALESCE(SUM(char_len), 0) FROM events WHERE session_id = ? AND seq > ?", id, afterSeq).Scan(&n)
+	return n, err
+}

@@ -1,0 +1,316 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// sessionColumns returns the SELECT list for the sessions table, reading a
+// column that a legacy file lacks as NULL (completion) or ” (uuid).
+func sessionColumns(info *schemaInfo) string {
+	opt := func(col, missing string) string {
+		if info.hasColumn("sessions", col) {
+			return col
+		}
+		return missing
+	}
+	return strings.Join([]string{
+		"id", "COALESCE(name, '')", "COALESCE(worktree, '')", "COALESCE(created, '')",
+		opt("completed", "NULL"), opt("duration_ms", "NULL"), opt("cost_usd", "NULL"),
+		"COALESCE(" + opt("last_claude_uuid", "''") + ", '')",
+	}, ", ")
+}
+
+// scanSession scans a row selected with sessionColumns.
+func scanSession(row interface{ Scan(...any) error }) (Session, error) {
+	var (
+		s         Session
+		completed sql.NullInt64
+		duration  sql.NullInt64
+		cost      sql.NullFloat64
+	)
+	err := row.Scan(&s.ID, &s.Name, &s.Worktree, &s.Created, &completed, &duration, &cost, &s.LastClaudeUUID)
+	if err != nil {
+		return Session{}, err
+	}
+	if completed.Valid {
+		done := completed.Int64 != 0 // AZUREAL maps any non-zero to true
+		s.Completed = &done
+	}
+	if duration.Valid {
+		s.DurationMS = &duration.Int64
+	}
+	if cost.Valid {
+		s.CostUSD = &cost.Float64
+	}
+	return s, nil
+}
+
+// ListSessions returns the sessions of worktree ("" for all) in AZUREAL's
+// order: most recent event activity first (the largest events.id), then the
+// highest id. Each carries its event, message and since-compaction counts.
+// The counts come from an incremental cache, so repeated calls cost about a
+// millisecond per thousand sessions; the first call scans the events table.
+func (s *Store) ListSessions(ctx context.Context, worktree string) ([]Session, error) {
+	db, info, err := s.reader(ctx)
+	if err != nil || db == nil {
+		return nil, wrapList(err)
+	}
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, wrapList(classify(err))
+	}
+	defer tx.Rollback() //nolint:errcheck // read-only transaction
+	aggs, err := s.list.snapshot(ctx, tx, info)
+	if err != nil {
+		return nil, wrapList(classify(err))
+	}
+	list, err := querySessions(ctx, tx, info, worktree)
+	if err != nil {
+		return nil, wrapList(classify(err))
+	}
+	for i := range list {
+		a := aggs[list[i].ID]
+		list[i].EventCount, list[i].MessageCount = a.count, a.msgs
+		list[i].CharsSinceCompaction, list[i].LastEventID = a.chars, a.maxID
+	}
+	sort.SliceStable(list, func(i, j int) bool {
+		if list[i].LastEventID != list[j].LastEventID {
+			return list[i].LastEventID > list[j].LastEventID
+		}
+		return list[i].ID > list[j].ID
+	})
+	return list, nil
+}
+
+func wrapList(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("list sessions: %w", err)
+}
+
+// querySessions reads the session rows of worktree ("" for all).
+func querySessions(ctx context.Context, q querier, info *schemaInfo, worktree string) ([]Session, error) {
+	query := "SELECT " + sessionColumns(info) + " FROM sessions"
+	var args []any
+	if worktree != "" {
+		query += " WHERE worktree = ?"
+		args = append(args, worktree)
+	}
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var list []Session
+	for rows.Next() {
+		sess, err := scanSession(rows)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, sess)
+	}
+	return list, rows.Err()
+}
+
+// GetSession returns one session with its counts, or ErrNotFound.
+func (s *Store) GetSession(ctx context.Context, id int64) (Session, error) {
+	sess, err := s.getSession(ctx, id)
+	if err != nil {
+		return Session{}, fmt.Errorf("get session %d: %w", id, err)
+	}
+	return sess, nil
+}
+
+func (s *Store) getSession(ctx context.Context, id int64) (Session, error) {
+	db, info, err := s.reader(ctx)
+	if err != nil {
+		return Session{}, err
+	}
+	if db == nil {
+		return Session{}, ErrNotFound
+	}
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return Session{}, classify(err)
+	}
+	defer tx.Rollback() //nolint:errcheck // read-only transaction
+	sess, err := scanSession(tx.QueryRowContext(ctx, "SELECT "+sessionColumns(info)+" FROM sessions WHERE id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Session{}, ErrNotFound
+	}
+	if err != nil {
+		return Session{}, classify(err)
+	}
+	err = tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(kind IN ('UserMessage', 'AssistantText')), 0),
+		COALESCE(MAX(id), 0) FROM events WHERE session_id = ?`, id).
+		Scan(&sess.EventCount, &sess.MessageCount, &sess.LastEventID)
+	if err != nil {
+		return Session{}, classify(err)
+	}
+	sess.CharsSinceCompaction, err = charsSince(ctx, tx, info, id)
+	return sess, classify(err)
+}
+
+// CreateSession adds a session to worktree (the git branch) and returns it.
+// An empty name means the default display name S{id}, stored as ” like
+// AZUREAL does. The first CreateSession creates the store file.
+func (s *Store) CreateSession(ctx context.Context, worktree, name string) (Session, error) {
+	var id int64
+	err := s.writeTx(ctx, true, func(tx *sql.Tx) error {
+		query, args := "INSERT INTO sessions(worktree) VALUES (?)", []any{worktree}
+		if name != "" {
+			query, args = "INSERT INTO sessions(worktree, name) VALUES (?, ?)", []any{worktree, name}
+		}
+		res, err := tx.ExecContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		id, err = res.LastInsertId()
+		return err
+	})
+	if err != nil {
+		return Session{}, fmt.Errorf("create session in %q: %w", worktree, err)
+	}
+	return s.GetSession(ctx, id)
+}
+
+// RenameSession sets a session's name; "" restores the default S{id}.
+func (s *Store) RenameSession(ctx context.Context, id int64, name string) error {
+	err := s.updateSession(ctx, id, "UPDATE sessions SET name = ? WHERE id = ?", name, id)
+	if err != nil {
+		return fmt.Errorf("rename session %d: %w", id, err)
+	}
+	return nil
+}
+
+// RenameWorktree moves every session of worktree oldName to newName, as
+// AZUREAL does when a branch is renamed, and returns how many moved.
+func (s *Store) RenameWorktree(ctx context.Context, oldName, newName string) (int64, error) {
+	var n int64
+	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, "UPDATE sessions SET worktree = ? WHERE worktree = ?", newName, oldName)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if errors.Is(err, errNoStore) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("rename worktree %q to %q: %w", oldName, newName, err)
+	}
+	return n, nil
+}
+
+// SetLastClaudeUUID records the agent CLI's own session id for a running
+// turn ("" clears it), as AZUREAL does for orphan recovery (spec §3.4).
+func (s *Store) SetLastClaudeUUID(ctx context.Context, id int64, uuid string) error {
+	err := s.updateSession(ctx, id, "UPDATE sessions SET last_claude_uuid = ? WHERE id = ?", uuid, id)
+	if err != nil {
+		return fmt.Errorf("set agent session id of session %d: %w", id, err)
+	}
+	return nil
+}
+
+// updateSession runs an UPDATE of one session row, ErrNotFound if none.
+func (s *Store) updateSession(ctx context.Context, id int64, query string, args ...any) error {
+	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		return requireRow(res)
+	})
+	if errors.Is(err, errNoStore) {
+		return ErrNotFound
+	}
+	return err
+}
+
+// requireRow turns an UPDATE or DELETE that matched nothing into ErrNotFound.
+func requireRow(res sql.Result) error {
+	n, err := res.RowsAffected()
+	if err == nil && n == 0 {
+		return ErrNotFound
+	}
+	return err
+}
+
+// DeleteSession deletes a session with its events and compactions (ON
+// DELETE CASCADE, with foreign_keys on). Because AZUREAL reuses session ids,
+// leftovers would attach to the next session; the delete fails rather than
+// leave any. Unlike AZUREAL it does not VACUUM.
+func (s *Store) DeleteSession(ctx context.Context, id int64) error {
+	s.list.mu.Lock() // keep the list cache in step with the delete
+	defer s.list.mu.Unlock()
+	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, "DELETE FROM sessions WHERE id = ?", id)
+		if err != nil {
+			return err
+		}
+		if err := requireRow(res); err != nil {
+			return err
+		}
+		return checkNoOrphans(ctx, tx, id)
+	})
+	if errors.Is(err, errNoStore) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("delete session %d: %w", id, err)
+	}
+	s.list.forget(id)
+	s.events.forget(id)
+	return nil
+}
+
+// checkNoOrphans fails if rows of session id survived its deletion.
+func checkNoOrphans(ctx context.Context, tx *sql.Tx, id int64) error {
+	var n int64
+	err := tx.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM events WHERE session_id = ?1)
+		+ (SELECT COUNT(*) FROM compactions WHERE session_id = ?1)`, id).Scan(&n)
+	if err == nil && n > 0 {
+		err = fmt.Errorf("%d events or compactions were not deleted with the session", n)
+	}
+	return err
+}
+
+// SessionNames maps every session id to its display name (name, or S{id}).
+func (s *Store) SessionNames(ctx context.Context) (map[int64]string, error) {
+	names := map[int64]string{}
+	db, _, err := s.reader(ctx)
+	if err != nil || db == nil {
+		return names, wrapNames(err)
+	}
+	rows, err := db.QueryContext(ctx, "SELECT id, COALESCE(name, '') FROM sessions")
+	if err != nil {
+		return nil, wrapNames(classify(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			id   int64
+			name string
+		)
+		if err := rows.Scan(&id, &name); err != nil {
+			return nil, wrapNames(err)
+		}
+		names[id] = DisplayName(id, name)
+	}
+	return names, wrapNames(classify(rows.Err()))
+}
+
+func wrapNames(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("read session names: %w", err)
+}

@@ -1,0 +1,164 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// errNoStore reports a write that needs an existing store (for example
+// appending to a session) while the file does not exist; callers turn it
+// into ErrNotFound without creating anything.
+var errNoStore = errors.New("store file does not exist")
+
+// writeTx runs fn in one BEGIN IMMEDIATE transaction: the write lock is
+// taken before fn reads anything, so values it computes (the next seq) are
+// safe from other writers. With create set, a missing file is created
+// first; otherwise a missing file yields errNoStore.
+func (s *Store) writeTx(ctx context.Context, create bool, fn func(tx *sql.Tx) error) error {
+	db, err := s.writer(ctx, create)
+	if err != nil {
+		return err
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	tx, err := db.BeginTx(ctx, nil) // immediate: _txlock in the DSN
+	if err != nil {
+		return classify(err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	if err := fn(tx); err != nil {
+		return classify(err)
+	}
+	return classify(tx.Commit())
+}
+
+// writer returns the pool for writing, creating the file (with create) and
+// running the schema script and migration on the first write.
+func (s *Store) writer(ctx context.Context, create bool) (*sql.DB, error) {
+	if s.readOnly {
+		return nil, fmt.Errorf("%w: opened read-only", ErrReadOnly)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errClosed
+	}
+	if s.db == nil {
+		if err := s.attachForWrite(ctx, create); err != nil {
+			return nil, err
+		}
+	}
+	if !s.ready {
+		if err := s.prepareWrite(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return s.db, nil
+}
+
+// attachForWrite attaches the file, creating it when create is set and it
+// is missing. A file this call created is removed again (with the
+// directory, if that was created too) when it cannot be initialised, so a
+// failed first write leaves nothing behind. s.mu must be held.
+func (s *Store) attachForWrite(ctx context.Context, create bool) (err error) {
+	present, err := fileHasData(s.path)
+	if err != nil {
+		return err
+	}
+	if !present && !create {
+		return errNoStore
+	}
+	if !present {
+		var undo func()
+		if undo, err = createFile(s.path); err != nil {
+			return fmt.Errorf("create store %s: %w", s.path, err)
+		}
+		defer func() {
+			if err != nil {
+				undo()
+			}
+		}()
+	}
+	if err = s.attach(ctx, true); err != nil {
+		return err
+	}
+	if err = s.prepareWrite(ctx); err != nil {
+		_ = s.db.Close() // the prepare error is the one to report
+		s.db, s.schema = nil, nil
+	}
+	return err
+}
+
+// createFile creates path (and its directory) empty, returning a function
+// that removes what it created.
+func createFile(path string) (undo func(), err error) {
+	dir := filepath.Dir(path)
+	_, statErr := os.Stat(dir)
+	madeDir := errors.Is(statErr, fs.ErrNotExist)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	made := err == nil
+	if errors.Is(err, fs.ErrExist) {
+		err = nil // an empty file, or another process created it just now
+	}
+	if err != nil {
+		if madeDir {
+			_ = os.Remove(dir) // best effort: the directory we just made is empty
+		}
+		return nil, err
+	}
+	if made {
+		_ = f.Close() // empty and never written: nothing to flush
+	}
+	return func() {
+		if made {
+			_ = os.Remove(path) // best effort cleanup of our own empty file
+			_ = os.Remove(path + "-journal")
+		}
+		if madeDir {
+			_ = os.Remove(dir)
+		}
+	}, nil
+}
+
+// prepareWrite readies an attached file for writing, once per Store: it
+// switches the file to rollback-journal mode (a no-op for AZUREAL's files)
+// and runs the schema script and migration in one immediate transaction.
+// s.mu must be held.
+func (s *Store) prepareWrite(ctx context.Context) error {
+	if s.ready {
+		return nil
+	}
+	if reason := s.schema.writeBlocker(); reason != "" {
+		return fmt.Errorf("%w: %w", ErrReadOnly, &FormatError{Path: s.path, Reason: reason})
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return classify(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA journal_mode = DELETE"); err != nil {
+		return fmt.Errorf("set journal mode: %w", classify(err))
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("prepare store for writing: %w", classify(err))
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	info, err := migrate(ctx, tx, s.path)
+	if err == nil {
+		err = tx.Commit()
+	}
+	if err != nil {
+		return fmt.Errorf("prepare store for writing: %w", classify(err))
+	}
+	s.schema, s.ready = info, true
+	return nil
+}
