@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
@@ -141,13 +140,4 @@ func (pw *projectWindow) reloadCurrentHeader(ref views.SessionRef) {
 	if shown {
 		fyne.Do(func() { pw.SelectSession(ref) })
 	}
-}
-
-// confirm asks a yes/no question on the window.
-func (pw *projectWindow) confirm(title, msg string, yes func()) {
-	dialog.ShowConfirm(title, msg, func(ok bool) {
-		if ok {
-			yes()
-		}
-	}, pw.win)
 }

@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -207,14 +206,4 @@ func sessionByID(ctx context.Context, st *store.Store, id int64) (store.Session,
 		return s, fmt.Errorf("no session S%d in %s", id, st.Path())
 	}
 	return s, err
-}
-
-// sortedKeys returns m's keys in order, for stable output.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -21,7 +21,7 @@ if [ ! -x "$drop" ]; then
   [ $strict = 1 ] && exit 1
   echo "gui-drop: skipped"; exit 0
 fi
-[ -x "$bin" ] || go build -o "$bin" .
+go build -o "$bin" .
 mkdir -p out
 work=$(mktemp -d "${TMPDIR:-/tmp}/lazuli-drop.XXXXXX")
 trap 'rm -rf "$work"' EXIT

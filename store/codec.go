@@ -22,10 +22,30 @@ var ErrEventTooLarge = errors.New("event payload too large")
 // externally tagged, fields in declaration order, compact, file_path null
 // rather than omitted, duration_ms an integer and cost_usd a finite float.
 func EncodeEventJSON(e Event) ([]byte, error) {
-	return appendEventJSON(make([]byte, 0, 64+len(e.Content)+len(e.Text)+len(e.Input)), e)
+	return appendEventJSON(make([]byte, 0, 64+len(e.Content)+len(e.Text)+len(e.Input)), e, false)
 }
 
-func appendEventJSON(b []byte, e Event) ([]byte, error) {
+// encodeCompacted encodes an event CompactEvent returned, with its char_len.
+// CompactEvent already leaves a ToolCall input in serde's compact form, so
+// it is written as it is instead of being re-encoded.
+func encodeCompacted(c Event) ([]byte, int64, error) {
+	js, err := appendEventJSON(make([]byte, 0, 64+len(c.Content)+len(c.Text)+len(c.Input)), c, true)
+	if err != nil {
+		return nil, 0, err
+	}
+	if c.Kind == KindToolCall {
+		n := len(c.Input)
+		if n == 0 {
+			n = len("null")
+		}
+		return js, int64(len(c.ToolName) + n), nil
+	}
+	return js, CharLen(c), nil
+}
+
+// appendEventJSON appends e's serde JSON; with serdeInput set, a ToolCall's
+// Input is trusted to be serde's compact form already.
+func appendEventJSON(b []byte, e Event, serdeInput bool) ([]byte, error) {
 	if !e.Kind.Valid() {
 		return nil, fmt.Errorf("encode event: unknown kind %q", e.Kind)
 	}
@@ -76,9 +96,12 @@ func appendEventJSON(b []byte, e Event) ([]byte, error) {
 		str("tool_name", e.ToolName, false)
 		filePath()
 		field("input", false)
-		if len(bytes.TrimSpace(e.Input)) == 0 {
+		switch {
+		case len(bytes.TrimSpace(e.Input)) == 0:
 			b = append(b, "null"...)
-		} else {
+		case serdeInput:
+			b = append(b, e.Input...)
+		default:
 			var err error
 			if b, err = appendSerdeValue(b, e.Input); err != nil {
 				return nil, fmt.Errorf("encode %s input: %w", e.ToolName, err)
@@ -305,7 +328,7 @@ type codec struct {
 }
 
 func newCodec() (*codec, error) {
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1))
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
 	if err != nil {
 		return nil, fmt.Errorf("zstd encoder: %w", err)
 	}

@@ -260,3 +260,14 @@ func FuzzEventCodec(f *testing.F) {
 		_ = CharLen(CompactEvent(e))
 	})
 }
+
+func TestEncodeCompactedMatchesEncodeEventJSON(t *testing.T) {
+	for _, v := range goldenVectors {
+		c := CompactEvent(v.in)
+		js, n, err := encodeCompacted(c)
+		want, _ := EncodeEventJSON(c)
+		if err != nil || string(js) != string(want) || n != CharLen(c) {
+			t.Errorf("%s: encodeCompacted = %s, %d, %v; want %s, %d", v.name, js, n, err, want, CharLen(c))
+		}
+	}
+}

@@ -56,11 +56,11 @@ func encodeEvent(cd *codec, e Event) (encodedRow, error) {
 	if e.Kind == KindUserMessage && c.Content == "" && (hasContextTag(e.Content) || IsHiddenCodexContext(e.Content)) {
 		return encodedRow{skip: true}, nil
 	}
-	js, err := EncodeEventJSON(c)
+	js, charLen, err := encodeCompacted(c)
 	if err != nil {
 		return encodedRow{}, err
 	}
-	return encodedRow{event: c, data: cd.compress(js), charLen: CharLen(c)}, nil
+	return encodedRow{event: c, data: cd.compress(js), charLen: charLen}, nil
 }
 
 // insertBatch is the number of rows one INSERT statement carries.
