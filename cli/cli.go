@@ -144,6 +144,18 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseNoArgs parses args for a command that takes flags only.
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected argument %q", pos[0])
+	}
+	return nil
+}
+
 // StorePath resolves the --store argument: an .azs file, or a folder meaning
 // FOLDER/.azureal/sessions.azs. "" means the current folder.
 func StorePath(dir, p string) (string, error) {

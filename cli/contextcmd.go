@@ -43,12 +43,8 @@ func runCheck(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("check", env)
 	storeArg := fs.String("store", "", "store file or folder")
 	asJSON := fs.Bool("json", false, "print JSON")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected argument %q", pos[0])
 	}
 	path, err := StorePath(env.Dir, *storeArg)
 	if err != nil {
@@ -115,12 +111,8 @@ func printReport(env *Env, rep store.Report) {
 func runDump(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("dump", env)
 	storeArg := fs.String("store", "", "store file or folder")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected argument %q", pos[0])
 	}
 	st, err := openExisting(ctx, env, *storeArg)
 	if err != nil {

@@ -39,12 +39,8 @@ func runList(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("ls", env)
 	storeArg := fs.String("store", "", "store file or folder")
 	asJSON := fs.Bool("json", false, "print JSON")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("unexpected argument %q", pos[0])
 	}
 	st, err := openStore(ctx, env, *storeArg)
 	if err != nil {

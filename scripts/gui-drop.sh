@@ -63,3 +63,12 @@ bash scripts/screenshot.sh out/gui-drop-merge.png --window Lazuli --wait 3 --siz
   || fail "the merge did not add the dropped session (see out/gui-drop-merge.png)"
 [ "$before" = "$(sha256sum "$other" | cut -d' ' -f1)" ] || fail "merging modified the dropped store"
 echo "gui-drop: Merge copied the dropped session into the project store"
+
+# 4. A text file named .azs gets a clear error and stays as it was.
+printf 'just some notes\n' > "$work/notes.azs"
+bash scripts/screenshot.sh out/gui-drop-bad.png --window Lazuli --wait 3 --size 1280x800 \
+  --log out/gui-drop-bad.log --action "$drop -name Lazuli -at 640,300 $work/notes.azs" --action-wait 2 \
+  -- "$bin" "$proj"
+grep -q 'open notes.azs: .*not an SQLite database' out/gui-drop-bad.log || fail "no clear error for a non-SQLite .azs"
+[ "$(cat "$work/notes.azs")" = "just some notes" ] || fail "the bad file was modified"
+echo "gui-drop: a text file named .azs got a clear error and was left untouched"
