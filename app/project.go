@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/lazuli-app/lazuli/cli"
 )
 
 // Worktree is one git worktree (or plain folder) and its session store.
@@ -48,20 +50,10 @@ func branchOfStore(storePath string) string {
 	if filepath.Base(dir) != ".azureal" {
 		return ""
 	}
-	if b, ok := gitBranch(filepath.Dir(dir)); ok {
+	if b, ok := cli.GitBranch(filepath.Dir(dir)); ok {
 		return b
 	}
 	return ""
-}
-
-// gitBranch returns the branch checked out in dir.
-func gitBranch(dir string) (string, bool) {
-	out, err := exec.Command("git", "-C", dir, "rev-parse", "--abbrev-ref", "HEAD").Output()
-	b := strings.TrimSpace(string(out))
-	if err != nil || b == "" || b == "HEAD" {
-		return "", false
-	}
-	return b, true
 }
 
 // gitWorktrees lists the worktrees of the repository containing dir, the

@@ -131,12 +131,21 @@ func worktreeDir(storePath string) string {
 // BranchOf returns the git branch checked out in dir, or "main" when dir is
 // not a git worktree or has a detached HEAD.
 func BranchOf(dir string) string {
+	if b, ok := GitBranch(dir); ok {
+		return b
+	}
+	return "main"
+}
+
+// GitBranch returns the git branch checked out in dir; false when dir is
+// not a git worktree or has a detached HEAD.
+func GitBranch(dir string) (string, bool) {
 	out, err := exec.Command("git", "-C", dir, "rev-parse", "--abbrev-ref", "HEAD").Output()
 	b := strings.TrimSpace(string(out))
 	if err != nil || b == "" || b == "HEAD" {
-		return "main"
+		return "", false
 	}
-	return b
+	return b, true
 }
 
 func joinInts(ns []int) string {
