@@ -117,6 +117,20 @@ func ParseFile(path string, f Format, opts ParserOptions) ([]store.Event, Format
 	return Parse(fh, f, opts)
 }
 
+// LoadTranscript parses the transcript at path into the events to store:
+// injected context is filtered out as on every ingestion path (spec §6.4),
+// and a file whose every line was malformed fails with ErrNotTranscript.
+func LoadTranscript(path string, f Format, opts ParserOptions) ([]store.Event, Format, ParseStats, error) {
+	events, f, stats, err := ParseFile(path, f, opts)
+	if err != nil {
+		return nil, f, stats, err
+	}
+	if len(events) == 0 && stats.Malformed > 0 {
+		return nil, f, stats, fmt.Errorf("no %s lines found: %w", f, ErrNotTranscript)
+	}
+	return store.FilterInjectedEvents(events), f, stats, nil
+}
+
 // Parse parses a whole transcript from r; see ParseFile.
 func Parse(r io.Reader, f Format, opts ParserOptions) ([]store.Event, Format, ParseStats, error) {
 	br := bufio.NewReaderSize(r, 1<<20)

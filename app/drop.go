@@ -191,12 +191,12 @@ func (pw *projectWindow) importTranscripts(paths []string) {
 	pw.go_(func() {
 		parsed := make([][]store.Event, 0, len(paths))
 		for _, path := range paths {
-			events, _, _, err := agents.ParseFile(path, agents.FormatAuto, agents.ParserOptions{})
+			events, _, _, err := agents.LoadTranscript(path, agents.FormatAuto, agents.ParserOptions{})
 			if err != nil {
 				pw.showError("import "+filepath.Base(path), err)
 				return
 			}
-			parsed = append(parsed, store.FilterInjectedEvents(events))
+			parsed = append(parsed, events)
 		}
 		st, err := pw.store(target.StorePath)
 		if err != nil {

@@ -95,17 +95,14 @@ func parseTranscript(env *Env, file string, format agents.Format) (parsedFile, e
 	} else if fi.IsDir() {
 		return parsedFile{}, fmt.Errorf("%s is a folder, not a transcript", file)
 	}
-	events, f, stats, err := agents.ParseFile(file, format, agents.ParserOptions{})
+	events, f, stats, err := agents.LoadTranscript(file, format, agents.ParserOptions{})
 	if err != nil {
 		return parsedFile{}, fmt.Errorf("%s: %w", file, err)
 	}
 	if stats.Malformed > 0 {
 		fmt.Fprintf(env.Stderr, "%s: skipped %d malformed line(s) (line %s)\n", file, stats.Malformed, joinInts(stats.BadLines))
 	}
-	if len(events) == 0 && stats.Malformed > 0 {
-		return parsedFile{}, fmt.Errorf("%s: no %s lines found: %w", file, f, agents.ErrNotTranscript)
-	}
-	return parsedFile{path: file, format: f, events: store.FilterInjectedEvents(events), stats: stats}, nil
+	return parsedFile{path: file, format: f, events: events, stats: stats}, nil
 }
 
 // storeParsed writes one parsed transcript as a new session, or appends it
