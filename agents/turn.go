@@ -1,0 +1,425 @@
+package agents
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// CompactionThreshold is the number of context characters at which a
+// session is compacted (spec §7.1).
+const CompactionThreshold = 400_000
+
+// Defaults of TurnOptions.
+const (
+	DefaultFlushInterval = 250 * time.Millisecond
+	DefaultGrace         = 2 * time.Second
+	DefaultIdleTimeout   = 30 * time.Minute
+)
+
+// TurnOptions configure RunTurn.
+type TurnOptions struct {
+	Config  Config
+	Backend Backend // "" picks the model's backend (BackendForModel)
+	Model   string  // "" lets the CLI choose its default model
+	Dir     string  // the worktree the agent works in
+	Env     []string
+	// Hidden sends an internal prompt (the auto-continue block) that is not
+	// stored as a user message.
+	Hidden bool
+	// FlushInterval is the longest time parsed events wait before they are
+	// written; 0 means DefaultFlushInterval.
+	FlushInterval time.Duration
+	// Grace is how long the agent gets between SIGTERM and SIGKILL.
+	Grace time.Duration
+	// IdleTimeout stops an agent that printed nothing for this long.
+	IdleTimeout time.Duration
+	// Threshold is the compaction threshold; 0 means CompactionThreshold.
+	// When the session's context reaches it mid-turn, the turn is stopped
+	// for compaction unless it is about to finish.
+	Threshold int64
+	// OnStarted is called once the agent process runs, with the clean
+	// prompt already stored.
+	OnStarted func()
+	// OnSaved is called after each batch of events is written.
+	OnSaved func(saved []store.Event)
+}
+
+// TurnResult reports how a turn ended.
+type TurnResult struct {
+	Backend      Backend
+	Model        string
+	CLISessionID string // the CLI's own session or thread id
+	EventsSaved  int    // events written, the user's prompt included
+	Completed    *bool  // from the turn's last Complete event; nil when none
+	DurationMS   uint64
+	CostUSD      float64
+	ExitCode     int
+	Stopped      bool // the caller cancelled the run
+	// StoppedForCompaction reports a turn stopped mid-way because the
+	// session crossed the threshold; compact, then auto-continue.
+	StoppedForCompaction bool
+	// NeedsCompaction reports a session at or over the threshold.
+	NeedsCompaction bool
+	ContextChars    int64 // characters since the latest compaction, after the turn
+	Stderr          string
+	Elapsed         time.Duration
+}
+
+// Success reports a turn that completed successfully.
+func (r TurnResult) Success() bool { return r.Completed != nil && *r.Completed }
+
+// Errors of RunTurn.
+var (
+	ErrAgentFailed   = errors.New("agent failed")
+	ErrNoResult      = errors.New("agent exited without a result")
+	ErrAgentIdle     = errors.New("agent stopped: no output")
+	ErrStoreReadOnly = errors.New("store is read-only")
+)
+
+// BuildPrompt returns what is sent to the agent for prompt: prompt itself
+// for a session's first turn, else prompt behind the session's history
+// between the context tags (spec §6).
+func BuildPrompt(ctx context.Context, st *store.Store, sessionID int64, prompt string) (string, error) {
+	payload, err := st.BuildContext(ctx, sessionID)
+	if err != nil {
+		return "", err
+	}
+	return store.BuildContextPrompt(payload, prompt), nil
+}
+
+// RunTurn runs one prompt on session sessionID of st: it injects the
+// session's context, starts the agent in opts.Dir, stores the clean prompt
+// and then every parsed event in small transactions as they arrive (at most
+// opts.FlushInterval apart), sets last_claude_uuid while the agent runs and
+// clears it afterwards. Cancelling ctx stops the agent's process group; the
+// partial turn stays stored. The error is nil when the agent ran and its
+// turn was stored, whatever its outcome (see TurnResult); it reports a CLI
+// that could not start, a store that could not be written, or an agent
+// that ended without a result.
+func RunTurn(ctx context.Context, st *store.Store, sessionID int64, prompt string, opts TurnOptions) (TurnResult, error) {
+	if opts.Backend == "" {
+		opts.Backend = BackendForModel(opts.Model)
+	}
+	res := TurnResult{Backend: opts.Backend, Model: opts.Model}
+	if st.ReadOnly() {
+		return res, ErrStoreReadOnly
+	}
+	if _, err := st.GetSession(ctx, sessionID); err != nil {
+		return res, err
+	}
+	full, err := BuildPrompt(ctx, st, sessionID, prompt)
+	if err != nil {
+		return res, err
+	}
+	before, err := st.CharsSinceCompaction(ctx, sessionID)
+	if err != nil {
+		return res, err
+	}
+	t := &turn{st: st, session: sessionID, opts: opts, res: &res, prompt: prompt,
+		chars: before, threshold: opts.Threshold}
+	if t.threshold <= 0 {
+		t.threshold = CompactionThreshold
+	}
+	return t.run(ctx, full)
+}
+
+// turn is the state of one RunTurn.
+type turn struct {
+	st        *store.Store
+	session   int64
+	opts      TurnOptions
+	res       *TurnResult
+	prompt    string
+	parser    Parser
+	proc      *process
+	started   time.Time
+	pending   []store.Event
+	recent    []store.Event // the last events of the turn, for the Complete check
+	chars     int64
+	threshold int64
+	echoSeen  bool
+	sawResult bool
+	stopWhy   error // why Lazuli stopped the agent, if it did
+	storeErr  error
+}
+
+func (t *turn) run(ctx context.Context, full string) (TurnResult, error) {
+	inv := Invocation{Backend: t.opts.Backend, Command: t.opts.Config.Executable(t.opts.Backend),
+		Model: t.opts.Model, Dir: t.opts.Dir, Prompt: full, Env: t.opts.Env}
+	f := FormatClaudeStream
+	if inv.Backend == Codex {
+		f = FormatCodexExec
+	}
+	model := t.opts.Model
+	if model == "" && inv.Backend == Codex {
+		model = DefaultCodexModel
+	}
+	t.parser, _ = NewParser(f, ParserOptions{Model: model})
+	grace := t.opts.Grace
+	if grace <= 0 {
+		grace = DefaultGrace
+	}
+	if err := ctx.Err(); err != nil {
+		return *t.res, err
+	}
+	proc, err := startProcess(inv, grace)
+	if err != nil {
+		return *t.res, err
+	}
+	t.proc, t.started = proc, time.Now()
+	if !t.opts.Hidden {
+		t.pending = append(t.pending, store.UserMessage(t.prompt))
+		t.flush(ctx)
+	}
+	if t.opts.OnStarted != nil {
+		t.opts.OnStarted()
+	}
+	t.loop(ctx)
+	code, waitErr := proc.result()
+	t.res.ExitCode = code
+	t.res.Stderr = proc.stderrTail()
+	t.res.Elapsed = time.Since(t.started)
+	t.finish(ctx, code)
+
+	// The turn is over: clear the CLI id even if the context is cancelled.
+	clearCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if t.res.CLISessionID != "" {
+		if err := t.st.SetLastClaudeUUID(clearCtx, t.session, ""); err != nil && t.storeErr == nil {
+			t.storeErr = err
+		}
+	}
+	if chars, err := t.st.CharsSinceCompaction(clearCtx, t.session); err == nil {
+		t.chars = chars
+	}
+	t.res.ContextChars = t.chars
+	if t.chars >= t.threshold {
+		t.res.NeedsCompaction = true
+	}
+	switch {
+	case t.storeErr != nil:
+		return *t.res, fmt.Errorf("saving the turn: %w", t.storeErr)
+	case waitErr != nil:
+		return *t.res, waitErr
+	case t.res.Stopped || t.res.StoppedForCompaction:
+		return *t.res, nil
+	case t.stopWhy != nil:
+		return *t.res, t.stopWhy
+	case !t.sawResult:
+		return *t.res, fmt.Errorf("%w (exit code %d)%s", ErrNoResult, code, stderrSuffix(t.res.Stderr))
+	}
+	return *t.res, nil
+}
+
+// loop feeds the agent's output to the parser and flushes parsed events
+// until the process and its pipes have ended.
+func (t *turn) loop(ctx context.Context) {
+	interval := t.opts.FlushInterval
+	if interval <= 0 {
+		interval = DefaultFlushInterval
+	}
+	idle := t.opts.IdleTimeout
+	if idle <= 0 {
+		idle = DefaultIdleTimeout
+	}
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	idleTimer := time.NewTimer(idle)
+	defer idleTimer.Stop()
+	done := ctx.Done()
+	for {
+		select {
+		case l, ok := <-t.proc.lines:
+			if !ok {
+				return
+			}
+			if !idleTimer.Stop() {
+				select {
+				case <-idleTimer.C:
+				default:
+				}
+			}
+			idleTimer.Reset(idle)
+			t.feed(ctx, l)
+		case <-tick.C:
+			t.flush(ctx)
+		case <-idleTimer.C:
+			t.stopWhy = fmt.Errorf("%w for %s", ErrAgentIdle, idle)
+			t.proc.stop()
+		case <-done:
+			done = nil
+			t.res.Stopped = true
+			t.proc.stop()
+		}
+	}
+}
+
+// feed parses one output line.
+func (t *turn) feed(ctx context.Context, l line) {
+	if l.stderr {
+		return // kept in the stderr tail for messages, never stored
+	}
+	if l.tooLong {
+		feedTooLong(t.parser)
+		return
+	}
+	t.captureSessionID(ctx, l.data)
+	for _, e := range store.FilterInjectedEvents(t.parser.Feed(l.data)) {
+		t.add(e)
+	}
+	if t.res.StoppedForCompaction || t.res.Stopped {
+		return
+	}
+	if t.chars >= t.threshold && !t.res.NeedsCompaction {
+		// Mid-turn trigger (spec §7.2 #1): store what we have now and stop
+		// the agent unless it is finishing anyway.
+		t.res.NeedsCompaction = true
+		t.flush(ctx)
+		if !hasComplete(t.recent) {
+			t.res.StoppedForCompaction = true
+			t.proc.stop()
+		}
+	}
+}
+
+// add queues one parsed event.
+func (t *turn) add(e store.Event) {
+	if e.Kind == store.KindUserMessage && !t.echoSeen && e.Content == t.prompt {
+		t.echoSeen = true // the CLI echoed the prompt stored already
+		return
+	}
+	if e.Kind == store.KindComplete {
+		t.sawResult = true
+		if t.opts.Backend == Codex && e.DurationMS == 0 {
+			e.DurationMS = uint64(time.Since(t.started).Milliseconds())
+		}
+		ok := e.Success
+		t.res.Completed, t.res.DurationMS, t.res.CostUSD = &ok, e.DurationMS, e.CostUSD
+	} else if e.IsTurnContent() {
+		t.res.Completed = nil
+	}
+	t.pending = append(t.pending, e)
+	t.recent = append(t.recent, e)
+	if len(t.recent) > 20 {
+		t.recent = t.recent[len(t.recent)-20:]
+	}
+	t.chars += store.CharLen(store.CompactEvent(e))
+}
+
+// captureSessionID records the CLI's session id in last_claude_uuid the
+// first time the agent reports it (spec §5.2).
+func (t *turn) captureSessionID(ctx context.Context, b []byte) {
+	if t.res.CLISessionID != "" {
+		return
+	}
+	id := sessionIDOf(b)
+	if id == "" {
+		return
+	}
+	t.res.CLISessionID = id
+	if err := t.st.SetLastClaudeUUID(ctx, t.session, id); err != nil && t.storeErr == nil && ctx.Err() == nil {
+		t.storeErr = err
+	}
+}
+
+// sessionIDOf returns the session id a Claude init line or a Codex
+// thread.started / session_meta line carries.
+func sessionIDOf(b []byte) string {
+	switch {
+	case bytes.Contains(b, []byte(`"subtype":"init"`)):
+		var v struct {
+			SessionID string `json:"session_id"`
+		}
+		if json.Unmarshal(b, &v) == nil {
+			return v.SessionID
+		}
+	case bytes.Contains(b, []byte(`"thread.started"`)):
+		var v struct {
+			ThreadID string `json:"thread_id"`
+		}
+		if json.Unmarshal(b, &v) == nil {
+			return v.ThreadID
+		}
+	case bytes.Contains(b, []byte(`"type":"session_meta"`)):
+		var v struct {
+			Payload struct {
+				ID string `json:"id"`
+			} `json:"payload"`
+		}
+		if json.Unmarshal(b, &v) == nil {
+			return v.Payload.ID
+		}
+	}
+	return ""
+}
+
+// flush writes the queued events in one transaction. A failed write keeps
+// them queued for the next flush.
+func (t *turn) flush(ctx context.Context) {
+	if len(t.pending) == 0 {
+		return
+	}
+	wctx := context.WithoutCancel(ctx) // a stop must not lose what was parsed
+	wctx, cancel := context.WithTimeout(wctx, 30*time.Second)
+	defer cancel()
+	n, err := t.st.AppendEvents(wctx, t.session, t.pending)
+	if err != nil {
+		t.storeErr = err
+		return
+	}
+	t.storeErr = nil
+	t.res.EventsSaved += n
+	saved := t.pending
+	t.pending = nil
+	if t.opts.OnSaved != nil {
+		t.opts.OnSaved(saved)
+	}
+}
+
+// finish stores what the parser held back and, when the agent failed
+// without reporting it, a failed Complete so the session shows ✗.
+func (t *turn) finish(ctx context.Context, exitCode int) {
+	for _, e := range store.FilterInjectedEvents(t.parser.Finish()) {
+		t.add(e)
+	}
+	stoppedByUs := t.res.Stopped || t.res.StoppedForCompaction
+	if !t.sawResult && !stoppedByUs && (t.stopWhy != nil || exitCode != 0 || t.res.EventsSaved+len(t.pending) > 0) {
+		fail := store.Complete(false, uint64(time.Since(t.started).Milliseconds()), 0)
+		t.pending = append(t.pending, fail)
+		ok := false
+		t.res.Completed, t.res.DurationMS = &ok, fail.DurationMS
+	}
+	t.flush(ctx)
+}
+
+// hasComplete reports whether events hold a Complete.
+func hasComplete(events []store.Event) bool {
+	for _, e := range events {
+		if e.Kind == store.KindComplete {
+			return true
+		}
+	}
+	return false
+}
+
+// stderrSuffix formats the last stderr line for an error message.
+func stderrSuffix(stderr string) string {
+	s := strings.TrimSpace(stderr)
+	if s == "" {
+		return ""
+	}
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return ": " + s
+}
