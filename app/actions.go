@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -51,8 +52,24 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 		return
 	}
 	pw.current, pw.lastSeq, pw.compCount = ref, lastSeqOf(events), len(comps)
+	pw.currentChars = s.CharsSinceCompaction
+	running := pw.runs[ref] != nil
+	focus := pw.focusPrompt == ref
+	pw.focusPrompt = views.SessionRef{}
 	pw.mu.Unlock()
-	fyne.Do(func() { pw.mv.ShowSession(ref, s, events, comps) })
+	model := agents.SessionModel(events)
+	fyne.Do(func() {
+		pw.mv.ShowSession(ref, s, events, comps)
+		pw.mv.PromptBox().SetSession(ref, !pw.readOnly, model)
+		pw.mv.PromptBox().SetRunning(running)
+		if focus {
+			pw.mv.PromptBox().Focus(pw.win.Canvas())
+		}
+	})
+	pw.updateBanner()
+	if !running && s.CharsSinceCompaction >= agents.CompactionThreshold {
+		pw.requestCompaction(ref, "on load", false, s.CharsSinceCompaction, model)
+	}
 }
 
 func lastSeqOf(events []store.StoredEvent) int64 {
@@ -81,6 +98,9 @@ func (pw *projectWindow) NewSession(storePath, worktree string) {
 		}
 		pw.refresh()
 		ref := views.SessionRef{StorePath: storePath, ID: s.ID}
+		pw.mu.Lock()
+		pw.focusPrompt = ref
+		pw.mu.Unlock()
 		fyne.Do(func() { pw.SelectSession(ref) })
 	})
 }

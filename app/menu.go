@@ -5,6 +5,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/storage"
+
+	"github.com/lazuli-app/lazuli/agents"
 )
 
 // mainMenu is the window's menu bar.
@@ -17,9 +19,13 @@ func (pw *projectWindow) mainMenu() *fyne.MainMenu {
 	session := fyne.NewMenu("Session",
 		&fyne.MenuItem{Label: "New session", Action: pw.onNewSession, Shortcut: shortcut(fyne.KeyN)},
 		&fyne.MenuItem{Label: "Find in session", Action: pw.mv.Transcript().ShowFind, Shortcut: shortcut(fyne.KeyF)},
+		fyne.NewMenuItemSeparator(),
+		&fyne.MenuItem{Label: "Stop agent", Action: pw.onStop},
+		&fyne.MenuItem{Label: "Compact session now", Action: pw.onCompactNow},
 	)
+	agentsMenu := fyne.NewMenu("Agents", fyne.NewMenuItem("Agent settings…", pw.showAgentSettings))
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("About Lazuli", pw.onAbout))
-	return fyne.NewMainMenu(file, session, help)
+	return fyne.NewMainMenu(file, session, agentsMenu, help)
 }
 
 func (pw *projectWindow) onAbout() {
@@ -88,4 +94,34 @@ func (pw *projectWindow) onExport() {
 // shortcut is Ctrl+key (Cmd+key on macOS).
 func shortcut(key fyne.KeyName) fyne.Shortcut {
 	return &desktop.CustomShortcut{KeyName: key, Modifier: fyne.KeyModifierShortcutDefault}
+}
+
+// onStop stops the agent of the session shown.
+func (pw *projectWindow) onStop() {
+	pw.mu.Lock()
+	ref := pw.current
+	pw.mu.Unlock()
+	pw.StopRun(ref)
+}
+
+// onCompactNow compacts the session shown, whatever its size.
+func (pw *projectWindow) onCompactNow() {
+	pw.mu.Lock()
+	ref, chars := pw.current, pw.currentChars
+	running := pw.runs[ref] != nil
+	pw.mu.Unlock()
+	switch {
+	case ref.ID == 0:
+		return
+	case pw.readOnly:
+		pw.showError("compact", errReadOnly)
+		return
+	case running:
+		pw.setStatus("Wait for the agent to finish (or stop it) before compacting.", true)
+		return
+	}
+	job := agents.CompactJob{StorePath: ref.StorePath, SessionID: ref.ID, Reason: "manual", Manual: true}
+	if !pw.compactor.Request(job, chars) {
+		pw.setStatus("This session is already being compacted.", false)
+	}
 }

@@ -54,6 +54,7 @@ func (pw *projectWindow) watch() {
 		if changed {
 			pw.refresh()
 		}
+		pw.updateBanner()
 	}
 }
 
@@ -91,6 +92,7 @@ func (pw *projectWindow) followStore(path string) {
 	if len(events) > 0 {
 		pw.lastSeq = lastSeqOf(events)
 	}
+	pw.currentChars = s.CharsSinceCompaction
 	var fresh []store.Compaction
 	if len(comps) > pw.compCount {
 		fresh = comps[pw.compCount:]

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 
+	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -36,13 +37,27 @@ type projectWindow struct {
 	lastSeq   int64                   // the last seq shown of current
 	compCount int                     // compactions shown of current
 	loadGen   int                     // bumps on every session switch
+
+	runs          map[views.SessionRef]*runState // agents running, by session
+	backends      []views.BackendStatus          // the CLIs as last detected
+	compactor     *agents.Compactor              // nil in read-only windows
+	compactModels map[views.SessionRef]string    // model of each queued compaction
+	currentChars  int64                          // context characters of current
+	focusPrompt   views.SessionRef               // a new session whose prompt box gets the focus
 }
 
 func newProjectWindow(ui *gui, title string, wts []Worktree, readOnly bool) *projectWindow {
 	ctx, cancel := context.WithCancel(ui.ctx)
-	pw := &projectWindow{ui: ui, wts: wts, readOnly: readOnly, ctx: ctx, cancel: cancel, stores: map[string]*store.Store{}}
+	pw := &projectWindow{ui: ui, wts: wts, readOnly: readOnly, ctx: ctx, cancel: cancel, stores: map[string]*store.Store{},
+		runs: map[views.SessionRef]*runState{}, compactModels: map[views.SessionRef]string{}}
 	pw.win = ui.fa.NewWindow(title)
 	pw.mv = views.NewMainView(pw)
+	pw.mv.PromptBox().SetModels(modelChoices())
+	if !readOnly {
+		pw.compactor = agents.NewCompactor(pw.store, pw.compactOptions, pw.onCompactNotice)
+		pw.go_(func() { _ = pw.compactor.Run(pw.ctx) })
+		pw.detectBackends()
+	}
 	pw.win.SetContent(pw.mv.Content())
 	pw.mv.BindShortcuts(pw.win.Canvas())
 	pw.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { pw.onDropped(uris) })
@@ -129,6 +144,7 @@ func (pw *projectWindow) refresh() {
 func (pw *projectWindow) listGroups() ([]views.WorktreeGroup, []error) {
 	var groups []views.WorktreeGroup
 	var errs []error
+	running := pw.running()
 	for _, wt := range pw.wts {
 		st, err := pw.store(wt.StorePath)
 		if err != nil {
@@ -140,7 +156,10 @@ func (pw *projectWindow) listGroups() ([]views.WorktreeGroup, []error) {
 			errs = append(errs, err)
 			continue
 		}
-		groups = append(groups, groupByWorktree(wt, sessions)...)
+		for _, g := range groupByWorktree(wt, sessions) {
+			g.Running = running[wt.StorePath]
+			groups = append(groups, g)
+		}
 	}
 	return groups, errs
 }

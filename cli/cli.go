@@ -1,6 +1,6 @@
 // Package cli is Lazuli's headless command line: the subcommands of the
 // lazuli binary that never open a window (ls, show, import, context, check,
-// dump). It uses only the store and agents packages, never Fyne.
+// dump, run, compact). It uses only the store and agents packages, never Fyne.
 package cli
 
 import (
@@ -45,6 +45,8 @@ func commands() []command {
 		{"context", "[--store P] SESSION [PROMPT]", "print the prompt that would be sent to an agent", runContext},
 		{"check", "[--store P] [--json]", "check a store's integrity and format", runCheck},
 		{"dump", "[--store P]", "print a canonical JSON dump of a store", runDump},
+		{"run", "[--store P] [--session SESSION] [--backend claude|codex] [--model M] [--json] PROMPT|-", "run an agent CLI on a prompt, saving its events as they stream", runRun},
+		{"compact", "[--store P] SESSION [--agent auto|builtin|claude|codex] [--json]", "compact a session's older history into a summary", runCompact},
 	}
 }
 

@@ -1,0 +1,308 @@
+package agents
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// CompactAgent chooses who writes a compaction summary.
+type CompactAgent string
+
+// The compaction agents: Auto tries the session's backend (twice), then
+// the other backend, then the built-in summarizer.
+const (
+	CompactAuto    CompactAgent = "auto"
+	CompactBuiltin CompactAgent = "builtin"
+	CompactClaude  CompactAgent = "claude"
+	CompactCodex   CompactAgent = "codex"
+)
+
+// ParseCompactAgent returns the agent named s.
+func ParseCompactAgent(s string) (CompactAgent, error) {
+	switch a := CompactAgent(strings.ToLower(strings.TrimSpace(s))); a {
+	case "":
+		return CompactAuto, nil
+	case CompactAuto, CompactBuiltin, CompactClaude, CompactCodex:
+		return a, nil
+	}
+	return "", fmt.Errorf("unknown compaction agent %q (want auto, builtin, claude or codex)", s)
+}
+
+// Summary lengths accepted from an agent. The prompt asks for
+// MinSummaryChars–MaxSummaryChars; models miss that by a little, so a
+// summary is only rejected when it is far off.
+const (
+	minAcceptedSummary = MinSummaryChars / 2
+	maxAcceptedSummary = MaxSummaryChars * 2
+)
+
+// ErrNoBoundary reports a session without enough user messages since its
+// latest compaction to keep any of them verbatim (spec §7.3).
+var ErrNoBoundary = errors.New("not enough user messages since the last compaction to compact")
+
+// CompactOptions configure CompactSession.
+type CompactOptions struct {
+	Config Config
+	Agent  CompactAgent // "" means CompactAuto
+	// Backend and Model are the session's; "" derives them from the
+	// session's last ModelSwitch or Init event.
+	Backend Backend
+	Model   string
+	Env     []string
+	// Timeout bounds each agent attempt; 0 means 10 minutes.
+	Timeout time.Duration
+	// OnAttempt is told about each attempt before it starts.
+	OnAttempt func(agent string)
+}
+
+// CompactOutcome reports a stored compaction.
+type CompactOutcome struct {
+	SessionID    int64
+	AfterSeq     int64
+	SummaryChars int
+	Agent        string   // "claude", "codex" or "builtin"
+	Attempts     []string // what failed before, e.g. "claude: summary too short (120 characters)"
+	CharsBefore  int64
+	CharsAfter   int64
+}
+
+// CompactSession compacts session sessionID of st (spec §7.3–§7.4): it
+// finds the boundary that keeps the last 3 (else 2, else 1) user prompts
+// verbatim, has an agent summarize the events before it together with the
+// previous summary, checks the summary's length (retrying once, then
+// falling back to the other backend and to the built-in summarizer), and
+// stores it with after_seq = boundary. No event is changed or removed.
+func CompactSession(ctx context.Context, st *store.Store, sessionID int64, opts CompactOptions) (CompactOutcome, error) {
+	out := CompactOutcome{SessionID: sessionID}
+	if st.ReadOnly() {
+		return out, ErrStoreReadOnly
+	}
+	latest, err := st.LatestCompaction(ctx, sessionID)
+	if err != nil {
+		return out, err
+	}
+	from := int64(1)
+	var previous *string
+	if latest != nil {
+		from, previous = latest.AfterSeq+1, &latest.Summary
+	}
+	boundary, ok := int64(0), false
+	for keep := 3; keep >= 1 && !ok; keep-- {
+		if boundary, ok, err = st.CompactionBoundary(ctx, sessionID, from, keep); err != nil {
+			return out, err
+		}
+	}
+	if !ok {
+		return out, ErrNoBoundary
+	}
+	stored, err := st.LoadEventsRange(ctx, sessionID, from, boundary)
+	if err != nil {
+		return out, err
+	}
+	if len(stored) == 0 {
+		return out, ErrNoBoundary
+	}
+	events := make([]store.Event, len(stored))
+	for i := range stored {
+		events[i] = stored[i].Event
+	}
+	if out.CharsBefore, err = st.CharsSinceCompaction(ctx, sessionID); err != nil {
+		return out, err
+	}
+	if opts.Backend == "" || opts.Model == "" {
+		all, err := st.LoadEvents(ctx, sessionID)
+		if err != nil {
+			return out, err
+		}
+		model := SessionModel(all)
+		if opts.Model == "" && (opts.Backend == "" || BackendForModel(model) == opts.Backend) {
+			opts.Model = model
+		}
+		if opts.Backend == "" {
+			opts.Backend = BackendForModel(opts.Model)
+		}
+	}
+	summary, agent, attempts, err := summarize(ctx, previous, events, opts)
+	out.Attempts = attempts
+	if err != nil {
+		return out, err
+	}
+	if _, err := st.StoreCompaction(ctx, sessionID, boundary, summary); err != nil {
+		return out, err
+	}
+	out.AfterSeq, out.SummaryChars, out.Agent = boundary, utf8.RuneCountInString(summary), agent
+	out.CharsAfter, _ = st.CharsSinceCompaction(ctx, sessionID)
+	return out, nil
+}
+
+// summarize produces the summary with the agents opts asks for.
+func summarize(ctx context.Context, previous *string, events []store.Event, opts CompactOptions) (summary, agent string, attempts []string, err error) {
+	type try struct {
+		backend Backend
+		model   string
+	}
+	var plan []try
+	builtinLast := false
+	switch opts.Agent {
+	case CompactBuiltin:
+	case CompactClaude, CompactCodex:
+		b := Backend(opts.Agent)
+		model := ""
+		if b == opts.Backend {
+			model = opts.Model
+		} else if b == Codex {
+			model = DefaultCodexModel
+		}
+		plan = []try{{b, model}, {b, model}}
+	default:
+		other := opts.Backend.Other()
+		otherModel := ""
+		if other == Codex {
+			otherModel = DefaultCodexModel
+		}
+		plan = []try{{opts.Backend, opts.Model}, {opts.Backend, opts.Model}, {other, otherModel}}
+		builtinLast = true
+	}
+	prompt := store.BuildCompactionPrompt(previous, events)
+	missing := map[Backend]bool{}
+	for _, tr := range plan {
+		if missing[tr.backend] {
+			continue // no point retrying a CLI that is not installed
+		}
+		if opts.OnAttempt != nil {
+			opts.OnAttempt(string(tr.backend))
+		}
+		text, err := runSummaryAgent(ctx, prompt, tr.backend, tr.model, opts)
+		if ctx.Err() != nil {
+			return "", "", attempts, ctx.Err()
+		}
+		if err == nil {
+			err = checkSummary(text)
+		}
+		if err == nil {
+			return text, string(tr.backend), attempts, nil
+		}
+		if errors.Is(err, ErrCLINotFound) {
+			missing[tr.backend] = true
+		}
+		attempts = append(attempts, fmt.Sprintf("%s: %v", tr.backend, err))
+	}
+	if len(plan) > 0 && !builtinLast {
+		return "", "", attempts, fmt.Errorf("compaction with %s failed: %s", plan[0].backend, strings.Join(attempts, "; "))
+	}
+	if opts.OnAttempt != nil {
+		opts.OnAttempt("builtin")
+	}
+	s := Summarize(previous, events)
+	if strings.TrimSpace(s) == "" {
+		return "", "", attempts, errors.New("nothing to summarize")
+	}
+	return s, "builtin", attempts, nil
+}
+
+// checkSummary rejects a summary far from the requested length.
+func checkSummary(text string) error {
+	n := utf8.RuneCountInString(text)
+	switch {
+	case n == 0:
+		return errors.New("no summary text")
+	case n < minAcceptedSummary:
+		return fmt.Errorf("summary too short (%d characters)", n)
+	case n > maxAcceptedSummary:
+		return fmt.Errorf("summary too long (%d characters)", n)
+	}
+	return nil
+}
+
+// runSummaryAgent runs the compaction prompt on backend in a scratch
+// folder, without the flags that let the agent act unasked, and returns
+// its text (spec §7.4). It never writes to a store.
+func runSummaryAgent(ctx context.Context, prompt string, backend Backend, model string, opts CompactOptions) (string, error) {
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = 10 * time.Minute
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	dir, err := os.MkdirTemp("", "lazuli-compact-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	inv := Invocation{Backend: backend, Command: opts.Config.Executable(backend), Model: model,
+		Dir: dir, Prompt: prompt, Env: opts.Env, Sandboxed: true}
+	f := FormatClaudeStream
+	if backend == Codex {
+		f = FormatCodexExec
+	}
+	parser, _ := NewParser(f, ParserOptions{Model: model})
+	proc, err := startProcess(inv, DefaultGrace)
+	if err != nil {
+		return "", err
+	}
+	var texts []string
+	var failed *store.Event
+	collect := func(events []store.Event) {
+		for _, e := range events {
+			switch {
+			case e.Kind == store.KindAssistantText && !strings.HasPrefix(e.Text, "Error: "):
+				texts = append(texts, e.Text)
+			case e.Kind == store.KindComplete && !e.Success:
+				failed = &e
+			}
+		}
+	}
+	done := ctx.Done()
+	for lines := proc.lines; lines != nil; {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				lines = nil
+			} else if !l.stderr && !l.tooLong {
+				collect(parser.Feed(l.data))
+			}
+		case <-done:
+			done = nil
+			proc.stop()
+		}
+	}
+	collect(parser.Finish())
+	code, waitErr := proc.result()
+	switch {
+	case ctx.Err() != nil:
+		return "", fmt.Errorf("%s did not finish: %w", backend, ctx.Err())
+	case waitErr != nil:
+		return "", waitErr
+	case failed != nil:
+		return "", fmt.Errorf("%w: %s reported an error%s", ErrAgentFailed, backend, stderrSuffix(proc.stderrTail()))
+	case code != 0 && len(texts) == 0:
+		return "", fmt.Errorf("%w: %s exited with code %d%s", ErrAgentFailed, backend, code, stderrSuffix(proc.stderrTail()))
+	}
+	return strings.TrimSpace(strings.Join(texts, "\n\n")), nil
+}
+
+// SessionModel returns the model a session was last run with, as a pool
+// name (spec §5.8 step 6): the last ModelSwitch, else the last Init's
+// model mapped by ModelAlias; "" when there is neither.
+func SessionModel(events []store.StoredEvent) string {
+	for i := len(events) - 1; i >= 0; i-- {
+		e := events[i].Event
+		switch e.Kind {
+		case store.KindModelSwitch:
+			return e.Model
+		}
+	}
+	for i := len(events) - 1; i >= 0; i-- {
+		if e := events[i].Event; e.Kind == store.KindInit {
+			return ModelAlias(e.Model)
+		}
+	}
+	return ""
+}

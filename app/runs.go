@@ -1,0 +1,387 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/views"
+)
+
+// Preference keys of the agent settings.
+const (
+	prefClaudePath = "agents.claude_path"
+	prefCodexPath  = "agents.codex_path"
+)
+
+// bannerAfter is how long a running session at ≥ 90 % of the threshold may
+// stay silent before the window says it may be compacting.
+const bannerAfter = 30 * time.Second
+
+// runState is an agent running on one session.
+type runState struct {
+	cancel    context.CancelFunc
+	backend   agents.Backend
+	started   time.Time
+	lastEvent time.Time
+}
+
+// agentConfig returns the executables from the settings.
+func (ui *gui) agentConfig() agents.Config {
+	p := ui.fa.Preferences()
+	return agents.Config{ClaudePath: p.String(prefClaudePath), CodexPath: p.String(prefCodexPath)}
+}
+
+// agentSettings returns the settings as the views show them.
+func (ui *gui) agentSettings() views.AgentSettings {
+	p := ui.fa.Preferences()
+	return views.AgentSettings{ClaudePath: p.String(prefClaudePath), CodexPath: p.String(prefCodexPath)}
+}
+
+// modelChoices lists the models of both backends for the prompt box.
+func modelChoices() []views.ModelChoice {
+	var out []views.ModelChoice
+	for _, m := range agents.ClaudeModels {
+		out = append(out, views.ModelChoice{Name: m, Backend: string(agents.Claude)})
+	}
+	for _, m := range agents.CodexModels {
+		out = append(out, views.ModelChoice{Name: m, Backend: string(agents.Codex)})
+	}
+	return out
+}
+
+// detectBackends finds both CLIs and shows what it found.
+func (pw *projectWindow) detectBackends() {
+	cfg := pw.ui.agentConfig()
+	pw.go_(func() {
+		var status []views.BackendStatus
+		for _, b := range agents.Backends {
+			info := agents.Detect(pw.ctx, cfg, b)
+			s := views.BackendStatus{Backend: string(b), Path: info.Command, Version: info.Version}
+			if info.Path != "" {
+				s.Path = info.Path
+			}
+			switch {
+			case errors.Is(info.Err, agents.ErrCLINotFound):
+				s.Err = "not found"
+			case info.Err != nil:
+				s.Err = oneLineErr(info.Err)
+			}
+			status = append(status, s)
+		}
+		pw.mu.Lock()
+		pw.backends = status
+		pw.mu.Unlock()
+		fyne.Do(func() { pw.mv.PromptBox().SetBackends(status) })
+	})
+}
+
+// worktreeDir returns the folder an agent for the store at path works in.
+func (pw *projectWindow) worktreeDir(storePath string) string {
+	for _, wt := range pw.wts {
+		if wt.StorePath == storePath && wt.Dir != "" {
+			return wt.Dir
+		}
+	}
+	return ""
+}
+
+// running reports the sessions with an agent running, by store path.
+func (pw *projectWindow) running() map[string]map[int64]bool {
+	pw.mu.Lock()
+	defer pw.mu.Unlock()
+	out := map[string]map[int64]bool{}
+	for ref := range pw.runs {
+		if out[ref.StorePath] == nil {
+			out[ref.StorePath] = map[int64]bool{}
+		}
+		out[ref.StorePath][ref.ID] = true
+	}
+	return out
+}
+
+// isRunning reports whether an agent runs on ref.
+func (pw *projectWindow) isRunning(ref views.SessionRef) bool {
+	pw.mu.Lock()
+	defer pw.mu.Unlock()
+	return pw.runs[ref] != nil
+}
+
+// SendPrompt runs the session's agent on the prompt.
+func (pw *projectWindow) SendPrompt(req views.PromptRequest) {
+	if pw.readOnly {
+		pw.showError("send prompt", errReadOnly)
+		return
+	}
+	pw.startRun(req.Ref, req.Prompt, req.Model, false)
+}
+
+// startRun starts a turn on ref; hidden turns (auto-continue) store no
+// user message.
+func (pw *projectWindow) startRun(ref views.SessionRef, prompt, model string, hidden bool) {
+	dir := pw.worktreeDir(ref.StorePath)
+	if dir == "" {
+		pw.setStatus("This store has no worktree folder for an agent to work in.", true)
+		return
+	}
+	ctx, cancel := context.WithCancel(pw.ctx)
+	backend := agents.BackendForModel(model)
+	rs := &runState{cancel: cancel, backend: backend, started: time.Now(), lastEvent: time.Now()}
+	pw.mu.Lock()
+	if pw.runs[ref] != nil {
+		pw.mu.Unlock()
+		cancel()
+		return
+	}
+	pw.runs[ref] = rs
+	pw.mu.Unlock()
+	pw.showRunning(ref)
+	verb := "Running"
+	if hidden {
+		verb = "Continuing after compaction with"
+	}
+	pw.setStatus(fmt.Sprintf("%s %s on %s…", verb, backend, store.DisplayName(ref.ID, "")), false)
+	pw.go_(func() {
+		defer cancel()
+		res, err := pw.runTurn(ctx, ref, prompt, model, backend, hidden, rs)
+		pw.mu.Lock()
+		delete(pw.runs, ref)
+		pw.mu.Unlock()
+		pw.followStore(ref.StorePath)
+		pw.showRunning(ref)
+		pw.turnEnded(ref, res, err)
+	})
+}
+
+// runTurn runs one turn against ref's store.
+func (pw *projectWindow) runTurn(ctx context.Context, ref views.SessionRef, prompt, model string,
+	backend agents.Backend, hidden bool, rs *runState) (agents.TurnResult, error) {
+	st, err := pw.store(ref.StorePath)
+	if err != nil {
+		return agents.TurnResult{}, err
+	}
+	opts := agents.TurnOptions{Config: pw.ui.agentConfig(), Backend: backend, Model: model,
+		Dir: pw.worktreeDir(ref.StorePath), Hidden: hidden,
+		OnSaved: func([]store.Event) {
+			pw.mu.Lock()
+			rs.lastEvent = time.Now()
+			pw.mu.Unlock()
+			pw.followStore(ref.StorePath)
+		}}
+	return agents.RunTurn(ctx, st, ref.ID, prompt, opts)
+}
+
+// turnEnded reports a finished turn and starts compaction when the
+// session needs it.
+func (pw *projectWindow) turnEnded(ref views.SessionRef, res agents.TurnResult, err error) {
+	name := store.DisplayName(ref.ID, "")
+	var msg string
+	isErr := false
+	switch {
+	case err != nil && errors.Is(err, context.Canceled) && pw.ctx.Err() != nil:
+		return // the window closed
+	case err != nil:
+		msg, isErr = fmt.Sprintf("%s: %s", name, oneLineErr(err)), true
+	case res.Stopped:
+		msg = fmt.Sprintf("%s: stopped; the partial turn is saved.", name)
+	case res.StoppedForCompaction:
+		msg = fmt.Sprintf("%s: paused to compact the session; it will continue by itself.", name)
+	case res.Success():
+		msg = fmt.Sprintf("%s: finished in %s.", name, store.FormatDurationBadge(int64(res.DurationMS)))
+	default:
+		msg, isErr = fmt.Sprintf("%s: the agent reported a failure.", name), true
+	}
+	if err != nil {
+		log.Printf("run %s: %v (stderr: %s)", name, err, res.Stderr)
+	}
+	pw.setStatus(msg, isErr)
+	if !res.Stopped && !res.StoppedForCompaction {
+		pw.ui.fa.SendNotification(fyne.NewNotification("Lazuli — "+name, msg))
+	}
+	if res.NeedsCompaction && err == nil {
+		pw.requestCompaction(ref, "after turn", res.StoppedForCompaction, res.ContextChars, res.Model)
+	}
+}
+
+// StopRun stops the agent running on ref.
+func (pw *projectWindow) StopRun(ref views.SessionRef) {
+	pw.mu.Lock()
+	rs := pw.runs[ref]
+	pw.mu.Unlock()
+	if rs != nil {
+		pw.setStatus("Stopping…", false)
+		rs.cancel()
+	}
+}
+
+// SwitchModel records the model the user chose for ref (a ModelSwitch
+// event, as AZUREAL stores it).
+func (pw *projectWindow) SwitchModel(ref views.SessionRef, model string) {
+	if pw.readOnly || model == "" {
+		return
+	}
+	pw.go_(func() {
+		st, err := pw.store(ref.StorePath)
+		if err != nil {
+			pw.showError("switch model", err)
+			return
+		}
+		events, err := st.LoadEvents(pw.ctx, ref.ID)
+		if err != nil || len(events) == 0 || agents.SessionModel(events) == model {
+			return // a new session records its model with its first turn
+		}
+		if _, err := st.AppendEvents(pw.ctx, ref.ID, []store.Event{store.ModelSwitch(model)}); err != nil {
+			pw.showError("switch model", err)
+			return
+		}
+		pw.followStore(ref.StorePath)
+	})
+}
+
+// SaveAgentSettings stores the executables and detects the CLIs again.
+func (pw *projectWindow) SaveAgentSettings(s views.AgentSettings) {
+	p := pw.ui.fa.Preferences()
+	p.SetString(prefClaudePath, s.ClaudePath)
+	p.SetString(prefCodexPath, s.CodexPath)
+	pw.detectBackends()
+}
+
+// showAgentSettings opens the settings dialog.
+func (pw *projectWindow) showAgentSettings() {
+	pw.mu.Lock()
+	status := pw.backends
+	pw.mu.Unlock()
+	views.ShowAgentSettings(pw.win, pw.ui.agentSettings(), status, pw.SaveAgentSettings)
+}
+
+// showRunning updates the running indicators: the sidebar's ● and, for
+// the session shown, the prompt box.
+func (pw *projectWindow) showRunning(ref views.SessionRef) {
+	pw.refresh()
+	pw.mu.Lock()
+	shown := pw.current == ref
+	running := pw.runs[ref] != nil
+	pw.mu.Unlock()
+	if shown {
+		fyne.Do(func() { pw.mv.PromptBox().SetRunning(running) })
+	}
+}
+
+// setStatus shows a one-line status under the prompt box.
+func (pw *projectWindow) setStatus(text string, isError bool) {
+	fyne.Do(func() { pw.mv.PromptBox().SetStatus(text, isError) })
+}
+
+// oneLineErr flattens an error for the status line.
+func oneLineErr(err error) string {
+	s := err.Error()
+	for i, r := range s {
+		if r == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// requestCompaction queues session ref for the compaction worker.
+func (pw *projectWindow) requestCompaction(ref views.SessionRef, reason string, autoContinue bool,
+	chars int64, model string) {
+	if pw.readOnly || pw.compactor == nil {
+		return
+	}
+	job := agents.CompactJob{StorePath: ref.StorePath, SessionID: ref.ID, Reason: reason, AutoContinue: autoContinue}
+	if pw.compactor.Request(job, chars) {
+		pw.mu.Lock()
+		pw.compactModels[ref] = model
+		pw.mu.Unlock()
+		pw.updateBanner()
+	}
+}
+
+// compactOptions are the options of a compaction job.
+func (pw *projectWindow) compactOptions(job agents.CompactJob) agents.CompactOptions {
+	ref := views.SessionRef{StorePath: job.StorePath, ID: job.SessionID}
+	pw.mu.Lock()
+	model := pw.compactModels[ref]
+	pw.mu.Unlock()
+	return agents.CompactOptions{Config: pw.ui.agentConfig(), Model: model,
+		Backend: backendOf(model)}
+}
+
+// backendOf is the backend of model, or "" (the session's) when model is "".
+func backendOf(model string) agents.Backend {
+	if model == "" {
+		return ""
+	}
+	return agents.BackendForModel(model)
+}
+
+// onCompactNotice reports the compaction worker's progress and resumes a
+// turn that was stopped for compaction.
+func (pw *projectWindow) onCompactNotice(n agents.CompactNotice) {
+	ref := views.SessionRef{StorePath: n.Job.StorePath, ID: n.Job.SessionID}
+	name := store.DisplayName(ref.ID, "")
+	if n.Started {
+		pw.setStatus(fmt.Sprintf("Compacting %s with %s…", name, n.Agent), false)
+		pw.updateBanner()
+		return
+	}
+	pw.followStore(ref.StorePath)
+	pw.updateBanner()
+	switch {
+	case errors.Is(n.Err, context.Canceled):
+		return
+	case errors.Is(n.Err, agents.ErrNoBoundary):
+		pw.setStatus(fmt.Sprintf("%s was not compacted: it needs at least two prompts since its last compaction.", name), true)
+		return
+	case n.Err != nil:
+		pw.setStatus(fmt.Sprintf("Compacting %s failed: %s", name, oneLineErr(n.Err)), true)
+		return
+	}
+	pw.setStatus(fmt.Sprintf("Compacted %s with %s: context %s → %s characters.", name, n.Outcome.Agent,
+		groupDigits(n.Outcome.CharsBefore), groupDigits(n.Outcome.CharsAfter)), false)
+	if n.Job.AutoContinue {
+		pw.mu.Lock()
+		model := pw.compactModels[ref]
+		pw.mu.Unlock()
+		pw.startRun(ref, store.AutoContinuePrompt(), model, true)
+	}
+}
+
+// groupDigits formats n with thousands separators.
+func groupDigits(n int64) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return s
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// updateBanner shows "may be compacting" for the session shown when it is
+// being compacted, or when its agent runs at ≥ 90 % of the threshold and
+// has been silent for bannerAfter.
+func (pw *projectWindow) updateBanner() {
+	pw.mu.Lock()
+	ref := pw.current
+	rs := pw.runs[ref]
+	silent := rs != nil && time.Since(rs.lastEvent) >= bannerAfter
+	chars := pw.currentChars
+	pw.mu.Unlock()
+	text := ""
+	switch {
+	case ref.ID != 0 && pw.compactor != nil && pw.compactor.Busy(ref.StorePath, ref.ID):
+		text = "Compacting this session's older history into a summary…"
+	case silent && chars*10 >= agents.CompactionThreshold*9:
+		text = "This session may be compacting…"
+	}
+	fyne.Do(func() { pw.mv.SetBanner(text) })
+}

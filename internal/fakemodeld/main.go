@@ -1,0 +1,58 @@
+// Command fakemodeld serves the scripted fake model of internal/fakemodel
+// until it is killed, for scripts that drive the real window with the real
+// agent CLIs (scripts/gui-run.sh). It prepares a HOME for both CLIs and
+// writes the environment they need to a file of shell export lines.
+//
+//	fakemodeld -home DIR -env FILE
+//
+// Conversations follow the "create hello.txt" script: the agent writes
+// {{CWD}}/hello.txt with the Write tool (claude),
+// then answers. A compaction prompt gets a summary of the right length.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/lazuli-app/lazuli/internal/fakemodel"
+)
+
+func main() {
+	home := flag.String("home", "", "HOME folder to prepare for the CLIs")
+	envFile := flag.String("env", "", "file to write `export KEY='VALUE'` lines to")
+	flag.Parse()
+	if *home == "" || *envFile == "" {
+		flag.Usage()
+		os.Exit(2)
+	}
+	summary := strings.Repeat("The user asked the agent to create hello.txt in the project, and it did so with the Write tool. ", 30)
+	script := fakemodel.Script{
+		{Text: "I'll create the file.", Tools: []fakemodel.ToolCall{
+			{Name: "Write", Input: map[string]any{"file_path": "{{CWD}}/hello.txt", "content": "hello from the agent\n"}},
+		}},
+		{Text: "I created **hello.txt** with a greeting."},
+	}
+	srv := fakemodel.New(script, fakemodel.Route{Contains: "<transcript>", Script: fakemodel.Script{{Text: summary}}})
+	defer srv.Close()
+	env, err := srv.Home(*home)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var b strings.Builder
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		fmt.Fprintf(&b, "export %s='%s'\n", k, strings.ReplaceAll(v, "'", `'\''`))
+	}
+	if err := os.WriteFile(*envFile, []byte(b.String()), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	log.Printf("fakemodeld: serving on %s", srv.URL)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, os.Interrupt)
+	<-sig
+}
