@@ -12,6 +12,8 @@ type SessionRef struct {
 // views' Apply/Set methods. Views ask the user for confirmation before
 // calling a destructive intent.
 type Actions interface {
+	RunActions
+
 	// SelectSession opens ref in the transcript.
 	SelectSession(ref SessionRef)
 	// NewSession creates a session for worktree (a branch name) in the
@@ -21,4 +23,46 @@ type Actions interface {
 	RenameSession(ref SessionRef, name string)
 	// DeleteSession deletes ref and its events; the user has confirmed it.
 	DeleteSession(ref SessionRef)
+}
+
+// PromptRequest is a prompt the user sent from the prompt box.
+type PromptRequest struct {
+	Ref    SessionRef
+	Prompt string // as typed; never empty after trimming
+	Model  string // a ModelChoice.Name, or "" for the backend's default
+}
+
+// ModelChoice is one entry of the prompt box's model menu.
+type ModelChoice struct {
+	Name    string // what is passed to the CLI's --model, e.g. "opus", "gpt-5.5"
+	Backend string // "claude" or "codex"
+}
+
+// BackendStatus describes one agent CLI as found on this machine.
+type BackendStatus struct {
+	Backend string // "claude" or "codex"
+	Path    string // the executable that will run, as configured or found
+	Version string // its --version output; "" when not found
+	Err     string // why it cannot run, a phrase after the backend's name such as "not found"; "" when it can
+}
+
+// AgentSettings are the user's agent settings.
+type AgentSettings struct {
+	ClaudePath string // "" means the LAZULI_CLAUDE variable or `claude` on PATH
+	CodexPath  string // "" means the LAZULI_CODEX variable or `codex` on PATH
+}
+
+// RunActions are the intents of the prompt box and the agent settings.
+// The prompt box sends SendPrompt only when a session is set, no run is
+// going on and the selected model's backend has no Err; StopRun only while
+// running; SwitchModel only for the user's own choices in the model menu.
+type RunActions interface {
+	// SendPrompt runs the session's agent on req.Prompt.
+	SendPrompt(req PromptRequest)
+	// StopRun stops the agent running on ref.
+	StopRun(ref SessionRef)
+	// SwitchModel records that the user chose model for ref.
+	SwitchModel(ref SessionRef, model string)
+	// SaveAgentSettings stores s and re-detects the CLIs.
+	SaveAgentSettings(s AgentSettings)
 }

@@ -13,7 +13,8 @@ import (
 	"github.com/lazuli-app/lazuli/store"
 )
 
-// fakeActions records the intents it receives, one string per call.
+// fakeActions records the intents it receives, one string per call. It
+// implements Actions, and so RunActions.
 type fakeActions struct {
 	calls []string
 }
@@ -32,6 +33,22 @@ func (f *fakeActions) RenameSession(ref SessionRef, name string) {
 
 func (f *fakeActions) DeleteSession(ref SessionRef) {
 	f.calls = append(f.calls, fmt.Sprintf("delete %s#%d", ref.StorePath, ref.ID))
+}
+
+func (f *fakeActions) SendPrompt(req PromptRequest) {
+	f.calls = append(f.calls, fmt.Sprintf("send %s#%d %q model=%q", req.Ref.StorePath, req.Ref.ID, req.Prompt, req.Model))
+}
+
+func (f *fakeActions) StopRun(ref SessionRef) {
+	f.calls = append(f.calls, fmt.Sprintf("stop %s#%d", ref.StorePath, ref.ID))
+}
+
+func (f *fakeActions) SwitchModel(ref SessionRef, model string) {
+	f.calls = append(f.calls, fmt.Sprintf("model %s#%d %q", ref.StorePath, ref.ID, model))
+}
+
+func (f *fakeActions) SaveAgentSettings(s AgentSettings) {
+	f.calls = append(f.calls, fmt.Sprintf("settings %q %q", s.ClaudePath, s.CodexPath))
 }
 
 func (f *fakeActions) String() string { return strings.Join(f.calls, "; ") }

@@ -12,14 +12,18 @@ import (
 const sidebarWidth = 300
 
 // MainView is the main window's content: the sidebar on the left, and on
-// the right a header (session title and context meter) above the
-// transcript.
+// the right a header (session title and context meter), a banner hidden
+// when empty, the transcript, and the prompt box.
 type MainView struct {
 	sidebar    *Sidebar
 	transcript *Transcript
 	meter      *Meter
+	prompt     *PromptBox
+	banner     *banner
 	title      *widget.Label
 	header     *fyne.Container
+	top        *fyne.Container // the header and the banner
+	right      *fyne.Container // top, transcript and prompt box
 	root       fyne.CanvasObject
 }
 
@@ -29,14 +33,18 @@ func NewMainView(a Actions) *MainView {
 		sidebar:    NewSidebar(a),
 		transcript: NewTranscript(a),
 		meter:      NewMeter(),
+		prompt:     NewPromptBox(a),
+		banner:     newBanner(),
 		title:      widget.NewLabel(""),
 	}
 	m.title.TextStyle.Bold = true
 	m.title.Truncation = fyne.TextTruncateEllipsis
 	m.header = container.NewBorder(nil, widget.NewSeparator(), nil, m.meter, m.title)
-	right := container.NewBorder(m.header, nil, nil, nil, m.transcript.Content())
+	m.banner.Hide()
+	m.top = container.NewVBox(m.header, m.banner)
+	m.right = container.NewBorder(m.top, m.prompt.Content(), nil, nil, m.transcript.Content())
 	left := container.New(&minWidthLayout{width: sidebarWidth}, m.sidebar.Content())
-	split := container.NewHSplit(left, right)
+	split := container.NewHSplit(left, m.right)
 	split.Offset = 0 // the sidebar starts at its minimum width
 	m.root = split
 	m.ClearSession()
@@ -55,11 +63,35 @@ func (m *MainView) Transcript() *Transcript { return m.transcript }
 // Meter returns the context meter of the session shown.
 func (m *MainView) Meter() *Meter { return m.meter }
 
+// PromptBox returns the box that continues the session shown.
+func (m *MainView) PromptBox() *PromptBox { return m.prompt }
+
+// SetBanner shows text in a warning strip above the transcript, e.g.
+// "This session may be compacting…"; "" hides it.
+func (m *MainView) SetBanner(text string) {
+	m.banner.SetText(text)
+	m.right.Refresh()
+}
+
+// Banner returns the text of the banner; "" when it is hidden.
+func (m *MainView) Banner() string {
+	if m.banner.Hidden {
+		return ""
+	}
+	return m.banner.label.Text
+}
+
 // ShowSession shows session ref: its name in the header, its context use
 // in the meter, its events in the transcript; the sidebar selects its row
-// without sending SelectSession.
+// without sending SelectSession. The prompt box is enabled for ref; when
+// ref is a different session than the box had, its model menu shows the
+// default model until the caller sets the session's model with
+// PromptBox().SetSession.
 func (m *MainView) ShowSession(ref SessionRef, s store.Session, events []store.StoredEvent, compactions []store.Compaction) {
 	m.sidebar.Select(ref)
+	if cur, ok := m.prompt.Session(); !ok || cur != ref {
+		m.prompt.SetSession(ref, true, "")
+	}
 	m.title.SetText(s.DisplayName() + " · " + s.Worktree)
 	m.meter.Set(s.CharsSinceCompaction)
 	m.meter.Show()
@@ -67,8 +99,12 @@ func (m *MainView) ShowSession(ref SessionRef, s store.Session, events []store.S
 	m.transcript.SetSession(s, events, compactions)
 }
 
-// ClearSession shows no session (e.g. after the shown one was deleted).
+// ClearSession shows no session (e.g. after the shown one was deleted) and
+// disables the prompt box, clearing its run state and status.
 func (m *MainView) ClearSession() {
+	m.prompt.SetSession(SessionRef{}, false, "")
+	m.prompt.SetRunning(false)
+	m.prompt.SetStatus("", false)
 	m.title.SetText("Lazuli")
 	m.meter.Set(0)
 	m.meter.Hide()

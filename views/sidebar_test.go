@@ -2,11 +2,13 @@ package views
 
 import (
 	"fmt"
+	"image/color"
 	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -120,6 +122,29 @@ func TestSidebarRenderedRows(t *testing.T) {
 	}
 	if got, want := byName["S3"].whenTip.tipText(), "(2026-11-22 09:00:00 UTC)"; !strings.Contains(got, want) {
 		t.Errorf("exact time tip = %q, want it to contain %q", got, want)
+	}
+}
+
+// TestSidebarRunningDotIsGreen checks the running dot ● in Fyne's own
+// theme, both variants: a green success colour.
+func TestSidebarRunningDotIsGreen(t *testing.T) {
+	s, _, _ := newTestSidebar(t)
+	test.ApplyTheme(t, theme.DefaultTheme())
+	s.Apply(sampleGroups())
+	var dot *canvas.Text
+	for _, it := range objectsOf[*sidebarItem](s.list) {
+		if it.row != nil && it.row.title == "Fix login" {
+			dot = it.badge
+		}
+	}
+	if dot == nil || dot.Text != "●" || dot.Color != theme.Color(theme.ColorNameSuccess) {
+		t.Fatalf("running row badge = %v, want ● in the success colour", dot)
+	}
+	for _, v := range []fyne.ThemeVariant{theme.VariantDark, theme.VariantLight} {
+		c := color.NRGBAModel.Convert(theme.DefaultTheme().Color(theme.ColorNameSuccess, v)).(color.NRGBA)
+		if int(c.G) < int(c.R)+40 || int(c.G) < int(c.B)+40 {
+			t.Errorf("variant %d: success colour %v is not green", v, c)
+		}
 	}
 }
 

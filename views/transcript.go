@@ -67,7 +67,8 @@ func NewTranscript(a Actions) *Transcript {
 	t.empty.Alignment = fyne.TextAlignCenter
 	t.empty.Importance = widget.LowImportance
 	t.list = t.newList()
-	t.body = container.New(&widthWatcher{onWidth: t.onWidth}, t.list)
+	t.body = container.New(&widthWatcher{onWidth: t.onWidth, pinned: t.atBottom,
+		toBottom: func() { t.list.ScrollToBottom() }}, t.list)
 	t.find = newFinder(t)
 	t.root = container.NewBorder(t.find.bar, nil, nil, nil, container.NewStack(t.body, container.NewCenter(t.empty)))
 	return t
@@ -368,17 +369,30 @@ func (t *Transcript) rowText(id int) string {
 }
 
 // widthWatcher lays its objects out to fill the container and reports
-// width changes.
+// width changes. When the height changes (the prompt box below grew) and
+// pinned reports true before the resize, it calls toBottom after it, so
+// that the end of the transcript stays in view.
 type widthWatcher struct {
-	onWidth func(float32)
+	onWidth  func(float32)
+	pinned   func() bool
+	toBottom func()
 }
 
 func (l *widthWatcher) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	pin := false
+	if l.pinned != nil && len(objects) > 0 {
+		if old := objects[0].Size(); old.Height > 0 && old.Height != size.Height {
+			pin = l.pinned()
+		}
+	}
 	for _, o := range objects {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)
 	}
 	l.onWidth(size.Width)
+	if pin {
+		l.toBottom()
+	}
 }
 
 func (l *widthWatcher) MinSize(objects []fyne.CanvasObject) fyne.Size {

@@ -370,3 +370,23 @@ func TestTranscriptBeforeWindow(t *testing.T) {
 		t.Error("the last card is not shown")
 	}
 }
+
+func TestTranscriptStaysAtBottomWhenShorter(t *testing.T) {
+	tr, w, q := newTestTranscript(t, fyne.NewSize(600, 500))
+	tr.SetSession(store.Session{ID: 1}, sampleEvents(t), nil)
+	q.drain()
+	if !tr.atBottom() {
+		t.Fatal("SetSession left the bottom")
+	}
+	w.Resize(fyne.NewSize(600, 380)) // e.g. the prompt box below grew
+	q.drain()
+	if !tr.atBottom() {
+		t.Error("the transcript left the bottom when it got shorter")
+	}
+	tr.list.ScrollToTop()
+	w.Resize(fyne.NewSize(600, 300))
+	q.drain()
+	if tr.list.GetScrollOffset() != 0 {
+		t.Errorf("a transcript scrolled to the top moved to %v when it got shorter", tr.list.GetScrollOffset())
+	}
+}

@@ -1,0 +1,387 @@
+package views
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// The prompt entry's placeholders, with and without a session to send to.
+const (
+	promptPlaceHolder    = "Message the agent… (Ctrl+Enter to send)"
+	noSessionPlaceHolder = "Select or create a session to continue it (Ctrl+N)"
+	defaultModelLabel    = "Default model"
+)
+
+// PromptBox continues the session shown: a multi-line entry that Ctrl+Enter
+// or the Send button sends, a model menu, the status of the selected
+// model's agent CLI, and the state of the current run. While a run goes on,
+// Send becomes Stop and the user can type the next prompt but not send it.
+type PromptBox struct {
+	actions RunActions
+
+	ref        SessionRef
+	hasSession bool
+	running    bool
+	choices    []ModelChoice // the model menu, in Options order
+	models     []ModelChoice // as given to SetModels
+	backends   []BackendStatus
+	statusText string
+	statusErr  bool
+	quiet      bool                  // a programmatic model change: no intent
+	drafts     map[SessionRef]string // unsent text of the sessions left
+
+	entry      *promptEntry
+	rows       *entryRows
+	model      *widget.Select
+	modelWidth *minWidthLayout
+	backend    *widget.RichText
+	backendTip *hoverTip
+	button     *widget.Button // Send, or Stop while running
+	activity   *widget.Activity
+	runLabel   *widget.Label
+	runBox     *fyne.Container // activity and runLabel
+	status     *widget.RichText
+	statusRow  *fyne.Container
+	root       fyne.CanvasObject
+}
+
+// NewPromptBox returns a prompt box without a session (disabled) that sends
+// its intents to a.
+func NewPromptBox(a RunActions) *PromptBox {
+	p := &PromptBox{actions: a, drafts: map[SessionRef]string{}}
+	p.entry = newPromptEntry(p.onSend)
+	p.entry.OnChanged = p.onTextChanged
+	p.rows = newEntryRows(p.entry)
+	p.model = widget.NewSelect(nil, p.onModelChanged)
+	p.model.PlaceHolder = defaultModelLabel
+	p.modelWidth = &minWidthLayout{}
+	p.backend = newStatusText()
+	p.backendTip = newHoverTip(p.backend, p.backendDetail)
+	p.button = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), p.onButton)
+	p.activity = widget.NewActivity()
+	p.runLabel = widget.NewLabel("")
+	p.status = newStatusText()
+	p.status.Truncation = fyne.TextTruncateEllipsis
+	p.backend.Truncation = fyne.TextTruncateEllipsis
+
+	p.runBox = container.NewHBox(p.activity, p.runLabel)
+	p.statusRow = container.NewBorder(nil, nil, p.runBox, nil, p.status)
+	toolbar := container.NewBorder(nil, nil,
+		container.New(p.modelWidth, p.model), p.button, p.backendTip)
+	body := container.NewVBox(p.statusRow, container.New(p.rows, p.entry), toolbar)
+	p.root = container.NewBorder(widget.NewSeparator(), nil, nil, nil, container.NewPadded(body))
+	p.SetModels(nil) // sizes the menu and shows the state
+	return p
+}
+
+// Content returns the prompt box's canvas object.
+func (p *PromptBox) Content() fyne.CanvasObject { return p.root }
+
+// Model returns the name of the selected model, or "" for the backend's
+// default.
+func (p *PromptBox) Model() string {
+	c, _ := p.selectedChoice()
+	return c.Name
+}
+
+// SetModels replaces the model menu. The selected model stays selected,
+// without a SwitchModel intent.
+func (p *PromptBox) SetModels(models []ModelChoice) {
+	p.models = models
+	p.setChoices(p.Model())
+	p.update()
+}
+
+// SetSession sets the session that prompts go to. With ok false there is
+// none and the box is disabled; otherwise model (a ModelChoice.Name, or ""
+// for the backend's default) is selected without a SwitchModel intent. A
+// model missing from the menu is added to it. Text typed for another
+// session is kept as its draft. The run state is left alone: call
+// SetRunning for the new session.
+func (p *PromptBox) SetSession(ref SessionRef, ok bool, model string) {
+	if p.hasSession && (!ok || ref != p.ref) {
+		p.saveDraft()
+	}
+	if !ok {
+		p.ref, p.hasSession = SessionRef{}, false
+		p.entry.SetText("")
+		p.update()
+		return
+	}
+	if !p.hasSession || ref != p.ref {
+		p.ref, p.hasSession = ref, true
+		p.entry.SetText(p.drafts[ref])
+		delete(p.drafts, ref)
+	}
+	p.setChoices(model)
+	p.update()
+}
+
+// Session returns the session that prompts go to, if any.
+func (p *PromptBox) Session() (SessionRef, bool) { return p.ref, p.hasSession }
+
+// SetRunning shows whether the session's agent is running: while it is,
+// the Send button is a Stop button and sending is off, but typing is not.
+func (p *PromptBox) SetRunning(running bool) {
+	p.running = running
+	p.update()
+}
+
+// SetBackends sets the agent CLIs found. The status line shows the one of
+// the selected model's backend; sending to a backend with an Err is off.
+func (p *PromptBox) SetBackends(backends []BackendStatus) {
+	p.backends = backends
+	p.update()
+}
+
+// SetStatus shows a one-line status, e.g. "Run finished in 12s", in the
+// error colour when isError; "" hides it.
+func (p *PromptBox) SetStatus(text string, isError bool) {
+	p.statusText, p.statusErr = text, isError
+	p.update()
+}
+
+// Focus gives the keyboard focus to the entry, when it is enabled.
+func (p *PromptBox) Focus(c fyne.Canvas) {
+	if c != nil && !p.entry.Disabled() {
+		c.Focus(p.entry)
+	}
+}
+
+// setChoices rebuilds the model menu from p.models and selects the model
+// named model, quietly. An unknown model gets its own entry.
+func (p *PromptBox) setChoices(model string) {
+	p.choices = append(p.choices[:0:0], p.models...)
+	if model != "" && indexOfModel(p.choices, model) < 0 {
+		p.choices = append(p.choices, ModelChoice{Name: model})
+	}
+	options := make([]string, len(p.choices))
+	width := fyne.MeasureText(defaultModelLabel, theme.TextSize(), fyne.TextStyle{}).Width
+	for i, c := range p.choices {
+		options[i] = modelLabel(c)
+		width = max(width, fyne.MeasureText(options[i], theme.TextSize(), fyne.TextStyle{}).Width)
+	}
+	// Select sizes itself to its placeholder: make room for the longest
+	// option, plus the Select's own padding and drop-down icon.
+	pad := theme.Size(theme.SizeNameInnerPadding)
+	p.modelWidth.width = width + 4*pad + theme.Size(theme.SizeNameInlineIcon)
+
+	p.quiet = true
+	defer func() { p.quiet = false }()
+	p.model.Options = options
+	if i := indexOfModel(p.choices, model); i >= 0 {
+		p.model.SetSelectedIndex(i)
+	} else {
+		p.model.ClearSelected()
+	}
+	p.model.Refresh()
+}
+
+func indexOfModel(choices []ModelChoice, name string) int {
+	for i, c := range choices {
+		if c.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// modelLabel is a menu entry: "opus · Claude", or the bare name of a model
+// whose backend is unknown.
+func modelLabel(c ModelChoice) string {
+	if c.Backend == "" {
+		return c.Name
+	}
+	return c.Name + " · " + capitalize(c.Backend)
+}
+
+func capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+func (p *PromptBox) selectedChoice() (ModelChoice, bool) {
+	i := p.model.SelectedIndex()
+	if i < 0 || i >= len(p.choices) {
+		return ModelChoice{}, false
+	}
+	return p.choices[i], true
+}
+
+// backendStatus returns the status of the selected model's backend, when
+// both are known.
+func (p *PromptBox) backendStatus() (BackendStatus, bool) {
+	c, ok := p.selectedChoice()
+	if !ok || c.Backend == "" {
+		return BackendStatus{}, false
+	}
+	for _, b := range p.backends {
+		if b.Backend == c.Backend {
+			return b, true
+		}
+	}
+	return BackendStatus{}, false
+}
+
+// backendText is the status line of b: "claude 2.1.328", or "codex not
+// found: set its path in Agent settings".
+func backendText(b BackendStatus) string {
+	if b.Err != "" {
+		return b.Backend + " " + b.Err + ": set its path in Agent settings"
+	}
+	return strings.TrimSpace(b.Backend + " " + b.Version)
+}
+
+// backendDetail is the hover text of the status line: it adds the path.
+func (p *PromptBox) backendDetail() string {
+	b, ok := p.backendStatus()
+	if !ok || b.Path == "" {
+		return ""
+	}
+	return backendText(b) + "\n" + b.Path
+}
+
+// CanSend reports whether Send would send the text typed now.
+func (p *PromptBox) CanSend() bool {
+	b, _ := p.backendStatus()
+	return p.hasSession && !p.running && b.Err == "" && strings.TrimSpace(p.entry.Text) != ""
+}
+
+// onSend sends the prompt when it can and clears the entry.
+func (p *PromptBox) onSend() {
+	if !p.CanSend() {
+		return
+	}
+	req := PromptRequest{Ref: p.ref, Prompt: p.entry.Text, Model: p.Model()}
+	p.entry.SetText("")
+	p.actions.SendPrompt(req)
+}
+
+// onButton is Send, or Stop while running. The keyboard focus goes back
+// to the entry, which the tap took it from.
+func (p *PromptBox) onButton() {
+	if !p.running {
+		p.onSend()
+	} else if p.hasSession {
+		p.actions.StopRun(p.ref)
+	}
+	p.Focus(fyne.CurrentApp().Driver().CanvasForObject(p.entry))
+}
+
+func (p *PromptBox) onTextChanged(string) {
+	p.rows.update()
+	p.updateButton()
+}
+
+func (p *PromptBox) onModelChanged(string) {
+	if !p.quiet && p.hasSession {
+		p.actions.SwitchModel(p.ref, p.Model())
+	}
+	p.update()
+}
+
+// saveDraft keeps the entry's text as the draft of the current session.
+func (p *PromptBox) saveDraft() {
+	if strings.TrimSpace(p.entry.Text) == "" {
+		delete(p.drafts, p.ref)
+		return
+	}
+	p.drafts[p.ref] = p.entry.Text
+}
+
+// update shows the state in the widgets.
+func (p *PromptBox) update() {
+	if p.hasSession {
+		p.entry.Enable()
+		p.model.Enable()
+		p.entry.SetPlaceHolder(promptPlaceHolder)
+	} else {
+		p.entry.Disable()
+		p.model.Disable()
+		p.entry.SetPlaceHolder(noSessionPlaceHolder)
+	}
+	p.updateButton()
+	p.updateBackend()
+	p.updateStatus()
+}
+
+func (p *PromptBox) updateButton() {
+	b := p.button
+	if p.running {
+		b.SetText("Stop")
+		b.SetIcon(theme.MediaStopIcon())
+		b.Importance = widget.DangerImportance
+		setEnabled(b, p.hasSession)
+	} else {
+		b.SetText("Send")
+		b.SetIcon(theme.MailSendIcon())
+		b.Importance = widget.HighImportance
+		setEnabled(b, p.CanSend())
+	}
+	b.Refresh()
+}
+
+func setEnabled(w fyne.Disableable, enabled bool) {
+	if enabled {
+		w.Enable()
+	} else {
+		w.Disable()
+	}
+}
+
+func (p *PromptBox) updateBackend() {
+	b, ok := p.backendStatus()
+	switch {
+	case !ok:
+		setStatusText(p.backend, "", theme.ColorNamePlaceHolder)
+	case b.Err != "":
+		setStatusText(p.backend, backendText(b), theme.ColorNameError)
+	default:
+		setStatusText(p.backend, backendText(b), theme.ColorNamePlaceHolder)
+	}
+}
+
+func (p *PromptBox) updateStatus() {
+	if p.running {
+		backend := "agent"
+		if c, ok := p.selectedChoice(); ok && c.Backend != "" {
+			backend = c.Backend
+		}
+		p.runLabel.SetText("Running " + backend + "…")
+		p.runBox.Show()
+		p.activity.Start()
+	} else {
+		p.activity.Stop()
+		p.runBox.Hide() // hidden, the Border leaves no gap for it
+	}
+	name := theme.ColorNamePlaceHolder
+	if p.statusErr {
+		name = theme.ColorNameError
+	}
+	setStatusText(p.status, p.statusText, name)
+	p.statusRow.Hidden = !p.running && p.statusText == ""
+	p.statusRow.Refresh()
+	p.root.Refresh()
+}
+
+// newStatusText returns a one-line RichText for setStatusText.
+func newStatusText() *widget.RichText {
+	return widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleInline})
+}
+
+// setStatusText shows text in the theme colour name.
+func setStatusText(rt *widget.RichText, text string, name fyne.ThemeColorName) {
+	seg := rt.Segments[0].(*widget.TextSegment)
+	if seg.Text == text && seg.Style.ColorName == name {
+		return
+	}
+	seg.Text = text
+	seg.Style.ColorName = name
+	rt.Refresh()
+}

@@ -1,0 +1,134 @@
+package views
+
+import (
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// settingsHelp explains where an empty path leads. The app resolves each
+// CLI as: environment variable, else this setting, else the command on PATH.
+const settingsHelp = "Leave a path empty to run the claude or codex command found on PATH.\n" +
+	"The LAZULI_CLAUDE and LAZULI_CODEX environment variables, when set,\n" +
+	"win over these paths."
+
+// settingsWidth is the agent settings dialog's width.
+const settingsWidth = 620
+
+// agentSettings is the form of the agent settings dialog.
+type agentSettings struct {
+	w      fyne.Window
+	claude *widget.Entry
+	codex  *widget.Entry
+}
+
+// ShowAgentSettings shows a dialog over w to edit cur: the paths of the
+// claude and codex executables, each with a Browse… button and the
+// detected version or error from status. Save (or Enter in a path) calls
+// save with the trimmed paths; Cancel calls nothing.
+func ShowAgentSettings(w fyne.Window, cur AgentSettings, status []BackendStatus, save func(AgentSettings)) {
+	s := &agentSettings{w: w, claude: widget.NewEntry(), codex: widget.NewEntry()}
+	s.claude.SetText(cur.ClaudePath)
+	s.claude.SetPlaceHolder("claude (LAZULI_CLAUDE or PATH)")
+	s.codex.SetText(cur.CodexPath)
+	s.codex.SetPlaceHolder("codex (LAZULI_CODEX or PATH)")
+
+	help := newStatusText()
+	setStatusText(help, settingsHelp, theme.ColorNamePlaceHolder)
+	form := widget.NewForm(
+		widget.NewFormItem("Claude", s.pathRow(s.claude, status, "claude")),
+		widget.NewFormItem("Codex", s.pathRow(s.codex, status, "codex")),
+	)
+	content := container.NewVBox(help, form)
+	d := dialog.NewCustomConfirm("Agent settings", "Save", "Cancel", content, func(ok bool) {
+		if ok {
+			save(s.value())
+		}
+	}, w)
+	s.claude.OnSubmitted = func(string) { d.Confirm() }
+	s.codex.OnSubmitted = func(string) { d.Confirm() }
+	d.Resize(fyne.NewSize(settingsWidth, d.MinSize().Height))
+	d.Show()
+	w.Canvas().Focus(s.claude)
+}
+
+// value returns the settings as entered.
+func (s *agentSettings) value() AgentSettings {
+	return AgentSettings{
+		ClaudePath: strings.TrimSpace(s.claude.Text),
+		CodexPath:  strings.TrimSpace(s.codex.Text),
+	}
+}
+
+// pathRow is entry with its Browse… button, above the status of backend.
+func (s *agentSettings) pathRow(entry *widget.Entry, status []BackendStatus, backend string) fyne.CanvasObject {
+	b, found := backendNamed(status, backend)
+	browse := widget.NewButtonWithIcon("Browse…", theme.FolderOpenIcon(), func() { s.browse(entry) })
+	row := container.NewBorder(nil, nil, nil, browse, entry)
+	line := newStatusText()
+	line.Truncation = fyne.TextTruncateEllipsis
+	switch {
+	case !found:
+		setStatusText(line, "Not checked yet", theme.ColorNamePlaceHolder)
+	case b.Err != "":
+		setStatusText(line, settingsStatus(b), theme.ColorNameError)
+	default:
+		setStatusText(line, settingsStatus(b), theme.ColorNameSuccess)
+	}
+	return container.NewVBox(row, line)
+}
+
+// settingsStatus is the status line of b in the dialog: "In use: claude
+// 2.1.328 at /usr/bin/claude", or "codex not found". It describes the
+// settings saved, not the paths being edited.
+func settingsStatus(b BackendStatus) string {
+	text := b.Backend + " " + b.Err
+	if b.Err == "" {
+		text = "In use: " + strings.TrimSpace(b.Backend+" "+b.Version)
+	}
+	if b.Path != "" {
+		text += " at " + b.Path
+	}
+	return text
+}
+
+// backendNamed returns the status of backend in status.
+func backendNamed(status []BackendStatus, backend string) (BackendStatus, bool) {
+	for _, b := range status {
+		if b.Backend == backend {
+			return b, true
+		}
+	}
+	return BackendStatus{}, false
+}
+
+// browse lets the user pick an executable for entry, starting in the
+// folder of the path entered.
+func (s *agentSettings) browse(entry *widget.Entry) {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil {
+			fyne.LogError("choose agent executable", err)
+			dialog.ShowError(err, s.w)
+			return
+		}
+		if r == nil {
+			return // cancelled
+		}
+		entry.SetText(r.URI().Path())
+		if err := r.Close(); err != nil {
+			fyne.LogError("close agent executable", err)
+		}
+	}, s.w)
+	if p := strings.TrimSpace(entry.Text); filepath.IsAbs(p) {
+		if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(p))); err == nil {
+			d.SetLocation(dir)
+		}
+	}
+	d.Show()
+}

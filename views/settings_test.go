@@ -1,0 +1,91 @@
+package views
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+// showTestSettings opens the agent settings dialog for cur in a window and
+// returns the dialog's two path entries and where Save puts its value.
+func showTestSettings(t *testing.T, cur AgentSettings, status []BackendStatus) (fyne.Window, []*widget.Entry, *[]AgentSettings) {
+	t.Helper()
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(800, 600))
+	var saved []AgentSettings
+	ShowAgentSettings(w, cur, status, func(s AgentSettings) { saved = append(saved, s) })
+	entries := objectsOf[*widget.Entry](w.Canvas().Overlays().Top())
+	if len(entries) != 2 {
+		t.Fatalf("the dialog has %d entries, want 2", len(entries))
+	}
+	return w, entries, &saved
+}
+
+// overlayRichText returns the texts of the rich texts in the top overlay.
+func overlayRichText(c fyne.Canvas) string {
+	var parts []string
+	for _, rt := range objectsOf[*widget.RichText](c.Overlays().Top()) {
+		parts = append(parts, rt.String())
+	}
+	return strings.Join(parts, "\n")
+}
+
+func TestAgentSettingsSave(t *testing.T) {
+	w, entries, saved := showTestSettings(t, AgentSettings{ClaudePath: "/opt/claude"}, codexMissing)
+	if entries[0].Text != "/opt/claude" || entries[1].Text != "" {
+		t.Errorf("entries = %q, %q; want the current settings", entries[0].Text, entries[1].Text)
+	}
+	text := overlayRichText(w.Canvas())
+	for _, want := range []string{"LAZULI_CLAUDE", "LAZULI_CODEX", "PATH",
+		"In use: claude 2.1.328 at /usr/bin/claude", "codex not found"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the dialog does not say %q; it says:\n%s", want, text)
+		}
+	}
+	browse := 0
+	for _, b := range objectsOf[*widget.Button](w.Canvas().Overlays().Top()) {
+		if b.Text == "Browse…" {
+			browse++
+		}
+	}
+	if browse != 2 {
+		t.Errorf("%d Browse… buttons, want one per path", browse)
+	}
+	entries[0].SetText("")
+	entries[1].SetText("  /home/me/bin/codex \n")
+	test.Tap(overlayButton(t, w.Canvas(), "Save"))
+	if len(*saved) != 1 || (*saved)[0] != (AgentSettings{CodexPath: "/home/me/bin/codex"}) {
+		t.Errorf("Save gave %+v, want only the trimmed codex path", *saved)
+	}
+	if top := w.Canvas().Overlays().Top(); top != nil && top.Visible() {
+		t.Error("the dialog stays open after Save")
+	}
+}
+
+func TestAgentSettingsCancel(t *testing.T) {
+	w, entries, saved := showTestSettings(t, AgentSettings{}, nil)
+	if !strings.Contains(overlayRichText(w.Canvas()), "Not checked yet") {
+		t.Error("no status given, but the dialog does not say so")
+	}
+	entries[0].SetText("/x/claude")
+	test.Tap(overlayButton(t, w.Canvas(), "Cancel"))
+	if len(*saved) != 0 {
+		t.Errorf("Cancel saved %+v", *saved)
+	}
+}
+
+func TestAgentSettingsEnterSaves(t *testing.T) {
+	w, entries, saved := showTestSettings(t, AgentSettings{CodexPath: "/c"}, backendsOK)
+	if w.Canvas().Focused() != entries[0] {
+		t.Errorf("focused %T, want the claude path", w.Canvas().Focused())
+	}
+	test.Type(entries[0], "/b/claude")
+	entries[0].TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if len(*saved) != 1 || (*saved)[0] != (AgentSettings{ClaudePath: "/b/claude", CodexPath: "/c"}) {
+		t.Errorf("Enter saved %+v", *saved)
+	}
+}
