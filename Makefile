@@ -2,6 +2,7 @@
 # Debian machine with Go needs: it installs the apt packages and Go tools it uses.
 #
 #   make deps    apt packages (scripts/install-deps.sh) + Go tools in bin/ (scripts/install-tools.sh)
+#                + the pinned claude/codex CLIs for the e2e tests (scripts/install-clis.sh)
 #   make test    deps, go vet, staticcheck, go test -race
 #   make lint    deps, gofmt check, go vet, staticcheck
 #   make build   go build -o bin/lazuli .
@@ -50,9 +51,9 @@ mkdir -p "$$HOME/.cache" "$$XDG_CONFIG_HOME" "$$XDG_CACHE_HOME" "$$XDG_DATA_HOME
 $(1)
 endef
 
-.PHONY: deps sysdeps tools mod test lint fmt-check build run bench smoke icon clean
+.PHONY: deps sysdeps tools clis mod test lint fmt-check build run bench smoke icon clean
 
-deps: sysdeps tools mod
+deps: sysdeps tools clis mod
 
 sysdeps:
 	bash scripts/install-deps.sh
@@ -60,14 +61,24 @@ sysdeps:
 tools:
 	bash scripts/install-tools.sh
 
+# The pinned claude and codex CLIs for the end-to-end tests (npm, into a cache folder);
+# out/clis.env holds their LAZULI_CLAUDE / LAZULI_CODEX. Without Node.js and npm (and not
+# root to install them), the e2e tests skip, unless LAZULI_E2E_REQUIRED=1 (CI).
+clis:
+	@mkdir -p out
+	@if [ "$$(id -u)" = 0 ]; then bash scripts/install-deps.sh --node; fi
+	@if bash scripts/install-clis.sh > out/clis.env.tmp; then mv out/clis.env.tmp out/clis.env; \
+	else rm -f out/clis.env.tmp out/clis.env; echo "make: the agent CLIs are not installed; e2e tests will skip"; \
+	  if [ "$${LAZULI_E2E_REQUIRED:-}" = 1 ]; then exit 1; fi; fi
+
 mod:
 	$(GO) mod download
 
 test: deps
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
-	@echo '$(strip $(GO) test -race $(TESTFLAGS) ./...)  # with private XDG_* dirs'
-	@$(call with_test_env,$(GO) test -race $(TESTFLAGS) ./...)
+	@echo '$(strip $(GO) test -race $(TESTFLAGS) ./...)  # with private XDG_* dirs and out/clis.env'
+	@$(call with_test_env,if [ -f out/clis.env ]; then . out/clis.env; fi; $(GO) test -race $(TESTFLAGS) ./...)
 
 lint: deps fmt-check
 	$(GO) vet ./...

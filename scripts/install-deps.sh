@@ -13,6 +13,8 @@
 #               `go test -race` of a Fyne app (main imports fyne/v2/app -> cgo GLFW)
 #   --xvfb      Xvfb + xauth + Mesa software GL (swrast) to run the app headless
 #   --tools     imagemagick (import/identify: screenshots) + xdotool (clicks/keys)
+#   --node      nodejs + npm, to install the pinned agent CLIs (scripts/install-clis.sh);
+#               never part of the default set, and skipped when node and npm exist
 #   --icon      librsvg2-bin (rsvg-convert) to re-render assets/icon.png from the
 #               SVG; never part of the default set (icon.png is committed)
 #   --x11-only  skip the Wayland headers; then build with `go build -tags x11`
@@ -22,13 +24,14 @@
 # Tested on Debian 12 (bookworm) with Go 1.26 and fyne v2.8.1.
 set -euo pipefail
 
-want_build=0 want_xvfb=0 want_tools=0 want_icon=0 x11_only=0 check_only=0 verbose=0
+want_build=0 want_xvfb=0 want_tools=0 want_icon=0 want_node=0 x11_only=0 check_only=0 verbose=0
 for arg in "$@"; do
   case "$arg" in
     --build) want_build=1 ;;
     --xvfb) want_xvfb=1 ;;
     --tools) want_tools=1 ;;
     --icon) want_icon=1 ;;
+    --node) want_node=1 ;;
     --x11-only) x11_only=1 ;;
     --check) check_only=1 ;;
     -v|--verbose) verbose=1 ;;
@@ -36,7 +39,7 @@ for arg in "$@"; do
     *) echo "install-deps: unknown option: $arg" >&2; exit 2 ;;
   esac
 done
-if [ $((want_build + want_xvfb + want_tools + want_icon)) -eq 0 ]; then
+if [ $((want_build + want_xvfb + want_tools + want_icon + want_node)) -eq 0 ]; then
   want_build=1 want_xvfb=1 want_tools=1
 fi
 
@@ -58,6 +61,9 @@ if [ "$want_tools" = 1 ]; then
 fi
 if [ "$want_icon" = 1 ]; then
   pkgs+=(librsvg2-bin)
+fi
+if [ "$want_node" = 1 ] && ! { command -v node && command -v npm; } >/dev/null 2>&1; then
+  pkgs+=(nodejs npm)
 fi
 
 is_installed() {
