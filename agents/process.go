@@ -34,7 +34,8 @@ type Invocation struct {
 
 // Args returns the CLI arguments (after the executable) of spec §5.1, and
 // whether the prompt goes to stdin. The prompt never passes through a
-// shell.
+// shell. Claude's prompt argument comes last, after "--" (spec §5.1 puts
+// it right after -p, where a prompt starting with "-" is read as an option).
 func (inv Invocation) Args() (args []string, promptOnStdin bool) {
 	switch inv.Backend {
 	case Codex:
@@ -54,15 +55,15 @@ func (inv Invocation) Args() (args []string, promptOnStdin bool) {
 		if inv.Model != "" {
 			args = append(args, "--model", inv.Model)
 		}
-		promptOnStdin = len(inv.Prompt) > MaxArgPrompt || strings.IndexByte(inv.Prompt, 0) >= 0
-		if promptOnStdin {
-			args = append(args, "-p")
-		} else {
-			args = append(args, "-p", inv.Prompt)
-		}
-		args = append(args, "--verbose", "--output-format", "stream-json")
+		args = append(args, "-p", "--verbose", "--output-format", "stream-json")
 		if !inv.Sandboxed {
 			args = append(args, "--dangerously-skip-permissions")
+		}
+		promptOnStdin = len(inv.Prompt) > MaxArgPrompt || strings.IndexByte(inv.Prompt, 0) >= 0
+		if !promptOnStdin {
+			// After "--", a prompt starting with "-" is not taken for an
+			// option (claude would print its version for "-v …").
+			args = append(args, "--", inv.Prompt)
 		}
 		return args, promptOnStdin
 	}
@@ -252,4 +253,6 @@ func (t *tailBuffer) write(line []byte) {
 	}
 }
 
-func (t *tailBuffer) String() string { return strings.TrimSpace(strings.ToValidUTF8(string(t.b), "\uFFFD")) }
+func (t *tailBuffer) String() string {
+	return strings.TrimSpace(strings.ToValidUTF8(string(t.b), "\uFFFD"))
+}

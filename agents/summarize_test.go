@@ -465,12 +465,12 @@ func TestSummarizeTruncateText(t *testing.T) {
 		{"abc", 0, ""},
 	}
 	for _, tt := range tests {
-		got := truncateText(tt.in, tt.max)
+		got := sumTruncate(tt.in, tt.max)
 		if got != tt.want {
-			t.Errorf("truncateText(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
+			t.Errorf("sumTruncate(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
 		}
 		if n := utf8.RuneCountInString(got); n > tt.max {
-			t.Errorf("truncateText(%q, %d) has %d runes", tt.in, tt.max, n)
+			t.Errorf("sumTruncate(%q, %d) has %d runes", tt.in, tt.max, n)
 		}
 	}
 }

@@ -14,13 +14,13 @@ import (
 
 // Claude stream-json lines for the fake agent.
 const (
-	claudeInit   = `{"type":"system","subtype":"init","session_id":"cli-sess-1","cwd":"/w","model":"claude-opus-5-5"}`
-	claudeText   = `{"type":"assistant","message":{"id":"msg_1","content":[{"type":"text","text":"I will list the files."}]},"uuid":"u1"}`
-	claudeTool   = `{"type":"assistant","message":{"id":"msg_1","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]},"uuid":"u2"}`
+	claudeInit    = `{"type":"system","subtype":"init","session_id":"cli-sess-1","cwd":"/w","model":"claude-opus-5-5"}`
+	claudeText    = `{"type":"assistant","message":{"id":"msg_1","content":[{"type":"text","text":"I will list the files."}]},"uuid":"u1"}`
+	claudeTool    = `{"type":"assistant","message":{"id":"msg_1","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]},"uuid":"u2"}`
 	claudeToolOut = `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"a.go\nb.go"}]},"uuid":"u3"}`
-	claudeDone   = `{"type":"assistant","message":{"id":"msg_2","content":[{"type":"text","text":"There are two files."}]},"uuid":"u4"}`
-	claudeOK     = `{"type":"result","subtype":"success","session_id":"cli-sess-1","is_error":false,"duration_ms":1234,"total_cost_usd":0.25}`
-	claudeAPIErr = `{"type":"result","subtype":"success","session_id":"cli-sess-1","is_error":true,"duration_ms":50,"total_cost_usd":0}`
+	claudeDone    = `{"type":"assistant","message":{"id":"msg_2","content":[{"type":"text","text":"There are two files."}]},"uuid":"u4"}`
+	claudeOK      = `{"type":"result","subtype":"success","session_id":"cli-sess-1","is_error":false,"duration_ms":1234,"total_cost_usd":0.25}`
+	claudeAPIErr  = `{"type":"result","subtype":"success","session_id":"cli-sess-1","is_error":true,"duration_ms":50,"total_cost_usd":0}`
 
 	codexStart = `{"type":"thread.started","thread_id":"thread-9"}`
 	codexMsg   = `{"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"Done."}}`
@@ -102,7 +102,7 @@ func TestRunTurnClaudeStoresTurnAndTracksCLISession(t *testing.T) {
 		t.Fatalf("session after the turn = %+v", s)
 	}
 	r := readRecord(t, rec)
-	wantArgs := "--model opus -p list the files --verbose --output-format stream-json --dangerously-skip-permissions"
+	wantArgs := "--model opus -p --verbose --output-format stream-json --dangerously-skip-permissions -- list the files"
 	if got := strings.Join(r.Args, " "); got != wantArgs {
 		t.Fatalf("argv\n got %s\nwant %s", got, wantArgs)
 	}
@@ -124,7 +124,7 @@ func TestRunTurnSecondPromptIsContextInjectedAndStoredClean(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := readRecord(t, rec)
-	sent := r.Args[1] // -p <prompt>
+	sent := r.Args[len(r.Args)-1] // -- <prompt>
 	if !strings.HasPrefix(sent, store.ContextOpenTag) || !strings.HasSuffix(sent, "second question") ||
 		!strings.Contains(sent, "first question") || !strings.Contains(sent, "I will list the files.") {
 		t.Fatalf("second prompt is not context-injected:\n%s", sent)
@@ -334,5 +334,16 @@ func TestRunTurnRefusesReadOnlyStore(t *testing.T) {
 	after, _ := os.ReadFile(path)
 	if string(before) != string(after) {
 		t.Fatal("a read-only store was modified")
+	}
+}
+
+func TestClaudeArgsKeepDashPromptsOutOfOptions(t *testing.T) {
+	args, stdin := Invocation{Backend: Claude, Prompt: "-v is broken"}.Args()
+	if stdin || strings.Join(args, "|") != "-p|--verbose|--output-format|stream-json|--dangerously-skip-permissions|--|-v is broken" {
+		t.Fatalf("args %q, stdin %v", args, stdin)
+	}
+	args, _ = Invocation{Backend: Claude, Prompt: "summarize", Sandboxed: true}.Args()
+	if strings.Contains(strings.Join(args, " "), "dangerously") {
+		t.Fatalf("a sandboxed run got a permission bypass: %q", args)
 	}
 }

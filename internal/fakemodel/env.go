@@ -1,0 +1,142 @@
+package fakemodel
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// DefaultPath is the PATH of Env when the test's own PATH is empty.
+const DefaultPath = "/usr/local/bin:/usr/bin:/bin"
+
+// Env returns the complete environment for running claude or codex
+// against the server with the given HOME (see the harness doc): the API
+// endpoints and fake keys, the switches that stop all nonessential
+// traffic, IS_SANDBOX=1 (claude refuses --dangerously-skip-permissions as
+// root without it), one API retry, and HTTP(S)_PROXY pointing at the
+// server so any outside connection is refused and recorded. PATH is the
+// test's own. Append KEY=VALUE entries to override: os/exec uses the last
+// value of a duplicated key.
+func (s *Server) Env(home string) []string {
+	path := os.Getenv("PATH")
+	if path == "" {
+		path = DefaultPath
+	}
+	user := os.Getenv("USER")
+	if user == "" {
+		user = "root"
+	}
+	return []string{
+		"HOME=" + home,
+		"PATH=" + path,
+		"USER=" + user,
+		"LANG=C.UTF-8",
+		"SHELL=/bin/bash",
+		"TERM=dumb",
+		"HTTPS_PROXY=" + s.URL, "HTTP_PROXY=" + s.URL,
+		"https_proxy=" + s.URL, "http_proxy=" + s.URL,
+		"NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost",
+		// claude
+		"ANTHROPIC_BASE_URL=" + s.URL,
+		"ANTHROPIC_API_KEY=sk-ant-fake",
+		"IS_SANDBOX=1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"DISABLE_TELEMETRY=1",
+		"DISABLE_AUTOUPDATER=1",
+		"DISABLE_ERROR_REPORTING=1",
+		"CLAUDE_CODE_MAX_RETRIES=1",
+		// codex (with the config WriteCodexConfig writes)
+		"FAKE_KEY=x",
+	}
+}
+
+// CodexConfig returns the text of $HOME/.codex/config.toml for a fake
+// Responses provider at baseURL (the server's URL, without /v1): model
+// gpt-5.5 (whose bundled metadata gives codex its full tool set, with
+// apply_patch), one request and one stream retry, and the switches that
+// stop codex's outside traffic.
+func CodexConfig(baseURL string) string {
+	// Top-level keys must come before the first [table].
+	return fmt.Sprintf(`model = "gpt-5.5"
+model_provider = "fake"
+
+[model_providers.fake]
+name = "fake"
+base_url = %q
+wire_api = "responses"
+env_key = "FAKE_KEY"
+request_max_retries = 1
+stream_max_retries = 1
+
+[analytics]
+enabled = false
+
+[features]
+plugins = false
+remote_plugin = false
+plugin_discovery_prefetch = false
+apps = false
+remote_models = false
+`, strings.TrimSuffix(baseURL, "/")+"/v1")
+}
+
+// WriteCodexConfig writes CodexConfig(baseURL) to home/.codex/config.toml.
+func WriteCodexConfig(home, baseURL string) error {
+	dir := filepath.Join(home, ".codex")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("write codex config: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(CodexConfig(baseURL)), 0o644); err != nil {
+		return fmt.Errorf("write codex config: %w", err)
+	}
+	return nil
+}
+
+// Home prepares home for both CLIs (creating it and writing the codex
+// config) and returns Env(home).
+func (s *Server) Home(home string) ([]string, error) {
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return nil, fmt.Errorf("make home: %w", err)
+	}
+	if err := WriteCodexConfig(home, s.URL); err != nil {
+		return nil, err
+	}
+	return s.Env(home), nil
+}
+
+// FindCLI returns the path of the claude or codex executable: the
+// LAZULI_CLAUDE / LAZULI_CODEX variable if set, else name on PATH, else
+// the one scripts/install-clis.sh installs into its cache folder
+// (LAZULI_CLI_CACHE, default ~/.cache/lazuli/cli). It returns "" when
+// there is none, or when the variable names no executable.
+func FindCLI(name string) string {
+	if v := strings.TrimSpace(os.Getenv("LAZULI_" + strings.ToUpper(name))); v != "" {
+		p, err := exec.LookPath(v)
+		if err != nil {
+			return ""
+		}
+		return p
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return p
+	}
+	cache := os.Getenv("LAZULI_CLI_CACHE")
+	if cache == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		cache = filepath.Join(home, ".cache", "lazuli", "cli")
+	}
+	p, err := exec.LookPath(filepath.Join(cache, "node_modules", ".bin", name))
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
+// CLIsRequired reports whether LAZULI_E2E_REQUIRED=1 asks tests to fail,
+// rather than skip, when a real CLI is missing (CI sets it).
+func CLIsRequired() bool { return os.Getenv("LAZULI_E2E_REQUIRED") == "1" }

@@ -1,0 +1,122 @@
+package fakemodel
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Step is one scripted model reply. The zero Step is an empty text reply
+// that ends the turn.
+type Step struct {
+	// Text is the assistant text; it is streamed before the tool calls.
+	Text string
+	// Tools are the tool calls of the reply; with any, the reply stops for
+	// tool use, else it ends the turn.
+	Tools []ToolCall
+
+	// Status, when non-zero, answers with this HTTP status and Body (a
+	// default error body of the API when Body is empty) instead of a reply.
+	Status int
+	Body   string
+	// Times bounds an error step: after it was served Times times in one
+	// conversation, the requests at its position get the steps after it.
+	// 0 means every time.
+	Times int
+
+	// Hang starts the reply (message_start / response.created) and then
+	// keeps the stream open until the client goes away or the server is
+	// closed.
+	Hang bool
+	// Disconnect starts the reply and then drops the connection.
+	Disconnect bool
+	// Wait, when non-nil, holds the reply until the channel is closed (or
+	// the client goes away).
+	Wait <-chan struct{}
+}
+
+// ToolCall is one tool call of a Step.
+type ToolCall struct {
+	Name string
+	// Input is marshalled to the call's JSON arguments. Its strings may
+	// contain {{CWD}}, replaced by the agent's working directory.
+	Input any
+	// Freeform, when set, makes the call an OpenAI custom (freeform) tool
+	// call, such as Codex's apply_patch, with this raw input; Input is then
+	// ignored. The Anthropic API has no such calls.
+	Freeform string
+}
+
+// Script is the sequence of replies of one conversation.
+type Script []Step
+
+// Route sends a conversation to a script by its first user text.
+type Route struct {
+	// Contains is matched against FirstUserText of the request.
+	Contains string
+	Script   Script
+}
+
+// Text returns a step that answers with text and ends the turn.
+func Text(s string) Step { return Step{Text: s} }
+
+// Tools returns a step that calls tools after optional text.
+func Tools(text string, calls ...ToolCall) Step { return Step{Text: text, Tools: calls} }
+
+// Fail returns a step that answers with an HTTP error the first times
+// requests reach it (always when times is 0).
+func Fail(status, times int) Step { return Step{Status: status, Times: times} }
+
+// Hang returns a step that starts a reply and never finishes it.
+func Hang() Step { return Step{Hang: true} }
+
+// Call returns a tool call with JSON input.
+func Call(name string, input any) ToolCall { return ToolCall{Name: name, Input: input} }
+
+// Bash returns a Claude Bash tool call.
+func Bash(command string) ToolCall {
+	return Call("Bash", map[string]any{"command": command, "description": "Run " + command})
+}
+
+// Exec returns a Codex exec_command tool call.
+func Exec(cmd string) ToolCall { return Call("exec_command", map[string]any{"cmd": cmd}) }
+
+// ApplyPatch returns a Codex apply_patch call with a raw patch.
+func ApplyPatch(patch string) ToolCall { return ToolCall{Name: "apply_patch", Freeform: patch} }
+
+// Tool-call ids encode the step that made them: toolu_fkm_<step>_<n>
+// (Anthropic) and call_fkm_<step>_<n> (OpenAI).
+var idPattern = regexp.MustCompile(`^(?:toolu|call)_fkm_(\d+)_(\d+)$`)
+
+// anthropicToolID and openaiCallID return the id of call n of step k.
+func anthropicToolID(k, n int) string { return fmt.Sprintf("toolu_fkm_%d_%d", k, n) }
+func openaiCallID(k, n int) string    { return fmt.Sprintf("call_fkm_%d_%d", k, n) }
+
+// stepOfID returns the step encoded in a scripted tool-call id, or -1.
+func stepOfID(id string) int {
+	m := idPattern.FindStringSubmatch(id)
+	if m == nil {
+		return -1
+	}
+	k, err := strconv.Atoi(m[1])
+	if err != nil {
+		return -1
+	}
+	return k
+}
+
+// position returns the index of the next step of a conversation: one past
+// the highest step whose tool calls the request carries, else 0.
+func position(ids []string) int {
+	p := 0
+	for _, id := range ids {
+		if k := stepOfID(id); k+1 > p {
+			p = k + 1
+		}
+	}
+	return p
+}
+
+// withCWD replaces {{CWD}} in s with cwd.
+func withCWD(s, cwd string) string { return strings.ReplaceAll(s, "{{CWD}}", cwd) }
