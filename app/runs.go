@@ -332,6 +332,12 @@ func (pw *projectWindow) onCompactNotice(n agents.CompactNotice) {
 		pw.updateBanner()
 		return
 	}
+	if n.Err != nil {
+		log.Printf("compaction: %s of %s: %v", name, ref.StorePath, n.Err)
+	} else {
+		log.Printf("compaction: %s of %s by %s through seq %d, context %d → %d characters",
+			name, ref.StorePath, n.Outcome.Agent, n.Outcome.AfterSeq, n.Outcome.CharsBefore, n.Outcome.CharsAfter)
+	}
 	pw.followStore(ref.StorePath)
 	pw.updateBanner()
 	switch {
@@ -344,7 +350,7 @@ func (pw *projectWindow) onCompactNotice(n agents.CompactNotice) {
 		pw.setStatus(fmt.Sprintf("Compacting %s failed: %s", name, oneLineErr(n.Err)), true)
 		return
 	}
-	pw.setStatus(fmt.Sprintf("Compacted %s with %s: context %s → %s characters.", name, n.Outcome.Agent,
+	pw.setStatus(fmt.Sprintf("Compacted %s with %s: context down from %s to %s characters.", name, n.Outcome.Agent,
 		groupDigits(n.Outcome.CharsBefore), groupDigits(n.Outcome.CharsAfter)), false)
 	if n.Job.AutoContinue {
 		pw.mu.Lock()

@@ -6,7 +6,8 @@
 # session; the prompt box takes the focus), types a prompt, sends it with
 # Ctrl+Enter, waits, and captures out/gui-run.png. Then checks with the CLI
 # that the turn was stored (prompt, Write call, result, answer, Complete ✓) and
-# that the agent really wrote hello.txt in the worktree.
+# that the agent really wrote hello.txt in the worktree. Then opens a session over the
+# compaction threshold and checks it compacts itself (out/gui-compact.png).
 # Needs the claude CLI: LAZULI_CLAUDE, or `eval "$(scripts/install-clis.sh)"`.
 # Exit 0 on success (or a skip without --strict), 1 on failure.
 set -euo pipefail
@@ -60,3 +61,29 @@ grep -q '<azureal-session-context>' <<<"$show" && fail "injected context leaked 
 [ "$(cat "$proj/hello.txt" 2>/dev/null)" = "hello from the agent" ] || fail "the agent did not write hello.txt"
 "$bin" check --store "$proj" >/dev/null || fail "lazuli check failed on the store"
 echo "gui-run: a prompt sent from the window ran claude, streamed into the store, and completed (out/gui-run.png)"
+
+# 2. A session over the 400,000-character threshold compacts itself when opened. With no
+# CLI available the built-in summarizer writes the summary; no event may be lost.
+big=$work/big; mkdir -p "$big"
+git -C "$big" init -q -b main
+text=$(printf 'Details of the refactoring. %.0s' $(seq 2600))
+for i in 0 1 2 3 4 5; do
+  printf '{"type":"user","uuid":"u%d","parentUuid":null,"sessionId":"big","timestamp":"2026-11-20T10:0%d:00Z","message":{"role":"user","content":"Step %d: refactor module %d."}}\n' "$i" "$i" "$i" "$i"
+  printf '{"type":"assistant","uuid":"a%d","parentUuid":"u%d","sessionId":"big","timestamp":"2026-11-20T10:0%d:30Z","message":{"id":"m%d","role":"assistant","model":"claude-opus-5-5","content":[{"type":"text","text":"I decided to split module %d. %s"}]}}\n' "$i" "$i" "$i" "$i" "$i" "$text"
+done > "$work/big.jsonl"
+"$bin" import --store "$big" --name "Big refactor" "$work/big.jsonl" >/dev/null
+before=$("$bin" ls --store "$big" --json)
+echo "$before" | grep -q '"event_count": 12' || fail "the big session was not imported: $before"
+LAZULI_CLAUDE=/nonexistent LAZULI_CODEX=/nonexistent \
+bash scripts/screenshot.sh out/gui-compact.png --window Lazuli --wait 4 --size 1280x800 \
+  --log out/gui-compact.log --action "xdotool mousemove 70 167 click 1" --action-wait 8 \
+  -- "$bin" "$big"
+grep -q 'compaction: S1 .* by builtin through seq 6' out/gui-compact.log \
+  || fail "the big session was not compacted on open (see out/gui-compact.log, out/gui-compact.png)"
+after=$("$bin" ls --store "$big" --json)
+echo "$after" | grep -q '"event_count": 12' || fail "compaction lost events: $after"
+chars=$(echo "$after" | sed -n 's/.*"chars_since_compaction": \([0-9]*\).*/\1/p')
+[ -n "$chars" ] && [ "$chars" -lt 400000 ] || fail "the context did not drop below the threshold: $after"
+grep -Eq '"after_seq": ?6[,}]' <<<"$("$bin" dump --store "$big")" || fail "no compaction row with after_seq 6"
+"$bin" check --store "$big" >/dev/null || fail "lazuli check failed after compaction"
+echo "gui-run: a 437,472-character session compacted itself on open (context now $chars characters, 12 events kept)"
