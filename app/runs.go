@@ -106,13 +106,6 @@ func (pw *projectWindow) running() map[string]map[int64]bool {
 	return out
 }
 
-// isRunning reports whether an agent runs on ref.
-func (pw *projectWindow) isRunning(ref views.SessionRef) bool {
-	pw.mu.Lock()
-	defer pw.mu.Unlock()
-	return pw.runs[ref] != nil
-}
-
 // SendPrompt runs the session's agent on the prompt.
 func (pw *projectWindow) SendPrompt(req views.PromptRequest) {
 	if pw.readOnly {
