@@ -153,8 +153,9 @@ func reportCPU(b *testing.B, cpu0 time.Duration, units float64, name string) {
 }
 
 // BenchmarkLoadSession50K loads (decodes and filters) a 50,000-event
-// session. cold decodes every row; warm is a repeated load, served from the
-// Store's decoded-row cache after an index-only check.
+// session. cold reads and decodes every row, as the first load after Open
+// does; warm is a repeated load, served from the Store's decoded-row cache
+// after an index-only check.
 func BenchmarkLoadSession50K(b *testing.B) {
 	s := mustOpen(b)
 	sess := mustCreateSession(b, s, "main", "")
@@ -181,8 +182,8 @@ func BenchmarkLoadSession50K(b *testing.B) {
 
 // BenchmarkListSessions2000 lists 2,000 sessions holding -store.listevents
 // events in all. warm is the steady state (counts cached and refreshed
-// incrementally); cold opens the store anew each time (Open's quick_check
-// plus a full scan of the events table).
+// incrementally); cold opens the store anew each time (Open's header and
+// schema checks, plus a full count of the events table).
 func BenchmarkListSessions2000(b *testing.B) {
 	const sessions = 2000
 	s := mustOpen(b)

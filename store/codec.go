@@ -332,7 +332,7 @@ func newCodec() (*codec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("zstd encoder: %w", err)
 	}
-	dec, err := zstd.NewReader(nil, zstd.WithDecoderMaxMemory(MaxEventSize))
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderMaxMemory(MaxEventSize), zstd.WithDecoderLowmem(false))
 	if err != nil {
 		return nil, fmt.Errorf("zstd decoder: %w", err)
 	}
@@ -354,14 +354,19 @@ func (c *codec) payload(data []byte) ([]byte, error) {
 		}
 		return data, nil
 	}
-	out, err := c.dec.DecodeAll(data, nil)
+	return c.payloadTo(nil, data)
+}
+
+// payloadTo decompresses the zstd frame data, appending the JSON to dst.
+func (c *codec) payloadTo(dst, data []byte) ([]byte, error) {
+	out, err := c.dec.DecodeAll(data, dst)
 	if err != nil {
 		if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) {
 			return nil, ErrEventTooLarge
 		}
 		return nil, fmt.Errorf("zstd: %w", err)
 	}
-	if len(out) > MaxEventSize {
+	if len(out)-len(dst) > MaxEventSize {
 		return nil, ErrEventTooLarge
 	}
 	return out, nil

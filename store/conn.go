@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -95,14 +96,60 @@ func readOnlyPolicy(action sqlite.AuthorizerActionCode, arg1, arg2, _, _ string)
 
 // checkHeader reports a file that does not start with SQLite's header.
 func checkHeader(path string) error {
+	_, err := readHeader(path)
+	return err
+}
+
+// dbHeader is the 100-byte header at the start of an SQLite database file
+// (https://sqlite.org/fileformat.html#the_database_header), and the size
+// of the file.
+type dbHeader struct {
+	b    [100]byte
+	size int64
+}
+
+// readHeader reads path's header, reporting a file that does not start
+// with SQLite's magic string.
+func readHeader(path string) (dbHeader, error) {
+	var h dbHeader
 	f, err := os.Open(path)
 	if err != nil {
-		return err
+		return h, err
 	}
 	defer f.Close()
-	head := make([]byte, len(sqliteHeader))
-	if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head, sqliteHeader) {
-		return &FormatError{Path: path, Reason: "the file is not an SQLite database"}
+	n, err := io.ReadFull(f, h.b[:])
+	if (err != nil && n < len(sqliteHeader)) || !bytes.Equal(h.b[:len(sqliteHeader)], sqliteHeader) {
+		return h, &FormatError{Path: path, Reason: "the file is not an SQLite database"}
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return h, err
+	}
+	h.size = st.Size()
+	return h, nil
+}
+
+// checkLength reports a file that is shorter than its header says: a
+// truncated copy, for example. It is the part of PRAGMA quick_check that
+// Open can afford; the full check runs before the first write (see
+// Store.verify). The size recorded in the header is valid only when its
+// change counter matches; and in WAL mode, or with a journal next to the
+// file, the file alone is not the database, so SQLite has the last word.
+func (h dbHeader) checkLength(path string) error {
+	be := binary.BigEndian
+	pageSize := int64(be.Uint16(h.b[16:]))
+	if pageSize == 1 {
+		pageSize = 65536
+	}
+	pages := int64(be.Uint32(h.b[28:]))
+	valid := pages > 0 && be.Uint32(h.b[24:]) == be.Uint32(h.b[92:])
+	if !valid || pageSize < 512 || pageSize&(pageSize-1) != 0 || h.b[18] == 2 ||
+		fileExists(path+"-journal") || fileExists(path+"-wal") {
+		return nil
+	}
+	if h.size < pages*pageSize {
+		return &FormatError{Path: path, Reason: fmt.Sprintf(
+			"the file is damaged (it has %d bytes, but its header says %d pages of %d bytes)", h.size, pages, pageSize)}
 	}
 	return nil
 }

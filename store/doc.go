@@ -11,5 +11,7 @@
 // A *Store is safe for concurrent use by multiple goroutines. Opening a store
 // never creates or modifies the file: the schema and AZUREAL's migration are
 // applied only right before the first write, and a file that fails
-// validation is never written to.
+// validation is never written to: Open checks the header and the schema,
+// and SQLite's quick_check, which reads the whole file, runs before the
+// first write.
 package store

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"slices"
 	"sync"
 )
@@ -95,11 +96,17 @@ func (c *eventCache) forget(session int64) {
 // cachedRows returns the session's decoded rows, up to date with tx's
 // snapshot: from the cache, extended with new rows, or loaded in full.
 func (s *Store) cachedRows(ctx context.Context, tx *sql.Tx, session int64) (*cachedSession, error) {
+	old := s.events.get(session)
+	if old == nil {
+		e, ok, err := s.loadDense(ctx, tx, session)
+		if err != nil || ok {
+			return e, err
+		}
+	}
 	st, err := readStamp(ctx, tx, session)
 	if err != nil {
 		return nil, err
 	}
-	old := s.events.get(session)
 	switch {
 	case old != nil && old.count == st.count && old.maxID == st.maxID:
 		return old, nil
@@ -108,25 +115,86 @@ func (s *Store) cachedRows(ctx context.Context, tx *sql.Tx, session int64) (*cac
 			return e, err
 		}
 	}
-	d, err := s.decodeRange(ctx, tx, session, "1", nil, int(st.count))
+	d, err := s.decodeRange(ctx, tx, session, rowQuery{where: "session_id = ?"}, int(st.count))
 	if err != nil {
 		return nil, err
 	}
 	if !d.complete {
 		return nil, errRowsChanged
 	}
+	return s.cacheDecoded(session, st, d), nil
+}
+
+// cacheDecoded makes an entry of a whole session's rows and caches it.
+func (s *Store) cacheDecoded(session int64, st sessionStamp, d *decoding) *cachedSession {
 	e := &cachedSession{session: session, count: st.count, maxID: st.maxID}
 	e.events, e.skippedSeqs = d.split()
 	if st.count > 0 {
 		s.events.put(e)
 	}
-	return e, nil
+	return e
+}
+
+// maxDenseRows bounds the rows loadDense expects, and so what it allocates
+// before it knows the row count.
+const maxDenseRows = cacheMaxEvents
+
+// loadDense loads a whole session the cheap way when its rows are dense,
+// as AZUREAL writes them: seqs without gaps, and ids close together. It
+// finds the rows with the lowest and highest seq through the index, then
+// reads the table between their ids in id order, rather than counting the
+// rows and looking up each one through the index. Rows of one session
+// have distinct seqs and ids, so the session has at most
+// min(maxSeq-minSeq+1, lastID-firstID+1) rows; finding maxSeq-minSeq+1 of
+// them in the id range means all of them were found. With fewer, a count
+// tells whether the range held them all. In any other case ok is false,
+// and the caller counts the rows and uses the index.
+func (s *Store) loadDense(ctx context.Context, tx *sql.Tx, session int64) (_ *cachedSession, ok bool, _ error) {
+	var firstID, firstSeq, lastID, lastSeq int64
+	err := tx.QueryRowContext(ctx, `SELECT a.id, a.seq, b.id, b.seq
+		FROM (SELECT id, seq FROM events WHERE session_id = ?1 ORDER BY seq LIMIT 1) AS a,
+		     (SELECT id, seq FROM events WHERE session_id = ?1 ORDER BY seq DESC LIMIT 1) AS b`, session).
+		Scan(&firstID, &firstSeq, &lastID, &lastSeq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return &cachedSession{session: session}, true, nil // no rows: nothing to cache
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	n, span := lastSeq-firstSeq+1, lastID-firstID+1 // each wraps to ≤ 0 on overflow
+	if n <= 0 || n > maxDenseRows || span <= 0 || span > 2*n {
+		return nil, false, nil
+	}
+	// The unary + keeps SQLite from using the index on session_id.
+	sel := rowQuery{where: "+session_id = ? AND id >= ? AND id <= ?", args: []any{firstID, lastID}, idOrder: true}
+	d, err := s.decodeRange(ctx, tx, session, sel, int(min(n, span)))
+	if err != nil {
+		return nil, false, err
+	}
+	if d.complete && len(d.events) == int(n) {
+		st := sessionStamp{count: n}
+		for i := range d.events {
+			st.maxID = max(st.maxID, d.events[i].ID)
+		}
+		return s.cacheDecoded(session, st, d), true, nil
+	}
+	if d.got > len(d.events) {
+		return nil, false, nil // cannot happen in one snapshot
+	}
+	st, err := readStamp(ctx, tx, session) // a seq gap: were all rows in the range?
+	if err != nil || st.count != int64(d.got) {
+		return nil, false, err
+	}
+	d.events, d.ok, d.complete = d.events[:d.got], d.ok[:d.got], true
+	d.sortBySeq()
+	return s.cacheDecoded(session, st, d), true, nil
 }
 
 // extendCached decodes the rows added after old and returns the extended
 // entry; ok is false when the rows are not a pure append (reload instead).
 func (s *Store) extendCached(ctx context.Context, tx *sql.Tx, old *cachedSession, st sessionStamp) (*cachedSession, bool, error) {
-	d, err := s.decodeRange(ctx, tx, old.session, "id > ?", []any{old.maxID}, int(st.count-old.count))
+	d, err := s.decodeRange(ctx, tx, old.session, rowQuery{where: "session_id = ? AND id > ?", args: []any{old.maxID}},
+		int(st.count-old.count))
 	if err != nil || !d.complete {
 		return nil, false, err
 	}
@@ -148,21 +216,14 @@ func (s *Store) extendCached(ctx context.Context, tx *sql.Tx, old *cachedSession
 	return e, true, nil
 }
 
-// slice returns copies of the cached events with fromSeq ≤ seq ≤ toSeq,
-// and the number of undecodable rows in that range. Copies own their
-// FilePath and Input, so callers cannot change the cache through them.
+// slice returns the cached events with fromSeq ≤ seq ≤ toSeq, and the
+// number of undecodable rows in that range. The events are the cache's
+// own: callers copy them (see detach) and never change them in place.
 func (e *cachedSession) slice(fromSeq, toSeq int64) ([]StoredEvent, int) {
 	lo, _ := slices.BinarySearchFunc(e.events, fromSeq, func(x StoredEvent, seq int64) int { return cmpInt(x.Seq, seq) })
 	hi, found := slices.BinarySearchFunc(e.events, toSeq, func(x StoredEvent, seq int64) int { return cmpInt(x.Seq, seq) })
 	if found {
 		hi++
-	}
-	out := slices.Clone(e.events[lo:max(lo, hi)])
-	for i := range out {
-		if p := out[i].Event.FilePath; p != nil {
-			out[i].Event.FilePath = StrPtr(*p)
-		}
-		out[i].Event.Input = slices.Clone(out[i].Event.Input)
 	}
 	skipped := 0
 	for _, seq := range e.skippedSeqs {
@@ -170,7 +231,7 @@ func (e *cachedSession) slice(fromSeq, toSeq int64) ([]StoredEvent, int) {
 			skipped++
 		}
 	}
-	return out, skipped
+	return e.events[lo:max(lo, hi):max(lo, hi)], skipped
 }
 
 func cmpInt(a, b int64) int {

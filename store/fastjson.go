@@ -1,9 +1,13 @@
 package store
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // decodeEventFast decodes the compact, canonical JSON that serde_json (and
@@ -13,12 +17,27 @@ import (
 // anything else it returns false and the caller falls back to
 // DecodeEventJSON, which has the final say, so both always agree on what
 // this accepts (see TestDecodeEventFastAgrees). The payload must be valid
-// UTF-8 (the load path checks it first).
+// UTF-8 (the load path checks it first). js is not modified.
 func decodeEventFast(js []byte) (Event, bool) {
-	p := fastParser{b: js}
+	return decodeEventInPlace(bytes.Clone(js))
+}
+
+// decodeEventInPlace is decodeEventFast without copies: the event's strings
+// and Input point into js, and escaped strings are decoded in place, so js
+// must not be used for anything else afterwards, nor changed while the
+// event lives. On failure js may be partly rewritten: a caller that falls
+// back to DecodeEventJSON must pass it the original bytes.
+func decodeEventInPlace(js []byte) (Event, bool) {
+	return decodeEventIn(js, nil)
+}
+
+// decodeEventIn is decodeEventInPlace that takes FilePath's string from
+// out when out is not nil.
+func decodeEventIn(js []byte, out *jsonArena) (Event, bool) {
+	p := fastParser{b: js, out: out}
 	if len(js) > 0 && js[0] == '"' {
-		name, ok := p.str()
-		if k := Kind(name); ok && p.i == len(js) && k.IsUnit() {
+		name, ok := p.raw()
+		if k := internKind(name); ok && p.i == len(js) && k.IsUnit() {
 			return Event{Kind: k}, true
 		}
 		return Event{}, false
@@ -26,11 +45,11 @@ func decodeEventFast(js []byte) (Event, bool) {
 	if !p.byte('{') {
 		return Event{}, false
 	}
-	name, ok := p.str()
+	name, ok := p.raw()
 	if !ok || !p.byte(':') || !p.byte('{') {
 		return Event{}, false
 	}
-	e := Event{Kind: Kind(name)}
+	e := Event{Kind: internKind(name)}
 	if !e.Kind.Valid() || e.Kind.IsUnit() || !p.fields(&e) || !p.byte('}') || p.i != len(js) {
 		return Event{}, false
 	}
@@ -39,8 +58,9 @@ func decodeEventFast(js []byte) (Event, bool) {
 
 // fastParser reads canonical compact JSON from b at i.
 type fastParser struct {
-	b []byte
-	i int
+	b   []byte
+	i   int
+	out *jsonArena // where FilePath strings live; nil: allocate each
 }
 
 func (p *fastParser) byte(c byte) bool {
@@ -59,7 +79,7 @@ func (p *fastParser) fields(e *Event) bool {
 		if !first && !p.byte(',') {
 			return false
 		}
-		key, ok := p.str()
+		key, ok := p.str() // points into b: no copy
 		if !ok || !p.byte(':') {
 			return false
 		}
@@ -185,7 +205,7 @@ func (p *fastParser) toolIDField(e *Event, key string) (uint16, bool) {
 		return fPath, true
 	}
 	s, ok := p.str()
-	e.FilePath = &s
+	e.FilePath = p.out.newString(s)
 	return fPath, ok
 }
 
@@ -205,83 +225,110 @@ func (p *fastParser) completeField(e *Event, key string) (uint16, bool) {
 	return 0, false
 }
 
-// str reads a string literal. It gives up on control characters, invalid
-// escapes and \u escapes of surrogates (which encoding/json replaces).
+// str reads a string literal, returning a string that points into b. It
+// gives up on control characters, invalid escapes and \u escapes of
+// surrogates (which encoding/json replaces).
 func (p *fastParser) str() (string, bool) {
-	if !p.byte('"') {
-		return "", false
+	b, ok := p.raw()
+	if !ok || len(b) == 0 {
+		return "", ok
 	}
-	start := p.i
-	for p.i < len(p.b) {
-		switch c := p.b[p.i]; {
-		case c == '"':
-			p.i++
-			return string(p.b[start : p.i-1]), true
-		case c == '\\':
-			return p.strEscaped(start)
-		case c < 0x20:
-			return "", false
-		}
-		p.i++
-	}
-	return "", false
+	// b is never written again (see decodeEventInPlace), so the string
+	// can share its bytes.
+	return unsafe.String(&b[0], len(b)), true
 }
 
-// strEscaped decodes a string that starts at start and has an escape at
-// p.i. The decoded text is never longer than the literal, so one buffer of
-// the literal's length suffices.
-func (p *fastParser) strEscaped(start int) (string, bool) {
-	end := p.i
-	for end < len(p.b) && p.b[end] != '"' {
-		if p.b[end] == '\\' {
-			end++
-		}
-		end++
+// raw reads a string literal and returns its decoded bytes, which lie in
+// b: escapes are decoded in place.
+func (p *fastParser) raw() ([]byte, bool) {
+	if !p.byte('"') {
+		return nil, false
 	}
-	buf := make([]byte, 0, end-start)
-	buf = append(buf, p.b[start:p.i]...)
-	for p.i < len(p.b) {
-		run := p.i
-		for run < len(p.b) && p.b[run] != '"' && p.b[run] != '\\' && p.b[run] >= 0x20 {
-			run++
+	start := p.i
+	p.i = plainEnd(p.b, p.i)
+	switch {
+	case p.i == len(p.b) || p.b[p.i] < 0x20:
+		return nil, false
+	case p.b[p.i] == '"':
+		p.i++
+		return p.b[start : p.i-1], true
+	}
+	return p.rawEscaped(start)
+}
+
+// Masks for plainEnd, which tests eight bytes at a time.
+const (
+	ones   = 0x0101010101010101
+	highs  = 0x8080808080808080
+	quotes = ones * '"'
+	slashs = ones * '\\'
+)
+
+// plainEnd returns the index of the first byte from i on that ends a run of
+// plain string bytes: a quote, a backslash or a control character; len(b)
+// if there is none. Escapes and quotes are rare in the long texts of tool
+// results, so it tests eight bytes at a time: x-ones & ^x & highs flags the
+// zero bytes of x, and its lowest flag is exact (borrows only run upwards).
+func plainEnd(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		q, s := x^quotes, x^slashs
+		m := (q-ones)&^q | (s-ones)&^s | (x-ones*0x20)&^x
+		if m &= highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
 		}
-		buf, p.i = append(buf, p.b[p.i:run]...), run
+	}
+	for ; i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20; i++ {
+	}
+	return i
+}
+
+// rawEscaped decodes a string literal that starts at start and has an
+// escape at p.i, in place: the decoded text is never longer than the
+// literal, so writing at w never overtakes reading at p.i.
+func (p *fastParser) rawEscaped(start int) ([]byte, bool) {
+	w := p.i
+	for p.i < len(p.b) {
+		run := plainEnd(p.b, p.i)
+		w += copy(p.b[w:], p.b[p.i:run])
+		p.i = run
 		switch {
 		case p.i == len(p.b) || p.b[p.i] < 0x20:
-			return "", false
+			return nil, false
 		case p.b[p.i] == '"':
 			p.i++
-			return string(buf), true
+			return p.b[start:w], true
 		}
 		if p.i+1 >= len(p.b) {
-			return "", false
+			return nil, false
 		}
 		esc := p.b[p.i+1]
 		p.i += 2
 		switch esc {
 		case '"', '\\', '/':
-			buf = append(buf, esc)
+			p.b[w] = esc
 		case 'b':
-			buf = append(buf, '\b')
+			p.b[w] = '\b'
 		case 'f':
-			buf = append(buf, '\f')
+			p.b[w] = '\f'
 		case 'n':
-			buf = append(buf, '\n')
+			p.b[w] = '\n'
 		case 'r':
-			buf = append(buf, '\r')
+			p.b[w] = '\r'
 		case 't':
-			buf = append(buf, '\t')
+			p.b[w] = '\t'
 		case 'u':
 			r, ok := p.hex4()
 			if !ok || (r >= 0xD800 && r < 0xE000) {
-				return "", false
+				return nil, false
 			}
-			buf = utf8.AppendRune(buf, r)
+			w += utf8.EncodeRune(p.b[w:], r) - 1 // 6 bytes read, at most 3 written
 		default:
-			return "", false
+			return nil, false
 		}
+		w++
 	}
-	return "", false
+	return nil, false
 }
 
 // hex4 reads the four hex digits of a \u escape.
@@ -328,7 +375,7 @@ func (p *fastParser) uint() (uint64, bool) {
 	if !p.number() {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(string(p.b[start:p.i]), 10, 64)
+	n, err := strconv.ParseUint(unsafe.String(&p.b[start], p.i-start), 10, 64)
 	return n, err == nil
 }
 
@@ -338,7 +385,7 @@ func (p *fastParser) float() (float64, bool) {
 	if !p.number() {
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(string(p.b[start:p.i]), 64)
+	f, err := strconv.ParseFloat(unsafe.String(&p.b[start], p.i-start), 64)
 	return f, err == nil
 }
 
@@ -426,6 +473,10 @@ func (p *fastParser) skipStr() bool {
 		return false
 	}
 	for p.i < len(p.b) {
+		p.i = plainEnd(p.b, p.i)
+		if p.i == len(p.b) {
+			return false
+		}
 		c := p.b[p.i]
 		p.i++
 		switch {

@@ -28,16 +28,16 @@ func FilterInjectedEvents(events []Event) []Event {
 // a message carrying a context tag, they were parts of the hidden context.
 func filterInjected[T any](in []T, event func(*T) *Event) []T {
 	out := make([]T, 0, len(in))
-	var pending []T
-	inside := false // between an opening tag and its closing tag
-	for _, x := range in {
-		e := event(&x)
+	var pending []int // indexes of the held-back messages
+	inside := false   // between an opening tag and its closing tag
+	for i := range in {
+		e := event(&in[i]) // read only: in is not modified
 		if e.Kind != KindUserMessage {
 			if !inside {
-				out = append(out, pending...)
+				out = appendIndexed(out, in, pending)
 			}
 			pending, inside = pending[:0], false
-			out = append(out, x)
+			out = append(out, in[i])
 			continue
 		}
 		switch {
@@ -45,32 +45,41 @@ func filterInjected[T any](in []T, event func(*T) *Event) []T {
 		case inside:
 			if strings.Contains(e.Content, ContextCloseTag) {
 				inside = false
-				out = appendSanitized(out, &x, e)
+				out = appendSanitized(out, in[i], event)
 			}
 		case hasContextTag(e.Content):
 			pending = pending[:0]
 			if strings.Contains(e.Content, ContextCloseTag) {
-				out = appendSanitized(out, &x, e)
+				out = appendSanitized(out, in[i], event)
 			} else {
 				inside = true
 			}
 		default:
-			pending = append(pending, x)
+			pending = append(pending, i)
 		}
 	}
 	if !inside {
-		out = append(out, pending...)
+		out = appendIndexed(out, in, pending)
 	}
 	return out
 }
 
-// appendSanitized appends *x, whose user message e points into, with the
-// message rewritten to its visible prompt, unless nothing visible remains.
-func appendSanitized[T any](out []T, x *T, e *Event) []T {
+// appendIndexed appends the elements of in at the given indexes.
+func appendIndexed[T any](out, in []T, indexes []int) []T {
+	for _, i := range indexes {
+		out = append(out, in[i])
+	}
+	return out
+}
+
+// appendSanitized appends x with its user message rewritten to its visible
+// prompt, unless nothing visible remains.
+func appendSanitized[T any](out []T, x T, event func(*T) *Event) []T {
+	e := event(&x)
 	s, ok := SanitizeUserMessage(e.Content)
 	if !ok || isBlank(s) {
 		return out
 	}
 	e.Content = s
-	return append(out, *x)
+	return append(out, x)
 }

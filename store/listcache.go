@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"sync"
 )
 
@@ -15,7 +16,7 @@ type sessionAgg struct {
 
 // listCache keeps the per-session counts between ListSessions calls. Counting
 // needs the kind and char_len of every row, which no index covers, so a
-// full count reads the whole events table. The cache is kept up to date
+// full count reads the whole events table (see rebuildSQL). The cache is kept up to date
 // incrementally instead, relying on what AZUREAL's format guarantees: events
 // get increasing AUTOINCREMENT ids and are never deleted one by one, only
 // with their session. Each refresh folds in the rows with a larger id,
@@ -31,8 +32,9 @@ type listCache struct {
 }
 
 // snapshot brings the cache up to date within q's read transaction and
-// returns a copy of the per-session counts.
-func (c *listCache) snapshot(ctx context.Context, q querier, info *schemaInfo) (map[int64]sessionAgg, error) {
+// returns a copy of the per-session counts. A full count uses aux, a
+// helper connection pool, for half of the work; aux may be nil.
+func (c *listCache) snapshot(ctx context.Context, q querier, info *schemaInfo, aux *sql.DB) (map[int64]sessionAgg, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var err error
@@ -40,7 +42,7 @@ func (c *listCache) snapshot(ctx context.Context, q querier, info *schemaInfo) (
 		err = c.refresh(ctx, q, info)
 	}
 	if !c.valid || err != nil {
-		if err = c.rebuild(ctx, q, info); err != nil {
+		if err = c.rebuild(ctx, q, info, aux); err != nil {
 			c.valid = false
 			return nil, err
 		}
@@ -81,12 +83,22 @@ func latestCompactions(ctx context.Context, q querier, info *schemaInfo) (map[in
 	return out, rows.Err()
 }
 
-// rebuild counts everything with one scan of the events table.
-func (c *listCache) rebuild(ctx context.Context, q querier, info *schemaInfo) error {
-	comps, err := latestCompactions(ctx, q, info)
+// rebuild counts everything, with SQL aggregates (see rebuildSQL) or, when
+// some char_len is not an integer, with one scan of the events table.
+func (c *listCache) rebuild(ctx context.Context, q querier, info *schemaInfo, aux *sql.DB) error {
+	comps, err := latestCompactions(ctx, q, info) // also takes q's read lock first
 	if err != nil {
 		return err
 	}
+	if ok, err := c.rebuildSQL(ctx, q, info, comps, aux); err != nil || ok {
+		return err
+	}
+	return c.rebuildScan(ctx, q, comps)
+}
+
+// rebuildScan counts everything with one scan of the events table, adding
+// each row in Go. comps are the latest compactions.
+func (c *listCache) rebuildScan(ctx context.Context, q querier, comps map[int64]int64) error {
 	aggs := make(map[int64]sessionAgg, len(comps))
 	for id, after := range comps {
 		aggs[id] = sessionAgg{afterSeq: after, compacted: true}

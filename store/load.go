@@ -46,17 +46,25 @@ func (s *Store) LoadEventsRange(ctx context.Context, sessionID, fromSeq, toSeq i
 // eventCache), and so do range loads of a cached session; other range
 // loads read just their range.
 func (s *Store) Load(ctx context.Context, sessionID, fromSeq, toSeq int64) (LoadResult, error) {
-	events, skipped, err := s.load(ctx, sessionID, fromSeq, toSeq)
+	events, skipped, shared, err := s.load(ctx, sessionID, fromSeq, toSeq)
 	if err != nil {
 		return LoadResult{}, fmt.Errorf("load events of session %d: %w", sessionID, err)
 	}
-	return LoadResult{Events: FilterInjected(events), Skipped: skipped}, nil
+	events = FilterInjected(events) // a new slice: the cache's stays as it is
+	if shared {
+		detach(events)
+	}
+	return LoadResult{Events: events, Skipped: skipped}, nil
 }
 
-func (s *Store) load(ctx context.Context, sessionID, fromSeq, toSeq int64) ([]StoredEvent, int, error) {
+// load returns the decodable events of the range and how many rows it
+// skipped. With shared set, the events are the cache's own: the slice must
+// not be changed, and their FilePath and Input must be copied before they
+// are handed out.
+func (s *Store) load(ctx context.Context, sessionID, fromSeq, toSeq int64) (_ []StoredEvent, _ int, shared bool, _ error) {
 	db, _, err := s.reader(ctx)
 	if err != nil || db == nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	whole := fromSeq <= 0 && toSeq <= 0
 	if fromSeq <= 0 {
@@ -67,29 +75,57 @@ func (s *Store) load(ctx context.Context, sessionID, fromSeq, toSeq int64) ([]St
 	}
 	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}) // one snapshot for all queries
 	if err != nil {
-		return nil, 0, classify(err)
+		return nil, 0, false, classify(err)
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only transaction
 	if whole || s.events.has(sessionID) {
 		e, err := s.cachedRows(ctx, tx, sessionID)
 		if err != nil {
-			return nil, 0, classify(err)
+			return nil, 0, false, formatOrErr(s.path, err) // Open does not read every page
 		}
 		events, skipped := e.slice(fromSeq, toSeq)
-		return events, skipped, nil
+		return events, skipped, true, nil
 	}
 	var n int
 	err = tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM events WHERE session_id = ? AND seq >= ? AND seq <= ?",
 		sessionID, fromSeq, toSeq).Scan(&n)
 	if err != nil {
-		return nil, 0, classify(err)
+		return nil, 0, false, classify(err)
 	}
-	d, err := s.decodeRange(ctx, tx, sessionID, "seq >= ? AND seq <= ?", []any{fromSeq, toSeq}, n)
+	d, err := s.decodeRange(ctx, tx, sessionID, rowQuery{where: "session_id = ? AND seq >= ? AND seq <= ?", args: []any{fromSeq, toSeq}}, n)
 	if err != nil {
-		return nil, 0, classify(err)
+		return nil, 0, false, formatOrErr(s.path, err)
 	}
 	events, skippedSeqs := d.split()
-	return events, len(skippedSeqs), nil
+	return events, len(skippedSeqs), false, nil
+}
+
+// detach gives events their own copies of FilePath and Input, so that a
+// caller cannot change the cache through them. The copies share two
+// allocations; each Input's capacity ends at its length, so appending to
+// one never overwrites the next.
+func detach(events []StoredEvent) {
+	paths, inputs := 0, 0
+	for i := range events {
+		if events[i].Event.FilePath != nil {
+			paths++
+		}
+		inputs += len(events[i].Event.Input)
+	}
+	pathBuf := make([]string, 0, paths)
+	inputBuf := make([]byte, 0, inputs)
+	for i := range events {
+		e := &events[i].Event
+		if e.FilePath != nil {
+			pathBuf = append(pathBuf, *e.FilePath)
+			e.FilePath = &pathBuf[len(pathBuf)-1]
+		}
+		if e.Input != nil {
+			n := len(inputBuf)
+			inputBuf = append(inputBuf, e.Input...)
+			e.Input = inputBuf[n:len(inputBuf):len(inputBuf)]
+		}
+	}
 }
 
 // internKind returns the kind column as a Kind, without allocating for the

@@ -122,14 +122,8 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// inspect validates an attached file and returns its schema. hasData is
-// false for a 0-byte file, which needs no check.
-func inspect(ctx context.Context, q querier, path string, hasData bool) (*schemaInfo, error) {
-	if hasData {
-		if err := quickCheck(ctx, q, path); err != nil {
-			return nil, err
-		}
-	}
+// inspect validates an attached file's schema and returns it.
+func inspect(ctx context.Context, q querier, path string) (*schemaInfo, error) {
 	info, err := readSchema(ctx, q)
 	if err != nil {
 		return nil, formatOrErr(path, err)

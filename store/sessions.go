@@ -54,7 +54,8 @@ func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 // order: most recent event activity first (the largest events.id), then the
 // highest id. Each carries its event, message and since-compaction counts.
 // The counts come from an incremental cache, so repeated calls cost about a
-// millisecond per thousand sessions; the first call scans the events table.
+// millisecond per thousand sessions; the first call counts the whole events
+// table, on two connections.
 func (s *Store) ListSessions(ctx context.Context, worktree string) ([]Session, error) {
 	db, info, err := s.reader(ctx)
 	if err != nil || db == nil {
@@ -65,13 +66,13 @@ func (s *Store) ListSessions(ctx context.Context, worktree string) ([]Session, e
 		return nil, wrapList(classify(err))
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only transaction
-	aggs, err := s.list.snapshot(ctx, tx, info)
+	aggs, err := s.list.snapshot(ctx, tx, info, s.helper())
 	if err != nil {
-		return nil, wrapList(classify(err))
+		return nil, wrapList(formatOrErr(s.path, err)) // Open does not read every page
 	}
 	list, err := querySessions(ctx, tx, info, worktree)
 	if err != nil {
-		return nil, wrapList(classify(err))
+		return nil, wrapList(formatOrErr(s.path, err))
 	}
 	for i := range list {
 		a := aggs[list[i].ID]

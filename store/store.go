@@ -44,13 +44,17 @@ type Store struct {
 	opts     options
 	codec    *codec
 
-	mu     sync.Mutex  // guards db, schema, ready and closed
+	mu     sync.Mutex  // guards db, aux, schema, ready and closed
 	db     *sql.DB     // nil while the file does not exist
+	aux    *sql.DB     // helper connection for parallel reads; see helper
 	schema *schemaInfo // what the file held when last inspected
 	ready  bool        // the schema script and migration ran
 	closed bool
 
 	writeMu  sync.Mutex  // serialises this Store's write transactions
+	verifyMu sync.Mutex  // guards verified and damage
+	verified bool        // quick_check passed (see verify)
+	damage   error       // what quick_check found, if it failed
 	list     listCache   // per-session counts for ListSessions
 	events   eventCache  // decoded rows of recently loaded sessions
 	encoders encoderPool // zstd encoders for parallel compression
@@ -63,8 +67,10 @@ type Store struct {
 // an empty one. Opening never modifies an existing file: the schema script
 // and AZUREAL's migration run right before the first write.
 //
-// A file that is not a usable store (not SQLite, damaged, or missing the
-// sessions or events table) yields a *FormatError. A store whose
+// A file that is not a usable store (not SQLite, shorter than its header
+// says, or missing the sessions or events table) yields a *FormatError.
+// Open reads the header and the schema only; SQLite's full quick_check,
+// which reads the whole file, runs before the first write (see verify). A store whose
 // schema_version is newer than 3, or a legacy v1 file, opens for reading
 // but refuses writes with ErrReadOnly.
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
@@ -134,6 +140,9 @@ func (s *Store) Close() error {
 	s.closed = true
 	s.codec.close()
 	s.encoders.close()
+	if s.aux != nil {
+		_ = s.aux.Close() // read-only: nothing to lose
+	}
 	if s.db == nil {
 		return nil
 	}
@@ -206,7 +215,11 @@ func (s *Store) attach(ctx context.Context, empty bool) error {
 		return err
 	}
 	if present {
-		if err := checkHeader(s.path); err != nil {
+		h, err := readHeader(s.path)
+		if err == nil {
+			err = h.checkLength(s.path)
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -214,11 +227,37 @@ func (s *Store) attach(ctx context.Context, empty bool) error {
 	if err != nil {
 		return err
 	}
-	info, err := inspect(ctx, db, s.path, present)
+	info, err := inspect(ctx, db, s.path)
 	if err != nil {
 		_ = db.Close() // the validation error is the one to report
 		return err
 	}
 	s.db, s.schema = db, info
 	return nil
+}
+
+// helper returns a pool of one read-only connection that splits a large
+// read (the first count of ListSessions) with a connection of the main
+// pool, or nil when the file is not attached or the pool cannot be opened.
+// It is a pool of its own so that a reader holding a main connection never
+// waits for a second main connection (which other such readers might hold).
+// Its busy timeout is zero: a writer about to commit blocks new readers
+// until the main connection's transaction ends, so waiting would only
+// stall both; the caller does the work itself instead.
+func (s *Store) helper() *sql.DB {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || s.db == nil {
+		return nil
+	}
+	if s.aux == nil {
+		aux, err := openPool(s.path, true, 0)
+		if err != nil {
+			return nil // the caller works alone
+		}
+		aux.SetMaxOpenConns(1)
+		aux.SetMaxIdleConns(1)
+		s.aux = aux
+	}
+	return s.aux
 }

@@ -43,6 +43,9 @@ func (s *Store) writer(ctx context.Context, create bool) (*sql.DB, error) {
 	if s.readOnly {
 		return nil, fmt.Errorf("%w: opened read-only", ErrReadOnly)
 	}
+	if err := s.verify(ctx); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -59,6 +62,35 @@ func (s *Store) writer(ctx context.Context, create bool) (*sql.DB, error) {
 		}
 	}
 	return s.db, nil
+}
+
+// verify runs PRAGMA quick_check on the file once per Store, before its
+// first write: Lazuli never writes to a file it could not validate. Open
+// checks only the header and the schema, because quick_check reads the
+// whole file (about half a second for 270 MB) and many Stores only read.
+// It runs on a pooled connection without holding s.mu, so reads go on
+// meanwhile. A damaged file stays damaged: the verdict is kept; errors
+// such as a busy file are not, and the next write tries again. A file that
+// does not exist yet needs no check: the write creates it.
+func (s *Store) verify(ctx context.Context) error {
+	s.verifyMu.Lock()
+	defer s.verifyMu.Unlock()
+	if s.verified || s.damage != nil {
+		return s.damage
+	}
+	db, _, err := s.reader(ctx)
+	if err != nil || db == nil {
+		return err
+	}
+	err = quickCheck(ctx, db, s.path)
+	var fe *FormatError
+	switch {
+	case errors.As(err, &fe):
+		s.damage = err
+	case err == nil:
+		s.verified = true
+	}
+	return err
 }
 
 // attachForWrite attaches the file, creating it when create is set and it
