@@ -62,6 +62,27 @@ func (b Backend) envVar() string {
 // fallback runs with (spec §5.1).
 const DefaultCodexModel = "gpt-5.5"
 
+// fallbackModel is the model b runs with when it stands in for the other
+// backend (spec §5.1): gpt-5.5 for Codex, the CLI's default for Claude.
+func fallbackModel(b Backend) string {
+	if b == Codex {
+		return DefaultCodexModel
+	}
+	return ""
+}
+
+// newStreamParser returns the parser of b's live output; a Codex parser
+// reports model (the CLI's default when "") in its Init.
+func newStreamParser(b Backend, model string) Parser {
+	if b == Codex {
+		if model == "" {
+			model = DefaultCodexModel
+		}
+		return newCodexExecParser(ParserOptions{Model: model})
+	}
+	return newClaudeStreamParser(ParserOptions{Model: model})
+}
+
 // ClaudeModels and CodexModels are the model pools of spec §5.1.
 var (
 	ClaudeModels = []string{"opus", "sonnet", "haiku"}

@@ -154,20 +154,14 @@ func summarize(ctx context.Context, previous *string, events []store.Event, opts
 	case CompactBuiltin:
 	case CompactClaude, CompactCodex:
 		b := Backend(opts.Agent)
-		model := ""
+		model := fallbackModel(b)
 		if b == opts.Backend {
 			model = opts.Model
-		} else if b == Codex {
-			model = DefaultCodexModel
 		}
 		plan = []try{{b, model}, {b, model}}
 	default:
 		other := opts.Backend.Other()
-		otherModel := ""
-		if other == Codex {
-			otherModel = DefaultCodexModel
-		}
-		plan = []try{{opts.Backend, opts.Model}, {opts.Backend, opts.Model}, {other, otherModel}}
+		plan = []try{{opts.Backend, opts.Model}, {opts.Backend, opts.Model}, {other, fallbackModel(other)}}
 		builtinLast = true
 	}
 	prompt := store.BuildCompactionPrompt(previous, events)
@@ -238,11 +232,7 @@ func runSummaryAgent(ctx context.Context, prompt string, backend Backend, model 
 	defer os.RemoveAll(dir)
 	inv := Invocation{Backend: backend, Command: opts.Config.Executable(backend), Model: model,
 		Dir: dir, Prompt: prompt, Env: opts.Env, Sandboxed: true}
-	f := FormatClaudeStream
-	if backend == Codex {
-		f = FormatCodexExec
-	}
-	parser, _ := NewParser(f, ParserOptions{Model: model})
+	parser := newStreamParser(backend, model)
 	proc, err := startProcess(inv, DefaultGrace)
 	if err != nil {
 		return "", err

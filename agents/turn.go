@@ -12,10 +12,6 @@ import (
 	"github.com/lazuli-app/lazuli/store"
 )
 
-// CompactionThreshold is the number of context characters at which a
-// session is compacted (spec §7.1).
-const CompactionThreshold = 400_000
-
 // Defaults of TurnOptions.
 const (
 	DefaultFlushInterval = 250 * time.Millisecond
@@ -40,7 +36,7 @@ type TurnOptions struct {
 	Grace time.Duration
 	// IdleTimeout stops an agent that printed nothing for this long.
 	IdleTimeout time.Duration
-	// Threshold is the compaction threshold; 0 means CompactionThreshold.
+	// Threshold is the compaction threshold; 0 means store.CompactionThreshold.
 	// When the session's context reaches it mid-turn, the turn is stopped
 	// for compaction unless it is about to finish.
 	Threshold int64
@@ -83,17 +79,6 @@ var (
 	ErrStoreReadOnly = errors.New("store is read-only")
 )
 
-// BuildPrompt returns what is sent to the agent for prompt: prompt itself
-// for a session's first turn, else prompt behind the session's history
-// between the context tags (spec §6).
-func BuildPrompt(ctx context.Context, st *store.Store, sessionID int64, prompt string) (string, error) {
-	payload, err := st.BuildContext(ctx, sessionID)
-	if err != nil {
-		return "", err
-	}
-	return store.BuildContextPrompt(payload, prompt), nil
-}
-
 // RunTurn runs one prompt on session sessionID of st: it injects the
 // session's context, starts the agent in opts.Dir, stores the clean prompt
 // and then every parsed event in small transactions as they arrive (at most
@@ -114,10 +99,13 @@ func RunTurn(ctx context.Context, st *store.Store, sessionID int64, prompt strin
 	if _, err := st.GetSession(ctx, sessionID); err != nil {
 		return res, err
 	}
-	full, err := BuildPrompt(ctx, st, sessionID, prompt)
+	// The first prompt goes out unchanged, later ones behind the session's
+	// history between the context tags (spec §6).
+	payload, err := st.BuildContext(ctx, sessionID)
 	if err != nil {
 		return res, err
 	}
+	full := store.BuildContextPrompt(payload, prompt)
 	before, err := st.CharsSinceCompaction(ctx, sessionID)
 	if err != nil {
 		return res, err
@@ -125,7 +113,7 @@ func RunTurn(ctx context.Context, st *store.Store, sessionID int64, prompt strin
 	t := &turn{st: st, session: sessionID, opts: opts, res: &res, prompt: prompt,
 		chars: before, threshold: opts.Threshold}
 	if t.threshold <= 0 {
-		t.threshold = CompactionThreshold
+		t.threshold = store.CompactionThreshold
 	}
 	return t.run(ctx, full)
 }
@@ -153,15 +141,7 @@ type turn struct {
 func (t *turn) run(ctx context.Context, full string) (TurnResult, error) {
 	inv := Invocation{Backend: t.opts.Backend, Command: t.opts.Config.Executable(t.opts.Backend),
 		Model: t.opts.Model, Dir: t.opts.Dir, Prompt: full, Env: t.opts.Env}
-	f := FormatClaudeStream
-	if inv.Backend == Codex {
-		f = FormatCodexExec
-	}
-	model := t.opts.Model
-	if model == "" && inv.Backend == Codex {
-		model = DefaultCodexModel
-	}
-	t.parser, _ = NewParser(f, ParserOptions{Model: model})
+	t.parser = newStreamParser(inv.Backend, t.opts.Model)
 	grace := t.opts.Grace
 	if grace <= 0 {
 		grace = DefaultGrace

@@ -67,7 +67,7 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 		}
 	})
 	pw.updateBanner()
-	if !running && s.CharsSinceCompaction >= agents.CompactionThreshold {
+	if !running && s.CharsSinceCompaction >= store.CompactionThreshold {
 		pw.requestCompaction(ref, "on load", false, s.CharsSinceCompaction, model)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/cli"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -71,7 +72,7 @@ func (pw *projectWindow) detectBackends() {
 			case errors.Is(info.Err, agents.ErrCLINotFound):
 				s.Err = "not found"
 			case info.Err != nil:
-				s.Err = oneLineErr(info.Err)
+				s.Err = cli.OneLine(info.Err)
 			}
 			status = append(status, s)
 		}
@@ -146,7 +147,6 @@ func (pw *projectWindow) startRun(ref views.SessionRef, prompt, model string, hi
 		pw.mu.Lock()
 		delete(pw.runs, ref)
 		pw.mu.Unlock()
-		pw.followStore(ref.StorePath)
 		pw.showRunning(ref)
 		pw.turnEnded(ref, res, err)
 	})
@@ -159,13 +159,14 @@ func (pw *projectWindow) runTurn(ctx context.Context, ref views.SessionRef, prom
 	if err != nil {
 		return agents.TurnResult{}, err
 	}
+	// The window's store watcher shows what the turn saves; OnSaved only
+	// feeds the "may be compacting" banner.
 	opts := agents.TurnOptions{Config: pw.ui.agentConfig(), Backend: backend, Model: model,
 		Dir: pw.worktreeDir(ref.StorePath), Hidden: hidden,
 		OnSaved: func([]store.Event) {
 			pw.mu.Lock()
 			rs.lastEvent = time.Now()
 			pw.mu.Unlock()
-			pw.followStore(ref.StorePath)
 		}}
 	return agents.RunTurn(ctx, st, ref.ID, prompt, opts)
 }
@@ -180,7 +181,7 @@ func (pw *projectWindow) turnEnded(ref views.SessionRef, res agents.TurnResult, 
 	case err != nil && errors.Is(err, context.Canceled) && pw.ctx.Err() != nil:
 		return // the window closed
 	case err != nil:
-		msg, isErr = fmt.Sprintf("%s: %s", name, oneLineErr(err)), true
+		msg, isErr = fmt.Sprintf("%s: %s", name, cli.OneLine(err)), true
 	case res.Stopped:
 		msg = fmt.Sprintf("%s: stopped; the partial turn is saved.", name)
 	case res.StoppedForCompaction:
@@ -231,9 +232,7 @@ func (pw *projectWindow) SwitchModel(ref views.SessionRef, model string) {
 		}
 		if _, err := st.AppendEvents(pw.ctx, ref.ID, []store.Event{store.ModelSwitch(model)}); err != nil {
 			pw.showError("switch model", err)
-			return
 		}
-		pw.followStore(ref.StorePath)
 	})
 }
 
@@ -271,17 +270,6 @@ func (pw *projectWindow) setStatus(text string, isError bool) {
 	fyne.Do(func() { pw.mv.PromptBox().SetStatus(text, isError) })
 }
 
-// oneLineErr flattens an error for the status line.
-func oneLineErr(err error) string {
-	s := err.Error()
-	for i, r := range s {
-		if r == '\n' {
-			return s[:i]
-		}
-	}
-	return s
-}
-
 // requestCompaction queues session ref for the compaction worker.
 func (pw *projectWindow) requestCompaction(ref views.SessionRef, reason string, autoContinue bool,
 	chars int64, model string) {
@@ -303,16 +291,8 @@ func (pw *projectWindow) compactOptions(job agents.CompactJob) agents.CompactOpt
 	pw.mu.Lock()
 	model := pw.compactModels[ref]
 	pw.mu.Unlock()
-	return agents.CompactOptions{Config: pw.ui.agentConfig(), Model: model,
-		Backend: backendOf(model)}
-}
-
-// backendOf is the backend of model, or "" (the session's) when model is "".
-func backendOf(model string) agents.Backend {
-	if model == "" {
-		return ""
-	}
-	return agents.BackendForModel(model)
+	// With no model, CompactSession uses the session's own.
+	return agents.CompactOptions{Config: pw.ui.agentConfig(), Model: model}
 }
 
 // onCompactNotice reports the compaction worker's progress and resumes a
@@ -331,7 +311,6 @@ func (pw *projectWindow) onCompactNotice(n agents.CompactNotice) {
 		log.Printf("compaction: %s of %s by %s through seq %d, context %d → %d characters",
 			name, ref.StorePath, n.Outcome.Agent, n.Outcome.AfterSeq, n.Outcome.CharsBefore, n.Outcome.CharsAfter)
 	}
-	pw.followStore(ref.StorePath)
 	pw.updateBanner()
 	switch {
 	case errors.Is(n.Err, context.Canceled):
@@ -340,29 +319,17 @@ func (pw *projectWindow) onCompactNotice(n agents.CompactNotice) {
 		pw.setStatus(fmt.Sprintf("%s was not compacted: it needs at least two prompts since its last compaction.", name), true)
 		return
 	case n.Err != nil:
-		pw.setStatus(fmt.Sprintf("Compacting %s failed: %s", name, oneLineErr(n.Err)), true)
+		pw.setStatus(fmt.Sprintf("Compacting %s failed: %s", name, cli.OneLine(n.Err)), true)
 		return
 	}
 	pw.setStatus(fmt.Sprintf("Compacted %s with %s: context down from %s to %s characters.", name, n.Outcome.Agent,
-		groupDigits(n.Outcome.CharsBefore), groupDigits(n.Outcome.CharsAfter)), false)
+		views.FormatThousands(n.Outcome.CharsBefore), views.FormatThousands(n.Outcome.CharsAfter)), false)
 	if n.Job.AutoContinue {
 		pw.mu.Lock()
 		model := pw.compactModels[ref]
 		pw.mu.Unlock()
 		pw.startRun(ref, store.AutoContinuePrompt(), model, true)
 	}
-}
-
-// groupDigits formats n with thousands separators.
-func groupDigits(n int64) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return s
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // updateBanner shows "may be compacting" for the session shown when it is
@@ -379,8 +346,14 @@ func (pw *projectWindow) updateBanner() {
 	switch {
 	case ref.ID != 0 && pw.compactor != nil && pw.compactor.Busy(ref.StorePath, ref.ID):
 		text = "Compacting this session's older history into a summary…"
-	case silent && chars*10 >= agents.CompactionThreshold*9:
+	case silent && chars*10 >= store.CompactionThreshold*9:
 		text = "This session may be compacting…"
 	}
-	fyne.Do(func() { pw.mv.SetBanner(text) })
+	pw.mu.Lock()
+	changed := text != pw.banner
+	pw.banner = text
+	pw.mu.Unlock()
+	if changed { // called on every watch tick
+		fyne.Do(func() { pw.mv.SetBanner(text) })
+	}
 }

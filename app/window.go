@@ -44,6 +44,7 @@ type projectWindow struct {
 	compactModels map[views.SessionRef]string    // model of each queued compaction
 	currentChars  int64                          // context characters of current
 	focusPrompt   views.SessionRef               // a new session whose prompt box gets the focus
+	banner        string                         // the banner text shown
 }
 
 func newProjectWindow(ui *gui, title string, wts []Worktree, readOnly bool) *projectWindow {

@@ -85,7 +85,7 @@ func Run(ctx context.Context, env *Env, args []string) int {
 			fmt.Fprintf(env.Stderr, "lazuli %s: %v\nusage: lazuli %s %s\n", c.name, err, c.name, c.args)
 			return ExitUsage
 		default:
-			fmt.Fprintf(env.Stderr, "lazuli %s: %s\n", c.name, oneLine(err))
+			fmt.Fprintf(env.Stderr, "lazuli %s: %s\n", c.name, OneLine(err))
 			return ExitError
 		}
 	}
@@ -112,8 +112,8 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
 
-// oneLine flattens an error message to one line.
-func oneLine(err error) string {
+// OneLine flattens an error message to one line.
+func OneLine(err error) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " ")
 }
 
@@ -211,6 +211,25 @@ func openExisting(ctx context.Context, env *Env, p string) (*store.Store, error)
 		return nil, fmt.Errorf("no session store at %s", st.Path())
 	}
 	return st, nil
+}
+
+// openSession opens the existing store named by --store and finds the
+// session named by arg (3 or S3). The caller closes the store.
+func openSession(ctx context.Context, env *Env, storeArg, arg string) (*store.Store, store.Session, error) {
+	id, err := ParseSessionID(arg)
+	if err != nil {
+		return nil, store.Session{}, err
+	}
+	st, err := openExisting(ctx, env, storeArg)
+	if err != nil {
+		return nil, store.Session{}, err
+	}
+	s, err := sessionByID(ctx, st, id)
+	if err != nil {
+		st.Close()
+		return nil, store.Session{}, err
+	}
+	return st, s, nil
 }
 
 // sessionByID returns a session, with a clear message when it is missing.

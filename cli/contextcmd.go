@@ -18,20 +18,13 @@ func runContext(ctx context.Context, env *Env, args []string) error {
 	if len(pos) < 1 {
 		return usagef("want SESSION [PROMPT]")
 	}
-	id, err := ParseSessionID(pos[0])
-	if err != nil {
-		return err
-	}
 	prompt := strings.Join(pos[1:], " ")
-	st, err := openExisting(ctx, env, *storeArg)
+	st, sess, err := openSession(ctx, env, *storeArg, pos[0])
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if _, err := sessionByID(ctx, st, id); err != nil {
-		return err
-	}
-	payload, err := st.BuildContext(ctx, id)
+	payload, err := st.BuildContext(ctx, sess.ID)
 	if err != nil {
 		return err
 	}

@@ -84,32 +84,31 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	// Check the CLI before the store is touched: a missing agent must not
-	// create a file or a session.
-	cfg := agents.Config{}
-	st, err := store.Open(ctx, path)
+	st, err := store.Open(ctx, path) // opening never writes
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	sessionModel, hasEvents := "", false // the model the session last ran with
 	if sessionID != 0 {
 		if _, err := sessionByID(ctx, st, sessionID); err != nil {
 			return err
 		}
-		if *model == "" || backend == "" {
-			events, err := st.LoadEvents(ctx, sessionID)
-			if err != nil {
-				return err
-			}
-			if m := agents.SessionModel(events); m != "" && *model == "" &&
-				(backend == "" || agents.BackendForModel(m) == backend) {
-				*model = m
-			}
+		events, err := st.LoadEvents(ctx, sessionID)
+		if err != nil {
+			return err
+		}
+		sessionModel, hasEvents = agents.SessionModel(events), len(events) > 0
+		if *model == "" && sessionModel != "" && (backend == "" || agents.BackendForModel(sessionModel) == backend) {
+			*model = sessionModel
 		}
 	}
 	if backend == "" {
 		backend = agents.BackendForModel(*model)
 	}
+	// Check the CLI before anything is written: a missing agent must not
+	// create a file or a session.
+	cfg := agents.Config{}
 	if info := agents.Detect(ctx, cfg, backend); info.Err != nil {
 		return info.Err
 	}
@@ -120,8 +119,9 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 		sessionID = s.ID
-	} else if *model != "" {
-		if err := recordModel(ctx, st, sessionID, *model); err != nil {
+	} else if hasEvents && *model != "" && *model != sessionModel {
+		// Record the switch as AZUREAL does (a ModelSwitch event).
+		if _, err := st.AppendEvents(ctx, sessionID, []store.Event{store.ModelSwitch(*model)}); err != nil {
 			return err
 		}
 	}
@@ -136,7 +136,7 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	for round := 0; runErr == nil && turnRes.NeedsCompaction && round < maxAutoRounds && ctx.Err() == nil; round++ {
 		outcome, err := agents.CompactSession(ctx, st, sessionID, agents.CompactOptions{Config: cfg, Backend: backend, Model: *model})
 		if err != nil {
-			fmt.Fprintf(env.Stderr, "lazuli: compaction: %s\n", oneLine(err))
+			fmt.Fprintf(env.Stderr, "lazuli: compaction: %s\n", OneLine(err))
 			break
 		}
 		res.Compacted = true
@@ -158,7 +158,7 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	}
 	switch {
 	case runErr != nil:
-		res.Error = oneLine(runErr)
+		res.Error = OneLine(runErr)
 	case turnRes.Stopped:
 		res.Error = errStopped.Error()
 	case !turnRes.Success():
@@ -177,19 +177,6 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 		return errors.New(res.Error)
 	}
 	return nil
-}
-
-// recordModel appends a ModelSwitch when model differs from the session's.
-func recordModel(ctx context.Context, st *store.Store, sessionID int64, model string) error {
-	events, err := st.LoadEvents(ctx, sessionID)
-	if err != nil {
-		return err
-	}
-	if len(events) == 0 || agents.SessionModel(events) == model {
-		return nil
-	}
-	_, err = st.AppendEvents(ctx, sessionID, []store.Event{store.ModelSwitch(model)})
-	return err
 }
 
 // stderrLast returns the last non-empty line of s, shortened.
@@ -267,23 +254,16 @@ func runCompact(ctx context.Context, env *Env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("want one SESSION")
 	}
-	id, err := ParseSessionID(pos[0])
-	if err != nil {
-		return err
-	}
 	agent, err := agents.ParseCompactAgent(*agentArg)
 	if err != nil {
 		return usagef("%v", err)
 	}
-	st, err := openExisting(ctx, env, *storeArg)
+	st, sess, err := openSession(ctx, env, *storeArg, pos[0])
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if _, err := sessionByID(ctx, st, id); err != nil {
-		return err
-	}
-	out, err := agents.CompactSession(ctx, st, id, agents.CompactOptions{Agent: agent})
+	out, err := agents.CompactSession(ctx, st, sess.ID, agents.CompactOptions{Agent: agent})
 	for _, a := range out.Attempts {
 		fmt.Fprintf(env.Stderr, "lazuli compact: %s\n", a)
 	}

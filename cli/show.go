@@ -29,19 +29,12 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("want one SESSION")
 	}
-	id, err := ParseSessionID(pos[0])
-	if err != nil {
-		return err
-	}
-	st, err := openExisting(ctx, env, *storeArg)
+	st, sess, err := openSession(ctx, env, *storeArg, pos[0])
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	sess, err := sessionByID(ctx, st, id)
-	if err != nil {
-		return err
-	}
+	id := sess.ID
 	events, err := st.LoadEvents(ctx, id)
 	if err != nil {
 		return err

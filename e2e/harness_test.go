@@ -62,17 +62,7 @@ type backend struct {
 func forEachBackend(t *testing.T, f func(t *testing.T, b backend)) {
 	for _, name := range []string{"claude", "codex"} {
 		t.Run(name, func(t *testing.T) {
-			if testing.Short() {
-				t.Skip("real CLI test: skipped with -short")
-			}
-			p := fakemodel.FindCLI(name)
-			if p == "" {
-				msg := fmt.Sprintf("%s not found (set LAZULI_%s or run scripts/install-clis.sh)", name, strings.ToUpper(name))
-				if fakemodel.CLIsRequired() {
-					t.Fatal(msg + "; LAZULI_E2E_REQUIRED=1 makes this a failure")
-				}
-				t.Skip(msg)
-			}
+			p := fakemodel.NeedCLI(t, name)
 			f(t, backend{name, p})
 		})
 	}

@@ -263,4 +263,4 @@ func truncateRunes(s string, n int) string {
 	return s
 }
 
-func itoa(n int) string { return formatThousands(int64(n)) }
+func itoa(n int) string { return FormatThousands(int64(n)) }

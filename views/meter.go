@@ -60,7 +60,7 @@ func (m *Meter) Percent() float64 { return meterPercent(m.chars) }
 // Text returns the exact numbers, e.g. "123,456 / 400,000 characters
 // since the last compaction".
 func (m *Meter) Text() string {
-	return formatThousands(m.chars) + " / " + formatThousands(store.CompactionThreshold) +
+	return FormatThousands(m.chars) + " / " + FormatThousands(store.CompactionThreshold) +
 		" characters since the last compaction"
 }
 
@@ -91,8 +91,8 @@ func meterColorName(pct float64) fyne.ThemeColorName {
 	return theme.ColorNameError
 }
 
-// formatThousands writes n with comma thousands separators.
-func formatThousands(n int64) string {
+// FormatThousands writes n with comma thousands separators: 437,472.
+func FormatThousands(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	neg := n < 0
 	if neg {

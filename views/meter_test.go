@@ -47,8 +47,8 @@ func TestMeterLevels(t *testing.T) {
 
 func TestFormatThousands(t *testing.T) {
 	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 123456: "123,456", 1234567: "1,234,567", -4500: "-4,500"} {
-		if got := formatThousands(n); got != want {
-			t.Errorf("formatThousands(%d) = %q, want %q", n, got, want)
+		if got := FormatThousands(n); got != want {
+			t.Errorf("FormatThousands(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

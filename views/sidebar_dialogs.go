@@ -90,5 +90,5 @@ func plural(n int64, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return formatThousands(n) + " " + noun + "s"
+	return FormatThousands(n) + " " + noun + "s"
 }

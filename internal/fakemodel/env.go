@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"testing"
 )
 
 // DefaultPath is the PATH of Env when the test's own PATH is empty.
@@ -137,6 +138,21 @@ func FindCLI(name string) string {
 	return p
 }
 
-// CLIsRequired reports whether LAZULI_E2E_REQUIRED=1 asks tests to fail,
-// rather than skip, when a real CLI is missing (CI sets it).
-func CLIsRequired() bool { return os.Getenv("LAZULI_E2E_REQUIRED") == "1" }
+// NeedCLI returns the path of the real claude or codex CLI (see FindCLI)
+// for a test. Without it, or with -short, the test is skipped; with
+// LAZULI_E2E_REQUIRED=1 (CI) a missing CLI fails it instead.
+func NeedCLI(t testing.TB, name string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("real CLI test: skipped with -short")
+	}
+	p := FindCLI(name)
+	if p == "" {
+		msg := fmt.Sprintf("%s not found (set LAZULI_%s, put it on PATH or run scripts/install-clis.sh)", name, strings.ToUpper(name))
+		if os.Getenv("LAZULI_E2E_REQUIRED") == "1" {
+			t.Fatal(msg + "; LAZULI_E2E_REQUIRED=1 makes this a failure")
+		}
+		t.Skip(msg)
+	}
+	return p
+}

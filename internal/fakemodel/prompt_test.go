@@ -28,7 +28,7 @@ func bigPrompt(n int) string {
 // reads the prompt from stdin byte-exact: the way to send prompts longer
 // than Linux's 128 KiB limit on one argv string.
 func TestClaudeStdinPrompt(t *testing.T) {
-	claude := needCLI(t, "claude")
+	claude := NeedCLI(t, "claude")
 	prompt := bigPrompt(300_000)
 	if len(prompt) <= 128<<10 {
 		t.Fatalf("prompt of %d bytes fits in one argument", len(prompt))
@@ -52,7 +52,7 @@ func TestClaudeStdinPrompt(t *testing.T) {
 // starting with "-" is taken for an option unless it follows "--"; no
 // prompt at all is an error.
 func TestClaudePromptArgs(t *testing.T) {
-	claude := needCLI(t, "claude")
+	claude := NeedCLI(t, "claude")
 	flags := []string{"-p", "--verbose", "--output-format", "stream-json", "--dangerously-skip-permissions"}
 	for _, c := range []struct {
 		name   string

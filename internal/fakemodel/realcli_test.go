@@ -23,23 +23,6 @@ type cliRun struct {
 	lines          []map[string]any // stdout's JSON lines
 }
 
-// needCLI returns the path of a real CLI or skips the test.
-func needCLI(t *testing.T, name string) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("real CLI test: skipped with -short")
-	}
-	p := FindCLI(name)
-	if p == "" {
-		msg := fmt.Sprintf("%s not found (set LAZULI_%s, put it on PATH or run scripts/install-clis.sh)", name, strings.ToUpper(name))
-		if CLIsRequired() {
-			t.Fatal(msg + "; LAZULI_E2E_REQUIRED=1 makes this a failure")
-		}
-		t.Skip(msg)
-	}
-	return p
-}
-
 // setup starts a server and returns it, a working dir and the CLI
 // environment (HOME in a temp dir, codex config written).
 func setup(t *testing.T, script Script, routes ...Route) (*Server, string, []string) {
@@ -157,7 +140,7 @@ func checkNoOutsideTraffic(t *testing.T, s *Server) {
 }
 
 func TestRealClaude(t *testing.T) {
-	claude := needCLI(t, "claude")
+	claude := NeedCLI(t, "claude")
 	t.Run("Text", func(t *testing.T) {
 		s, dir, env := setup(t, Script{Text("Hello from the fake model.")})
 		r := runCLI(t, claude, claudeArgs("Say hello."), env, dir, "")
@@ -197,7 +180,7 @@ func TestRealClaude(t *testing.T) {
 }
 
 func TestRealCodex(t *testing.T) {
-	codex := needCLI(t, "codex")
+	codex := NeedCLI(t, "codex")
 	t.Run("Text", func(t *testing.T) {
 		s, dir, env := setup(t, Script{Text("Hello from the fake model.")})
 		r := runCLI(t, codex, codexArgs, env, dir, "Say hello.")
