@@ -74,6 +74,7 @@ done > "$work/big.jsonl"
 "$bin" import --store "$big" --name "Big refactor" "$work/big.jsonl" >/dev/null
 before=$("$bin" ls --store "$big" --json)
 echo "$before" | grep -q '"event_count": 12' || fail "the big session was not imported: $before"
+chars_before=$(echo "$before" | sed -n 's/.*"chars_since_compaction": \([0-9]*\).*/\1/p')
 LAZULI_CLAUDE=/nonexistent LAZULI_CODEX=/nonexistent \
 bash scripts/screenshot.sh out/gui-compact.png --window Lazuli --wait 4 --size 1280x800 \
   --log out/gui-compact.log --action "xdotool mousemove 70 167 click 1" --action-wait 8 \
@@ -86,4 +87,4 @@ chars=$(echo "$after" | sed -n 's/.*"chars_since_compaction": \([0-9]*\).*/\1/p'
 [ -n "$chars" ] && [ "$chars" -lt 400000 ] || fail "the context did not drop below the threshold: $after"
 grep -Eq '"after_seq": ?6[,}]' <<<"$("$bin" dump --store "$big")" || fail "no compaction row with after_seq 6"
 "$bin" check --store "$big" >/dev/null || fail "lazuli check failed after compaction"
-echo "gui-run: a 437,472-character session compacted itself on open (context now $chars characters, 12 events kept)"
+echo "gui-run: a $chars_before-character session compacted itself on open (context now $chars characters, 12 events kept)"
