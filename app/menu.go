@@ -14,6 +14,7 @@ func (pw *projectWindow) mainMenu() *fyne.MainMenu {
 	file := fyne.NewMenu("File",
 		&fyne.MenuItem{Label: "Open session store…", Action: pw.onOpen, Shortcut: shortcut(fyne.KeyO)},
 		&fyne.MenuItem{Label: "Import transcript…", Action: pw.onImport, Shortcut: shortcut(fyne.KeyI)},
+		&fyne.MenuItem{Label: "Import native history…", Action: pw.onImportNative},
 		&fyne.MenuItem{Label: "Export session as .azs…", Action: pw.onExport, Shortcut: shortcut(fyne.KeyE)},
 	)
 	session := fyne.NewMenu("Session",

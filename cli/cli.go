@@ -42,6 +42,7 @@ func commands() []command {
 		{"ls", "[--store P] [--json]", "list the sessions of a store", runList},
 		{"show", "[--store P] SESSION [--json]", "print a session's transcript", runShow},
 		{"import", "[--store P] [--session SESSION | --name NAME] [--worktree BRANCH] [--format F] FILE...", "import agent transcripts as sessions", runImport},
+		{"import-native", "[--store P] [--claude-dir DIR] [--codex-dir DIR] [--project PATH] [--worktree BRANCH] [--reimport] [--include-own] [--dry-run] [--json]", "import Claude Code's and Codex's own history, appending what is new", runImportNative},
 		{"context", "[--store P] SESSION [PROMPT]", "print the prompt that would be sent to an agent", runContext},
 		{"check", "[--store P] [--json]", "check a store's integrity and format", runCheck},
 		{"dump", "[--store P]", "print a canonical JSON dump of a store", runDump},
@@ -98,8 +99,12 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "       lazuli --demo            open the window on a demo project of sample sessions")
 	fmt.Fprintln(w, "       lazuli COMMAND [ARGS]    run a command without a window")
 	fmt.Fprintln(w, "\ncommands:")
+	width := 0
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-8s %s\n           %s\n", c.name, c.summary, c.args)
+		width = max(width, len(c.name))
+	}
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-*s  %s\n  %*s  %s\n", width, c.name, c.summary, width, "", c.args)
 	}
 	fmt.Fprintln(w, "\nP is an .azs file, or a folder meaning FOLDER/.azureal/sessions.azs (default: the current folder).")
 	fmt.Fprintln(w, "SESSION is a session number: 3 or S3.")

@@ -165,7 +165,11 @@ func CheckFile(ctx context.Context, path string) (Report, error) {
 		return r, err
 	}
 	defer cd.close()
-	if r, err = checkDB(ctx, db, cd, abs); err != nil {
+	r, err = checkDB(ctx, db, cd, abs)
+	if isHotJournal(err) { // an interrupted write: check a rolled-back copy (checkjournal.go)
+		r, err = checkInterrupted(ctx, abs, cd)
+	}
+	if err != nil {
 		return r, fmt.Errorf("check store %s: %w", path, err)
 	}
 	return r, nil

@@ -66,3 +66,15 @@ type RunActions interface {
 	// SaveAgentSettings stores s and re-detects the CLIs.
 	SaveAgentSettings(s AgentSettings)
 }
+
+// NativeImportActions are the intents of the Import native history dialog
+// (ShowNativeImport). The app scans and imports off the Fyne goroutine and
+// reports back through the dialog's Set and Finish methods.
+type NativeImportActions interface {
+	// ImportNative imports the native sessions whose NativeRow.Key is in
+	// keys; keys is never empty.
+	ImportNative(keys []string)
+	// CancelNativeImport stops the running import after the session being
+	// stored.
+	CancelNativeImport()
+}

@@ -1,0 +1,288 @@
+package agents
+
+// This file finds the agents' own history, the transcripts Claude Code keeps
+// in ~/.claude/projects and Codex in ~/.codex/sessions, and previews each
+// session cheaply: from the file's stat and its first lines only.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// The agents whose native history Lazuli imports, as recorded in the store.
+const (
+	NativeClaude = "claude"
+	NativeCodex  = "codex"
+)
+
+// maxNativeDepth bounds how deep the history folders are walked: Codex
+// uses YYYY/MM/DD, Claude <project>/<session>/subagents.
+const maxNativeDepth = 6
+
+// ErrNoNativeHistory reports that none of the history folders exists.
+var ErrNoNativeHistory = errors.New("no native agent history found")
+
+// NativeSession is one session found in an agent's history folder: a
+// preview read from the head of its transcript, and the file's stat.
+type NativeSession struct {
+	Agent       string    // NativeClaude or NativeCodex
+	ID          string    // the agent's id for it; with Agent, the key in the store's record
+	ParentID    string    // a sub-agent's parent session id; "" for a main session
+	Path        string    // the transcript file
+	Size        int64     // bytes, at the scan
+	ModTime     time.Time // at the scan
+	Cwd         string    // the folder the agent ran in; "" when the head does not say
+	Branch      string    // the git branch the agent recorded; "" when none
+	Started     time.Time // the first timestamp in the file; zero when none
+	FirstPrompt string    // the first prompt typed (else a command), as the parsers keep it, cleaned for display; "" when none in the head
+	AgentName   string    // a sub-agent's id or nickname
+	// Own is why the session looks like a turn that AZUREAL or Lazuli ran
+	// itself (its prompt carries the injected session context, or it is a
+	// compaction run), whose events are already in a store; "" otherwise.
+	Own       string
+	Subagents []NativeSession // the sub-agent transcripts of a main session
+	project   string          // Claude's encoded project folder name
+}
+
+// Key is the session's key in the store's record of native imports.
+func (n NativeSession) Key() store.NativeKey { return store.NativeKey{Agent: n.Agent, ID: n.ID} }
+
+// Format is the transcript format of the session's file.
+func (n NativeSession) Format() Format {
+	if n.Agent == NativeCodex {
+		return FormatCodexRollout
+	}
+	return FormatClaudeTranscript
+}
+
+// TotalSize is the size of the session's file and its sub-agents' files.
+func (n NativeSession) TotalSize() int64 {
+	size := n.Size
+	for _, s := range n.Subagents {
+		size += s.Size
+	}
+	return size
+}
+
+// NativeSkip is a file or folder that could not be read, and why.
+type NativeSkip struct {
+	Path   string
+	Reason string
+}
+
+// NativeRoot is one history folder and what was found there.
+type NativeRoot struct {
+	Agent string
+	Path  string
+	Found bool   // the folder exists
+	Note  string // for a missing or unreadable folder, why nothing was read
+}
+
+// NativeScan is what ScanNative found.
+type NativeScan struct {
+	Roots    []NativeRoot
+	Sessions []NativeSession // main sessions (and sub-agents whose parent was not found), oldest first
+	Skipped  []NativeSkip
+}
+
+// NativeOptions say where to look and what to keep.
+type NativeOptions struct {
+	ClaudeDir string // Claude Code's projects folder; "" skips Claude
+	CodexDir  string // Codex's sessions folder; "" skips Codex
+	// Project keeps only sessions that ran in this folder or below it
+	// (symbolic links resolved); "" keeps every session.
+	Project string
+}
+
+// DefaultNativeDirs returns where the agents keep their history:
+// $CLAUDE_CONFIG_DIR/projects (default ~/.claude/projects) and
+// $CODEX_HOME/sessions (default ~/.codex/sessions).
+func DefaultNativeDirs() (claude, codex string, err error) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", "", fmt.Errorf("find the home folder: %w", err)
+	}
+	claudeHome := os.Getenv("CLAUDE_CONFIG_DIR")
+	if claudeHome == "" {
+		claudeHome = filepath.Join(home, ".claude")
+	}
+	codexHome := os.Getenv("CODEX_HOME")
+	if codexHome == "" {
+		codexHome = filepath.Join(home, ".codex")
+	}
+	return filepath.Join(claudeHome, "projects"), filepath.Join(codexHome, "sessions"), nil
+}
+
+// ClaudeHomeOf returns the Claude folder (where plans/ lives) of a Claude
+// projects folder, or "" when dir is not named projects.
+func ClaudeHomeOf(dir string) string {
+	if filepath.Base(dir) == "projects" {
+		return filepath.Dir(dir)
+	}
+	return ""
+}
+
+// ScanNative walks the history folders and previews every session in
+// them. A file or folder that cannot be read is listed in Skipped and the
+// rest continue; a missing folder gets a note in Roots. It fails with
+// ErrNoNativeHistory when none of the folders given exists, and with
+// ctx's error when cancelled.
+func ScanNative(ctx context.Context, opts NativeOptions) (NativeScan, error) {
+	var scan NativeScan
+	var found []NativeSession
+	for _, r := range []struct{ agent, dir string }{{NativeClaude, opts.ClaudeDir}, {NativeCodex, opts.CodexDir}} {
+		if r.dir == "" {
+			continue
+		}
+		root := NativeRoot{Agent: r.agent, Path: r.dir}
+		sessions, err := scanRoot(ctx, &root, &scan.Skipped)
+		if err != nil {
+			return NativeScan{}, err
+		}
+		scan.Roots = append(scan.Roots, root)
+		found = append(found, sessions...)
+	}
+	if !anyFound(scan.Roots) {
+		return scan, noHistoryError(scan.Roots)
+	}
+	scan.Sessions = attachSubagents(found)
+	if opts.Project != "" {
+		scan.Sessions = inProject(scan.Sessions, opts.Project)
+	}
+	sort.SliceStable(scan.Sessions, func(i, j int) bool { return scan.Sessions[i].start().Before(scan.Sessions[j].start()) })
+	return scan, nil
+}
+
+func anyFound(roots []NativeRoot) bool {
+	for _, r := range roots {
+		if r.Found {
+			return true
+		}
+	}
+	return false
+}
+
+// noHistoryError explains why no folder could be read.
+func noHistoryError(roots []NativeRoot) error {
+	if len(roots) == 0 {
+		return fmt.Errorf("%w: no history folder given", ErrNoNativeHistory)
+	}
+	notes := make([]string, len(roots))
+	for i, r := range roots {
+		notes[i] = r.Path + ": " + r.Note
+	}
+	return fmt.Errorf("%w (%s)", ErrNoNativeHistory, strings.Join(notes, "; "))
+}
+
+// start is when the session started, or its file's mtime when unknown.
+func (n NativeSession) start() time.Time {
+	if !n.Started.IsZero() {
+		return n.Started
+	}
+	return n.ModTime
+}
+
+// scanRoot previews the transcripts under one history folder.
+func scanRoot(ctx context.Context, root *NativeRoot, skipped *[]NativeSkip) ([]NativeSession, error) {
+	fi, err := os.Stat(root.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		root.Note = "no such folder"
+		return nil, nil
+	case err != nil:
+		root.Note = "cannot read it: " + errReason(err)
+		return nil, nil
+	case !fi.IsDir():
+		root.Note = "not a folder"
+		return nil, nil
+	}
+	root.Found = true
+	var out []NativeSession
+	err = filepath.WalkDir(root.Path, func(path string, d fs.DirEntry, err error) error {
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		if err != nil {
+			*skipped = append(*skipped, NativeSkip{Path: path, Reason: "cannot read it: " + errReason(err)})
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if depth(root.Path, path) > maxNativeDepth {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || !strings.HasSuffix(d.Name(), ".jsonl") {
+			return nil
+		}
+		n, err := previewFile(root.Agent, root.Path, path)
+		if err != nil {
+			*skipped = append(*skipped, NativeSkip{Path: path, Reason: errReason(err)})
+			return nil
+		}
+		out = append(out, n)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// depth is the number of path elements of path below root.
+func depth(root, path string) int {
+	rel, err := filepath.Rel(root, path)
+	if err != nil || rel == "." {
+		return 0
+	}
+	return strings.Count(rel, string(filepath.Separator)) + 1
+}
+
+// errReason is an error's message without the path it repeats.
+func errReason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// attachSubagents moves every sub-agent into its parent's Subagents. A
+// sub-agent whose parent was not found stays a session of its own.
+func attachSubagents(all []NativeSession) []NativeSession {
+	index := map[store.NativeKey]int{}
+	var mains []NativeSession
+	for _, n := range all {
+		if n.ParentID == "" {
+			index[n.Key()] = len(mains)
+			mains = append(mains, n)
+		}
+	}
+	for _, n := range all {
+		if n.ParentID == "" {
+			continue
+		}
+		if i, ok := index[store.NativeKey{Agent: n.Agent, ID: n.ParentID}]; ok {
+			mains[i].Subagents = append(mains[i].Subagents, n)
+		} else {
+			mains = append(mains, n)
+		}
+	}
+	for i := range mains {
+		subs := mains[i].Subagents
+		sort.SliceStable(subs, func(a, b int) bool { return subs[a].start().Before(subs[b].start()) })
+	}
+	return mains
+}

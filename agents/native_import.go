@@ -1,0 +1,342 @@
+package agents
+
+// This file imports native sessions (found by ScanNative) into a store: one
+// Lazuli session per native session, each sub-agent transcript a session of
+// its own named after its parent, and on later imports only the lines added
+// since, all recorded in the store's native-import table.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// NativeImportOptions configure ImportNative.
+type NativeImportOptions struct {
+	// Worktree is the branch recorded in new sessions. "" means the branch
+	// the agent recorded, else FallbackWorktree, else "main".
+	Worktree         string
+	FallbackWorktree string
+	// Reimport imports a file that was rewritten or truncated after its
+	// import again, as a new session; the old session is kept. Without it
+	// such a file is skipped.
+	Reimport bool
+	// ClaudeHome is the ~/.claude folder, where Claude's plan files are.
+	ClaudeHome string
+	// Progress, when set, is called on the importing goroutine as files
+	// are read.
+	Progress func(NativeProgress)
+	// Done, when set, is called on the importing goroutine with the
+	// results of each session (and its sub-agents) once it is stored.
+	Done func([]NativeResult)
+}
+
+// NativeProgress says how far an import is.
+type NativeProgress struct {
+	Files, TotalFiles int   // transcript files done (stored or skipped), of all
+	Bytes, TotalBytes int64 // bytes read so far, of all the files' sizes at the scan
+	Current           string
+}
+
+// NativeOutcome is what an import did with one native transcript.
+type NativeOutcome string
+
+// The outcomes of ImportNative.
+const (
+	NativeImported  NativeOutcome = "imported"  // a new session
+	NativeAppended  NativeOutcome = "appended"  // new events added to its session
+	NativeUnchanged NativeOutcome = "unchanged" // nothing new
+	NativeSkipped   NativeOutcome = "skipped"   // not imported; Reason says why
+)
+
+// NativeResult is the outcome for one native transcript file.
+type NativeResult struct {
+	Agent, ID, ParentID, Path string
+	Outcome                   NativeOutcome
+	SessionID                 int64 // the Lazuli session; 0 when skipped before one existed
+	Events                    int   // events stored by this import
+	Malformed                 int   // lines that were not JSON and were skipped
+	Reason                    string
+}
+
+// ImportNative imports sessions into st, oldest first so that the newest
+// ends up first in the session list. Each session, with its sub-agents,
+// is imported in one transaction with its record: a process killed at any
+// point leaves each session wholly imported or not at all. A file that
+// cannot be read is skipped with a reason and the rest continue. It stops
+// between sessions when ctx is cancelled, returning the results so far
+// and ctx's error, and at the first store error (busy, read-only, damaged).
+func ImportNative(ctx context.Context, st *store.Store, sessions []NativeSession, opts NativeImportOptions) ([]NativeResult, error) {
+	records, err := st.NativeImports(ctx)
+	if err != nil {
+		return nil, err
+	}
+	im := &nativeImporter{st: st, records: records, opts: opts}
+	for _, n := range sessions {
+		im.progress.TotalFiles += 1 + len(n.Subagents)
+		im.progress.TotalBytes += n.TotalSize()
+	}
+	var results []NativeResult
+	for _, n := range sortedByStart(sessions) {
+		if err := ctx.Err(); err != nil {
+			return results, err
+		}
+		rs, err := im.unit(ctx, n)
+		if err != nil {
+			return results, err
+		}
+		results = append(results, rs...)
+		if opts.Done != nil {
+			opts.Done(rs)
+		}
+	}
+	return results, nil
+}
+
+// sortedByStart returns a copy of sessions, oldest first.
+func sortedByStart(sessions []NativeSession) []NativeSession {
+	out := append([]NativeSession(nil), sessions...)
+	for i := 1; i < len(out); i++ { // insertion sort: stable, and the input is usually sorted
+		for j := i; j > 0 && out[j].start().Before(out[j-1].start()); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// nativeImporter carries an import's state.
+type nativeImporter struct {
+	st       *store.Store
+	records  map[store.NativeKey]store.NativeImport
+	opts     NativeImportOptions
+	progress NativeProgress
+}
+
+// unit imports a session and its sub-agents in one transaction.
+func (im *nativeImporter) unit(ctx context.Context, n NativeSession) ([]NativeResult, error) {
+	worktree := im.worktree(n)
+	parentName := n.Title()
+	start := im.progress.Bytes
+	defer func() { // the unit is done, stored or not
+		im.progress.Files += 1 + len(n.Subagents)
+		im.progress.Bytes = start + n.TotalSize()
+		im.report()
+	}()
+	files := append([]NativeSession{n}, n.Subagents...)
+	results := make([]NativeResult, len(files))
+	var batches []store.NativeBatch
+	var owners []int // index in results of each batch
+	for i, f := range files {
+		name := parentName
+		if i > 0 {
+			name = SubagentTitle(parentName, f)
+		}
+		b, r, err := im.prepare(ctx, f, worktree, name)
+		if err != nil {
+			return nil, err // cancelled: nothing of the unit is stored
+		}
+		results[i] = r
+		if b != nil {
+			batches = append(batches, *b)
+			owners = append(owners, i)
+		}
+	}
+	// Sub-agents first: the list shows the session with the newest event
+	// first, so the parent comes out on top with its sub-agents below.
+	slices.Reverse(batches)
+	slices.Reverse(owners)
+	stored, err := im.st.ImportNative(ctx, batches)
+	switch {
+	case errors.Is(err, store.ErrNativeConflict):
+		for _, i := range owners {
+			results[i].Outcome, results[i].Reason = NativeSkipped, "another program imported it meanwhile; import again to append what is new"
+			results[i].Events = 0
+		}
+		return results, nil
+	case ctx.Err() != nil:
+		return nil, ctx.Err() // nothing of the unit was stored
+	case err != nil:
+		return nil, err
+	}
+	for k, i := range owners {
+		r := &results[i]
+		r.SessionID, r.Events = stored[k].SessionID, stored[k].Events
+		switch {
+		case stored[k].Created:
+			r.Outcome = NativeImported
+		case r.Events > 0:
+			r.Outcome = NativeAppended
+		default:
+			r.Outcome = NativeUnchanged
+		}
+	}
+	return results, nil
+}
+
+// prepare reads one file and returns the batch to store for it (nil when
+// there is nothing to store) and its result so far. The error is ctx's.
+func (im *nativeImporter) prepare(ctx context.Context, n NativeSession, worktree, name string) (*store.NativeBatch, NativeResult, error) {
+	r := NativeResult{Agent: n.Agent, ID: n.ID, ParentID: n.ParentID, Path: n.Path}
+	im.progress.Current = n.Path
+	im.report()
+	start := im.progress.Bytes
+	var prev *store.NativeImport
+	if rec, ok := im.records[n.Key()]; ok {
+		prev = &rec
+		r.SessionID = rec.SessionID
+		if upToDate(n, rec) {
+			r.Outcome = NativeUnchanged
+			return nil, r, nil
+		}
+	}
+	read, err := readNative(ctx, n, prev, ParserOptions{ClaudeHome: im.opts.ClaudeHome}, func(k int64) {
+		if im.progress.Bytes += k; im.progress.Bytes-start < n.Size && im.progress.Bytes%(4<<20) < k {
+			im.report() // about every 4 MiB within a large file
+		}
+	})
+	reimport := false
+	if errors.Is(err, errNativeChanged) && im.opts.Reimport {
+		reimport = true
+		read, err = readNative(ctx, n, nil, ParserOptions{ClaudeHome: im.opts.ClaudeHome}, func(int64) {})
+	}
+	switch {
+	case ctx.Err() != nil:
+		return nil, r, ctx.Err()
+	case errors.Is(err, errNativeChanged):
+		r.Outcome, r.Reason = NativeSkipped, fmt.Sprintf("%v into S%d; left as it is", err, prev.SessionID)
+		return nil, r, nil
+	case err != nil:
+		r.Outcome, r.Reason, r.SessionID = NativeSkipped, readReason(err), 0
+		return nil, r, nil
+	}
+	r.Malformed = read.stats.Malformed
+	if (prev == nil || reimport) && len(read.events) == 0 {
+		r.Outcome, r.Reason, r.SessionID = NativeSkipped, "it holds no conversation (no prompt, reply or tool call)", 0
+		return nil, r, nil
+	}
+	if prev != nil && !reimport && read.bytes == prev.Bytes {
+		r.Outcome = NativeUnchanged // only a line still being written
+		return nil, r, nil
+	}
+	return &store.NativeBatch{
+		Key: n.Key(), ParentID: n.ParentID, Path: n.Path,
+		Bytes: read.bytes, Lines: read.lines, Checksum: read.checksum, Events: read.events,
+		Prev: prev, Reimport: reimport,
+		Worktree: worktree, Name: name, Created: n.start().UTC().Format(store.TimeFormat),
+	}, r, nil
+}
+
+// upToDate reports, from the file's size and checksum alone, that nothing
+// was added to n since rec.
+func upToDate(n NativeSession, rec store.NativeImport) bool {
+	f, err := os.Open(n.Path)
+	if err != nil {
+		return false // reading it reports why
+	}
+	defer f.Close()
+	st, err := checkRecord(f, rec)
+	return err == nil && st.size == rec.Bytes
+}
+
+// readReason is why a file could not be imported, for people.
+func readReason(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return "cannot read it: " + pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// report calls the Progress callback.
+func (im *nativeImporter) report() {
+	if im.opts.Progress != nil {
+		im.opts.Progress(im.progress)
+	}
+}
+
+// worktree is the branch recorded in n's new sessions.
+func (im *nativeImporter) worktree(n NativeSession) string {
+	for _, b := range []string{im.opts.Worktree, n.Branch, im.opts.FallbackWorktree} {
+		if b != "" {
+			return b
+		}
+	}
+	return "main"
+}
+
+// Title is the name an imported session gets: the first line of its first
+// prompt, shortened, or when it has none the agent and the date (for a
+// sub-agent, its id).
+func (n NativeSession) Title() string {
+	if t := shorten(n.FirstPrompt, 60); t != "" {
+		return t
+	}
+	if n.ParentID != "" {
+		return "agent " + n.AgentName
+	}
+	return n.Agent + " " + n.start().UTC().Format("2006-01-02 15:04")
+}
+
+// SubagentTitle is the name of a sub-agent's session: its parent's name
+// and what the sub-agent was asked.
+func SubagentTitle(parent string, sub NativeSession) string {
+	return shorten(parent, 30) + " › " + shorten(sub.Title(), 40)
+}
+
+// shorten returns the first non-blank line of s with its white space
+// collapsed, cut to max runes with an ellipsis.
+func shorten(s string, max int) string {
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.Join(strings.Fields(line), " ")
+		if line == "" {
+			continue
+		}
+		if utf8.RuneCountInString(line) <= max {
+			return line
+		}
+		r := []rune(line)
+		return strings.TrimSpace(string(r[:max-1])) + "…"
+	}
+	return ""
+}
+
+// NativeSummary counts the outcomes of an import.
+type NativeSummary struct {
+	Imported       int `json:"imported"`
+	ImportedEvents int `json:"imported_events"`
+	Appended       int `json:"appended"`
+	AppendedEvents int `json:"appended_events"`
+	Unchanged      int `json:"unchanged"`
+	Skipped        int `json:"skipped"`
+}
+
+// SummarizeNative counts results; unreadable is the number of files the
+// scan could not read, counted as skipped.
+func SummarizeNative(results []NativeResult, unreadable int) NativeSummary {
+	s := NativeSummary{Skipped: unreadable}
+	for _, r := range results {
+		switch r.Outcome {
+		case NativeImported:
+			s.Imported, s.ImportedEvents = s.Imported+1, s.ImportedEvents+r.Events
+		case NativeAppended:
+			s.Appended, s.AppendedEvents = s.Appended+1, s.AppendedEvents+r.Events
+		case NativeUnchanged:
+			s.Unchanged++
+		default:
+			s.Skipped++
+		}
+	}
+	return s
+}
+
+// String is the summary in one sentence.
+func (s NativeSummary) String() string {
+	return fmt.Sprintf("Imported %d new session(s) with %d events; appended %d events to %d session(s); %d unchanged; %d skipped.",
+		s.Imported, s.ImportedEvents, s.AppendedEvents, s.Appended, s.Unchanged, s.Skipped)
+}

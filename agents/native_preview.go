@@ -1,0 +1,372 @@
+package agents
+
+// This file previews one native transcript from its first lines: ids, the
+// folder the agent ran in, branch, start time and the first prompt, which
+// the parsers themselves find, as they do on import.
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// Limits of a preview: it reads complete lines from the head of a file until
+// it knows the first prompt, or until one of these is reached.
+const (
+	previewMaxBytes = 1 << 20
+	previewMaxLines = 400
+)
+
+// previewFile previews one transcript file of agent under root.
+func previewFile(agent, root, path string) (NativeSession, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return NativeSession{}, fmt.Errorf("cannot read it: %s", errReason(err))
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return NativeSession{}, fmt.Errorf("cannot read it: %s", errReason(err))
+	}
+	n := NativeSession{Agent: agent, Path: path, Size: fi.Size(), ModTime: fi.ModTime()}
+	var h previewer
+	if agent == NativeCodex {
+		h = &codexPreview{n: &n, p: newCodexRolloutParser(ParserOptions{})}
+	} else {
+		h = newClaudePreview(&n, root)
+	}
+	lines, err := readHead(f, h.line)
+	if err != nil {
+		return NativeSession{}, fmt.Errorf("cannot read it: %s", errReason(err))
+	}
+	if err := h.finish(lines); err != nil {
+		return NativeSession{}, err
+	}
+	if strings.HasPrefix(filepath.Base(n.Cwd), "lazuli-compact-") {
+		n.Own = "a Lazuli compaction run"
+	}
+	return n, nil
+}
+
+// previewer reads the head of one agent's transcript.
+type previewer interface {
+	// line takes one complete line and reports whether the preview is done.
+	line(b []byte) bool
+	// finish completes the preview after lines complete lines; an error
+	// means the file is not a transcript of the agent.
+	finish(lines int) error
+}
+
+// readHead feeds the complete lines at the head of r to fn until fn is
+// done or a preview limit is reached, and returns how many it fed. A line
+// longer than the byte limit ends the head.
+func readHead(r io.Reader, fn func([]byte) bool) (int, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var long []byte
+	n, read := 0, 0
+	for n < previewMaxLines && read < previewMaxBytes {
+		chunk, err := br.ReadSlice('\n')
+		read += len(chunk)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long, chunk...)
+			continue
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return n, err
+		}
+		if len(chunk) == 0 || chunk[len(chunk)-1] != '\n' {
+			return n, nil // the end, or a line still being written
+		}
+		line := chunk
+		if long != nil {
+			line, long = append(long, chunk...), nil
+		}
+		n++
+		if fn(bytes.TrimRight(line, "\r\n")) {
+			return n, nil
+		}
+	}
+	return n, nil
+}
+
+// claudePreview previews a Claude transcript: a main session
+// (<project>/<id>.jsonl), a sub-agent of Claude 2.1.2 and later
+// (<project>/<id>/subagents/agent-<x>.jsonl) or an older one
+// (<project>/agent-<x>.jsonl, which names its parent in sessionId).
+type claudePreview struct {
+	n         *NativeSession
+	p         *claudeTranscriptParser
+	flat      bool   // an older sub-agent file
+	sessionID string // the first sessionId
+	valid     bool   // some line had a Claude transcript's shape
+	typed     bool   // FirstPrompt is a typed prompt, not a command
+}
+
+func newClaudePreview(n *NativeSession, root string) *claudePreview {
+	stem := strings.TrimSuffix(filepath.Base(n.Path), ".jsonl")
+	dir := filepath.Dir(n.Path)
+	c := &claudePreview{n: n, p: newClaudeTranscriptParser(ParserOptions{ClaudeHome: os.DevNull})}
+	n.ID = stem
+	switch {
+	case filepath.Base(dir) == "subagents" && filepath.Dir(dir) != root:
+		n.ParentID = filepath.Base(filepath.Dir(dir))
+		n.ID, n.AgentName = n.ParentID+"/"+stem, strings.TrimPrefix(stem, "agent-")
+		dir = filepath.Dir(filepath.Dir(dir))
+	case strings.HasPrefix(stem, "agent-"):
+		c.flat = true
+		n.AgentName = strings.TrimPrefix(stem, "agent-")
+	}
+	if dir != root {
+		n.project = filepath.Base(dir)
+	}
+	return c
+}
+
+// line reads what the preview needs from one line and feeds it to the
+// parser, which finds the first prompt as it does on import.
+func (c *claudePreview) line(b []byte) bool {
+	o, ok := claudeDecode(claudeTrimLine(b))
+	if !ok {
+		c.p.Feed(b) // counted as malformed
+		return false
+	}
+	c.valid = c.valid || detectLine(cxObj(o)) == FormatClaudeTranscript
+	c.fields(o)
+	c.p.Feed(b)
+	if !c.typed {
+		c.n.FirstPrompt, c.typed = firstPrompt(c.p.events)
+	}
+	// gitBranch, when Claude records it, is on the same lines as cwd.
+	return c.typed && c.n.Cwd != "" && !c.n.Started.IsZero()
+}
+
+// fields takes cwd, branch, start time and ids from the first lines that
+// have them.
+func (c *claudePreview) fields(o claudeObj) {
+	n := c.n
+	if s, _ := o.str("cwd"); n.Cwd == "" && s != "" {
+		n.Cwd = s
+	}
+	if s, _ := o.str("gitBranch"); n.Branch == "" && s != "" && s != "HEAD" {
+		n.Branch = s
+	}
+	if t := claudeTimestamp(o); n.Started.IsZero() && t.ok {
+		n.Started = t.t.UTC()
+	}
+	if s, _ := o.str("sessionId"); c.sessionID == "" && s != "" {
+		c.sessionID = s
+	}
+	if s, _ := o.str("agentId"); n.AgentName == "" && s != "" {
+		n.AgentName = s
+	}
+	if typ, _ := o.str("type"); typ == "user" && n.Own == "" && bytes.Contains(o["message"], []byte("azureal-session-context")) {
+		for _, t := range claudeMessageTexts(o.obj("message")) {
+			if strings.Contains(t, store.ContextOpenTag) {
+				n.Own = ownContext
+			}
+		}
+	}
+}
+
+func (c *claudePreview) finish(lines int) error {
+	if !c.valid && lines > 0 {
+		return errors.New("not a Claude Code transcript")
+	}
+	if c.flat {
+		c.n.ParentID = c.sessionID
+		if c.sessionID != "" {
+			c.n.ID = c.sessionID + "/" + filepath.Base(strings.TrimSuffix(c.n.Path, ".jsonl"))
+		}
+	}
+	return nil
+}
+
+// codexPreview previews a Codex rollout from its session_meta line and
+// its first prompt.
+type codexPreview struct {
+	n     *NativeSession
+	p     *codexRolloutParser
+	out   []store.Event
+	valid bool
+	typed bool // FirstPrompt is a typed prompt, not a command
+}
+
+func (c *codexPreview) line(b []byte) bool {
+	o, ok := parseCxObj(bytes.TrimPrefix(b, codexBOM))
+	if ok && detectLine(o) == FormatCodexRollout {
+		c.valid = true
+	}
+	if ok && o.str("type") == "session_meta" && c.n.ID == "" {
+		c.meta(o)
+	}
+	if ok && c.n.Own == "" && strings.Contains(codexRawPrompt(o), store.ContextOpenTag) {
+		c.n.Own = ownContext
+	}
+	c.out = append(c.out, c.p.Feed(b)...)
+	if !c.typed {
+		c.n.FirstPrompt, c.typed = firstPrompt(slices.Concat(c.out, c.p.held))
+	}
+	return c.typed && c.n.ID != ""
+}
+
+// meta reads a session_meta line: ids, cwd, start time, branch, and the
+// parent thread of a sub-agent.
+func (c *codexPreview) meta(o cxObj) {
+	pl := o.obj("payload")
+	n := c.n
+	n.ID, n.Cwd = pl.str("id"), pl.str("cwd")
+	n.Branch = pl.obj("git").str("branch")
+	for _, ts := range []string{pl.str("timestamp"), o.str("timestamp")} {
+		if t, err := time.Parse(time.RFC3339Nano, ts); err == nil {
+			n.Started = t.UTC()
+			break
+		}
+	}
+	if sub := pl.obj("source").obj("subagent"); sub != nil {
+		n.ParentID = pl.str("parent_thread_id")
+		if n.ParentID == "" {
+			n.ParentID = sub.obj("thread_spawn").str("parent_thread_id")
+		}
+		n.AgentName = pl.str("agent_nickname")
+		if n.AgentName == "" {
+			n.AgentName = sub.obj("thread_spawn").str("agent_nickname")
+		}
+	}
+}
+
+// ownContext is NativeSession.Own for a turn whose prompt carries the
+// context block that AZUREAL and Lazuli inject (spec §6.3).
+const ownContext = "its prompts carry the session context of AZUREAL or Lazuli"
+
+// codexRawPrompt returns the raw text of a rollout line that is a user
+// message, else "".
+func codexRawPrompt(o cxObj) string {
+	pl := o.obj("payload")
+	switch {
+	case o.str("type") == "response_item" && pl.str("type") == "message" && pl.str("role") == "user":
+		return codexMessageText(pl["content"])
+	case o.str("type") == "event_msg" && pl.str("type") == "user_message":
+		return pl.str("message")
+	}
+	return ""
+}
+
+func (c *codexPreview) finish(lines int) error {
+	if !c.valid && lines > 0 {
+		return errors.New("not a Codex rollout")
+	}
+	if c.n.ID == "" {
+		c.n.ID = codexIDFromName(filepath.Base(c.n.Path))
+	}
+	return nil
+}
+
+// codexIDFromName returns the thread id at the end of a rollout file name
+// (rollout-<time>-<uuid>.jsonl), or the name without .jsonl.
+func codexIDFromName(name string) string {
+	stem := strings.TrimSuffix(name, ".jsonl")
+	if len(stem) > 36 && stem[len(stem)-37] == '-' && strings.Count(stem[len(stem)-36:], "-") == 4 {
+		return stem[len(stem)-36:]
+	}
+	return stem
+}
+
+// firstPrompt returns the first prompt the user typed among events, as the
+// context filter keeps it and cleaned for display (see promptText), and
+// else the first slash or shell command, with ok false.
+func firstPrompt(events []store.Event) (text string, ok bool) {
+	var fallback string
+	for _, e := range store.FilterInjectedEvents(events) {
+		if e.Kind != store.KindUserMessage {
+			continue
+		}
+		t, typed := promptText(e.Content)
+		if typed {
+			return t, true
+		}
+		if fallback == "" {
+			fallback = t
+		}
+	}
+	return fallback, false
+}
+
+// ideBlocks are the context blocks Claude Code's IDE integrations put in
+// front of a prompt.
+var ideBlocks = []string{"ide_opened_file", "ide_selection", "ide_diagnostics"}
+
+// promptText cleans a stored prompt for a preview: IDE context blocks and
+// image placeholders removed, a slash command shown as "/name args" and a
+// shell command as "! command". typed is false for those commands and for
+// text left empty.
+func promptText(s string) (text string, typed bool) {
+	for _, tag := range ideBlocks {
+		s = cutBlocks(s, "<"+tag+">", "</"+tag+">")
+	}
+	if name, ok := tagText(s, "command-name"); ok {
+		args, _ := tagText(s, "command-args")
+		return strings.TrimSpace(name + " " + args), false
+	}
+	if cmd, ok := tagText(s, "bash-input"); ok {
+		return "! " + strings.TrimSpace(cmd), false
+	}
+	var lines []string
+	for _, line := range strings.Split(s, "\n") {
+		if t := strings.TrimSpace(line); t != "[image]" && !strings.HasPrefix(t, "<local-command-") {
+			lines = append(lines, line)
+		}
+	}
+	s = strings.TrimSpace(strings.Join(lines, "\n"))
+	if tag, ok := leadingTag(s); ok { // output of a command, a notification, …
+		return strings.TrimSpace(cutBlocks(s, "<"+tag+">", "</"+tag+">")), false
+	}
+	return s, s != ""
+}
+
+// leadingTag returns the name of the XML-like tag s starts with, such as
+// bash-stdout in "<bash-stdout>…".
+func leadingTag(s string) (string, bool) {
+	rest, ok := strings.CutPrefix(s, "<")
+	if !ok {
+		return "", false
+	}
+	name, _, ok := strings.Cut(rest, ">")
+	if !ok || name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz-_") != "" {
+		return "", false
+	}
+	return name, true
+}
+
+// cutBlocks removes every open…close block from s.
+func cutBlocks(s, open, close string) string {
+	for {
+		i := strings.Index(s, open)
+		if i < 0 {
+			return s
+		}
+		j := strings.Index(s[i:], close)
+		if j < 0 {
+			return s[:i]
+		}
+		s = s[:i] + s[i+j+len(close):]
+	}
+}
+
+// tagText returns the text inside the first <tag>…</tag> of s.
+func tagText(s, tag string) (string, bool) {
+	_, rest, ok := strings.Cut(s, "<"+tag+">")
+	if !ok {
+		return "", false
+	}
+	inner, _, ok := strings.Cut(rest, "</"+tag+">")
+	return inner, ok
+}

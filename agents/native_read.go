@@ -1,0 +1,334 @@
+package agents
+
+// This file reads a native transcript for import: all of it the first
+// time, and only what was appended since on later imports, with a checksum
+// that tells whether the part already imported is still the same.
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// checksumWindow is how much of the head and of the tail of the imported
+// part the checksum covers. Native transcripts are append-only; a file that
+// was rewritten, truncated or replaced differs in its length, its first
+// bytes or the lines just before the imported end, which the window covers
+// without reading the whole file on every scan.
+const checksumWindow = 16 << 10
+
+// errNativeChanged reports a native file whose imported part changed.
+var errNativeChanged = errors.New("the file was rewritten or truncated after it was imported")
+
+// NativeChecksum identifies the first n bytes of f: a hash of n, of the
+// first and of the last 16 KiB of those bytes.
+func NativeChecksum(f io.ReaderAt, n int64) (string, error) {
+	h := sha256.New()
+	var size [8]byte
+	binary.LittleEndian.PutUint64(size[:], uint64(n))
+	h.Write(size[:])
+	buf := make([]byte, min(n, checksumWindow))
+	for _, off := range []int64{0, max(0, n-checksumWindow)} {
+		if _, err := f.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
+			return "", err
+		}
+		h.Write(buf)
+	}
+	return "v1:" + hex.EncodeToString(h.Sum(nil)[:16]), nil
+}
+
+// NativeState says how a native session compares with a store's record.
+type NativeState string
+
+// The states of a native session.
+const (
+	NativeNew        NativeState = "new"        // not imported
+	NativeNewLines   NativeState = "new lines"  // imported, and lines were added since
+	NativeUpToDate   NativeState = "imported"   // imported, nothing new
+	NativeChanged    NativeState = "changed"    // imported, then rewritten or truncated
+	NativeUnreadable NativeState = "unreadable" // the file cannot be read now
+)
+
+// State compares the session and its sub-agents with records (what
+// store.NativeImports returned), reading at most a few KiB per file. The
+// main transcript decides, then any sub-agent with something to import.
+func (n NativeSession) State(records map[store.NativeKey]store.NativeImport) NativeState {
+	st := fileState(n, records)
+	if st != NativeUpToDate {
+		return st
+	}
+	for _, s := range n.Subagents {
+		switch fileState(s, records) {
+		case NativeNew, NativeNewLines:
+			return NativeNewLines
+		}
+	}
+	return NativeUpToDate
+}
+
+// fileState compares one file with its record.
+func fileState(n NativeSession, records map[store.NativeKey]store.NativeImport) NativeState {
+	rec, ok := records[n.Key()]
+	if !ok {
+		return NativeNew
+	}
+	f, err := os.Open(n.Path)
+	if err != nil {
+		return NativeUnreadable
+	}
+	defer f.Close()
+	st, err := checkRecord(f, rec)
+	switch {
+	case errors.Is(err, errNativeChanged):
+		return NativeChanged
+	case err != nil:
+		return NativeUnreadable
+	case st.size == rec.Bytes:
+		return NativeUpToDate
+	}
+	if complete, err := hasCompleteLine(f, rec.Bytes); err != nil {
+		return NativeUnreadable
+	} else if complete {
+		return NativeNewLines
+	}
+	return NativeUpToDate
+}
+
+// fileStat is what checkRecord learned.
+type fileStat struct{ size int64 }
+
+// checkRecord verifies that the part of f that rec imported is unchanged.
+func checkRecord(f *os.File, rec store.NativeImport) (fileStat, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return fileStat{}, err
+	}
+	if fi.Size() < rec.Bytes {
+		return fileStat{size: fi.Size()}, errNativeChanged
+	}
+	sum, err := NativeChecksum(f, rec.Bytes)
+	if err != nil {
+		return fileStat{}, err
+	}
+	if sum != rec.Checksum {
+		return fileStat{size: fi.Size()}, errNativeChanged
+	}
+	return fileStat{size: fi.Size()}, nil
+}
+
+// hasCompleteLine reports whether f has a newline after offset off.
+func hasCompleteLine(f *os.File, off int64) (bool, error) {
+	br := bufio.NewReaderSize(io.NewSectionReader(f, off, 1<<62), 64<<10)
+	for {
+		_, err := br.ReadSlice('\n')
+		switch {
+		case err == nil:
+			return true, nil
+		case errors.Is(err, io.EOF):
+			return false, nil
+		case !errors.Is(err, bufio.ErrBufferFull):
+			return false, err
+		}
+	}
+}
+
+// nativeRead is a native transcript read for import.
+type nativeRead struct {
+	events   []store.Event // the events to store: all, or those after prev
+	bytes    int64         // the complete lines read: where the next import goes on
+	lines    int64
+	checksum string // NativeChecksum of those bytes
+	stats    ParseStats
+}
+
+// readNative parses the complete lines of a native transcript. With prev
+// (the file's record) it checks that the part already imported is
+// unchanged (errNativeChanged otherwise) and returns only the events of the
+// lines after it; the earlier lines are parsed again, without being
+// returned, so that tool results find their calls and Codex's doubled
+// messages pair up across the boundary. A last line without its newline is
+// being written: it is left for the next import. read reports the bytes of
+// each line as it is read.
+func readNative(ctx context.Context, n NativeSession, prev *store.NativeImport, opts ParserOptions, read func(int64)) (nativeRead, error) {
+	f, err := os.Open(n.Path)
+	if err != nil {
+		return nativeRead{}, err
+	}
+	defer f.Close()
+	if prev != nil {
+		if _, err := checkRecord(f, *prev); err != nil {
+			return nativeRead{}, err
+		}
+	}
+	fd := newNativeFeeder(n.Format(), opts)
+	mark := -1
+	if prev == nil || prev.Bytes == 0 {
+		mark = 0
+	}
+	var r nativeRead
+	err = eachCompleteLine(ctx, f, func(line []byte, end int64, tooLong bool) error {
+		fd.feed(line, tooLong)
+		r.bytes, r.lines = end, r.lines+1
+		if prev != nil && end == prev.Bytes {
+			mark = fd.mark()
+		}
+		read(int64(len(line)) + 1)
+		return nil
+	})
+	if err != nil {
+		return nativeRead{}, err
+	}
+	if mark < 0 { // the record's end is not a line end of this file
+		return nativeRead{}, errNativeChanged
+	}
+	all := fd.events()
+	r.stats = fd.stats()
+	if prev == nil && len(all) == 0 && r.stats.Malformed > 0 {
+		return nativeRead{}, fmt.Errorf("no %s lines found: %w", n.Format(), ErrNotTranscript)
+	}
+	for _, e := range all[mark:] {
+		if e.Kind != store.KindFiltered {
+			r.events = append(r.events, e)
+		}
+	}
+	r.events = store.FilterInjectedEvents(r.events)
+	if r.checksum, err = NativeChecksum(f, r.bytes); err != nil {
+		return nativeRead{}, err
+	}
+	return r, nil
+}
+
+// eachCompleteLine calls fn for every newline-terminated line of r with the
+// offset just after it; a final line without a newline is not passed. A
+// line longer than MaxLineSize is passed as nil with tooLong set. ctx is
+// checked every few thousand lines.
+func eachCompleteLine(ctx context.Context, r io.Reader, fn func(line []byte, end int64, tooLong bool) error) error {
+	br := bufio.NewReaderSize(r, 1<<20)
+	var (
+		long    []byte
+		tooLong bool
+		off     int64
+		count   int
+	)
+	for {
+		chunk, err := br.ReadSlice('\n')
+		off += int64(len(chunk))
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			if !tooLong {
+				if long = append(long, chunk...); len(long) > MaxLineSize {
+					long, tooLong = nil, true
+				}
+			}
+			continue
+		case errors.Is(err, io.EOF):
+			return nil // a partial last line stays for the next import
+		case err != nil:
+			return err
+		}
+		line := chunk
+		if long != nil {
+			line = append(long, chunk...)
+		}
+		tooLong = tooLong || len(line) > MaxLineSize
+		if tooLong {
+			line = nil
+		} else {
+			line = trimEOL(line)
+		}
+		if err := fn(line, off, tooLong); err != nil {
+			return err
+		}
+		long, tooLong = nil, false
+		if count++; count%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+}
+
+// trimEOL removes the line terminator ("\n" or "\r\n").
+func trimEOL(line []byte) []byte {
+	line = line[:len(line)-1]
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	return line
+}
+
+// nativeFeeder runs a transcript parser and counts, at any line, how many
+// events an import that stopped at that line would have stored, so that a
+// later import of the same file can drop exactly those.
+type nativeFeeder interface {
+	feed(line []byte, tooLong bool)
+	// mark is the number of events the lines fed so far produce when the
+	// input ends there (before the filtering of KindFiltered).
+	mark() int
+	// events ends the input and returns all events, aligned with mark:
+	// the first mark() events of any earlier point are the same events.
+	events() []store.Event
+	stats() ParseStats
+}
+
+func newNativeFeeder(f Format, opts ParserOptions) nativeFeeder {
+	if f == FormatCodexRollout {
+		return &codexFeeder{p: newCodexRolloutParser(opts)}
+	}
+	return &claudeFeeder{p: newClaudeTranscriptParser(opts)}
+}
+
+// claudeFeeder: the Claude transcript parser holds every event until the
+// end, and marks a prompt replaced by a later one (a rewind) as
+// KindFiltered in place, so its held events only grow.
+type claudeFeeder struct{ p *claudeTranscriptParser }
+
+func (c *claudeFeeder) feed(line []byte, tooLong bool) {
+	if tooLong {
+		c.p.skipLine()
+		return
+	}
+	c.p.Feed(line)
+}
+
+func (c *claudeFeeder) mark() int { return len(c.p.events) }
+
+func (c *claudeFeeder) events() []store.Event { return c.p.events }
+
+func (c *claudeFeeder) stats() ParseStats { return c.p.Stats() }
+
+// codexFeeder: the Codex rollout parser emits events as lines come, except
+// a session's Init and what follows it, held until the model is known; an
+// input ending there would have released them.
+type codexFeeder struct {
+	p   *codexRolloutParser
+	out []store.Event
+}
+
+func (c *codexFeeder) feed(line []byte, tooLong bool) {
+	if tooLong {
+		c.p.skipLine()
+		return
+	}
+	c.out = append(c.out, c.p.Feed(line)...)
+}
+
+func (c *codexFeeder) mark() int {
+	if c.p.pending != nil {
+		return len(c.out) + 1 + len(c.p.held)
+	}
+	return len(c.out)
+}
+
+func (c *codexFeeder) events() []store.Event {
+	c.out = append(c.out, c.p.Finish()...)
+	return c.out
+}
+
+func (c *codexFeeder) stats() ParseStats { return c.p.Stats() }

@@ -1,0 +1,296 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"sort"
+	"strings"
+	"sync"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/cli"
+	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/views"
+)
+
+// maxSkipNotes bounds the skipped files and sessions listed in the dialog.
+const maxSkipNotes = 5
+
+// nativeImport is one Import native history dialog and the work behind
+// it: the scan, then the import of the sessions the user checked. Each
+// session goes to the store of the worktree it ran in (the deepest one),
+// else to the worktree shown. It implements views.NativeImportActions.
+type nativeImport struct {
+	pw         *projectWindow
+	dlg        *views.NativeImportDialog
+	claudeHome string
+
+	mu       sync.Mutex
+	sessions map[string]nativeTarget // by views.NativeRow.Key
+	cancel   context.CancelFunc      // of the running import
+}
+
+// nativeTarget is a scanned session and the worktree it imports into.
+type nativeTarget struct {
+	session agents.NativeSession
+	wt      Worktree
+}
+
+// onImportNative opens the dialog and scans the history in the background.
+func (pw *projectWindow) onImportNative() {
+	if pw.readOnly {
+		pw.showError("import native history", errReadOnly)
+		return
+	}
+	ni := &nativeImport{pw: pw, sessions: map[string]nativeTarget{}}
+	ni.dlg = views.ShowNativeImport(pw.win, ni)
+	pw.go_(ni.scan)
+}
+
+// scan finds the native sessions and shows them with their state.
+func (ni *nativeImport) scan() {
+	claude, codex, err := agents.DefaultNativeDirs()
+	var scan agents.NativeScan
+	if err == nil {
+		ni.claudeHome = agents.ClaudeHomeOf(claude)
+		scan, err = agents.ScanNative(ni.pw.ctx, agents.NativeOptions{ClaudeDir: claude, CodexDir: codex})
+	}
+	if err != nil {
+		log.Printf("import native history: %v", err)
+		fyne.Do(func() { ni.dlg.SetScanError(cli.OneLine(err)) })
+		return
+	}
+	rows, err := ni.rows(scan)
+	if err != nil {
+		log.Printf("import native history: %v", err)
+		fyne.Do(func() { ni.dlg.SetScanError(cli.OneLine(err)) })
+		return
+	}
+	notes := scanNotes(scan)
+	log.Printf("import native history: %d sessions found, %d files unreadable", len(rows), len(scan.Skipped))
+	fyne.Do(func() { ni.dlg.SetRows(rows, notes) })
+}
+
+// rows turns the scan into the dialog's rows, newest first, with each
+// session's state in the store it would import into.
+func (ni *nativeImport) rows(scan agents.NativeScan) ([]views.NativeRow, error) {
+	records := map[string]map[store.NativeKey]store.NativeImport{}
+	rows := make([]views.NativeRow, 0, len(scan.Sessions))
+	sessions := map[string]nativeTarget{}
+	for _, n := range scan.Sessions {
+		wt, in := ni.pw.nativeTarget(n)
+		recs, ok := records[wt.StorePath]
+		if !ok {
+			st, err := ni.pw.store(wt.StorePath)
+			if err != nil {
+				return nil, err
+			}
+			if recs, err = st.NativeImports(ni.pw.ctx); err != nil {
+				return nil, err
+			}
+			records[wt.StorePath] = recs
+		}
+		state := string(n.State(recs))
+		if n.Own != "" && state == string(agents.NativeNew) {
+			state = "own run"
+		}
+		key := n.Key().String()
+		sessions[key] = nativeTarget{session: n, wt: wt}
+		rows = append(rows, views.NativeRow{Key: key, Agent: n.Agent, Project: n.Cwd, Started: n.Started,
+			Size: n.TotalSize(), FirstPrompt: n.Title(), Subagents: len(n.Subagents), State: state, InProject: in})
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Started.After(rows[j].Started) })
+	ni.mu.Lock()
+	ni.sessions = sessions
+	ni.mu.Unlock()
+	return rows, nil
+}
+
+// scanNotes describes missing history folders and unreadable files.
+func scanNotes(scan agents.NativeScan) []string {
+	var notes []string
+	for _, r := range scan.Roots {
+		if !r.Found {
+			notes = append(notes, fmt.Sprintf("%s history %s: %s", r.Agent, r.Path, r.Note))
+		}
+	}
+	for i, s := range scan.Skipped {
+		if i == maxSkipNotes {
+			notes = append(notes, fmt.Sprintf("… and %d more unreadable file(s)", len(scan.Skipped)-i))
+			break
+		}
+		notes = append(notes, "Unreadable: "+s.Path+": "+s.Reason)
+	}
+	return notes
+}
+
+// nativeTarget returns the worktree a native session imports into: the
+// deepest of the window's worktrees it ran in (in is true), else the
+// worktree shown.
+func (pw *projectWindow) nativeTarget(n agents.NativeSession) (wt Worktree, in bool) {
+	best := -1
+	for i, w := range pw.wts {
+		if w.Dir != "" && n.RanIn(w.Dir) && (best < 0 || len(w.Dir) > len(pw.wts[best].Dir)) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		return pw.wts[best], true
+	}
+	return pw.targetWorktree(), false
+}
+
+// ImportNative imports the sessions of keys, store by store, reporting
+// progress to the dialog, then refreshes the sidebar.
+func (ni *nativeImport) ImportNative(keys []string) {
+	ctx, cancel := context.WithCancel(ni.pw.ctx)
+	ni.mu.Lock()
+	ni.cancel = cancel
+	groups := ni.groups(keys)
+	ni.mu.Unlock()
+	ni.pw.go_(func() {
+		defer cancel()
+		summary := ni.run(ctx, groups)
+		ni.pw.refresh()
+		states := ni.states(groups)
+		fyne.Do(func() {
+			ni.dlg.SetStates(states)
+			ni.dlg.Finish(summary)
+		})
+	})
+}
+
+// CancelNativeImport stops the import after the session being stored.
+func (ni *nativeImport) CancelNativeImport() {
+	ni.mu.Lock()
+	defer ni.mu.Unlock()
+	if ni.cancel != nil {
+		ni.cancel()
+	}
+}
+
+// states returns the state of the groups' sessions in their stores now,
+// by row key; sessions whose store cannot be read are left out.
+func (ni *nativeImport) states(groups []nativeGroup) map[string]string {
+	out := map[string]string{}
+	for _, g := range groups {
+		st, err := ni.pw.store(g.wt.StorePath)
+		if err != nil {
+			continue
+		}
+		recs, err := st.NativeImports(ni.pw.ctx)
+		if err != nil {
+			continue
+		}
+		for _, n := range g.sessions {
+			out[n.Key().String()] = string(n.State(recs))
+		}
+	}
+	return out
+}
+
+// nativeGroup is the sessions that import into one store.
+type nativeGroup struct {
+	wt       Worktree
+	sessions []agents.NativeSession
+}
+
+// groups splits keys by target store, in the order of the window's
+// worktrees. ni.mu must be held.
+func (ni *nativeImport) groups(keys []string) []nativeGroup {
+	var out []nativeGroup
+	index := map[string]int{}
+	for _, k := range keys {
+		t, ok := ni.sessions[k]
+		if !ok {
+			continue
+		}
+		i, ok := index[t.wt.StorePath]
+		if !ok {
+			i = len(out)
+			index[t.wt.StorePath] = i
+			out = append(out, nativeGroup{wt: t.wt})
+		}
+		out[i].sessions = append(out[i].sessions, t.session)
+	}
+	return out
+}
+
+// run imports the groups and returns the summary for the dialog.
+func (ni *nativeImport) run(ctx context.Context, groups []nativeGroup) string {
+	var totalFiles int
+	var totalBytes int64
+	for _, g := range groups {
+		for _, n := range g.sessions {
+			totalFiles += 1 + len(n.Subagents)
+			totalBytes += n.TotalSize()
+		}
+	}
+	var (
+		results   []agents.NativeResult
+		doneFiles int
+		doneBytes int64
+		err       error
+	)
+	for _, g := range groups {
+		var st *store.Store
+		if st, err = ni.pw.store(g.wt.StorePath); err != nil {
+			break
+		}
+		branch := g.wt.Branch
+		if branch == "" {
+			branch = cli.BranchOf(g.wt.Dir)
+		}
+		files, bytes := doneFiles, doneBytes
+		var rs []agents.NativeResult
+		rs, err = agents.ImportNative(ctx, st, g.sessions, agents.NativeImportOptions{
+			// Changed files are never checked by default: one the user
+			// checked is imported again as a new session.
+			FallbackWorktree: branch, ClaudeHome: ni.claudeHome, Reimport: true,
+			Progress: func(p agents.NativeProgress) {
+				fyne.Do(func() { ni.dlg.SetProgress(files+p.Files, totalFiles, bytes+p.Bytes, totalBytes) })
+			},
+		})
+		results = append(results, rs...)
+		for _, n := range g.sessions {
+			doneFiles += 1 + len(n.Subagents)
+			doneBytes += n.TotalSize()
+		}
+		if err != nil {
+			break
+		}
+	}
+	return nativeSummary(results, err)
+}
+
+// nativeSummary is the dialog's closing text: the counts, why sessions
+// were skipped, and how the import ended.
+func nativeSummary(results []agents.NativeResult, err error) string {
+	lines := []string{agents.SummarizeNative(results, 0).String()}
+	skipped := 0
+	for _, r := range results {
+		if r.Outcome != agents.NativeSkipped {
+			continue
+		}
+		if skipped++; skipped <= maxSkipNotes {
+			lines = append(lines, "Skipped "+r.Agent+" "+r.ID+": "+r.Reason)
+		}
+	}
+	if skipped > maxSkipNotes {
+		lines = append(lines, fmt.Sprintf("… and %d more skipped", skipped-maxSkipNotes))
+	}
+	switch {
+	case err == nil:
+	case errors.Is(err, context.Canceled):
+		lines = append(lines, "Cancelled: every session listed as imported is complete; import again to do the rest.")
+	default:
+		log.Printf("import native history: %v", err)
+		lines = append(lines, "Stopped: "+cli.OneLine(userMessage(err)))
+	}
+	log.Printf("import native history: %s", lines[0])
+	return strings.Join(lines, "\n")
+}

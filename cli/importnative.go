@@ -1,0 +1,326 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// nativeFlags are import-native's options.
+type nativeFlags struct {
+	store, claudeDir, codexDir, project, worktree string
+	reimport, includeOwn, dryRun, json            bool
+}
+
+func runImportNative(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags("import-native", env)
+	var f nativeFlags
+	fs.StringVar(&f.store, "store", "", "store file or folder")
+	fs.StringVar(&f.claudeDir, "claude-dir", "", "Claude Code's projects folder (default ~/.claude/projects)")
+	fs.StringVar(&f.codexDir, "codex-dir", "", "Codex's sessions folder (default ~/.codex/sessions)")
+	fs.StringVar(&f.project, "project", "", "only sessions that ran in this folder or below it")
+	fs.StringVar(&f.worktree, "worktree", "", "branch recorded for new sessions (default: the agent's, else the worktree's)")
+	fs.BoolVar(&f.reimport, "reimport", false, "import files rewritten since their import again, as new sessions")
+	fs.BoolVar(&f.includeOwn, "include-own", false, "also import turns that AZUREAL or Lazuli ran")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "list the sessions and what an import would do, without writing")
+	fs.BoolVar(&f.json, "json", false, "print JSON")
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
+	}
+	opts, err := nativeOptions(env, f)
+	if err != nil {
+		return err
+	}
+	path, err := StorePath(env.Dir, f.store)
+	if err != nil {
+		return err
+	}
+	scan, err := agents.ScanNative(ctx, opts)
+	if err != nil {
+		return err
+	}
+	for _, r := range scan.Roots {
+		if !r.Found {
+			fmt.Fprintf(env.Stderr, "%s history %s: %s\n", r.Agent, r.Path, r.Note)
+		}
+	}
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	records, err := st.NativeImports(ctx)
+	if err != nil {
+		return err
+	}
+	if f.dryRun {
+		return printNativePreview(env, f.json, scan, records)
+	}
+	return importNative(ctx, env, f, opts, scan, st)
+}
+
+// nativeOptions resolves the history folders and the project folder.
+func nativeOptions(env *Env, f nativeFlags) (agents.NativeOptions, error) {
+	claude, codex, err := agents.DefaultNativeDirs()
+	if err != nil && (f.claudeDir == "" || f.codexDir == "") {
+		return agents.NativeOptions{}, err
+	}
+	abs := func(p string) string {
+		if p != "" && !filepath.IsAbs(p) {
+			return filepath.Join(env.Dir, p)
+		}
+		return p
+	}
+	opts := agents.NativeOptions{ClaudeDir: claude, CodexDir: codex, Project: abs(f.project)}
+	if f.claudeDir != "" {
+		opts.ClaudeDir = abs(f.claudeDir)
+	}
+	if f.codexDir != "" {
+		opts.CodexDir = abs(f.codexDir)
+	}
+	return opts, nil
+}
+
+// importNative imports the scanned sessions, printing each as it is stored.
+func importNative(ctx context.Context, env *Env, f nativeFlags, opts agents.NativeOptions, scan agents.NativeScan, st *store.Store) error {
+	var (
+		todo []agents.NativeSession
+		all  []agents.NativeResult
+	)
+	for _, n := range scan.Sessions {
+		if n.Own != "" && !f.includeOwn {
+			all = append(all, ownResult(n))
+			continue
+		}
+		todo = append(todo, n)
+	}
+	if !f.json {
+		for _, s := range scan.Skipped {
+			fmt.Fprintf(env.Stdout, "skipped    %s: %s\n", s.Path, s.Reason)
+		}
+		for _, r := range all {
+			printNativeResult(env.Stdout, r)
+		}
+	}
+	iopts := agents.NativeImportOptions{
+		Worktree: f.worktree, FallbackWorktree: BranchOf(worktreeDir(st.Path())), Reimport: f.reimport,
+		ClaudeHome: agents.ClaudeHomeOf(opts.ClaudeDir),
+		Done: func(rs []agents.NativeResult) {
+			if !f.json {
+				for _, r := range rs {
+					printNativeResult(env.Stdout, r)
+				}
+			}
+		},
+	}
+	results, err := agents.ImportNative(ctx, st, todo, iopts)
+	all = append(all, results...)
+	sum := agents.SummarizeNative(all, len(scan.Skipped))
+	if f.json {
+		if jerr := writeJSON(env.Stdout, nativeReport(st.Path(), scan, all, sum)); jerr != nil {
+			return jerr
+		}
+	} else {
+		fmt.Fprintln(env.Stdout, sum)
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		return errors.New("interrupted; what was imported is complete, run again to import the rest")
+	case err != nil:
+		return err
+	}
+	return nil
+}
+
+// ownResult skips a turn that AZUREAL or Lazuli ran.
+func ownResult(n agents.NativeSession) agents.NativeResult {
+	return agents.NativeResult{Agent: n.Agent, ID: n.ID, Path: n.Path, Outcome: agents.NativeSkipped,
+		Reason: "run by AZUREAL or Lazuli (" + n.Own + "), so already in a store; --include-own imports it"}
+}
+
+// printNativeResult prints one line per native transcript; sub-agents are
+// indented under their session.
+func printNativeResult(w io.Writer, r agents.NativeResult) {
+	indent := ""
+	if r.ParentID != "" {
+		indent = "  "
+	}
+	what := fmt.Sprintf("%s%-10s %s %s", indent, r.Outcome, r.Agent, r.ID)
+	switch r.Outcome {
+	case agents.NativeImported:
+		fmt.Fprintf(w, "%s: new session S%d, %d events\n", what, r.SessionID, r.Events)
+	case agents.NativeAppended:
+		fmt.Fprintf(w, "%s: S%d, +%d events\n", what, r.SessionID, r.Events)
+	case agents.NativeUnchanged:
+		fmt.Fprintf(w, "%s: S%d\n", what, r.SessionID)
+	default:
+		fmt.Fprintf(w, "%s: %s\n", what, r.Reason)
+	}
+	if r.Malformed > 0 {
+		fmt.Fprintf(w, "%s  (%d malformed line(s) skipped in %s)\n", indent, r.Malformed, r.Path)
+	}
+}
+
+// nativeResultJSON is one result in import-native --json.
+type nativeResultJSON struct {
+	Agent     string `json:"agent"`
+	ID        string `json:"id"`
+	ParentID  string `json:"parent_id,omitempty"`
+	Path      string `json:"path"`
+	Outcome   string `json:"outcome"`
+	Session   int64  `json:"session,omitempty"`
+	Events    int    `json:"events"`
+	Malformed int    `json:"malformed_lines,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// nativeRootJSON is one history folder in --json output.
+type nativeRootJSON struct {
+	Agent string `json:"agent"`
+	Path  string `json:"path"`
+	Found bool   `json:"found"`
+	Note  string `json:"note,omitempty"`
+}
+
+// nativeSkipJSON is a file that could not be read.
+type nativeSkipJSON struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// nativeReportJSON is the output of import-native --json.
+type nativeReportJSON struct {
+	Store      string               `json:"store"`
+	Roots      []nativeRootJSON     `json:"roots"`
+	Unreadable []nativeSkipJSON     `json:"unreadable"`
+	Results    []nativeResultJSON   `json:"results"`
+	Summary    agents.NativeSummary `json:"summary"`
+}
+
+func nativeReport(path string, scan agents.NativeScan, results []agents.NativeResult, sum agents.NativeSummary) nativeReportJSON {
+	rep := nativeReportJSON{Store: path, Roots: rootsJSON(scan.Roots), Unreadable: skippedJSON(scan.Skipped),
+		Results: make([]nativeResultJSON, 0, len(results)), Summary: sum}
+	for _, r := range results {
+		rep.Results = append(rep.Results, nativeResultJSON{Agent: r.Agent, ID: r.ID, ParentID: r.ParentID, Path: r.Path,
+			Outcome: string(r.Outcome), Session: r.SessionID, Events: r.Events, Malformed: r.Malformed, Reason: r.Reason})
+	}
+	return rep
+}
+
+func rootsJSON(roots []agents.NativeRoot) []nativeRootJSON {
+	out := make([]nativeRootJSON, 0, len(roots))
+	for _, r := range roots {
+		out = append(out, nativeRootJSON{Agent: r.Agent, Path: r.Path, Found: r.Found, Note: r.Note})
+	}
+	return out
+}
+
+func skippedJSON(skips []agents.NativeSkip) []nativeSkipJSON {
+	out := make([]nativeSkipJSON, 0, len(skips))
+	for _, s := range skips {
+		out = append(out, nativeSkipJSON{Path: s.Path, Reason: s.Reason})
+	}
+	return out
+}
+
+// nativePreviewJSON is one session in import-native --dry-run --json.
+type nativePreviewJSON struct {
+	Agent       string              `json:"agent"`
+	ID          string              `json:"id"`
+	ParentID    string              `json:"parent_id,omitempty"`
+	Path        string              `json:"path"`
+	Size        int64               `json:"size"`
+	Modified    string              `json:"modified"`
+	Started     string              `json:"started,omitempty"`
+	Project     string              `json:"project"`
+	Branch      string              `json:"branch,omitempty"`
+	FirstPrompt string              `json:"first_prompt"`
+	State       string              `json:"state"`
+	Own         string              `json:"own,omitempty"`
+	Subagents   []nativePreviewJSON `json:"subagents,omitempty"`
+}
+
+func previewJSON(n agents.NativeSession, records map[store.NativeKey]store.NativeImport) nativePreviewJSON {
+	p := nativePreviewJSON{Agent: n.Agent, ID: n.ID, ParentID: n.ParentID, Path: n.Path, Size: n.Size,
+		Modified: n.ModTime.UTC().Format(time.RFC3339), Project: n.Cwd, Branch: n.Branch,
+		FirstPrompt: n.FirstPrompt, State: string(n.State(records)), Own: n.Own}
+	if !n.Started.IsZero() {
+		p.Started = n.Started.UTC().Format(time.RFC3339)
+	}
+	for _, s := range n.Subagents {
+		p.Subagents = append(p.Subagents, previewJSON(s, records))
+	}
+	return p
+}
+
+// printNativePreview lists the sessions found and what an import would do
+// with each: the CLI's preview.
+func printNativePreview(env *Env, asJSON bool, scan agents.NativeScan, records map[store.NativeKey]store.NativeImport) error {
+	if asJSON {
+		out := struct {
+			Roots      []nativeRootJSON    `json:"roots"`
+			Unreadable []nativeSkipJSON    `json:"unreadable"`
+			Sessions   []nativePreviewJSON `json:"sessions"`
+		}{rootsJSON(scan.Roots), skippedJSON(scan.Skipped), make([]nativePreviewJSON, 0, len(scan.Sessions))}
+		for _, n := range scan.Sessions {
+			out.Sessions = append(out.Sessions, previewJSON(n, records))
+		}
+		return writeJSON(env.Stdout, out)
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "STATE\tAGENT\tSTARTED\tSIZE\tPROJECT\tFIRST PROMPT")
+	for _, n := range scan.Sessions {
+		state := string(n.State(records))
+		if n.Own != "" {
+			state = "own run"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", state, n.Agent, startedText(n), sizeText(n.TotalSize()), n.Cwd, oneLine(n.Title(), 70))
+		for _, s := range n.Subagents {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t\t› %s\n", s.State(records), s.Agent, startedText(s), sizeText(s.Size), oneLine(s.Title(), 60))
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, s := range scan.Skipped {
+		fmt.Fprintf(env.Stdout, "unreadable  %s: %s\n", s.Path, s.Reason)
+	}
+	fmt.Fprintf(env.Stdout, "%d session(s) found; nothing was written (--dry-run).\n", len(scan.Sessions))
+	return nil
+}
+
+func startedText(n agents.NativeSession) string {
+	t := n.Started
+	if t.IsZero() {
+		t = n.ModTime
+	}
+	return t.UTC().Format("2006-01-02 15:04")
+}
+
+// sizeText formats a size for people.
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// oneLine is the first line of s, cut to max runes.
+func oneLine(s string, max int) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}

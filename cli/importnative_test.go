@@ -1,0 +1,198 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/internal/nativetree"
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// nativeArgs are import-native's folder flags for a history.
+func nativeArgs(claude, codex string, more ...string) []string {
+	return append([]string{"import-native", "--claude-dir", claude, "--codex-dir", codex}, more...)
+}
+
+// nativeJSON is the subset of import-native --json the tests read.
+type nativeJSON struct {
+	Store   string `json:"store"`
+	Results []struct {
+		ID, ParentID, Outcome, Reason string
+		Session                       int64
+		Events                        int
+	} `json:"results"`
+	Summary map[string]int `json:"summary"`
+}
+
+func TestImportNativeCommand(t *testing.T) {
+	tree := nativetree.ForTestFrom(t, filepath.Join(sharedDir, "transcripts"))
+	dir := t.TempDir()
+	storePath := filepath.Join(dir, ".azureal", "sessions.azs")
+
+	code, out, errOut := run(t, dir, nativeArgs(tree.ClaudeDir, tree.CodexDir, "--dry-run", "--project", "/src/experiments")...)
+	if code != 0 {
+		t.Fatalf("--dry-run exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"STATE", "new    claude", "/src/experiments/claude_p", "Use the Explore task in sub-agents",
+		"› Give me a comprehensive overview", "3 session(s) found; nothing was written (--dry-run)."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--dry-run output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := os.Stat(storePath); err == nil {
+		t.Fatal("--dry-run created the store")
+	}
+
+	code, out, errOut = run(t, dir, nativeArgs(tree.ClaudeDir, tree.CodexDir, "--project", "/src/experiments")...)
+	if code != 0 {
+		t.Fatalf("import exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	want := []string{
+		"imported   claude 2b4ed4c0-b905-41de-9238-273db3ec737a: new session S1, 23 events",
+		"imported   claude 256ba646-2c15-437a-98e9-4171aafd030e: new session S2, 10 events",
+		"imported   claude 29ccd257-68b1-427f-ae5f-6524b7cb6f20: new session S4, 5 events",
+		"  imported   claude 29ccd257-68b1-427f-ae5f-6524b7cb6f20/agent-a2271d1: new session S3, 59 events",
+		"Imported 4 new session(s) with 97 events; appended 0 events to 0 session(s); 0 unchanged; 0 skipped.",
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("import printed:\n%s\nwant:\n%s", out, strings.Join(want, "\n"))
+	}
+	if code, out, _ := run(t, dir, "check"); code != 0 || !strings.Contains(out, "native_imports (4 rows)") {
+		t.Errorf("check after the import: exit %d\n%s", code, out)
+	}
+	code, out, _ = run(t, dir, "ls")
+	if code != 0 || !strings.Contains(out, "Use the Explore task in sub-a… › Give me a comprehensive overview of the…") {
+		t.Errorf("ls does not show the sub-agent under its parent's name:\n%s", out)
+	}
+
+	before := fileHash(t, storePath)
+	code, out, errOut = run(t, dir, nativeArgs(tree.ClaudeDir, tree.CodexDir, "--project", "/src/experiments", "--json")...)
+	if code != 0 {
+		t.Fatalf("import --json exit %d: %s", code, errOut)
+	}
+	var rep nativeJSON
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("import --json: %v\n%s", err, out)
+	}
+	if rep.Summary["unchanged"] != 4 || rep.Summary["imported"] != 0 || len(rep.Results) != 4 || rep.Store != storePath {
+		t.Errorf("importing again: %+v", rep)
+	}
+	if fileHash(t, storePath) != before {
+		t.Error("importing nothing new changed the store")
+	}
+}
+
+func TestImportNativeCommandAppends(t *testing.T) {
+	dir := t.TempDir()
+	claude := filepath.Join(dir, "claude")
+	path := filepath.Join(claude, "-w-proj", "s1.jsonl")
+	line := func(uuid, parent, typ, content string) string {
+		return `{"type":"` + typ + `","message":{"role":"` + typ + `","content":` + content + `},"uuid":"` + uuid +
+			`","parentUuid":` + parent + `,"sessionId":"s1","cwd":"/w/proj","timestamp":"2025-06-01T10:00:00.000Z"}`
+	}
+	l1 := line("u1", "null", "user", `"fix the build"`)
+	l2 := line("a1", `"u1"`, "assistant", `[{"type":"text","text":"Fixed."}]`)
+	l3 := line("u2", `"a1"`, "user", `"and the tests"`)
+	write := func(s string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	importJSON := func() nativeJSON {
+		t.Helper()
+		code, out, errOut := run(t, dir, nativeArgs(claude, filepath.Join(dir, "no-codex"), "--json")...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		if !strings.Contains(errOut, "codex history "+filepath.Join(dir, "no-codex")+": no such folder") {
+			t.Errorf("no note about the missing codex folder: %q", errOut)
+		}
+		var rep nativeJSON
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return rep
+	}
+	write(l1 + "\n" + l2[:30])
+	if rep := importJSON(); rep.Results[0].Outcome != "imported" || rep.Results[0].Events != 1 {
+		t.Fatalf("first import: %+v", rep)
+	}
+	write(l1 + "\n" + l2 + "\n" + l3 + "\n")
+	if rep := importJSON(); rep.Results[0].Outcome != "appended" || rep.Results[0].Events != 2 || rep.Results[0].Session != 1 {
+		t.Fatalf("after two more lines: %+v", rep)
+	}
+	code, out, _ := run(t, dir, "show", "S1", "--json")
+	var evs []struct{ Seq int64 }
+	if code != 0 || json.Unmarshal([]byte(out), &evs) != nil || len(evs) != 3 || evs[2].Seq != 3 {
+		t.Errorf("show S1: %s", out)
+	}
+	write(l1 + "\n")
+	rep := importJSON()
+	if rep.Results[0].Outcome != "skipped" || !strings.Contains(rep.Results[0].Reason, "rewritten or truncated") {
+		t.Errorf("a truncated file: %+v", rep)
+	}
+	code, out, _ = run(t, dir, nativeArgs(claude, filepath.Join(dir, "no-codex"), "--reimport")...)
+	if code != 0 || !strings.Contains(out, "imported   claude s1: new session S2, 1 events") {
+		t.Errorf("--reimport: exit %d\n%s", code, out)
+	}
+}
+
+func TestImportNativeCommandOwnRuns(t *testing.T) {
+	dir := t.TempDir()
+	claude := filepath.Join(dir, "claude")
+	wrapped := store.ContextOpenTag + "\n## User\nold\n" + store.ContextCloseTag + "\n\nnext"
+	body, _ := json.Marshal(wrapped)
+	line := `{"type":"user","message":{"role":"user","content":` + string(body) + `},"uuid":"u1","parentUuid":null,"sessionId":"own","cwd":"/w","timestamp":"2025-06-01T10:00:00.000Z"}` + "\n"
+	if err := os.MkdirAll(filepath.Join(claude, "-w"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(claude, "-w", "own.jsonl"), []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := run(t, dir, nativeArgs(claude, filepath.Join(dir, "none"))...)
+	if code != 0 || !strings.Contains(out, "skipped    claude own: run by AZUREAL or Lazuli") || !strings.Contains(out, "--include-own") {
+		t.Errorf("own run: exit %d\n%s", code, out)
+	}
+	code, out, _ = run(t, dir, nativeArgs(claude, filepath.Join(dir, "none"), "--include-own")...)
+	if code != 0 || !strings.Contains(out, "imported   claude own: new session S1, 1 events") {
+		t.Errorf("--include-own: exit %d\n%s", code, out)
+	}
+}
+
+func TestImportNativeCommandErrors(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errOut := run(t, dir, nativeArgs(filepath.Join(dir, "a"), filepath.Join(dir, "b"))...)
+	if code != ExitError || !strings.Contains(errOut, agents.ErrNoNativeHistory.Error()) || !strings.Contains(errOut, "no such folder") {
+		t.Errorf("no history: exit %d: %s", code, errOut)
+	}
+	code, _, errOut = run(t, dir, "import-native", "extra")
+	if code != ExitUsage || !strings.Contains(errOut, "usage: lazuli import-native") {
+		t.Errorf("an argument: exit %d: %s", code, errOut)
+	}
+	claude := filepath.Join(dir, "claude")
+	if err := os.MkdirAll(filepath.Join(claude, "-w"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	line := `{"type":"user","message":{"role":"user","content":"hi"},"uuid":"u1","sessionId":"s","cwd":"/w"}` + "\n"
+	if err := os.WriteFile(filepath.Join(claude, "-w", "s.jsonl"), []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.azs")
+	if err := os.WriteFile(bad, []byte("not a database, just text that is long enough to have a header"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := fileHash(t, bad)
+	code, _, errOut = run(t, dir, nativeArgs(claude, filepath.Join(dir, "none"), "--store", bad)...)
+	if code != ExitError || !strings.Contains(errOut, "not an SQLite database") || fileHash(t, bad) != before {
+		t.Errorf("a damaged store: exit %d: %s", code, errOut)
+	}
+}

@@ -1,0 +1,282 @@
+package store
+
+// This file keeps the record of native agent history imported into a store:
+// which Claude Code and Codex transcript files (the agents' own history,
+// ~/.claude/projects and ~/.codex/sessions) became which session, and how
+// far each file was read, so that importing again appends only what is new.
+//
+// The record is one table that AZUREAL does not know, lazuli_native_imports.
+// SQLite lets AZUREAL ignore it: AZUREAL's schema script and migration only
+// touch its own four tables, and its queries name them. The table is created
+// by the first import that writes, never by opening or reading, and its rows
+// go with their session (ON DELETE CASCADE, with foreign_keys on as both
+// programs set it). Merge and ExportSessions do not copy it: its paths name
+// files on this machine, and an exported file is meant for AZUREAL.
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// NativeTable is the table that records imported native transcripts.
+const NativeTable = "lazuli_native_imports"
+
+// TimeFormat is the layout of the file's times (sessions.created and
+// others): SQLite's datetime('now'), UTC, to the second.
+const TimeFormat = "2006-01-02 15:04:05"
+
+// nativeSchema creates NativeTable and its index. The session's created
+// text is kept beside its id because AZUREAL reuses the ids of deleted
+// sessions: a row whose session was deleted by a program with foreign keys
+// off must not send new events into an unrelated session that got its id.
+var nativeSchema = []string{
+	`CREATE TABLE IF NOT EXISTS lazuli_native_imports (
+    agent           TEXT NOT NULL,
+    native_id       TEXT NOT NULL,
+    parent_id       TEXT NOT NULL DEFAULT '',
+    session_id      INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    session_created TEXT NOT NULL,
+    source_path     TEXT NOT NULL,
+    bytes           INTEGER NOT NULL,
+    lines           INTEGER NOT NULL,
+    checksum        TEXT NOT NULL,
+    imported        TEXT NOT NULL DEFAULT (datetime('now')),
+    PRIMARY KEY (agent, native_id)
+)`,
+	`CREATE INDEX IF NOT EXISTS idx_lazuli_native_imports_session ON lazuli_native_imports(session_id)`,
+}
+
+// ErrNativeConflict reports that a native session's record changed between
+// reading it and importing: another process imported the same native
+// session meanwhile. Nothing of the failed ImportNative call was written.
+var ErrNativeConflict = errors.New("the native session was imported by another process meanwhile")
+
+// NativeKey names a native session: the agent ("claude" or "codex") and
+// the agent's own id for it.
+type NativeKey struct {
+	Agent string
+	ID    string
+}
+
+// String returns "agent/id".
+func (k NativeKey) String() string { return k.Agent + "/" + k.ID }
+
+// NativeImport is one row of the record: which session a native transcript
+// file became and how far the file was read.
+type NativeImport struct {
+	NativeKey
+	ParentID       string // native id of the session that started this sub-agent; "" for a main session
+	SessionID      int64
+	SessionCreated string // the session's created text when it was imported
+	Path           string // the transcript file
+	Bytes          int64  // length of the complete lines read (the file offset to go on from)
+	Lines          int64  // number of those lines
+	Checksum       string // identifies those bytes; see the agents package
+	Imported       string // when the row was last written, "YYYY-MM-DD HH:MM:SS" UTC
+}
+
+// NativeBatch is what ImportNative writes for one native transcript file.
+type NativeBatch struct {
+	Key      NativeKey
+	ParentID string
+	Path     string
+	Bytes    int64
+	Lines    int64
+	Checksum string
+	Events   []Event // stored by AppendEvents' rules
+	// Prev is the record this batch continues, as NativeImports returned
+	// it: Events are appended to its session. Nil means a new session
+	// with Worktree, Name and Created (in TimeFormat).
+	Prev *NativeImport
+	// Reimport, with Prev, stores Events in a new session instead and
+	// moves the record to it; Prev's session is kept as it is.
+	Reimport bool
+	Worktree string
+	Name     string
+	Created  string
+}
+
+// NativeResult says what ImportNative did with one batch.
+type NativeResult struct {
+	SessionID int64
+	Events    int  // rows stored
+	Created   bool // a new session
+}
+
+// NativeImports returns the record of imported native transcripts, by key.
+// A store without the table (every store that never imported native
+// history) yields an empty map. Rows whose session is gone, or now holds a
+// different session under a reused id, are left out: their native session
+// counts as not imported.
+func (s *Store) NativeImports(ctx context.Context) (map[NativeKey]NativeImport, error) {
+	out := map[NativeKey]NativeImport{}
+	db, _, err := s.reader(ctx)
+	if err != nil || db == nil {
+		return out, wrapNative(err)
+	}
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, wrapNative(classify(err))
+	}
+	defer tx.Rollback() //nolint:errcheck // read-only transaction
+	if ok, err := hasNativeTable(ctx, tx); err != nil || !ok {
+		return out, wrapNative(classify(err))
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT n.agent, n.native_id, n.parent_id, n.session_id, n.session_created,
+		n.source_path, n.bytes, n.lines, n.checksum, n.imported
+		FROM lazuli_native_imports n JOIN sessions s ON s.id = n.session_id AND s.created = n.session_created`)
+	if err != nil {
+		return nil, wrapNative(classify(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r NativeImport
+		if err := rows.Scan(&r.Agent, &r.ID, &r.ParentID, &r.SessionID, &r.SessionCreated,
+			&r.Path, &r.Bytes, &r.Lines, &r.Checksum, &r.Imported); err != nil {
+			return nil, wrapNative(err)
+		}
+		out[r.NativeKey] = r
+	}
+	return out, wrapNative(classify(rows.Err()))
+}
+
+func wrapNative(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("read native imports: %w", err)
+}
+
+// hasNativeTable reports whether the file has NativeTable.
+func hasNativeTable(ctx context.Context, q querier) (bool, error) {
+	var n int
+	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", NativeTable).Scan(&n)
+	return n > 0, err
+}
+
+// ImportNative stores batches in one transaction: each batch either creates
+// a session with its events or appends its events to the session of its
+// Prev record, and writes the batch's record. Either every batch lands,
+// with its record, or nothing does, so a process killed at any point
+// leaves the store as it was or with the whole import. When a record is no
+// longer what the caller read (a batch without Prev whose key now has a
+// record, or a Prev that changed), it fails with ErrNativeConflict.
+// The record table is created by the first call that writes.
+func (s *Store) ImportNative(ctx context.Context, batches []NativeBatch) ([]NativeResult, error) {
+	if len(batches) == 0 {
+		return nil, nil
+	}
+	encoded := make([]*encodedBatch, len(batches))
+	defer func() {
+		for _, b := range encoded {
+			if b != nil {
+				b.finish()
+			}
+		}
+	}()
+	for i := range batches {
+		encoded[i] = s.encodeAsync(batches[i].Events)
+		if _, err := encoded[i].chunk(0); err != nil { // fail before taking the lock
+			return nil, fmt.Errorf("import native session %s: %w", batches[i].Key, err)
+		}
+	}
+	results := make([]NativeResult, len(batches))
+	err := s.writeTx(ctx, true, func(tx *sql.Tx) error {
+		for _, stmt := range nativeSchema {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("create %s: %w", NativeTable, err)
+			}
+		}
+		for i := range batches {
+			r, err := importNativeBatch(ctx, tx, &batches[i], encoded[i])
+			if err != nil {
+				return fmt.Errorf("import native session %s: %w", batches[i].Key, err)
+			}
+			results[i] = r
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// importNativeBatch writes one batch inside ImportNative's transaction.
+func importNativeBatch(ctx context.Context, tx *sql.Tx, b *NativeBatch, enc *encodedBatch) (NativeResult, error) {
+	cur, err := currentNative(ctx, tx, b.Key)
+	if err != nil {
+		return NativeResult{}, err
+	}
+	var r NativeResult
+	created := b.Created
+	switch {
+	case b.Prev == nil && cur != nil:
+		return r, ErrNativeConflict
+	case b.Prev != nil && (cur == nil || cur.SessionID != b.Prev.SessionID || cur.Bytes != b.Prev.Bytes || cur.Checksum != b.Prev.Checksum):
+		return r, ErrNativeConflict
+	case b.Prev != nil && !b.Reimport:
+		r.SessionID, created = cur.SessionID, cur.SessionCreated
+	default:
+		res, err := tx.ExecContext(ctx, "INSERT INTO sessions(worktree, name, created) VALUES (?, ?, ?)", b.Worktree, b.Name, created)
+		if err != nil {
+			return r, err
+		}
+		if r.SessionID, err = res.LastInsertId(); err != nil {
+			return r, err
+		}
+		r.Created = true
+	}
+	if r.Events, err = insertEvents(ctx, tx, r.SessionID, enc); err != nil {
+		return r, err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO lazuli_native_imports
+		(agent, native_id, parent_id, session_id, session_created, source_path, bytes, lines, checksum, imported)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, datetime('now'))`,
+		b.Key.Agent, b.Key.ID, b.ParentID, r.SessionID, created, b.Path, b.Bytes, b.Lines, b.Checksum)
+	if err != nil {
+		return r, fmt.Errorf("record import: %w", err)
+	}
+	return r, nil
+}
+
+// currentNative reads the live record of key inside a write transaction;
+// nil when there is none or its session is gone.
+func currentNative(ctx context.Context, tx *sql.Tx, key NativeKey) (*NativeImport, error) {
+	r := NativeImport{NativeKey: key}
+	err := tx.QueryRowContext(ctx, `SELECT n.session_id, n.session_created, n.bytes, n.checksum
+		FROM lazuli_native_imports n JOIN sessions s ON s.id = n.session_id AND s.created = n.session_created
+		WHERE n.agent = ? AND n.native_id = ?`, key.Agent, key.ID).Scan(&r.SessionID, &r.SessionCreated, &r.Bytes, &r.Checksum)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// checkNative reports the record table as information, and rows that no
+// longer lead to their session (left by a program that deleted sessions
+// with foreign keys off) as a warning: they are ignored, nothing is lost.
+func checkNative(ctx context.Context, q querier, fs *findings) error {
+	ok, err := hasNativeTable(ctx, q)
+	if err != nil || !ok {
+		return err
+	}
+	var total, stale int
+	err = q.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(NOT EXISTS (SELECT 1 FROM sessions s
+		WHERE s.id = n.session_id AND s.created = n.session_created)), 0) FROM lazuli_native_imports n`).Scan(&total, &stale)
+	if err != nil {
+		return fmt.Errorf("check %s: %w", NativeTable, err)
+	}
+	fs.addN(SeverityInfo, "native_imports", total, fmt.Sprintf(
+		"table %s records %d imported native transcript(s); it is Lazuli's own, AZUREAL ignores it", NativeTable, total))
+	if stale > 0 {
+		fs.addN(SeverityWarning, "native_imports_stale", stale, fmt.Sprintf(
+			"%d row(s) of %s name a session that no longer exists; the next import treats them as new", stale, NativeTable))
+	}
+	return nil
+}

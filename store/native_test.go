@@ -1,0 +1,311 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// nativeBatch is a batch for a new session of native transcript id.
+func nativeBatch(id string, events ...Event) NativeBatch {
+	return NativeBatch{
+		Key: NativeKey{Agent: "claude", ID: id}, Path: "/h/.claude/projects/p/" + id + ".jsonl",
+		Bytes: 100, Lines: 2, Checksum: "v1:a", Events: events,
+		Worktree: "main", Name: "fix the build", Created: "2025-06-01 10:00:00",
+	}
+}
+
+// mustImportNative runs ImportNative or fails the test.
+func mustImportNative(tb testing.TB, s *Store, batches ...NativeBatch) []NativeResult {
+	tb.Helper()
+	res, err := s.ImportNative(context.Background(), batches)
+	if err != nil {
+		tb.Fatalf("ImportNative() = %v", err)
+	}
+	return res
+}
+
+// mustNativeImports reads the record or fails the test.
+func mustNativeImports(tb testing.TB, s *Store) map[NativeKey]NativeImport {
+	tb.Helper()
+	recs, err := s.NativeImports(context.Background())
+	if err != nil {
+		tb.Fatalf("NativeImports() = %v", err)
+	}
+	return recs
+}
+
+func TestImportNativeNewAndAppend(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	res := mustImportNative(t, s, nativeBatch("a", UserMessage("fix the build"), AssistantText("done")))
+	if len(res) != 1 || !res[0].Created || res[0].Events != 2 || res[0].SessionID != 1 {
+		t.Fatalf("ImportNative() = %+v", res)
+	}
+	sess, err := s.GetSession(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sess.Name != "fix the build" || sess.Worktree != "main" || sess.Created != "2025-06-01 10:00:00" {
+		t.Errorf("session = %+v", sess)
+	}
+	recs := mustNativeImports(t, s)
+	rec, ok := recs[NativeKey{"claude", "a"}]
+	if !ok || rec.SessionID != 1 || rec.Bytes != 100 || rec.Lines != 2 || rec.SessionCreated != sess.Created ||
+		len(rec.Imported) != len(TimeFormat) {
+		t.Fatalf("record = %+v (%v)", rec, ok)
+	}
+
+	next := nativeBatch("a", UserMessage("and the tests"))
+	next.Prev, next.Bytes, next.Checksum = &rec, 150, "v1:b"
+	res = mustImportNative(t, s, next)
+	if res[0].Created || res[0].SessionID != 1 || res[0].Events != 1 {
+		t.Fatalf("append = %+v", res)
+	}
+	evs := mustLoad(t, s, 1)
+	if len(evs) != 3 || evs[2].Seq != 3 || evs[2].Event.Content != "and the tests" {
+		t.Errorf("events after the append = %+v", evs)
+	}
+	if got := mustNativeImports(t, s)[NativeKey{"claude", "a"}]; got.Bytes != 150 || got.Checksum != "v1:b" {
+		t.Errorf("record after the append = %+v", got)
+	}
+
+	t.Run("ErrNativeConflict", func(t *testing.T) {
+		stale := next // continues the record before the append: someone else moved it
+		if _, err := s.ImportNative(ctx, []NativeBatch{stale}); !errors.Is(err, ErrNativeConflict) {
+			t.Errorf("a stale Prev: error = %v, want ErrNativeConflict", err)
+		}
+		if _, err := s.ImportNative(ctx, []NativeBatch{nativeBatch("a", UserMessage("x"))}); !errors.Is(err, ErrNativeConflict) {
+			t.Errorf("a new session for a recorded key: error = %v, want ErrNativeConflict", err)
+		}
+		if n := len(mustLoad(t, s, 1)); n != 3 {
+			t.Errorf("a conflict stored events: %d", n)
+		}
+	})
+	t.Run("Reimport", func(t *testing.T) {
+		cur := mustNativeImports(t, s)[NativeKey{"claude", "a"}]
+		b := nativeBatch("a", UserMessage("rewritten"))
+		b.Prev, b.Reimport = &cur, true
+		res := mustImportNative(t, s, b)
+		if !res[0].Created || res[0].SessionID != 2 {
+			t.Fatalf("reimport = %+v", res)
+		}
+		if got := mustNativeImports(t, s)[NativeKey{"claude", "a"}]; got.SessionID != 2 {
+			t.Errorf("record after reimport points at S%d, want S2", got.SessionID)
+		}
+		if n := len(mustLoad(t, s, 1)); n != 3 {
+			t.Errorf("the old session has %d events after reimport, want 3", n)
+		}
+	})
+}
+
+// TestImportNativeIsAtomic: one bad event in the last batch leaves nothing
+// of any batch, not even the record table, as a process killed before the
+// commit would.
+func TestImportNativeIsAtomic(t *testing.T) {
+	s := mustOpen(t)
+	mustCreateSession(t, s, "main", "")
+	good := nativeBatch("a", UserMessage("one"), AssistantText("two"))
+	sub := nativeBatch("a/agent-1", UserMessage("sub"), Event{Kind: "Bogus"})
+	sub.ParentID = "a"
+	if _, err := s.ImportNative(context.Background(), []NativeBatch{good, sub}); err == nil {
+		t.Fatal("a bad event did not fail the import")
+	}
+	list, err := s.ListSessions(context.Background(), "")
+	if err != nil || len(list) != 1 {
+		t.Errorf("after a failed import: %d sessions (%v), want the 1 from before", len(list), err)
+	}
+	if got := rawQueryString(t, s.Path(), "SELECT COUNT(*) FROM sqlite_master WHERE name LIKE '%native%'"); got != "0" {
+		t.Errorf("a failed import left %s native objects", got)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.ImportNative(ctx, []NativeBatch{good}); err == nil {
+		t.Error("a cancelled import succeeded")
+	}
+	if len(mustNativeImports(t, s)) != 0 {
+		t.Error("a cancelled import left a record")
+	}
+}
+
+// TestNativeTableSchema: reading creates nothing; an import adds exactly
+// one table and its index to AZUREAL's schema; Check reports it as
+// information; deleting a session deletes its record.
+func TestNativeTableSchema(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	mustCreateSession(t, s, "main", "")
+	const q = "SELECT group_concat(type || ' ' || name, ',') FROM (SELECT * FROM sqlite_master ORDER BY name)"
+	before := rawQueryString(t, s.Path(), q)
+	data, _ := os.ReadFile(s.Path())
+	if recs := mustNativeImports(t, s); len(recs) != 0 {
+		t.Errorf("a new store has records %v", recs)
+	}
+	if after, _ := os.ReadFile(s.Path()); !bytes.Equal(data, after) {
+		t.Error("NativeImports changed the file")
+	}
+	mustImportNative(t, s, nativeBatch("a", UserMessage("x")))
+	after := rawQueryString(t, s.Path(), q)
+	added := strings.Split(after, ",")
+	added = slices.DeleteFunc(added, func(o string) bool { return slices.Contains(strings.Split(before, ","), o) })
+	want := []string{"index idx_lazuli_native_imports_session", "table lazuli_native_imports", "index sqlite_autoindex_lazuli_native_imports_1"}
+	if !slices.Equal(added, want) || len(strings.Split(after, ",")) != len(strings.Split(before, ","))+len(want) {
+		t.Errorf("an import added %q to the schema (%s), want %q", added, after, want)
+	}
+	rep, err := s.Check(ctx)
+	if err != nil || !rep.OK() {
+		t.Fatalf("Check() = %+v, %v", rep, err)
+	}
+	if !hasFinding(rep, "native_imports", SeverityInfo) {
+		t.Errorf("Check does not mention the record: %+v", rep.Findings)
+	}
+	if err := s.DeleteSession(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	if got := rawQueryString(t, s.Path(), "SELECT COUNT(*) FROM lazuli_native_imports"); got != "0" {
+		t.Errorf("deleting the session left %s record rows", got)
+	}
+}
+
+func hasFinding(r Report, code string, sev Severity) bool {
+	for _, f := range r.Findings {
+		if f.Code == code && f.Severity == sev {
+			return true
+		}
+	}
+	return false
+}
+
+// TestNativeRecordOfReusedID: a session deleted by a program with foreign
+// keys off leaves its record; when a new session reuses the id, the record
+// is ignored (the native session counts as new) and Check warns.
+func TestNativeRecordOfReusedID(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	mustImportNative(t, s, nativeBatch("a", UserMessage("x")))
+	s.Close()
+	rawExec(t, s.Path(), "PRAGMA foreign_keys = OFF", "DELETE FROM events", "DELETE FROM sessions")
+	s = mustOpenPath(t, s.Path())
+	if sess := mustCreateSession(t, s, "main", "unrelated"); sess.ID != 1 {
+		t.Fatalf("the new session is S%d, want the reused S1", sess.ID)
+	}
+	if recs := mustNativeImports(t, s); len(recs) != 0 {
+		t.Errorf("a record of a deleted session counts: %+v", recs)
+	}
+	rep, err := s.Check(ctx)
+	if err != nil || !rep.OK() || !hasFinding(rep, "native_imports_stale", SeverityWarning) {
+		t.Errorf("Check() = %+v, %v; want OK with a warning", rep.Findings, err)
+	}
+	res := mustImportNative(t, s, nativeBatch("a", UserMessage("again")))
+	if !res[0].Created || res[0].SessionID != 2 {
+		t.Errorf("import over a stale record = %+v, want a new S2", res)
+	}
+	if evs := mustLoad(t, s, 1); len(evs) != 0 {
+		t.Errorf("the unrelated session got %d events", len(evs))
+	}
+}
+
+// TestNativeRecordStaysHome: Merge and ExportSessions copy sessions, not
+// the record, whose paths name files on this machine.
+func TestNativeRecordStaysHome(t *testing.T) {
+	ctx := context.Background()
+	src := mustOpen(t)
+	mustImportNative(t, src, nativeBatch("a", UserMessage("x")))
+	dst := mustOpen(t)
+	if _, err := dst.Merge(ctx, src); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out.azs")
+	if err := src.ExportSessions(ctx, []int64{1}, out); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{dst.Path(), out} {
+		if got := rawQueryString(t, path, "SELECT COUNT(*) FROM sqlite_master WHERE name LIKE '%native%'"); got != "0" {
+			t.Errorf("%s has %s native objects", filepath.Base(path), got)
+		}
+	}
+}
+
+func TestNativeImportsReadOnly(t *testing.T) {
+	s := mustOpen(t)
+	mustImportNative(t, s, nativeBatch("a", UserMessage("x")))
+	s.Close()
+	data, _ := os.ReadFile(s.Path())
+	ro, err := OpenReadOnly(context.Background(), s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if recs := mustNativeImports(t, ro); len(recs) != 1 {
+		t.Errorf("read-only NativeImports = %v", recs)
+	}
+	if _, err := ro.ImportNative(context.Background(), []NativeBatch{nativeBatch("b", UserMessage("y"))}); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("ImportNative on a read-only store: %v, want ErrReadOnly", err)
+	}
+	if after, _ := os.ReadFile(s.Path()); !bytes.Equal(data, after) {
+		t.Error("the read-only store changed")
+	}
+	missing := mustOpenPath(t, filepath.Join(t.TempDir(), ".azureal", "sessions.azs"))
+	if recs := mustNativeImports(t, missing); len(recs) != 0 {
+		t.Errorf("a missing store has records %v", recs)
+	}
+}
+
+// TestNativeTableUnderAZUREAL plays AZUREAL's side on a store with the
+// record: its connection setup, schema script and migration (spec §1.2–1.4),
+// its session list query (§1.6) and its delete with VACUUM. All work, and
+// the deleted session's record goes with it.
+func TestNativeTableUnderAZUREAL(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	mustImportNative(t, s, nativeBatch("a", UserMessage("one")), nativeBatch("b", UserMessage("two")))
+	path := s.Path()
+	s.Close()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	stmts := append([]string{"PRAGMA journal_mode = DELETE", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON"},
+		schemaStatements...)
+	stmts = append(stmts, `UPDATE meta SET value = '3' WHERE key = 'schema_version'`)
+	for _, q := range stmts {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	var n int
+	err = conn.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT s.id, s.name, s.worktree, s.created, s.completed,
+		s.duration_ms, s.cost_usd, COUNT(e.id), SUM(CASE WHEN e.kind IN ('UserMessage','AssistantText') THEN 1 ELSE 0 END)
+		FROM sessions s LEFT JOIN events e ON e.session_id = s.id GROUP BY s.id
+		ORDER BY COALESCE(MAX(e.id), 0) DESC, s.id DESC)`).Scan(&n)
+	if err != nil || n != 2 {
+		t.Fatalf("AZUREAL's list query: %d sessions, %v", n, err)
+	}
+	for _, q := range []string{"DELETE FROM sessions WHERE id = 1", "VACUUM"} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	conn.Close()
+	db.Close()
+	s = mustOpenPath(t, path)
+	recs := mustNativeImports(t, s)
+	if _, ok := recs[NativeKey{"claude", "b"}]; len(recs) != 1 || !ok {
+		t.Errorf("records after AZUREAL deleted S1: %+v", recs)
+	}
+	if rep, err := s.Check(ctx); err != nil || !rep.OK() {
+		t.Errorf("Check() = %+v, %v", rep.Findings, err)
+	}
+}
