@@ -4,9 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -155,66 +158,101 @@ func reportCPU(b *testing.B, cpu0 time.Duration, units float64, name string) {
 // BenchmarkLoadSession50K loads (decodes and filters) a 50,000-event
 // session. cold reads and decodes every row, as the first load after Open
 // does; warm is a repeated load, served from the Store's decoded-row cache
-// after an index-only check.
+// after an index-only check; tail is a first load of the last 1,000 rows
+// only (LoadEventsRange), what a view that shows the newest rows first
+// would wait for.
 func BenchmarkLoadSession50K(b *testing.B) {
+	const events, tail = 50_000, 1000
 	s := mustOpen(b)
 	sess := mustCreateSession(b, s, "main", "")
-	mustAppend(b, s, sess.ID, newBenchGen(2).events(50_000)...)
+	mustAppend(b, s, sess.ID, newBenchGen(2).events(events)...)
 	ctx := context.Background()
-	run := func(b *testing.B, cold bool) {
+	run := func(b *testing.B, cold bool, from int64, want int) {
 		b.ReportAllocs()
 		start, cpu := time.Now(), processCPU()
 		for b.Loop() {
 			if cold {
 				s.events.forget(sess.ID)
 			}
-			evs, err := s.LoadEvents(ctx, sess.ID)
-			if err != nil || len(evs) != 50_000 {
-				b.Fatalf("LoadEvents = %d events, %v", len(evs), err)
+			evs, err := s.LoadEventsRange(ctx, sess.ID, from, 0)
+			if err != nil || len(evs) != want {
+				b.Fatalf("LoadEventsRange = %d events, %v", len(evs), err)
 			}
 		}
 		b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/load")
 		reportCPU(b, cpu, float64(b.N)*1000, "cpu-ms/load")
 	}
-	b.Run("cold", func(b *testing.B) { run(b, true) })
-	b.Run("warm", func(b *testing.B) { run(b, false) })
+	b.Run("cold", func(b *testing.B) { run(b, true, 0, events) })
+	b.Run("warm", func(b *testing.B) { run(b, false, 0, events) })
+	b.Run("tail", func(b *testing.B) { run(b, true, events-tail+1, tail) })
 }
 
 // BenchmarkListSessions2000 lists 2,000 sessions holding -store.listevents
 // events in all. warm is the steady state (counts cached and refreshed
-// incrementally); cold opens the store anew each time (Open's header and
-// schema checks, plus a full count of the events table).
+// incrementally). The others open the store anew each time (Open's header
+// and schema checks) and list once, as a user who starts the app sees it:
+// cold-nocache is the first list ever (no cache file: a full count of the
+// events table, and the cache file written); cold starts from the cache
+// file of an unchanged store; cold-stale from one that is 500 rows behind
+// (appended by another program since), which a refresh folds in.
 func BenchmarkListSessions2000(b *testing.B) {
 	const sessions = 2000
+	b.Setenv(CacheDirEnv, b.TempDir())
 	s := mustOpen(b)
 	buildListStore(b, s, sessions, *benchListEvents)
 	ctx := context.Background()
-	run := func(b *testing.B, list func() ([]Session, error)) {
+	run := func(b *testing.B, list func() ([]Session, int, error), wantCounts int) {
 		b.ReportAllocs()
-		start := time.Now()
+		start, cpu := time.Now(), processCPU()
 		for b.Loop() {
-			got, err := list()
-			if err != nil || len(got) != sessions {
-				b.Fatalf("ListSessions = %d sessions, %v", len(got), err)
+			got, counted, err := list()
+			if err != nil || len(got) != sessions || counted != wantCounts {
+				b.Fatalf("ListSessions = %d sessions (%d full counts), %v", len(got), counted, err)
 			}
 		}
 		b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/list")
+		reportCPU(b, cpu, float64(b.N)*1000, "cpu-ms/list")
 	}
 	b.Run("warm", func(b *testing.B) {
 		if _, err := s.ListSessions(ctx, ""); err != nil { // prime the cache
 			b.Fatal(err)
 		}
-		run(b, func() ([]Session, error) { return s.ListSessions(ctx, "") })
+		run(b, func() ([]Session, int, error) {
+			list, err := s.ListSessions(ctx, "")
+			return list, 0, err
+		}, 0)
+	})
+	openAndList := func() ([]Session, int, error) {
+		fresh, err := Open(ctx, s.Path())
+		if err != nil {
+			return nil, 0, err
+		}
+		list, err := fresh.ListSessions(ctx, "")
+		if cerr := fresh.Close(); err == nil { // Close waits for the cache file
+			err = cerr
+		}
+		return list, fresh.list.counted, err
+	}
+	b.Run("cold-nocache", func(b *testing.B) {
+		run(b, func() ([]Session, int, error) {
+			if err := os.Remove(s.list.disk.file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, 0, err
+			}
+			return openAndList()
+		}, 1)
 	})
 	b.Run("cold", func(b *testing.B) {
-		run(b, func() ([]Session, error) {
-			fresh, err := Open(ctx, s.Path())
-			if err != nil {
-				return nil, err
-			}
-			defer fresh.Close()
-			return fresh.ListSessions(ctx, "")
-		})
+		if _, _, err := openAndList(); err != nil { // the cache file
+			b.Fatal(err)
+		}
+		run(b, openAndList, 0)
+	})
+	b.Run("cold-stale", func(b *testing.B) {
+		if _, _, err := openAndList(); err != nil {
+			b.Fatal(err)
+		}
+		mustAppend(b, s, 1, newBenchGen(4).events(listSaveRows/2)...) // too few to be saved
+		run(b, openAndList, 0)
 	})
 }
 

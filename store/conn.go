@@ -2,11 +2,11 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"strconv"
@@ -94,10 +94,21 @@ func readOnlyPolicy(action sqlite.AuthorizerActionCode, arg1, arg2, _, _ string)
 	return sqlite.AuthorizerDeny
 }
 
-// checkHeader reports a file that does not start with SQLite's header.
+// checkHeader reports a file that does not start with SQLite's header with
+// a *FormatError; anything else (damage, a busy file) is left to the
+// caller's next step to report. Like readHeader it reads through SQLite, on
+// a connection of its own, never opening the file itself.
 func checkHeader(path string) error {
-	_, err := readHeader(path)
-	return err
+	db, err := openPool(path, true, DefaultBusyTimeout)
+	if err != nil {
+		return nil // the caller's own open reports it
+	}
+	defer db.Close()
+	var b [100]byte
+	if err := headerPage(context.Background(), db, &b); errors.Is(err, errNotSQLite) || sqliteCode(err) == 26 { // SQLITE_NOTADB
+		return &FormatError{Path: path, Reason: "the file is not an SQLite database"}
+	}
+	return nil
 }
 
 // dbHeader is the 100-byte header at the start of an SQLite database file
@@ -108,25 +119,70 @@ type dbHeader struct {
 	size int64
 }
 
-// readHeader reads path's header, reporting a file that does not start
-// with SQLite's magic string.
-func readHeader(path string) (dbHeader, error) {
+// readHeader reads path's header through SQLite (the sqlite_dbpage table),
+// in q's read transaction when q is one, and stats the file for its size.
+// It reports a file that is not an SQLite database with a *FormatError.
+//
+// The file is never opened directly: closing any descriptor of a file
+// drops every POSIX lock this process holds on it, SQLite's included (its
+// unix VFS only guards its own descriptors), so a plain os.Open and Close
+// while another Store of this process reads or writes the file would leave
+// that Store's transaction unprotected against other processes.
+func readHeader(ctx context.Context, q querier, path string) (dbHeader, error) {
 	var h dbHeader
-	f, err := os.Open(path)
-	if err != nil {
-		return h, err
-	}
-	defer f.Close()
-	n, err := io.ReadFull(f, h.b[:])
-	if (err != nil && n < len(sqliteHeader)) || !bytes.Equal(h.b[:len(sqliteHeader)], sqliteHeader) {
+	err := headerPage(ctx, q, &h.b)
+	if errors.Is(err, errNotSQLite) {
 		return h, &FormatError{Path: path, Reason: "the file is not an SQLite database"}
 	}
-	st, err := f.Stat()
+	if err != nil {
+		return h, formatOrErr(path, err)
+	}
+	st, err := os.Stat(path)
 	if err != nil {
 		return h, err
 	}
 	h.size = st.Size()
 	return h, nil
+}
+
+// errNotSQLite reports a first page without SQLite's magic string.
+var errNotSQLite = errors.New("no SQLite header")
+
+// headerPage reads the database header into b through SQLite.
+func headerPage(ctx context.Context, q querier, b *[100]byte) error {
+	var page []byte
+	err := q.QueryRowContext(ctx, "SELECT data FROM sqlite_dbpage WHERE pgno = 1").Scan(&page)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && (len(page) < len(b) || !bytes.HasPrefix(page, sqliteHeader))) {
+		return errNotSQLite
+	}
+	if err != nil {
+		return err
+	}
+	copy(b[:], page)
+	return nil
+}
+
+// fileStamp is what the header says about the file's version: SQLite's
+// file change counter and the size in pages. In rollback-journal mode,
+// AZUREAL's and Lazuli's, every write transaction increments the counter,
+// so an equal stamp means an unchanged file. trusted is false when the
+// counter need not change (WAL mode) or the size field is stale.
+type fileStamp struct {
+	counter, pages uint32
+	trusted        bool
+}
+
+// stamp returns the header's fileStamp.
+func (h dbHeader) stamp() fileStamp {
+	be := binary.BigEndian
+	st := fileStamp{counter: be.Uint32(h.b[24:]), pages: be.Uint32(h.b[28:])}
+	st.trusted = h.b[18] == 1 && h.b[19] == 1 && st.pages > 0 && st.counter == be.Uint32(h.b[92:])
+	return st
+}
+
+// same reports whether two stamps prove the file unchanged.
+func (st fileStamp) same(o fileStamp) bool {
+	return st.trusted && o.trusted && st == o
 }
 
 // checkLength reports a file that is shorter than its header says: a

@@ -3,8 +3,10 @@ package store
 import (
 	"bytes"
 	"context"
-	"database/sql"
+	"database/sql/driver"
 	"errors"
+	"fmt"
+	"io"
 	"runtime"
 	"slices"
 	"sort"
@@ -12,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // loadChunk is the number of rows decoded as one unit of work.
@@ -62,17 +66,18 @@ type rowQuery struct {
 	idOrder bool   // read in id order, not through the index in seq order
 }
 
-// decodeRange reads the session's rows that q selects, in seq order, and
-// decodes them while reading: chunks of rows go to GOMAXPROCS
-// decoders (the zstd decoder is safe for concurrent use), which write
-// straight into the result. n is the expected number of rows; with more or
-// fewer, the result is not complete.
+// decodeRange reads the session's rows that sel selects, in seq order, and
+// decodes them while reading: chunks of rows go to GOMAXPROCS decoding
+// goroutines, each with a zstd decoder of its own (see decoderPool), which
+// write straight into the result. n is the expected number of rows; with
+// more or fewer, the result is not complete.
 //
+// The rows are read through the driver of t's connection (see scanRaw).
 // The decoded JSON of each worker goes into large buffers that the events'
 // strings point into (see decodeEventInPlace), so a load allocates a few
 // buffers rather than several strings per event.
-func (s *Store) decodeRange(ctx context.Context, q querier, session int64, sel rowQuery, n int) (*decoding, error) {
-	d := &decoding{events: make([]StoredEvent, n), ok: make([]bool, n), complete: true}
+func (s *Store) decodeRange(ctx context.Context, t *readTx, session int64, sel rowQuery, n int) (*decoding, error) {
+	d := &decoding{complete: true}
 	if n == 0 {
 		return d, nil
 	}
@@ -80,24 +85,31 @@ func (s *Store) decodeRange(ctx context.Context, q querier, session int64, sel r
 	if !sel.idOrder {
 		query += " ORDER BY seq"
 	}
-	rows, err := q.QueryContext(ctx, query, append([]any{session}, sel.args...)...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
+	// The result is allocated (and zeroed: 12 MB for 50,000 events) while
+	// the first rows are read; the decoders wait for it.
+	allocated := make(chan struct{})
+	go func() {
+		d.events, d.ok = make([]StoredEvent, n), make([]bool, n)
+		close(allocated)
+	}()
 	workers := min(runtime.GOMAXPROCS(0), (n+loadChunk-1)/loadChunk)
-	work := make(chan rowChunk, workers)
+	p := chunkPipe{work: make(chan rowChunk, 4*workers), free: make(chan []rawRow, 5*workers+1)}
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			var out jsonArena
-			for c := range work {
+			out := jsonArena{dec: s.decoders.get()}
+			defer func() { s.decoders.put(out.dec, out.big) }()
+			<-allocated
+			for c := range p.work {
 				s.decodeChunk(c, d, &out)
+				p.reuse(c.rows)
 			}
 		})
 	}
-	got, err := scanChunks(rows, n, work)
-	close(work)
+	got, err := t.scanRaw(ctx, query, append([]any{session}, sel.args...), func(rows driver.Rows) (int, error) {
+		return scanChunks(rows, n, &p)
+	})
+	close(p.work)
 	wg.Wait()
 	if err != nil {
 		return nil, err
@@ -128,39 +140,114 @@ func (b bySeq) Swap(i, j int) {
 	b.d.ok[i], b.d.ok[j] = b.d.ok[j], b.d.ok[i]
 }
 
-// scanChunks reads up to n rows, handing each chunk to work, and returns
-// how many rows it read (n+1 means there were more).
-func scanChunks(rows *sql.Rows, n int, work chan<- rowChunk) (int, error) {
+// chunkPipe carries chunks of rows from the reader to the decoders, and
+// their emptied slices back, so that a load allocates only a few of them.
+type chunkPipe struct {
+	work chan rowChunk
+	free chan []rawRow
+}
+
+// reuse hands a decoded chunk's slice back to the reader.
+func (p *chunkPipe) reuse(rows []rawRow) {
+	select {
+	case p.free <- rows:
+	default: // never blocks: at most as many slices exist as the channel holds
+	}
+}
+
+// rows returns an empty slice for the next chunk.
+func (p *chunkPipe) rows(n int) []rawRow {
+	select {
+	case r := <-p.free:
+		return r[:0]
+	default:
+		return make([]rawRow, 0, n)
+	}
+}
+
+// scanChunks reads up to n rows, handing each chunk to p's decoders, and
+// returns how many rows it read (n+1 means there were more).
+func scanChunks(rows driver.Rows, n int, p *chunkPipe) (int, error) {
 	var (
-		cur              = rowChunk{rows: make([]rawRow, 0, min(n, loadChunk))}
-		id, seq, charLen int64
-		kind             any
-		data             sql.RawBytes
-		arena            []byte // payload copies, one allocation for many rows
-		i                int
+		cur  = rowChunk{rows: p.rows(min(n, loadChunk))}
+		dest = make([]driver.Value, 5)
+		i    int
 	)
-	for ; rows.Next(); i++ {
+	for ; ; i++ {
+		if err := rows.Next(dest); err == io.EOF {
+			break
+		} else if err != nil {
+			return i, err
+		}
 		if i == n {
 			return n + 1, nil
 		}
-		if err := rows.Scan(&id, &seq, &kind, &charLen, &data); err != nil {
+		r, err := rawRowOf(dest)
+		if err != nil {
 			return i, err
 		}
-		if cap(arena)-len(arena) < len(data) {
-			arena = make([]byte, 0, max(64<<10, len(data)))
-		}
-		arena = append(arena, data...)
-		r := rawRow{id: id, seq: seq, charLen: charLen, kind: kindValue(kind),
-			data: arena[len(arena)-len(data) : len(arena) : len(arena)]}
 		if cur.rows = append(cur.rows, r); len(cur.rows) == loadChunk {
-			work <- cur
-			cur = rowChunk{lo: i + 1, rows: make([]rawRow, 0, loadChunk)}
+			p.work <- cur
+			cur = rowChunk{lo: i + 1, rows: p.rows(loadChunk)}
 		}
 	}
 	if len(cur.rows) > 0 {
-		work <- cur
+		p.work <- cur
 	}
-	return i, rows.Err()
+	return i, nil
+}
+
+// rawRowOf makes a rawRow of the driver's values of id, seq, kindColumn,
+// char_len and data, converted as database/sql's Scan would convert them.
+// The driver hands each blob over in a fresh slice, which the row keeps.
+func rawRowOf(v []driver.Value) (rawRow, error) {
+	var (
+		r   = rawRow{kind: kindValue(v[2])}
+		err error
+	)
+	if r.id, err = int64Value(v[0]); err != nil {
+		return r, fmt.Errorf("id: %w", err)
+	}
+	if r.seq, err = int64Value(v[1]); err != nil {
+		return r, fmt.Errorf("seq of event %d: %w", r.id, err)
+	}
+	if r.charLen, err = int64Value(v[3]); err != nil {
+		return r, fmt.Errorf("char_len of event %d: %w", r.id, err)
+	}
+	switch d := v[4].(type) {
+	case []byte:
+		r.data = d
+	case string:
+		r.data = []byte(d)
+	case int64:
+		r.data = strconv.AppendInt(nil, d, 10)
+	case float64:
+		r.data = strconv.AppendFloat(nil, d, 'g', -1, 64)
+	}
+	return r, nil
+}
+
+// int64Value converts a driver value to an int64 as database/sql's Scan
+// does: integers as they are, text and floats only when they are integers.
+func int64Value(v driver.Value) (int64, error) {
+	var text string
+	switch v := v.(type) {
+	case int64:
+		return v, nil
+	case float64:
+		text = strconv.FormatFloat(v, 'g', -1, 64)
+	case []byte:
+		text = string(v)
+	case string:
+		text = v
+	default:
+		return 0, fmt.Errorf("cannot convert %T to an integer", v)
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("cannot convert %q to an integer", text)
+	}
+	return n, nil
 }
 
 // kindValue turns a value of kindColumn back into a Kind.
@@ -181,9 +268,9 @@ func kindValue(v any) Kind {
 // decodeChunk decodes the rows of c into d, with out for the JSON.
 func (s *Store) decodeChunk(c rowChunk, d *decoding, out *jsonArena) {
 	for j, r := range c.rows {
-		ev, ok := s.decodePayloadInto(r.data, out)
-		d.ok[c.lo+j] = ok
-		d.events[c.lo+j] = StoredEvent{ID: r.id, Seq: r.seq, Kind: r.kind, CharLen: r.charLen, Event: ev}
+		e := &d.events[c.lo+j]
+		e.ID, e.Seq, e.Kind, e.CharLen = r.id, r.seq, r.kind, r.charLen
+		d.ok[c.lo+j] = s.decodePayloadTo(r.data, out, &e.Event)
 	}
 }
 
@@ -211,10 +298,73 @@ func (d *decoding) split() ([]StoredEvent, []int64) {
 
 // jsonArena holds decoded payloads back to back in large buffers, and the
 // strings that Event.FilePath points to. Bytes handed out are never
-// written again by the arena: it only appends.
+// written again by the arena: it only appends. A decoding goroutine may
+// give it a zstd decoder of its own (see decoderPool); without one the
+// Store's shared decoder decompresses.
 type jsonArena struct {
 	buf  []byte
 	strs []string
+	dec  *codec // nil: the Store's
+	big  bool   // dec decompressed a payload over bigPayload
+}
+
+// bigPayload is the decoded size from which a pooled zstd decoder is
+// dropped after the load rather than kept: its buffers grew with it.
+const bigPayload = 1 << 20
+
+// decoderPool keeps zstd decoders for the goroutines of a load, one each.
+// The Store's shared decoder is safe for concurrent use, but it hands its
+// state from call to call through a channel, and with every event its own
+// zstd frame, two goroutines contending for that channel cost several
+// milliseconds per 50,000 events.
+type decoderPool struct {
+	mu     sync.Mutex
+	free   []*codec // decoders only: enc is nil
+	closed bool
+}
+
+// get returns a decoder, or nil (use the shared one) if none can be made.
+func (p *decoderPool) get() *codec {
+	p.mu.Lock()
+	if n := len(p.free); n > 0 && !p.closed {
+		c := p.free[n-1]
+		p.free = p.free[:n-1]
+		p.mu.Unlock()
+		return c
+	}
+	p.mu.Unlock()
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1),
+		zstd.WithDecoderMaxMemory(MaxEventSize), zstd.WithDecoderLowmem(false))
+	if err != nil {
+		return nil
+	}
+	return &codec{dec: dec}
+}
+
+// put returns a decoder from get; at most GOMAXPROCS are kept, and none
+// that decompressed a big payload.
+func (p *decoderPool) put(c *codec, big bool) {
+	if c == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || big || len(p.free) >= runtime.GOMAXPROCS(0) {
+		c.close()
+		return
+	}
+	p.free = append(p.free, c)
+}
+
+// close closes the kept decoders; later puts close theirs.
+func (p *decoderPool) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	for _, c := range p.free {
+		c.close()
+	}
+	p.free = nil
 }
 
 // newString returns a pointer to a copy of s; a nil arena allocates it.
@@ -255,28 +405,43 @@ func (a *jsonArena) keep(b []byte) []byte {
 // decodePayloadInto is decodePayload with the JSON decoded into out, and
 // the event's strings pointing into it.
 func (s *Store) decodePayloadInto(data []byte, out *jsonArena) (Event, bool) {
+	var e Event
+	ok := s.decodePayloadTo(data, out, &e)
+	return e, ok
+}
+
+// decodePayloadTo is decodePayloadInto that decodes into *e, which must be
+// the zero Event; it is left zero when the payload does not decode.
+func (s *Store) decodePayloadTo(data []byte, out *jsonArena, e *Event) bool {
 	var (
 		js  []byte
 		err error
 	)
 	if bytes.HasPrefix(data, zstdMagic) {
 		// Room for a typical ratio; a larger payload gets a buffer of its own.
-		js, err = s.codec.payloadTo(out.spare(min(4*len(data), arenaBlock)), data)
+		zc := s.codec
+		if out.dec != nil {
+			zc = out.dec
+		}
+		js, err = zc.payloadTo(out.spare(min(4*len(data), arenaBlock)), data)
+		out.big = out.big || len(js) > bigPayload
 	} else if len(data) > MaxEventSize {
 		err = ErrEventTooLarge
 	} else {
 		js = append(out.spare(len(data)), data...) // decoded in place: keep data intact
 	}
 	if err != nil {
-		return Event{}, false
+		return false
 	}
 	js = out.keep(js)
 	if !utf8.Valid(js) {
-		return Event{}, false
+		return false
 	}
-	if ev, ok := decodeEventIn(js, out); ok {
-		return ev, true
+	if decodeEventTo(js, out, e) {
+		return true
 	}
 	// The fast decoder may have rewritten js: decode the payload again.
-	return s.decodePayload(data)
+	ev, ok := s.decodePayload(data)
+	*e = ev
+	return ok
 }

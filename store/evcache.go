@@ -95,7 +95,7 @@ func (c *eventCache) forget(session int64) {
 
 // cachedRows returns the session's decoded rows, up to date with tx's
 // snapshot: from the cache, extended with new rows, or loaded in full.
-func (s *Store) cachedRows(ctx context.Context, tx *sql.Tx, session int64) (*cachedSession, error) {
+func (s *Store) cachedRows(ctx context.Context, tx *readTx, session int64) (*cachedSession, error) {
 	old := s.events.get(session)
 	if old == nil {
 		e, ok, err := s.loadDense(ctx, tx, session)
@@ -149,7 +149,7 @@ const maxDenseRows = cacheMaxEvents
 // them in the id range means all of them were found. With fewer, a count
 // tells whether the range held them all. In any other case ok is false,
 // and the caller counts the rows and uses the index.
-func (s *Store) loadDense(ctx context.Context, tx *sql.Tx, session int64) (_ *cachedSession, ok bool, _ error) {
+func (s *Store) loadDense(ctx context.Context, tx *readTx, session int64) (_ *cachedSession, ok bool, _ error) {
 	var firstID, firstSeq, lastID, lastSeq int64
 	err := tx.QueryRowContext(ctx, `SELECT a.id, a.seq, b.id, b.seq
 		FROM (SELECT id, seq FROM events WHERE session_id = ?1 ORDER BY seq LIMIT 1) AS a,
@@ -192,7 +192,7 @@ func (s *Store) loadDense(ctx context.Context, tx *sql.Tx, session int64) (_ *ca
 
 // extendCached decodes the rows added after old and returns the extended
 // entry; ok is false when the rows are not a pure append (reload instead).
-func (s *Store) extendCached(ctx context.Context, tx *sql.Tx, old *cachedSession, st sessionStamp) (*cachedSession, bool, error) {
+func (s *Store) extendCached(ctx context.Context, tx *readTx, old *cachedSession, st sessionStamp) (*cachedSession, bool, error) {
 	d, err := s.decodeRange(ctx, tx, old.session, rowQuery{where: "session_id = ? AND id > ?", args: []any{old.maxID}},
 		int(st.count-old.count))
 	if err != nil || !d.complete {

@@ -34,26 +34,37 @@ func decodeEventInPlace(js []byte) (Event, bool) {
 // decodeEventIn is decodeEventInPlace that takes FilePath's string from
 // out when out is not nil.
 func decodeEventIn(js []byte, out *jsonArena) (Event, bool) {
+	var e Event
+	ok := decodeEventTo(js, out, &e)
+	return e, ok
+}
+
+// decodeEventTo is decodeEventIn that decodes into *e, which must be the
+// zero Event; it is left zero on failure. Decoding into its final place
+// saves copying the Event, which is large, for every row of a load.
+func decodeEventTo(js []byte, out *jsonArena, e *Event) bool {
 	p := fastParser{b: js, out: out}
 	if len(js) > 0 && js[0] == '"' {
 		name, ok := p.raw()
 		if k := internKind(name); ok && p.i == len(js) && k.IsUnit() {
-			return Event{Kind: k}, true
+			e.Kind = k
+			return true
 		}
-		return Event{}, false
+		return false
 	}
 	if !p.byte('{') {
-		return Event{}, false
+		return false
 	}
 	name, ok := p.raw()
 	if !ok || !p.byte(':') || !p.byte('{') {
-		return Event{}, false
+		return false
 	}
-	e := Event{Kind: internKind(name)}
-	if !e.Kind.Valid() || e.Kind.IsUnit() || !p.fields(&e) || !p.byte('}') || p.i != len(js) {
-		return Event{}, false
+	e.Kind = internKind(name)
+	if !e.Kind.Valid() || e.Kind.IsUnit() || !p.fields(e) || !p.byte('}') || p.i != len(js) {
+		*e = Event{}
+		return false
 	}
-	return e, true
+	return true
 }
 
 // fastParser reads canonical compact JSON from b at i.

@@ -7,9 +7,10 @@ import (
 	"math"
 )
 
-// The first ListSessions of a Store has to count every row of the events
-// table: the message count needs each row's kind and the char sum its
-// char_len, and no index of AZUREAL's schema holds them. Reading the rows
+// A full count (the first ListSessions of a Store that has no usable saved
+// counts, see listdisk.go) has to visit every row of the events table: the
+// message count needs each row's kind and the char sum its char_len, and
+// no index of AZUREAL's schema holds them. Reading the rows
 // into Go costs about a microsecond each, so SQLite aggregates them
 // instead, through the index on events(session_id, seq), which yields the
 // rows grouped by session without a sort. The work is split in two halves

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"sync"
+	"time"
 )
 
 // sessionAgg holds the per-session counts ListSessions reports.
@@ -18,18 +19,38 @@ type sessionAgg struct {
 // needs the kind and char_len of every row, which no index covers, so a
 // full count reads the whole events table (see rebuildSQL). The cache is kept up to date
 // incrementally instead, relying on what AZUREAL's format guarantees: events
-// get increasing AUTOINCREMENT ids and are never deleted one by one, only
-// with their session. Each refresh folds in the rows with a larger id,
+// get increasing AUTOINCREMENT ids and are never changed or deleted one by
+// one, only with their session. Each refresh folds in the rows with a larger id,
 // recounts chars for sessions whose latest compaction moved, and compares the
 // total row count; any mismatch (a session deleted by another program)
 // triggers a full recount.
+//
+// The counts also outlive the Store, in a cache file (see listdisk.go): a
+// Store's first list starts from them when they check out against the
+// file, and saves them after a full count, and after refreshes that changed
+// enough to matter (at most every listSaveEvery).
 type listCache struct {
 	mu     sync.Mutex
 	valid  bool
 	lastID int64 // largest events.id folded in
 	total  int64 // rows counted
 	aggs   map[int64]sessionAgg
+
+	disk    *listDisk // the cache file; nil keeps the counts in memory only
+	loaded  bool      // the cache file was tried
+	unsaved int       // rows (and compactions, weighted) folded in since the last save
+	urgent  bool      // save at the next list: a full count, or a session deleted
+	savedAt time.Time // the last save
+	counted int       // full counts made (tests and benchmarks look at it)
 }
+
+// When a refresh's changes are worth saving: enough rows that the next
+// run's refresh would take a noticeable time, and not too often.
+const (
+	listSaveRows  = 1000
+	listSaveEvery = 10 * time.Second
+	movedWeight   = 100 // a moved compaction costs about this many rows to recount
+)
 
 // snapshot brings the cache up to date within q's read transaction and
 // returns a copy of the per-session counts. A full count uses aux, a
@@ -37,8 +58,13 @@ type listCache struct {
 func (c *listCache) snapshot(ctx context.Context, q querier, info *schemaInfo, aux *sql.DB) (map[int64]sessionAgg, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	fresh := false
+	if !c.valid && !c.loaded && c.disk.enabled() {
+		c.loaded = true
+		fresh = c.load(ctx, q)
+	}
 	var err error
-	if c.valid {
+	if c.valid && !fresh {
 		err = c.refresh(ctx, q, info)
 	}
 	if !c.valid || err != nil {
@@ -46,7 +72,9 @@ func (c *listCache) snapshot(ctx context.Context, q querier, info *schemaInfo, a
 			c.valid = false
 			return nil, err
 		}
+		c.urgent, c.counted = true, c.counted+1
 	}
+	c.maybeSave(ctx, q)
 	out := make(map[int64]sessionAgg, len(c.aggs))
 	for id, a := range c.aggs {
 		out[id] = a
@@ -54,11 +82,56 @@ func (c *listCache) snapshot(ctx context.Context, q querier, info *schemaInfo, a
 	return out, nil
 }
 
+// load adopts the counts of the cache file if they belong to this file,
+// checked in q's transaction: every session they list must still exist
+// with the same created time (ids can be reused), and the last row they
+// counted must be the same row. The refresh that follows corrects for
+// anything appended, compacted or deleted since, and falls back to a full
+// count when the row count does not add up. fresh reports that the file is
+// unchanged since the counts were saved (the same change counter and size,
+// see fileStamp), so no refresh is needed. Counts that lag far behind the
+// file are not adopted: folding in rows one by one would be slower than
+// counting afresh.
+func (c *listCache) load(ctx context.Context, q querier) (fresh bool) {
+	st, err := c.disk.read()
+	if err != nil {
+		return false
+	}
+	stamp, keys, last, err := readFacts(ctx, q, st.lastID)
+	if err != nil || last != st.last || !keptSessions(st.sessions, keys) {
+		return false
+	}
+	var maxID int64
+	if err := q.QueryRowContext(ctx, "SELECT COALESCE(MAX(id), 0) FROM events").Scan(&maxID); err != nil ||
+		maxID < st.lastID || maxID-st.lastID > max(st.total/2, 10_000) {
+		return false
+	}
+	c.aggs, c.lastID, c.total, c.valid = st.aggs, st.lastID, st.total, true
+	return stamp.same(st.stamp)
+}
+
+// maybeSave saves the counts to the cache file, with the file's facts read
+// in q's transaction, when they changed enough since the last save. The
+// file is written in the background.
+func (c *listCache) maybeSave(ctx context.Context, q querier) {
+	if !c.disk.enabled() || !(c.urgent || (c.unsaved >= listSaveRows && time.Since(c.savedAt) >= listSaveEvery)) {
+		return
+	}
+	stamp, keys, last, err := readFacts(ctx, q, c.lastID)
+	if err != nil {
+		return // the next list tries again
+	}
+	st := listState{stamp: stamp, sessions: keys, last: last, lastID: c.lastID, total: c.total, aggs: c.aggs}
+	c.disk.save(st.encode())
+	c.unsaved, c.urgent, c.savedAt = 0, false, time.Now()
+}
+
 // forget drops a session this Store deleted. c.mu must be held.
 func (c *listCache) forget(id int64) {
 	if a, ok := c.aggs[id]; ok {
 		c.total -= a.count
 		delete(c.aggs, id)
+		c.urgent = true // a next run that did not know would count everything
 	}
 }
 
@@ -169,10 +242,12 @@ func (c *listCache) refresh(ctx context.Context, q querier, info *schemaInfo) er
 		a.add(r, !moved[r.session])
 		c.aggs[r.session] = a
 		c.lastID, c.total = max(c.lastID, r.id), c.total+1
+		c.unsaved++
 	}
 	if err := rows.Err(); err != nil {
 		return err
 	}
+	c.unsaved += movedWeight * len(moved)
 	for id := range moved {
 		a := c.aggs[id]
 		if a.chars, err = sumCharsAfter(ctx, q, id, a.afterSeq, a.compacted); err != nil {

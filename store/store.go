@@ -43,6 +43,7 @@ type Store struct {
 	readOnly bool
 	opts     options
 	codec    *codec
+	decoders decoderPool // zstd decoders for the goroutines of a load
 
 	mu     sync.Mutex  // guards db, aux, schema, ready and closed
 	db     *sql.DB     // nil while the file does not exist
@@ -127,7 +128,9 @@ func newStore(path string, readOnly bool, opts []Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	return &Store{path: abs, readOnly: readOnly, opts: o, codec: c}, nil
+	s := &Store{path: abs, readOnly: readOnly, opts: o, codec: c}
+	s.list.disk = newListDisk(abs)
+	return s, nil
 }
 
 // Close closes the database connections. Calls after Close fail.
@@ -138,7 +141,9 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.closed = true
+	s.list.disk.close() // waits for a cache file write under way
 	s.codec.close()
+	s.decoders.close()
 	s.encoders.close()
 	if s.aux != nil {
 		_ = s.aux.Close() // read-only: nothing to lose
@@ -214,26 +219,37 @@ func (s *Store) attach(ctx context.Context, empty bool) error {
 	if err != nil || (!present && !empty) {
 		return err
 	}
-	if present {
-		h, err := readHeader(s.path)
-		if err == nil {
-			err = h.checkLength(s.path)
-		}
-		if err != nil {
-			return err
-		}
-	}
 	db, err := openPool(s.path, s.readOnly, s.opts.busyTimeout)
 	if err != nil {
 		return err
 	}
-	info, err := inspect(ctx, db, s.path)
+	info, err := validate(ctx, db, s.path, present)
 	if err != nil {
 		_ = db.Close() // the validation error is the one to report
 		return err
 	}
 	s.db, s.schema = db, info
 	return nil
+}
+
+// validate checks an attached file in one read transaction: its header
+// (when the file has data; see readHeader and checkLength) and its schema.
+func validate(ctx context.Context, db *sql.DB, path string, present bool) (*schemaInfo, error) {
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, formatOrErr(path, err) // BEGIN already reads the header
+	}
+	defer tx.Rollback() //nolint:errcheck // read-only transaction
+	if present {
+		h, err := readHeader(ctx, tx, path)
+		if err == nil {
+			err = h.checkLength(path)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return inspect(ctx, tx, path)
 }
 
 // helper returns a pool of one read-only connection that splits a large
