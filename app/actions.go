@@ -60,6 +60,7 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 	model := agents.SessionModel(events)
 	fyne.Do(func() {
 		pw.mv.ShowSession(ref, s, events, comps)
+		pw.showPendingEvent(ref)
 		pw.mv.PromptBox().SetSession(ref, !pw.readOnly, model)
 		pw.mv.PromptBox().SetRunning(running)
 		if focus {

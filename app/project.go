@@ -1,110 +1,17 @@
 package app
 
-import (
-	"bufio"
-	"bytes"
-	"errors"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
-
-	"github.com/lazuli-app/lazuli/cli"
-)
+import "github.com/lazuli-app/lazuli/project"
 
 // Worktree is one git worktree (or plain folder) and its session store.
-type Worktree struct {
-	Dir       string // the worktree folder; "" for a bare .azs file
-	Branch    string // the branch AZUREAL records in sessions.worktree
-	StorePath string // <Dir>/.azureal/sessions.azs, or the .azs file itself
-}
+type Worktree = project.Worktree
 
 // StoreRelPath is where a worktree keeps its sessions.
-var StoreRelPath = filepath.Join(".azureal", "sessions.azs")
+var StoreRelPath = project.StoreRelPath
 
 // ResolveProject turns the PATH argument into the worktrees to show: every
 // worktree of a git repository, a single folder, or one .azs file.
-func ResolveProject(path string) ([]Worktree, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, errors.Unwrap(err))
-	}
-	if !fi.IsDir() {
-		return []Worktree{{StorePath: abs, Branch: branchOfStore(abs)}}, nil
-	}
-	if wts := gitWorktrees(abs); len(wts) > 0 {
-		return wts, nil
-	}
-	return []Worktree{{Dir: abs, Branch: "main", StorePath: filepath.Join(abs, StoreRelPath)}}, nil
-}
+func ResolveProject(path string) ([]Worktree, error) { return project.Resolve(path) }
 
 // branchOfStore guesses the branch of a bare store file from the folder it
 // sits in, when that folder is a worktree.
-func branchOfStore(storePath string) string {
-	dir := filepath.Dir(storePath)
-	if filepath.Base(dir) != ".azureal" {
-		return ""
-	}
-	if b, ok := cli.GitBranch(filepath.Dir(dir)); ok {
-		return b
-	}
-	return ""
-}
-
-// gitWorktrees lists the worktrees of the repository containing dir, the
-// one containing dir first. It returns nil when dir is not in a repository.
-func gitWorktrees(dir string) []Worktree {
-	out, err := exec.Command("git", "-C", dir, "worktree", "list", "--porcelain").Output()
-	if err != nil {
-		return nil
-	}
-	wts := parseWorktreeList(out)
-	top, err := exec.Command("git", "-C", dir, "rev-parse", "--show-toplevel").Output()
-	if err == nil {
-		cur := strings.TrimSpace(string(top))
-		for i, w := range wts {
-			if sameDir(w.Dir, cur) && i > 0 {
-				wts[0], wts[i] = wts[i], wts[0]
-			}
-		}
-	}
-	return wts
-}
-
-// parseWorktreeList parses `git worktree list --porcelain`.
-func parseWorktreeList(out []byte) []Worktree {
-	var wts []Worktree
-	var cur *Worktree
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "worktree "):
-			wts = append(wts, Worktree{Dir: strings.TrimPrefix(line, "worktree ")})
-			cur = &wts[len(wts)-1]
-			cur.StorePath = filepath.Join(cur.Dir, StoreRelPath)
-		case cur != nil && strings.HasPrefix(line, "branch "):
-			cur.Branch = strings.TrimPrefix(strings.TrimPrefix(line, "branch "), "refs/heads/")
-		case cur != nil && line == "bare":
-			wts = wts[:len(wts)-1]
-			cur = nil
-		}
-	}
-	for i := range wts {
-		if wts[i].Branch == "" {
-			wts[i].Branch = "HEAD"
-		}
-	}
-	return wts
-}
-
-func sameDir(a, b string) bool {
-	ra, err1 := filepath.EvalSymlinks(a)
-	rb, err2 := filepath.EvalSymlinks(b)
-	return err1 == nil && err2 == nil && ra == rb
-}
+func branchOfStore(storePath string) string { return project.BranchOfStore(storePath) }

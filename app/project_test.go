@@ -4,22 +4,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"testing"
 )
-
-func TestParseWorktreeList(t *testing.T) {
-	out := []byte("worktree /r\nHEAD 1\nbranch refs/heads/main\n\nworktree /r/wt/x\nHEAD 2\nbranch refs/heads/feature/x\n\nworktree /r/det\nHEAD 3\ndetached\n\nworktree /bare\nbare\n")
-	got := parseWorktreeList(out)
-	want := []Worktree{
-		{Dir: "/r", Branch: "main", StorePath: "/r/.azureal/sessions.azs"},
-		{Dir: "/r/wt/x", Branch: "feature/x", StorePath: "/r/wt/x/.azureal/sessions.azs"},
-		{Dir: "/r/det", Branch: "HEAD", StorePath: "/r/det/.azureal/sessions.azs"},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("parseWorktreeList = %+v, want %+v", got, want)
-	}
-}
 
 func TestResolveProject(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {

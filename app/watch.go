@@ -53,6 +53,7 @@ func (pw *projectWindow) watch() {
 		}
 		if changed {
 			pw.refresh()
+			pw.search.poke()
 		}
 		pw.updateBanner()
 	}

@@ -45,6 +45,9 @@ type projectWindow struct {
 	currentChars  int64                          // context characters of current
 	focusPrompt   views.SessionRef               // a new session whose prompt box gets the focus
 	banner        string                         // the banner text shown
+
+	search    *searcher    // the search index and panel (Ctrl+K)
+	showEvent *eventTarget // the event a search hit shows once its session is loaded
 }
 
 func newProjectWindow(ui *gui, title string, wts []Worktree, readOnly bool) *projectWindow {
@@ -61,6 +64,9 @@ func newProjectWindow(ui *gui, title string, wts []Worktree, readOnly bool) *pro
 	}
 	pw.win.SetContent(pw.mv.Content())
 	pw.mv.BindShortcuts(pw.win.Canvas())
+	pw.search = newSearcher(pw)
+	pw.win.Canvas().AddShortcut(shortcut(fyne.KeyK), func(fyne.Shortcut) { pw.showSearch() })
+	pw.go_(func() { pw.search.run(pw.ctx) })
 	pw.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { pw.onDropped(uris) })
 	pw.win.SetOnClosed(pw.close)
 	pw.go_(pw.watch)

@@ -46,6 +46,8 @@ func commands() []command {
 		{"context", "[--store P] SESSION [PROMPT]", "print the prompt that would be sent to an agent", runContext},
 		{"check", "[--store P] [--json]", "check a store's integrity and format", runCheck},
 		{"dump", "[--store P]", "print a canonical JSON dump of a store", runDump},
+		{"search", "[--store P]... [--project DIR] [--json] [--limit N] QUERY", "search every session of a project (or of the given stores)", runSearch},
+		{"reindex", "[--store P]... [--project DIR]", "drop and rebuild the search index of a project's stores", runReindex},
 		{"run", "[--store P] [--session SESSION] [--backend claude|codex] [--model M] [--json] PROMPT|-", "run an agent CLI on a prompt, saving its events as they stream", runRun},
 		{"compact", "[--store P] SESSION [--agent auto|builtin|claude|codex] [--json]", "compact a session's older history into a summary", runCompact},
 	}

@@ -12,7 +12,7 @@
 #   --build     make, gcc, libc and GL/X11/Wayland headers for `go build`/`go vet`/
 #               `go test -race` of a Fyne app (main imports fyne/v2/app -> cgo GLFW)
 #   --xvfb      Xvfb + xauth + Mesa software GL (swrast) to run the app headless
-#   --tools     imagemagick (import/identify: screenshots) + xdotool (clicks/keys)
+#   --tools     imagemagick (import/identify: screenshots) + xdotool (clicks/keys) + sqlite3
 #   --node      nodejs + npm, to install the pinned agent CLIs (scripts/install-clis.sh);
 #               never part of the default set, and skipped when node and npm exist
 #   --icon      librsvg2-bin (rsvg-convert) to re-render assets/icon.png from the
@@ -57,7 +57,7 @@ if [ "$want_xvfb" = 1 ]; then
   pkgs+=(xvfb xauth libgl1-mesa-dri libglx-mesa0)
 fi
 if [ "$want_tools" = 1 ]; then
-  pkgs+=(imagemagick xdotool)
+  pkgs+=(imagemagick xdotool sqlite3)  # sqlite3: the baseline of scripts/bench-scale.sh
 fi
 if [ "$want_icon" = 1 ]; then
   pkgs+=(librsvg2-bin)

@@ -78,3 +78,14 @@ type NativeImportActions interface {
 	// stored.
 	CancelNativeImport()
 }
+
+// SearchActions are the intents of the search panel (Ctrl+K). The app
+// searches off the Fyne goroutine and answers through SetResults.
+type SearchActions interface {
+	// Search looks for query in every session of the window's stores and
+	// hands the results to the panel's SetResults with the same id. A
+	// newer query makes the results of older ones useless.
+	Search(id int, query string)
+	// OpenSearchHit shows the hit's session, scrolled to its event.
+	OpenSearchHit(hit SearchHit)
+}

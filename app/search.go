@@ -1,0 +1,245 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/lazuli-app/lazuli/search"
+	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/views"
+)
+
+// indexDelay is how long a new window waits before it starts indexing, so
+// that showing the sessions comes first.
+const indexDelay = time.Second
+
+// searcher keeps the search index of each of the window's stores up to
+// date in the background (after the window opens and whenever the store
+// watcher sees a change) and answers the search panel. Its run loop is one
+// of the window's goroutines; it closes the indexes when the window closes.
+type searcher struct {
+	pw    *projectWindow
+	panel *views.SearchPanel
+	wake  chan struct{} // a buffered poke: something changed
+
+	mu       sync.Mutex
+	indexes  map[string]*search.Index // by store path
+	failed   map[string]bool          // stores whose index cannot be used
+	progress map[string]float64       // fraction indexed, while building
+	cancel   context.CancelFunc       // of the search running, if any
+	closed   bool                     // the window closed: open no more indexes
+}
+
+func newSearcher(pw *projectWindow) *searcher {
+	s := &searcher{pw: pw, wake: make(chan struct{}, 1), indexes: map[string]*search.Index{},
+		failed: map[string]bool{}, progress: map[string]float64{}}
+	s.panel = views.NewSearchPanel(pw)
+	return s
+}
+
+// poke asks the run loop to update the indexes; it never blocks.
+func (s *searcher) poke() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run updates the indexes until ctx ends, then closes them.
+func (s *searcher) run(ctx context.Context) {
+	defer s.closeAll()
+	select {
+	case <-time.After(indexDelay):
+	case <-ctx.Done():
+		return
+	}
+	for {
+		s.updateAll(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.wake:
+		}
+	}
+}
+
+// updateAll brings the index of every store that exists up to date.
+func (s *searcher) updateAll(ctx context.Context) {
+	for _, wt := range s.pw.wts {
+		st, err := s.pw.store(wt.StorePath)
+		if err != nil || !st.Exists() {
+			continue // the sidebar reports stores that cannot be opened
+		}
+		x := s.index(ctx, st)
+		if x == nil {
+			continue
+		}
+		path := st.Path()
+		_, err = x.Update(ctx, func(done, total int64) { s.setProgress(path, done, total) })
+		s.setProgress(path, 1, 1)
+		if err != nil && ctx.Err() == nil {
+			log.Printf("search index: %v", err)
+		}
+		if ctx.Err() != nil {
+			return
+		}
+	}
+}
+
+// index returns the open index of st, opening it on first use; nil when
+// it cannot be used (the search then reads the store itself).
+func (s *searcher) index(ctx context.Context, st *store.Store) *search.Index {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	path := st.Path()
+	if x, ok := s.indexes[path]; ok || s.failed[path] || s.closed {
+		return x
+	}
+	x, err := search.Open(ctx, st)
+	if err != nil {
+		log.Printf("search without an index: %v", err)
+		s.failed[path] = true
+		return nil
+	}
+	s.indexes[path] = x
+	return x
+}
+
+// setProgress records how far the index of path is and shows the overall
+// progress in the panel.
+func (s *searcher) setProgress(path string, done, total int64) {
+	s.mu.Lock()
+	if total <= 0 || done >= total {
+		delete(s.progress, path)
+	} else {
+		s.progress[path] = float64(done) / float64(total)
+	}
+	text := ""
+	if n := len(s.progress); n > 0 {
+		sum := 0.0
+		for _, f := range s.progress {
+			sum += f
+		}
+		text = fmt.Sprintf("Indexing… %.0f%%", 100*sum/float64(n))
+	}
+	s.mu.Unlock()
+	fyne.Do(func() { s.panel.SetIndexing(text) })
+}
+
+// closeAll closes the indexes.
+func (s *searcher) closeAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for path, x := range s.indexes {
+		if err := x.Close(); err != nil {
+			log.Printf("close search index of %s: %v", path, err)
+		}
+	}
+	s.indexes, s.closed = map[string]*search.Index{}, true
+}
+
+// showSearch opens the search panel (Ctrl+K).
+func (pw *projectWindow) showSearch() {
+	pw.search.panel.Show(pw.win.Canvas())
+}
+
+// Search runs a query of the search panel off the Fyne goroutine; a newer
+// query cancels it.
+func (pw *projectWindow) Search(id int, query string) {
+	s := pw.search
+	ctx, cancel := context.WithCancel(pw.ctx)
+	s.mu.Lock()
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.cancel = cancel
+	s.mu.Unlock()
+	pw.go_(func() {
+		defer cancel()
+		res := s.searchAll(ctx, query)
+		if ctx.Err() != nil {
+			return // a newer query, or the window closed
+		}
+		fyne.Do(func() { s.panel.SetResults(id, res) })
+	})
+}
+
+// searchAll searches every store of the window that exists.
+func (s *searcher) searchAll(ctx context.Context, query string) views.SearchResults {
+	var sources []search.Source
+	for _, wt := range s.pw.wts {
+		st, err := s.pw.store(wt.StorePath)
+		if err != nil || !st.Exists() {
+			continue
+		}
+		sources = append(sources, search.Source{Store: st, Index: s.index(ctx, st)})
+	}
+	if len(sources) == 0 {
+		return views.SearchResults{Err: "There are no sessions to search yet."}
+	}
+	res, err := search.Stores(ctx, sources, query, search.DefaultLimit)
+	switch {
+	case errors.Is(err, search.ErrEmptyQuery), errors.Is(err, search.ErrShortQuery), errors.Is(err, search.ErrLongQuery):
+		return views.SearchResults{Err: capitalize(err.Error()) + "."}
+	case err != nil:
+		if ctx.Err() == nil {
+			log.Printf("search %q: %v", query, err)
+		}
+		return views.SearchResults{Err: "The search failed: " + userMessage(err).Error()}
+	}
+	out := views.SearchResults{More: res.More, Note: res.Note, Hits: make([]views.SearchHit, len(res.Hits))}
+	for i, h := range res.Hits {
+		out.Hits[i] = views.SearchHit{
+			Ref: views.SessionRef{StorePath: h.StorePath, ID: h.SessionID}, Session: h.DisplayName,
+			Worktree: h.Worktree, Seq: h.Seq, Kind: h.Kind, Time: h.Time, Snippet: h.Snippet, Highlights: h.Highlights,
+		}
+	}
+	return out
+}
+
+func capitalize(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}
+
+// eventTarget is an event a search hit asked to show once its session is
+// loaded.
+type eventTarget struct {
+	ref        views.SessionRef
+	seq        int64
+	compaction bool
+}
+
+// OpenSearchHit shows the hit's session scrolled to its event.
+func (pw *projectWindow) OpenSearchHit(h views.SearchHit) {
+	target := &eventTarget{ref: h.Ref, seq: h.Seq, compaction: h.Kind == search.KindCompaction}
+	pw.mu.Lock()
+	shown := pw.current == h.Ref
+	pw.showEvent = target
+	pw.mu.Unlock()
+	if shown {
+		pw.showPendingEvent(h.Ref)
+		return
+	}
+	pw.SelectSession(h.Ref)
+}
+
+// showPendingEvent scrolls the transcript to the event a search hit asked
+// for, once ref is shown. It runs on the Fyne goroutine.
+func (pw *projectWindow) showPendingEvent(ref views.SessionRef) {
+	pw.mu.Lock()
+	t := pw.showEvent
+	pw.showEvent = nil // another session shown: the user moved on
+	pw.mu.Unlock()
+	if t != nil && t.ref == ref {
+		pw.mv.Transcript().ShowEvent(t.seq, t.compaction)
+	}
+}

@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// makeSearchStore writes a store in dir/.azureal with one session whose
+// events hold words to find.
+func makeSearchStore(t *testing.T, dir, name string, texts ...string) string {
+	t.Helper()
+	path := filepath.Join(dir, ".azureal", "sessions.azs")
+	st, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var evs []store.Event
+	for _, s := range texts {
+		evs = append(evs, store.AssistantText(s))
+	}
+	if _, _, err := st.CreateSessionWithEvents(context.Background(), "main", name, evs); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestSearchJSON(t *testing.T) {
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	dir := t.TempDir()
+	path := makeSearchStore(t, dir, "parser work", "the Parser fails on NEAR(x", "unrelated", "go test ./parser/...")
+	before := fileHash(t, path)
+	code, out, errOut := run(t, dir, "search", "--json", "parser")
+	if code != 0 {
+		t.Fatalf("search exit %d: %s", code, errOut)
+	}
+	var hits []map[string]any
+	if err := json.Unmarshal([]byte(out), &hits); err != nil {
+		t.Fatalf("search --json: %v\n%s", err, out)
+	}
+	if len(hits) != 2 {
+		t.Fatalf("search --json = %d hits, want 2:\n%s", len(hits), out)
+	}
+	for _, key := range []string{"session_id", "display_name", "worktree", "seq", "kind", "snippet", "store", "time", "highlights"} {
+		if _, ok := hits[0][key]; !ok {
+			t.Errorf("search --json element lacks %q", key)
+		}
+	}
+	h := hits[0]
+	if h["session_id"] != 1.0 || h["display_name"] != "parser work" || h["worktree"] != "main" || h["seq"] != 3.0 ||
+		h["kind"] != "AssistantText" || h["snippet"] != "go test ./parser/..." || h["store"] != path {
+		t.Errorf("newest hit = %v", h)
+	}
+	if hl, _ := h["highlights"].([]any); len(hl) != 1 {
+		t.Errorf("highlights = %v", h["highlights"])
+	}
+	code, out, _ = run(t, dir, "search", "--json", "no such words")
+	if code != 0 || strings.TrimSpace(out) != "[]" {
+		t.Errorf("search without hits: exit %d, %q", code, out)
+	}
+	code, out, _ = run(t, dir, "search", "--json", "NEAR(x")
+	if code != 0 || !strings.Contains(out, `"seq": 1`) {
+		t.Errorf("search NEAR(x: exit %d\n%s", code, out)
+	}
+	code, out, errOut = run(t, dir, "search", "--limit", "1", "parser")
+	if code != 0 || strings.Count(out, "\n") != 2 || !strings.Contains(out, "S1 parser work · main · ") ||
+		!strings.Contains(errOut, "there are more") {
+		t.Errorf("search --limit 1: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if fileHash(t, path) != before {
+		t.Error("search changed the store")
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+		t.Errorf("the store's folder holds %d files", len(entries))
+	}
+}
+
+func TestSearchStoresAndErrors(t *testing.T) {
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	a, b := t.TempDir(), t.TempDir()
+	makeSearchStore(t, a, "in a", "sharedword alpha")
+	makeSearchStore(t, b, "in b", "sharedword beta")
+	code, out, errOut := run(t, a, "search", "--store", a, "--store", b, "--json", "sharedword")
+	if code != 0 || !strings.Contains(out, `"in a"`) || !strings.Contains(out, `"in b"`) {
+		t.Errorf("two stores: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"search"}, ExitUsage, "missing QUERY"},
+		{[]string{"search", "  "}, ExitUsage, "missing QUERY"},
+		{[]string{"search", "x"}, ExitUsage, "at least 2 characters"},
+		{[]string{"search", "--limit", "0", "abc"}, ExitUsage, "--limit"},
+		{[]string{"search", "--store", a, "--project", a, "abc"}, ExitUsage, "do not go together"},
+		{[]string{"search", "--store", filepath.Join(a, "missing.azs"), "abc"}, ExitError, "no session store"},
+		{[]string{"search", "--project", t.TempDir(), "abc"}, ExitError, "no session store"},
+		{[]string{"reindex", "extra"}, ExitUsage, "unexpected argument"},
+	} {
+		code, _, errOut := run(t, a, tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("%v: exit %d, %q; want %d and %q", tc.args, code, errOut, tc.code, tc.msg)
+		}
+	}
+}
+
+func TestSearchWithoutCache(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(store.CacheDirEnv, filepath.Join(file, "cache"))
+	dir := t.TempDir()
+	makeSearchStore(t, dir, "s", "findme here")
+	code, out, errOut := run(t, dir, "search", "--json", "findme")
+	if code != 0 || !strings.Contains(out, "findme here") || !strings.Contains(errOut, "search index unavailable") {
+		t.Errorf("without a cache folder: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+func TestReindex(t *testing.T) {
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	dir := t.TempDir()
+	path := makeSearchStore(t, dir, "s", "one", "two", "three")
+	before := fileHash(t, path)
+	code, out, errOut := run(t, dir, "reindex")
+	if code != 0 || !strings.Contains(out, path+": 3 events read, 3 texts indexed (0 compaction summaries)") {
+		t.Errorf("reindex: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, _ := run(t, dir, "search", "--json", "three"); code != 0 || !strings.Contains(out, `"seq": 3`) {
+		t.Errorf("search after reindex: exit %d\n%s", code, out)
+	}
+	if fileHash(t, path) != before {
+		t.Error("reindex changed the store")
+	}
+}

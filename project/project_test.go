@@ -1,0 +1,61 @@
+package project
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+func TestParseWorktreeList(t *testing.T) {
+	out := []byte("worktree /r\nHEAD 1\nbranch refs/heads/main\n\nworktree /r/wt/x\nHEAD 2\nbranch refs/heads/feature/x\n\nworktree /r/det\nHEAD 3\ndetached\n\nworktree /bare\nbare\n")
+	got := parseWorktreeList(out)
+	want := []Worktree{
+		{Dir: "/r", Branch: "main", StorePath: "/r/.azureal/sessions.azs"},
+		{Dir: "/r/wt/x", Branch: "feature/x", StorePath: "/r/wt/x/.azureal/sessions.azs"},
+		{Dir: "/r/det", Branch: "HEAD", StorePath: "/r/det/.azureal/sessions.azs"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("parseWorktreeList = %+v, want %+v", got, want)
+	}
+}
+
+func TestResolve(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	root := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", root, "-c", "user.email=t@t", "-c", "user.name=t"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	git("commit", "-q", "--allow-empty", "-m", "init")
+	git("worktree", "add", "-q", "-b", "feature/y", filepath.Join(root, "wt-y"))
+	wts, err := Resolve(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(wts) != 2 || wts[0].Branch != "main" || wts[1].Branch != "feature/y" {
+		t.Fatalf("Resolve(repo) = %+v", wts)
+	}
+	plain := t.TempDir()
+	wts, err = Resolve(plain)
+	if err != nil || len(wts) != 1 || wts[0].StorePath != filepath.Join(plain, ".azureal", "sessions.azs") {
+		t.Fatalf("Resolve(folder) = %+v, %v", wts, err)
+	}
+	file := filepath.Join(plain, "x.azs")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if wts, err = Resolve(file); err != nil || len(wts) != 1 || wts[0].StorePath != file {
+		t.Fatalf("Resolve(file) = %+v, %v", wts, err)
+	}
+	if _, err := Resolve(filepath.Join(plain, "missing")); err == nil {
+		t.Error("Resolve(missing) succeeded")
+	}
+}

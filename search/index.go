@@ -1,0 +1,302 @@
+package search
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// ErrUnavailable reports that a store's index cannot be used: the cache
+// folder cannot be created or written, say. Search still works without it
+// (see Scan).
+var ErrUnavailable = errors.New("search index unavailable")
+
+// indexFormat changes whenever the index's tables or the text indexed per
+// event change; an index of another format is rebuilt.
+const indexFormat = "2"
+
+// ftsHashSize is the memory FTS5 gathers postings in before it writes a
+// segment: larger means fewer segments to merge while building.
+const ftsHashSize = 16 << 20
+
+// indexSchema creates the index's tables.
+//
+// fts holds the text lower-cased by fold, the function queries and the
+// check of each hit use too, so all three agree on what case means (and
+// the tokenizer, told the text is case sensitive, does less work). It is
+// contentless (the text stays in the store and is read back for the hits)
+// and keeps no positions (detail=none): it only says which rows
+// hold every trigram of a term, and the caller checks each candidate. That
+// keeps the index at about half the size of the store it covers; with
+// positions it was four to nine times larger.
+//
+// Its rowids are the store's events.id, and minus compactions.id for
+// compaction summaries. docs maps each of them to its session, for
+// purging deleted sessions, and gives a compaction the events.id it sits
+// after (ord), for ordering. sessions holds the created time of each
+// session the index has rows of, to recognise a deleted session whose id
+// AZUREAL gave to a new one.
+const indexSchema = `
+CREATE TABLE meta(key TEXT PRIMARY KEY, value);
+CREATE TABLE sessions(id INTEGER PRIMARY KEY, created TEXT NOT NULL);
+CREATE TABLE docs(id INTEGER PRIMARY KEY, session INTEGER NOT NULL, ord INTEGER);
+CREATE VIRTUAL TABLE fts USING fts5(text, tokenize='trigram case_sensitive 1', detail=none, content='', contentless_delete=1);
+`
+
+// Index is the full-text index of one store, kept in Lazuli's cache folder
+// (store.CacheDir()/index/<store.CacheKey>.db), never in or beside the
+// store. It is an SQLite FTS5 table with the trigram tokenizer, built and
+// brought up to date by Update from the store's append-only events table,
+// and never needed for correctness: a missing, damaged or outdated index
+// is rebuilt, and Search checks every hit against the store.
+//
+// An Index is safe for concurrent use: searches run while Update writes
+// (the file is in WAL mode), and several processes may update the same
+// index; each of their transactions moves the marks it was written for.
+type Index struct {
+	st     *store.Store
+	path   string
+	budget time.Duration // see DefaultBudget
+	window int           // events per backfill window
+
+	mu sync.Mutex // serialises Update and Rebuild
+
+	dbMu sync.RWMutex // guards w, r and ident; searches hold it for reading
+	w    *sql.DB      // the writer: one connection, BEGIN IMMEDIATE
+	r    *sql.DB      // readers, query_only
+	id   os.FileInfo  // the file the pools opened, to notice it was replaced
+}
+
+// Open opens (creating it when needed) the index of st. An index file that
+// is damaged, of another format or of another store is started over. The
+// error wraps ErrUnavailable when the cache folder or the file cannot be
+// created or opened.
+func Open(ctx context.Context, st *store.Store) (*Index, error) {
+	dir, err := store.CacheDir()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	dir = filepath.Join(dir, "index")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	x := &Index{st: st, path: filepath.Join(dir, store.CacheKey(st.Path())+".db"), budget: DefaultBudget, window: backfillWindow}
+	x.dbMu.Lock()
+	defer x.dbMu.Unlock()
+	if err := x.openLocked(ctx); err != nil {
+		if !isDamaged(err) {
+			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
+		}
+		if err := x.recreateLocked(ctx); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
+		}
+	}
+	return x, nil
+}
+
+// Path returns the index file's path.
+func (x *Index) Path() string { return x.path }
+
+// Close closes the index file. It does not close the store.
+func (x *Index) Close() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.dbMu.Lock()
+	defer x.dbMu.Unlock()
+	return x.closeLocked()
+}
+
+func (x *Index) closeLocked() error {
+	var errs []error
+	for _, db := range []*sql.DB{x.r, x.w} {
+		if db != nil {
+			errs = append(errs, db.Close())
+		}
+	}
+	x.r, x.w, x.id = nil, nil, nil
+	return errors.Join(errs...)
+}
+
+// dsn is the connection string of the index file.
+func dsn(path string, writer bool) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	if writer {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "journal_size_limit(67108864)")
+		q.Set("_txlock", "immediate")
+	} else {
+		q.Add("_pragma", "query_only(1)")
+		q.Add("_pragma", "cache_size(-8000)")
+	}
+	return (&url.URL{Scheme: "file", Path: path, RawQuery: q.Encode()}).String()
+}
+
+// openLocked opens the pools on the file and prepares its tables. x.dbMu
+// must be held for writing.
+func (x *Index) openLocked(ctx context.Context) error {
+	w, err := sql.Open("sqlite", dsn(x.path, true))
+	if err != nil {
+		return err
+	}
+	w.SetMaxOpenConns(1)
+	if err := prepare(ctx, w, x.st.Path()); err != nil {
+		_ = w.Close() // the preparation error is the one to report
+		return err
+	}
+	r, err := sql.Open("sqlite", dsn(x.path, false))
+	if err != nil {
+		_ = w.Close() // the open error is the one to report
+		return err
+	}
+	r.SetMaxOpenConns(2)
+	fi, err := os.Stat(x.path)
+	if err != nil {
+		_ = w.Close() // the stat error is the one to report
+		_ = r.Close()
+		return err
+	}
+	if err := os.Chmod(x.path, 0o600); err != nil {
+		_ = w.Close() // the chmod error is the one to report
+		_ = r.Close()
+		return err
+	}
+	x.w, x.r, x.id = w, r, fi
+	return nil
+}
+
+// recreateLocked deletes the index file and makes a new one. x.dbMu must
+// be held for writing.
+func (x *Index) recreateLocked(ctx context.Context) error {
+	if err := x.closeLocked(); err != nil && !isDamaged(err) {
+		return err
+	}
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		if err := os.Remove(x.path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("remove damaged index: %w", err)
+		}
+	}
+	return x.openLocked(ctx)
+}
+
+// reopenIfReplaced reopens the pools when another process deleted the
+// file (a damaged index it started over).
+func (x *Index) reopenIfReplaced(ctx context.Context) error {
+	fi, err := os.Stat(x.path)
+	x.dbMu.Lock()
+	defer x.dbMu.Unlock()
+	if err == nil && x.id != nil && os.SameFile(fi, x.id) {
+		return nil
+	}
+	if err := x.closeLocked(); err != nil && !isDamaged(err) {
+		return err
+	}
+	return x.openLocked(ctx)
+}
+
+// prepare creates the tables of a new file and starts over a file of
+// another format or another store, in one transaction.
+func prepare(ctx context.Context, w *sql.DB, storePath string) error {
+	tx, err := w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	var format, path string
+	var tables int
+	if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'meta'").Scan(&tables); err != nil {
+		return err
+	}
+	if tables > 0 {
+		format, _ = getMeta(ctx, tx, "format")
+		path, _ = getMeta(ctx, tx, "store")
+		if format == indexFormat && path == storePath {
+			return tx.Commit()
+		}
+	}
+	if err := resetTables(ctx, tx, storePath); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// resetTables drops whatever the file holds and creates empty tables.
+func resetTables(ctx context.Context, tx *sql.Tx, storePath string) error {
+	if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS fts"); err != nil { // and its shadow tables
+		return err
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'")
+	if err != nil {
+		return err
+	}
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return err
+		}
+		names = append(names, n)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, n := range names {
+		if _, err := tx.ExecContext(ctx, `DROP TABLE IF EXISTS "`+strings.ReplaceAll(n, `"`, `""`)+`"`); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, indexSchema); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO fts(fts, rank) VALUES('hashsize', ?)", ftsHashSize); err != nil {
+		return err
+	}
+	for k, v := range map[string]any{"format": indexFormat, "store": storePath} {
+		if err := setMeta(ctx, tx, k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func getMeta(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, key string) (string, error) {
+	var v sql.NullString
+	err := q.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", key).Scan(&v)
+	return v.String, err
+}
+
+func setMeta(ctx context.Context, tx *sql.Tx, key string, value any) error {
+	_, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value)
+	return err
+}
+
+// isDamaged reports an error that means the index file is not a usable
+// database.
+func isDamaged(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CANTOPEN:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,190 @@
+package search
+
+import (
+	"errors"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Query errors: the user's input cannot be searched for. Their messages are
+// meant for the user.
+var (
+	ErrEmptyQuery = errors.New("empty query: type something to search for")
+	ErrShortQuery = errors.New("query too short: type at least 2 characters")
+	ErrLongQuery  = errors.New("query too long: at most 1,000 characters")
+)
+
+// Query limits.
+const (
+	maxQueryBytes   = 1000
+	minTermRunes    = 2  // a query needs one term at least this long
+	indexTermRunes  = 3  // terms this long are looked up in the index
+	maxTermTrigrams = 16 // trigrams of one term the index lookup uses
+)
+
+// query is a parsed search query: the terms an event's text must all
+// contain, ignoring case.
+type query struct {
+	terms []string // folded (lower-cased); a quoted phrase is one term
+	ascii []bool   // terms[i] was typed in ASCII: it is found without folding the text
+	// expr is the FTS5 expression that selects the candidate rows: every
+	// trigram of every term of three or more characters. It is "" when no
+	// term is that long.
+	expr string
+}
+
+// parseQuery parses what the user typed. Words separated by white space
+// must all occur; a query in double quotes ("go test") is one phrase,
+// spaces included. Nothing else has a meaning: FTS5 operators, quotes
+// inside words, *, -, : and parentheses are matched as they are.
+func parseQuery(s string) (*query, error) {
+	s = strings.ToValidUTF8(strings.ReplaceAll(s, "\x00", ""), "")
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "":
+		return nil, ErrEmptyQuery
+	case len(s) > maxQueryBytes:
+		return nil, ErrLongQuery
+	}
+	var terms []string
+	if inner, ok := phrase(s); ok {
+		terms = []string{inner}
+	} else {
+		terms = strings.Fields(s)
+	}
+	q := &query{}
+	longest := 0
+	for _, t := range terms {
+		f, _ := fold(t)
+		if !containsString(q.terms, f) {
+			q.terms, q.ascii = append(q.terms, f), append(q.ascii, isASCII(t))
+		}
+		longest = max(longest, utf8.RuneCountInString(f))
+	}
+	if longest < minTermRunes {
+		return nil, ErrShortQuery
+	}
+	q.expr = matchExpression(q.terms)
+	return q, nil
+}
+
+// phrase returns the text between the double quotes of a query that is
+// one quoted phrase.
+func phrase(s string) (string, bool) {
+	if len(s) < 3 || s[0] != '"' || s[len(s)-1] != '"' {
+		return "", false
+	}
+	inner := s[1 : len(s)-1]
+	if strings.TrimSpace(inner) == "" || strings.Contains(inner, `"`) {
+		return "", false
+	}
+	return inner, true
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// matchExpression returns the FTS5 query that selects the rows holding
+// every trigram of the terms of three characters or more: each trigram as
+// a quoted string, so that no character has a meaning to FTS5, joined by
+// AND. Long terms contribute maxTermTrigrams trigrams spread over them.
+// The index stores no positions (detail=none), so the rows it selects are
+// candidates that the caller checks against the text.
+func matchExpression(terms []string) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, t := range terms {
+		for _, tri := range pickTrigrams(t) {
+			if !seen[tri] {
+				seen[tri] = true
+				parts = append(parts, `"`+strings.ReplaceAll(tri, `"`, `""`)+`"`)
+			}
+		}
+	}
+	return strings.Join(parts, " AND ")
+}
+
+// pickTrigrams returns up to maxTermTrigrams trigrams of t, evenly spread,
+// always including the first and the last; none when t is shorter than
+// three characters.
+func pickTrigrams(t string) []string {
+	var starts []int
+	for i := range t {
+		starts = append(starts, i)
+	}
+	n := len(starts) - indexTermRunes + 1 // number of trigrams
+	if n <= 0 {
+		return nil
+	}
+	starts = append(starts, len(t))
+	tri := func(i int) string { return t[starts[i]:starts[i+indexTermRunes]] }
+	var out []string
+	if n <= maxTermTrigrams {
+		for i := range n {
+			out = append(out, tri(i))
+		}
+		return out
+	}
+	for k := range maxTermTrigrams {
+		out = append(out, tri(k*(n-1)/(maxTermTrigrams-1)))
+	}
+	return out
+}
+
+// fold lower-cases s rune by rune. When that changes byte offsets (some
+// non-ASCII letters), off maps each byte offset of the result, and its
+// length, to the offset in s; otherwise off is nil and offsets are equal.
+func fold(s string) (string, []int32) {
+	upper := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return foldUnicode(s)
+		}
+		upper = upper || ('A' <= c && c <= 'Z')
+	}
+	if !upper {
+		return s, nil
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b), nil
+}
+
+func foldUnicode(s string) (string, []int32) {
+	var b strings.Builder
+	b.Grow(len(s))
+	var off []int32
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		n := b.Len()
+		b.WriteRune(unicode.ToLower(r))
+		if off == nil && b.Len()-n != w {
+			off = make([]int32, n, len(s)+8)
+			for j := range off {
+				off[j] = int32(j)
+			}
+		}
+		if off != nil {
+			for range b.Len() - n {
+				off = append(off, int32(i))
+			}
+		}
+		i += w
+	}
+	if off != nil {
+		off = append(off, int32(len(s)))
+	}
+	return b.String(), off
+}

@@ -1,0 +1,347 @@
+package search
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// DefaultLimit is the number of hits Search returns when asked for 0.
+const DefaultLimit = 50
+
+// Candidates are read from the index in chunks that grow from firstChunk
+// to maxChunk rows, each checked against the store.
+const (
+	firstChunk = 32
+	maxChunk   = 256
+)
+
+// DefaultBudget is how long Search checks candidates before it gives up
+// on finding more hits (see Result.Partial). Only a phrase of very common
+// words gets near it: the index stores no positions, so every event that
+// holds all the phrase's three-letter sequences is a candidate.
+const DefaultBudget = 400 * time.Millisecond
+
+// Hit is one event or compaction summary that matches a query.
+type Hit struct {
+	StorePath   string `json:"store"`
+	SessionID   int64  `json:"session_id"`
+	DisplayName string `json:"display_name"`
+	Worktree    string `json:"worktree"` // the session's branch
+	// Seq is the event's seq; for a compaction summary, its after_seq
+	// (the summary sits after that event in the transcript).
+	Seq int64 `json:"seq"`
+	// Kind is the event's kind (store.Kind), or KindCompaction.
+	Kind string `json:"kind"`
+	// Time is when the session was created (events carry no time of their
+	// own), or when the compaction was made: UTC "YYYY-MM-DD HH:MM:SS".
+	Time string `json:"time"`
+	// Snippet is about 160 characters of the text around the first match,
+	// on one line, with "…" where it was cut.
+	Snippet string `json:"snippet"`
+	// Highlights are the byte ranges [start, end) of Snippet where a word
+	// of the query occurs, sorted and not overlapping.
+	Highlights [][2]int `json:"highlights"`
+
+	order int64 // events.id of the event, or of the event a summary follows
+}
+
+// Result is what a search found.
+type Result struct {
+	Hits []Hit // newest first
+	More bool  // there are more hits than Hits holds
+	// Partial reports that not every event could be searched: the index
+	// is still being built, or a query of two characters looked at the
+	// newest events only. Note says which.
+	Partial bool
+	// Note is a sentence for the user about the result: why it may be
+	// incomplete, or that the store was read without the index. "" when
+	// there is nothing to say.
+	Note string
+}
+
+// Search finds the events and compaction summaries whose text contains
+// every word of query, ignoring case (see the package documentation for
+// what is searched and how a query is read), newest first, at most limit
+// of them (DefaultLimit when limit ≤ 0). Every candidate the index returns
+// is checked against the store, so hits of deleted sessions never appear
+// and a stale index only misses the newest events. Queries whose words
+// all have fewer than three characters cannot use the index: they scan
+// the newest events instead (see Scan). A search that is still checking
+// candidates after DefaultBudget stops there: the Result is Partial, with a
+// Note (only a phrase of very common words takes that long).
+func (x *Index) Search(ctx context.Context, query string, limit int) (Result, error) {
+	q, err := parseQuery(query)
+	if err != nil {
+		return Result{}, err
+	}
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	if q.expr == "" {
+		return scan(ctx, x.st, q, limit, ShortQueryEvents)
+	}
+	x.dbMu.RLock()
+	defer x.dbMu.RUnlock()
+	if x.r == nil {
+		return Result{}, errors.New("search index is closed")
+	}
+	res, err := x.search(ctx, q, limit)
+	if err != nil {
+		return Result{}, fmt.Errorf("search %s: %w", x.st.Path(), err)
+	}
+	return res, nil
+}
+
+func (x *Index) search(ctx context.Context, q *query, limit int) (Result, error) {
+	start := time.Now()
+	hb, err := newHitBuilder(ctx, x.st, q)
+	if err != nil {
+		return Result{}, err
+	}
+	comps, err := x.compactionCandidates(ctx, q)
+	if err != nil {
+		return Result{}, err
+	}
+	cands, err := x.r.QueryContext(ctx,
+		"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid > 0 ORDER BY rowid DESC", q.expr)
+	if err != nil {
+		return Result{}, err
+	}
+	defer cands.Close()
+	var hits []Hit
+	res := Result{}
+	for chunk := firstChunk; len(hits) <= limit; chunk = min(2*chunk, maxChunk) {
+		if chunk > firstChunk && time.Since(start) > x.budget {
+			res.Partial, res.Note = true, budgetNote
+			break
+		}
+		ids, err := nextIDs(cands, chunk)
+		if err != nil {
+			return Result{}, err
+		}
+		if len(ids) == 0 {
+			break
+		}
+		evs, err := x.st.EventsByID(ctx, ids)
+		if err != nil {
+			return Result{}, err
+		}
+		checked := hb.events(evs)
+		for i := range evs {
+			if hits, err = comps.emitAbove(ctx, hb, hits, evs[i].ID); err != nil {
+				return Result{}, err
+			}
+			if checked[i].ok {
+				hits = append(hits, checked[i].hit)
+			}
+			if len(hits) > limit {
+				break
+			}
+		}
+	}
+	if len(hits) <= limit && !res.Partial {
+		if hits, err = comps.emitAbove(ctx, hb, hits, math.MinInt64); err != nil {
+			return Result{}, err
+		}
+	}
+	res.Hits = hits
+	if len(res.Hits) > limit {
+		res.Hits, res.More = res.Hits[:limit], true
+	}
+	if res.Partial {
+		return res, nil
+	}
+	return res, x.coverage(ctx, &res)
+}
+
+// budgetNote explains a search that ran out of DefaultBudget.
+const budgetNote = "These words are everywhere, so only the newest events holding all of them were checked in time: older matches may be missing. A longer or rarer phrase finds them."
+
+// nextIDs reads up to n rowids from rows.
+func nextIDs(rows *sql.Rows, n int) ([]int64, error) {
+	ids := make([]int64, 0, n)
+	for len(ids) < n && rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// compactionCandidates returns the compaction summaries whose text may
+// match q, ordered by where they sit among the events, newest first.
+// There are few compactions, so they are all listed at once; each is read
+// from the store only when the merge with the events reaches it.
+func (x *Index) compactionCandidates(ctx context.Context, q *query) (*compactionQueue, error) {
+	rows, err := x.r.QueryContext(ctx,
+		"SELECT d.id, COALESCE(d.ord, 0) FROM docs d WHERE d.id IN (SELECT rowid FROM fts WHERE fts MATCH ? AND rowid < 0) ORDER BY 2 DESC, 1",
+		q.expr)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cq := &compactionQueue{st: x.st}
+	for rows.Next() {
+		var c compactionCandidate
+		if err := rows.Scan(&c.id, &c.ord); err != nil {
+			return nil, err
+		}
+		c.id = -c.id
+		cq.pending = append(cq.pending, c)
+	}
+	return cq, rows.Err()
+}
+
+// coverage marks res partial while the index's first build is running, or
+// before it started.
+func (x *Index) coverage(ctx context.Context, res *Result) error {
+	m, err := readMarks(ctx, x.r)
+	if err != nil {
+		return err
+	}
+	if !m.fresh && m.lo == 0 {
+		return nil
+	}
+	b, err := x.st.IDBounds(ctx)
+	if err != nil || b.MaxEventID == 0 || (!m.fresh && m.complete(b.MinEventID)) {
+		return err
+	}
+	span := max(1, b.MaxEventID-b.MinEventID+1)
+	var pct int64 // nothing indexed yet when fresh
+	if !m.fresh {
+		pct = 100 * min(span, b.MaxEventID-m.lo+1) / span
+	}
+	res.Partial = true
+	res.Note = "The search index is still being built (" + strconv.FormatInt(pct, 10) +
+		"% of events, newest first): older matches may be missing."
+	return nil
+}
+
+// compactionCandidate is a compaction whose summary may match.
+type compactionCandidate struct {
+	id, ord int64
+}
+
+// compactionQueue hands out compaction hits in their place among the
+// event hits.
+type compactionQueue struct {
+	st      *store.Store
+	pending []compactionCandidate // by ord, largest first
+}
+
+// emitAbove appends the hits among the pending compactions that sit at or
+// above event id order (a summary sits right after the event it follows).
+func (cq *compactionQueue) emitAbove(ctx context.Context, hb *hitBuilder, hits []Hit, order int64) ([]Hit, error) {
+	n := 0
+	for n < len(cq.pending) && cq.pending[n].ord >= order {
+		n++
+	}
+	if n == 0 {
+		return hits, nil
+	}
+	ids := make([]int64, n)
+	ords := make(map[int64]int64, n)
+	for i, c := range cq.pending[:n] {
+		ids[i], ords[c.id] = c.id, c.ord
+	}
+	cq.pending = cq.pending[n:]
+	comps, err := cq.st.CompactionsByID(ctx, ids)
+	if err != nil {
+		return hits, err
+	}
+	for i := range comps {
+		if h, ok := hb.compaction(&comps[i], ords[comps[i].ID]); ok {
+			hits = append(hits, h)
+		}
+	}
+	return hits, nil
+}
+
+// hitBuilder checks candidates against the query and makes their hits.
+type hitBuilder struct {
+	q        *query
+	path     string
+	sessions map[int64]store.Session
+}
+
+func newHitBuilder(ctx context.Context, st *store.Store, q *query) (*hitBuilder, error) {
+	list, err := st.SessionRows(ctx)
+	if err != nil {
+		return nil, err
+	}
+	hb := &hitBuilder{q: q, path: st.Path(), sessions: make(map[int64]store.Session, len(list))}
+	for _, s := range list {
+		hb.sessions[s.ID] = s
+	}
+	return hb, nil
+}
+
+// checkedEvent is an event's hit, if it has one.
+type checkedEvent struct {
+	hit Hit
+	ok  bool
+}
+
+// events checks evs, on up to GOMAXPROCS goroutines: extracting the text
+// of a large event and searching it is most of a search's work.
+func (hb *hitBuilder) events(evs []store.ScannedEvent) []checkedEvent {
+	out := make([]checkedEvent, len(evs))
+	workers := min(runtime.GOMAXPROCS(0), (len(evs)+7)/8)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(workers, 1) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(evs); i = int(next.Add(1) - 1) {
+				out[i].hit, out[i].ok = hb.event(&evs[i])
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// event returns the hit of an event, if its text matches.
+func (hb *hitBuilder) event(e *store.ScannedEvent) (Hit, bool) {
+	if e.Event.Kind == "" {
+		return Hit{}, false // undecodable
+	}
+	h, ok := hb.hit(e.SessionID, eventText(&e.Event))
+	h.Seq, h.Kind, h.order = e.Seq, string(e.Kind), e.ID
+	return h, ok
+}
+
+// compaction returns the hit of a compaction summary, if it matches.
+func (hb *hitBuilder) compaction(c *store.Compaction, order int64) (Hit, bool) {
+	h, ok := hb.hit(c.SessionID, capText(c.Summary))
+	h.Seq, h.Kind, h.order = c.AfterSeq, KindCompaction, order
+	if c.Created != "" {
+		h.Time = c.Created
+	}
+	return h, ok
+}
+
+func (hb *hitBuilder) hit(sessionID int64, text string) (Hit, bool) {
+	s, ok := hb.sessions[sessionID]
+	if !ok {
+		return Hit{}, false // deleted since the search began
+	}
+	start, end, ok := hb.q.match(text)
+	if !ok {
+		return Hit{}, false
+	}
+	snippet, hl := hb.q.makeSnippet(text, start, end)
+	return Hit{StorePath: hb.path, SessionID: s.ID, DisplayName: s.DisplayName(), Worktree: s.Worktree,
+		Time: s.Created, Snippet: snippet, Highlights: hl}, true
+}

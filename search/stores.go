@@ -1,0 +1,103 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// noIndexNote tells the user a store was searched without its index.
+const noIndexNote = "The search index is unavailable, so the sessions were read in full: the results are the same, only slower."
+
+// Source is one store to search and its index; a nil Index means the store
+// is read without one (see Scan).
+type Source struct {
+	Store *store.Store
+	Index *Index
+}
+
+// Stores searches several stores, such as the worktrees of a project, and
+// merges their hits: each store's hits stay newest first, and between
+// stores the hit of the more recently created session comes first. A
+// store that cannot be searched is named in the Note; only when none can
+// be searched is that an error. Query errors (ErrEmptyQuery, ErrShortQuery,
+// ErrLongQuery) are returned as is.
+func Stores(ctx context.Context, sources []Source, query string, limit int) (Result, error) {
+	if _, err := parseQuery(query); err != nil {
+		return Result{}, err
+	}
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	results := make([]Result, len(sources))
+	errs := make([]error, len(sources))
+	var wg sync.WaitGroup
+	for i, src := range sources {
+		wg.Go(func() {
+			if src.Index != nil {
+				results[i], errs[i] = src.Index.Search(ctx, query, limit)
+			} else {
+				results[i], errs[i] = Scan(ctx, src.Store, query, limit)
+			}
+		})
+	}
+	wg.Wait()
+	return merge(sources, results, errs, limit)
+}
+
+// merge combines the results of the sources.
+func merge(sources []Source, results []Result, errs []error, limit int) (Result, error) {
+	var out Result
+	var notes []string
+	addNote := func(n string) {
+		if n != "" && !containsString(notes, n) {
+			notes = append(notes, n)
+		}
+	}
+	failed := 0
+	for i, err := range errs {
+		if err != nil {
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				return Result{}, err
+			}
+			failed++
+			addNote(fmt.Sprintf("Could not search %s: %v.", sources[i].Store.Path(), err))
+			continue
+		}
+		if sources[i].Index == nil {
+			addNote(noIndexNote)
+		}
+		out.More = out.More || results[i].More
+		out.Partial = out.Partial || results[i].Partial
+		addNote(results[i].Note)
+	}
+	if failed > 0 && failed == len(sources) {
+		return Result{}, errors.Join(errs...)
+	}
+	heads := make([][]Hit, len(results))
+	for i := range results {
+		heads[i] = results[i].Hits
+	}
+	for len(out.Hits) <= limit {
+		best := -1
+		for i, h := range heads {
+			if len(h) > 0 && (best < 0 || h[0].Time > heads[best][0].Time) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		out.Hits = append(out.Hits, heads[best][0])
+		heads[best] = heads[best][1:]
+	}
+	if len(out.Hits) > limit {
+		out.Hits, out.More = out.Hits[:limit], true
+	}
+	out.Note = strings.Join(notes, " ")
+	return out, nil
+}

@@ -1,0 +1,220 @@
+package search
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// MaxEventText is how much of one event's text is indexed and searched:
+// the first 64 KiB. Ingestion already shortens tool results (AZUREAL keeps
+// a few lines of most), so only long prompts, replies and edit inputs reach
+// it.
+const MaxEventText = 64 << 10
+
+// KindCompaction is the Hit.Kind of a match in a compaction summary.
+const KindCompaction = "Compaction"
+
+// eventText returns the searchable text of an event: what the transcript
+// shows of it. It is "" for events without text worth finding (Init,
+// Complete, ModelSwitch, the unit variants) and for user messages that are
+// only injected or hidden context.
+//
+// Tool calls contribute the tool's name, the file path and every string
+// value of the input (commands, paths, patterns, old and new strings of an
+// edit), one per line, without the JSON syntax around them.
+func eventText(e *store.Event) string {
+	var s string
+	switch e.Kind {
+	case store.KindUserMessage:
+		v, ok := store.SanitizeUserMessage(e.Content)
+		if !ok {
+			return ""
+		}
+		s = v
+	case store.KindAssistantText:
+		s = e.Text
+	case store.KindPlan:
+		s = joinLines(e.Name, e.Content)
+	case store.KindToolCall:
+		s = toolCallText(e)
+	case store.KindToolResult:
+		s = e.Content
+	case store.KindHook:
+		s = joinLines(e.Name, e.Output)
+	case store.KindCommand:
+		s = e.Name
+	}
+	return capText(s)
+}
+
+// capText cuts s to MaxEventText bytes at a rune boundary.
+func capText(s string) string {
+	if len(s) <= MaxEventText {
+		return s
+	}
+	n := MaxEventText
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func joinLines(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n" + b
+}
+
+// toolCallText is the tool's name, its file path and the string leaves of
+// its input, one per line.
+func toolCallText(e *store.Event) string {
+	var b strings.Builder
+	b.Grow(len(e.ToolName) + len(e.Input) + 8)
+	b.WriteString(e.ToolName)
+	if e.FilePath != nil && *e.FilePath != "" && !bytes.Contains(e.Input, []byte(*e.FilePath)) {
+		b.WriteByte('\n')
+		b.WriteString(*e.FilePath)
+	}
+	appendStringLeaves(&b, e.Input)
+	return b.String()
+}
+
+// appendStringLeaves appends each string value of the JSON document js
+// (not the object keys), each on a new line, in document order. js comes
+// from a decoded event, so it is valid JSON; anything else adds nothing.
+func appendStringLeaves(b *strings.Builder, js []byte) {
+	for i := 0; i < len(js); i++ {
+		if js[i] != '"' {
+			continue
+		}
+		end, escaped := stringEnd(js, i)
+		if end < 0 {
+			return
+		}
+		lit := js[i : end+1]
+		i = end
+		if isKey(js, end+1) {
+			continue
+		}
+		b.WriteByte('\n')
+		if escaped {
+			unescapeJSON(b, lit[1:len(lit)-1])
+		} else {
+			b.Write(lit[1 : len(lit)-1])
+		}
+	}
+}
+
+// unescapeJSON appends the value of the body of a JSON string literal:
+// escapes decoded, a bad \u escape or lone surrogate as U+FFFD.
+func unescapeJSON(b *strings.Builder, s []byte) {
+	for len(s) > 0 {
+		i := bytes.IndexByte(s, '\\')
+		if i < 0 || i+1 == len(s) {
+			b.Write(s)
+			return
+		}
+		b.Write(s[:i])
+		c := s[i+1]
+		s = s[i+2:]
+		switch c {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'u':
+			r, n := decodeUnicodeEscape(s)
+			b.WriteRune(r)
+			s = s[n:]
+		default: // " \ /
+			b.WriteByte(c)
+		}
+	}
+}
+
+// decodeUnicodeEscape decodes the XXXX of a \uXXXX escape at the start of
+// s, with the low half of a surrogate pair when one follows, and returns
+// the rune and the bytes used.
+func decodeUnicodeEscape(s []byte) (rune, int) {
+	r, ok := hex4(s)
+	if !ok {
+		return utf8.RuneError, 0
+	}
+	if !utf16.IsSurrogate(r) {
+		return r, 4
+	}
+	if len(s) >= 10 && s[4] == '\\' && s[5] == 'u' {
+		if lo, ok := hex4(s[6:]); ok {
+			if d := utf16.DecodeRune(r, lo); d != utf8.RuneError {
+				return d, 10
+			}
+		}
+	}
+	return utf8.RuneError, 4
+}
+
+func hex4(s []byte) (rune, bool) {
+	if len(s) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range s[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// stringEnd returns the index of the quote that closes the string literal
+// starting at js[start], or -1, and whether the literal has escapes.
+func stringEnd(js []byte, start int) (int, bool) {
+	escaped := false
+	for j := start + 1; j < len(js); j++ {
+		switch js[j] {
+		case '\\':
+			escaped = true
+			j++
+		case '"':
+			return j, escaped
+		}
+	}
+	return -1, escaped
+}
+
+// isKey reports whether the string literal that ends before js[i] is an
+// object key: the next character that is not white space is a colon.
+func isKey(js []byte, i int) bool {
+	for ; i < len(js); i++ {
+		switch js[i] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case ':':
+			return true
+		}
+		return false
+	}
+	return false
+}

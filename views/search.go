@@ -1,0 +1,407 @@
+package views
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// searchDebounce is how long the panel waits after a keystroke before it
+// sends the query: typing a word sends one search, not one per letter.
+const searchDebounce = 150 * time.Millisecond
+
+// SearchHit is one result row of the search panel.
+type SearchHit struct {
+	Ref        SessionRef
+	Session    string // display name
+	Worktree   string
+	Seq        int64
+	Kind       string // a store.Kind, or "Compaction" for a summary
+	Time       string // the session's created time, raw UTC "YYYY-MM-DD HH:MM:SS"
+	Snippet    string
+	Highlights [][2]int // byte ranges of Snippet to show in bold
+}
+
+// SearchResults is what the app found for one query.
+type SearchResults struct {
+	Hits []SearchHit // newest first
+	More bool        // there are more hits than Hits
+	Note string      // a remark on the results, e.g. why they may be incomplete
+	Err  string      // why there are no results: a query to change, a failure
+}
+
+// SearchPanel is the Ctrl+K panel that searches every session of the
+// window: a query entry, a status line and the hits, newest first. Typing
+// sends the query after a short pause; Up and Down move through the hits,
+// Enter or a click opens one, Escape closes the panel. Its methods must be
+// called on the Fyne goroutine.
+type SearchPanel struct {
+	actions  SearchActions
+	entry    *searchEntry
+	status   *widget.Label
+	list     *widget.List
+	closeBtn *widget.Button
+	content  fyne.CanvasObject
+	popup    *widget.PopUp
+
+	hits      []SearchHit
+	result    SearchResults
+	cur       int    // the hit Up, Down and Enter act on; -1 for none
+	sent      int    // id of the latest query sent
+	query     string // the latest query sent
+	indexing  string // the indexer's progress, e.g. "Indexing… 45%"
+	selecting bool   // the list's selection is being set by the keyboard
+	waiting   bool   // a query was sent and its results have not come
+
+	debounce time.Duration
+	timer    *time.Timer
+	now      func() time.Time
+}
+
+// NewSearchPanel returns a hidden search panel that sends its intents to a.
+func NewSearchPanel(a SearchActions) *SearchPanel {
+	p := &SearchPanel{actions: a, cur: -1, debounce: searchDebounce, now: time.Now}
+	p.entry = newSearchEntry(p)
+	p.entry.SetPlaceHolder("Search every session: words, a path, a command, \"an exact phrase\"")
+	p.entry.OnChanged = p.onChanged
+	p.status = widget.NewLabel("")
+	p.status.Importance = widget.LowImportance
+	p.status.Wrapping = fyne.TextWrapWord
+	p.list = widget.NewList(p.length, p.createItem, p.updateItem)
+	p.list.OnSelected = p.onSelected
+	p.closeBtn = widget.NewButtonWithIcon("", theme.CancelIcon(), p.Hide)
+	p.closeBtn.Importance = widget.LowImportance
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, p.closeBtn, p.entry), p.status)
+	p.content = container.NewBorder(top, nil, nil, nil, p.list)
+	return p
+}
+
+// Content returns the panel's canvas object.
+func (p *SearchPanel) Content() fyne.CanvasObject { return p.content }
+
+// Show opens the panel over canvas c with the focus in its entry. A query
+// left from the last time is searched again: the results may have changed.
+func (p *SearchPanel) Show(c fyne.Canvas) {
+	if p.popup == nil || p.popup.Canvas != c {
+		p.popup = widget.NewModalPopUp(p.content, c)
+	}
+	size := c.Size()
+	p.popup.Resize(fyne.NewSize(max(560, size.Width*0.7), max(360, size.Height*0.75)))
+	p.popup.Show()
+	c.Focus(p.entry)
+	if strings.TrimSpace(p.entry.Text) != "" {
+		p.send()
+	}
+}
+
+// Hide closes the panel.
+func (p *SearchPanel) Hide() {
+	p.stopTimer()
+	if p.popup != nil {
+		p.popup.Hide()
+	}
+}
+
+// Visible reports whether the panel is shown.
+func (p *SearchPanel) Visible() bool { return p.popup != nil && p.popup.Visible() }
+
+// Query returns the text of the entry.
+func (p *SearchPanel) Query() string { return p.entry.Text }
+
+// SetQuery puts q in the entry, which sends it like typing does.
+func (p *SearchPanel) SetQuery(q string) { p.entry.SetText(q) }
+
+// SetResults shows the results of query id; results of an older query are
+// dropped.
+func (p *SearchPanel) SetResults(id int, r SearchResults) {
+	if id != p.sent {
+		return
+	}
+	p.waiting = false
+	p.result, p.hits = r, r.Hits
+	p.cur = -1
+	if len(p.hits) > 0 {
+		p.cur = 0
+	}
+	p.selecting = true
+	p.list.UnselectAll()
+	p.selecting = false
+	p.list.Refresh()
+	if len(p.hits) > 0 {
+		p.list.ScrollToTop()
+	}
+	p.updateStatus()
+}
+
+// Hits returns the hits shown.
+func (p *SearchPanel) Hits() []SearchHit { return p.hits }
+
+// Selected returns the index of the hit Enter opens; -1 for none.
+func (p *SearchPanel) Selected() int { return p.cur }
+
+// Status returns the status line's text.
+func (p *SearchPanel) Status() string { return p.status.Text }
+
+// SetIndexing shows the background indexer's progress, e.g. "Indexing…
+// 45%"; "" when it is idle.
+func (p *SearchPanel) SetIndexing(text string) {
+	if text == p.indexing {
+		return
+	}
+	p.indexing = text
+	p.updateStatus()
+}
+
+// onChanged sends the query after the debounce pause.
+func (p *SearchPanel) onChanged(string) {
+	p.stopTimer()
+	if p.debounce <= 0 {
+		p.send()
+		return
+	}
+	p.timer = time.AfterFunc(p.debounce, func() { fyne.Do(p.send) })
+}
+
+func (p *SearchPanel) stopTimer() {
+	if p.timer != nil {
+		p.timer.Stop()
+		p.timer = nil
+	}
+}
+
+// send sends the entry's query, unless it was sent already; an empty query
+// just clears the results.
+func (p *SearchPanel) send() {
+	p.timer = nil
+	q := p.entry.Text
+	p.sent++
+	p.query = q
+	if strings.TrimSpace(q) == "" {
+		p.waiting = false
+		p.SetResults(p.sent, SearchResults{})
+		return
+	}
+	p.waiting = true
+	p.updateStatus()
+	p.actions.Search(p.sent, q)
+}
+
+// updateStatus writes the status line: the count or the error, the note
+// and the indexer's progress.
+func (p *SearchPanel) updateStatus() {
+	var parts []string
+	r := p.result
+	switch {
+	case p.waiting:
+		parts = append(parts, "Searching…")
+	case r.Err != "":
+		parts = append(parts, r.Err)
+	case strings.TrimSpace(p.query) == "":
+	case len(r.Hits) == 0:
+		parts = append(parts, "No matches.")
+	case r.More:
+		parts = append(parts, "The newest "+strconv.Itoa(len(r.Hits))+" matches.")
+	case len(r.Hits) == 1:
+		parts = append(parts, "1 match.")
+	default:
+		parts = append(parts, strconv.Itoa(len(r.Hits))+" matches.")
+	}
+	if r.Note != "" && !p.waiting {
+		parts = append(parts, r.Note)
+	}
+	if p.indexing != "" {
+		parts = append(parts, p.indexing)
+	}
+	p.status.SetText(strings.Join(parts, " "))
+}
+
+// move moves the keyboard selection by delta hits.
+func (p *SearchPanel) move(delta int) {
+	if len(p.hits) == 0 {
+		return
+	}
+	p.cur = min(max(p.cur+delta, 0), len(p.hits)-1)
+	p.selecting = true
+	p.list.Select(p.cur)
+	p.selecting = false
+	p.list.ScrollTo(p.cur)
+}
+
+// openCurrent opens the selected hit (Enter).
+func (p *SearchPanel) openCurrent() {
+	p.stopTimer()
+	if p.cur >= 0 && p.cur < len(p.hits) {
+		p.open(p.cur)
+	}
+}
+
+func (p *SearchPanel) onSelected(id widget.ListItemID) {
+	if p.selecting {
+		return
+	}
+	p.list.UnselectAll()
+	if id >= 0 && id < len(p.hits) {
+		p.cur = id
+		p.open(id)
+	}
+}
+
+// open closes the panel and asks the app to show hit i.
+func (p *SearchPanel) open(i int) {
+	h := p.hits[i]
+	p.Hide()
+	p.actions.OpenSearchHit(h)
+}
+
+func (p *SearchPanel) length() int { return len(p.hits) }
+
+func (p *SearchPanel) createItem() fyne.CanvasObject { return newSearchRow() }
+
+func (p *SearchPanel) updateItem(id widget.ListItemID, o fyne.CanvasObject) {
+	if id < 0 || id >= len(p.hits) {
+		return
+	}
+	o.(*searchRow).update(&p.hits[id], p.now())
+}
+
+// searchRow shows a hit: the session, worktree, time and kind on one line,
+// the snippet with its matches in bold under it.
+type searchRow struct {
+	widget.BaseWidget
+	head    *widget.RichText
+	snippet *widget.RichText
+	root    *fyne.Container
+}
+
+func newSearchRow() *searchRow {
+	r := &searchRow{head: widget.NewRichText(), snippet: widget.NewRichText()}
+	r.head.Truncation = fyne.TextTruncateEllipsis
+	r.snippet.Truncation = fyne.TextTruncateEllipsis
+	r.root = container.NewVBox(r.head, r.snippet)
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+// CreateRenderer returns a renderer of the row's two lines.
+func (r *searchRow) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(r.root)
+}
+
+func (r *searchRow) update(h *SearchHit, now time.Time) {
+	when := h.Time
+	if t, err := time.ParseInLocation(createdLayout, h.Time, time.UTC); err == nil {
+		when = relativeTime(now, t)
+	}
+	r.head.Segments = []widget.RichTextSegment{
+		&widget.TextSegment{Text: h.Session, Style: widget.RichTextStyle{Inline: true, TextStyle: fyne.TextStyle{Bold: true}}},
+		&widget.TextSegment{Text: "  " + h.Worktree + " · " + when + " · " + kindLabel(h.Kind),
+			Style: widget.RichTextStyle{Inline: true, ColorName: theme.ColorNamePlaceHolder, SizeName: theme.SizeNameCaptionText}},
+	}
+	r.head.Refresh()
+	r.snippet.Segments = snippetSegments(h.Snippet, h.Highlights)
+	r.snippet.Refresh()
+}
+
+// kindLabel names an event kind for people.
+func kindLabel(kind string) string {
+	switch kind {
+	case "UserMessage":
+		return "prompt"
+	case "AssistantText":
+		return "reply"
+	case "ToolCall":
+		return "tool call"
+	case "ToolResult":
+		return "tool result"
+	case "Compaction":
+		return "compaction summary"
+	}
+	return strings.ToLower(kind)
+}
+
+// snippetSegments splits a snippet into plain and bold segments at its
+// highlights, ignoring ranges that are out of order or not on rune
+// boundaries.
+func snippetSegments(s string, hl [][2]int) []widget.RichTextSegment {
+	plain := widget.RichTextStyle{Inline: true}
+	bold := widget.RichTextStyle{Inline: true, ColorName: theme.ColorNamePrimary, TextStyle: fyne.TextStyle{Bold: true}}
+	var segs []widget.RichTextSegment
+	at := 0
+	for _, r := range hl {
+		if r[0] < at || r[1] > len(s) || r[0] >= r[1] || !utf8.ValidString(s[r[0]:r[1]]) || !utf8.RuneStart(s[r[0]]) {
+			continue
+		}
+		if r[0] > at {
+			segs = append(segs, &widget.TextSegment{Text: s[at:r[0]], Style: plain})
+		}
+		segs = append(segs, &widget.TextSegment{Text: s[r[0]:r[1]], Style: bold})
+		at = r[1]
+	}
+	if at < len(s) || len(segs) == 0 {
+		segs = append(segs, &widget.TextSegment{Text: s[at:], Style: plain})
+	}
+	return segs
+}
+
+// searchEntry is the panel's query entry: Up and Down move through the
+// hits, Enter opens the selected one and Escape closes the panel.
+type searchEntry struct {
+	widget.Entry
+	panel *SearchPanel
+}
+
+func newSearchEntry(p *SearchPanel) *searchEntry {
+	e := &searchEntry{panel: p}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// TypedKey handles the panel's keys and passes the others to the entry.
+func (e *searchEntry) TypedKey(k *fyne.KeyEvent) {
+	switch k.Name {
+	case fyne.KeyDown:
+		e.panel.move(1)
+	case fyne.KeyUp:
+		e.panel.move(-1)
+	case fyne.KeyReturn, fyne.KeyEnter:
+		e.panel.openCurrent()
+	case fyne.KeyEscape:
+		e.panel.Hide()
+	default:
+		e.Entry.TypedKey(k)
+	}
+}
+
+// ShowEvent scrolls the transcript to the event with seq (or, for a
+// compaction summary, to the summary that follows seq) and highlights its
+// row. When no row has that seq (the read-time filter hid the event), the
+// first row after it is shown. It reports whether a row was found.
+func (t *Transcript) ShowEvent(seq int64, compaction bool) bool {
+	row := -1
+	for i := range t.rows {
+		r := &t.rows[i]
+		var s int64
+		switch {
+		case r.kind == rowCompaction:
+			s = t.compactions[r.comp].AfterSeq
+		default:
+			s = t.events[r.event].Seq
+		}
+		if (s == seq && (r.kind == rowCompaction) == compaction) || s > seq {
+			row = i
+			break
+		}
+	}
+	if row < 0 {
+		return false
+	}
+	t.setFindRow(row)
+	t.scrollTo(row)
+	return true
+}
