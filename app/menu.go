@@ -24,6 +24,8 @@ func (pw *projectWindow) mainMenu() *fyne.MainMenu {
 		fyne.NewMenuItemSeparator(),
 		&fyne.MenuItem{Label: "Stop agent", Action: pw.onStop},
 		&fyne.MenuItem{Label: "Compact session now", Action: pw.onCompactNow},
+		fyne.NewMenuItemSeparator(),
+		&fyne.MenuItem{Label: "Export as Markdown, HTML or JSON…", Action: pw.onExportDocument},
 	)
 	agentsMenu := fyne.NewMenu("Agents", fyne.NewMenuItem("Agent settings…", pw.showAgentSettings))
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("About Lazuli", pw.onAbout))

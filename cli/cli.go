@@ -48,6 +48,7 @@ func commands() []command {
 		{"dump", "[--store P]", "print a canonical JSON dump of a store", runDump},
 		{"search", "[--store P]... [--project DIR] [--json] [--limit N] QUERY", "search every session of a project (or of the given stores)", runSearch},
 		{"reindex", "[--store P]... [--project DIR]", "drop and rebuild the search index of a project's stores", runReindex},
+		{"export", "[--store P] SESSION [--format md|html|json] [-o FILE|-] [--redact | --allow-secrets] [--force] [--scan-only] [--json]", "export a session to Markdown, HTML or JSON after a secret scan", runExport},
 		{"run", "[--store P] [--session SESSION] [--backend claude|codex] [--model M] [--json] PROMPT|-", "run an agent CLI on a prompt, saving its events as they stream", runRun},
 		{"compact", "[--store P] SESSION [--agent auto|builtin|claude|codex] [--json]", "compact a session's older history into a summary", runCompact},
 	}

@@ -79,6 +79,15 @@ type NativeImportActions interface {
 	CancelNativeImport()
 }
 
+// ExportActions are the intents of the export dialog (ShowExport). The app
+// loads and scans the session off the Fyne goroutine and hands the result
+// to the dialog's SetScan (or SetError).
+type ExportActions interface {
+	// ExportSession writes req.Source, redacted when req.Redact, to
+	// req.Path, off the Fyne goroutine, and tells the user how it went.
+	ExportSession(req ExportRequest)
+}
+
 // SearchActions are the intents of the search panel (Ctrl+K). The app
 // searches off the Fyne goroutine and answers through SetResults.
 type SearchActions interface {

@@ -1,0 +1,157 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+
+	"github.com/lazuli-app/lazuli/export"
+	"github.com/lazuli-app/lazuli/views"
+)
+
+// Preference keys of the export dialog: the format and folder of the last
+// export.
+const (
+	prefExportFormat = "export.format"
+	prefExportFolder = "export.folder"
+)
+
+// docExport is one use of the export dialog (Session › Export…): it loads
+// and scans the session in the background, then writes the file the user
+// chose. It implements views.ExportActions.
+type docExport struct {
+	pw  *projectWindow
+	dlg *views.ExportDialog
+	// render writes the file's content; nil means export.Render (tests
+	// make it fail).
+	render func(w io.Writer, src export.Source, f export.Format) error
+}
+
+// onExportDocument opens the export dialog on the session shown.
+func (pw *projectWindow) onExportDocument() {
+	pw.mu.Lock()
+	ref := pw.current
+	pw.mu.Unlock()
+	if ref.ID == 0 {
+		dialog.ShowInformation("Export session", "Select a session to export first.", pw.win)
+		return
+	}
+	pw.openExport(ref)
+}
+
+// openExport opens the export dialog on ref, with the format and folder
+// of the last export, and starts the scan.
+func (pw *projectWindow) openExport(ref views.SessionRef) *docExport {
+	p := pw.ui.fa.Preferences()
+	format, err := export.ParseFormat(p.String(prefExportFormat))
+	if err != nil {
+		format = export.Markdown
+	}
+	x := &docExport{pw: pw}
+	opts := views.ExportOptions{Ref: ref, Format: format, Folder: pw.exportFolder(p.String(prefExportFolder), ref.StorePath)}
+	x.dlg = views.ShowExport(pw.win, x, opts)
+	pw.go_(func() { x.scan(ref) })
+	return x
+}
+
+// exportFolder is the folder an export goes to first: last, the folder of
+// the previous export, while it exists; else the worktree of the store at
+// storePath (the folder of a bare .azs file).
+func (pw *projectWindow) exportFolder(last, storePath string) string {
+	if last != "" {
+		if fi, err := os.Stat(last); err == nil && fi.IsDir() {
+			return last
+		}
+	}
+	for _, wt := range pw.wts {
+		if wt.StorePath == storePath && wt.Dir != "" {
+			return wt.Dir
+		}
+	}
+	dir := filepath.Dir(storePath)
+	if filepath.Join(filepath.Base(dir), filepath.Base(storePath)) == StoreRelPath {
+		return filepath.Dir(dir) // <worktree>/.azureal/sessions.azs
+	}
+	return dir
+}
+
+// scan loads the session and scans it for secrets, then hands both to the
+// dialog: the export writes exactly what the user reviewed, even if an
+// agent adds events meanwhile.
+func (x *docExport) scan(ref views.SessionRef) {
+	pw := x.pw
+	st, err := pw.store(ref.StorePath)
+	var src export.Source
+	if err == nil {
+		src, err = export.Load(pw.ctx, st, ref.ID)
+	}
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return // the window is closing
+		}
+		log.Printf("export: %v", err)
+		fyne.Do(func() { x.dlg.SetError("The session could not be read: " + userMessage(err).Error()) })
+		return
+	}
+	rep := export.Scan(src)
+	fyne.Do(func() { x.dlg.SetScan(src, rep) })
+}
+
+// ExportSession writes the export in the background, then closes the
+// dialog and gives the file's path, or reports the error in the dialog,
+// which stays open. The file is written to a temporary file in its folder
+// and renamed into place: an existing file (req.Overwrite: the user
+// confirmed replacing it) stays as it was until the export is complete,
+// and is not touched at all when it fails.
+func (x *docExport) ExportSession(req views.ExportRequest) {
+	pw := x.pw
+	render := x.render
+	if render == nil {
+		render = export.Render
+	}
+	pw.go_(func() {
+		src := req.Source
+		if req.Redact {
+			src = export.Redact(src, req.Report)
+		}
+		err := export.WriteFile(req.Path, req.Overwrite, func(w io.Writer) error { return render(w, src, req.Format) })
+		if err != nil {
+			log.Printf("export: %v", err)
+			if errors.Is(err, export.ErrExists) {
+				err = fmt.Errorf("%s appeared in %s meanwhile and was left as it is; export again to replace it",
+					filepath.Base(req.Path), filepath.Dir(req.Path))
+			}
+			fyne.Do(func() { x.dlg.ExportFailed(fmt.Errorf("export: %w", userMessage(err))) })
+			return
+		}
+		p := pw.ui.fa.Preferences()
+		p.SetString(prefExportFormat, string(req.Format))
+		p.SetString(prefExportFolder, filepath.Dir(req.Path))
+		msg := fmt.Sprintf("Saved S%d as %s to\n%s", src.Session.ID, req.Format, req.Path)
+		switch n := len(req.Report.Findings); {
+		case src.Redactions > 0:
+			msg += fmt.Sprintf("\n\nRedacted %s (%s).", nouns(n, "possible secret"), nouns(src.Redactions, "occurrence"))
+		case n > 0:
+			msg += fmt.Sprintf("\n\nExported %s as is.", nouns(n, "possible secret"))
+		}
+		fyne.Do(func() {
+			x.dlg.Hide()
+			dialog.ShowInformation("Exported", msg, pw.win)
+		})
+	})
+}
+
+// nouns formats "1 occurrence", "3 occurrences".
+func nouns(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

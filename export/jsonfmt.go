@@ -1,0 +1,117 @@
+package export
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// JSON export identification: the "format" and "version" members.
+const (
+	JSONFormatName = "lazuli-export"
+	JSONVersion    = 1
+)
+
+// JSONSession is the "session" member of a JSON export: the session row
+// as `lazuli ls --json` shows it.
+type JSONSession struct {
+	ID                   int64    `json:"id"`
+	Name                 string   `json:"name"`
+	DisplayName          string   `json:"display_name"`
+	Worktree             string   `json:"worktree"`
+	Created              string   `json:"created"`
+	Completed            *bool    `json:"completed"`
+	DurationMS           *int64   `json:"duration_ms"`
+	CostUSD              *float64 `json:"cost_usd"`
+	LastClaudeUUID       string   `json:"last_claude_uuid"`
+	EventCount           int64    `json:"event_count"`
+	MessageCount         int64    `json:"message_count"`
+	CharsSinceCompaction int64    `json:"chars_since_compaction"`
+}
+
+// JSONCompaction is one element of the "compactions" member.
+type JSONCompaction struct {
+	ID       int64  `json:"id"`
+	AfterSeq int64  `json:"after_seq"`
+	Summary  string `json:"summary"`
+	Created  string `json:"created"`
+}
+
+// JSONEvent is one element of the "events" member: Event is the event in
+// AZUREAL's serde JSON, as stored (after the read-time filter), which
+// store.DecodeEventJSON reads back.
+type JSONEvent struct {
+	Seq   int64           `json:"seq"`
+	Kind  store.Kind      `json:"kind"`
+	Event json.RawMessage `json:"event"`
+}
+
+// JSONDocument is a whole JSON export.
+type JSONDocument struct {
+	Format      string           `json:"format"`  // JSONFormatName
+	Version     int              `json:"version"` // JSONVersion
+	Redactions  int              `json:"redactions"`
+	Session     JSONSession      `json:"session"`
+	Compactions []JSONCompaction `json:"compactions"`
+	Events      []JSONEvent      `json:"events"`
+}
+
+// renderJSON writes src as one JSONDocument, indented, with one event per
+// line so that the file reads and diffs well.
+func renderJSON(w *bufio.Writer, src Source) error {
+	s := src.Session
+	head := struct {
+		Format      string           `json:"format"`
+		Version     int              `json:"version"`
+		Redactions  int              `json:"redactions"`
+		Session     JSONSession      `json:"session"`
+		Compactions []JSONCompaction `json:"compactions"`
+	}{
+		Format: JSONFormatName, Version: JSONVersion, Redactions: src.Redactions,
+		Session: JSONSession{
+			ID: s.ID, Name: s.Name, DisplayName: s.DisplayName(), Worktree: s.Worktree, Created: s.Created,
+			Completed: s.Completed, DurationMS: s.DurationMS, CostUSD: s.CostUSD, LastClaudeUUID: s.LastClaudeUUID,
+			EventCount: s.EventCount, MessageCount: s.MessageCount, CharsSinceCompaction: s.CharsSinceCompaction,
+		},
+		Compactions: make([]JSONCompaction, 0, len(src.Compactions)),
+	}
+	for _, c := range src.Compactions {
+		head.Compactions = append(head.Compactions, JSONCompaction{ID: c.ID, AfterSeq: c.AfterSeq, Summary: c.Summary, Created: c.Created})
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(head); err != nil {
+		return fmt.Errorf("encode session: %w", err)
+	}
+	// Reopen the object after its last member to append "events".
+	headJSON := bytes.TrimSuffix(bytes.TrimRight(b.Bytes(), "\n"), []byte("}"))
+	w.Write(bytes.TrimRight(headJSON, "\n"))
+	w.WriteString(",\n  \"events\": [")
+	line := make([]byte, 0, 1024)
+	for i, se := range src.Events {
+		js, err := store.EncodeEventJSON(se.Event)
+		if err != nil {
+			return fmt.Errorf("encode event %d: %w", se.Seq, err)
+		}
+		line = line[:0]
+		if i > 0 {
+			line = append(line, ',')
+		}
+		line = fmt.Appendf(line, "\n    {\"seq\": %d, \"kind\": ", se.Seq)
+		line = appendJSONString(line, string(se.Kind))
+		line = append(line, ", \"event\": "...)
+		line = append(line, js...)
+		line = append(line, '}')
+		w.Write(line)
+	}
+	if len(src.Events) > 0 {
+		w.WriteString("\n  ")
+	}
+	w.WriteString("]\n}\n")
+	return nil
+}

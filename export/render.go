@@ -1,0 +1,92 @@
+package export
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// Render writes src in format f to w. Render does not scan or redact:
+// pass Redact(src, Scan(src)) to export without the secrets.
+func Render(w io.Writer, src Source, f Format) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var err error
+	switch f {
+	case Markdown:
+		err = renderMarkdown(bw, src)
+	case HTML:
+		err = renderHTML(bw, src)
+	case JSON:
+		err = renderJSON(bw, src)
+	default:
+		return fmt.Errorf("unknown format %q", f)
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// meta is the header of a Markdown or HTML export, one line per field.
+type meta struct {
+	label, value string
+}
+
+// metadata lists what the header of an export says about the session.
+func metadata(src Source) []meta {
+	s := src.Session
+	out := []meta{
+		{"Session", fmt.Sprintf("S%d", s.ID)},
+		{"Worktree", s.Worktree},
+		{"Created", s.Created + " UTC"},
+		{"Status", statusText(s.Completed)},
+	}
+	turns, durationMS, cost := 0, int64(0), 0.0
+	prompts := 0
+	for i := range src.Events {
+		switch e := &src.Events[i].Event; e.Kind {
+		case store.KindComplete:
+			turns++
+			durationMS += int64(e.DurationMS)
+			cost += e.CostUSD
+		case store.KindUserMessage:
+			prompts++
+		}
+	}
+	if turns == 0 && s.DurationMS != nil {
+		turns, durationMS = 1, *s.DurationMS
+		if s.CostUSD != nil {
+			cost = *s.CostUSD
+		}
+	}
+	if turns > 0 {
+		out = append(out,
+			meta{"Duration", formatDuration(durationMS) + " over " + plural(turns, "turn")},
+			meta{"Cost", fmt.Sprintf("$%.4f", cost)})
+	}
+	counts := plural(len(src.Events), "event") + " · " + plural(prompts, "prompt")
+	if n := len(src.Compactions); n > 0 {
+		counts += " · " + plural(n, "compaction")
+	}
+	out = append(out, meta{"Contents", counts})
+	if src.Redactions > 0 {
+		out = append(out, meta{"Redacted", plural(src.Redactions, "occurrence") + " of possible secrets replaced by [REDACTED:rule]"})
+	}
+	return out
+}
+
+// statusText is the completion badge of a session: ✓, ✗ or ○.
+func statusText(completed *bool) string {
+	switch {
+	case completed == nil:
+		return "○ unknown"
+	case *completed:
+		return "✓ completed"
+	}
+	return "✗ failed"
+}
+
+// generator names the program in a file's footer.
+const generator = "Lazuli"
