@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/lazuli-app/lazuli/internal/testcache"
 	"io"
 	"os"
 	"os/exec"
@@ -39,7 +40,7 @@ func TestMain(m *testing.M) {
 		time.Sleep(time.Hour)
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	os.Exit(testcache.Run(m)) // caches out of the user's folder
 }
 
 // fakeRecord is what the fake agent saw.

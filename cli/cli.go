@@ -1,6 +1,6 @@
 // Package cli is Lazuli's headless command line: the subcommands of the
 // lazuli binary that never open a window (ls, show, import, context, check,
-// dump, run, compact). It uses only the store and agents packages, never Fyne.
+// dump, run, compact, import-native, search, reindex, export). It never uses Fyne.
 package cli
 
 import (

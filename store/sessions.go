@@ -54,8 +54,10 @@ func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 // order: most recent event activity first (the largest events.id), then the
 // highest id. Each carries its event, message and since-compaction counts.
 // The counts come from an incremental cache, so repeated calls cost about a
-// millisecond per thousand sessions; the first call counts the whole events
-// table, on two connections.
+// millisecond per thousand sessions. A Store's first call starts from the
+// counts saved in Lazuli's cache folder (listdisk.go) once they check out
+// against the file; without them it counts the whole events table, on two
+// connections.
 func (s *Store) ListSessions(ctx context.Context, worktree string) ([]Session, error) {
 	db, info, err := s.reader(ctx)
 	if err != nil || db == nil {
