@@ -248,13 +248,7 @@ func (c *countWriter) Write(p []byte) (int, error) {
 
 // humanSize formats a byte count: "812 B", "12.3 KiB", "4.0 MiB".
 func humanSize(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
+	return store.FormatBytes(n)
 }
 
 // plural formats "1 event", "3 events".

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/project"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -136,14 +136,7 @@ func BranchOf(dir string) string {
 
 // GitBranch returns the git branch checked out in dir; false when dir is
 // not a git worktree or has a detached HEAD.
-func GitBranch(dir string) (string, bool) {
-	out, err := exec.Command("git", "-C", dir, "rev-parse", "--abbrev-ref", "HEAD").Output()
-	b := strings.TrimSpace(string(out))
-	if err != nil || b == "" || b == "HEAD" {
-		return "", false
-	}
-	return b, true
-}
+func GitBranch(dir string) (string, bool) { return project.GitBranch(dir) }
 
 func joinInts(ns []int) string {
 	parts := make([]string, len(ns))

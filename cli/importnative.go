@@ -307,13 +307,7 @@ func startedText(n agents.NativeSession) string {
 
 // sizeText formats a size for people.
 func sizeText(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
+	return store.FormatBytes(n)
 }
 
 // oneLine is the first line of s, cut to max runes.

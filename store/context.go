@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -180,6 +181,17 @@ func ToolKeyParam(toolName string, input json.RawMessage) string {
 		return ""
 	}
 	return s
+}
+
+// FormatBytes formats a byte count for people: "812 B", "12.3 KiB", "4.0 MiB".
+func FormatBytes(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }
 
 // FormatDurationBadge formats a completed session's duration for the session

@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/lazuli-app/lazuli/store"
 )
 
 // NativeRow is one native session (Claude Code's or Codex's own history)
@@ -325,11 +327,5 @@ func stateImportance(state string) widget.Importance {
 
 // sizeText formats a size for people.
 func sizeText(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
+	return store.FormatBytes(n)
 }
