@@ -23,8 +23,18 @@ func (pw *projectWindow) SelectSession(ref views.SessionRef) {
 	pw.go_(func() { pw.loadSession(ref, gen) })
 }
 
+// tailFirstEvents is the session size from which loadSession shows the
+// newest tailRows rows first and the whole session when it is decoded: the
+// newest rows of a 50,000-event session take a few milliseconds, the whole
+// session a few hundred on a 1 GB store.
+const (
+	tailFirstEvents = 5_000
+	tailRows        = 1_000
+)
+
 // loadSession reads a whole session and shows it, unless the user has
-// switched to another session meanwhile.
+// switched to another session meanwhile. A big session shows its newest
+// rows first (see tailFirstEvents).
 func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 	st, err := pw.store(ref.StorePath)
 	if err != nil {
@@ -35,6 +45,9 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 	if err != nil {
 		pw.showError("open session", err)
 		return
+	}
+	if s.EventCount >= tailFirstEvents {
+		pw.showTail(st, ref, s, gen)
 	}
 	events, err := st.LoadEvents(pw.ctx, ref.ID)
 	if err != nil {
@@ -70,6 +83,28 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 	pw.updateBanner()
 	if !running && s.CharsSinceCompaction >= store.CompactionThreshold {
 		pw.requestCompaction(ref, "on load", false, s.CharsSinceCompaction, model)
+	}
+}
+
+// showTail shows the newest rows of a big session while the whole session
+// loads. The rows are only shown: the window's bookkeeping (current
+// session, last seq, prompt box) follows the whole load. Errors are left to
+// the whole load, which reports them.
+func (pw *projectWindow) showTail(st *store.Store, ref views.SessionRef, s store.Session, gen int) {
+	from := max(s.EventCount-tailRows+1, 1) // seqs are dense in AZUREAL's format; a gap only shows more or fewer rows
+	events, err := st.LoadEventsRange(pw.ctx, ref.ID, from, 0)
+	if err != nil || len(events) == 0 {
+		return
+	}
+	comps, err := st.Compactions(pw.ctx, ref.ID)
+	if err != nil {
+		return
+	}
+	pw.mu.Lock()
+	current := gen == pw.loadGen
+	pw.mu.Unlock()
+	if current {
+		fyne.Do(func() { pw.mv.ShowSession(ref, s, events, comps) })
 	}
 }
 
