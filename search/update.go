@@ -156,6 +156,7 @@ func (x *Index) run(ctx context.Context, progress Progress, rebuild bool) (Stats
 	if err == nil {
 		err = x.update(ctx, &s, progress)
 	}
+	err = cancelled(ctx, err)
 	if needsRebuild(err) {
 		x.dbMu.Lock()
 		err = x.recreateLocked(ctx)
@@ -166,10 +167,20 @@ func (x *Index) run(ctx context.Context, progress Progress, rebuild bool) (Stats
 		}
 	}
 	s.Elapsed = time.Since(start)
-	if err != nil {
+	if err = cancelled(ctx, err); err != nil {
 		return s, fmt.Errorf("update search index of %s: %w", x.st.Path(), err)
 	}
 	return s, nil
+}
+
+// cancelled reports a failure that ctx's end caused as ctx's error:
+// database/sql rolls back a transaction whose context ends, so the failing
+// call may report sql.ErrTxDone or an interrupted statement instead.
+func cancelled(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
 }
 
 // needsRebuild reports an error that the index's file or rows are not what
