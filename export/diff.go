@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sergi/go-diff/diffmatchpatch"
+	"github.com/lazuli-app/lazuli/editdiff"
 )
 
 // diffOp classifies one line of a diff.
@@ -33,64 +33,40 @@ type diffLine struct {
 // string), a Codex file change's unified_diff, and, for Write, the written
 // content when ingestion kept it.
 func editDiff(tool, filePath string, input json.RawMessage) []diffLine {
-	var in struct {
-		FilePath    string  `json:"file_path"`
-		Path        string  `json:"path"`
-		OldString   *string `json:"old_string"`
-		NewString   *string `json:"new_string"`
-		Content     *string `json:"content"`
-		Patch       string  `json:"patch"`
-		UnifiedDiff string  `json:"unified_diff"`
-	}
-	if err := json.Unmarshal(input, &in); err != nil {
-		var raw string
-		if json.Unmarshal(input, &raw) == nil && strings.Contains(raw, "*** Begin Patch") {
-			return patchLines(raw)
-		}
-		return nil
-	}
-	path := firstNonEmpty(in.FilePath, in.Path, filePath)
+	in, ok := editdiff.Parse(filePath, input)
 	switch {
+	case !ok:
+		return nil
 	case in.Patch != "":
 		return patchLines(in.Patch)
 	case in.UnifiedDiff != "":
 		if !strings.Contains(in.UnifiedDiff, "\n--- ") && !strings.HasPrefix(in.UnifiedDiff, "--- ") {
-			return append(fileHeader(path, path), patchLines(in.UnifiedDiff)...)
+			return append(fileHeader(in.Path, in.Path), patchLines(in.UnifiedDiff)...)
 		}
 		return patchLines(in.UnifiedDiff)
 	case in.OldString != nil || in.NewString != nil:
-		return unifiedDiff(path, deref(in.OldString), deref(in.NewString))
+		return unifiedDiff(in.Path, editdiff.Deref(in.OldString), editdiff.Deref(in.NewString))
 	case in.Content != nil && (tool == "Write" || tool == "write"):
-		return unifiedDiff(path, "", *in.Content)
+		return unifiedDiff(in.Path, "", *in.Content)
 	}
 	return nil
 }
 
-// unifiedDiff diffs two texts line by line (go-diff's line mode, as the
+// unifiedDiff diffs two texts line by line (editdiff.Lines, as the
 // window's Edit cards do) into one hunk with every line of both texts, as
 // an Edit's strings are short excerpts whose place in the file is unknown.
 func unifiedDiff(path, oldText, newText string) []diffLine {
-	dmp := diffmatchpatch.New()
-	a, b, lines := dmp.DiffLinesToChars(withFinalNewline(oldText), withFinalNewline(newText))
-	diffs := dmp.DiffCharsToLines(dmp.DiffMain(a, b, false), lines)
+	ops := [...]diffOp{editdiff.Equal: opContext, editdiff.Delete: opDelete, editdiff.Insert: opInsert}
 	var body []diffLine
 	oldN, newN := 0, 0
-	for _, d := range diffs {
-		op := opContext
-		switch d.Type {
-		case diffmatchpatch.DiffDelete:
-			op = opDelete
-		case diffmatchpatch.DiffInsert:
-			op = opInsert
+	for _, l := range editdiff.Lines(oldText, newText) {
+		op := ops[l.Op]
+		body = append(body, diffLine{op: op, text: string(op) + l.Text})
+		if op != opInsert {
+			oldN++
 		}
-		for _, l := range splitLines(d.Text) {
-			body = append(body, diffLine{op: op, text: string(op) + l})
-			if op != opInsert {
-				oldN++
-			}
-			if op != opDelete {
-				newN++
-			}
+		if op != opDelete {
+			newN++
 		}
 	}
 	oldPath := path
@@ -129,7 +105,7 @@ func hunkRange(n int) string {
 // envelope by their first characters.
 func patchLines(patch string) []diffLine {
 	var out []diffLine
-	for _, l := range splitLines(patch) {
+	for _, l := range editdiff.SplitLines(patch) {
 		op := opContext
 		switch {
 		case strings.HasPrefix(l, "*** "), strings.HasPrefix(l, "--- "), strings.HasPrefix(l, "+++ "),
@@ -145,42 +121,4 @@ func patchLines(patch string) []diffLine {
 		out = append(out, diffLine{op: op, text: l})
 	}
 	return out
-}
-
-// withFinalNewline makes the last line of a non-empty s end in "\n", so
-// that "a" and "a\n" diff as the same line.
-func withFinalNewline(s string) string {
-	if s == "" || strings.HasSuffix(s, "\n") {
-		return s
-	}
-	return s + "\n"
-}
-
-// splitLines splits s on "\n" without an empty last line after a final
-// newline, dropping a trailing "\r" from each line.
-func splitLines(s string) []string {
-	if s == "" {
-		return nil
-	}
-	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
-	}
-	return lines
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/lazuli-app/lazuli/editdiff"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -120,10 +121,10 @@ func toolItem(it *item, e *store.Event) {
 	it.param = store.ToolKeyParam(e.ToolName, e.Input)
 	switch e.ToolName {
 	case "Edit", "edit", "Write", "write", "apply_patch":
-		if d := editDiff(e.ToolName, deref(e.FilePath), e.Input); d != nil {
+		if d := editDiff(e.ToolName, editdiff.Deref(e.FilePath), e.Input); d != nil {
 			it.diff, it.note = capDiff(d)
 			if it.param == "" {
-				it.param = deref(e.FilePath)
+				it.param = editdiff.Deref(e.FilePath)
 			}
 			if e.ToolName == "Write" || e.ToolName == "write" {
 				it.note = joinNote(writeNote(e.Input), it.note)

@@ -5,6 +5,8 @@ import (
 	"html"
 	"regexp"
 	"strings"
+
+	"github.com/lazuli-app/lazuli/editdiff"
 )
 
 // markdownHTML writes the Markdown of assistant text, a plan or a summary
@@ -18,7 +20,7 @@ import (
 // Line breaks inside a paragraph are kept, as agents' chat output expects.
 func markdownHTML(w *bufio.Writer, s string) {
 	var b strings.Builder
-	mdBlocks(&b, splitLines(cleanText(s)), 0, false)
+	mdBlocks(&b, editdiff.SplitLines(cleanText(s)), 0, false)
 	w.WriteString(b.String())
 }
 

@@ -1,11 +1,12 @@
 package views
 
 import (
-	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
+
+	"github.com/lazuli-app/lazuli/editdiff"
 )
 
 // diffKind classifies one line of a rendered diff.
@@ -60,46 +61,13 @@ const (
 // lineDiff diffs two texts line by line (go-diff's line mode) and marks the
 // changed words of each paired deleted/inserted line.
 func lineDiff(oldText, newText string) []diffLine {
-	dmp := diffmatchpatch.New()
-	a, b, lines := dmp.DiffLinesToChars(withFinalNewline(oldText), withFinalNewline(newText))
-	diffs := dmp.DiffCharsToLines(dmp.DiffMain(a, b, false), lines)
+	kinds := [...]diffKind{editdiff.Equal: diffContext, editdiff.Delete: diffDelete, editdiff.Insert: diffInsert}
 	var out []diffLine
-	for _, d := range diffs {
-		kind := diffContext
-		switch d.Type {
-		case diffmatchpatch.DiffDelete:
-			kind = diffDelete
-		case diffmatchpatch.DiffInsert:
-			kind = diffInsert
-		}
-		for _, l := range splitLines(d.Text) {
-			out = append(out, diffLine{kind: kind, text: l})
-		}
+	for _, l := range editdiff.Lines(oldText, newText) {
+		out = append(out, diffLine{kind: kinds[l.Op], text: l.Text})
 	}
 	addWordSpans(out)
 	return out
-}
-
-// withFinalNewline makes the last line of a non-empty s end in "\n", so
-// that "a" and "a\n" diff as the same line.
-func withFinalNewline(s string) string {
-	if s == "" || strings.HasSuffix(s, "\n") {
-		return s
-	}
-	return s + "\n"
-}
-
-// splitLines splits s on "\n" without an empty last line after a final
-// newline, dropping a trailing "\r" from each line.
-func splitLines(s string) []string {
-	if s == "" {
-		return nil
-	}
-	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
-	}
-	return lines
 }
 
 // addWordSpans pairs each run of deleted lines with the run of inserted

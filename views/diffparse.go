@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/lazuli-app/lazuli/editdiff"
 )
 
 // Codex apply_patch markers (the "*** Begin Patch" envelope).
@@ -19,7 +21,7 @@ const (
 func parseApplyPatch(patch string) []fileDiff {
 	var files []fileDiff
 	var cur *fileDiff
-	for _, l := range splitLines(patch) {
+	for _, l := range editdiff.SplitLines(patch) {
 		if f, ok := patchFileHeader(l); ok {
 			files = append(files, f)
 			cur = &files[len(files)-1]
@@ -95,7 +97,7 @@ type unifiedParser struct {
 // when the diff has no headers.
 func parseUnifiedDiff(diff, path string) []fileDiff {
 	p := unifiedParser{defaultPath: path}
-	for _, l := range splitLines(diff) {
+	for _, l := range editdiff.SplitLines(diff) {
 		if p.oldLeft > 0 || p.newLeft > 0 {
 			p.hunkLine(l)
 			continue
@@ -219,37 +221,18 @@ func rangeCount(r, sign string) int {
 	return n
 }
 
-// editInput is the part of an Edit tool call's input a diff is built from:
-// Claude's old_string/new_string, Codex's apply_patch envelope, or a Codex
-// file_change with a unified diff.
-type editInput struct {
-	FilePath    string  `json:"file_path"`
-	Path        string  `json:"path"`
-	OldString   *string `json:"old_string"`
-	NewString   *string `json:"new_string"`
-	Patch       string  `json:"patch"`
-	UnifiedDiff string  `json:"unified_diff"`
-	Kind        string  `json:"kind"`
-}
-
 // editDiffs builds the diffs of an Edit tool call, or nil when its input
 // carries no diff (a compacted MultiEdit, a Codex change without text).
 // filePath is the call's file_path column, used when the input names none.
 func editDiffs(filePath string, input json.RawMessage) []fileDiff {
-	var in editInput
-	if err := json.Unmarshal(input, &in); err != nil {
-		var raw string
-		if json.Unmarshal(input, &raw) == nil && strings.Contains(raw, "*** Begin Patch") {
-			return parseApplyPatch(raw)
-		}
-		return nil
-	}
-	path := firstNonEmpty(in.FilePath, in.Path, filePath)
+	in, ok := editdiff.Parse(filePath, input)
 	switch {
+	case !ok:
+		return nil
 	case in.Patch != "":
 		return parseApplyPatch(in.Patch)
 	case in.UnifiedDiff != "":
-		files := parseUnifiedDiff(in.UnifiedDiff, path)
+		files := parseUnifiedDiff(in.UnifiedDiff, in.Path)
 		for i := range files {
 			if in.Kind != "" && in.Kind != "update" {
 				files[i].op = in.Kind
@@ -257,23 +240,7 @@ func editDiffs(filePath string, input json.RawMessage) []fileDiff {
 		}
 		return files
 	case in.OldString != nil || in.NewString != nil:
-		return []fileDiff{{path: path, lines: lineDiff(deref(in.OldString), deref(in.NewString))}}
+		return []fileDiff{{path: in.Path, lines: lineDiff(editdiff.Deref(in.OldString), editdiff.Deref(in.NewString))}}
 	}
 	return nil
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

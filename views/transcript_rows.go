@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/editdiff"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -112,7 +113,7 @@ func computeDetail(kind rowKind, e *store.Event) *rowDetail {
 		d.param = store.ToolKeyParam(e.ToolName, e.Input)
 		d.input = prettyInput(e.Input)
 		if kind == rowEdit {
-			d.diffs = editDiffs(deref(e.FilePath), e.Input)
+			d.diffs = editDiffs(editdiff.Deref(e.FilePath), e.Input)
 		}
 		if kind == rowWrite {
 			d.param = writeSummary(d.param, e.Input)

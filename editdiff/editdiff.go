@@ -1,0 +1,125 @@
+// Package editdiff reads the diff an Edit-like tool call carries, for the
+// window's Edit cards and for exports: Claude's old_string/new_string, a
+// Codex apply_patch envelope, a Codex file change's unified diff, and the
+// content of a Write. It also diffs two texts line by line with go-diff.
+// It never imports Fyne.
+package editdiff
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+)
+
+// Input is what a tool call's input holds for a diff. At most one form is
+// used, in this order: Patch, UnifiedDiff, OldString/NewString, Content.
+type Input struct {
+	// Path is the input's file_path or path, else the call's file_path
+	// column.
+	Path                 string
+	Patch                string  // a Codex apply_patch envelope ("*** Begin Patch" …)
+	UnifiedDiff          string  // a Codex file change's unified diff
+	Kind                 string  // a Codex file change's kind: "add", "delete", "update"
+	OldString, NewString *string // Claude's Edit
+	Content              *string // Claude's Write, when ingestion kept it
+}
+
+// Parse reads a tool call's input. filePath is the call's file_path
+// column, used when the input names no path. An input that is a JSON string
+// holding an apply_patch envelope (Codex's custom tool call) is a Patch.
+// ok is false when the input is neither an object nor such a string.
+func Parse(filePath string, input json.RawMessage) (in Input, ok bool) {
+	var raw struct {
+		FilePath    string  `json:"file_path"`
+		Path        string  `json:"path"`
+		OldString   *string `json:"old_string"`
+		NewString   *string `json:"new_string"`
+		Content     *string `json:"content"`
+		Patch       string  `json:"patch"`
+		UnifiedDiff string  `json:"unified_diff"`
+		Kind        string  `json:"kind"`
+	}
+	if err := json.Unmarshal(input, &raw); err != nil {
+		var s string
+		if json.Unmarshal(input, &s) == nil && strings.Contains(s, "*** Begin Patch") {
+			return Input{Path: filePath, Patch: s}, true
+		}
+		return Input{}, false
+	}
+	path := raw.FilePath
+	if path == "" {
+		path = raw.Path
+	}
+	if path == "" {
+		path = filePath
+	}
+	return Input{Path: path, Patch: raw.Patch, UnifiedDiff: raw.UnifiedDiff, Kind: raw.Kind,
+		OldString: raw.OldString, NewString: raw.NewString, Content: raw.Content}, true
+}
+
+// Op is what a line of a line diff is.
+type Op int8
+
+// The ops of a line diff.
+const (
+	Equal  Op = iota // in both texts
+	Delete           // only in the old text
+	Insert           // only in the new text
+)
+
+// Line is one line of a line diff, without its newline.
+type Line struct {
+	Op   Op
+	Text string
+}
+
+// Lines diffs two texts line by line (go-diff's line mode). A missing final
+// newline does not count: "a" and "a\n" are the same line.
+func Lines(oldText, newText string) []Line {
+	dmp := diffmatchpatch.New()
+	a, b, lines := dmp.DiffLinesToChars(withFinalNewline(oldText), withFinalNewline(newText))
+	var out []Line
+	for _, d := range dmp.DiffCharsToLines(dmp.DiffMain(a, b, false), lines) {
+		op := Equal
+		switch d.Type {
+		case diffmatchpatch.DiffDelete:
+			op = Delete
+		case diffmatchpatch.DiffInsert:
+			op = Insert
+		}
+		for _, l := range SplitLines(d.Text) {
+			out = append(out, Line{op, l})
+		}
+	}
+	return out
+}
+
+// withFinalNewline makes the last line of a non-empty s end in "\n".
+func withFinalNewline(s string) string {
+	if s == "" || strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "\n"
+}
+
+// SplitLines splits s on "\n" without an empty last line after a final
+// newline, dropping a trailing "\r" from each line.
+func SplitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+// Deref is the string p points to, or "" for nil.
+func Deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
