@@ -7,33 +7,9 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/lazuli-app/lazuli/export"
 	"github.com/lazuli-app/lazuli/store"
 )
-
-// sessionJSON is one element of `lazuli ls --json`.
-type sessionJSON struct {
-	ID                   int64    `json:"id"`
-	Name                 string   `json:"name"`
-	DisplayName          string   `json:"display_name"`
-	Worktree             string   `json:"worktree"`
-	Created              string   `json:"created"`
-	Completed            *bool    `json:"completed"`
-	DurationMS           *int64   `json:"duration_ms"`
-	CostUSD              *float64 `json:"cost_usd"`
-	LastClaudeUUID       string   `json:"last_claude_uuid"`
-	EventCount           int64    `json:"event_count"`
-	MessageCount         int64    `json:"message_count"`
-	CharsSinceCompaction int64    `json:"chars_since_compaction"`
-}
-
-func toSessionJSON(s store.Session) sessionJSON {
-	return sessionJSON{
-		ID: s.ID, Name: s.Name, DisplayName: s.DisplayName(), Worktree: s.Worktree,
-		Created: s.Created, Completed: s.Completed, DurationMS: s.DurationMS, CostUSD: s.CostUSD,
-		LastClaudeUUID: s.LastClaudeUUID, EventCount: s.EventCount, MessageCount: s.MessageCount,
-		CharsSinceCompaction: s.CharsSinceCompaction,
-	}
-}
 
 func runList(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("ls", env)
@@ -52,9 +28,9 @@ func runList(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		out := make([]sessionJSON, 0, len(sessions))
+		out := make([]export.JSONSession, 0, len(sessions))
 		for _, s := range sessions {
-			out = append(out, toSessionJSON(s))
+			out = append(out, export.SessionJSON(s))
 		}
 		return writeJSON(env.Stdout, out)
 	}

@@ -32,6 +32,15 @@ type JSONSession struct {
 	CharsSinceCompaction int64    `json:"chars_since_compaction"`
 }
 
+// SessionJSON is s as JSON exports and `lazuli ls --json` show it.
+func SessionJSON(s store.Session) JSONSession {
+	return JSONSession{
+		ID: s.ID, Name: s.Name, DisplayName: s.DisplayName(), Worktree: s.Worktree, Created: s.Created,
+		Completed: s.Completed, DurationMS: s.DurationMS, CostUSD: s.CostUSD, LastClaudeUUID: s.LastClaudeUUID,
+		EventCount: s.EventCount, MessageCount: s.MessageCount, CharsSinceCompaction: s.CharsSinceCompaction,
+	}
+}
+
 // JSONCompaction is one element of the "compactions" member.
 type JSONCompaction struct {
 	ID       int64  `json:"id"`
@@ -71,11 +80,7 @@ func renderJSON(w *bufio.Writer, src Source) error {
 		Compactions []JSONCompaction `json:"compactions"`
 	}{
 		Format: JSONFormatName, Version: JSONVersion, Redactions: src.Redactions,
-		Session: JSONSession{
-			ID: s.ID, Name: s.Name, DisplayName: s.DisplayName(), Worktree: s.Worktree, Created: s.Created,
-			Completed: s.Completed, DurationMS: s.DurationMS, CostUSD: s.CostUSD, LastClaudeUUID: s.LastClaudeUUID,
-			EventCount: s.EventCount, MessageCount: s.MessageCount, CharsSinceCompaction: s.CharsSinceCompaction,
-		},
+		Session:     SessionJSON(s),
 		Compactions: make([]JSONCompaction, 0, len(src.Compactions)),
 	}
 	for _, c := range src.Compactions {
