@@ -1,7 +1,6 @@
 package export
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -140,7 +139,7 @@ func toolItem(it *item, e *store.Event) {
 		it.code, it.lang, it.param = cmd, "sh", ""
 		return
 	}
-	if in := prettyInput(e.Input); in != "" && (it.param == "" || inputMembers(e.Input) > 1) {
+	if in := store.IndentInput(e.Input); in != "" && (it.param == "" || inputMembers(e.Input) > 1) {
 		it.code, it.lang = in, "json"
 	}
 }
@@ -172,20 +171,6 @@ func inputMembers(input json.RawMessage) int {
 		return 0
 	}
 	return len(obj)
-}
-
-// prettyInput indents a tool input; an empty object or null is "".
-func prettyInput(input json.RawMessage) string {
-	trimmed := bytes.TrimSpace(input)
-	switch string(trimmed) {
-	case "", "null", "{}":
-		return ""
-	}
-	var b bytes.Buffer
-	if json.Indent(&b, trimmed, "", "  ") != nil {
-		return string(trimmed)
-	}
-	return b.String()
 }
 
 // writeNote is what a Write call kept after ingestion: "12 lines · purpose".

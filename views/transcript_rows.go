@@ -1,7 +1,6 @@
 package views
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -111,7 +110,7 @@ func computeDetail(kind rowKind, e *store.Event) *rowDetail {
 	case rowTool, rowEdit, rowWrite:
 		d.title = e.ToolName
 		d.param = store.ToolKeyParam(e.ToolName, e.Input)
-		d.input = prettyInput(e.Input)
+		d.input = store.IndentInput(e.Input)
 		if kind == rowEdit {
 			d.diffs = editDiffs(editdiff.Deref(e.FilePath), e.Input)
 		}
@@ -125,20 +124,6 @@ func computeDetail(kind rowKind, e *store.Event) *rowDetail {
 		d.title = mutedText(e)
 	}
 	return d
-}
-
-// prettyInput indents a tool input; empty objects and null show nothing.
-func prettyInput(input json.RawMessage) string {
-	trimmed := bytes.TrimSpace(input)
-	switch string(trimmed) {
-	case "", "null", "{}":
-		return ""
-	}
-	var b bytes.Buffer
-	if json.Indent(&b, trimmed, "", "  ") != nil {
-		return string(trimmed)
-	}
-	return b.String()
 }
 
 // writeSummary is the Write card's header detail: the path, the line count
