@@ -108,7 +108,7 @@ func renderJSON(w *bufio.Writer, src Source) error {
 			line = append(line, ',')
 		}
 		line = fmt.Appendf(line, "\n    {\"seq\": %d, \"kind\": ", se.Seq)
-		line = appendJSONString(line, string(se.Kind))
+		line = store.AppendJSONString(line, string(se.Kind))
 		line = append(line, ", \"event\": "...)
 		line = append(line, js...)
 		line = append(line, '}')

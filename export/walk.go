@@ -3,7 +3,6 @@ package export
 import (
 	"encoding/json"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -173,7 +172,7 @@ func (w *walker) json(seq int64, tool string, raw json.RawMessage) json.RawMessa
 		}
 		if w.rewrite && got != s {
 			out = append(out, raw[copied:i]...)
-			out = appendJSONString(out, got)
+			out = store.AppendJSONString(out, got)
 			copied = end
 		}
 		i = end
@@ -221,45 +220,4 @@ func nextNonSpace(raw []byte, i int) byte {
 		return raw[i]
 	}
 	return 0
-}
-
-// appendJSONString appends s as a JSON string literal, without the HTML
-// escaping of encoding/json.
-func appendJSONString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			dst = append(dst, c)
-			i++
-			continue
-		}
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			if c < 0x20 {
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-				i++
-				continue
-			}
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				dst = append(dst, `\ufffd`...)
-			} else {
-				dst = append(dst, s[i:i+size]...)
-			}
-			i += size
-			continue
-		}
-		i++
-	}
-	return append(dst, '"')
 }

@@ -50,7 +50,7 @@ func appendEventJSON(b []byte, e Event, serdeInput bool) ([]byte, error) {
 		return nil, fmt.Errorf("encode event: unknown kind %q", e.Kind)
 	}
 	if e.Kind.IsUnit() {
-		return appendSerdeString(b, string(e.Kind)), nil
+		return AppendJSONString(b, string(e.Kind)), nil
 	}
 	b = append(b, `{"`...)
 	b = append(b, e.Kind...)
@@ -65,14 +65,14 @@ func appendEventJSON(b []byte, e Event, serdeInput bool) ([]byte, error) {
 	}
 	str := func(name, v string, first bool) {
 		field(name, first)
-		b = appendSerdeString(b, v)
+		b = AppendJSONString(b, v)
 	}
 	filePath := func() {
 		field("file_path", false)
 		if e.FilePath == nil {
 			b = append(b, "null"...)
 		} else {
-			b = appendSerdeString(b, *e.FilePath)
+			b = AppendJSONString(b, *e.FilePath)
 		}
 	}
 	switch e.Kind {

@@ -73,12 +73,12 @@ func TestCharLenCountsBytes(t *testing.T) {
 }
 
 func TestSerdeStringEscapes(t *testing.T) {
-	got := string(appendSerdeString(nil, "a\"\\\b\f\n\r\t\x01\x1f<>&/\u2028é😀\x7f"))
+	got := string(AppendJSONString(nil, "a\"\\\b\f\n\r\t\x01\x1f<>&/\u2028é😀\x7f"))
 	want := `"a\"\\\b\f\n\r\t\u0001\u001f<>&/` + "\u2028é😀\x7f" + `"`
 	if got != want {
 		t.Errorf("appendSerdeString = %s, want %s", got, want)
 	}
-	if got := string(appendSerdeString(nil, "ok\xffbad")); got != "\"ok\uFFFDbad\"" {
+	if got := string(AppendJSONString(nil, "ok\xffbad")); got != "\"ok\uFFFDbad\"" {
 		t.Errorf("invalid UTF-8 = %q", got)
 	}
 }

@@ -170,7 +170,7 @@ func compactWriteInput(input json.RawMessage) json.RawMessage {
 			lines := rustLines(content)
 			obj.addRaw("_lines", json.RawMessage(strconv.Itoa(len(lines))))
 			if p := writePurpose(lines); p != "" {
-				obj.addRaw("_purpose", appendSerdeString(nil, p))
+				obj.addRaw("_purpose", AppendJSONString(nil, p))
 			}
 		}
 	}
@@ -248,7 +248,7 @@ func (o *objectBuilder) addRaw(key string, value json.RawMessage) {
 	} else {
 		o.buf = append(o.buf, ',')
 	}
-	o.buf = appendSerdeString(o.buf, key)
+	o.buf = AppendJSONString(o.buf, key)
 	o.buf = append(o.buf, ':')
 	mark := len(o.buf)
 	var err error

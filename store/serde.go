@@ -17,9 +17,11 @@ import (
 
 const hexDigits = "0123456789abcdef"
 
-// appendSerdeString appends s as a serde_json string literal. Invalid UTF-8 is
-// replaced by U+FFFD, because AZUREAL rejects payloads that are not UTF-8.
-func appendSerdeString(dst []byte, s string) []byte {
+// AppendJSONString appends s as a JSON string literal the way serde_json
+// (and so AZUREAL) writes it: only '"', '\\' and U+0000–U+001F are escaped,
+// nothing is HTML-escaped, and invalid UTF-8 becomes U+FFFD, because AZUREAL
+// rejects payloads that are not UTF-8.
+func AppendJSONString(dst []byte, s string) []byte {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
@@ -173,7 +175,7 @@ func appendSerdeTokens(dst []byte, d *json.Decoder) ([]byte, error) {
 				if !ok {
 					return dst, errBadJSON
 				}
-				dst = appendSerdeString(dst, key)
+				dst = AppendJSONString(dst, key)
 				dst = append(dst, ':')
 				if dst, err = appendSerdeTokens(dst, d); err != nil {
 					return dst, err
@@ -200,7 +202,7 @@ func appendSerdeTokens(dst []byte, d *json.Decoder) ([]byte, error) {
 		}
 		return dst, errBadJSON
 	case string:
-		return appendSerdeString(dst, v), nil
+		return AppendJSONString(dst, v), nil
 	case json.Number:
 		return appendSerdeNumber(dst, string(v)), nil
 	case bool:

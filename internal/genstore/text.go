@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"github.com/lazuli-app/lazuli/store"
 )
 
 // zipfTable draws words with Zipf–Mandelbrot frequencies (the k-th word
@@ -284,13 +286,13 @@ func (o *jsonObject) key(k string) {
 	} else {
 		o.b = append(o.b, ',')
 	}
-	o.b = appendJSONString(o.b, k)
+	o.b = store.AppendJSONString(o.b, k)
 	o.b = append(o.b, ':')
 }
 
 func (o *jsonObject) str(k, v string) *jsonObject {
 	o.key(k)
-	o.b = appendJSONString(o.b, v)
+	o.b = store.AppendJSONString(o.b, v)
 	return o
 }
 
@@ -318,36 +320,6 @@ func (o *jsonObject) bytes() []byte {
 		return []byte("{}")
 	}
 	return append(o.b, '}')
-}
-
-// appendJSONString appends s as a JSON string. s must be valid UTF-8, which
-// everything the generator writes is.
-func appendJSONString(b []byte, s string) []byte {
-	const hexDigits = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\r':
-			b = append(b, '\\', 'r')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
 
 // thirdPerson returns a verb's third person singular: "gets", "flushes",
