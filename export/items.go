@@ -107,7 +107,7 @@ func eventItem(seq int64, e *store.Event) item {
 	case store.KindComplete:
 		it.kind, it.ok, it.title = itemComplete, e.Success, completeText(e)
 	default:
-		it.kind, it.title = itemNotice, noticeText(e)
+		it.kind, it.title = itemNotice, e.Notice()
 	}
 	return it
 }
@@ -253,28 +253,6 @@ func completeText(e *store.Event) string {
 	return fmt.Sprintf("%s in %s · $%.4f", verb, formatDuration(int64(e.DurationMS)), e.CostUSD)
 }
 
-// noticeText is the one-line notice of Init, Command, ModelSwitch and the
-// banner variants.
-func noticeText(e *store.Event) string {
-	switch e.Kind {
-	case store.KindInit:
-		return joinNonEmpty(" · ", "Session started", e.Model, e.CWD)
-	case store.KindCommand:
-		return "Command " + e.Name
-	case store.KindModelSwitch:
-		return "Model switched to " + e.Model
-	case store.KindCompacting:
-		return "Compacting the conversation…"
-	case store.KindCompacted:
-		return "Conversation compacted"
-	case store.KindMayBeCompacting:
-		return "The conversation may be compacting…"
-	case store.KindFiltered:
-		return "Filtered"
-	}
-	return string(e.Kind)
-}
-
 // formatDuration formats milliseconds for people: "850ms", "12.3s",
 // "4m 05s", "2h 03m".
 func formatDuration(ms int64) string {
@@ -296,16 +274,6 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return formatCount(n) + " " + noun + "s"
-}
-
-func joinNonEmpty(sep string, parts ...string) string {
-	var out []string
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, sep)
 }
 
 // firstLine is s's first non-empty line, cut to maxRunes with "…", marked

@@ -1,6 +1,9 @@
 package store
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Kind is the variant name of a DisplayEvent, exactly as AZUREAL stores it in
 // events.kind and as the tag of the serde JSON.
@@ -117,4 +120,44 @@ func (e Event) IsTurnContent() bool {
 		return true
 	}
 	return false
+}
+
+// Notice is the one-line text of an event shown as a notice rather than as
+// content: Init, Hook, Command, ModelSwitch and the unit variants. Other
+// kinds give their kind's name.
+func (e Event) Notice() string {
+	switch e.Kind {
+	case KindInit:
+		return joinNonEmpty(" · ", "Session started", e.Model, e.CWD)
+	case KindHook:
+		out := strings.TrimSpace(e.Output)
+		if i := strings.IndexByte(out, '\n'); i >= 0 {
+			out = out[:i] + " …"
+		}
+		return joinNonEmpty(": ", "Hook "+e.Name, out)
+	case KindCommand:
+		return "Command " + e.Name
+	case KindModelSwitch:
+		return "Model switched to " + e.Model
+	case KindCompacting:
+		return "Compacting the conversation…"
+	case KindCompacted:
+		return "Conversation compacted"
+	case KindMayBeCompacting:
+		return "The conversation may be compacting…"
+	case KindFiltered:
+		return "Filtered"
+	}
+	return string(e.Kind)
+}
+
+// joinNonEmpty joins the non-empty parts with sep.
+func joinNonEmpty(sep string, parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
 }

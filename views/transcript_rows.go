@@ -121,7 +121,7 @@ func computeDetail(kind rowKind, e *store.Event) *rowDetail {
 		d.title = e.ToolName
 		d.truncated = truncationNote(e.ToolName, e.Content)
 	case rowMuted:
-		d.title = mutedText(e)
+		d.title = e.Notice()
 	}
 	return d
 }
@@ -171,26 +171,6 @@ func truncationNote(tool, content string) string {
 	return ""
 }
 
-// mutedText is the one-line notice of Init, Hook, Command, ModelSwitch and
-// the banner variants.
-func mutedText(e *store.Event) string {
-	switch e.Kind {
-	case store.KindInit:
-		return joinNonEmpty(" · ", "Session started", e.Model, e.CWD)
-	case store.KindHook:
-		return joinNonEmpty(": ", "Hook "+e.Name, firstLine(e.Output))
-	case store.KindCommand:
-		return "Command " + e.Name
-	case store.KindModelSwitch:
-		return "Model switched to " + e.Model
-	case store.KindCompacting:
-		return "Compacting the conversation…"
-	case store.KindCompacted:
-		return "Conversation compacted"
-	}
-	return string(e.Kind)
-}
-
 // completeText is the Complete row: "✓ Completed in 12.3s · $0.0123".
 func completeText(e *store.Event) string {
 	verb := "✓ Completed"
@@ -208,14 +188,6 @@ func joinNonEmpty(sep string, parts ...string) string {
 		}
 	}
 	return strings.Join(out, sep)
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
-	}
-	return s
 }
 
 // diffText writes diffs as unified-style text, for Copy and find.
