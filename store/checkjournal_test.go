@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,5 +75,42 @@ func TestCheckFileInterruptedWrite(t *testing.T) {
 	afterJournal, _ := os.ReadFile(path + "-journal")
 	if !bytes.Equal(before, after) || !bytes.Equal(journal, afterJournal) {
 		t.Error("checking rolled the store back in place")
+	}
+}
+
+// TestOpenReadOnlyInterruptedWrite: a store whose last write was
+// interrupted reads as the rollback will leave it, through a copy; the
+// file and its journal are not touched and the copy goes with Close.
+func TestOpenReadOnlyInterruptedWrite(t *testing.T) {
+	ctx := context.Background()
+	path := hotJournalCopy(t)
+	before, _ := os.ReadFile(path)
+	journal, _ := os.ReadFile(path + "-journal")
+	s, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatalf("OpenReadOnly() = %v", err)
+	}
+	sessions, err := s.ListSessions(ctx, "")
+	if err != nil || len(sessions) != 1 || sessions[0].EventCount != 1 {
+		t.Fatalf("ListSessions() = %+v, %v", sessions, err)
+	}
+	events, err := s.LoadEvents(ctx, sessions[0].ID)
+	if err != nil || len(events) != 1 || events[0].Event.Content != "kept" {
+		t.Fatalf("LoadEvents() = %+v, %v", events, err)
+	}
+	if _, err := s.CreateSession(ctx, "main", ""); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("CreateSession() = %v, want ErrReadOnly", err)
+	}
+	dir := s.snapshot.dir
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the copy in %s outlived Close: %v", dir, err)
+	}
+	after, _ := os.ReadFile(path)
+	afterJournal, _ := os.ReadFile(path + "-journal")
+	if !bytes.Equal(before, after) || !bytes.Equal(journal, afterJournal) {
+		t.Error("reading rolled the store back in place")
 	}
 }

@@ -45,12 +45,15 @@ type Store struct {
 	codec    *codec
 	decoders decoderPool // zstd decoders for the goroutines of a load
 
-	mu     sync.Mutex  // guards db, aux, schema, ready and closed
-	db     *sql.DB     // nil while the file does not exist
-	aux    *sql.DB     // helper connection for parallel reads; see helper
-	schema *schemaInfo // what the file held when last inspected
-	ready  bool        // the schema script and migration ran
-	closed bool
+	mu  sync.Mutex // guards db, aux, schema, ready and closed
+	db  *sql.DB    // nil while the file does not exist
+	aux *sql.DB    // helper connection for parallel reads; see helper
+	// snapshot is the rolled-back copy a read-only Store reads when the
+	// file's last write was interrupted (see attach); nil otherwise.
+	snapshot *interruptedCopy
+	schema   *schemaInfo // what the file held when last inspected
+	ready    bool        // the schema script and migration ran
+	closed   bool
 
 	writeMu  sync.Mutex  // serialises this Store's write transactions
 	verifyMu sync.Mutex  // guards verified and damage
@@ -151,6 +154,7 @@ func (s *Store) Close() error {
 	if s.db == nil {
 		return nil
 	}
+	defer s.snapshot.remove() // after the pool that reads it
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close store %s: %w", s.path, err)
 	}
@@ -224,8 +228,16 @@ func (s *Store) attach(ctx context.Context, empty bool) error {
 		return err
 	}
 	info, err := validate(ctx, db, s.path, present)
+	if err != nil && s.readOnly && isHotJournal(err) {
+		// The last write was interrupted and only a writer may roll it
+		// back: read a rolled-back copy and leave the file as it is.
+		_ = db.Close()
+		db, info, err = s.attachCopy(ctx)
+	}
 	if err != nil {
-		_ = db.Close() // the validation error is the one to report
+		if db != nil {
+			_ = db.Close() // the validation error is the one to report
+		}
 		return err
 	}
 	s.db, s.schema = db, info
@@ -266,7 +278,7 @@ func (s *Store) helper() *sql.DB {
 	if s.closed || s.db == nil {
 		return nil
 	}
-	if s.aux == nil {
+	if s.aux == nil && s.snapshot == nil { // a copy is read on one pool
 		aux, err := openPool(s.path, true, 0)
 		if err != nil {
 			return nil // the caller works alone
