@@ -208,9 +208,22 @@ func openStore(ctx context.Context, env *Env, p string) (*store.Store, error) {
 	return store.Open(ctx, path)
 }
 
-// openExisting opens a store that must already exist.
-func openExisting(ctx context.Context, env *Env, p string) (*store.Store, error) {
-	st, err := openStore(ctx, env, p)
+// openExisting opens a store that must already exist: for reading and
+// lazy writing, or with readOnly only to look at it (store.OpenReadOnly:
+// the file stays byte-identical).
+func openExisting(ctx context.Context, env *Env, p string, readOnly bool) (*store.Store, error) {
+	path, err := StorePath(env.Dir, p)
+	if err != nil {
+		return nil, err
+	}
+	open := store.Open
+	if readOnly {
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("no session store at %s", path)
+		}
+		open = store.OpenReadOnly
+	}
+	st, err := open(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -221,14 +234,15 @@ func openExisting(ctx context.Context, env *Env, p string) (*store.Store, error)
 	return st, nil
 }
 
-// openSession opens the existing store named by --store and finds the
-// session named by arg (3 or S3). The caller closes the store.
-func openSession(ctx context.Context, env *Env, storeArg, arg string) (*store.Store, store.Session, error) {
+// openSession opens the existing store named by --store (see openExisting)
+// and finds the session named by arg (3 or S3). The caller closes the
+// store.
+func openSession(ctx context.Context, env *Env, storeArg, arg string, readOnly bool) (*store.Store, store.Session, error) {
 	id, err := ParseSessionID(arg)
 	if err != nil {
 		return nil, store.Session{}, err
 	}
-	st, err := openExisting(ctx, env, storeArg)
+	st, err := openExisting(ctx, env, storeArg, readOnly)
 	if err != nil {
 		return nil, store.Session{}, err
 	}

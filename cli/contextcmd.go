@@ -19,7 +19,7 @@ func runContext(ctx context.Context, env *Env, args []string) error {
 		return usagef("want SESSION [PROMPT]")
 	}
 	prompt := strings.Join(pos[1:], " ")
-	st, sess, err := openSession(ctx, env, *storeArg, pos[0])
+	st, sess, err := openSession(ctx, env, *storeArg, pos[0], false)
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func runDump(ctx context.Context, env *Env, args []string) error {
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
-	st, err := openExisting(ctx, env, *storeArg)
+	st, err := openExisting(ctx, env, *storeArg, false)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"text/tabwriter"
 
@@ -53,7 +52,7 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, sess, err := openSessionReadOnly(ctx, env, f.store, pos[0])
+	st, sess, err := openSession(ctx, env, f.store, pos[0], true)
 	if err != nil {
 		return err
 	}
@@ -160,7 +159,7 @@ func reportExport(env *Env, f *exportFlags, sess store.Session, rep export.Repor
 		return nil // the export itself went to stdout
 	}
 	line := fmt.Sprintf("exported S%d to %s (%s, %s, %s)", sess.ID, res.Path, res.Format,
-		plural(int64(res.Events), "event"), humanSize(res.Bytes))
+		plural(int64(res.Events), "event"), store.FormatBytes(res.Bytes))
 	if res.Redactions > 0 {
 		line += fmt.Sprintf("; redacted %s (%s)", plural(int64(len(rep.Findings)), "possible secret"),
 			plural(int64(res.Redactions), "occurrence"))
@@ -177,7 +176,7 @@ func reportScan(env *Env, asJSON bool, id int64, rep export.Report) error {
 			return err
 		}
 	} else if len(rep.Findings) == 0 {
-		fmt.Fprintf(env.Stdout, "no secrets found in S%d (%s scanned)\n", id, humanSize(rep.Bytes))
+		fmt.Fprintf(env.Stdout, "no secrets found in S%d (%s scanned)\n", id, store.FormatBytes(rep.Bytes))
 	} else {
 		printFindings(env.Stdout, rep)
 	}
@@ -201,32 +200,6 @@ func printFindings(w io.Writer, rep export.Report) {
 	_ = tw.Flush() // a failed write to stderr or stdout cannot be reported anywhere
 }
 
-// openSessionReadOnly opens the existing store named by --store only to
-// read it (it stays byte-identical) and finds the session named by arg.
-func openSessionReadOnly(ctx context.Context, env *Env, storeArg, arg string) (*store.Store, store.Session, error) {
-	id, err := ParseSessionID(arg)
-	if err != nil {
-		return nil, store.Session{}, err
-	}
-	path, err := StorePath(env.Dir, storeArg)
-	if err != nil {
-		return nil, store.Session{}, err
-	}
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		return nil, store.Session{}, fmt.Errorf("no session store at %s", path)
-	}
-	st, err := store.OpenReadOnly(ctx, path)
-	if err != nil {
-		return nil, store.Session{}, err
-	}
-	s, err := sessionByID(ctx, st, id)
-	if err != nil {
-		st.Close()
-		return nil, store.Session{}, err
-	}
-	return st, s, nil
-}
-
 func nonNil(fs []export.Finding) []export.Finding {
 	if fs == nil {
 		return []export.Finding{}
@@ -244,11 +217,6 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err
-}
-
-// humanSize formats a byte count: "812 B", "12.3 KiB", "4.0 MiB".
-func humanSize(n int64) string {
-	return store.FormatBytes(n)
 }
 
 // plural formats "1 event", "3 events".

@@ -282,9 +282,9 @@ func printNativePreview(env *Env, asJSON bool, scan agents.NativeScan, records m
 		if n.Own != "" {
 			state = "own run"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", state, n.Agent, startedText(n), sizeText(n.TotalSize()), n.Cwd, oneLine(n.Title(), 70))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", state, n.Agent, startedText(n), store.FormatBytes(n.TotalSize()), n.Cwd, oneLine(n.Title(), 70))
 		for _, s := range n.Subagents {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t\t› %s\n", s.State(records), s.Agent, startedText(s), sizeText(s.Size), oneLine(s.Title(), 60))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t\t› %s\n", s.State(records), s.Agent, startedText(s), store.FormatBytes(s.Size), oneLine(s.Title(), 60))
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -303,11 +303,6 @@ func startedText(n agents.NativeSession) string {
 		t = n.ModTime
 	}
 	return t.UTC().Format("2006-01-02 15:04")
-}
-
-// sizeText formats a size for people.
-func sizeText(n int64) string {
-	return store.FormatBytes(n)
 }
 
 // oneLine is the first line of s, cut to max runes.

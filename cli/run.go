@@ -258,7 +258,7 @@ func runCompact(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	st, sess, err := openSession(ctx, env, *storeArg, pos[0])
+	st, sess, err := openSession(ctx, env, *storeArg, pos[0], false)
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,7 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("want one SESSION")
 	}
-	st, sess, err := openSession(ctx, env, *storeArg, pos[0])
+	st, sess, err := openSession(ctx, env, *storeArg, pos[0], false)
 	if err != nil {
 		return err
 	}

@@ -144,7 +144,7 @@ func (d *NativeImportDialog) SetProgress(files, totalFiles int, bytes, totalByte
 	if totalBytes > 0 {
 		d.progress.SetValue(min(1, float64(bytes)/float64(totalBytes)))
 	}
-	d.status.SetText(fmt.Sprintf("Importing… %d of %d transcript files, %s of %s.", files, totalFiles, sizeText(bytes), sizeText(totalBytes)))
+	d.status.SetText(fmt.Sprintf("Importing… %d of %d transcript files, %s of %s.", files, totalFiles, store.FormatBytes(bytes), store.FormatBytes(totalBytes)))
 }
 
 // Finish shows the import's result.
@@ -303,7 +303,7 @@ func nativeDetail(r NativeRow) string {
 	if !r.Started.IsZero() {
 		parts = append(parts, r.Started.Local().Format("2006-01-02 15:04"))
 	}
-	parts = append(parts, sizeText(r.Size))
+	parts = append(parts, store.FormatBytes(r.Size))
 	if r.Subagents > 0 {
 		parts = append(parts, fmt.Sprintf("%d sub-agent(s)", r.Subagents))
 	}
@@ -323,9 +323,4 @@ func stateImportance(state string) widget.Importance {
 		return widget.WarningImportance
 	}
 	return widget.LowImportance
-}
-
-// sizeText formats a size for people.
-func sizeText(n int64) string {
-	return store.FormatBytes(n)
 }
