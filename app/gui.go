@@ -137,6 +137,7 @@ func (pw *projectWindow) addShortcuts() {
 	add(fyne.KeyO, pw.onOpen)
 	add(fyne.KeyI, pw.onImport)
 	add(fyne.KeyE, pw.onExport)
+	add(fyne.KeyK, pw.showSearch)
 }
 
 // onNewSession creates a session in the first worktree.

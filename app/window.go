@@ -65,7 +65,6 @@ func newProjectWindow(ui *gui, title string, wts []Worktree, readOnly bool) *pro
 	pw.win.SetContent(pw.mv.Content())
 	pw.mv.BindShortcuts(pw.win.Canvas())
 	pw.search = newSearcher(pw)
-	pw.win.Canvas().AddShortcut(shortcut(fyne.KeyK), func(fyne.Shortcut) { pw.showSearch() })
 	pw.go_(func() { pw.search.run(pw.ctx) })
 	pw.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { pw.onDropped(uris) })
 	pw.win.SetOnClosed(pw.close)
