@@ -271,3 +271,68 @@ func TestEncodeCompactedMatchesEncodeEventJSON(t *testing.T) {
 		}
 	}
 }
+
+// literalsType returns the Literals_Block_Type (RFC 8878 §3.1.1.3.1.1) of
+// the first block of a single zstd frame: 0 raw, 1 RLE, 2 Huffman-coded,
+// 3 treeless; -1 when the block is not a compressed block.
+func literalsType(t *testing.T, frame []byte) int {
+	t.Helper()
+	if len(frame) < 6 || !reflect.DeepEqual(frame[:4], zstdMagic) {
+		t.Fatalf("not a zstd frame: %x", frame)
+	}
+	fhd := frame[4]
+	single := fhd&0x20 != 0
+	i := 5
+	if !single {
+		i++ // Window_Descriptor
+	}
+	i += []int{0, 1, 2, 4}[fhd&3] // Dictionary_ID
+	fcs := []int{0, 2, 4, 8}[fhd>>6]
+	if fcs == 0 && single {
+		fcs = 1
+	}
+	i += fcs
+	if i+4 > len(frame) {
+		t.Fatalf("short frame: %x", frame)
+	}
+	if blockType := (frame[i] >> 1) & 3; blockType != 2 {
+		return -1
+	}
+	return int(frame[i+3] & 3)
+}
+
+// Payloads under entropyMin are written without Huffman-coded literals (a
+// frame that decodes without building a table); larger ones keep them. Both
+// are standard frames that decode back to the payload.
+func TestCodecEntropyByPayloadSize(t *testing.T) {
+	c, err := newCodec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.close()
+	text := func(n int) string { // compressible but not repetitive, as prose is
+		var b strings.Builder
+		for i := 0; b.Len() < n; i++ {
+			b.WriteString(strconv.Itoa(i*i%977) + " the quick brown fox jumps over " + strconv.Itoa(i) + " lazy dogs\n")
+		}
+		return b.String()[:n]
+	}
+	for _, tc := range []struct {
+		size    int
+		huffman bool
+	}{{300, false}, {800, false}, {1200, true}, {20000, true}} {
+		js, _ := EncodeEventJSON(AssistantText(text(tc.size)))
+		frame := c.compress(js)
+		lt := literalsType(t, frame)
+		if got := lt == 2 || lt == 3; got != tc.huffman {
+			t.Errorf("%d-byte payload: literals type %d, Huffman-coded %v; want %v", len(js), lt, got, tc.huffman)
+		}
+		if lt == -1 {
+			t.Errorf("%d-byte payload: first block not compressed", len(js))
+		}
+		got, err := c.payload(frame)
+		if err != nil || string(got) != string(js) {
+			t.Errorf("%d-byte payload does not round-trip: %v", len(js), err)
+		}
+	}
+}
