@@ -296,3 +296,17 @@ func SessionModel(events []store.StoredEvent) string {
 	}
 	return ""
 }
+
+// StoredSessionModel is SessionModel of a stored session, read without
+// loading its events: for a session too long to hold in memory at once.
+func StoredSessionModel(ctx context.Context, st *store.Store, sessionID int64) (string, error) {
+	e, ok, err := st.LastOfKind(ctx, sessionID, store.KindModelSwitch)
+	if err != nil || ok {
+		return e.Event.Model, err
+	}
+	e, ok, err = st.LastOfKind(ctx, sessionID, store.KindInit)
+	if err != nil || !ok {
+		return "", err
+	}
+	return ModelAlias(e.Event.Model), nil
+}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 
 	"fyne.io/fyne/v2"
@@ -23,18 +24,19 @@ func (pw *projectWindow) SelectSession(ref views.SessionRef) {
 	pw.go_(func() { pw.loadSession(ref, gen) })
 }
 
-// tailFirstEvents is the session size from which loadSession shows the
-// newest tailRows rows first and the whole session when it is decoded: the
-// newest rows of a 50,000-event session take a few milliseconds, the whole
-// session a few hundred on a 1 GB store.
+// A session of tailFirstEvents events or more is shown from its end: the
+// newest windowEvents first, earlier ones in batches of windowEvents as the
+// user asks for them (views.Transcript.SetEarlier). The newest rows of a
+// 50,000-event session load in a few milliseconds, and the window holds a
+// few megabytes of it rather than a hundred.
 const (
 	tailFirstEvents = 5_000
-	tailRows        = 1_000
+	windowEvents    = 2_000
 )
 
-// loadSession reads a whole session and shows it, unless the user has
-// switched to another session meanwhile. A big session shows its newest
-// rows first (see tailFirstEvents).
+// loadSession reads a session and shows it, unless the user has switched
+// to another session meanwhile. A long one is shown from its end (see
+// tailFirstEvents).
 func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 	st, err := pw.store(ref.StorePath)
 	if err != nil {
@@ -46,10 +48,15 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 		pw.showError("open session", err)
 		return
 	}
+	var (
+		events  []store.StoredEvent
+		earlier int
+	)
 	if s.EventCount >= tailFirstEvents {
-		pw.showTail(st, ref, s, gen)
+		events, earlier, err = loadBefore(pw.ctx, st, ref.ID, 0, false)
+	} else {
+		events, err = st.LoadEvents(pw.ctx, ref.ID)
 	}
-	events, err := st.LoadEvents(pw.ctx, ref.ID)
 	if err != nil {
 		pw.showError("load session", err)
 		return
@@ -59,20 +66,28 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 		pw.showError("load compactions", err)
 		return
 	}
+	model := agents.SessionModel(events)
+	if earlier > 0 {
+		if model, err = agents.StoredSessionModel(pw.ctx, st, ref.ID); err != nil {
+			pw.showError("load session", err)
+			return
+		}
+	}
 	pw.mu.Lock()
 	if gen != pw.loadGen {
 		pw.mu.Unlock()
 		return
 	}
 	pw.current, pw.lastSeq, pw.compCount = ref, lastSeqOf(events), len(comps)
+	pw.firstSeq = firstSeqOf(events)
 	pw.currentChars = s.CharsSinceCompaction
 	running := pw.runs[ref] != nil
 	focus := pw.focusPrompt == ref
 	pw.focusPrompt = views.SessionRef{}
 	pw.mu.Unlock()
-	model := agents.SessionModel(events)
 	fyne.Do(func() {
 		pw.mv.ShowSession(ref, s, events, comps)
+		pw.mv.Transcript().SetEarlier(earlier)
 		pw.showPendingEvent(ref)
 		pw.mv.PromptBox().SetSession(ref, !pw.readOnly, model)
 		pw.mv.PromptBox().SetRunning(running)
@@ -86,26 +101,101 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 	}
 }
 
-// showTail shows the newest rows of a big session while the whole session
-// loads. The rows are only shown: the window's bookkeeping (current
-// session, last seq, prompt box) follows the whole load. Errors are left to
-// the whole load, which reports them.
-func (pw *projectWindow) showTail(st *store.Store, ref views.SessionRef, s store.Session, gen int) {
-	from := max(s.EventCount-tailRows+1, 1) // seqs are dense in AZUREAL's format; a gap only shows more or fewer rows
-	events, err := st.LoadEventsRange(pw.ctx, ref.ID, from, 0)
-	if err != nil || len(events) == 0 {
+// loadBefore loads the session's events before seq beforeSeq (beforeSeq
+// ≤ 0: to its end): the last windowEvents of them, or all with all set.
+// earlier is how many events come before those loaded.
+func loadBefore(ctx context.Context, st *store.Store, id, beforeSeq int64, all bool) (_ []store.StoredEvent, earlier int, _ error) {
+	var from int64
+	if !all {
+		var err error
+		if from, earlier, err = st.TailStart(ctx, id, beforeSeq, windowEvents); err != nil {
+			return nil, 0, err
+		}
+		if from <= 0 { // no bound, or seqs a damaged file numbered from 0 or below
+			from, earlier = 0, 0
+		}
+	}
+	to := beforeSeq - 1
+	if beforeSeq <= 0 {
+		to = 0 // no bound
+	} else if to <= 0 {
+		return nil, 0, nil // nothing before the first possible seq
+	}
+	events, err := st.LoadEventsRange(ctx, id, from, to)
+	return events, earlier, err
+}
+
+// LoadEarlier loads the next batch of ref's earlier events (or all of them)
+// and adds them above those shown.
+func (pw *projectWindow) LoadEarlier(ref views.SessionRef, all bool) {
+	pw.mu.Lock()
+	gen, first, shown := pw.loadGen, pw.firstSeq, pw.current == ref
+	pw.mu.Unlock()
+	if !shown {
 		return
 	}
-	comps, err := st.Compactions(pw.ctx, ref.ID)
+	pw.go_(func() {
+		pw.prependEarlier(ref, gen, first, func(st *store.Store) ([]store.StoredEvent, int, error) {
+			return loadBefore(pw.ctx, st, ref.ID, first, all)
+		}, nil)
+	})
+}
+
+// loadFrom loads the session's events from seq from to before seq
+// beforeSeq, and says how many come before them.
+func loadFrom(ctx context.Context, st *store.Store, id, from, beforeSeq int64) (_ []store.StoredEvent, earlier int, _ error) {
+	// The last event before from, and the count before that one.
+	last, before, err := st.TailStart(ctx, id, from, 1)
 	if err != nil {
+		return nil, 0, err
+	}
+	if last > 0 {
+		earlier = before + 1
+	}
+	if beforeSeq-1 < from {
+		return nil, earlier, nil
+	}
+	events, err := st.LoadEventsRange(ctx, id, max(from, 1), beforeSeq-1)
+	return events, earlier, err
+}
+
+// prependEarlier loads events of ref from before seq first with load and
+// shows them above those shown, then runs then on the Fyne goroutine.
+func (pw *projectWindow) prependEarlier(ref views.SessionRef, gen int, first int64,
+	load func(*store.Store) ([]store.StoredEvent, int, error), then func()) {
+	st, err := pw.store(ref.StorePath)
+	if err != nil {
+		pw.showError("open store", err)
+		return
+	}
+	events, earlier, err := load(st)
+	if err != nil {
+		pw.showError("load earlier events", err)
+		fyne.Do(func() { pw.mv.Transcript().SetEarlier(pw.mv.Transcript().Earlier()) }) // enable the buttons again
 		return
 	}
 	pw.mu.Lock()
-	current := gen == pw.loadGen
-	pw.mu.Unlock()
-	if current {
-		fyne.Do(func() { pw.mv.ShowSession(ref, s, events, comps) })
+	if gen != pw.loadGen || pw.current != ref || pw.firstSeq != first {
+		pw.mu.Unlock()
+		return // another session, or these were loaded meanwhile
 	}
+	if len(events) > 0 {
+		pw.firstSeq = events[0].Seq
+	}
+	pw.mu.Unlock()
+	fyne.Do(func() {
+		pw.mv.Transcript().PrependEvents(events, earlier)
+		if then != nil {
+			then()
+		}
+	})
+}
+
+func firstSeqOf(events []store.StoredEvent) int64 {
+	if len(events) == 0 {
+		return 0
+	}
+	return events[0].Seq
 }
 
 func lastSeqOf(events []store.StoredEvent) int64 {

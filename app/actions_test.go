@@ -12,9 +12,10 @@ import (
 	"github.com/lazuli-app/lazuli/views"
 )
 
-// TestLoadBigSessionTailFirst shows a big session's newest rows without
-// taking it over, then the whole session.
-func TestLoadBigSessionTailFirst(t *testing.T) {
+// TestLoadBigSessionFromItsEnd shows a long session's newest events, with
+// the model of an Init outside them; earlier events come in batches or all
+// at once, and a search hit among those not loaded loads from it.
+func TestLoadBigSessionFromItsEnd(t *testing.T) {
 	fa := test.NewTempApp(t)
 	dir := t.TempDir()
 	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
@@ -23,10 +24,12 @@ func TestLoadBigSessionTailFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	events := make([]store.Event, 0, tailFirstEvents+500)
-	for i := range cap(events) / 2 {
+	const total = tailFirstEvents + 500
+	events := []store.Event{store.Init("/w", "claude-sonnet-4-5")}
+	for i := 0; len(events) < total; i++ {
 		events = append(events, store.UserMessage(fmt.Sprintf("prompt %d", i)), store.AssistantText(fmt.Sprintf("reply %d", i)))
 	}
+	events = events[:total]
 	s, n, err := st.CreateSessionWithEvents(bg, "main", "big", events)
 	st.Close()
 	if err != nil || n != len(events) {
@@ -39,25 +42,39 @@ func TestLoadBigSessionTailFirst(t *testing.T) {
 	pw.win = test.NewTempWindow(t, pw.mv.Content())
 	defer pw.close()
 	ref := views.SessionRef{StorePath: wt.StorePath, ID: s.ID}
-	open, err := pw.store(wt.StorePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	full, err := open.GetSession(ctx, s.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	pw.showTail(open, ref, full, pw.loadGen)
-	if got := pw.mv.Transcript().Session().ID; got != s.ID {
-		t.Errorf("tail: transcript shows session %d, want %d", got, s.ID)
-	}
-	if pw.current != (views.SessionRef{}) || pw.lastSeq != 0 {
-		t.Errorf("tail took the window over: current %v, lastSeq %d", pw.current, pw.lastSeq)
+	tr := pw.mv.Transcript()
+	check := func(step string, wantFirst int64) {
+		t.Helper()
+		if pw.firstSeq != wantFirst || pw.lastSeq != total || tr.Earlier() != int(wantFirst-1) {
+			t.Errorf("%s: seqs %d..%d shown, %d earlier; want %d..%d, %d earlier",
+				step, pw.firstSeq, pw.lastSeq, tr.Earlier(), wantFirst, total, wantFirst-1)
+		}
 	}
 
 	pw.loadSession(ref, pw.loadGen)
-	if pw.current != ref || pw.lastSeq != int64(len(events)) {
-		t.Errorf("whole load: current %v, lastSeq %d, want %v, %d", pw.current, pw.lastSeq, ref, len(events))
+	if pw.current != ref || tr.Session().ID != s.ID {
+		t.Fatalf("load: current %v, transcript session %d; want %v", pw.current, tr.Session().ID, ref)
 	}
+	check("load", total-windowEvents+1)
+	if got := pw.mv.PromptBox().Model(); got != "sonnet" {
+		t.Errorf("model = %q, want sonnet (from the Init before the events shown)", got)
+	}
+
+	pw.LoadEarlier(ref, false)
+	pw.wg.Wait()
+	check("one batch earlier", total-2*windowEvents+1)
+
+	pw.mu.Lock()
+	pw.showEvent = &eventTarget{ref: ref, seq: 42}
+	pw.mu.Unlock()
+	pw.showPendingEvent(ref)
+	pw.wg.Wait()
+	check("search hit at seq 42", 42)
+
+	pw.LoadEarlier(ref, true)
+	pw.wg.Wait()
+	check("all", 1)
+	pw.LoadEarlier(ref, true) // nothing left: no request, nothing changes
+	pw.wg.Wait()
+	check("all again", 1)
 }

@@ -226,9 +226,12 @@ func (pw *projectWindow) SwitchModel(ref views.SessionRef, model string) {
 			pw.showError("switch model", err)
 			return
 		}
-		events, err := st.LoadEvents(pw.ctx, ref.ID)
-		if err != nil || len(events) == 0 || agents.SessionModel(events) == model {
+		s, err := st.GetSession(pw.ctx, ref.ID)
+		if err != nil || s.EventCount == 0 {
 			return // a new session records its model with its first turn
+		}
+		if cur, err := agents.StoredSessionModel(pw.ctx, st, ref.ID); err != nil || cur == model {
+			return
 		}
 		if _, err := st.AppendEvents(pw.ctx, ref.ID, []store.Event{store.ModelSwitch(model)}); err != nil {
 			pw.showError("switch model", err)

@@ -238,8 +238,22 @@ func (pw *projectWindow) showPendingEvent(ref views.SessionRef) {
 	pw.mu.Lock()
 	t := pw.showEvent
 	pw.showEvent = nil // another session shown: the user moved on
+	gen, first := pw.loadGen, pw.firstSeq
 	pw.mu.Unlock()
-	if t != nil && t.ref == ref {
-		pw.mv.Transcript().ShowEvent(t.seq, t.compaction)
+	if t == nil || t.ref != ref {
+		return
 	}
+	tr := pw.mv.Transcript()
+	show := func() { tr.ShowEvent(t.seq, t.compaction) }
+	if tr.Earlier() == 0 || t.seq >= first {
+		show()
+		return
+	}
+	// The event is among those not loaded (a compaction hit's seq is the
+	// last event its summary covers): load from it up to those shown.
+	pw.go_(func() {
+		pw.prependEarlier(ref, gen, first, func(st *store.Store) ([]store.StoredEvent, int, error) {
+			return loadFrom(pw.ctx, st, ref.ID, t.seq, first)
+		}, show)
+	})
 }

@@ -35,6 +35,7 @@ type projectWindow struct {
 	stores    map[string]*store.Store // by path, opened lazily
 	current   views.SessionRef        // the session shown
 	lastSeq   int64                   // the last seq shown of current
+	firstSeq  int64                   // the first seq shown of current (earlier ones load on request)
 	compCount int                     // compactions shown of current
 	loadGen   int                     // bumps on every session switch
 

@@ -11,8 +11,8 @@
 #   -generate-only  generate the store if missing, print its path, measure nothing
 # Environment:
 #   LAZULI_SCALE_DIR    where generated stores are kept (default ~/.cache/lazuli-scale);
-#                       a store is named after its options and the generator's source,
-#                       so changing either generates a new one
+#                       a store is named after its options and the source of the generator
+#                       and the event codec, so changing any of them generates a new one
 #   LAZULI_SCALE_STORE  measure this store instead (nothing is generated)
 #   BENCH_COUNT         iterations of the quick benchmarks (default 5)
 #   LAZULI_SCALE_CACHE  keep the search index here between runs (default: a new one, removed)
@@ -43,7 +43,9 @@ store=${LAZULI_SCALE_STORE:-}
 if [ -z "$store" ]; then
   dir=${LAZULI_SCALE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/lazuli-scale}
   mkdir -p "$dir"
-  gen=$(find internal/genstore -maxdepth 1 -name '*.go' ! -name '*_test.go' | sort | xargs cat | sha256sum | cut -c1-8)
+  # the generator's source and the event codec's: either changes what is written
+  gen=$( (find internal/genstore -maxdepth 1 -name '*.go' ! -name '*_test.go'; echo store/codec.go) |
+    sort | xargs cat | sha256sum | cut -c1-8)
   store="$dir/store-s$sessions-e$events-b$big-seed$seed-g$gen.azs"
   if [ ! -f "$store" ]; then
     echo "bench-scale: generating $store"

@@ -235,3 +235,73 @@ func (s *Store) decodePayload(data []byte) (Event, bool) {
 	ev, err := DecodeEventJSON(js)
 	return ev, err == nil
 }
+
+// TailStart returns where the last n events of a session before seq
+// beforeSeq begin (beforeSeq ≤ 0: the session's end): from is the seq of
+// the first of them, before the number of the session's events with a
+// smaller seq. With n or fewer events there, from is 0 (no bound) and
+// before 0. A view that shows a long session from its end loads
+// LoadEventsRange(from, beforeSeq-1) and says how many events come before.
+// Both counts are of stored rows, undecodable ones included.
+func (s *Store) TailStart(ctx context.Context, sessionID, beforeSeq int64, n int) (from int64, before int, err error) {
+	db, _, err := s.reader(ctx)
+	if err != nil || db == nil || n <= 0 {
+		return 0, 0, err
+	}
+	if beforeSeq <= 0 {
+		beforeSeq = maxSeq
+	}
+	tx, err := beginRead(ctx, db) // one snapshot for both queries
+	if err != nil {
+		return 0, 0, classify(err)
+	}
+	defer tx.end()
+	err = tx.QueryRowContext(ctx, "SELECT seq FROM events WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT 1 OFFSET ?",
+		sessionID, beforeSeq, n-1).Scan(&from)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, nil
+	}
+	if err == nil {
+		err = tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM events WHERE session_id = ? AND seq < ?", sessionID, from).Scan(&before)
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("tail of session %d: %w", sessionID, classify(err))
+	}
+	return from, before, nil
+}
+
+// LastOfKind returns the session's decodable event of kind with the
+// highest seq, as LoadEvents would show it, without loading the others;
+// ok is false when there is none.
+func (s *Store) LastOfKind(ctx context.Context, sessionID int64, kind Kind) (_ StoredEvent, ok bool, _ error) {
+	db, _, err := s.reader(ctx)
+	if err != nil || db == nil {
+		return StoredEvent{}, false, err
+	}
+	rows, err := db.QueryContext(ctx, "SELECT id, seq, COALESCE(CAST(char_len AS INTEGER), 0), data FROM events "+
+		"WHERE session_id = ? AND kind = ? ORDER BY seq DESC", sessionID, string(kind))
+	if err != nil {
+		return StoredEvent{}, false, fmt.Errorf("last %s of session %d: %w", kind, sessionID, classify(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			e    = StoredEvent{Kind: kind}
+			data []byte
+		)
+		if err := rows.Scan(&e.ID, &e.Seq, &e.CharLen, &data); err != nil {
+			return StoredEvent{}, false, fmt.Errorf("last %s of session %d: %w", kind, sessionID, err)
+		}
+		ev, decoded := s.decodePayload(data)
+		if !decoded { // skipped by LoadEvents too: look further back
+			continue
+		}
+		if f := FilterInjected([]StoredEvent{{ID: e.ID, Seq: e.Seq, Kind: kind, CharLen: e.CharLen, Event: ev}}); len(f) == 1 {
+			return f[0], true, nil
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return StoredEvent{}, false, fmt.Errorf("last %s of session %d: %w", kind, sessionID, classify(err))
+	}
+	return StoredEvent{}, false, nil
+}

@@ -23,6 +23,10 @@ type Actions interface {
 	RenameSession(ref SessionRef, name string)
 	// DeleteSession deletes ref and its events; the user has confirmed it.
 	DeleteSession(ref SessionRef)
+	// LoadEarlier loads events of ref, the session shown, from before the
+	// first one the transcript shows: the next batch, or all of them. The
+	// app answers with Transcript.PrependEvents.
+	LoadEarlier(ref SessionRef, all bool)
 }
 
 // PromptRequest is a prompt the user sent from the prompt box.

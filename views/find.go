@@ -46,7 +46,7 @@ func newFinder(t *Transcript) *finder {
 // ShowFind shows the find bar and focuses its entry.
 func (t *Transcript) ShowFind() {
 	t.find.bar.Show()
-	t.root.Refresh()
+	t.refreshTop()
 	if c := fyne.CurrentApp().Driver().CanvasForObject(t.find.entry); c != nil {
 		c.Focus(t.find.entry)
 	}
@@ -56,7 +56,7 @@ func (t *Transcript) ShowFind() {
 // HideFind hides the find bar and removes the match highlight.
 func (t *Transcript) HideFind() {
 	t.find.bar.Hide()
-	t.root.Refresh()
+	t.refreshTop()
 	t.find.matches, t.find.cur = nil, -1
 	t.find.show()
 	t.setFindRow(-1)

@@ -35,6 +35,10 @@ func (f *fakeActions) DeleteSession(ref SessionRef) {
 	f.calls = append(f.calls, fmt.Sprintf("delete %s#%d", ref.StorePath, ref.ID))
 }
 
+func (f *fakeActions) LoadEarlier(ref SessionRef, all bool) {
+	f.calls = append(f.calls, fmt.Sprintf("earlier %s#%d all=%v", ref.StorePath, ref.ID, all))
+}
+
 func (f *fakeActions) SendPrompt(req PromptRequest) {
 	f.calls = append(f.calls, fmt.Sprintf("send %s#%d %q model=%q", req.Ref.StorePath, req.Ref.ID, req.Prompt, req.Model))
 }

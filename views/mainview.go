@@ -96,6 +96,7 @@ func (m *MainView) ShowSession(ref SessionRef, s store.Session, events []store.S
 	m.meter.Set(s.CharsSinceCompaction)
 	m.meter.Show()
 	m.header.Refresh()
+	m.transcript.ref = ref
 	m.transcript.SetSession(s, events, compactions)
 }
 

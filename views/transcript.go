@@ -2,8 +2,10 @@ package views
 
 import (
 	"cmp"
+	"fmt"
 	"image/color"
 	"slices"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -29,9 +31,12 @@ const maxPremeasure = 100
 // list. A width change re-measures the rows shown.
 type Transcript struct {
 	actions     Actions
+	ref         SessionRef // the session shown, as MainView.ShowSession named it
 	session     store.Session
 	events      []store.StoredEvent
 	compactions []store.Compaction
+	earlier     int // the session's events before events[0] that are not loaded
+	compFrom    int // the index of the first compaction the rows show
 	rows        []transcriptRow
 	gen         uint64   // bumped whenever cards must be rebound
 	theme       themeKey // the theme the cards show
@@ -57,6 +62,12 @@ type Transcript struct {
 	empty *widget.Label
 	find  *finder
 	root  *fyne.Container
+
+	top          *fyne.Container // the find and earlier bars
+	earlierBar   *fyne.Container // shown while earlier > 0
+	earlierLabel *widget.Label
+	earlierMore  *widget.Button
+	earlierAll   *widget.Button
 }
 
 // NewTranscript returns an empty transcript.
@@ -70,8 +81,131 @@ func NewTranscript(a Actions) *Transcript {
 	t.body = container.New(&widthWatcher{onWidth: t.onWidth, pinned: t.atBottom,
 		toBottom: func() { t.list.ScrollToBottom() }}, t.list)
 	t.find = newFinder(t)
-	t.root = container.NewBorder(t.find.bar, nil, nil, nil, container.NewStack(t.body, container.NewCenter(t.empty)))
+	t.newEarlierBar()
+	t.top = container.NewVBox(t.find.bar, t.earlierBar)
+	t.top.Hide()
+	t.root = container.NewBorder(t.top, nil, nil, nil, container.NewStack(t.body, container.NewCenter(t.empty)))
 	return t
+}
+
+// refreshTop shows the bars' row when a bar is shown (the border layout
+// pads a shown top even when it is empty), and lays the transcript out.
+func (t *Transcript) refreshTop() {
+	if t.find.bar.Visible() || t.earlierBar.Visible() {
+		t.top.Show()
+	} else {
+		t.top.Hide()
+	}
+	t.root.Refresh()
+}
+
+// newEarlierBar makes the bar over a session shown from its newest events:
+// how many earlier events are not loaded, and buttons to load them.
+func (t *Transcript) newEarlierBar() {
+	t.earlierLabel = widget.NewLabel("")
+	t.earlierLabel.Importance = widget.LowImportance
+	t.earlierLabel.Truncation = fyne.TextTruncateEllipsis
+	t.earlierMore = widget.NewButtonWithIcon("Earlier", theme.MoveUpIcon(), func() { t.loadEarlier(false) })
+	t.earlierAll = widget.NewButton("All", func() { t.loadEarlier(true) })
+	for _, b := range []*widget.Button{t.earlierMore, t.earlierAll} {
+		b.Importance = widget.LowImportance
+	}
+	t.earlierBar = container.NewBorder(nil, nil, nil, container.NewHBox(t.earlierMore, t.earlierAll), t.earlierLabel)
+	t.earlierBar.Hide()
+}
+
+// loadEarlier asks for the session's earlier events (all of them, or the
+// next batch); they arrive through PrependEvents. The buttons stay
+// disabled until then.
+func (t *Transcript) loadEarlier(all bool) {
+	if t.earlier <= 0 || t.earlierMore.Disabled() {
+		return
+	}
+	t.earlierMore.Disable()
+	t.earlierAll.Disable()
+	t.actions.LoadEarlier(t.ref, all)
+}
+
+// Earlier returns how many of the session's events, before those shown,
+// are not loaded.
+func (t *Transcript) Earlier() int { return t.earlier }
+
+// SetEarlier says that the session shown has n events before the first one
+// shown that are not loaded (0: the transcript shows the whole session).
+// While n > 0 a bar over the transcript says so and offers to load them.
+func (t *Transcript) SetEarlier(n int) {
+	t.earlier = max(n, 0)
+	if t.firstShownCompaction() != t.compFrom {
+		t.rebuildRows()
+		t.list.ScrollToBottom()
+	}
+	t.showEarlierBar()
+}
+
+// showEarlierBar shows or hides the earlier bar as t.earlier says.
+func (t *Transcript) showEarlierBar() {
+	if t.earlier == 0 {
+		t.earlierBar.Hide()
+		t.refreshTop()
+		return
+	}
+	t.earlierLabel.SetText(fmt.Sprintf("Showing the newest %s of %s events; find covers these.",
+		groupDigits(len(t.events)), groupDigits(len(t.events)+t.earlier)))
+	t.earlierMore.Enable()
+	t.earlierAll.Enable()
+	t.earlierBar.Show()
+	t.refreshTop()
+}
+
+// PrependEvents adds events loaded before the first one shown (they end
+// right before it), with earlier the events still not loaded before them.
+// The row that was at the top stays where it was on screen.
+func (t *Transcript) PrependEvents(events []store.StoredEvent, earlier int) {
+	if len(events) == 0 {
+		t.SetEarlier(earlier)
+		return
+	}
+	var anchor int64 = -1
+	if len(t.events) > 0 {
+		anchor = t.events[0].Seq
+	}
+	t.events = append(slices.Clip(events), t.events...)
+	t.earlier = max(earlier, 0)
+	t.rebuildRows()
+	t.showEarlierBar()
+	if row := t.rowOfSeq(anchor); row >= 0 {
+		t.scrollTo(row)
+	}
+}
+
+// rowOfSeq returns the row of the event with seq, or -1.
+func (t *Transcript) rowOfSeq(seq int64) int {
+	for i := range t.rows {
+		if r := &t.rows[i]; r.kind != rowCompaction && t.events[r.event].Seq == seq {
+			return i
+		}
+	}
+	return -1
+}
+
+// rebuildRows makes the rows anew from the events and compactions. While
+// earlier events are not loaded, compactions of those are left out.
+func (t *Transcript) rebuildRows() {
+	t.compFrom = t.firstShownCompaction()
+	t.replaceRows(buildRowsFrom(t.events, t.compactions, t.compFrom))
+}
+
+// firstShownCompaction returns the index of the first compaction to show:
+// while earlier events are not loaded, those that end before the events
+// shown are left out.
+func (t *Transcript) firstShownCompaction() int {
+	if t.earlier == 0 || len(t.events) == 0 {
+		return 0
+	}
+	first, _ := slices.BinarySearchFunc(t.compactions, t.events[0].Seq-1, func(c store.Compaction, seq int64) int {
+		return cmp.Compare(c.AfterSeq, seq)
+	})
+	return first
 }
 
 // Content returns the transcript's canvas object.
@@ -87,6 +221,9 @@ func (t *Transcript) SetSession(s store.Session, events []store.StoredEvent, com
 	t.session = s
 	t.events = slices.Clip(events)
 	t.compactions = sortedCompactions(slices.Clone(compactions))
+	t.earlier, t.compFrom = 0, 0
+	t.earlierBar.Hide()
+	t.refreshTop()
 	t.replaceRows(buildRows(t.events, t.compactions))
 	t.empty.Hide()
 	t.list.ScrollToBottom()
@@ -117,7 +254,7 @@ func (t *Transcript) AppendEvents(events []store.StoredEvent) {
 func (t *Transcript) AddCompaction(c store.Compaction) {
 	bottom := t.atBottom()
 	t.compactions = sortedCompactions(append(slices.Clip(t.compactions), c))
-	t.replaceRows(buildRows(t.events, t.compactions))
+	t.rebuildRows()
 	if bottom {
 		t.list.ScrollToBottom()
 	}
@@ -133,6 +270,9 @@ func sortedCompactions(cs []store.Compaction) []store.Compaction {
 func (t *Transcript) Clear() {
 	t.session = store.Session{}
 	t.events, t.compactions = nil, nil
+	t.earlier, t.compFrom = 0, 0
+	t.earlierBar.Hide()
+	t.refreshTop()
 	t.replaceRows(nil)
 	t.empty.Show()
 }
@@ -401,4 +541,24 @@ func (l *widthWatcher) MinSize(objects []fyne.CanvasObject) fyne.Size {
 		m = m.Max(o.MinSize())
 	}
 	return m
+}
+
+// groupDigits writes n with thousands separators: 50000 → "50,000".
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
 }

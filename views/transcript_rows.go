@@ -51,8 +51,15 @@ type rowDetail struct {
 // the last event its summary covers (seq ≤ after_seq). compactions must be
 // sorted by AfterSeq; events by Seq.
 func buildRows(events []store.StoredEvent, compactions []store.Compaction) []transcriptRow {
-	rows := make([]transcriptRow, 0, len(events)+len(compactions))
-	c := 0
+	return buildRowsFrom(events, compactions, 0)
+}
+
+// buildRowsFrom is buildRows that leaves out the compactions before index
+// first (those of a session's earlier events, when only its newest are
+// shown); rows still refer to compactions by their index in compactions.
+func buildRowsFrom(events []store.StoredEvent, compactions []store.Compaction, first int) []transcriptRow {
+	rows := make([]transcriptRow, 0, len(events)+len(compactions)-first)
+	c := first
 	for i := range events {
 		for c < len(compactions) && compactions[c].AfterSeq < events[i].Seq {
 			rows = append(rows, transcriptRow{kind: rowCompaction, event: -1, comp: c})

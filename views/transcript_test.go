@@ -1,6 +1,8 @@
 package views
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -388,5 +390,86 @@ func TestTranscriptStaysAtBottomWhenShorter(t *testing.T) {
 	q.drain()
 	if tr.list.GetScrollOffset() != 0 {
 		t.Errorf("a transcript scrolled to the top moved to %v when it got shorter", tr.list.GetScrollOffset())
+	}
+}
+
+// A session shown from its end: the bar says how many events are not
+// loaded and asks for them once; compactions of events not loaded are left
+// out; prepended events keep the row that was at the top on screen.
+func TestTranscriptEarlierEvents(t *testing.T) {
+	test.NewTempApp(t)
+	fa := &fakeActions{}
+	tr := NewTranscript(fa)
+	q := &postQueue{}
+	tr.post = q.post
+	w := test.NewTempWindow(t, tr.Content())
+	w.Resize(fyne.NewSize(600, 400))
+	prompts := func(n int) []store.Event {
+		evs := make([]store.Event, n)
+		for i := range evs {
+			evs[i] = store.UserMessage(fmt.Sprintf("prompt %d", i))
+		}
+		return evs
+	}
+	compactionRows := func() []int64 {
+		var after []int64
+		for _, r := range tr.rows {
+			if r.kind == rowCompaction {
+				after = append(after, tr.compactions[r.comp].AfterSeq)
+			}
+		}
+		return after
+	}
+	comps := []store.Compaction{{AfterSeq: 120, Summary: "c"}, {AfterSeq: 50, Summary: "a"}, {AfterSeq: 100, Summary: "b"}}
+	tr.ref = SessionRef{StorePath: "/s.azs", ID: 7}
+	tr.SetSession(store.Session{ID: 7}, storedFrom(101, prompts(40)...), comps)
+	tr.SetEarlier(100)
+	q.drain()
+	if !tr.earlierBar.Visible() || tr.earlierLabel.Text != "Showing the newest 40 of 140 events; find covers these." {
+		t.Fatalf("bar shown %v, %q", tr.earlierBar.Visible(), tr.earlierLabel.Text)
+	}
+	if got := compactionRows(); !slices.Equal(got, []int64{100, 120}) {
+		t.Errorf("compaction rows after %v, want [100 120] (50 covers events not loaded)", got)
+	}
+	test.Tap(tr.earlierMore)
+	test.Tap(tr.earlierMore) // a second tap while loading asks nothing more
+	test.Tap(tr.earlierAll)
+	if got := fa.String(); got != "earlier /s.azs#7 all=false" {
+		t.Errorf("intents %q", got)
+	}
+
+	tr.list.ScrollToTop()
+	q.drain()
+	tr.PrependEvents(storedFrom(51, prompts(50)...), 50)
+	q.drain()
+	if tr.Earlier() != 50 || len(tr.events) != 90 || tr.events[0].Seq != 51 {
+		t.Fatalf("after prepend: %d earlier, %d events from seq %d", tr.Earlier(), len(tr.events), tr.events[0].Seq)
+	}
+	if got := compactionRows(); !slices.Equal(got, []int64{50, 100, 120}) {
+		t.Errorf("compaction rows after %v, want [50 100 120]", got)
+	}
+	if row := tr.rowOfSeq(101); cardsByRow(tr)[row] == nil {
+		t.Errorf("the row that was at the top (seq 101, row %d) is not shown after the prepend", row)
+	}
+	if tr.earlierMore.Disabled() || tr.earlierLabel.Text != "Showing the newest 90 of 140 events; find covers these." {
+		t.Errorf("bar after prepend: more disabled %v, %q", tr.earlierMore.Disabled(), tr.earlierLabel.Text)
+	}
+
+	tr.PrependEvents(storedFrom(1, prompts(50)...), 0)
+	q.drain()
+	if tr.earlierBar.Visible() || len(tr.events) != 140 {
+		t.Errorf("everything loaded: bar shown %v, %d events", tr.earlierBar.Visible(), len(tr.events))
+	}
+	tr.SetSession(store.Session{ID: 8}, storedFrom(1, prompts(3)...), nil)
+	if tr.Earlier() != 0 || tr.earlierBar.Visible() {
+		t.Error("a new session kept the earlier bar")
+	}
+}
+
+func TestGroupDigits(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 50000: "50,000", 1234567: "1,234,567", -4200: "-4,200"} {
+		if got := groupDigits(n); got != want {
+			t.Errorf("groupDigits(%d) = %q, want %q", n, got, want)
+		}
 	}
 }
