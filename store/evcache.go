@@ -6,12 +6,14 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"unsafe"
 )
 
 // Limits of the decoded-event cache.
 const (
-	cacheSessions  = 4       // sessions kept
-	cacheMaxEvents = 200_000 // decoded events kept in all
+	cacheSessions  = 4        // sessions kept
+	cacheMaxEvents = 200_000  // decoded events kept in all
+	cacheMaxBytes  = 64 << 20 // their estimated memory (see cachedSession.size), in all
 )
 
 // eventCache keeps the decoded rows of the sessions loaded last, so that
@@ -35,6 +37,26 @@ type cachedSession struct {
 	maxID       int64         // MAX(events.id)
 	events      []StoredEvent // decodable rows in seq order
 	skippedSeqs []int64       // seqs of undecodable rows
+	bytes       int           // the memory it holds, estimated (see sizeOf)
+}
+
+// storedEventSize is the size of a StoredEvent, without what it points to.
+const storedEventSize = int(unsafe.Sizeof(StoredEvent{}))
+
+// sizeOf estimates the memory that events hold: the structs, and the
+// decoded payloads their strings point into (the text, plus the JSON
+// around it, which the load keeps with it).
+func sizeOf(events []StoredEvent) int {
+	n := 0
+	for i := range events {
+		e := &events[i].Event
+		n += storedEventSize + 64 + len(e.CWD) + len(e.Model) + len(e.Name) + len(e.Output) + len(e.Content) +
+			len(e.Text) + len(e.ToolUseID) + len(e.ToolName) + len(e.Input)
+		if e.FilePath != nil {
+			n += 16 + len(*e.FilePath)
+		}
+	}
+	return n
 }
 
 // sessionStamp is what identifies a session's rows: their count and MAX(id).
@@ -66,13 +88,14 @@ func (c *eventCache) put(e *cachedSession) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.entries = slices.DeleteFunc(c.entries, func(x *cachedSession) bool { return x.session == e.session })
-	if len(e.events) > cacheMaxEvents {
-		return
+	if len(e.events) > cacheMaxEvents || e.bytes > cacheMaxBytes {
+		return // a session this long is loaded whenever it is asked for
 	}
 	c.entries = append([]*cachedSession{e}, c.entries...)
-	total := 0
+	events, bytes := 0, 0
 	for i, x := range c.entries {
-		if total += len(x.events); i >= cacheSessions || total > cacheMaxEvents {
+		events += len(x.events)
+		if bytes += x.bytes; i >= cacheSessions || events > cacheMaxEvents || bytes > cacheMaxBytes {
 			c.entries = c.entries[:i]
 			break
 		}
@@ -129,6 +152,7 @@ func (s *Store) cachedRows(ctx context.Context, tx *readTx, session int64) (*cac
 func (s *Store) cacheDecoded(session int64, st sessionStamp, d *decoding) *cachedSession {
 	e := &cachedSession{session: session, count: st.count, maxID: st.maxID}
 	e.events, e.skippedSeqs = d.split()
+	e.bytes = sizeOf(e.events)
 	if st.count > 0 {
 		s.events.put(e)
 	}
@@ -211,7 +235,8 @@ func (s *Store) extendCached(ctx context.Context, tx *readTx, old *cachedSession
 	}
 	e := &cachedSession{session: old.session, count: st.count, maxID: st.maxID,
 		events:      append(old.events[:len(old.events):len(old.events)], events...),
-		skippedSeqs: append(old.skippedSeqs[:len(old.skippedSeqs):len(old.skippedSeqs)], skipped...)}
+		skippedSeqs: append(old.skippedSeqs[:len(old.skippedSeqs):len(old.skippedSeqs)], skipped...),
+		bytes:       old.bytes + sizeOf(events)}
 	s.events.put(e)
 	return e, true, nil
 }

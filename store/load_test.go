@@ -270,3 +270,76 @@ func TestPlainEnd(t *testing.T) {
 		}
 	}
 }
+
+func TestTailStartAndLastOfKind(t *testing.T) {
+	s := mustOpen(t)
+	ctx := context.Background()
+	sess := mustCreateSession(t, s, "main", "")
+	other := mustCreateSession(t, s, "main", "")
+	evs := []Event{Init("/w", "claude-opus-4-1"), ModelSwitch("sonnet")}
+	for i := range 6 {
+		evs = append(evs, UserMessage(fmt.Sprintf("p%d", i)))
+	}
+	evs = append(evs, ModelSwitch("haiku"), AssistantText("done")) // seqs 1..10
+	mustAppend(t, s, sess.ID, evs...)
+	mustAppend(t, s, other.ID, ModelSwitch("opus"), UserMessage("x"))
+
+	for _, tc := range []struct {
+		before     int64
+		n          int
+		from       int64
+		wantBefore int
+	}{
+		{0, 3, 8, 7},  // the last three: seqs 8..10
+		{8, 3, 5, 4},  // three before seq 8: 5..7
+		{0, 10, 1, 0}, // exactly all
+		{0, 11, 0, 0}, // more than there are: no bound
+		{3, 5, 0, 0},  // only two before seq 3
+		{1, 1, 0, 0},  // nothing before the first
+	} {
+		from, before, err := s.TailStart(ctx, sess.ID, tc.before, tc.n)
+		if err != nil || from != tc.from || before != tc.wantBefore {
+			t.Errorf("TailStart(before %d, n %d) = %d, %d, %v; want %d, %d", tc.before, tc.n, from, before, err, tc.from, tc.wantBefore)
+		}
+	}
+
+	e, ok, err := s.LastOfKind(ctx, sess.ID, KindModelSwitch)
+	if err != nil || !ok || e.Seq != 9 || e.Event.Model != "haiku" {
+		t.Errorf("last ModelSwitch = seq %d %q, %v, %v; want seq 9 haiku", e.Seq, e.Event.Model, ok, err)
+	}
+	e, ok, err = s.LastOfKind(ctx, sess.ID, KindInit)
+	if err != nil || !ok || e.Seq != 1 || e.Event.Model != "claude-opus-4-1" || e.Event.CWD != "/w" {
+		t.Errorf("last Init = %+v, %v, %v", e, ok, err)
+	}
+	if _, ok, err := s.LastOfKind(ctx, sess.ID, KindPlan); ok || err != nil {
+		t.Errorf("last Plan of a session without one: ok %v, %v", ok, err)
+	}
+}
+
+// The decoded-row cache keeps sessions within its byte budget: one that
+// alone exceeds it is not kept, and older entries go first.
+func TestEventCacheByteBudget(t *testing.T) {
+	entry := func(session int64, bytes int) *cachedSession {
+		return &cachedSession{session: session, count: 1, events: make([]StoredEvent, 1), bytes: bytes}
+	}
+	var c eventCache
+	c.put(entry(1, cacheMaxBytes/2))
+	c.put(entry(2, cacheMaxBytes/3))
+	if !c.has(1) || !c.has(2) {
+		t.Fatal("two entries within the budget are not both kept")
+	}
+	c.put(entry(3, cacheMaxBytes/3)) // over the budget: 1, the oldest, goes
+	if c.has(1) || !c.has(2) || !c.has(3) {
+		t.Errorf("after a third entry: has 1 %v, 2 %v, 3 %v; want false, true, true", c.has(1), c.has(2), c.has(3))
+	}
+	c.put(entry(4, cacheMaxBytes+1))
+	if c.has(4) || !c.has(3) {
+		t.Errorf("an entry over the whole budget was kept (%v), or evicted others (3 kept: %v)", c.has(4), c.has(3))
+	}
+
+	// sizeOf counts the payload text and the structs.
+	evs := []StoredEvent{{Event: AssistantText(strings.Repeat("x", 1000))}, {Event: ToolResult("id", "Read", StrPtr("/a"), "abc", false)}}
+	if got, min := sizeOf(evs), 2*storedEventSize+1000+3+len("id")+len("Read")+len("/a"); got < min || got > min+256 {
+		t.Errorf("sizeOf = %d, want about %d", got, min)
+	}
+}
