@@ -13,7 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -40,6 +42,14 @@ type decoding struct {
 	ok       []bool // decodable
 	got      int    // rows the query returned; n+1 means more than n
 	complete bool   // the query returned exactly the expected number of rows
+
+	payloadBytes atomic.Int64 // decoded payloads the events point into
+}
+
+// memory estimates the memory the decoded events hold: the structs and
+// the decoded payloads their strings point into.
+func (d *decoding) memory() int {
+	return len(d.events)*int(unsafe.Sizeof(StoredEvent{})) + int(d.payloadBytes.Load())
 }
 
 // errRowsChanged reports a query that returned another number of rows than
@@ -98,7 +108,10 @@ func (s *Store) decodeRange(ctx context.Context, t *readTx, session int64, sel r
 	for range workers {
 		wg.Go(func() {
 			out := jsonArena{dec: s.decoders.get()}
-			defer func() { s.decoders.put(out.dec, out.big) }()
+			defer func() {
+				s.decoders.put(out.dec, out.big)
+				d.payloadBytes.Add(int64(out.kept))
+			}()
 			<-allocated
 			for c := range p.work {
 				s.decodeChunk(c, d, &out)
@@ -306,6 +319,7 @@ type jsonArena struct {
 	strs []string
 	dec  *codec // nil: the Store's
 	big  bool   // dec decompressed a payload over bigPayload
+	kept int    // bytes of payloads kept, which the events point into
 }
 
 // bigPayload is the decoded size from which a pooled zstd decoder is
@@ -395,6 +409,7 @@ func (a *jsonArena) spare(want int) []byte {
 // with its capacity cut to its length. When b outgrew the spare capacity
 // it lives in a buffer of its own and the arena is unchanged.
 func (a *jsonArena) keep(b []byte) []byte {
+	a.kept += len(b)
 	n := len(a.buf)
 	if len(b) > 0 && len(b) <= cap(a.buf)-n && &a.buf[:n+1][n] == &b[0] {
 		a.buf = a.buf[:n+len(b)]

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"slices"
 	"sync"
-	"unsafe"
 )
 
 // Limits of the decoded-event cache.
@@ -37,27 +36,9 @@ type cachedSession struct {
 	maxID       int64         // MAX(events.id)
 	events      []StoredEvent // decodable rows in seq order
 	skippedSeqs []int64       // seqs of undecodable rows
-	bytes       int           // the memory it holds, estimated (see sizeOf)
+	bytes       int           // the memory it holds, estimated (see decoding.memory)
 }
 
-// storedEventSize is the size of a StoredEvent, without what it points to.
-const storedEventSize = int(unsafe.Sizeof(StoredEvent{}))
-
-// sizeOf estimates the memory that events hold: the structs, and the
-// decoded payloads their strings point into (the text, plus the JSON
-// around it, which the load keeps with it).
-func sizeOf(events []StoredEvent) int {
-	n := 0
-	for i := range events {
-		e := &events[i].Event
-		n += storedEventSize + 64 + len(e.CWD) + len(e.Model) + len(e.Name) + len(e.Output) + len(e.Content) +
-			len(e.Text) + len(e.ToolUseID) + len(e.ToolName) + len(e.Input)
-		if e.FilePath != nil {
-			n += 16 + len(*e.FilePath)
-		}
-	}
-	return n
-}
 
 // sessionStamp is what identifies a session's rows: their count and MAX(id).
 type sessionStamp struct{ count, maxID int64 }
@@ -151,8 +132,8 @@ func (s *Store) cachedRows(ctx context.Context, tx *readTx, session int64) (*cac
 // cacheDecoded makes an entry of a whole session's rows and caches it.
 func (s *Store) cacheDecoded(session int64, st sessionStamp, d *decoding) *cachedSession {
 	e := &cachedSession{session: session, count: st.count, maxID: st.maxID}
+	e.bytes = d.memory()
 	e.events, e.skippedSeqs = d.split()
-	e.bytes = sizeOf(e.events)
 	if st.count > 0 {
 		s.events.put(e)
 	}
@@ -236,7 +217,7 @@ func (s *Store) extendCached(ctx context.Context, tx *readTx, old *cachedSession
 	e := &cachedSession{session: old.session, count: st.count, maxID: st.maxID,
 		events:      append(old.events[:len(old.events):len(old.events)], events...),
 		skippedSeqs: append(old.skippedSeqs[:len(old.skippedSeqs):len(old.skippedSeqs)], skipped...),
-		bytes:       old.bytes + sizeOf(events)}
+		bytes:       old.bytes + d.memory()}
 	s.events.put(e)
 	return e, true, nil
 }

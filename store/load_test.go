@@ -337,9 +337,15 @@ func TestEventCacheByteBudget(t *testing.T) {
 		t.Errorf("an entry over the whole budget was kept (%v), or evicted others (3 kept: %v)", c.has(4), c.has(3))
 	}
 
-	// sizeOf counts the payload text and the structs.
-	evs := []StoredEvent{{Event: AssistantText(strings.Repeat("x", 1000))}, {Event: ToolResult("id", "Read", StrPtr("/a"), "abc", false)}}
-	if got, min := sizeOf(evs), 2*storedEventSize+1000+3+len("id")+len("Read")+len("/a"); got < min || got > min+256 {
-		t.Errorf("sizeOf = %d, want about %d", got, min)
+	// A load measures what it keeps: the structs and the decoded payloads.
+	s := mustOpen(t)
+	sess := mustCreateSession(t, s, "main", "")
+	mustAppend(t, s, sess.ID, AssistantText(strings.Repeat("word ", 20000)), UserMessage("short"))
+	if _, err := s.LoadEvents(context.Background(), sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	e := s.events.get(sess.ID)
+	if e == nil || e.bytes < 100000 || e.bytes > 100000+4096 {
+		t.Errorf("cached entry of a 100 KB session: %+v", e)
 	}
 }
