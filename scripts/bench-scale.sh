@@ -99,7 +99,7 @@ bench() { # bench PATTERN ITERATIONS [ARGS...]: one benchmark run, appended to t
   bench 'Memory' 3 -scale.heapprofile "$heap"
   bench 'Search/azureal' 1
   echo "load       $(cut -d' ' -f1-3 /proc/loadavg) (after)"
-  echo "heap       go tool pprof -top $bin $heap/heap-1.pprof"
+  echo "heap       go tool pprof -top $bin $heap/heap-memory-1.pprof"
   [ "$failed" = 0 ] || echo "SOME BENCHMARKS FAILED"
 } > "$out.tmp"
 mv "$out.tmp" "$out"

@@ -22,7 +22,7 @@ import (
 // The test binary doubles as the child process of the process and memory
 // benchmarks: TestMain runs runChild when childEnv is set.
 const (
-	childEnv     = "LAZULI_SCALE_CHILD"       // "list" or "memory"
+	childEnv     = "LAZULI_SCALE_CHILD"       // "list", "memory" or "memory-whole"
 	heapEnv      = "LAZULI_SCALE_HEAPPROFILE" // where the memory child writes a heap profile
 	childMarker  = "scale-child: "
 	childTimeout = 10 * time.Minute
@@ -64,10 +64,15 @@ func runChild(mode string) int {
 	return 0
 }
 
+// windowEvents is how many of a long session's newest events the window
+// loads and holds (app's windowEvents; internal/scale cannot import app).
+const windowEvents = 2_000
+
 // childWork opens the store and lists its sessions; the memory child then
-// loads the biggest session, opens the search index and runs every query
-// of scaleQueries, keeping the loaded events, and reports the memory the
-// process uses with all of that open.
+// loads the biggest session as the window does (its newest windowEvents
+// events; all of them in mode memory-whole), opens the search index and
+// runs every query of scaleQueries, keeping the loaded events, and reports
+// the memory the process uses with all of that open.
 func childWork(ctx context.Context, mode, path string) (childReport, error) {
 	var r childReport
 	start := time.Now()
@@ -85,7 +90,7 @@ func childWork(ctx context.Context, mode, path string) (childReport, error) {
 	if mode == "list" {
 		return r, nil
 	}
-	if mode != "memory" {
+	if mode != "memory" && mode != "memory-whole" {
 		return r, fmt.Errorf("unknown child mode %q", mode)
 	}
 	var big store.Session
@@ -95,7 +100,13 @@ func childWork(ctx context.Context, mode, path string) (childReport, error) {
 		}
 	}
 	start = time.Now()
-	events, err := st.LoadEvents(ctx, big.ID)
+	var from int64 // mode memory-whole: from the start
+	if mode == "memory" {
+		if from, _, err = st.TailStart(ctx, big.ID, 0, windowEvents); err != nil {
+			return r, err
+		}
+	}
+	events, err := st.LoadEventsRange(ctx, big.ID, from, 0)
 	if err != nil {
 		return r, err
 	}

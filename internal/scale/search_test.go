@@ -245,8 +245,10 @@ func fileSizes(path string) int64 {
 // BenchmarkMemory starts a process that opens the store, lists the
 // sessions, loads the biggest one, opens the search index and runs every
 // query, then reports its resident memory (VmRSS) and peak (VmHWM) with
-// all of that still open, and the Go heap. With -scale.heapprofile DIR it
-// also writes the child's heap profile to DIR/heap-N.pprof.
+// all of that still open, and the Go heap. window loads the session as
+// the window does (its newest 2,000 events); whole loads all of it. With
+// -scale.heapprofile DIR it also writes the child's heap profile to
+// DIR/heap-MODE-N.pprof.
 func BenchmarkMemory(b *testing.B) {
 	path := storePath(b)
 	openIndexed(b, path) // the child finds the index built
@@ -255,15 +257,20 @@ func BenchmarkMemory(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	b.Run("window", func(b *testing.B) { benchMemory(b, path, "memory") })
+	b.Run("whole", func(b *testing.B) { benchMemory(b, path, "memory-whole") })
+}
+
+func benchMemory(b *testing.B, path, mode string) {
 	var r childReport
 	i := 0
 	for b.Loop() {
 		var env []string
 		if *heapDir != "" {
 			i++
-			env = append(env, heapEnv+"="+filepath.Join(*heapDir, "heap-"+strconv.Itoa(i)+".pprof"))
+			env = append(env, heapEnv+"="+filepath.Join(*heapDir, "heap-"+mode+"-"+strconv.Itoa(i)+".pprof"))
 		}
-		r = startChild(b, "memory", path, env...)
+		r = startChild(b, mode, path, env...)
 	}
 	b.ReportMetric(float64(r.RSSKB)/1024, "rss-MiB")
 	b.ReportMetric(float64(r.HWMKB)/1024, "peak-rss-MiB")
