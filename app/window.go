@@ -138,7 +138,12 @@ func userMessage(err error) error {
 // refresh reloads the session list of every store in the background.
 func (pw *projectWindow) refresh() {
 	pw.go_(func() {
-		groups, errs := pw.listGroups()
+		groups, complete, errs := pw.listGroupsQuick()
+		if !complete {
+			quick := groups
+			fyne.Do(func() { pw.mv.Sidebar().Apply(quick) }) // the counts follow
+			groups, errs = pw.listGroups()
+		}
 		for _, err := range errs {
 			pw.showError("read sessions", err)
 		}
@@ -169,6 +174,37 @@ func (pw *projectWindow) listGroups() ([]views.WorktreeGroup, []error) {
 		}
 	}
 	return groups, errs
+}
+
+// listGroupsQuick is listGroups for a store seen for the first time: its
+// sessions in order without counting their messages (see
+// store.ListSessionsQuick), which takes a moment on a big store. complete
+// reports that every store had its counts cached: the groups are then
+// listGroups' own.
+func (pw *projectWindow) listGroupsQuick() (groups []views.WorktreeGroup, complete bool, errs []error) {
+	running := pw.running()
+	complete = true
+	for _, wt := range pw.wts {
+		st, err := pw.store(wt.StorePath)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		sessions, counted, err := st.ListSessionsQuick(pw.ctx, "")
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		complete = complete && counted
+		for _, g := range groupByWorktree(wt, sessions) {
+			g.Running = running[wt.StorePath]
+			groups = append(groups, g)
+		}
+	}
+	if !complete {
+		errs = nil // listGroups follows, and reports them
+	}
+	return groups, complete, errs
 }
 
 // groupByWorktree splits a store's sessions by their worktree column, the

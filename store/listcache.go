@@ -82,6 +82,19 @@ func (c *listCache) snapshot(ctx context.Context, q querier, info *schemaInfo, a
 	return out, nil
 }
 
+// cached reports whether the counts are at hand without a full count: in
+// memory, or in a cache file that belongs to this file (adopted then, and
+// brought up to date by the next snapshot).
+func (c *listCache) cached(ctx context.Context, q querier) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.valid && !c.loaded && c.disk.enabled() {
+		c.loaded = true
+		c.load(ctx, q)
+	}
+	return c.valid
+}
+
 // load adopts the counts of the cache file if they belong to this file,
 // checked in q's transaction: every session they list must still exist
 // with the same created time (ids can be reused), and the last row they

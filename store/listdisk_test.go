@@ -462,3 +462,58 @@ func TestListCachePrune(t *testing.T) {
 		t.Errorf("the store's own cache file: %v", err)
 	}
 }
+
+// TestListSessionsQuick lists a store seen for the first time without
+// counting (the order and event counts of a full list, messages unknown),
+// and the full list whenever the counts are cached: by the Store, or in
+// the cache file of an earlier run.
+func TestListSessionsQuick(t *testing.T) {
+	useCacheDir(t, t.TempDir())
+	ctx := context.Background()
+	s := mustOpen(t)
+	fillListStore(t, s, 21, 12)
+	path := s.Path()
+	s.Close()
+	full := listFresh(t, path) // with an empty cache of its own
+
+	quick := func(wantComplete bool) []Session {
+		t.Helper()
+		st, err := Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		list, complete, err := st.ListSessionsQuick(ctx, "")
+		if err != nil || complete != wantComplete {
+			t.Fatalf("ListSessionsQuick: complete %v, %v; want complete %v", complete, err, wantComplete)
+		}
+		if st.list.counted != 0 {
+			t.Errorf("ListSessionsQuick counted %d times", st.list.counted)
+		}
+		if !complete { // the same Store lists fully next, and then has the counts
+			if _, err := st.ListSessions(ctx, ""); err != nil {
+				t.Fatal(err)
+			}
+			if again, complete, err := st.ListSessionsQuick(ctx, ""); err != nil || !complete || !reflect.DeepEqual(again, full) {
+				t.Errorf("after a full list: complete %v, %v, list equal %v", complete, err, reflect.DeepEqual(again, full))
+			}
+		}
+		return list
+	}
+
+	first := quick(false)
+	if len(first) != len(full) {
+		t.Fatalf("%d sessions, want %d", len(first), len(full))
+	}
+	for i := range full {
+		want := full[i]
+		want.MessageCount, want.CharsSinceCompaction = -1, -1
+		if !reflect.DeepEqual(first[i], want) {
+			t.Errorf("session %d:\n got %+v\nwant %+v", i, first[i], want)
+		}
+	}
+	// The full list above saved the counts: a new Store starts from them.
+	if again := quick(true); !reflect.DeepEqual(again, full) {
+		t.Errorf("with the cache file: %+v\nwant %+v", again, full)
+	}
+}

@@ -81,13 +81,81 @@ func (s *Store) ListSessions(ctx context.Context, worktree string) ([]Session, e
 		list[i].EventCount, list[i].MessageCount = a.count, a.msgs
 		list[i].CharsSinceCompaction, list[i].LastEventID = a.chars, a.maxID
 	}
+	sortList(list)
+	return list, nil
+}
+
+// sortList puts sessions in AZUREAL's list order: by their last event,
+// newest first, then by id.
+func sortList(list []Session) {
 	sort.SliceStable(list, func(i, j int) bool {
 		if list[i].LastEventID != list[j].LastEventID {
 			return list[i].LastEventID > list[j].LastEventID
 		}
 		return list[i].ID > list[j].ID
 	})
-	return list, nil
+}
+
+// ListSessionsQuick is ListSessions for a first look at a store: when the
+// per-session counts are cached (by this Store, or in the cache file from
+// an earlier run), it is ListSessions and complete is true. Otherwise it
+// does not count: EventCount and LastEventID, and so the order, come from
+// the events index alone, MessageCount and CharsSinceCompaction are -1,
+// and complete is false. Counting reads the whole events table (most of a
+// big file); the index is a small part of it. A window shows this list at
+// once and the complete one when ListSessions returns.
+func (s *Store) ListSessionsQuick(ctx context.Context, worktree string) (_ []Session, complete bool, _ error) {
+	db, info, err := s.reader(ctx)
+	if err != nil || db == nil {
+		return nil, true, wrapList(err)
+	}
+	list, counted, err := s.listUncounted(ctx, db, info, worktree)
+	if err != nil || counted {
+		list, err = s.ListSessions(ctx, worktree)
+		return list, true, err
+	}
+	return list, false, nil
+}
+
+// listUncounted is ListSessionsQuick without counts; counted reports that
+// the counts are cached, and then it lists nothing.
+func (s *Store) listUncounted(ctx context.Context, db *sql.DB, info *schemaInfo, worktree string) (_ []Session, counted bool, _ error) {
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, false, wrapList(classify(err))
+	}
+	defer tx.Rollback() //nolint:errcheck // read-only transaction
+	if s.list.cached(ctx, tx) {
+		return nil, true, nil
+	}
+	list, err := querySessions(ctx, tx, info, worktree)
+	if err != nil {
+		return nil, false, wrapList(formatOrErr(s.path, err))
+	}
+	byID := make(map[int64]*Session, len(list))
+	for i := range list {
+		list[i].MessageCount, list[i].CharsSinceCompaction = -1, -1
+		byID[list[i].ID] = &list[i]
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT session_id, COUNT(*), MAX(id) FROM events INDEXED BY idx_events_session GROUP BY session_id")
+	if err != nil {
+		return nil, false, wrapList(formatOrErr(s.path, classify(err)))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, n, maxID int64
+		if err := rows.Scan(&id, &n, &maxID); err != nil {
+			return nil, false, wrapList(err)
+		}
+		if sess := byID[id]; sess != nil {
+			sess.EventCount, sess.LastEventID = n, maxID
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, wrapList(formatOrErr(s.path, classify(err)))
+	}
+	sortList(list)
+	return list, false, nil
 }
 
 func wrapList(err error) error {

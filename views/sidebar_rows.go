@@ -84,8 +84,10 @@ func sessionRow(g WorktreeGroup, gi, si int) sidebarRow {
 		ref:   SessionRef{StorePath: g.StorePath, ID: s.ID},
 		group: gi, index: si,
 		title: name, lower: strings.ToLower(name),
-		msgs:    "[" + strconv.FormatInt(s.MessageCount, 10) + " msgs]",
 		rawTime: s.Created,
+	}
+	if s.MessageCount >= 0 { // -1: not counted yet (store.ListSessionsQuick)
+		r.msgs = "[" + strconv.FormatInt(s.MessageCount, 10) + " msgs]"
 	}
 	r.badge, r.badgeName = statusBadge(g.Running[s.ID], s.Completed)
 	if s.Completed != nil {

@@ -337,3 +337,22 @@ func BenchmarkSidebarApply2000(b *testing.B) {
 	}
 	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/apply")
 }
+
+// A list that has not counted messages yet (MessageCount -1, from
+// store.ListSessionsQuick) shows no count rather than "[-1 msgs]".
+func TestSidebarUncountedMessages(t *testing.T) {
+	s, _, _ := newTestSidebar(t)
+	groups := sampleGroups()
+	for i := range groups[0].Sessions {
+		groups[0].Sessions[i].MessageCount = -1
+	}
+	s.Apply(groups)
+	for _, r := range s.rows {
+		if !r.header && r.title != "Login form" && r.msgs != "" {
+			t.Errorf("row %q shows %q", r.title, r.msgs)
+		}
+	}
+	if got := rowSummary(s.rows[len(s.rows)-1]); !strings.HasSuffix(got, "[0 msgs]") {
+		t.Errorf("a counted row lost its count: %q", got)
+	}
+}
