@@ -99,11 +99,13 @@ func sortList(list []Session) {
 // ListSessionsQuick is ListSessions for a first look at a store: when the
 // per-session counts are cached (by this Store, or in the cache file from
 // an earlier run), it is ListSessions and complete is true. Otherwise it
-// does not count: EventCount and LastEventID, and so the order, come from
-// the events index alone, MessageCount and CharsSinceCompaction are -1,
-// and complete is false. Counting reads the whole events table (most of a
-// big file); the index is a small part of it. A window shows this list at
-// once and the complete one when ListSessions returns.
+// does not count, and complete is false: EventCount, MessageCount and
+// CharsSinceCompaction are -1, and LastEventID, which orders the list, is
+// the id of each session's last event by seq, found through the index (the
+// largest id, unless a program inserted rows out of order). Counting reads
+// every row of the events table, most of a big file; this reads a few index
+// pages per session. A window shows this list at once and the complete
+// one when ListSessions returns.
 func (s *Store) ListSessionsQuick(ctx context.Context, worktree string) (_ []Session, complete bool, _ error) {
 	db, info, err := s.reader(ctx)
 	if err != nil || db == nil {
@@ -134,21 +136,23 @@ func (s *Store) listUncounted(ctx context.Context, db *sql.DB, info *schemaInfo,
 	}
 	byID := make(map[int64]*Session, len(list))
 	for i := range list {
-		list[i].MessageCount, list[i].CharsSinceCompaction = -1, -1
+		list[i].EventCount, list[i].MessageCount, list[i].CharsSinceCompaction = -1, -1, -1
 		byID[list[i].ID] = &list[i]
 	}
-	rows, err := tx.QueryContext(ctx, "SELECT session_id, COUNT(*), MAX(id) FROM events INDEXED BY idx_events_session GROUP BY session_id")
+	rows, err := tx.QueryContext(ctx, `SELECT id, (SELECT e.id FROM events AS e INDEXED BY idx_events_session
+		WHERE e.session_id = sessions.id ORDER BY e.seq DESC LIMIT 1) FROM sessions`)
 	if err != nil {
 		return nil, false, wrapList(formatOrErr(s.path, classify(err)))
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var id, n, maxID int64
-		if err := rows.Scan(&id, &n, &maxID); err != nil {
+		var id int64
+		var last sql.NullInt64
+		if err := rows.Scan(&id, &last); err != nil {
 			return nil, false, wrapList(err)
 		}
 		if sess := byID[id]; sess != nil {
-			sess.EventCount, sess.LastEventID = n, maxID
+			sess.LastEventID = last.Int64
 		}
 	}
 	if err := rows.Err(); err != nil {

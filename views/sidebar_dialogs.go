@@ -74,6 +74,9 @@ func (s *Sidebar) onDelete() {
 	ref := r.ref
 	msg := fmt.Sprintf("Delete session “%s” and its %s?\nThis cannot be undone.",
 		sess.DisplayName(), plural(sess.EventCount, "event"))
+	if sess.EventCount < 0 { // not counted yet (store.ListSessionsQuick)
+		msg = fmt.Sprintf("Delete session “%s” and its events?\nThis cannot be undone.", sess.DisplayName())
+	}
 	d := dialog.NewConfirm("Delete session", msg, func(confirmed bool) {
 		if confirmed {
 			s.actions.DeleteSession(ref)
