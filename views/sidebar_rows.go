@@ -156,6 +156,7 @@ type sidebarItem struct {
 	header      *fyne.Container
 	headerTitle *canvas.Text
 	headerCount *canvas.Text
+	headerText  string // the header's whole title; headerTitle shows it cut to fit
 
 	session  *fyne.Container
 	badge    *canvas.Text
@@ -189,8 +190,7 @@ func newSidebarItem() *sidebarItem {
 	}
 	it.whenTip = newHoverTip(it.when, it.tipText)
 	pad := theme.Size(theme.SizeNamePadding)
-	it.header = container.NewBorder(nil, nil, container.New(&insetLayout{left: pad}, container.NewCenter(it.headerTitle)),
-		container.New(&insetLayout{right: pad}, container.NewCenter(it.headerCount)))
+	it.header = container.New(&headerLayout{it: it, pad: pad}, it.headerTitle, it.headerCount)
 	it.durBox = container.NewCenter(it.duration)
 	right := container.NewHBox(it.durBox, container.NewCenter(it.msgs),
 		container.NewCenter(it.whenTip))
@@ -219,7 +219,7 @@ func (it *sidebarItem) update(r *sidebarRow, now time.Time) {
 	if r.header {
 		it.session.Hide()
 		it.header.Show()
-		it.headerTitle.Text = r.title
+		it.headerText, it.headerTitle.Text = r.title, r.title
 		it.headerTitle.Color = theme.Color(theme.ColorNameForeground)
 		it.headerCount.Text = r.msgs
 		it.headerCount.Color = theme.Color(theme.ColorNamePlaceHolder)
@@ -244,6 +244,51 @@ func (it *sidebarItem) update(r *sidebarRow, now time.Time) {
 	}
 	it.when.Color = theme.Color(theme.ColorNamePlaceHolder)
 	it.session.Refresh()
+}
+
+// headerLayout lays out a group header: the title at the left, cut with an
+// ellipsis where it would run into the session count at the right.
+type headerLayout struct {
+	it  *sidebarItem
+	pad float32
+}
+
+func (l *headerLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
+	title, count := l.it.headerTitle, l.it.headerCount
+	cs := count.MinSize()
+	count.Resize(cs)
+	count.Move(fyne.NewPos(size.Width-l.pad-cs.Width, (size.Height-cs.Height)/2))
+	if fit := fitText(l.it.headerText, size.Width-3*l.pad-cs.Width, title.TextSize, title.TextStyle); fit != title.Text {
+		title.Text = fit
+		title.Refresh()
+	}
+	ts := title.MinSize()
+	title.Resize(ts)
+	title.Move(fyne.NewPos(l.pad, (size.Height-ts.Height)/2))
+}
+
+func (l *headerLayout) MinSize([]fyne.CanvasObject) fyne.Size {
+	ts, cs := l.it.headerTitle.MinSize(), l.it.headerCount.MinSize()
+	return fyne.NewSize(3*l.pad+cs.Width, max(ts.Height, cs.Height))
+}
+
+// fitText returns s, or its longest prefix that fits width followed by
+// "…" when s does not.
+func fitText(s string, width, size float32, style fyne.TextStyle) string {
+	if fyne.MeasureText(s, size, style).Width <= width {
+		return s
+	}
+	runes := []rune(s)
+	lo, hi := 0, len(runes) // the longest fitting prefix is in [lo, hi)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if fyne.MeasureText(string(runes[:mid])+"…", size, style).Width <= width {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return string(runes[:lo]) + "…"
 }
 
 // insetLayout places its objects inside fixed insets.

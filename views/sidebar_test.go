@@ -356,3 +356,47 @@ func TestSidebarUncountedMessages(t *testing.T) {
 		t.Errorf("a counted row lost its count: %q", got)
 	}
 }
+
+// A group header too long for the sidebar is cut with an ellipsis before
+// its session count instead of running under it.
+func TestSidebarLongHeaderTruncated(t *testing.T) {
+	s, _, w := newTestSidebar(t)
+	groups := sampleGroups()
+	long := "feature/" + strings.Repeat("a-very-long-branch-name-", 4)
+	groups[1].Worktree = long
+	s.Apply(groups)
+	w.Resize(fyne.NewSize(320, 420))
+	var header *sidebarItem
+	for _, it := range objectsOf[*sidebarItem](s.list) {
+		if it.row != nil && it.row.header && it.row.title == long {
+			header = it
+		}
+	}
+	if header == nil {
+		t.Fatal("the long header is not shown")
+	}
+	title, count := header.headerTitle, header.headerCount
+	if !strings.HasSuffix(title.Text, "…") || !strings.HasPrefix(long, strings.TrimSuffix(title.Text, "…")) {
+		t.Errorf("header shows %q, want a prefix of %q with an ellipsis", title.Text, long)
+	}
+	if end := title.Position().X + title.Size().Width; end > count.Position().X {
+		t.Errorf("title ends at %v, over the count at %v", end, count.Position().X)
+	}
+	if count.Text != "1 session" {
+		t.Errorf("count %q", count.Text)
+	}
+}
+
+func TestFitText(t *testing.T) {
+	size, style := float32(14), fyne.TextStyle{Bold: true}
+	if got := fitText("main", 1000, size, style); got != "main" {
+		t.Errorf("a fitting text was changed to %q", got)
+	}
+	width := fyne.MeasureText("feature/lo…", size, style).Width
+	if got := fitText("feature/login-form", width, size, style); got != "feature/lo…" {
+		t.Errorf("fitText = %q, want %q", got, "feature/lo…")
+	}
+	if got := fitText("feature", 0, size, style); got != "…" {
+		t.Errorf("no room: %q, want just the ellipsis", got)
+	}
+}
