@@ -26,7 +26,7 @@ func (pw *projectWindow) SelectSession(ref views.SessionRef) {
 
 // A session of tailFirstEvents events or more is shown from its end: the
 // newest windowEvents first, earlier ones in batches of windowEvents as the
-// user asks for them (views.Transcript.SetEarlier). The newest rows of a
+// user asks for them (views.Transcript.SetSessionTail). The newest rows of a
 // 50,000-event session load in a few milliseconds, and the window holds a
 // few megabytes of it rather than a hundred.
 const (
@@ -86,8 +86,7 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 	pw.focusPrompt = views.SessionRef{}
 	pw.mu.Unlock()
 	fyne.Do(func() {
-		pw.mv.ShowSession(ref, s, events, comps)
-		pw.mv.Transcript().SetEarlier(earlier)
+		pw.mv.ShowSession(ref, s, events, comps, earlier)
 		pw.showPendingEvent(ref)
 		pw.mv.PromptBox().SetSession(ref, !pw.readOnly, model)
 		pw.mv.PromptBox().SetRunning(running)
@@ -171,7 +170,7 @@ func (pw *projectWindow) prependEarlier(ref views.SessionRef, gen int, first int
 	events, earlier, err := load(st)
 	if err != nil {
 		pw.showError("load earlier events", err)
-		fyne.Do(func() { pw.mv.Transcript().SetEarlier(pw.mv.Transcript().Earlier()) }) // enable the buttons again
+		fyne.Do(func() { pw.mv.Transcript().PrependEvents(nil, pw.mv.Transcript().Earlier()) }) // enable the buttons again
 		return
 	}
 	pw.mu.Lock()

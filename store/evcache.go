@@ -12,7 +12,7 @@ import (
 const (
 	cacheSessions  = 4        // sessions kept
 	cacheMaxEvents = 200_000  // decoded events kept in all
-	cacheMaxBytes  = 64 << 20 // their estimated memory (see cachedSession.size), in all
+	cacheMaxBytes  = 64 << 20 // their estimated memory (see decoding.memory), in all
 )
 
 // eventCache keeps the decoded rows of the sessions loaded last, so that
@@ -38,7 +38,6 @@ type cachedSession struct {
 	skippedSeqs []int64       // seqs of undecodable rows
 	bytes       int           // the memory it holds, estimated (see decoding.memory)
 }
-
 
 // sessionStamp is what identifies a session's rows: their count and MAX(id).
 type sessionStamp struct{ count, maxID int64 }

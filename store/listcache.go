@@ -58,11 +58,7 @@ const (
 func (c *listCache) snapshot(ctx context.Context, q querier, info *schemaInfo, aux *sql.DB) (map[int64]sessionAgg, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	fresh := false
-	if !c.valid && !c.loaded && c.disk.enabled() {
-		c.loaded = true
-		fresh = c.load(ctx, q)
-	}
+	fresh := c.adopt(ctx, q)
 	var err error
 	if c.valid && !fresh {
 		err = c.refresh(ctx, q, info)
@@ -88,11 +84,19 @@ func (c *listCache) snapshot(ctx context.Context, q querier, info *schemaInfo, a
 func (c *listCache) cached(ctx context.Context, q querier) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.valid && !c.loaded && c.disk.enabled() {
-		c.loaded = true
-		c.load(ctx, q)
-	}
+	c.adopt(ctx, q) // fresh or not, the snapshot runs in another transaction: it refreshes
 	return c.valid
+}
+
+// adopt tries the cache file, once per Store, when the counts are not at
+// hand (see load); fresh reports counts adopted from an unchanged file.
+// c.mu must be held.
+func (c *listCache) adopt(ctx context.Context, q querier) (fresh bool) {
+	if c.valid || c.loaded || !c.disk.enabled() {
+		return false
+	}
+	c.loaded = true
+	return c.load(ctx, q)
 }
 
 // load adopts the counts of the cache file if they belong to this file,

@@ -286,17 +286,17 @@ func (s *Store) LastOfKind(ctx context.Context, sessionID int64, kind Kind) (_ S
 	defer rows.Close()
 	for rows.Next() {
 		var (
-			e    = StoredEvent{Kind: kind}
-			data []byte
+			e       = StoredEvent{Kind: kind}
+			data    []byte
+			decoded bool
 		)
 		if err := rows.Scan(&e.ID, &e.Seq, &e.CharLen, &data); err != nil {
 			return StoredEvent{}, false, fmt.Errorf("last %s of session %d: %w", kind, sessionID, err)
 		}
-		ev, decoded := s.decodePayload(data)
-		if !decoded { // skipped by LoadEvents too: look further back
-			continue
+		if e.Event, decoded = s.decodePayload(data); !decoded {
+			continue // skipped by LoadEvents too: look further back
 		}
-		if f := FilterInjected([]StoredEvent{{ID: e.ID, Seq: e.Seq, Kind: kind, CharLen: e.CharLen, Event: ev}}); len(f) == 1 {
+		if f := FilterInjected([]StoredEvent{e}); len(f) == 1 {
 			return f[0], true, nil
 		}
 	}

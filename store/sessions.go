@@ -112,7 +112,7 @@ func (s *Store) ListSessionsQuick(ctx context.Context, worktree string) (_ []Ses
 		return nil, true, wrapList(err)
 	}
 	list, counted, err := s.listUncounted(ctx, db, info, worktree)
-	if err != nil || counted {
+	if err != nil || counted { // ListSessions reports the error, if it is one
 		list, err = s.ListSessions(ctx, worktree)
 		return list, true, err
 	}
@@ -120,11 +120,12 @@ func (s *Store) ListSessionsQuick(ctx context.Context, worktree string) (_ []Ses
 }
 
 // listUncounted is ListSessionsQuick without counts; counted reports that
-// the counts are cached, and then it lists nothing.
+// the counts are cached, and then it lists nothing. Its errors only make
+// ListSessionsQuick fall back to ListSessions.
 func (s *Store) listUncounted(ctx context.Context, db *sql.DB, info *schemaInfo, worktree string) (_ []Session, counted bool, _ error) {
 	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return nil, false, wrapList(classify(err))
+		return nil, false, err
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only transaction
 	if s.list.cached(ctx, tx) {
@@ -132,7 +133,7 @@ func (s *Store) listUncounted(ctx context.Context, db *sql.DB, info *schemaInfo,
 	}
 	list, err := querySessions(ctx, tx, info, worktree)
 	if err != nil {
-		return nil, false, wrapList(formatOrErr(s.path, err))
+		return nil, false, err
 	}
 	byID := make(map[int64]*Session, len(list))
 	for i := range list {
@@ -142,21 +143,21 @@ func (s *Store) listUncounted(ctx context.Context, db *sql.DB, info *schemaInfo,
 	rows, err := tx.QueryContext(ctx, `SELECT id, (SELECT e.id FROM events AS e INDEXED BY idx_events_session
 		WHERE e.session_id = sessions.id ORDER BY e.seq DESC LIMIT 1) FROM sessions`)
 	if err != nil {
-		return nil, false, wrapList(formatOrErr(s.path, classify(err)))
+		return nil, false, err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
 		var last sql.NullInt64
 		if err := rows.Scan(&id, &last); err != nil {
-			return nil, false, wrapList(err)
+			return nil, false, err
 		}
 		if sess := byID[id]; sess != nil {
 			sess.LastEventID = last.Int64
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, false, wrapList(formatOrErr(s.path, classify(err)))
+		return nil, false, err
 	}
 	sortList(list)
 	return list, false, nil

@@ -86,8 +86,9 @@ func (m *MainView) Banner() string {
 // without sending SelectSession. The prompt box is enabled for ref; when
 // ref is a different session than the box had, its model menu shows the
 // default model until the caller sets the session's model with
-// PromptBox().SetSession.
-func (m *MainView) ShowSession(ref SessionRef, s store.Session, events []store.StoredEvent, compactions []store.Compaction) {
+// PromptBox().SetSession. earlier is how many of the session's events come
+// before events and are not loaded (see Transcript.SetSessionTail).
+func (m *MainView) ShowSession(ref SessionRef, s store.Session, events []store.StoredEvent, compactions []store.Compaction, earlier int) {
 	m.sidebar.Select(ref)
 	if cur, ok := m.prompt.Session(); !ok || cur != ref {
 		m.prompt.SetSession(ref, true, "")
@@ -97,7 +98,7 @@ func (m *MainView) ShowSession(ref SessionRef, s store.Session, events []store.S
 	m.meter.Show()
 	m.header.Refresh()
 	m.transcript.ref = ref
-	m.transcript.SetSession(s, events, compactions)
+	m.transcript.SetSessionTail(s, events, compactions, earlier)
 }
 
 // ClearSession shows no session (e.g. after the shown one was deleted) and

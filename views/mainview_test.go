@@ -25,7 +25,7 @@ func TestMainViewShowSession(t *testing.T) {
 	m.Sidebar().Apply(sampleGroups())
 	s := sampleGroups()[0].Sessions[1]
 	s.CharsSinceCompaction = 123_456
-	m.ShowSession(SessionRef{"/p/a.azs", 3}, s, sampleEvents(t), nil)
+	m.ShowSession(SessionRef{"/p/a.azs", 3}, s, sampleEvents(t), nil, 0)
 	if m.title.Text != "S3 · " || !m.Meter().Visible() || m.Meter().chars != 123_456 {
 		t.Errorf("title %q, meter shown %v with %d", m.title.Text, m.Meter().Visible(), m.Meter().chars)
 	}
@@ -109,13 +109,13 @@ func TestMainViewPromptBox(t *testing.T) {
 	}
 	m.Sidebar().Apply(sampleGroups())
 	ref := SessionRef{"/p/a.azs", 3}
-	m.ShowSession(ref, sampleGroups()[0].Sessions[1], sampleEvents(t), nil)
+	m.ShowSession(ref, sampleGroups()[0].Sessions[1], sampleEvents(t), nil, 0)
 	if got, ok := p.Session(); !ok || got != ref || p.entry.Disabled() {
 		t.Errorf("after ShowSession the prompt box is for %v (%v), entry disabled %v", got, ok, p.entry.Disabled())
 	}
 	p.SetModels(sampleModels)
 	p.SetSession(ref, true, "opus")
-	m.ShowSession(ref, sampleGroups()[0].Sessions[1], sampleEvents(t), nil) // a reload keeps the model
+	m.ShowSession(ref, sampleGroups()[0].Sessions[1], sampleEvents(t), nil, 0) // a reload keeps the model
 	if p.Model() != "opus" {
 		t.Errorf("a reload of the session shown changed the model to %q", p.Model())
 	}
@@ -174,7 +174,7 @@ func TestMainViewImage(t *testing.T) {
 	ref := SessionRef{"/p/a.azs", 4}
 	s := sampleGroups()[0].Sessions[0]
 	s.CharsSinceCompaction = 251_000
-	m.ShowSession(ref, s, sampleEvents(t), nil)
+	m.ShowSession(ref, s, sampleEvents(t), nil, 0)
 	p := m.PromptBox()
 	p.SetModels(sampleModels)
 	p.SetBackends(backendsOK)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image/color"
 	"slices"
-	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -36,7 +35,6 @@ type Transcript struct {
 	events      []store.StoredEvent
 	compactions []store.Compaction
 	earlier     int // the session's events before events[0] that are not loaded
-	compFrom    int // the index of the first compaction the rows show
 	rows        []transcriptRow
 	gen         uint64   // bumped whenever cards must be rebound
 	theme       themeKey // the theme the cards show
@@ -130,18 +128,6 @@ func (t *Transcript) loadEarlier(all bool) {
 // are not loaded.
 func (t *Transcript) Earlier() int { return t.earlier }
 
-// SetEarlier says that the session shown has n events before the first one
-// shown that are not loaded (0: the transcript shows the whole session).
-// While n > 0 a bar over the transcript says so and offers to load them.
-func (t *Transcript) SetEarlier(n int) {
-	t.earlier = max(n, 0)
-	if t.firstShownCompaction() != t.compFrom {
-		t.rebuildRows()
-		t.list.ScrollToBottom()
-	}
-	t.showEarlierBar()
-}
-
 // showEarlierBar shows or hides the earlier bar as t.earlier says.
 func (t *Transcript) showEarlierBar() {
 	if t.earlier == 0 {
@@ -150,7 +136,7 @@ func (t *Transcript) showEarlierBar() {
 		return
 	}
 	t.earlierLabel.SetText(fmt.Sprintf("Showing the newest %s of %s events; find covers these.",
-		groupDigits(len(t.events)), groupDigits(len(t.events)+t.earlier)))
+		FormatThousands(int64(len(t.events))), FormatThousands(int64(len(t.events)+t.earlier))))
 	t.earlierMore.Enable()
 	t.earlierAll.Enable()
 	t.earlierBar.Show()
@@ -159,10 +145,13 @@ func (t *Transcript) showEarlierBar() {
 
 // PrependEvents adds events loaded before the first one shown (they end
 // right before it), with earlier the events still not loaded before them.
-// The row that was at the top stays where it was on screen.
+// The row that was at the top stays where it was on screen. With no events
+// and the same earlier count (a load that failed), only the bar's buttons
+// are enabled again.
 func (t *Transcript) PrependEvents(events []store.StoredEvent, earlier int) {
-	if len(events) == 0 {
-		t.SetEarlier(earlier)
+	earlier = max(earlier, 0)
+	if len(events) == 0 && earlier == t.earlier {
+		t.showEarlierBar()
 		return
 	}
 	var anchor int64 = -1
@@ -170,7 +159,7 @@ func (t *Transcript) PrependEvents(events []store.StoredEvent, earlier int) {
 		anchor = t.events[0].Seq
 	}
 	t.events = append(slices.Clip(events), t.events...)
-	t.earlier = max(earlier, 0)
+	t.earlier = earlier
 	t.rebuildRows()
 	t.showEarlierBar()
 	if row := t.rowOfSeq(anchor); row >= 0 {
@@ -191,8 +180,7 @@ func (t *Transcript) rowOfSeq(seq int64) int {
 // rebuildRows makes the rows anew from the events and compactions. While
 // earlier events are not loaded, compactions of those are left out.
 func (t *Transcript) rebuildRows() {
-	t.compFrom = t.firstShownCompaction()
-	t.replaceRows(buildRowsFrom(t.events, t.compactions, t.compFrom))
+	t.replaceRows(buildRowsFrom(t.events, t.compactions, t.firstShownCompaction()))
 }
 
 // firstShownCompaction returns the index of the first compaction to show:
@@ -218,13 +206,21 @@ func (t *Transcript) Session() store.Session { return t.session }
 // compaction's summary card after the last event it covers. The view
 // scrolls to the end. events is kept; the caller must not modify it.
 func (t *Transcript) SetSession(s store.Session, events []store.StoredEvent, compactions []store.Compaction) {
+	t.SetSessionTail(s, events, compactions, 0)
+}
+
+// SetSessionTail is SetSession for a session shown from its end: earlier
+// of its events, before events, are not loaded. While earlier > 0 a bar
+// over the transcript says so and offers to load them (Actions.LoadEarlier,
+// answered with PrependEvents), and the compactions of those events are
+// left out.
+func (t *Transcript) SetSessionTail(s store.Session, events []store.StoredEvent, compactions []store.Compaction, earlier int) {
 	t.session = s
 	t.events = slices.Clip(events)
 	t.compactions = sortedCompactions(slices.Clone(compactions))
-	t.earlier, t.compFrom = 0, 0
-	t.earlierBar.Hide()
-	t.refreshTop()
-	t.replaceRows(buildRows(t.events, t.compactions))
+	t.earlier = max(earlier, 0)
+	t.showEarlierBar()
+	t.rebuildRows()
 	t.empty.Hide()
 	t.list.ScrollToBottom()
 }
@@ -270,9 +266,8 @@ func sortedCompactions(cs []store.Compaction) []store.Compaction {
 func (t *Transcript) Clear() {
 	t.session = store.Session{}
 	t.events, t.compactions = nil, nil
-	t.earlier, t.compFrom = 0, 0
-	t.earlierBar.Hide()
-	t.refreshTop()
+	t.earlier = 0
+	t.showEarlierBar()
 	t.replaceRows(nil)
 	t.empty.Show()
 }
@@ -541,24 +536,4 @@ func (l *widthWatcher) MinSize(objects []fyne.CanvasObject) fyne.Size {
 		m = m.Max(o.MinSize())
 	}
 	return m
-}
-
-// groupDigits writes n with thousands separators: 50000 → "50,000".
-func groupDigits(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }

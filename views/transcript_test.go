@@ -422,8 +422,7 @@ func TestTranscriptEarlierEvents(t *testing.T) {
 	}
 	comps := []store.Compaction{{AfterSeq: 120, Summary: "c"}, {AfterSeq: 50, Summary: "a"}, {AfterSeq: 100, Summary: "b"}}
 	tr.ref = SessionRef{StorePath: "/s.azs", ID: 7}
-	tr.SetSession(store.Session{ID: 7}, storedFrom(101, prompts(40)...), comps)
-	tr.SetEarlier(100)
+	tr.SetSessionTail(store.Session{ID: 7}, storedFrom(101, prompts(40)...), comps, 100)
 	q.drain()
 	if !tr.earlierBar.Visible() || tr.earlierLabel.Text != "Showing the newest 40 of 140 events; find covers these." {
 		t.Fatalf("bar shown %v, %q", tr.earlierBar.Visible(), tr.earlierLabel.Text)
@@ -463,13 +462,5 @@ func TestTranscriptEarlierEvents(t *testing.T) {
 	tr.SetSession(store.Session{ID: 8}, storedFrom(1, prompts(3)...), nil)
 	if tr.Earlier() != 0 || tr.earlierBar.Visible() {
 		t.Error("a new session kept the earlier bar")
-	}
-}
-
-func TestGroupDigits(t *testing.T) {
-	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 50000: "50,000", 1234567: "1,234,567", -4200: "-4,200"} {
-		if got := groupDigits(n); got != want {
-			t.Errorf("groupDigits(%d) = %q, want %q", n, got, want)
-		}
 	}
 }
