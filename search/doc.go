@@ -4,9 +4,10 @@
 // patterns, the old and new strings of edits), tool results, hook output,
 // slash commands and compaction summaries, each up to MaxEventText.
 //
-// The index of a store is an SQLite FTS5 table with the trigram tokenizer,
-// in its own file in Lazuli's cache folder (see Index), never in the store
-// and never needed for correctness: Open, Update and Search rebuild what is
+// The index of a store is an SQLite FTS5 table of the sequences of four
+// bytes (4-grams) of each event's lower-cased text (see grams.go), in its
+// own file in Lazuli's cache folder (see Index), never in the store and
+// never needed for correctness: Open, Update and Search rebuild what is
 // missing, damaged or outdated, and Scan searches a store without one.
 //
 // How a query is read: its words, separated by white space, must all occur
@@ -16,8 +17,9 @@
 // Nothing else has a meaning: FTS5 operators (AND, OR, NOT, NEAR), quotes
 // inside words, *, -, ^, : and parentheses are matched literally. A query
 // needs a word of at least two characters; words of three or more are
-// looked up in the index, and a query whose words are all shorter is
-// checked against the newest ShortQueryEvents events only.
+// looked up in the index (by their 4-grams; a word of three bytes as the
+// start of one), and a query whose words are all shorter is checked
+// against the newest ShortQueryEvents events only.
 //
 // Hits come newest first: in the order their events were stored (which is
 // AZUREAL's order of activity), a compaction summary where it sits after

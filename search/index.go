@@ -25,7 +25,7 @@ var ErrUnavailable = errors.New("search index unavailable")
 
 // indexFormat changes whenever the index's tables or the text indexed per
 // event change; an index of another format is rebuilt.
-const indexFormat = "2"
+const indexFormat = "3"
 
 // ftsHashSize is the memory FTS5 gathers postings in before it writes a
 // segment: larger means fewer segments to merge while building.
@@ -33,14 +33,15 @@ const ftsHashSize = 16 << 20
 
 // indexSchema creates the index's tables.
 //
-// fts holds the text lower-cased by fold, the function queries and the
-// check of each hit use too, so all three agree on what case means (and
-// the tokenizer, told the text is case sensitive, does less work). It is
-// contentless (the text stays in the store and is read back for the hits)
-// and keeps no positions (detail=none): it only says which rows
-// hold every trigram of a term, and the caller checks each candidate. That
-// keeps the index at about half the size of the store it covers; with
-// positions it was four to nine times larger.
+// fts holds, for each event, the distinct 4-grams of its text lower-cased
+// by fold (the function queries and the check of each hit use too, so all
+// three agree on what case means), as hex tokens that FTS5's ascii
+// tokenizer reads as they are (see grams.go). It is contentless (the text
+// stays in the store and is read back for the hits) and keeps no
+// positions (detail=none): it only says which rows hold every 4-gram of a
+// term, and the caller checks each candidate. With positions it would be
+// several times larger than the store it covers; without them it is about
+// two thirds of the store's size.
 //
 // Its rowids are the store's events.id, and minus compactions.id for
 // compaction summaries. docs maps each of them to its session, for
@@ -52,15 +53,15 @@ const indexSchema = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value);
 CREATE TABLE sessions(id INTEGER PRIMARY KEY, created TEXT NOT NULL);
 CREATE TABLE docs(id INTEGER PRIMARY KEY, session INTEGER NOT NULL, ord INTEGER);
-CREATE VIRTUAL TABLE fts USING fts5(text, tokenize='trigram case_sensitive 1', detail=none, content='', contentless_delete=1);
+CREATE VIRTUAL TABLE fts USING fts5(text, tokenize='ascii', detail=none, content='', contentless_delete=1);
 `
 
 // Index is the full-text index of one store, kept in Lazuli's cache folder
 // (store.CacheDir()/index/<store.CacheKey>.db), never in or beside the
-// store. It is an SQLite FTS5 table with the trigram tokenizer, built and
-// brought up to date by Update from the store's append-only events table,
-// and never needed for correctness: a missing, damaged or outdated index
-// is rebuilt, and Search checks every hit against the store.
+// store. It is an SQLite FTS5 table of the 4-grams of each event's text,
+// built and brought up to date by Update from the store's append-only
+// events table, and never needed for correctness: a missing, damaged or
+// outdated index is rebuilt, and Search checks every hit against the store.
 //
 // An Index is safe for concurrent use: searches run while Update writes
 // (the file is in WAL mode), and several processes may update the same

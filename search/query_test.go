@@ -1,8 +1,10 @@
 package search
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -15,7 +17,7 @@ var queryCases = []struct {
 	name  string
 	in    string
 	terms []string
-	expr  string
+	grams []string // the index lookup: 4-grams, and a term of three bytes as the start of one
 	err   error
 }{
 	{name: "Empty", in: "", err: ErrEmptyQuery},
@@ -24,24 +26,44 @@ var queryCases = []struct {
 	{name: "OneLetter", in: "a", err: ErrShortQuery},
 	{name: "OneLetterWords", in: "a b c", err: ErrShortQuery},
 	{name: "OneRune", in: "é", err: ErrShortQuery},
-	{name: "TwoLetters", in: "Go", terms: []string{"go"}, expr: ""},
-	{name: "Three", in: "Err", terms: []string{"err"}, expr: `"err"`},
+	{name: "TwoLetters", in: "Go", terms: []string{"go"}},
+	{name: "Three", in: "Err", terms: []string{"err"}, grams: []string{"err"}},
 	{name: "Words", in: "parse  Error", terms: []string{"parse", "error"},
-		expr: `"par" AND "ars" AND "rse" AND "err" AND "rro" AND "ror"`},
-	{name: "Duplicate", in: "abc ABC", terms: []string{"abc"}, expr: `"abc"`},
-	{name: "Phrase", in: `"go test"`, terms: []string{"go test"}, expr: `"go " AND "o t" AND " te" AND "tes" AND "est"`},
-	{name: "QuoteInside", in: `say "hi"`, terms: []string{"say", `"hi"`}, expr: `"say" AND """hi" AND "hi"""`},
+		grams: []string{"pars", "arse", "erro", "rror"}},
+	{name: "Duplicate", in: "abc ABC", terms: []string{"abc"}, grams: []string{"abc"}},
+	{name: "Phrase", in: `"go test"`, terms: []string{"go test"}, grams: []string{"go t", "o te", " tes", "test"}},
+	{name: "QuoteInside", in: `say "hi"`, terms: []string{"say", `"hi"`}, grams: []string{"say", `"hi"`}},
 	{name: "LoneQuote", in: `"`, err: ErrShortQuery},
 	{name: "QuotesOnly", in: `""`, terms: []string{`""`}},
-	{name: "Star", in: "a*b", terms: []string{"a*b"}, expr: `"a*b"`},
-	{name: "AND", in: "AND", terms: []string{"and"}, expr: `"and"`},
-	{name: "NEAR", in: "NEAR(x", terms: []string{"near(x"}, expr: `"nea" AND "ear" AND "ar(" AND "r(x"`},
-	{name: "Minus", in: "-foo", terms: []string{"-foo"}, expr: `"-fo" AND "foo"`},
-	{name: "Colon", in: "text:x", terms: []string{"text:x"}, expr: `"tex" AND "ext" AND "xt:" AND "t:x"`},
-	{name: "Parens", in: "(a)", terms: []string{"(a)"}, expr: `"(a)"`},
-	{name: "Caret", in: "^abc", terms: []string{"^abc"}, expr: `"^ab" AND "abc"`},
-	{name: "Unicode", in: "ÄBC", terms: []string{"äbc"}, expr: `"äbc"`},
+	{name: "Star", in: "a*b", terms: []string{"a*b"}, grams: []string{"a*b"}},
+	{name: "AND", in: "AND", terms: []string{"and"}, grams: []string{"and"}},
+	{name: "NEAR", in: "NEAR(x", terms: []string{"near(x"}, grams: []string{"near", "ear(", "ar(x"}},
+	{name: "Minus", in: "-foo", terms: []string{"-foo"}, grams: []string{"-foo"}},
+	{name: "Colon", in: "text:x", terms: []string{"text:x"}, grams: []string{"text", "ext:", "xt:x"}},
+	{name: "Parens", in: "(a)", terms: []string{"(a)"}, grams: []string{"(a)"}},
+	{name: "Caret", in: "^abc", terms: []string{"^abc"}, grams: []string{"^abc"}},
+	{name: "Unicode", in: "ÄBC", terms: []string{"äbc"}, grams: []string{"äbc"}},                                    // 4 bytes
+	{name: "UnicodeThreeRunes", in: "ÄÖÜ", terms: []string{"äöü"}, grams: []string{"äö", "\xa4\xc3\xb6\xc3", "öü"}}, // six bytes
 	{name: "TooLong", in: strings.Repeat("x", maxQueryBytes+1), err: ErrLongQuery},
+}
+
+// gramExpr is the FTS5 expression of a lookup of grams: each one's token,
+// for three bytes the OR of the 256 tokens that start with them, joined by
+// AND.
+func gramExpr(grams []string) string {
+	var parts []string
+	for _, g := range grams {
+		if len(g) == 3 {
+			var any []string
+			for c := range 256 {
+				any = append(any, `"`+hex.EncodeToString([]byte(g))+fmt.Sprintf("%02x", c)+`"`)
+			}
+			parts = append(parts, "("+strings.Join(any, " OR ")+")")
+			continue
+		}
+		parts = append(parts, `"`+hex.EncodeToString([]byte(g))+`"`)
+	}
+	return strings.Join(parts, " AND ")
 }
 
 func TestParseQuery(t *testing.T) {
@@ -57,21 +79,22 @@ func TestParseQuery(t *testing.T) {
 			if strings.Join(q.terms, "|") != strings.Join(tc.terms, "|") {
 				t.Errorf("parseQuery(%q) terms = %q, want %q", tc.in, q.terms, tc.terms)
 			}
-			if tc.expr != "" && q.expr != tc.expr {
-				t.Errorf("parseQuery(%q) expr = %s, want %s", tc.in, q.expr, tc.expr)
+			if want := gramExpr(tc.grams); q.expr != want {
+				t.Errorf("parseQuery(%q) expr = %s, want %s", tc.in, q.expr, want)
 			}
 		})
 	}
 }
 
-func TestPickTrigramsLongTerm(t *testing.T) {
+func TestPickGramsLongTerm(t *testing.T) {
 	term := strings.Repeat("abcdefghij", 5)
-	tris := pickTrigrams(term)
-	if len(tris) != maxTermTrigrams || tris[0] != "abc" || tris[len(tris)-1] != "hij" {
-		t.Errorf("pickTrigrams(50 letters) = %q, want %d from first to last", tris, maxTermTrigrams)
+	grams := pickGrams(term)
+	if len(grams) != maxTermGrams || grams[0] != "abcd" || grams[len(grams)-1] != "ghij" {
+		t.Errorf("pickGrams(50 letters) = %q, want %d from first to last", grams, maxTermGrams)
 	}
-	if got := pickTrigrams("äöüß"); len(got) != 2 || got[0] != "äöü" || got[1] != "öüß" {
-		t.Errorf("pickTrigrams(äöüß) = %q", got)
+	// bytes, not characters: "äöü" is six bytes, three 4-grams
+	if got := pickGrams("äöü"); len(got) != 3 || got[0] != "äö" || got[2] != "öü" {
+		t.Errorf("pickGrams(äöü) = %q", got)
 	}
 }
 

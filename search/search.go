@@ -28,7 +28,7 @@ const (
 // DefaultBudget is how long Search checks candidates before it gives up
 // on finding more hits (see Result.Partial). Only a phrase of very common
 // words gets near it: the index stores no positions, so every event that
-// holds all the phrase's three-letter sequences is a candidate.
+// holds all the phrase's 4-grams is a candidate.
 const DefaultBudget = 400 * time.Millisecond
 
 // Hit is one event or compaction summary that matches a query.

@@ -268,7 +268,7 @@ func (x *Index) update(ctx context.Context, s *Stats, progress Progress) error {
 
 // optimizeOnce merges the index into one segment once its first build is
 // complete: a build writes a segment per transaction, and a query reads
-// every segment of each of its trigrams, so this makes queries several
+// every segment of each of its 4-grams, so this makes queries several
 // times faster (measured: 24 ms to 3 ms for a rare word on 1M events). It
 // costs about a tenth of the build. Later appends add small segments that
 // FTS5's automerge keeps few.

@@ -273,8 +273,8 @@ func TestSearchWhileAppending(t *testing.T) {
 func TestBudget(t *testing.T) {
 	st := mustOpenStore(t, testStorePath(t))
 	var evs []store.Event
-	for range 100 { // every trigram of "alpha beta", never the phrase
-		evs = append(evs, store.AssistantText("z alpha y beta a beta"))
+	for range 100 { // every 4-gram of "alpha beta", never the phrase
+		evs = append(evs, store.AssistantText("alpha, pha b, a beta"))
 	}
 	mustSession(t, st, "s", evs...)
 	x := mustIndex(t, st)

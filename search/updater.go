@@ -349,6 +349,7 @@ func (u *updater) insert(ctx context.Context, tx *sql.Tx, docs []doc) error {
 	}
 	defer text.Close()
 	var prev int64
+	var g gramSet
 	for i, d := range docs {
 		if i == 0 || d.session != prev {
 			if _, err := sess.ExecContext(ctx, d.session, d.created); err != nil {
@@ -364,7 +365,7 @@ func (u *updater) insert(ctx context.Context, tx *sql.Tx, docs []doc) error {
 			return err
 		}
 		low, _ := fold(d.text)
-		if _, err := text.ExecContext(ctx, d.id, low); err != nil {
+		if _, err := text.ExecContext(ctx, d.id, string(g.tokens(low))); err != nil {
 			return err
 		}
 		u.s.Indexed++

@@ -1,0 +1,67 @@
+package search
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+func TestGramTokens(t *testing.T) {
+	var g gramSet
+	for _, tc := range []struct {
+		low  string
+		want []string // the grams, in order of first occurrence
+	}{
+		{"", nil},
+		{"ab", nil},
+		{"abc", []string{"abc\x00"}},
+		{"abcd", []string{"abcd", "bcd\x00"}},
+		{"abababa", []string{"abab", "baba", "aba\x00"}}, // each once
+		{"äb", []string{"äb\x00"}},                       // bytes: ä is two
+	} {
+		var want []string
+		for _, gram := range tc.want {
+			want = append(want, gramToken(gram))
+		}
+		got := strings.Fields(string(g.tokens(tc.low)))
+		if !slices.Equal(got, want) {
+			t.Errorf("tokens(%q) = %q, want %q", tc.low, got, want)
+		}
+	}
+	// the table is reused: a long text after short ones, then a short one
+	long := strings.Repeat("0123456789", 1000)
+	if got := len(strings.Fields(string(g.tokens(long)))); got != 11 { // 10 grams of the cycle and the last one
+		t.Errorf("tokens(long) has %d grams, want 11", got)
+	}
+	if got := string(g.tokens("xyz")); got != gramToken("xyz\x00")+" " {
+		t.Errorf("tokens(xyz) after a long text = %q", got)
+	}
+}
+
+// TestGramEdges: terms of three bytes, which the index looks up as the
+// prefix of a 4-gram, are found at the end of a text and as a whole text;
+// a term is found whatever its case and wherever it sits.
+func TestGramEdges(t *testing.T) {
+	st := mustOpenStore(t, testStorePath(t))
+	mustSession(t, st, "s",
+		store.AssistantText("api"),
+		store.AssistantText("call the API"),
+		store.AssistantText("apiary keepers"),
+		store.AssistantText("Überprüfung läuft"),
+		store.AssistantText("ap i"),
+	)
+	x := mustIndex(t, st)
+	for _, tc := range []struct {
+		q    string
+		hits int
+	}{
+		{"api", 3}, {"API", 3}, {"keepers", 1}, {"ers", 1}, {"ÜBERPRÜFUNG", 1}, {"ft", 1}, {"läu", 1},
+		{"api keepers", 1}, {"apiz", 0}, {`"i a"`, 0}, {`"e api"`, 1},
+	} {
+		if got := len(mustSearch(t, x, tc.q).Hits); got != tc.hits {
+			t.Errorf("Search(%q): %d hits, want %d", tc.q, got, tc.hits)
+		}
+	}
+}
