@@ -159,6 +159,13 @@ func TestLoadAgreesWithReference(t *testing.T) {
 	insertRow(t, raw, 3, -3, "Hook", []byte(`{"Hook":{"name":"plain","output":"json blob"}}`), 2.5)
 	insertRow(t, raw, 3, -2, "Hook", `{"Hook":{"name":"text","output":"v1 row"}}`, "x")
 	insertRow(t, raw, 3, -1, "Mystery", zstdJSON(t, s, `{"Plan":{"name":"n","content":"c\\"}}`), 1)
+	// char_len values that packedColumn carries (negative) and cannot
+	// (past 2^58: the product overflows into a REAL), in rows read by id
+	// (3) and through the index (6).
+	insertRow(t, raw, 3, -6, "AssistantText", zstdJSON(t, s, `{"AssistantText":{"text":"negative"}}`), -7)
+	insertRow(t, raw, 3, -7, "AssistantText", zstdJSON(t, s, `{"AssistantText":{"text":"huge"}}`), int64(1)<<60)
+	insertRow(t, raw, 6, -1, "AssistantText", zstdJSON(t, s, `{"AssistantText":{"text":"huge"}}`), int64(-1)<<62)
+	insertRow(t, raw, 6, -2, "UserMessage", zstdJSON(t, s, `{"UserMessage":{"content":"big"}}`), 1.5e30)
 	var next int64
 	if err := raw.QueryRow("SELECT MAX(seq) + 1 FROM events WHERE session_id = 1").Scan(&next); err != nil {
 		t.Fatal(err)
@@ -187,7 +194,7 @@ func TestLoadAgreesWithReference(t *testing.T) {
 	if _, err := raw.Exec("UPDATE events SET kind = CAST(kind AS BLOB) WHERE session_id = 5 AND seq % 7 = 0"); err != nil {
 		t.Fatal(err)
 	}
-	ranges := [][2]int64{{0, 0}, {1, 40}, {-4, -2}, {3, 4}, {30, 0}, {next, next + 1}, {99_999, 100_001}}
+	ranges := [][2]int64{{0, 0}, {1, 40}, {-4, -2}, {-7, -5}, {3, 4}, {30, 0}, {next, next + 1}, {99_999, 100_001}}
 	for _, cached := range []bool{false, true} {
 		for session := int64(1); session <= 10; session++ { // 10 has no rows
 			for _, r := range ranges {
