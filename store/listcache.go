@@ -223,7 +223,7 @@ type eventMeta struct {
 }
 
 // metaColumns selects an eventMeta.
-const metaColumns = "session_id, seq, kind IN ('UserMessage', 'AssistantText'), COALESCE(CAST(char_len AS INTEGER), 0), id"
+const metaColumns = "session_id, seq, kind IN ('UserMessage', 'AssistantText'), " + charLenColumn + ", id"
 
 // add counts one row; chars only when countChars is set.
 func (a *sessionAgg) add(r eventMeta, countChars bool) {

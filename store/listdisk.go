@@ -98,8 +98,7 @@ func eventAt(ctx context.Context, q querier, id int64) (eventKey, error) {
 	if id == 0 {
 		return k, nil
 	}
-	err := q.QueryRowContext(ctx, `SELECT COALESCE(session_id, 0), COALESCE(seq, 0),
-		COALESCE(CAST(char_len AS INTEGER), 0) FROM events WHERE id = ?`, id).Scan(&k.session, &k.seq, &k.charLen)
+	err := q.QueryRowContext(ctx, "SELECT COALESCE(session_id, 0), COALESCE(seq, 0), "+charLenColumn+" FROM events WHERE id = ?", id).Scan(&k.session, &k.seq, &k.charLen)
 	if err == nil {
 		return k, nil
 	}

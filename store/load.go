@@ -278,7 +278,7 @@ func (s *Store) LastOfKind(ctx context.Context, sessionID int64, kind Kind) (_ S
 	if err != nil || db == nil {
 		return StoredEvent{}, false, err
 	}
-	rows, err := db.QueryContext(ctx, "SELECT id, seq, COALESCE(CAST(char_len AS INTEGER), 0), data FROM events "+
+	rows, err := db.QueryContext(ctx, "SELECT id, seq, "+charLenColumn+", data FROM events "+
 		"WHERE session_id = ? AND kind = ? ORDER BY seq DESC", sessionID, string(kind))
 	if err != nil {
 		return StoredEvent{}, false, fmt.Errorf("last %s of session %d: %w", kind, sessionID, classify(err))
