@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/editdiff"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -258,12 +259,8 @@ func codexToolInput(name, raw string) json.RawMessage {
 // codexPatchPath returns the first file an apply_patch text names.
 func codexPatchPath(patch string) *string {
 	for line := range strings.SplitSeq(patch, "\n") {
-		line = strings.TrimSuffix(line, "\r")
-		for _, p := range []string{"*** Update File: ", "*** Add File: ", "*** Delete File: "} {
-			if rest, ok := strings.CutPrefix(line, p); ok {
-				path := strings.TrimSpace(rest)
-				return &path
-			}
+		if path, op, ok := editdiff.PatchHeader(line); ok && op != editdiff.PatchMove {
+			return &path
 		}
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/lazuli-app/lazuli/editdiff"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -320,8 +321,9 @@ func (l *sumFileLog) add(e *store.Event, pos int) {
 			Command json.RawMessage `json:"command"`
 		}
 		_ = json.Unmarshal(e.Input, &in) // no command, no files
-		if cmd := sumShellText(in.Command); strings.Contains(cmd, "*** Begin Patch") {
-			l.addPatch(cmd, pos) // apply_patch run through the shell
+		cmd := sumShellText(in.Command)
+		if patch := editdiff.ShellPatch(cmd); patch != "" {
+			l.addPatch(patch, pos) // apply_patch run through the shell
 		} else {
 			for _, p := range sumRemovedPaths(cmd) {
 				l.note(p, sumOpDeleted, pos)
@@ -330,13 +332,10 @@ func (l *sumFileLog) add(e *store.Event, pos int) {
 	}
 }
 
-// sumPatchMarkers are the apply_patch lines that name a file.
-var sumPatchMarkers = []struct {
-	prefix string
-	op     int
-}{
-	{"*** Add File: ", sumOpCreated}, {"*** Update File: ", sumOpEdited},
-	{"*** Delete File: ", sumOpDeleted}, {"*** Move to: ", sumOpCreated},
+// sumPatchOps are the file ops of apply_patch header lines.
+var sumPatchOps = map[string]int{
+	editdiff.PatchAdd: sumOpCreated, editdiff.PatchUpdate: sumOpEdited,
+	editdiff.PatchDelete: sumOpDeleted, editdiff.PatchMove: sumOpCreated,
 }
 
 // addPatch records the files of an apply_patch text and reports whether
@@ -344,12 +343,9 @@ var sumPatchMarkers = []struct {
 func (l *sumFileLog) addPatch(patch string, pos int) bool {
 	found := false
 	for line := range strings.SplitSeq(patch, "\n") {
-		line = strings.TrimSpace(line)
-		for _, m := range sumPatchMarkers {
-			if rest, ok := strings.CutPrefix(line, m.prefix); ok {
-				l.note(rest, m.op, pos)
-				found = true
-			}
+		if path, op, ok := editdiff.PatchHeader(strings.TrimSpace(line)); ok {
+			l.note(path, sumPatchOps[op], pos)
+			found = true
 		}
 	}
 	return found

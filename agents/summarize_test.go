@@ -368,6 +368,13 @@ func TestSummarizeSections(t *testing.T) {
 			"- src/lib.rs (edited)", "- src/new.rs (created)", "- src/old.rs (deleted)", "- /w/new.go (created)", "- /w/readme.md (read)"},
 		absent: []string{"denied.go"},
 	}, {
+		name: "apply_patch run through the shell",
+		events: []store.Event{
+			summaryCall("s1", "shell", "", `{"command":["bash","-lc",`+summaryJSON("apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x\n+y\n*** Move to: src/b.rs\n*** End Patch\nPATCH")+`]}`),
+		},
+		heading: "Files touched",
+		want:    []string{"- src/a.rs (edited)", "- src/b.rs (created)"},
+	}, {
 		name: "commands latest first, one line each",
 		events: []store.Event{
 			summaryCall("1", "Bash", "", `{"command":"go build ./..."}`),

@@ -29,7 +29,7 @@ func TestParse(t *testing.T) {
 
 func TestLines(t *testing.T) {
 	got := Lines("a\nb\r\nc", "a\nB\nc\n")
-	want := []Line{{Equal, "a"}, {Delete, "b"}, {Insert, "B"}, {Equal, "c"}}
+	want := []Line{{Op: Equal, Text: "a"}, {Op: Delete, Text: "b"}, {Op: Insert, Text: "B"}, {Op: Equal, Text: "c"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Lines = %+v, want %+v", got, want)
 	}

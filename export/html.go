@@ -5,6 +5,8 @@ import (
 	"html"
 	"strconv"
 	"strings"
+
+	"github.com/lazuli-app/lazuli/editdiff"
 )
 
 // renderHTML writes src as one self-contained HTML5 page: inline CSS that
@@ -96,7 +98,7 @@ func htmlTool(w *bufio.Writer, it *item, id string) {
 	case it.diff != nil:
 		w.WriteString("<pre class=\"diff\">")
 		for _, l := range it.diff {
-			w.WriteString("<span class=\"" + diffClass(l.op) + "\">" + esc(l.text) + "\n</span>")
+			w.WriteString("<span class=\"" + diffClass(l.Op) + "\">" + esc(l.Text) + "\n</span>")
 		}
 		w.WriteString("</pre>\n")
 	case it.code != "":
@@ -105,15 +107,15 @@ func htmlTool(w *bufio.Writer, it *item, id string) {
 	w.WriteString("</div>\n")
 }
 
-func diffClass(op diffOp) string {
+func diffClass(op editdiff.Op) string {
 	switch op {
-	case opInsert:
+	case editdiff.Insert:
 		return "l ins"
-	case opDelete:
+	case editdiff.Delete:
 		return "l del"
-	case opHunk:
+	case editdiff.Hunk:
 		return "l hunk"
-	case opMeta:
+	case editdiff.Meta:
 		return "l file"
 	}
 	return "l"

@@ -35,7 +35,7 @@ type item struct {
 	text  string // prompt, markdown, result, hook output, summary
 	code  string // a tool call's command or input JSON
 	lang  string // the code's language: "sh" or "json"
-	diff  []diffLine
+	diff  []editdiff.Line
 	note  string // a Write's line count and purpose; why a result is cut
 	ok    bool   // a successful completion; a result that is not an error
 	// reply marks the first item of the agent's reply to a prompt (or of
@@ -120,7 +120,7 @@ func toolItem(it *item, e *store.Event) {
 	it.param = store.ToolKeyParam(e.ToolName, e.Input)
 	switch e.ToolName {
 	case "Edit", "edit", "Write", "write", "apply_patch":
-		if d := editDiff(e.ToolName, editdiff.Deref(e.FilePath), e.Input); d != nil {
+		if d := editdiff.Unified(e.ToolName, editdiff.Deref(e.FilePath), e.Input); d != nil {
 			it.diff, it.note = capDiff(d)
 			if it.param == "" {
 				it.param = editdiff.Deref(e.FilePath)
@@ -201,7 +201,7 @@ func joinNote(a, b string) string {
 }
 
 // capDiff keeps the first maxDiffLines lines of a diff.
-func capDiff(d []diffLine) ([]diffLine, string) {
+func capDiff(d []editdiff.Line) ([]editdiff.Line, string) {
 	if len(d) <= maxDiffLines {
 		return d, ""
 	}

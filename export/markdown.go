@@ -90,7 +90,7 @@ func mdTool(w *bufio.Writer, it *item) {
 	case it.diff != nil:
 		var b strings.Builder
 		for _, l := range it.diff {
-			b.WriteString(l.text)
+			b.WriteString(l.Text)
 			b.WriteByte('\n')
 		}
 		w.WriteString("\n")

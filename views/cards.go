@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lazuli-app/lazuli/editdiff"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -183,14 +184,14 @@ func (c *card) showTool(r *transcriptRow, d *rowDetail) {
 	}
 }
 
-func (c *card) showDiff(diffs []fileDiff) {
+func (c *card) showDiff(diffs []editdiff.File) {
 	added, removed := 0, 0
 	for _, f := range diffs {
-		a, r := f.stats()
+		a, r := f.Stats()
 		added, removed = added+a, removed+r
 	}
 	if len(diffs) == 1 {
-		c.setDetail(diffs[0].path)
+		c.setDetail(diffs[0].Path)
 	} else {
 		c.setDetail(itoa(len(diffs)) + " files")
 	}

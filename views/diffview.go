@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/lazuli-app/lazuli/editdiff"
 )
 
 // maxDiffLines caps the lines a diff card draws; Copy still has them all.
@@ -26,7 +28,7 @@ const (
 // wrapped at the width. Its height depends on its width, like wrapped text.
 type diffView struct {
 	widget.BaseWidget
-	files     []fileDiff
+	files     []editdiff.File
 	showPaths bool // a header row per file, when there are several
 }
 
@@ -37,7 +39,7 @@ func newDiffView() *diffView {
 }
 
 // set shows files.
-func (d *diffView) set(files []fileDiff) {
+func (d *diffView) set(files []editdiff.File) {
 	d.files = files
 	d.showPaths = len(files) > 1
 	d.Refresh()
@@ -105,11 +107,11 @@ func (r *diffRenderer) build(width float32) {
 	r.objects = r.objects[:0]
 	y, shown, total := float32(0), 0, 0
 	for _, f := range r.d.files {
-		total += len(f.lines)
+		total += len(f.Lines)
 		if r.d.showPaths {
 			y = r.fileHeader(f, y)
 		}
-		for _, l := range f.lines {
+		for _, l := range f.Lines {
 			if shown == maxDiffLines {
 				break
 			}
@@ -125,9 +127,9 @@ func (r *diffRenderer) build(width float32) {
 }
 
 // fileHeader draws the path row of a file; it returns the next y.
-func (r *diffRenderer) fileHeader(f fileDiff, y float32) float32 {
-	added, removed := f.stats()
-	label := joinNonEmpty("  ", f.path, f.op, "+"+itoa(added), "−"+itoa(removed))
+func (r *diffRenderer) fileHeader(f editdiff.File, y float32) float32 {
+	added, removed := f.Stats()
+	label := joinNonEmpty("  ", f.Path, f.Op, "+"+itoa(added), "−"+itoa(removed))
 	return r.text(label, r.m.pad, y, theme.ColorNameForeground, fyne.TextStyle{Bold: true, Monospace: true})
 }
 
@@ -142,17 +144,17 @@ func (r *diffRenderer) text(s string, x, y float32, c fyne.ThemeColorName, style
 }
 
 // line draws one diff line, wrapped, on its tinted background.
-func (r *diffRenderer) line(l diffLine, y float32) float32 {
-	if l.kind == diffHunk {
+func (r *diffRenderer) line(l editdiff.Line, y float32) float32 {
+	if l.Op == editdiff.Hunk {
 		r.rect(0, y, r.width, r.m.lineH, theme.ColorNameHover, 0)
-		return r.text(truncateRunes(l.text, r.m.cols+2), r.m.pad, y, theme.ColorNamePlaceHolder, fyne.TextStyle{Monospace: true})
+		return r.text(truncateRunes(l.Text, r.m.cols+2), r.m.pad, y, theme.ColorNamePlaceHolder, fyne.TextStyle{Monospace: true})
 	}
 	rows := wrapSegments(lineSegments(l), r.m.cols)
 	tint, sign := fyne.ThemeColorName(""), " "
-	switch l.kind {
-	case diffDelete:
+	switch l.Op {
+	case editdiff.Delete:
 		tint, sign = theme.ColorNameError, "-"
-	case diffInsert:
+	case editdiff.Insert:
 		tint, sign = theme.ColorNameSuccess, "+"
 	}
 	h := float32(len(rows)) * r.m.lineH
@@ -199,7 +201,7 @@ type segment struct {
 }
 
 // lineSegments splits a line at its word spans, with tabs expanded.
-func lineSegments(l diffLine) []segment {
+func lineSegments(l editdiff.Line) []segment {
 	var segs []segment
 	at := 0
 	add := func(s string, changed bool) {
@@ -207,12 +209,12 @@ func lineSegments(l diffLine) []segment {
 			segs = append(segs, segment{strings.ReplaceAll(s, "\t", "    "), changed})
 		}
 	}
-	for _, s := range l.spans {
-		add(l.text[at:s.start], false)
-		add(l.text[s.start:s.end], true)
-		at = s.end
+	for _, s := range l.Spans {
+		add(l.Text[at:s.Start], false)
+		add(l.Text[s.Start:s.End], true)
+		at = s.End
 	}
-	add(l.text[at:], false)
+	add(l.Text[at:], false)
 	return segs
 }
 

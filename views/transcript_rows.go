@@ -43,7 +43,7 @@ type rowDetail struct {
 	title     string // the card's header: tool name, file path, notice text
 	param     string // the tool's key parameter
 	input     string // pretty-printed input JSON; "" when there is nothing to show
-	diffs     []fileDiff
+	diffs     []editdiff.File
 	truncated string // the ingestion-compaction note of a tool result
 }
 
@@ -119,7 +119,7 @@ func computeDetail(kind rowKind, e *store.Event) *rowDetail {
 		d.param = store.ToolKeyParam(e.ToolName, e.Input)
 		d.input = store.IndentInput(e.Input)
 		if kind == rowEdit {
-			d.diffs = editDiffs(editdiff.Deref(e.FilePath), e.Input)
+			d.diffs = editdiff.Files(editdiff.Deref(e.FilePath), e.Input)
 		}
 		if kind == rowWrite {
 			d.param = writeSummary(d.param, e.Input)
@@ -198,14 +198,14 @@ func joinNonEmpty(sep string, parts ...string) string {
 }
 
 // diffText writes diffs as unified-style text, for Copy and find.
-func diffText(diffs []fileDiff) string {
+func diffText(diffs []editdiff.File) string {
 	var b strings.Builder
 	for _, f := range diffs {
-		b.WriteString(joinNonEmpty(" ", f.path, f.op))
+		b.WriteString(joinNonEmpty(" ", f.Path, f.Op))
 		b.WriteByte('\n')
-		for _, l := range f.lines {
-			b.WriteString([...]string{" ", "-", "+", ""}[l.kind])
-			b.WriteString(l.text)
+		for _, l := range f.Lines {
+			b.WriteString([...]string{editdiff.Equal: " ", editdiff.Delete: "-", editdiff.Insert: "+", editdiff.Hunk: "", editdiff.Meta: ""}[l.Op])
+			b.WriteString(l.Text)
 			b.WriteByte('\n')
 		}
 	}

@@ -1,80 +1,62 @@
-package views
+package editdiff
 
 import (
 	"encoding/json"
 	"strconv"
 	"strings"
-
-	"github.com/lazuli-app/lazuli/editdiff"
 )
 
-// Codex apply_patch markers (the "*** Begin Patch" envelope).
-const (
-	patchUpdate = "*** Update File: "
-	patchAdd    = "*** Add File: "
-	patchDelete = "*** Delete File: "
-	patchMove   = "*** Move to: "
-)
-
-// parseApplyPatch parses a Codex apply_patch envelope into one diff per
-// file. Lines outside a file section and the envelope markers are ignored.
-func parseApplyPatch(patch string) []fileDiff {
-	var files []fileDiff
-	var cur *fileDiff
-	for _, l := range editdiff.SplitLines(patch) {
-		if f, ok := patchFileHeader(l); ok {
-			files = append(files, f)
+// ParsePatch parses a Codex apply_patch envelope into one diff per file.
+// Lines outside a file section and the envelope markers are ignored; a
+// "*** Move to: x" line makes the file's op "move to x".
+func ParsePatch(patch string) []File {
+	var files []File
+	var cur *File
+	for _, l := range SplitLines(patch) {
+		path, op, isHeader := PatchHeader(l)
+		switch {
+		case isHeader && op != PatchMove:
+			files = append(files, File{Path: path, Op: op})
 			cur = &files[len(files)-1]
 			continue
-		}
-		if cur == nil || strings.HasPrefix(l, "*** ") {
-			if cur != nil && strings.HasPrefix(l, patchMove) {
-				cur.op = "move to " + strings.TrimPrefix(l, patchMove)
-			}
+		case cur == nil:
+			continue
+		case isHeader:
+			cur.Op = "move to " + path
+			continue
+		case strings.HasPrefix(l, "*** "):
 			continue
 		}
-		cur.lines = append(cur.lines, patchLine(l))
+		cur.Lines = append(cur.Lines, patchLine(l))
 	}
 	for i := range files {
-		files[i].lines = trimTrailingBlank(files[i].lines)
-		addWordSpans(files[i].lines)
+		files[i].Lines = trimTrailingBlank(files[i].Lines)
+		AddWordSpans(files[i].Lines)
 	}
 	return files
 }
 
-// patchFileHeader recognizes the line that starts a file section.
-func patchFileHeader(l string) (fileDiff, bool) {
-	for _, h := range []struct{ prefix, op string }{
-		{patchUpdate, "update"}, {patchAdd, "add"}, {patchDelete, "delete"},
-	} {
-		if strings.HasPrefix(l, h.prefix) {
-			return fileDiff{path: strings.TrimSpace(l[len(h.prefix):]), op: h.op}, true
-		}
-	}
-	return fileDiff{}, false
-}
-
 // patchLine classifies one body line of a patch or hunk. A line without a
 // prefix is context: models often drop the leading space of blank lines.
-func patchLine(l string) diffLine {
+func patchLine(l string) Line {
 	switch {
 	case strings.HasPrefix(l, "@@"):
-		return diffLine{kind: diffHunk, text: strings.TrimSpace(l)}
+		return Line{Op: Hunk, Text: strings.TrimSpace(l)}
 	case strings.HasPrefix(l, "+"):
-		return diffLine{kind: diffInsert, text: l[1:]}
+		return Line{Op: Insert, Text: l[1:]}
 	case strings.HasPrefix(l, "-"):
-		return diffLine{kind: diffDelete, text: l[1:]}
+		return Line{Op: Delete, Text: l[1:]}
 	case strings.HasPrefix(l, " "):
-		return diffLine{kind: diffContext, text: l[1:]}
+		return Line{Op: Equal, Text: l[1:]}
 	}
-	return diffLine{kind: diffContext, text: l}
+	return Line{Op: Equal, Text: l}
 }
 
 // trimTrailingBlank drops empty context lines at the end of a section.
-func trimTrailingBlank(lines []diffLine) []diffLine {
+func trimTrailingBlank(lines []Line) []Line {
 	for len(lines) > 0 {
 		last := lines[len(lines)-1]
-		if last.kind != diffContext || last.text != "" {
+		if last.Op != Equal || last.Text != "" {
 			break
 		}
 		lines = lines[:len(lines)-1]
@@ -82,22 +64,22 @@ func trimTrailingBlank(lines []diffLine) []diffLine {
 	return lines
 }
 
-// unifiedParser holds the state of parseUnifiedDiff.
+// unifiedParser holds the state of ParseUnified.
 type unifiedParser struct {
-	files            []fileDiff
+	files            []File
 	defaultPath      string
 	oldLeft, newLeft int // lines still expected in the current hunk
 	oldPath          string
 }
 
-// parseUnifiedDiff parses a unified diff (with or without "diff --git",
+// ParseUnified parses a unified diff (with or without "diff --git",
 // "---" and "+++" file headers) into one diff per file. Hunk bodies are read
 // by the line counts of their "@@ -a,b +c,d @@" header, so a deleted line
 // that starts with "--" is not taken for a file header. path names the file
 // when the diff has no headers.
-func parseUnifiedDiff(diff, path string) []fileDiff {
+func ParseUnified(diff, path string) []File {
 	p := unifiedParser{defaultPath: path}
-	for _, l := range editdiff.SplitLines(diff) {
+	for _, l := range SplitLines(diff) {
 		if p.oldLeft > 0 || p.newLeft > 0 {
 			p.hunkLine(l)
 			continue
@@ -105,7 +87,7 @@ func parseUnifiedDiff(diff, path string) []fileDiff {
 		p.headerLine(l)
 	}
 	for i := range p.files {
-		addWordSpans(p.files[i].lines)
+		AddWordSpans(p.files[i].Lines)
 	}
 	return p.files
 }
@@ -116,48 +98,48 @@ func (p *unifiedParser) hunkLine(l string) {
 		return
 	}
 	d := patchLine(l)
-	switch d.kind {
-	case diffDelete:
+	switch d.Op {
+	case Delete:
 		p.oldLeft--
-	case diffInsert:
+	case Insert:
 		p.newLeft--
 	default:
-		d.kind = diffContext
+		d.Op = Equal
 		p.oldLeft--
 		p.newLeft--
 	}
-	p.current().lines = append(p.current().lines, d)
+	p.current().Lines = append(p.current().Lines, d)
 }
 
 // headerLine handles a line between hunks.
 func (p *unifiedParser) headerLine(l string) {
 	switch {
 	case strings.HasPrefix(l, "diff --git "):
-		p.files = append(p.files, fileDiff{path: gitDiffPath(l), op: "update"})
+		p.files = append(p.files, File{Path: gitDiffPath(l), Op: PatchUpdate})
 		p.oldPath = ""
 	case strings.HasPrefix(l, "--- "):
 		p.oldPath = diffHeaderPath(l[4:])
-		if f := p.last(); f == nil || len(f.lines) > 0 {
-			p.files = append(p.files, fileDiff{path: p.oldPath, op: "update"})
+		if f := p.last(); f == nil || len(f.Lines) > 0 {
+			p.files = append(p.files, File{Path: p.oldPath, Op: PatchUpdate})
 		}
 	case strings.HasPrefix(l, "+++ "):
 		f := p.current()
 		if path := diffHeaderPath(l[4:]); path != "/dev/null" {
-			f.path = path
+			f.Path = path
 		} else {
-			f.op = "delete"
+			f.Op = PatchDelete
 		}
 		if p.oldPath == "/dev/null" {
-			f.op = "add"
+			f.Op = PatchAdd
 		}
 	case strings.HasPrefix(l, "@@"):
 		p.oldLeft, p.newLeft = hunkCounts(l)
-		p.current().lines = append(p.current().lines, diffLine{kind: diffHunk, text: strings.TrimSpace(l)})
+		p.current().Lines = append(p.current().Lines, Line{Op: Hunk, Text: strings.TrimSpace(l)})
 	}
 }
 
 // last returns the file being parsed, or nil.
-func (p *unifiedParser) last() *fileDiff {
+func (p *unifiedParser) last() *File {
 	if len(p.files) == 0 {
 		return nil
 	}
@@ -165,9 +147,9 @@ func (p *unifiedParser) last() *fileDiff {
 }
 
 // current returns the file being parsed, starting one when there is none.
-func (p *unifiedParser) current() *fileDiff {
+func (p *unifiedParser) current() *File {
 	if len(p.files) == 0 {
-		p.files = append(p.files, fileDiff{path: p.defaultPath, op: "update"})
+		p.files = append(p.files, File{Path: p.defaultPath, Op: PatchUpdate})
 	}
 	return p.last()
 }
@@ -221,26 +203,27 @@ func rangeCount(r, sign string) int {
 	return n
 }
 
-// editDiffs builds the diffs of an Edit tool call, or nil when its input
-// carries no diff (a compacted MultiEdit, a Codex change without text).
-// filePath is the call's file_path column, used when the input names none.
-func editDiffs(filePath string, input json.RawMessage) []fileDiff {
-	in, ok := editdiff.Parse(filePath, input)
+// Files builds the diffs of an Edit tool call, one per file, or nil when
+// its input carries no diff (a compacted MultiEdit, a Codex change without
+// text). filePath is the call's file_path column, used when the input
+// names none.
+func Files(filePath string, input json.RawMessage) []File {
+	in, ok := Parse(filePath, input)
 	switch {
 	case !ok:
 		return nil
 	case in.Patch != "":
-		return parseApplyPatch(in.Patch)
+		return ParsePatch(in.Patch)
 	case in.UnifiedDiff != "":
-		files := parseUnifiedDiff(in.UnifiedDiff, in.Path)
+		files := ParseUnified(in.UnifiedDiff, in.Path)
 		for i := range files {
-			if in.Kind != "" && in.Kind != "update" {
-				files[i].op = in.Kind
+			if in.Kind != "" && in.Kind != PatchUpdate {
+				files[i].Op = in.Kind
 			}
 		}
 		return files
 	case in.OldString != nil || in.NewString != nil:
-		return []fileDiff{{path: in.Path, lines: lineDiff(editdiff.Deref(in.OldString), editdiff.Deref(in.NewString))}}
+		return []File{{Path: in.Path, Lines: WordDiff(Deref(in.OldString), Deref(in.NewString))}}
 	}
 	return nil
 }

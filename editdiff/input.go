@@ -1,8 +1,13 @@
-// Package editdiff reads the diff an Edit-like tool call carries, for the
-// window's Edit cards and for exports: Claude's old_string/new_string, a
-// Codex apply_patch envelope, a Codex file change's unified diff, and the
-// content of a Write. It also diffs two texts line by line with go-diff.
-// It never imports Fyne.
+// Package editdiff owns the diff model: what an Edit-like tool call
+// changed, for the window's Edit cards, for exports and for session
+// summaries. It reads Claude's Edit (old_string/new_string) and Write
+// (content, when ingestion kept it), a Codex apply_patch envelope (as a
+// "patch" member, as the whole input, or run through the shell), a Codex
+// file change's unified diff, and any unified diff; it parses them into
+// files, hunks and lines, and marks the changed words of paired lines.
+// A stored MultiEdit keeps only its file_path (the store compacts its
+// edits), so it carries no diff. Views and export render this model; the
+// package imports nothing of ours and never imports Fyne.
 package editdiff
 
 import (
@@ -42,7 +47,7 @@ func Parse(filePath string, input json.RawMessage) (in Input, ok bool) {
 	}
 	if err := json.Unmarshal(input, &raw); err != nil {
 		var s string
-		if json.Unmarshal(input, &s) == nil && strings.Contains(s, "*** Begin Patch") {
+		if json.Unmarshal(input, &s) == nil && IsPatch(s) {
 			return Input{Path: filePath, Patch: s}, true
 		}
 		return Input{}, false
@@ -58,24 +63,54 @@ func Parse(filePath string, input json.RawMessage) (in Input, ok bool) {
 		OldString: raw.OldString, NewString: raw.NewString, Content: raw.Content}, true
 }
 
-// Op is what a line of a line diff is.
+// Op is what a line of a diff is.
 type Op int8
 
-// The ops of a line diff.
+// The ops of a diff line.
 const (
-	Equal  Op = iota // in both texts
+	Equal  Op = iota // context: in both texts
 	Delete           // only in the old text
 	Insert           // only in the new text
+	Hunk             // a hunk header ("@@ … @@"), a separator
+	Meta             // a file header ("--- a/x", "*** Update File: x", "diff --git …")
 )
 
-// Line is one line of a line diff, without its newline.
-type Line struct {
-	Op   Op
-	Text string
+// Span is a changed run inside a line, as byte offsets [Start, End).
+type Span struct {
+	Start, End int
 }
 
-// Lines diffs two texts line by line (go-diff's line mode). A missing final
-// newline does not count: "a" and "a\n" are the same line.
+// Line is one line of a diff, without its newline. Spans marks the changed
+// words of a deleted or inserted line paired with a similar one.
+type Line struct {
+	Op    Op
+	Text  string
+	Spans []Span
+}
+
+// File is the diff of one file.
+type File struct {
+	Path  string
+	Op    string // "update", "add", "delete", "move to x" (Codex); "" for a plain edit
+	Lines []Line
+}
+
+// Stats counts the inserted and deleted lines of f.
+func (f File) Stats() (added, removed int) {
+	for _, l := range f.Lines {
+		switch l.Op {
+		case Insert:
+			added++
+		case Delete:
+			removed++
+		}
+	}
+	return added, removed
+}
+
+// Lines diffs two texts line by line (go-diff's line mode), without word
+// spans. A missing final newline does not count: "a" and "a\n" are the
+// same line.
 func Lines(oldText, newText string) []Line {
 	dmp := diffmatchpatch.New()
 	a, b, lines := dmp.DiffLinesToChars(withFinalNewline(oldText), withFinalNewline(newText))
@@ -89,7 +124,7 @@ func Lines(oldText, newText string) []Line {
 			op = Insert
 		}
 		for _, l := range SplitLines(d.Text) {
-			out = append(out, Line{op, l})
+			out = append(out, Line{Op: op, Text: l})
 		}
 	}
 	return out

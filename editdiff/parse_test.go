@@ -1,4 +1,4 @@
-package views
+package editdiff
 
 import (
 	"encoding/json"
@@ -8,11 +8,11 @@ import (
 )
 
 // fileLines renders files as "path (op)" headers followed by their lines.
-func fileLines(files []fileDiff) []string {
+func fileLines(files []File) []string {
 	var out []string
 	for _, f := range files {
-		out = append(out, fmt.Sprintf("== %s (%s)", f.path, f.op))
-		out = append(out, render(f.lines)...)
+		out = append(out, fmt.Sprintf("== %s (%s)", f.Path, f.Op))
+		out = append(out, render(f.Lines)...)
 	}
 	return out
 }
@@ -42,9 +42,9 @@ func TestParseApplyPatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := fileLines(parseApplyPatch(tt.patch))
+			got := fileLines(ParsePatch(tt.patch))
 			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("parseApplyPatch(%q) =\n%q\nwant\n%q", tt.patch, got, tt.want)
+				t.Errorf("ParsePatch(%q) =\n%q\nwant\n%q", tt.patch, got, tt.want)
 			}
 		})
 	}
@@ -80,15 +80,15 @@ func TestParseUnifiedDiff(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := fileLines(parseUnifiedDiff(tt.diff, "main.go"))
+			got := fileLines(ParseUnified(tt.diff, "main.go"))
 			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("parseUnifiedDiff(%q) =\n%q\nwant\n%q", tt.diff, got, tt.want)
+				t.Errorf("ParseUnified(%q) =\n%q\nwant\n%q", tt.diff, got, tt.want)
 			}
 		})
 	}
 }
 
-func TestEditDiffs(t *testing.T) {
+func TestFiles(t *testing.T) {
 	tests := []struct {
 		name     string
 		filePath string
@@ -119,9 +119,9 @@ func TestEditDiffs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := fileLines(editDiffs(tt.filePath, raw))
+			got := fileLines(Files(tt.filePath, raw))
 			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("editDiffs(%s) =\n%q\nwant\n%q", raw, got, tt.want)
+				t.Errorf("Files(%s) =\n%q\nwant\n%q", raw, got, tt.want)
 			}
 		})
 	}

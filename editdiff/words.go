@@ -1,55 +1,11 @@
-package views
+package editdiff
 
 import (
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
-
-	"github.com/lazuli-app/lazuli/editdiff"
 )
-
-// diffKind classifies one line of a rendered diff.
-type diffKind uint8
-
-const (
-	diffContext diffKind = iota // unchanged line
-	diffDelete                  // line only in the old text
-	diffInsert                  // line only in the new text
-	diffHunk                    // a hunk header ("@@ … @@"), shown as a separator
-)
-
-// diffSpan is a changed run inside a line, as byte offsets [start, end).
-type diffSpan struct {
-	start, end int
-}
-
-// diffLine is one line of a diff with the changed words of a paired line.
-type diffLine struct {
-	kind  diffKind
-	text  string
-	spans []diffSpan // only on delete/insert lines paired with a similar line
-}
-
-// fileDiff is the diff of one file, as an Edit card shows it.
-type fileDiff struct {
-	path  string
-	op    string // "update", "add", "delete" (Codex); "" for a plain edit
-	lines []diffLine
-}
-
-// stats counts the inserted and deleted lines of d.
-func (d fileDiff) stats() (added, removed int) {
-	for _, l := range d.lines {
-		switch l.kind {
-		case diffInsert:
-			added++
-		case diffDelete:
-			removed++
-		}
-	}
-	return added, removed
-}
 
 // Word highlighting is skipped for lines that share too little text (the
 // whole line is new, highlighting every word is noise) or are very long.
@@ -58,37 +14,33 @@ const (
 	wordDiffMaxLen    = 2000
 )
 
-// lineDiff diffs two texts line by line (go-diff's line mode) and marks the
-// changed words of each paired deleted/inserted line.
-func lineDiff(oldText, newText string) []diffLine {
-	kinds := [...]diffKind{editdiff.Equal: diffContext, editdiff.Delete: diffDelete, editdiff.Insert: diffInsert}
-	var out []diffLine
-	for _, l := range editdiff.Lines(oldText, newText) {
-		out = append(out, diffLine{kind: kinds[l.Op], text: l.Text})
-	}
-	addWordSpans(out)
+// WordDiff diffs two texts line by line (Lines) and marks the changed
+// words of each paired deleted/inserted line.
+func WordDiff(oldText, newText string) []Line {
+	out := Lines(oldText, newText)
+	AddWordSpans(out)
 	return out
 }
 
-// addWordSpans pairs each run of deleted lines with the run of inserted
+// AddWordSpans pairs each run of deleted lines with the run of inserted
 // lines right after it, line by line, and marks their changed words.
-func addWordSpans(lines []diffLine) {
+func AddWordSpans(lines []Line) {
 	for i := 0; i < len(lines); {
-		if lines[i].kind != diffDelete {
+		if lines[i].Op != Delete {
 			i++
 			continue
 		}
 		del := i
-		for i < len(lines) && lines[i].kind == diffDelete {
+		for i < len(lines) && lines[i].Op == Delete {
 			i++
 		}
 		ins := i
-		for i < len(lines) && lines[i].kind == diffInsert {
+		for i < len(lines) && lines[i].Op == Insert {
 			i++
 		}
 		for k := 0; del+k < ins && ins+k < i; k++ {
 			a, b := &lines[del+k], &lines[ins+k]
-			a.spans, b.spans = wordSpans(a.text, b.text)
+			a.Spans, b.Spans = wordSpans(a.Text, b.Text)
 		}
 	}
 }
@@ -97,7 +49,7 @@ func addWordSpans(lines []diffLine) {
 // nil, nil when the lines are too different. It diffs the lines as token
 // sequences (words, runs of spaces, single symbols), each token mapped to
 // one rune, so a highlight never splits a word.
-func wordSpans(a, b string) (sa, sb []diffSpan) {
+func wordSpans(a, b string) (sa, sb []Span) {
 	if len(a) > wordDiffMaxLen || len(b) > wordDiffMaxLen {
 		return nil, nil
 	}
@@ -191,10 +143,10 @@ func tokensLen(toks []string) int {
 }
 
 // appendSpan appends [start, end), merging it into a touching last span.
-func appendSpan(spans []diffSpan, start, end int) []diffSpan {
-	if n := len(spans); n > 0 && spans[n-1].end == start {
-		spans[n-1].end = end
+func appendSpan(spans []Span, start, end int) []Span {
+	if n := len(spans); n > 0 && spans[n-1].End == start {
+		spans[n-1].End = end
 		return spans
 	}
-	return append(spans, diffSpan{start, end})
+	return append(spans, Span{start, end})
 }

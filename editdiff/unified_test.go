@@ -1,4 +1,4 @@
-package export
+package editdiff
 
 import (
 	"encoding/json"
@@ -6,17 +6,17 @@ import (
 	"testing"
 )
 
-func diffText(d []diffLine) string {
+func unifiedText(d []Line) string {
 	var b strings.Builder
 	for _, l := range d {
-		b.WriteByte(byte(l.op))
-		b.WriteString(l.text)
+		b.WriteByte(" -+@*"[l.Op])
+		b.WriteString(l.Text)
 		b.WriteByte('\n')
 	}
 	return b.String()
 }
 
-func TestEditDiff(t *testing.T) {
+func TestUnified(t *testing.T) {
 	for _, tc := range []struct {
 		name, tool, input, want string
 	}{
@@ -35,8 +35,8 @@ func TestEditDiff(t *testing.T) {
 		{"garbage", "Edit", `[1,2`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := diffText(editDiff(tc.tool, "", json.RawMessage(tc.input))); got != tc.want {
-				t.Errorf("editDiff(%s) =\n%s\nwant\n%s", tc.input, got, tc.want)
+			if got := unifiedText(Unified(tc.tool, "", json.RawMessage(tc.input))); got != tc.want {
+				t.Errorf("Unified(%s) =\n%s\nwant\n%s", tc.input, got, tc.want)
 			}
 		})
 	}

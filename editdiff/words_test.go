@@ -1,4 +1,4 @@
-package views
+package editdiff
 
 import (
 	"reflect"
@@ -8,24 +8,24 @@ import (
 
 // render writes lines as "-old", "+new", " ctx", "@@ hunk", with changed
 // words in [brackets], so a case reads like the diff it expects.
-func render(lines []diffLine) []string {
+func render(lines []Line) []string {
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
-		prefix := map[diffKind]string{diffContext: " ", diffDelete: "-", diffInsert: "+", diffHunk: ""}[l.kind]
+		prefix := map[Op]string{Equal: " ", Delete: "-", Insert: "+", Hunk: ""}[l.Op]
 		var b strings.Builder
 		b.WriteString(prefix)
 		at := 0
-		for _, s := range l.spans {
-			b.WriteString(l.text[at:s.start] + "[" + l.text[s.start:s.end] + "]")
-			at = s.end
+		for _, s := range l.Spans {
+			b.WriteString(l.Text[at:s.Start] + "[" + l.Text[s.Start:s.End] + "]")
+			at = s.End
 		}
-		b.WriteString(l.text[at:])
+		b.WriteString(l.Text[at:])
 		out = append(out, b.String())
 	}
 	return out
 }
 
-func TestLineDiff(t *testing.T) {
+func TestWordDiff(t *testing.T) {
 	tests := []struct {
 		name     string
 		old, new string
@@ -55,17 +55,17 @@ func TestLineDiff(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := render(lineDiff(tt.old, tt.new))
+			got := render(WordDiff(tt.old, tt.new))
 			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("lineDiff(%q, %q) =\n%q\nwant\n%q", tt.old, tt.new, got, tt.want)
+				t.Errorf("WordDiff(%q, %q) =\n%q\nwant\n%q", tt.old, tt.new, got, tt.want)
 			}
 		})
 	}
 }
 
 func TestFileDiffStats(t *testing.T) {
-	d := fileDiff{lines: lineDiff("a\nb\nc\n", "a\nB\nc\nd\n")}
-	if add, del := d.stats(); add != 2 || del != 1 {
-		t.Errorf("stats() = +%d -%d, want +2 -1", add, del)
+	d := File{Lines: WordDiff("a\nb\nc\n", "a\nB\nc\nd\n")}
+	if add, del := d.Stats(); add != 2 || del != 1 {
+		t.Errorf("Stats() = +%d -%d, want +2 -1", add, del)
 	}
 }
