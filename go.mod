@@ -6,6 +6,8 @@ require (
 	fyne.io/fyne/v2 v2.8.1
 	github.com/klauspost/compress v1.20.3
 	github.com/sergi/go-diff v1.4.0
+	github.com/yuin/goldmark v1.8.2
+	golang.org/x/net v0.35.0
 	modernc.org/sqlite v1.61.1
 )
 
@@ -43,9 +45,7 @@ require (
 	github.com/srwiley/oksvg v0.0.0-20221011165216-be6e8873101c // indirect
 	github.com/srwiley/rasterx v0.0.0-20220730225603-2ab79fcdd4ef // indirect
 	github.com/stretchr/testify v1.11.1 // indirect
-	github.com/yuin/goldmark v1.8.2 // indirect
 	golang.org/x/image v0.24.0 // indirect
-	golang.org/x/net v0.35.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.22.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect

@@ -12,8 +12,8 @@ import (
 // renderHTML writes src as one self-contained HTML5 page: inline CSS that
 // follows the system's light or dark mode, no scripts, no external URLs.
 // Every piece of content is HTML-escaped; assistant text, plans and
-// summaries are rendered from Markdown by a small renderer that escapes
-// first (see markdownHTML). Tool results and hook output are collapsible
+// summaries are rendered from Markdown by goldmark with raw HTML escaped
+// and only safe links kept (see markdownHTML). Tool results and hook output are collapsible
 // (<details>), diffs are coloured.
 func renderHTML(w *bufio.Writer, src Source) error {
 	name := src.Session.DisplayName()

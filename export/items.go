@@ -323,3 +323,5 @@ func cleanText(s string) string {
 		return r
 	}, strings.ReplaceAll(s, "\r\n", "\n"))
 }
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
