@@ -11,6 +11,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/cli"
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -187,7 +188,7 @@ func (pw *projectWindow) turnEnded(ref views.SessionRef, res agents.TurnResult, 
 	case res.StoppedForCompaction:
 		msg = fmt.Sprintf("%s: paused to compact the session; it will continue by itself.", name)
 	case res.Success():
-		msg = fmt.Sprintf("%s: finished in %s.", name, store.FormatDurationBadge(int64(res.DurationMS)))
+		msg = fmt.Sprintf("%s: finished in %s.", name, display.DurationBadge(int64(res.DurationMS)))
 	default:
 		msg, isErr = fmt.Sprintf("%s: the agent reported a failure.", name), true
 	}
@@ -326,7 +327,7 @@ func (pw *projectWindow) onCompactNotice(n agents.CompactNotice) {
 		return
 	}
 	pw.setStatus(fmt.Sprintf("Compacted %s with %s: context down from %s to %s characters.", name, n.Outcome.Agent,
-		views.FormatThousands(n.Outcome.CharsBefore), views.FormatThousands(n.Outcome.CharsAfter)), false)
+		display.Count(n.Outcome.CharsBefore), display.Count(n.Outcome.CharsAfter)), false)
 	if n.Job.AutoContinue {
 		pw.mu.Lock()
 		model := pw.compactModels[ref]

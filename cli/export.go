@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/export"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -72,11 +73,11 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 				return err
 			}
 		} else {
-			fmt.Fprintf(env.Stderr, "S%d holds %s:\n", sess.ID, plural(int64(len(rep.Findings)), "possible secret"))
+			fmt.Fprintf(env.Stderr, "S%d holds %s:\n", sess.ID, display.Plural(int64(len(rep.Findings)), "possible secret"))
 			printFindings(env.Stderr, rep)
 		}
 		return fmt.Errorf("found %s; re-run with --redact to mask them or --allow-secrets to export as is",
-			plural(int64(len(rep.Findings)), "possible secret"))
+			display.Plural(int64(len(rep.Findings)), "possible secret"))
 	}
 	if f.redact {
 		src = export.Redact(src, rep)
@@ -150,7 +151,7 @@ func writeExport(env *Env, f *exportFlags, format export.Format, src export.Sour
 // object; a warning on stderr when secrets were exported as they are.
 func reportExport(env *Env, f *exportFlags, sess store.Session, rep export.Report, res exportResult) error {
 	if len(rep.Findings) > 0 && f.allowSecrets {
-		fmt.Fprintf(env.Stderr, "lazuli export: warning: exported %s as is\n", plural(int64(len(rep.Findings)), "possible secret"))
+		fmt.Fprintf(env.Stderr, "lazuli export: warning: exported %s as is\n", display.Plural(int64(len(rep.Findings)), "possible secret"))
 	}
 	if f.json {
 		return writeJSON(env.Stdout, res)
@@ -159,10 +160,10 @@ func reportExport(env *Env, f *exportFlags, sess store.Session, rep export.Repor
 		return nil // the export itself went to stdout
 	}
 	line := fmt.Sprintf("exported S%d to %s (%s, %s, %s)", sess.ID, res.Path, res.Format,
-		plural(int64(res.Events), "event"), store.FormatBytes(res.Bytes))
+		display.Plural(int64(res.Events), "event"), display.Bytes(res.Bytes))
 	if res.Redactions > 0 {
-		line += fmt.Sprintf("; redacted %s (%s)", plural(int64(len(rep.Findings)), "possible secret"),
-			plural(int64(res.Redactions), "occurrence"))
+		line += fmt.Sprintf("; redacted %s (%s)", display.Plural(int64(len(rep.Findings)), "possible secret"),
+			display.Plural(int64(res.Redactions), "occurrence"))
 	}
 	fmt.Fprintln(env.Stdout, line)
 	return nil
@@ -176,12 +177,12 @@ func reportScan(env *Env, asJSON bool, id int64, rep export.Report) error {
 			return err
 		}
 	} else if len(rep.Findings) == 0 {
-		fmt.Fprintf(env.Stdout, "no secrets found in S%d (%s scanned)\n", id, store.FormatBytes(rep.Bytes))
+		fmt.Fprintf(env.Stdout, "no secrets found in S%d (%s scanned)\n", id, display.Bytes(rep.Bytes))
 	} else {
 		printFindings(env.Stdout, rep)
 	}
 	if len(rep.Findings) > 0 {
-		return fmt.Errorf("found %s in S%d", plural(int64(len(rep.Findings)), "possible secret"), id)
+		return fmt.Errorf("found %s in S%d", display.Plural(int64(len(rep.Findings)), "possible secret"), id)
 	}
 	return nil
 }
@@ -217,12 +218,4 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err
-}
-
-// plural formats "1 event", "3 events".
-func plural(n int64, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -282,9 +283,9 @@ func printNativePreview(env *Env, asJSON bool, scan agents.NativeScan, records m
 		if n.Own != "" {
 			state = "own run"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", state, n.Agent, startedText(n), store.FormatBytes(n.TotalSize()), n.Cwd, oneLine(n.Title(), 70))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", state, n.Agent, startedText(n), display.Bytes(n.TotalSize()), n.Cwd, oneLine(n.Title(), 70))
 		for _, s := range n.Subagents {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t\t› %s\n", s.State(records), s.Agent, startedText(s), store.FormatBytes(s.Size), oneLine(s.Title(), 60))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t\t› %s\n", s.State(records), s.Agent, startedText(s), display.Bytes(s.Size), oneLine(s.Title(), 60))
 		}
 	}
 	if err := tw.Flush(); err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/export"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -57,7 +58,7 @@ func statusText(s store.Session) string {
 		badge = "✗"
 	}
 	if s.DurationMS != nil {
-		badge += " " + store.FormatDurationBadge(*s.DurationMS)
+		badge += " " + display.DurationBadge(*s.DurationMS)
 	}
 	return badge
 }

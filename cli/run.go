@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -218,7 +219,7 @@ func (p *transcriptPrinter) print(events []store.Event) {
 			if !e.Success {
 				mark = "✗"
 			}
-			fmt.Fprintf(p.w, "%s %s\n", mark, store.FormatDurationBadge(int64(e.DurationMS)))
+			fmt.Fprintf(p.w, "%s %s\n", mark, display.DurationBadge(int64(e.DurationMS)))
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/editdiff"
 )
 
@@ -136,7 +137,7 @@ func htmlResult(w *bufio.Writer, it *item, id string) {
 	lines := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
 	w.WriteString("<details class=\"" + class + "\"" + id + "><summary><span class=\"name\">" + label + "</span>")
 	if it.title != "" {
-		w.WriteString(" <span class=\"muted\">" + esc(it.title) + " · " + plural(lines, "line") + "</span>")
+		w.WriteString(" <span class=\"muted\">" + esc(it.title) + " · " + display.Plural(lines, "line") + "</span>")
 	}
 	w.WriteString(" <code class=\"peek\">" + esc(firstLine(text, 80)) + "</code></summary>\n" + pre("", text))
 	htmlNote(w, it.note)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/editdiff"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -182,7 +183,7 @@ func writeNote(input json.RawMessage) string {
 	_ = json.Unmarshal(input, &in) // a malformed input has no note
 	var parts []string
 	if in.Lines != nil {
-		parts = append(parts, plural(int(*in.Lines), "line"))
+		parts = append(parts, display.Plural(int(*in.Lines), "line"))
 	}
 	if in.Purpose != "" {
 		parts = append(parts, in.Purpose)
@@ -205,7 +206,7 @@ func capDiff(d []editdiff.Line) ([]editdiff.Line, string) {
 	if len(d) <= maxDiffLines {
 		return d, ""
 	}
-	return d[:maxDiffLines], "… " + plural(len(d)-maxDiffLines, "more line")
+	return d[:maxDiffLines], "… " + display.Plural(len(d)-maxDiffLines, "more line")
 }
 
 // truncate keeps the first maxLines lines of s, and at most maxResultBytes
@@ -235,13 +236,13 @@ func truncate(s string, maxLines int) (string, string) {
 		return s, ""
 	}
 	if cut > 0 && s[cut-1] != '\n' {
-		return s[:cut], "… " + formatCount(len(s)-cut) + " more bytes"
+		return s[:cut], "… " + display.Count(len(s)-cut) + " more bytes"
 	}
 	rest := strings.Count(s[cut:], "\n")
 	if !strings.HasSuffix(s, "\n") {
 		rest++
 	}
-	return s[:cut], "… " + plural(rest, "more line")
+	return s[:cut], "… " + display.Plural(rest, "more line")
 }
 
 // completeText is a Complete row: "✓ Completed in 12.3s · $0.0123".
@@ -267,13 +268,6 @@ func formatDuration(ms int64) string {
 	}
 	m := ms / 60_000
 	return fmt.Sprintf("%dh %02dm", m/60, m%60)
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return formatCount(n) + " " + noun + "s"
 }
 
 // firstLine is s's first non-empty line, cut to maxRunes with "…", marked

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -63,16 +64,16 @@ func metadata(src Source) []meta {
 	}
 	if turns > 0 {
 		out = append(out,
-			meta{"Duration", formatDuration(durationMS) + " over " + plural(turns, "turn")},
+			meta{"Duration", formatDuration(durationMS) + " over " + display.Plural(turns, "turn")},
 			meta{"Cost", fmt.Sprintf("$%.4f", cost)})
 	}
-	counts := plural(len(src.Events), "event") + " · " + plural(prompts, "prompt")
+	counts := display.Plural(len(src.Events), "event") + " · " + display.Plural(prompts, "prompt")
 	if n := len(src.Compactions); n > 0 {
-		counts += " · " + plural(n, "compaction")
+		counts += " · " + display.Plural(n, "compaction")
 	}
 	out = append(out, meta{"Contents", counts})
 	if src.Redactions > 0 {
-		out = append(out, meta{"Redacted", plural(src.Redactions, "occurrence") + " of possible secrets replaced by [REDACTED:rule]"})
+		out = append(out, meta{"Redacted", display.Plural(src.Redactions, "occurrence") + " of possible secrets replaced by [REDACTED:rule]"})
 	}
 	return out
 }

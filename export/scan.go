@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lazuli-app/lazuli/display"
 )
 
 // Location is where one occurrence of a possible secret is.
@@ -169,7 +171,7 @@ func preview(ruleID, secret string) string {
 	if ruleID == "private-key" {
 		head, _, _ := strings.Cut(secret, "\n")
 		if m := privateKeyHead.FindString(head); m != "" {
-			return m + "…(" + formatCount(n) + " chars)"
+			return m + "…(" + display.Count(n) + " chars)"
 		}
 	}
 	show := min(4, n/4)
@@ -178,7 +180,7 @@ func preview(ruleID, secret string) string {
 		_, size := utf8.DecodeRuneInString(secret[i:])
 		i += size
 	}
-	return secret[:i] + "…(" + formatCount(n) + " chars)"
+	return secret[:i] + "…(" + display.Count(n) + " chars)"
 }
 
 func overlaps(spans []span, sp span) bool {
@@ -228,13 +230,4 @@ func (ts *textScanner) scan(s string) []span {
 	}
 	slices.SortFunc(ts.spans, func(a, b span) int { return a.start - b.start })
 	return ts.spans
-}
-
-// formatCount writes n with thousands separators: 1,679.
-func formatCount(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/display"
 )
 
 // The fake secrets below are built at run time, so that no token-shaped
@@ -242,7 +244,7 @@ func TestPreview(t *testing.T) {
 		{"aws-access-key-id", "AKIA" + "ABCDEFGHIJKLMNOP", "AKIA…(20 chars)"},
 		{"generic-secret", "hunter2!", "hu…(8 chars)"},
 		{"generic-secret", "héllo-wörld", "hé…(11 chars)"},
-		{"private-key", privateKey, "-----BEGIN RSA PRIVATE KEY-----…(" + formatCount(len(privateKey)) + " chars)"},
+		{"private-key", privateKey, "-----BEGIN RSA PRIVATE KEY-----…(" + display.Count(len(privateKey)) + " chars)"},
 	} {
 		if got := preview(tc.rule, tc.secret); got != tc.want {
 			t.Errorf("preview(%q, %.20q) = %q, want %q", tc.rule, tc.secret, got, tc.want)

@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -197,28 +196,6 @@ func ToolKeyParam(toolName string, input json.RawMessage) string {
 		return ""
 	}
 	return s
-}
-
-// FormatBytes formats a byte count for people: "812 B", "12.3 KiB", "4.0 MiB".
-func FormatBytes(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
-// FormatDurationBadge formats a completed session's duration for the session
-// list (spec §3.5): whole seconds below a minute ("42s"), else whole minutes
-// ("3m"), both rounded half to even like Rust's {:.0}.
-func FormatDurationBadge(durationMS int64) string {
-	secs := float64(durationMS) / 1000
-	if secs >= 60 {
-		return rustFixed(secs/60, 0) + "m"
-	}
-	return rustFixed(secs, 0) + "s"
 }
 
 // compactionIntro and compactionRequest frame the transcript sent to the

@@ -51,8 +51,8 @@ func TestBuildContextPromptGolden(t *testing.T) {
 		store.Init("/w", "opus"),
 		store.UserMessage("fix it"),
 		store.AssistantText("ok"),
-		store.ToolCall("t1", "Read", store.StrPtr("/a.rs"), json.RawMessage(`{"file_path":"/a.rs"}`)),
-		store.ToolResult("t1", "Read", store.StrPtr("/a.rs"),
+		store.ToolCall("t1", "Read", new("/a.rs"), json.RawMessage(`{"file_path":"/a.rs"}`)),
+		store.ToolResult("t1", "Read", new("/a.rs"),
 			"1\n2\n3\n4\n5\n6\n7\n<system-reminder>\nremember this\n</system-reminder>\n", false),
 		store.ToolResult("t2", "Bash", nil, "boom", true),
 		store.Plan("P", "s1"),
@@ -151,7 +151,7 @@ func TestBuildTranscriptBlocks(t *testing.T) {
 		{"user", store.UserMessage("hello"), "## User\nhello"},
 		{"empty user", store.UserMessage(""), "## User"},
 		{"assistant", store.AssistantText("hi"), "## Assistant\nhi"},
-		{"26 tool call with param", store.ToolCall("t", "Read", store.StrPtr("/src/main.rs"),
+		{"26 tool call with param", store.ToolCall("t", "Read", new("/src/main.rs"),
 			json.RawMessage(`{"file_path":"/src/main.rs"}`)), "## Tool: Read (/src/main.rs)"},
 		{"26 tool call without param", store.ToolCall("t", "Custom", nil, json.RawMessage(`{}`)), "## Tool: Custom"},
 		{"tool call null input", store.ToolCall("t", "Bash", nil, nil), "## Tool: Bash"},
@@ -264,24 +264,6 @@ func TestToolKeyParam(t *testing.T) {
 			}
 			if got := store.ToolKeyParam(tc.tool, in); got != tc.want {
 				t.Errorf("ToolKeyParam(%q, %q) = %q, want %q", tc.tool, tc.input, got, tc.want)
-			}
-		})
-	}
-}
-
-func TestFormatDurationBadge(t *testing.T) {
-	tests := []struct {
-		ms   int64
-		want string
-	}{
-		{0, "0s"}, {499, "0s"}, {500, "0s"}, {1500, "2s"}, {2500, "2s"}, {42000, "42s"},
-		{59499, "59s"}, {59500, "60s"}, {59999, "60s"}, {60000, "1m"}, {89999, "1m"},
-		{90000, "2m"}, {150000, "2m"}, {180000, "3m"}, {3600000, "60m"}, {-1500, "-2s"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.want, func(t *testing.T) {
-			if got := store.FormatDurationBadge(tc.ms); got != tc.want {
-				t.Errorf("FormatDurationBadge(%d) = %q, want %q", tc.ms, got, tc.want)
 			}
 		})
 	}
@@ -430,7 +412,7 @@ func benchPayload(chars int64) (*store.ContextPayload, int64) {
 	var p store.ContextPayload
 	var total int64
 	for turn := 0; total < chars; turn++ {
-		path := store.StrPtr(fmt.Sprintf("/repo/internal/pkg%d/file.go", turn))
+		path := new(fmt.Sprintf("/repo/internal/pkg%d/file.go", turn))
 		raw := []store.Event{
 			store.UserMessage(strings.Repeat("Please refactor the parser so that errors carry positions. ", 5)),
 			store.AssistantText(strings.Repeat("I'll read the file first, then change the error type. ", 20)),

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/editdiff"
 )
 
@@ -120,7 +121,7 @@ func (r *diffRenderer) build(width float32) {
 		}
 	}
 	if total > shown {
-		more := "… " + plural(int64(total-shown), "more line")
+		more := "… " + display.Plural(int64(total-shown), "more line")
 		y = r.text(more, r.m.pad, y, theme.ColorNamePlaceHolder, fyne.TextStyle{Italic: true})
 	}
 	r.height = y
@@ -265,4 +266,4 @@ func truncateRunes(s string, n int) string {
 	return s
 }
 
-func itoa(n int) string { return FormatThousands(int64(n)) }
+func itoa(n int) string { return display.Count(n) }

@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/export"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -189,7 +190,7 @@ func (d *ExportDialog) Format() export.Format {
 // findings to review.
 func (d *ExportDialog) SetScan(src export.Source, rep export.Report) {
 	d.src, d.rep, d.scanned = src, rep, true
-	d.title.SetText(fmt.Sprintf("S%d · %s · %s", src.Session.ID, src.Session.DisplayName(), plural(int64(len(src.Events)), "event")))
+	d.title.SetText(fmt.Sprintf("S%d · %s · %s", src.Session.ID, src.Session.DisplayName(), display.Plural(int64(len(src.Events)), "event")))
 	if d.name.Text == d.autoName {
 		d.autoName = export.DefaultFileName(src.Session, d.Format())
 		d.name.SetText(d.autoName)
@@ -201,7 +202,7 @@ func (d *ExportDialog) SetScan(src export.Source, rep export.Report) {
 		d.status.Importance = widget.SuccessImportance
 	} else {
 		d.status.SetText(fmt.Sprintf("Found %s (%s). Review them: redacting replaces each with [REDACTED:rule] in the file; the session itself is not changed.",
-			plural(int64(n), "possible secret"), plural(int64(rep.Occurrences()), "occurrence")))
+			display.Plural(int64(n), "possible secret"), display.Plural(int64(rep.Occurrences()), "occurrence")))
 		d.status.Importance = widget.WarningImportance
 		d.list.Show()
 		d.reviewed.Show()

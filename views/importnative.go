@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/display"
 )
 
 // NativeRow is one native session (Claude Code's or Codex's own history)
@@ -144,7 +144,7 @@ func (d *NativeImportDialog) SetProgress(files, totalFiles int, bytes, totalByte
 	if totalBytes > 0 {
 		d.progress.SetValue(min(1, float64(bytes)/float64(totalBytes)))
 	}
-	d.status.SetText(fmt.Sprintf("Importing… %d of %d transcript files, %s of %s.", files, totalFiles, store.FormatBytes(bytes), store.FormatBytes(totalBytes)))
+	d.status.SetText(fmt.Sprintf("Importing… %d of %d transcript files, %s of %s.", files, totalFiles, display.Bytes(bytes), display.Bytes(totalBytes)))
 }
 
 // Finish shows the import's result.
@@ -303,7 +303,7 @@ func nativeDetail(r NativeRow) string {
 	if !r.Started.IsZero() {
 		parts = append(parts, r.Started.Local().Format("2006-01-02 15:04"))
 	}
-	parts = append(parts, store.FormatBytes(r.Size))
+	parts = append(parts, display.Bytes(r.Size))
 	if r.Subagents > 0 {
 		parts = append(parts, fmt.Sprintf("%d sub-agent(s)", r.Subagents))
 	}

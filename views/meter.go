@@ -3,13 +3,13 @@ package views
 import (
 	"fmt"
 	"image/color"
-	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -60,7 +60,7 @@ func (m *Meter) Percent() float64 { return meterPercent(m.chars) }
 // Text returns the exact numbers, e.g. "123,456 / 400,000 characters
 // since the last compaction".
 func (m *Meter) Text() string {
-	return FormatThousands(m.chars) + " / " + FormatThousands(store.CompactionThreshold) +
+	return display.Count(m.chars) + " / " + display.Count(store.CompactionThreshold) +
 		" characters since the last compaction"
 }
 
@@ -89,26 +89,6 @@ func meterColorName(pct float64) fyne.ThemeColorName {
 		return theme.ColorNameWarning
 	}
 	return theme.ColorNameError
-}
-
-// FormatThousands writes n with comma thousands separators: 437,472.
-func FormatThousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := n < 0
-	if neg {
-		s = s[1:]
-	}
-	out := make([]byte, 0, len(s)+len(s)/3+1)
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	if neg {
-		return "-" + string(out)
-	}
-	return string(out)
 }
 
 // meterRenderer lays out the bar (track, fill, centred percentage) and the

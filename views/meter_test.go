@@ -45,14 +45,6 @@ func TestMeterLevels(t *testing.T) {
 	}
 }
 
-func TestFormatThousands(t *testing.T) {
-	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 123456: "123,456", 1234567: "1,234,567", -4500: "-4,500"} {
-		if got := FormatThousands(n); got != want {
-			t.Errorf("FormatThousands(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 func TestMeterMarkup(t *testing.T) {
 	test.NewTempApp(t)
 	m := NewMeter()

@@ -8,6 +8,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/lazuli-app/lazuli/display"
 )
 
 // errNoWindow is logged when a dialog has no window to open in (the view is
@@ -73,7 +75,7 @@ func (s *Sidebar) onDelete() {
 	sess := s.groups[r.group].Sessions[r.index]
 	ref := r.ref
 	msg := fmt.Sprintf("Delete session “%s” and its %s?\nThis cannot be undone.",
-		sess.DisplayName(), plural(sess.EventCount, "event"))
+		sess.DisplayName(), display.Plural(sess.EventCount, "event"))
 	if sess.EventCount < 0 { // not counted yet (store.ListSessionsQuick)
 		msg = fmt.Sprintf("Delete session “%s” and its events?\nThis cannot be undone.", sess.DisplayName())
 	}
@@ -86,12 +88,4 @@ func (s *Sidebar) onDelete() {
 	d.SetDismissText("Cancel")
 	d.SetConfirmImportance(widget.DangerImportance)
 	d.Show()
-}
-
-// plural formats "1 event", "3 events".
-func plural(n int64, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return FormatThousands(n) + " " + noun + "s"
 }

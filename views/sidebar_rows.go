@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -95,7 +96,7 @@ func sessionRow(g WorktreeGroup, gi, si int) sidebarRow {
 		if s.DurationMS != nil {
 			ms = *s.DurationMS
 		}
-		r.duration = store.FormatDurationBadge(ms)
+		r.duration = display.DurationBadge(ms)
 		r.durName = theme.ColorNameSuccess
 		if !*s.Completed {
 			r.durName = theme.ColorNameError

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -136,7 +137,7 @@ func (t *Transcript) showEarlierBar() {
 		return
 	}
 	t.earlierLabel.SetText(fmt.Sprintf("Showing the newest %s of %s events; find covers these.",
-		FormatThousands(int64(len(t.events))), FormatThousands(int64(len(t.events)+t.earlier))))
+		display.Count(int64(len(t.events))), display.Count(int64(len(t.events)+t.earlier))))
 	t.earlierMore.Enable()
 	t.earlierAll.Enable()
 	t.earlierBar.Show()

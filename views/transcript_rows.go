@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/editdiff"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -143,7 +144,7 @@ func writeSummary(path string, input json.RawMessage) string {
 	_ = json.Unmarshal(input, &in) // a malformed input just shows the path
 	parts := []string{path}
 	if in.Lines != nil {
-		parts = append(parts, plural(*in.Lines, "line"))
+		parts = append(parts, display.Plural(*in.Lines, "line"))
 	}
 	if in.Purpose != "" {
 		parts = append(parts, in.Purpose)

@@ -1,0 +1,61 @@
+// Package display formats figures for people, the same way in the window,
+// the command line and exports: sizes ("12.3 KiB"), counts with thousands
+// separators ("437,472"), plurals ("3 events") and the session list's
+// duration badge ("42s", "3m"). It imports nothing of ours and never
+// imports Fyne.
+package display
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Bytes formats a byte count: "812 B", "12.3 KiB", "4.0 MiB".
+func Bytes(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// DurationBadge formats a completed session's duration for the session
+// list (spec §3.5): whole seconds below a minute ("42s"), else whole minutes
+// ("3m"), both rounded half to even like Rust's {:.0}.
+func DurationBadge(durationMS int64) string {
+	secs := float64(durationMS) / 1000
+	if secs >= 60 {
+		return strconv.FormatFloat(secs/60, 'f', 0, 64) + "m"
+	}
+	return strconv.FormatFloat(secs, 'f', 0, 64) + "s"
+}
+
+// Count writes n with comma thousands separators: 437,472.
+func Count[N ~int | ~int64](n N) string {
+	s := strconv.FormatInt(int64(n), 10)
+	neg := n < 0
+	if neg {
+		s = s[1:]
+	}
+	out := make([]byte, 0, len(s)+len(s)/3+1)
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	if neg {
+		return "-" + string(out)
+	}
+	return string(out)
+}
+
+// Plural formats n and noun: "1 event", "3 events", "1,024 events".
+func Plural[N ~int | ~int64](n N, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return Count(n) + " " + noun + "s"
+}

@@ -1,0 +1,51 @@
+package display
+
+import "testing"
+
+func TestBytes(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 812: "812 B", 1024: "1.0 KiB", 12_595: "12.3 KiB", 4 << 20: "4.0 MiB"} {
+		if got := Bytes(n); got != want {
+			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestDurationBadge(t *testing.T) {
+	tests := []struct {
+		ms   int64
+		want string
+	}{
+		{0, "0s"}, {499, "0s"}, {500, "0s"}, {1500, "2s"}, {2500, "2s"}, {42000, "42s"},
+		{59499, "59s"}, {59500, "60s"}, {59999, "60s"}, {60000, "1m"}, {89999, "1m"},
+		{90000, "2m"}, {150000, "2m"}, {180000, "3m"}, {3600000, "60m"}, {-1500, "-2s"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.want, func(t *testing.T) {
+			if got := DurationBadge(tc.ms); got != tc.want {
+				t.Errorf("DurationBadge(%d) = %q, want %q", tc.ms, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 123456: "123,456", 1234567: "1,234,567", -4500: "-4,500"} {
+		if got := Count(n); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestPlural(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "0 events"}, {1, "1 event"}, {2, "2 events"}, {1679, "1,679 events"}} {
+		if got := Plural(tc.n, "event"); got != tc.want {
+			t.Errorf("Plural(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+		if got := Plural(int64(tc.n), "event"); got != tc.want {
+			t.Errorf("Plural(int64(%d)) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}
