@@ -38,7 +38,8 @@ func (t claudeTools) lookup(id string) (string, *string) {
 		return "Unknown", nil
 	}
 	if r.path != nil {
-		return r.name, store.StrPtr(*r.path)
+		path := *r.path // a copy: the caller's event must not share it
+		return r.name, &path
 	}
 	return r.name, nil
 }

@@ -251,8 +251,8 @@ func codexFileChanges(item cxObj) []store.Event {
 		}
 		callID := id + "-" + path
 		evs = append(evs,
-			store.ToolCall(callID, "Edit", store.StrPtr(path), cxObject(fields...)),
-			store.ToolResult(callID, "Edit", store.StrPtr(path), summary, failed))
+			store.ToolCall(callID, "Edit", new(path), cxObject(fields...)),
+			store.ToolResult(callID, "Edit", new(path), summary, failed))
 	}
 	return evs
 }

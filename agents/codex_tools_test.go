@@ -296,8 +296,8 @@ func TestCodexPatchPath(t *testing.T) {
 		patch string
 		want  *string
 	}{
-		{"*** Begin Patch\n*** Add File: a.go\n+x\n*** End Patch", store.StrPtr("a.go")},
-		{"*** Begin Patch\r\n*** Delete File: src/old.rs \r\n*** End Patch", store.StrPtr("src/old.rs")},
+		{"*** Begin Patch\n*** Add File: a.go\n+x\n*** End Patch", new("a.go")},
+		{"*** Begin Patch\r\n*** Delete File: src/old.rs \r\n*** End Patch", new("src/old.rs")},
 		{"no patch here", nil},
 	}
 	for _, tc := range tests {

@@ -91,15 +91,15 @@ func demoParserFix() demoSession {
 		claudeInit("/home/ada/src/logtail"),
 		store.UserMessage("The log parser crashes on blank lines at the end of a file. Can you make it skip them and wrap the JSON error with context?"),
 		store.AssistantText("I'll look at the parser first."),
-		store.ToolCall("toolu_01", "Read", store.StrPtr("/home/ada/src/logtail/parse.go"), input(map[string]any{"file_path": "/home/ada/src/logtail/parse.go"})),
-		store.ToolResult("toolu_01", "Read", store.StrPtr("/home/ada/src/logtail/parse.go"), "package logtail\n\nimport \"encoding/json\"\n\n"+old+"\n", false),
-		store.ToolCall("toolu_02", "Edit", store.StrPtr("/home/ada/src/logtail/parse.go"), input(map[string]any{
+		store.ToolCall("toolu_01", "Read", new("/home/ada/src/logtail/parse.go"), input(map[string]any{"file_path": "/home/ada/src/logtail/parse.go"})),
+		store.ToolResult("toolu_01", "Read", new("/home/ada/src/logtail/parse.go"), "package logtail\n\nimport \"encoding/json\"\n\n"+old+"\n", false),
+		store.ToolCall("toolu_02", "Edit", new("/home/ada/src/logtail/parse.go"), input(map[string]any{
 			"file_path": "/home/ada/src/logtail/parse.go", "old_string": old, "new_string": updated})),
-		store.ToolResult("toolu_02", "Edit", store.StrPtr("/home/ada/src/logtail/parse.go"), "The file /home/ada/src/logtail/parse.go has been updated.", false),
-		store.ToolCall("toolu_03", "Write", store.StrPtr("/home/ada/src/logtail/parse_test.go"), input(map[string]any{
+		store.ToolResult("toolu_02", "Edit", new("/home/ada/src/logtail/parse.go"), "The file /home/ada/src/logtail/parse.go has been updated.", false),
+		store.ToolCall("toolu_03", "Write", new("/home/ada/src/logtail/parse_test.go"), input(map[string]any{
 			"file_path": "/home/ada/src/logtail/parse_test.go",
 			"content":   "// Tests for blank and malformed lines.\npackage logtail\n\nimport \"testing\"\n\nfunc TestBlankLine(t *testing.T) {\n\tif _, err := parseLine([]byte(\"  \")); err != errBlankLine {\n\t\tt.Fatalf(\"err = %v\", err)\n\t}\n}\n"})),
-		store.ToolResult("toolu_03", "Write", store.StrPtr("/home/ada/src/logtail/parse_test.go"), "File created successfully at: /home/ada/src/logtail/parse_test.go", false),
+		store.ToolResult("toolu_03", "Write", new("/home/ada/src/logtail/parse_test.go"), "File created successfully at: /home/ada/src/logtail/parse_test.go", false),
 		store.ToolCall("toolu_04", "Bash", nil, input(map[string]any{"command": "go test ./...", "description": "Run the tests"})),
 		store.ToolResult("toolu_04", "Bash", nil, "=== RUN   TestBlankLine\n--- PASS: TestBlankLine (0.00s)\nPASS\nok  \tlogtail\t0.004s", false),
 		store.AssistantText("Fixed. `parseLine` now:\n\n1. trims the line and returns `errBlankLine` for empty input, which the reader loop skips;\n2. wraps JSON errors as `parse line: …` so the caller sees where it failed.\n\n```go\nb = bytes.TrimSpace(b)\nif len(b) == 0 {\n\treturn Event{}, errBlankLine\n}\n```\n\nI added `TestBlankLine`; `go test ./...` passes."),
@@ -126,8 +126,8 @@ func demoCodexPatch() demoSession {
 		store.AssistantText("**Profiling the renderer**\n\nThe profile shows `render` spends 92% of its time in string concatenation: every `+=` copies the whole output."),
 		store.ToolCall("call_a", "Bash", nil, input(map[string]any{"command": "go test -run '^$' -bench Render -cpuprofile cpu.out ./views"})),
 		store.ToolResult("call_a", "Bash", nil, "BenchmarkRender-2   \t       3\t 1843211203 ns/op\nok  \tviews\t7.9s", false),
-		store.ToolCall("call_b", "Edit", store.StrPtr("views/diff.go"), input(map[string]any{"patch": patch})),
-		store.ToolResult("call_b", "Edit", store.StrPtr("views/diff.go"), "Success. Updated the following files:\nM views/diff.go", false),
+		store.ToolCall("call_b", "Edit", new("views/diff.go"), input(map[string]any{"patch": patch})),
+		store.ToolResult("call_b", "Edit", new("views/diff.go"), "Success. Updated the following files:\nM views/diff.go", false),
 		store.ToolCall("call_c", "Bash", nil, input(map[string]any{"command": "go test -run '^$' -bench Render ./views"})),
 		store.ToolResult("call_c", "Bash", nil, "BenchmarkRender-2   \t    1203\t    973412 ns/op\nok  \tviews\t2.1s", false),
 		store.AssistantText("`render` now uses a `strings.Builder`: from **1.84 s to 0.97 ms** per 5,000-line diff (about 1,900× faster)."),
@@ -151,8 +151,8 @@ func demoLongSession() demoSession {
 		body := strings.Repeat(fmt.Sprintf("Notes on %s: decisions, trade-offs and the tests that pin them down.\n", topic), 40)
 		turn := []store.Event{
 			store.UserMessage(fmt.Sprintf("Write up what we decided about %s.", topic)),
-			store.ToolCall(fmt.Sprintf("toolu_w%d", i), "Write", store.StrPtr(path), input(map[string]any{"file_path": path, "content": "# " + topic + "\n" + body})),
-			store.ToolResult(fmt.Sprintf("toolu_w%d", i), "Write", store.StrPtr(path), "File created successfully at: "+path, false),
+			store.ToolCall(fmt.Sprintf("toolu_w%d", i), "Write", new(path), input(map[string]any{"file_path": path, "content": "# " + topic + "\n" + body})),
+			store.ToolResult(fmt.Sprintf("toolu_w%d", i), "Write", new(path), "File created successfully at: "+path, false),
 			store.AssistantText(fmt.Sprintf("Written to `%s`.\n\n%s", path, body)),
 			store.Complete(true, uint64(20_000+i*3_000), 0.05+float64(i)/100),
 		}

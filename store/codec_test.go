@@ -25,9 +25,9 @@ var goldenVectors = []struct {
 	{"AssistantText", AssistantText("hi"), KindAssistantText, 2, `{"AssistantText":{"text":"hi"}}`},
 	{"Bash", ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"ls <x>","timeout":5}`)), KindToolCall, 24,
 		`{"ToolCall":{"tool_use_id":"t1","tool_name":"Bash","file_path":null,"input":{"command":"ls <x>"}}}`},
-	{"Write", ToolCall("t2", "Write", StrPtr("/a.rs"), json.RawMessage(`{"file_path":"/a.rs","content":"\n// Purpose here\nfn x(){}\n"}`)), KindToolCall, 66,
+	{"Write", ToolCall("t2", "Write", new("/a.rs"), json.RawMessage(`{"file_path":"/a.rs","content":"\n// Purpose here\nfn x(){}\n"}`)), KindToolCall, 66,
 		`{"ToolCall":{"tool_use_id":"t2","tool_name":"Write","file_path":"/a.rs","input":{"file_path":"/a.rs","_lines":3,"_purpose":"// Purpose here"}}}`},
-	{"Read", ToolCall("t3", "Read", StrPtr("/w/a.rs"), json.RawMessage(`{"file_path":"/w/a.rs","offset":3}`)), KindToolCall, 27,
+	{"Read", ToolCall("t3", "Read", new("/w/a.rs"), json.RawMessage(`{"file_path":"/w/a.rs","offset":3}`)), KindToolCall, 27,
 		`{"ToolCall":{"tool_use_id":"t3","tool_name":"Read","file_path":"/w/a.rs","input":{"file_path":"/w/a.rs"}}}`},
 	{"BashResult", ToolResult("t1", "Bash", nil, "a\nb\n\nc\n", false), KindToolResult, 3,
 		`{"ToolResult":{"tool_use_id":"t1","tool_name":"Bash","file_path":null,"content":"b\nc","is_error":false}}`},
@@ -159,7 +159,7 @@ func TestCodecRoundTripAndBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.close()
-	e := ToolResult("id", "Bash", StrPtr("/p"), strings.Repeat("output line\n", 1000), true)
+	e := ToolResult("id", "Bash", new("/p"), strings.Repeat("output line\n", 1000), true)
 	js, _ := EncodeEventJSON(e)
 	blob := c.compress(js)
 	if !reflect.DeepEqual(blob[:4], zstdMagic) {

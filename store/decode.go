@@ -437,7 +437,7 @@ func (p *decoderPool) close() {
 // newString returns a pointer to a copy of s; a nil arena allocates it.
 func (a *jsonArena) newString(s string) *string {
 	if a == nil {
-		return StrPtr(s)
+		return new(s)
 	}
 	if len(a.strs) == cap(a.strs) {
 		a.strs = make([]string, 0, 256)

@@ -109,9 +109,6 @@ func ModelSwitch(model string) Event { return Event{Kind: KindModelSwitch, Model
 // Unit returns a unit-variant event (Compacting, Compacted, MayBeCompacting, Filtered).
 func Unit(k Kind) Event { return Event{Kind: k} }
 
-// StrPtr returns a pointer to s, for Event.FilePath.
-func StrPtr(s string) *string { return &s }
-
 // IsTurnContent reports whether e counts as turn content for the completion
 // columns (spec §2.1 step 4).
 func (e Event) IsTurnContent() bool {

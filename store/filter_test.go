@@ -256,8 +256,8 @@ func viFirstContext() *store.ContextPayload {
 	summary := "Earlier the user asked for X."
 	return &store.ContextPayload{Summary: &summary, Events: []store.Event{
 		u("first question"), a("first answer"),
-		store.ToolCall("t1", "Read", store.StrPtr("/a.rs"), json.RawMessage(`{"file_path":"/a.rs"}`)),
-		store.ToolResult("t1", "Read", store.StrPtr("/a.rs"), "l1\nl2", false),
+		store.ToolCall("t1", "Read", new("/a.rs"), json.RawMessage(`{"file_path":"/a.rs"}`)),
+		store.ToolResult("t1", "Read", new("/a.rs"), "l1\nl2", false),
 	}}
 }
 

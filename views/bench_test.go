@@ -14,7 +14,7 @@ import (
 // bigSession makes n events cycling through a realistic turn: prompt,
 // text, tool calls and results, an edit, and the turn's Complete.
 func bigSession(tb testing.TB, n int) ([]store.StoredEvent, []store.Compaction) {
-	path := store.StrPtr("/w/pkg/file.go")
+	path := new("/w/pkg/file.go")
 	bash := rawJSON(tb, map[string]any{"command": "go test ./..."})
 	edit := rawJSON(tb, map[string]any{"file_path": "/w/pkg/file.go", "old_string": "a := 1\nb := 2", "new_string": "a := 10\nb := 2"})
 	turn := []store.Event{

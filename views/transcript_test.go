@@ -15,7 +15,7 @@ import (
 
 // sampleEvents has one event of every kind a card exists for.
 func sampleEvents(t testing.TB) []store.StoredEvent {
-	path := store.StrPtr("/w/main.go")
+	path := new("/w/main.go")
 	return stored(
 		store.Init("/w", "opus"),
 		store.UserMessage("Rename the greeting, please."),
@@ -27,7 +27,7 @@ func sampleEvents(t testing.TB) []store.StoredEvent {
 			"new_string": "func main() {\n\tfmt.Println(\"goodbye\")\n}",
 		})),
 		store.ToolResult("t2", "Edit", path, "The file /w/main.go has been updated.", false),
-		store.ToolCall("t3", "Write", store.StrPtr("/w/notes.md"), rawJSON(t, map[string]any{
+		store.ToolCall("t3", "Write", new("/w/notes.md"), rawJSON(t, map[string]any{
 			"file_path": "/w/notes.md", "_lines": 12, "_purpose": "# Release notes",
 		})),
 		store.ToolCall("t4", "Read", path, rawJSON(t, map[string]any{"file_path": "/w/main.go"})),

@@ -45,7 +45,8 @@ func (s *sessionGen) claudeTool() []store.Event {
 func pair(id, tool string, filePath *string, input []byte, result string, isError bool) []store.Event {
 	var resultPath *string
 	if filePath != nil {
-		resultPath = store.StrPtr(*filePath)
+		path := *filePath
+		resultPath = &path
 	}
 	return []store.Event{
 		store.ToolCall(id, tool, filePath, json.RawMessage(input)),
