@@ -164,7 +164,7 @@ func summarize(ctx context.Context, previous *string, events []store.Event, opts
 		plan = []try{{opts.Backend, opts.Model}, {opts.Backend, opts.Model}, {other, fallbackModel(other)}}
 		builtinLast = true
 	}
-	prompt := store.BuildCompactionPrompt(previous, events)
+	prompt := BuildCompactionPrompt(previous, events)
 	missing := map[Backend]bool{}
 	for _, tr := range plan {
 		if missing[tr.backend] {

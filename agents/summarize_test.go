@@ -321,7 +321,7 @@ func TestSummarizeSections(t *testing.T) {
 		events: []store.Event{
 			store.UserMessage("<environment_context>\n  <cwd>/w</cwd>\n</environment_context>"),
 			store.UserMessage("# Context from my IDE setup:\n\n## Open tabs:\n- a.go\n\n## My request for Codex:\nrename the flag"),
-			store.UserMessage(store.AutoContinuePrompt()),
+			store.UserMessage(AutoContinuePrompt()),
 		},
 		heading: "User requests",
 		want:    []string{"- rename the flag"},

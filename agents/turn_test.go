@@ -305,7 +305,7 @@ func TestRunTurnStopsForCompactionMidTurn(t *testing.T) {
 func TestRunTurnHiddenPromptIsNotStored(t *testing.T) {
 	st, id := newStore(t)
 	cfg, env, rec := fakeCLI(t, claudeInit, claudeText, claudeOK)
-	if _, err := RunTurn(context.Background(), st, id, store.AutoContinuePrompt(),
+	if _, err := RunTurn(context.Background(), st, id, AutoContinuePrompt(),
 		TurnOptions{Config: cfg, Env: env, Hidden: true}); err != nil {
 		t.Fatal(err)
 	}

@@ -332,7 +332,7 @@ func (pw *projectWindow) onCompactNotice(n agents.CompactNotice) {
 		pw.mu.Lock()
 		model := pw.compactModels[ref]
 		pw.mu.Unlock()
-		pw.startRun(ref, store.AutoContinuePrompt(), model, true)
+		pw.startRun(ref, agents.AutoContinuePrompt(), model, true)
 	}
 }
 

@@ -148,7 +148,7 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 		}
 		res.AutoContinued = true
 		opts.Hidden = true
-		next, err := agents.RunTurn(ctx, st, sessionID, store.AutoContinuePrompt(), opts)
+		next, err := agents.RunTurn(ctx, st, sessionID, agents.AutoContinuePrompt(), opts)
 		next.EventsSaved += turnRes.EventsSaved
 		turnRes, runErr = next, err
 	}

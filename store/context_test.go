@@ -67,6 +67,10 @@ func TestBuildContextPromptGolden(t *testing.T) {
 }
 
 // turns returns alternating "question i" / "answer i" events for i in [from, to].
+// autoContinuePrompt is an auto-continue message as agents sends it: the
+// store recognises it by its tags alone.
+const autoContinuePrompt = store.AutoContinueOpenTag + "\nCarry on with the work in progress.\n" + store.AutoContinueCloseTag
+
 func turns(from, to int) []store.Event {
 	var evs []store.Event
 	for i := from; i <= to; i++ {
@@ -269,71 +273,6 @@ func TestToolKeyParam(t *testing.T) {
 	}
 }
 
-func TestBuildCompactionPrompt(t *testing.T) {
-	prev := "Earlier summary."
-	tests := []struct {
-		name    string
-		summary *string
-		events  []store.Event
-	}{
-		{"events only", nil, turns(1, 2)},
-		{"previous summary and events", &prev, turns(1, 3)},
-		{"empty", nil, nil},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got := store.BuildCompactionPrompt(tc.summary, tc.events)
-			transcript := store.BuildTranscript(store.ContextPayload{Summary: tc.summary, Events: tc.events})
-			block := "\n\n<transcript>\n" + transcript + "\n</transcript>\n\n"
-			intro, request, ok := strings.Cut(got, block)
-			if !ok {
-				t.Fatalf("BuildCompactionPrompt(%v) = %q, want it to contain %q", tc.summary, got, block)
-			}
-			if intro == "" || strings.Contains(intro, "\n") {
-				t.Errorf("BuildCompactionPrompt intro = %q, want one paragraph", intro)
-			}
-			for _, w := range []string{"summar", "context", "verbatim", "replace"} {
-				if !strings.Contains(strings.ReplaceAll(intro, "word for word", "verbatim"), w) {
-					t.Errorf("BuildCompactionPrompt intro = %q, want it to mention %q", intro, w)
-				}
-			}
-			for _, w := range []string{"2,000", "4,000", "decisions", "reasons", "created, modified or deleted",
-				"path", "technical context", "end of the transcript", "unresolved issues", "next steps",
-				"third person", "past tense", "only the summary", "no preamble"} {
-				if !strings.Contains(request, w) {
-					t.Errorf("BuildCompactionPrompt request = %q, want it to mention %q", request, w)
-				}
-			}
-			if strings.Contains(got, store.ContextOpenTag) || strings.Contains(got, store.ContextCloseTag) {
-				t.Errorf("BuildCompactionPrompt = %q, must not contain a context tag", got)
-			}
-		})
-	}
-}
-
-func TestAutoContinuePrompt(t *testing.T) {
-	got := store.AutoContinuePrompt()
-	sentence, ok := strings.CutPrefix(got, store.AutoContinueOpenTag+"\n")
-	sentence, ok2 := strings.CutSuffix(sentence, "\n"+store.AutoContinueCloseTag)
-	if !ok || !ok2 || sentence == "" || strings.ContainsAny(sentence, "\n<>") {
-		t.Fatalf("AutoContinuePrompt() = %q, want open tag, one sentence, close tag", got)
-	}
-	if !store.IsInternalAutoContinue(got) {
-		t.Errorf("IsInternalAutoContinue(%q) = false, want true", got)
-	}
-	summary := "S"
-	wrapped := store.BuildContextPrompt(&store.ContextPayload{Summary: &summary, Events: turns(1, 1)}, got)
-	for _, in := range []string{got, wrapped} {
-		if s, ok := store.SanitizeUserMessage(in); ok {
-			t.Errorf("SanitizeUserMessage(%q) = %q, true, want it dropped", in, s)
-		}
-	}
-	out := store.FilterInjectedEvents([]store.Event{store.UserMessage(wrapped), store.AssistantText("resumed")})
-	if len(out) != 1 || out[0].Kind != store.KindAssistantText {
-		t.Errorf("FilterInjectedEvents(wrapped auto-continue, assistant) = %+v, want only the assistant text", out)
-	}
-}
-
 func TestSanitizeInjectedContext(t *testing.T) {
 	open, closeTag := store.ContextOpenTag, store.ContextCloseTag
 	hidden := "# AGENTS.md instructions for /tmp/project\n<INSTRUCTIONS>\nKeep this hidden.\n</INSTRUCTIONS>\n" +
@@ -348,8 +287,8 @@ func TestSanitizeInjectedContext(t *testing.T) {
 		{"24 malformed", open + "\nctx without close", "", false},
 		{"24 hidden codex", hidden, "", false},
 		{"24 hidden codex truncated", "# AGENTS.md instructions for /tmp/p\n<INSTRUCTIONS>\nKeep", "", false},
-		{"24 bare auto-continue", store.AutoContinuePrompt(), "", false},
-		{"24 wrapped auto-continue", open + "\nctx\n" + closeTag + "\n\n" + store.AutoContinuePrompt(), "", false},
+		{"24 bare auto-continue", autoContinuePrompt, "", false},
+		{"24 wrapped auto-continue", open + "\nctx\n" + closeTag + "\n\n" + autoContinuePrompt, "", false},
 		{"all leading newlines removed", open + closeTag + "\n\n\n\nx", "x", true},
 		{"first close tag wins", open + "\n" + closeTag + "\n\nsee " + closeTag + " here", "see " + closeTag + " here", true},
 		{"wrapped empty prompt", open + "\nctx\n" + closeTag + "\n\n", "", false},
@@ -370,7 +309,7 @@ func TestSanitizeInjectedContext(t *testing.T) {
 // BuildContextPrompt, and that CompactResult and ToolKeyParam never panic.
 func FuzzSanitize(f *testing.F) {
 	for _, s := range []string{"", "hello", "a\nb\nc\nd\ne\nf\ng<system-reminder>x", "{\"path\":\"/p\"}",
-		store.ContextOpenTag + "\nctx\n" + store.ContextCloseTag + "\n\nprompt", store.AutoContinuePrompt(),
+		store.ContextOpenTag + "\nctx\n" + store.ContextCloseTag + "\n\nprompt", autoContinuePrompt,
 		" \u00a0# AGENTS.md instructions for /x\n<INSTRUCTIONS>", "\n\n" + store.ContextCloseTag} {
 		f.Add(s)
 	}

@@ -1,0 +1,84 @@
+package agents
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// promptTurns returns user questions from..to, each with an answer.
+func promptTurns(from, to int) []store.Event {
+	var evs []store.Event
+	for i := from; i <= to; i++ {
+		evs = append(evs, store.UserMessage(fmt.Sprintf("question %d", i)),
+			store.AssistantText(fmt.Sprintf("answer %d", i)))
+	}
+	return evs
+}
+
+func TestBuildCompactionPrompt(t *testing.T) {
+	prev := "Earlier summary."
+	tests := []struct {
+		name    string
+		summary *string
+		events  []store.Event
+	}{
+		{"events only", nil, promptTurns(1, 2)},
+		{"previous summary and events", &prev, promptTurns(1, 3)},
+		{"empty", nil, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := BuildCompactionPrompt(tc.summary, tc.events)
+			transcript := store.BuildTranscript(store.ContextPayload{Summary: tc.summary, Events: tc.events})
+			block := "\n\n<transcript>\n" + transcript + "\n</transcript>\n\n"
+			intro, request, ok := strings.Cut(got, block)
+			if !ok {
+				t.Fatalf("BuildCompactionPrompt(%v) = %q, want it to contain %q", tc.summary, got, block)
+			}
+			if intro == "" || strings.Contains(intro, "\n") {
+				t.Errorf("BuildCompactionPrompt intro = %q, want one paragraph", intro)
+			}
+			for _, w := range []string{"summar", "context", "verbatim", "replace"} {
+				if !strings.Contains(strings.ReplaceAll(intro, "word for word", "verbatim"), w) {
+					t.Errorf("BuildCompactionPrompt intro = %q, want it to mention %q", intro, w)
+				}
+			}
+			for _, w := range []string{"2,000", "4,000", "decisions", "reasons", "created, modified or deleted",
+				"path", "technical context", "end of the transcript", "unresolved issues", "next steps",
+				"third person", "past tense", "only the summary", "no preamble"} {
+				if !strings.Contains(request, w) {
+					t.Errorf("BuildCompactionPrompt request = %q, want it to mention %q", request, w)
+				}
+			}
+			if strings.Contains(got, store.ContextOpenTag) || strings.Contains(got, store.ContextCloseTag) {
+				t.Errorf("BuildCompactionPrompt = %q, must not contain a context tag", got)
+			}
+		})
+	}
+}
+
+func TestAutoContinuePrompt(t *testing.T) {
+	got := AutoContinuePrompt()
+	sentence, ok := strings.CutPrefix(got, store.AutoContinueOpenTag+"\n")
+	sentence, ok2 := strings.CutSuffix(sentence, "\n"+store.AutoContinueCloseTag)
+	if !ok || !ok2 || sentence == "" || strings.ContainsAny(sentence, "\n<>") {
+		t.Fatalf("AutoContinuePrompt() = %q, want open tag, one sentence, close tag", got)
+	}
+	if !store.IsInternalAutoContinue(got) {
+		t.Errorf("IsInternalAutoContinue(%q) = false, want true", got)
+	}
+	summary := "S"
+	wrapped := store.BuildContextPrompt(&store.ContextPayload{Summary: &summary, Events: promptTurns(1, 1)}, got)
+	for _, in := range []string{got, wrapped} {
+		if s, ok := store.SanitizeUserMessage(in); ok {
+			t.Errorf("SanitizeUserMessage(%q) = %q, true, want it dropped", in, s)
+		}
+	}
+	out := store.FilterInjectedEvents([]store.Event{store.UserMessage(wrapped), store.AssistantText("resumed")})
+	if len(out) != 1 || out[0].Kind != store.KindAssistantText {
+		t.Errorf("FilterInjectedEvents(wrapped auto-continue, assistant) = %+v, want only the assistant text", out)
+	}
+}
