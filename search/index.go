@@ -57,8 +57,7 @@ CREATE VIRTUAL TABLE fts USING fts5(text, tokenize='ascii', detail=none, content
 `
 
 // Index is the full-text index of one store, kept in Lazuli's cache folder
-// (store.CacheDir()/index/<store.CacheKey>.db), never in or beside the
-// store. It is an SQLite FTS5 table of the 4-grams of each event's text,
+// (see IndexPath), never in or beside the store. It is an SQLite FTS5 table of the 4-grams of each event's text,
 // built and brought up to date by Update from the store's append-only
 // events table, and never needed for correctness: a missing, damaged or
 // outdated index is rebuilt, and Search checks every hit against the store.
@@ -80,20 +79,31 @@ type Index struct {
 	id   os.FileInfo  // the file the pools opened, to notice it was replaced
 }
 
+// IndexPath returns where the index of the store at storePath lives:
+// index/<store.CacheKey>.db in Lazuli's cache folder (store.CacheDir), never
+// in or beside the store. The search package owns that folder; it does not
+// create it.
+func IndexPath(storePath string) (string, error) {
+	dir, err := store.CacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "index", store.CacheKey(storePath)+".db"), nil
+}
+
 // Open opens (creating it when needed) the index of st. An index file that
 // is damaged, of another format or of another store is started over. The
 // error wraps ErrUnavailable when the cache folder or the file cannot be
 // created or opened.
 func Open(ctx context.Context, st *store.Store) (*Index, error) {
-	dir, err := store.CacheDir()
+	path, err := IndexPath(st.Path())
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
-	dir = filepath.Join(dir, "index")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
-	x := &Index{st: st, path: filepath.Join(dir, store.CacheKey(st.Path())+".db"), budget: DefaultBudget, window: backfillWindow}
+	x := &Index{st: st, path: path, budget: DefaultBudget, window: backfillWindow}
 	x.dbMu.Lock()
 	defer x.dbMu.Unlock()
 	if err := x.openLocked(ctx); err != nil {

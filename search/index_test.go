@@ -509,3 +509,19 @@ func TestSearchBeforeTheFirstUpdate(t *testing.T) {
 		t.Errorf("search after the update = %v partial %v", hitKeys(r), r.Partial)
 	}
 }
+
+func TestIndexPath(t *testing.T) {
+	st := mustOpenStore(t, testStorePath(t))
+	x := mustIndex(t, st)
+	want, err := IndexPath(st.Path())
+	if err != nil || x.Path() != want {
+		t.Fatalf("Open's index at %s, IndexPath = %s, %v", x.Path(), want, err)
+	}
+	cache, err := store.CacheDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(want) != filepath.Join(cache, "index") {
+		t.Errorf("IndexPath = %s, want it in %s", want, filepath.Join(cache, "index"))
+	}
+}

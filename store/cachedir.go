@@ -9,8 +9,10 @@ import (
 )
 
 // CacheDirEnv names the environment variable that overrides where Lazuli keeps
-// its caches (the list aggregates and the search index). Nothing in the cache
-// is needed for correctness: deleting the folder only costs a rebuild.
+// its caches. Each package owns a subfolder and the names in it: the store its
+// list aggregates (list/), search its index (index/, see search.IndexPath).
+// Nothing in the cache is needed for correctness: deleting the folder only
+// costs a rebuild.
 const CacheDirEnv = "LAZULI_CACHE_DIR"
 
 // CacheDir returns Lazuli's cache folder: $LAZULI_CACHE_DIR, or "lazuli" in
