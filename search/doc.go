@@ -28,8 +28,7 @@
 // The API: Open returns a store's *Index; Update brings it up to date
 // (incrementally, from the events' id high-water mark); Rebuild starts it
 // over; Search queries it; Stores searches several stores together; Scan
-// searches a store without an index; BaselineAZUREAL is AZUREAL's own
-// method, for benchmarks. All are safe for concurrent use; Update and
-// Search may run at the same time, in one process or several. The package
-// never imports Fyne.
+// searches a store without an index. All are safe for concurrent use;
+// Update and Search may run at the same time, in one process or several.
+// The package never imports Fyne.
 package search

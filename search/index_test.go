@@ -401,9 +401,6 @@ func TestStoreUntouched(t *testing.T) {
 	if _, err := Scan(ctx, ro, "gronk", 0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := BaselineAZUREAL(ctx, ro, "quux"); err != nil {
-		t.Fatal(err)
-	}
 	x.Close()
 	ro.Close()
 	if after := fileHash(t, path); after != before {
@@ -432,18 +429,6 @@ func dirList(t *testing.T, dir string) []string {
 		names = append(names, e.Name())
 	}
 	return names
-}
-
-func TestBaselineAZUREAL(t *testing.T) {
-	st := mustOpenStore(t, testStorePath(t))
-	mustSession(t, st, "s", kindEvents()...)
-	m, err := BaselineAZUREAL(context.Background(), st, "QUUX")
-	if err != nil || len(m) != 1 || m[0].Seq != 1 {
-		t.Errorf("BaselineAZUREAL(QUUX) = %v, %v", m, err)
-	}
-	if m, _ := BaselineAZUREAL(context.Background(), st, "gronkresult"); len(m) != 0 {
-		t.Errorf("BaselineAZUREAL found a tool result: %v", m)
-	}
 }
 
 func TestStoresMerge(t *testing.T) {

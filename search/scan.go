@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strings"
 
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -119,36 +118,4 @@ func cmpDesc(a, b int64) int {
 		return 1
 	}
 	return 0
-}
-
-// BaselineMatch is one event BaselineAZUREAL found.
-type BaselineMatch struct {
-	SessionID, Seq int64
-}
-
-// BaselineAZUREAL searches st the way AZUREAL does, as the baseline for
-// benchmarks: it decompresses every user prompt and assistant reply and
-// keeps those whose lower-cased text contains the lower-cased query, a
-// plain substring match (no index, no tool calls, tool results or
-// summaries). It returns every match, in events.id order. Rows are read in
-// batches and decompressed in parallel by the store, so if anything it is
-// faster than AZUREAL's own loop.
-func BaselineAZUREAL(ctx context.Context, st *store.Store, query string) ([]BaselineMatch, error) {
-	needle := strings.ToLower(query)
-	var out []BaselineMatch
-	opts := store.ScanOptions{Kinds: []store.Kind{store.KindUserMessage, store.KindAssistantText}}
-	err := st.ScanEvents(ctx, opts, func(b []store.ScannedEvent) error {
-		for i := range b {
-			e := &b[i].Event
-			text := e.Content
-			if e.Kind == store.KindAssistantText {
-				text = e.Text
-			}
-			if strings.Contains(strings.ToLower(text), needle) {
-				out = append(out, BaselineMatch{SessionID: b[i].SessionID, Seq: b[i].Seq})
-			}
-		}
-		return nil
-	})
-	return out, err
 }

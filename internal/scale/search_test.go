@@ -87,7 +87,7 @@ func openIndexed(b *testing.B, path string) (*store.Store, *search.Index) {
 //     several words is one substring there (Lazuli wants every word
 //     somewhere), and a phrase loses its quotes;
 //   - azureal-parallel: the same method on Lazuli's store reader
-//     (search.BaselineAZUREAL: batched reads, parallel decoding, every hit).
+//     (SearchAZUREALParallel: batched reads, parallel decoding, every hit).
 func BenchmarkSearch(b *testing.B) {
 	path := storePath(b)
 	ctx := context.Background()
@@ -143,9 +143,9 @@ func BenchmarkSearch(b *testing.B) {
 		}
 		defer st.Close()
 		run(b, func(q string) (int, bool) {
-			m, err := search.BaselineAZUREAL(ctx, st, unquote(q))
+			m, err := SearchAZUREALParallel(ctx, st, unquote(q))
 			if err != nil {
-				b.Fatalf("BaselineAZUREAL(%q): %v", q, err)
+				b.Fatalf("SearchAZUREALParallel(%q): %v", q, err)
 			}
 			return len(m), false
 		})
