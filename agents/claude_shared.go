@@ -2,7 +2,6 @@ package agents
 
 import (
 	"bytes"
-	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -51,12 +50,12 @@ func claudeIsAgentTool(name string) bool { return name == "Agent" || name == "Ta
 // claudeToolPath returns input.file_path, or input.path when file_path is
 // absent, if that value is a string.
 func claudeToolPath(input []byte) *string {
-	in, _ := claudeDecode(input)
+	in, _ := decodeObj(input)
 	key := "file_path"
 	if _, ok := in[key]; !ok {
 		key = "path"
 	}
-	if s, ok := in.str(key); ok {
+	if s, ok := in.strOK(key); ok {
 		return &s
 	}
 	return nil
@@ -66,10 +65,10 @@ func claudeToolPath(input []byte) *string {
 type claudePromptText struct{ parts []string }
 
 // add records block b if it is text or an image.
-func (t *claudePromptText) add(b claudeObj) {
-	switch typ, _ := b.str("type"); typ {
+func (t *claudePromptText) add(b jsonObj) {
+	switch typ, _ := b.strOK("type"); typ {
 	case "text":
-		if s, ok := b.str("text"); ok {
+		if s, ok := b.strOK("text"); ok {
 			t.parts = append(t.parts, s)
 		}
 	case "image":
@@ -89,18 +88,18 @@ type claudeResult struct {
 
 // claudeResultOf reads a tool_result block; array content keeps the text of
 // its text blocks, joined by "\n".
-func claudeResultOf(b claudeObj) claudeResult {
+func claudeResultOf(b jsonObj) claudeResult {
 	var r claudeResult
-	r.id, _ = b.str("tool_use_id")
+	r.id, _ = b.strOK("tool_use_id")
 	r.isError, r.hasIsError = b.boolean("is_error")
-	if s, ok := b.str("content"); ok {
+	if s, ok := b.strOK("content"); ok {
 		r.content = s
 		return r
 	}
 	var parts []string
 	for _, c := range b.objs("content") {
-		if typ, _ := c.str("type"); typ == "text" {
-			if s, ok := c.str("text"); ok {
+		if typ, _ := c.strOK("type"); typ == "text" {
+			if s, ok := c.strOK("text"); ok {
 				parts = append(parts, s)
 			}
 		}
@@ -183,19 +182,19 @@ func claudeTrimEscapedNewlines(s string) string {
 }
 
 // claudeProgressHook maps a progress line of type hook_progress.
-func claudeProgressHook(o claudeObj) []store.Event {
+func claudeProgressHook(o jsonObj) []store.Event {
 	d := o.obj("data")
-	if typ, _ := d.str("type"); typ != "hook_progress" {
+	if typ, _ := d.strOK("type"); typ != "hook_progress" {
 		return nil
 	}
-	name, ok := d.str("hookName")
+	name, ok := d.strOK("hookName")
 	if !ok {
-		name, _ = d.str("hookEvent")
+		name, _ = d.strOK("hookEvent")
 	}
 	if name == "" {
 		return nil
 	}
-	cmd, _ := d.str("command")
+	cmd, _ := d.strOK("command")
 	out := claudeHookCommandOutput(cmd)
 	if out == "" {
 		out = "[" + name + "]"
@@ -229,15 +228,15 @@ func claudeHookCommandOutput(cmd string) string {
 // claudeIsSynthetic reports whether an assistant line was written by Claude
 // Code itself rather than the model: API errors and stubs such as
 // "No response requested.".
-func claudeIsSynthetic(o, msg claudeObj) bool {
-	model, _ := msg.str("model")
+func claudeIsSynthetic(o, msg jsonObj) bool {
+	model, _ := msg.strOK("model")
 	apiErr, _ := o.boolean("isApiErrorMessage")
 	return model == "<synthetic>" || apiErr
 }
 
 // claudeSyntheticEvents keeps the error of a synthetic assistant message as
 // AssistantText "Error: …" and drops stubs that report no error.
-func claudeSyntheticEvents(o, msg claudeObj) []store.Event {
+func claudeSyntheticEvents(o, msg jsonObj) []store.Event {
 	var events []store.Event
 	for _, t := range claudeMessageTexts(msg) {
 		if strings.TrimSpace(t) == "" || !claudeIsAPIError(o, t) {
@@ -252,7 +251,7 @@ func claudeSyntheticEvents(o, msg claudeObj) []store.Event {
 }
 
 // claudeIsAPIError reports whether synthetic text t reports an API error.
-func claudeIsAPIError(o claudeObj, t string) bool {
+func claudeIsAPIError(o jsonObj, t string) bool {
 	if v, _ := o.boolean("isApiErrorMessage"); v {
 		return true
 	}
@@ -264,14 +263,14 @@ func claudeIsAPIError(o claudeObj, t string) bool {
 
 // claudeMessageTexts returns the text of a message: its string content, or
 // the text of its text blocks.
-func claudeMessageTexts(msg claudeObj) []string {
-	if s, ok := msg.str("content"); ok {
+func claudeMessageTexts(msg jsonObj) []string {
+	if s, ok := msg.strOK("content"); ok {
 		return []string{s}
 	}
 	var texts []string
 	for _, b := range msg.objs("content") {
-		if typ, _ := b.str("type"); typ == "text" {
-			if s, ok := b.str("text"); ok {
+		if typ, _ := b.strOK("type"); typ == "text" {
+			if s, ok := b.strOK("text"); ok {
 				texts = append(texts, s)
 			}
 		}
@@ -292,98 +291,3 @@ func claudeRetryText(msg string, attempt, retries uint64) string {
 
 // claudeItoa formats n in decimal.
 func claudeItoa(n uint64) string { return strconv.FormatUint(n, 10) }
-
-// claudeObj is a decoded JSON object whose values are decoded on demand, so a
-// field of an unexpected type reads as absent instead of failing the line.
-type claudeObj map[string]json.RawMessage
-
-// claudeDecode decodes b, which must hold one JSON object.
-func claudeDecode(b []byte) (claudeObj, bool) {
-	var o claudeObj
-	if err := json.Unmarshal(b, &o); err != nil || o == nil {
-		return nil, false
-	}
-	return o, true
-}
-
-// str returns the string value of key.
-func (o claudeObj) str(key string) (string, bool) {
-	var s string
-	if v := o[key]; len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
-		return "", false
-	}
-	return s, true
-}
-
-// firstStr returns the value of the first of keys that is present, if it is
-// a string (serde's get(a).or_else(get(b)).and_then(as_str)).
-func (o claudeObj) firstStr(keys ...string) (string, bool) {
-	for _, k := range keys {
-		if _, ok := o[k]; ok {
-			return o.str(k)
-		}
-	}
-	return "", false
-}
-
-// obj returns the object value of key, or nil.
-func (o claudeObj) obj(key string) claudeObj {
-	if v := o[key]; len(v) > 0 && v[0] == '{' {
-		sub, _ := claudeDecode(v)
-		return sub
-	}
-	return nil
-}
-
-// objs returns the objects in the array value of key; other elements are
-// skipped.
-func (o claudeObj) objs(key string) []claudeObj {
-	var raws []json.RawMessage
-	if v := o[key]; len(v) == 0 || v[0] != '[' || json.Unmarshal(v, &raws) != nil {
-		return nil
-	}
-	objs := make([]claudeObj, 0, len(raws))
-	for _, r := range raws {
-		if sub, ok := claudeDecode(r); ok {
-			objs = append(objs, sub)
-		}
-	}
-	return objs
-}
-
-// boolean returns the boolean value of key.
-func (o claudeObj) boolean(key string) (value, ok bool) {
-	switch string(o[key]) {
-	case "true":
-		return true, true
-	case "false":
-		return false, true
-	}
-	return false, false
-}
-
-// u64 returns the value of key if it is a non-negative integer literal.
-func (o claudeObj) u64(key string) (uint64, bool) {
-	n, err := strconv.ParseUint(string(o[key]), 10, 64)
-	return n, err == nil
-}
-
-// f64 returns the value of key if it is a finite number.
-func (o claudeObj) f64(key string) (float64, bool) {
-	v := o[key]
-	if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(string(v), 64)
-	return f, err == nil
-}
-
-// firstFloat returns the first of keys whose value is a number.
-func (o claudeObj) firstFloat(keys ...string) (float64, bool) {
-	for _, k := range keys {
-		if f, ok := o.f64(k); ok {
-			return f, true
-		}
-	}
-	return 0, false
-}

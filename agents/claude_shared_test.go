@@ -60,14 +60,14 @@ func TestClaudeHookCommandOutput(t *testing.T) {
 // TestClaudeObj checks that values of an unexpected type read as absent, as
 // serde's as_str/as_u64/as_f64 do.
 func TestClaudeObj(t *testing.T) {
-	o, ok := claudeDecode([]byte(`{"s":"x","n":5,"f":5.5,"neg":-1,"big":18446744073709551616,"b":true,"null":null,"o":{"k":"v"},"a":[1,{"k":2},"s"]}`))
+	o, ok := decodeObj([]byte(`{"s":"x","n":5,"f":5.5,"neg":-1,"big":18446744073709551616,"b":true,"null":null,"o":{"k":"v"},"a":[1,{"k":2},"s"]}`))
 	if !ok {
 		t.Fatal("claudeDecode failed")
 	}
-	if s, ok := o.str("s"); !ok || s != "x" {
+	if s, ok := o.strOK("s"); !ok || s != "x" {
 		t.Errorf(`str("s") = %q, %v`, s, ok)
 	}
-	if _, ok := o.str("n"); ok {
+	if _, ok := o.strOK("n"); ok {
 		t.Error(`str("n") ok, want absent`)
 	}
 	if n, ok := o.u64("n"); !ok || n != 5 {
@@ -87,15 +87,15 @@ func TestClaudeObj(t *testing.T) {
 	if b, ok := o.boolean("b"); !ok || !b {
 		t.Errorf(`boolean("b") = %v, %v`, b, ok)
 	}
-	if v, _ := o.obj("o").str("k"); v != "v" {
-		t.Errorf(`obj("o").str("k") = %q`, v)
+	if v, _ := o.obj("o").strOK("k"); v != "v" {
+		t.Errorf(`obj("o").strOK("k") = %q`, v)
 	}
 	if got := len(o.objs("a")); got != 1 {
 		t.Errorf(`len(objs("a")) = %d, want 1`, got)
 	}
 	for _, bad := range []string{`[1]`, `null`, `"s"`, `{"a":`, ``} {
-		if _, ok := claudeDecode([]byte(bad)); ok {
-			t.Errorf("claudeDecode(%q) ok, want failure", bad)
+		if _, ok := decodeObj([]byte(bad)); ok {
+			t.Errorf("decodeObj(%q) ok, want failure", bad)
 		}
 	}
 }
@@ -279,7 +279,7 @@ func claudeField(tb testing.TB, path string, n int, key string) string {
 		tb.Fatal(err)
 	}
 	lines := bytes.Split(b, []byte("\n"))
-	o, ok := claudeDecode(lines[n-1])
+	o, ok := decodeObj(lines[n-1])
 	if !ok {
 		tb.Fatalf("line %d of %s is not a JSON object", n, path)
 	}

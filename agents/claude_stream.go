@@ -41,7 +41,7 @@ func (p *claudeStreamParser) Feed(line []byte) []store.Event {
 		p.stats.noteMalformed()
 		return claudeTextHook(string(line))
 	}
-	o, ok := claudeDecode(line)
+	o, ok := decodeObj(line)
 	if !ok {
 		p.stats.noteMalformed()
 		return nil
@@ -67,8 +67,8 @@ func (p *claudeStreamParser) skipLine() {
 
 // dispatch maps one JSON line by its type; mapped is false for types the
 // parser does not know.
-func (p *claudeStreamParser) dispatch(o claudeObj) (events []store.Event, mapped bool) {
-	typ, _ := o.str("type")
+func (p *claudeStreamParser) dispatch(o jsonObj) (events []store.Event, mapped bool) {
+	typ, _ := o.strOK("type")
 	switch typ {
 	case "system":
 		return p.system(o)
@@ -87,12 +87,12 @@ func (p *claudeStreamParser) dispatch(o claudeObj) (events []store.Event, mapped
 }
 
 // system maps a system line: init, hook responses and API retries.
-func (p *claudeStreamParser) system(o claudeObj) ([]store.Event, bool) {
-	sub, _ := o.str("subtype")
+func (p *claudeStreamParser) system(o jsonObj) ([]store.Event, bool) {
+	sub, _ := o.strOK("subtype")
 	switch sub {
 	case "init":
-		cwd, _ := o.str("cwd")
-		model, ok := o.str("model")
+		cwd, _ := o.strOK("cwd")
+		model, ok := o.strOK("model")
 		if !ok {
 			model = "unknown"
 		}
@@ -114,18 +114,18 @@ func (p *claudeStreamParser) system(o claudeObj) ([]store.Event, bool) {
 // The API puts text after the tool results, so the prompt of an array comes
 // last. Lines of a sub-agent (parent_tool_use_id set) are dropped: the Agent
 // call's own result carries the sub-agent's report.
-func (p *claudeStreamParser) user(o claudeObj) []store.Event {
+func (p *claudeStreamParser) user(o jsonObj) []store.Event {
 	if claudeIsSubagentLine(o) {
 		return nil
 	}
 	msg := o.obj("message")
-	if s, ok := msg.str("content"); ok {
+	if s, ok := msg.strOK("content"); ok {
 		return p.prompt(s)
 	}
 	var events []store.Event
 	var text claudePromptText
 	for _, b := range msg.objs("content") {
-		if typ, _ := b.str("type"); typ == "tool_result" {
+		if typ, _ := b.strOK("type"); typ == "tool_result" {
 			events = append(events, p.toolResult(b)...)
 		} else {
 			text.add(b)
@@ -153,7 +153,7 @@ func (p *claudeStreamParser) prompt(raw string) []store.Event {
 }
 
 // toolResult maps a tool_result block, closing an Agent/Task call.
-func (p *claudeStreamParser) toolResult(b claudeObj) []store.Event {
+func (p *claudeStreamParser) toolResult(b jsonObj) []store.Event {
 	r := claudeResultOf(b)
 	delete(p.agents, r.id)
 	events := claudeReminderHooks(r.content, false)
@@ -165,12 +165,12 @@ func (p *claudeStreamParser) toolResult(b claudeObj) []store.Event {
 }
 
 // assistant maps an assistant line (one content block per line in practice).
-func (p *claudeStreamParser) assistant(o claudeObj) []store.Event {
+func (p *claudeStreamParser) assistant(o jsonObj) []store.Event {
 	if claudeIsSubagentLine(o) {
 		return nil
 	}
 	msg := o.obj("message")
-	if _, ok := msg.str("id"); !ok {
+	if _, ok := msg.strOK("id"); !ok {
 		return nil
 	}
 	if claudeIsSynthetic(o, msg) {
@@ -178,14 +178,14 @@ func (p *claudeStreamParser) assistant(o claudeObj) []store.Event {
 	}
 	var events []store.Event
 	for _, b := range msg.objs("content") {
-		switch typ, _ := b.str("type"); typ {
+		switch typ, _ := b.strOK("type"); typ {
 		case "text":
-			if t, ok := b.str("text"); ok && strings.TrimSpace(t) != "" {
+			if t, ok := b.strOK("text"); ok && strings.TrimSpace(t) != "" {
 				events = append(events, store.AssistantText(t))
 			}
 		case "tool_use":
-			name, okName := b.str("name")
-			id, okID := b.str("id")
+			name, okName := b.strOK("name")
+			id, okID := b.strOK("id")
 			input, okInput := b["input"]
 			if okName && okID && okInput {
 				events = append(events, p.toolCall(id, name, input))
@@ -207,8 +207,8 @@ func (p *claudeStreamParser) toolCall(id, name string, input []byte) store.Event
 
 // claudeStreamResult maps the result line that ends a run. Early builds wrote
 // the cost as total_cost or cost_usd.
-func claudeStreamResult(o claudeObj) []store.Event {
-	if _, ok := o.str("session_id"); !ok {
+func claudeStreamResult(o jsonObj) []store.Event {
+	if _, ok := o.strOK("session_id"); !ok {
 		return nil
 	}
 	isError, _ := o.boolean("is_error")
@@ -219,8 +219,8 @@ func claudeStreamResult(o claudeObj) []store.Event {
 
 // claudeStreamRetryHook turns a system/api_retry line into a Hook, so the
 // retry stays visible without posing as model prose.
-func claudeStreamRetryHook(o claudeObj) store.Event {
-	msg, _ := o.str("error")
+func claudeStreamRetryHook(o jsonObj) store.Event {
+	msg, _ := o.strOK("error")
 	if status, ok := o.u64("error_status"); ok {
 		msg = strings.TrimSpace(claudeItoa(status) + " " + msg)
 	}
@@ -230,7 +230,7 @@ func claudeStreamRetryHook(o claudeObj) store.Event {
 }
 
 // claudeTopLevelHook maps a top-level hook, hook_result or hook_response line.
-func claudeTopLevelHook(o claudeObj) store.Event {
+func claudeTopLevelHook(o jsonObj) store.Event {
 	name, ok := o.firstStr("hook_name", "name", "hook")
 	if !ok {
 		name = "hook"
@@ -265,7 +265,7 @@ func claudeTextHook(line string) []store.Event {
 }
 
 // claudeIsSubagentLine reports whether a stream line belongs to a sub-agent.
-func claudeIsSubagentLine(o claudeObj) bool {
-	id, _ := o.str("parent_tool_use_id")
+func claudeIsSubagentLine(o jsonObj) bool {
+	id, _ := o.strOK("parent_tool_use_id")
 	return id != ""
 }

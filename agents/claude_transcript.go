@@ -64,13 +64,13 @@ func (p *claudeTranscriptParser) Feed(line []byte) []store.Event {
 	if len(line) == 0 {
 		return nil
 	}
-	o, ok := claudeDecode(line)
+	o, ok := decodeObj(line)
 	if !ok {
 		p.stats.noteMalformed()
 		return nil
 	}
 	if !p.hasSlug {
-		p.slug, p.hasSlug = o.str("slug")
+		p.slug, p.hasSlug = o.strOK("slug")
 	}
 	if !p.dispatch(o) {
 		p.stats.Ignored++
@@ -103,8 +103,8 @@ func (p *claudeTranscriptParser) skipLine() {
 func (p *claudeTranscriptParser) add(events ...store.Event) { p.events = append(p.events, events...) }
 
 // dispatch maps one line by its type and reports whether the type is mapped.
-func (p *claudeTranscriptParser) dispatch(o claudeObj) bool {
-	typ, _ := o.str("type")
+func (p *claudeTranscriptParser) dispatch(o jsonObj) bool {
+	typ, _ := o.strOK("type")
 	switch typ {
 	case "user":
 		p.user(o)
@@ -125,10 +125,10 @@ func (p *claudeTranscriptParser) dispatch(o claudeObj) bool {
 // user maps a user line: a typed prompt (string content), or an array of
 // tool results and prompt blocks (text, image). The API puts text after the
 // tool results, so the prompt of an array comes last.
-func (p *claudeTranscriptParser) user(o claudeObj) {
+func (p *claudeTranscriptParser) user(o jsonObj) {
 	msg := o.obj("message")
 	meta, _ := o.boolean("isMeta")
-	if s, ok := msg.str("content"); ok {
+	if s, ok := msg.strOK("content"); ok {
 		text, ok := store.SanitizeUserMessage(s)
 		if ok && !p.userHead(text, meta) {
 			p.prompt(o, text)
@@ -144,7 +144,7 @@ func (p *claudeTranscriptParser) user(o claudeObj) {
 	}
 	var text claudePromptText
 	for _, b := range blocks {
-		if typ, _ := b.str("type"); typ == "tool_result" {
+		if typ, _ := b.strOK("type"); typ == "tool_result" {
 			p.toolResult(b)
 		} else {
 			text.add(b)
@@ -169,7 +169,7 @@ func (p *claudeTranscriptParser) userHead(text string, meta bool) bool {
 }
 
 // prompt maps sanitized prompt text (spec §5.4, string content).
-func (p *claudeTranscriptParser) prompt(o claudeObj, text string) {
+func (p *claudeTranscriptParser) prompt(o jsonObj, text string) {
 	switch {
 	case strings.TrimSpace(text) == "",
 		strings.Contains(text, "<local-command-caveat>"),
@@ -186,7 +186,7 @@ func (p *claudeTranscriptParser) prompt(o claudeObj, text string) {
 	if len(p.agents) > 0 {
 		return // the prompt of a running sub-agent
 	}
-	if parent, _ := o.str("parentUuid"); parent != "" && !p.claimParent(parent, claudeTimestamp(o)) {
+	if parent, _ := o.strOK("parentUuid"); parent != "" && !p.claimParent(parent, claudeTimestamp(o)) {
 		return
 	}
 	p.add(store.UserMessage(text))
@@ -207,7 +207,7 @@ func (p *claudeTranscriptParser) claimParent(parent string, at claudeTime) bool 
 
 // toolResult maps a tool_result block. Hooks reported inside the result come
 // first, where they were found.
-func (p *claudeTranscriptParser) toolResult(b claudeObj) {
+func (p *claudeTranscriptParser) toolResult(b jsonObj) {
 	r := claudeResultOf(b)
 	delete(p.agents, r.id)
 	name, path := p.tools.lookup(r.id)
@@ -263,19 +263,19 @@ func claudePlanName(content, slug string) string {
 }
 
 // assistant maps an assistant line: thinking (hooks only), text, tool_use.
-func (p *claudeTranscriptParser) assistant(o claudeObj) {
+func (p *claudeTranscriptParser) assistant(o jsonObj) {
 	msg := o.obj("message")
 	if claudeIsSynthetic(o, msg) {
 		p.add(claudeSyntheticEvents(o, msg)...)
 		return
 	}
 	for _, b := range msg.objs("content") {
-		switch typ, _ := b.str("type"); typ {
+		switch typ, _ := b.strOK("type"); typ {
 		case "thinking":
-			t, _ := b.str("thinking")
+			t, _ := b.strOK("thinking")
 			p.add(claudeReminderHooks(t, true)...)
 		case "text":
-			if t, ok := b.str("text"); ok && strings.TrimSpace(t) != "" {
+			if t, ok := b.strOK("text"); ok && strings.TrimSpace(t) != "" {
 				p.add(store.AssistantText(t))
 			}
 		case "tool_use":
@@ -286,9 +286,9 @@ func (p *claudeTranscriptParser) assistant(o claudeObj) {
 
 // toolCall records and maps a tool_use block; missing fields default to
 // "" and a null input.
-func (p *claudeTranscriptParser) toolCall(b claudeObj) store.Event {
-	name, _ := b.str("name")
-	id, _ := b.str("id")
+func (p *claudeTranscriptParser) toolCall(b jsonObj) store.Event {
+	name, _ := b.strOK("name")
+	id, _ := b.strOK("id")
 	input := b["input"] // decoding copied it out of the line
 	path := claudeToolPath(input)
 	p.tools[id] = claudeToolRef{name, path}
@@ -299,7 +299,7 @@ func (p *claudeTranscriptParser) toolCall(b claudeObj) store.Event {
 }
 
 // result maps the result lines of old transcripts (camelCase keys).
-func (p *claudeTranscriptParser) result(o claudeObj) {
+func (p *claudeTranscriptParser) result(o jsonObj) {
 	ms, ok := o.f64("durationMs")
 	if !ok {
 		return
@@ -309,10 +309,10 @@ func (p *claudeTranscriptParser) result(o claudeObj) {
 }
 
 // system maps local slash commands and API errors the CLI retried.
-func (p *claudeTranscriptParser) system(o claudeObj) bool {
-	switch sub, _ := o.str("subtype"); sub {
+func (p *claudeTranscriptParser) system(o jsonObj) bool {
+	switch sub, _ := o.strOK("subtype"); sub {
 	case "local_command":
-		content, _ := o.str("content")
+		content, _ := o.strOK("content")
 		if name, ok := claudeCommandName(content); ok {
 			p.add(store.Command(name))
 		}
@@ -325,14 +325,14 @@ func (p *claudeTranscriptParser) system(o claudeObj) bool {
 }
 
 // claudeAPIErrorEvent turns a system/api_error line into a Hook.
-func claudeAPIErrorEvent(o claudeObj) store.Event {
+func claudeAPIErrorEvent(o jsonObj) store.Event {
 	e := o.obj("error")
 	msg, ok := e.firstStr("formatted", "message")
 	if !ok {
-		msg, ok = e.str("type") // e.g. authentication_error
+		msg, ok = e.strOK("type") // e.g. authentication_error
 	}
 	if !ok {
-		msg, _ = o.str("error")
+		msg, _ = o.strOK("error")
 	}
 	if status, ok := e.u64("status"); ok && status > 0 && !strings.HasPrefix(msg, claudeItoa(status)) {
 		msg = strings.TrimSpace(claudeItoa(status) + " " + msg)
@@ -362,10 +362,10 @@ func claudeLooksLikeError(content string) bool {
 }
 
 // claudeBlockTexts joins the text fields of all blocks by "\n".
-func claudeBlockTexts(blocks []claudeObj) string {
+func claudeBlockTexts(blocks []jsonObj) string {
 	var parts []string
 	for _, b := range blocks {
-		if s, ok := b.str("text"); ok {
+		if s, ok := b.strOK("text"); ok {
 			parts = append(parts, s)
 		}
 	}
@@ -373,8 +373,8 @@ func claudeBlockTexts(blocks []claudeObj) string {
 }
 
 // claudeTimestamp reads a line's RFC 3339 timestamp.
-func claudeTimestamp(o claudeObj) claudeTime {
-	s, _ := o.str("timestamp")
+func claudeTimestamp(o jsonObj) claudeTime {
+	s, _ := o.strOK("timestamp")
 	t, err := time.Parse(time.RFC3339Nano, s)
 	return claudeTime{t, err == nil}
 }

@@ -52,7 +52,7 @@ func (p *codexExecParser) Feed(line []byte) []store.Event {
 }
 
 // dispatch maps one decoded line; known is false for unmapped types.
-func (p *codexExecParser) dispatch(o cxObj) (evs []store.Event, known bool) {
+func (p *codexExecParser) dispatch(o jsonObj) (evs []store.Event, known bool) {
 	switch o.str("type") {
 	case "thread.started":
 		return p.emitInit(""), true
@@ -99,7 +99,7 @@ func (p *codexExecParser) emitInit(cwd string) []store.Event {
 
 // turnFailed maps turn.failed: its error text, unless the error event
 // before it showed the same text, then a failed Complete.
-func (p *codexExecParser) turnFailed(o cxObj) []store.Event {
+func (p *codexExecParser) turnFailed(o jsonObj) []store.Event {
 	msg, ok := o.obj("error").strOK("message")
 	if !ok {
 		msg = "Turn failed"
@@ -109,7 +109,7 @@ func (p *codexExecParser) turnFailed(o cxObj) []store.Event {
 
 // streamError maps a top-level error event. Retry notices
 // ("Reconnecting... 1/5 …") are progress, not content, and are dropped.
-func (p *codexExecParser) streamError(o cxObj) []store.Event {
+func (p *codexExecParser) streamError(o jsonObj) []store.Event {
 	msg, ok := o.strOK("message")
 	if !ok {
 		msg = "Unknown error"
@@ -137,13 +137,13 @@ var codexBOM = []byte("\xef\xbb\xbf")
 
 // codexDecodeLine counts line and decodes it as a JSON object. ok is false
 // for a blank line and for a malformed one, which is also counted.
-func codexDecodeLine(s *ParseStats, line []byte) (cxObj, bool) {
+func codexDecodeLine(s *ParseStats, line []byte) (jsonObj, bool) {
 	s.Lines++
 	line = bytes.TrimSpace(bytes.TrimPrefix(line, codexBOM))
 	if len(line) == 0 {
 		return nil, false
 	}
-	o, ok := parseCxObj(line)
+	o, ok := decodeObj(line)
 	if !ok {
 		s.noteMalformed()
 	}
@@ -157,7 +157,7 @@ type codexItems struct {
 }
 
 // start maps item.started: a command_execution becomes its ToolCall.
-func (c *codexItems) start(item cxObj) []store.Event {
+func (c *codexItems) start(item jsonObj) []store.Event {
 	if item.str("type") != "command_execution" {
 		return nil
 	}
@@ -170,7 +170,7 @@ func (c *codexItems) start(item cxObj) []store.Event {
 }
 
 // complete maps item.completed; known is false for unmapped item types.
-func (c *codexItems) complete(item cxObj) ([]store.Event, bool) {
+func (c *codexItems) complete(item jsonObj) ([]store.Event, bool) {
 	switch item.str("type") {
 	case "reasoning", "agent_message":
 		if text := item.str("text"); text != "" {
@@ -189,7 +189,7 @@ func (c *codexItems) complete(item cxObj) ([]store.Event, bool) {
 
 // command maps a finished command_execution item: its ToolCall when no
 // item.started announced it, then its ToolResult.
-func (c *codexItems) command(item cxObj) []store.Event {
+func (c *codexItems) command(item jsonObj) []store.Event {
 	id := item.str("id")
 	var evs []store.Event
 	if !c.started[id] {
@@ -208,7 +208,7 @@ func codexBashCall(id, command string) store.Event {
 // codexCommandResult is the text and error flag of a command_execution.
 // A non-zero exit code is kept as an "Exit code: N" line after the output;
 // a declined or failed command without one is an error too.
-func codexCommandResult(item cxObj) (string, bool) {
+func codexCommandResult(item jsonObj) (string, bool) {
 	out := item.str("aggregated_output")
 	code, hasCode := item.integer("exit_code")
 	status := item.str("status")
@@ -226,12 +226,12 @@ func codexCommandResult(item cxObj) (string, bool) {
 
 // codexFileChanges maps a file_change item to an Edit call and result per
 // changed file (paths that are empty are skipped).
-func codexFileChanges(item cxObj) []store.Event {
+func codexFileChanges(item jsonObj) []store.Event {
 	id := item.str("id")
 	failed := item.str("status") == "failed"
 	var evs []store.Event
 	for _, raw := range item.list("changes") {
-		ch, _ := parseCxObj(raw)
+		ch, _ := decodeObj(raw)
 		path := ch.str("path")
 		if path == "" {
 			continue
@@ -260,7 +260,7 @@ func codexFileChanges(item cxObj) []store.Event {
 // codexMCPCall maps an mcp_tool_call item to its call and result. Unlike
 // AZUREAL it reads the real result shape ({content: [{text}]}) and error
 // shape ({message}), not only plain strings.
-func codexMCPCall(item cxObj) []store.Event {
+func codexMCPCall(item jsonObj) []store.Event {
 	server, ok := item.strOK("server")
 	if !ok {
 		server = "mcp"
@@ -282,7 +282,7 @@ func codexMCPCall(item cxObj) []store.Event {
 }
 
 // codexMCPResult is the text and error flag of an mcp_tool_call.
-func codexMCPResult(item cxObj) (string, bool) {
+func codexMCPResult(item jsonObj) (string, bool) {
 	if item.has("error") {
 		if msg, ok := item.obj("error").strOK("message"); ok {
 			return msg, true

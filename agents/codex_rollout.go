@@ -58,7 +58,7 @@ func (p *codexRolloutParser) Feed(line []byte) []store.Event {
 
 // dispatch maps the lines that carry content; known is false for unmapped
 // types (token-only, world_state, compacted, …).
-func (p *codexRolloutParser) dispatch(o cxObj) ([]store.Event, bool) {
+func (p *codexRolloutParser) dispatch(o jsonObj) ([]store.Event, bool) {
 	switch o.str("type") {
 	case "response_item":
 		return p.hist.responseItem(o.obj("payload"))
@@ -74,7 +74,7 @@ func (p *codexRolloutParser) dispatch(o cxObj) ([]store.Event, bool) {
 
 // sessionMeta starts a session: a new Init, pending until its model is
 // known. A session_meta repeating a known id (resume, fork copy) adds none.
-func (p *codexRolloutParser) sessionMeta(o cxObj) []store.Event {
+func (p *codexRolloutParser) sessionMeta(o jsonObj) []store.Event {
 	out := p.release(codexDefaultModel)
 	if !o.has("payload") {
 		return out
@@ -142,7 +142,7 @@ type codexHistory struct {
 
 // responseItem maps a response_item payload; known is false for unmapped
 // item types (web_search_call, ghost_snapshot, …).
-func (h *codexHistory) responseItem(pl cxObj) ([]store.Event, bool) {
+func (h *codexHistory) responseItem(pl jsonObj) ([]store.Event, bool) {
 	switch pl.str("type") {
 	case "message":
 		return h.message(pl), true
@@ -157,7 +157,7 @@ func (h *codexHistory) responseItem(pl cxObj) ([]store.Event, bool) {
 	case "reasoning":
 		var evs []store.Event
 		for _, raw := range pl.list("summary") {
-			part, _ := parseCxObj(raw)
+			part, _ := decodeObj(raw)
 			evs = append(evs, h.text(cxTwinReasoning, cxFromResponse, part.str("text"))...)
 		}
 		return evs, true
@@ -167,7 +167,7 @@ func (h *codexHistory) responseItem(pl cxObj) ([]store.Event, bool) {
 
 // message maps a response_item message. Developer and system messages are
 // instructions to the model and never shown.
-func (h *codexHistory) message(pl cxObj) []store.Event {
+func (h *codexHistory) message(pl jsonObj) []store.Event {
 	text := codexMessageText(pl["content"])
 	switch pl.str("role") {
 	case "user":
@@ -179,7 +179,7 @@ func (h *codexHistory) message(pl cxObj) []store.Event {
 }
 
 // eventMsg maps an event_msg payload; known is false for unmapped types.
-func (h *codexHistory) eventMsg(pl cxObj) ([]store.Event, bool) {
+func (h *codexHistory) eventMsg(pl jsonObj) ([]store.Event, bool) {
 	switch pl.str("type") {
 	case "user_message":
 		return h.user(pl.str("message"), cxFromEvent), true
@@ -245,7 +245,7 @@ func (h *codexHistory) errorText(msg string) []store.Event {
 
 // taskComplete ends a turn: success unless the payload carries an error,
 // whose text is shown first.
-func (h *codexHistory) taskComplete(pl cxObj) []store.Event {
+func (h *codexHistory) taskComplete(pl jsonObj) []store.Event {
 	var evs []store.Event
 	failed := pl.has("error")
 	if failed {
@@ -261,7 +261,7 @@ func (h *codexHistory) taskComplete(pl cxObj) []store.Event {
 // complete returns a turn's Complete: duration_ms from the payload (newer
 // Codex writes it) and the estimated cost of the tokens used since the last
 // Complete.
-func (h *codexHistory) complete(success bool, pl cxObj) store.Event {
+func (h *codexHistory) complete(success bool, pl jsonObj) store.Event {
 	var used [2]uint64
 	for i := range used {
 		if h.total[i] > h.billed[i] {
@@ -292,13 +292,13 @@ func (h *codexHistory) observe(evs []store.Event) {
 // codexMessageText is a message's text: a string, or the text parts of an
 // array joined by newlines.
 func codexMessageText(raw json.RawMessage) string {
-	c := cxObj{"c": raw}
+	c := jsonObj{"c": raw}
 	if s, ok := c.strOK("c"); ok {
 		return s
 	}
 	var parts []string
 	for _, el := range c.list("c") {
-		if part, ok := parseCxObj(el); ok {
+		if part, ok := decodeObj(el); ok {
 			if s, ok := part.strOK("text"); ok {
 				parts = append(parts, s)
 			}

@@ -1,7 +1,6 @@
 package agents
 
-// This file holds what the two Codex parsers share (spec §5.7): a lenient
-// JSON object reader, the mapping of Codex tool calls to AZUREAL's tool
+// This file holds what the two Codex parsers share (spec §5.7): the mapping of Codex tool calls to AZUREAL's tool
 // names and inputs, and the normalization of tool outputs.
 
 import (
@@ -14,74 +13,6 @@ import (
 	"github.com/lazuli-app/lazuli/editdiff"
 	"github.com/lazuli-app/lazuli/store"
 )
-
-// cxObj is a JSON object decoded one level deep. Its accessors are lenient:
-// a missing key or a value of another type gives the zero value, so one odd
-// field never costs the rest of a line.
-type cxObj map[string]json.RawMessage
-
-// parseCxObj decodes raw as a JSON object; ok is false for anything else.
-func parseCxObj(raw []byte) (cxObj, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, false
-	}
-	var o cxObj
-	if err := json.Unmarshal(raw, &o); err != nil {
-		return nil, false
-	}
-	return o, true
-}
-
-// strOK returns the string at k and whether there is one.
-func (o cxObj) strOK(k string) (string, bool) {
-	raw := o[k]
-	if len(raw) == 0 || raw[0] != '"' {
-		return "", false
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", false
-	}
-	return s, true
-}
-
-// str returns the string at k, or "".
-func (o cxObj) str(k string) string {
-	s, _ := o.strOK(k)
-	return s
-}
-
-// obj returns the object at k, or nil.
-func (o cxObj) obj(k string) cxObj {
-	v, _ := parseCxObj(o[k])
-	return v
-}
-
-// list returns the elements of the array at k, or nil.
-func (o cxObj) list(k string) []json.RawMessage {
-	raw := o[k]
-	if len(raw) == 0 || raw[0] != '[' {
-		return nil
-	}
-	var a []json.RawMessage
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil
-	}
-	return a
-}
-
-// integer returns the JSON integer at k (serde's as_i64).
-func (o cxObj) integer(k string) (int64, bool) {
-	n, err := strconv.ParseInt(string(o[k]), 10, 64)
-	return n, err == nil
-}
-
-// has reports whether k is present and not null.
-func (o cxObj) has(k string) bool {
-	raw := o[k]
-	return len(raw) > 0 && string(raw) != "null"
-}
 
 // cxField is one member of a JSON object whose key order matters.
 type cxField struct {
@@ -162,7 +93,7 @@ type codexTools struct {
 }
 
 // call maps a function_call or custom_tool_call payload to a ToolCall.
-func (t *codexTools) call(payload cxObj, defaultName string) store.Event {
+func (t *codexTools) call(payload jsonObj, defaultName string) store.Event {
 	id := payload.str("call_id")
 	name, ok := payload.strOK("name")
 	if !ok {
@@ -179,7 +110,7 @@ func (t *codexTools) call(payload cxObj, defaultName string) store.Event {
 
 // result maps a *_call_output payload to a ToolResult carrying its call's
 // name and path (fallback when the call was not seen).
-func (t *codexTools) result(payload cxObj, fallback string) store.Event {
+func (t *codexTools) result(payload jsonObj, fallback string) store.Event {
 	id := payload.str("call_id")
 	c, ok := t.calls[id]
 	if !ok {
@@ -191,7 +122,7 @@ func (t *codexTools) result(payload cxObj, fallback string) store.Event {
 
 // codexRawInput returns a call's argument text: arguments (a JSON string,
 // or an object as such) or else input (the free-form custom tool text).
-func codexRawInput(payload cxObj) string {
+func codexRawInput(payload jsonObj) string {
 	if s, ok := payload.strOK("arguments"); ok {
 		return s
 	}
@@ -214,7 +145,7 @@ func codexArgs(raw string) json.RawMessage {
 func codexToolName(name, raw string) (string, *string) {
 	switch name {
 	case "shell_command", "shell":
-		args, _ := parseCxObj(codexArgs(raw))
+		args, _ := decodeObj(codexArgs(raw))
 		if w, ok := args.strOK("workdir"); ok {
 			return "Bash", &w
 		}
@@ -234,7 +165,7 @@ func codexToolInput(name, raw string) json.RawMessage {
 		return cxObject(cxField{"patch", cxString(raw)})
 	case "exec_command":
 		args := codexArgs(raw)
-		o, _ := parseCxObj(args)
+		o, _ := decodeObj(args)
 		cmd, ok := o.strOK("command")
 		if !ok {
 			cmd = o.str("cmd")
@@ -242,11 +173,11 @@ func codexToolInput(name, raw string) json.RawMessage {
 		return cxWithString(args, "command", cmd)
 	case "write_stdin":
 		args := codexArgs(raw)
-		o, _ := parseCxObj(args)
+		o, _ := decodeObj(args)
 		return cxWithString(args, "command", codexDescribeStdin(o))
 	case "shell":
 		args := codexArgs(raw)
-		o, _ := parseCxObj(args)
+		o, _ := decodeObj(args)
 		var argv []string
 		if json.Unmarshal(o["command"], &argv) != nil {
 			return args
@@ -267,7 +198,7 @@ func codexPatchPath(patch string) *string {
 }
 
 // codexDescribeStdin describes a write_stdin call as a Bash command line.
-func codexDescribeStdin(args cxObj) string {
+func codexDescribeStdin(args jsonObj) string {
 	session := ""
 	if s, ok := args.strOK("session_id"); ok {
 		session = " " + s
@@ -336,19 +267,19 @@ func codexOutputText(raw json.RawMessage) string {
 	if len(raw) == 0 || string(raw) == "null" {
 		return ""
 	}
-	o := cxObj{"v": raw}
+	o := jsonObj{"v": raw}
 	if s, ok := o.strOK("v"); ok {
 		return s
 	}
-	if item, ok := parseCxObj(raw); ok {
+	if item, ok := decodeObj(raw); ok {
 		if s, ok := item.strOK("text"); ok {
 			return s
 		}
-		o = cxObj{"v": item["content"]}
+		o = jsonObj{"v": item["content"]}
 	}
 	var parts []string
 	for _, el := range o.list("v") {
-		if item, ok := parseCxObj(el); ok {
+		if item, ok := decodeObj(el); ok {
 			if s, ok := item.strOK("text"); ok {
 				parts = append(parts, s)
 			}
@@ -364,7 +295,7 @@ func codexOutputText(raw json.RawMessage) string {
 // whether it is an error. Unlike AZUREAL it keeps a non-zero exit code: the
 // text ends with an "Exit code: N" line and the result is an error.
 func codexNormalizeOutput(out string) (string, bool) {
-	if env, ok := parseCxObj([]byte(out)); ok {
+	if env, ok := decodeObj([]byte(out)); ok {
 		if inner, ok := env.strOK("output"); ok {
 			code, hasCode := env.obj("metadata").integer("exit_code")
 			switch {
@@ -461,7 +392,7 @@ func estimateCodexCost(inputTokens, outputTokens uint64) float64 {
 
 // codexTokens reads a token count, treating anything but a non-negative
 // integer as 0.
-func codexTokens(usage cxObj, k string) uint64 {
+func codexTokens(usage jsonObj, k string) uint64 {
 	n, ok := usage.integer(k)
 	if !ok || n < 0 {
 		return 0

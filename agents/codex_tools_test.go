@@ -267,7 +267,7 @@ func TestCodexDescribeStdin(t *testing.T) {
 		{`{"session_id":7,"chars":"01234567890123456789012345678901"}`, `send "01234567890123456789012345678901" to session 7`},
 	}
 	for _, tc := range tests {
-		o, _ := parseCxObj([]byte(tc.args))
+		o, _ := decodeObj([]byte(tc.args))
 		if got := codexDescribeStdin(o); got != tc.want {
 			t.Errorf("codexDescribeStdin(%s) = %q, want %q", tc.args, got, tc.want)
 		}

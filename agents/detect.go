@@ -60,7 +60,7 @@ func DetectFormat(head [][]byte) (Format, error) {
 			continue
 		}
 		nonBlank++
-		if o, ok := parseCxObj(line); ok {
+		if o, ok := decodeObj(line); ok {
 			b.vote(detectLine(o))
 		}
 	}
@@ -71,7 +71,7 @@ func DetectFormat(head [][]byte) (Format, error) {
 }
 
 // detectLine returns the format a JSON object line belongs to, or "".
-func detectLine(o cxObj) Format {
+func detectLine(o jsonObj) Format {
 	t := o.str("type")
 	_, hasParent := o["parentUuid"]
 	switch {
@@ -150,7 +150,7 @@ func detectArray(head [][]byte) Format {
 		if d.Decode(&el) != nil {
 			break // not JSON, or the head ends inside an element
 		}
-		if o, ok := parseCxObj(el); ok {
+		if o, ok := decodeObj(el); ok {
 			b.vote(detectLine(o))
 		}
 	}
@@ -161,7 +161,7 @@ func detectArray(head [][]byte) Format {
 // detectLegacyCodex names a legacy Codex format found in head, or "".
 func detectLegacyCodex(head [][]byte) string {
 	for _, line := range head {
-		o, ok := parseCxObj(line)
+		o, ok := decodeObj(line)
 		if !ok {
 			continue
 		}

@@ -134,12 +134,12 @@ func newClaudePreview(n *NativeSession, root string) *claudePreview {
 // line reads what the preview needs from one line and feeds it to the
 // parser, which finds the first prompt as it does on import.
 func (c *claudePreview) line(b []byte) bool {
-	o, ok := claudeDecode(claudeTrimLine(b))
+	o, ok := decodeObj(claudeTrimLine(b))
 	if !ok {
 		c.p.Feed(b) // counted as malformed
 		return false
 	}
-	c.valid = c.valid || detectLine(cxObj(o)) == FormatClaudeTranscript
+	c.valid = c.valid || detectLine(o) == FormatClaudeTranscript
 	c.fields(o)
 	c.p.Feed(b)
 	if !c.typed {
@@ -151,24 +151,24 @@ func (c *claudePreview) line(b []byte) bool {
 
 // fields takes cwd, branch, start time and ids from the first lines that
 // have them.
-func (c *claudePreview) fields(o claudeObj) {
+func (c *claudePreview) fields(o jsonObj) {
 	n := c.n
-	if s, _ := o.str("cwd"); n.Cwd == "" && s != "" {
+	if s, _ := o.strOK("cwd"); n.Cwd == "" && s != "" {
 		n.Cwd = s
 	}
-	if s, _ := o.str("gitBranch"); n.Branch == "" && s != "" && s != "HEAD" {
+	if s, _ := o.strOK("gitBranch"); n.Branch == "" && s != "" && s != "HEAD" {
 		n.Branch = s
 	}
 	if t := claudeTimestamp(o); n.Started.IsZero() && t.ok {
 		n.Started = t.t.UTC()
 	}
-	if s, _ := o.str("sessionId"); c.sessionID == "" && s != "" {
+	if s, _ := o.strOK("sessionId"); c.sessionID == "" && s != "" {
 		c.sessionID = s
 	}
-	if s, _ := o.str("agentId"); n.AgentName == "" && s != "" {
+	if s, _ := o.strOK("agentId"); n.AgentName == "" && s != "" {
 		n.AgentName = s
 	}
-	if typ, _ := o.str("type"); typ == "user" && n.Own == "" && bytes.Contains(o["message"], []byte("azureal-session-context")) {
+	if typ, _ := o.strOK("type"); typ == "user" && n.Own == "" && bytes.Contains(o["message"], []byte("azureal-session-context")) {
 		for _, t := range claudeMessageTexts(o.obj("message")) {
 			if strings.Contains(t, store.ContextOpenTag) {
 				n.Own = ownContext
@@ -201,7 +201,7 @@ type codexPreview struct {
 }
 
 func (c *codexPreview) line(b []byte) bool {
-	o, ok := parseCxObj(bytes.TrimPrefix(b, codexBOM))
+	o, ok := decodeObj(bytes.TrimPrefix(b, codexBOM))
 	if ok && detectLine(o) == FormatCodexRollout {
 		c.valid = true
 	}
@@ -220,7 +220,7 @@ func (c *codexPreview) line(b []byte) bool {
 
 // meta reads a session_meta line: ids, cwd, start time, branch, and the
 // parent thread of a sub-agent.
-func (c *codexPreview) meta(o cxObj) {
+func (c *codexPreview) meta(o jsonObj) {
 	pl := o.obj("payload")
 	n := c.n
 	n.ID, n.Cwd = pl.str("id"), pl.str("cwd")
@@ -249,7 +249,7 @@ const ownContext = "its prompts carry the session context of AZUREAL or Lazuli"
 
 // codexRawPrompt returns the raw text of a rollout line that is a user
 // message, else "".
-func codexRawPrompt(o cxObj) string {
+func codexRawPrompt(o jsonObj) string {
 	pl := o.obj("payload")
 	switch {
 	case o.str("type") == "response_item" && pl.str("type") == "message" && pl.str("role") == "user":
