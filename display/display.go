@@ -1,11 +1,13 @@
 // Package display formats figures for people, the same way in the window,
 // the command line and exports: sizes ("12.3 KiB"), counts with thousands
 // separators ("437,472"), plurals ("3 events") and the session list's
-// duration badge ("42s", "3m"). It imports nothing of ours and never
-// imports Fyne.
+// duration badge ("42s", "3m"), and a tool call's input shown as indented
+// JSON. It imports nothing of ours and never imports Fyne.
 package display
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 )
@@ -58,4 +60,19 @@ func Plural[N ~int | ~int64](n N, noun string) string {
 		return "1 " + noun
 	}
 	return Count(n) + " " + noun + "s"
+}
+
+// ToolInput indents a tool call's input; an empty object or null is "", and
+// input that is not JSON is shown as it is.
+func ToolInput(input json.RawMessage) string {
+	trimmed := bytes.TrimSpace(input)
+	switch string(trimmed) {
+	case "", "null", "{}":
+		return ""
+	}
+	var b bytes.Buffer
+	if json.Indent(&b, trimmed, "", "  ") != nil {
+		return string(trimmed)
+	}
+	return b.String()
 }

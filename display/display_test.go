@@ -49,3 +49,13 @@ func TestPlural(t *testing.T) {
 		}
 	}
 }
+
+func TestToolInput(t *testing.T) {
+	for in, want := range map[string]string{
+		"": "", " null ": "", "{}": "", `{"a":1,"b":[2]}`: "{\n  \"a\": 1,\n  \"b\": [\n    2\n  ]\n}", "not json": "not json",
+	} {
+		if got := ToolInput([]byte(in)); got != want {
+			t.Errorf("ToolInput(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -140,7 +140,7 @@ func toolItem(it *item, e *store.Event) {
 		it.code, it.lang, it.param = cmd, "sh", ""
 		return
 	}
-	if in := store.IndentInput(e.Input); in != "" && (it.param == "" || inputMembers(e.Input) > 1) {
+	if in := display.ToolInput(e.Input); in != "" && (it.param == "" || inputMembers(e.Input) > 1) {
 		it.code, it.lang = in, "json"
 	}
 }

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -156,21 +155,6 @@ var toolParamKeys = map[string]string{
 	"Agent": "description", "agent": "description",
 	"Task": "description", "task": "description",
 	"LSP": "operation", "lsp": "operation",
-}
-
-// IndentInput indents a tool call's input for display; an empty object or
-// null is "", and input that is not JSON is shown as it is.
-func IndentInput(input json.RawMessage) string {
-	trimmed := bytes.TrimSpace(input)
-	switch string(trimmed) {
-	case "", "null", "{}":
-		return ""
-	}
-	var b bytes.Buffer
-	if json.Indent(&b, trimmed, "", "  ") != nil {
-		return string(trimmed)
-	}
-	return b.String()
 }
 
 // ToolKeyParam returns the input parameter that names what a tool call

@@ -118,7 +118,7 @@ func computeDetail(kind rowKind, e *store.Event) *rowDetail {
 	case rowTool, rowEdit, rowWrite:
 		d.title = e.ToolName
 		d.param = store.ToolKeyParam(e.ToolName, e.Input)
-		d.input = store.IndentInput(e.Input)
+		d.input = display.ToolInput(e.Input)
 		if kind == rowEdit {
 			d.diffs = editdiff.Files(editdiff.Deref(e.FilePath), e.Input)
 		}
