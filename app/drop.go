@@ -14,6 +14,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/cli"
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -126,7 +127,7 @@ func (pw *projectWindow) showPreview(p *storePreview) {
 		lines = append(lines, line)
 	}
 	summary := widget.NewLabel(fmt.Sprintf("%s\n%d sessions, %d events, %s on disk; %d look like duplicates of sessions you already have.",
-		p.path, len(p.sessions), p.events, humanBytes(p.size), len(p.duplicates)))
+		p.path, len(p.sessions), p.events, display.Bytes(p.size), len(p.duplicates)))
 	summary.Wrapping = fyne.TextWrapWord
 	list := widget.NewLabel(strings.Join(lines, "\n"))
 	scroll := container.NewVScroll(list)
@@ -236,17 +237,4 @@ func (pw *projectWindow) exportSession(ref views.SessionRef, path string) {
 		}
 		fyne.Do(func() { dialog.ShowInformation("Exported", "Saved S"+fmt.Sprint(ref.ID)+" to "+path, pw.win) })
 	})
-}
-
-// humanBytes formats a size for people.
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }

@@ -12,9 +12,11 @@ import (
 	"strconv"
 )
 
-// Bytes formats a byte count: "812 B", "12.3 KiB", "4.0 MiB".
+// Bytes formats a byte count: "812 B", "12.3 KiB", "4.0 MiB", "1.2 GiB".
 func Bytes(n int64) string {
 	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 	case n >= 1<<20:
 		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	case n >= 1<<10:

@@ -3,7 +3,7 @@ package display
 import "testing"
 
 func TestBytes(t *testing.T) {
-	for n, want := range map[int64]string{0: "0 B", 812: "812 B", 1024: "1.0 KiB", 12_595: "12.3 KiB", 4 << 20: "4.0 MiB"} {
+	for n, want := range map[int64]string{0: "0 B", 812: "812 B", 1024: "1.0 KiB", 12_595: "12.3 KiB", 4 << 20: "4.0 MiB", 1536 << 20: "1.5 GiB"} {
 		if got := Bytes(n); got != want {
 			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
 		}
