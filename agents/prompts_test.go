@@ -1,21 +1,17 @@
 package agents
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/lazuli-app/lazuli/store"
 )
 
-// promptTurns returns user questions from..to, each with an answer.
-func promptTurns(from, to int) []store.Event {
-	var evs []store.Event
-	for i := from; i <= to; i++ {
-		evs = append(evs, store.UserMessage(fmt.Sprintf("question %d", i)),
-			store.AssistantText(fmt.Sprintf("answer %d", i)))
-	}
-	return evs
+// promptEvents are three turns of a conversation.
+var promptEvents = []store.Event{
+	store.UserMessage("question 1"), store.AssistantText("answer 1"),
+	store.UserMessage("question 2"), store.AssistantText("answer 2"),
+	store.UserMessage("question 3"), store.AssistantText("answer 3"),
 }
 
 func TestBuildCompactionPrompt(t *testing.T) {
@@ -25,8 +21,8 @@ func TestBuildCompactionPrompt(t *testing.T) {
 		summary *string
 		events  []store.Event
 	}{
-		{"events only", nil, promptTurns(1, 2)},
-		{"previous summary and events", &prev, promptTurns(1, 3)},
+		{"events only", nil, promptEvents[:4]},
+		{"previous summary and events", &prev, promptEvents},
 		{"empty", nil, nil},
 	}
 	for _, tc := range tests {
@@ -71,7 +67,7 @@ func TestAutoContinuePrompt(t *testing.T) {
 		t.Errorf("IsInternalAutoContinue(%q) = false, want true", got)
 	}
 	summary := "S"
-	wrapped := store.BuildContextPrompt(&store.ContextPayload{Summary: &summary, Events: promptTurns(1, 1)}, got)
+	wrapped := store.BuildContextPrompt(&store.ContextPayload{Summary: &summary, Events: promptEvents[:2]}, got)
 	for _, in := range []string{got, wrapped} {
 		if s, ok := store.SanitizeUserMessage(in); ok {
 			t.Errorf("SanitizeUserMessage(%q) = %q, true, want it dropped", in, s)
