@@ -21,30 +21,88 @@ func isHotJournal(err error) bool {
 	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_READONLY_ROLLBACK
 }
 
+// needsCopy reports an error of a read-only connection that a writer
+// would not get: a hot journal (see isHotJournal), or a WAL file whose
+// index a read-only connection cannot rebuild or lock (its -shm file
+// missing in a folder it cannot write, for example). The file is then read
+// through a copy (see copyInterrupted).
+func needsCopy(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() {
+	case sqlite3.SQLITE_READONLY_ROLLBACK, sqlite3.SQLITE_READONLY_RECOVERY,
+		sqlite3.SQLITE_READONLY_CANTINIT, sqlite3.SQLITE_READONLY_CANTLOCK:
+		return true
+	}
+	return false
+}
+
+// sidecars are the files beside a store that hold part of its state: the
+// rollback journal of an interrupted write, and a WAL file.
+var sidecars = []string{"-journal", "-wal"}
+
 // interruptedCopy is a temporary copy of a store whose last write was
 // interrupted, with its journal, for reading without touching the store.
 type interruptedCopy struct {
-	dir  string // the temporary folder holding the copy
-	path string // the copied store file
+	dir    string              // the temporary folder holding the copy
+	path   string              // the copied store file
+	copied map[string]fileInfo // by suffix ("" for the store): what was copied
 }
 
-// copyInterrupted copies the store at path and its journal to a new
-// temporary folder. SQLite rolls the copy back the first time a read-write
-// connection reads it, as it will the store the next time a program opens
-// it for writing.
+// fileInfo is what tells a file's versions apart without opening it.
+type fileInfo struct {
+	size    int64
+	modTime int64 // nanoseconds
+}
+
+// statInfo returns path's fileInfo; ok is false when it does not exist.
+func statInfo(path string) (fileInfo, bool) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return fileInfo{}, false
+	}
+	return fileInfo{size: st.Size(), modTime: st.ModTime().UnixNano()}, true
+}
+
+// copyInterrupted copies the store at path and its journal (or WAL file)
+// to a new temporary folder. SQLite rolls the copy back the first time a
+// read-write connection reads it, as it will the store the next time a
+// program opens it for writing. The journal is copied first: should a
+// writer roll the store back meanwhile, the copy is rolled back to the same
+// state again.
 func copyInterrupted(path string) (*interruptedCopy, error) {
 	dir, err := os.MkdirTemp("", "lazuli-interrupted-")
 	if err != nil {
 		return nil, fmt.Errorf("copy the interrupted store: %w", err)
 	}
-	c := &interruptedCopy{dir: dir, path: filepath.Join(dir, filepath.Base(path))}
-	for _, suffix := range []string{"", "-journal"} {
+	c := &interruptedCopy{dir: dir, path: filepath.Join(dir, filepath.Base(path)), copied: map[string]fileInfo{}}
+	for _, suffix := range append(sidecars[:len(sidecars):len(sidecars)], "") {
+		info, ok := statInfo(path + suffix)
+		if !ok && suffix != "" {
+			continue
+		}
 		if err := copyNew(path+suffix, c.path+suffix); err != nil {
 			c.remove()
 			return nil, fmt.Errorf("copy the interrupted store: %w", err)
 		}
+		c.copied[suffix] = info
 	}
 	return c, nil
+}
+
+// matches reports whether the store at path and the files beside it are
+// still as they were copied: the copy reads the store as it is.
+func (c *interruptedCopy) matches(path string) bool {
+	for _, suffix := range append(sidecars[:len(sidecars):len(sidecars)], "") {
+		was, copied := c.copied[suffix]
+		now, exists := statInfo(path + suffix)
+		if copied != exists || now != was {
+			return false
+		}
+	}
+	return true
 }
 
 // remove deletes the copy; a nil copy is nothing to remove.
@@ -54,7 +112,7 @@ func (c *interruptedCopy) remove() {
 	}
 }
 
-// attachCopy opens a read-only Store on a rolled-back copy of its file
+// attachCopy opens the read pool on a rolled-back copy of the store's file
 // (see copyInterrupted). s.mu must be held.
 func (s *Store) attachCopy(ctx context.Context) (*sql.DB, *schemaInfo, error) {
 	c, err := copyInterrupted(s.path)

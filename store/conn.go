@@ -82,12 +82,19 @@ var readOnlyPragmas = map[string]bool{
 	"page_count": true, "page_size": true, "freelist_count": true, "data_version": true,
 }
 
+// readOnlySettings are the PRAGMAs a read-only connection may run without
+// an argument: they report a setting.
+var readOnlySettings = map[string]bool{
+	"journal_mode": true, "user_version": true, "foreign_keys": true, "synchronous": true,
+	"busy_timeout": true, "query_only": true,
+}
+
 func readOnlyPolicy(action sqlite.AuthorizerActionCode, arg1, arg2, _, _ string) sqlite.AuthorizerReturnCode {
 	switch action {
 	case sqlite.AuthSelect, sqlite.AuthRead, sqlite.AuthFunction, sqlite.AuthRecursive, sqlite.AuthTransaction:
 		return sqlite.AuthorizerOK
 	case sqlite.AuthPragma:
-		if readOnlyPragmas[arg1] || (arg2 == "" && (arg1 == "journal_mode" || arg1 == "user_version")) {
+		if readOnlyPragmas[arg1] || (arg2 == "" && readOnlySettings[arg1]) {
 			return sqlite.AuthorizerOK
 		}
 	}

@@ -430,9 +430,18 @@ func TestConnectionSettings(t *testing.T) {
 		defer c.Close()
 		conns = append(conns, c)
 	}
-	for i, c := range conns {
+	w, err := s.wdb.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for i, c := range append(conns, w) {
+		readOnly := "1"
+		if c == w {
+			readOnly = "0"
+		}
 		for pragma, want := range map[string]string{"journal_mode": "delete", "foreign_keys": "1",
-			"synchronous": "1", "busy_timeout": "1234"} {
+			"synchronous": "1", "busy_timeout": "1234", "query_only": readOnly} {
 			var got string
 			if err := c.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil || got != want {
 				t.Errorf("conn %d: PRAGMA %s = %q, %v, want %q", i, pragma, got, err, want)

@@ -45,14 +45,22 @@ type Store struct {
 	codec    *codec
 	decoders decoderPool // zstd decoders for the goroutines of a load
 
-	mu  sync.Mutex // guards db, aux, schema, ready and closed
-	db  *sql.DB    // nil while the file does not exist
-	aux *sql.DB    // helper connection for parallel reads; see helper
-	// snapshot is the rolled-back copy a read-only Store reads when the
-	// file's last write was interrupted (see attach); nil otherwise.
+	mu sync.Mutex // guards db, wdb, aux, snapshot, retired, schema and closed
+	// db is the pool for reading: read-only connections (mode=ro, and the
+	// authorizer of openPool), so that no read rolls back an interrupted
+	// write's journal or checkpoints a WAL file: a store is only changed by
+	// a write. nil while the file does not exist.
+	db  *sql.DB
+	wdb *sql.DB // the pool for writing: one read-write connection, opened by the first write
+	aux *sql.DB // helper connection for parallel reads; see helper
+	// snapshot is the rolled-back copy db reads while the file's last write
+	// was interrupted (see attach); nil otherwise.
 	snapshot *interruptedCopy
+	// retired are read pools replaced while a reader may still use them
+	// (see reader), closed by Close, with their copies.
+	retired       []*sql.DB
+	retiredCopies []*interruptedCopy
 	schema   *schemaInfo // what the file held when last inspected
-	ready    bool        // the schema script and migration ran
 	closed   bool
 
 	writeMu  sync.Mutex  // serialises this Store's write transactions
@@ -68,8 +76,11 @@ type Store struct {
 // file (or an empty, 0-byte one, which SQLite treats as an empty database)
 // is not an error: Exists reports false, reads return nothing, and the first
 // CreateSession creates the parent directory and the file, and initialises
-// an empty one. Opening never modifies an existing file: the schema script
-// and AZUREAL's migration run right before the first write.
+// an empty one. Opening and reading never modify an existing file: reads go
+// through read-only connections, so the journal of an interrupted write is
+// not rolled back (a rolled-back copy is read instead, as by OpenReadOnly)
+// and a WAL file is not checkpointed; the first write does both, and runs
+// the schema script and AZUREAL's migration.
 //
 // A file that is not a usable store (not SQLite, shorter than its header
 // says, or missing the sessions or events table) yields a *FormatError.
@@ -151,11 +162,21 @@ func (s *Store) Close() error {
 	if s.aux != nil {
 		_ = s.aux.Close() // read-only: nothing to lose
 	}
-	if s.db == nil {
-		return nil
+	for _, db := range s.retired {
+		_ = db.Close() // read-only: nothing to lose
 	}
-	defer s.snapshot.remove() // after the pool that reads it
-	if err := s.db.Close(); err != nil {
+	for _, c := range s.retiredCopies {
+		c.remove()
+	}
+	var err error
+	if s.wdb != nil {
+		err = s.wdb.Close()
+	}
+	if s.db != nil {
+		err = errors.Join(err, s.db.Close())
+	}
+	s.snapshot.remove() // after the pool that reads it
+	if err != nil {
 		return fmt.Errorf("close store %s: %w", s.path, err)
 	}
 	return nil
@@ -172,7 +193,7 @@ func (s *Store) ReadOnly() bool { return s.readOnly }
 func (s *Store) Exists() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.db != nil {
+	if s.db != nil || s.wdb != nil {
 		return true
 	}
 	present, _ := fileHasData(s.path) // a stat error means "no store here"
@@ -200,35 +221,73 @@ func fileExists(path string) bool {
 }
 
 // reader returns the connection pool for reading, attaching the file if it
-// appeared since Open. db is nil when there is no store file yet.
+// appeared since Open. db is nil when there is no store file yet. A pool
+// that no longer reads the store as it is (see current) is replaced.
 func (s *Store) reader(ctx context.Context) (*sql.DB, *schemaInfo, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil, nil, errClosed
 	}
+	if s.db != nil && !s.current(ctx) {
+		s.retire()
+	}
 	if s.db == nil {
-		if err := s.attach(ctx, false); err != nil {
+		if err := s.attach(ctx); err != nil {
 			return nil, nil, err
 		}
 	}
 	return s.db, s.schema, nil
 }
 
-// attach opens the pool on an existing file and validates it. With empty
-// set it also attaches a missing-data (0-byte) file, for the first write.
+// current reports whether the read pool still reads the store as it is.
+// A rolled-back copy is current while the file and its journal are as they
+// were copied; the file itself is, unless a write was interrupted since it
+// was attached (a process killed in the middle of one), which a probe on
+// the pool tells apart from another connection's write under way: SQLite
+// refuses a read-only connection a store with a hot journal. s.mu must be
+// held.
+func (s *Store) current(ctx context.Context) bool {
+	if s.snapshot != nil {
+		return s.snapshot.matches(s.path)
+	}
+	if !fileExists(s.path+"-journal") && !fileExists(s.path+"-wal") {
+		return true
+	}
+	var n int
+	err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master").Scan(&n)
+	return !needsCopy(err)
+}
+
+// retire sets the read pool aside: a reader may still be using it. Its
+// idle connections are closed, the pool itself and its copy by Close.
 // s.mu must be held.
-func (s *Store) attach(ctx context.Context, empty bool) error {
+func (s *Store) retire() {
+	s.db.SetMaxIdleConns(0)
+	s.retired = append(s.retired, s.db)
+	if s.snapshot != nil {
+		s.retiredCopies = append(s.retiredCopies, s.snapshot)
+	}
+	if s.aux != nil {
+		s.aux.SetMaxIdleConns(0)
+		s.retired = append(s.retired, s.aux)
+	}
+	s.db, s.aux, s.snapshot = nil, nil, nil
+}
+
+// attach opens the read pool on an existing file and validates it; a
+// missing or 0-byte file is left unattached. s.mu must be held.
+func (s *Store) attach(ctx context.Context) error {
 	present, err := fileHasData(s.path)
-	if err != nil || (!present && !empty) {
+	if err != nil || !present {
 		return err
 	}
-	db, err := openPool(s.path, s.readOnly, s.opts.busyTimeout)
+	db, err := openPool(s.path, true, s.opts.busyTimeout)
 	if err != nil {
 		return err
 	}
-	info, err := validate(ctx, db, s.path, present)
-	if err != nil && s.readOnly && isHotJournal(err) {
+	info, err := validate(ctx, db, s.path, true)
+	if err != nil && needsCopy(err) {
 		// The last write was interrupted and only a writer may roll it
 		// back: read a rolled-back copy and leave the file as it is.
 		_ = db.Close()
@@ -275,10 +334,10 @@ func validate(ctx context.Context, db *sql.DB, path string, present bool) (*sche
 func (s *Store) helper() *sql.DB {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed || s.db == nil {
+	if s.closed || s.db == nil || s.snapshot != nil { // a copy is read on one pool
 		return nil
 	}
-	if s.aux == nil && s.snapshot == nil { // a copy is read on one pool
+	if s.aux == nil {
 		aux, err := openPool(s.path, true, 0)
 		if err != nil {
 			return nil // the caller works alone

@@ -50,7 +50,7 @@ func TestVector01FreshSchema(t *testing.T) {
 		}
 	}
 	master := rawQueryString(t, s.Path(), "SELECT group_concat(sql, ';') FROM sqlite_master")
-	db, _, _ := s.reader(context.Background())
+	db := s.wdb
 	for range 2 { // schema script and migration are idempotent
 		tx, err := db.BeginTx(context.Background(), nil)
 		if err != nil {

@@ -51,17 +51,12 @@ func (s *Store) writer(ctx context.Context, create bool) (*sql.DB, error) {
 	if s.closed {
 		return nil, errClosed
 	}
-	if s.db == nil {
+	if s.wdb == nil {
 		if err := s.attachForWrite(ctx, create); err != nil {
 			return nil, err
 		}
 	}
-	if !s.ready {
-		if err := s.prepareWrite(ctx); err != nil {
-			return nil, err
-		}
-	}
-	return s.db, nil
+	return s.wdb, nil
 }
 
 // verify runs PRAGMA quick_check on the file once per Store, before its
@@ -93,10 +88,13 @@ func (s *Store) verify(ctx context.Context) error {
 	return err
 }
 
-// attachForWrite attaches the file, creating it when create is set and it
-// is missing. A file this call created is removed again (with the
-// directory, if that was created too) when it cannot be initialised, so a
-// failed first write leaves nothing behind. s.mu must be held.
+// attachForWrite opens the write pool on the file, creating the file when
+// create is set and it is missing, and readies it for writing (see
+// prepareWrite). Its first read rolls back the journal of an interrupted
+// write, as any writer's would; the read pool then moves from a rolled-back
+// copy to the file itself. A file this call created is removed again (with
+// the directory, if that was created too) when it cannot be initialised, so
+// a failed first write leaves nothing behind. s.mu must be held.
 func (s *Store) attachForWrite(ctx context.Context, create bool) (err error) {
 	present, err := fileHasData(s.path)
 	if err != nil {
@@ -116,14 +114,42 @@ func (s *Store) attachForWrite(ctx context.Context, create bool) (err error) {
 			}
 		}()
 	}
-	if err = s.attach(ctx, true); err != nil {
+	s.dropIdle() // a WAL file leaves WAL mode only when no other connection has it open
+	wdb, err := openPool(s.path, false, s.opts.busyTimeout)
+	if err != nil {
 		return err
 	}
-	if err = s.prepareWrite(ctx); err != nil {
-		_ = s.db.Close() // the prepare error is the one to report
-		s.db, s.schema = nil, nil
+	wdb.SetMaxOpenConns(1) // writes are serialised (writeMu)
+	wdb.SetMaxIdleConns(1)
+	info, err := validate(ctx, wdb, s.path, present)
+	if err == nil {
+		err = s.prepareWrite(ctx, wdb, info)
 	}
-	return err
+	if err == nil && (s.db == nil || s.snapshot != nil) {
+		if s.db != nil {
+			s.retire()
+		}
+		err = s.attach(ctx)
+	}
+	if err != nil {
+		_ = wdb.Close() // the error above is the one to report
+		return err
+	}
+	s.wdb = wdb
+	return nil
+}
+
+// dropIdle closes the idle connections of the read pools. s.mu must be
+// held.
+func (s *Store) dropIdle() {
+	if s.db != nil {
+		s.db.SetMaxIdleConns(0) // closes the idle ones
+		s.db.SetMaxIdleConns(maxOpenConns)
+	}
+	if s.aux != nil {
+		s.aux.SetMaxIdleConns(0)
+		s.aux.SetMaxIdleConns(1)
+	}
 }
 
 // createFile creates path (and its directory) empty, returning a function
@@ -160,18 +186,15 @@ func createFile(path string) (undo func(), err error) {
 	}, nil
 }
 
-// prepareWrite readies an attached file for writing, once per Store: it
-// switches the file to rollback-journal mode (a no-op for AZUREAL's files)
-// and runs the schema script and migration in one immediate transaction.
-// s.mu must be held.
-func (s *Store) prepareWrite(ctx context.Context) error {
-	if s.ready {
-		return nil
-	}
-	if reason := s.schema.writeBlocker(); reason != "" {
+// prepareWrite readies the file for writing through wdb, the write pool,
+// given info, what the file holds: it switches the file to rollback-journal
+// mode (a no-op for AZUREAL's files) and runs the schema script and
+// migration in one immediate transaction. s.mu must be held.
+func (s *Store) prepareWrite(ctx context.Context, wdb *sql.DB, info *schemaInfo) error {
+	if reason := info.writeBlocker(); reason != "" {
 		return fmt.Errorf("%w: %w", ErrReadOnly, &FormatError{Path: s.path, Reason: reason})
 	}
-	conn, err := s.db.Conn(ctx)
+	conn, err := wdb.Conn(ctx)
 	if err != nil {
 		return classify(err)
 	}
@@ -184,13 +207,13 @@ func (s *Store) prepareWrite(ctx context.Context) error {
 		return fmt.Errorf("prepare store for writing: %w", classify(err))
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
-	info, err := migrate(ctx, tx, s.path)
+	info, err = migrate(ctx, tx, s.path)
 	if err == nil {
 		err = tx.Commit()
 	}
 	if err != nil {
 		return fmt.Errorf("prepare store for writing: %w", classify(err))
 	}
-	s.schema, s.ready = info, true
+	s.schema = info
 	return nil
 }

@@ -1,0 +1,200 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// walCopy returns a copy of a store in WAL mode whose last commit is only
+// in its WAL file, not checkpointed into the store: as a third-party
+// writer killed before its last connection closed leaves them.
+func walCopy(t *testing.T) string {
+	t.Helper()
+	ctx := context.Background()
+	s := mustOpen(t)
+	sess := mustCreateSession(t, s, "main", "")
+	mustAppend(t, s, sess.ID, UserMessage("kept"))
+	path := s.Path()
+	s.Close()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, q := range []string{"PRAGMA journal_mode = WAL", "PRAGMA wal_autocheckpoint = 0",
+		"INSERT INTO sessions(worktree, name) VALUES ('main', 'in the WAL')"} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dst := filepath.Join(t.TempDir(), "sessions.azs")
+	for _, suffix := range []string{"", "-wal"} {
+		data, err := os.ReadFile(path + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if suffix == "-wal" && len(data) == 0 {
+			t.Fatal("the WAL file is empty")
+		}
+		writeFile(t, dst+suffix, data)
+	}
+	return dst
+}
+
+// readAll runs every read method of s, with more arguments than
+// readEverything; it fails the test on an error and returns the sessions
+// listed.
+func readAll(t *testing.T, s *Store) []Session {
+	t.Helper()
+	ctx := context.Background()
+	sessions, err := s.ListSessions(ctx, "")
+	if err != nil {
+		t.Fatalf("ListSessions: %v", err)
+	}
+	if _, _, err := s.ListSessionsQuick(ctx, ""); err != nil {
+		t.Fatalf("ListSessionsQuick: %v", err)
+	}
+	for _, sess := range sessions {
+		id := sess.ID
+		for name, read := range map[string]func() error{
+			"GetSession":           func() error { _, err := s.GetSession(ctx, id); return err },
+			"Load":                 func() error { _, err := s.Load(ctx, id, 0, 0); return err },
+			"LoadRange":            func() error { _, err := s.Load(ctx, id, 2, 3); return err },
+			"BuildContext":         func() error { _, err := s.BuildContext(ctx, id); return err },
+			"Compactions":          func() error { _, err := s.Compactions(ctx, id); return err },
+			"CharsSinceCompaction": func() error { _, err := s.CharsSinceCompaction(ctx, id); return err },
+			"TailStart":            func() error { _, _, err := s.TailStart(ctx, id, 0, 10); return err },
+			"LastOfKind":           func() error { _, _, err := s.LastOfKind(ctx, id, KindUserMessage); return err },
+		} {
+			if err := read(); err != nil {
+				t.Fatalf("%s(%d): %v", name, id, err)
+			}
+		}
+	}
+	for name, read := range map[string]func() error{
+		"Dump":           func() error { _, err := s.Dump(ctx); return err },
+		"ScanEvents":     func() error { return s.ScanEvents(ctx, ScanOptions{}, func([]ScannedEvent) error { return nil }) },
+		"SessionRows":    func() error { _, err := s.SessionRows(ctx); return err },
+		"SessionNames":   func() error { _, err := s.SessionNames(ctx); return err },
+		"IDBounds":       func() error { _, err := s.IDBounds(ctx); return err },
+		"NativeImports":  func() error { _, err := s.NativeImports(ctx); return err },
+		"Check":          func() error { _, err := s.Check(ctx); return err },
+		"EventIDBelow":   func() error { _, _, err := s.EventIDBelow(ctx, 1<<40, 5); return err },
+		"ScanCompaction": func() error { return s.ScanCompactions(ctx, 0, func([]Compaction) error { return nil }) },
+	} {
+		if err := read(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	return sessions
+}
+
+// TestReadsLeaveInterruptedStoreAlone: reading a store whose last write was
+// interrupted (a hot rollback journal beside it) or whose last commits are
+// only in its WAL file changes nothing, with Open as with OpenReadOnly:
+// the file keeps its bytes and modification time, the journal or WAL file
+// stays, and the reads see what was committed. The first write then rolls
+// back (or checkpoints) as any writer would, and later reads see it.
+func TestReadsLeaveInterruptedStoreAlone(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name, sidecar string
+		fixture       func(*testing.T) string
+		sessions      int // committed
+	}{
+		{"HotJournal", "-journal", hotJournalCopy, 1},
+		{"WAL", "-wal", walCopy, 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := tt.fixture(t)
+			before, side := readFileState(t, path), readFileState(t, path+tt.sidecar)
+			for name, open := range map[string]func(context.Context, string, ...Option) (*Store, error){
+				"Open": Open, "OpenReadOnly": OpenReadOnly,
+			} {
+				s, err := open(ctx, path)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				sessions := readAll(t, s)
+				if len(sessions) != tt.sessions || sessions[0].EventCount != 1 {
+					t.Errorf("%s: listed %+v, want %d sessions, the first with 1 event", name, sessions, tt.sessions)
+				}
+				if evs := mustLoad(t, s, sessions[0].ID); len(evs) != 1 || evs[0].Event.Content != "kept" {
+					t.Errorf("%s: loaded %+v", name, evs)
+				}
+				if err := s.Close(); err != nil {
+					t.Fatal(err)
+				}
+				after, afterSide := readFileState(t, path), readFileState(t, path+tt.sidecar)
+				if !bytes.Equal(before.data, after.data) || !before.mtime.Equal(after.mtime) {
+					t.Fatalf("%s: reading changed the store (mtime %v → %v)", name, before.mtime, after.mtime)
+				}
+				if !bytes.Equal(side.data, afterSide.data) {
+					t.Fatalf("%s: reading changed %s", name, tt.sidecar)
+				}
+			}
+			s := mustOpenPath(t, path)
+			readAll(t, s)
+			mustCreateSession(t, s, "main", "written")
+			if fileExists(path + tt.sidecar) {
+				t.Errorf("%s is still there after a write", tt.sidecar)
+			}
+			if got := readAll(t, s); len(got) != tt.sessions+1 {
+				t.Errorf("after a write: %d sessions, want %d", len(got), tt.sessions+1)
+			}
+		})
+	}
+}
+
+// TestReadFollowsInterruptionAfterOpen: a write interrupted after the
+// store was opened (a process killed in the middle of one) does not make
+// the next read fail or roll it back: it reads a rolled-back copy, and
+// once another program has rolled the journal back, the file again.
+func TestReadFollowsInterruptionAfterOpen(t *testing.T) {
+	ctx := context.Background()
+	hot := hotJournalCopy(t)
+	s := mustOpen(t)
+	a := mustCreateSession(t, s, "main", "")
+	mustAppend(t, s, a.ID, UserMessage("one"), UserMessage("two"))
+	if got := readAll(t, s); len(got) != 1 {
+		t.Fatalf("listed %d sessions", len(got))
+	}
+	// The file of another store, interrupted, in place of this one.
+	for _, suffix := range []string{"-journal", ""} {
+		data, err := os.ReadFile(hot + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, s.Path()+suffix, data)
+	}
+	before := readFileState(t, s.Path())
+	reader := mustOpenPath(t, s.Path())
+	for _, st := range []*Store{s, reader} {
+		sessions := readAll(t, st)
+		if len(sessions) != 1 || sessions[0].EventCount != 1 {
+			t.Fatalf("after the interruption: %+v", sessions)
+		}
+		if evs := mustLoad(t, st, sessions[0].ID); len(evs) != 1 || evs[0].Event.Content != "kept" {
+			t.Fatalf("after the interruption: loaded %+v", evs)
+		}
+	}
+	if after := readFileState(t, s.Path()); !bytes.Equal(before.data, after.data) || !fileExists(s.Path()+"-journal") {
+		t.Fatal("reading rolled the interrupted write back")
+	}
+	rawExec(t, s.Path(), "INSERT INTO sessions(worktree, name) VALUES ('main', 'other program')")
+	if fileExists(s.Path() + "-journal") {
+		t.Fatal("the other program's write left the journal")
+	}
+	if got, err := reader.ListSessions(ctx, ""); err != nil || len(got) != 2 {
+		t.Fatalf("after the other program's write: %+v, %v", got, err)
+	}
+}
