@@ -60,8 +60,8 @@ type Store struct {
 	// (see reader), closed by Close, with their copies.
 	retired       []*sql.DB
 	retiredCopies []*interruptedCopy
-	schema   *schemaInfo // what the file held when last inspected
-	closed   bool
+	schema        *schemaInfo // what the file held when last inspected
+	closed        bool
 
 	writeMu  sync.Mutex  // serialises this Store's write transactions
 	verifyMu sync.Mutex  // guards verified and damage
