@@ -7,5 +7,12 @@ import (
 	"github.com/lazuli-app/lazuli/internal/testcache"
 )
 
-// TestMain keeps the tests' caches out of the user's cache folder.
-func TestMain(m *testing.M) { os.Exit(testcache.Run(m)) }
+// TestMain keeps the tests' caches out of the user's cache folder. It also
+// runs the test binary as a helper process when a test asks for one (see
+// killedWriterMain).
+func TestMain(m *testing.M) {
+	if os.Getenv(killedWriterEnv) != "" {
+		os.Exit(killedWriterMain())
+	}
+	os.Exit(testcache.Run(m))
+}
