@@ -112,14 +112,5 @@ func runDump(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	d, err := st.Dump(ctx)
-	if err != nil {
-		return err
-	}
-	js, err := d.JSON()
-	if err != nil {
-		return err
-	}
-	_, err = env.Stdout.Write(js)
-	return err
+	return st.WriteDump(ctx, env.Stdout)
 }

@@ -9,10 +9,13 @@ import (
 
 // TestMain keeps the tests' caches out of the user's cache folder. It also
 // runs the test binary as a helper process when a test asks for one (see
-// killedWriterMain).
+// killedWriterMain, measuredMain).
 func TestMain(m *testing.M) {
 	if os.Getenv(killedWriterEnv) != "" {
 		os.Exit(killedWriterMain())
+	}
+	if os.Getenv(measuredEnv) != "" {
+		os.Exit(measuredMain())
 	}
 	os.Exit(testcache.Run(m))
 }

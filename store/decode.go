@@ -34,6 +34,7 @@ type rawRow struct {
 	id, seq, charLen int64
 	kind             Kind
 	data             []byte
+	declared         int64 // declaredSize(data), charged to the load's budget when read
 }
 
 // decoding is the result of decodeRange.
@@ -97,6 +98,7 @@ type rowQuery struct {
 	where   string // the WHERE clause; its first parameter is the session id
 	args    []any  // the parameters after the session id
 	idOrder bool   // read in id order, not through the index in seq order
+	held    int64  // decoded bytes the load already holds (a cached session it extends)
 }
 
 // decodeRange reads the session's rows that sel selects, in seq order, and
@@ -114,6 +116,7 @@ func (s *Store) decodeRange(ctx context.Context, t *readTx, session int64, sel r
 	if n == 0 {
 		return d, nil
 	}
+	budget := newLoadBudget(sel.held)
 	query := "SELECT id, seq, " + packedColumn + ", data FROM events WHERE " + sel.where
 	if !sel.idOrder {
 		query += " ORDER BY seq"
@@ -137,17 +140,20 @@ func (s *Store) decodeRange(ctx context.Context, t *readTx, session int64, sel r
 			}()
 			<-allocated
 			for c := range p.work {
-				s.decodeChunk(c, d, &out)
+				s.decodeChunk(c, d, &out, budget)
 				p.reuse(c.rows)
 			}
 		})
 	}
 	var odd []int // indexes of rows whose kind and char_len packedColumn could not carry
 	got, err := t.scanRaw(ctx, query, append([]any{session}, sel.args...), func(rows driver.Rows) (int, error) {
-		return scanChunks(rows, n, &p, &odd)
+		return scanChunks(rows, n, &p, &odd, budget)
 	})
 	close(p.work)
 	wg.Wait()
+	if err == nil && budget.over.Load() {
+		err = &LoadLimitError{Session: session, Bytes: budget.used.Load(), Limit: budget.limit}
+	}
 	if err == nil && len(odd) > 0 {
 		err = t.fixOddRows(ctx, d.events, odd)
 	}
@@ -208,7 +214,9 @@ func (p *chunkPipe) rows(n int) []rawRow {
 // scanChunks reads up to n rows, handing each chunk to p's decoders, and
 // returns how many rows it read (n+1 means there were more). It appends to
 // odd the indexes of the rows whose kind and char_len must be read apart.
-func scanChunks(rows driver.Rows, n int, p *chunkPipe, odd *[]int) (int, error) {
+// It charges each row's declared decoded size to budget; past the limit it
+// hands over no more rows, but goes on counting.
+func scanChunks(rows driver.Rows, n int, p *chunkPipe, odd *[]int, budget *loadBudget) (int, error) {
 	var (
 		cur  = rowChunk{rows: p.rows(min(n, loadChunk))}
 		dest = make([]driver.Value, 4)
@@ -229,6 +237,10 @@ func scanChunks(rows driver.Rows, n int, p *chunkPipe, odd *[]int) (int, error) 
 		}
 		if !ok {
 			*odd = append(*odd, i)
+		}
+		r.declared = declaredSize(r.data)
+		if !budget.charge(r.declared) {
+			continue // refused: the rows are only counted
 		}
 		if cur.rows = append(cur.rows, r); len(cur.rows) == loadChunk {
 			p.work <- cur
@@ -331,12 +343,22 @@ func kindValue(v any) Kind {
 	return "" // NULL, or a number: kind is NOT NULL TEXT in every schema
 }
 
-// decodeChunk decodes the rows of c into d, with out for the JSON.
-func (s *Store) decodeChunk(c rowChunk, d *decoding, out *jsonArena) {
+// decodeChunk decodes the rows of c into d, with out for the JSON. What a
+// payload decodes to beyond its declared size (all of it when the frame
+// does not say) is charged to budget; once it is over, no more rows are
+// decoded.
+func (s *Store) decodeChunk(c rowChunk, d *decoding, out *jsonArena, budget *loadBudget) {
 	for j, r := range c.rows {
+		if budget.over.Load() {
+			return // the load fails: what is left does not matter
+		}
 		e := &d.events[c.lo+j]
 		e.ID, e.Seq, e.Kind, e.CharLen = r.id, r.seq, r.kind, r.charLen
+		kept := out.kept
 		d.ok[c.lo+j] = s.decodePayloadTo(r.data, out, &e.Event)
+		if extra := int64(out.kept-kept) - r.declared; extra > 0 {
+			budget.charge(extra)
+		}
 	}
 }
 

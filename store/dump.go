@@ -1,10 +1,13 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"sort"
 	"strconv"
 )
 
@@ -101,23 +104,13 @@ func wrapDump(err error) error {
 
 // dumpSession adds one session, its events and its context prompt to d.
 func (s *Store) dumpSession(ctx context.Context, d *Dump, sess Session) error {
-	d.Sessions = append(d.Sessions, DumpSession{
-		CharsSinceCompaction: sess.CharsSinceCompaction, Completed: sess.Completed,
-		CostUSD: sess.CostUSD, Created: sess.Created, DisplayName: sess.DisplayName(),
-		DurationMS: sess.DurationMS, EventCount: sess.EventCount, ID: sess.ID,
-		LastClaudeUUID: sess.LastClaudeUUID, MessageCount: sess.MessageCount,
-		Name: sess.Name, Worktree: sess.Worktree,
-	})
+	d.Sessions = append(d.Sessions, dumpSessionRow(sess))
 	key := strconv.FormatInt(sess.ID, 10)
 	events, err := s.LoadEvents(ctx, sess.ID)
 	if err != nil {
 		return err
 	}
-	list := make([]DumpEvent, len(events))
-	for i, e := range events {
-		list[i] = DumpEvent{CharLen: e.CharLen, Event: e.Event, Kind: e.Kind, Seq: e.Seq}
-	}
-	d.Events[key] = list
+	d.Events[key] = dumpEvents(events)
 	p, err := s.BuildContext(ctx, sess.ID)
 	if err != nil {
 		return err
@@ -131,6 +124,26 @@ func (s *Store) dumpSession(ctx context.Context, d *Dump, sess Session) error {
 	return nil
 }
 
+// dumpSessionRow is sess as a dump lists it.
+func dumpSessionRow(sess Session) DumpSession {
+	return DumpSession{
+		CharsSinceCompaction: sess.CharsSinceCompaction, Completed: sess.Completed,
+		CostUSD: sess.CostUSD, Created: sess.Created, DisplayName: sess.DisplayName(),
+		DurationMS: sess.DurationMS, EventCount: sess.EventCount, ID: sess.ID,
+		LastClaudeUUID: sess.LastClaudeUUID, MessageCount: sess.MessageCount,
+		Name: sess.Name, Worktree: sess.Worktree,
+	}
+}
+
+// dumpEvents is events as a dump lists them.
+func dumpEvents(events []StoredEvent) []DumpEvent {
+	list := make([]DumpEvent, len(events))
+	for i, e := range events {
+		list[i] = DumpEvent{CharLen: e.CharLen, Event: e.Event, Kind: e.Kind, Seq: e.Seq}
+	}
+	return list
+}
+
 // JSON returns the dump pretty-printed with two-space indentation, without
 // HTML escaping, and with a trailing newline, like the fixtures.
 func (d Dump) JSON() ([]byte, error) {
@@ -142,4 +155,125 @@ func (d Dump) JSON() ([]byte, error) {
 		return nil, fmt.Errorf("encode dump: %w", err)
 	}
 	return b.Bytes(), nil
+}
+
+// WriteDump writes the store's canonical dump to w, byte for byte as
+// Dump followed by JSON would, one session at a time: it holds one
+// session's events (at most MaxLoadBytes decoded, see Load) rather than
+// the whole store's. The context prompts come before the events in the
+// JSON (its keys are sorted), so each session is loaded twice; the decoded
+// rows cache makes the second load of a small session cheap.
+func (s *Store) WriteDump(ctx context.Context, w io.Writer) error {
+	db, info, err := s.reader(ctx)
+	if err != nil || db == nil {
+		if err != nil {
+			return wrapDump(err)
+		}
+		return writeJSONValue(w, Dump{Compactions: []DumpCompaction{}, Context: map[string]*string{},
+			Events: map[string][]DumpEvent{}, Sessions: []DumpSession{}}, "")
+	}
+	sessions, err := s.ListSessions(ctx, "")
+	if err != nil {
+		return wrapDump(err)
+	}
+	keys := make([]string, len(sessions))
+	byKey := make(map[string]Session, len(sessions))
+	for i, sess := range sessions {
+		keys[i] = strconv.FormatInt(sess.ID, 10)
+		byKey[keys[i]] = sess
+	}
+	sort.Strings(keys) // encoding/json's order of map keys
+	comps, err := s.compactions(ctx, "")
+	if err != nil {
+		return wrapDump(err)
+	}
+	dumpComps := make([]DumpCompaction, 0, len(comps))
+	for _, c := range comps {
+		dumpComps = append(dumpComps, DumpCompaction{AfterSeq: c.AfterSeq, Created: c.Created,
+			ID: c.ID, SessionID: c.SessionID, Summary: c.Summary})
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString("{\n  \"compactions\": ")
+	if err := writeJSONValue(bw, dumpComps, "  "); err != nil {
+		return err
+	}
+	bw.WriteString(",\n  \"context\": ")
+	err = writeJSONMap(bw, keys, func(key string) (any, error) {
+		p, err := s.BuildContext(ctx, byKey[key].ID)
+		if err != nil || p == nil {
+			return (*string)(nil), err
+		}
+		return BuildContextPrompt(p, DumpPrompt), nil
+	})
+	if err != nil {
+		return wrapDump(err)
+	}
+	bw.WriteString(",\n  \"events\": ")
+	err = writeJSONMap(bw, keys, func(key string) (any, error) {
+		events, err := s.LoadEvents(ctx, byKey[key].ID)
+		if err != nil {
+			return nil, err
+		}
+		return dumpEvents(events), nil
+	})
+	if err != nil {
+		return wrapDump(err)
+	}
+	bw.WriteString(",\n  \"schema_version\": ")
+	if err := writeJSONValue(bw, info.effectiveVersion(), "  "); err != nil {
+		return err
+	}
+	bw.WriteString(",\n  \"sessions\": ")
+	list := make([]DumpSession, len(sessions))
+	for i, sess := range sessions {
+		list[i] = dumpSessionRow(sess)
+	}
+	if err := writeJSONValue(bw, list, "  "); err != nil {
+		return err
+	}
+	bw.WriteString("\n}\n")
+	return bw.Flush()
+}
+
+// writeJSONMap writes a JSON object of keys (sorted) at the dump's second
+// level, each value made by value when it is written.
+func writeJSONMap(w *bufio.Writer, keys []string, value func(string) (any, error)) error {
+	if len(keys) == 0 {
+		_, err := w.WriteString("{}")
+		return err
+	}
+	w.WriteString("{")
+	for i, key := range keys {
+		if i > 0 {
+			w.WriteString(",")
+		}
+		w.WriteString("\n    " + strconv.Quote(key) + ": ")
+		v, err := value(key)
+		if err != nil {
+			return err
+		}
+		if err := writeJSONValue(w, v, "    "); err != nil {
+			return err
+		}
+	}
+	_, err := w.WriteString("\n  }")
+	return err
+}
+
+// writeJSONValue writes v as JSON indented as part of a dump, at the level
+// of prefix, without HTML escaping and without a trailing newline.
+func writeJSONValue(w io.Writer, v any, prefix string) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("encode dump: %w", err)
+	}
+	if prefix == "" {
+		_, err := w.Write(b.Bytes()) // the whole dump: with its newline
+		return err
+	}
+	_, err := w.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+	return err
 }

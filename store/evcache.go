@@ -197,8 +197,8 @@ func (s *Store) loadDense(ctx context.Context, tx *readTx, session int64) (_ *ca
 // extendCached decodes the rows added after old and returns the extended
 // entry; ok is false when the rows are not a pure append (reload instead).
 func (s *Store) extendCached(ctx context.Context, tx *readTx, old *cachedSession, st sessionStamp) (*cachedSession, bool, error) {
-	d, err := s.decodeRange(ctx, tx, old.session, rowQuery{where: "session_id = ? AND id > ?", args: []any{old.maxID}},
-		int(st.count-old.count))
+	d, err := s.decodeRange(ctx, tx, old.session, rowQuery{where: "session_id = ? AND id > ?", args: []any{old.maxID},
+		held: int64(old.bytes)}, int(st.count-old.count))
 	if err != nil || !d.complete {
 		return nil, false, err
 	}

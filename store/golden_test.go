@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -36,6 +37,13 @@ func checkGoldenDump(t *testing.T, src string) {
 	gotJSON, err := d.JSON()
 	if err != nil {
 		t.Fatal(err)
+	}
+	var streamed bytes.Buffer
+	if err := s.WriteDump(context.Background(), &streamed); err != nil {
+		t.Fatalf("WriteDump() = %v", err)
+	}
+	if !bytes.Equal(streamed.Bytes(), gotJSON) {
+		t.Errorf("WriteDump() differs from Dump().JSON():\n%s\n---\n%s", streamed.Bytes(), gotJSON)
 	}
 	var got, want any
 	if err := json.Unmarshal(gotJSON, &got); err != nil {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -10,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // Reading the events table across sessions, in id order, for readers that
@@ -19,12 +22,15 @@ import (
 // what was appended since.
 
 // Scan batch bounds: a batch holds at most scanBatchRows rows and stops
-// after about scanBatchBytes of payload, so memory stays flat on any store.
+// after about scanBatchBytes of payload or scanBatchDecoded of decoded
+// payload (as the zstd frames declare it; see scanCost), so memory stays
+// flat on any store.
 const (
-	scanBatchRows  = 1024
-	scanBatchBytes = 8 << 20
-	scanChunk      = 128 // rows decoded as one unit of work
-	byIDChunk      = 256 // ids per query of EventsByID and CompactionsByID
+	scanBatchRows    = 1024
+	scanBatchBytes   = 8 << 20
+	scanBatchDecoded = 32 << 20
+	scanChunk        = 128 // rows decoded as one unit of work
+	byIDChunk        = 256 // ids per query of EventsByID and CompactionsByID
 )
 
 // ScannedEvent is one events row as ScanEvents and EventsByID return it.
@@ -164,11 +170,12 @@ func readScanBatch(ctx context.Context, db *sql.DB, query string, after, before 
 	}
 	defer rows.Close()
 	var (
-		out   = make([]scanRow, 0, min(limit, 256))
-		arena []byte // payload copies, one allocation for many rows
-		bytes int
-		kind  any
-		data  sql.RawBytes
+		out     = make([]scanRow, 0, min(limit, 256))
+		arena   []byte // payload copies, one allocation for many rows
+		bytes   int
+		decoded int64
+		kind    any
+		data    sql.RawBytes
 	)
 	for rows.Next() {
 		var r scanRow
@@ -181,7 +188,8 @@ func readScanBatch(ctx context.Context, db *sql.DB, query string, after, before 
 		arena = append(arena, data...)
 		r.kind, r.data = kindValue(kind), arena[len(arena)-len(data):len(arena):len(arena)]
 		out = append(out, r)
-		if bytes += len(data); bytes >= scanBatchBytes && len(out) < limit {
+		bytes += len(data)
+		if decoded += scanCost(data); (bytes >= scanBatchBytes || decoded >= scanBatchDecoded) && len(out) < limit {
 			return out, true, rows.Err() // the rest comes in the next batch
 		}
 	}
@@ -189,6 +197,21 @@ func readScanBatch(ctx context.Context, db *sql.DB, query string, after, before 
 		return nil, false, err
 	}
 	return out, len(out) == limit, nil
+}
+
+// scanCost is the most a payload may decode to: its declared size; for a
+// zstd frame that does not declare it, the most its one block holds
+// (zstd's Block_Maximum_Size, at most the window and 128 KiB: Lazuli's
+// small events are such frames), or else the most an event may hold.
+func scanCost(data []byte) int64 {
+	if n := declaredSize(data); n > 0 || !bytes.HasPrefix(data, zstdMagic) {
+		return n
+	}
+	var h zstd.Header
+	if h.Decode(data) == nil && !h.SingleSegment && h.FirstBlock.OK && h.FirstBlock.Last {
+		return int64(min(h.WindowSize, 128<<10))
+	}
+	return MaxEventSize
 }
 
 // decodeScanRows decodes rows on up to GOMAXPROCS goroutines.
@@ -228,18 +251,27 @@ func (s *Store) decodeScanRows(rows []scanRow) []ScannedEvent {
 }
 
 // EventsByID reads and decodes the events with the given ids, in the order
-// of ids; ids that do not exist (a deleted session's) are left out.
+// of ids; ids that do not exist (a deleted session's) are left out. Events
+// that decode to more than MaxLoadBytes in all yield a *LoadLimitError
+// before they are decoded.
 func (s *Store) EventsByID(ctx context.Context, ids []int64) ([]ScannedEvent, error) {
 	db, _, err := s.reader(ctx)
 	if err != nil || db == nil || len(ids) == 0 {
 		return nil, wrapByID("events", err)
 	}
+	var decoded int64
 	byID := make(map[int64]ScannedEvent, len(ids))
 	for lo := 0; lo < len(ids); lo += byIDChunk {
 		part := ids[lo:min(lo+byIDChunk, len(ids))]
 		rows, err := readRowsByID(ctx, db, part)
 		if err != nil {
 			return nil, wrapByID("events", formatOrErr(s.path, err))
+		}
+		for _, r := range rows {
+			decoded += scanCost(r.data)
+		}
+		if decoded > MaxLoadBytes {
+			return nil, wrapByID("events", &LoadLimitError{Bytes: decoded, Limit: MaxLoadBytes})
 		}
 		for _, e := range s.decodeScanRows(rows) {
 			byID[e.ID] = e
