@@ -64,6 +64,7 @@ type Store struct {
 	closed        bool
 
 	writeMu  sync.Mutex  // serialises this Store's write transactions
+	busyHook func()      // tests: called when a write found the store busy, before it looks for progress
 	verifyMu sync.Mutex  // guards verified and damage
 	verified bool        // quick_check passed (see verify)
 	damage   error       // what quick_check found, if it failed

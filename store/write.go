@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // errNoStore reports a write that needs an existing store (for example
@@ -26,7 +28,7 @@ func (s *Store) writeTx(ctx context.Context, create bool, fn func(tx *sql.Tx) er
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	tx, err := db.BeginTx(ctx, nil) // immediate: _txlock in the DSN
+	tx, err := s.beginWrite(ctx, db)
 	if err != nil {
 		return classify(err)
 	}
@@ -35,6 +37,41 @@ func (s *Store) writeTx(ctx context.Context, create bool, fn func(tx *sql.Tx) er
 		return classify(err)
 	}
 	return classify(tx.Commit())
+}
+
+// beginWrite begins an immediate transaction on db, a write pool or one of
+// its connections (_txlock in the DSN).
+// When another writer holds the lock past the busy timeout, it tries again
+// as long as the store changed while it waited: the other writer, or a
+// queue of them, is making progress, and SQLite's busy handler, which
+// only sleeps and retries, may just have lost every race for the lock. It
+// gives up with SQLite's busy error after a wait in which nothing changed.
+func (s *Store) beginWrite(ctx context.Context, db interface {
+	BeginTx(context.Context, *sql.TxOptions) (*sql.Tx, error)
+}) (*sql.Tx, error) {
+	for {
+		before := progressMark(s.path)
+		tx, err := db.BeginTx(ctx, nil)
+		if err == nil || sqliteCode(err) != sqlite3.SQLITE_BUSY || ctx.Err() != nil {
+			return tx, err
+		}
+		if s.busyHook != nil {
+			s.busyHook()
+		}
+		if progressMark(s.path) == before {
+			return nil, err
+		}
+	}
+}
+
+// progressMark is what changes when a writer commits to the store at path:
+// the file's size and modification time, and its journal's, which a
+// commit in rollback-journal mode creates and deletes. It only stats the
+// files (see readHeader on why the file is never opened).
+func progressMark(path string) [2]fileInfo {
+	file, _ := statInfo(path)
+	journal, _ := statInfo(path + "-journal")
+	return [2]fileInfo{file, journal}
 }
 
 // writer returns the pool for writing, creating the file (with create) and
@@ -202,7 +239,7 @@ func (s *Store) prepareWrite(ctx context.Context, wdb *sql.DB, info *schemaInfo)
 	if _, err := conn.ExecContext(ctx, "PRAGMA journal_mode = DELETE"); err != nil {
 		return fmt.Errorf("set journal mode: %w", classify(err))
 	}
-	tx, err := conn.BeginTx(ctx, nil)
+	tx, err := s.beginWrite(ctx, conn)
 	if err != nil {
 		return fmt.Errorf("prepare store for writing: %w", classify(err))
 	}
