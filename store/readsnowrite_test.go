@@ -3,51 +3,25 @@ package store
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/internal/interrupted"
 )
 
-// walCopy returns a copy of a store in WAL mode whose last commit is only
-// in its WAL file, not checkpointed into the store: as a third-party
-// writer killed before its last connection closed leaves them.
+// walCopy returns a store in WAL mode whose last commit is only in its
+// WAL file, not checkpointed into the store: as a third-party writer
+// killed before its last connection closed leaves them.
 func walCopy(t *testing.T) string {
 	t.Helper()
-	ctx := context.Background()
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
 	mustAppend(t, s, sess.ID, UserMessage("kept"))
-	path := s.Path()
 	s.Close()
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
+	if err := interrupted.WAL(s.Path()); err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	for _, q := range []string{"PRAGMA journal_mode = WAL", "PRAGMA wal_autocheckpoint = 0",
-		"INSERT INTO sessions(worktree, name) VALUES ('main', 'in the WAL')"} {
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	dst := filepath.Join(t.TempDir(), "sessions.azs")
-	for _, suffix := range []string{"", "-wal"} {
-		data, err := os.ReadFile(path + suffix)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if suffix == "-wal" && len(data) == 0 {
-			t.Fatal("the WAL file is empty")
-		}
-		writeFile(t, dst+suffix, data)
-	}
-	return dst
+	return s.Path()
 }
 
 // readAll runs every read method of s, with more arguments than
