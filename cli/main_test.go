@@ -9,13 +9,16 @@ import (
 
 // TestMain keeps the tests' caches out of the user's cache folder. It also
 // runs the test binary as a helper process when a test asks for one (see
-// killedWriterMain, measuredMain).
+// killedWriterMain, measuredMain, repeatMain).
 func TestMain(m *testing.M) {
 	if os.Getenv(killedWriterEnv) != "" {
 		os.Exit(killedWriterMain())
 	}
 	if os.Getenv(measuredEnv) != "" {
 		os.Exit(measuredMain())
+	}
+	if os.Getenv(repeatEnv) != "" {
+		os.Exit(repeatMain())
 	}
 	os.Exit(testcache.Run(m))
 }

@@ -436,12 +436,12 @@ func TestConnectionSettings(t *testing.T) {
 	}
 	defer w.Close()
 	for i, c := range append(conns, w) {
-		readOnly := "1"
+		readOnly, busy := "1", "4936" // readers wait readerWait busy timeouts
 		if c == w {
-			readOnly = "0"
+			readOnly, busy = "0", "1234"
 		}
 		for pragma, want := range map[string]string{"journal_mode": "delete", "foreign_keys": "1",
-			"synchronous": "1", "busy_timeout": "1234", "query_only": readOnly} {
+			"synchronous": "1", "busy_timeout": busy, "query_only": readOnly} {
 			var got string
 			if err := c.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil || got != want {
 				t.Errorf("conn %d: PRAGMA %s = %q, %v, want %q", i, pragma, got, err, want)

@@ -15,8 +15,19 @@ import (
 
 // DefaultBusyTimeout is how long an operation waits for a lock held by
 // another connection (AZUREAL, another Lazuli window) before it fails with
-// ErrBusy.
+// ErrBusy: a write, for a wait in which the store did not change (it
+// waits again while other writers commit; see beginWrite); a read,
+// readerWait times as long.
 const DefaultBusyTimeout = 5 * time.Second
+
+// readerWait is how many busy timeouts a read waits for the store's lock.
+// A read waits only while writers commit (in rollback-journal mode they
+// let readers in while they prepare their transactions), but writers
+// queued behind each other (see beginWrite) commit one after another, and
+// SQLite's busy handler, which only sleeps and retries, can miss the gaps
+// between them; a reader that says "busy" while writers make progress is
+// a failure the user sees for nothing.
+const readerWait = 4
 
 // maxOpenConns bounds the connection pool: each connection has its own page
 // cache, and writes are serialised anyway, so a few readers are enough.
@@ -30,7 +41,8 @@ type options struct {
 }
 
 // WithBusyTimeout sets how long operations wait for another connection's
-// lock before failing with ErrBusy. The default is DefaultBusyTimeout.
+// lock before failing with ErrBusy (see DefaultBusyTimeout). The default
+// is DefaultBusyTimeout.
 func WithBusyTimeout(d time.Duration) Option {
 	return func(o *options) { o.busyTimeout = d }
 }
@@ -283,7 +295,7 @@ func (s *Store) attach(ctx context.Context) error {
 	if err != nil || !present {
 		return err
 	}
-	db, err := openPool(s.path, true, s.opts.busyTimeout)
+	db, err := openPool(s.path, true, s.opts.busyTimeout*readerWait)
 	if err != nil {
 		return err
 	}
