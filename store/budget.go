@@ -29,11 +29,14 @@ type LoadLimitError struct {
 func (e *LoadLimitError) Error() string {
 	if e.Session == 0 {
 		return fmt.Sprintf("the events asked for hold at least %s of decoded text, more than one load reads (%s): not loaded, to keep memory bounded",
-			FormatBytes(e.Bytes), FormatBytes(e.Limit))
+			mib(e.Bytes), mib(e.Limit))
 	}
 	return fmt.Sprintf("session S%d holds %s of decoded events, more than one load reads (%s): not loaded, to keep memory bounded",
-		e.Session, FormatBytes(e.Bytes), FormatBytes(e.Limit))
+		e.Session, mib(e.Bytes), mib(e.Limit))
 }
+
+// mib formats a byte count in MiB, as the limit is set.
+func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
 // loadBudget counts the decoded bytes of one load against limit.
 type loadBudget struct {
