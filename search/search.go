@@ -132,13 +132,12 @@ func (x *Index) search(ctx context.Context, q *query, limit int) (Result, error)
 		if len(ids) == 0 {
 			break
 		}
-		evs, err := x.st.EventsByID(ctx, ids)
+		found, checked, err := x.checkIDs(ctx, hb, ids)
 		if err != nil {
 			return Result{}, err
 		}
-		checked := hb.events(evs)
-		for i := range evs {
-			if hits, err = comps.emitAbove(ctx, hb, hits, evs[i].ID); err != nil {
+		for i, id := range found {
+			if hits, err = comps.emitAbove(ctx, hb, hits, id); err != nil {
 				return Result{}, err
 			}
 			if checked[i].ok {
@@ -162,6 +161,36 @@ func (x *Index) search(ctx context.Context, q *query, limit int) (Result, error)
 		return res, nil
 	}
 	return res, x.coverage(ctx, &res)
+}
+
+// checkIDs reads the events of ids and checks them against the query; it
+// returns the ids found, in the order of ids, with their verdicts. Events
+// that together decode to more than one load reads (store.MaxLoadBytes: a
+// few kilobytes of zstd can hold tens of megabytes) are read and checked
+// one at a time, so that one of them at most is decoded at once.
+func (x *Index) checkIDs(ctx context.Context, hb *hitBuilder, ids []int64) ([]int64, []checkedEvent, error) {
+	evs, err := x.st.EventsByID(ctx, ids)
+	var tooMuch *store.LoadLimitError
+	if errors.As(err, &tooMuch) && len(ids) > 1 {
+		var found []int64
+		var checked []checkedEvent
+		for _, id := range ids {
+			f, c, err := x.checkIDs(ctx, hb, []int64{id})
+			if err != nil {
+				return nil, nil, err
+			}
+			found, checked = append(found, f...), append(checked, c...)
+		}
+		return found, checked, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	found := make([]int64, len(evs))
+	for i := range evs {
+		found[i] = evs[i].ID
+	}
+	return found, hb.events(evs), nil
 }
 
 // budgetNote explains a search that ran out of DefaultBudget.
