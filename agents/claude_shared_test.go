@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -179,12 +180,12 @@ func claudeSubsequence(a, b []string) bool {
 }
 
 // claudeReference returns the events AZUREAL stored for fixture name (all
-// sessions of its reference dump), skipping t when there is no dump.
+// sessions of its reference dump); a missing dump is a missing fixture.
 func claudeReference(t *testing.T, name string) []store.Event {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(claudeFixtureDir(t), "reference", name+".dump.json"))
+	b, err := os.ReadFile(fixtures.Dir(t, "reference", name+".dump.json"))
 	if err != nil {
-		t.Skipf("no reference dump: %v", err)
+		t.Fatal(err)
 	}
 	var dump struct {
 		Events map[string][]struct {
@@ -237,15 +238,11 @@ func claudeCount(events []store.Event) claudeCounts {
 	return c
 }
 
-// claudeFixtureDir returns ../../shared/fixtures, skipping tb when the shared
-// folder is absent.
+// claudeFixtureDir returns the shared fixtures folder (see
+// internal/fixtures for what happens when it is missing).
 func claudeFixtureDir(tb testing.TB) string {
 	tb.Helper()
-	dir := filepath.Join("..", "..", "shared", "fixtures")
-	if _, err := os.Stat(dir); err != nil {
-		tb.Skipf("shared fixtures not available: %v", err)
-	}
-	return dir
+	return fixtures.Dir(tb)
 }
 
 // claudeFixtureName is a short subtest name for a fixture path.
@@ -288,14 +285,14 @@ func claudeField(tb testing.TB, path string, n int, key string) string {
 
 // claudeSeedFuzz seeds f with the table cases and, when the shared fixtures
 // are present, with short lines of the fixture files.
-func claudeSeedFuzz(f *testing.F, cases []claudeLineCase, fixtures func(testing.TB) []string) {
+func claudeSeedFuzz(f *testing.F, cases []claudeLineCase, files func(testing.TB) []string) {
 	for _, tc := range cases {
 		f.Add([]byte(strings.Join(tc.lines, "\n")))
 	}
-	if _, err := os.Stat(filepath.Join("..", "..", "shared", "fixtures")); err != nil {
-		return
+	if _, err := fixtures.Path(); err != nil {
+		return // the table cases still seed it; the fixture tests report the missing folder
 	}
-	for _, path := range fixtures(f) {
+	for _, path := range files(f) {
 		claudeSeedFile(f, path)
 	}
 }
@@ -340,7 +337,7 @@ func claudeFuzzParser(t *testing.T, p Parser, data []byte) {
 func claudeBenchParser(b *testing.B, path string, newParser func() Parser) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		b.Skip(err)
+		fixtures.Missing(b, err)
 	}
 	lines := bytes.Split(data, []byte("\n"))
 	b.SetBytes(int64(len(data)))

@@ -1,11 +1,13 @@
 package agents
 
 import (
+	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -139,7 +141,7 @@ func TestCodexExecParserStats(t *testing.T) {
 func codexExecFixtures(t *testing.T) []string {
 	files := append(cxGlob(t, "transcripts/C_*.jsonl"), cxGlob(t, "real-cli/codex-*/stdout.jsonl")...)
 	if len(files) == 0 {
-		t.Skip("no format C fixtures")
+		fixtures.Missing(t, errors.New("no format C files (transcripts/C_*.jsonl, real-cli/codex-*/stdout.jsonl)"))
 	}
 	return files
 }

@@ -1,11 +1,13 @@
 package agents
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -204,7 +206,7 @@ func TestCodexRolloutStats(t *testing.T) {
 func codexRolloutFixtures(t *testing.T) []string {
 	files := append(cxGlob(t, "transcripts/D_*.jsonl"), cxGlob(t, "real-cli/codex-*/transcripts/codex/sessions/*/*/*/*.jsonl")...)
 	if len(files) == 0 {
-		t.Skip("no format D fixtures")
+		fixtures.Missing(t, errors.New("no format D files (transcripts/D_*.jsonl, real-cli/codex-*)"))
 	}
 	return files
 }
@@ -290,9 +292,6 @@ func TestCodexRolloutCounts(t *testing.T) {
 func TestCodexRolloutNoDoubledReasoning(t *testing.T) {
 	name := "D_agentcmd_rollout-2025-09-24T19-22-20-01997e76-d124-7592-9cac-2ec05abbca08.jsonl"
 	ref := cxReference(t, name)
-	if ref == nil {
-		t.Skip("no reference dump")
-	}
 	if n := cxAdjacentDuplicates(ref); n != 112 {
 		t.Errorf("AZUREAL stored %d adjacent duplicate AssistantText pairs, expected 112", n)
 	}

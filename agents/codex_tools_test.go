@@ -8,18 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
 
-// cxFixtures returns the shared fixtures folder, skipping the test when it
-// is absent.
+// cxFixtures returns the shared fixtures folder (see internal/fixtures for
+// what happens when it is missing).
 func cxFixtures(tb testing.TB) string {
 	tb.Helper()
-	dir := filepath.Join("..", "..", "shared", "fixtures")
-	if _, err := os.Stat(dir); err != nil {
-		tb.Skipf("shared fixtures not found at %s", dir)
-	}
-	return dir
+	return fixtures.Dir(tb)
 }
 
 // cxGlob returns the files matching pattern under the fixtures folder.
@@ -77,14 +74,24 @@ func cxCounts(evs []store.Event) map[store.Kind]int {
 	return c
 }
 
+// cxHasReference reports whether fixture name is one of the transcripts
+// (A_… to D_…) that AZUREAL stored a reference dump of.
+func cxHasReference(name string) bool {
+	return len(name) > 2 && name[1] == '_' && name[0] >= 'A' && name[0] <= 'D'
+}
+
 // cxReference returns the events AZUREAL stored for a fixture transcript
-// (reference/<name>.dump.json), or nil when there is no reference.
+// (reference/<name>.dump.json), or nil for a real CLI capture, which has no
+// reference. A transcript's missing dump is a missing fixture.
 func cxReference(tb testing.TB, name string) []store.Event {
 	tb.Helper()
 	path := filepath.Join(cxFixtures(tb), "reference", strings.TrimSuffix(name, ".jsonl")+".dump.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil
+		if cxHasReference(name) {
+			fixtures.Missing(tb, err)
+		}
+		return nil // the real CLI captures have no AZUREAL dump
 	}
 	var dump struct {
 		Events map[string][]struct {
@@ -118,7 +125,10 @@ func cxAdjacentDuplicates(evs []store.Event) int {
 
 // cxSeeds adds every line of the fixture files matching patterns to f.
 func cxSeeds(f *testing.F, patterns ...string) {
-	dir := filepath.Join("..", "..", "shared", "fixtures")
+	dir, err := fixtures.Path()
+	if err != nil {
+		return // the table cases still seed it; the fixture tests report the missing folder
+	}
 	for _, p := range patterns {
 		files, _ := filepath.Glob(filepath.Join(dir, p))
 		for _, file := range files {

@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -26,10 +26,7 @@ type summaryFixture struct {
 // tb when the shared fixtures are not checked out next to the module.
 func summaryFixtures(tb testing.TB) []summaryFixture {
 	tb.Helper()
-	root := filepath.Join("..", "..", "shared", "fixtures")
-	if _, err := os.Stat(root); err != nil {
-		tb.Skipf("shared fixtures not available: %v", err)
-	}
+	root := fixtures.Dir(tb)
 	var paths []string
 	for _, dir := range []string{"reference", "azs"} {
 		m, err := filepath.Glob(filepath.Join(root, dir, "*.azs"))
@@ -39,7 +36,7 @@ func summaryFixtures(tb testing.TB) []summaryFixture {
 		paths = append(paths, m...)
 	}
 	if len(paths) == 0 {
-		tb.Skipf("no .azs fixtures under %s", root)
+		fixtures.Missing(tb, fmt.Errorf("no .azs files under %s", root))
 	}
 	var out []summaryFixture
 	for _, p := range paths {

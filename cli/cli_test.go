@@ -9,16 +9,19 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 )
 
-// sharedDir is the shared fixtures folder, beside the repository.
-var sharedDir = filepath.Join("..", "..", "shared", "fixtures")
+// sharedDir is the shared fixtures folder; a test that reads it calls
+// needShared first.
+var sharedDir, _ = fixtures.Path()
 
+// needShared fails or skips t when the shared fixtures are missing (see
+// internal/fixtures).
 func needShared(t *testing.T) {
 	t.Helper()
-	if _, err := os.Stat(sharedDir); err != nil {
-		t.Skip("shared fixtures not present")
-	}
+	fixtures.Dir(t)
 }
 
 // run runs a CLI command in dir and returns its exit code and output.

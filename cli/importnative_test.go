@@ -29,7 +29,7 @@ type nativeJSON struct {
 }
 
 func TestImportNativeCommand(t *testing.T) {
-	tree := nativetree.ForTestFrom(t, filepath.Join(sharedDir, "transcripts"))
+	tree := nativetree.ForTest(t)
 	dir := t.TempDir()
 	storePath := filepath.Join(dir, ".azureal", "sessions.azs")
 

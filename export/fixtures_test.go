@@ -4,16 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
 
-// sharedDir is the shared fixtures folder, beside the repository.
-var sharedDir = filepath.Join("..", "..", "shared", "fixtures")
+// sharedDir is the shared fixtures folder; a test that reads it goes through
+// fixtures.Dir or fixtures.Missing first.
+var sharedDir, _ = fixtures.Path()
 
 // synthEvents has every kind of event, with content that tries to break
 // out of fences and markup.
@@ -78,14 +79,11 @@ func storeWith(t testing.TB, name string, events []store.Event) string {
 	return path
 }
 
-// fixtureEvents parses a real transcript from the shared fixtures, or
-// skips the test when they are absent.
+// fixtureEvents parses a real transcript from the shared fixtures (see
+// internal/fixtures for what happens when it is missing).
 func fixtureEvents(t testing.TB, rel string) []store.Event {
 	t.Helper()
-	path := filepath.Join(sharedDir, rel)
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("shared fixtures not present")
-	}
+	path := fixtures.Dir(t, rel)
 	events, _, _, err := agents.LoadTranscript(path, agents.FormatAuto, agents.ParserOptions{})
 	if err != nil {
 		t.Fatal(err)

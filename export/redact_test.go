@@ -2,12 +2,14 @@ package export
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -153,7 +155,7 @@ func TestNoFalsePositivesInFixtures(t *testing.T) {
 		files = append(files, m...)
 	}
 	if len(files) == 0 {
-		t.Skip("shared fixtures not present")
+		fixtures.Missing(t, fmt.Errorf("no transcripts or real-cli/*/stdout.jsonl under %s", sharedDir))
 	}
 	var scanned int64
 	for _, f := range files {

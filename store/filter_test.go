@@ -2,16 +2,14 @@ package store_test
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -128,9 +126,6 @@ func TestFilterInjectedKeepsRowColumns(t *testing.T) {
 	}
 }
 
-// ctxFixtureDir is where the AZUREAL-written fixture stores live.
-var ctxFixtureDir = filepath.Join("..", "..", "shared", "fixtures", "azs")
-
 // ctxDump is the part of a fixture's *.dump.json these tests use.
 type ctxDump struct {
 	Compactions []struct {
@@ -147,14 +142,11 @@ type ctxDump struct {
 	} `json:"events"`
 }
 
-// loadCtxDump reads fixture name's dump, skipping the test when the shared
-// fixtures are not present.
+// loadCtxDump reads the dump of the AZUREAL-written fixture store name (see
+// internal/fixtures for what happens when it is missing).
 func loadCtxDump(t *testing.T, name string) ctxDump {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(ctxFixtureDir, name+".dump.json"))
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("fixture %s not present: %v", name, err)
-	}
+	data, err := os.ReadFile(fixtures.Dir(t, "azs", name+".dump.json"))
 	if err != nil {
 		t.Fatalf("read fixture %s: %v", name, err)
 	}

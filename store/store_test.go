@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"sort"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 )
 
 // mustOpen opens a new, not yet created store in a temporary worktree.
@@ -59,15 +61,11 @@ func mustLoad(tb testing.TB, s *Store, id int64) []StoredEvent {
 	return evs
 }
 
-// fixtureDir returns ../../shared/fixtures/<sub>, skipping the test when the
-// shared directory is not checked out next to the module.
+// fixtureDir returns the shared fixtures' folder sub (see internal/fixtures
+// for what happens when it is missing).
 func fixtureDir(tb testing.TB, sub string) string {
 	tb.Helper()
-	dir := filepath.Join("..", "..", "shared", "fixtures", sub)
-	if _, err := os.Stat(dir); err != nil {
-		tb.Skipf("fixtures not available: %v", err)
-	}
-	return dir
+	return fixtures.Dir(tb, sub)
 }
 
 // fixtureStores lists the .azs files of a fixture directory.

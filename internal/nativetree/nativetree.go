@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 )
 
 // Tree is a built history.
@@ -25,24 +27,18 @@ type Tree struct {
 	Files map[string]string
 }
 
-// FixtureDir is where the shared transcripts are, relative to a package
-// folder of the module.
-var FixtureDir = filepath.Join("..", "..", "shared", "fixtures", "transcripts")
-
-// ForTest builds a tree under a temporary home, skipping the test when the
-// shared fixtures are not checked out next to the module.
+// ForTest builds a tree of the shared transcripts under a temporary home;
+// when they are missing the test fails or skips (see internal/fixtures).
 func ForTest(tb testing.TB) Tree {
 	tb.Helper()
-	return ForTestFrom(tb, FixtureDir)
+	return ForTestFrom(tb, fixtures.Dir(tb, "transcripts"))
 }
 
-// ForTestFrom is ForTest with the fixture folder given.
-func ForTestFrom(tb testing.TB, fixtures string) Tree {
+// ForTestFrom builds a tree of the transcripts in folder src, which exists,
+// under a temporary home.
+func ForTestFrom(tb testing.TB, src string) Tree {
 	tb.Helper()
-	if _, err := os.Stat(fixtures); err != nil {
-		tb.Skipf("shared fixtures not available: %v", err)
-	}
-	t, err := Build(fixtures, tb.TempDir())
+	t, err := Build(src, tb.TempDir())
 	if err != nil {
 		tb.Fatal(err)
 	}
