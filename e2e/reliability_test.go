@@ -18,12 +18,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-app/lazuli/internal/fakemodel"
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/internal/nativetree"
 )
 
 // killIterations is how many times TestKillDuringImportAndIndex kills lazuli
 // (issue 5: "Kill the process 200 times at random points during import and
-// indexing"). -short runs a tenth of them.
+// indexing"). -short runs a tenth of them, unless LAZULI_E2E_REQUIRED=1.
 const killIterations = 200
 
 // world is a native history, a store and a cache folder, and the
@@ -40,7 +42,14 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	tree := nativetree.ForTestFrom(t, filepath.Join("..", "..", "shared", "fixtures", "transcripts"))
+	// Under LAZULI_E2E_REQUIRED=1 these tests never skip: missing
+	// fixtures fail them even outside CI.
+	var tree nativetree.Tree
+	if fakemodel.E2ERequired() {
+		tree = nativetree.ForTestFrom(t, fixtures.MustDir(t, "transcripts"))
+	} else {
+		tree = nativetree.ForTest(t)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	t.Cleanup(cancel)
 	root := t.TempDir()
@@ -203,7 +212,7 @@ var searchQueries = []string{"the", "error", "func ", "package.json", "git statu
 func TestKillDuringImportAndIndex(t *testing.T) {
 	w := newWorld(t)
 	n := killIterations
-	if testing.Short() {
+	if fakemodel.Short() {
 		n /= 10
 	}
 
@@ -289,13 +298,13 @@ func TestSearchWhileAppending(t *testing.T) {
 	}
 	sort.Strings(files)
 	if len(files) < 3 {
-		t.Skip("not enough Claude transcripts among the fixtures")
+		t.Fatalf("%d Claude transcripts among the fixtures, want at least 3", len(files))
 	}
 	w.ok("import", "--store", w.store, "--name", "target", files[0])
 	w.ok("search", "--store", w.store, "--json", "error")
 
 	appends := 12
-	if testing.Short() {
+	if fakemodel.Short() {
 		appends = 4
 	}
 	stop := make(chan struct{})

@@ -138,21 +138,62 @@ func FindCLI(name string) string {
 	return p
 }
 
+// E2ERequiredEnv set to 1 (as CI does) makes the end-to-end tests run
+// whatever else is asked: a missing CLI or fixture fails them, and -short
+// neither skips nor shortens them.
+const E2ERequiredEnv = "LAZULI_E2E_REQUIRED"
+
+// E2ERequired reports whether LAZULI_E2E_REQUIRED=1.
+func E2ERequired() bool { return os.Getenv(E2ERequiredEnv) == "1" }
+
+// Short reports whether an end-to-end test may do less work: with -short,
+// unless LAZULI_E2E_REQUIRED=1.
+func Short() bool { return testing.Short() && !E2ERequired() }
+
+// cliDecision is what a test that needs a real agent CLI does.
+type cliDecision int
+
+const (
+	cliRuns        cliDecision = iota
+	cliSkipShort               // -short, and the e2e tests are not required
+	cliSkipMissing             // no CLI, and the e2e tests are not required
+	cliFailMissing             // no CLI, and LAZULI_E2E_REQUIRED=1
+)
+
+// decideCLI decides what NeedCLI does: LAZULI_E2E_REQUIRED=1 wins over
+// -short (CI passes TESTFLAGS from its environment), so a required test
+// runs, or fails when its CLI is missing.
+func decideCLI(short, required, found bool) cliDecision {
+	switch {
+	case required && found:
+		return cliRuns
+	case required:
+		return cliFailMissing
+	case short:
+		return cliSkipShort
+	case found:
+		return cliRuns
+	default:
+		return cliSkipMissing
+	}
+}
+
 // NeedCLI returns the path of the real claude or codex CLI (see FindCLI)
 // for a test. Without it, or with -short, the test is skipped; with
-// LAZULI_E2E_REQUIRED=1 (CI) a missing CLI fails it instead.
+// LAZULI_E2E_REQUIRED=1 (CI) it always runs, and a missing CLI fails it.
 func NeedCLI(t testing.TB, name string) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("real CLI test: skipped with -short")
-	}
 	p := FindCLI(name)
-	if p == "" {
-		msg := fmt.Sprintf("%s not found (set LAZULI_%s, put it on PATH or run scripts/install-clis.sh)", name, strings.ToUpper(name))
-		if os.Getenv("LAZULI_E2E_REQUIRED") == "1" {
-			t.Fatal(msg + "; LAZULI_E2E_REQUIRED=1 makes this a failure")
-		}
-		t.Skip(msg)
+	missing := func() string {
+		return fmt.Sprintf("%s not found (set LAZULI_%s, put it on PATH or run scripts/install-clis.sh)", name, strings.ToUpper(name))
+	}
+	switch decideCLI(testing.Short(), E2ERequired(), p != "") {
+	case cliSkipShort:
+		t.Skip("real CLI test: skipped with -short (" + E2ERequiredEnv + "=1 runs it)")
+	case cliSkipMissing:
+		t.Skip(missing())
+	case cliFailMissing:
+		t.Fatal(missing() + "; " + E2ERequiredEnv + "=1 makes this a failure")
 	}
 	return p
 }
