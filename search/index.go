@@ -68,8 +68,9 @@ CREATE VIRTUAL TABLE fts USING fts5(text, tokenize='ascii', detail=none, content
 type Index struct {
 	st     *store.Store
 	path   string
-	budget time.Duration // see DefaultBudget
-	window int           // events per backfill window
+	budget time.Duration    // see DefaultBudget
+	now    func() time.Time // the budget's clock; nil is time.Now (tests set it)
+	window int              // events per backfill window
 
 	mu sync.Mutex // serialises Update and Rebuild
 

@@ -3,9 +3,11 @@ package search
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -84,7 +86,12 @@ func mustSession(t testing.TB, st *store.Store, name string, events ...store.Eve
 	return s
 }
 
-// mustIndex opens st's index in a fresh cache folder and updates it.
+// noBudget is the search budget of the correctness tests: a search is never
+// cut short, however busy the machine (TestBudget checks the budget).
+const noBudget = time.Duration(math.MaxInt64)
+
+// mustIndex opens st's index in a fresh cache folder, with no search
+// budget, and updates it.
 func mustIndex(t testing.TB, st *store.Store) *Index {
 	t.Helper()
 	if tt, ok := t.(*testing.T); ok {
@@ -95,6 +102,7 @@ func mustIndex(t testing.TB, st *store.Store) *Index {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { x.Close() })
+	x.budget = noBudget
 	mustUpdate(t, x)
 	return x
 }

@@ -103,7 +103,11 @@ func (x *Index) Search(ctx context.Context, query string, limit int) (Result, er
 }
 
 func (x *Index) search(ctx context.Context, q *query, limit int) (Result, error) {
-	start := time.Now()
+	now := x.now
+	if now == nil {
+		now = time.Now
+	}
+	start := now()
 	hb, err := newHitBuilder(ctx, x.st, q)
 	if err != nil {
 		return Result{}, err
@@ -121,7 +125,7 @@ func (x *Index) search(ctx context.Context, q *query, limit int) (Result, error)
 	var hits []Hit
 	res := Result{}
 	for chunk := firstChunk; len(hits) <= limit; chunk = min(2*chunk, maxChunk) {
-		if chunk > firstChunk && time.Since(start) > x.budget {
+		if chunk > firstChunk && now().Sub(start) > x.budget {
 			res.Partial, res.Note = true, budgetNote
 			break
 		}
@@ -146,6 +150,9 @@ func (x *Index) search(ctx context.Context, q *query, limit int) (Result, error)
 			if len(hits) > limit {
 				break
 			}
+		}
+		if len(ids) < chunk {
+			break // every candidate is checked: the budget is not spent on an empty read
 		}
 	}
 	if len(hits) <= limit && !res.Partial {

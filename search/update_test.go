@@ -42,9 +42,11 @@ func manyEvents(t testing.TB, st *store.Store, sessions, perSession int) {
 // manyEvents store.
 var sampleQueries = []string{"w0x0", "w1x5", "w2x13", "w3x29", "w0x49", "sharedword", "found"}
 
-// answers returns the hits of sampleQueries.
+// answers returns the hits of sampleQueries. It compares complete results,
+// so it lifts x's time budget: a busy machine must not cut a search short.
 func answers(t testing.TB, x *Index) map[string][]string {
 	t.Helper()
+	x.budget = noBudget
 	out := map[string][]string{}
 	for _, q := range sampleQueries {
 		r, err := x.Search(context.Background(), q, 1000)
@@ -270,21 +272,74 @@ func TestSearchWhileAppending(t *testing.T) {
 	t.Logf("%d rounds of searches", searches)
 }
 
+// fakeClock is a budget clock that moves only when the search reads it: by
+// step at every reading.
+type fakeClock struct {
+	t    time.Time
+	step time.Duration
+	n    int // readings
+}
+
+func (c *fakeClock) now() time.Time {
+	c.n++
+	c.t = c.t.Add(c.step)
+	return c.t
+}
+
+// TestBudget checks the search's time budget with a clock of its own, so
+// that how busy the machine is does not matter.
 func TestBudget(t *testing.T) {
 	st := mustOpenStore(t, testStorePath(t))
-	var evs []store.Event
+	evs := []store.Event{store.AssistantText("the alpha beta phrase, oldest")}
 	for range 100 { // every 4-gram of "alpha beta", never the phrase
 		evs = append(evs, store.AssistantText("alpha, pha b, a beta"))
 	}
 	mustSession(t, st, "s", evs...)
 	x := mustIndex(t, st)
-	x.budget = 0
+	x.budget = DefaultBudget
+
+	// Each reading of the clock is a budget and a bit later: the first
+	// chunk (firstChunk of the 101 candidates) is checked, then the search
+	// stops and says so.
+	x.now = (&fakeClock{step: DefaultBudget + time.Millisecond}).now
 	r := mustSearch(t, x, `"alpha beta"`)
 	if !r.Partial || r.Note != budgetNote || len(r.Hits) != 0 {
 		t.Errorf("search out of budget = %v partial %v note %q", hitKeys(r), r.Partial, r.Note)
 	}
+	// Just within the budget at every chunk: every candidate is checked and
+	// the oldest event, the only hit, is found.
+	c := &fakeClock{step: DefaultBudget / 10}
+	x.now = c.now
+	if r := mustSearch(t, x, `"alpha beta"`); r.Partial || len(r.Hits) != 1 {
+		t.Errorf("search within budget = %v partial %v note %q", hitKeys(r), r.Partial, r.Note)
+	}
+	if c.n < 3 {
+		t.Errorf("the clock was read %d times: the budget was not checked between chunks", c.n)
+	}
+	// A clock that never moves never stops a search.
+	x.now = (&fakeClock{}).now
+	if r := mustSearch(t, x, `"alpha beta"`); r.Partial || len(r.Hits) != 1 {
+		t.Errorf("search with a stopped clock = %v partial %v note %q", hitKeys(r), r.Partial, r.Note)
+	}
+}
+
+// TestBudgetNotSpentAfterTheLastCandidate: a search that read every
+// candidate in its first chunk is complete, however long that took.
+func TestBudgetNotSpentAfterTheLastCandidate(t *testing.T) {
+	st := mustOpenStore(t, testStorePath(t))
+	var evs []store.Event
+	for i := range firstChunk - 1 {
+		evs = append(evs, store.AssistantText(fmt.Sprintf("gamma delta %d", i)))
+	}
+	mustSession(t, st, "s", evs...)
+	x := mustIndex(t, st)
 	x.budget = DefaultBudget
-	if r := mustSearch(t, x, `"alpha beta"`); r.Partial {
-		t.Errorf("search within budget is partial: %s", r.Note)
+	x.now = (&fakeClock{step: time.Hour}).now // every chunk takes an hour
+	r, err := x.Search(context.Background(), "gamma delta", 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Partial || len(r.Hits) != firstChunk-1 {
+		t.Errorf("search of %d candidates on a slow machine = %d hits, partial %v note %q", firstChunk-1, len(r.Hits), r.Partial, r.Note)
 	}
 }
