@@ -75,6 +75,37 @@ func TestCompactSessionBuiltinKeepsLastThreePrompts(t *testing.T) {
 	}
 }
 
+// TestCompactSessionKeepsFewerPromptsInShortSessions: the boundary keeps the
+// last 3 prompts, else 2, else 1 (spec §7.3), so a session of 2 or 3 prompts
+// is compacted up to its second prompt.
+func TestCompactSessionKeepsFewerPromptsInShortSessions(t *testing.T) {
+	for _, tc := range []struct {
+		prompts, keep int
+	}{
+		{2, 1},
+		{3, 2},
+		{4, 3},
+	} {
+		t.Run(fmt.Sprintf("%d prompts", tc.prompts), func(t *testing.T) {
+			ctx := context.Background()
+			st, id := newStore(t)
+			users := seedSession(t, st, id, tc.prompts)
+			out, err := CompactSession(ctx, st, id, CompactOptions{Agent: CompactBuiltin})
+			if err != nil {
+				t.Fatalf("CompactSession of %d prompts: %v", tc.prompts, err)
+			}
+			// The kept prompts are the last tc.keep: the boundary sits just
+			// before the first of them.
+			if want := users[tc.prompts-tc.keep] - 1; out.AfterSeq != want {
+				t.Errorf("after_seq = %d, want %d (keeping the last %d of %d prompts)", out.AfterSeq, want, tc.keep, tc.prompts)
+			}
+			if c, _ := st.LatestCompaction(ctx, id); c == nil || c.AfterSeq != out.AfterSeq {
+				t.Errorf("stored compaction = %+v, want after_seq %d", c, out.AfterSeq)
+			}
+		})
+	}
+}
+
 func TestCompactSessionNeedsTwoPrompts(t *testing.T) {
 	st, id := newStore(t)
 	seedSession(t, st, id, 1)
@@ -197,8 +228,14 @@ func TestCompactorRunsEachSessionOnce(t *testing.T) {
 	if !errors.Is(final.Err, ErrNoBoundary) {
 		t.Fatalf("notice = %+v", final)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for c.Busy(st2.Path(), id2) && time.Now().Before(deadline) {
+	// The notice comes just before the job is marked done: wait for that
+	// (the deadline only turns a hang into a failure; a busy machine never
+	// comes near it).
+	deadline := time.Now().Add(2 * time.Minute)
+	for c.Busy(st2.Path(), id2) {
+		if time.Now().After(deadline) {
+			t.Fatal("the failed job is still busy after 2 minutes")
+		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	if c.Request(job2, chars) {
