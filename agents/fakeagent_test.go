@@ -30,6 +30,8 @@ import (
 //	#bigline N        print a line of N 'x' characters
 //	#raw HEX          print raw bytes (for invalid UTF-8)
 //	#wait-file P      wait until file P exists
+//	#on-term P        write its pid to P.pid; at SIGTERM create P.term, wait
+//	                  until file P exists, say so on stderr and exit 0
 //
 // The fake records its arguments and stdin in LAZULI_FAKE_RECORD (JSON).
 func TestMain(m *testing.M) {
@@ -104,6 +106,9 @@ func fakeAgent(script string) int {
 			var b []byte
 			fmt.Sscanf(arg, "%x", &b)
 			out.Write(append(b, '\n'))
+		case "#on-term":
+			out.Flush()
+			onTerm(arg)
 		case "#wait-file":
 			out.Flush()
 			for {
@@ -117,6 +122,25 @@ func fakeAgent(script string) int {
 		}
 	}
 	return 0
+}
+
+// onTerm handles SIGTERM as #on-term describes.
+func onTerm(p string) {
+	_ = os.WriteFile(p+".pid", []byte(strconv.Itoa(os.Getpid())), 0o644)
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM)
+	go func() {
+		<-term
+		_ = os.WriteFile(p+".term", nil, 0o644)
+		for {
+			if _, err := os.Stat(p); err == nil {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		fmt.Fprintln(os.Stderr, "exiting after SIGTERM")
+		os.Exit(0)
+	}()
 }
 
 // stdinIsData reports whether stdin is a pipe or file rather than
