@@ -404,6 +404,7 @@ func TestListCacheSavePolicy(t *testing.T) {
 		t.Error("a refresh of 10 rows rewrote the cache file")
 	}
 	mustAppend(t, writer, 2, newBenchGen(63).events(listSaveRows)...)
+	s.list.savedAt = time.Now() // however long the appends took on a busy machine
 	if now := saved(); !bytes.Equal(now, first) {
 		t.Errorf("a refresh rewrote the cache file less than %v after the last save", listSaveEvery)
 	}
