@@ -39,6 +39,7 @@ func Run(ctx context.Context, cfg Config) error {
 	defer cleanup()
 	ui := &gui{ctx: ctx, fa: fyneapp.NewWithID(AppID)}
 	ui.fa.SetIcon(assets.Icon)
+	ui.fa.Settings().SetTheme(views.Theme{})
 	pw := newProjectWindow(ui, title, wts, false)
 	ui.setupMainWindow(pw, !cfg.Demo)
 	if cfg.Demo {

@@ -120,7 +120,7 @@ func (c *card) show(r *transcriptRow, d *rowDetail) {
 	case rowUser:
 		c.setTitle("You", theme.ColorNamePrimary)
 		c.bg.FillColor = withAlpha(theme.Color(theme.ColorNamePrimary), 0x26)
-		c.textLabel().SetText(e.Content)
+		c.textLabel().SetText(expandTabs(e.Content))
 		c.text.Show()
 	case rowAssistant:
 		c.setTitle("Assistant", theme.ColorNamePlaceHolder)
@@ -178,7 +178,7 @@ func (c *card) showTool(r *transcriptRow, d *rowDetail) {
 	c.toggle.setText(map[bool]string{false: "▸ input", true: "▾ input"}[r.open])
 	c.toggle.Show()
 	if r.open {
-		c.monoLabel().SetText(d.input)
+		c.monoLabel().SetText(expandTabs(d.input))
 		c.mono.Importance = widget.MediumImportance
 		c.mono.Show()
 	}
@@ -217,7 +217,7 @@ func (c *card) showResult(e *store.Event, d *rowDetail) {
 	c.setTitle(title, name)
 	c.title.TextSize = theme.Size(theme.SizeNameCaptionText)
 	if e.Content != "" {
-		c.monoLabel().SetText(e.Content)
+		c.monoLabel().SetText(expandTabs(e.Content))
 		c.mono.Importance = widget.MediumImportance
 		if e.IsError {
 			c.mono.Importance = widget.DangerImportance
@@ -247,7 +247,7 @@ func (c *card) showMarkdown(text string) {
 		c.md.Wrapping = fyne.TextWrapWord
 		c.body.Add(c.md)
 	}
-	c.md.ParseMarkdown(text)
+	c.md.ParseMarkdown(expandTabs(text))
 	c.md.Show()
 }
 

@@ -338,13 +338,13 @@ func snippetSegments(s string, hl [][2]int) []widget.RichTextSegment {
 			continue
 		}
 		if r[0] > at {
-			segs = append(segs, &widget.TextSegment{Text: s[at:r[0]], Style: plain})
+			segs = append(segs, &widget.TextSegment{Text: expandTabs(s[at:r[0]]), Style: plain})
 		}
-		segs = append(segs, &widget.TextSegment{Text: s[r[0]:r[1]], Style: bold})
+		segs = append(segs, &widget.TextSegment{Text: expandTabs(s[r[0]:r[1]]), Style: bold})
 		at = r[1]
 	}
 	if at < len(s) || len(segs) == 0 {
-		segs = append(segs, &widget.TextSegment{Text: s[at:], Style: plain})
+		segs = append(segs, &widget.TextSegment{Text: expandTabs(s[at:]), Style: plain})
 	}
 	return segs
 }
