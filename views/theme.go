@@ -21,7 +21,8 @@ import (
 // Colours: every text a user must read meets WCAG AA (4.5:1) against the
 // backgrounds it is drawn on, in both variants. Fyne's disabled colour, which
 // low-importance labels use, is about 1.5:1; its light placeholder, error,
-// success and warning colours are 1.5–3.7:1.
+// success and warning colours are 1.5–3.7:1, its primary 3.3–4.5:1 (dark
+// text on the lighter dark-variant primary keeps filled buttons readable).
 type Theme struct{}
 
 var _ fyne.Theme = Theme{}
@@ -33,7 +34,10 @@ var (
 	lightSuccess     = color.NRGBA{R: 0x1b, G: 0x7a, B: 0x31, A: 0xff}
 	lightError       = color.NRGBA{R: 0xc6, G: 0x28, B: 0x28, A: 0xff}
 	lightWarning     = color.NRGBA{R: 0x9a, G: 0x55, B: 0x00, A: 0xff}
+	lightPrimary     = color.NRGBA{R: 0x1d, G: 0x5b, B: 0xd1, A: 0xff}
 	darkDisabled     = color.NRGBA{R: 0x96, G: 0x96, B: 0x96, A: 0xff}
+	darkPrimary      = color.NRGBA{R: 0x72, G: 0xa0, B: 0xff, A: 0xff}
+	darkOnPrimary    = color.NRGBA{R: 0x10, G: 0x11, B: 0x14, A: 0xff}
 	darkError        = color.NRGBA{R: 0xff, G: 0x6b, B: 0x5e, A: 0xff}
 )
 
@@ -51,6 +55,8 @@ func (Theme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
 			return lightError
 		case theme.ColorNameWarning:
 			return lightWarning
+		case theme.ColorNamePrimary:
+			return lightPrimary
 		}
 	} else {
 		switch n {
@@ -58,6 +64,10 @@ func (Theme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
 			return darkDisabled
 		case theme.ColorNameError:
 			return darkError
+		case theme.ColorNamePrimary:
+			return darkPrimary
+		case theme.ColorNameForegroundOnPrimary:
+			return darkOnPrimary
 		}
 	}
 	return theme.DefaultTheme().Color(n, v)

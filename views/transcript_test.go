@@ -134,7 +134,7 @@ func TestTranscriptCards(t *testing.T) {
 		{"Assistant", "", "markdown"},
 		{"Summary of earlier conversation", "", ""},
 		{"Bash", "go test ./...", ""},
-		{"Bash result", "", "ok  \texample.com/w\t0.01s"},
+		{"Bash result", "", "ok      example.com/w   0.01s"}, // tabs expanded: Fyne mislays them
 		{"Edit", "/w/main.go", "diff"},
 		{"Edit result", "", "The file /w/main.go has been updated."},
 		{"Write", "/w/notes.md · 12 lines · # Release notes", ""},
