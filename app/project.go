@@ -1,6 +1,10 @@
 package app
 
-import "github.com/lazuli-app/lazuli/project"
+import (
+	"log"
+
+	"github.com/lazuli-app/lazuli/project"
+)
 
 // Worktree is one git worktree (or plain folder) and its session store.
 type Worktree = project.Worktree
@@ -15,3 +19,11 @@ func ResolveProject(path string) ([]Worktree, error) { return project.Resolve(pa
 // branchOfStore guesses the branch of a bare store file from the folder it
 // sits in, when that folder is a worktree.
 func branchOfStore(storePath string) string { return project.BranchOfStore(storePath) }
+
+// excludeStore keeps a writable store out of git (project.ExcludeStore); a
+// failure is logged, never in the way of the store.
+func excludeStore(path string) {
+	if err := project.ExcludeStore(path); err != nil {
+		log.Printf("keep %s out of git: %v", path, err)
+	}
+}

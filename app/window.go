@@ -113,6 +113,9 @@ func (pw *projectWindow) store(path string) (*store.Store, error) {
 		return nil, err
 	}
 	pw.stores[path] = st
+	if !pw.readOnly {
+		pw.go_(func() { excludeStore(path) })
+	}
 	return st, nil
 }
 

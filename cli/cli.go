@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/project"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -205,7 +206,21 @@ func openStore(ctx context.Context, env *Env, p string) (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return store.Open(ctx, path)
+	return openWritable(ctx, env, path)
+}
+
+// openWritable opens the store at path for reading and lazy writing, and
+// keeps it out of git (project.ExcludeStore): a failure there is a warning,
+// never in the way of the store.
+func openWritable(ctx context.Context, env *Env, path string) (*store.Store, error) {
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if err := project.ExcludeStore(path); err != nil {
+		fmt.Fprintf(env.Stderr, "lazuli: warning: keep %s out of git: %v\n", path, err)
+	}
+	return st, nil
 }
 
 // openExisting opens a store that must already exist: for reading and

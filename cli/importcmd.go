@@ -61,7 +61,7 @@ func runImport(ctx context.Context, env *Env, args []string) error {
 		}
 		parsed = append(parsed, pf)
 	}
-	st, err := store.Open(ctx, path)
+	st, err := openWritable(ctx, env, path)
 	if err != nil {
 		return err
 	}

@@ -53,7 +53,7 @@ func runImportNative(ctx context.Context, env *Env, args []string) error {
 			fmt.Fprintf(env.Stderr, "%s history %s: %s\n", r.Agent, r.Path, r.Note)
 		}
 	}
-	st, err := store.Open(ctx, path)
+	st, err := openWritable(ctx, env, path)
 	if err != nil {
 		return err
 	}

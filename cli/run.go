@@ -85,7 +85,7 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, path) // opening never writes
+	st, err := openWritable(ctx, env, path) // opening never writes
 	if err != nil {
 		return err
 	}
