@@ -55,31 +55,31 @@ func (pw *projectWindow) openExport(ref views.SessionRef) *docExport {
 		format = export.Markdown
 	}
 	x := &docExport{pw: pw}
-	opts := views.ExportOptions{Ref: ref, Format: format, Folder: pw.exportFolder(p.String(prefExportFolder), ref.StorePath)}
+	opts := views.ExportOptions{Ref: ref, Format: format, Folder: pw.exportFolder(p.String(prefExportFolder))}
 	x.dlg = views.ShowExport(pw.win, x, opts)
 	pw.go_(func() { x.scan(ref) })
 	return x
 }
 
 // exportFolder is the folder an export goes to first: last, the folder of
-// the previous export, while it exists; else the worktree of the store at
-// storePath (the folder of a bare .azs file).
-func (pw *projectWindow) exportFolder(last, storePath string) string {
+// the previous export, while it exists; else the user's Documents folder (or
+// home folder). Never the worktree by default: an export there shows as an
+// untracked file, and one `git add -A` would commit the transcript.
+func (pw *projectWindow) exportFolder(last string) string {
 	if last != "" {
 		if fi, err := os.Stat(last); err == nil && fi.IsDir() {
 			return last
 		}
 	}
-	for _, wt := range pw.wts {
-		if wt.StorePath == storePath && wt.Dir != "" {
-			return wt.Dir
-		}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return os.TempDir()
 	}
-	dir := filepath.Dir(storePath)
-	if filepath.Join(filepath.Base(dir), filepath.Base(storePath)) == StoreRelPath {
-		return filepath.Dir(dir) // <worktree>/.azureal/sessions.azs
+	docs := filepath.Join(home, "Documents")
+	if fi, err := os.Stat(docs); err == nil && fi.IsDir() {
+		return docs
 	}
-	return dir
+	return home
 }
 
 // scan loads the session and scans it for secrets, then hands both to the

@@ -27,7 +27,14 @@ func exportWindow(t *testing.T, leaky bool) (*projectWindow, Worktree, views.Ses
 	t.Helper()
 	t.Setenv(store.CacheDirEnv, t.TempDir())
 	fa := test.NewTempApp(t)
-	dir := t.TempDir()
+	// The first export goes to ~/Documents: here the worktree is that folder,
+	// so that the tests see the store beside the exports.
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	dir := filepath.Join(home, "Documents")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
 	bg := context.Background()
 	st, err := store.Open(bg, wt.StorePath)
@@ -118,8 +125,8 @@ func folderNames(t *testing.T, dir string) []string {
 	return names
 }
 
-// TestExportDocumentReplace exports over an existing file in the worktree
-// (where the first export goes): cancelled, failed, then confirmed. The
+// TestExportDocumentReplace exports over an existing file in the folder
+// the first export goes to: cancelled, failed, then confirmed. The
 // old file is intact until the new one is complete.
 func TestExportDocumentReplace(t *testing.T) {
 	pw, wt, _ := exportWindow(t, false)
@@ -241,20 +248,24 @@ func TestExportDocumentAppeared(t *testing.T) {
 	}
 }
 
-// TestExportFolder: the last folder while it exists, else the worktree.
+// TestExportFolder: the last folder while it exists, else Documents, else
+// home; never the worktree.
 func TestExportFolder(t *testing.T) {
-	dir := t.TempDir()
-	wt := Worktree{Dir: filepath.Join(dir, "repo"), Branch: "main", StorePath: filepath.Join(dir, "repo", StoreRelPath)}
-	pw := &projectWindow{wts: []Worktree{wt}}
-	for _, tc := range []struct{ last, store, want string }{
-		{dir, wt.StorePath, dir},
-		{filepath.Join(dir, "gone"), wt.StorePath, wt.Dir},
-		{"", wt.StorePath, wt.Dir},
-		{"", filepath.Join(dir, "other", StoreRelPath), filepath.Join(dir, "other")},
-		{"", filepath.Join(dir, "dropped.azs"), dir},
-	} {
-		if got := pw.exportFolder(tc.last, tc.store); got != tc.want {
-			t.Errorf("exportFolder(%q, %q) = %q, want %q", tc.last, tc.store, got, tc.want)
-		}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	pw := &projectWindow{}
+	last := t.TempDir()
+	if got := pw.exportFolder(last); got != last {
+		t.Errorf("exportFolder(%q) = %q, want it", last, got)
+	}
+	if got := pw.exportFolder(filepath.Join(last, "gone")); got != home {
+		t.Errorf("exportFolder(gone) = %q, want home %q", got, home)
+	}
+	docs := filepath.Join(home, "Documents")
+	if err := os.Mkdir(docs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := pw.exportFolder(""); got != docs {
+		t.Errorf("exportFolder(\"\") = %q, want %q", got, docs)
 	}
 }
