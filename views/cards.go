@@ -39,6 +39,10 @@ type card struct {
 	note *widget.Label    // "truncated at ingestion"
 	diff *diffView
 
+	hl     string           // the find query highlighted in the text; "" for none
+	textHL *widget.RichText // text with the find query highlighted, in place of text
+	monoHL *widget.RichText // the same for mono
+
 	root *fyne.Container
 }
 
@@ -77,10 +81,17 @@ func (c *card) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRen
 func (c *card) bind(id int) {
 	t := c.t
 	r := &t.rows[id]
-	if c.id != id || c.version != r.version || c.gen != t.gen {
-		c.id, c.version, c.gen = id, r.version, t.gen
+	hl := t.highlightIn(id)
+	if c.id != id || c.version != r.version || c.gen != t.gen || c.hl != hl {
+		if c.id == id && c.hl != hl && id < len(t.widths) {
+			t.widths[id] = 0 // bold matches may wrap the text differently: measure again
+		}
+		c.id, c.version, c.gen, c.hl = id, r.version, t.gen, hl
 		c.reset()
 		c.show(r, t.detailOf(id))
+		if hl != "" {
+			c.highlight(hl)
+		}
 	}
 	c.setHighlight(t.findRow == id)
 	c.root.Refresh()
@@ -281,6 +292,45 @@ func (c *card) noteLabel() *widget.Label {
 		c.body.Add(c.note)
 	}
 	return c.note
+}
+
+// highlight shows the find query q in the primary colour (bold unless
+// monospace) wherever it occurs in the card's text.
+func (c *card) highlight(q string) {
+	switch {
+	case c.md != nil && c.md.Visible():
+		c.md.Segments = highlightSegments(c.md.Segments, q)
+		c.md.Refresh()
+	case c.text != nil && c.text.Visible():
+		c.textHL = c.showMarked(c.text, c.textHL, q)
+	case c.mono != nil && c.mono.Visible():
+		c.monoHL = c.showMarked(c.mono, c.monoHL, q)
+	}
+}
+
+// showMarked shows label's text with q highlighted in rt (made and put
+// after label on first use) in place of label, and returns rt.
+func (c *card) showMarked(label *widget.Label, rt *widget.RichText, q string) *widget.RichText {
+	if rt == nil {
+		rt = widget.NewRichText()
+		objs := c.body.Objects
+		for i, o := range objs {
+			if o == label {
+				c.body.Objects = append(objs[:i+1:i+1], append([]fyne.CanvasObject{rt}, objs[i+1:]...)...)
+				break
+			}
+		}
+	}
+	rt.Wrapping = label.Wrapping
+	style := widget.RichTextStyle{Inline: true, TextStyle: label.TextStyle}
+	if label.Importance == widget.DangerImportance {
+		style.ColorName = theme.ColorNameError
+	}
+	rt.Segments = markSegments(label.Text, q, style)
+	rt.Refresh()
+	label.Hide()
+	rt.Show()
+	return rt
 }
 
 func (c *card) diffView() *diffView {

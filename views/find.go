@@ -16,7 +16,7 @@ import (
 type finder struct {
 	t       *Transcript
 	bar     *fyne.Container
-	entry   *widget.Entry
+	entry   *findEntry
 	count   *widget.Label
 	prev    *widget.Button
 	next    *widget.Button
@@ -25,7 +25,7 @@ type finder struct {
 }
 
 func newFinder(t *Transcript) *finder {
-	f := &finder{t: t, entry: widget.NewEntry(), count: widget.NewLabel(""), cur: -1}
+	f := &finder{t: t, entry: newFindEntry(t.HideFind), count: widget.NewLabel(""), cur: -1}
 	f.entry.SetPlaceHolder("Find in session")
 	f.entry.OnChanged = f.onChanged
 	f.entry.OnSubmitted = func(string) { f.step(1) }
@@ -43,23 +43,39 @@ func newFinder(t *Transcript) *finder {
 	return f
 }
 
-// ShowFind shows the find bar and focuses its entry.
+// ShowFind shows the find bar, focuses its entry and selects the last
+// query, so that typing replaces it.
 func (t *Transcript) ShowFind() {
 	t.find.bar.Show()
 	t.refreshTop()
-	if c := fyne.CurrentApp().Driver().CanvasForObject(t.find.entry); c != nil {
+	if c := t.canvasOf(); c != nil {
 		c.Focus(t.find.entry)
 	}
+	t.find.entry.TypedShortcut(&fyne.ShortcutSelectAll{})
 	t.find.onChanged(t.find.entry.Text)
 }
 
 // HideFind hides the find bar and removes the match highlight.
 func (t *Transcript) HideFind() {
+	if c := t.canvasOf(); c != nil && c.Focused() == fyne.Focusable(t.find.entry) {
+		c.Unfocus()
+	}
 	t.find.bar.Hide()
 	t.refreshTop()
 	t.find.matches, t.find.cur = nil, -1
 	t.find.show()
 	t.setFindRow(-1)
+}
+
+// canvasOf is the canvas the transcript is on. The driver finds an object's
+// canvas only once it has been drawn, and the find entry has not been when
+// the bar first opens: asked for the entry, it answered nil and the
+// keyboard stayed where it was.
+func (t *Transcript) canvasOf() fyne.Canvas {
+	if t.canvas != nil {
+		return t.canvas
+	}
+	return fyne.CurrentApp().Driver().CanvasForObject(t.root)
 }
 
 // FindNext moves to the next match, wrapping around.
@@ -172,7 +188,26 @@ func (f *finder) show() {
 	}
 	row := f.matches[f.cur]
 	f.t.setFindRow(row)
-	f.t.scrollTo(row)
+	f.t.scrollToMatch(row, f.matchAt(row))
+}
+
+// matchAt is where in row's text the query first occurs, as a fraction of
+// the text (0 at its start, 1 at its end).
+func (f *finder) matchAt(row int) float32 {
+	s := f.t.lower[row]
+	i := strings.Index(s, strings.ToLower(f.entry.Text))
+	if i <= 0 || len(s) == 0 {
+		return 0
+	}
+	return float32(i) / float32(len(s))
+}
+
+// highlightIn is the lower-case text to highlight in row; "" for none.
+func (t *Transcript) highlightIn(row int) string {
+	if row != t.findRow || row < 0 || t.find.bar.Hidden {
+		return ""
+	}
+	return strings.ToLower(t.find.entry.Text)
 }
 
 func (f *finder) updateCount() {
@@ -187,11 +222,30 @@ func (f *finder) updateCount() {
 	f.bar.Refresh() // the count's width changed
 }
 
-// setFindRow moves the match highlight to row (-1: none).
+// setFindRow moves the match highlight to row (-1: none), and redraws the
+// cards: the current match's shows the query highlighted in its text.
 func (t *Transcript) setFindRow(row int) {
-	if row == t.findRow {
-		return
-	}
 	t.findRow = row
 	t.list.Refresh()
+}
+
+// findEntry is the find bar's entry: Esc closes the bar.
+type findEntry struct {
+	widget.Entry
+	onEscape func()
+}
+
+func newFindEntry(onEscape func()) *findEntry {
+	e := &findEntry{onEscape: onEscape}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// TypedKey closes the bar on Esc and edits otherwise.
+func (e *findEntry) TypedKey(k *fyne.KeyEvent) {
+	if k.Name == fyne.KeyEscape {
+		e.onEscape()
+		return
+	}
+	e.Entry.TypedKey(k)
 }

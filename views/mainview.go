@@ -117,6 +117,7 @@ func (m *MainView) ClearSession() {
 // BindShortcuts registers the views' keyboard shortcuts (Ctrl+F: find in
 // the session) on the window's canvas.
 func (m *MainView) BindShortcuts(c fyne.Canvas) {
+	m.transcript.canvas = c
 	for _, s := range m.transcript.Shortcuts() {
 		c.AddShortcut(s, func(s fyne.Shortcut) { m.transcript.HandleShortcut(s) })
 	}

@@ -1,6 +1,11 @@
 package views
 
-import "strings"
+import (
+	"strings"
+
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
 
 // tabWidth is the tab stop, in columns, of the text Lazuli shows.
 const tabWidth = 4
@@ -33,4 +38,59 @@ func expandTabs(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// markSegments splits s into inline segments of style, with each
+// case-insensitive occurrence of the lower-case q in the primary colour,
+// bold unless monospace.
+func markSegments(s, q string, style widget.RichTextStyle) []widget.RichTextSegment {
+	style.Inline = true
+	mark := style
+	mark.ColorName = theme.ColorNamePrimary
+	mark.TextStyle.Bold = !style.TextStyle.Monospace // themes need not have a bold monospace face
+	lower := strings.ToLower(s)
+	if q == "" || len(lower) != len(s) { // lower-casing moved the bytes: no safe mapping
+		return []widget.RichTextSegment{&widget.TextSegment{Text: s, Style: style}}
+	}
+	var segs []widget.RichTextSegment
+	at := 0
+	for {
+		i := strings.Index(lower[at:], q)
+		if i < 0 {
+			break
+		}
+		if i > 0 {
+			segs = append(segs, &widget.TextSegment{Text: s[at : at+i], Style: style})
+		}
+		segs = append(segs, &widget.TextSegment{Text: s[at+i : at+i+len(q)], Style: mark})
+		at += i + len(q)
+	}
+	if at < len(s) || len(segs) == 0 {
+		segs = append(segs, &widget.TextSegment{Text: s[at:], Style: style})
+	}
+	return segs
+}
+
+// highlightSegments marks q (see markSegments) in the text segments of
+// segs, inside paragraphs and lists too. A block segment that is split keeps
+// its line break on its last part.
+func highlightSegments(segs []widget.RichTextSegment, q string) []widget.RichTextSegment {
+	out := make([]widget.RichTextSegment, 0, len(segs))
+	for _, seg := range segs {
+		switch v := seg.(type) {
+		case *widget.TextSegment:
+			parts := markSegments(v.Text, q, v.Style)
+			parts[len(parts)-1].(*widget.TextSegment).Style.Inline = v.Style.Inline
+			out = append(out, parts...)
+		case *widget.ParagraphSegment:
+			v.Texts = highlightSegments(v.Texts, q)
+			out = append(out, v)
+		case *widget.ListSegment:
+			v.Items = highlightSegments(v.Items, q)
+			out = append(out, v)
+		default:
+			out = append(out, seg)
+		}
+	}
+	return out
 }

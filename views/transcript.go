@@ -44,6 +44,7 @@ type Transcript struct {
 	widths     []float32       // the width each height was measured at
 	pending    map[int]float32 // measured heights the list has not been given
 	target     int             // the row to keep shown while heights settle; -1 for none
+	targetFrac float32         // the part of target to show when it is taller than the view
 	scheduled  bool
 	installing bool
 	flushing   bool
@@ -53,8 +54,9 @@ type Transcript struct {
 	measurer   *card   // an off-screen card for measuring rows
 	total      float32 // the sum of the row heights the list uses
 
-	findRow int      // the row of the current find match; -1 for none
-	lower   []string // lower-case row texts for find, built on first use
+	findRow int         // the row of the current find match; -1 for none
+	canvas  fyne.Canvas // the window's canvas, from MainView.BindShortcuts; nil: ask the driver
+	lower   []string    // lower-case row texts for find, built on first use
 
 	list  *widget.List
 	body  *fyne.Container
@@ -419,6 +421,7 @@ func (t *Transcript) flush() {
 			t.list.ScrollToBottom()
 		case t.target >= 0:
 			t.list.ScrollTo(t.target)
+			t.showTargetPart()
 		}
 	}
 	if len(t.pending) == 0 {
@@ -433,8 +436,41 @@ func (t *Transcript) flush() {
 // scrollTo shows row id and keeps it shown while the rows around it get
 // their measured heights.
 func (t *Transcript) scrollTo(id int) {
-	t.target = id
+	t.scrollToMatch(id, 0)
+}
+
+// scrollToMatch shows row id, and for a row taller than the view, the part
+// at frac of its height (0: its top), a third of the way down the view:
+// List.ScrollTo alone shows a tall row's end when it scrolls down.
+func (t *Transcript) scrollToMatch(id int, frac float32) {
+	t.target, t.targetFrac = id, frac
 	t.list.ScrollTo(id)
+	t.showTargetPart()
+}
+
+// showTargetPart moves the view onto the target's part, when the target
+// row is taller than the view.
+func (t *Transcript) showTargetPart() {
+	id, view := t.target, t.list.Size().Height
+	if id < 0 || id >= len(t.heights) || view <= 0 || t.heightOf(id) <= view {
+		return
+	}
+	pad := t.list.Theme().Size(theme.SizeNamePadding)
+	top := float32(id) * pad
+	for i := range id {
+		top += t.heightOf(i)
+	}
+	off := top + t.targetFrac*t.heightOf(id) - view/3
+	off = max(top, min(off, top+t.heightOf(id)-view))
+	t.list.ScrollToOffset(off)
+}
+
+// heightOf is the height the list gives row id.
+func (t *Transcript) heightOf(id int) float32 {
+	if h := t.heights[id]; h > 0 {
+		return h
+	}
+	return t.template
 }
 
 // onWidth re-measures the rows shown after the width changed.

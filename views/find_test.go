@@ -1,0 +1,163 @@
+package views
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// typeInto types s into whatever has the keyboard focus of c.
+func typeInto(t *testing.T, c fyne.Canvas, s string) {
+	t.Helper()
+	for _, r := range s {
+		f := c.Focused()
+		if f == nil {
+			t.Fatalf("typing %q: nothing has the focus", r)
+		}
+		f.TypedRune(r)
+	}
+}
+
+// focusPrompt focuses the selectable text of row 0, as a click in it does.
+func focusPrompt(t *testing.T, tr *Transcript, c fyne.Canvas) {
+	t.Helper()
+	for _, o := range objectsOf[fyne.Widget](cardsByRow(tr)[0].text) {
+		if f, ok := o.(fyne.Focusable); ok {
+			c.Focus(f)
+			return
+		}
+	}
+	t.Fatal("the prompt's text is not selectable")
+}
+
+// TestFindKeyboard: after a click in the transcript, Ctrl+F takes the
+// typing; reopening selects the last query so typing replaces it; Esc
+// closes the bar. (The main view hands the transcript its window's canvas:
+// the driver does not know the canvas of a find entry never drawn.)
+func TestFindKeyboard(t *testing.T) {
+	test.NewTempApp(t)
+	m := NewMainView(&fakeActions{})
+	tr := m.Transcript()
+	q := &postQueue{}
+	tr.post = q.post
+	w := test.NewTempWindow(t, m.Content())
+	w.Resize(fyne.NewSize(900, 500))
+	m.BindShortcuts(w.Canvas())
+	test.NewTempWindow(t, widget.NewLabel("another window")) // the test driver's guess for any object
+	tr.SetSession(store.Session{ID: 1}, stored(store.UserMessage("find the needle"), store.AssistantText("a needle, a pin")), nil)
+	q.drain()
+	c := w.Canvas()
+	focusPrompt(t, tr, c)
+
+	tr.ShowFind()
+	typeInto(t, c, "needle")
+	if tr.find.entry.Text != "needle" || tr.FindStatus() != "1 of 2" {
+		t.Fatalf("after Ctrl+F and typing: entry %q, %q", tr.find.entry.Text, tr.FindStatus())
+	}
+	tr.HideFind()
+	focusPrompt(t, tr, c)
+	tr.ShowFind()
+	typeInto(t, c, "pin")
+	if tr.find.entry.Text != "pin" || tr.FindStatus() != "1 of 1" {
+		t.Fatalf("reopened and typed: entry %q, %q; want the old query replaced", tr.find.entry.Text, tr.FindStatus())
+	}
+	c.Focused().(fyne.Focusable).TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if tr.find.bar.Visible() || c.Focused() != nil {
+		t.Fatalf("after Esc: bar shown %v, focus on %T", tr.find.bar.Visible(), c.Focused())
+	}
+}
+
+// TestFindShowsMatchInTallCard: a match deep inside a card taller than the
+// view is scrolled into view (List.ScrollTo showed the card's end).
+func TestFindShowsMatchInTallCard(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(600, 300))
+	lines := make([]string, 120)
+	for i := range lines {
+		lines[i] = "filler line of the long answer"
+	}
+	lines[40] = "the needle line of the long answer"
+	tall := strings.Join(lines, "\n\n")
+	tr.SetSession(store.Session{ID: 1}, stored(store.UserMessage("q"), store.AssistantText(tall), store.AssistantText("after")), nil)
+	q.drain()
+	tr.ShowFind()
+	tr.find.entry.SetText("needle")
+	q.drain()
+	if tr.findRow != 1 {
+		t.Fatalf("match on row %d, want 1", tr.findRow)
+	}
+	pad := tr.list.Theme().Size(theme.SizeNamePadding)
+	top := tr.heightOf(0) + pad
+	h := tr.heightOf(1)
+	if h < 3*tr.list.Size().Height {
+		t.Fatalf("card is %v high in a %v view: not tall", h, tr.list.Size().Height)
+	}
+	matchY := top + h*40/120
+	off, view := tr.list.GetScrollOffset(), tr.list.Size().Height
+	if matchY < off || matchY > off+view {
+		t.Errorf("match at y %.0f, view shows %.0f..%.0f", matchY, off, off+view)
+	}
+}
+
+// markedText returns the primary-coloured text of segs.
+func markedText(segs []widget.RichTextSegment) []string {
+	var out []string
+	for _, s := range segs {
+		switch v := s.(type) {
+		case *widget.TextSegment:
+			if v.Style.ColorName == theme.ColorNamePrimary {
+				out = append(out, v.Text)
+			}
+		case *widget.ParagraphSegment:
+			out = append(out, markedText(v.Texts)...)
+		case *widget.ListSegment:
+			out = append(out, markedText(v.Items)...)
+		}
+	}
+	return out
+}
+
+// TestFindHighlightsMatches: the current match's card shows each occurrence
+// of the query marked in its text: markdown, a prompt and tool output.
+func TestFindHighlightsMatches(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(800, 600))
+	tr.SetSession(store.Session{ID: 1}, stored(
+		store.UserMessage("where is the Needle?"),
+		store.AssistantText("- a **needle** in\n- a haystack, needle"),
+		store.ToolCall("t1", "Bash", nil, rawJSON(t, map[string]any{"command": "grep needle"})),
+		store.ToolResult("t1", "Bash", nil, "hay\nneedle found", false),
+	), nil)
+	q.drain()
+	tr.ShowFind()
+	tr.find.entry.SetText("needle")
+	q.drain()
+	want := map[int][]string{0: {"Needle"}, 1: {"needle", "needle"}, 3: {"needle"}}
+	for step := range 4 {
+		row := tr.findRow
+		c := cardsByRow(tr)[row]
+		var got []string
+		switch {
+		case c.md != nil && c.md.Visible():
+			got = markedText(c.md.Segments)
+		case c.textHL != nil && c.textHL.Visible():
+			got = markedText(c.textHL.Segments)
+		case c.monoHL != nil && c.monoHL.Visible():
+			got = markedText(c.monoHL.Segments)
+		}
+		if w, ok := want[row]; ok && strings.Join(got, "|") != strings.Join(w, "|") {
+			t.Errorf("step %d, row %d: marked %q, want %q", step, row, got, w)
+		}
+		tr.FindNext()
+		q.drain()
+	}
+	tr.HideFind()
+	q.drain()
+	if c := cardsByRow(tr)[0]; c.textHL.Visible() || !c.text.Visible() {
+		t.Error("the prompt still shows the highlight after the bar closed")
+	}
+}
