@@ -3,6 +3,7 @@ package views
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/lazuli-app/lazuli/store"
@@ -10,6 +11,11 @@ import (
 
 // sidebarWidth is the sidebar's minimum (and initial) width.
 const sidebarWidth = 300
+
+// MinWindowSize is the smallest the main window gets: the view asks for it
+// as its minimum size, which the window enforces. At this size the header
+// shows the title (truncated) and the meter's bar, without overlap.
+var MinWindowSize = fyne.NewSize(640, 480)
 
 // MainView is the main window's content: the sidebar on the left, and on
 // the right a header (session title and context meter), a banner hidden
@@ -39,14 +45,15 @@ func NewMainView(a Actions) *MainView {
 	}
 	m.title.TextStyle.Bold = true
 	m.title.Truncation = fyne.TextTruncateEllipsis
-	m.header = container.NewBorder(nil, widget.NewSeparator(), nil, m.meter, m.title)
+	m.header = container.NewBorder(nil, widget.NewSeparator(), nil, nil,
+		container.New(&sessionHeaderLayout{title: m.title, meter: m.meter}, m.title, m.meter))
 	m.banner.Hide()
 	m.top = container.NewVBox(m.header, m.banner)
 	m.right = container.NewBorder(m.top, m.prompt.Content(), nil, nil, m.transcript.Content())
 	left := container.New(&minWidthLayout{width: sidebarWidth}, m.sidebar.Content())
 	split := container.NewHSplit(left, m.right)
 	split.Offset = 0 // the sidebar starts at its minimum width
-	m.root = split
+	m.root = container.New(&minSizeLayout{min: MinWindowSize}, split)
 	m.ClearSession()
 	return m
 }
@@ -121,6 +128,57 @@ func (m *MainView) BindShortcuts(c fyne.Canvas) {
 	for _, s := range m.transcript.Shortcuts() {
 		c.AddShortcut(s, func(s fyne.Shortcut) { m.transcript.HandleShortcut(s) })
 	}
+}
+
+// sessionHeaderLayout places the session title on the left and the meter on the
+// right. The title gets its full width while the meter can still show its
+// bar; up to half the width when space is short (then it truncates); the
+// meter the rest, up to its full text. A hidden meter leaves the title all.
+type sessionHeaderLayout struct {
+	title *widget.Label
+	meter *Meter
+}
+
+func (l *sessionHeaderLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
+	meterW := float32(0)
+	if l.meter.Visible() {
+		titleW := fyne.MeasureText(l.title.Text, theme.TextSize(), l.title.TextStyle).Width +
+			2*theme.Size(theme.SizeNameInnerPadding)
+		meterW = max(l.meter.MinSize().Width, min(l.meter.PreferredWidth(), size.Width-min(titleW, size.Width/2)))
+	}
+	l.title.Move(fyne.NewPos(0, 0))
+	l.title.Resize(fyne.NewSize(max(size.Width-meterW, 0), size.Height))
+	l.meter.Move(fyne.NewPos(size.Width-meterW, 0))
+	l.meter.Resize(fyne.NewSize(meterW, size.Height))
+}
+
+func (l *sessionHeaderLayout) MinSize([]fyne.CanvasObject) fyne.Size {
+	t, m := l.title.MinSize(), fyne.NewSize(0, 0)
+	if l.meter.Visible() {
+		m = l.meter.MinSize()
+	}
+	return fyne.NewSize(t.Width+m.Width, max(t.Height, m.Height))
+}
+
+// minSizeLayout fills the container with its objects and asks for at
+// least min.
+type minSizeLayout struct {
+	min fyne.Size
+}
+
+func (l *minSizeLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objects {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+func (l *minSizeLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	m := l.min
+	for _, o := range objects {
+		m = m.Max(o.MinSize())
+	}
+	return m
 }
 
 // minWidthLayout fills the container with its objects and asks for at

@@ -113,14 +113,36 @@ func (r *meterRenderer) Layout(size fyne.Size) {
 	m.pct.Move(fyne.NewPos(0, top))
 	m.pct.Resize(fyne.NewSize(meterBarWidth, h))
 	x := meterBarWidth + 2*theme.Size(theme.SizeNamePadding)
+	m.text.Text = m.fittingText(size.Width - x - theme.Size(theme.SizeNamePadding))
 	th := m.text.MinSize().Height
 	m.text.Move(fyne.NewPos(x, (size.Height-th)/2))
 	m.text.Resize(fyne.NewSize(max(size.Width-x, 0), th))
 }
 
+// MinSize is the bar's: the numbers beside it shorten, then go, when the
+// header is narrow (the bar's hover still shows them).
 func (r *meterRenderer) MinSize() fyne.Size {
-	t := r.m.text.MinSize()
-	return fyne.NewSize(meterBarWidth+3*theme.Size(theme.SizeNamePadding)+t.Width, max(t.Height, r.barHeight()))
+	return fyne.NewSize(meterBarWidth+theme.Size(theme.SizeNamePadding), max(r.m.text.MinSize().Height, r.barHeight()))
+}
+
+// PreferredWidth is the meter's width with its full text beside the bar.
+func (m *Meter) PreferredWidth() float32 {
+	return meterBarWidth + 3*theme.Size(theme.SizeNamePadding) + m.textWidth(m.Text())
+}
+
+// fittingText is the longest of the meter's texts that fits in w: the
+// full one, the numbers alone, or none.
+func (m *Meter) fittingText(w float32) string {
+	for _, s := range []string{m.Text(), display.Count(m.chars) + " / " + display.Count(store.CompactionThreshold)} {
+		if m.textWidth(s) <= w {
+			return s
+		}
+	}
+	return ""
+}
+
+func (m *Meter) textWidth(s string) float32 {
+	return fyne.MeasureText(s, m.text.TextSize, m.text.TextStyle).Width
 }
 
 func (r *meterRenderer) Refresh() {

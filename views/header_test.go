@@ -1,0 +1,58 @@
+package views
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// TestHeaderNarrow lays the main view out from wide down to MinWindowSize:
+// the title, the meter's bar and its text never draw over each other, the
+// meter never reaches into the sidebar, and the view asks no more than
+// MinWindowSize (so that size is reachable) while the window is held to it.
+func TestHeaderNarrow(t *testing.T) {
+	test.NewTempApp(t)
+	m := NewMainView(&fakeActions{})
+	w := test.NewTempWindow(t, m.Content())
+	m.Sidebar().Apply(sampleGroups())
+	s := store.Session{ID: 7, Name: "Refactor the session store so that every import path names and dates sessions alike", Worktree: "feature/import-names",
+		CharsSinceCompaction: 123_456}
+	m.ShowSession(SessionRef{"/p/a.azs", 7}, s, sampleEvents(t), nil, 0)
+	if min := m.Content().MinSize(); min.Width > MinWindowSize.Width || min.Height > MinWindowSize.Height {
+		t.Errorf("the view needs %v, more than MinWindowSize %v", min, MinWindowSize)
+	}
+	for _, width := range []float32{1400, 1000, 816, 800, 700, 640} {
+		w.Resize(fyne.NewSize(width, 600))
+		d := fyne.CurrentApp().Driver()
+		title, meter := m.title, m.meter
+		tPos, mPos := d.AbsolutePositionForObject(title), d.AbsolutePositionForObject(meter)
+		side := d.AbsolutePositionForObject(m.sidebar.Content()).X + m.sidebar.Content().Size().Width
+		if tPos.X < side {
+			t.Errorf("width %v: title starts at %v, inside the sidebar (ends at %v)", width, tPos.X, side)
+		}
+		if tPos.X+title.Size().Width > mPos.X+0.5 {
+			t.Errorf("width %v: title %v..%v overlaps the meter from %v", width, tPos.X, tPos.X+title.Size().Width, mPos.X)
+		}
+		if mPos.X < side || mPos.X+meter.Size().Width > width+0.5 {
+			t.Errorf("width %v: meter %v..%v outside the header %v..%v", width, mPos.X, mPos.X+meter.Size().Width, side, width)
+		}
+		if txt := meter.text; txt.Text != "" && txt.Position().X+txt.MinSize().Width > meter.Size().Width+0.5 {
+			t.Errorf("width %v: meter text %q (%v wide at %v) spills out of the %v-wide meter", width, txt.Text, txt.MinSize().Width, txt.Position().X, meter.Size().Width)
+		}
+		if meter.Size().Width < meter.MinSize().Width {
+			t.Errorf("width %v: meter %v narrower than its bar %v", width, meter.Size().Width, meter.MinSize().Width)
+		}
+	}
+	w.Resize(fyne.NewSize(1400, 600))
+	if m.meter.text.Text != m.meter.Text() {
+		t.Errorf("wide: meter shows %q, want the full text", m.meter.text.Text)
+	}
+	// The window driver keeps a window at least as big as its content's
+	// MinSize (the test driver does not).
+	if min := m.Content().MinSize(); min.Width < MinWindowSize.Width || min.Height < MinWindowSize.Height {
+		t.Errorf("the view asks for %v, less than MinWindowSize %v", min, MinWindowSize)
+	}
+}
