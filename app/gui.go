@@ -49,6 +49,7 @@ func Run(ctx context.Context, cfg Config) error {
 		<-ctx.Done()
 		fyne.Do(ui.fa.Quit)
 	}()
+	ui.fa.Lifecycle().SetOnStarted(func() { fitToScreen(pw.win) })
 	pw.win.ShowAndRun()
 	return nil
 }
