@@ -2,9 +2,10 @@ package cli
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/internal/gittest"
 )
 
 // TestStoreStaysOutOfGit: importing a transcript creates a store and writes a
@@ -12,25 +13,7 @@ import (
 // shows nothing in either worktree, and no .gitignore was written.
 func TestStoreStaysOutOfGit(t *testing.T) {
 	needShared(t)
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	root := t.TempDir()
-	main, linked := filepath.Join(root, "repo"), filepath.Join(root, "wt-feature")
-	git := func(dir string, args ...string) string {
-		t.Helper()
-		out, err := exec.Command("git", append([]string{"-C", dir, "-c", "user.email=t@t", "-c", "user.name=t"}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	if err := os.Mkdir(main, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	git(main, "init", "-q", "-b", "main")
-	git(main, "commit", "-q", "--allow-empty", "-m", "init")
-	git(main, "worktree", "add", "-q", "-b", "feature", linked)
+	main, linked, git := gittest.RepoWithWorktree(t)
 
 	transcript, _ := filepath.Abs(filepath.Join(sharedDir, "real-cli", "claude-a-multitool", "stdout.jsonl"))
 	for _, wt := range []string{linked, main} {

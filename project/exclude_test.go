@@ -2,38 +2,12 @@ package project
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// gitRepo makes a repository with one commit and a linked worktree, and
-// returns the main worktree, the linked one and a git runner.
-func gitRepo(t *testing.T) (main, linked string, git func(dir string, args ...string) string) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	root := t.TempDir()
-	main, linked = filepath.Join(root, "repo"), filepath.Join(root, "wt-feature")
-	git = func(dir string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.email=t@t", "-c", "user.name=t"}, args...)...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	if err := os.Mkdir(main, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	git(main, "init", "-q", "-b", "main")
-	git(main, "commit", "-q", "--allow-empty", "-m", "init")
-	git(main, "worktree", "add", "-q", "-b", "feature", linked)
-	return main, linked, git
-}
+	"github.com/lazuli-app/lazuli/internal/gittest"
+)
 
 // writeStoreFile stands in for a store: the folder and file git would see.
 func writeStoreFile(t *testing.T, wt string) string {
@@ -49,7 +23,7 @@ func writeStoreFile(t *testing.T, wt string) string {
 }
 
 func TestExcludeStore(t *testing.T) {
-	main, linked, git := gitRepo(t)
+	main, linked, git := gittest.RepoWithWorktree(t)
 	stores := []string{writeStoreFile(t, linked), writeStoreFile(t, main)}
 	for _, wt := range []string{linked, main} {
 		if out := git(wt, "status", "--porcelain"); !strings.Contains(out, ".azureal/") {
@@ -84,7 +58,7 @@ func TestExcludeStore(t *testing.T) {
 
 // TestExcludeStoreAlreadyIgnored: a user's own rule is enough; nothing added.
 func TestExcludeStoreAlreadyIgnored(t *testing.T) {
-	main, _, _ := gitRepo(t)
+	main, _, _ := gittest.RepoWithWorktree(t)
 	if err := os.WriteFile(filepath.Join(main, ".gitignore"), []byte(".azureal\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -67,7 +67,7 @@ func TestFindKeyboard(t *testing.T) {
 	if tr.find.entry.Text != "pin" || tr.FindStatus() != "1 of 1" {
 		t.Fatalf("reopened and typed: entry %q, %q; want the old query replaced", tr.find.entry.Text, tr.FindStatus())
 	}
-	c.Focused().(fyne.Focusable).TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	if tr.find.bar.Visible() || c.Focused() != nil {
 		t.Fatalf("after Esc: bar shown %v, focus on %T", tr.find.bar.Visible(), c.Focused())
 	}
