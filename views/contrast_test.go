@@ -129,3 +129,30 @@ func TestThemeOnColours(t *testing.T) {
 		}
 	}
 }
+
+// over is fg (possibly translucent) drawn over the opaque bg.
+func over(fg, bg color.Color) color.Color {
+	f := color.NRGBAModel.Convert(fg).(color.NRGBA)
+	b := color.NRGBAModel.Convert(bg).(color.NRGBA)
+	mix := func(x, y uint8) uint8 { return uint8((int(x)*int(f.A) + int(y)*(255-int(f.A)) + 127) / 255) }
+	return color.NRGBA{R: mix(f.R, b.R), G: mix(f.G, b.G), B: mix(f.B, b.B), A: 0xff}
+}
+
+// TestMeterPercentReadable: the meter's percentage stays readable over the
+// bar's fill, green, orange or red, in both variants.
+func TestMeterPercentReadable(t *testing.T) {
+	for _, v := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
+		test.NewTempApp(t)
+		test.ApplyTheme(t, variantTheme{v: v})
+		m := NewMeter()
+		w := test.NewTempWindow(t, m)
+		w.Resize(fyne.NewSize(500, 40))
+		for _, chars := range []int64{store.CompactionThreshold / 3, store.CompactionThreshold * 3 / 4, store.CompactionThreshold} {
+			m.Set(chars)
+			bg := over(m.fill.FillColor, m.track.FillColor)
+			if r := contrast(m.pct.Color, bg); r < 4.5 {
+				t.Errorf("variant %d, %s: %q on the fill: %.2f:1, want at least 4.5:1", v, m.ColorName(), m.pct.Text, r)
+			}
+		}
+	}
+}

@@ -16,6 +16,11 @@ import (
 // meterBarWidth is the width of the meter's bar, in Fyne units.
 const meterBarWidth = 120
 
+// meterFillAlpha tints the bar with its colour rather than filling it, so
+// that the percentage on it stays readable (4.5:1) in both variants: on the
+// solid green, orange and red it was 1.3-2.5:1.
+const meterFillAlpha = 0x38
+
 // Meter shows how full the context of the current session is: the
 // characters stored since the last compaction against the compaction
 // threshold (spec §7.6), as a coloured bar with a percentage, followed by
@@ -152,7 +157,7 @@ func (r *meterRenderer) Refresh() {
 	m.track.StrokeColor = theme.Color(theme.ColorNameInputBorder)
 	m.track.StrokeWidth = 1
 	m.track.CornerRadius = radius
-	m.fill.FillColor = theme.Color(m.ColorName())
+	m.fill.FillColor = withAlpha(theme.Color(m.ColorName()), meterFillAlpha)
 	m.fill.CornerRadius = radius
 	m.pct.Color = theme.Color(theme.ColorNameForeground)
 	m.text.Color = theme.Color(theme.ColorNamePlaceHolder)

@@ -29,7 +29,7 @@ func TestMeterLevels(t *testing.T) {
 	w.Resize(fyne.NewSize(600, 50))
 	for _, tt := range tests {
 		m.Set(tt.chars)
-		if m.ColorName() != tt.color || m.fill.FillColor != theme.Color(tt.color) {
+		if m.ColorName() != tt.color || m.fill.FillColor != withAlpha(theme.Color(tt.color), meterFillAlpha) {
 			t.Errorf("Set(%d): colour %s (fill %v), want %s", tt.chars, m.ColorName(), m.fill.FillColor, tt.color)
 		}
 		if m.pct.Text != tt.pct {
