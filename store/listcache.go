@@ -35,6 +35,13 @@ type listCache struct {
 	lastID int64 // largest events.id folded in
 	total  int64 // rows counted
 	aggs   map[int64]sessionAgg
+	// proof is the contentProof of the rows up to proofID, when proved is
+	// set. Every refresh first checks that the file still
+	// has these rows (see proven): a file replaced by another store's copy
+	// while the Store is open (a restored backup) gets a full count.
+	proof   contentProof
+	proofID int64
+	proved  bool
 
 	disk    *listDisk // the cache file; nil keeps the counts in memory only
 	loaded  bool      // the cache file was tried
@@ -61,14 +68,20 @@ func (c *listCache) snapshot(ctx context.Context, q querier, info *schemaInfo, a
 	fresh := c.adopt(ctx, q)
 	var err error
 	if c.valid && !fresh {
-		err = c.refresh(ctx, q, info)
+		if c.valid, err = c.proven(ctx, q); c.valid && err == nil {
+			err = c.refresh(ctx, q, info)
+		}
 	}
 	if !c.valid || err != nil {
 		if err = c.rebuild(ctx, q, info, aux); err != nil {
 			c.valid = false
 			return nil, err
 		}
-		c.urgent, c.counted = true, c.counted+1
+		c.urgent, c.counted, c.proved = true, c.counted+1, false
+	}
+	if err := c.prove(ctx, q); err != nil {
+		c.valid = false
+		return nil, err
 	}
 	c.maybeSave(ctx, q)
 	out := make(map[int64]sessionAgg, len(c.aggs))
@@ -88,6 +101,27 @@ func (c *listCache) cached(ctx context.Context, q querier) bool {
 	return c.valid
 }
 
+// proven reports whether the rows the counts were made of are still in the
+// file, checked in q's transaction. c.mu must be held.
+func (c *listCache) proven(ctx context.Context, q querier) (bool, error) {
+	if !c.proved {
+		return false, nil
+	}
+	p, err := proveContent(ctx, q, c.proofID)
+	return err == nil && p == c.proof, err
+}
+
+// prove records the contentProof of the rows counted, unless it is at
+// hand. c.mu must be held.
+func (c *listCache) prove(ctx context.Context, q querier) error {
+	if c.proved && c.proofID == c.lastID {
+		return nil
+	}
+	p, err := proveContent(ctx, q, c.lastID)
+	c.proof, c.proofID, c.proved = p, c.lastID, err == nil
+	return err
+}
+
 // adopt tries the cache file, once per Store, when the counts are not at
 // hand (see load); fresh reports counts adopted from an unchanged file.
 // c.mu must be held.
@@ -101,14 +135,17 @@ func (c *listCache) adopt(ctx context.Context, q querier) (fresh bool) {
 
 // load adopts the counts of the cache file if they belong to this file,
 // checked in q's transaction: every session they list must still exist
-// with the same created time (ids can be reused), and the last row they
-// counted must be the same row. The refresh that follows corrects for
-// anything appended, compacted or deleted since, and falls back to a full
-// count when the row count does not add up. fresh reports that the file is
-// unchanged since the counts were saved (the same change counter and size,
-// see fileStamp), so no refresh is needed. Counts that lag far behind the
-// file are not adopted: folding in rows one by one would be slower than
-// counting afresh.
+// with the same created time (ids can be reused), the last row they
+// counted must be the same row, and the sampled rows they were counted
+// from must hold the same bytes (see contentProof): another store copied
+// over the path can match on everything else. The refresh that follows
+// corrects for anything appended, compacted or deleted since, and falls
+// back to a full count when the row count does not add up. fresh reports
+// that the file is unchanged since the counts were saved (the same change
+// counter and size, see fileStamp, and the same inode, size and mtime, see
+// fileID), so no refresh is needed. Counts that lag far behind the file are
+// not adopted: folding in rows one by one would be slower than counting
+// afresh.
 func (c *listCache) load(ctx context.Context, q querier) (fresh bool) {
 	st, err := c.disk.read()
 	if err != nil {
@@ -123,8 +160,13 @@ func (c *listCache) load(ctx context.Context, q querier) (fresh bool) {
 		maxID < st.lastID || maxID-st.lastID > max(st.total/2, 10_000) {
 		return false
 	}
+	if p, err := proveContent(ctx, q, st.lastID); err != nil || p != st.proof {
+		return false
+	}
 	c.aggs, c.lastID, c.total, c.valid = st.aggs, st.lastID, st.total, true
-	return stamp.same(st.stamp)
+	c.proof, c.proofID, c.proved = st.proof, st.lastID, true
+	id, ok := fileIDOf(c.disk.store)
+	return stamp.same(st.stamp) && ok && id == st.file
 }
 
 // maybeSave saves the counts to the cache file, with the file's facts read
@@ -135,12 +177,34 @@ func (c *listCache) maybeSave(ctx context.Context, q querier) {
 		return
 	}
 	stamp, keys, last, err := readFacts(ctx, q, c.lastID)
-	if err != nil {
+	id, ok := fileIDOf(c.disk.store) // in q's transaction: no SQLite writer changes it now
+	if err != nil || !ok || !c.proved || c.proofID != c.lastID {
 		return // the next list tries again
 	}
-	st := listState{stamp: stamp, sessions: keys, last: last, lastID: c.lastID, total: c.total, aggs: c.aggs}
+	st := listState{stamp: stamp, file: id, sessions: keys, last: last, lastID: c.lastID, total: c.total, proof: c.proof, aggs: c.aggs}
 	c.disk.save(st.encode())
 	c.unsaved, c.urgent, c.savedAt = 0, false, time.Now()
+}
+
+// deleting runs del, which deletes session id in q's write transaction,
+// and keeps the counts in step: they must be proven before (see proven),
+// and the proof is made anew after, since the sampled rows may be among
+// the deleted ones. c.mu must be held.
+func (c *listCache) deleting(ctx context.Context, q querier, id int64, del func() error) error {
+	ok, err := c.proven(ctx, q)
+	if err != nil {
+		return err
+	}
+	if err := del(); err != nil {
+		return err
+	}
+	c.valid = c.valid && ok
+	if c.valid {
+		c.forget(id)
+		c.proved = false
+		c.valid = c.prove(ctx, q) == nil // a count afresh at the next list
+	}
+	return nil
 }
 
 // forget drops a session this Store deleted. c.mu must be held.

@@ -29,7 +29,7 @@ import (
 
 // listFileVersion is the layout of the cache file; other versions are
 // ignored (and replaced).
-const listFileVersion = 1
+const listFileVersion = 2
 
 // listMagic starts every list cache file.
 const listMagic = "lazuli list counts\n"
@@ -42,10 +42,12 @@ const listMaxFile = 64 << 20
 // file they were counted in, all read in one transaction.
 type listState struct {
 	stamp    fileStamp    // the header's change counter and page count
+	file     fileID       // the file's inode, size and mtime
 	sessions []sessionKey // every sessions row, in id order
 	last     eventKey     // the row at lastID (zero when lastID is 0)
 	lastID   int64
 	total    int64
+	proof    contentProof // of the rows up to lastID
 	aggs     map[int64]sessionAgg
 }
 
@@ -134,6 +136,11 @@ func (st *listState) encode() []byte {
 	b = binary.AppendUvarint(b, uint64(st.stamp.counter))
 	b = binary.AppendUvarint(b, uint64(st.stamp.pages))
 	b = appendBool(b, st.stamp.trusted)
+	b = binary.AppendUvarint(b, st.file.dev)
+	b = binary.AppendUvarint(b, st.file.ino)
+	b = binary.AppendVarint(b, st.file.size)
+	b = binary.AppendVarint(b, st.file.mtime)
+	b = append(b, st.proof[:]...)
 	b = binary.AppendVarint(b, st.lastID)
 	b = binary.AppendVarint(b, st.total)
 	b = binary.AppendVarint(b, st.last.session)
@@ -181,6 +188,8 @@ func decodeListState(data []byte) (*listState, error) {
 		return nil, errBadListFile
 	}
 	st := &listState{stamp: fileStamp{counter: uint32(r.uint()), pages: uint32(r.uint()), trusted: r.bool()}}
+	st.file = fileID{dev: r.uint(), ino: r.uint(), size: r.int(), mtime: r.int()}
+	r.bytes(st.proof[:])
 	st.lastID, st.total = r.int(), r.int()
 	st.last = eventKey{session: r.int(), seq: r.int(), charLen: r.int()}
 	n := r.count(2)
@@ -244,6 +253,16 @@ func (r *listReader) bool() bool {
 	return v
 }
 
+// bytes fills b with the next len(b) bytes.
+func (r *listReader) bytes(b []byte) {
+	if len(r.b) < len(b) || r.err != nil {
+		r.err, r.b = errBadListFile, nil
+		return
+	}
+	copy(b, r.b)
+	r.b = r.b[len(b):]
+}
+
 func (r *listReader) str() string {
 	n := r.uint()
 	if n > uint64(len(r.b)) {
@@ -269,7 +288,8 @@ func (r *listReader) count(size int) int {
 // listDisk reads and writes one Store's cache file. Writes run in the
 // background, one at a time, newest content last; Close waits for them.
 type listDisk struct {
-	file string // "" when there is no cache folder
+	file  string // "" when there is no cache folder
+	store string // the store file's absolute path
 
 	wg      sync.WaitGroup
 	mu      sync.Mutex // guards the fields below
@@ -283,9 +303,9 @@ type listDisk struct {
 func newListDisk(path string) *listDisk {
 	dir, err := CacheDir()
 	if err != nil {
-		return &listDisk{} // no cache folder: every first list counts
+		return &listDisk{store: path} // no cache folder: every first list counts
 	}
-	return &listDisk{file: filepath.Join(dir, "list", CacheKey(path)+".list")}
+	return &listDisk{file: filepath.Join(dir, "list", CacheKey(path)+".list"), store: path}
 }
 
 // enabled reports whether there is a cache file to use; d may be nil.

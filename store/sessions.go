@@ -328,14 +328,16 @@ func (s *Store) DeleteSession(ctx context.Context, id int64) error {
 	s.list.mu.Lock() // keep the list cache in step with the delete
 	defer s.list.mu.Unlock()
 	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, "DELETE FROM sessions WHERE id = ?", id)
-		if err != nil {
-			return err
-		}
-		if err := requireRow(res); err != nil {
-			return err
-		}
-		return checkNoOrphans(ctx, tx, id)
+		return s.list.deleting(ctx, tx, id, func() error {
+			res, err := tx.ExecContext(ctx, "DELETE FROM sessions WHERE id = ?", id)
+			if err != nil {
+				return err
+			}
+			if err := requireRow(res); err != nil {
+				return err
+			}
+			return checkNoOrphans(ctx, tx, id)
+		})
 	})
 	if errors.Is(err, errNoStore) {
 		err = ErrNotFound
@@ -343,7 +345,6 @@ func (s *Store) DeleteSession(ctx context.Context, id int64) error {
 	if err != nil {
 		return fmt.Errorf("delete session %d: %w", id, err)
 	}
-	s.list.forget(id)
 	s.events.forget(id)
 	return nil
 }

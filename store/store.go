@@ -81,6 +81,8 @@ type Store struct {
 	verified bool        // quick_check passed (see verify)
 	damage   error       // what quick_check found, if it failed
 	list     listCache   // per-session counts for ListSessions
+	seen     fileID      // the file when last looked at (see followFile); guarded by mu
+	seenOK   bool
 	events   eventCache  // decoded rows of recently loaded sessions
 	encoders encoderPool // zstd encoders for parallel compression
 }
@@ -250,6 +252,7 @@ func (s *Store) reader(ctx context.Context) (*sql.DB, *schemaInfo, error) {
 			return nil, nil, err
 		}
 	}
+	s.followFile()
 	return s.db, s.schema, nil
 }
 

@@ -36,7 +36,11 @@ func (s *Store) writeTx(ctx context.Context, create bool, fn func(tx *sql.Tx) er
 	if err := fn(tx); err != nil {
 		return classify(err)
 	}
-	return classify(tx.Commit())
+	if err := tx.Commit(); err != nil {
+		return classify(err)
+	}
+	s.wrote()
+	return nil
 }
 
 // beginWrite begins an immediate transaction on db, a write pool or one of

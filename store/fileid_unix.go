@@ -1,0 +1,23 @@
+//go:build unix
+
+package store
+
+import (
+	"os"
+	"syscall"
+)
+
+// fileIDOf returns what the file system says about the file at path: its
+// device and inode, size and modification time; ok is false when it cannot
+// be read.
+func fileIDOf(path string) (id fileID, ok bool) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileID{}, false
+	}
+	id = fileID{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		id.dev, id.ino = uint64(st.Dev), uint64(st.Ino) //nolint:unconvert // their types differ by platform
+	}
+	return id, true
+}
