@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+
+	"github.com/lazuli-app/lazuli/store"
 )
 
 // jsonObj is a JSON object decoded one level deep, for the Claude and Codex
@@ -120,7 +122,7 @@ func (o jsonObj) f64(k string) (float64, bool) {
 	if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(string(v), 64)
+	f, err := store.ParseSerdeFloat(string(v)) // AZUREAL's serde_json rounding: stored bytes match
 	return f, err == nil
 }
 

@@ -17,19 +17,19 @@ import (
 
 // runResult is the --json output of `lazuli run`.
 type runResult struct {
-	Store         string  `json:"store"`
-	Session       int64   `json:"session"`
-	Backend       string  `json:"backend"`
-	Model         string  `json:"model"`
-	EventsSaved   int     `json:"events_saved"`
-	Completed     *bool   `json:"completed"`
-	DurationMS    uint64  `json:"duration_ms"`
-	CostUSD       float64 `json:"cost_usd"`
-	ExitCode      int     `json:"exit_code"`
-	Stopped       bool    `json:"stopped"`
-	Compacted     bool    `json:"compacted"`
-	AutoContinued bool    `json:"auto_continued"`
-	Error         string  `json:"error,omitempty"`
+	Store         string           `json:"store"`
+	Session       int64            `json:"session"`
+	Backend       string           `json:"backend"`
+	Model         string           `json:"model"`
+	EventsSaved   int              `json:"events_saved"`
+	Completed     *bool            `json:"completed"`
+	DurationMS    uint64           `json:"duration_ms"`
+	CostUSD       store.SerdeFloat `json:"cost_usd"` // 0.0, not 0, as in AZUREAL's dumps
+	ExitCode      int              `json:"exit_code"`
+	Stopped       bool             `json:"stopped"`
+	Compacted     bool             `json:"compacted"`
+	AutoContinued bool             `json:"auto_continued"`
+	Error         string           `json:"error,omitempty"`
 }
 
 // errStopped reports a run stopped by a signal.
@@ -152,7 +152,7 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 		next.EventsSaved += turnRes.EventsSaved
 		turnRes, runErr = next, err
 	}
-	res.EventsSaved, res.Completed, res.DurationMS, res.CostUSD = turnRes.EventsSaved, turnRes.Completed, turnRes.DurationMS, turnRes.CostUSD
+	res.EventsSaved, res.Completed, res.DurationMS, res.CostUSD = turnRes.EventsSaved, turnRes.Completed, turnRes.DurationMS, store.SerdeFloat(turnRes.CostUSD)
 	res.ExitCode, res.Stopped = turnRes.ExitCode, turnRes.Stopped
 	if res.Model == "" {
 		res.Model = turnRes.Model

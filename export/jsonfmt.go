@@ -18,25 +18,25 @@ const (
 // JSONSession is the "session" member of a JSON export: the session row
 // as `lazuli ls --json` shows it.
 type JSONSession struct {
-	ID                   int64    `json:"id"`
-	Name                 string   `json:"name"`
-	DisplayName          string   `json:"display_name"`
-	Worktree             string   `json:"worktree"`
-	Created              string   `json:"created"`
-	Completed            *bool    `json:"completed"`
-	DurationMS           *int64   `json:"duration_ms"`
-	CostUSD              *float64 `json:"cost_usd"`
-	LastClaudeUUID       string   `json:"last_claude_uuid"`
-	EventCount           int64    `json:"event_count"`
-	MessageCount         int64    `json:"message_count"`
-	CharsSinceCompaction int64    `json:"chars_since_compaction"`
+	ID                   int64             `json:"id"`
+	Name                 string            `json:"name"`
+	DisplayName          string            `json:"display_name"`
+	Worktree             string            `json:"worktree"`
+	Created              string            `json:"created"`
+	Completed            *bool             `json:"completed"`
+	DurationMS           *int64            `json:"duration_ms"`
+	CostUSD              *store.SerdeFloat `json:"cost_usd"` // 0.0, not 0, as in AZUREAL's dumps
+	LastClaudeUUID       string            `json:"last_claude_uuid"`
+	EventCount           int64             `json:"event_count"`
+	MessageCount         int64             `json:"message_count"`
+	CharsSinceCompaction int64             `json:"chars_since_compaction"`
 }
 
 // SessionJSON is s as JSON exports and `lazuli ls --json` show it.
 func SessionJSON(s store.Session) JSONSession {
 	return JSONSession{
 		ID: s.ID, Name: s.Name, DisplayName: s.DisplayName(), Worktree: s.Worktree, Created: s.Created,
-		Completed: s.Completed, DurationMS: s.DurationMS, CostUSD: s.CostUSD, LastClaudeUUID: s.LastClaudeUUID,
+		Completed: s.Completed, DurationMS: s.DurationMS, CostUSD: (*store.SerdeFloat)(s.CostUSD), LastClaudeUUID: s.LastClaudeUUID,
 		EventCount: s.EventCount, MessageCount: s.MessageCount, CharsSinceCompaction: s.CharsSinceCompaction,
 	}
 }

@@ -310,7 +310,7 @@ func (r *fieldReader) float(name string) float64 {
 		r.fail(name, "is not a number")
 		return 0
 	}
-	f, err := n.Float64()
+	f, err := ParseSerdeFloat(string(n)) // as AZUREAL reads it
 	if err != nil {
 		r.fail(name, "is out of range")
 	}

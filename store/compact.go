@@ -169,7 +169,7 @@ func compactWriteInput(input json.RawMessage) json.RawMessage {
 		if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &content) == nil {
 			lines := rustLines(content)
 			obj.addRaw("_lines", json.RawMessage(strconv.Itoa(len(lines))))
-			if p := writePurpose(lines); p != "" {
+			if p, ok := writePurpose(lines); ok {
 				obj.addRaw("_purpose", AppendJSONString(nil, p))
 			}
 		}
@@ -178,20 +178,22 @@ func compactWriteInput(input json.RawMessage) json.RawMessage {
 }
 
 // writePurpose is the first comment-like line of a written file, else its
-// first line, trimmed.
-func writePurpose(lines []string) string {
+// first line, trimmed; ok is false when that line is empty. A first line
+// of only white space gives ok and "", as in AZUREAL, which tests the line
+// before trimming it.
+func writePurpose(lines []string) (purpose string, ok bool) {
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
 		for _, p := range []string{"//", "#", "/*", `"""`, "///", "//!"} {
 			if strings.HasPrefix(t, p) {
-				return t
+				return t, true
 			}
 		}
 	}
-	if len(lines) == 0 {
-		return ""
+	if len(lines) == 0 || lines[0] == "" {
+		return "", false
 	}
-	return strings.TrimSpace(lines[0])
+	return strings.TrimSpace(lines[0]), true
 }
 
 // member is one key of a JSON object, in document order.

@@ -53,7 +53,7 @@ type DumpEvent struct {
 type DumpSession struct {
 	CharsSinceCompaction int64    `json:"chars_since_compaction"`
 	Completed            *bool    `json:"completed"`
-	CostUSD              *float64 `json:"cost_usd"`
+	CostUSD              *SerdeFloat `json:"cost_usd"`
 	Created              string   `json:"created"`
 	DisplayName          string   `json:"display_name"`
 	DurationMS           *int64   `json:"duration_ms"`
@@ -128,7 +128,7 @@ func (s *Store) dumpSession(ctx context.Context, d *Dump, sess Session) error {
 func dumpSessionRow(sess Session) DumpSession {
 	return DumpSession{
 		CharsSinceCompaction: sess.CharsSinceCompaction, Completed: sess.Completed,
-		CostUSD: sess.CostUSD, Created: sess.Created, DisplayName: sess.DisplayName(),
+		CostUSD: (*SerdeFloat)(sess.CostUSD), Created: sess.Created, DisplayName: sess.DisplayName(),
 		DurationMS: sess.DurationMS, EventCount: sess.EventCount, ID: sess.ID,
 		LastClaudeUUID: sess.LastClaudeUUID, MessageCount: sess.MessageCount,
 		Name: sess.Name, Worktree: sess.Worktree,
@@ -144,15 +144,15 @@ func dumpEvents(events []StoredEvent) []DumpEvent {
 	return list
 }
 
-// JSON returns the dump pretty-printed with two-space indentation, without
-// HTML escaping, and with a trailing newline, like the fixtures.
+// JSON returns the dump as the fixtures have it: pretty-printed the way
+// serde_json does (two-space indentation, a trailing newline), the keys of
+// every object sorted byte-wise at every depth, inside events too, strings
+// escaped as serde_json escapes them, and numbers in serde's form (a float
+// always with a '.' or an exponent).
 func (d Dump) JSON() ([]byte, error) {
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(d); err != nil {
-		return nil, fmt.Errorf("encode dump: %w", err)
+	if err := writeJSONValue(&b, d, ""); err != nil {
+		return nil, err
 	}
 	return b.Bytes(), nil
 }
@@ -261,19 +261,22 @@ func writeJSONMap(w *bufio.Writer, keys []string, value func(string) (any, error
 }
 
 // writeJSONValue writes v as JSON indented as part of a dump, at the level
-// of prefix, without HTML escaping and without a trailing newline.
+// of prefix (two spaces a level), in the fixtures' form (see SortedJSON),
+// without a trailing newline unless it is the whole dump (prefix "").
 func writeJSONValue(w io.Writer, v any, prefix string) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent(prefix, "  ")
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("encode dump: %w", err)
 	}
-	if prefix == "" {
-		_, err := w.Write(b.Bytes()) // the whole dump: with its newline
-		return err
+	out, err := sortedJSONAt(b.Bytes(), len(prefix)/2)
+	if err != nil {
+		return fmt.Errorf("encode dump: %w", err)
 	}
-	_, err := w.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+	if prefix == "" {
+		out = append(out, '\n') // the whole dump: with its newline
+	}
+	_, err = w.Write(out)
 	return err
 }

@@ -396,7 +396,7 @@ func (p *fastParser) float() (float64, bool) {
 	if !p.number() {
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(unsafe.String(&p.b[start], p.i-start), 64)
+	f, err := ParseSerdeFloat(unsafe.String(&p.b[start], p.i-start)) // as AZUREAL reads it
 	return f, err == nil
 }
 

@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -117,19 +121,22 @@ func appendSerdeFloat(dst []byte, f float64) []byte {
 }
 
 // appendSerdeNumber re-prints a JSON number literal as serde_json would after
-// parsing it without arbitrary precision: integers that fit u64/i64 keep
-// their text, everything else becomes an f64.
+// parsing it without arbitrary precision: integers that fit u64, or i64
+// when negative, keep their text; everything else becomes an f64, parsed
+// the way serde_json parses it (see ParseSerdeFloat), and "-0" too, which
+// serde_json reads as the float -0.0. A number serde_json rejects as out
+// of range is written as null.
 func appendSerdeNumber(dst []byte, lit string) []byte {
 	if !strings.ContainsAny(lit, ".eE") {
 		if u, err := strconv.ParseUint(lit, 10, 64); err == nil {
 			return strconv.AppendUint(dst, u, 10)
 		}
-		if i, err := strconv.ParseInt(lit, 10, 64); err == nil {
+		if i, err := strconv.ParseInt(lit, 10, 64); err == nil && i != 0 {
 			return strconv.AppendInt(dst, i, 10)
 		}
 	}
-	f, err := strconv.ParseFloat(lit, 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
+	f, err := ParseSerdeFloat(lit)
+	if err != nil {
 		return append(dst, "null"...)
 	}
 	return appendSerdeFloat(dst, f)
@@ -162,29 +169,7 @@ func appendSerdeTokens(dst []byte, d *json.Decoder) ([]byte, error) {
 	case json.Delim:
 		switch v {
 		case '{':
-			dst = append(dst, '{')
-			for first := true; d.More(); first = false {
-				if !first {
-					dst = append(dst, ',')
-				}
-				kt, err := d.Token()
-				if err != nil {
-					return dst, errBadJSON
-				}
-				key, ok := kt.(string)
-				if !ok {
-					return dst, errBadJSON
-				}
-				dst = AppendJSONString(dst, key)
-				dst = append(dst, ':')
-				if dst, err = appendSerdeTokens(dst, d); err != nil {
-					return dst, err
-				}
-			}
-			if _, err := d.Token(); err != nil {
-				return dst, errBadJSON
-			}
-			return append(dst, '}'), nil
+			return appendSerdeObject(dst, d)
 		case '[':
 			dst = append(dst, '[')
 			for first := true; d.More(); first = false {
@@ -216,6 +201,72 @@ func appendSerdeTokens(dst []byte, d *json.Decoder) ([]byte, error) {
 	return dst, errBadJSON
 }
 
+// appendSerdeObject writes the rest of an object whose '{' d has read. A
+// key that comes again keeps its first place and takes the last value, as
+// in the serde_json::Value AZUREAL parses an input into (its map keeps
+// insertion order).
+func appendSerdeObject(dst []byte, d *json.Decoder) ([]byte, error) {
+	var keys []string
+	var values [][]byte
+	var index map[string]int // key to place, once there are many keys
+	for d.More() {
+		kt, err := d.Token()
+		if err != nil {
+			return dst, errBadJSON
+		}
+		key, ok := kt.(string)
+		if !ok {
+			return dst, errBadJSON
+		}
+		v, err := appendSerdeTokens(nil, d)
+		if err != nil {
+			return dst, err
+		}
+		i := -1
+		if index != nil {
+			if j, ok := index[key]; ok {
+				i = j
+			}
+		} else if i = slices.Index(keys, key); len(keys) >= 16 {
+			index = make(map[string]int, 2*len(keys))
+			for j, k := range keys {
+				index[k] = j
+			}
+		}
+		if i >= 0 {
+			values[i] = v
+			continue
+		}
+		if index != nil {
+			index[key] = len(keys)
+		}
+		keys, values = append(keys, key), append(values, v)
+	}
+	if _, err := d.Token(); err != nil {
+		return dst, errBadJSON
+	}
+	dst = append(dst, '{')
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = AppendJSONString(dst, k)
+		dst = append(dst, ':')
+		dst = append(dst, values[i]...)
+	}
+	return append(dst, '}'), nil
+}
+
+// SerdeFloat is a float64 that encodes to JSON as serde_json writes an
+// f64 (always with a '.' or an exponent: 0.0, 1.0, 2.4000000000000004),
+// the way AZUREAL's dumps show costs; NaN and infinities as null.
+type SerdeFloat float64
+
+// MarshalJSON implements json.Marshaler.
+func (f SerdeFloat) MarshalJSON() ([]byte, error) {
+	return appendSerdeFloat(nil, float64(f)), nil
+}
+
 // SerdeJSON returns raw re-encoded in serde_json's compact form, or "null"
 // when raw is empty. It is the form AZUREAL stores and measures.
 func SerdeJSON(raw json.RawMessage) ([]byte, error) {
@@ -223,4 +274,81 @@ func SerdeJSON(raw json.RawMessage) ([]byte, error) {
 		return []byte("null"), nil
 	}
 	return appendSerdeValue(nil, raw)
+}
+
+// SortedJSON re-prints one JSON value the way AZUREAL's fixture dumps are
+// printed: serde_json's pretty form (two-space indentation, "key": value,
+// a trailing newline), with the keys of every object sorted byte-wise at
+// every depth (a key that comes again takes the last value), strings
+// escaped as serde_json escapes them, and number literals kept as they
+// are.
+func SortedJSON(raw []byte) ([]byte, error) {
+	out, err := sortedJSONAt(raw, 0)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, '\n'), nil
+}
+
+// sortedJSONAt is SortedJSON for a value that is depth levels deep in the
+// document, without the trailing newline.
+func sortedJSONAt(raw []byte, depth int) ([]byte, error) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, fmt.Errorf("%w: %w", errBadJSON, err)
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, errBadJSON
+	}
+	return appendSorted(nil, v, depth), nil
+}
+
+func appendSorted(dst []byte, v any, depth int) []byte {
+	indent := func(n int) {
+		dst = append(dst, '\n')
+		for range n {
+			dst = append(dst, ' ', ' ')
+		}
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		if len(v) == 0 {
+			return append(dst, '{', '}')
+		}
+		dst = append(dst, '{')
+		for i, k := range slices.Sorted(maps.Keys(v)) {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			indent(depth + 1)
+			dst = AppendJSONString(dst, k)
+			dst = append(dst, ':', ' ')
+			dst = appendSorted(dst, v[k], depth+1)
+		}
+		indent(depth)
+		return append(dst, '}')
+	case []any:
+		if len(v) == 0 {
+			return append(dst, '[', ']')
+		}
+		dst = append(dst, '[')
+		for i, x := range v {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			indent(depth + 1)
+			dst = appendSorted(dst, x, depth+1)
+		}
+		indent(depth)
+		return append(dst, ']')
+	case string:
+		return AppendJSONString(dst, v)
+	case json.Number:
+		return append(dst, v...)
+	case bool:
+		return strconv.AppendBool(dst, v)
+	}
+	return append(dst, "null"...)
 }
