@@ -112,5 +112,13 @@ func runDump(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	return st.WriteDump(ctx, env.Stdout)
+	if err := st.WriteDump(ctx, env.Stdout); err != nil {
+		return err
+	}
+	sessions, err := st.ListSessions(ctx, "") // the counts are cached: no second count
+	if err != nil {
+		return err
+	}
+	reportDamage(env.Stderr, sessions)
+	return nil
 }

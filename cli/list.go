@@ -33,7 +33,11 @@ func runList(ctx context.Context, env *Env, args []string) error {
 		for _, s := range sessions {
 			out = append(out, export.SessionJSON(s))
 		}
-		return writeJSON(env.Stdout, out)
+		if err := writeJSON(env.Stdout, out); err != nil {
+			return err
+		}
+		reportDamage(env.Stderr, sessions)
+		return nil
 	}
 	if len(sessions) == 0 {
 		fmt.Fprintf(env.Stderr, "no sessions in %s\n", st.Path())
@@ -45,11 +49,33 @@ func runList(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(tw, "S%d\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n", s.ID, statusText(s), s.DisplayName(),
 			s.Worktree, s.Created, s.MessageCount, s.EventCount, meterText(s.CharsSinceCompaction))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	reportDamage(env.Stderr, sessions)
+	return nil
+}
+
+// reportDamage says on stderr which sessions are damaged and why: they are
+// listed with the others, marked, and lazuli check tells more.
+func reportDamage(w io.Writer, sessions []store.Session) {
+	for _, s := range sessions {
+		damageLine(w, s.ID, s.Damage)
+	}
+}
+
+// damageLine says that session id is damaged and why, unless reason is "".
+func damageLine(w io.Writer, id int64, reason string) {
+	if reason != "" {
+		fmt.Fprintf(w, "S%d is damaged: %s (lazuli check tells more)\n", id, reason)
+	}
 }
 
 // statusText is the completion badge with its duration (spec §3.5).
 func statusText(s store.Session) string {
+	if s.Damage != "" {
+		return "⚠ damaged"
+	}
 	if s.Completed == nil {
 		return "○"
 	}
@@ -65,6 +91,9 @@ func statusText(s store.Session) string {
 
 // meterText is the context meter as a percentage of the compaction threshold.
 func meterText(chars int64) string {
+	if chars < 0 {
+		return "?" // unknown: a damaged session's char_len values do not add up
+	}
 	pct := float64(chars) / store.CompactionThreshold * 100
 	if pct > 100 {
 		pct = 100

@@ -29,7 +29,10 @@ type JSONSession struct {
 	LastClaudeUUID       string            `json:"last_claude_uuid"`
 	EventCount           int64             `json:"event_count"`
 	MessageCount         int64             `json:"message_count"`
-	CharsSinceCompaction int64             `json:"chars_since_compaction"`
+	CharsSinceCompaction int64             `json:"chars_since_compaction"` // -1: unknown (damaged)
+	// Damaged says why the session cannot be read as it should (see
+	// store.Session.Damage); absent for a sound session.
+	Damaged string `json:"damaged,omitempty"`
 }
 
 // SessionJSON is s as JSON exports and `lazuli ls --json` show it.
@@ -38,6 +41,7 @@ func SessionJSON(s store.Session) JSONSession {
 		ID: s.ID, Name: s.Name, DisplayName: s.DisplayName(), Worktree: s.Worktree, Created: s.Created,
 		Completed: s.Completed, DurationMS: s.DurationMS, CostUSD: (*store.SerdeFloat)(s.CostUSD), LastClaudeUUID: s.LastClaudeUUID,
 		EventCount: s.EventCount, MessageCount: s.MessageCount, CharsSinceCompaction: s.CharsSinceCompaction,
+		Damaged: s.Damage,
 	}
 }
 

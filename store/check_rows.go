@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"unicode/utf8"
 )
@@ -79,12 +80,17 @@ func checkClasses(ctx context.Context, q querier, info *schemaInfo, fs *findings
 type eventScan struct {
 	session, prevSeq int64
 	started          bool
+	chars            int64 // its char_len values added up
+	overflow         bool  // they do not add up (see charSum)
 }
 
 // checkEvents reads every event row in session and seq order and returns
 // each session's last seq.
 func checkEvents(ctx context.Context, q querier, cd *codec, r *Report, fs *findings) (map[int64]int64, error) {
-	rows, err := q.QueryContext(ctx, `SELECT e.session_id, e.seq, CAST(e.kind AS TEXT), COALESCE(CAST(e.char_len AS INTEGER), 0),
+	// A seq or session_id that is not an integer (checkClasses counts them)
+	// comes as NULL: the row is reported, and the others are checked.
+	rows, err := q.QueryContext(ctx, `SELECT CASE typeof(e.session_id) WHEN 'integer' THEN e.session_id END,
+		CASE typeof(e.seq) WHEN 'integer' THEN e.seq END, CAST(e.kind AS TEXT), COALESCE(CAST(e.char_len AS INTEGER), 0),
 		typeof(e.data), CAST(e.data AS BLOB), s.id IS NULL FROM events e LEFT JOIN sessions s ON s.id = e.session_id
 		ORDER BY e.session_id, e.seq`)
 	if err != nil {
@@ -95,17 +101,29 @@ func checkEvents(ctx context.Context, q querier, cd *codec, r *Report, fs *findi
 	var st eventScan
 	for rows.Next() {
 		var (
-			session, seq, charLen int64
-			kind, class           string
-			data                  []byte
-			orphan                bool
+			sessionV, seqV sql.NullInt64
+			charLen        int64
+			kind, class    string
+			data           []byte
+			orphan         bool
 		)
-		if err := rows.Scan(&session, &seq, &kind, &charLen, &class, &data, &orphan); err != nil {
+		if err := rows.Scan(&sessionV, &seqV, &kind, &charLen, &class, &data, &orphan); err != nil {
 			return nil, err
 		}
 		r.Events++
+		session, seq := sessionV.Int64, seqV.Int64
+		if !sessionV.Valid {
+			fs.add(SeverityError, "session_id_not_integer", 0, 0, "an event's session_id is not an integer: it belongs to no session")
+			continue
+		}
+		if !seqV.Valid {
+			fs.add(SeverityError, "seq_not_integer", session, 0,
+				"an event's seq is not an integer: AZUREAL cannot load this session, Lazuli marks it damaged")
+			continue
+		}
 		lastSeq[session] = seq
 		st.checkSeq(fs, session, seq)
+		st.addChars(fs, session, seq, charLen)
 		if orphan {
 			fs.add(SeverityError, "orphan_events", session, seq, "events of a session that does not exist: they would attach to the next session that reuses the id")
 		}
@@ -114,10 +132,23 @@ func checkEvents(ctx context.Context, q querier, cd *codec, r *Report, fs *findi
 	return lastSeq, rows.Err()
 }
 
+// addChars adds a row's char_len to its session's total and reports,
+// once per session, a total too large to be true: AZUREAL's SUM fails on
+// it, and Lazuli cannot tell the session's context size.
+func (st *eventScan) addChars(fs *findings, session, seq, charLen int64) {
+	if st.overflow { // checkSeq resets it for each session
+		return
+	}
+	if st.chars, st.overflow = charSum(float64(st.chars) + float64(charLen)); st.overflow {
+		fs.add(SeverityError, "char_len_overflow", session, seq,
+			"char_len values too large to add up: AZUREAL's context size query fails, Lazuli marks the session damaged")
+	}
+}
+
 // checkSeq reports duplicate seqs and gaps (seqs start at 1 and grow by 1).
 func (st *eventScan) checkSeq(fs *findings, session, seq int64) {
 	if !st.started || session != st.session {
-		st.session, st.prevSeq, st.started = session, 0, true
+		st.session, st.prevSeq, st.started, st.chars, st.overflow = session, 0, true, 0, false
 	}
 	switch {
 	case seq == st.prevSeq:

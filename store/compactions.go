@@ -157,7 +157,10 @@ func (s *Store) CharsSinceCompaction(ctx context.Context, sessionID int64) (int6
 	if err != nil || db == nil {
 		return 0, wrapChars(sessionID, err)
 	}
-	n, err := charsSince(ctx, db, info, sessionID)
+	n, overflow, err := charsSince(ctx, db, info, sessionID)
+	if err == nil && overflow {
+		err = fmt.Errorf("%w: %s", ErrDamaged, sessionAgg{overflow: true}.damage())
+	}
 	return n, wrapChars(sessionID, classify(err))
 }
 
@@ -168,11 +171,12 @@ func wrapChars(id int64, err error) error {
 	return fmt.Errorf("count chars of session %d: %w", id, err)
 }
 
-// charsSince computes CharsSinceCompaction within q.
-func charsSince(ctx context.Context, q querier, info *schemaInfo, sessionID int64) (int64, error) {
+// charsSince computes CharsSinceCompaction within q; overflow reports
+// char_len values too large to add up (see charSum).
+func charsSince(ctx context.Context, q querier, info *schemaInfo, sessionID int64) (n int64, overflow bool, err error) {
 	c, err := latestCompaction(ctx, q, info, sessionID)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	if c == nil {
 		return sumCharsAfter(ctx, q, sessionID, 0, false)

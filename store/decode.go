@@ -263,7 +263,7 @@ func rawRowOf(v []driver.Value) (r rawRow, ok bool, err error) {
 		return r, false, fmt.Errorf("id: %w", err)
 	}
 	if r.seq, err = int64Value(v[1]); err != nil {
-		return r, false, fmt.Errorf("seq of event %d: %w", r.id, err)
+		return r, false, fmt.Errorf("%w: seq of event %d: %w", ErrDamaged, r.id, err)
 	}
 	if packed, isInt := v[2].(int64); isInt {
 		code := packed & (1<<kindBits - 1)

@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // DumpPrompt is the next prompt the dump's context entries are built for.
@@ -51,18 +53,19 @@ type DumpEvent struct {
 
 // DumpSession is one session in a Dump.
 type DumpSession struct {
-	CharsSinceCompaction int64    `json:"chars_since_compaction"`
-	Completed            *bool    `json:"completed"`
+	CharsSinceCompaction int64       `json:"chars_since_compaction"`
+	Completed            *bool       `json:"completed"`
 	CostUSD              *SerdeFloat `json:"cost_usd"`
-	Created              string   `json:"created"`
-	DisplayName          string   `json:"display_name"`
-	DurationMS           *int64   `json:"duration_ms"`
-	EventCount           int64    `json:"event_count"`
-	ID                   int64    `json:"id"`
-	LastClaudeUUID       string   `json:"last_claude_uuid"`
-	MessageCount         int64    `json:"message_count"`
-	Name                 string   `json:"name"`
-	Worktree             string   `json:"worktree"`
+	Created              string      `json:"created"`
+	Damaged              string      `json:"damaged,omitempty"` // Session.Damage; never in AZUREAL's dumps
+	DisplayName          string      `json:"display_name"`
+	DurationMS           *int64      `json:"duration_ms"`
+	EventCount           int64       `json:"event_count"`
+	ID                   int64       `json:"id"`
+	LastClaudeUUID       string      `json:"last_claude_uuid"`
+	MessageCount         int64       `json:"message_count"`
+	Name                 string      `json:"name"`
+	Worktree             string      `json:"worktree"`
 }
 
 // Dump reads the whole store into its canonical dump.
@@ -95,6 +98,16 @@ func (s *Store) Dump(ctx context.Context) (Dump, error) {
 	return d, nil
 }
 
+// errorText is the last part of err's message: what went wrong, without
+// the operations that led there.
+func errorText(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, ErrDamaged.Error()+": "); i >= 0 {
+		return msg[i+len(ErrDamaged.Error())+2:]
+	}
+	return msg
+}
+
 func wrapDump(err error) error {
 	if err == nil {
 		return nil
@@ -107,11 +120,23 @@ func (s *Store) dumpSession(ctx context.Context, d *Dump, sess Session) error {
 	d.Sessions = append(d.Sessions, dumpSessionRow(sess))
 	key := strconv.FormatInt(sess.ID, 10)
 	events, err := s.LoadEvents(ctx, sess.ID)
+	if errors.Is(err, ErrDamaged) {
+		// Marked in its sessions entry; the other sessions are dumped.
+		if row := &d.Sessions[len(d.Sessions)-1]; row.Damaged == "" {
+			row.Damaged = errorText(err)
+		}
+		d.Events[key], d.Context[key] = []DumpEvent{}, nil
+		return nil
+	}
 	if err != nil {
 		return err
 	}
 	d.Events[key] = dumpEvents(events)
 	p, err := s.BuildContext(ctx, sess.ID)
+	if errors.Is(err, ErrDamaged) {
+		d.Context[key] = nil
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -131,7 +156,7 @@ func dumpSessionRow(sess Session) DumpSession {
 		CostUSD: (*SerdeFloat)(sess.CostUSD), Created: sess.Created, DisplayName: sess.DisplayName(),
 		DurationMS: sess.DurationMS, EventCount: sess.EventCount, ID: sess.ID,
 		LastClaudeUUID: sess.LastClaudeUUID, MessageCount: sess.MessageCount,
-		Name: sess.Name, Worktree: sess.Worktree,
+		Name: sess.Name, Worktree: sess.Worktree, Damaged: sess.Damage,
 	}
 }
 
@@ -198,8 +223,12 @@ func (s *Store) WriteDump(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	bw.WriteString(",\n  \"context\": ")
+	damaged := map[int64]string{} // sessions whose events cannot be loaded
 	err = writeJSONMap(bw, keys, func(key string) (any, error) {
 		p, err := s.BuildContext(ctx, byKey[key].ID)
+		if errors.Is(err, ErrDamaged) {
+			return (*string)(nil), nil // marked in its sessions entry
+		}
 		if err != nil || p == nil {
 			return (*string)(nil), err
 		}
@@ -211,6 +240,10 @@ func (s *Store) WriteDump(ctx context.Context, w io.Writer) error {
 	bw.WriteString(",\n  \"events\": ")
 	err = writeJSONMap(bw, keys, func(key string) (any, error) {
 		events, err := s.LoadEvents(ctx, byKey[key].ID)
+		if errors.Is(err, ErrDamaged) {
+			damaged[byKey[key].ID] = errorText(err)
+			return []DumpEvent{}, nil // the other sessions are dumped
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -227,6 +260,9 @@ func (s *Store) WriteDump(ctx context.Context, w io.Writer) error {
 	list := make([]DumpSession, len(sessions))
 	for i, sess := range sessions {
 		list[i] = dumpSessionRow(sess)
+		if reason, ok := damaged[sess.ID]; ok && list[i].Damaged == "" {
+			list[i].Damaged = reason
+		}
 	}
 	if err := writeJSONValue(bw, list, "  "); err != nil {
 		return err

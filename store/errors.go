@@ -20,6 +20,11 @@ var (
 	// ErrBusy reports that another connection held the store's lock for
 	// longer than the busy timeout.
 	ErrBusy = errors.New("store is busy")
+	// ErrDamaged reports a session whose rows cannot be read as AZUREAL's
+	// format says (a seq that is not an integer, char_len values too large
+	// to add up). Only that session is affected; Session.Damage and lazuli
+	// check say more.
+	ErrDamaged = errors.New("session is damaged")
 )
 
 // errClosed reports a call on a closed Store.

@@ -19,37 +19,59 @@ import (
 
 // sessionTotals is what the aggregate query returns for one session.
 type sessionTotals struct {
-	count, msgs, maxID, chars int64 // chars: SUM(char_len) of every row
+	count, msgs, maxID, chars int64 // chars: the char_len of every row, added up
+	badSeqs                   int64 // rows whose seq is not an integer
+	overflow                  bool  // chars is too large to be true (see charSum)
 }
 
 // afterChars is the char sum of a compacted session after its compaction.
-type afterChars struct{ afterSeq, chars int64 }
+type afterChars struct {
+	afterSeq, chars int64
+	overflow        bool
+}
 
 // half is the part of the counts one connection computes.
 type half struct {
 	totals map[int64]sessionTotals
-	exact  bool // every sum was an integer: nothing to recount in Go
 	err    error
 }
 
-// aggregateQuery totals the rows of the sessions in a range of ids. SUM of
-// integers is exact; a REAL or BLOB char_len (AZUREAL never writes one)
-// makes it a float, and the caller then counts in Go, as rebuildScan does.
-// The CASE counts what kind IN ('UserMessage', 'AssistantText') does, a
-// fifth faster: SQLite tests an IN list through a temporary index.
+// aggregateQuery totals the rows of the sessions in a range of ids. The
+// chars are a TOTAL (see charSum), which unlike SUM never fails: two
+// absurd char_len values in one session (2^63-1 each) must not make the
+// whole list fail. The CASE counts what kind IN ('UserMessage',
+// 'AssistantText') does, a fifth faster: SQLite tests an IN list through a
+// temporary index.
 const aggregateQuery = `SELECT session_id, COUNT(*),
-	SUM(CASE kind WHEN 'UserMessage' THEN 1 WHEN 'AssistantText' THEN 1 ELSE 0 END), MAX(id), SUM(char_len)
+	SUM(CASE kind WHEN 'UserMessage' THEN 1 WHEN 'AssistantText' THEN 1 ELSE 0 END), MAX(id), ` + charTotal + `,
+	SUM(typeof(seq) != 'integer')
 	FROM events WHERE session_id > ? AND session_id <= ? GROUP BY session_id`
 
-// afterCharsQuery sums char_len after each compacted session's latest
+// afterCharsQuery adds up char_len after each compacted session's latest
 // compaction, through the index.
 const afterCharsQuery = `SELECT c.session_id, c.after_seq,
-	(SELECT SUM(char_len) FROM events WHERE session_id = c.session_id AND seq > c.after_seq)
+	(SELECT ` + charTotal + ` FROM events WHERE session_id = c.session_id AND seq > c.after_seq)
 	FROM (SELECT session_id, MAX(after_seq) AS after_seq FROM compactions GROUP BY session_id) AS c`
 
+// charTotal adds up the char_len of rows as a load reports each (see
+// charLenColumn), in a float, which SQLite adds exactly while the total is
+// below 2^53 (a store of 8 PB of text); charSum makes it an integer.
+const charTotal = "TOTAL(" + charLenColumn + ")"
+
+// charSum returns a charTotal as an integer; overflow is true when it is
+// 2^53 or more either way, which no real session reaches: char_len values
+// that large are damage, and AZUREAL's SUM fails on them.
+func charSum(total float64) (n int64, overflow bool) {
+	if total >= 1<<53 || total <= -(1<<53) {
+		return 0, true
+	}
+	return int64(total), false
+}
+
 // rebuildSQL counts everything in q's snapshot, with aux (which may be nil)
-// totalling half of the sessions. It reports false when some sum was not
-// an integer and the counts must be made in Go instead.
+// totalling half of the sessions. It reports false when the queries do not
+// agree (rows of no session: a NULL session_id) and the counts must be
+// made in Go instead.
 func (c *listCache) rebuildSQL(ctx context.Context, q querier, info *schemaInfo, comps map[int64]int64, aux *sql.DB) (bool, error) {
 	mid, err := medianSession(ctx, q)
 	if err != nil {
@@ -64,7 +86,7 @@ func (c *listCache) rebuildSQL(ctx context.Context, q querier, info *schemaInfo,
 	lower := totalsOf(ctx, q, math.MinInt64, mid)
 	var after map[int64]afterChars
 	if lower.err == nil {
-		after, lower.exact, lower.err = charsAfterCompactions(ctx, q, info, lower.exact)
+		after, lower.err = charsAfterCompactions(ctx, q, info)
 	}
 	up := <-upper
 	if lower.err != nil {
@@ -87,18 +109,19 @@ func (c *listCache) rebuildSQL(ctx context.Context, q querier, info *schemaInfo,
 			return false, nil // rows no query sees (a NULL session_id): count in Go
 		}
 	}
-	if !lower.exact || !up.exact || !sameAfter(after, comps) {
+	if !sameAfter(after, comps) {
 		return false, nil
 	}
 	aggs := make(map[int64]sessionAgg, len(lower.totals)+len(up.totals)+len(after))
 	for _, h := range []half{lower, up} {
 		for id, t := range h.totals {
-			aggs[id] = sessionAgg{count: t.count, msgs: t.msgs, maxID: t.maxID, chars: t.chars}
+			aggs[id] = sessionAgg{count: t.count, msgs: t.msgs, maxID: t.maxID, chars: t.chars,
+				badSeqs: t.badSeqs, overflow: t.overflow}
 		}
 	}
 	for id, ac := range after {
 		a := aggs[id]
-		a.afterSeq, a.compacted, a.chars = ac.afterSeq, true, ac.chars
+		a.afterSeq, a.compacted, a.chars, a.overflow = ac.afterSeq, true, ac.chars, ac.overflow
 		aggs[id] = a
 	}
 	c.aggs, c.lastID, c.total, c.valid = aggs, wantMax, wantCount, true
@@ -134,7 +157,7 @@ func upperHalf(ctx context.Context, aux *sql.DB, mid int64) half {
 
 // totalsOf totals the sessions with lo < id ≤ hi.
 func totalsOf(ctx context.Context, q querier, lo, hi int64) half {
-	h := half{totals: map[int64]sessionTotals{}, exact: true}
+	h := half{totals: map[int64]sessionTotals{}}
 	rows, err := q.QueryContext(ctx, aggregateQuery, lo, hi)
 	if err != nil {
 		return half{err: err}
@@ -142,16 +165,14 @@ func totalsOf(ctx context.Context, q querier, lo, hi int64) half {
 	defer rows.Close()
 	for rows.Next() {
 		var (
-			id  int64
-			t   sessionTotals
-			sum any
+			id    int64
+			t     sessionTotals
+			total float64
 		)
-		if err := rows.Scan(&id, &t.count, &t.msgs, &t.maxID, &sum); err != nil {
+		if err := rows.Scan(&id, &t.count, &t.msgs, &t.maxID, &total, &t.badSeqs); err != nil {
 			return half{err: err}
 		}
-		var ok bool
-		t.chars, ok = intSum(sum)
-		h.exact = h.exact && ok
+		t.chars, t.overflow = charSum(total)
 		h.totals[id] = t
 	}
 	if err := rows.Err(); err != nil {
@@ -161,42 +182,30 @@ func totalsOf(ctx context.Context, q querier, lo, hi int64) half {
 }
 
 // charsAfterCompactions returns the char sums after the latest compaction
-// of every compacted session; exact turns false if one is not an integer.
-func charsAfterCompactions(ctx context.Context, q querier, info *schemaInfo, exact bool) (map[int64]afterChars, bool, error) {
+// of every compacted session.
+func charsAfterCompactions(ctx context.Context, q querier, info *schemaInfo) (map[int64]afterChars, error) {
 	after := map[int64]afterChars{}
 	if !info.hasTable("compactions") {
-		return after, exact, nil
+		return after, nil
 	}
 	rows, err := q.QueryContext(ctx, afterCharsQuery)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var (
 			id, afterSeq int64
-			sum          any
+			total        float64
 		)
-		if err := rows.Scan(&id, &afterSeq, &sum); err != nil {
-			return nil, false, err
+		if err := rows.Scan(&id, &afterSeq, &total); err != nil {
+			return nil, err
 		}
-		n, ok := intSum(sum)
-		exact = exact && ok
-		after[id] = afterChars{afterSeq: afterSeq, chars: n}
+		ac := afterChars{afterSeq: afterSeq}
+		ac.chars, ac.overflow = charSum(total)
+		after[id] = ac
 	}
-	return after, exact, rows.Err()
-}
-
-// intSum returns the value of a SUM column: NULL (no rows) is 0, and ok is
-// false unless it is an integer.
-func intSum(v any) (int64, bool) {
-	switch v := v.(type) {
-	case nil:
-		return 0, true
-	case int64:
-		return v, true
-	}
-	return 0, false
+	return after, rows.Err()
 }
 
 // addsUp reports whether the two halves hold count rows with the largest

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -13,6 +14,19 @@ type sessionAgg struct {
 	chars              int64 // SUM(char_len) for seq > afterSeq
 	afterSeq           int64 // latest compaction's after_seq
 	compacted          bool  // the session has a compaction
+	badSeqs            int64 // rows whose seq is not an integer
+	overflow           bool  // chars is too large to be true (see charSum)
+}
+
+// damage says why the session cannot be read as it should, or "".
+func (a sessionAgg) damage() string {
+	switch {
+	case a.badSeqs > 0:
+		return fmt.Sprintf("%d event(s) have a seq that is not an integer: the session cannot be loaded", a.badSeqs)
+	case a.overflow:
+		return "char_len values too large to add up: the context size is unknown"
+	}
+	return ""
 }
 
 // listCache keeps the per-session counts between ListSessions calls. Counting
@@ -264,8 +278,8 @@ func (c *listCache) rebuildScan(ctx context.Context, q querier, comps map[int64]
 	defer rows.Close()
 	var lastID, total int64
 	for rows.Next() {
-		var r eventMeta
-		if err := rows.Scan(&r.session, &r.seq, &r.message, &r.charLen, &r.id); err != nil {
+		r, err := scanMeta(rows)
+		if err != nil {
 			return err
 		}
 		a := aggs[r.session]
@@ -284,10 +298,21 @@ func (c *listCache) rebuildScan(ctx context.Context, q querier, comps map[int64]
 type eventMeta struct {
 	session, seq, charLen, id int64
 	message                   bool // kind is UserMessage or AssistantText
+	badSeq                    bool // seq is not an integer
 }
 
-// metaColumns selects an eventMeta.
-const metaColumns = "session_id, seq, kind IN ('UserMessage', 'AssistantText'), " + charLenColumn + ", id"
+// metaColumns selects an eventMeta (see scanMeta).
+const metaColumns = "session_id, CASE typeof(seq) WHEN 'integer' THEN seq END, kind IN ('UserMessage', 'AssistantText'), " +
+	charLenColumn + ", id"
+
+// scanMeta reads the eventMeta of a row of metaColumns.
+func scanMeta(rows *sql.Rows) (eventMeta, error) {
+	var r eventMeta
+	var seq sql.NullInt64
+	err := rows.Scan(&r.session, &seq, &r.message, &r.charLen, &r.id)
+	r.seq, r.badSeq = seq.Int64, !seq.Valid
+	return r, err
+}
 
 // add counts one row; chars only when countChars is set.
 func (a *sessionAgg) add(r eventMeta, countChars bool) {
@@ -295,9 +320,15 @@ func (a *sessionAgg) add(r eventMeta, countChars bool) {
 	if r.message {
 		a.msgs++
 	}
+	if r.badSeq {
+		a.badSeqs++
+	}
 	a.maxID = max(a.maxID, r.id)
-	if countChars && (!a.compacted || r.seq > a.afterSeq) {
-		a.chars += r.charLen
+	if countChars && (!a.compacted || r.badSeq || r.seq > a.afterSeq) { // SQLite: text > any integer
+		sum := a.chars + r.charLen
+		if a.overflow = a.overflow || sum >= 1<<53 || sum <= -(1<<53); !a.overflow {
+			a.chars = sum
+		}
 	}
 }
 
@@ -315,8 +346,8 @@ func (c *listCache) refresh(ctx context.Context, q querier, info *schemaInfo) er
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var r eventMeta
-		if err := rows.Scan(&r.session, &r.seq, &r.message, &r.charLen, &r.id); err != nil {
+		r, err := scanMeta(rows)
+		if err != nil {
 			return err
 		}
 		a := c.aggs[r.session]
@@ -331,7 +362,7 @@ func (c *listCache) refresh(ctx context.Context, q querier, info *schemaInfo) er
 	c.unsaved += movedWeight * len(moved)
 	for id := range moved {
 		a := c.aggs[id]
-		if a.chars, err = sumCharsAfter(ctx, q, id, a.afterSeq, a.compacted); err != nil {
+		if a.chars, a.overflow, err = sumCharsAfter(ctx, q, id, a.afterSeq, a.compacted); err != nil {
 			return err
 		}
 		c.aggs[id] = a
@@ -365,13 +396,15 @@ func (c *listCache) applyCompactions(comps map[int64]int64) map[int64]bool {
 	return moved
 }
 
-// sumCharsAfter is SUM(char_len) of a session's rows after its compaction
-// (all rows when it has none).
-func sumCharsAfter(ctx context.Context, q querier, id, afterSeq int64, compacted bool) (int64, error) {
+// sumCharsAfter adds up the char_len of a session's rows after its
+// compaction (all rows when it has none); overflow reports a total too
+// large to be true (see charSum).
+func sumCharsAfter(ctx context.Context, q querier, id, afterSeq int64, compacted bool) (n int64, overflow bool, err error) {
 	if !compacted {
 		afterSeq = minSeq
 	}
-	var n int64
-	err := q.QueryRowContext(ctx, "SELECT COALESCE(SUM(char_len), 0) FROM events WHERE session_id = ? AND seq > ?", id, afterSeq).Scan(&n)
-	return n, err
+	var total float64
+	err = q.QueryRowContext(ctx, "SELECT "+charTotal+" FROM events WHERE session_id = ? AND seq > ?", id, afterSeq).Scan(&total)
+	n, overflow = charSum(total)
+	return n, overflow, err
 }

@@ -155,10 +155,11 @@ func (st *listState) encode() []byte {
 	b = binary.AppendUvarint(b, uint64(len(st.aggs)))
 	for _, id := range slices.Sorted(maps.Keys(st.aggs)) {
 		a := st.aggs[id]
-		for _, v := range []int64{id, a.count, a.msgs, a.maxID, a.chars, a.afterSeq} {
+		for _, v := range []int64{id, a.count, a.msgs, a.maxID, a.chars, a.afterSeq, a.badSeqs} {
 			b = binary.AppendVarint(b, v)
 		}
 		b = appendBool(b, a.compacted)
+		b = appendBool(b, a.overflow)
 	}
 	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 }
@@ -201,11 +202,12 @@ func decodeListState(data []byte) (*listState, error) {
 		}
 		st.sessions = append(st.sessions, k)
 	}
-	n = r.count(7)
+	n = r.count(9)
 	st.aggs = make(map[int64]sessionAgg, n)
 	for range n {
 		id := r.int()
-		st.aggs[id] = sessionAgg{count: r.int(), msgs: r.int(), maxID: r.int(), chars: r.int(), afterSeq: r.int(), compacted: r.bool()}
+		st.aggs[id] = sessionAgg{count: r.int(), msgs: r.int(), maxID: r.int(), chars: r.int(), afterSeq: r.int(),
+			badSeqs: r.int(), compacted: r.bool(), overflow: r.bool()}
 	}
 	if r.err != nil || len(r.b) != 0 || len(st.aggs) != n {
 		return nil, errBadListFile

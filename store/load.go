@@ -82,6 +82,9 @@ func (s *Store) load(ctx context.Context, sessionID, fromSeq, toSeq int64) (_ []
 		return nil, 0, false, classify(err)
 	}
 	defer tx.end()
+	if err := checkSeqs(ctx, tx, sessionID); err != nil {
+		return nil, 0, false, err
+	}
 	if whole || s.events.has(sessionID) {
 		e, err := s.cachedRows(ctx, tx, sessionID)
 		if err != nil {
@@ -102,6 +105,27 @@ func (s *Store) load(ctx context.Context, sessionID, fromSeq, toSeq int64) (_ []
 	}
 	events, skippedSeqs := d.split()
 	return events, len(skippedSeqs), false, nil
+}
+
+// checkSeqs fails with ErrDamaged when the session has a seq that is not
+// a number: AZUREAL cannot load such a session, and no order of its rows
+// is right. In the index on (session_id, seq), NULL sorts before every
+// number and text and BLOBs after, so the first and last entries tell,
+// at the cost of two lookups. A REAL seq that is not an integer is caught
+// by the load itself (int64Value).
+func checkSeqs(ctx context.Context, q querier, sessionID int64) error {
+	var first, last sql.NullString
+	err := q.QueryRowContext(ctx, `SELECT (SELECT typeof(seq) FROM events WHERE session_id = ?1 ORDER BY seq LIMIT 1),
+		(SELECT typeof(seq) FROM events WHERE session_id = ?1 ORDER BY seq DESC LIMIT 1)`, sessionID).Scan(&first, &last)
+	if err != nil {
+		return classify(err)
+	}
+	for _, t := range []sql.NullString{first, last} {
+		if t.Valid && t.String != "integer" && t.String != "real" {
+			return fmt.Errorf("%w: an event's seq is %s, not an integer", ErrDamaged, t.String)
+		}
+	}
+	return nil
 }
 
 // readTx is a read transaction on a connection of its own, whose driver a

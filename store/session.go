@@ -18,6 +18,19 @@ type Session struct {
 	MessageCount         int64 // rows of kind UserMessage or AssistantText
 	CharsSinceCompaction int64 // SUM(char_len) after the latest compaction
 	LastEventID          int64 // MAX(events.id), the list order key; 0 if none
+
+	// Damage says why the session cannot be read as it should (its events
+	// cannot be loaded, or its context size is unknown; CharsSinceCompaction
+	// is then -1), or is "" for a sound session. Other sessions of the store
+	// are not affected; lazuli check tells more.
+	Damage string
+}
+
+// setDamage records the damage the counts a found.
+func (s *Session) setDamage(a sessionAgg) {
+	if s.Damage = a.damage(); a.overflow {
+		s.CharsSinceCompaction = -1
+	}
 }
 
 // DisplayName is the name, or S{id} when the name is empty.

@@ -80,6 +80,7 @@ func (s *Store) ListSessions(ctx context.Context, worktree string) ([]Session, e
 		a := aggs[list[i].ID]
 		list[i].EventCount, list[i].MessageCount = a.count, a.msgs
 		list[i].CharsSinceCompaction, list[i].LastEventID = a.chars, a.maxID
+		list[i].setDamage(a)
 	}
 	sortList(list)
 	return list, nil
@@ -223,13 +224,15 @@ func (s *Store) getSession(ctx context.Context, id int64) (Session, error) {
 	if err != nil {
 		return Session{}, classify(err)
 	}
+	var a sessionAgg
 	err = tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(kind IN ('UserMessage', 'AssistantText')), 0),
-		COALESCE(MAX(id), 0) FROM events WHERE session_id = ?`, id).
-		Scan(&sess.EventCount, &sess.MessageCount, &sess.LastEventID)
+		COALESCE(MAX(id), 0), COALESCE(SUM(typeof(seq) != 'integer'), 0) FROM events WHERE session_id = ?`, id).
+		Scan(&sess.EventCount, &sess.MessageCount, &sess.LastEventID, &a.badSeqs)
 	if err != nil {
 		return Session{}, classify(err)
 	}
-	sess.CharsSinceCompaction, err = charsSince(ctx, tx, info, id)
+	sess.CharsSinceCompaction, a.overflow, err = charsSince(ctx, tx, info, id)
+	sess.setDamage(a)
 	return sess, classify(err)
 }
 

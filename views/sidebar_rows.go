@@ -102,6 +102,10 @@ func sessionRow(g WorktreeGroup, gi, si int) sidebarRow {
 			r.durName = theme.ColorNameError
 		}
 	}
+	if s.Damage != "" { // its events or its context size cannot be read (store.Session.Damage)
+		r.badge, r.badgeName = "⚠", theme.ColorNameError
+		r.duration, r.durName = "damaged", theme.ColorNameError
+	}
 	if t, err := time.ParseInLocation(createdLayout, s.Created, time.UTC); err == nil {
 		r.created, r.createdOK = t, true
 	}
