@@ -221,7 +221,8 @@ func checkFile(ctx context.Context, q querier, r *Report, fs *findings) (bool, e
 		sort.Strings(r.Tables[t])
 	}
 	checkSchema(info, fs)
-	return info.hasTable("sessions") && info.hasTable("events") && !fs.has("missing_column"), nil
+	// A view in place of a table is read as what it is: not at all.
+	return info.hasTable("sessions") && info.hasTable("events") && !fs.has("missing_column") && !fs.has("table_replaced"), nil
 }
 
 // has reports whether a finding with code was recorded.
@@ -260,6 +261,26 @@ func checkSchema(info *schemaInfo, fs *findings) {
 		}
 	}
 	checkVersion(info, fs)
+	checkForeign(info, fs)
+}
+
+// checkForeign reports every schema object AZUREAL's schema does not have
+// (see foreign.go): triggers and views or virtual tables in place of its
+// tables as damage (Lazuli does not write to such a file), other tables,
+// views and indexes as warnings.
+func checkForeign(info *schemaInfo, fs *findings) {
+	for _, f := range foreignObjects(info.objects) {
+		code := "foreign_" + f.typ
+		msg := f.reason
+		switch {
+		case f.replaces:
+			code = "table_replaced"
+			msg += "; Lazuli neither reads nor writes this file"
+		case f.blocks:
+			msg += "; Lazuli does not write to this file"
+		}
+		fs.add(f.severity, code, 0, 0, msg)
+	}
 }
 
 func checkVersion(info *schemaInfo, fs *findings) {

@@ -21,19 +21,9 @@ func damagedStore(t *testing.T) string {
 	}
 	path := s.Path()
 	s.Close()
-	raw, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	for _, q := range []string{
+	execRaw(t, path,
 		"UPDATE events SET char_len = 9223372036854775807 WHERE session_id = 2 AND seq IN (1, 2)",
-		"UPDATE events SET seq = 'abc' WHERE session_id = 3 AND seq = 2",
-	} {
-		if _, err := raw.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
+		"UPDATE events SET seq = 'abc' WHERE session_id = 3 AND seq = 2")
 	return path
 }
 

@@ -68,7 +68,7 @@ var requiredColumns = map[string][]string{
 type schemaInfo struct {
 	tables  map[string]map[string]bool // table → columns
 	version string                     // meta schema_version; "" when absent
-	objects int                        // rows of sqlite_master: tables, indexes, …
+	objects []schemaObject             // rows of sqlite_master: tables, indexes, …
 }
 
 func (i *schemaInfo) hasTable(t string) bool { return i.tables[t] != nil }
@@ -76,7 +76,7 @@ func (i *schemaInfo) hasTable(t string) bool { return i.tables[t] != nil }
 func (i *schemaInfo) hasColumn(t, c string) bool { return i.tables[t][c] }
 
 // empty reports a database with no tables at all: a new file.
-func (i *schemaInfo) empty() bool { return i.objects == 0 }
+func (i *schemaInfo) empty() bool { return len(i.objects) == 0 }
 
 // versionNumber returns schema_version as a number; 0 when absent, -1 when
 // it is not a number.
@@ -102,7 +102,7 @@ func (i *schemaInfo) writeBlocker() string {
 	if i.hasTable("sessions") && !i.hasColumn("sessions", "completed") {
 		return "it is a legacy v1 store (no completion columns, plain-JSON payloads) that AZUREAL cannot use either; Lazuli only reads it"
 	}
-	return ""
+	return foreignBlocker(i.objects)
 }
 
 // effectiveVersion is the schema_version AZUREAL would report after opening
@@ -130,6 +130,11 @@ func inspect(ctx context.Context, q querier, path string) (*schemaInfo, error) {
 	}
 	if info.empty() {
 		return info, nil
+	}
+	for _, f := range foreignObjects(info.objects) {
+		if f.replaces {
+			return nil, &FormatError{Path: path, Reason: f.reason}
+		}
 	}
 	for _, t := range []string{"sessions", "events", "compactions", "meta"} {
 		if !info.hasTable(t) {
@@ -192,7 +197,8 @@ func formatOrErr(path string, err error) error {
 // readSchema lists the store's tables, their columns and schema_version.
 func readSchema(ctx context.Context, q querier) (*schemaInfo, error) {
 	info := &schemaInfo{tables: map[string]map[string]bool{}}
-	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master").Scan(&info.objects); err != nil {
+	var err error
+	if info.objects, err = schemaObjects(ctx, q, ""); err != nil {
 		return nil, err
 	}
 	for t := range requiredColumns {

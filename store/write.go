@@ -33,6 +33,12 @@ func (s *Store) writeTx(ctx context.Context, create bool, fn func(tx *sql.Tx) er
 		return classify(err)
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	if reason, err := foreignWriteBlocker(ctx, tx); err != nil || reason != "" {
+		if err == nil { // another program added it since the Store looked
+			err = fmt.Errorf("%w: %w", ErrReadOnly, &FormatError{Path: s.path, Reason: reason})
+		}
+		return classify(err)
+	}
 	if err := fn(tx); err != nil {
 		return classify(err)
 	}
