@@ -6,11 +6,25 @@ import (
 	"path/filepath"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
+
+// testWindow builds a project window on wts for a test, without its
+// background watch and refresh (the test calls what it needs).
+func testWindow(t *testing.T, fa fyne.App, wts ...Worktree) *projectWindow {
+	t.Helper()
+	bg := context.Background()
+	ctx, cancel := context.WithCancel(bg)
+	pw := &projectWindow{ui: &gui{ctx: bg, fa: fa}, wts: wts, ctx: ctx, cancel: cancel, stores: map[string]*store.Store{},
+		runs: map[views.SessionRef]*runState{}, compactModels: map[views.SessionRef]string{}}
+	pw.mv = views.NewMainView(pw)
+	pw.win = test.NewTempWindow(t, pw.mv.Content())
+	return pw
+}
 
 // TestLoadBigSessionFromItsEnd shows a long session's newest events, with
 // the model of an Init outside them; earlier events come in batches or all
@@ -35,11 +49,7 @@ func TestLoadBigSessionFromItsEnd(t *testing.T) {
 	if err != nil || n != len(events) {
 		t.Fatalf("stored %d of %d: %v", n, len(events), err)
 	}
-	ctx, cancel := context.WithCancel(bg)
-	pw := &projectWindow{ui: &gui{ctx: bg, fa: fa}, wts: []Worktree{wt}, ctx: ctx, cancel: cancel, stores: map[string]*store.Store{},
-		runs: map[views.SessionRef]*runState{}, compactModels: map[views.SessionRef]string{}}
-	pw.mv = views.NewMainView(pw)
-	pw.win = test.NewTempWindow(t, pw.mv.Content())
+	pw := testWindow(t, fa, wt)
 	defer pw.close()
 	ref := views.SessionRef{StorePath: wt.StorePath, ID: s.ID}
 	tr := pw.mv.Transcript()

@@ -33,12 +33,7 @@ func TestRefreshAfterCopyOver(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(wt.StorePath), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	bg := context.Background()
-	ctx, cancel := context.WithCancel(bg)
-	pw := &projectWindow{ui: &gui{ctx: bg, fa: fa}, wts: []Worktree{wt}, ctx: ctx, cancel: cancel, stores: map[string]*store.Store{},
-		runs: map[views.SessionRef]*runState{}, compactModels: map[views.SessionRef]string{}}
-	pw.mv = views.NewMainView(pw)
-	pw.win = test.NewTempWindow(t, pw.mv.Content())
+	pw := testWindow(t, fa, wt)
 	defer pw.close()
 
 	seq := []string{"C_agentcmd_stream-output-3", "C_agentcmd_stream-output-2", "C_agentcmd_stream-output-5",
