@@ -1,7 +1,5 @@
 package store
 
-import "database/sql"
-
 // A store file can be replaced under an open Store: a user restores a
 // backup, or copies a store from another machine over the path (cp writes
 // into the same inode). SQLite notices only when the header's change
@@ -13,19 +11,20 @@ import "database/sql"
 // closed, and the next read starts afresh. The counts ListSessions keeps
 // prove their rows on their own (see contentProof).
 
-// followFile closes the idle connections when the file changed since the
-// Store last looked. s.mu must be held.
+// followFile closes the idle connections of the read and write pools when
+// the file changed since the Store last looked: before every read (reader)
+// and every write (writer), so that no write goes into a replaced file
+// through another file's cached pages. s.mu must be held.
 func (s *Store) followFile() {
 	id, ok := fileIDOf(s.path)
 	if !ok || (s.seenOK && id == s.seen) {
 		return
 	}
 	if s.seenOK {
-		for _, db := range [...]*sql.DB{s.db, s.aux} {
-			if db != nil {
-				db.SetMaxIdleConns(0) // closes the idle connections
-				db.SetMaxIdleConns(maxOpenConns)
-			}
+		s.dropIdle()
+		if s.wdb != nil {
+			s.wdb.SetMaxIdleConns(0) // closes its connection when idle
+			s.wdb.SetMaxIdleConns(1)
 		}
 	}
 	s.seen, s.seenOK = id, true

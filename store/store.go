@@ -75,13 +75,13 @@ type Store struct {
 	schema        *schemaInfo // what the file held when last inspected
 	closed        bool
 
-	writeMu  sync.Mutex  // serialises this Store's write transactions
-	busyHook func()      // tests: called when a write found the store busy, before it looks for progress
-	verifyMu sync.Mutex  // guards verified and damage
-	verified bool        // quick_check passed (see verify)
-	damage   error       // what quick_check found, if it failed
-	list     listCache   // per-session counts for ListSessions
-	seen     fileID      // the file when last looked at (see followFile); guarded by mu
+	writeMu  sync.Mutex // serialises this Store's write transactions
+	busyHook func()     // tests: called when a write found the store busy, before it looks for progress
+	verifyMu sync.Mutex // guards verified and damage
+	verified bool       // quick_check passed (see verify)
+	damage   error      // what quick_check found, if it failed
+	list     listCache  // per-session counts for ListSessions
+	seen     fileID     // the file when last looked at (see followFile); guarded by mu
 	seenOK   bool
 	events   eventCache  // decoded rows of recently loaded sessions
 	encoders encoderPool // zstd encoders for parallel compression

@@ -103,6 +103,7 @@ func (s *Store) writer(ctx context.Context, create bool) (*sql.DB, error) {
 			return nil, err
 		}
 	}
+	s.followFile()
 	return s.wdb, nil
 }
 
