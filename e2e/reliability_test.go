@@ -113,11 +113,20 @@ func (w *world) timed(args ...string) time.Duration {
 	return time.Since(start)
 }
 
-// killAfter starts lazuli and SIGKILLs it after d unless it has finished;
-// it reports whether the kill landed while the process ran.
-func (w *world) killAfter(d time.Duration, args ...string) (killed bool) {
+// killWindow is the span a kill's random delay is drawn from: at first the
+// uninterrupted run's time; a run that finishes before its kill lowers it to
+// how long that run took, and a kill that lands widens it again up to the
+// first value, so the delays follow how fast the machine is right now.
+type killWindow struct{ d, max time.Duration }
+
+// killAfter starts lazuli and SIGKILLs it after a random delay within
+// window unless it has finished; it reports whether the kill landed while
+// the process ran.
+func (w *world) killAfter(window *killWindow, rng *rand.Rand, args ...string) (killed bool) {
 	w.t.Helper()
+	d := randDuration(rng, window.d)
 	c, stdout, stderr := w.cmd(args...)
+	start := time.Now()
 	if err := c.Start(); err != nil {
 		w.t.Fatal(err)
 	}
@@ -128,6 +137,7 @@ func (w *world) killAfter(d time.Duration, args ...string) (killed bool) {
 		if err != nil {
 			w.t.Fatalf("lazuli %s finished with %v before the kill\nstdout:\n%.3000s\nstderr:\n%.3000s", strings.Join(args, " "), err, stdout, stderr)
 		}
+		window.d = max(time.Since(start), time.Millisecond)
 		return false
 	case <-time.After(d):
 	}
@@ -136,6 +146,7 @@ func (w *world) killAfter(d time.Duration, args ...string) (killed bool) {
 	var ee *exec.ExitError
 	if err != nil && errors.As(err, &ee) {
 		if st, ok := ee.Sys().(syscall.WaitStatus); ok && st.Signaled() {
+			window.d = min(window.d*5/4, window.max)
 			return true
 		}
 	}
@@ -222,6 +233,8 @@ func TestKillDuringImportAndIndex(t *testing.T) {
 	importTime := w.timed("import-native", "--store", ref, "--claude-dir", w.tree.ClaudeDir, "--codex-dir", w.tree.CodexDir)
 	indexTime := w.timed("reindex", "--store", ref)
 	t.Logf("uninterrupted: import %v, index %v", importTime, indexTime)
+	importWindow := killWindow{importTime, importTime}
+	indexWindow := killWindow{indexTime, indexTime}
 	want := w.shapes(ref)
 	if len(want) == 0 {
 		t.Fatal("the reference import stored no sessions")
@@ -237,7 +250,7 @@ func TestKillDuringImportAndIndex(t *testing.T) {
 			if !resume {
 				removeStore(t, w.store)
 			}
-			resume = w.killAfter(randDuration(rng, importTime), w.importArgs()...)
+			resume = w.killAfter(&importWindow, rng, w.importArgs()...)
 			if resume {
 				importKills++
 			}
@@ -252,7 +265,7 @@ func TestKillDuringImportAndIndex(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			args = []string{"search", "--store", w.store, "--json", searchQueries[rng.IntN(len(searchQueries))]}
 		}
-		if w.killAfter(randDuration(rng, indexTime), args...) {
+		if w.killAfter(&indexWindow, rng, args...) {
 			indexKills++
 		}
 		w.check(fmt.Sprintf("iteration %d, after a killed %s", i, args[0]))
