@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/printable"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -28,7 +29,12 @@ func runContext(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprint(env.Stdout, store.BuildContextPrompt(payload, prompt))
+	out := store.BuildContextPrompt(payload, prompt)
+	if isTerminal(env.Stdout) {
+		// For reading: piped, the prompt stays byte-exact.
+		out = printable.Text(out)
+	}
+	_, err = fmt.Fprint(env.Stdout, out)
 	return err
 }
 
@@ -89,7 +95,7 @@ func printReport(env *Env, rep store.Report) {
 		if f.Count > 1 {
 			where += fmt.Sprintf(" (%d rows)", f.Count)
 		}
-		fmt.Fprintf(w, "%-8s %s%s: %s\n", f.Severity, f.Code, where, f.Message)
+		fmt.Fprintf(w, "%-8s %s%s: %s\n", f.Severity, f.Code, where, printable.Line(f.Message))
 	}
 	switch {
 	case len(rep.Findings) == 0:
@@ -112,7 +118,11 @@ func runDump(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	if err := st.WriteDump(ctx, env.Stdout); err != nil {
+	jw := printable.NewJSONWriter(env.Stdout)
+	if err := st.WriteDump(ctx, jw); err != nil {
+		return err
+	}
+	if err := jw.Close(); err != nil {
 		return err
 	}
 	sessions, err := st.ListSessions(ctx, "") // the counts are cached: no second count

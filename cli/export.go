@@ -10,6 +10,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/export"
+	"github.com/lazuli-app/lazuli/printable"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -192,11 +193,11 @@ func reportScan(env *Env, asJSON bool, id int64, rep export.Report) error {
 func printFindings(w io.Writer, rep export.Report) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, f := range rep.Findings {
-		where := f.Locations[0].String()
+		where := printable.Line(f.Locations[0].String())
 		if f.Count > 1 {
 			where += fmt.Sprintf(" (+%d more)", f.Count-1)
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Rule, where, f.Preview)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Rule, where, printable.Line(f.Preview))
 	}
 	_ = tw.Flush() // a failed write to stderr or stdout cannot be reported anywhere
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/display"
+	"github.com/lazuli-app/lazuli/printable"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -105,7 +106,7 @@ func importNative(ctx context.Context, env *Env, f nativeFlags, opts agents.Nati
 	}
 	if !f.json {
 		for _, s := range scan.Skipped {
-			fmt.Fprintf(env.Stdout, "skipped    %s: %s\n", s.Path, s.Reason)
+			fmt.Fprintf(env.Stdout, "skipped    %s: %s\n", printable.Line(s.Path), printable.Line(s.Reason))
 		}
 		for _, r := range all {
 			printNativeResult(env.Stdout, r)
@@ -154,7 +155,7 @@ func printNativeResult(w io.Writer, r agents.NativeResult) {
 	if r.ParentID != "" {
 		indent = "  "
 	}
-	what := fmt.Sprintf("%s%-10s %s %s", indent, r.Outcome, r.Agent, r.ID)
+	what := fmt.Sprintf("%s%-10s %s %s", indent, r.Outcome, r.Agent, printable.Line(r.ID))
 	switch r.Outcome {
 	case agents.NativeImported:
 		fmt.Fprintf(w, "%s: new session S%d, %d events\n", what, r.SessionID, r.Events)
@@ -163,10 +164,10 @@ func printNativeResult(w io.Writer, r agents.NativeResult) {
 	case agents.NativeUnchanged:
 		fmt.Fprintf(w, "%s: S%d\n", what, r.SessionID)
 	default:
-		fmt.Fprintf(w, "%s: %s\n", what, r.Reason)
+		fmt.Fprintf(w, "%s: %s\n", what, printable.Line(r.Reason))
 	}
 	if r.Malformed > 0 {
-		fmt.Fprintf(w, "%s  (%d malformed line(s) skipped in %s)\n", indent, r.Malformed, r.Path)
+		fmt.Fprintf(w, "%s  (%d malformed line(s) skipped in %s)\n", indent, r.Malformed, printable.Line(r.Path))
 	}
 }
 
@@ -283,7 +284,7 @@ func printNativePreview(env *Env, asJSON bool, scan agents.NativeScan, records m
 		if n.Own != "" {
 			state = "own run"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", state, n.Agent, startedText(n), display.Bytes(n.TotalSize()), n.Cwd, oneLine(n.Title(), 70))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", state, n.Agent, startedText(n), display.Bytes(n.TotalSize()), printable.Line(n.Cwd), oneLine(n.Title(), 70))
 		for _, s := range n.Subagents {
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t\t› %s\n", s.State(records), s.Agent, startedText(s), display.Bytes(s.Size), oneLine(s.Title(), 60))
 		}
@@ -292,7 +293,7 @@ func printNativePreview(env *Env, asJSON bool, scan agents.NativeScan, records m
 		return err
 	}
 	for _, s := range scan.Skipped {
-		fmt.Fprintf(env.Stdout, "unreadable  %s: %s\n", s.Path, s.Reason)
+		fmt.Fprintf(env.Stdout, "unreadable  %s: %s\n", printable.Line(s.Path), printable.Line(s.Reason))
 	}
 	fmt.Fprintf(env.Stdout, "%d session(s) found; nothing was written (--dry-run).\n", len(scan.Sessions))
 	return nil
@@ -306,11 +307,12 @@ func startedText(n agents.NativeSession) string {
 	return t.UTC().Format("2006-01-02 15:04")
 }
 
-// oneLine is the first line of s, cut to max runes.
+// oneLine is the first line of s, cut to max runes, its control
+// characters escaped.
 func oneLine(s string, max int) string {
 	s, _, _ = strings.Cut(s, "\n")
 	if r := []rune(s); len(r) > max {
-		return string(r[:max-1]) + "…"
+		s = string(r[:max-1]) + "…"
 	}
-	return s
+	return printable.Line(s)
 }

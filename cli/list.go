@@ -9,6 +9,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/export"
+	"github.com/lazuli-app/lazuli/printable"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -46,8 +47,8 @@ func runList(ctx context.Context, env *Env, args []string) error {
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tNAME\tWORKTREE\tCREATED\tMSGS\tEVENTS\tCONTEXT")
 	for _, s := range sessions {
-		fmt.Fprintf(tw, "S%d\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n", s.ID, statusText(s), s.DisplayName(),
-			s.Worktree, s.Created, s.MessageCount, s.EventCount, meterText(s.CharsSinceCompaction))
+		fmt.Fprintf(tw, "S%d\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n", s.ID, statusText(s), printable.Line(s.DisplayName()),
+			printable.Line(s.Worktree), printable.Line(s.Created), s.MessageCount, s.EventCount, meterText(s.CharsSinceCompaction))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -67,7 +68,7 @@ func reportDamage(w io.Writer, sessions []store.Session) {
 // damageLine says that session id is damaged and why, unless reason is "".
 func damageLine(w io.Writer, id int64, reason string) {
 	if reason != "" {
-		fmt.Fprintf(w, "S%d is damaged: %s (lazuli check tells more)\n", id, reason)
+		fmt.Fprintf(w, "S%d is damaged: %s (lazuli check tells more)\n", id, printable.Line(reason))
 	}
 }
 
@@ -101,10 +102,15 @@ func meterText(chars int64) string {
 	return fmt.Sprintf("%.0f%%", pct)
 }
 
-// writeJSON prints v as indented JSON without HTML escaping.
+// writeJSON prints v as indented JSON without HTML escaping, with C1 and
+// bidirectional controls escaped too (printable.NewJSONWriter).
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	jw := printable.NewJSONWriter(w)
+	enc := json.NewEncoder(jw)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	return jw.Close()
 }

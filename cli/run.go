@@ -12,6 +12,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/display"
+	"github.com/lazuli-app/lazuli/printable"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -207,9 +208,9 @@ func (p *transcriptPrinter) print(events []store.Event) {
 		case store.KindUserMessage:
 			fmt.Fprintf(p.w, "› %s\n", firstLines(e.Content, 3))
 		case store.KindAssistantText:
-			fmt.Fprintf(p.w, "%s\n", strings.TrimSpace(e.Text))
+			fmt.Fprintf(p.w, "%s\n", printable.Text(strings.TrimSpace(e.Text)))
 		case store.KindToolCall:
-			fmt.Fprintf(p.w, "  ⚙ %s %s\n", e.ToolName, store.ToolKeyParam(e.ToolName, e.Input))
+			fmt.Fprintf(p.w, "  ⚙ %s %s\n", printable.Line(e.ToolName), printable.Line(store.ToolKeyParam(e.ToolName, e.Input)))
 		case store.KindToolResult:
 			if e.IsError {
 				fmt.Fprintf(p.w, "  ✗ %s\n", firstLines(e.Content, 2))
@@ -234,9 +235,10 @@ func (p *transcriptPrinter) summary(r runResult) {
 	fmt.Fprintf(p.w, "· S%d: %d events saved\n", r.Session, r.EventsSaved)
 }
 
-// firstLines returns the first n lines of s, marking a cut.
+// firstLines returns the first n lines of s, marking a cut, its control
+// characters escaped.
 func firstLines(s string, n int) string {
-	lines := strings.SplitN(strings.TrimSpace(s), "\n", n+1)
+	lines := strings.SplitN(printable.Text(strings.TrimSpace(s)), "\n", n+1)
 	if len(lines) > n {
 		return strings.Join(lines[:n], "\n  ") + " …"
 	}

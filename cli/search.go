@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lazuli-app/lazuli/printable"
 	"github.com/lazuli-app/lazuli/project"
 	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
@@ -101,7 +102,8 @@ func printHits(env *Env, res search.Result, query string) {
 		if h.DisplayName != name {
 			name += " " + h.DisplayName
 		}
-		fmt.Fprintf(env.Stdout, "%s · %s · %s · #%d %s\n", name, h.Worktree, h.Time, h.Seq, h.Kind)
+		fmt.Fprintf(env.Stdout, "%s · %s · %s · #%d %s\n", printable.Line(name), printable.Line(h.Worktree),
+			printable.Line(h.Time), h.Seq, printable.Line(h.Kind))
 		fmt.Fprintf(env.Stdout, "    %s\n", markHighlights(h.Snippet, h.Highlights, tty))
 	}
 	switch {
@@ -112,11 +114,11 @@ func printHits(env *Env, res search.Result, query string) {
 	}
 }
 
-// markHighlights returns snippet with its highlighted ranges in bold when
-// tty is set, else unchanged.
+// markHighlights returns snippet with its control characters escaped
+// (package printable) and its highlighted ranges in bold when tty is set.
 func markHighlights(snippet string, hl [][2]int, tty bool) string {
 	if !tty || len(hl) == 0 {
-		return snippet
+		return printable.Line(snippet)
 	}
 	var b strings.Builder
 	at := 0
@@ -124,11 +126,11 @@ func markHighlights(snippet string, hl [][2]int, tty bool) string {
 		if r[0] < at || r[1] > len(snippet) || r[0] >= r[1] {
 			continue
 		}
-		b.WriteString(snippet[at:r[0]])
-		b.WriteString("\x1b[1m" + snippet[r[0]:r[1]] + "\x1b[0m")
+		b.WriteString(printable.Line(snippet[at:r[0]]))
+		b.WriteString("\x1b[1m" + printable.Line(snippet[r[0]:r[1]]) + "\x1b[0m")
 		at = r[1]
 	}
-	b.WriteString(snippet[at:])
+	b.WriteString(printable.Line(snippet[at:]))
 	return b.String()
 }
 

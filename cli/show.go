@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/printable"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -54,15 +55,16 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
-// printTranscript writes a readable transcript of a session.
+// printTranscript writes a readable transcript of a session, its control
+// characters shown as escapes (package printable).
 func printTranscript(w io.Writer, s store.Session, events []store.StoredEvent) {
-	fmt.Fprintf(w, "S%d  %s  [%s]  %s  %s  %d msgs  context %s\n\n", s.ID, s.DisplayName(), s.Worktree,
-		s.Created, statusText(s), s.MessageCount, meterText(s.CharsSinceCompaction))
+	fmt.Fprintf(w, "S%d  %s  [%s]  %s  %s  %d msgs  context %s\n\n", s.ID, printable.Line(s.DisplayName()),
+		printable.Line(s.Worktree), printable.Line(s.Created), statusText(s), s.MessageCount, meterText(s.CharsSinceCompaction))
 	for _, se := range events {
 		head, body := describeEvent(se.Event)
-		fmt.Fprintf(w, "#%d %s\n", se.Seq, head)
+		fmt.Fprintf(w, "#%d %s\n", se.Seq, printable.Line(head))
 		if body != "" {
-			fmt.Fprintln(w, indent(body))
+			fmt.Fprintln(w, indent(printable.Text(body)))
 		}
 		fmt.Fprintln(w)
 	}

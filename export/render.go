@@ -6,28 +6,40 @@ import (
 	"io"
 
 	"github.com/lazuli-app/lazuli/display"
+	"github.com/lazuli-app/lazuli/printable"
 	"github.com/lazuli-app/lazuli/store"
 )
 
 // Render writes src in format f to w. Render does not scan or redact:
 // pass Redact(src, Scan(src)) to export without the secrets.
+//
+// Everything is written through a printable.Writer: a control character
+// or bidirectional override in the session (ESC, BEL, NUL, a lone CR,
+// U+202E) is shown as an escape (\x1b, \u202e) in Markdown and HTML, and
+// as a JSON escape in JSON, instead of reaching a terminal that prints the
+// file or an editor that opens it. (Tool results and hook output lose
+// their terminal colour sequences first, as cleanText says.)
 func Render(w io.Writer, src Source, f Format) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	var err error
+	var pw *printable.Writer
+	var render func(*bufio.Writer, Source) error
 	switch f {
 	case Markdown:
-		err = renderMarkdown(bw, src)
+		pw, render = printable.NewWriter(w), renderMarkdown
 	case HTML:
-		err = renderHTML(bw, src)
+		pw, render = printable.NewWriter(w), renderHTML
 	case JSON:
-		err = renderJSON(bw, src)
+		pw, render = printable.NewJSONWriter(w), renderJSON
 	default:
 		return fmt.Errorf("unknown format %q", f)
 	}
-	if err != nil {
+	bw := bufio.NewWriterSize(pw, 64<<10)
+	if err := render(bw, src); err != nil {
 		return err
 	}
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return pw.Close()
 }
 
 // meta is the header of a Markdown or HTML export, one line per field.
