@@ -109,6 +109,9 @@ func NewParser(f Format, opts ParserOptions) (Parser, error) {
 // detected from the file's first lines. It fails with ErrNotTranscript when
 // the file holds no line of any known format.
 func ParseFile(path string, f Format, opts ParserOptions) ([]store.Event, Format, ParseStats, error) {
+	if err := store.CheckRegular(path); err != nil {
+		return nil, "", ParseStats{}, err // a FIFO would block the open and the read
+	}
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, "", ParseStats{}, err

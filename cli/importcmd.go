@@ -90,10 +90,11 @@ func parseTranscript(env *Env, file string, format agents.Format) (parsedFile, e
 	if !filepath.IsAbs(file) {
 		file = filepath.Join(env.Dir, file)
 	}
-	if fi, err := os.Stat(file); err != nil {
+	if _, err := os.Stat(file); err != nil {
 		return parsedFile{}, fmt.Errorf("cannot read %s: %w", file, errors.Unwrap(err))
-	} else if fi.IsDir() {
-		return parsedFile{}, fmt.Errorf("%s is a folder, not a transcript", file)
+	}
+	if err := store.CheckRegular(file); err != nil {
+		return parsedFile{}, fmt.Errorf("cannot import %w", err) // a FIFO would block forever
 	}
 	events, f, stats, err := agents.LoadTranscript(file, format, agents.ParserOptions{})
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/lazuli-app/lazuli/store"
 )
 
 // ErrExists is returned by WriteFile when the file exists and overwrite is
@@ -23,10 +25,13 @@ var ErrExists = errors.New("file exists")
 // check and the rename are one step where the file system can link). A new
 // file gets mode 0644; a replaced one keeps its mode.
 func WriteFile(path string, overwrite bool, write func(io.Writer) error) (err error) {
+	// A folder, device node, FIFO or socket (or a link to one) is never
+	// replaced by a file, with or without overwrite.
+	if err := store.CheckRegular(path); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
 	mode := fs.FileMode(0o644)
 	switch fi, err := os.Stat(path); {
-	case err == nil && fi.IsDir():
-		return fmt.Errorf("write %s: is a folder", path)
 	case err == nil && !overwrite:
 		return fmt.Errorf("write %s: %w", path, ErrExists)
 	case err == nil:

@@ -136,6 +136,9 @@ func CheckFile(ctx context.Context, path string) (Report, error) {
 	if err != nil {
 		return Report{}, fmt.Errorf("check store %s: %w", path, err)
 	}
+	if err := CheckRegular(abs); err != nil {
+		return Report{}, fmt.Errorf("check store: %w", err)
+	}
 	r := Report{Path: abs, Findings: []Finding{}}
 	present, err := fileHasData(abs)
 	if err == nil && !present && fileExists(abs) {

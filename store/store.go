@@ -149,6 +149,9 @@ func newStore(path string, readOnly bool, opts []Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
+	if err := CheckRegular(abs); err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
 	o := options{busyTimeout: DefaultBusyTimeout}
 	for _, opt := range opts {
 		opt(&o)
