@@ -24,7 +24,13 @@ func CheckRegular(path string) error {
 		return nil
 	case err != nil:
 		return err
-	case fi.Mode().IsRegular():
+	}
+	return checkMode(path, fi)
+}
+
+// checkMode is CheckRegular for a file already looked at.
+func checkMode(path string, fi fs.FileInfo) error {
+	if fi.Mode().IsRegular() {
 		return nil
 	}
 	return fmt.Errorf("%s is %s: %w", path, fileKind(fi.Mode()), ErrNotRegular)

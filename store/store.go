@@ -149,8 +149,11 @@ func newStore(path string, readOnly bool, opts []Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	if err := CheckRegular(abs); err != nil {
-		return nil, fmt.Errorf("open store: %w", err)
+	// A FIFO would block the open; a folder gets its FormatError later.
+	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+		if err := checkMode(abs, fi); err != nil {
+			return nil, fmt.Errorf("open store: %w", err)
+		}
 	}
 	o := options{busyTimeout: DefaultBusyTimeout}
 	for _, opt := range opts {
