@@ -81,10 +81,15 @@ func (s *searcher) updateAll(ctx context.Context) {
 			continue
 		}
 		path := st.Path()
-		_, err = x.Update(ctx, func(done, total int64) { s.setProgress(path, done, total) })
+		stats, err := x.Update(ctx, func(done, total int64) { s.setProgress(path, done, total) })
 		s.setProgress(path, 1, 1)
 		if err != nil && ctx.Err() == nil {
 			log.Printf("search index: %v", err)
+		}
+		if stats.Damaged {
+			note := search.DamagedNote(path)
+			log.Print(note)
+			fyne.Do(func() { s.panel.SetIndexing(note) })
 		}
 		if ctx.Err() != nil {
 			return

@@ -78,9 +78,12 @@ func indexSources(ctx context.Context, env *Env, stores []*store.Store) ([]searc
 	for _, st := range stores {
 		x, err := search.Open(ctx, st)
 		if err == nil {
-			_, err = x.Update(ctx, progressPrinter(env, st.Path(), "indexing"))
+			var s search.Stats
+			s, err = x.Update(ctx, progressPrinter(env, st.Path(), "indexing"))
 			if err != nil {
 				x.Close()
+			} else if s.Damaged {
+				notes = append(notes, search.DamagedNote(st.Path()))
 			}
 		}
 		if err != nil {

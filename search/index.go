@@ -78,6 +78,9 @@ type Index struct {
 	w    *sql.DB      // the writer: one connection, BEGIN IMMEDIATE
 	r    *sql.DB      // readers, query_only
 	id   os.FileInfo  // the file the pools opened, to notice it was replaced
+	// damaged reports that Open found the file damaged and started it
+	// over; the next Update says so (Stats.Damaged). Guarded by mu.
+	damaged bool
 }
 
 // IndexPath returns where the index of the store at storePath lives:
@@ -107,13 +110,22 @@ func Open(ctx context.Context, st *store.Store) (*Index, error) {
 	x := &Index{st: st, path: path, budget: DefaultBudget, window: backfillWindow}
 	x.dbMu.Lock()
 	defer x.dbMu.Unlock()
-	if err := x.openLocked(ctx); err != nil {
-		if !isDamaged(err) {
+	err = x.openLocked(ctx)
+	if err == nil {
+		err = x.quickCheck(ctx)
+	}
+	if err == nil {
+		err = x.verifySample(ctx)
+	}
+	if err != nil {
+		if !isDamage(err) {
+			_ = x.closeLocked() // the open error is the one to report
 			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 		}
 		if err := x.recreateLocked(ctx); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 		}
+		x.damaged = true
 	}
 	return x, nil
 }
@@ -165,10 +177,12 @@ func (x *Index) openLocked(ctx context.Context) error {
 		return err
 	}
 	w.SetMaxOpenConns(1)
-	if err := prepare(ctx, w, x.st.Path()); err != nil {
+	damaged, err := prepare(ctx, w, x.st.Path())
+	if err != nil {
 		_ = w.Close() // the preparation error is the one to report
 		return err
 	}
+	x.damaged = x.damaged || damaged
 	r, err := sql.Open("sqlite", dsn(x.path, false))
 	if err != nil {
 		_ = w.Close() // the open error is the one to report
@@ -220,29 +234,39 @@ func (x *Index) reopenIfReplaced(ctx context.Context) error {
 }
 
 // prepare creates the tables of a new file and starts over a file of
-// another format or another store, in one transaction.
-func prepare(ctx context.Context, w *sql.DB, storePath string) error {
+// another format or another store, in one transaction. A file of this
+// format that lacks one of its tables (its file deleted while a build was
+// writing its log, say) is damaged: it is started over too, and prepare
+// reports it.
+func prepare(ctx context.Context, w *sql.DB, storePath string) (damaged bool, err error) {
 	tx, err := w.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
 	var format, path string
 	var tables int
 	if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'meta'").Scan(&tables); err != nil {
-		return err
+		return false, err
 	}
 	if tables > 0 {
 		format, _ = getMeta(ctx, tx, "format")
 		path, _ = getMeta(ctx, tx, "store")
 		if format == indexFormat && path == storePath {
-			return tx.Commit()
+			missing, err := missingTable(ctx, tx)
+			if err != nil {
+				return false, err
+			}
+			if missing == "" {
+				return false, tx.Commit()
+			}
+			damaged = true
 		}
 	}
 	if err := resetTables(ctx, tx, storePath); err != nil {
-		return err
+		return false, err
 	}
-	return tx.Commit()
+	return damaged, tx.Commit()
 }
 
 // resetTables drops whatever the file holds and creates empty tables.

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"math"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -90,16 +92,29 @@ func (x *Index) Search(ctx context.Context, query string, limit int) (Result, er
 	if q.expr == "" {
 		return scan(ctx, x.st, q, limit, ShortQueryEvents)
 	}
+	res, err := x.searchLocked(ctx, q, limit)
+	if isDamage(err) && ctx.Err() == nil {
+		// Start the index over, build it, and ask again: the answer is
+		// whole, and the note says what happened, once.
+		if err = x.rebuildDamaged(ctx); err == nil {
+			res, err = x.searchLocked(ctx, q, limit)
+			res.Note = strings.TrimSpace(DamagedNote(x.st.Path()) + " " + res.Note)
+		}
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("search %s: %w", x.st.Path(), err)
+	}
+	return res, nil
+}
+
+// searchLocked runs one search with the pools held open.
+func (x *Index) searchLocked(ctx context.Context, q *query, limit int) (Result, error) {
 	x.dbMu.RLock()
 	defer x.dbMu.RUnlock()
 	if x.r == nil {
 		return Result{}, errors.New("search index is closed")
 	}
-	res, err := x.search(ctx, q, limit)
-	if err != nil {
-		return Result{}, fmt.Errorf("search %s: %w", x.st.Path(), err)
-	}
-	return res, nil
+	return x.search(ctx, q, limit)
 }
 
 func (x *Index) search(ctx context.Context, q *query, limit int) (Result, error) {
@@ -197,7 +212,20 @@ func (x *Index) checkIDs(ctx context.Context, hb *hitBuilder, ids []int64) ([]in
 	for i := range evs {
 		found[i] = evs[i].ID
 	}
-	return found, hb.events(evs), nil
+	if len(evs) < len(ids) {
+		if err := x.unknownCandidates(ctx, ids, evs); err != nil {
+			return nil, nil, err
+		}
+	}
+	checked := hb.events(evs)
+	for i := range evs {
+		if !checked[i].ok {
+			if bad, err := x.falseCandidate(ctx, hb, &evs[i]); err != nil || bad {
+				return nil, nil, cmp.Or(err, fmt.Errorf("%w: event %d is not what the index holds", ErrDamaged, evs[i].ID))
+			}
+		}
+	}
+	return found, checked, nil
 }
 
 // budgetNote explains a search that ran out of DefaultBudget.

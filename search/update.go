@@ -26,6 +26,9 @@ type Stats struct {
 	// Rebuilt reports that the index was started over: a new file, a
 	// damaged one, another store at the same path, or Rebuild.
 	Rebuilt bool
+	// Damaged reports that the index was found damaged (see ErrDamaged)
+	// and started over: tell the user once.
+	Damaged bool
 	Elapsed time.Duration
 }
 
@@ -161,10 +164,13 @@ func (x *Index) run(ctx context.Context, progress Progress, rebuild bool) (Stats
 		x.dbMu.Lock()
 		err = x.recreateLocked(ctx)
 		x.dbMu.Unlock()
-		s = Stats{Rebuilt: true}
+		s = Stats{Rebuilt: true, Damaged: true}
 		if err == nil {
 			err = x.update(ctx, &s, progress)
 		}
+	}
+	if x.damaged {
+		s.Damaged, s.Rebuilt, x.damaged = true, true, false
 	}
 	s.Elapsed = time.Since(start)
 	if err = cancelled(ctx, err); err != nil {
@@ -190,7 +196,7 @@ func needsRebuild(err error) bool {
 	if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_CONSTRAINT {
 		return true
 	}
-	return isDamaged(err)
+	return isDamage(err)
 }
 
 // clear drops every row, in one transaction, and gives the space back.

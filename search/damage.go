@@ -1,0 +1,272 @@
+package search
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// ErrDamaged reports an index whose file or rows are not what Lazuli
+// wrote: SQLite or FTS5 found corruption, a table is missing, or the index
+// named an event as a candidate whose text lacks a 4-gram of the query.
+// Open, Update and Search start such an index over by themselves and say
+// so (Stats.Damaged, a Result's Note); callers see ErrDamaged only when
+// the rebuild itself fails.
+var ErrDamaged = errors.New("search index is damaged")
+
+// quickCheckLimit is the largest index file Open runs PRAGMA quick_check
+// on (which checks FTS5's structure too). It reads the whole file at about
+// 60 ms per MiB (1.7 s for a 29 MiB index of 40,000 events, 2 cores), so
+// a larger index is checked by use instead: every corruption error SQLite
+// reports, and every candidate checked against the store.
+const quickCheckLimit = 2 << 20
+
+// indexTables are the tables an index file must hold (fts_* are FTS5's).
+var indexTables = []string{"meta", "sessions", "docs", "fts", "fts_data", "fts_idx", "fts_config", "fts_docsize"}
+
+// DamagedNote tells the user that the index of the store at storePath was
+// found damaged and rebuilt (Stats.Damaged).
+func DamagedNote(storePath string) string {
+	return "The search index of " + storePath + " was damaged; it was rebuilt."
+}
+
+// missingTable returns the first table of indexTables the file lacks, ""
+// when it has them all.
+func missingTable(ctx context.Context, tx *sql.Tx) (string, error) {
+	rows, err := tx.QueryContext(ctx, "SELECT name FROM sqlite_master WHERE type = 'table'")
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	have := map[string]bool{}
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return "", err
+		}
+		have[n] = true
+	}
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	for _, t := range indexTables {
+		if !have[t] {
+			return t, nil
+		}
+	}
+	return "", nil
+}
+
+// quickCheck runs PRAGMA quick_check on a small index file; an error
+// wrapping ErrDamaged when it finds a problem.
+func (x *Index) quickCheck(ctx context.Context) error {
+	fi, err := os.Stat(x.path)
+	if err != nil || fi.Size() > quickCheckLimit {
+		return err
+	}
+	rows, err := x.r.QueryContext(ctx, "PRAGMA quick_check")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return err
+		}
+		if line != "ok" {
+			problems = append(problems, line)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%w: quick_check: %s", ErrDamaged, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// Open reads back a sample of what the index holds: verifyAll rows when
+// it has no more, else verifyNewest newest and verifySpread spread evenly
+// over the rest, each looked up by up to verifyGrams of its 4-grams. A
+// doclist that a damaged page cut short, or a term whose bytes changed,
+// loses the rows of the sample that hold it. It takes a few milliseconds.
+const (
+	verifyAll    = 200
+	verifyNewest = 16
+	verifySpread = 16
+	verifyGrams  = 64
+)
+
+// verifySample checks that the index finds a sample of its rows by their
+// own 4-grams; an error wrapping ErrDamaged when one is missing.
+func (x *Index) verifySample(ctx context.Context) error {
+	ids, err := x.sampleIDs(ctx)
+	if err != nil || len(ids) == 0 {
+		return err
+	}
+	evs, err := x.st.EventsByID(ctx, ids)
+	if err != nil {
+		return err
+	}
+	var g gramSet
+	for i := range evs {
+		e := &evs[i]
+		text := eventText(&e.Event)
+		if e.Event.Kind == "" || text == "" {
+			continue
+		}
+		low, _ := fold(text)
+		toks := strings.Fields(string(g.tokens(low)))
+		if len(toks) == 0 {
+			continue
+		}
+		if len(toks) > verifyGrams {
+			pick := make([]string, verifyGrams)
+			for k := range pick {
+				pick[k] = toks[k*(len(toks)-1)/(verifyGrams-1)]
+			}
+			toks = pick
+		}
+		var session int64
+		var found int
+		err := x.r.QueryRowContext(ctx, "SELECT session, (SELECT COUNT(*) FROM fts WHERE fts MATCH ? AND rowid = ?) FROM docs WHERE id = ?",
+			strings.Join(toks, " "), e.ID, e.ID).Scan(&session, &found)
+		if err != nil {
+			return err
+		}
+		if session == e.SessionID && found == 0 {
+			return fmt.Errorf("%w: event %d is no longer found by its own words", ErrDamaged, e.ID)
+		}
+	}
+	return nil
+}
+
+// sampleIDs returns the ids of the events verifySample reads back.
+func (x *Index) sampleIDs(ctx context.Context) ([]int64, error) {
+	var n, lo, hi int64
+	if err := x.r.QueryRowContext(ctx, "SELECT COUNT(*), COALESCE(MIN(id), 0), COALESCE(MAX(id), 0) FROM docs WHERE id > 0").Scan(&n, &lo, &hi); err != nil {
+		return nil, err
+	}
+	query, args := "SELECT id FROM docs WHERE id > 0", []any{}
+	if n > verifyAll {
+		query, args = "SELECT id FROM docs WHERE id > 0 ORDER BY id DESC LIMIT ?", []any{verifyNewest}
+	}
+	ids, err := x.queryIDs(ctx, query, args...)
+	if err != nil || n <= verifyAll {
+		return ids, err
+	}
+	for k := range int64(verifySpread) {
+		more, err := x.queryIDs(ctx, "SELECT id FROM docs WHERE id >= ? ORDER BY id LIMIT 1", lo+k*(hi-lo)/verifySpread)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, more...)
+	}
+	return ids, nil
+}
+
+func (x *Index) queryIDs(ctx context.Context, query string, args ...any) ([]int64, error) {
+	rows, err := x.r.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// lacksGram reports whether the text of a candidate the index returned
+// lacks a 4-gram of a term of q (or, for a term of three bytes, the term):
+// the index has every 4-gram of every text it holds, so a correct index
+// never returns such a candidate, however the words are spread.
+func (q *query) lacksGram(text string) bool {
+	low, _ := fold(text)
+	for _, t := range q.terms {
+		switch {
+		case len(t) < gramBytes-1:
+		case len(t) == gramBytes-1:
+			if !strings.Contains(low, t) {
+				return true
+			}
+		default:
+			for i := 0; i+gramBytes <= len(t); i++ {
+				if !strings.Contains(low, t[i:i+gramBytes]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// falseCandidate reports whether e, a candidate that did not match, shows
+// the index to be damaged: it lacks a 4-gram of the query although the
+// index recorded it for the same session (an id given to another event
+// since the last Update is not damage).
+func (x *Index) falseCandidate(ctx context.Context, hb *hitBuilder, e *store.ScannedEvent) (bool, error) {
+	if _, ok := hb.sessions[e.SessionID]; !ok || e.Event.Kind == "" || !hb.q.lacksGram(eventText(&e.Event)) {
+		return false, nil
+	}
+	var session int64
+	err := x.r.QueryRowContext(ctx, "SELECT session FROM docs WHERE id = ?", e.ID).Scan(&session)
+	if errors.Is(err, sql.ErrNoRows) {
+		return true, nil // in fts but not in docs: the two disagree
+	}
+	return err == nil && session == e.SessionID, err
+}
+
+// unknownCandidates checks the candidates the store no longer has (evs
+// lacks them): a deleted session's rows stay in docs until the next
+// Update purges them, but a candidate that docs never held means that FTS5
+// returned a row the index never wrote: an error wrapping ErrDamaged.
+func (x *Index) unknownCandidates(ctx context.Context, ids []int64, evs []store.ScannedEvent) error {
+	found := make(map[int64]bool, len(evs))
+	for i := range evs {
+		found[evs[i].ID] = true
+	}
+	for _, id := range ids {
+		if found[id] {
+			continue
+		}
+		var n int
+		if err := x.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM docs WHERE id = ?", id).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return fmt.Errorf("%w: the index returned row %d, which it never wrote", ErrDamaged, id)
+		}
+	}
+	return nil
+}
+
+// isDamage reports an error that means the index must be started over.
+func isDamage(err error) bool { return errors.Is(err, ErrDamaged) || isDamaged(err) }
+
+// rebuildDamaged starts a damaged index over and builds it again.
+func (x *Index) rebuildDamaged(ctx context.Context) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.dbMu.Lock()
+	err := x.recreateLocked(ctx)
+	x.dbMu.Unlock()
+	if err != nil {
+		return err
+	}
+	s := Stats{Rebuilt: true, Damaged: true}
+	return cancelled(ctx, x.update(ctx, &s, nil))
+}
