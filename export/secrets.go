@@ -3,6 +3,7 @@ package export
 import (
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // A rule finds one kind of secret in a text. Rules are tried in order, and
@@ -63,16 +64,21 @@ const (
 // part of it, or the end of the text.
 const tokenEnd = `(?:[^` + urlSafe + `]|$)`
 
-// rules is the rule table; the README lists it as users see it.
-var rules = []rule{
+// rules is the rule table, tried in this order: the token formats, the
+// vendor tokens (secrets_vendors.go), then the patterns that need
+// context. docs/secrets.md lists it as users see it.
+var rules = slices.Concat(tokenRules, vendorRules, contextRules)
+
+// tokenRules find secrets by their own format.
+var tokenRules = []rule{
 	{
 		id: "private-key", desc: "Private key",
 		keywords: []string{"-----begin "}, find: findPrivateKeys,
 	},
 	{
 		id: "aws-access-key-id", desc: "AWS access key ID",
-		keywords: []string{"akia", "asia"},
-		pattern:  `((?:AKIA|ASIA)[A-Z0-9]{16})\b`, groups: []int{1},
+		keywords: []string{"akia", "asia", "abia", "acca", "a3t"},
+		pattern:  `((?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16})\b`, groups: []int{1},
 		valid: notAWSExample, minEntropy: 3,
 	},
 	{
@@ -94,9 +100,11 @@ var rules = []rule{
 		pattern:  `(gh[pousr]_[` + alnum + `]{36,251}|github_pat_[A-Za-z0-9_]{22,251})\b`, groups: []int{1},
 	},
 	{
-		id: "gitlab-token", desc: "GitLab personal access token",
-		keywords: []string{"glpat-"},
-		pattern:  `(glpat-[` + urlSafe + `]{20,})` + tokenEnd, groups: []int{1},
+		id: "gitlab-token", desc: "GitLab token",
+		keywords: []string{"glpat-", "gldt-", "glft-", "glsoat-", "glrt-", "glffct-", "glcbt-", "glimt-", "glagent-", "gloas-", "glptt-", "gr1348941"},
+		pattern: `((?:glpat|gldt|glft|glsoat|glrt|glffct)-[` + urlSafe + `]{20,}(?:\.[0-9a-z]{9})?|glcbt-[A-Za-z0-9]{1,5}_[` + urlSafe + `]{20,}|` +
+			`glimt-[` + urlSafe + `]{25}|glagent-[` + urlSafe + `]{50,}|gloas-[` + urlSafe + `]{64}|glptt-[0-9a-f]{40}|GR1348941[` + urlSafe + `]{20})` + tokenEnd,
+		groups: []int{1},
 	},
 	{
 		id: "anthropic-api-key", desc: "Anthropic API key",
@@ -111,8 +119,8 @@ var rules = []rule{
 	},
 	{
 		id: "slack-token", desc: "Slack token",
-		keywords: []string{"xox"},
-		pattern:  `(xox[abposr]-[A-Za-z0-9-]{10,})(?:[^A-Za-z0-9-]|$)`, groups: []int{1},
+		keywords: []string{"xox", "xapp-"},
+		pattern:  `((?:xox[abposre]|xoxe\.xox[bp]|xapp)-[A-Za-z0-9-]{10,})(?:[^A-Za-z0-9-]|$)`, groups: []int{1},
 		valid: hasDigit,
 	},
 	{
@@ -127,8 +135,8 @@ var rules = []rule{
 	},
 	{
 		id: "stripe-secret-key", desc: "Stripe live secret key",
-		keywords: []string{"k_live_"}, back: 1,
-		pattern: `([sr]k_live_[` + alnum + `]{20,})\b`, groups: []int{1},
+		keywords: []string{"k_live_", "k_prod_"}, back: 1,
+		pattern: `([sr]k_(?:live|prod)_[` + alnum + `]{20,})\b`, groups: []int{1},
 	},
 	{
 		id: "twilio-api-key", desc: "Twilio API key",
@@ -163,12 +171,22 @@ var rules = []rule{
 		pattern:  `(eyJ[` + urlSafe + `]{8,}\.eyJ[` + urlSafe + `]{8,}\.[` + urlSafe + `]{16,})` + tokenEnd, groups: []int{1},
 		minEntropy: 3.5,
 	},
+}
+
+// contextRules find secrets by what is around them: a URL's user
+// information, a header, an option, a telling name.
+var contextRules = []rule{
 	{
-		id: "connection-string", desc: "Password in a connection string",
+		id: "connection-string", desc: "Password in a URL or connection string",
 		keywords: []string{"://"}, find: findConnectionStrings,
-		pattern: `(?i)(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver)://` +
-			`([^:/?#@\s"'<>]*):([^@/?#\s"'<>]+)@`,
-		groups: []int{2}, userGroup: 1, minEntropy: -1,
+		pattern: `(?i)[a-z][a-z0-9+.-]*://([^:/?#@\s"'<>]*):([^@/?#\s"'<>]+)@`,
+		groups:  []int{2}, userGroup: 1, minEntropy: -1,
+	},
+	{
+		id: "curl-user-password", desc: "Password given to curl -u",
+		keywords: []string{"-u", "--user"},
+		pattern:  `(?:-u|--user)(?:=|[ \t]+)["']?([^\s:"'$]{1,64}):([^\s"']+)`,
+		groups:   []int{2}, userGroup: 1, minEntropy: -1,
 	},
 	{
 		id: "authorization-header", desc: "Credentials in an Authorization header",
@@ -184,7 +202,7 @@ var rules = []rule{
 	},
 	{
 		id: "generic-secret", desc: "Secret assigned to a password, secret, token or key",
-		keywords: []string{"pass", "secret", "token", "key", "credential"},
+		keywords: []string{"pass", "secret", "token", "key", "credential", "pwd"},
 		assign:   &assignment{suffixes: genericSuffixes, flags: true},
 		valid:    validGenericSecret, minEntropy: -1,
 	},
@@ -196,7 +214,7 @@ var genericSuffixes = []string{
 	"password", "passwd", "passphrase", "pass", "secret", "token",
 	"api_key", "apikey", "api-key", "access_key", "accesskey", "access-key", "secret_key", "secretkey", "secret-key",
 	"private_key", "privatekey", "private-key", "auth_key", "authkey", "auth-key", "signing_key", "signingkey",
-	"encryption_key", "encryptionkey", "master_key", "masterkey", "credential", "credentials",
+	"encryption_key", "encryptionkey", "master_key", "masterkey", "credential", "credentials", "pwd",
 }
 
 // keywordTable holds every rule's keywords once. bigramIndex maps the
@@ -236,6 +254,9 @@ func init() {
 func addBigram(k string, id int) {
 	bg := uint16(k[0])<<8 | uint16(k[1])
 	if bigramIndex[bg] == 0 {
+		if len(bigramKeywords) == 255 {
+			panic("export: more than 255 keyword prefixes") // bigramIndex holds uint8
+		}
 		bigramKeywords = append(bigramKeywords, nil)
 		bigramIndex[bg] = uint8(len(bigramKeywords))
 	}
@@ -389,8 +410,11 @@ func findConnectionStrings(t *hitText, r *rule) []span {
 	next := 0
 	for _, h := range t.hitsOf(r) {
 		start := h
-		for start > 0 && h-start < 16 && (isAlpha(t.s[start-1]) || t.s[start-1] == '+') {
+		for start > 0 && h-start < 16 && (isAlnum(t.s[start-1]) || strings.IndexByte("+.-", t.s[start-1]) >= 0) {
 			start--
+		}
+		for start < h && !isAlpha(t.s[start]) {
+			start++ // a scheme starts with a letter
 		}
 		if start == h || start < next || (start > 0 && isWordASCII(t.s[start-1])) {
 			continue

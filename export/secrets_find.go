@@ -368,6 +368,24 @@ func isPlaceholder(s string) bool {
 	return true
 }
 
+// minPassword is the shortest password in a URL or a -u option that is
+// reported.
+const minPassword = 4
+
+// isPort reports a "password" of at most five digits: a port
+// (https://host:8443@…) or a group id (-u 1000:1001), not a secret.
+func isPort(s string) bool {
+	if len(s) > 5 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // acceptable applies a rule's checks to a candidate secret; for connection
 // strings, user is the user name before it.
 func (r *rule) acceptable(secret, user string) bool {
@@ -376,7 +394,8 @@ func (r *rule) acceptable(secret, user string) bool {
 	}
 	if r.userGroup > 0 {
 		lower := strings.ToLower(secret)
-		return !defaultPasswords[lower] && lower != strings.ToLower(user) && !strings.HasPrefix(secret, ":") && !strings.HasPrefix(secret, "$")
+		return len(secret) >= minPassword && !isPort(secret) && !defaultPasswords[lower] && lower != strings.ToLower(user) &&
+			!strings.HasPrefix(secret, ":") && !strings.HasPrefix(secret, "$")
 	}
 	minH := r.minEntropy
 	if minH == 0 {

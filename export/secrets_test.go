@@ -82,7 +82,7 @@ func secretCases() []secretCase {
 		strings.ReplaceAll(wrap(keyBody, 64), "\n", `\n`) + `\n-----END PRIVATE KEY-----\n", "client_email": "x@y.iam"}`
 	jsonKeySecret := jsonKey[strings.Index(jsonKey, "-----BEGIN") : strings.Index(jsonKey, `KEY-----\n",`)+len("KEY-----")]
 	imageData := base64.StdEncoding.EncodeToString([]byte(fake(32, alphaNum+"\x00\x01\x02\xff\x89PNG", 3000)))
-	return []secretCase{
+	return append([]secretCase{
 		// Positive: one per rule.
 		{"aws key id", "aws_access_key_id = " + awsKeyID + "\n", "aws-access-key-id", awsKeyID, ""},
 		{"aws secret by name", "aws_secret_access_key=" + awsSecret, "aws-secret-access-key", awsSecret, ""},
@@ -169,7 +169,7 @@ func secretCases() []secretCase {
 		{"generic f-string", `print(f"Testing token: '{test_token}'")`, "", "", "generic-secret"},
 		{"short", "sk-", "", "", "generic-secret"},
 		{"empty", "", "", "", "generic-secret"},
-	}
+	}, moreSecretCases()...)
 }
 
 func TestScanText(t *testing.T) {
