@@ -140,7 +140,7 @@ var tokenRules = []rule{
 	},
 	{
 		id: "twilio-api-key", desc: "Twilio API key",
-		keywords: []string{"twilio"}, find: findTwilioKeys,
+		keywords: []string{"twilio"}, find: findShape(twilioKeySID),
 	},
 	{
 		id: "twilio-auth-token", desc: "Twilio auth token",
@@ -431,14 +431,20 @@ func findConnectionStrings(t *hitText, r *rule) []span {
 // Twilio (the "SK" prefix alone is too common).
 var twilioKeySID = regexp.MustCompile(`\b(SK[0-9a-fA-F]{32})\b`)
 
-func findTwilioKeys(t *hitText, r *rule) []span {
-	var out []span
-	for _, m := range twilioKeySID.FindAllStringSubmatchIndex(t.s, -1) {
-		if r.acceptable(t.s[m[2]:m[3]], "") {
-			out = append(out, span{start: m[2], end: m[3]})
+// findShape returns a find function for a token without a prefix to
+// look for: re, whose group 1 is the secret, is matched over the whole of
+// a text that holds one of the rule's keywords (words that say such a
+// token may be near).
+func findShape(re *regexp.Regexp) func(*hitText, *rule) []span {
+	return func(t *hitText, r *rule) []span {
+		var out []span
+		for _, m := range re.FindAllStringSubmatchIndex(t.s, -1) {
+			if r.acceptable(t.s[m[2]:m[3]], "") {
+				out = append(out, span{start: m[2], end: m[3]})
+			}
 		}
+		return out
 	}
-	return out
 }
 
 func isWordASCII(c byte) bool { return isAlnum(c) || c == '_' }

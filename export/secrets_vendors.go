@@ -19,7 +19,7 @@ var vendorRules = []rule{
 		// looked for in texts that mention Discord or call run( as
 		// discord.py's client.run(TOKEN) does.
 		id: "discord-bot-token", desc: "Discord bot token",
-		keywords: []string{"discord", ".run("}, find: findDiscordTokens,
+		keywords: []string{"discord", ".run("}, find: findShape(discordToken),
 		valid: validDiscordToken, minEntropy: 3.5,
 	},
 	{
@@ -142,16 +142,6 @@ func vendorToken(id, desc string, keywords []string, pattern string) rule {
 // discordToken is the shape of a Discord bot token: the bot's id in
 // base64, a timestamp and an HMAC.
 var discordToken = regexp.MustCompile(`\b([MNO][A-Za-z0-9]{22,26}\.[` + urlSafe + `]{6}\.[` + urlSafe + `]{27,40})` + tokenEnd)
-
-func findDiscordTokens(t *hitText, r *rule) []span {
-	var out []span
-	for _, m := range discordToken.FindAllStringSubmatchIndex(t.s, -1) {
-		if r.acceptable(t.s[m[2]:m[3]], "") {
-			out = append(out, span{start: m[2], end: m[3]})
-		}
-	}
-	return out
-}
 
 // validDiscordToken accepts a token whose first part is a Discord id: 17
 // to 20 digits in base64.
