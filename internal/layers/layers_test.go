@@ -82,7 +82,7 @@ func TestLayers(t *testing.T) {
 
 	// No Fyne below app and views: the model, the workflows and the CLI
 	// are plain Go, testable without a display.
-	for _, name := range []string{"store", "agents", "search", "export", "editdiff", "display", "project", "cli"} {
+	for _, name := range []string{"store", "agents", "search", "export", "editdiff", "display", "printable", "project", "cli"} {
 		for _, d := range get(name).Deps {
 			if strings.HasPrefix(d, "fyne.io/") {
 				t.Errorf("%s depends on %s: no Fyne below app and views", name, d)
@@ -97,7 +97,7 @@ func TestLayers(t *testing.T) {
 	}
 
 	// The leaf packages import none of ours either.
-	for _, name := range []string{"editdiff", "display"} {
+	for _, name := range []string{"editdiff", "display", "printable"} {
 		if deps := ours(get(name).Deps); len(deps) > 0 {
 			t.Errorf("%s depends on %v: it imports none of our packages", name, deps)
 		}
