@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/printable"
 	"github.com/lazuli-app/lazuli/project"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -87,14 +88,14 @@ func Run(ctx context.Context, env *Env, args []string) int {
 		case errors.Is(err, flag.ErrHelp):
 			return ExitOK
 		case errors.As(err, new(*usageError)):
-			fmt.Fprintf(env.Stderr, "lazuli %s: %v\nusage: lazuli %s %s\n", c.name, err, c.name, c.args)
+			fmt.Fprintf(env.Stderr, "lazuli %s: %s\nusage: lazuli %s %s\n", c.name, printable.Line(err.Error()), c.name, c.args)
 			return ExitUsage
 		default:
-			fmt.Fprintf(env.Stderr, "lazuli %s: %s\n", c.name, OneLine(err))
+			fmt.Fprintf(env.Stderr, "lazuli %s: %s\n", c.name, printable.Line(OneLine(err)))
 			return ExitError
 		}
 	}
-	fmt.Fprintf(env.Stderr, "lazuli: unknown command %q (try lazuli help)\n", args[0])
+	fmt.Fprintf(env.Stderr, "lazuli: unknown command %q (try lazuli help)\n", args[0]) // %q escapes
 	return ExitUsage
 }
 

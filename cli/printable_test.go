@@ -78,6 +78,18 @@ func TestHostileTextIsEscaped(t *testing.T) {
 	}
 }
 
+// TestErrorsAreEscaped: an error that quotes a hostile name (a folder
+// named with escape sequences) reaches stderr escaped too.
+func TestErrorsAreEscaped(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"show", "--store", "gone" + hostile, "S1"}, {"show", "S1" + hostile}} {
+		code, _, errOut := run(t, dir, args...)
+		if code == 0 || printable.Text(errOut) != errOut || !strings.Contains(errOut, `\x1b]0;pwned`) {
+			t.Errorf("%q: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}
+
 // TestContextPipedIsExact checks that `context` to a pipe stays the exact
 // prompt (it is what an agent gets); only a terminal sees escapes.
 func TestContextPipedIsExact(t *testing.T) {
