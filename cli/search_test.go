@@ -141,3 +141,44 @@ func TestReindex(t *testing.T) {
 		t.Error("reindex changed the store")
 	}
 }
+
+// TestSearchDamagedIndex: a damaged index (here: a page of it
+// overwritten) is rebuilt by the search that finds it, which says so in
+// one line on stderr and still answers in full; the next search is quiet.
+func TestSearchDamagedIndex(t *testing.T) {
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	dir := t.TempDir()
+	texts := make([]string, 50)
+	for i := range texts {
+		texts[i] = "a parser error in step " + strings.Repeat("x", i%7)
+	}
+	makeSearchStore(t, dir, "damaged", texts...)
+	if code, _, errOut := run(t, dir, "search", "parser"); code != 0 {
+		t.Fatalf("search: %s", errOut)
+	}
+	matches, _ := filepath.Glob(filepath.Join(os.Getenv(store.CacheDirEnv), "index", "*.db"))
+	if len(matches) != 1 {
+		t.Fatalf("index files: %v", matches)
+	}
+	b, err := os.ReadFile(matches[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 4096; i < len(b); i++ { // everything after the first page
+		b[i] ^= 0x5a
+	}
+	if err := os.WriteFile(matches[0], b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run(t, dir, "search", "--json", "--limit", "100", "parser")
+	var hits []map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &hits) != nil || len(hits) != 50 {
+		t.Fatalf("search on a damaged index: exit %d, %d hits, stderr %q", code, len(hits), errOut)
+	}
+	if n := strings.Count(errOut, "was damaged; it was rebuilt"); n != 1 || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("stderr = %q, want one line saying the index was rebuilt", errOut)
+	}
+	if _, _, errOut := run(t, dir, "search", "parser"); strings.Contains(errOut, "damaged") {
+		t.Errorf("the next search says again: %q", errOut)
+	}
+}
