@@ -2,14 +2,73 @@ package app
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
+
+// searchWindow is a project window on wts with its searcher, closed when
+// the test ends.
+func searchWindow(t *testing.T, fa fyne.App, wts []Worktree) (*projectWindow, context.Context) {
+	bg := context.Background()
+	ctx, cancel := context.WithCancel(bg)
+	pw := &projectWindow{ui: &gui{ctx: bg, fa: fa}, wts: wts, ctx: ctx, cancel: cancel, stores: map[string]*store.Store{},
+		runs: map[views.SessionRef]*runState{}, compactModels: map[views.SessionRef]string{}}
+	pw.mv = views.NewMainView(pw)
+	pw.win = test.NewTempWindow(t, pw.mv.Content())
+	pw.search = newSearcher(pw)
+	t.Cleanup(func() {
+		pw.close()
+		pw.search.closeAll()
+	})
+	return pw, ctx
+}
+
+// TestSearchDamagedIndexStatus: an index found damaged when the window
+// opens it is rebuilt, and the search panel's status says so.
+func TestSearchDamagedIndexStatus(t *testing.T) {
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	fa := test.NewTempApp(t)
+	dir := t.TempDir()
+	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
+	st, err := store.Open(context.Background(), wt.StorePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := st.CreateSessionWithEvents(context.Background(), "main", "s", []store.Event{store.UserMessage("find the zorblex bug")}); err != nil {
+		t.Fatal(err)
+	}
+	x, err := search.Open(context.Background(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Update(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	x.Close()
+	st.Close()
+	if err := os.WriteFile(x.Path(), []byte("not an index, long enough to look like a header to SQLite............................"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	pw, ctx := searchWindow(t, fa, []Worktree{wt})
+	pw.search.updateAll(ctx)
+	pw.search.panel.SetResults(0, views.SearchResults{})
+	if got := pw.search.panel.Status(); !strings.Contains(got, "was damaged; it was rebuilt") {
+		t.Errorf("status = %q", got)
+	}
+	if res := pw.search.searchAll(ctx, "zorblex"); len(res.Hits) != 1 {
+		t.Errorf("search after the rebuild = %+v", res)
+	}
+}
 
 // TestSearchAcrossWorktrees indexes the stores of two worktrees, searches
 // them together and opens a hit.
@@ -38,16 +97,7 @@ func TestSearchAcrossWorktrees(t *testing.T) {
 		}
 		st.Close()
 	}
-	ctx, cancel := context.WithCancel(bg)
-	pw := &projectWindow{ui: &gui{ctx: bg, fa: fa}, wts: wts, ctx: ctx, cancel: cancel, stores: map[string]*store.Store{},
-		runs: map[views.SessionRef]*runState{}, compactModels: map[views.SessionRef]string{}}
-	pw.mv = views.NewMainView(pw)
-	pw.win = test.NewTempWindow(t, pw.mv.Content())
-	pw.search = newSearcher(pw)
-	defer func() {
-		pw.close()
-		pw.search.closeAll()
-	}()
+	pw, ctx := searchWindow(t, fa, wts)
 
 	pw.search.updateAll(ctx)
 	res := pw.search.searchAll(ctx, "ZORBLEX")
