@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -141,4 +142,47 @@ func BenchmarkSearch(b *testing.B) {
 		st := openBenchStore(b)
 		run(b, func(q string) error { _, err := Scan(ctx, st, q, DefaultLimit); return err })
 	})
+}
+
+// BenchmarkIndexOpen times Open on an index that is whole, with the damage
+// checks it runs (damage.go): on a probe-sized index of 200 events, every
+// row read back and PRAGMA quick_check; on the generated store's index,
+// larger than quickCheckLimit, the sampled read-back alone.
+func BenchmarkIndexOpen(b *testing.B) {
+	ctx := context.Background()
+	b.Run("200-events", func(b *testing.B) {
+		st := mustOpenStore(b, testStorePath(b))
+		var evs []store.Event
+		for i := range 200 {
+			evs = append(evs, store.AssistantText("an error number "+strings.Repeat("lorem ipsum ", 1+i%9)))
+		}
+		mustSession(b, st, "s", evs...)
+		benchOpen(ctx, b, st)
+	})
+	b.Run("generated", func(b *testing.B) { benchOpen(ctx, b, openBenchStore(b)) })
+}
+
+func benchOpen(ctx context.Context, b *testing.B, st *store.Store) {
+	b.Setenv(store.CacheDirEnv, b.TempDir())
+	x, err := Open(ctx, st)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := x.Update(ctx, nil); err != nil {
+		b.Fatal(err)
+	}
+	x.Close()
+	fi, err := os.Stat(x.Path())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		x, err := Open(ctx, st)
+		if err != nil {
+			b.Fatal(err)
+		}
+		x.Close()
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/open")
+	b.ReportMetric(float64(fi.Size())/(1<<20), "index-MiB")
 }
