@@ -124,6 +124,35 @@ func (x *Index) verifySample(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	list, err := x.st.SessionRows(ctx)
+	if err != nil {
+		return err
+	}
+	sessions := make(map[int64]store.Session, len(list))
+	created := make(map[int64]string, len(list))
+	for _, s := range list {
+		sessions[s.ID], created[s.ID] = s, s.Created
+	}
+	// Another file at the store's path is no damage: Update starts the
+	// index over for it (sameStore).
+	m, err := readMarks(ctx, x.r)
+	if err != nil || m.fresh {
+		return err
+	}
+	b, err := x.st.IDBounds(ctx)
+	if err != nil {
+		return err
+	}
+	if same, err := x.sameStore(ctx, m, b, sessions); err != nil || !same {
+		return err
+	}
+	// One read transaction: what docs and fts say is one state of the
+	// file, whatever another process's Update does meanwhile.
+	tx, err := x.r.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck // read only
 	var g gramSet
 	for i := range evs {
 		e := &evs[i]
@@ -144,16 +173,18 @@ func (x *Index) verifySample(ctx context.Context) error {
 			toks = pick
 		}
 		var session int64
-		if err := x.r.QueryRowContext(ctx, "SELECT session FROM docs WHERE id = ?", e.ID).Scan(&session); err != nil {
-			return err
+		var docCreated string
+		err := tx.QueryRowContext(ctx, docsRowQuery, e.ID).Scan(&session, &docCreated)
+		if errors.Is(err, sql.ErrNoRows) || (err == nil && (session != e.SessionID || docCreated != created[session])) {
+			continue // purged, or another event with the id since the last Update: not damage
 		}
-		if session != e.SessionID {
-			continue // another event with the id since the last Update: not damage
+		if err != nil {
+			return err
 		}
 		// A range, not rowid = ?: FTS5 then seeks each term's list to
 		// the row instead of reading it whole (several times faster).
 		var found int
-		err := x.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid <= ?",
+		err = tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid <= ?",
 			strings.Join(toks, " "), e.ID, e.ID).Scan(&found)
 		if err != nil {
 			return err
@@ -239,19 +270,48 @@ func (x *Index) falseCandidate(ctx context.Context, hb *hitBuilder, e *store.Sca
 	if _, ok := hb.sessions[e.SessionID]; !ok || e.Event.Kind == "" || !hb.q.lacksGram(eventText(&e.Event)) {
 		return false, nil
 	}
-	var session int64
-	err := x.r.QueryRowContext(ctx, "SELECT session FROM docs WHERE id = ?", e.ID).Scan(&session)
-	if errors.Is(err, sql.ErrNoRows) {
-		return true, nil // in fts but not in docs: the two disagree
+	return x.inconsistentRow(ctx, hb.q.expr, e.ID, e.SessionID, hb.sessions[e.SessionID].Created)
+}
+
+// docsRowQuery reads the session docs holds a row for, and when the index
+// saw that session created (AZUREAL gives a deleted session's id to the
+// next one, and SQLite a deleted event's id to the next event).
+const docsRowQuery = "SELECT d.session, COALESCE(s.created, '') FROM docs d LEFT JOIN sessions s ON s.id = d.session WHERE d.id = ?"
+
+// inconsistentRow reports whether row id, a candidate for the FTS5
+// expression expr, is still one and disagrees with docs: docs lacks it,
+// or (session > 0) holds it for that session, created at created,
+// although its text does not match. It reads fts and docs in one read
+// transaction, so that an Update of another process purging the row
+// between two statements cannot look like damage.
+func (x *Index) inconsistentRow(ctx context.Context, expr string, id, session int64, created string) (bool, error) {
+	tx, err := x.r.BeginTx(ctx, nil)
+	if err != nil {
+		return false, err
 	}
-	return err == nil && session == e.SessionID, err
+	defer tx.Rollback() //nolint:errcheck // read only
+	var candidate int
+	err = tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid <= ?", expr, id, id).Scan(&candidate)
+	if err != nil || candidate == 0 {
+		return false, err // purged since the search began
+	}
+	var docSession int64
+	var docCreated string
+	err = tx.QueryRowContext(ctx, docsRowQuery, id).Scan(&docSession, &docCreated)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return true, nil // in fts but not in docs: the two disagree
+	case err != nil:
+		return false, err
+	}
+	return session > 0 && docSession == session && docCreated == created, nil
 }
 
 // unknownCandidates checks the candidates the store no longer has (evs
 // lacks them): a deleted session's rows stay in docs until the next
 // Update purges them, but a candidate that docs never held means that FTS5
 // returned a row the index never wrote: an error wrapping ErrDamaged.
-func (x *Index) unknownCandidates(ctx context.Context, ids []int64, evs []store.ScannedEvent) error {
+func (x *Index) unknownCandidates(ctx context.Context, expr string, ids []int64, evs []store.ScannedEvent) error {
 	found := make(map[int64]bool, len(evs))
 	for i := range evs {
 		found[evs[i].ID] = true
@@ -260,11 +320,11 @@ func (x *Index) unknownCandidates(ctx context.Context, ids []int64, evs []store.
 		if found[id] {
 			continue
 		}
-		var n int
-		if err := x.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM docs WHERE id = ?", id).Scan(&n); err != nil {
+		bad, err := x.inconsistentRow(ctx, expr, id, 0, "")
+		if err != nil {
 			return err
 		}
-		if n == 0 {
+		if bad {
 			return fmt.Errorf("%w: the index returned row %d, which it never wrote", ErrDamaged, id)
 		}
 	}

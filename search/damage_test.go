@@ -139,3 +139,33 @@ func TestIndexDeletedMidBuild(t *testing.T) {
 	}
 	x.Close()
 }
+
+// TestReplacedStoreIsNotDamage: another store copied over the indexed
+// one (the same ids, other contents) makes the index of another file, not
+// a damaged one: it is started over without a word of damage.
+func TestReplacedStoreIsNotDamage(t *testing.T) {
+	ctx := context.Background()
+	st := probeStore(t)
+	x := mustIndex(t, st)
+	x.Close()
+	other := mustOpenStore(t, testStorePath(t))
+	var evs []store.Event
+	for i := range 200 {
+		evs = append(evs, store.UserMessage(fmt.Sprint("a different error text, number ", i)))
+	}
+	mustSession(t, other, "other", evs...)
+	other.Close()
+	st.Close()
+	b, err := os.ReadFile(other.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(st.Path(), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st = mustOpenStore(t, st.Path())
+	hits, damaged, err := searchOnce(ctx, st)
+	if err != nil || hits != 200 || damaged {
+		t.Errorf("another store at the path: %d hits, damaged %v, %v", hits, damaged, err)
+	}
+}

@@ -213,7 +213,7 @@ func (x *Index) checkIDs(ctx context.Context, hb *hitBuilder, ids []int64) ([]in
 		found[i] = evs[i].ID
 	}
 	if len(evs) < len(ids) {
-		if err := x.unknownCandidates(ctx, ids, evs); err != nil {
+		if err := x.unknownCandidates(ctx, hb.q.expr, ids, evs); err != nil {
 			return nil, nil, err
 		}
 	}
