@@ -120,7 +120,7 @@ func (x *Index) verifySample(ctx context.Context) error {
 	if all {
 		grams = verifyGramsAll
 	}
-	evs, err := x.st.EventsByID(ctx, ids)
+	rows, err := x.sampleRows(ctx, ids)
 	if err != nil {
 		return err
 	}
@@ -154,13 +154,8 @@ func (x *Index) verifySample(ctx context.Context) error {
 	}
 	defer tx.Rollback() //nolint:errcheck // read only
 	var g gramSet
-	for i := range evs {
-		e := &evs[i]
-		text := eventText(&e.Event)
-		if e.Event.Kind == "" || text == "" {
-			continue
-		}
-		low, _ := fold(text)
+	for _, e := range rows {
+		low, _ := fold(e.text)
 		toks := strings.Fields(string(g.tokens(low)))
 		if len(toks) == 0 {
 			continue
@@ -174,8 +169,8 @@ func (x *Index) verifySample(ctx context.Context) error {
 		}
 		var session int64
 		var docCreated string
-		err := tx.QueryRowContext(ctx, docsRowQuery, e.ID).Scan(&session, &docCreated)
-		if errors.Is(err, sql.ErrNoRows) || (err == nil && (session != e.SessionID || docCreated != created[session])) {
+		err := tx.QueryRowContext(ctx, docsRowQuery, e.id).Scan(&session, &docCreated)
+		if errors.Is(err, sql.ErrNoRows) || (err == nil && (session != e.session || docCreated != created[session])) {
 			continue // purged, or another event with the id since the last Update: not damage
 		}
 		if err != nil {
@@ -185,15 +180,54 @@ func (x *Index) verifySample(ctx context.Context) error {
 		// the row instead of reading it whole (several times faster).
 		var found int
 		err = tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid <= ?",
-			strings.Join(toks, " "), e.ID, e.ID).Scan(&found)
+			strings.Join(toks, " "), e.id, e.id).Scan(&found)
 		if err != nil {
 			return err
 		}
 		if found == 0 {
-			return fmt.Errorf("%w: event %d is no longer found by its own words", ErrDamaged, e.ID)
+			return fmt.Errorf("%w: event %d is no longer found by its own words", ErrDamaged, e.id)
 		}
 	}
 	return nil
+}
+
+// sampleRow is what verifySample needs of an event: its text as the
+// index holds it (at most MaxEventText), copied, so that the decoded
+// event itself is not kept.
+type sampleRow struct {
+	id, session int64
+	text        string
+}
+
+// sampleRows reads the events of ids that have text; when together they
+// decode to more than one load reads (store.MaxLoadBytes), one at a time,
+// so that memory stays bounded, leaving out any that alone is too large.
+func (x *Index) sampleRows(ctx context.Context, ids []int64) ([]sampleRow, error) {
+	var rows []sampleRow
+	add := func(evs []store.ScannedEvent) {
+		for i := range evs {
+			if text := eventText(&evs[i].Event); evs[i].Event.Kind != "" && text != "" {
+				rows = append(rows, sampleRow{evs[i].ID, evs[i].SessionID, strings.Clone(text)})
+			}
+		}
+	}
+	evs, err := x.st.EventsByID(ctx, ids)
+	var tooMuch *store.LoadLimitError
+	if !errors.As(err, &tooMuch) {
+		add(evs)
+		return rows, err
+	}
+	for _, id := range ids {
+		one, err := x.st.EventsByID(ctx, []int64{id})
+		switch {
+		case errors.As(err, &tooMuch):
+		case err != nil:
+			return nil, err
+		default:
+			add(one)
+		}
+	}
+	return rows, nil
 }
 
 // sampleIDs returns the ids of the events verifySample reads back, and
