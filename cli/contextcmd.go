@@ -107,6 +107,20 @@ func printReport(env *Env, rep store.Report) {
 	}
 }
 
+// writeDump writes the store's dump: byte for byte when piped (it is
+// AZUREAL's format), with C1 and bidirectional controls as JSON escapes on
+// a terminal (printable.NewJSONWriter).
+func writeDump(ctx context.Context, env *Env, st *store.Store) error {
+	if !isTerminal(env.Stdout) {
+		return st.WriteDump(ctx, env.Stdout)
+	}
+	jw := printable.NewJSONWriter(env.Stdout)
+	if err := st.WriteDump(ctx, jw); err != nil {
+		return err
+	}
+	return jw.Close()
+}
+
 func runDump(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("dump", env)
 	storeArg := fs.String("store", "", "store file or folder")
@@ -118,11 +132,7 @@ func runDump(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	jw := printable.NewJSONWriter(env.Stdout)
-	if err := st.WriteDump(ctx, jw); err != nil {
-		return err
-	}
-	if err := jw.Close(); err != nil {
+	if err := writeDump(ctx, env, st); err != nil {
 		return err
 	}
 	sessions, err := st.ListSessions(ctx, "") // the counts are cached: no second count

@@ -50,7 +50,7 @@ func hostileStore(t *testing.T) string {
 func TestHostileTextIsEscaped(t *testing.T) {
 	dir := hostileStore(t)
 	for _, args := range [][]string{
-		{"ls"}, {"ls", "--json"}, {"show", "S1"}, {"show", "S1", "--json"}, {"dump"},
+		{"ls"}, {"ls", "--json"}, {"show", "S1"}, {"show", "S1", "--json"},
 		{"search", "zq"}, {"search", "--json", "zq"}, {"export", "S1", "-o", "-", "--format", "md"},
 		{"export", "S1", "-o", "-", "--format", "html"}, {"export", "S1", "-o", "-", "--format", "json"},
 	} {
@@ -90,8 +90,8 @@ func TestErrorsAreEscaped(t *testing.T) {
 	}
 }
 
-// TestContextPipedIsExact checks that `context` to a pipe stays the exact
-// prompt (it is what an agent gets); only a terminal sees escapes.
+// TestContextPipedIsExact checks that `context` and `dump` to a pipe stay
+// exact (what an agent gets; AZUREAL's dump); only a terminal sees escapes.
 func TestContextPipedIsExact(t *testing.T) {
 	dir := hostileStore(t)
 	code, out, errOut := run(t, dir, "context", "S1", "next")
@@ -100,5 +100,11 @@ func TestContextPipedIsExact(t *testing.T) {
 	}
 	if !strings.Contains(out, "prompt "+hostile) {
 		t.Errorf("piped context is not the exact prompt:\n%q", out)
+	}
+	// dump, AZUREAL's format byte for byte: JSON escapes C0 controls, the
+	// others stay as they are.
+	code, out, errOut = run(t, dir, "dump")
+	if code != 0 || !strings.Contains(out, `zq\u001b]0;pwned\u0007`) || !strings.Contains(out, "\u009b31m\u202eevil") {
+		t.Errorf("piped dump: exit %d, %s\n%q", code, errOut, out)
 	}
 }
