@@ -122,20 +122,6 @@ func moreSecretCases() []secretCase {
 	)
 }
 
-// TestGitHubTokenPrefixes: every GitHub token prefix the README lists is
-// found (ghp_ is in secretCases).
-func TestGitHubTokenPrefixes(t *testing.T) {
-	for i, prefix := range []string{"gh" + "o_", "gh" + "u_", "gh" + "s_", "gh" + "r_", "gh" + "p_"} {
-		token := prefix + fake(uint64(200+i), alphaNum, 36)
-		text := "GH_TOKEN=" + token + "\n"
-		var ts textScanner
-		spans := ts.scan(text)
-		if len(spans) != 1 || rules[spans[0].rule].id != "github-token" || text[spans[0].start:spans[0].end] != token {
-			t.Errorf("%s: spans %v", prefix, spans)
-		}
-	}
-}
-
 // TestNoFindingsInOrdinaryText: code, hashes, ids and URLs that look a
 // little like secrets are not reported by any rule.
 func TestNoFindingsInOrdinaryText(t *testing.T) {
