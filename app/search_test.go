@@ -18,18 +18,13 @@ import (
 // searchWindow is a project window on wts with its searcher, closed when
 // the test ends.
 func searchWindow(t *testing.T, fa fyne.App, wts []Worktree) (*projectWindow, context.Context) {
-	bg := context.Background()
-	ctx, cancel := context.WithCancel(bg)
-	pw := &projectWindow{ui: &gui{ctx: bg, fa: fa}, wts: wts, ctx: ctx, cancel: cancel, stores: map[string]*store.Store{},
-		runs: map[views.SessionRef]*runState{}, compactModels: map[views.SessionRef]string{}}
-	pw.mv = views.NewMainView(pw)
-	pw.win = test.NewTempWindow(t, pw.mv.Content())
+	pw := testWindow(t, fa, wts...)
 	pw.search = newSearcher(pw)
 	t.Cleanup(func() {
 		pw.close()
 		pw.search.closeAll()
 	})
-	return pw, ctx
+	return pw, pw.ctx
 }
 
 // TestSearchDamagedIndexStatus: an index found damaged when the window
