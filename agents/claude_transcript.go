@@ -28,6 +28,9 @@ type claudeTranscriptParser struct {
 	hasSlug  bool
 	events   []store.Event
 	byParent map[string]claudePrompt // the prompt kept for each parentUuid
+	// stored is how many of events an earlier import stored already (see
+	// freeze): a prompt among them can no longer be replaced or win.
+	stored int
 }
 
 // claudePrompt locates a kept prompt for parentUuid de-duplication.
@@ -89,6 +92,10 @@ func (p *claudeTranscriptParser) Finish() []store.Event {
 	p.events, p.byParent = nil, map[string]claudePrompt{}
 	return out
 }
+
+// freeze records that the events of the lines fed so far were stored by
+// an earlier import: a prompt among them is final.
+func (p *claudeTranscriptParser) freeze() { p.stored = len(p.events) }
 
 // Stats reports the lines seen so far.
 func (p *claudeTranscriptParser) Stats() ParseStats { return p.stats }
@@ -194,8 +201,10 @@ func (p *claudeTranscriptParser) prompt(o jsonObj, text string) {
 
 // claimParent reports whether a prompt with this parentUuid, written at, is
 // kept. A later prompt replaces an earlier one; an earlier one is dropped.
+// A prompt that an earlier import stored takes no part: the new prompt is
+// kept, whatever the timestamps, since dropping it would lose it.
 func (p *claudeTranscriptParser) claimParent(parent string, at claudeTime) bool {
-	if old, ok := p.byParent[parent]; ok {
+	if old, ok := p.byParent[parent]; ok && old.index >= p.stored {
 		if !at.after(old.at) {
 			return false
 		}

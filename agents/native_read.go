@@ -179,6 +179,7 @@ func readNative(ctx context.Context, n NativeSession, prev *store.NativeImport, 
 		r.bytes, r.lines = end, r.lines+1
 		if prev != nil && end == prev.Bytes {
 			mark = fd.mark()
+			fd.freeze()
 		}
 		read(int64(len(line)) + 1)
 		return nil
@@ -271,6 +272,10 @@ type nativeFeeder interface {
 	// mark is the number of events the lines fed so far produce when the
 	// input ends there (before the filtering of KindFiltered).
 	mark() int
+	// freeze says that the lines fed so far were imported before: their
+	// events are stored, and no later line may replace or drop one of
+	// them nor be dropped in favour of one of them.
+	freeze()
 	// events ends the input and returns all events, aligned with mark:
 	// the first mark() events of any earlier point are the same events.
 	events() []store.Event
@@ -299,6 +304,8 @@ func (c *claudeFeeder) feed(line []byte, tooLong bool) {
 
 func (c *claudeFeeder) mark() int { return len(c.p.events) }
 
+func (c *claudeFeeder) freeze() { c.p.freeze() }
+
 func (c *claudeFeeder) events() []store.Event { return c.p.events }
 
 func (c *claudeFeeder) stats() ParseStats { return c.p.Stats() }
@@ -325,6 +332,10 @@ func (c *codexFeeder) mark() int {
 	}
 	return len(c.out)
 }
+
+// freeze: the Codex parser's only look-back pairs the two copies Codex
+// writes of one message; across the boundary the copy stored stands for both.
+func (c *codexFeeder) freeze() {}
 
 func (c *codexFeeder) events() []store.Event {
 	c.out = append(c.out, c.p.Finish()...)

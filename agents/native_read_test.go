@@ -271,3 +271,46 @@ func TestEachCompleteLineTooLong(t *testing.T) {
 		t.Errorf("eachCompleteLine = %v, %v; want %v", got, err, want)
 	}
 }
+
+// TestReadNativeAppendedPromptKept: a prompt appended after an import is
+// stored even when a prompt already imported has the same parentUuid and
+// would win AZUREAL's rewind rule (a later timestamp wins; a line without
+// one counts as written last). The imported prompt cannot be replaced any
+// more, so dropping the new one would lose it. This is the prompt the
+// append benchmark lost: B_agent-sessions_claude-small.jsonl has a prompt
+// whose parentUuid and timestamp are "[trimmed for fixture]", and the
+// appended prompt was parented on the file's last entry, whose uuid is
+// that same placeholder.
+func TestReadNativeAppendedPromptKept(t *testing.T) {
+	src := filepath.Join(claudeFixtureDir(t), "transcripts", "B_agent-sessions_claude-small.jsonl")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	earlier := strings.Replace(claudeLine5, `"timestamp":"2025-06-01T10:01:00.000Z"`, `"timestamp":"2025-06-01T09:00:00.000Z"`, 1)
+	cases := []struct {
+		name, head, appended string
+	}{
+		{"FixturePlaceholder", string(data),
+			`{"type":"user","message":{"role":"user","content":"zqxmarker appended"},"uuid":"b5d2c1f0-0000-4000-8000-000000000001","parentUuid":"[trimmed for fixture]","sessionId":"ses_stage0_small","timestamp":"2026-01-01T00:00:00.000Z"}`},
+		{"EarlierTimestamp", claudeLine1 + "\n" + claudeLine2 + "\n" + claudeLine3 + "\n" + claudeLine4 + "\n" + claudeLine5 + "\n",
+			strings.Replace(strings.Replace(earlier, "now the tests", "zqxmarker appended", 1), `"uuid":"u3"`, `"uuid":"u4"`, 1)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "s.jsonl")
+			n := NativeSession{Agent: NativeClaude, ID: "s", Path: path}
+			writeFile(t, path, []byte(c.head))
+			first := mustReadNative(t, n, nil)
+			writeFile(t, path, []byte(c.head+c.appended+"\n"))
+			rest := mustReadNative(t, n, record(path, first))
+			found := false
+			for _, e := range rest.events {
+				found = found || (e.Kind == store.KindUserMessage && strings.Contains(e.Content, "zqxmarker"))
+			}
+			if !found {
+				t.Errorf("the appended prompt was not stored: %s", eventKinds(rest.events))
+			}
+		})
+	}
+}
