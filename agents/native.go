@@ -40,6 +40,7 @@ type NativeSession struct {
 	Path        string    // the transcript file
 	Size        int64     // bytes, at the scan
 	ModTime     time.Time // at the scan
+	Inode       uint64    // at the scan; 0 when the system has none
 	Cwd         string    // the folder the agent ran in; "" when the head does not say
 	Branch      string    // the git branch the agent recorded; "" when none
 	Started     time.Time // the first timestamp in the file; zero when none
@@ -55,6 +56,19 @@ type NativeSession struct {
 
 // Key is the session's key in the store's record of native imports.
 func (n NativeSession) Key() store.NativeKey { return store.NativeKey{Agent: n.Agent, ID: n.ID} }
+
+// stat is the file's stat at the scan, as a record keeps it.
+func (n NativeSession) stat() store.FileStat {
+	return store.FileStat{Size: n.Size, ModTime: n.ModTime.UnixNano(), Inode: n.Inode}
+}
+
+// unchangedSince reports, from the file's stat at the scan alone, that the
+// file is as it was when rec was written: same size, modification time and
+// inode. A record without a stat (written before Lazuli kept one) says
+// nothing.
+func (n NativeSession) unchangedSince(rec store.NativeImport) bool {
+	return rec.Stat.Size >= 0 && rec.Stat == n.stat()
+}
 
 // Format is the transcript format of the session's file.
 func (n NativeSession) Format() Format {
@@ -101,6 +115,11 @@ type NativeOptions struct {
 	// Project keeps only sessions that ran in this folder or below it
 	// (symbolic links resolved); "" keeps every session.
 	Project string
+	// PreviewCache is a file where previews are kept between scans (see
+	// DefaultPreviewCache): a file whose size, modification time and
+	// inode are those of its cached preview is not read. "" reads the
+	// head of every file.
+	PreviewCache string
 }
 
 // DefaultNativeDirs returns where the agents keep their history:
@@ -139,18 +158,22 @@ func ClaudeHomeOf(dir string) string {
 func ScanNative(ctx context.Context, opts NativeOptions) (NativeScan, error) {
 	var scan NativeScan
 	var found []NativeSession
+	cache := loadPreviewCache(opts.PreviewCache)
+	var scanned []string
 	for _, r := range []struct{ agent, dir string }{{NativeClaude, opts.ClaudeDir}, {NativeCodex, opts.CodexDir}} {
 		if r.dir == "" {
 			continue
 		}
 		root := NativeRoot{Agent: r.agent, Path: r.dir}
-		sessions, err := scanRoot(ctx, &root, &scan.Skipped)
+		sessions, err := scanRoot(ctx, &root, cache, &scan.Skipped)
 		if err != nil {
 			return NativeScan{}, err
 		}
 		scan.Roots = append(scan.Roots, root)
+		scanned = append(scanned, previewKey(r.agent, r.dir, ""))
 		found = append(found, sessions...)
 	}
+	cache.save(scanned)
 	if !anyFound(scan.Roots) {
 		return scan, noHistoryError(scan.Roots)
 	}
@@ -192,7 +215,7 @@ func (n NativeSession) start() time.Time {
 }
 
 // scanRoot previews the transcripts under one history folder.
-func scanRoot(ctx context.Context, root *NativeRoot, skipped *[]NativeSkip) ([]NativeSession, error) {
+func scanRoot(ctx context.Context, root *NativeRoot, cache *previewCache, skipped *[]NativeSkip) ([]NativeSession, error) {
 	fi, err := os.Stat(root.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -227,7 +250,7 @@ func scanRoot(ctx context.Context, root *NativeRoot, skipped *[]NativeSkip) ([]N
 		if !d.Type().IsRegular() || !strings.HasSuffix(d.Name(), ".jsonl") {
 			return nil
 		}
-		n, err := previewFile(root.Agent, root.Path, path)
+		n, err := cache.preview(root.Agent, root.Path, path, d)
 		if err != nil {
 			*skipped = append(*skipped, NativeSkip{Path: path, Reason: errReason(err)})
 			return nil

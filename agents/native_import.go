@@ -190,9 +190,16 @@ func (im *nativeImporter) prepare(ctx context.Context, n NativeSession, worktree
 	if rec, ok := im.records[n.Key()]; ok {
 		prev = &rec
 		r.SessionID = rec.SessionID
-		if upToDate(n, rec) {
+		if n.unchangedSince(rec) { // decided without opening the file
 			r.Outcome = NativeUnchanged
 			return nil, r, nil
+		}
+		if st, ok := upToDate(n, rec); ok {
+			// Nothing new, but the stat moved (touched, or the record
+			// predates stats): record the new stat so that the next
+			// import decides from it alone.
+			r.Outcome = NativeUnchanged
+			return refresh(rec, st), r, nil
 		}
 	}
 	read, err := readNative(ctx, n, prev, ParserOptions{ClaudeHome: im.opts.ClaudeHome}, func(k int64) {
@@ -222,26 +229,39 @@ func (im *nativeImporter) prepare(ctx context.Context, n NativeSession, worktree
 	}
 	if prev != nil && !reimport && read.bytes == prev.Bytes {
 		r.Outcome = NativeUnchanged // only a line still being written
-		return nil, r, nil
+		return refresh(*prev, read.stat), r, nil
 	}
 	return &store.NativeBatch{
 		Key: n.Key(), ParentID: n.ParentID, Path: n.Path,
-		Bytes: read.bytes, Lines: read.lines, Checksum: read.checksum, Events: read.events,
+		Bytes: read.bytes, Lines: read.lines, Checksum: read.checksum, Stat: read.stat, Events: read.events,
 		Prev: prev, Reimport: reimport,
 		Worktree: worktree, Name: name, Created: n.start().UTC().Format(store.TimeFormat),
 	}, r, nil
 }
 
 // upToDate reports, from the file's size and checksum alone, that nothing
-// was added to n since rec.
-func upToDate(n NativeSession, rec store.NativeImport) bool {
+// was added to n since rec, with the file's stat.
+func upToDate(n NativeSession, rec store.NativeImport) (store.FileStat, bool) {
 	f, err := os.Open(n.Path)
 	if err != nil {
-		return false // reading it reports why
+		return store.FileStat{}, false // reading it reports why
 	}
 	defer f.Close()
 	st, err := checkRecord(f, rec)
-	return err == nil && st.size == rec.Bytes
+	return st.stat, err == nil && st.size == rec.Bytes
+}
+
+// refresh is a batch that stores nothing but rec with the file's new stat;
+// nil when the stat is what rec has.
+func refresh(rec store.NativeImport, st store.FileStat) *store.NativeBatch {
+	if rec.Stat == st {
+		return nil
+	}
+	p := rec
+	return &store.NativeBatch{
+		Key: rec.NativeKey, ParentID: rec.ParentID, Path: rec.Path,
+		Bytes: rec.Bytes, Lines: rec.Lines, Checksum: rec.Checksum, Stat: st, Prev: &p,
+	}
 }
 
 // readReason is why a file could not be imported, for people.

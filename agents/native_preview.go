@@ -37,7 +37,7 @@ func previewFile(agent, root, path string) (NativeSession, error) {
 	if err != nil {
 		return NativeSession{}, fmt.Errorf("cannot read it: %s", errReason(err))
 	}
-	n := NativeSession{Agent: agent, Path: path, Size: fi.Size(), ModTime: fi.ModTime()}
+	n := NativeSession{Agent: agent, Path: path, Size: fi.Size(), ModTime: fi.ModTime(), Inode: inodeOf(fi)}
 	var h previewer
 	if agent == NativeCodex {
 		h = &codexPreview{n: &n, p: newCodexRolloutParser(ParserOptions{})}

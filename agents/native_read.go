@@ -80,6 +80,9 @@ func fileState(n NativeSession, records map[store.NativeKey]store.NativeImport) 
 	if !ok {
 		return NativeNew
 	}
+	if n.unchangedSince(rec) {
+		return NativeUpToDate
+	}
 	f, err := os.Open(n.Path)
 	if err != nil {
 		return NativeUnreadable
@@ -102,26 +105,39 @@ func fileState(n NativeSession, records map[store.NativeKey]store.NativeImport) 
 	return NativeUpToDate
 }
 
-// fileStat is what checkRecord learned.
-type fileStat struct{ size int64 }
+// fileStat is what checkRecord learned: the file's stat.
+type fileStat struct {
+	size int64
+	stat store.FileStat
+}
+
+// statOf is an open file's stat as a record keeps it.
+func statOf(f *os.File) (store.FileStat, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return store.FileStat{}, err
+	}
+	return store.FileStat{Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), Inode: inodeOf(fi)}, nil
+}
 
 // checkRecord verifies that the part of f that rec imported is unchanged.
 func checkRecord(f *os.File, rec store.NativeImport) (fileStat, error) {
-	fi, err := f.Stat()
+	st, err := statOf(f)
 	if err != nil {
 		return fileStat{}, err
 	}
-	if fi.Size() < rec.Bytes {
-		return fileStat{size: fi.Size()}, errNativeChanged
+	fs := fileStat{size: st.Size, stat: st}
+	if st.Size < rec.Bytes {
+		return fs, errNativeChanged
 	}
 	sum, err := NativeChecksum(f, rec.Bytes)
 	if err != nil {
 		return fileStat{}, err
 	}
 	if sum != rec.Checksum {
-		return fileStat{size: fi.Size()}, errNativeChanged
+		return fs, errNativeChanged
 	}
-	return fileStat{size: fi.Size()}, nil
+	return fs, nil
 }
 
 // hasCompleteLine reports whether f has a newline after offset off.
@@ -145,7 +161,8 @@ type nativeRead struct {
 	events   []store.Event // the events to store: all, or those after prev
 	bytes    int64         // the complete lines read: where the next import goes on
 	lines    int64
-	checksum string // NativeChecksum of those bytes
+	checksum string         // NativeChecksum of those bytes
+	stat     store.FileStat // the file's, before it was read
 	stats    ParseStats
 }
 
@@ -163,6 +180,10 @@ func readNative(ctx context.Context, n NativeSession, prev *store.NativeImport, 
 		return nativeRead{}, err
 	}
 	defer f.Close()
+	var r nativeRead
+	if r.stat, err = statOf(f); err != nil {
+		return nativeRead{}, err
+	}
 	if prev != nil {
 		if _, err := checkRecord(f, *prev); err != nil {
 			return nativeRead{}, err
@@ -173,7 +194,6 @@ func readNative(ctx context.Context, n NativeSession, prev *store.NativeImport, 
 	if prev == nil || prev.Bytes == 0 {
 		mark = 0
 	}
-	var r nativeRead
 	err = eachCompleteLine(ctx, f, func(line []byte, end int64, tooLong bool) error {
 		fd.feed(line, tooLong)
 		r.bytes, r.lines = end, r.lines+1

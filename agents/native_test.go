@@ -497,3 +497,93 @@ func TestPromptText(t *testing.T) {
 		}
 	}
 }
+
+// scribble overwrites path in place with bytes of the same length and puts
+// its modification time back: its size, mtime and inode stay, its content
+// is no transcript any more. A scan or import that read it would say so.
+func scribble(tb testing.TB, path string) {
+	tb.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := f.WriteAt(bytes.Repeat([]byte{'#'}, int(fi.Size())), 0); err != nil {
+		tb.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// TestImportNativeDecidesFromStat: after an import, scanning and importing
+// again reads no transcript whose size, modification time and inode did
+// not move (each is scribbled over in place, its stat kept, and still
+// comes out unchanged with its preview); a file that was only touched is
+// checked once, by checksum, and its new stat recorded; a file that grew
+// is read and appended.
+func TestImportNativeDecidesFromStat(t *testing.T) {
+	tree := nativetree.ForTest(t)
+	opts := NativeOptions{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir, PreviewCache: filepath.Join(t.TempDir(), "previews.gob")}
+	st := mustOpenStore(t)
+	first := mustScan(t, opts)
+	res := mustImport(t, st, first.Sessions, NativeImportOptions{})
+	imported := map[string]bool{}
+	for _, r := range res {
+		imported[r.Path] = r.Outcome == NativeImported
+	}
+	touched := tree.Files["B_claude-code-log_03eb5929-52b3-4b13-ada3-b93ae35806b8.jsonl"]
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(touched, later, later); err != nil {
+		t.Fatal(err)
+	}
+	res = mustImport(t, st, mustScan(t, opts).Sessions, NativeImportOptions{})
+	for _, r := range res {
+		if imported[r.Path] && r.Outcome != NativeUnchanged {
+			t.Errorf("touched: %s: %s %s", filepath.Base(r.Path), r.Outcome, r.Reason)
+		}
+	}
+	for _, path := range tree.Files {
+		scribble(t, path)
+	}
+	again := mustScan(t, opts)
+	if len(again.Sessions) != len(first.Sessions) || len(again.Skipped) != len(first.Skipped) {
+		t.Errorf("the scan read files: %d sessions, %d skipped; was %d and %d",
+			len(again.Sessions), len(again.Skipped), len(first.Sessions), len(first.Skipped))
+	}
+	for i, n := range again.Sessions {
+		if i < len(first.Sessions) && n.Title() != first.Sessions[i].Title() {
+			t.Errorf("preview %d: %q, was %q", i, n.Title(), first.Sessions[i].Title())
+		}
+	}
+	res = mustImport(t, st, again.Sessions, NativeImportOptions{})
+	for _, r := range res {
+		if imported[r.Path] && r.Outcome != NativeUnchanged {
+			t.Errorf("after scribbling: %s: %s %s", filepath.Base(r.Path), r.Outcome, r.Reason)
+		}
+	}
+
+	grown := tree.Files["B_claude-code-log_07f2e15c-a38b-454b-9148-60edc06de401.jsonl"]
+	orig, err := os.ReadFile(filepath.Join(nativetree.FixtureDir, "B_claude-code-log_07f2e15c-a38b-454b-9148-60edc06de401.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	appended := strings.ReplaceAll(claudeLine5, `"sessionId":"s1"`, `"sessionId":"07f2e15c-a38b-454b-9148-60edc06de401"`) + "\n"
+	writeFile(t, grown, append(orig, appended...))
+	res = mustImport(t, st, mustScan(t, opts).Sessions, NativeImportOptions{})
+	for _, r := range res {
+		want := NativeUnchanged
+		if r.Path == grown {
+			want = NativeAppended
+		}
+		if imported[r.Path] && r.Outcome != want {
+			t.Errorf("after the append: %s: %s %s, want %s", filepath.Base(r.Path), r.Outcome, r.Reason, want)
+		}
+	}
+}

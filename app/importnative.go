@@ -57,7 +57,7 @@ func (ni *nativeImport) scan() {
 	var scan agents.NativeScan
 	if err == nil {
 		ni.claudeHome = agents.ClaudeHomeOf(claude)
-		scan, err = agents.ScanNative(ni.pw.ctx, agents.NativeOptions{ClaudeDir: claude, CodexDir: codex})
+		scan, err = agents.ScanNative(ni.pw.ctx, agents.NativeOptions{ClaudeDir: claude, CodexDir: codex, PreviewCache: agents.DefaultPreviewCache()})
 	}
 	if err != nil {
 		log.Printf("import native history: %v", err)

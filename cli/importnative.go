@@ -81,7 +81,7 @@ func nativeOptions(env *Env, f nativeFlags) (agents.NativeOptions, error) {
 		}
 		return p
 	}
-	opts := agents.NativeOptions{ClaudeDir: claude, CodexDir: codex, Project: abs(f.project)}
+	opts := agents.NativeOptions{ClaudeDir: claude, CodexDir: codex, Project: abs(f.project), PreviewCache: agents.DefaultPreviewCache()}
 	if f.claudeDir != "" {
 		opts.ClaudeDir = abs(f.claudeDir)
 	}

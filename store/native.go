@@ -43,9 +43,38 @@ var nativeSchema = []string{
     lines           INTEGER NOT NULL,
     checksum        TEXT NOT NULL,
     imported        TEXT NOT NULL DEFAULT (datetime('now')),
+    file_size       INTEGER NOT NULL DEFAULT -1,
+    file_mtime      INTEGER NOT NULL DEFAULT 0,
+    file_inode      INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (agent, native_id)
 )`,
 	`CREATE INDEX IF NOT EXISTS idx_lazuli_native_imports_session ON lazuli_native_imports(session_id)`,
+}
+
+// nativeStatColumns were added to NativeTable after its first release: a
+// table created before gets them on the next import that writes (SQLite
+// adds a column with a constant default without rewriting the table).
+var nativeStatColumns = []struct{ name, decl string }{
+	{"file_size", "INTEGER NOT NULL DEFAULT -1"},
+	{"file_mtime", "INTEGER NOT NULL DEFAULT 0"},
+	{"file_inode", "INTEGER NOT NULL DEFAULT 0"},
+}
+
+// hasNativeStat reports whether NativeTable has the stat columns.
+func hasNativeStat(ctx context.Context, q querier) (bool, error) {
+	var n int
+	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM pragma_table_info(?) WHERE name = 'file_size'", NativeTable).Scan(&n)
+	return n > 0, err
+}
+
+// FileStat is what the file system says of a native transcript file when
+// it was read: with it, a later import that finds the same size,
+// modification time and inode knows the file is unchanged without reading
+// it. Size -1 means unknown (a record written before Lazuli kept it).
+type FileStat struct {
+	Size    int64
+	ModTime int64 // Unix nanoseconds
+	Inode   uint64
 }
 
 // ErrNativeConflict reports that a native session's record changed between
@@ -75,6 +104,7 @@ type NativeImport struct {
 	Lines          int64  // number of those lines
 	Checksum       string // identifies those bytes; see the agents package
 	Imported       string // when the row was last written, "YYYY-MM-DD HH:MM:SS" UTC
+	Stat           FileStat
 }
 
 // NativeBatch is what ImportNative writes for one native transcript file.
@@ -85,7 +115,8 @@ type NativeBatch struct {
 	Bytes    int64
 	Lines    int64
 	Checksum string
-	Events   []Event // stored by AppendEvents' rules
+	Stat     FileStat // the file's, taken before it was read
+	Events   []Event  // stored by AppendEvents' rules
 	// Prev is the record this batch continues, as NativeImports returned
 	// it: Events are appended to its session. Nil means a new session
 	// with Worktree, Name and Created (in TimeFormat).
@@ -124,8 +155,14 @@ func (s *Store) NativeImports(ctx context.Context) (map[NativeKey]NativeImport, 
 	if ok, err := hasNativeTable(ctx, tx); err != nil || !ok {
 		return out, wrapNative(classify(err))
 	}
+	stat := "-1, 0, 0"
+	if ok, err := hasNativeStat(ctx, tx); err != nil {
+		return nil, wrapNative(classify(err))
+	} else if ok {
+		stat = "n.file_size, n.file_mtime, n.file_inode"
+	}
 	rows, err := tx.QueryContext(ctx, `SELECT n.agent, n.native_id, n.parent_id, n.session_id, n.session_created,
-		n.source_path, n.bytes, n.lines, n.checksum, n.imported
+		n.source_path, n.bytes, n.lines, n.checksum, n.imported, `+stat+`
 		FROM lazuli_native_imports n JOIN sessions s ON s.id = n.session_id AND s.created = n.session_created`)
 	if err != nil {
 		return nil, wrapNative(classify(err))
@@ -133,10 +170,12 @@ func (s *Store) NativeImports(ctx context.Context) (map[NativeKey]NativeImport, 
 	defer rows.Close()
 	for rows.Next() {
 		var r NativeImport
+		var inode int64
 		if err := rows.Scan(&r.Agent, &r.ID, &r.ParentID, &r.SessionID, &r.SessionCreated,
-			&r.Path, &r.Bytes, &r.Lines, &r.Checksum, &r.Imported); err != nil {
+			&r.Path, &r.Bytes, &r.Lines, &r.Checksum, &r.Imported, &r.Stat.Size, &r.Stat.ModTime, &inode); err != nil {
 			return nil, wrapNative(err)
 		}
+		r.Stat.Inode = uint64(inode)
 		out[r.NativeKey] = r
 	}
 	return out, wrapNative(classify(rows.Err()))
@@ -184,10 +223,8 @@ func (s *Store) ImportNative(ctx context.Context, batches []NativeBatch) ([]Nati
 	}
 	results := make([]NativeResult, len(batches))
 	err := s.writeTx(ctx, true, func(tx *sql.Tx) error {
-		for _, stmt := range nativeSchema {
-			if _, err := tx.ExecContext(ctx, stmt); err != nil {
-				return fmt.Errorf("create %s: %w", NativeTable, err)
-			}
+		if err := createNativeTable(ctx, tx); err != nil {
+			return err
 		}
 		for i := range batches {
 			r, err := importNativeBatch(ctx, tx, &batches[i], encoded[i])
@@ -202,6 +239,26 @@ func (s *Store) ImportNative(ctx context.Context, batches []NativeBatch) ([]Nati
 		return nil, err
 	}
 	return results, nil
+}
+
+// createNativeTable creates NativeTable, or adds the stat columns to one
+// created without them.
+func createNativeTable(ctx context.Context, tx *sql.Tx) error {
+	for _, stmt := range nativeSchema {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("create %s: %w", NativeTable, err)
+		}
+	}
+	ok, err := hasNativeStat(ctx, tx)
+	if err != nil || ok {
+		return err
+	}
+	for _, c := range nativeStatColumns {
+		if _, err := tx.ExecContext(ctx, "ALTER TABLE "+NativeTable+" ADD COLUMN "+c.name+" "+c.decl); err != nil {
+			return fmt.Errorf("add %s.%s: %w", NativeTable, c.name, err)
+		}
+	}
+	return nil
 }
 
 // importNativeBatch writes one batch inside ImportNative's transaction.
@@ -233,9 +290,11 @@ func importNativeBatch(ctx context.Context, tx *sql.Tx, b *NativeBatch, enc *enc
 		return r, err
 	}
 	_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO lazuli_native_imports
-		(agent, native_id, parent_id, session_id, session_created, source_path, bytes, lines, checksum, imported)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, datetime('now'))`,
-		b.Key.Agent, b.Key.ID, b.ParentID, r.SessionID, created, b.Path, b.Bytes, b.Lines, b.Checksum)
+		(agent, native_id, parent_id, session_id, session_created, source_path, bytes, lines, checksum, imported,
+		 file_size, file_mtime, file_inode)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, datetime('now'), ?, ?, ?)`,
+		b.Key.Agent, b.Key.ID, b.ParentID, r.SessionID, created, b.Path, b.Bytes, b.Lines, b.Checksum,
+		b.Stat.Size, b.Stat.ModTime, int64(b.Stat.Inode))
 	if err != nil {
 		return r, fmt.Errorf("record import: %w", err)
 	}

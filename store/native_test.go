@@ -309,3 +309,41 @@ func TestNativeTableUnderAZUREAL(t *testing.T) {
 		t.Errorf("Check() = %+v, %v", rep.Findings, err)
 	}
 }
+
+// TestNativeImportStat: a batch's file stat is recorded and read back; a
+// record table written before the stat columns existed reads as unknown
+// stats (Size -1) and gets the columns on the next import that writes.
+func TestNativeImportStat(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	b := nativeBatch("a", UserMessage("x"))
+	b.Stat = FileStat{Size: 120, ModTime: 1_700_000_000_123_456_789, Inode: 1<<63 + 5}
+	mustImportNative(t, s, b)
+	rec := mustNativeImports(t, s)[b.Key]
+	if rec.Stat != b.Stat {
+		t.Errorf("stat read back %+v, want %+v", rec.Stat, b.Stat)
+	}
+	s.Close()
+	rawExec(t, s.Path(), "ALTER TABLE lazuli_native_imports DROP COLUMN file_size",
+		"ALTER TABLE lazuli_native_imports DROP COLUMN file_mtime", "ALTER TABLE lazuli_native_imports DROP COLUMN file_inode")
+	s2, err := Open(ctx, s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	rec = mustNativeImports(t, s2)[b.Key]
+	if rec.Stat.Size != -1 || rec.Bytes != 100 {
+		t.Errorf("an old record reads as %+v, want an unknown stat", rec)
+	}
+	c := nativeBatch("c", UserMessage("y"))
+	c.Stat = FileStat{Size: 7, ModTime: 8, Inode: 9}
+	mustImportNative(t, s2, c)
+	recs := mustNativeImports(t, s2)
+	if recs[c.Key].Stat != c.Stat || recs[b.Key].Stat.Size != -1 {
+		t.Errorf("after the upgrade: %+v and %+v", recs[c.Key].Stat, recs[b.Key].Stat)
+	}
+	rep, err := s2.Check(ctx)
+	if err != nil || !rep.OK() {
+		t.Fatalf("Check() = %+v, %v", rep, err)
+	}
+}

@@ -1,0 +1,147 @@
+package nativetree
+
+// This file builds the native-history workload of the import and index
+// benchmarks (/work/shared/benchmarks/native-workload.md): the shared B_ and
+// D_ fixtures copied many times, each copy with its own UUIDs, laid out as
+// Claude Code and Codex lay out their history.
+
+import (
+	"crypto/md5"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// WorkloadOptions size a workload.
+type WorkloadOptions struct {
+	ClaudeCopies int // copies of each Claude main transcript (60 gives ~600 MB)
+	CodexCopies  int // copies of each Codex rollout (45 gives ~125 MB)
+	Projects     int // Claude project folders the copies are spread over (20)
+}
+
+// WorkloadStats is what Workload wrote.
+type WorkloadStats struct {
+	Files int
+	Bytes int64
+}
+
+var uuidRE = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+
+// mapUUID is the deterministic UUID that replaces old in copy k of file.
+func mapUUID(k int, file, old string) string {
+	sum := md5.Sum([]byte(fmt.Sprintf("c%d:%s|%s", k, file, old)))
+	h := hex.EncodeToString(sum[:])
+	return h[:8] + "-" + h[8:12] + "-4" + h[13:16] + "-" + h[16:20] + "-" + h[20:32]
+}
+
+// Workload writes the workload under home (.claude/projects and
+// .codex/sessions) from the fixtures in src.
+func Workload(src, home string, o WorkloadOptions) (Tree, WorkloadStats, error) {
+	t := Tree{Home: home, ClaudeDir: filepath.Join(home, ".claude", "projects"),
+		CodexDir: filepath.Join(home, ".codex", "sessions"), Files: map[string]string{}}
+	var st WorkloadStats
+	if o.Projects <= 0 {
+		o.Projects = 20
+	}
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		return t, st, err
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	sort.Strings(names)
+	base := time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)
+	seq := 0
+	for _, name := range names {
+		data, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			return t, st, err
+		}
+		switch {
+		case strings.HasPrefix(name, "B_") && strings.HasSuffix(name, ".jsonl"):
+			if len(data) < 1024 || strings.Contains(name, "subagents--") || isFlatAgent(name) {
+				continue
+			}
+			h, err := readHead(filepath.Join(src, name))
+			if err != nil {
+				return t, st, err
+			}
+			for k := 0; k < o.ClaudeCopies; k++ {
+				out := mapAll(data, k, name)
+				id := h.sessionID
+				if id == "" {
+					id = strings.TrimSuffix(name, ".jsonl")
+				}
+				id = mapUUID(k, name, id)
+				dir := filepath.Join(t.ClaudeDir, fmt.Sprintf("-home-bench-work-proj%02d", (seq+k)%o.Projects))
+				if err := writeTo(filepath.Join(dir, id+".jsonl"), out, &st); err != nil {
+					return t, st, err
+				}
+			}
+			seq++
+		case strings.HasPrefix(name, "D_") && strings.HasSuffix(name, ".jsonl") && !strings.HasPrefix(name, "D_CodexBar_live-fork-"):
+			h, err := readHead(filepath.Join(src, name))
+			if err != nil {
+				return t, st, err
+			}
+			for k := 0; k < o.CodexCopies; k++ {
+				out := mapAll(data, k, name)
+				id := h.codexID
+				if id == "" {
+					id = strings.TrimSuffix(name, ".jsonl")
+				}
+				id = mapUUID(k, name, id)
+				when := base.Add(time.Duration(seq*977+k*5003) * time.Minute)
+				path := filepath.Join(t.CodexDir, when.Format("2006/01/02"), "rollout-"+when.Format("2006-01-02T15-04-05")+"-"+id+".jsonl")
+				if err := writeTo(path, out, &st); err != nil {
+					return t, st, err
+				}
+			}
+			seq++
+		}
+	}
+	return t, st, nil
+}
+
+// isFlatAgent reports an older sub-agent file (…_agent-<hex>.jsonl).
+func isFlatAgent(name string) bool {
+	i := strings.LastIndex(name, "_agent-")
+	if i < 0 {
+		return false
+	}
+	hexPart := strings.TrimSuffix(name[i+len("_agent-"):], ".jsonl")
+	_, err := hex.DecodeString(hexPart + strings.Repeat("0", len(hexPart)%2))
+	return err == nil
+}
+
+// mapAll replaces every lowercase UUID of data, consistently within copy k.
+func mapAll(data []byte, k int, file string) []byte {
+	memo := map[string]string{}
+	return uuidRE.ReplaceAllFunc(data, func(old []byte) []byte {
+		s, ok := memo[string(old)]
+		if !ok {
+			s = mapUUID(k, file, string(old))
+			memo[string(old)] = s
+		}
+		return []byte(s)
+	})
+}
+
+func writeTo(path string, data []byte, st *WorkloadStats) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return err
+	}
+	st.Files++
+	st.Bytes += int64(len(data))
+	return nil
+}
