@@ -65,13 +65,25 @@ type NativeResult struct {
 	Reason                    string
 }
 
+// Sessions are stored in groups of about importGroupBytes of transcript, or
+// importGroupUnits sessions, each group in one transaction: a transaction
+// per session costs a sync of the file each, a third of an import's time on
+// a busy disk. A group is stored whole or not at all, so each session in it
+// still is.
+const (
+	importGroupBytes = 16 << 20
+	importGroupUnits = 256
+)
+
 // ImportNative imports sessions into st, oldest first so that the newest
-// ends up first in the session list. Each session, with its sub-agents,
-// is imported in one transaction with its record: a process killed at any
-// point leaves each session wholly imported or not at all. A file that
-// cannot be read is skipped with a reason and the rest continue. It stops
-// between sessions when ctx is cancelled, returning the results so far
-// and ctx's error, and at the first store error (busy, read-only, damaged).
+// ends up first in the session list. Sessions, each with its sub-agents,
+// are stored in groups, one transaction each, with their records: a
+// process killed at any point leaves each session wholly imported or not at
+// all. A file that cannot be read is skipped with a reason and the rest
+// continue. It stops between sessions when ctx is cancelled, returning the
+// results of the sessions stored (those read before the cancel are stored
+// first) and ctx's error, and at the first store error (busy, read-only,
+// damaged).
 func ImportNative(ctx context.Context, st *store.Store, sessions []NativeSession, opts NativeImportOptions) ([]NativeResult, error) {
 	records, err := st.NativeImports(ctx)
 	if err != nil {
@@ -82,21 +94,50 @@ func ImportNative(ctx context.Context, st *store.Store, sessions []NativeSession
 		im.progress.TotalFiles += 1 + len(n.Subagents)
 		im.progress.TotalBytes += n.TotalSize()
 	}
-	var results []NativeResult
+	var (
+		results []NativeResult
+		group   []*nativeUnit
+		size    int64
+	)
+	flush := func() error {
+		err := im.store(ctx, group)
+		for _, u := range group {
+			if u.stored {
+				results = append(results, u.results...)
+				if opts.Done != nil {
+					opts.Done(u.results)
+				}
+			}
+		}
+		group, size = group[:0], 0
+		return err
+	}
+	// cancelled stores the sessions read so far, whole (a group is small
+	// enough to write in a moment), and stops.
+	cancelled := func() ([]NativeResult, error) {
+		cause := ctx.Err()
+		ctx = context.WithoutCancel(ctx)
+		if err := flush(); err != nil {
+			return results, err
+		}
+		return results, cause
+	}
 	for _, n := range sortedByStart(sessions) {
-		if err := ctx.Err(); err != nil {
-			return results, err
+		if ctx.Err() != nil {
+			return cancelled()
 		}
-		rs, err := im.unit(ctx, n)
+		u, err := im.unit(ctx, n)
 		if err != nil {
-			return results, err
+			return cancelled() // nothing of this session is stored
 		}
-		results = append(results, rs...)
-		if opts.Done != nil {
-			opts.Done(rs)
+		group = append(group, u)
+		if size += n.TotalSize(); size >= importGroupBytes || len(group) >= importGroupUnits {
+			if err := flush(); err != nil {
+				return results, err
+			}
 		}
 	}
-	return results, nil
+	return results, flush()
 }
 
 // sortedByStart returns a copy of sessions, oldest first.
@@ -118,20 +159,26 @@ type nativeImporter struct {
 	progress NativeProgress
 }
 
-// unit imports a session and its sub-agents in one transaction.
-func (im *nativeImporter) unit(ctx context.Context, n NativeSession) ([]NativeResult, error) {
+// nativeUnit is a session and its sub-agents, read and ready to store.
+type nativeUnit struct {
+	results []NativeResult
+	batches []store.NativeBatch
+	owners  []int // index in results of each batch
+	stored  bool  // its batches are in the store (or it had none)
+}
+
+// unit reads a session and its sub-agents. The error is ctx's.
+func (im *nativeImporter) unit(ctx context.Context, n NativeSession) (*nativeUnit, error) {
 	worktree := im.worktree(n)
 	parentName := n.Title()
 	start := im.progress.Bytes
-	defer func() { // the unit is done, stored or not
+	defer func() { // the unit is read, to be stored or not
 		im.progress.Files += 1 + len(n.Subagents)
 		im.progress.Bytes = start + n.TotalSize()
 		im.report()
 	}()
 	files := append([]NativeSession{n}, n.Subagents...)
-	results := make([]NativeResult, len(files))
-	var batches []store.NativeBatch
-	var owners []int // index in results of each batch
+	u := &nativeUnit{results: make([]NativeResult, len(files))}
 	for i, f := range files {
 		name := parentName
 		if i > 0 {
@@ -141,42 +188,68 @@ func (im *nativeImporter) unit(ctx context.Context, n NativeSession) ([]NativeRe
 		if err != nil {
 			return nil, err // cancelled: nothing of the unit is stored
 		}
-		results[i] = r
+		u.results[i] = r
 		if b != nil {
-			batches = append(batches, *b)
-			owners = append(owners, i)
+			u.batches = append(u.batches, *b)
+			u.owners = append(u.owners, i)
 		}
 	}
 	// Sub-agents first: the list shows the session with the newest event
 	// first, so the parent comes out on top with its sub-agents below.
-	slices.Reverse(batches)
-	slices.Reverse(owners)
+	slices.Reverse(u.batches)
+	slices.Reverse(u.owners)
+	return u, nil
+}
+
+// store writes a group of units in one transaction. When another program
+// imported one of them meanwhile, the units are stored one by one instead,
+// and those it imported are reported skipped.
+func (im *nativeImporter) store(ctx context.Context, group []*nativeUnit) error {
+	var batches []store.NativeBatch
+	for _, u := range group {
+		batches = append(batches, u.batches...)
+	}
 	stored, err := im.st.ImportNative(ctx, batches)
 	switch {
+	case errors.Is(err, store.ErrNativeConflict) && len(group) > 1:
+		for _, u := range group {
+			if err := im.store(ctx, []*nativeUnit{u}); err != nil {
+				return err
+			}
+		}
+		return nil
 	case errors.Is(err, store.ErrNativeConflict):
-		for _, i := range owners {
-			results[i].Outcome, results[i].Reason = NativeSkipped, "another program imported it meanwhile; import again to append what is new"
-			results[i].Events = 0
+		u := group[0]
+		for _, i := range u.owners {
+			r := &u.results[i]
+			r.Outcome, r.Reason = NativeSkipped, "another program imported it meanwhile; import again to append what is new"
+			r.Events = 0
 		}
-		return results, nil
+		u.stored = true
+		return nil
 	case ctx.Err() != nil:
-		return nil, ctx.Err() // nothing of the unit was stored
+		return ctx.Err() // nothing of the group was stored
 	case err != nil:
-		return nil, err
+		return err
 	}
-	for k, i := range owners {
-		r := &results[i]
-		r.SessionID, r.Events = stored[k].SessionID, stored[k].Events
-		switch {
-		case stored[k].Created:
-			r.Outcome = NativeImported
-		case r.Events > 0:
-			r.Outcome = NativeAppended
-		default:
-			r.Outcome = NativeUnchanged
+	k := 0
+	for _, u := range group {
+		for _, i := range u.owners {
+			r := &u.results[i]
+			r.SessionID, r.Events = stored[k].SessionID, stored[k].Events
+			switch {
+			case stored[k].Created:
+				r.Outcome = NativeImported
+			case r.Events > 0:
+				r.Outcome = NativeAppended
+			default:
+				r.Outcome = NativeUnchanged
+			}
+			k++
 		}
+		u.stored = true
 	}
-	return results, nil
+	return nil
 }
 
 // prepare reads one file and returns the batch to store for it (nil when

@@ -587,3 +587,44 @@ func TestImportNativeDecidesFromStat(t *testing.T) {
 		}
 	}
 }
+
+// TestImportNativeGroupConflict: sessions are stored in groups, one
+// transaction each; when another program imported one session of a group
+// meanwhile, the others are still stored and that one is reported skipped.
+func TestImportNativeGroupConflict(t *testing.T) {
+	projects := filepath.Join(t.TempDir(), "projects")
+	for _, id := range []string{"a", "b", "c"} {
+		claudeFile(t, projects, "/w/proj", id, strings.Replace(claudeLine1, "fix the build", "task "+id, 1), claudeLine2)
+	}
+	sessions := mustScan(t, NativeOptions{ClaudeDir: projects}).Sessions
+	st := mustOpenStore(t)
+	other, err := store.Open(context.Background(), st.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	var b NativeSession
+	for _, n := range sessions {
+		if n.ID == "b" {
+			b = n
+		}
+	}
+	res := mustImport(t, st, sessions, NativeImportOptions{Progress: func(p NativeProgress) {
+		if p.Files == 1 && b.Path != "" { // a is read, b is next
+
+			mustImport(t, other, []NativeSession{b}, NativeImportOptions{})
+			b.Path = ""
+		}
+	}})
+	got := map[string]NativeOutcome{}
+	for _, r := range res {
+		got[r.ID] = r.Outcome
+	}
+	if len(res) != 3 || got["a"] != NativeImported || got["b"] != NativeSkipped || got["c"] != NativeImported {
+		t.Errorf("outcomes %v", got)
+	}
+	mustCheck(t, st)
+	if list, err := st.ListSessions(context.Background(), ""); err != nil || len(list) != 3 {
+		t.Errorf("%d sessions, %v; want 3", len(list), err)
+	}
+}
