@@ -44,7 +44,10 @@ type Report struct {
 	Sessions      int64               `json:"sessions"`
 	Events        int64               `json:"events"`
 	Compactions   int64               `json:"compactions"`
-	Findings      []Finding           `json:"findings"`
+	// FullText is what Lazuli's table of full tool output holds; nil
+	// when the store has none.
+	FullText *FullTextUsage `json:"full_text,omitempty"`
+	Findings []Finding      `json:"findings"`
 }
 
 // OK reports whether the store is undamaged: no finding is an error.

@@ -16,6 +16,12 @@ type encodedRow struct {
 	event   Event // compacted
 	data    []byte
 	charLen int64
+	// What compaction shortened, kept in FullTextTable: the field, its
+	// uncompressed size and its zstd frame; full is nil when nothing was
+	// shortened or full text is not kept.
+	fullField string
+	fullSize  int64
+	full      []byte
 }
 
 // encodedBatch is a batch of events being encoded in the background, chunk
@@ -36,6 +42,7 @@ func (s *Store) encodeAsync(events []Event) *encodedBatch {
 	n := len(events)
 	b := &encodedBatch{rows: make([]encodedRow, n), chunks: max(1, (n+encodeChunk-1)/encodeChunk)}
 	b.done, b.errs = make([]chan struct{}, b.chunks), make([]error, b.chunks)
+	keep := s.KeepsFullText()
 	for k := range b.done {
 		b.done[k] = make(chan struct{})
 	}
@@ -46,7 +53,7 @@ func (s *Store) encodeAsync(events []Event) *encodedBatch {
 			if err != nil || b.stop.Load() {
 				b.errs[k] = err
 			} else {
-				b.errs[k] = encodeRange(cd, events, b.rows, k*encodeChunk, min(n, (k+1)*encodeChunk))
+				b.errs[k] = encodeRange(cd, events, b.rows, k*encodeChunk, min(n, (k+1)*encodeChunk), keep)
 			}
 			close(b.done[k])
 		}
@@ -62,9 +69,9 @@ func (s *Store) encodeAsync(events []Event) *encodedBatch {
 }
 
 // encodeRange encodes events[lo:hi] into rows[lo:hi].
-func encodeRange(cd *codec, events []Event, rows []encodedRow, lo, hi int) error {
+func encodeRange(cd *codec, events []Event, rows []encodedRow, lo, hi int, keepFull bool) error {
 	for i := lo; i < hi; i++ {
-		r, err := encodeEvent(cd, events[i])
+		r, err := encodeEvent(cd, events[i], keepFull)
 		if err != nil {
 			return fmt.Errorf("encode event %d (%s): %w", i, events[i].Kind, err)
 		}

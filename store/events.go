@@ -48,7 +48,9 @@ func (s *Store) appendEncoded(ctx context.Context, sessionID int64, b *encodedBa
 }
 
 // encodeEvent applies spec §2.1 steps 2.1–2.5 to one event.
-func encodeEvent(cd *codec, e Event) (encodedRow, error) {
+// With keepFull, what compaction shortened is kept for FullTextTable (up
+// to MaxEventSize).
+func encodeEvent(cd *codec, e Event, keepFull bool) (encodedRow, error) {
 	if e.Kind == KindFiltered || e.Kind == KindMayBeCompacting {
 		return encodedRow{skip: true}, nil
 	}
@@ -60,7 +62,13 @@ func encodeEvent(cd *codec, e Event) (encodedRow, error) {
 	if err != nil {
 		return encodedRow{}, err
 	}
-	return encodedRow{event: c, data: cd.compress(js), charLen: charLen}, nil
+	r := encodedRow{event: c, data: cd.compress(js), charLen: charLen}
+	if keepFull {
+		if field, text, ok := fullTextOf(e, c); ok && len(text) <= MaxEventSize {
+			r.fullField, r.fullSize, r.full = field, int64(len(text)), cd.compress([]byte(text))
+		}
+	}
+	return r, nil
 }
 
 // insertBatch is the number of rows one INSERT statement carries.
@@ -82,6 +90,8 @@ func insertEvents(ctx context.Context, tx *sql.Tx, sessionID int64, b *encodedBa
 		return 0, err
 	}
 	defer ins.close()
+	ins.full = &fullWriter{tx: tx, session: sessionID}
+	defer ins.full.close()
 	for k := range b.chunks {
 		rows, err := b.chunk(k)
 		if err != nil {
@@ -107,6 +117,7 @@ type eventInserter struct {
 	seq       int64 // seq of the next row
 	n         int   // rows inserted
 	pending   []*encodedRow
+	full      *fullWriter // stores the rows' full text; nil: none
 }
 
 const insertSQL = "INSERT INTO events(session_id, seq, kind, data, char_len) VALUES "
@@ -160,6 +171,13 @@ func (w *eventInserter) exec(ctx context.Context, stmt *sql.Stmt) error {
 	}
 	if _, err := stmt.ExecContext(ctx, args...); err != nil {
 		return fmt.Errorf("insert events from seq %d: %w", w.seq, err)
+	}
+	for i, r := range w.pending {
+		if r.full != nil && w.full != nil {
+			if err := w.full.add(ctx, w.seq+int64(i), r); err != nil {
+				return fmt.Errorf("keep the full text of seq %d: %w", w.seq+int64(i), err)
+			}
+		}
 	}
 	w.seq += int64(len(w.pending))
 	w.n += len(w.pending)

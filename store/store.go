@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -85,6 +86,7 @@ type Store struct {
 	seenOK   bool
 	events   eventCache  // decoded rows of recently loaded sessions
 	encoders encoderPool // zstd encoders for parallel compression
+	dropFull atomic.Bool // SetKeepFullText(false): writes keep no full text
 }
 
 // Open opens the store at path for reading and, lazily, writing. A missing

@@ -183,6 +183,14 @@ type sessionCopy struct {
 	sess   Session
 	events []rawEvent
 	comps  []Compaction
+	full   []rawFull
+}
+
+// rawFull is one row of FullTextTable, read raw for copying.
+type rawFull struct {
+	seq, size int64
+	field     string
+	data      []byte
 }
 
 type rawEvent struct {
@@ -219,8 +227,33 @@ func (s *Store) readCopy(ctx context.Context, sess Session) (sessionCopy, error)
 	if err := rows.Err(); err != nil {
 		return c, err
 	}
-	c.comps, err = s.Compactions(ctx, sess.ID)
+	if c.comps, err = s.Compactions(ctx, sess.ID); err != nil {
+		return c, err
+	}
+	c.full, err = readFullCopy(ctx, db, sess)
 	return c, err
+}
+
+// readFullCopy reads the full text rows of a session, raw.
+func readFullCopy(ctx context.Context, db querier, sess Session) ([]rawFull, error) {
+	if ok, err := hasFullTextTable(ctx, db); err != nil || !ok {
+		return nil, err
+	}
+	rows, err := db.QueryContext(ctx, `SELECT seq, field, size, data FROM lazuli_full_text
+		WHERE session_id = ? AND session_created = ? ORDER BY seq`, sess.ID, sess.Created)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []rawFull
+	for rows.Next() {
+		var r rawFull
+		if err := rows.Scan(&r.seq, &r.field, &r.size, &r.data); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }
 
 // portablePayload returns a data value as a zstd BLOB, copying frames as
@@ -271,6 +304,20 @@ func (c *sessionCopy) insert(ctx context.Context, tx *sql.Tx) (int64, error) {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO compactions(session_id, after_seq, summary, created) VALUES (?, ?, ?, ?)",
 			id, cp.AfterSeq, cp.Summary, cp.Created); err != nil {
 			return 0, err
+		}
+	}
+	if len(c.full) > 0 {
+		if _, err := tx.ExecContext(ctx, fullTextSchema); err != nil {
+			return 0, fmt.Errorf("create %s: %w", FullTextTable, err)
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM lazuli_full_text WHERE session_id = ?", id); err != nil {
+			return 0, err // rows a delete with foreign keys off left under this id
+		}
+	}
+	for _, f := range c.full {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO lazuli_full_text(session_id, seq, session_created, field, size, data)
+			VALUES (?, ?, ?, ?, ?, ?)`, id, f.seq, s.Created, f.field, f.size, f.data); err != nil {
+			return 0, fmt.Errorf("copy full text: %w", err)
 		}
 	}
 	return id, nil
