@@ -25,7 +25,7 @@ var ErrUnavailable = errors.New("search index unavailable")
 
 // indexFormat changes whenever the index's tables or the text indexed per
 // event change; an index of another format is rebuilt.
-const indexFormat = "3"
+const indexFormat = "4" // 4: with the full text of shortened events
 
 // ftsHashSize is the memory FTS5 gathers postings in before it writes a
 // segment: larger means fewer segments to merge while building.

@@ -53,6 +53,9 @@ func scan(ctx context.Context, st *store.Store, q *query, limit, maxEvents int) 
 		stopped bool // at maxEvents
 	)
 	err = st.ScanEvents(ctx, store.ScanOptions{Desc: true}, func(b []store.ScannedEvent) error {
+		if err := st.AttachFullText(ctx, b); err != nil {
+			return err
+		}
 		for i := range b {
 			e := &b[i]
 			for len(comps) > 0 && comps[0].order >= e.ID {

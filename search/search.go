@@ -53,6 +53,12 @@ type Hit struct {
 	// Highlights are the byte ranges [start, end) of Snippet where a word
 	// of the query occurs, sorted and not overlapping.
 	Highlights [][2]int `json:"highlights"`
+	// InFull reports a match in the full text of a shortened event (the
+	// whole tool output or Write content, store.FullTextTable), which the
+	// transcript card shows only when expanded; Offset is the match's
+	// byte offset in that full text.
+	InFull bool `json:"in_full,omitempty"`
+	Offset int  `json:"full_offset,omitempty"`
 
 	order int64 // events.id of the event, or of the event a summary follows
 }
@@ -206,6 +212,9 @@ func (x *Index) checkIDs(ctx context.Context, hb *hitBuilder, ids []int64) ([]in
 		return found, checked, nil
 	}
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := x.st.AttachFullText(ctx, evs); err != nil {
 		return nil, nil, err
 	}
 	found := make([]int64, len(evs))
@@ -381,14 +390,18 @@ func (hb *hitBuilder) event(e *store.ScannedEvent) (Hit, bool) {
 	if e.Event.Kind == "" {
 		return Hit{}, false // undecodable
 	}
-	h, ok := hb.hit(e.SessionID, eventText(&e.Event))
+	text, fullAt := scannedText(e)
+	h, start, ok := hb.hit(e.SessionID, text)
 	h.Seq, h.Kind, h.order = e.Seq, string(e.Kind), e.ID
+	if ok && fullAt >= 0 && start >= fullAt {
+		h.InFull, h.Offset = true, start-fullAt
+	}
 	return h, ok
 }
 
 // compaction returns the hit of a compaction summary, if it matches.
 func (hb *hitBuilder) compaction(c *store.Compaction, order int64) (Hit, bool) {
-	h, ok := hb.hit(c.SessionID, capText(c.Summary))
+	h, _, ok := hb.hit(c.SessionID, capText(c.Summary))
 	h.Seq, h.Kind, h.order = c.AfterSeq, KindCompaction, order
 	if c.Created != "" {
 		h.Time = c.Created
@@ -396,16 +409,17 @@ func (hb *hitBuilder) compaction(c *store.Compaction, order int64) (Hit, bool) {
 	return h, ok
 }
 
-func (hb *hitBuilder) hit(sessionID int64, text string) (Hit, bool) {
+// hit matches text and makes the hit, with the match's start in text.
+func (hb *hitBuilder) hit(sessionID int64, text string) (Hit, int, bool) {
 	s, ok := hb.sessions[sessionID]
 	if !ok {
-		return Hit{}, false // deleted since the search began
+		return Hit{}, 0, false // deleted since the search began
 	}
 	start, end, ok := hb.q.match(text)
 	if !ok {
-		return Hit{}, false
+		return Hit{}, 0, false
 	}
 	snippet, hl := hb.q.makeSnippet(text, start, end)
 	return Hit{StorePath: hb.path, SessionID: s.ID, DisplayName: s.DisplayName(), Worktree: s.Worktree,
-		Time: s.Created, Snippet: snippet, Highlights: hl}, true
+		Time: s.Created, Snippet: snippet, Highlights: hl}, start, true
 }

@@ -15,6 +15,10 @@ import (
 // it.
 const MaxEventText = 64 << 10
 
+// MaxFullText is how much of an event's full text (what ingestion
+// shortened, kept in store.FullTextTable) is indexed and searched.
+const MaxFullText = 1 << 20
+
 // KindCompaction is the Hit.Kind of a match in a compaction summary.
 const KindCompaction = "Compaction"
 
@@ -51,12 +55,32 @@ func eventText(e *store.Event) string {
 	return capText(s)
 }
 
+// scannedText is the searchable text of a scanned event: eventText, then,
+// on the lines after it, the event's full text when ingestion shortened it
+// (the full tool output, or a Write's content). fullAt is where the full
+// text starts in text, -1 when there is none: a match from there on is in
+// what the transcript card shows only when expanded.
+func scannedText(e *store.ScannedEvent) (text string, fullAt int) {
+	s := eventText(&e.Event)
+	if e.Full == "" || e.Event.Kind == "" {
+		return s, -1
+	}
+	full := capTo(e.Full, MaxFullText)
+	if s == "" {
+		return full, 0
+	}
+	return s + "\n" + full, len(s) + 1
+}
+
 // capText cuts s to MaxEventText bytes at a rune boundary.
-func capText(s string) string {
-	if len(s) <= MaxEventText {
+func capText(s string) string { return capTo(s, MaxEventText) }
+
+// capTo cuts s to max bytes at a rune boundary.
+func capTo(s string, max int) string {
+	if len(s) <= max {
 		return s
 	}
-	n := MaxEventText
+	n := max
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}

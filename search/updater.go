@@ -247,9 +247,12 @@ type doc struct {
 // marks already cover (another process may have indexed them meanwhile).
 func (u *updater) events(ctx context.Context, batch []store.ScannedEvent, take func(*marks, *store.ScannedEvent) bool) error {
 	u.s.Events += int64(len(batch))
+	if err := u.x.st.AttachFullText(ctx, batch); err != nil {
+		return err
+	}
 	texts := make([]string, len(batch))
 	for i := range batch {
-		texts[i] = eventText(&batch[i].Event)
+		texts[i], _ = scannedText(&batch[i])
 		if texts[i] == "" {
 			continue
 		}

@@ -22,6 +22,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // FullTextTable is the table of full tool output and Write content.
@@ -250,4 +251,71 @@ func checkFullText(ctx context.Context, q querier, r *Report, fs *findings) erro
 			"%d row(s) of %s belong to a session that no longer exists; they are ignored", u.Orphans, FullTextTable))
 	}
 	return nil
+}
+
+// AttachFullText fills the Full field of evs (as ScanEvents or EventsByID
+// returned them) from FullTextTable. Texts over MaxEventSize, and rows whose
+// session is gone or was replaced, are left out.
+func (s *Store) AttachFullText(ctx context.Context, evs []ScannedEvent) error {
+	if len(evs) == 0 {
+		return nil
+	}
+	db, _, err := s.reader(ctx)
+	if err != nil || db == nil {
+		return wrapFull(err)
+	}
+	if ok, err := hasFullTextTable(ctx, db); err != nil || !ok {
+		return wrapFull(classify(err))
+	}
+	at := make(map[int64]int, len(evs))
+	for i, e := range evs {
+		at[e.ID] = i
+	}
+	cd := s.decoders.get()
+	if cd == nil {
+		cd = s.codec
+	} else {
+		defer s.decoders.put(cd, true)
+	}
+	const chunk = 512
+	for lo := 0; lo < len(evs); lo += chunk {
+		part := evs[lo:min(lo+chunk, len(evs))]
+		args := make([]any, len(part))
+		for i, e := range part {
+			args[i] = e.ID
+		}
+		if err := s.attachFull(ctx, db, cd, args, at, evs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// attachFull reads the full texts of the events whose ids are args.
+func (s *Store) attachFull(ctx context.Context, db *sql.DB, cd *codec, args []any, at map[int64]int, evs []ScannedEvent) error {
+	rows, err := db.QueryContext(ctx, `SELECT e.id, f.data FROM events e
+		JOIN lazuli_full_text f ON f.session_id = e.session_id AND f.seq = e.seq
+		JOIN sessions s ON s.id = f.session_id AND s.created = f.session_created
+		WHERE e.id IN (?`+strings.Repeat(", ?", len(args)-1)+`)`, args...)
+	if err != nil {
+		return wrapFull(classify(err))
+	}
+	defer rows.Close()
+	var buf []byte
+	for rows.Next() {
+		var id int64
+		var data sql.RawBytes
+		if err := rows.Scan(&id, &data); err != nil {
+			return wrapFull(err)
+		}
+		i, ok := at[id]
+		if !ok {
+			continue
+		}
+		if buf, err = cd.payloadTo(buf[:0], data); err != nil {
+			continue // too large or damaged: the event stays as stored
+		}
+		evs[i].Full = string(buf)
+	}
+	return wrapFull(classify(rows.Err()))
 }

@@ -41,6 +41,9 @@ type ScannedEvent struct {
 	Seq       int64
 	Kind      Kind  // the kind column
 	Event     Event // the payload; the zero Event (Kind "") when it cannot be decoded
+	// Full is what compaction shortened of the event (see FullTextTable),
+	// filled by AttachFullText; "" when nothing was kept.
+	Full string
 }
 
 // ScanOptions selects the rows ScanEvents reads.

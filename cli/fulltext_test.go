@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/lazuli-app/lazuli/internal/nativetree"
+	"github.com/lazuli-app/lazuli/search"
+	"github.com/lazuli-app/lazuli/store"
+)
+
+var wordRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]{5,}`)
+
+// TestSearchFindsFullToolOutput: after importing the shared fixtures'
+// native history, every word that occurs only in what ingestion shortened
+// (the full tool output and Write content, nowhere in a stored event or
+// summary) is found by search. (Search also matches inside longer words, so
+// the hit may be elsewhere; search.TestSearchFullText checks InFull.)
+func TestSearchFindsFullToolOutput(t *testing.T) {
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	tree := nativetree.ForTest(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".azureal", "sessions.azs")
+	if code, _, errOut := run(t, dir, "import-native", "--store", path, "--claude-dir", tree.ClaudeDir, "--codex-dir", tree.CodexDir); code != 0 {
+		t.Fatalf("import-native: %d %s", code, errOut)
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	sessions, err := st.ListSessions(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown, full := map[string]bool{}, map[string]bool{}
+	for _, s := range sessions {
+		evs, err := st.LoadEvents(ctx, s.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range evs {
+			js, _ := store.EncodeEventJSON(e.Event)
+			for _, w := range wordRE.FindAllString(strings.ToLower(string(js)), -1) {
+				shown[w] = true
+			}
+		}
+		comps, _ := st.Compactions(ctx, s.ID)
+		for _, c := range comps {
+			for _, w := range wordRE.FindAllString(strings.ToLower(c.Summary), -1) {
+				shown[w] = true
+			}
+		}
+		texts, err := st.FullTexts(ctx, s.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range texts {
+			if len(f.Text) > search.MaxFullText {
+				continue // only the first MaxFullText bytes are searched
+			}
+			for _, w := range wordRE.FindAllString(strings.ToLower(f.Text), -1) {
+				full[w] = true
+			}
+		}
+	}
+	var only []string
+	for w := range full {
+		if !shown[w] {
+			only = append(only, w)
+		}
+	}
+	sort.Strings(only)
+	if len(only) < 100 {
+		t.Fatalf("only %d words are in full text alone; the fixtures should give thousands", len(only))
+	}
+	x, err := search.Open(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	if _, err := x.Update(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	missed := 0
+	for _, w := range only {
+		res, err := x.Search(ctx, w, 1)
+		if err != nil {
+			t.Fatalf("search %q: %v", w, err)
+		}
+		if len(res.Hits) == 0 { // the hit may be in a longer word elsewhere: search matches within words
+			if missed++; missed <= 5 {
+				t.Errorf("%q (only in full tool output) not found: %+v", w, res.Hits)
+			}
+		}
+	}
+	if missed > 0 {
+		t.Errorf("%d of %d words found only in full tool output were not found", missed, len(only))
+	}
+	t.Logf("%d words only in full tool output, all found", len(only))
+}

@@ -1,0 +1,60 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// TestSearchFullText: a word that only the full tool output or Write
+// content holds (ingestion shortened it away) is found, by the index and
+// by a scan, and the hit says where in the full text it is; a word the
+// card shows is not marked so.
+func TestSearchFullText(t *testing.T) {
+	ctx := context.Background()
+	st := mustOpenStore(t, testStorePath(t))
+	var lines []string
+	for i := range 10 {
+		lines = append(lines, "row "+strings.Repeat("x", i))
+	}
+	lines[4] = "TypeError: handleSubmit is undefined"
+	lines[9] = "visibleTail done"
+	path := "/w/a.go"
+	write, _ := json.Marshal(map[string]string{"file_path": path, "content": "package a\n\nfunc gribbleWrite() {}\n"})
+	mustSession(t, st, "full",
+		store.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"npm test"}`)),
+		store.ToolResult("t1", "Bash", nil, strings.Join(lines, "\n"), true),
+		store.ToolCall("t2", "Write", &path, write))
+	x := mustIndex(t, st)
+	for _, q := range []string{"handleSubmit", "gribbleWrite", "visibleTail"} {
+		for name, search := range map[string]func() (Result, error){
+			"index": func() (Result, error) { return x.Search(ctx, q, 10) },
+			"scan":  func() (Result, error) { return Scan(ctx, st, q, 10) },
+		} {
+			r, err := search()
+			if err != nil || len(r.Hits) != 1 {
+				t.Errorf("%s %q: %+v, %v", name, q, r.Hits, err)
+				continue
+			}
+			h := r.Hits[0]
+			switch q {
+			case "handleSubmit":
+				full := strings.Join(lines, "\n")
+				if h.Seq != 2 || !h.InFull || full[h.Offset:h.Offset+len(q)] != q || !strings.Contains(h.Snippet, "TypeError") {
+					t.Errorf("%s %q: %+v", name, q, h)
+				}
+			case "gribbleWrite":
+				if h.Seq != 3 || !h.InFull {
+					t.Errorf("%s %q: %+v", name, q, h)
+				}
+			case "visibleTail":
+				if h.Seq != 2 || h.InFull {
+					t.Errorf("%s %q: %+v (the card shows it)", name, q, h)
+				}
+			}
+		}
+	}
+}
