@@ -112,6 +112,7 @@ func (pw *projectWindow) store(path string) (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	st.SetKeepFullText(pw.keepFullText())
 	pw.stores[path] = st
 	if !pw.readOnly {
 		pw.go_(func() { excludeStore(path) })

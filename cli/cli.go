@@ -43,15 +43,15 @@ func commands() []command {
 	return []command{
 		{"ls", "[--store P] [--json]", "list the sessions of a store", runList},
 		{"show", "[--store P] SESSION [--json]", "print a session's transcript", runShow},
-		{"import", "[--store P] [--session SESSION | --name NAME] [--worktree BRANCH] [--format F] FILE...", "import agent transcripts as sessions", runImport},
-		{"import-native", "[--store P] [--claude-dir DIR] [--codex-dir DIR] [--project PATH] [--worktree BRANCH] [--reimport] [--include-own] [--dry-run] [--json]", "import Claude Code's and Codex's own history, appending what is new", runImportNative},
+		{"import", "[--store P] [--session SESSION | --name NAME] [--worktree BRANCH] [--format F] [--no-full-text] FILE...", "import agent transcripts as sessions", runImport},
+		{"import-native", "[--store P] [--claude-dir DIR] [--codex-dir DIR] [--project PATH] [--worktree BRANCH] [--reimport] [--include-own] [--dry-run] [--no-full-text] [--json]", "import Claude Code's and Codex's own history, appending what is new", runImportNative},
 		{"context", "[--store P] SESSION [PROMPT]", "print the prompt that would be sent to an agent", runContext},
 		{"check", "[--store P] [--json]", "check a store's integrity and format", runCheck},
 		{"dump", "[--store P]", "print a canonical JSON dump of a store", runDump},
 		{"search", "[--store P]... [--project DIR] [--json] [--limit N] QUERY", "search every session of a project (or of the given stores)", runSearch},
 		{"reindex", "[--store P]... [--project DIR]", "drop and rebuild the search index of a project's stores", runReindex},
 		{"export", "[--store P] SESSION [--format md|html|json] [-o FILE|-] [--redact | --allow-secrets] [--force] [--scan-only] [--json]", "export a session to Markdown, HTML or JSON after a secret scan", runExport},
-		{"run", "[--store P] [--session SESSION] [--backend claude|codex] [--model M] [--json] PROMPT|-", "run an agent CLI on a prompt, saving its events as they stream", runRun},
+		{"run", "[--store P] [--session SESSION] [--backend claude|codex] [--model M] [--no-full-text] [--json] PROMPT|-", "run an agent CLI on a prompt, saving its events as they stream", runRun},
 		{"compact", "[--store P] SESSION [--agent auto|builtin|claude|codex] [--json]", "compact a session's older history into a summary", runCompact},
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/printable"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -87,6 +88,10 @@ func printReport(env *Env, rep store.Report) {
 	fmt.Fprintf(w, "schema_version: %s\n", rep.SchemaVersion)
 	fmt.Fprintf(w, "quick_check:    %s\n", strings.Join(rep.QuickCheck, "; "))
 	fmt.Fprintf(w, "contents:       %d sessions, %d events, %d compactions\n", rep.Sessions, rep.Events, rep.Compactions)
+	if u := rep.FullText; u != nil {
+		fmt.Fprintf(w, "full text:      %s of full tool output and Write content for %s, %s in the file (Lazuli's own table)\n",
+			display.Bytes(u.Bytes), display.Plural(u.Rows, "event"), display.Bytes(u.Compressed))
+	}
 	for _, f := range rep.Findings {
 		where := ""
 		if f.SessionID != 0 {

@@ -104,3 +104,28 @@ func TestSearchFindsFullToolOutput(t *testing.T) {
 	}
 	t.Logf("%d words only in full tool output, all found", len(only))
 }
+
+// TestFullTextFlagAndCheck: import keeps the full text by default and
+// check reports how much room it takes; --no-full-text keeps none.
+func TestFullTextFlagAndCheck(t *testing.T) {
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	fixture, err := filepath.Abs(filepath.Join(nativetree.FixtureDir, "B_claude-code-log_03eb5929-52b3-4b13-ada3-b93ae35806b8.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if code, _, errOut := run(t, dir, "import", fixture); code != 0 {
+		t.Fatalf("import: %d %s", code, errOut)
+	}
+	code, out, _ := run(t, dir, "check")
+	if code != 0 || !strings.Contains(out, "full text:") || !strings.Contains(out, "in the file (Lazuli's own table)") {
+		t.Errorf("check: %d\n%s", code, out)
+	}
+	off := t.TempDir()
+	if code, _, errOut := run(t, off, "import", "--no-full-text", fixture); code != 0 {
+		t.Fatalf("import --no-full-text: %d %s", code, errOut)
+	}
+	if code, out, _ := run(t, off, "check"); code != 0 || strings.Contains(out, "full text:") {
+		t.Errorf("check after --no-full-text: %d\n%s", code, out)
+	}
+}

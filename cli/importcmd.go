@@ -28,6 +28,7 @@ func runImport(ctx context.Context, env *Env, args []string) error {
 	name := fs.String("name", "", "name of the new session")
 	worktree := fs.String("worktree", "", "branch recorded for new sessions (default: the worktree's branch)")
 	formatArg := fs.String("format", "auto", "auto, claude-stream, claude-transcript, codex-exec or codex-rollout")
+	noFull := fs.Bool("no-full-text", false, fullTextFlagHelp)
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -66,6 +67,7 @@ func runImport(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer st.Close()
+	st.SetKeepFullText(!*noFull)
 	if target != 0 {
 		if _, err := sessionByID(ctx, st, target); err != nil {
 			return err

@@ -19,8 +19,11 @@ import (
 // nativeFlags are import-native's options.
 type nativeFlags struct {
 	store, claudeDir, codexDir, project, worktree string
-	reimport, includeOwn, dryRun, json            bool
+	reimport, includeOwn, dryRun, json, noFull    bool
 }
+
+// fullTextFlagHelp is the help of --no-full-text.
+const fullTextFlagHelp = "keep only what AZUREAL keeps: not the full tool output and Write content Lazuli keeps beside it for search"
 
 func runImportNative(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("import-native", env)
@@ -34,6 +37,7 @@ func runImportNative(ctx context.Context, env *Env, args []string) error {
 	fs.BoolVar(&f.includeOwn, "include-own", false, "also import turns that AZUREAL or Lazuli ran")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "list the sessions and what an import would do, without writing")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
+	fs.BoolVar(&f.noFull, "no-full-text", false, fullTextFlagHelp)
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -59,6 +63,7 @@ func runImportNative(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer st.Close()
+	st.SetKeepFullText(!f.noFull)
 	records, err := st.NativeImports(ctx)
 	if err != nil {
 		return err

@@ -46,6 +46,7 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	backendArg := fs.String("backend", "", "claude or codex (default: the model's, else the session's, else claude)")
 	model := fs.String("model", "", "model passed to the CLI (default: the session's, else the CLI's)")
 	asJSON := fs.Bool("json", false, "print a JSON result at the end instead of the transcript")
+	noFull := fs.Bool("no-full-text", false, fullTextFlagHelp)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -91,6 +92,7 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer st.Close()
+	st.SetKeepFullText(!*noFull)
 	sessionModel, hasEvents := "", false // the model the session last ran with
 	if sessionID != 0 {
 		if _, err := sessionByID(ctx, st, sessionID); err != nil {

@@ -1,0 +1,62 @@
+package app
+
+import (
+	"fyne.io/fyne/v2"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// prefFullTextOff, followed by a project's key, is set when the project
+// keeps only what AZUREAL keeps: no full tool output or Write content
+// beside the shortened events (store.FullTextTable).
+const prefFullTextOff = "fulltext.off:"
+
+// projectKey names the window's project in preferences: the smallest of
+// its worktree folders (or store files), the same whichever worktree the
+// project was opened from.
+func (pw *projectWindow) projectKey() string {
+	key := ""
+	for _, wt := range pw.wts {
+		k := wt.Dir
+		if k == "" {
+			k = wt.StorePath
+		}
+		if key == "" || k < key {
+			key = k
+		}
+	}
+	return key
+}
+
+// keepFullText reports the project's setting: on unless turned off.
+func (pw *projectWindow) keepFullText() bool {
+	return !pw.ui.fa.Preferences().Bool(prefFullTextOff + pw.projectKey())
+}
+
+// setKeepFullText changes the project's setting and applies it to the
+// stores open in the window; later writes follow it.
+func (pw *projectWindow) setKeepFullText(on bool) {
+	pw.ui.fa.Preferences().SetBool(prefFullTextOff+pw.projectKey(), !on)
+	pw.mu.Lock()
+	stores := make([]*store.Store, 0, len(pw.stores))
+	for _, st := range pw.stores {
+		stores = append(stores, st)
+	}
+	pw.mu.Unlock()
+	for _, st := range stores {
+		st.SetKeepFullText(on)
+	}
+}
+
+// fullTextMenuItem is the menu's check item for the setting.
+func (pw *projectWindow) fullTextMenuItem() *fyne.MenuItem {
+	item := &fyne.MenuItem{Label: "Keep full tool output for search (this project)", Checked: pw.keepFullText()}
+	item.Action = func() {
+		pw.setKeepFullText(!pw.keepFullText())
+		item.Checked = pw.keepFullText()
+		if m := pw.win.MainMenu(); m != nil {
+			m.Refresh()
+		}
+	}
+	return item
+}

@@ -1,0 +1,58 @@
+package app
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/views"
+)
+
+// TestKeepFullTextSetting: the project's setting (on by default) goes to
+// every store the window opens, the menu item turns it off for the open
+// stores and for later windows on the same project, whichever worktree
+// they list first, and not for another project.
+func TestKeepFullTextSetting(t *testing.T) {
+	fa := test.NewTempApp(t)
+	bg := context.Background()
+	a, b := t.TempDir(), t.TempDir()
+	wtA := Worktree{Dir: a, Branch: "main", StorePath: filepath.Join(a, StoreRelPath)}
+	wtB := Worktree{Dir: b, Branch: "feature", StorePath: filepath.Join(b, StoreRelPath)}
+	window := func(wts ...Worktree) *projectWindow {
+		ctx, cancel := context.WithCancel(bg)
+		pw := &projectWindow{ui: &gui{ctx: bg, fa: fa}, wts: wts, ctx: ctx, cancel: cancel, stores: map[string]*store.Store{},
+			runs: map[views.SessionRef]*runState{}, compactModels: map[views.SessionRef]string{}}
+		pw.mv = views.NewMainView(pw)
+		pw.win = test.NewTempWindow(t, pw.mv.Content())
+		t.Cleanup(pw.close)
+		return pw
+	}
+	pw := window(wtA, wtB)
+	st, err := pw.store(wtA.StorePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.KeepsFullText() {
+		t.Error("full text is off by default")
+	}
+	item := pw.fullTextMenuItem()
+	if !item.Checked {
+		t.Error("the menu item is not checked by default")
+	}
+	item.Action()
+	if item.Checked || st.KeepsFullText() {
+		t.Errorf("after turning it off: checked %v, store keeps %v", item.Checked, st.KeepsFullText())
+	}
+	other := window(wtB, wtA)
+	if st2, err := other.store(wtB.StorePath); err != nil || st2.KeepsFullText() {
+		t.Errorf("the same project from its other worktree keeps full text (%v)", err)
+	}
+	c := t.TempDir()
+	third := window(Worktree{Dir: c, Branch: "main", StorePath: filepath.Join(c, StoreRelPath)})
+	if st3, err := third.store(filepath.Join(c, StoreRelPath)); err != nil || !st3.KeepsFullText() {
+		t.Errorf("another project lost full text (%v)", err)
+	}
+}
