@@ -141,6 +141,20 @@ func htmlResult(w *bufio.Writer, it *item, id string) {
 	}
 	w.WriteString(" <code class=\"peek\">" + esc(firstLine(text, 80)) + "</code></summary>\n" + pre("", text))
 	htmlNote(w, it.note)
+	htmlFull(w, it.full)
+	w.WriteString("</details>\n")
+}
+
+// htmlFull writes the full text of a shortened event, collapsed.
+func htmlFull(w *bufio.Writer, full string) {
+	if full == "" {
+		return
+	}
+	text, note := truncate(full, fullLines)
+	text = cleanText(text)
+	lines := strings.Count(strings.TrimRight(full, "\n"), "\n") + 1
+	w.WriteString("<details class=\"full\"><summary><span class=\"muted\">Full output · " + display.Plural(lines, "line") + "</span></summary>\n" + pre("", text))
+	htmlNote(w, note)
 	w.WriteString("</details>\n")
 }
 

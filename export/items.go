@@ -38,6 +38,7 @@ type item struct {
 	lang  string // the code's language: "sh" or "json"
 	diff  []editdiff.Line
 	note  string // a Write's line count and purpose; why a result is cut
+	full  string // what ingestion shortened: the whole output or Write content
 	ok    bool   // a successful completion; a result that is not an error
 	// reply marks the first item of the agent's reply to a prompt (or of
 	// a transcript that does not start with one).
@@ -48,6 +49,7 @@ type item struct {
 // or diff; the JSON export keeps everything.
 const (
 	maxResultLines = 200
+	fullLines      = 5000 // of a full output behind its fold
 	maxResultBytes = 64 << 10
 	maxDiffLines   = 500
 )
@@ -75,7 +77,9 @@ func items(src Source) []item {
 			add(compactionItem(src.Compactions[c]))
 			c++
 		}
-		add(eventItem(se.Seq, &se.Event))
+		it := eventItem(se.Seq, &se.Event)
+		it.full = src.Full[se.Seq]
+		add(it)
 	}
 	for ; c < len(src.Compactions); c++ {
 		add(compactionItem(src.Compactions[c]))

@@ -60,6 +60,9 @@ type JSONEvent struct {
 	Seq   int64           `json:"seq"`
 	Kind  store.Kind      `json:"kind"`
 	Event json.RawMessage `json:"event"`
+	// Full is the whole tool output or Write content that ingestion
+	// shortened in Event (store.FullTextTable); absent when none was kept.
+	Full string `json:"full,omitempty"`
 }
 
 // JSONDocument is a whole JSON export.
@@ -115,6 +118,10 @@ func renderJSON(w *bufio.Writer, src Source) error {
 		line = store.AppendJSONString(line, string(se.Kind))
 		line = append(line, ", \"event\": "...)
 		line = append(line, js...)
+		if full, ok := src.Full[se.Seq]; ok && full != "" {
+			line = append(line, ", \"full\": "...)
+			line = store.AppendJSONString(line, full)
+		}
 		line = append(line, '}')
 		w.Write(line)
 	}

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"strconv"
 	"strings"
+
+	"github.com/lazuli-app/lazuli/display"
 )
 
 // maxParamRunes caps a tool's key parameter in a heading.
@@ -59,6 +61,7 @@ func mdItem(w *bufio.Writer, it *item) {
 		w.WriteString(label + "\n\n")
 		mdFence(w, "text", cleanText(it.text))
 		mdNote(w, it.note)
+		mdFull(w, it.full)
 	case itemHook:
 		w.WriteString("*Hook " + mdEscape(it.title) + "*\n")
 		if it.text != "" {
@@ -75,9 +78,24 @@ func mdItem(w *bufio.Writer, it *item) {
 	}
 }
 
+// mdFull writes the full text of a shortened event behind a fold (an HTML
+// <details>, which Markdown viewers show collapsed).
+func mdFull(w *bufio.Writer, full string) {
+	if full == "" {
+		return
+	}
+	text, note := truncate(full, fullLines)
+	lines := strings.Count(strings.TrimRight(full, "\n"), "\n") + 1
+	w.WriteString("\n<details><summary>Full output (" + display.Plural(lines, "line") + ")</summary>\n\n")
+	mdFence(w, "text", cleanText(text))
+	mdNote(w, note)
+	w.WriteString("\n</details>\n")
+}
+
 // mdTool writes a tool call: a heading with the tool's name and key
 // parameter, then its diff, command or input.
 func mdTool(w *bufio.Writer, it *item) {
+	defer mdFull(w, it.full)
 	w.WriteString("#### " + mdEscape(it.title))
 	if it.param != "" {
 		w.WriteString(" " + codeSpan(firstLine(it.param, maxParamRunes)))

@@ -20,6 +20,11 @@ type Source struct {
 	Session     store.Session
 	Events      []store.StoredEvent // in seq order
 	Compactions []store.Compaction  // in AfterSeq order
+	// Full holds, by seq, the full text of events that ingestion shortened
+	// (the whole tool output, a Write's content; store.FullTextTable).
+	// Exports offer it beside the shortened event; the secret scan covers
+	// it. nil when the store kept none.
+	Full map[int64]string
 	// Redactions counts the secrets Redact replaced; 0 for an unredacted
 	// source.
 	Redactions int
@@ -40,7 +45,18 @@ func Load(ctx context.Context, st *store.Store, id int64) (Source, error) {
 	if err != nil {
 		return Source{}, fmt.Errorf("load compactions of S%d: %w", id, err)
 	}
-	return NewSource(s, events, comps), nil
+	full, err := st.FullTexts(ctx, id)
+	if err != nil {
+		return Source{}, fmt.Errorf("load full text of S%d: %w", id, err)
+	}
+	src := NewSource(s, events, comps)
+	for seq, f := range full {
+		if src.Full == nil {
+			src.Full = map[int64]string{}
+		}
+		src.Full[seq] = f.Text
+	}
+	return src, nil
 }
 
 // NewSource returns a Source of s with its compactions sorted by AfterSeq.

@@ -2,6 +2,7 @@ package export
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 
 	"github.com/lazuli-app/lazuli/store"
@@ -59,6 +60,19 @@ func walk(src Source, rewrite bool, visit visitor) Source {
 			src.Compactions[i] = c
 		}
 	}
+	// The full texts come last, so the numbering of everything before
+	// them does not depend on what the store kept.
+	seqs := slices.Sorted(maps.Keys(src.Full))
+	full := src.Full
+	if rewrite && full != nil {
+		full = maps.Clone(full)
+	}
+	for _, seq := range seqs {
+		if s := w.text(seq, "full output", src.Full[seq]); rewrite {
+			full[seq] = s
+		}
+	}
+	src.Full = full
 	return src
 }
 
