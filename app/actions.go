@@ -66,6 +66,15 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 		pw.showError("load compactions", err)
 		return
 	}
+	full, err := st.FullTexts(pw.ctx, ref.ID)
+	if err != nil {
+		pw.showError("load full tool output", err)
+		return
+	}
+	fullText := make(map[int64]string, len(full))
+	for seq, f := range full {
+		fullText[seq] = f.Text
+	}
 	model := agents.SessionModel(events)
 	if earlier > 0 {
 		if model, err = agents.StoredSessionModel(pw.ctx, st, ref.ID); err != nil {
@@ -87,6 +96,7 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 	pw.mu.Unlock()
 	fyne.Do(func() {
 		pw.mv.ShowSession(ref, s, events, comps, earlier)
+		pw.mv.Transcript().SetFullText(fullText)
 		pw.showPendingEvent(ref)
 		pw.mv.PromptBox().SetSession(ref, !pw.readOnly, model)
 		pw.mv.PromptBox().SetRunning(running)

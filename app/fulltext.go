@@ -28,8 +28,12 @@ func (pw *projectWindow) projectKey() string {
 	return key
 }
 
-// keepFullText reports the project's setting: on unless turned off.
+// keepFullText reports the project's setting: on unless turned off (and
+// on for a window without preferences).
 func (pw *projectWindow) keepFullText() bool {
+	if pw.ui == nil || pw.ui.fa == nil {
+		return true
+	}
 	return !pw.ui.fa.Preferences().Bool(prefFullTextOff + pw.projectKey())
 }
 

@@ -203,6 +203,7 @@ func (s *searcher) searchAll(ctx context.Context, query string) views.SearchResu
 		out.Hits[i] = views.SearchHit{
 			Ref: views.SessionRef{StorePath: h.StorePath, ID: h.SessionID}, Session: h.DisplayName,
 			Worktree: h.Worktree, Seq: h.Seq, Kind: h.Kind, Time: h.Time, Snippet: h.Snippet, Highlights: h.Highlights,
+			InFull: h.InFull, Offset: h.Offset,
 		}
 	}
 	return out
@@ -221,11 +222,13 @@ type eventTarget struct {
 	ref        views.SessionRef
 	seq        int64
 	compaction bool
+	full       bool // the match is in the event's full text, at offset
+	offset     int
 }
 
 // OpenSearchHit shows the hit's session scrolled to its event.
 func (pw *projectWindow) OpenSearchHit(h views.SearchHit) {
-	target := &eventTarget{ref: h.Ref, seq: h.Seq, compaction: h.Kind == search.KindCompaction}
+	target := &eventTarget{ref: h.Ref, seq: h.Seq, compaction: h.Kind == search.KindCompaction, full: h.InFull, offset: h.Offset}
 	pw.mu.Lock()
 	shown := pw.current == h.Ref
 	pw.showEvent = target
@@ -249,7 +252,13 @@ func (pw *projectWindow) showPendingEvent(ref views.SessionRef) {
 		return
 	}
 	tr := pw.mv.Transcript()
-	show := func() { tr.ShowEvent(t.seq, t.compaction) }
+	show := func() {
+		if t.full {
+			tr.ShowFullEvent(t.seq, t.offset)
+			return
+		}
+		tr.ShowEvent(t.seq, t.compaction)
+	}
 	if tr.Earlier() == 0 || t.seq >= first {
 		show()
 		return

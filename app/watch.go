@@ -85,6 +85,12 @@ func (pw *projectWindow) followStore(path string) {
 	if err != nil {
 		return
 	}
+	var full map[int64]store.FullText
+	if len(events) > 0 {
+		if full, err = st.FullTextsRange(pw.ctx, ref.ID, last+1, 0); err != nil {
+			return
+		}
+	}
 	pw.mu.Lock()
 	if gen != pw.loadGen || pw.current != ref {
 		pw.mu.Unlock()
@@ -102,6 +108,7 @@ func (pw *projectWindow) followStore(path string) {
 	pw.mu.Unlock()
 	fyne.Do(func() {
 		if len(events) > 0 {
+			pw.mv.Transcript().AddFullText(full)
 			pw.mv.Transcript().AppendEvents(events)
 		}
 		for _, c := range fresh {

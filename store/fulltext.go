@@ -135,6 +135,15 @@ func (s *Store) FullTexts(ctx context.Context, sessionID int64) (map[int64]FullT
 	return s.fullTexts(ctx, sessionID, 0, -1)
 }
 
+// FullTextsRange is FullTexts for the events with from ≤ seq (to ≤ 0: no
+// upper bound; else seq ≤ to).
+func (s *Store) FullTextsRange(ctx context.Context, sessionID, from, to int64) (map[int64]FullText, error) {
+	if to <= 0 {
+		to = -1
+	}
+	return s.fullTexts(ctx, sessionID, from, to)
+}
+
 // FullTextOf returns the full text kept for one event; ok is false when
 // there is none.
 func (s *Store) FullTextOf(ctx context.Context, sessionID, seq int64) (FullText, bool, error) {

@@ -2,6 +2,7 @@ package views
 
 import (
 	"image/color"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -10,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/editdiff"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -143,7 +145,7 @@ func (c *card) show(r *transcriptRow, d *rowDetail) {
 	case rowTool, rowEdit, rowWrite:
 		c.showTool(r, d)
 	case rowResult:
-		c.showResult(e, d)
+		c.showResult(r, e, d)
 	case rowComplete:
 		c.setTitle(completeText(e), theme.ColorNameSuccess)
 		if !e.Success {
@@ -183,6 +185,10 @@ func (c *card) showTool(r *transcriptRow, d *rowDetail) {
 		c.showDiff(d.diffs)
 		return
 	}
+	if full, ok := c.t.fullOf(c.id); ok && r.kind == rowWrite {
+		c.showFull(r, full, "content")
+		return
+	}
 	if d.input == "" || r.kind == rowWrite {
 		return
 	}
@@ -214,9 +220,24 @@ func (c *card) showDiff(diffs []editdiff.File) {
 	c.diff.Show()
 }
 
+// showFull offers the full text of a shortened event behind the toggle,
+// shown in place of what ingestion kept when open.
+func (c *card) showFull(r *transcriptRow, full, what string) {
+	lines := strings.Count(strings.TrimRight(full, "\n"), "\n") + 1
+	c.toggle.setText(map[bool]string{false: "▸ full " + what + " (" + display.Plural(lines, "line") + ")", true: "▾ full " + what}[r.open])
+	c.toggle.Show()
+	if r.open {
+		c.monoLabel().SetText(expandTabs(full))
+		c.mono.Importance = widget.MediumImportance
+		c.mono.Refresh()
+		c.mono.Show()
+	}
+}
+
 // showResult fills a tool result: monospace text, red for an error, with
-// a note when ingestion truncated it.
-func (c *card) showResult(e *store.Event, d *rowDetail) {
+// a note when ingestion truncated it, and the full output behind the
+// toggle when the store kept it.
+func (c *card) showResult(r *transcriptRow, e *store.Event, d *rowDetail) {
 	c.tint()
 	title, name := d.title+" result", theme.ColorNamePlaceHolder
 	if e.IsError {
@@ -227,7 +248,11 @@ func (c *card) showResult(e *store.Event, d *rowDetail) {
 	}
 	c.setTitle(title, name)
 	c.title.TextSize = theme.Size(theme.SizeNameCaptionText)
-	if e.Content != "" {
+	full, hasFull := c.t.fullOf(c.id)
+	if hasFull {
+		c.showFull(r, full, "output")
+	}
+	if e.Content != "" && !(hasFull && r.open) {
 		c.monoLabel().SetText(expandTabs(e.Content))
 		c.mono.Importance = widget.MediumImportance
 		if e.IsError {
@@ -236,7 +261,7 @@ func (c *card) showResult(e *store.Event, d *rowDetail) {
 		c.mono.Refresh()
 		c.mono.Show()
 	}
-	if d.truncated != "" {
+	if d.truncated != "" && !(hasFull && r.open) {
 		c.noteLabel().SetText(d.truncated)
 		c.note.Show()
 	}

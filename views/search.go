@@ -26,6 +26,11 @@ type SearchHit struct {
 	Time       string // the session's created time, raw UTC "YYYY-MM-DD HH:MM:SS"
 	Snippet    string
 	Highlights [][2]int // byte ranges of Snippet to show in bold
+	// InFull marks a match in the full text of a shortened event (the
+	// whole tool output or Write content), at byte Offset of it: opening
+	// the hit opens that text at the match.
+	InFull bool
+	Offset int
 }
 
 // SearchResults is what the app found for one query.
@@ -404,4 +409,50 @@ func (t *Transcript) ShowEvent(seq int64, compaction bool) bool {
 	t.setFindRow(row)
 	t.scrollTo(row)
 	return true
+}
+
+// ShowFullEvent shows the event with seq like ShowEvent, with its full
+// output (or Write content) open, scrolled to the line holding byte
+// offset of that full text: where a search hit matched text that the
+// shortened card does not show. It reports whether the row was found.
+func (t *Transcript) ShowFullEvent(seq int64, offset int) bool {
+	row := t.rowOfSeq(seq)
+	full, ok := "", false
+	if row >= 0 {
+		full, ok = t.fullOf(row)
+	}
+	if !ok {
+		return t.ShowEvent(seq, false)
+	}
+	if !t.rows[row].open {
+		t.toggle(row)
+	}
+	t.setFindRow(row)
+	t.scrollTo(row)
+	line := strings.Count(full[:min(max(offset, 0), len(full))], "\n")
+	t.post(func() { // after the opened card has its height
+		t.target = -1
+		y := t.rowTop(row) + t.template + float32(line)*lineHeight() - t.body.Size().Height/3
+		t.list.ScrollToOffset(max(y, t.rowTop(row)))
+	})
+	return true
+}
+
+// rowTop is the y of row id in the list: the heights of the rows above it
+// (the template height for those not measured yet).
+func (t *Transcript) rowTop(id int) float32 {
+	var y float32
+	for i := 0; i < id && i < len(t.heights); i++ {
+		if h := t.heights[i]; h > 0 {
+			y += h
+		} else {
+			y += t.template
+		}
+	}
+	return y
+}
+
+// lineHeight is the height of one line of monospace card text.
+func lineHeight() float32 {
+	return fyne.MeasureText("M", theme.Size(theme.SizeNameText), fyne.TextStyle{Monospace: true}).Height
 }

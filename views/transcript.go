@@ -35,7 +35,11 @@ type Transcript struct {
 	session     store.Session
 	events      []store.StoredEvent
 	compactions []store.Compaction
-	earlier     int // the session's events before events[0] that are not loaded
+	// full is the full text of shortened events, by seq (the whole tool
+	// output or Write content, store.FullTextTable): a card offers it
+	// behind its toggle.
+	full    map[int64]string
+	earlier int // the session's events before events[0] that are not loaded
 	rows        []transcriptRow
 	gen         uint64   // bumped whenever cards must be rebound
 	theme       themeKey // the theme the cards show
@@ -218,6 +222,9 @@ func (t *Transcript) SetSession(s store.Session, events []store.StoredEvent, com
 // answered with PrependEvents), and the compactions of those events are
 // left out.
 func (t *Transcript) SetSessionTail(s store.Session, events []store.StoredEvent, compactions []store.Compaction, earlier int) {
+	if s.ID != t.session.ID || s.Created != t.session.Created {
+		t.full = nil // another session: its full text comes with SetFullText
+	}
 	t.session = s
 	t.events = slices.Clip(events)
 	t.compactions = sortedCompactions(slices.Clone(compactions))
@@ -265,10 +272,41 @@ func sortedCompactions(cs []store.Compaction) []store.Compaction {
 	return cs
 }
 
+// SetFullText gives the full text of the shown session's shortened
+// events, by seq (store.Store.FullTexts); the cards of those events offer
+// it behind their toggle. SetSession keeps what was given: call it after.
+func (t *Transcript) SetFullText(full map[int64]string) {
+	t.full = full
+	t.gen++ // rebind: toggles appear
+	clear(t.widths)
+	t.list.Refresh()
+}
+
+// AddFullText adds the full text of events about to be appended (by seq,
+// as store.Store.FullTextsRange gives it).
+func (t *Transcript) AddFullText(full map[int64]store.FullText) {
+	for seq, f := range full {
+		if t.full == nil {
+			t.full = map[int64]string{}
+		}
+		t.full[seq] = f.Text
+	}
+}
+
+// fullOf returns the full text of row id's event, if one was given.
+func (t *Transcript) fullOf(id int) (string, bool) {
+	r := &t.rows[id]
+	if r.event < 0 || t.full == nil {
+		return "", false
+	}
+	s, ok := t.full[t.events[r.event].Seq]
+	return s, ok
+}
+
 // Clear empties the transcript.
 func (t *Transcript) Clear() {
 	t.session = store.Session{}
-	t.events, t.compactions = nil, nil
+	t.events, t.compactions, t.full = nil, nil, nil
 	t.earlier = 0
 	t.showEarlierBar()
 	t.replaceRows(nil)
@@ -533,6 +571,9 @@ func (t *Transcript) rowText(id int) string {
 		}
 		return strings.TrimSuffix(head+"\n"+d.input, "\n")
 	case rowResult:
+		if full, ok := t.fullOf(id); ok && r.open {
+			return full
+		}
 		return e.Content
 	case rowComplete:
 		return completeText(e)

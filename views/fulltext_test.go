@@ -1,0 +1,59 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// TestTranscriptFullText: a tool result whose full output the store kept
+// offers it behind its toggle; ShowFullEvent (a search hit in that full
+// output) opens it, shows it instead of the shortened text, and scrolls
+// down to the line of the match.
+func TestTranscriptFullText(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(800, 400))
+	var lines []string
+	for i := range 300 {
+		lines = append(lines, fmt.Sprintf("output line %d", i))
+	}
+	lines[250] = "deep handleSubmit match"
+	full := strings.Join(lines, "\n")
+	var events []store.Event
+	for i := range 10 {
+		events = append(events, store.AssistantText(fmt.Sprintf("event %d", i+1)))
+	}
+	events = append(events, store.ToolResult("t1", "Bash", nil, "output line 298\noutput line 299", false))
+	for i := range 10 {
+		events = append(events, store.AssistantText(fmt.Sprintf("after %d", i+1)))
+	}
+	tr.SetSession(store.Session{ID: 1}, stored(events...), nil)
+	tr.SetFullText(map[int64]string{11: full})
+	q.drain()
+	const row = 10
+	if tr.rows[row].open || tr.rowText(row) != "output line 298\noutput line 299" {
+		t.Fatalf("before: open %v, text %q", tr.rows[row].open, tr.rowText(row))
+	}
+	if !tr.ShowFullEvent(11, strings.Index(full, "handleSubmit")) {
+		t.Fatal("ShowFullEvent found nothing")
+	}
+	q.drain()
+	if !tr.rows[row].open || tr.findRow != row || tr.rowText(row) != full {
+		t.Errorf("after: open %v, find row %d, text %d bytes", tr.rows[row].open, tr.findRow, len(tr.rowText(row)))
+	}
+	c := cardsByRow(tr)[row]
+	if c == nil || !c.toggle.Visible() || !strings.HasPrefix(c.toggle.text.Text, "▾ full output") || c.mono.Text != full {
+		t.Fatalf("the card does not show the full output: %+v", c)
+	}
+	if y := tr.list.GetScrollOffset(); y < tr.rowTop(row)+200*lineHeight() {
+		t.Errorf("scrolled to %v; the match is near %v", y, tr.rowTop(row)+250*lineHeight())
+	}
+	tr.toggle(row)
+	q.drain()
+	if c := cardsByRow(tr)[row]; c != nil && c.mono.Text == full {
+		t.Error("closing the toggle still shows the full output")
+	}
+}
