@@ -40,9 +40,9 @@ type Transcript struct {
 	// behind its toggle.
 	full    map[int64]string
 	earlier int // the session's events before events[0] that are not loaded
-	rows        []transcriptRow
-	gen         uint64   // bumped whenever cards must be rebound
-	theme       themeKey // the theme the cards show
+	rows    []transcriptRow
+	gen     uint64   // bumped whenever cards must be rebound
+	theme   themeKey // the theme the cards show
 
 	heights    []float32       // measured height per row; 0 until measured
 	widths     []float32       // the width each height was measured at
