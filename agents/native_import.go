@@ -10,8 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/lazuli-app/lazuli/store"
@@ -29,8 +31,9 @@ type NativeImportOptions struct {
 	Reimport bool
 	// ClaudeHome is the ~/.claude folder, where Claude's plan files are.
 	ClaudeHome string
-	// Progress, when set, is called on the importing goroutine as files
-	// are read.
+	// Progress, when set, is called on the importing goroutine before and
+	// after each session is read (files are parsed on every core, a few
+	// sessions ahead; progress follows the sessions taken in order).
 	Progress func(NativeProgress)
 	// Done, when set, is called on the importing goroutine with the
 	// results of each session (and its sub-agents) once it is stored.
@@ -122,14 +125,22 @@ func ImportNative(ctx context.Context, st *store.Store, sessions []NativeSession
 		}
 		return results, cause
 	}
-	for _, n := range sortedByStart(sessions) {
+	sorted := sortedByStart(sessions)
+	next, stop := im.readAhead(ctx, sorted)
+	defer stop()
+	for i, n := range sorted {
 		if ctx.Err() != nil {
 			return cancelled()
 		}
-		u, err := im.unit(ctx, n)
+		im.progress.Current = n.Path
+		im.report()
+		u, err := next(i)
 		if err != nil {
 			return cancelled() // nothing of this session is stored
 		}
+		im.progress.Files += 1 + len(n.Subagents)
+		im.progress.Bytes += n.TotalSize()
+		im.report()
 		group = append(group, u)
 		if size += n.TotalSize(); size >= importGroupBytes || len(group) >= importGroupUnits {
 			if err := flush(); err != nil {
@@ -167,16 +178,71 @@ type nativeUnit struct {
 	stored  bool  // its batches are in the store (or it had none)
 }
 
-// unit reads a session and its sub-agents. The error is ctx's.
+// readAheadUnits bounds how many sessions are read ahead of the one being
+// stored, and so the memory their events hold.
+const readAheadUnits = 8
+
+// readAhead reads units (parses their files) on up to GOMAXPROCS
+// goroutines, at most readAheadUnits ahead of the caller, who takes them
+// in order with next(i) and stores them on its own goroutine: parsing,
+// most of an import's work, runs on every core while the store is written
+// in order. stop ends the reading and waits for it.
+func (im *nativeImporter) readAhead(ctx context.Context, units []NativeSession) (next func(int) (*nativeUnit, error), stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	type slot struct {
+		u   *nativeUnit
+		err error
+	}
+	slots := make([]chan slot, len(units))
+	for i := range slots {
+		slots[i] = make(chan slot, 1)
+	}
+	credit := make(chan struct{}, readAheadUnits)
+	for range readAheadUnits {
+		credit <- struct{}{}
+	}
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, min(runtime.GOMAXPROCS(0), len(units))) {
+		wg.Go(func() {
+			for i := range jobs {
+				u, err := im.unit(ctx, units[i])
+				slots[i] <- slot{u, err}
+			}
+		})
+	}
+	wg.Go(func() {
+		defer close(jobs)
+		for i := range units {
+			select {
+			case <-credit:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	})
+	next = func(i int) (*nativeUnit, error) {
+		select {
+		case s := <-slots[i]:
+			credit <- struct{}{} // never blocks: this unit's credit comes back
+			return s.u, s.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return next, func() { cancel(); wg.Wait() }
+}
+
+// unit reads a session and its sub-agents. The error is ctx's. It runs on
+// readAhead's goroutines: it reads im but never changes it.
 func (im *nativeImporter) unit(ctx context.Context, n NativeSession) (*nativeUnit, error) {
 	worktree := im.worktree(n)
 	parentName := n.Title()
-	start := im.progress.Bytes
-	defer func() { // the unit is read, to be stored or not
-		im.progress.Files += 1 + len(n.Subagents)
-		im.progress.Bytes = start + n.TotalSize()
-		im.report()
-	}()
 	files := append([]NativeSession{n}, n.Subagents...)
 	u := &nativeUnit{results: make([]NativeResult, len(files))}
 	for i, f := range files {
@@ -256,9 +322,6 @@ func (im *nativeImporter) store(ctx context.Context, group []*nativeUnit) error 
 // there is nothing to store) and its result so far. The error is ctx's.
 func (im *nativeImporter) prepare(ctx context.Context, n NativeSession, worktree, name string) (*store.NativeBatch, NativeResult, error) {
 	r := NativeResult{Agent: n.Agent, ID: n.ID, ParentID: n.ParentID, Path: n.Path}
-	im.progress.Current = n.Path
-	im.report()
-	start := im.progress.Bytes
 	var prev *store.NativeImport
 	if rec, ok := im.records[n.Key()]; ok {
 		prev = &rec
@@ -275,11 +338,7 @@ func (im *nativeImporter) prepare(ctx context.Context, n NativeSession, worktree
 			return refresh(rec, st), r, nil
 		}
 	}
-	read, err := readNative(ctx, n, prev, ParserOptions{ClaudeHome: im.opts.ClaudeHome}, func(k int64) {
-		if im.progress.Bytes += k; im.progress.Bytes-start < n.Size && im.progress.Bytes%(4<<20) < k {
-			im.report() // about every 4 MiB within a large file
-		}
-	})
+	read, err := readNative(ctx, n, prev, ParserOptions{ClaudeHome: im.opts.ClaudeHome}, func(int64) {})
 	reimport := false
 	if errors.Is(err, errNativeChanged) && im.opts.Reimport {
 		reimport = true
