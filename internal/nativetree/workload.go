@@ -8,6 +8,8 @@ package nativetree
 import (
 	"crypto/md5"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -144,4 +146,72 @@ func writeTo(path string, data []byte, st *WorkloadStats) error {
 	st.Files++
 	st.Bytes += int64(len(data))
 	return nil
+}
+
+// AppendPrompts appends a prompt and a reply to n Claude transcripts of the
+// workload under home (every 97th, in path order), as Claude Code appends a
+// turn: the prompt parented on the file's last entry, in the same session,
+// with the word "zqmark<round>x<i>" to search for; the reply carries a
+// small usage. It returns the files changed.
+func AppendPrompts(home string, n int, round string) ([]string, error) {
+	files, err := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", "*.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	var out []string
+	for i := 0; i < len(files) && len(out) < n; i += 97 {
+		path := files[i]
+		parent, err := lastUUID(path)
+		if err != nil {
+			return out, err
+		}
+		sid := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+		k := len(out)
+		u, a := mapUUID(k, path, "u"+round), mapUUID(k, path, "a"+round)
+		user := map[string]any{"parentUuid": parent, "isSidechain": false, "userType": "external", "cwd": "/home/bench/work",
+			"sessionId": sid, "version": "2.1.0", "type": "user", "uuid": u, "timestamp": "2026-11-25T12:00:00.000Z",
+			"message": map[string]any{"role": "user", "content": fmt.Sprintf("please check zqmark%sx%d now", round, k)}}
+		reply := map[string]any{"parentUuid": u, "isSidechain": false, "userType": "external", "cwd": "/home/bench/work",
+			"sessionId": sid, "version": "2.1.0", "type": "assistant", "uuid": a, "timestamp": "2026-11-25T12:00:01.000Z",
+			"message": map[string]any{"id": "msg_" + a[:8], "role": "assistant", "model": "claude-sonnet-4-5",
+				"content": []any{map[string]any{"type": "text", "text": "Checked."}},
+				"usage":   map[string]any{"input_tokens": 10, "output_tokens": 3}}}
+		var b []byte
+		for _, line := range []any{user, reply} {
+			js, err := json.Marshal(line)
+			if err != nil {
+				return out, err
+			}
+			b = append(append(b, js...), '\n')
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return out, err
+		}
+		_, werr := f.Write(b)
+		if cerr := f.Close(); werr != nil || cerr != nil {
+			return out, errors.Join(werr, cerr)
+		}
+		out = append(out, path)
+	}
+	return out, nil
+}
+
+// lastUUID is the uuid of the last line of a transcript that has one.
+func lastUUID(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		var o struct {
+			UUID string `json:"uuid"`
+		}
+		if json.Unmarshal([]byte(lines[i]), &o) == nil && o.UUID != "" {
+			return o.UUID, nil
+		}
+	}
+	return "", nil
 }

@@ -2,7 +2,8 @@
 // benchmarks (BENCHMARKS.md, "Native import"): a HOME with
 // .claude/projects and .codex/sessions built from the shared fixtures.
 //
-//	go run ./internal/nativetree/cmd/nativework -home /work/bench-native [-claude 60 -codex 45]
+//	go run ./internal/nativetree/cmd/nativework -home DIR [-claude 60 -codex 45]
+//	go run ./internal/nativetree/cmd/nativework -home DIR -append ROUND   # a turn appended to 10 Claude files
 package main
 
 import (
@@ -18,10 +19,20 @@ func main() {
 	src := flag.String("fixtures", "../shared/fixtures/transcripts", "the shared transcripts")
 	claude := flag.Int("claude", 60, "copies of each Claude transcript")
 	codex := flag.Int("codex", 45, "copies of each Codex rollout")
+	appendRound := flag.String("append", "", "append a turn with the word zqmark<ROUND>x<i> to 10 Claude files of an existing workload")
 	flag.Parse()
 	if *home == "" {
 		fmt.Fprintln(os.Stderr, "nativework: -home is required")
 		os.Exit(2)
+	}
+	if *appendRound != "" {
+		files, err := nativetree.AppendPrompts(*home, 10, *appendRound)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "nativework:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("appended a turn to %d files\n", len(files))
+		return
 	}
 	if _, err := os.Stat(*home); err == nil {
 		fmt.Fprintf(os.Stderr, "nativework: %s exists; remove it first\n", *home)

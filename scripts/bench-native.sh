@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# bench-native.sh - the native-import benchmark of BENCHMARKS.md ("Native history: import and
+# index"): builds the workload once (internal/nativetree: the shared B_ and D_ fixtures copied
+# 60 and 45 times with new UUIDs, ~700 MB; kept between runs), then, into a new store and cache,
+# measures with /usr/bin/time: the first import, the index build, both together, a re-import
+# with nothing new, and a re-import after appending a turn to 10 Claude files (whose marker
+# word must then be found). Prints wall, CPU and peak RSS of each, and events/s and MB/s.
+#
+# Usage: scripts/bench-native.sh [LAZULI_BINARY]   (default: builds ./out/lazuli-bench)
+# Environment:
+#   LAZULI_NATIVE_DIR   where the workload is kept (default ~/.cache/lazuli-native; it must
+#                       be outside the repository)
+#   LAZULI_BENCH_DIR    where the store and cache of the run go (default: a new temp folder)
+# Needs GNU time (/usr/bin/time). The machine's load average is printed with every step.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+home=${LAZULI_NATIVE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/lazuli-native}
+if [ ! -d "$home/.claude/projects" ]; then
+  echo "bench-native: writing the workload to $home"
+  go run ./internal/nativetree/cmd/nativework -home "$home"
+fi
+bin=${1:-}
+if [ -z "$bin" ]; then
+  mkdir -p out
+  go build -o out/lazuli-bench .
+  bin=out/lazuli-bench
+fi
+work=${LAZULI_BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/lazuli-native.XXXXXX")}
+mkdir -p "$work/wt/.azureal" "$work/cache"
+export LAZULI_CACHE_DIR=$work/cache
+st=$work/wt/.azureal/sessions.azs
+mb=$(du -sbL "$home/.claude/projects" "$home/.codex/sessions" | awk '{s+=$1} END {printf "%.1f", s/1e6}')
+files=$(find "$home/.claude/projects" "$home/.codex/sessions" -name '*.jsonl' | wc -l)
+echo "workload: $files files, $mb MB ($home); binary $bin; $(nproc) cores"
+imp=("$bin" import-native --store "$st" --claude-dir "$home/.claude/projects" --codex-dir "$home/.codex/sessions")
+step() { # step NAME CMD...: prints "NAME wall cpu rss" and leaves the command's last line in $last
+  local name=$1; shift
+  local load; load=$(cut -d' ' -f1 /proc/loadavg)
+  /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" > "$work/out" 2> "$work/err" || { cat "$work/err"; exit 1; }
+  read -r wall user sys rss < "$work/time"
+  cpu=$(echo "$user + $sys" | bc)
+  last=$(tail -1 "$work/out")
+  printf '%-22s %7.2f s wall %7.2f s CPU %5d MiB peak  (load %s)\n' "$name" "$wall" "$cpu" $((rss / 1024)) "$load"
+  eval "${name//[^a-z]/_}_wall=$wall"
+}
+step "first import" "${imp[@]}"
+events=$(echo "$last" | sed -n 's/.*with \([0-9]*\) events.*/\1/p')
+step "index build" "$bin" reindex --store "$st"
+echo "$last" | cut -c1-160
+step "no-change re-import" "${imp[@]}"
+go run ./internal/nativetree/cmd/nativework -home "$home" -append "b$$" > /dev/null
+step "append re-import" "${imp[@]}"
+echo "  $last"
+step "search the marker" "$bin" search --store "$st" "zqmarkb$$x3"
+echo "  $last"
+echo "$first_import_wall $index_build_wall $events $mb" | awk '{t=$1+$2;
+  printf "import:  %8.0f events/s %6.1f MB/s\nindex:   %8.0f events/s\ntogether: %7.2f s, %8.0f events/s %6.1f MB/s\n", $3/$1, $4/$1, $3/$2, t, $3/t, $4/t}'
+"$bin" check --store "$st" | grep -E 'contents|full text|result'
