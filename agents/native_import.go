@@ -338,11 +338,11 @@ func (im *nativeImporter) prepare(ctx context.Context, n NativeSession, worktree
 			return refresh(rec, st), r, nil
 		}
 	}
-	read, err := readNative(ctx, n, prev, ParserOptions{ClaudeHome: im.opts.ClaudeHome}, func(int64) {})
+	read, err := readNative(ctx, n, prev, ParserOptions{ClaudeHome: im.opts.ClaudeHome})
 	reimport := false
 	if errors.Is(err, errNativeChanged) && im.opts.Reimport {
 		reimport = true
-		read, err = readNative(ctx, n, nil, ParserOptions{ClaudeHome: im.opts.ClaudeHome}, func(int64) {})
+		read, err = readNative(ctx, n, nil, ParserOptions{ClaudeHome: im.opts.ClaudeHome})
 	}
 	switch {
 	case ctx.Err() != nil:

@@ -172,9 +172,8 @@ type nativeRead struct {
 // lines after it; the earlier lines are parsed again, without being
 // returned, so that tool results find their calls and Codex's doubled
 // messages pair up across the boundary. A last line without its newline is
-// being written: it is left for the next import. read reports the bytes of
-// each line as it is read.
-func readNative(ctx context.Context, n NativeSession, prev *store.NativeImport, opts ParserOptions, read func(int64)) (nativeRead, error) {
+// being written: it is left for the next import.
+func readNative(ctx context.Context, n NativeSession, prev *store.NativeImport, opts ParserOptions) (nativeRead, error) {
 	f, err := os.Open(n.Path)
 	if err != nil {
 		return nativeRead{}, err
@@ -201,7 +200,6 @@ func readNative(ctx context.Context, n NativeSession, prev *store.NativeImport, 
 			mark = fd.mark()
 			fd.freeze()
 		}
-		read(int64(len(line)) + 1)
 		return nil
 	})
 	if err != nil {

@@ -62,7 +62,7 @@ func record(path string, r nativeRead) *store.NativeImport {
 
 func mustReadNative(tb testing.TB, n NativeSession, prev *store.NativeImport) nativeRead {
 	tb.Helper()
-	r, err := readNative(context.Background(), n, prev, ParserOptions{ClaudeHome: os.DevNull}, func(int64) {})
+	r, err := readNative(context.Background(), n, prev, ParserOptions{ClaudeHome: os.DevNull})
 	if err != nil {
 		tb.Fatalf("readNative(%s) = %v", filepath.Base(n.Path), err)
 	}
@@ -199,7 +199,7 @@ func TestReadNativeAppendAndPartialLine(t *testing.T) {
 	t.Run("Changed", func(t *testing.T) {
 		rec := record(path, rest)
 		writeFile(t, path, []byte(claudeLine1+"\n"+claudeLine2+"\n")) // truncated
-		if _, err := readNative(context.Background(), n, rec, ParserOptions{}, func(int64) {}); !errors.Is(err, errNativeChanged) {
+		if _, err := readNative(context.Background(), n, rec, ParserOptions{}); !errors.Is(err, errNativeChanged) {
 			t.Errorf("truncated: %v, want errNativeChanged", err)
 		}
 		if st := n.State(map[store.NativeKey]store.NativeImport{n.Key(): *rec}); st != NativeChanged {
@@ -208,7 +208,7 @@ func TestReadNativeAppendAndPartialLine(t *testing.T) {
 		rewritten := bytes.Replace([]byte(claudeLine1+"\n"+claudeLine2+"\n"+claudeLine3+"\n"+claudeLine4+"\n"+claudeLine5+"\n"),
 			[]byte("fix the build"), []byte("fix the world"), 1)
 		writeFile(t, path, rewritten) // same length up to the record's end, other bytes
-		if _, err := readNative(context.Background(), n, rec, ParserOptions{}, func(int64) {}); !errors.Is(err, errNativeChanged) {
+		if _, err := readNative(context.Background(), n, rec, ParserOptions{}); !errors.Is(err, errNativeChanged) {
 			t.Errorf("rewritten: %v, want errNativeChanged", err)
 		}
 	})
