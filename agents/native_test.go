@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/internal/nativetree"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -424,15 +425,21 @@ func TestImportNativeUnreadable(t *testing.T) {
 	mustCheck(t, st)
 }
 
-// TestImportNativeCancel: a cancelled import stops between sessions; what
-// it imported is whole, and the next import does the rest.
-func TestImportNativeCancel(t *testing.T) {
+// threeSessions scans three small Claude sessions, a, b and c, and opens
+// an empty store for them.
+func threeSessions(t *testing.T) ([]NativeSession, *store.Store) {
+	t.Helper()
 	projects := filepath.Join(t.TempDir(), "projects")
 	for _, id := range []string{"a", "b", "c"} {
 		claudeFile(t, projects, "/w/proj", id, strings.Replace(claudeLine1, "fix the build", "task "+id, 1), claudeLine2)
 	}
-	sessions := mustScan(t, NativeOptions{ClaudeDir: projects}).Sessions
-	st := mustOpenStore(t)
+	return mustScan(t, NativeOptions{ClaudeDir: projects}).Sessions, mustOpenStore(t)
+}
+
+// TestImportNativeCancel: a cancelled import stops between sessions; what
+// it imported is whole, and the next import does the rest.
+func TestImportNativeCancel(t *testing.T) {
+	sessions, st := threeSessions(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var seen []NativeProgress
@@ -570,7 +577,7 @@ func TestImportNativeDecidesFromStat(t *testing.T) {
 	}
 
 	grown := tree.Files["B_claude-code-log_07f2e15c-a38b-454b-9148-60edc06de401.jsonl"]
-	orig, err := os.ReadFile(filepath.Join(nativetree.FixtureDir, "B_claude-code-log_07f2e15c-a38b-454b-9148-60edc06de401.jsonl"))
+	orig, err := os.ReadFile(fixtures.Dir(t, "transcripts", "B_claude-code-log_07f2e15c-a38b-454b-9148-60edc06de401.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -592,12 +599,7 @@ func TestImportNativeDecidesFromStat(t *testing.T) {
 // transaction each; when another program imported one session of a group
 // meanwhile, the others are still stored and that one is reported skipped.
 func TestImportNativeGroupConflict(t *testing.T) {
-	projects := filepath.Join(t.TempDir(), "projects")
-	for _, id := range []string{"a", "b", "c"} {
-		claudeFile(t, projects, "/w/proj", id, strings.Replace(claudeLine1, "fix the build", "task "+id, 1), claudeLine2)
-	}
-	sessions := mustScan(t, NativeOptions{ClaudeDir: projects}).Sessions
-	st := mustOpenStore(t)
+	sessions, st := threeSessions(t)
 	other, err := store.Open(context.Background(), st.Path())
 	if err != nil {
 		t.Fatal(err)

@@ -3,12 +3,12 @@ package cli
 import (
 	"context"
 	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/internal/nativetree"
 	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
@@ -23,12 +23,10 @@ var nativeCopies = flag.Int("native.copies", 3, "copies of each Claude fixture i
 // -cpuprofile. scripts/bench-native.sh measures the full workload through
 // the lazuli binary.
 func BenchmarkNativeImportIndex(b *testing.B) {
-	if _, err := os.Stat(nativetree.FixtureDir); err != nil {
-		b.Skipf("shared fixtures not available: %v", err)
-	}
+	src := fixtures.Dir(b, "transcripts")
 	ctx := context.Background()
 	home := b.TempDir()
-	tree, ws, err := nativetree.Workload(nativetree.FixtureDir, home, nativetree.WorkloadOptions{
+	tree, ws, err := nativetree.Workload(src, home, nativetree.WorkloadOptions{
 		ClaudeCopies: *nativeCopies, CodexCopies: max(1, *nativeCopies*3/4)})
 	if err != nil {
 		b.Fatal(err)

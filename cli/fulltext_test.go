@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/internal/nativetree"
 	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
@@ -109,7 +110,7 @@ func TestSearchFindsFullToolOutput(t *testing.T) {
 // check reports how much room it takes; --no-full-text keeps none.
 func TestFullTextFlagAndCheck(t *testing.T) {
 	t.Setenv(store.CacheDirEnv, t.TempDir())
-	fixture, err := filepath.Abs(filepath.Join(nativetree.FixtureDir, "B_claude-code-log_03eb5929-52b3-4b13-ada3-b93ae35806b8.jsonl"))
+	fixture, err := filepath.Abs(fixtures.Dir(t, "transcripts", "B_claude-code-log_03eb5929-52b3-4b13-ada3-b93ae35806b8.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -150,10 +150,8 @@ func htmlFull(w *bufio.Writer, full string) {
 	if full == "" {
 		return
 	}
-	text, note := truncate(full, fullLines)
-	text = cleanText(text)
-	lines := strings.Count(strings.TrimRight(full, "\n"), "\n") + 1
-	w.WriteString("<details class=\"full\"><summary><span class=\"muted\">Full output · " + display.Plural(lines, "line") + "</span></summary>\n" + pre("", text))
+	text, note, lines := fullPart(full)
+	w.WriteString("<details class=\"full\"><summary><span class=\"muted\">Full output · " + lines + "</span></summary>\n" + pre("", text))
 	htmlNote(w, note)
 	w.WriteString("</details>\n")
 }

@@ -213,6 +213,14 @@ func capDiff(d []editdiff.Line) ([]editdiff.Line, string) {
 	return d[:maxDiffLines], "… " + display.Plural(len(d)-maxDiffLines, "more line")
 }
 
+// fullPart is what Markdown and HTML show of a full output: its first
+// fullLines lines, cleaned, the note on what was cut, and its line count.
+func fullPart(full string) (text, note, lines string) {
+	text, note = truncate(full, fullLines)
+	n := strings.Count(strings.TrimRight(full, "\n"), "\n") + 1
+	return cleanText(text), note, display.Plural(n, "line")
+}
+
 // truncate keeps the first maxLines lines of s, and at most maxResultBytes
 // bytes (cut at a line, or at a character in one huge line); note says
 // what was left out.

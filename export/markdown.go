@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"strconv"
 	"strings"
-
-	"github.com/lazuli-app/lazuli/display"
 )
 
 // maxParamRunes caps a tool's key parameter in a heading.
@@ -84,10 +82,9 @@ func mdFull(w *bufio.Writer, full string) {
 	if full == "" {
 		return
 	}
-	text, note := truncate(full, fullLines)
-	lines := strings.Count(strings.TrimRight(full, "\n"), "\n") + 1
-	w.WriteString("\n<details><summary>Full output (" + display.Plural(lines, "line") + ")</summary>\n\n")
-	mdFence(w, "text", cleanText(text))
+	text, note, lines := fullPart(full)
+	w.WriteString("\n<details><summary>Full output (" + lines + ")</summary>\n\n")
+	mdFence(w, "text", text)
 	mdNote(w, note)
 	w.WriteString("\n</details>\n")
 }

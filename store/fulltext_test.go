@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -119,24 +118,9 @@ func TestFullTextUnderAZUREAL(t *testing.T) {
 	}
 	path := s.Path()
 	s.Close()
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{"PRAGMA foreign_keys = ON", "DELETE FROM sessions WHERE id = 1", "VACUUM",
+	rawExec(t, path, "PRAGMA foreign_keys = ON", "DELETE FROM sessions WHERE id = 1", "VACUUM",
 		"PRAGMA foreign_keys = OFF", "DELETE FROM events WHERE session_id = 2", "DELETE FROM sessions WHERE id = 2",
-		"INSERT INTO sessions(id, name, worktree, created) VALUES (2, 'reused', 'main', '2001-01-01 00:00:00')"} {
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	conn.Close()
-	db.Close()
+		"INSERT INTO sessions(id, name, worktree, created) VALUES (2, 'reused', 'main', '2001-01-01 00:00:00')")
 	if got := rawQueryString(t, path, "SELECT group_concat(session_id) FROM lazuli_full_text"); got != "2,2" {
 		t.Errorf("rows left: %q, want only session 2's (deleted with foreign keys off)", got)
 	}

@@ -176,8 +176,13 @@ func rawExec(t *testing.T, path string, stmts ...string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	conn, err := db.Conn(context.Background()) // one connection: PRAGMAs hold for the statements after them
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
 	for _, q := range stmts {
-		if _, err := db.Exec(q); err != nil {
+		if _, err := conn.ExecContext(context.Background(), q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}

@@ -66,48 +66,41 @@ func Workload(src, home string, o WorkloadOptions) (Tree, WorkloadStats, error) 
 		if err != nil {
 			return t, st, err
 		}
+		var copies int
+		var pathOf func(k int, id string) string // where copy k, with its mapped id, goes
 		switch {
-		case strings.HasPrefix(name, "B_") && strings.HasSuffix(name, ".jsonl"):
-			if len(data) < 1024 || strings.Contains(name, "subagents--") || isFlatAgent(name) {
-				continue
+		case strings.HasPrefix(name, "B_") && strings.HasSuffix(name, ".jsonl") &&
+			len(data) >= 1024 && !strings.Contains(name, "subagents--") && !isFlatAgent(name):
+			copies = o.ClaudeCopies
+			pathOf = func(k int, id string) string {
+				return filepath.Join(t.ClaudeDir, fmt.Sprintf("-home-bench-work-proj%02d", (seq+k)%o.Projects), id+".jsonl")
 			}
-			h, err := readHead(filepath.Join(src, name))
-			if err != nil {
-				return t, st, err
-			}
-			for k := 0; k < o.ClaudeCopies; k++ {
-				out := mapAll(data, k, name)
-				id := h.sessionID
-				if id == "" {
-					id = strings.TrimSuffix(name, ".jsonl")
-				}
-				id = mapUUID(k, name, id)
-				dir := filepath.Join(t.ClaudeDir, fmt.Sprintf("-home-bench-work-proj%02d", (seq+k)%o.Projects))
-				if err := writeTo(filepath.Join(dir, id+".jsonl"), out, &st); err != nil {
-					return t, st, err
-				}
-			}
-			seq++
 		case strings.HasPrefix(name, "D_") && strings.HasSuffix(name, ".jsonl") && !strings.HasPrefix(name, "D_CodexBar_live-fork-"):
-			h, err := readHead(filepath.Join(src, name))
-			if err != nil {
+			copies = o.CodexCopies
+			pathOf = func(k int, id string) string {
+				when := base.Add(time.Duration(seq*977+k*5003) * time.Minute)
+				return filepath.Join(t.CodexDir, when.Format("2006/01/02"), "rollout-"+when.Format("2006-01-02T15-04-05")+"-"+id+".jsonl")
+			}
+		default:
+			continue
+		}
+		h, err := readHead(filepath.Join(src, name))
+		if err != nil {
+			return t, st, err
+		}
+		id := h.sessionID
+		if strings.HasPrefix(name, "D_") {
+			id = h.codexID
+		}
+		if id == "" {
+			id = strings.TrimSuffix(name, ".jsonl")
+		}
+		for k := 0; k < copies; k++ {
+			if err := writeTo(pathOf(k, mapUUID(k, name, id)), mapAll(data, k, name), &st); err != nil {
 				return t, st, err
 			}
-			for k := 0; k < o.CodexCopies; k++ {
-				out := mapAll(data, k, name)
-				id := h.codexID
-				if id == "" {
-					id = strings.TrimSuffix(name, ".jsonl")
-				}
-				id = mapUUID(k, name, id)
-				when := base.Add(time.Duration(seq*977+k*5003) * time.Minute)
-				path := filepath.Join(t.CodexDir, when.Format("2006/01/02"), "rollout-"+when.Format("2006-01-02T15-04-05")+"-"+id+".jsonl")
-				if err := writeTo(path, out, &st); err != nil {
-					return t, st, err
-				}
-			}
-			seq++
 		}
+		seq++
 	}
 	return t, st, nil
 }

@@ -11,12 +11,13 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/internal/nativetree"
 )
 
 func main() {
 	home := flag.String("home", "", "folder to write the history under (required; must not exist)")
-	src := flag.String("fixtures", "../shared/fixtures/transcripts", "the shared transcripts")
+	src := flag.String("fixtures", "", "the shared transcripts (default: the shared folder's fixtures/transcripts)")
 	claude := flag.Int("claude", 60, "copies of each Claude transcript")
 	codex := flag.Int("codex", 45, "copies of each Codex rollout")
 	appendRound := flag.String("append", "", "append a turn with the word zqmark<ROUND>x<i> to 10 Claude files of an existing workload")
@@ -33,6 +34,14 @@ func main() {
 		}
 		fmt.Printf("appended a turn to %d files\n", len(files))
 		return
+	}
+	if *src == "" {
+		p, err := fixtures.Path("transcripts")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "nativework: no shared fixtures:", err)
+			os.Exit(1)
+		}
+		*src = p
 	}
 	if _, err := os.Stat(*home); err == nil {
 		fmt.Fprintf(os.Stderr, "nativework: %s exists; remove it first\n", *home)
