@@ -64,7 +64,9 @@ func (s *Store) KeepsFullText() bool { return !s.dropFull.Load() }
 func fullTextOf(e, c Event) (field, text string, ok bool) {
 	switch e.Kind {
 	case KindToolResult:
-		if c.Content != e.Content {
+		// Compaction always trims trailing white space; only a cut that
+		// loses more is worth keeping.
+		if c.Content != trimEnd(e.Content) {
 			return FullContent, e.Content, true
 		}
 	case KindToolCall:

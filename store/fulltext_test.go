@@ -9,7 +9,8 @@ import (
 )
 
 // fullEvents are a Bash result and a Write call that compaction shortens,
-// and a short Read result it keeps as it is.
+// a short Read result it keeps as it is, and a Bash result it only trims
+// the final newline of (nothing worth keeping).
 func fullEvents() []Event {
 	var out []string
 	for i := range 12 {
@@ -23,6 +24,7 @@ func fullEvents() []Event {
 		ToolResult("t1", "Bash", nil, strings.Join(out, "\n"), false),
 		ToolCall("t2", "Write", &path, write),
 		ToolResult("t3", "Read", &path, "short", false),
+		ToolResult("t4", "Bash", nil, "one\ntwo\n", false),
 	}
 }
 
