@@ -21,9 +21,11 @@ type schemaObject struct {
 }
 
 // ownTables are the tables a store may hold: AZUREAL's, and Lazuli's own
-// record of native imports (native.go). SQLite's internal tables
-// (sqlite_sequence, sqlite_stat1, …) are allowed too.
-var ownTables = map[string]bool{"sessions": true, "events": true, "compactions": true, "meta": true, NativeTable: true}
+// record of native imports (native.go) and full tool output (fulltext.go).
+// SQLite's internal tables (sqlite_sequence, sqlite_stat1, …) are allowed
+// too.
+var ownTables = map[string]bool{"sessions": true, "events": true, "compactions": true, "meta": true,
+	NativeTable: true, FullTextTable: true}
 
 // ownIndexes are the indexes of those tables' schema scripts.
 var ownIndexes = map[string]bool{"idx_events_session": true, "idx_compactions_session": true,

@@ -85,6 +85,11 @@ func TestFullText(t *testing.T) {
 	if !hasFinding(rep, "full_text", SeverityInfo) {
 		t.Errorf("Check does not report the table: %+v", rep.Findings)
 	}
+	for _, f := range rep.Findings {
+		if f.Severity != SeverityInfo {
+			t.Errorf("Check warns about the table: %+v", f)
+		}
+	}
 
 	t.Run("Transfer", func(t *testing.T) {
 		dst := mustOpen(t)
