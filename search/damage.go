@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -279,17 +280,12 @@ func (x *Index) queryIDs(ctx context.Context, query string, args ...any) ([]int6
 func (q *query) lacksGram(text string) bool {
 	low, _ := fold(text)
 	for _, t := range q.terms {
-		switch {
-		case len(t) < gramBytes-1:
-		case len(t) == gramBytes-1:
-			if !strings.Contains(low, t) {
+		if utf8.RuneCountInString(t) < indexTermRunes {
+			continue // not looked up in the index
+		}
+		for _, g := range pickGrams(t) { // the grams matchExpression looks up, no others
+			if !strings.Contains(low, g) {
 				return true
-			}
-		default:
-			for i := 0; i+gramBytes <= len(t); i++ {
-				if !strings.Contains(low, t[i:i+gramBytes]) {
-					return true
-				}
 			}
 		}
 	}
@@ -301,7 +297,8 @@ func (q *query) lacksGram(text string) bool {
 // index recorded it for the same session (an id given to another event
 // since the last Update is not damage).
 func (x *Index) falseCandidate(ctx context.Context, hb *hitBuilder, e *store.ScannedEvent) (bool, error) {
-	if _, ok := hb.sessions[e.SessionID]; !ok || e.Event.Kind == "" || !hb.q.lacksGram(eventText(&e.Event)) {
+	text, _ := scannedText(e) // the index holds the grams of the full text too
+	if _, ok := hb.sessions[e.SessionID]; !ok || e.Event.Kind == "" || !hb.q.lacksGram(text) {
 		return false, nil
 	}
 	return x.inconsistentRow(ctx, hb.q.expr, e.ID, e.SessionID, hb.sessions[e.SessionID].Created)

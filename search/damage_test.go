@@ -169,3 +169,26 @@ func TestReplacedStoreIsNotDamage(t *testing.T) {
 		t.Errorf("another store at the path: %d hits, damaged %v, %v", hits, damaged, err)
 	}
 }
+
+// TestLongTermSampledGrams: the index looks a long term up by maxTermGrams of
+// its 4-grams, so a candidate that holds those and lacks another one is a
+// false candidate, not damage (a check of every 4-gram called the index of
+// `action_export_selected` damaged).
+func TestLongTermSampledGrams(t *testing.T) {
+	const term = "abcdefghijklmnopqrstuvwxyz"
+	q, err := parseQuery(term)
+	if err != nil {
+		t.Fatal(err)
+	}
+	picked := pickGrams(term)
+	if len(picked) >= len(term)-gramBytes+1 {
+		t.Fatalf("%q: every 4-gram picked; the test needs a longer term", term)
+	}
+	text := strings.Join(picked, " ")
+	if q.lacksGram(text) {
+		t.Errorf("a text holding every 4-gram the lookup uses counts as lacking one: %q", text)
+	}
+	if !q.lacksGram(strings.Join(picked[1:], " ")) {
+		t.Error("a text lacking a 4-gram the lookup uses does not count as lacking it")
+	}
+}
