@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # install-deps.sh - install the Debian packages Lazuli needs: the C toolchain and
 # headers to build a Fyne v2.8 app (GLFW 3.4 via cgo, X11 + Wayland backends), plus
-# Xvfb, xauth, ImageMagick and xdotool to run it headless and take screenshots.
+# Xvfb, xauth, ImageMagick and xdotool to run it headless and take screenshots, and
+# the PostgreSQL server the team sync tests start (teamsync, internal/pgtest).
 # Lazuli's own copy of ../shared/tools/install-gui-deps.sh, so a bare clone works.
 # Idempotent: runs `apt-get update` and `apt-get install` only when something is
 # missing (~0.3 s when all present). Waits up to 10 min for a dpkg lock held by
 # another apt. Quiet unless it fails.
 #
-# Usage: scripts/install-deps.sh [--build] [--xvfb] [--tools] [--icon] [--x11-only] [--check] [-v]
-#   (no group flag)  = --build --xvfb --tools
+# Usage: scripts/install-deps.sh [--build] [--xvfb] [--tools] [--pg] [--icon] [--x11-only] [--check] [-v]
+#   (no group flag)  = --build --xvfb --tools --pg
 #   --build     make, gcc, libc and GL/X11/Wayland headers for `go build`/`go vet`/
 #               `go test -race` of a Fyne app (main imports fyne/v2/app -> cgo GLFW)
 #   --xvfb      Xvfb + xauth + Mesa software GL (swrast) to run the app headless
 #   --tools     imagemagick (import/identify: screenshots) + xdotool (clicks/keys) + sqlite3
+#   --pg        postgresql (Debian's server, 15 on bookworm): the team sync tests run
+#               initdb and pg_ctl from /usr/lib/postgresql/*/bin in a temporary folder
 #   --node      nodejs + npm, to install the pinned agent CLIs (scripts/install-clis.sh);
 #               never part of the default set, and skipped when node and npm exist
 #   --icon      librsvg2-bin (rsvg-convert) to re-render assets/icon.png from the
@@ -24,12 +27,13 @@
 # Tested on Debian 12 (bookworm) with Go 1.26 and fyne v2.8.1.
 set -euo pipefail
 
-want_build=0 want_xvfb=0 want_tools=0 want_icon=0 want_node=0 x11_only=0 check_only=0 verbose=0
+want_build=0 want_xvfb=0 want_tools=0 want_pg=0 want_icon=0 want_node=0 x11_only=0 check_only=0 verbose=0
 for arg in "$@"; do
   case "$arg" in
     --build) want_build=1 ;;
     --xvfb) want_xvfb=1 ;;
     --tools) want_tools=1 ;;
+    --pg) want_pg=1 ;;
     --icon) want_icon=1 ;;
     --node) want_node=1 ;;
     --x11-only) x11_only=1 ;;
@@ -39,8 +43,8 @@ for arg in "$@"; do
     *) echo "install-deps: unknown option: $arg" >&2; exit 2 ;;
   esac
 done
-if [ $((want_build + want_xvfb + want_tools + want_icon + want_node)) -eq 0 ]; then
-  want_build=1 want_xvfb=1 want_tools=1
+if [ $((want_build + want_xvfb + want_tools + want_pg + want_icon + want_node)) -eq 0 ]; then
+  want_build=1 want_xvfb=1 want_tools=1 want_pg=1
 fi
 
 pkgs=()
@@ -58,6 +62,9 @@ if [ "$want_xvfb" = 1 ]; then
 fi
 if [ "$want_tools" = 1 ]; then
   pkgs+=(imagemagick xdotool sqlite3)  # sqlite3: the baseline of scripts/bench-scale.sh
+fi
+if [ "$want_pg" = 1 ]; then
+  pkgs+=(postgresql)  # the tests start their own server; the package's cluster is not used
 fi
 if [ "$want_icon" = 1 ]; then
   pkgs+=(librsvg2-bin)

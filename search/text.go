@@ -242,3 +242,8 @@ func isKey(js []byte, i int) bool {
 	}
 	return false
 }
+
+// EventText returns the searchable text of an event, as the index keeps
+// it: what the transcript shows of it, at most MaxEventText bytes. Team
+// sync sends the same text to its database.
+func EventText(e *store.Event) string { return eventText(e) }

@@ -40,10 +40,14 @@ type ScannedEvent struct {
 	SessionID int64
 	Seq       int64
 	Kind      Kind  // the kind column
+	CharLen   int64 // the char_len column
 	Event     Event // the payload; the zero Event (Kind "") when it cannot be decoded
 	// Full is what compaction shortened of the event (see FullTextTable),
 	// filled by AttachFullText; "" when nothing was kept.
 	Full string
+	// Payload is the stored data column as it is (a zstd frame, or the
+	// plain JSON text of a v1 file); only with ScanOptions.Raw.
+	Payload []byte
 }
 
 // ScanOptions selects the rows ScanEvents reads.
@@ -53,6 +57,7 @@ type ScanOptions struct {
 	Desc   bool   // largest id first
 	Kinds  []Kind // only rows of these kinds; nil means every row
 	Batch  int    // rows per batch; ≤ 0 means 1,024
+	Raw    bool   // also return each row's stored payload bytes
 }
 
 // ScanEvents reads the events with After < id < Before in id order
@@ -100,7 +105,7 @@ func (s *Store) ScanEvents(ctx context.Context, opt ScanOptions, fn func([]Scann
 
 // scanRow is an events row before decoding.
 type scanRow struct {
-	id, session, seq int64
+	id, session, seq, charLen int64
 	kind             Kind
 	data             []byte
 }
@@ -130,7 +135,7 @@ func (s *Store) readBatches(ctx context.Context, db *sql.DB, opt ScanOptions, ou
 			after = rows[len(rows)-1].id
 		}
 		select {
-		case out <- s.decodeScanRows(rows):
+		case out <- s.decodeScanRows(rows, opt.Raw):
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -145,7 +150,7 @@ func (s *Store) readBatches(ctx context.Context, db *sql.DB, opt ScanOptions, ou
 // and the row limit.
 func scanQuery(opt ScanOptions) string {
 	var b strings.Builder
-	b.WriteString("SELECT id, session_id, seq, " + kindColumn + ", data FROM events WHERE id > ? AND id < ?")
+	b.WriteString("SELECT id, session_id, seq, " + kindColumn + ", data, " + charLenColumn + " FROM events WHERE id > ? AND id < ?")
 	if len(opt.Kinds) > 0 {
 		b.WriteString(" AND kind IN (")
 		for i, k := range opt.Kinds {
@@ -182,7 +187,7 @@ func readScanBatch(ctx context.Context, db *sql.DB, query string, after, before 
 	)
 	for rows.Next() {
 		var r scanRow
-		if err := rows.Scan(&r.id, &r.session, &r.seq, &kind, &data); err != nil {
+		if err := rows.Scan(&r.id, &r.session, &r.seq, &kind, &data, &r.charLen); err != nil {
 			return nil, false, err
 		}
 		if cap(arena)-len(arena) < len(data) {
@@ -218,7 +223,8 @@ func scanCost(data []byte) int64 {
 }
 
 // decodeScanRows decodes rows on up to GOMAXPROCS goroutines.
-func (s *Store) decodeScanRows(rows []scanRow) []ScannedEvent {
+// With raw, each ScannedEvent also carries its stored payload.
+func (s *Store) decodeScanRows(rows []scanRow, raw bool) []ScannedEvent {
 	out := make([]ScannedEvent, len(rows))
 	decode := func(lo, hi int) {
 		var arena jsonArena
@@ -228,7 +234,10 @@ func (s *Store) decodeScanRows(rows []scanRow) []ScannedEvent {
 			if !ok {
 				ev = Event{}
 			}
-			out[i] = ScannedEvent{ID: r.id, SessionID: r.session, Seq: r.seq, Kind: r.kind, Event: ev}
+			out[i] = ScannedEvent{ID: r.id, SessionID: r.session, Seq: r.seq, Kind: r.kind, CharLen: r.charLen, Event: ev}
+			if raw {
+				out[i].Payload = r.data
+			}
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), (len(rows)+scanChunk-1)/scanChunk)
@@ -276,7 +285,7 @@ func (s *Store) EventsByID(ctx context.Context, ids []int64) ([]ScannedEvent, er
 		if decoded > MaxLoadBytes {
 			return nil, wrapByID("events", &LoadLimitError{Bytes: decoded, Limit: MaxLoadBytes})
 		}
-		for _, e := range s.decodeScanRows(rows) {
+		for _, e := range s.decodeScanRows(rows, false) {
 			byID[e.ID] = e
 		}
 	}
@@ -307,7 +316,7 @@ func inList(ids []int64) (string, []any) {
 
 func readRowsByID(ctx context.Context, db *sql.DB, ids []int64) ([]scanRow, error) {
 	list, args := inList(ids)
-	rows, err := db.QueryContext(ctx, "SELECT id, session_id, seq, "+kindColumn+", data FROM events WHERE id IN "+list, args...)
+	rows, err := db.QueryContext(ctx, "SELECT id, session_id, seq, "+kindColumn+", data, "+charLenColumn+" FROM events WHERE id IN "+list, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -316,7 +325,7 @@ func readRowsByID(ctx context.Context, db *sql.DB, ids []int64) ([]scanRow, erro
 	var kind any
 	for rows.Next() {
 		var r scanRow
-		if err := rows.Scan(&r.id, &r.session, &r.seq, &kind, &r.data); err != nil {
+		if err := rows.Scan(&r.id, &r.session, &r.seq, &kind, &r.data, &r.charLen); err != nil {
 			return nil, err
 		}
 		r.kind = kindValue(kind)

@@ -388,6 +388,13 @@ func (s *Store) fingerprint(ctx context.Context, sess Session) ([32]byte, error)
 	if err != nil {
 		return [32]byte{}, err
 	}
+	return s.fingerprintCopy(c)
+}
+
+// fingerprintCopy hashes a session copy's decoded payloads, compactions
+// and duration.
+func (s *Store) fingerprintCopy(c sessionCopy) ([32]byte, error) {
+	sess := c.sess
 	h := sha256.New()
 	var n [8]byte
 	for _, e := range c.events {

@@ -1,0 +1,107 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// RawSession is a session read from elsewhere (a team database) with its
+// stored payloads, to be copied into a store as Merge copies a session.
+type RawSession struct {
+	Session     Session // Name, Worktree, Created, Completed, DurationMS, CostUSD are kept
+	Events      []RawEvent
+	Compactions []Compaction // AfterSeq, Summary, Created are kept
+}
+
+// RawEvent is one events row: its payload is stored byte for byte.
+type RawEvent struct {
+	Seq     int64
+	Kind    Kind
+	CharLen int64
+	Data    []byte // a zstd frame, or the plain JSON of a v1 file (compressed on insert)
+}
+
+// ImportRaw copies r into s as a new session, in one transaction, as Merge
+// does: a session that exactly duplicates one already in s (same name,
+// worktree, created, completion, event payloads and compactions) is not
+// copied again; its id in s is returned with dup set.
+func (s *Store) ImportRaw(ctx context.Context, r RawSession) (id int64, dup bool, err error) {
+	if s.readOnly {
+		return 0, false, fmt.Errorf("import into %s: %w", s.path, ErrReadOnly)
+	}
+	c := sessionCopy{sess: r.Session, comps: r.Compactions}
+	var msgs int64
+	for _, e := range r.Events {
+		data, err := s.portablePayload(e.Data)
+		if err != nil {
+			return 0, false, fmt.Errorf("import: event %d: %w", e.Seq, err)
+		}
+		c.events = append(c.events, rawEvent{seq: e.Seq, charLen: e.CharLen, kind: string(e.Kind), data: data})
+		if e.Kind == KindUserMessage || e.Kind == KindAssistantText {
+			msgs++
+		}
+	}
+	c.sess.EventCount, c.sess.MessageCount = int64(len(c.events)), msgs
+	if s.Exists() {
+		mine, err := s.ListSessions(ctx, "")
+		if err != nil {
+			return 0, false, fmt.Errorf("import: %w", err)
+		}
+		want, err := s.fingerprintCopy(c)
+		if err != nil {
+			return 0, false, fmt.Errorf("import: %w", err)
+		}
+		for _, m := range mine {
+			if cheapKey(m) != cheapKey(c.sess) {
+				continue
+			}
+			have, err := s.fingerprint(ctx, m)
+			if err != nil {
+				return 0, false, fmt.Errorf("import: %w", err)
+			}
+			if have == want {
+				return m.ID, true, nil
+			}
+		}
+	}
+	err = s.writeTx(ctx, true, func(tx *sql.Tx) error {
+		var err error
+		id, err = c.insert(ctx, tx)
+		return err
+	})
+	if err != nil {
+		return 0, false, fmt.Errorf("import into %s: %w", s.path, err)
+	}
+	return id, false, nil
+}
+
+// EncodePayload returns e's serde JSON compressed as the data column holds
+// it, without ingestion-time compaction: for an event read from a store and
+// then changed (a redacted copy), to be stored or sent elsewhere.
+func (s *Store) EncodePayload(e Event) ([]byte, error) {
+	js, err := EncodeEventJSON(e)
+	if err != nil {
+		return nil, err
+	}
+	cd, err := s.encoders.get()
+	if err != nil {
+		return nil, err
+	}
+	defer s.encoders.put(cd)
+	return cd.compress(js), nil
+}
+
+// payloadCodecs decode payloads read from outside a Store.
+var payloadCodecs encoderPool
+
+// DecodePayload decodes a stored data value read from elsewhere (a team
+// database): a zstd frame, or a v1 file's plain JSON.
+func DecodePayload(data []byte) (Event, error) {
+	cd, err := payloadCodecs.get()
+	if err != nil {
+		return Event{}, err
+	}
+	defer payloadCodecs.put(cd)
+	return cd.decode(data)
+}

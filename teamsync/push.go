@@ -1,0 +1,758 @@
+package teamsync
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/lazuli-app/lazuli/export"
+	"github.com/lazuli-app/lazuli/search"
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// DefaultBatch is the number of events one push transaction carries.
+const DefaultBatch = 5000
+
+// Options says how to push.
+type Options struct {
+	Machine    string // the machine label; required
+	User       string // who pushes; required
+	Repository string // the repository the store's worktree belongs to
+	// AllowSecrets sends texts as they are; by default every secret the
+	// export scan finds is replaced with its [REDACTED:rule] mark first.
+	AllowSecrets bool
+	BatchRows    int     // events per transaction; ≤ 0 means DefaultBatch
+	Insight      Insight // usage, files and refs of sessions; nil for none
+	// Hook, when set, is called at each point where a push can be
+	// interrupted; an error it returns stops the push. Tests kill or
+	// disturb a push there.
+	Hook func(point string) error
+}
+
+// Insight supplies what the insight index knows of a session. It is the
+// seam where the insight index plugs in; a push without one sends no
+// usage, files or refs.
+type Insight interface {
+	SessionInsight(ctx context.Context, st *store.Store, s store.Session) (SessionInsight, error)
+}
+
+// SessionInsight is a session's usage, files and refs.
+type SessionInsight struct {
+	Usage *Usage // nil when unknown
+	Files []File
+	Refs  []Ref
+}
+
+// Usage is a session's token usage and cost.
+type Usage struct {
+	Turns, InputTokens, OutputTokens, CacheReadTokens, CacheWriteTokens, ReasoningTokens int64
+	CostUSD                                                                            float64
+	CostEstimated                                                                      bool
+}
+
+// File is a file a session touched.
+type File struct {
+	Path, Action              string
+	Count, FirstSeq, LastSeq int64
+}
+
+// Ref is a pull request, issue, commit, branch or URL a session mentions.
+type Ref struct {
+	Kind, Value string
+	FirstSeq    int64
+}
+
+// Report says what a push of one store did.
+type Report struct {
+	Store      string `json:"store"`
+	StoreID    string `json:"store_id"`
+	NewStoreID bool   `json:"new_store_id"` // the store got its id in this push
+	// Forked reports that the database held different rows under the
+	// store's id (a copy of the store pushed first), so the store got a
+	// new id and was pushed as a store of its own.
+	Forked      bool        `json:"forked"`
+	Sessions    int         `json:"sessions"`    // session rows written (new or changed)
+	Events      int64       `json:"events"`      // event rows sent
+	Compactions int         `json:"compactions"` // compaction rows sent
+	Redactions  []Redaction `json:"redactions"`  // secrets replaced before sending
+}
+
+// Redaction is one secret replaced before it left the machine.
+type Redaction struct {
+	SessionID int64  `json:"session_id"`
+	Seq       int64  `json:"seq"` // 0 for the session's own fields
+	Field     string `json:"field"`
+	Rule      string `json:"rule"`
+	Preview   string `json:"preview"` // masked, as the export scan shows it
+}
+
+// NewStoreID returns a new random store id.
+func NewStoreID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// pusher is one push of one store.
+type pusher struct {
+	db    *DB
+	st    *store.Store
+	opt   Options
+	rep   Report
+	id    string
+	rows  map[int64]store.Session // the store's sessions by id
+	batch int
+}
+
+// Push sends what is new in st since its last push: events and compactions
+// above the largest id the database holds for the store, and every session
+// row that is new or changed. Each batch is one transaction, so a push
+// stopped at any moment and run again ends with the same rows as one
+// uninterrupted push. The schema is created or migrated first.
+func Push(ctx context.Context, db *DB, st *store.Store, opt Options) (Report, error) {
+	p := &pusher{db: db, st: st, opt: opt, batch: opt.BatchRows, rep: Report{Store: st.Path(), Redactions: []Redaction{}}}
+	if p.batch <= 0 {
+		p.batch = DefaultBatch
+	}
+	if opt.Machine == "" || opt.User == "" {
+		return p.rep, errors.New("push: a machine label and a user are required")
+	}
+	err := p.run(ctx)
+	if err != nil {
+		return p.rep, fmt.Errorf("push %s: %w", st.Path(), err)
+	}
+	return p.rep, nil
+}
+
+func (p *pusher) hook(point string) error {
+	if p.opt.Hook == nil {
+		return nil
+	}
+	return p.opt.Hook(point)
+}
+
+func (p *pusher) run(ctx context.Context) error {
+	if err := p.db.Migrate(ctx); err != nil {
+		return err
+	}
+	if err := p.identify(ctx); err != nil {
+		return err
+	}
+	if err := p.hook("identified"); err != nil {
+		return err
+	}
+	if err := p.loadSessionRows(ctx); err != nil {
+		return err
+	}
+	if err := p.pushEvents(ctx); err != nil {
+		return err
+	}
+	if err := p.pushCompactions(ctx); err != nil {
+		return err
+	}
+	return p.pushSessions(ctx)
+}
+
+// identify reads (or gives) the store its id and checks that the rows the
+// database holds under it are this store's.
+func (p *pusher) identify(ctx context.Context) error {
+	id, err := p.st.StoreID(ctx)
+	if err != nil {
+		return err
+	}
+	if id == "" {
+		id = NewStoreID()
+		if err := p.st.SetStoreID(ctx, id); err != nil {
+			return err
+		}
+		p.rep.NewStoreID = true
+	} else {
+		forked, err := p.forked(ctx, id)
+		if err != nil {
+			return err
+		}
+		if forked {
+			id = NewStoreID()
+			if err := p.st.SetStoreID(ctx, id); err != nil {
+				return err
+			}
+			p.rep.Forked = true
+		}
+	}
+	p.id, p.rep.StoreID = id, id
+	_, err = p.db.conn.Exec(ctx, `INSERT INTO lazuli_stores(store_id, machine, username, path, repository)
+		VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (store_id) DO UPDATE SET machine = EXCLUDED.machine, username = EXCLUDED.username,
+			path = EXCLUDED.path, repository = EXCLUDED.repository, last_push = now()`,
+		id, p.opt.Machine, p.opt.User, p.st.Path(), p.opt.Repository)
+	return p.db.wrap("record the store", err)
+}
+
+// forked reports whether the newest event the database holds under id is
+// not this store's: the store is a copy of one pushed before, and the two
+// have diverged. Event ids never decrease in a store, so a store whose id
+// sequence is below that event's id, or whose event of that id has other
+// bytes, is another store.
+func (p *pusher) forked(ctx context.Context, id string) (bool, error) {
+	var w int64
+	var hash []byte
+	err := p.db.conn.QueryRow(ctx, `SELECT event_id, src_hash FROM lazuli_events WHERE store_id = $1
+		ORDER BY event_id DESC LIMIT 1`, id).Scan(&w, &hash)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, p.db.wrap("read the last pushed event", err)
+	}
+	b, err := p.st.IDBounds(ctx)
+	if err != nil {
+		return false, err
+	}
+	if b.EventSequence > 0 && b.EventSequence < w {
+		return true, nil
+	}
+	var local []byte
+	err = p.st.ScanEvents(ctx, store.ScanOptions{After: w - 1, Before: w + 1, Raw: true}, func(evs []store.ScannedEvent) error {
+		for _, e := range evs {
+			if e.ID == w {
+				local = e.Payload
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return false, err
+	}
+	if local == nil {
+		return false, nil // deleted with its session: nothing to compare
+	}
+	sum := sha256.Sum256(local)
+	return !bytes.Equal(sum[:], hash), nil
+}
+
+func (p *pusher) loadSessionRows(ctx context.Context) error {
+	list, err := p.st.SessionRows(ctx)
+	if err != nil {
+		return err
+	}
+	p.rows = make(map[int64]store.Session, len(list))
+	for _, s := range list {
+		p.rows[s.ID] = s
+	}
+	return nil
+}
+
+// session returns the session row of id, reading the rows again when id is
+// newer than they are; ok is false for a session deleted meanwhile.
+func (p *pusher) session(ctx context.Context, id int64) (store.Session, bool, error) {
+	if s, ok := p.rows[id]; ok {
+		return s, true, nil
+	}
+	if err := p.loadSessionRows(ctx); err != nil {
+		return store.Session{}, false, err
+	}
+	s, ok := p.rows[id]
+	return s, ok, nil
+}
+
+// maxID returns the largest id column of table for the store; 0 if none.
+func (p *pusher) maxID(ctx context.Context, table, column string) (int64, error) {
+	var n *int64
+	err := p.db.conn.QueryRow(ctx, `SELECT max(`+column+`) FROM `+table+` WHERE store_id = $1`, p.id).Scan(&n)
+	if err != nil || n == nil {
+		return 0, p.db.wrap("read what was pushed", err)
+	}
+	return *n, nil
+}
+
+var eventColumns = []string{"store_id", "event_id", "session_id", "session_created", "seq", "kind", "char_len",
+	"data", "text", "payload", "src_hash", "redactions"}
+
+func (p *pusher) pushEvents(ctx context.Context) error {
+	after, err := p.maxID(ctx, "lazuli_events", "event_id")
+	if err != nil {
+		return err
+	}
+	var pending [][]any
+	flush := func() error {
+		if len(pending) == 0 {
+			return nil
+		}
+		if err := p.copyRows(ctx, "lazuli_events", eventColumns, "store_id, event_id", pending); err != nil {
+			return err
+		}
+		p.rep.Events += int64(len(pending))
+		pending = pending[:0]
+		return p.hook("events-committed")
+	}
+	err = p.st.ScanEvents(ctx, store.ScanOptions{After: after, Raw: true}, func(evs []store.ScannedEvent) error {
+		rows, err := p.eventRows(ctx, evs)
+		if err != nil {
+			return err
+		}
+		pending = append(pending, rows...)
+		if len(pending) >= p.batch {
+			return flush()
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return flush()
+}
+
+// eventRows turns scanned events into rows, redacting secrets unless the
+// push allows them.
+func (p *pusher) eventRows(ctx context.Context, evs []store.ScannedEvent) ([][]any, error) {
+	redacted := map[int64]int{} // event id -> secrets replaced
+	if !p.opt.AllowSecrets {
+		if err := p.redactEvents(ctx, evs, redacted); err != nil {
+			return nil, err
+		}
+	}
+	rows := make([][]any, 0, len(evs))
+	for i := range evs {
+		e := &evs[i]
+		sess, ok, err := p.session(ctx, e.SessionID)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue // deleted since the scan read it
+		}
+		sum := sha256.Sum256(e.Payload)
+		payload := e.Payload
+		var data any
+		text := ""
+		if e.Event.Kind != "" {
+			if n := redacted[e.ID]; n > 0 {
+				if payload, err = p.st.EncodePayload(e.Event); err != nil {
+					return nil, fmt.Errorf("encode event %d: %w", e.ID, err)
+				}
+			}
+			js, err := store.EncodeEventJSON(e.Event)
+			if err != nil {
+				return nil, fmt.Errorf("encode event %d: %w", e.ID, err)
+			}
+			data = jsonbSafe(js)
+			text = textSafe(search.EventText(&e.Event))
+		}
+		rows = append(rows, []any{p.id, e.ID, e.SessionID, sess.Created, e.Seq, string(e.Kind), e.CharLen,
+			data, text, payload, sum[:], int32(redacted[e.ID])})
+	}
+	return rows, nil
+}
+
+// redactEvents scans the events of each session in evs as an export would
+// and replaces the events that hold secrets with redacted copies.
+func (p *pusher) redactEvents(ctx context.Context, evs []store.ScannedEvent, redacted map[int64]int) error {
+	bySession := map[int64][]int{}
+	var order []int64
+	for i, e := range evs {
+		if e.Event.Kind == "" {
+			continue
+		}
+		if _, ok := bySession[e.SessionID]; !ok {
+			order = append(order, e.SessionID)
+		}
+		bySession[e.SessionID] = append(bySession[e.SessionID], i)
+	}
+	for _, sid := range order {
+		idx := bySession[sid]
+		src := export.Source{Session: store.Session{ID: sid}}
+		for _, i := range idx {
+			e := evs[i]
+			src.Events = append(src.Events, store.StoredEvent{ID: e.ID, Seq: e.Seq, Kind: e.Kind, CharLen: e.CharLen, Event: e.Event})
+		}
+		rep := export.Scan(src)
+		if len(rep.Findings) == 0 {
+			continue
+		}
+		out := export.Redact(src, rep)
+		bySeq := map[int64]int{}
+		for k, i := range idx {
+			bySeq[evs[i].Seq] = k
+		}
+		for _, f := range rep.Findings {
+			for _, l := range f.Locations {
+				k, ok := bySeq[l.Seq]
+				if !ok || l.Seq == 0 {
+					continue
+				}
+				redacted[evs[idx[k]].ID]++
+				p.rep.Redactions = append(p.rep.Redactions, Redaction{SessionID: sid, Seq: l.Seq, Field: l.Field, Rule: f.Rule, Preview: f.Preview})
+			}
+		}
+		for k, i := range idx {
+			if redacted[evs[i].ID] > 0 {
+				evs[i].Event = out.Events[k].Event
+			}
+		}
+	}
+	return nil
+}
+
+var compactionColumns = []string{"store_id", "compaction_id", "session_id", "session_created", "after_seq", "summary", "created", "redactions"}
+
+func (p *pusher) pushCompactions(ctx context.Context) error {
+	after, err := p.maxID(ctx, "lazuli_compactions", "compaction_id")
+	if err != nil {
+		return err
+	}
+	var rows [][]any
+	err = p.st.ScanCompactions(ctx, after, func(cs []store.Compaction) error {
+		for _, c := range cs {
+			sess, ok, err := p.session(ctx, c.SessionID)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			n := 0
+			if !p.opt.AllowSecrets {
+				src := export.Source{Session: store.Session{ID: c.SessionID}, Compactions: []store.Compaction{c}}
+				if rep := export.Scan(src); len(rep.Findings) > 0 {
+					c = export.Redact(src, rep).Compactions[0]
+					for _, f := range rep.Findings {
+						for _, l := range f.Locations {
+							n++
+							p.rep.Redactions = append(p.rep.Redactions, Redaction{SessionID: c.SessionID, Seq: l.Seq, Field: l.Field, Rule: f.Rule, Preview: f.Preview})
+						}
+					}
+				}
+			}
+			rows = append(rows, []any{p.id, c.ID, c.SessionID, sess.Created, c.AfterSeq, textSafe(c.Summary), c.Created, int32(n)})
+		}
+		if len(rows) >= p.batch {
+			if err := p.copyRows(ctx, "lazuli_compactions", compactionColumns, "store_id, compaction_id", rows); err != nil {
+				return err
+			}
+			p.rep.Compactions += len(rows)
+			rows = rows[:0]
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(rows) > 0 {
+		if err := p.copyRows(ctx, "lazuli_compactions", compactionColumns, "store_id, compaction_id", rows); err != nil {
+			return err
+		}
+		p.rep.Compactions += len(rows)
+	}
+	return p.hook("compactions-committed")
+}
+
+// copyRows inserts rows into table in one transaction with COPY. Rows
+// already there (another pusher of the same store sent them meanwhile) make
+// the COPY fail; the batch then goes again through a temporary table with
+// ON CONFLICT DO NOTHING, so nothing is doubled and nobody waits.
+func (p *pusher) copyRows(ctx context.Context, table string, columns []string, key string, rows [][]any) error {
+	err := p.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{table}, columns, p.source(rows)); err != nil {
+			return err
+		}
+		return p.hook(table + "-copied")
+	})
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || pgErr.Code != "23505" {
+		return p.db.wrap("send "+strings.TrimPrefix(table, "lazuli_"), err)
+	}
+	err = p.inTx(ctx, func(tx pgx.Tx) error {
+		tmp := "tmp_" + table
+		if _, err := tx.Exec(ctx, `CREATE TEMP TABLE IF NOT EXISTS `+tmp+` (LIKE `+table+`) ON COMMIT DELETE ROWS`); err != nil {
+			return err
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{tmp}, columns, pgx.CopyFromRows(rows)); err != nil {
+			return err
+		}
+		cols := strings.Join(columns, ", ")
+		_, err := tx.Exec(ctx, `INSERT INTO `+table+` (`+cols+`) SELECT `+cols+` FROM `+tmp+` ON CONFLICT (`+key+`) DO NOTHING`)
+		return err
+	})
+	return p.db.wrap("send "+strings.TrimPrefix(table, "lazuli_"), err)
+}
+
+// source returns rows as a COPY source; with a Hook, it calls the hook
+// every hookRows rows, while the COPY is under way.
+func (p *pusher) source(rows [][]any) pgx.CopyFromSource {
+	if p.opt.Hook == nil {
+		return pgx.CopyFromRows(rows)
+	}
+	return &hookedRows{CopyFromSource: pgx.CopyFromRows(rows), p: p}
+}
+
+// hookRows is how often a hooked COPY calls the hook.
+const hookRows = 10
+
+type hookedRows struct {
+	pgx.CopyFromSource
+	p   *pusher
+	n   int
+	err error
+}
+
+func (h *hookedRows) Next() bool {
+	if h.n++; h.n%hookRows == 0 {
+		if h.err = h.p.hook("copy-row"); h.err != nil {
+			return false
+		}
+	}
+	return h.CopyFromSource.Next()
+}
+
+func (h *hookedRows) Err() error {
+	if h.err != nil {
+		return h.err
+	}
+	return h.CopyFromSource.Err()
+}
+
+// inTx runs fn in a transaction and commits it.
+func (p *pusher) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	tx, err := p.db.conn.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // a no-op after Commit
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+var sessionColumns = []string{"store_id", "session_id", "created", "created_day", "name", "worktree", "repository",
+	"machine", "username", "completed", "duration_ms", "cost_usd", "last_claude_uuid", "event_count", "message_count",
+	"chars_since_compaction", "last_event_id", "turns", "input_tokens", "output_tokens", "cache_read_tokens",
+	"cache_write_tokens", "reasoning_tokens", "usage_cost_usd", "cost_estimated", "row_hash"}
+
+type sessionKey struct {
+	id      int64
+	created string
+}
+
+// pushSessions writes every session row that is new or changed (by a hash
+// of what is sent), with its files and refs, in one transaction.
+func (p *pusher) pushSessions(ctx context.Context) error {
+	list, err := p.st.ListSessions(ctx, "")
+	if err != nil {
+		return err
+	}
+	have := map[sessionKey][]byte{}
+	rows, err := p.db.conn.Query(ctx, `SELECT session_id, created, row_hash FROM lazuli_sessions WHERE store_id = $1`, p.id)
+	if err != nil {
+		return p.db.wrap("read pushed sessions", err)
+	}
+	for rows.Next() {
+		var k sessionKey
+		var h []byte
+		if err := rows.Scan(&k.id, &k.created, &h); err != nil {
+			rows.Close()
+			return p.db.wrap("read pushed sessions", err)
+		}
+		have[k] = h
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return p.db.wrap("read pushed sessions", err)
+	}
+	var out, files, refs [][]any
+	var keys []sessionKey
+	for _, s := range list {
+		row, sessFiles, sessRefs, err := p.sessionRow(ctx, s)
+		if err != nil {
+			return err
+		}
+		k := sessionKey{s.ID, s.Created}
+		if bytes.Equal(have[k], row[len(row)-1].([]byte)) {
+			continue
+		}
+		out = append(out, row)
+		files = append(files, sessFiles...)
+		refs = append(refs, sessRefs...)
+		keys = append(keys, k)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	err = p.inTx(ctx, func(tx pgx.Tx) error {
+		cols := strings.Join(sessionColumns, ", ")
+		if _, err := tx.Exec(ctx, `CREATE TEMP TABLE IF NOT EXISTS tmp_lazuli_sessions ON COMMIT DELETE ROWS
+			AS SELECT `+cols+` FROM lazuli_sessions WITH NO DATA`); err != nil {
+			return err
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"tmp_lazuli_sessions"}, sessionColumns, pgx.CopyFromRows(out)); err != nil {
+			return err
+		}
+		var set []string
+		for _, c := range sessionColumns[3:] {
+			set = append(set, c+" = EXCLUDED."+c)
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO lazuli_sessions (`+cols+`) SELECT `+cols+` FROM tmp_lazuli_sessions
+			ON CONFLICT (store_id, session_id, created) DO UPDATE SET `+strings.Join(set, ", ")+`, pushed_at = now()`); err != nil {
+			return err
+		}
+		if p.opt.Insight != nil {
+			if err := replaceInsight(ctx, tx, p.id, keys, files, refs); err != nil {
+				return err
+			}
+		}
+		return p.hook("sessions-copied")
+	})
+	if err != nil {
+		return p.db.wrap("send sessions", err)
+	}
+	p.rep.Sessions = len(out)
+	return nil
+}
+
+// replaceInsight replaces the files and refs of the sessions keys.
+func replaceInsight(ctx context.Context, tx pgx.Tx, storeID string, keys []sessionKey, files, refs [][]any) error {
+	ids := make([]int64, len(keys))
+	created := make([]string, len(keys))
+	for i, k := range keys {
+		ids[i], created[i] = k.id, k.created
+	}
+	for _, t := range []string{"lazuli_files", "lazuli_refs"} {
+		if _, err := tx.Exec(ctx, `DELETE FROM `+t+` WHERE store_id = $1 AND (session_id, session_created) IN
+			(SELECT * FROM unnest($2::bigint[], $3::text[]))`, storeID, ids, created); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"lazuli_files"}, []string{"store_id", "session_id", "session_created",
+		"path", "action", "count", "first_seq", "last_seq"}, pgx.CopyFromRows(files)); err != nil {
+		return err
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"lazuli_refs"}, []string{"store_id", "session_id", "session_created",
+		"kind", "value", "first_seq"}, pgx.CopyFromRows(refs))
+	return err
+}
+
+// sessionRow returns the row of s (its name, worktree and Claude id
+// redacted unless secrets are allowed), with its files and refs; the
+// row's last value is its hash.
+func (p *pusher) sessionRow(ctx context.Context, s store.Session) ([]any, [][]any, [][]any, error) {
+	if !p.opt.AllowSecrets {
+		src := export.Source{Session: s}
+		if rep := export.Scan(src); len(rep.Findings) > 0 {
+			s = export.Redact(src, rep).Session
+			for _, f := range rep.Findings {
+				for _, l := range f.Locations {
+					p.rep.Redactions = append(p.rep.Redactions, Redaction{SessionID: s.ID, Field: l.Field, Rule: f.Rule, Preview: f.Preview})
+				}
+			}
+		}
+	}
+	var in SessionInsight
+	if p.opt.Insight != nil {
+		var err error
+		if in, err = p.opt.Insight.SessionInsight(ctx, p.st, s); err != nil {
+			return nil, nil, nil, fmt.Errorf("insight of S%d: %w", s.ID, err)
+		}
+	}
+	var day any
+	if t, err := time.Parse(time.DateTime, s.Created); err == nil {
+		day = t
+	}
+	row := []any{p.id, s.ID, s.Created, day, textSafe(s.Name), textSafe(s.Worktree), p.opt.Repository,
+		p.opt.Machine, p.opt.User, s.Completed, s.DurationMS, finite(s.CostUSD), textSafe(s.LastClaudeUUID),
+		s.EventCount, s.MessageCount, s.CharsSinceCompaction, s.LastEventID}
+	if u := in.Usage; u != nil {
+		row = append(row, u.Turns, u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens,
+			u.ReasoningTokens, u.CostUSD, u.CostEstimated)
+	} else {
+		row = append(row, int64(0), nil, nil, nil, nil, nil, nil, false)
+	}
+	h := sha256.New()
+	for _, v := range row {
+		fmt.Fprintf(h, "%v\x00", deref(v))
+	}
+	var files, refs [][]any
+	for _, f := range in.Files {
+		files = append(files, []any{p.id, s.ID, s.Created, textSafe(f.Path), f.Action, f.Count, f.FirstSeq, f.LastSeq})
+		fmt.Fprintf(h, "F%s\x00%s\x00%d\x00%d\x00%d\x00", f.Path, f.Action, f.Count, f.FirstSeq, f.LastSeq)
+	}
+	for _, r := range in.Refs {
+		refs = append(refs, []any{p.id, s.ID, s.Created, r.Kind, textSafe(r.Value), r.FirstSeq})
+		fmt.Fprintf(h, "R%s\x00%s\x00%d\x00", r.Kind, r.Value, r.FirstSeq)
+	}
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], SchemaVersion)
+	h.Write(n[:])
+	return append(row, h.Sum(nil)), files, refs, nil
+}
+
+// deref formats pointers by their values for the row hash.
+func deref(v any) any {
+	switch x := v.(type) {
+	case *bool:
+		if x != nil {
+			return *x
+		}
+	case *int64:
+		if x != nil {
+			return *x
+		}
+	case *float64:
+		if x != nil {
+			return *x
+		}
+	default:
+		return v
+	}
+	return "<nil>"
+}
+
+// finite drops a cost that PostgreSQL could take but JSON could not show.
+func finite(f *float64) *float64 {
+	if f == nil || math.IsNaN(*f) || math.IsInf(*f, 0) {
+		return nil
+	}
+	return f
+}
+
+// textSafe makes s storable as PostgreSQL text: valid UTF-8 without NUL.
+func textSafe(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if strings.IndexByte(s, 0) >= 0 {
+		s = strings.ReplaceAll(s, "\x00", "\uFFFD")
+	}
+	return s
+}
+
+// jsonbSafe rewrites the \u0000 escapes jsonb refuses as \ufffd; the
+// payload column keeps the event as it is.
+func jsonbSafe(js []byte) []byte {
+	if !bytes.Contains(js, []byte(`\u0000`)) {
+		return js
+	}
+	out := make([]byte, 0, len(js))
+	for i := 0; i < len(js); i++ {
+		if js[i] != '\\' || i+1 >= len(js) {
+			out = append(out, js[i])
+			continue
+		}
+		if js[i+1] == 'u' && i+6 <= len(js) && string(js[i+2:i+6]) == "0000" {
+			out = append(out, `\ufffd`...)
+			i += 5
+			continue
+		}
+		out = append(out, js[i], js[i+1])
+		i++
+	}
+	return out
+}
