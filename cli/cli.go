@@ -53,6 +53,8 @@ func commands() []command {
 		{"export", "[--store P] SESSION [--format md|html|json] [-o FILE|-] [--redact | --allow-secrets] [--force] [--scan-only] [--json]", "export a session to Markdown, HTML or JSON after a secret scan", runExport},
 		{"run", "[--store P] [--session SESSION] [--backend claude|codex] [--model M] [--no-full-text] [--json] PROMPT|-", "run an agent CLI on a prompt, saving its events as they stream", runRun},
 		{"compact", "[--store P] SESSION [--agent auto|builtin|claude|codex] [--json]", "compact a session's older history into a summary", runCompact},
+		{"sync", "push --pg URL [--project DIR | --store P]... [--machine NAME] [--allow-secrets] [--watch] [--json]", "push sessions to the team's PostgreSQL database", runSync},
+		{"team", "ls|show|search|stats|pull --pg URL [--json] [ARGS]", "browse, search, total and pull the team's sessions", runTeam},
 	}
 }
 

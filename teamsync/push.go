@@ -606,6 +606,14 @@ func (p *pusher) pushSessions(ctx context.Context) error {
 			ON CONFLICT (store_id, session_id, created) DO UPDATE SET `+strings.Join(set, ", ")+`, pushed_at = now()`); err != nil {
 			return err
 		}
+		// Without the insight index, a session's turns are its completions.
+		if _, err := tx.Exec(ctx, `UPDATE lazuli_sessions s SET turns = (SELECT count(*) FROM lazuli_events e
+				WHERE e.store_id = s.store_id AND e.session_id = s.session_id AND e.session_created = s.created
+				AND e.kind = 'Complete')
+			FROM tmp_lazuli_sessions t WHERE s.store_id = t.store_id AND s.session_id = t.session_id
+				AND s.created = t.created AND t.input_tokens IS NULL`); err != nil {
+			return err
+		}
 		if p.opt.Insight != nil {
 			if err := replaceInsight(ctx, tx, p.id, keys, files, refs); err != nil {
 				return err
