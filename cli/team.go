@@ -335,4 +335,3 @@ func teamSearch(ctx context.Context, env *Env, db *teamsync.DB, query string, li
 	printHits(env, search.Result{Hits: hits, More: more}, query)
 	return nil
 }
-

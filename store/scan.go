@@ -106,8 +106,8 @@ func (s *Store) ScanEvents(ctx context.Context, opt ScanOptions, fn func([]Scann
 // scanRow is an events row before decoding.
 type scanRow struct {
 	id, session, seq, charLen int64
-	kind             Kind
-	data             []byte
+	kind                      Kind
+	data                      []byte
 }
 
 // readBatches reads and decodes the batches of opt and sends them to out.

@@ -3,10 +3,10 @@ package teamsync
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 

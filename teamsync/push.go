@@ -57,13 +57,13 @@ type SessionInsight struct {
 // Usage is a session's token usage and cost.
 type Usage struct {
 	Turns, InputTokens, OutputTokens, CacheReadTokens, CacheWriteTokens, ReasoningTokens int64
-	CostUSD                                                                            float64
-	CostEstimated                                                                      bool
+	CostUSD                                                                              float64
+	CostEstimated                                                                        bool
 }
 
 // File is a file a session touched.
 type File struct {
-	Path, Action              string
+	Path, Action             string
 	Count, FirstSeq, LastSeq int64
 }
 
