@@ -50,6 +50,29 @@ func (s *Store) SetStoreID(ctx context.Context, id string) error {
 	return nil
 }
 
+// EnsureStoreID gives the store the team-sync identity id unless it has
+// one, and returns the identity it has then: two pushes that start at once
+// on a store without one agree on the first that was written.
+func (s *Store) EnsureStoreID(ctx context.Context, id string) (string, error) {
+	if id == "" {
+		return "", fmt.Errorf("set store id of %s: empty id", s.path)
+	}
+	var have string
+	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)", StoreIDKey, id); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, "SELECT CAST(value AS TEXT) FROM meta WHERE key = ?", StoreIDKey).Scan(&have)
+	})
+	if errors.Is(err, errNoStore) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return "", fmt.Errorf("set store id of %s: %w", s.path, err)
+	}
+	return have, nil
+}
+
 func wrapStoreID(err error) error {
 	if err == nil {
 		return nil

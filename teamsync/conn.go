@@ -86,13 +86,13 @@ func connectError(cfg *pgx.ConnConfig, err error) error {
 	if errors.As(err, &pgErr) {
 		switch pgErr.Code {
 		case "28P01", "28000":
-			return fmt.Errorf("connect to %s as %s: authentication failed (wrong password or user?): %w", where, cfg.User, errAuth)
+			return fmt.Errorf("connect to %s as %s: %w (wrong password or user?)", where, cfg.User, errAuth)
 		case "3D000":
 			return fmt.Errorf("connect to %s: database %q does not exist: %w", where, cfg.Database, err)
 		}
 		return fmt.Errorf("connect to %s: %s: %w", where, pgErr.Message, err)
 	}
-	return fmt.Errorf("connect to %s: server not reachable (%s): %w", where, innermost(err), errUnreachable)
+	return fmt.Errorf("connect to %s: %w (%s)", where, errUnreachable, innermost(err))
 }
 
 var (
@@ -124,22 +124,25 @@ func unwrapParse(err error) error {
 // describe turns a server error into its message, code and detail.
 func describe(err error) error {
 	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && (strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P")) {
+		return fmt.Errorf("%w: %s (push again to resume)", errConnLost, pgErr.Message)
+	}
 	if errors.As(err, &pgErr) {
 		msg := pgErr.Message
 		if pgErr.Detail != "" {
 			msg += " (" + pgErr.Detail + ")"
 		}
-		return fmt.Errorf("%s [SQLSTATE %s]: %w", msg, pgErr.Code, errServer)
+		return fmt.Errorf("%w: %s [SQLSTATE %s]", errServer, msg, pgErr.Code)
 	}
 	if pgconn.SafeToRetry(err) || isConnLost(err) {
-		return fmt.Errorf("connection to the server lost (%s): %w", innermost(err), errConnLost)
+		return fmt.Errorf("%w: %s (push again to resume)", errConnLost, innermost(err))
 	}
 	return err
 }
 
 var (
-	errServer   = errors.New("server error")
-	errConnLost = errors.New("connection lost")
+	errServer   = errors.New("the server said")
+	errConnLost = errors.New("connection to the server lost")
 )
 
 func isConnLost(err error) bool {

@@ -172,11 +172,11 @@ func (p *pusher) identify(ctx context.Context) error {
 		return err
 	}
 	if id == "" {
-		id = NewStoreID()
-		if err := p.st.SetStoreID(ctx, id); err != nil {
+		mine := NewStoreID()
+		if id, err = p.st.EnsureStoreID(ctx, mine); err != nil {
 			return err
 		}
-		p.rep.NewStoreID = true
+		p.rep.NewStoreID = id == mine
 	} else {
 		forked, err := p.forked(ctx, id)
 		if err != nil {
@@ -285,15 +285,16 @@ func (p *pusher) pushEvents(ctx context.Context) error {
 		return err
 	}
 	var pending [][]any
-	flush := func() error {
-		if len(pending) == 0 {
+	flush := func() error { // sends the first batch of pending rows
+		n := min(len(pending), p.batch)
+		if n == 0 {
 			return nil
 		}
-		if err := p.copyRows(ctx, "lazuli_events", eventColumns, "store_id, event_id", pending); err != nil {
+		if err := p.copyRows(ctx, "lazuli_events", eventColumns, "store_id, event_id", pending[:n]); err != nil {
 			return err
 		}
-		p.rep.Events += int64(len(pending))
-		pending = pending[:0]
+		p.rep.Events += int64(n)
+		pending = append(pending[:0], pending[n:]...)
 		return p.hook("events-committed")
 	}
 	err = p.st.ScanEvents(ctx, store.ScanOptions{After: after, Raw: true}, func(evs []store.ScannedEvent) error {
@@ -302,15 +303,22 @@ func (p *pusher) pushEvents(ctx context.Context) error {
 			return err
 		}
 		pending = append(pending, rows...)
-		if len(pending) >= p.batch {
-			return flush()
+		for len(pending) >= p.batch {
+			if err := flush(); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	return flush()
+	for len(pending) > 0 {
+		if err := flush(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // eventRows turns scanned events into rows, redacting secrets unless the
