@@ -1,0 +1,100 @@
+package teamsync
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/lazuli-app/lazuli/internal/genstore"
+	"github.com/lazuli-app/lazuli/internal/pgtest"
+)
+
+// BenchmarkTeamScale pushes a generated store from scratch into a new
+// database on a server of its own (on this machine), then measures a
+// re-push with nothing new, team search and team ls. The store is
+// $LAZULI_TEAM_BENCH_STORE when set (the 1 GB store of
+// scripts/bench-scale.sh -generate-only), else one generated with
+// $LAZULI_TEAM_BENCH_EVENTS events (default 100,000) in 2,000 sessions.
+// Run it once: go test -run '^$' -bench TeamScale -benchtime 1x ./teamsync/
+func BenchmarkTeamScale(b *testing.B) {
+	ctx := context.Background()
+	path := os.Getenv("LAZULI_TEAM_BENCH_STORE")
+	if path == "" {
+		events := 100_000
+		if n, err := strconv.Atoi(os.Getenv("LAZULI_TEAM_BENCH_EVENTS")); err == nil && n > 0 {
+			events = n
+		}
+		path = filepath.Join(b.TempDir(), "bench.azs")
+		if _, err := genstore.Create(ctx, path, genstore.Options{Sessions: 2000, Events: events, Seed: 1}, false); err != nil {
+			b.Fatal(err)
+		}
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv, err := pgtest.New()
+	if err != nil {
+		pgtest.Missing(b, err)
+	}
+	defer srv.Close()
+	url := srv.URL(srv.CreateDB(b), pgtest.Superuser)
+	st := openStore(b, path)
+	// The push writes the store id into the file: work on the given file
+	// only when it has none yet; the id is removed again after.
+	db, err := Connect(ctx, url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	for b.Loop() {
+		start := time.Now()
+		rep, err := Push(ctx, db, st, Options{Machine: "bench", User: "bench", Repository: "repo"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		full := time.Since(start)
+		start = time.Now()
+		again, err := Push(ctx, db, st, Options{Machine: "bench", User: "bench", Repository: "repo"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		re := time.Since(start)
+		if again.Events != 0 || again.Sessions != 0 {
+			b.Fatalf("re-push sent %+v", again)
+		}
+		var search []time.Duration
+		for _, q := range []string{"panic", "TestParse", "handler", "cannot find", "race detected", "timeout", "config.go", "deadlock", "retry", "fixture", "needle", "schema"} {
+			start := time.Now()
+			if _, _, err := db.Search(ctx, q, 50); err != nil {
+				b.Fatal(err)
+			}
+			search = append(search, time.Since(start))
+		}
+		slices.Sort(search)
+		var ls []time.Duration
+		for range 5 {
+			start := time.Now()
+			list, err := db.List(ctx, Filter{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ls = append(ls, time.Since(start))
+			if len(list) == 0 {
+				b.Fatal("no sessions listed")
+			}
+		}
+		slices.Sort(ls)
+		b.ReportMetric(float64(rep.Events), "events")
+		b.ReportMetric(float64(fi.Size())/1e6, "store-MB")
+		b.ReportMetric(full.Seconds(), "push-s")
+		b.ReportMetric(float64(rep.Events)/full.Seconds(), "events/s")
+		b.ReportMetric(float64(re.Milliseconds()), "repush-ms")
+		b.ReportMetric(float64(search[len(search)/2].Microseconds())/1000, "search-p50-ms")
+		b.ReportMetric(float64(ls[len(ls)/2].Microseconds())/1000, "ls-ms")
+	}
+}
