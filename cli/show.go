@@ -41,18 +41,23 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		out := make([]eventJSON, 0, len(events))
-		for _, e := range events {
-			js, err := store.EncodeEventJSON(e.Event)
-			if err != nil {
-				return fmt.Errorf("encode event %d: %w", e.Seq, err)
-			}
-			out = append(out, eventJSON{Seq: e.Seq, Kind: e.Kind, CharLen: e.CharLen, Event: js})
-		}
-		return writeJSON(env.Stdout, out)
+		return writeEventsJSON(env.Stdout, events)
 	}
 	printTranscript(env.Stdout, sess, events)
 	return nil
+}
+
+// writeEventsJSON prints events as `show --json` does.
+func writeEventsJSON(w io.Writer, events []store.StoredEvent) error {
+	out := make([]eventJSON, 0, len(events))
+	for _, e := range events {
+		js, err := store.EncodeEventJSON(e.Event)
+		if err != nil {
+			return fmt.Errorf("encode event %d: %w", e.Seq, err)
+		}
+		out = append(out, eventJSON{Seq: e.Seq, Kind: e.Kind, CharLen: e.CharLen, Event: js})
+	}
+	return writeJSON(w, out)
 }
 
 // printTranscript writes a readable transcript of a session, its control

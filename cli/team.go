@@ -303,15 +303,7 @@ func teamShow(ctx context.Context, env *Env, db *teamsync.DB, id int64, asJSON b
 		return err
 	}
 	if asJSON {
-		out := make([]eventJSON, 0, len(events))
-		for _, e := range events {
-			js, err := store.EncodeEventJSON(e.Event)
-			if err != nil {
-				return fmt.Errorf("encode event %d: %w", e.Seq, err)
-			}
-			out = append(out, eventJSON{Seq: e.Seq, Kind: e.Kind, CharLen: e.CharLen, Event: js})
-		}
-		return writeJSON(env.Stdout, out)
+		return writeEventsJSON(env.Stdout, events)
 	}
 	fmt.Fprintf(env.Stdout, "team session %d · %s · %s · %s\n", s.ID, s.Repository, s.Machine, s.User)
 	printTranscript(env.Stdout, s.Store(), events)
