@@ -173,11 +173,15 @@ func (db *DB) Search(ctx context.Context, query string, limit int) (hits []searc
 	// against the query in Go (ILIKE folds case differently from Lazuli).
 	batch := 4 * (limit + 1)
 	args = append(args, batch, 0)
+	// The newest candidates come from the events alone (by the index on
+	// session created and event id, or the trigram index for rare words);
+	// only they are joined with their sessions.
 	sqlText := `SELECT s.team_id, s.session_id, s.name, s.worktree, s.created, st.machine, st.path, e.seq, e.kind, e.text
-		FROM lazuli_events e JOIN lazuli_sessions s ON s.store_id = e.store_id AND s.session_id = e.session_id
-			AND s.created = e.session_created
+		FROM (SELECT store_id, event_id, session_id, session_created, seq, kind, text FROM lazuli_events e
+			WHERE ` + strings.Join(where, " AND ") + fmt.Sprintf(` ORDER BY session_created DESC, event_id DESC LIMIT $%d OFFSET $%d) e`, len(args)-1, len(args)) + `
+		JOIN lazuli_sessions s ON s.store_id = e.store_id AND s.session_id = e.session_id AND s.created = e.session_created
 		JOIN lazuli_stores st ON st.store_id = e.store_id
-		WHERE ` + strings.Join(where, " AND ") + fmt.Sprintf(` ORDER BY s.created DESC, s.team_id DESC, e.seq DESC LIMIT $%d OFFSET $%d`, len(args)-1, len(args))
+		ORDER BY e.session_created DESC, e.event_id DESC`
 	hits = []search.Hit{}
 	for offset := 0; ; offset += batch {
 		args[len(args)-1] = offset

@@ -78,6 +78,9 @@ var migrations = [][]string{
 		)`,
 		`CREATE INDEX lazuli_events_session ON lazuli_events (store_id, session_id, session_created, seq)`,
 		`CREATE INDEX lazuli_events_text ON lazuli_events USING gin (text gin_trgm_ops)`,
+		`CREATE INDEX lazuli_events_newest ON lazuli_events (session_created DESC, event_id DESC)`,
+		// The payload is a zstd frame already: stored out of line, not compressed again.
+		`ALTER TABLE lazuli_events ALTER COLUMN payload SET STORAGE EXTERNAL`,
 		`CREATE TABLE lazuli_compactions (
 			store_id   text NOT NULL,
 			compaction_id bigint NOT NULL,
