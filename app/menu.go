@@ -21,6 +21,7 @@ func (pw *projectWindow) mainMenu() *fyne.MainMenu {
 		&fyne.MenuItem{Label: "New session", Action: pw.onNewSession, Shortcut: shortcut(fyne.KeyN)},
 		&fyne.MenuItem{Label: "Find in session", Action: pw.mv.Transcript().ShowFind, Shortcut: shortcut(fyne.KeyF)},
 		&fyne.MenuItem{Label: "Search all sessions…", Action: pw.showSearch, Shortcut: shortcut(fyne.KeyK)},
+		&fyne.MenuItem{Label: "Team sessions…", Action: pw.showTeam},
 		fyne.NewMenuItemSeparator(),
 		&fyne.MenuItem{Label: "Stop agent", Action: pw.onStop},
 		&fyne.MenuItem{Label: "Compact session now", Action: pw.onCompactNow},

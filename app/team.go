@@ -1,0 +1,188 @@
+package app
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/lazuli-app/lazuli/cli"
+	"github.com/lazuli-app/lazuli/display"
+	"github.com/lazuli-app/lazuli/teamsync"
+	"github.com/lazuli-app/lazuli/views"
+)
+
+// prefTeamURL keeps the team database URL, without its password (which
+// belongs in ~/.pgpass).
+const prefTeamURL = "team.pg"
+
+// teamWindow is the Team window: the team's sessions from its PostgreSQL
+// database, read-only. Database work runs on a goroutine of its own, one
+// request at a time (a pgx connection serves one caller).
+type teamWindow struct {
+	ui      *gui
+	win     fyne.Window
+	browser *views.TeamBrowser
+
+	mu sync.Mutex // serializes database work
+	db *teamsync.DB
+	wg sync.WaitGroup // background work, for tests
+}
+
+// showTeam opens the Team window (menu Session › Team sessions…).
+func (pw *projectWindow) showTeam() {
+	u := pw.ui.fa.Preferences().String(prefTeamURL)
+	if u == "" {
+		u = os.Getenv(teamsync.URLEnv)
+	}
+	tw := newTeamWindow(pw.ui, pw.ui.fa.NewWindow("Lazuli — Team"), u)
+	tw.win.Resize(fyne.NewSize(1100, 720))
+	tw.win.Show()
+	if u != "" {
+		tw.TeamConnect(u)
+	} else {
+		tw.browser.SetStatus("Give the team database URL and press Connect (see docs/team.md).")
+	}
+}
+
+// newTeamWindow fills win with a Team browser on url.
+func newTeamWindow(ui *gui, win fyne.Window, u string) *teamWindow {
+	tw := &teamWindow{ui: ui, win: win}
+	tw.browser = views.NewTeamBrowser(tw, u)
+	win.SetContent(tw.browser.Root)
+	win.Canvas().AddShortcut(shortcut(fyne.KeyK), func(fyne.Shortcut) { tw.browser.FocusSearch(win.Canvas()) })
+	win.SetOnClosed(tw.close)
+	return tw
+}
+
+// close closes the connection once background work is done.
+func (tw *teamWindow) close() {
+	tw.wg.Go(func() {
+		tw.mu.Lock()
+		defer tw.mu.Unlock()
+		if tw.db != nil {
+			tw.db.Close()
+			tw.db = nil
+		}
+	})
+}
+
+// withoutPassword drops the password from a URL before it is kept.
+func withoutPassword(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.User(u.User.Username())
+	}
+	return u.String()
+}
+
+// do runs fn on the database goroutine and shows its error, if any.
+func (tw *teamWindow) do(fn func(ctx context.Context, db *teamsync.DB) error) {
+	tw.wg.Go(func() {
+		tw.mu.Lock()
+		defer tw.mu.Unlock()
+		if tw.db == nil {
+			fyne.Do(func() { tw.browser.SetStatus("Not connected.") })
+			return
+		}
+		if err := fn(context.Background(), tw.db); err != nil {
+			msg := cli.OneLine(err)
+			fyne.Do(func() { tw.browser.SetStatus(msg) })
+		}
+	})
+}
+
+// TeamConnect connects to the database at u and lists its sessions.
+func (tw *teamWindow) TeamConnect(u string) {
+	u = strings.TrimSpace(u)
+	tw.browser.SetStatus("Connecting…")
+	tw.wg.Go(func() {
+		tw.mu.Lock()
+		if tw.db != nil {
+			tw.db.Close()
+			tw.db = nil
+		}
+		db, err := teamsync.Connect(context.Background(), u)
+		if err == nil {
+			tw.db = db
+			tw.ui.fa.Preferences().SetString(prefTeamURL, withoutPassword(u))
+		}
+		tw.mu.Unlock()
+		if err != nil {
+			msg := cli.OneLine(err)
+			fyne.Do(func() { tw.browser.SetStatus(msg) })
+			return
+		}
+		tw.do(func(ctx context.Context, db *teamsync.DB) error {
+			list, err := db.List(ctx, teamsync.Filter{})
+			if err != nil {
+				return err
+			}
+			rows := make([]views.TeamSession, len(list))
+			machines := map[string]bool{}
+			for i, s := range list {
+				rows[i] = views.TeamSession{ID: s.ID, Repository: s.Repository, Worktree: s.Worktree, Name: s.Name,
+					Machine: s.Machine, User: s.User, Created: s.Created, Events: s.EventCount}
+				machines[s.Machine] = true
+			}
+			fyne.Do(func() {
+				tw.browser.SetSessions(rows)
+				tw.browser.SetStatus(teamStatus(len(rows), len(machines)))
+			})
+			return nil
+		})
+	})
+}
+
+func teamStatus(sessions, machines int) string {
+	return display.Plural(sessions, "session") + " from " + display.Plural(machines, "machine")
+}
+
+// TeamSelect loads and shows team session id.
+func (tw *teamWindow) TeamSelect(id int64) {
+	tw.do(func(ctx context.Context, db *teamsync.DB) error {
+		s, err := db.Session(ctx, id)
+		if err != nil {
+			return err
+		}
+		events, err := db.Events(ctx, s)
+		if err != nil {
+			return err
+		}
+		comps, err := db.Compactions(ctx, s)
+		if err != nil {
+			return err
+		}
+		fyne.Do(func() { tw.browser.ShowSession(s.Store(), events, comps) })
+		return nil
+	})
+}
+
+// TeamSearch searches the team's events.
+func (tw *teamWindow) TeamSearch(query string) {
+	tw.do(func(ctx context.Context, db *teamsync.DB) error {
+		hits, more, err := db.Search(ctx, query, 100)
+		if err != nil {
+			return err
+		}
+		rows := make([]views.TeamHit, len(hits))
+		for i, h := range hits {
+			rows[i] = views.TeamHit{SessionID: h.SessionID, Title: h.DisplayName + " · " + h.Worktree, Snippet: h.Snippet}
+		}
+		status := display.Plural(len(hits), "hit")
+		if more {
+			status += " (the newest)"
+		}
+		fyne.Do(func() {
+			tw.browser.SetHits(rows)
+			tw.browser.SetStatus(status)
+		})
+		return nil
+	})
+}
