@@ -34,7 +34,7 @@ type Session struct {
 func (s Session) Store() store.Session {
 	j := s.JSONSession
 	return store.Session{ID: j.ID, Name: j.Name, Worktree: j.Worktree, Created: j.Created, Completed: j.Completed,
-		DurationMS: j.DurationMS, CostUSD: j.CostUSD, LastClaudeUUID: j.LastClaudeUUID, EventCount: j.EventCount,
+		DurationMS: j.DurationMS, CostUSD: (*float64)(j.CostUSD), LastClaudeUUID: j.LastClaudeUUID, EventCount: j.EventCount,
 		MessageCount: j.MessageCount, CharsSinceCompaction: j.CharsSinceCompaction}
 }
 
@@ -50,10 +50,12 @@ const sessionSelect = `SELECT team_id, session_id, store_id, name, worktree, rep
 
 func scanSession(row pgx.Row) (Session, error) {
 	var s Session
+	var cost *float64
 	j := &s.JSONSession
 	err := row.Scan(&j.ID, &s.SessionID, &s.StoreID, &j.Name, &j.Worktree, &s.Repository, &s.Machine, &s.User,
-		&j.Created, &j.Completed, &j.DurationMS, &j.CostUSD, &j.LastClaudeUUID, &j.EventCount, &j.MessageCount,
+		&j.Created, &j.Completed, &j.DurationMS, &cost, &j.LastClaudeUUID, &j.EventCount, &j.MessageCount,
 		&j.CharsSinceCompaction, &s.Turns)
+	j.CostUSD = (*store.SerdeFloat)(cost)
 	j.DisplayName = store.DisplayName(s.SessionID, j.Name)
 	return s, err
 }

@@ -7,7 +7,8 @@
 // PostgreSQL refuses to run as root, so when the tests run as root the
 // server runs as the unprivileged "postgres" system user the package
 // creates. Under CI (CI=true or CI=1) or with LAZULI_PG_REQUIRED=1 a missing
-// server fails the test; elsewhere the test is skipped with one line.
+// server fails the test; elsewhere the test is skipped with one line (the
+// decision of internal/fixtures).
 package pgtest
 
 import (
@@ -26,6 +27,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 )
 
 // Superuser is the server's superuser; it connects over the socket without
@@ -42,14 +45,10 @@ const (
 // RequiredEnv set to 1 makes a missing server a failure outside CI too.
 const RequiredEnv = "LAZULI_PG_REQUIRED"
 
-// Required reports whether a missing server fails a test.
-func Required() bool {
-	if os.Getenv(RequiredEnv) == "1" {
-		return true
-	}
-	ci := strings.TrimSpace(os.Getenv("CI"))
-	return strings.EqualFold(ci, "true") || ci == "1"
-}
+// Required reports whether a missing server fails a test: when missing
+// fixtures do (CI, LAZULI_FIXTURES_REQUIRED=1; see internal/fixtures), or
+// with LAZULI_PG_REQUIRED=1.
+func Required() bool { return os.Getenv(RequiredEnv) == "1" || fixtures.Required() }
 
 // Server is one PostgreSQL server of a test.
 type Server struct {
