@@ -147,15 +147,7 @@ func teamStatus(sessions, machines int) string {
 // TeamSelect loads and shows team session id.
 func (tw *teamWindow) TeamSelect(id int64) {
 	tw.do(func(ctx context.Context, db *teamsync.DB) error {
-		s, err := db.Session(ctx, id)
-		if err != nil {
-			return err
-		}
-		events, err := db.Events(ctx, s)
-		if err != nil {
-			return err
-		}
-		comps, err := db.Compactions(ctx, s)
+		s, events, comps, err := db.Transcript(ctx, id)
 		if err != nil {
 			return err
 		}

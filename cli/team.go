@@ -294,11 +294,7 @@ func teamList(ctx context.Context, env *Env, db *teamsync.DB, f teamsync.Filter,
 }
 
 func teamShow(ctx context.Context, env *Env, db *teamsync.DB, id int64, asJSON bool) error {
-	s, err := db.Session(ctx, id)
-	if err != nil {
-		return err
-	}
-	events, err := db.Events(ctx, s)
+	s, events, _, err := db.Transcript(ctx, id)
 	if err != nil {
 		return err
 	}

@@ -133,6 +133,21 @@ func (db *DB) Events(ctx context.Context, s Session) ([]store.StoredEvent, error
 	return store.FilterInjected(out), nil
 }
 
+// Transcript returns team session id with its events (as Events returns
+// them) and compactions.
+func (db *DB) Transcript(ctx context.Context, id int64) (Session, []store.StoredEvent, []store.Compaction, error) {
+	s, err := db.Session(ctx, id)
+	if err != nil {
+		return s, nil, nil, err
+	}
+	events, err := db.Events(ctx, s)
+	if err != nil {
+		return s, nil, nil, err
+	}
+	comps, err := db.Compactions(ctx, s)
+	return s, events, comps, err
+}
+
 // Compactions returns the compactions of a team session, in id order.
 func (db *DB) Compactions(ctx context.Context, s Session) ([]store.Compaction, error) {
 	rows, err := db.conn.Query(ctx, `SELECT compaction_id, after_seq, summary, created FROM lazuli_compactions
