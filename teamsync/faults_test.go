@@ -2,6 +2,7 @@ package teamsync
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -301,5 +302,60 @@ func TestPushForkedCopy(t *testing.T) {
 		if got, want := dbCounts(t, db, c.id), localCounts(t, c.st); got != want {
 			t.Fatalf("%s: database %+v, store %+v", c.st.Path(), got, want)
 		}
+	}
+}
+
+// TestPushUndecodableEvent: an event whose payload cannot be decoded (so
+// not scanned) goes without its bytes, and a pull leaves it out.
+func TestPushUndecodableEvent(t *testing.T) {
+	_, url := testDB(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := dir + "/s.azs"
+	st0, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := st0.CreateSessionWithEvents(ctx, "main", "x", []store.Event{
+		store.UserMessage("token " + "gh" + "p_" + "Zx9Qw3Er7Ty1Ui5Op2As6Df8Gh4Jk0LmNb7V"), store.AssistantText("ok"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st0.Close()
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A zstd frame header that does not decode, followed by the secret.
+	if _, err := raw.Exec(`UPDATE events SET data = x'28b52ffd0058' || CAST('ghp_Zx9Qw3Er7Ty1Ui5Op2As6Df8Gh4Jk0LmNb7V' AS BLOB) WHERE seq = 1`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	st := openStore(t, path)
+	db := connect(t, url)
+	rep, err := Push(ctx, db, st, opts("m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := db.conn.QueryRow(ctx, `SELECT count(*) FROM lazuli_events WHERE store_id = $1 AND length(payload) = 0 AND seq = 1`, rep.StoreID).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Unscanned != 1 || n != 1 {
+		t.Fatalf("unscanned %d, rows without payload %d", rep.Unscanned, n)
+	}
+	list, err := db.List(ctx, Filter{})
+	if err != nil || len(list) != 1 || list[0].SessionID != s.ID {
+		t.Fatalf("list %+v, %v", list, err)
+	}
+	dst := openStore(t, dir+"/pulled.azs")
+	id, _, err := db.Pull(ctx, list[0].ID, dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := dst.GetSession(ctx, id)
+	if err != nil || got.EventCount != 1 {
+		t.Fatalf("pulled %+v, %v", got, err)
 	}
 }

@@ -86,6 +86,10 @@ type Report struct {
 	Events      int64       `json:"events"`      // event rows sent
 	Compactions int         `json:"compactions"` // compaction rows sent
 	Redactions  []Redaction `json:"redactions"`  // secrets replaced before sending
+	// Unscanned counts events whose payload could not be decoded, so not
+	// scanned for secrets: their rows go without the payload (unless
+	// AllowSecrets), and a pull leaves them out.
+	Unscanned int `json:"unscanned"`
 }
 
 // Redaction is one secret replaced before it left the machine.
@@ -342,6 +346,12 @@ func (p *pusher) eventRows(ctx context.Context, evs []store.ScannedEvent) ([][]a
 		}
 		sum := sha256.Sum256(e.Payload)
 		payload := e.Payload
+		if e.Event.Kind == "" && !p.opt.AllowSecrets {
+			// Undecodable: it cannot be scanned for secrets, so its bytes
+			// stay here; the row keeps its place (seq, kind, char_len).
+			payload = []byte{}
+			p.rep.Unscanned++
+		}
 		var data any
 		text := ""
 		if e.Event.Kind != "" {

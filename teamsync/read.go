@@ -307,15 +307,22 @@ func (db *DB) Stats(ctx context.Context, by, since string) ([]StatRow, error) {
 // Pull copies team session id into dst as a drop or merge does: a new
 // session id, the payloads byte for byte as they were pushed (redacted
 // ones as redacted), compactions kept; a session dst already holds
-// exactly is not copied again (dup).
+// exactly is not copied again (dup). Undecodable events pushed without
+// their bytes are left out.
 func (db *DB) Pull(ctx context.Context, id int64, dst *store.Store) (localID int64, dup bool, err error) {
 	s, err := db.Session(ctx, id)
 	if err != nil {
 		return 0, false, err
 	}
-	raw, err := db.rawEvents(ctx, s)
+	all, err := db.rawEvents(ctx, s)
 	if err != nil {
 		return 0, false, err
+	}
+	raw := all[:0:0]
+	for _, e := range all {
+		if len(e.Data) > 0 { // an undecodable event pushed without its bytes
+			raw = append(raw, e)
+		}
 	}
 	comps, err := db.Compactions(ctx, s)
 	if err != nil {
