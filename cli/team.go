@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/lazuli-app/lazuli/printable"
 	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/teamsync"
@@ -96,7 +97,7 @@ func storePaths(stores []*store.Store) []string {
 // printPush prints what a push did, and what it redacted.
 func printPush(env *Env, r teamsync.Report) {
 	fmt.Fprintf(env.Stdout, "%s: %d session(s), %d event(s), %d compaction(s) sent (store %s)\n",
-		r.Store, r.Sessions, r.Events, r.Compactions, r.StoreID)
+		printable.Line(r.Store), r.Sessions, r.Events, r.Compactions, r.StoreID)
 	if r.Forked {
 		fmt.Fprintf(env.Stdout, "  the database held another copy of this store: pushed as a new store\n")
 	}
@@ -224,7 +225,7 @@ func runTeam(ctx context.Context, env *Env, args []string) error {
 		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "KEY\tSESSIONS\tTURNS\tINPUT\tOUTPUT\tCOST")
 		for _, r := range rows {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t$%.2f\n", r.Key, r.Sessions, r.Turns, r.InputTokens, r.OutputTokens, r.CostUSD)
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t$%.2f\n", printable.Line(r.Key), r.Sessions, r.Turns, r.InputTokens, r.OutputTokens, r.CostUSD)
 		}
 		return tw.Flush()
 	}
@@ -246,9 +247,9 @@ func runTeam(ctx context.Context, env *Env, args []string) error {
 		return writeJSON(env.Stdout, map[string]any{"team_id": id, "session_id": local, "duplicate": dup, "store": path})
 	}
 	if dup {
-		fmt.Fprintf(env.Stdout, "team session %d is already in %s as S%d\n", id, path, local)
+		fmt.Fprintf(env.Stdout, "team session %d is already in %s as S%d\n", id, printable.Line(path), local)
 	} else {
-		fmt.Fprintf(env.Stdout, "pulled team session %d into %s as S%d\n", id, path, local)
+		fmt.Fprintf(env.Stdout, "pulled team session %d into %s as S%d\n", id, printable.Line(path), local)
 	}
 	return nil
 }
@@ -287,8 +288,9 @@ func teamList(ctx context.Context, env *Env, db *teamsync.DB, f teamsync.Filter,
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "TEAM\tSTATUS\tNAME\tREPOSITORY\tWORKTREE\tMACHINE\tUSER\tCREATED\tMSGS\tEVENTS")
 	for _, s := range list {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", s.ID, statusText(s.Store()), s.DisplayName,
-			s.Repository, s.Worktree, s.Machine, s.User, s.Created, s.MessageCount, s.EventCount)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", s.ID, statusText(s.Store()), printable.Line(s.DisplayName),
+			printable.Line(s.Repository), printable.Line(s.Worktree), printable.Line(s.Machine), printable.Line(s.User),
+			printable.Line(s.Created), s.MessageCount, s.EventCount)
 	}
 	return tw.Flush()
 }
@@ -301,7 +303,7 @@ func teamShow(ctx context.Context, env *Env, db *teamsync.DB, id int64, asJSON b
 	if asJSON {
 		return writeEventsJSON(env.Stdout, events)
 	}
-	fmt.Fprintf(env.Stdout, "team session %d · %s · %s · %s\n", s.ID, s.Repository, s.Machine, s.User)
+	fmt.Fprintf(env.Stdout, "team session %d · %s · %s · %s\n", s.ID, printable.Line(s.Repository), printable.Line(s.Machine), printable.Line(s.User))
 	printTranscript(env.Stdout, s.Store(), events)
 	return nil
 }

@@ -36,6 +36,9 @@ func TestTeamCommands(t *testing.T) {
 	if _, _, err := st.CreateSessionWithEvents(ctx, "main", "quokka", []store.Event{store.UserMessage("find the quokka bug")}); err != nil {
 		t.Fatal(err)
 	}
+	if _, _, err := st.CreateSessionWithEvents(ctx, "main", "evil\x1b]0;title\x07name", []store.Event{store.UserMessage("x")}); err != nil {
+		t.Fatal(err)
+	}
 	st.Close()
 
 	t.Setenv("LAZULI_PG", url)
@@ -74,8 +77,12 @@ func TestTeamCommands(t *testing.T) {
 			quokka = s.ID
 		}
 	}
-	if machines["laptop"] != 4 || machines["desktop"] != 3 || quokka == 0 {
+	if machines["laptop"] != 5 || machines["desktop"] != 3 || quokka == 0 {
 		t.Fatalf("team ls: %v, quokka %d", machines, quokka)
+	}
+	// The text listing shows a teammate's control characters as escapes.
+	if _, text, _ := run(t, dir, "team", "ls"); strings.ContainsAny(text, "\x1b\x07") || !strings.Contains(text, "evil") {
+		t.Fatalf("team ls prints control characters:\n%q", text)
 	}
 	// team show --json is show --json of the same session.
 	_, teamShow, _ := run(t, dir, "team", "show", "--json", strconvI(quokka))
