@@ -12,10 +12,11 @@ const encodeChunk = 256
 
 // encodedRow is one event ready to insert, or skipped.
 type encodedRow struct {
-	skip    bool
-	event   Event // compacted
-	data    []byte
-	charLen int64
+	skip     bool
+	thinking bool  // a KindThinking event (skip is set too): kept in ThinkingTable
+	event    Event // compacted
+	data     []byte
+	charLen  int64
 	// What compaction shortened, kept in FullTextTable: the field, its
 	// uncompressed size and its zstd frame; full is nil when nothing was
 	// shortened or full text is not kept.

@@ -54,6 +54,9 @@ func encodeEvent(cd *codec, e Event, keepFull bool) (encodedRow, error) {
 	if e.Kind == KindFiltered || e.Kind == KindMayBeCompacting {
 		return encodedRow{skip: true}, nil
 	}
+	if e.Kind == KindThinking { // kept in ThinkingTable, never in events
+		return encodedRow{skip: true, thinking: e.Text != "", event: e}, nil
+	}
 	c := CompactEvent(e)
 	if e.Kind == KindUserMessage && c.Content == "" && (hasContextTag(e.Content) || IsHiddenCodexContext(e.Content)) {
 		return encodedRow{skip: true}, nil
@@ -106,6 +109,9 @@ func insertEvents(ctx context.Context, tx *sql.Tx, sessionID int64, b *encodedBa
 	if err := ins.flush(ctx); err != nil {
 		return 0, err
 	}
+	if err := insertThinking(ctx, tx, sessionID, ins.thoughts); err != nil {
+		return 0, err
+	}
 	return ins.n, updateCompletion(ctx, tx, sessionID, b.rows)
 }
 
@@ -118,6 +124,7 @@ type eventInserter struct {
 	n         int   // rows inserted
 	pending   []*encodedRow
 	full      *fullWriter // stores the rows' full text; nil: none
+	thoughts  []Thought   // thinking, before the seq of the row after it
 }
 
 const insertSQL = "INSERT INTO events(session_id, seq, kind, data, char_len) VALUES "
@@ -142,6 +149,9 @@ func (w *eventInserter) close() {
 
 // add queues a row (skipped rows are ignored) and inserts a full batch.
 func (w *eventInserter) add(ctx context.Context, r *encodedRow) error {
+	if r.thinking {
+		w.thoughts = append(w.thoughts, Thought{BeforeSeq: w.seq + int64(len(w.pending)), Text: r.event.Text})
+	}
 	if r.skip {
 		return nil
 	}

@@ -50,7 +50,7 @@ func (s *Store) LoadEventsRange(ctx context.Context, sessionID, fromSeq, toSeq i
 // eventCache), and so do range loads of a cached session; other range
 // loads read just their range.
 func (s *Store) Load(ctx context.Context, sessionID, fromSeq, toSeq int64) (LoadResult, error) {
-	events, skipped, shared, err := s.load(ctx, sessionID, fromSeq, toSeq)
+	events, skipped, shared, thoughts, err := s.load(ctx, sessionID, fromSeq, toSeq)
 	if err != nil {
 		return LoadResult{}, fmt.Errorf("load events of session %d: %w", sessionID, err)
 	}
@@ -58,6 +58,7 @@ func (s *Store) Load(ctx context.Context, sessionID, fromSeq, toSeq int64) (Load
 	if shared {
 		detach(events)
 	}
+	attachThinking(events, thoughts)
 	return LoadResult{Events: events, Skipped: skipped}, nil
 }
 
@@ -65,10 +66,10 @@ func (s *Store) Load(ctx context.Context, sessionID, fromSeq, toSeq int64) (Load
 // skipped. With shared set, the events are the cache's own: the slice must
 // not be changed, and their FilePath and Input must be copied before they
 // are handed out.
-func (s *Store) load(ctx context.Context, sessionID, fromSeq, toSeq int64) (_ []StoredEvent, _ int, shared bool, _ error) {
+func (s *Store) load(ctx context.Context, sessionID, fromSeq, toSeq int64) (_ []StoredEvent, _ int, shared bool, _ []Thought, _ error) {
 	db, _, err := s.reader(ctx)
 	if err != nil || db == nil {
-		return nil, 0, false, err
+		return nil, 0, false, nil, err
 	}
 	whole := fromSeq <= 0 && toSeq <= 0
 	if fromSeq <= 0 {
@@ -79,7 +80,7 @@ func (s *Store) load(ctx context.Context, sessionID, fromSeq, toSeq int64) (_ []
 	}
 	tx, err := beginRead(ctx, db) // one snapshot for all queries
 	if err != nil {
-		return nil, 0, false, classify(err)
+		return nil, 0, false, nil, classify(err)
 	}
 	defer tx.end()
 	if err := checkSeqs(ctx, tx, sessionID); err != nil {
@@ -88,23 +89,25 @@ func (s *Store) load(ctx context.Context, sessionID, fromSeq, toSeq int64) (_ []
 	if whole || s.events.has(sessionID) {
 		e, err := s.cachedRows(ctx, tx, sessionID)
 		if err != nil {
-			return nil, 0, false, formatOrErr(s.path, err) // Open does not read every page
+			return nil, 0, false, nil, formatOrErr(s.path, err) // Open does not read every page
 		}
 		events, skipped := e.slice(fromSeq, toSeq)
-		return events, skipped, true, nil
+		thoughts, err := thoughtsIn(ctx, tx, sessionID, fromSeq, toSeq)
+		return events, skipped, true, thoughts, err
 	}
 	var n int
 	err = tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM events WHERE session_id = ? AND seq >= ? AND seq <= ?",
 		sessionID, fromSeq, toSeq).Scan(&n)
 	if err != nil {
-		return nil, 0, false, classify(err)
+		return nil, 0, false, nil, classify(err)
 	}
 	d, err := s.decodeRange(ctx, tx, sessionID, rowQuery{where: "session_id = ? AND seq >= ? AND seq <= ?", args: []any{fromSeq, toSeq}}, n)
 	if err != nil {
-		return nil, 0, false, formatOrErr(s.path, err)
+		return nil, 0, false, nil, formatOrErr(s.path, err)
 	}
 	events, skippedSeqs := d.split()
-	return events, len(skippedSeqs), false, nil
+	thoughts, err := thoughtsIn(ctx, tx, sessionID, fromSeq, toSeq)
+	return events, len(skippedSeqs), false, thoughts, err
 }
 
 // checkSeqs fails with ErrDamaged when the session has a seq that is not

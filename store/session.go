@@ -53,6 +53,9 @@ type StoredEvent struct {
 	Kind    Kind
 	CharLen int64
 	Event   Event
+	// Thinking is the agent's thinking that came right before this event
+	// (ThinkingTable), oldest first. It is never part of the context.
+	Thinking []string
 }
 
 // Compaction is one row of the compactions table. AfterSeq is the last seq

@@ -1,0 +1,139 @@
+package store
+
+// This file keeps the agents' thinking: Claude's thinking blocks (and any
+// other reasoning an agent marks as not part of the conversation), which
+// AZUREAL's format has no variant for. AZUREAL drops them when it imports,
+// and a row of an unknown kind in events would still count in its
+// list_sessions event_count and take a seq, so thinking lives in a table of
+// its own, lazuli_thinking, which AZUREAL's queries never name (as
+// lazuli_native_imports). Each row says before which event seq it came;
+// it never enters the context, char_len, the meter or completion. The
+// table is created by the first write that carries thinking, rows go with
+// their session (ON DELETE CASCADE) and are checked against the session's
+// created text, because AZUREAL reuses the ids of deleted sessions. Merge
+// and ExportSessions do not copy it: an exported file is meant for
+// AZUREAL.
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// ThinkingTable is the table that keeps the agents' thinking.
+const ThinkingTable = "lazuli_thinking"
+
+// KindThinking marks an Event that is an agent's thinking. It is not a
+// DisplayEvent variant (Valid reports false): writes keep it in
+// ThinkingTable, before the next event stored, never in events.
+const KindThinking Kind = "Thinking"
+
+// Thinking returns a thinking event.
+func Thinking(text string) Event { return Event{Kind: KindThinking, Text: text} }
+
+var thinkingSchema = []string{
+	`CREATE TABLE IF NOT EXISTS lazuli_thinking (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id      INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    session_created TEXT NOT NULL,
+    before_seq      INTEGER NOT NULL,
+    text            TEXT NOT NULL
+)`,
+	`CREATE INDEX IF NOT EXISTS idx_lazuli_thinking_session ON lazuli_thinking(session_id, before_seq)`,
+}
+
+// Thought is one row of ThinkingTable: thinking that came right before the
+// event with seq BeforeSeq (or before the session's next event, if that
+// seq is not stored yet).
+type Thought struct {
+	ID        int64
+	SessionID int64
+	BeforeSeq int64
+	Text      string
+}
+
+// insertThinking stores the thoughts of one write, creating the table on
+// first use.
+func insertThinking(ctx context.Context, tx *sql.Tx, sessionID int64, thoughts []Thought) error {
+	if len(thoughts) == 0 {
+		return nil
+	}
+	for _, q := range thinkingSchema {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("create %s: %w", ThinkingTable, err)
+		}
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO lazuli_thinking(session_id, session_created, before_seq, text)
+		SELECT id, created, ?, ? FROM sessions WHERE id = ?`)
+	if err != nil {
+		return fmt.Errorf("store thinking: %w", err)
+	}
+	defer stmt.Close()
+	for _, t := range thoughts {
+		if _, err := stmt.ExecContext(ctx, t.BeforeSeq, t.Text, sessionID); err != nil {
+			return fmt.Errorf("store thinking: %w", err)
+		}
+	}
+	return nil
+}
+
+// Thoughts returns the thinking kept for a session, ordered by BeforeSeq
+// and then as it was written. A store without ThinkingTable, or a session
+// with none, yields nothing.
+func (s *Store) Thoughts(ctx context.Context, sessionID int64) ([]Thought, error) {
+	db, _, err := s.reader(ctx)
+	if err != nil || db == nil {
+		return nil, err
+	}
+	tx, err := beginRead(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.end()
+	return thoughtsIn(ctx, tx, sessionID, minSeq, maxSeq)
+}
+
+// thoughtsIn reads the thoughts of a session whose BeforeSeq is in
+// [from, to], in one read transaction.
+func thoughtsIn(ctx context.Context, q querier, sessionID, from, to int64) ([]Thought, error) {
+	var n int
+	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", ThinkingTable).Scan(&n); err != nil || n == 0 {
+		return nil, wrapThinking(err)
+	}
+	rows, err := q.QueryContext(ctx, `SELECT t.id, t.before_seq, t.text FROM lazuli_thinking t
+		JOIN sessions s ON s.id = t.session_id AND s.created = t.session_created
+		WHERE t.session_id = ? AND t.before_seq BETWEEN ? AND ? ORDER BY t.before_seq, t.id`, sessionID, from, to)
+	if err != nil {
+		return nil, wrapThinking(err)
+	}
+	defer rows.Close()
+	var out []Thought
+	for rows.Next() {
+		t := Thought{SessionID: sessionID}
+		if err := rows.Scan(&t.ID, &t.BeforeSeq, &t.Text); err != nil {
+			return nil, wrapThinking(err)
+		}
+		out = append(out, t)
+	}
+	return out, wrapThinking(rows.Err())
+}
+
+func wrapThinking(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("read thinking: %w", err)
+}
+
+// attachThinking sets the Thinking of each event from thoughts: a thought
+// goes to the first event whose seq is at least its BeforeSeq; thoughts
+// after the last event go nowhere until that event is stored.
+func attachThinking(events []StoredEvent, thoughts []Thought) {
+	j := 0
+	for i := range events {
+		for j < len(thoughts) && thoughts[j].BeforeSeq <= events[i].Seq {
+			events[i].Thinking = append(events[i].Thinking, thoughts[j].Text)
+			j++
+		}
+	}
+}

@@ -1,0 +1,145 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// thinkingPair writes the same conversation into two stores, one with the
+// agent's thinking between its events and one without.
+func thinkingPair(t *testing.T) (with, without *Store, id int64) {
+	t.Helper()
+	plain := []Event{UserMessage("why?"), AssistantText("because"), ToolCall("t1", "Bash", nil, []byte(`{"command":"ls"}`)), ToolResult("t1", "Bash", nil, "a\nb", false)}
+	thinking := []Event{UserMessage("why?"), Thinking("let me think it over"), AssistantText("because"),
+		Thinking(""), Thinking("now list the files"), Thinking("twice"), plain[2], plain[3], Thinking("the end")}
+	with, without = mustOpen(t), mustOpen(t)
+	a := mustCreateSession(t, with, "main", "")
+	b := mustCreateSession(t, without, "main", "")
+	mustAppend(t, with, a.ID, thinking...)
+	mustAppend(t, without, b.ID, plain...)
+	return with, without, a.ID
+}
+
+// TestThinkingStaysOutOfEvents: thinking takes no events row, no seq, no
+// char_len, so AZUREAL's dump, counts, context and meter are those of the
+// same conversation without it; Lazuli's load shows it before its event.
+func TestThinkingStaysOutOfEvents(t *testing.T) {
+	ctx := context.Background()
+	with, without, id := thinkingPair(t)
+	got, err := with.Dump(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := without.Dump(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := firstDiff("dump", got, want); d != "" {
+		t.Errorf("AZUREAL's view of the store changed: %s", d)
+	}
+	for _, q := range []string{"SELECT COUNT(*) FROM events", "SELECT SUM(char_len) FROM events", "SELECT group_concat(kind || seq) FROM events"} {
+		if g, w := rawQueryString(t, with.Path(), q), rawQueryString(t, without.Path(), q); g != w {
+			t.Errorf("%s = %s, want %s", q, g, w)
+		}
+	}
+	sw, _ := with.GetSession(ctx, id)
+	so, _ := without.GetSession(ctx, 1)
+	if sw.EventCount != so.EventCount || sw.MessageCount != so.MessageCount || sw.CharsSinceCompaction != so.CharsSinceCompaction {
+		t.Errorf("session %+v, want the counts of %+v", sw, so)
+	}
+	cw, err := with.BuildContext(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	co, _ := without.BuildContext(ctx, 1)
+	if BuildContextPrompt(cw, "next") != BuildContextPrompt(co, "next") {
+		t.Error("thinking reached the context prompt")
+	}
+	events := mustLoad(t, with, id)
+	var shown [][]string
+	for _, e := range events {
+		shown = append(shown, e.Thinking)
+	}
+	wantShown := [][]string{nil, {"let me think it over"}, {"now list the files", "twice"}, nil}
+	if !reflect.DeepEqual(shown, wantShown) {
+		t.Errorf("thinking per event = %q, want %q", shown, wantShown)
+	}
+	// A range load gets the thinking of its range only.
+	part, err := with.LoadEventsRange(ctx, id, 3, 3)
+	if err != nil || len(part) != 1 || !slices.Equal(part[0].Thinking, []string{"now list the files", "twice"}) {
+		t.Errorf("LoadEventsRange(3, 3) = %+v, %v", part, err)
+	}
+	// The trailing thought waits for the event after it.
+	mustAppend(t, with, id, AssistantText("done"))
+	events = mustLoad(t, with, id)
+	if last := events[len(events)-1]; !slices.Equal(last.Thinking, []string{"the end"}) {
+		t.Errorf("the event after the trailing thought has %q", last.Thinking)
+	}
+	all, err := with.Thoughts(ctx, id)
+	if err != nil || len(all) != 4 {
+		t.Errorf("Thoughts() = %+v, %v", all, err)
+	}
+	if th, err := without.Thoughts(ctx, 1); err != nil || th != nil {
+		t.Errorf("a store without the table: Thoughts() = %v, %v", th, err)
+	}
+}
+
+// TestThinkingUnderAZUREAL plays AZUREAL's side on a store with thinking:
+// its schema script and migration, its list query and its load query (which
+// never sees a thinking row), then its delete, whose cascade takes the
+// thinking along. A session that reuses the deleted one's id (foreign keys
+// off) does not inherit it.
+func TestThinkingUnderAZUREAL(t *testing.T) {
+	ctx := context.Background()
+	with, _, _ := thinkingPair(t)
+	path := with.Path()
+	with.Close()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	stmts := append([]string{"PRAGMA journal_mode = DELETE", "PRAGMA foreign_keys = ON"}, schemaStatements...)
+	stmts = append(stmts, `UPDATE meta SET value = '3' WHERE key = 'schema_version'`)
+	for _, q := range stmts {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	var events, messages int
+	err = conn.QueryRowContext(ctx, `SELECT COUNT(e.id), SUM(CASE WHEN e.kind IN ('UserMessage','AssistantText') THEN 1 ELSE 0 END)
+		FROM sessions s LEFT JOIN events e ON e.session_id = s.id GROUP BY s.id`).Scan(&events, &messages)
+	if err != nil || events != 4 || messages != 2 {
+		t.Fatalf("AZUREAL's list query: %d events, %d messages, %v", events, messages, err)
+	}
+	for _, q := range []string{"DELETE FROM sessions WHERE id = 1", "VACUUM"} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	var left int
+	if err := conn.QueryRowContext(ctx, "SELECT COUNT(*) FROM lazuli_thinking").Scan(&left); err != nil || left != 0 {
+		t.Errorf("thinking rows after AZUREAL's delete: %d, %v", left, err)
+	}
+	conn.Close()
+	db.Close()
+
+	// Foreign keys off: the rows stay, but a new session with the same id
+	// (and another created time) does not show them.
+	s := mustOpen(t)
+	a := mustCreateSession(t, s, "main", "")
+	mustAppend(t, s, a.ID, UserMessage("q"), Thinking("old thought"), AssistantText("a"))
+	rawExec(t, s.Path(), "DELETE FROM sessions WHERE id = 1",
+		"INSERT INTO sessions(id, worktree, created) VALUES (1, 'main', '2000-01-01 00:00:00')")
+	if th, err := s.Thoughts(ctx, a.ID); err != nil || len(th) != 0 {
+		t.Errorf("a reused session id shows %v, %v", th, err)
+	}
+}
