@@ -47,6 +47,28 @@ func (t claudeTools) lookup(id string) (string, *string) {
 // Agent in 2.1).
 func claudeIsAgentTool(name string) bool { return name == "Agent" || name == "Task" }
 
+// claudeThinking keeps a thinking block's text as thinking (stored beside
+// the events, never in the context), without the system reminders it may
+// carry (those are hooks); an empty or redacted block gives nothing.
+func claudeThinking(text string) []store.Event {
+	const open, closing = "<system-reminder>", "</system-reminder>"
+	for {
+		i := strings.Index(text, open)
+		if i < 0 {
+			break
+		}
+		j := strings.Index(text[i:], closing)
+		if j < 0 {
+			break
+		}
+		text = text[:i] + text[i+j+len(closing):]
+	}
+	if text = strings.TrimSpace(text); text == "" {
+		return nil
+	}
+	return []store.Event{store.Thinking(text)}
+}
+
 // claudeToolPath returns input.file_path, or input.path when file_path is
 // absent, if that value is a string.
 func claudeToolPath(input []byte) *string {

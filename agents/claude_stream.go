@@ -179,6 +179,9 @@ func (p *claudeStreamParser) assistant(o jsonObj) []store.Event {
 	var events []store.Event
 	for _, b := range msg.objs("content") {
 		switch typ, _ := b.strOK("type"); typ {
+		case "thinking":
+			t, _ := b.strOK("thinking")
+			events = append(events, claudeThinking(t)...)
 		case "text":
 			if t, ok := b.strOK("text"); ok && strings.TrimSpace(t) != "" {
 				events = append(events, store.AssistantText(t))

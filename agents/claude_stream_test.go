@@ -83,7 +83,15 @@ var claudeStreamCases = []claudeLineCase{
 			`{"type":"assistant","message":{"id":"m1","content":[{"type":"thinking","thinking":"hmm"},{"type":"text","text":"Hello!"}]}}`,
 			`{"type":"assistant","message":{"content":[{"type":"text","text":"no message id"}]}}`,
 		},
-		want: []string{`{"AssistantText":{"text":"Hello!"}}`},
+		want: []string{`{"Thinking":{"text":"hmm"}}`, `{"AssistantText":{"text":"Hello!"}}`},
+	},
+	{
+		name: "thinking is kept, blank and redacted thinking is not",
+		lines: []string{
+			`{"type":"assistant","message":{"id":"m1","content":[{"type":"thinking","thinking":"  ","signature":"x"},{"type":"redacted_thinking","data":"abc"}]}}`,
+			`{"type":"assistant","message":{"id":"m2","content":[{"type":"thinking","thinking":"first <b> & \"quoted\"\nsecond"}]}}`,
+		},
+		want: []string{`{"Thinking":{"text":"first <b> & \"quoted\"\nsecond"}}`},
 	},
 	{
 		name: "tool call and result",

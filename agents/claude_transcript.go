@@ -271,7 +271,8 @@ func claudePlanName(content, slug string) string {
 	return slug
 }
 
-// assistant maps an assistant line: thinking (hooks only), text, tool_use.
+// assistant maps an assistant line: thinking (kept as thinking, plus the
+// hooks its reminders carry), text, tool_use.
 func (p *claudeTranscriptParser) assistant(o jsonObj) {
 	msg := o.obj("message")
 	if claudeIsSynthetic(o, msg) {
@@ -282,6 +283,7 @@ func (p *claudeTranscriptParser) assistant(o jsonObj) {
 		switch typ, _ := b.strOK("type"); typ {
 		case "thinking":
 			t, _ := b.strOK("thinking")
+			p.add(claudeThinking(t)...)
 			p.add(claudeReminderHooks(t, true)...)
 		case "text":
 			if t, ok := b.strOK("text"); ok && strings.TrimSpace(t) != "" {

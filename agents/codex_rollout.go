@@ -160,6 +160,14 @@ func (h *codexHistory) responseItem(pl jsonObj) ([]store.Event, bool) {
 			part, _ := decodeObj(raw)
 			evs = append(evs, h.text(cxTwinReasoning, cxFromResponse, part.str("text"))...)
 		}
+		// The raw reasoning (content, when Codex records it) is thinking:
+		// AZUREAL drops it; Lazuli keeps it beside the events.
+		for _, raw := range pl.list("content") {
+			part, _ := decodeObj(raw)
+			if t := part.str("text"); strings.TrimSpace(t) != "" {
+				evs = append(evs, store.Thinking(t))
+			}
+		}
 		return evs, true
 	}
 	return nil, false

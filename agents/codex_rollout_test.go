@@ -61,6 +61,14 @@ var codexRolloutCases = []struct {
 {"AssistantText":{"text":"**C**"}}
 {"AssistantText":{"text":"**D**"}}`,
 }, {
+	name: "raw reasoning content is thinking, its summary stays assistant text",
+	lines: []string{
+		`{"type":"response_item","payload":{"type":"reasoning","summary":[{"type":"summary_text","text":"**Plan**"}],"content":[{"type":"reasoning_text","text":"look at main.go first"},{"type":"reasoning_text","text":" "}]}}`,
+		`{"type":"response_item","payload":{"type":"reasoning","summary":[],"content":null,"encrypted_content":"x"}}`,
+	},
+	want: `{"AssistantText":{"text":"**Plan**"}}
+{"Thinking":{"text":"look at main.go first"}}`,
+}, {
 	name: "user and assistant messages written twice are shown once",
 	lines: []string{
 		`{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"List the files\n"},{"type":"input_image","image_url":"data:"}]}}`,

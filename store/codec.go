@@ -46,7 +46,7 @@ func encodeCompacted(c Event) ([]byte, int64, error) {
 // appendEventJSON appends e's serde JSON; with serdeInput set, a ToolCall's
 // Input is trusted to be serde's compact form already.
 func appendEventJSON(b []byte, e Event, serdeInput bool) ([]byte, error) {
-	if !e.Kind.Valid() {
+	if !e.Kind.Valid() && e.Kind != KindThinking {
 		return nil, fmt.Errorf("encode event: unknown kind %q", e.Kind)
 	}
 	if e.Kind.IsUnit() {
@@ -89,7 +89,7 @@ func appendEventJSON(b []byte, e Event, serdeInput bool) ([]byte, error) {
 	case KindPlan:
 		str("name", e.Name, true)
 		str("content", e.Content, false)
-	case KindAssistantText:
+	case KindAssistantText, KindThinking: // Thinking: Lazuli's shape, never in events
 		str("text", e.Text, true)
 	case KindToolCall:
 		str("tool_use_id", e.ToolUseID, true)
