@@ -87,7 +87,11 @@ func scan(ctx context.Context, st *store.Store, q *query, limit, maxEvents int) 
 	} else if stopped {
 		res.Partial, res.Note = true, shortQueryNote
 	}
-	return res, nil
+	thoughts, err := matchingThoughts(ctx, st, hb)
+	if err != nil {
+		return Result{}, err
+	}
+	return mergeThoughts(res, thoughts, limit), nil
 }
 
 // matchingCompactions returns the hits among the store's compaction

@@ -185,6 +185,11 @@ func (x *Index) search(ctx context.Context, q *query, limit int) (Result, error)
 	if len(res.Hits) > limit {
 		res.Hits, res.More = res.Hits[:limit], true
 	}
+	thoughts, err := matchingThoughts(ctx, x.st, hb)
+	if err != nil {
+		return Result{}, err
+	}
+	res = mergeThoughts(res, thoughts, limit)
 	if res.Partial {
 		return res, nil
 	}

@@ -137,3 +137,44 @@ func attachThinking(events []StoredEvent, thoughts []Thought) {
 		}
 	}
 }
+
+// ScanThoughts calls fn with every thought of the store whose session is
+// still the one it was written for, and order: the events.id of the event
+// it precedes (the first of its session with seq ≥ BeforeSeq), or, for
+// thinking after a session's last event, one more than the store's largest
+// events.id. Search uses order to place thinking among event hits.
+func (s *Store) ScanThoughts(ctx context.Context, fn func(t Thought, order int64) error) error {
+	db, _, err := s.reader(ctx)
+	if err != nil || db == nil {
+		return err
+	}
+	tx, err := beginRead(ctx, db)
+	if err != nil {
+		return wrapThinking(err)
+	}
+	defer tx.end()
+	var n int
+	if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", ThinkingTable).Scan(&n); err != nil || n == 0 {
+		return wrapThinking(err)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT t.id, t.session_id, t.before_seq, t.text,
+		COALESCE((SELECT MIN(e.id) FROM events e WHERE e.session_id = t.session_id AND e.seq >= t.before_seq),
+			(SELECT COALESCE(MAX(id), 0) + 1 FROM events))
+		FROM lazuli_thinking t JOIN sessions s ON s.id = t.session_id AND s.created = t.session_created
+		ORDER BY t.id`)
+	if err != nil {
+		return wrapThinking(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t Thought
+		var order int64
+		if err := rows.Scan(&t.ID, &t.SessionID, &t.BeforeSeq, &t.Text, &order); err != nil {
+			return wrapThinking(err)
+		}
+		if err := fn(t, order); err != nil {
+			return err
+		}
+	}
+	return wrapThinking(rows.Err())
+}

@@ -1,0 +1,46 @@
+package search
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// TestSearchFindsThinking: an agent's thinking is found by Search (with
+// the index) and by Scan (without it), in its place among the event hits,
+// newest first, and with a limit.
+func TestSearchFindsThinking(t *testing.T) {
+	ctx := context.Background()
+	st := mustOpenStore(t, testStorePath(t))
+	mustSession(t, st, "thinks",
+		store.UserMessage("fix the zibblewidget"),                  // 1
+		store.Thinking("the Zibblewidget leaks; check pondermark"), // before 2
+		store.AssistantText("zibblewidget fixed"),                  // 2
+		store.Thinking("pondermark again, last"),                   // after 2: before the next event
+	)
+	x := mustIndex(t, st)
+	for _, tc := range []struct{ query, want string }{
+		{"pondermark", "S1#3 Thinking, S1#2 Thinking"},
+		{"zibblewidget", "S1#2 AssistantText, S1#2 Thinking, S1#1 UserMessage"},
+		{"leaks pondermark", "S1#2 Thinking"},
+		{"pondermark zibble", "S1#2 Thinking"},
+	} {
+		r := mustSearch(t, x, tc.query)
+		if got := strings.Join(hitKeys(r), ", "); got != tc.want {
+			t.Errorf("Search(%q) = %q, want %q", tc.query, got, tc.want)
+		}
+		s, err := Scan(ctx, st, tc.query, 0)
+		if got := strings.Join(hitKeys(s), ", "); err != nil || got != tc.want {
+			t.Errorf("Scan(%q) = %q, %v, want %q", tc.query, got, err, tc.want)
+		}
+	}
+	r, err := x.Search(ctx, "zibblewidget", 2)
+	if got := strings.Join(hitKeys(r), ", "); err != nil || got != "S1#2 AssistantText, S1#2 Thinking" || !r.More {
+		t.Errorf("Search(zibblewidget, 2) = %q more=%v, %v", got, r.More, err)
+	}
+	if len(r.Hits) == 2 && (len(r.Hits[1].Highlights) == 0 || r.Hits[1].DisplayName != "thinks") {
+		t.Errorf("thinking hit %+v lacks its highlight or session", r.Hits[1])
+	}
+}
