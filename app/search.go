@@ -224,11 +224,13 @@ type eventTarget struct {
 	compaction bool
 	full       bool // the match is in the event's full text, at offset
 	offset     int
+	thinking   bool // a hit in the thinking before the event
 }
 
 // OpenSearchHit shows the hit's session scrolled to its event.
 func (pw *projectWindow) OpenSearchHit(h views.SearchHit) {
-	target := &eventTarget{ref: h.Ref, seq: h.Seq, compaction: h.Kind == search.KindCompaction, full: h.InFull, offset: h.Offset}
+	target := &eventTarget{ref: h.Ref, seq: h.Seq, compaction: h.Kind == search.KindCompaction, full: h.InFull, offset: h.Offset,
+		thinking: h.Kind == search.KindThinking}
 	pw.mu.Lock()
 	shown := pw.current == h.Ref
 	pw.showEvent = target
@@ -253,6 +255,10 @@ func (pw *projectWindow) showPendingEvent(ref views.SessionRef) {
 	}
 	tr := pw.mv.Transcript()
 	show := func() {
+		if t.thinking {
+			tr.ShowThought(t.seq)
+			return
+		}
 		if t.full {
 			tr.ShowFullEvent(t.seq, t.offset)
 			return

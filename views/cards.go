@@ -128,6 +128,10 @@ func (c *card) show(r *transcriptRow, d *rowDetail) {
 		c.showCompaction(r, &c.t.compactions[r.comp])
 		return
 	}
+	if r.kind == rowThinking {
+		c.showThinking(r, c.t.events[r.event].Thinking[r.thought])
+		return
+	}
 	e := &c.t.events[r.event].Event
 	switch r.kind {
 	case rowUser:
@@ -275,6 +279,31 @@ func (c *card) showCompaction(r *transcriptRow, comp *store.Compaction) {
 	if r.open {
 		c.showMarkdown(comp.Summary)
 	}
+}
+
+// showThinking fills the agent's thinking: collapsed to its first line
+// until opened.
+func (c *card) showThinking(r *transcriptRow, text string) {
+	c.setTitle("Thinking", theme.ColorNamePlaceHolder)
+	c.title.TextStyle = fyne.TextStyle{Italic: true}
+	c.toggle.setText(map[bool]string{false: "▸ show", true: "▾ hide"}[r.open])
+	c.toggle.Show()
+	if !r.open {
+		c.setDetail(firstLine(text))
+		return
+	}
+	c.textLabel().SetText(expandTabs(text))
+	c.text.Show()
+}
+
+// firstLine is the first non-blank line of s.
+func firstLine(s string) string {
+	for line := range strings.Lines(s) {
+		if line = strings.TrimSpace(line); line != "" {
+			return line
+		}
+	}
+	return ""
 }
 
 func (c *card) showMarkdown(text string) {

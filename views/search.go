@@ -383,6 +383,23 @@ func (e *searchEntry) TypedKey(k *fyne.KeyEvent) {
 	}
 }
 
+// ShowThought scrolls the transcript to the first thinking that came
+// before the event with seq, opens it and highlights it. It reports
+// whether there is one.
+func (t *Transcript) ShowThought(seq int64) bool {
+	for i := range t.rows {
+		if r := &t.rows[i]; r.kind == rowThinking && t.events[r.event].Seq == seq {
+			if !r.open {
+				t.toggle(i)
+			}
+			t.setFindRow(i)
+			t.scrollTo(i)
+			return true
+		}
+	}
+	return t.ShowEvent(seq, false)
+}
+
 // ShowEvent scrolls the transcript to the event with seq (or, for a
 // compaction summary, to the summary that follows seq) and highlights its
 // row. When no row has that seq (the read-time filter hid the event), the
@@ -397,6 +414,9 @@ func (t *Transcript) ShowEvent(seq int64, compaction bool) bool {
 			s = t.compactions[r.comp].AfterSeq
 		default:
 			s = t.events[r.event].Seq
+		}
+		if r.kind == rowThinking && s == seq {
+			continue // the event's own row, below its thinking
 		}
 		if (s == seq && (r.kind == rowCompaction) == compaction) || s > seq {
 			row = i

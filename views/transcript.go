@@ -177,7 +177,7 @@ func (t *Transcript) PrependEvents(events []store.StoredEvent, earlier int) {
 // rowOfSeq returns the row of the event with seq, or -1.
 func (t *Transcript) rowOfSeq(seq int64) int {
 	for i := range t.rows {
-		if r := &t.rows[i]; r.kind != rowCompaction && t.events[r.event].Seq == seq {
+		if r := &t.rows[i]; r.kind != rowCompaction && r.kind != rowThinking && t.events[r.event].Seq == seq {
 			return i
 		}
 	}
@@ -244,10 +244,12 @@ func (t *Transcript) AppendEvents(events []store.StoredEvent) {
 	bottom := t.atBottom()
 	first := len(t.events)
 	t.events = append(t.events, events...)
+	n := len(t.rows)
 	t.rows = appendRows(t.rows, events, first)
-	t.heights = append(t.heights, make([]float32, len(events))...)
-	t.total += float32(len(events)) * t.template
-	t.widths = append(t.widths, make([]float32, len(events))...)
+	added := len(t.rows) - n // thinking adds rows of its own
+	t.heights = append(t.heights, make([]float32, added)...)
+	t.total += float32(added) * t.template
+	t.widths = append(t.widths, make([]float32, added)...)
 	t.list.Refresh()
 	t.find.rowsAdded()
 	if bottom {
@@ -555,6 +557,9 @@ func (t *Transcript) rowText(id int) string {
 	d := t.detailOf(id)
 	if r.kind == rowCompaction {
 		return t.compactions[r.comp].Summary
+	}
+	if r.kind == rowThinking {
+		return t.events[r.event].Thinking[r.thought]
 	}
 	e := &t.events[r.event].Event
 	switch r.kind {

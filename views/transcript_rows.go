@@ -25,6 +25,7 @@ const (
 	rowResult                    // a tool result
 	rowComplete                  // the end of a turn: ✓/✗, duration, cost
 	rowCompaction                // the summary of the conversation before it
+	rowThinking                  // the agent's thinking before an event, collapsed
 )
 
 // transcriptRow is the view-model of one transcript row. Building it only
@@ -34,6 +35,7 @@ type transcriptRow struct {
 	kind    rowKind
 	event   int  // index into Transcript.events; -1 for a compaction
 	comp    int  // index into Transcript.compactions; -1 for an event
+	thought int  // rowThinking: index into the event's Thinking
 	open    bool // tool input shown / summary expanded
 	version uint32
 	detail  *rowDetail
@@ -66,7 +68,7 @@ func buildRowsFrom(events []store.StoredEvent, compactions []store.Compaction, f
 			rows = append(rows, transcriptRow{kind: rowCompaction, event: -1, comp: c})
 			c++
 		}
-		rows = append(rows, transcriptRow{kind: eventRowKind(&events[i].Event), event: i, comp: -1})
+		rows = appendEventRows(rows, &events[i], i)
 	}
 	for ; c < len(compactions); c++ {
 		rows = append(rows, transcriptRow{kind: rowCompaction, event: -1, comp: c})
@@ -78,9 +80,18 @@ func buildRowsFrom(events []store.StoredEvent, compactions []store.Compaction, f
 // transcript's events.
 func appendRows(rows []transcriptRow, events []store.StoredEvent, first int) []transcriptRow {
 	for i := range events {
-		rows = append(rows, transcriptRow{kind: eventRowKind(&events[i].Event), event: first + i, comp: -1})
+		rows = appendEventRows(rows, &events[i], first+i)
 	}
 	return rows
+}
+
+// appendEventRows adds the rows of e, the transcript's event at index i:
+// the thinking that came before it (collapsed), then the event itself.
+func appendEventRows(rows []transcriptRow, e *store.StoredEvent, i int) []transcriptRow {
+	for k := range e.Thinking {
+		rows = append(rows, transcriptRow{kind: rowThinking, event: i, comp: -1, thought: k})
+	}
+	return append(rows, transcriptRow{kind: eventRowKind(&e.Event), event: i, comp: -1})
 }
 
 func eventRowKind(e *store.Event) rowKind {
