@@ -84,7 +84,7 @@ func (s *Store) load(ctx context.Context, sessionID, fromSeq, toSeq int64) (_ []
 	}
 	defer tx.end()
 	if err := checkSeqs(ctx, tx, sessionID); err != nil {
-		return nil, 0, false, err
+		return nil, 0, false, nil, err
 	}
 	if whole || s.events.has(sessionID) {
 		e, err := s.cachedRows(ctx, tx, sessionID)

@@ -33,7 +33,7 @@ func Thinking(text string) Event { return Event{Kind: KindThinking, Text: text} 
 
 var thinkingSchema = []string{
 	`CREATE TABLE IF NOT EXISTS lazuli_thinking (
-    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    id              INTEGER PRIMARY KEY,
     session_id      INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
     session_created TEXT NOT NULL,
     before_seq      INTEGER NOT NULL,
