@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/lazuli-app/lazuli/cli"
@@ -26,6 +27,8 @@ type Config struct {
 	Path string
 	// Demo opens a demo project built from samples embedded in the binary.
 	Demo bool
+	// Link is the session and event to show first (deeplink.go).
+	Link DeepLink
 }
 
 // Main runs Lazuli with the command-line arguments (without the program
@@ -61,20 +64,36 @@ func ParseFlags(args []string, stderr io.Writer) (Config, error) {
 	fs := flag.NewFlagSet("lazuli", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var cfg Config
+	var open, session, event string
 	fs.BoolVar(&cfg.Demo, "demo", false, "open a demo project built from embedded sample sessions")
+	fs.StringVar(&open, "open", "", "the project, worktree or .azs file to open (as PATH)")
+	fs.StringVar(&session, "session", "", "show this session first (3 or S3)")
+	fs.StringVar(&event, "event", "", "with --session: scroll to this event number")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: lazuli [--demo] [PATH]   (lazuli help lists the commands)")
+		fmt.Fprintln(stderr, "usage: lazuli [--demo] [PATH | --open PATH] [--session S [--event N]] | lazuli lazuli://open?path=P&session=S&event=N   (lazuli help lists the commands)")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
-	switch fs.NArg() {
-	case 0:
-	case 1:
+	var err error
+	if cfg.Link, err = parseLink(session, event); err != nil {
+		return cfg, err
+	}
+	cfg.Path = open
+	switch {
+	case fs.NArg() == 0:
+	case fs.NArg() == 1 && open == "" && strings.HasPrefix(fs.Arg(0), URLScheme+":"):
+		if cfg.Path, cfg.Link, err = ParseURL(fs.Arg(0)); err != nil {
+			return cfg, err
+		}
+	case fs.NArg() == 1 && open == "":
 		cfg.Path = fs.Arg(0)
 	default:
-		return cfg, fmt.Errorf("want at most one PATH, got %d", fs.NArg())
+		return cfg, fmt.Errorf("want at most one PATH, got %d", fs.NArg()+min(len(open), 1))
+	}
+	if cfg.Demo && cfg.Link.Session > 0 {
+		return cfg, errors.New("--demo takes no --session")
 	}
 	if cfg.Demo && cfg.Path != "" {
 		return cfg, errors.New("--demo takes no PATH")

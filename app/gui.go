@@ -41,10 +41,11 @@ func Run(ctx context.Context, cfg Config) error {
 	ui.fa.SetIcon(assets.Icon)
 	ui.fa.Settings().SetTheme(views.Theme{})
 	pw := newProjectWindow(ui, title, wts, false)
-	ui.setupMainWindow(pw, !cfg.Demo)
+	ui.setupMainWindow(pw, !cfg.Demo && cfg.Link.Session == 0)
 	if cfg.Demo {
 		pw.SelectSession(views.SessionRef{StorePath: wts[0].StorePath, ID: demoFeaturedID})
 	}
+	pw.openLink(cfg.Link)
 	go func() {
 		<-ctx.Done()
 		fyne.Do(ui.fa.Quit)

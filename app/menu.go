@@ -23,6 +23,10 @@ func (pw *projectWindow) mainMenu() *fyne.MainMenu {
 		&fyne.MenuItem{Label: "Search all sessions…", Action: pw.showSearch, Shortcut: shortcut(fyne.KeyK)},
 		&fyne.MenuItem{Label: "Team sessions…", Action: pw.showTeam},
 		fyne.NewMenuItemSeparator(),
+	)
+	session.Items = append(session.Items, pw.navigateMenuItems()...)
+	session.Items = append(session.Items,
+		fyne.NewMenuItemSeparator(),
 		&fyne.MenuItem{Label: "Stop agent", Action: pw.onStop},
 		&fyne.MenuItem{Label: "Compact session now", Action: pw.onCompactNow},
 		fyne.NewMenuItemSeparator(),

@@ -2,7 +2,6 @@ package views
 
 import (
 	"image/color"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -294,16 +293,6 @@ func (c *card) showThinking(r *transcriptRow, text string) {
 	}
 	c.textLabel().SetText(expandTabs(text))
 	c.text.Show()
-}
-
-// firstLine is the first non-blank line of s.
-func firstLine(s string) string {
-	for line := range strings.Lines(s) {
-		if line = strings.TrimSpace(line); line != "" {
-			return line
-		}
-	}
-	return ""
 }
 
 func (c *card) showMarkdown(text string) {

@@ -122,12 +122,13 @@ func (m *MainView) ClearSession() {
 }
 
 // BindShortcuts registers the views' keyboard shortcuts (Ctrl+F: find in
-// the session) on the window's canvas.
+// the session; prompt navigation, see navigate.go) on the window's canvas.
 func (m *MainView) BindShortcuts(c fyne.Canvas) {
 	m.transcript.canvas = c
 	for _, s := range m.transcript.Shortcuts() {
 		c.AddShortcut(s, func(s fyne.Shortcut) { m.transcript.HandleShortcut(s) })
 	}
+	bindPromptKeys(c, m.transcript)
 }
 
 // sessionHeaderLayout places the session title on the left and the meter on the

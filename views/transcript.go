@@ -59,10 +59,11 @@ type Transcript struct {
 	total      float32 // the sum of the row heights the list uses
 
 	findRow int         // the row of the current find match; -1 for none
+	navRow  int         // the prompt NextPrompt or PreviousPrompt last went to; -1 for none
 	canvas  fyne.Canvas // the window's canvas, from MainView.BindShortcuts; nil: ask the driver
 	lower   []string    // lower-case row texts for find, built on first use
 
-	list  *widget.List
+	list  *transcriptList
 	body  *fyne.Container
 	empty *widget.Label
 	find  *finder
@@ -77,7 +78,7 @@ type Transcript struct {
 
 // NewTranscript returns an empty transcript.
 func NewTranscript(a Actions) *Transcript {
-	t := &Transcript{actions: a, post: fyne.Do, findRow: -1, target: -1, theme: currentThemeKey()}
+	t := &Transcript{actions: a, post: fyne.Do, findRow: -1, navRow: -1, target: -1, theme: currentThemeKey()}
 	t.template = newCard(t).MinSize().Height
 	t.empty = widget.NewLabel("No session selected")
 	t.empty.Alignment = fyne.TextAlignCenter
@@ -357,9 +358,11 @@ func (t *Transcript) premeasureTail() {
 	}
 }
 
-func (t *Transcript) newList() *widget.List {
-	l := widget.NewList(t.length, t.createItem, t.updateItem)
+func (t *Transcript) newList() *transcriptList {
+	l := &transcriptList{onRune: t.typedRune}
+	l.Length, l.CreateItem, l.UpdateItem = t.length, t.createItem, t.updateItem
 	l.HideSeparators = true
+	l.ExtendBaseWidget(l)
 	return l
 }
 

@@ -1,0 +1,77 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+func TestParseDeepLinkFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		path string
+		link DeepLink
+		bad  bool
+	}{
+		{args: []string{"--open", "/p", "--session", "S3", "--event", "120"}, path: "/p", link: DeepLink{3, 120}},
+		{args: []string{"--session", "4", "/p"}, path: "/p", link: DeepLink{Session: 4}},
+		{args: []string{"lazuli://open?path=%2Fp%20q&session=S3&event=7"}, path: "/p q", link: DeepLink{3, 7}},
+		{args: []string{Link("/x/y.azs", 2, 9)}, path: "/x/y.azs", link: DeepLink{2, 9}},
+		{args: []string{"--event", "5"}, bad: true},
+		{args: []string{"--session", "S0"}, bad: true},
+		{args: []string{"--session", "3", "--event", "-1"}, bad: true},
+		{args: []string{"--open", "/p", "/q"}, bad: true},
+		{args: []string{"lazuli://bogus?session=1"}, bad: true},
+		{args: []string{"--demo", "--session", "1"}, bad: true},
+	} {
+		cfg, err := ParseFlags(tc.args, io.Discard)
+		if tc.bad {
+			if err == nil {
+				t.Errorf("ParseFlags(%q) = %+v, want an error", tc.args, cfg)
+			}
+			continue
+		}
+		if err != nil || cfg.Path != tc.path || cfg.Link != tc.link {
+			t.Errorf("ParseFlags(%q) = %+v, %v; want path %q link %+v", tc.args, cfg, err, tc.path, tc.link)
+		}
+	}
+}
+
+// TestDeepLinkOpensEvent: a link to an event among a long session's
+// earlier events shows that session loaded from that event.
+func TestDeepLinkOpensEvent(t *testing.T) {
+	fa := test.NewTempApp(t)
+	dir := t.TempDir()
+	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
+	bg := context.Background()
+	st, err := store.Open(bg, wt.StorePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const total = tailFirstEvents + 10
+	var events []store.Event
+	for i := 0; len(events) < total; i++ {
+		events = append(events, store.UserMessage(fmt.Sprintf("prompt %d", i)), store.AssistantText(fmt.Sprintf("reply %d", i)))
+	}
+	if _, err := st.CreateSession(bg, "main", "other"); err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := st.CreateSessionWithEvents(bg, "main", "big", events)
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw := testWindow(t, fa, wt)
+	defer pw.close()
+	pw.openLink(DeepLink{Session: s.ID, Event: 41})
+	pw.wg.Wait()
+	if pw.current.ID != s.ID || pw.firstSeq != 41 || pw.mv.Transcript().Session().ID != s.ID {
+		t.Errorf("after the link: session %d from seq %d, want session %d from seq 41", pw.current.ID, pw.firstSeq, s.ID)
+	}
+}

@@ -1,0 +1,18 @@
+package app
+
+import (
+	"fyne.io/fyne/v2"
+
+	"github.com/lazuli-app/lazuli/views"
+)
+
+// navigateMenuItems are the Session menu's prompt navigation items. Their
+// shortcuts are the menu's, so they work wherever the keyboard is.
+func (pw *projectWindow) navigateMenuItems() []*fyne.MenuItem {
+	tr := pw.mv.Transcript()
+	return []*fyne.MenuItem{
+		{Label: "Next prompt", Action: func() { tr.NextPrompt() }, Shortcut: views.PromptShortcuts.Next},
+		{Label: "Previous prompt", Action: func() { tr.PreviousPrompt() }, Shortcut: views.PromptShortcuts.Previous},
+		{Label: "Prompts of this session…", Action: func() { tr.ShowOutline(pw.win) }, Shortcut: views.PromptOutlineShortcut},
+	}
+}
