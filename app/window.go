@@ -43,6 +43,7 @@ type projectWindow struct {
 	backends      []views.BackendStatus          // the CLIs as last detected
 	compactor     *agents.Compactor              // nil in read-only windows
 	compactModels map[views.SessionRef]string    // model of each queued compaction
+	facets        facetCache                     // the sidebar filters' facets (facets.go)
 	currentChars  int64                          // context characters of current
 	focusPrompt   views.SessionRef               // a new session whose prompt box gets the focus
 	banner        string                         // the banner text shown
@@ -152,6 +153,7 @@ func (pw *projectWindow) refresh() {
 			pw.showError("read sessions", err)
 		}
 		fyne.Do(func() { pw.mv.Sidebar().Apply(groups) })
+		pw.refreshFacets(groups)
 	})
 }
 

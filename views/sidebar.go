@@ -26,12 +26,15 @@ type Sidebar struct {
 	hasSelected bool
 	quiet       bool // a programmatic selection: no intent
 
-	filter *widget.Entry
-	list   *navList
-	newBtn *widget.Button
-	rename *widget.Button
-	delete *widget.Button
-	root   fyne.CanvasObject
+	filter     *widget.Entry
+	filtersBtn *widget.Button // opens the filters (sidebar_filters.go)
+	filt       SidebarFilter
+	facets     map[SessionRef]SessionFacets
+	list       *navList
+	newBtn     *widget.Button
+	rename     *widget.Button
+	delete     *widget.Button
+	root       fyne.CanvasObject
 }
 
 // NewSidebar returns an empty sidebar that sends its intents to a.
@@ -40,13 +43,15 @@ func NewSidebar(a Actions) *Sidebar {
 	s.filter = widget.NewEntry()
 	s.filter.SetPlaceHolder("Filter sessions")
 	s.filter.OnChanged = s.onFilterChanged
+	s.filtersBtn = widget.NewButtonWithIcon("Filters", theme.ListIcon(), s.showFilters)
 	s.newBtn = widget.NewButtonWithIcon("New", theme.ContentAddIcon(), s.onNew)
 	s.rename = widget.NewButtonWithIcon("Rename", theme.DocumentCreateIcon(), s.onRename)
 	s.delete = widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), s.onDelete)
 	s.list = newNavList(s.length, s.createItem, s.updateItem)
 	s.list.OnSelected = s.onSelected
 	s.updateButtons()
-	top := container.NewVBox(s.filter, container.NewGridWithColumns(3, s.newBtn, s.rename, s.delete))
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, s.filtersBtn, s.filter),
+		container.NewGridWithColumns(3, s.newBtn, s.rename, s.delete))
 	s.root = container.NewBorder(top, nil, nil, nil, s.list)
 	return s
 }
@@ -59,6 +64,9 @@ func (s *Sidebar) Content() fyne.CanvasObject { return s.root }
 func (s *Sidebar) Apply(groups []WorktreeGroup) {
 	s.groups = groups
 	s.all = buildSidebarRows(groups)
+	for i := range s.all {
+		s.all[i].agent = s.facets[s.all[i].ref].Agent
+	}
 	s.applyFilter()
 }
 
@@ -78,33 +86,13 @@ func (s *Sidebar) onFilterChanged(string) { s.applyFilter() }
 // the filter text (case-insensitive), under the headers of their groups.
 func (s *Sidebar) applyFilter() {
 	q := strings.ToLower(strings.TrimSpace(s.filter.Text))
-	if q == "" {
+	if q == "" && s.filt.active() == 0 {
 		s.rows = s.all
 	} else {
-		s.rows = filterRows(s.all, q)
+		s.rows = s.filteredRows(q)
 	}
 	s.list.Refresh()
 	s.syncSelection()
-}
-
-// filterRows keeps the sessions matching q and the headers of their groups.
-func filterRows(all []sidebarRow, q string) []sidebarRow {
-	out := make([]sidebarRow, 0, len(all)/4)
-	header := -1 // index in all of the header not yet emitted
-	for i := range all {
-		r := &all[i]
-		switch {
-		case r.header:
-			header = i
-		case strings.Contains(r.lower, q):
-			if header >= 0 {
-				out = append(out, all[header])
-				header = -1
-			}
-			out = append(out, *r)
-		}
-	}
-	return out
 }
 
 // syncSelection selects the row of the selected session, quietly.

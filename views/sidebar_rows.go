@@ -45,6 +45,7 @@ type sidebarRow struct {
 	duration  string // "" when completion is unknown
 	durName   fyne.ThemeColorName
 	msgs      string // "[N msgs]", or the session count of a header
+	agent     string // AgentClaude, AgentCodex or "" (SetFacets)
 	created   time.Time
 	createdOK bool
 	rawTime   string
@@ -169,6 +170,7 @@ type sidebarItem struct {
 	duration *canvas.Text
 	durBox   *fyne.Container
 	msgs     *canvas.Text
+	agent    *canvas.Text // which agent the session used
 	when     *canvas.Text
 	whenTip  *hoverTip
 	row      *sidebarRow // the row shown, read by the hover tip
@@ -184,20 +186,21 @@ func newSidebarItem() *sidebarItem {
 		name:        widget.NewLabel("Session name"),
 		duration:    canvas.NewText("", color.Black),
 		msgs:        canvas.NewText("", color.Black),
+		agent:       canvas.NewText("", color.Black),
 		when:        canvas.NewText("", color.Black),
 	}
 	it.headerTitle.TextStyle.Bold = true
 	it.badge.TextStyle.Bold = true
 	it.name.Truncation = fyne.TextTruncateEllipsis
 	small := theme.Size(theme.SizeNameCaptionText)
-	for _, t := range []*canvas.Text{it.headerCount, it.duration, it.msgs, it.when} {
+	for _, t := range []*canvas.Text{it.headerCount, it.duration, it.msgs, it.agent, it.when} {
 		t.TextSize = small
 	}
 	it.whenTip = newHoverTip(it.when, it.tipText)
 	pad := theme.Size(theme.SizeNamePadding)
 	it.header = container.New(&headerLayout{it: it, pad: pad}, it.headerTitle, it.headerCount)
 	it.durBox = container.NewCenter(it.duration)
-	right := container.NewHBox(it.durBox, container.NewCenter(it.msgs),
+	right := container.NewHBox(it.durBox, container.NewCenter(it.agent), container.NewCenter(it.msgs),
 		container.NewCenter(it.whenTip))
 	it.session = container.NewBorder(nil, nil, container.New(&insetLayout{left: pad}, container.NewCenter(it.badge)),
 		container.New(&insetLayout{right: pad}, right), it.name)
@@ -243,6 +246,8 @@ func (it *sidebarItem) update(r *sidebarRow, now time.Time) {
 	it.durBox.Hidden = r.duration == ""
 	it.msgs.Text = r.msgs
 	it.msgs.Color = theme.Color(theme.ColorNamePlaceHolder)
+	it.agent.Text = r.agent
+	it.agent.Color = theme.Color(theme.ColorNamePrimary)
 	it.when.Text = r.rawTime
 	if r.createdOK {
 		it.when.Text = relativeTime(now, r.created)

@@ -1,0 +1,96 @@
+package app
+
+import (
+	"sync"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/views"
+)
+
+// facetCache keeps the sidebar filters' facets of each session, read again
+// only when the session has new events.
+type facetCache struct {
+	mu   sync.Mutex
+	byID map[views.SessionRef]facetEntry
+}
+
+type facetEntry struct {
+	lastEventID int64
+	facets      views.SessionFacets
+}
+
+// refreshFacets reads the facets of the sessions in groups that are new or
+// changed since they were last read, and gives the sidebar all of them. It
+// runs in the background, after the list is shown.
+func (pw *projectWindow) refreshFacets(groups []views.WorktreeGroup) {
+	c := &pw.facets
+	c.mu.Lock()
+	if c.byID == nil {
+		c.byID = map[views.SessionRef]facetEntry{}
+	}
+	stale := map[string][]store.Session{}
+	for _, g := range groups {
+		for _, s := range g.Sessions {
+			ref := views.SessionRef{StorePath: g.StorePath, ID: s.ID}
+			if e, ok := c.byID[ref]; !ok || e.lastEventID != s.LastEventID {
+				stale[g.StorePath] = append(stale[g.StorePath], s)
+			}
+		}
+	}
+	c.mu.Unlock()
+	for path, sessions := range stale {
+		st, err := pw.store(path)
+		if err != nil {
+			continue // the list reported it
+		}
+		ids := make([]int64, len(sessions))
+		for i, s := range sessions {
+			ids[i] = s.ID
+		}
+		facets, err := st.SessionFacets(pw.ctx, ids)
+		if err != nil {
+			pw.showError("read sessions' agents", err)
+			continue
+		}
+		native, _ := st.NativeImports(pw.ctx) // none: the model tells
+		agentOf := map[int64]string{}
+		for k, rec := range native {
+			agentOf[rec.SessionID] = k.Agent
+		}
+		c.mu.Lock()
+		for _, s := range sessions {
+			f := facets[s.ID]
+			ref := views.SessionRef{StorePath: path, ID: s.ID}
+			c.byID[ref] = facetEntry{lastEventID: s.LastEventID,
+				facets: views.SessionFacets{Agent: agentName(agentOf[s.ID], f.Model, s.LastClaudeUUID), Model: f.Model, Failed: f.Failed}}
+		}
+		c.mu.Unlock()
+	}
+	c.mu.Lock()
+	all := make(map[views.SessionRef]views.SessionFacets, len(c.byID))
+	for ref, e := range c.byID {
+		all[ref] = e.facets
+	}
+	c.mu.Unlock()
+	fyne.Do(func() { pw.mv.Sidebar().SetFacets(all) })
+}
+
+// agentName names the agent of a session: the native history it was
+// imported from, else the backend of its model, else Claude when it
+// records a Claude session id; "" when none of these is known.
+func agentName(native, model, claudeUUID string) string {
+	switch {
+	case native == "claude", model == "" && claudeUUID != "":
+		return views.AgentClaude
+	case native == "codex":
+		return views.AgentCodex
+	case model == "":
+		return ""
+	case agents.BackendForModel(model) == agents.Codex:
+		return views.AgentCodex
+	}
+	return views.AgentClaude
+}
