@@ -6,13 +6,15 @@ import (
 	"github.com/lazuli-app/lazuli/views"
 )
 
-// navigateMenuItems are the Session menu's prompt navigation items. Their
-// shortcuts are the menu's, so they work wherever the keyboard is.
+// navigateMenuItems are the Session menu's prompt navigation items (their
+// shortcuts are the menu's, so they work wherever the keyboard is) and
+// resuming the session in its agent's CLI (resume.go).
 func (pw *projectWindow) navigateMenuItems() []*fyne.MenuItem {
 	tr := pw.mv.Transcript()
 	return []*fyne.MenuItem{
 		{Label: "Next prompt", Action: func() { tr.NextPrompt() }, Shortcut: views.PromptShortcuts.Next},
 		{Label: "Previous prompt", Action: func() { tr.PreviousPrompt() }, Shortcut: views.PromptShortcuts.Previous},
 		{Label: "Prompts of this session…", Action: func() { tr.ShowOutline(pw.win) }, Shortcut: views.PromptOutlineShortcut},
+		{Label: "Copy command to resume in Claude Code / Codex", Action: pw.copyResumeCommand},
 	}
 }

@@ -1,0 +1,95 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+
+	"github.com/lazuli-app/lazuli/views"
+)
+
+// errNotResumable says a session has no native agent session to resume.
+var errNotResumable = errors.New("this session was not imported from Claude Code's or Codex's own history, and no Claude session of it is recorded: there is nothing to resume in the agent's CLI")
+
+// resumeCommand is the shell command that resumes a native agent session
+// in its CLI, run in dir ("" for none).
+func resumeCommand(agent, id, dir string) string {
+	cmd := "claude --resume " + shellWord(id)
+	if agent == "codex" {
+		cmd = "codex resume " + shellWord(id)
+	}
+	if dir == "" {
+		return cmd
+	}
+	return "cd " + shellWord(dir) + " && " + cmd
+}
+
+// plainWord matches words the shell reads as they are.
+var plainWord = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+
+// shellWord quotes s for a POSIX shell when it needs quoting.
+func shellWord(s string) string {
+	if plainWord.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// sessionResumeCommand finds how to resume ref in its agent's CLI: the
+// native session it was imported from, else the Claude session a run of
+// it recorded (sessions.last_claude_uuid).
+func (pw *projectWindow) sessionResumeCommand(ref views.SessionRef) (string, error) {
+	st, err := pw.store(ref.StorePath)
+	if err != nil {
+		return "", err
+	}
+	dir := ""
+	for _, wt := range pw.wts {
+		if wt.StorePath == ref.StorePath {
+			dir = wt.Dir
+		}
+	}
+	native, err := st.NativeImports(pw.ctx)
+	if err != nil {
+		return "", err
+	}
+	for key, rec := range native {
+		if rec.SessionID == ref.ID && rec.ParentID == "" {
+			return resumeCommand(key.Agent, key.ID, dir), nil
+		}
+	}
+	s, err := st.GetSession(pw.ctx, ref.ID)
+	if err != nil {
+		return "", err
+	}
+	if s.LastClaudeUUID != "" {
+		return resumeCommand("claude", s.LastClaudeUUID, dir), nil
+	}
+	return "", errNotResumable
+}
+
+// copyResumeCommand copies the resume command of the session shown to the
+// clipboard and says so.
+func (pw *projectWindow) copyResumeCommand() {
+	pw.mu.Lock()
+	ref := pw.current
+	pw.mu.Unlock()
+	if ref.ID == 0 {
+		return
+	}
+	pw.go_(func() {
+		cmd, err := pw.sessionResumeCommand(ref)
+		if err != nil {
+			pw.showError("resume in the agent's CLI", err)
+			return
+		}
+		fyne.Do(func() {
+			pw.ui.fa.Clipboard().SetContent(cmd)
+			dialog.ShowInformation("Resume in the agent's CLI", fmt.Sprintf("Copied to the clipboard:\n\n%s", cmd), pw.win)
+		})
+	})
+}
