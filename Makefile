@@ -5,7 +5,9 @@
 #                + the pinned claude/codex CLIs for the e2e tests (scripts/install-clis.sh)
 #   make test    deps, go vet, staticcheck, go test -race
 #   make lint    deps, gofmt check, go vet, staticcheck
-#   make build   go build -o bin/lazuli .
+#   make build   go build -o bin/lazuli . (with the commit for lazuli --version)
+#   make install install like a desktop app under PREFIX (default ~/.local): binary, .desktop, icon
+#   make package out/lazuli-VERSION-OS-ARCH.tar.gz: the same tree, for extracting into a prefix
 #   make run     deps, build, bin/lazuli --demo
 #   make bench   benchmarks of BENCH_PKGS (override: make bench BENCH=Decode BENCH_PKGS=./store/)
 #   make smoke   GUI smoke test: bin/lazuli --demo under Xvfb -> out/gui-smoke.png
@@ -51,7 +53,14 @@ mkdir -p "$$HOME/.cache" "$$XDG_CONFIG_HOME" "$$XDG_CACHE_HOME" "$$XDG_DATA_HOME
 $(1)
 endef
 
-.PHONY: deps sysdeps tools clis mod test lint fmt-check build run bench smoke icon clean
+.PHONY: deps sysdeps tools clis mod test lint fmt-check build install package run bench smoke icon clean
+
+# Installing (scripts/install.sh). PREFIX is where `make install` puts the app.
+PREFIX ?= $(HOME)/.local
+VERSION := $(shell awk -F'"' '/^Version *=/ {print $$2; exit}' FyneApp.toml)
+COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+LDFLAGS := $(if $(COMMIT),-X main.commit=$(COMMIT))
+PACKAGE := lazuli-$(VERSION)-$(shell $(GO) env GOOS)-$(shell $(GO) env GOARCH)
 
 deps: sysdeps tools clis mod
 
@@ -89,7 +98,18 @@ fmt-check:
 	if [ -n "$$files" ]; then echo "gofmt needed on:"; echo "$$files"; exit 1; fi
 
 build:
-	$(GO) build -o bin/lazuli .
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/lazuli .
+
+install: build
+	bash scripts/install.sh '$(PREFIX)' bin/lazuli
+
+# The archive's .desktop entry runs `lazuli` from PATH: extract it into a prefix whose
+# bin/ is on PATH, e.g. tar -xzf out/$(PACKAGE).tar.gz -C ~/.local --strip-components=1
+package: build
+	rm -rf out/package/$(PACKAGE)
+	LAZULI_EXEC=lazuli bash scripts/install.sh out/package/$(PACKAGE) bin/lazuli
+	tar -C out/package -czf out/$(PACKAGE).tar.gz $(PACKAGE)
+	@echo "package: out/$(PACKAGE).tar.gz"
 
 run: deps build
 	bin/lazuli --demo

@@ -9,5 +9,8 @@ import (
 )
 
 func main() {
+	if printVersion(os.Args[1:], os.Stdout) {
+		return
+	}
 	os.Exit(app.Main(os.Args[1:]))
 }

@@ -5,7 +5,9 @@
 #
 # Usage: scripts/gui-smoke.sh [--out FILE.png] [--window TITLE] [--wait S]
 #                             [--min-colors N] [--strict] [-- CMD ARGS...]
-#   (no CMD)        build bin/lazuli (go build -o bin/lazuli .) and run `bin/lazuli --demo`.
+#   (no CMD)        build bin/lazuli (go build -o bin/lazuli .) and run `bin/lazuli --demo`;
+#                   then install it into a temporary prefix and launch the installed
+#                   .desktop entry's command (scripts/install-smoke.sh, FILE-installed.png).
 #                   Skipped (exit 0, with a note) while the repo has no main package or
 #                   the binary does not offer a -demo flag, unless --strict is given.
 #   -- CMD ARGS...  run this command instead (no build, no -demo check): any Fyne
@@ -25,7 +27,7 @@ set -euo pipefail
 
 root=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
 out="$root/out/gui-smoke.png" window=Lazuli wait_s=4 min_colors=8 strict=0
-cmd=()
+cmd=() own=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) out=${2:?--out needs a file}; shift 2 ;;
@@ -68,6 +70,7 @@ if [ ${#cmd[@]} -eq 0 ]; then
   help=$(cd "$root" && env -u DISPLAY -u WAYLAND_DISPLAY timeout 20 bin/lazuli -h 2>&1 </dev/null || true)
   grep -Eq -- '(^|[[:space:]])--?demo\b' <<<"$help" || skip "bin/lazuli -h does not list a -demo flag"
   cmd=("$root/bin/lazuli" --demo)
+  own=1
 fi
 
 mkdir -p "$(dirname -- "$out")"
@@ -89,3 +92,6 @@ if grep -q 'Error in Fyne call thread' "$log"; then
   exit 1
 fi
 echo "gui-smoke: ok: $out"
+if [ "$own" = 1 ]; then
+  bash "$root/scripts/install-smoke.sh" --bin "$root/bin/lazuli" --out "${out%.png}-installed.png" --wait "$wait_s"
+fi
