@@ -47,13 +47,8 @@ func TestParseDeepLinkFlags(t *testing.T) {
 // earlier events shows that session loaded from that event.
 func TestDeepLinkOpensEvent(t *testing.T) {
 	fa := test.NewTempApp(t)
-	dir := t.TempDir()
-	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
+	wt, st := openTestWorktree(t)
 	bg := context.Background()
-	st, err := store.Open(bg, wt.StorePath)
-	if err != nil {
-		t.Fatal(err)
-	}
 	const total = tailFirstEvents + 10
 	var events []store.Event
 	for i := 0; len(events) < total; i++ {
@@ -74,4 +69,17 @@ func TestDeepLinkOpensEvent(t *testing.T) {
 	if pw.current.ID != s.ID || pw.firstSeq != 41 || pw.mv.Transcript().Session().ID != s.ID {
 		t.Errorf("after the link: session %d from seq %d, want session %d from seq 41", pw.current.ID, pw.firstSeq, s.ID)
 	}
+}
+
+// openTestWorktree returns a worktree in a temporary folder and its store,
+// open for the test to fill (and close before a window opens it).
+func openTestWorktree(t *testing.T) (Worktree, *store.Store) {
+	t.Helper()
+	dir := t.TempDir()
+	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
+	st, err := store.Open(context.Background(), wt.StorePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wt, st
 }

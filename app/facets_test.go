@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
@@ -17,13 +16,8 @@ import (
 // work; a session with new events is read again.
 func TestSidebarFacetsFromStore(t *testing.T) {
 	fa := test.NewTempApp(t)
-	dir := t.TempDir()
-	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
+	wt, st := openTestWorktree(t)
 	bg := context.Background()
-	st, err := store.Open(bg, wt.StorePath)
-	if err != nil {
-		t.Fatal(err)
-	}
 	claude, _, err := st.CreateSessionWithEvents(bg, "main", "c", []store.Event{store.Init("/w", "claude-sonnet-4-5"), store.UserMessage("q"), store.Complete(false, 1, 0)})
 	if err != nil {
 		t.Fatal(err)

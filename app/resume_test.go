@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
@@ -29,13 +28,8 @@ func TestResumeCommand(t *testing.T) {
 // recorded a Claude session for resumes that; others have none.
 func TestCopyResumeCommand(t *testing.T) {
 	fa := test.NewTempApp(t)
-	dir := t.TempDir()
-	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
-	bg := context.Background()
-	st, err := store.Open(bg, wt.StorePath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	wt, st := openTestWorktree(t)
+	dir, bg := wt.Dir, context.Background()
 	batch := func(agent, id string) store.NativeBatch {
 		return store.NativeBatch{Key: store.NativeKey{Agent: agent, ID: id}, Path: "/n/" + id + ".jsonl", Bytes: 1, Lines: 1, Checksum: "c",
 			Events: []store.Event{store.UserMessage("q")}, Worktree: "main", Name: id, Created: "2026-01-02 03:04:05"}

@@ -267,26 +267,9 @@ func TestNativeTableUnderAZUREAL(t *testing.T) {
 	mustImportNative(t, s, nativeBatch("a", UserMessage("one")), nativeBatch("b", UserMessage("two")))
 	path := s.Path()
 	s.Close()
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	stmts := append([]string{"PRAGMA journal_mode = DELETE", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON"},
-		schemaStatements...)
-	stmts = append(stmts, `UPDATE meta SET value = '3' WHERE key = 'schema_version'`)
-	for _, q := range stmts {
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	db, conn := openAsAZUREAL(t, path)
 	var n int
-	err = conn.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT s.id, s.name, s.worktree, s.created, s.completed,
+	err := conn.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT s.id, s.name, s.worktree, s.created, s.completed,
 		s.duration_ms, s.cost_usd, COUNT(e.id), SUM(CASE WHEN e.kind IN ('UserMessage','AssistantText') THEN 1 ELSE 0 END)
 		FROM sessions s LEFT JOIN events e ON e.session_id = s.id GROUP BY s.id
 		ORDER BY COALESCE(MAX(e.id), 0) DESC, s.id DESC)`).Scan(&n)
@@ -346,4 +329,30 @@ func TestNativeImportStat(t *testing.T) {
 	if err != nil || !rep.OK() {
 		t.Fatalf("Check() = %+v, %v", rep, err)
 	}
+}
+
+// openAsAZUREAL opens path as AZUREAL does: its connection setup, then its
+// schema script and migration (spec §1.2–1.4) on one connection.
+func openAsAZUREAL(t *testing.T, path string) (*sql.DB, *sql.Conn) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	stmts := append([]string{"PRAGMA journal_mode = DELETE", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON"},
+		schemaStatements...)
+	stmts = append(stmts, `UPDATE meta SET value = '3' WHERE key = 'schema_version'`)
+	for _, q := range stmts {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	return db, conn
 }

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"reflect"
 	"slices"
 	"testing"
@@ -101,25 +100,9 @@ func TestThinkingUnderAZUREAL(t *testing.T) {
 	with, _, _ := thinkingPair(t)
 	path := with.Path()
 	with.Close()
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	stmts := append([]string{"PRAGMA journal_mode = DELETE", "PRAGMA foreign_keys = ON"}, schemaStatements...)
-	stmts = append(stmts, `UPDATE meta SET value = '3' WHERE key = 'schema_version'`)
-	for _, q := range stmts {
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	db, conn := openAsAZUREAL(t, path)
 	var events, messages int
-	err = conn.QueryRowContext(ctx, `SELECT COUNT(e.id), SUM(CASE WHEN e.kind IN ('UserMessage','AssistantText') THEN 1 ELSE 0 END)
+	err := conn.QueryRowContext(ctx, `SELECT COUNT(e.id), SUM(CASE WHEN e.kind IN ('UserMessage','AssistantText') THEN 1 ELSE 0 END)
 		FROM sessions s LEFT JOIN events e ON e.session_id = s.id GROUP BY s.id`).Scan(&events, &messages)
 	if err != nil || events != 4 || messages != 2 {
 		t.Fatalf("AZUREAL's list query: %d events, %d messages, %v", events, messages, err)
