@@ -17,6 +17,9 @@ type eventJSON struct {
 	Kind    store.Kind      `json:"kind"`
 	CharLen int64           `json:"char_len"`
 	Event   json.RawMessage `json:"event"`
+	// Thinking is the agent's thinking that came before the event (kept
+	// beside the events, never in the context).
+	Thinking []string `json:"thinking,omitempty"`
 }
 
 func runShow(ctx context.Context, env *Env, args []string) error {
@@ -55,7 +58,7 @@ func writeEventsJSON(w io.Writer, events []store.StoredEvent) error {
 		if err != nil {
 			return fmt.Errorf("encode event %d: %w", e.Seq, err)
 		}
-		out = append(out, eventJSON{Seq: e.Seq, Kind: e.Kind, CharLen: e.CharLen, Event: js})
+		out = append(out, eventJSON{Seq: e.Seq, Kind: e.Kind, CharLen: e.CharLen, Event: js, Thinking: e.Thinking})
 	}
 	return writeJSON(w, out)
 }
@@ -66,6 +69,9 @@ func printTranscript(w io.Writer, s store.Session, events []store.StoredEvent) {
 	fmt.Fprintf(w, "S%d  %s  [%s]  %s  %s  %d msgs  context %s\n\n", s.ID, printable.Line(s.DisplayName()),
 		printable.Line(s.Worktree), printable.Line(s.Created), statusText(s), s.MessageCount, meterText(s.CharsSinceCompaction))
 	for _, se := range events {
+		for _, t := range se.Thinking {
+			fmt.Fprintf(w, "#%d Thinking\n%s\n\n", se.Seq, indent(printable.Text(t)))
+		}
 		head, body := describeEvent(se.Event)
 		fmt.Fprintf(w, "#%d %s\n", se.Seq, printable.Line(head))
 		if body != "" {

@@ -21,7 +21,7 @@ const KindThinking = string(store.KindThinking)
 func matchingThoughts(ctx context.Context, st *store.Store, hb *hitBuilder) ([]Hit, error) {
 	var hits []Hit
 	err := st.ScanThoughts(ctx, func(t store.Thought, order int64) error {
-		h, ok := hb.hit(t.SessionID, capText(t.Text))
+		h, _, ok := hb.hit(t.SessionID, capText(t.Text))
 		if !ok {
 			return nil
 		}

@@ -38,8 +38,8 @@ func (t *Transcript) promptRows() []int {
 	return out
 }
 
-// rowTop is the offset of row id's top in the list's content.
-func (t *Transcript) rowTop(id int) float32 {
+// rowOffset is the offset of row id's top in the list's content, padding included.
+func (t *Transcript) rowOffset(id int) float32 {
 	top := float32(id) * t.list.Theme().Size(theme.SizeNamePadding)
 	for i := range id {
 		top += t.heightOf(i)
@@ -68,7 +68,7 @@ func (t *Transcript) topRow() int {
 // at the session's end), else the row at the view's top.
 func (t *Transcript) current() int {
 	top := t.topRow()
-	if n := t.navRow; n >= top && n < len(t.rows) && t.rowTop(n) <= t.list.GetScrollOffset()+t.list.Size().Height {
+	if n := t.navRow; n >= top && n < len(t.rows) && t.rowOffset(n) <= t.list.GetScrollOffset()+t.list.Size().Height {
 		return n
 	}
 	return top
@@ -95,7 +95,7 @@ func (t *Transcript) PreviousPrompt() bool {
 	off := t.list.GetScrollOffset()
 	rows := t.promptRows()
 	for i := len(rows) - 1; i >= 0; i-- {
-		if r := rows[i]; r < cur || (r == cur && t.rowTop(r) < off-1) {
+		if r := rows[i]; r < cur || (r == cur && t.rowOffset(r) < off-1) {
 			t.showPromptRow(r)
 			return true
 		}
@@ -108,7 +108,7 @@ func (t *Transcript) PreviousPrompt() bool {
 func (t *Transcript) showPromptRow(id int) {
 	t.navRow = id
 	t.target = -1
-	off := min(t.rowTop(id), max(t.contentHeight()-t.list.Size().Height, 0))
+	off := min(t.rowOffset(id), max(t.contentHeight()-t.list.Size().Height, 0))
 	t.list.ScrollToOffset(off)
 	t.setFindRow(id)
 }

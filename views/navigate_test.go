@@ -61,7 +61,7 @@ func TestPromptNavigation(t *testing.T) {
 	if tr.navRow != 10 {
 		t.Errorf("j j went to row %d, want 10", tr.navRow)
 	}
-	if off, top := tr.list.GetScrollOffset(), tr.rowTop(10); off != top {
+	if off, top := tr.list.GetScrollOffset(), tr.rowOffset(10); off != top {
 		t.Errorf("row 10 at offset %v, its top is %v", off, top)
 	}
 	tr.list.TypedRune('k')

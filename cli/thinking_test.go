@@ -1,0 +1,34 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestShowThinking: show prints the agent's thinking before the event it
+// led to, and show --json carries it beside that event.
+func TestShowThinking(t *testing.T) {
+	dir := t.TempDir()
+	lines := `{"type":"user","message":{"role":"user","content":"why?"},"uuid":"u1","sessionId":"s"}
+{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"thinking","thinking":"weigh the zorp","signature":"x"},{"type":"text","text":"because"}]},"uuid":"a1","sessionId":"s"}
+`
+	path := filepath.Join(dir, "t.jsonl")
+	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := run(t, dir, "import", "--format", "claude-transcript", path); code != 0 {
+		t.Fatalf("import: %s", errOut)
+	}
+	code, out, errOut := run(t, dir, "show", "1")
+	if code != 0 || !strings.Contains(out, "#2 Thinking\n    weigh the zorp\n\n#2 Assistant\n    because") {
+		t.Errorf("show = %d %s\n%s", code, errOut, out)
+	}
+	code, out, _ = run(t, dir, "show", "--json", "1")
+	var evs []eventJSON
+	if err := json.Unmarshal([]byte(out), &evs); code != 0 || err != nil || len(evs) != 2 || len(evs[1].Thinking) != 1 || evs[1].Thinking[0] != "weigh the zorp" || evs[0].Thinking != nil {
+		t.Errorf("show --json = %d %v\n%s", code, err, out)
+	}
+}
