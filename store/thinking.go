@@ -11,8 +11,7 @@ package store
 // table is created by the first write that carries thinking, rows go with
 // their session (ON DELETE CASCADE) and are checked against the session's
 // created text, because AZUREAL reuses the ids of deleted sessions. Merge
-// and ExportSessions do not copy it: an exported file is meant for
-// AZUREAL.
+// and ExportSessions copy it with its session (seqs are kept).
 
 import (
 	"context"
@@ -52,16 +51,24 @@ type Thought struct {
 	Text      string
 }
 
+// createThinkingTable creates ThinkingTable and its index if missing.
+func createThinkingTable(ctx context.Context, tx *sql.Tx) error {
+	for _, q := range thinkingSchema {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("create %s: %w", ThinkingTable, err)
+		}
+	}
+	return nil
+}
+
 // insertThinking stores the thoughts of one write, creating the table on
 // first use.
 func insertThinking(ctx context.Context, tx *sql.Tx, sessionID int64, thoughts []Thought) error {
 	if len(thoughts) == 0 {
 		return nil
 	}
-	for _, q := range thinkingSchema {
-		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("create %s: %w", ThinkingTable, err)
-		}
+	if err := createThinkingTable(ctx, tx); err != nil {
+		return err
 	}
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO lazuli_thinking(session_id, session_created, before_seq, text)
 		SELECT id, created, ?, ? FROM sessions WHERE id = ?`)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
@@ -128,5 +129,35 @@ func TestThinkingUnderAZUREAL(t *testing.T) {
 		"INSERT INTO sessions(id, worktree, created) VALUES (1, 'main', '2000-01-01 00:00:00')")
 	if th, err := s.Thoughts(ctx, a.ID); err != nil || len(th) != 0 {
 		t.Errorf("a reused session id shows %v, %v", th, err)
+	}
+}
+
+// TestMergeCopiesThinking: merge and export carry a session's thinking
+// with it, before the same events.
+func TestMergeCopiesThinking(t *testing.T) {
+	ctx := context.Background()
+	with, _, id := thinkingPair(t)
+	dst := mustOpen(t)
+	mustCreateSession(t, dst, "main", "") // the copy gets another id
+	if _, err := dst.Merge(ctx, with); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := with.Thoughts(ctx, id)
+	got, err := dst.Thoughts(ctx, 2)
+	if err != nil || len(got) != len(want) {
+		t.Fatalf("merged thoughts %+v, %v; want %+v", got, err, want)
+	}
+	for i := range got {
+		if got[i].BeforeSeq != want[i].BeforeSeq || got[i].Text != want[i].Text {
+			t.Errorf("thought %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	out := filepath.Join(t.TempDir(), "export.azs")
+	if err := with.ExportSessions(ctx, []int64{id}, out); err != nil {
+		t.Fatal(err)
+	}
+	exp := mustOpenPath(t, out)
+	if got, err := exp.Thoughts(ctx, 1); err != nil || len(got) != len(want) {
+		t.Errorf("exported thoughts %+v, %v", got, err)
 	}
 }

@@ -182,8 +182,9 @@ func (s *Store) mergeSessions(ctx context.Context, src *Store, only map[int64]bo
 type sessionCopy struct {
 	sess   Session
 	events []rawEvent
-	comps  []Compaction
-	full   []rawFull
+	comps    []Compaction
+	full     []rawFull
+	thoughts []Thought
 }
 
 // rawFull is one row of FullTextTable, read raw for copying.
@@ -230,7 +231,10 @@ func (s *Store) readCopy(ctx context.Context, sess Session) (sessionCopy, error)
 	if c.comps, err = s.Compactions(ctx, sess.ID); err != nil {
 		return c, err
 	}
-	c.full, err = readFullCopy(ctx, db, sess)
+	if c.full, err = readFullCopy(ctx, db, sess); err != nil {
+		return c, err
+	}
+	c.thoughts, err = thoughtsIn(ctx, db, sess.ID, minSeq, maxSeq)
 	return c, err
 }
 
@@ -318,6 +322,17 @@ func (c *sessionCopy) insert(ctx context.Context, tx *sql.Tx) (int64, error) {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO lazuli_full_text(session_id, seq, session_created, field, size, data)
 			VALUES (?, ?, ?, ?, ?, ?)`, id, f.seq, s.Created, f.field, f.size, f.data); err != nil {
 			return 0, fmt.Errorf("copy full text: %w", err)
+		}
+	}
+	if len(c.thoughts) > 0 {
+		if err := createThinkingTable(ctx, tx); err != nil {
+			return 0, err
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM lazuli_thinking WHERE session_id = ?", id); err != nil {
+			return 0, err // rows a delete with foreign keys off left under this id
+		}
+		if err := insertThinking(ctx, tx, id, c.thoughts); err != nil {
+			return 0, fmt.Errorf("copy thinking: %w", err)
 		}
 	}
 	return id, nil
