@@ -86,8 +86,8 @@ mod:
 test: deps
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
-	@echo '$(strip $(GO) test -race $(TESTFLAGS) ./...)  # with private XDG_* dirs and out/clis.env'
-	@$(call with_test_env,if [ -f out/clis.env ]; then . out/clis.env; fi; $(GO) test -race $(TESTFLAGS) ./...)
+	@echo '$(strip $(GO) test -race -timeout 40m $(TESTFLAGS) ./...)  # with private XDG_* dirs and out/clis.env'
+	@$(call with_test_env,if [ -f out/clis.env ]; then . out/clis.env; fi; $(GO) test -race -timeout 40m $(TESTFLAGS) ./...)
 
 lint: deps fmt-check
 	$(GO) vet ./...

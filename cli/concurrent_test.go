@@ -19,6 +19,7 @@ import (
 const (
 	repeatEnv   = "LAZULI_CLI_TEST_REPEAT" // the command's arguments, one a line
 	repeatTimes = "LAZULI_CLI_TEST_TIMES"
+	repeatDir   = "LAZULI_CLI_TEST_DIR"
 )
 
 // thirdParty, as the command, makes repeatMain write to the store in
@@ -32,7 +33,7 @@ const thirdParty = "third-party-writer"
 func repeatMain() int {
 	args := strings.Split(os.Getenv(repeatEnv), "\n")
 	times, _ := strconv.Atoi(os.Getenv(repeatTimes))
-	dir := os.Getenv(measuredDir)
+	dir := os.Getenv(repeatDir)
 	for i := range times {
 		if args[0] == thirdParty {
 			if err := writeAsThirdParty(filepath.Join(dir, ".azureal", "sessions.azs"), i); err != nil {
@@ -89,7 +90,7 @@ func TestConcurrentImportsAllSucceed(t *testing.T) {
 	start := func(times int, args ...string) {
 		c := &child{cmd: exec.Command(os.Args[0], "-test.run=^$")}
 		c.cmd.Env = append(os.Environ(), repeatEnv+"="+strings.Join(args, "\n"), repeatTimes+"="+strconv.Itoa(times),
-			measuredDir+"="+dir)
+			repeatDir+"="+dir)
 		c.cmd.Stderr = &c.stderr
 		if err := c.cmd.Start(); err != nil {
 			t.Fatal(err)

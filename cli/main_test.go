@@ -9,16 +9,18 @@ import (
 
 // TestMain keeps the tests' caches out of the user's cache folder. It also
 // runs the test binary as a helper process when a test asks for one (see
-// killedWriterMain, measuredMain, repeatMain).
+// killedWriterMain, launchMain, repeatMain).
 func TestMain(m *testing.M) {
 	if os.Getenv(killedWriterEnv) != "" {
 		os.Exit(killedWriterMain())
 	}
-	if os.Getenv(measuredEnv) != "" {
-		os.Exit(measuredMain())
+	if os.Getenv(launchEnv) != "" {
+		os.Exit(launchMain())
 	}
 	if os.Getenv(repeatEnv) != "" {
 		os.Exit(repeatMain())
 	}
-	os.Exit(testcache.Run(m))
+	code := testcache.Run(m)
+	removeLazuliBinary()
+	os.Exit(code)
 }
