@@ -50,6 +50,9 @@ func checkRows(ctx context.Context, q querier, cd *codec, r *Report, fs *finding
 	if err := checkFullText(ctx, q, r, fs); err != nil { // Lazuli's full text (fulltext.go)
 		return err
 	}
+	if err := checkUsage(ctx, q, fs); err != nil { // Lazuli's usage table (usage.go)
+		return err
+	}
 	if err := checkNative(ctx, q, fs); err != nil { // Lazuli's native-import record (native.go)
 		return err
 	}

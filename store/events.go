@@ -21,25 +21,27 @@ import (
 //
 // Events are compacted, encoded and compressed in parallel; a large batch
 // is inserted chunk by chunk while later chunks are still being encoded.
-func (s *Store) AppendEvents(ctx context.Context, sessionID int64, events []Event) (int, error) {
+func (s *Store) AppendEvents(ctx context.Context, sessionID int64, events []Event, usage ...Usage) (int, error) {
 	b := s.encodeAsync(events)
 	defer b.finish()
-	n, err := s.appendEncoded(ctx, sessionID, b)
+	n, err := s.appendEncoded(ctx, sessionID, b, usage)
 	if err != nil {
 		return 0, fmt.Errorf("append events to session %d: %w", sessionID, err)
 	}
 	return n, nil
 }
 
-func (s *Store) appendEncoded(ctx context.Context, sessionID int64, b *encodedBatch) (int, error) {
+func (s *Store) appendEncoded(ctx context.Context, sessionID int64, b *encodedBatch, usage []Usage) (int, error) {
 	if _, err := b.chunk(0); err != nil { // fail before taking the lock
 		return 0, err
 	}
 	var n int
 	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
 		var err error
-		n, err = insertEvents(ctx, tx, sessionID, b)
-		return err
+		if n, err = insertEvents(ctx, tx, sessionID, b); err != nil {
+			return err
+		}
+		return insertUsage(ctx, tx, sessionID, b, usage)
 	})
 	if errors.Is(err, errNoStore) {
 		err = ErrNotFound

@@ -117,6 +117,7 @@ type NativeBatch struct {
 	Checksum string
 	Stat     FileStat // the file's, taken before it was read
 	Events   []Event  // stored by AppendEvents' rules
+	Usage    []Usage  // token usage of Events, kept in UsageTable
 	// Prev is the record this batch continues, as NativeImports returned
 	// it: Events are appended to its session. Nil means a new session
 	// with Worktree, Name and Created (in TimeFormat).
@@ -287,6 +288,9 @@ func importNativeBatch(ctx context.Context, tx *sql.Tx, b *NativeBatch, enc *enc
 		r.Created = true
 	}
 	if r.Events, err = insertEvents(ctx, tx, r.SessionID, enc); err != nil {
+		return r, err
+	}
+	if err := insertUsage(ctx, tx, r.SessionID, enc, b.Usage); err != nil {
 		return r, err
 	}
 	_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO lazuli_native_imports

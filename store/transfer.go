@@ -17,7 +17,7 @@ import (
 // CreateSessionWithEvents creates a session and stores events in it in one
 // transaction, so an import either lands whole or not at all. It returns the
 // session and the number of rows stored.
-func (s *Store) CreateSessionWithEvents(ctx context.Context, worktree, name string, events []Event) (Session, int, error) {
+func (s *Store) CreateSessionWithEvents(ctx context.Context, worktree, name string, events []Event, usage ...Usage) (Session, int, error) {
 	b := s.encodeAsync(events)
 	defer b.finish()
 	if _, err := b.chunk(0); err != nil {
@@ -33,8 +33,10 @@ func (s *Store) CreateSessionWithEvents(ctx context.Context, worktree, name stri
 		if id, err = res.LastInsertId(); err != nil {
 			return err
 		}
-		n, err = insertEvents(ctx, tx, id, b)
-		return err
+		if n, err = insertEvents(ctx, tx, id, b); err != nil {
+			return err
+		}
+		return insertUsage(ctx, tx, id, b, usage)
 	})
 	if err != nil {
 		return Session{}, 0, fmt.Errorf("import session into %q: %w", worktree, err)

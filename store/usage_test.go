@@ -1,0 +1,100 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"testing"
+)
+
+// TestUsageRows: usage stored with events lands after the right seq (a
+// skipped kind does not shift it), reading creates no table, and rows go
+// with their session.
+func TestUsageRows(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	sess, _, err := s.CreateSessionWithEvents(ctx, "main", "", []Event{
+		UserMessage("one"), Unit(KindFiltered), AssistantText("a"), Complete(true, 1, 0.5),
+		UserMessage("two"), AssistantText("b"),
+	}, Usage{Event: 3, Model: "m1", Backend: "claude", Input: 10, Output: 5, CostUSD: 0.5, HasCost: true},
+		Usage{Event: 5, Model: "m2", Backend: "codex", Input: 7, CacheRead: 3},
+		Usage{Event: -1, Model: "m0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AppendEvents(ctx, sess.ID, []Event{AssistantText("c")}, Usage{Event: 0, Model: "m3"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendUsage(ctx, sess.ID, 2, []Usage{{Model: "m4", Output: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.UsageRows(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{}
+	for _, r := range rows {
+		got[r.Model] = r.AfterSeq
+	}
+	want := map[string]int64{"m0": 0, "m1": 3, "m2": 5, "m3": 6, "m4": 2}
+	if len(got) != len(want) {
+		t.Fatalf("rows %+v", rows)
+	}
+	for m, seq := range want {
+		if got[m] != seq {
+			t.Errorf("%s after seq %d, want %d", m, got[m], seq)
+		}
+	}
+	for _, r := range rows {
+		if r.Model == "m1" && (!r.HasCost || r.CostUSD != 0.5 || r.Input != 10) {
+			t.Errorf("m1 = %+v", r)
+		}
+		if r.Model == "m2" && (r.HasCost || r.CacheRead != 3) {
+			t.Errorf("m2 = %+v", r)
+		}
+	}
+	if err := s.DeleteSession(ctx, sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := s.UsageRows(ctx); err != nil || len(rows) != 0 {
+		t.Errorf("after delete: %+v, %v", rows, err)
+	}
+}
+
+// TestUsageUnderAZUREAL plays AZUREAL deleting a session with foreign keys
+// off, then reusing its id: the old usage rows must not count for the new
+// session, and check warns about them.
+func TestUsageUnderAZUREAL(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	if _, _, err := s.CreateSessionWithEvents(ctx, "main", "", []Event{UserMessage("one")}, Usage{Event: 0, Input: 9}); err != nil {
+		t.Fatal(err)
+	}
+	path := s.Path()
+	s.Close()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"PRAGMA foreign_keys = OFF", "DELETE FROM events WHERE session_id = 1", "DELETE FROM sessions WHERE id = 1",
+		"INSERT INTO sessions(id, worktree, created) VALUES (1, 'main', '2031-01-01 00:00:00')", "VACUUM"} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db.Close()
+	s = mustOpenPath(t, path)
+	if rows, err := s.UsageRows(ctx); err != nil || len(rows) != 0 {
+		t.Errorf("usage of a reused id: %+v, %v", rows, err)
+	}
+	rep, err := s.Check(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range rep.Findings {
+		found = found || f.Code == "usage_stale"
+	}
+	if !found {
+		t.Errorf("check did not warn about stale usage rows: %+v", rep.Findings)
+	}
+}
