@@ -22,6 +22,8 @@ type claudeStreamParser struct {
 	stats  ParseStats
 	tools  claudeTools
 	agents map[string]bool // open Agent/Task calls, by tool_use id
+	model  string          // the init line's model, for a result without modelUsage
+	usage  usageLog
 }
 
 // newClaudeStreamParser returns a stream parser; it needs no options.
@@ -31,26 +33,47 @@ func newClaudeStreamParser(ParserOptions) *claudeStreamParser {
 
 // Feed parses one stdout (or stderr) line.
 func (p *claudeStreamParser) Feed(line []byte) []store.Event {
+	events, o := p.feed(line)
+	p.usage.saw(events...)
+	for _, e := range events {
+		if e.Kind == store.KindInit {
+			p.model = e.Model
+		}
+	}
+	if o.str("type") == "result" {
+		for _, u := range claudeResultUsage(o, p.model) {
+			p.usage.add(u)
+		}
+	}
+	return events
+}
+
+// Usage returns the usage of the result lines fed so far.
+func (p *claudeStreamParser) Usage() []UsageRow { return p.usage.rows() }
+
+// feed parses one line and returns its events and, for a JSON line, the
+// decoded object.
+func (p *claudeStreamParser) feed(line []byte) ([]store.Event, jsonObj) {
 	p.stats.Lines++
 	line = claudeTrimLine(line)
 	if len(line) == 0 {
-		return nil
+		return nil, nil
 	}
 	if line[0] != '{' {
 		// Not JSON: stderr text, which may still announce a hook.
 		p.stats.noteMalformed()
-		return claudeTextHook(string(line))
+		return claudeTextHook(string(line)), nil
 	}
 	o, ok := decodeObj(line)
 	if !ok {
 		p.stats.noteMalformed()
-		return nil
+		return nil, nil
 	}
 	events, mapped := p.dispatch(o)
 	if !mapped {
 		p.stats.Ignored++
 	}
-	return events
+	return events, o
 }
 
 // Finish returns nothing: the stream parser holds nothing back.

@@ -31,6 +31,7 @@ type claudeTranscriptParser struct {
 	// stored is how many of events an earlier import stored already (see
 	// freeze): a prompt among them can no longer be replaced or win.
 	stored int
+	usage  usageLog
 }
 
 // claudePrompt locates a kept prompt for parentUuid de-duplication.
@@ -107,7 +108,14 @@ func (p *claudeTranscriptParser) skipLine() {
 }
 
 // add appends events to the held-back output.
-func (p *claudeTranscriptParser) add(events ...store.Event) { p.events = append(p.events, events...) }
+func (p *claudeTranscriptParser) add(events ...store.Event) {
+	p.events = append(p.events, events...)
+	p.usage.saw(events...)
+}
+
+// Usage returns the usage of the assistant messages fed so far, one row
+// per message id with the message's last usage.
+func (p *claudeTranscriptParser) Usage() []UsageRow { return p.usage.rows() }
 
 // dispatch maps one line by its type and reports whether the type is mapped.
 func (p *claudeTranscriptParser) dispatch(o jsonObj) bool {
@@ -292,6 +300,12 @@ func (p *claudeTranscriptParser) assistant(o jsonObj) {
 		case "tool_use":
 			p.add(p.toolCall(b))
 		}
+	}
+	if msg.has("usage") {
+		u := claudeAPIUsage(msg.obj("usage"))
+		u.At, u.Source, u.Model = usageTime(o), string(FormatClaudeTranscript), msg.str("model")
+		u.MessageID = msg.str("id")
+		p.usage.setMessage(u.MessageID, u)
 	}
 }
 

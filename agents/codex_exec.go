@@ -26,7 +26,11 @@ type codexExecParser struct {
 	initDone bool
 	items    codexItems
 	hist     codexHistory
+	usage    usageLog
 }
+
+// Usage returns the usage of the turn.completed lines fed so far.
+func (p *codexExecParser) Usage() []UsageRow { return p.usage.rows() }
 
 // newCodexExecParser returns a parser whose Init reports opts.Model.
 func newCodexExecParser(opts ParserOptions) *codexExecParser {
@@ -48,6 +52,12 @@ func (p *codexExecParser) Feed(line []byte) []store.Event {
 		p.stats.Ignored++
 	}
 	p.hist.observe(evs)
+	p.usage.saw(evs...)
+	if o.str("type") == "turn.completed" && o.has("usage") {
+		u := codexUsage(o.obj("usage"))
+		u.At, u.Source, u.Model = usageTime(o), string(FormatCodexExec), p.model
+		p.usage.add(u)
+	}
 	return evs
 }
 

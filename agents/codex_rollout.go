@@ -26,6 +26,24 @@ type codexRolloutParser struct {
 	sessions map[string]bool // session ids that have an Init
 	pending  *store.Event    // the current session's Init, model not yet known
 	held     []store.Event   // events after the pending Init
+	usage    usageLog
+	totals   codexTotals
+	model    string // the last turn_context's model
+}
+
+// Usage returns the usage of the turns fed so far; call it after Finish
+// to include tokens counted after the last turn's end.
+func (p *codexRolloutParser) Usage() []UsageRow { return p.usage.rows() }
+
+// billTurn records the tokens counted since the last turn's end.
+func (p *codexRolloutParser) billTurn() {
+	if u, ok := p.totals.bill(); ok {
+		u.Source, u.Model = string(FormatCodexRollout), p.model
+		if u.Model == "" {
+			u.Model = codexDefaultModel
+		}
+		p.usage.add(u)
+	}
 }
 
 // newCodexRolloutParser returns a rollout parser; it needs no options.
@@ -44,15 +62,28 @@ func (p *codexRolloutParser) Feed(line []byte) []store.Event {
 		return p.sessionMeta(o)
 	case "turn_context":
 		if m := o.obj("payload").str("model"); m != "" {
+			p.model = m
 			return p.release(m)
 		}
 		return nil
+	case "event_msg":
+		if pl := o.obj("payload"); pl.str("type") == "token_count" {
+			if t := pl.obj("info").obj("total_token_usage"); t != nil {
+				p.totals.observe(codexUsage(t), usageTime(o))
+			}
+		}
 	}
 	evs, known := p.dispatch(o)
 	if !known {
 		p.stats.Ignored++
 	}
 	p.hist.observe(evs)
+	p.usage.saw(evs...)
+	for _, e := range evs {
+		if e.Kind == store.KindComplete {
+			p.billTurn()
+		}
+	}
 	return p.hold(evs)
 }
 
@@ -88,6 +119,7 @@ func (p *codexRolloutParser) sessionMeta(o jsonObj) []store.Event {
 	ev := store.Init(meta.str("cwd"), "")
 	p.pending = &ev
 	p.hist.observe([]store.Event{ev})
+	p.usage.saw(ev)
 	return out
 }
 
@@ -118,7 +150,10 @@ func (p *codexRolloutParser) hold(evs []store.Event) []store.Event {
 
 // Finish returns the events still held back; a session that never named
 // its model gets the model "codex", as in AZUREAL.
-func (p *codexRolloutParser) Finish() []store.Event { return p.release(codexDefaultModel) }
+func (p *codexRolloutParser) Finish() []store.Event {
+	p.billTurn()
+	return p.release(codexDefaultModel)
+}
 
 // Stats reports the lines seen so far.
 func (p *codexRolloutParser) Stats() ParseStats { return p.stats }

@@ -365,7 +365,7 @@ func (im *nativeImporter) prepare(ctx context.Context, n NativeSession, worktree
 	}
 	return &store.NativeBatch{
 		Key: n.Key(), ParentID: n.ParentID, Path: n.Path,
-		Bytes: read.bytes, Lines: read.lines, Checksum: read.checksum, Stat: read.stat, Events: read.events,
+		Bytes: read.bytes, Lines: read.lines, Checksum: read.checksum, Stat: read.stat, Events: read.events, Usage: read.usage,
 		Prev: prev, Reimport: reimport,
 		Worktree: worktree, Name: name, Created: n.start().UTC().Format(store.TimeFormat),
 	}, r, nil

@@ -164,6 +164,7 @@ type nativeRead struct {
 	checksum string         // NativeChecksum of those bytes
 	stat     store.FileStat // the file's, before it was read
 	stats    ParseStats
+	usage    []store.Usage // token usage of the lines read (after prev)
 }
 
 // readNative parses the complete lines of a native transcript. With prev
@@ -189,7 +190,7 @@ func readNative(ctx context.Context, n NativeSession, prev *store.NativeImport, 
 		}
 	}
 	fd := newNativeFeeder(n.Format(), opts)
-	mark := -1
+	mark, umark := -1, 0
 	if prev == nil || prev.Bytes == 0 {
 		mark = 0
 	}
@@ -197,7 +198,7 @@ func readNative(ctx context.Context, n NativeSession, prev *store.NativeImport, 
 		fd.feed(line, tooLong)
 		r.bytes, r.lines = end, r.lines+1
 		if prev != nil && end == prev.Bytes {
-			mark = fd.mark()
+			mark, umark = fd.mark(), len(fd.usage())
 			fd.freeze()
 		}
 		return nil
@@ -219,6 +220,7 @@ func readNative(ctx context.Context, n NativeSession, prev *store.NativeImport, 
 		}
 	}
 	r.events = store.FilterInjectedEvents(r.events)
+	r.usage = placeUsage(r.events, fd.usage()[umark:], countAnchors(nil, all[:mark]))
 	if r.checksum, err = NativeChecksum(f, r.bytes); err != nil {
 		return nativeRead{}, err
 	}
@@ -297,6 +299,8 @@ type nativeFeeder interface {
 	// events ends the input and returns all events, aligned with mark:
 	// the first mark() events of any earlier point are the same events.
 	events() []store.Event
+	// usage returns the usage rows so far; after events, all of them.
+	usage() []UsageRow
 	stats() ParseStats
 }
 
@@ -327,6 +331,8 @@ func (c *claudeFeeder) freeze() { c.p.freeze() }
 func (c *claudeFeeder) events() []store.Event { return c.p.events }
 
 func (c *claudeFeeder) stats() ParseStats { return c.p.Stats() }
+
+func (c *claudeFeeder) usage() []UsageRow { return c.p.Usage() }
 
 // codexFeeder: the Codex rollout parser emits events as lines come, except
 // a session's Init and what follows it, held until the model is known; an
@@ -361,3 +367,5 @@ func (c *codexFeeder) events() []store.Event {
 }
 
 func (c *codexFeeder) stats() ParseStats { return c.p.Stats() }
+
+func (c *codexFeeder) usage() []UsageRow { return c.p.Usage() }

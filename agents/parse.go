@@ -124,31 +124,62 @@ func ParseFile(path string, f Format, opts ParserOptions) ([]store.Event, Format
 // injected context is filtered out as on every ingestion path (spec §6.4),
 // and a file whose every line was malformed fails with ErrNotTranscript.
 func LoadTranscript(path string, f Format, opts ParserOptions) ([]store.Event, Format, ParseStats, error) {
-	events, f, stats, err := ParseFile(path, f, opts)
+	l, err := LoadTranscriptUsage(path, f, opts)
+	return l.Events, l.Format, l.Stats, err
+}
+
+// Loaded is a transcript parsed for storing: its events (injected context
+// filtered out) and their token usage.
+type Loaded struct {
+	Events []store.Event
+	Usage  []store.Usage // Event indexes Events
+	Format Format
+	Stats  ParseStats
+}
+
+// LoadTranscriptUsage is LoadTranscript with the transcript's token usage.
+func LoadTranscriptUsage(path string, f Format, opts ParserOptions) (Loaded, error) {
+	fh, err := os.Open(path)
 	if err != nil {
-		return nil, f, stats, err
+		return Loaded{}, err
+	}
+	defer fh.Close()
+	events, p, f, stats, err := parse(fh, f, opts)
+	l := Loaded{Format: f, Stats: stats}
+	if err != nil {
+		return l, err
 	}
 	if len(events) == 0 && stats.Malformed > 0 {
-		return nil, f, stats, fmt.Errorf("no %s lines found: %w", f, ErrNotTranscript)
+		return l, fmt.Errorf("no %s lines found: %w", f, ErrNotTranscript)
 	}
-	return store.FilterInjectedEvents(events), f, stats, nil
+	l.Events = store.FilterInjectedEvents(events)
+	if up, ok := p.(UsageParser); ok {
+		l.Usage = PlaceUsage(l.Events, up.Usage())
+	}
+	return l, nil
 }
 
 // Parse parses a whole transcript from r; see ParseFile.
 func Parse(r io.Reader, f Format, opts ParserOptions) ([]store.Event, Format, ParseStats, error) {
+	events, _, f, stats, err := parse(r, f, opts)
+	return events, f, stats, err
+}
+
+// parse is Parse that also returns the parser, for its usage.
+func parse(r io.Reader, f Format, opts ParserOptions) ([]store.Event, Parser, Format, ParseStats, error) {
 	br := bufio.NewReaderSize(r, 1<<20)
 	if f == FormatAuto {
 		head, err := peekLines(br, 200)
 		if err != nil {
-			return nil, "", ParseStats{}, err
+			return nil, nil, "", ParseStats{}, err
 		}
 		if f, err = DetectFormat(head); err != nil {
-			return nil, "", ParseStats{}, err
+			return nil, nil, "", ParseStats{}, err
 		}
 	}
 	p, err := NewParser(f, opts)
 	if err != nil {
-		return nil, "", ParseStats{}, err
+		return nil, nil, "", ParseStats{}, err
 	}
 	var events []store.Event
 	err = eachLine(br, func(line []byte, tooLong bool) {
@@ -159,7 +190,7 @@ func Parse(r io.Reader, f Format, opts ParserOptions) ([]store.Event, Format, Pa
 		events = append(events, p.Feed(line)...)
 	})
 	events = append(events, p.Finish()...)
-	return events, f, p.Stats(), err
+	return events, p, f, p.Stats(), err
 }
 
 // feedTooLong counts an over-long line as malformed without parsing it.

@@ -136,6 +136,8 @@ type turn struct {
 	sawResult bool
 	stopWhy   error // why Lazuli stopped the agent, if it did
 	storeErr  error
+	usageDone int                // the parser's usage rows stored so far
+	flushed   map[store.Kind]int // anchorable events stored so far, by kind (see placeUsage)
 }
 
 func (t *turn) run(ctx context.Context, full string) (TurnResult, error) {
@@ -349,11 +351,17 @@ func (t *turn) flush(ctx context.Context) {
 	wctx := context.WithoutCancel(ctx) // a stop must not lose what was parsed
 	wctx, cancel := context.WithTimeout(wctx, 30*time.Second)
 	defer cancel()
-	n, err := t.st.AppendEvents(wctx, t.session, t.pending)
+	var rows []UsageRow
+	if up, ok := t.parser.(UsageParser); ok {
+		rows = up.Usage()[t.usageDone:]
+	}
+	n, err := t.st.AppendEvents(wctx, t.session, t.pending, placeUsage(t.pending, rows, t.flushed)...)
 	if err != nil {
 		t.storeErr = err
 		return
 	}
+	t.usageDone += len(rows)
+	t.flushed = countAnchors(t.flushed, t.pending)
 	t.storeErr = nil
 	t.res.EventsSaved += n
 	saved := t.pending

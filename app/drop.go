@@ -190,14 +190,14 @@ func (pw *projectWindow) importTranscripts(paths []string) {
 	}
 	target := pw.targetWorktree()
 	pw.go_(func() {
-		parsed := make([][]store.Event, 0, len(paths))
+		parsed := make([]agents.Loaded, 0, len(paths))
 		for _, path := range paths {
-			events, _, _, err := agents.LoadTranscript(path, agents.FormatAuto, agents.ParserOptions{})
+			l, err := agents.LoadTranscriptUsage(path, agents.FormatAuto, agents.ParserOptions{})
 			if err != nil {
 				pw.showError("import "+filepath.Base(path), err)
 				return
 			}
-			parsed = append(parsed, events)
+			parsed = append(parsed, l)
 		}
 		st, err := pw.store(target.StorePath)
 		if err != nil {
@@ -209,8 +209,8 @@ func (pw *projectWindow) importTranscripts(paths []string) {
 			branch = cli.BranchOf(filepath.Dir(target.StorePath))
 		}
 		var msgs []string
-		for i, events := range parsed {
-			s, n, err := st.CreateSessionWithEvents(pw.ctx, branch, "", events)
+		for i, l := range parsed {
+			s, n, err := st.CreateSessionWithEvents(pw.ctx, branch, "", l.Events, l.Usage...)
 			if err != nil {
 				pw.showError("import "+filepath.Base(paths[i]), err)
 				return

@@ -18,6 +18,7 @@ type parsedFile struct {
 	path   string
 	format agents.Format
 	events []store.Event
+	usage  []store.Usage
 	stats  agents.ParseStats
 }
 
@@ -98,24 +99,24 @@ func parseTranscript(env *Env, file string, format agents.Format) (parsedFile, e
 	if err := store.CheckRegular(file); err != nil {
 		return parsedFile{}, fmt.Errorf("cannot import %w", err) // a FIFO would block forever
 	}
-	events, f, stats, err := agents.LoadTranscript(file, format, agents.ParserOptions{})
+	l, err := agents.LoadTranscriptUsage(file, format, agents.ParserOptions{})
 	if err != nil {
 		return parsedFile{}, fmt.Errorf("%s: %w", file, err)
 	}
-	if stats.Malformed > 0 {
-		fmt.Fprintf(env.Stderr, "%s: skipped %d malformed line(s) (line %s)\n", file, stats.Malformed, joinInts(stats.BadLines))
+	if l.Stats.Malformed > 0 {
+		fmt.Fprintf(env.Stderr, "%s: skipped %d malformed line(s) (line %s)\n", file, l.Stats.Malformed, joinInts(l.Stats.BadLines))
 	}
-	return parsedFile{path: file, format: f, events: events, stats: stats}, nil
+	return parsedFile{path: file, format: l.Format, events: l.Events, usage: l.Usage, stats: l.Stats}, nil
 }
 
 // storeParsed writes one parsed transcript as a new session, or appends it
 // to target, in one transaction.
 func storeParsed(ctx context.Context, st *store.Store, pf parsedFile, target int64, worktree, name string) (int64, int, error) {
 	if target != 0 {
-		n, err := st.AppendEvents(ctx, target, pf.events)
+		n, err := st.AppendEvents(ctx, target, pf.events, pf.usage...)
 		return target, n, err
 	}
-	s, n, err := st.CreateSessionWithEvents(ctx, worktree, name, pf.events)
+	s, n, err := st.CreateSessionWithEvents(ctx, worktree, name, pf.events, pf.usage...)
 	return s.ID, n, err
 }
 

@@ -1,0 +1,289 @@
+package agents
+
+// This file gathers token usage from the four formats, beside the events:
+// the `.azs` has no place for tokens, so the importer and the runner keep
+// them in the store's lazuli_usage table (store/usage.go).
+//
+//   - Claude stream-json (A): the result line's modelUsage, one row per
+//     model with its costUSD; without modelUsage, its usage and
+//     total_cost_usd.
+//   - Claude transcripts (B): each assistant message's message.usage,
+//     counted once per message id with the message's last line (a
+//     message's lines repeat its id while the output grows).
+//   - codex exec --json (C): turn.completed.usage.
+//   - Codex rollouts (D): the growth of token_count's total_token_usage
+//     from one turn's end to the next.
+//
+// Claude's input_tokens already exclude the cache; Codex's include the
+// cached input, which is moved to CacheRead so that Input means uncached
+// input everywhere. Codex's output includes its reasoning tokens.
+//
+// Each row is anchored at the last event the parser had produced when the
+// usage was seen, as "the n-th event of kind k" (user messages left out),
+// which later filtering of injected prompts does not move; PlaceUsage turns
+// that into an index of the final event list.
+
+import (
+	"sort"
+	"time"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// usageLog records a parser's usage rows and the anchors they need.
+type usageLog struct {
+	counts map[store.Kind]int
+	last   store.Kind // kind of the last anchorable event; "" before any
+	recs   []usageRec
+	byMsg  map[string]int // Claude message id → index in recs
+}
+
+type usageRec struct {
+	u    store.Usage
+	kind store.Kind // anchored after the ord-th (0-based) event of kind; "" = before every event
+	ord  int
+}
+
+// UsageParser is implemented by the parsers of all four formats: Usage
+// returns the usage rows seen so far, to be placed with PlaceUsage.
+type UsageParser interface {
+	Parser
+	Usage() []UsageRow
+}
+
+// UsageRow is a usage row with its anchor in the parser's output.
+type UsageRow struct {
+	rec usageRec
+}
+
+// Usage returns the row's usage, Event unset.
+func (r UsageRow) Usage() store.Usage { return r.rec.u }
+
+// anchorable reports whether an event of kind k can anchor usage: user
+// messages may be dropped or merged by the injected-context filter, and
+// Filtered events are dropped.
+func anchorable(k store.Kind) bool {
+	return k != store.KindUserMessage && k != store.KindFiltered && k != store.KindMayBeCompacting
+}
+
+// saw counts the events a parser produced, in output order.
+func (l *usageLog) saw(evs ...store.Event) {
+	for _, e := range evs {
+		if !anchorable(e.Kind) {
+			continue
+		}
+		if l.counts == nil {
+			l.counts = map[store.Kind]int{}
+		}
+		l.counts[e.Kind]++
+		l.last = e.Kind
+	}
+}
+
+// add records u after the last event seen.
+func (l *usageLog) add(u store.Usage) {
+	l.recs = append(l.recs, usageRec{u: u, kind: l.last, ord: l.counts[l.last] - 1})
+}
+
+// setMessage records u as the usage of Claude message id, replacing (and
+// moving after the last event seen) an earlier row of the same message.
+func (l *usageLog) setMessage(id string, u store.Usage) {
+	if id == "" {
+		l.add(u)
+		return
+	}
+	if l.byMsg == nil {
+		l.byMsg = map[string]int{}
+	}
+	rec := usageRec{u: u, kind: l.last, ord: l.counts[l.last] - 1}
+	if i, ok := l.byMsg[id]; ok {
+		l.recs[i] = rec
+		return
+	}
+	l.byMsg[id] = len(l.recs)
+	l.recs = append(l.recs, rec)
+}
+
+// rows returns the records as UsageRows.
+func (l *usageLog) rows() []UsageRow {
+	out := make([]UsageRow, len(l.recs))
+	for i, r := range l.recs {
+		out[i] = UsageRow{r}
+	}
+	return out
+}
+
+// PlaceUsage sets each row's Event to its anchor's index in events, the
+// events the parser produced after filtering. A row whose anchor is gone
+// goes after the last event.
+func PlaceUsage(events []store.Event, rows []UsageRow) []store.Usage {
+	return placeUsage(events, rows, nil)
+}
+
+// placeUsage is PlaceUsage for events that follow earlier ones of the same
+// parser (an import appending to a session, a run flushing again): before
+// counts the earlier events by kind (see countAnchors); a row anchored
+// among them goes before events[0].
+func placeUsage(events []store.Event, rows []UsageRow, before map[store.Kind]int) []store.Usage {
+	if len(rows) == 0 {
+		return nil
+	}
+	type key struct {
+		kind store.Kind
+		ord  int
+	}
+	at := map[key]int{}
+	counts := map[store.Kind]int{}
+	for k, n := range before {
+		counts[k] = n
+	}
+	for i, e := range events {
+		if anchorable(e.Kind) {
+			at[key{e.Kind, counts[e.Kind]}] = i
+			counts[e.Kind]++
+		}
+	}
+	out := make([]store.Usage, len(rows))
+	for i, r := range rows {
+		u := r.rec.u
+		u.Event = -1
+		if r.rec.kind != "" && r.rec.ord >= before[r.rec.kind] {
+			if j, ok := at[key{r.rec.kind, r.rec.ord}]; ok {
+				u.Event = j
+			} else {
+				u.Event = len(events) - 1
+			}
+		}
+		out[i] = u
+	}
+	return out
+}
+
+// countAnchors adds the anchorable events of evs to counts by kind.
+func countAnchors(counts map[store.Kind]int, evs []store.Event) map[store.Kind]int {
+	if counts == nil {
+		counts = map[store.Kind]int{}
+	}
+	for _, e := range evs {
+		if anchorable(e.Kind) {
+			counts[e.Kind]++
+		}
+	}
+	return counts
+}
+
+// usageTime returns a line's timestamp in the store's TimeFormat, "" when
+// it has none.
+func usageTime(o jsonObj) string {
+	s, ok := o.strOK("timestamp")
+	if !ok {
+		return ""
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return ""
+	}
+	return t.UTC().Format(store.TimeFormat)
+}
+
+// nonNeg reads a token count at k; anything but a non-negative integer is 0.
+func nonNeg(o jsonObj, k string) int64 {
+	n, ok := o.integer(k)
+	if !ok || n < 0 {
+		return 0
+	}
+	return n
+}
+
+// claudeAPIUsage maps an Anthropic usage object (message.usage, or a
+// result's usage).
+func claudeAPIUsage(u jsonObj) store.Usage {
+	return store.Usage{
+		Backend:    "claude",
+		Input:      nonNeg(u, "input_tokens"),
+		Output:     nonNeg(u, "output_tokens"),
+		CacheRead:  nonNeg(u, "cache_read_input_tokens"),
+		CacheWrite: nonNeg(u, "cache_creation_input_tokens"),
+	}
+}
+
+// claudeResultUsage maps a stream-json result line: one row per model of
+// modelUsage, or the result's usage and total cost.
+func claudeResultUsage(o jsonObj, model string) []store.Usage {
+	at := usageTime(o)
+	if mu := o.obj("modelUsage"); len(mu) > 0 {
+		names := make([]string, 0, len(mu))
+		for name := range mu {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		var out []store.Usage
+		for _, name := range names {
+			m := mu.obj(name)
+			if m == nil {
+				continue
+			}
+			cost, ok := m.f64("costUSD")
+			out = append(out, store.Usage{
+				At: at, Source: string(FormatClaudeStream), Model: name, Backend: "claude",
+				Input: nonNeg(m, "inputTokens"), Output: nonNeg(m, "outputTokens"),
+				CacheRead: nonNeg(m, "cacheReadInputTokens"), CacheWrite: nonNeg(m, "cacheCreationInputTokens"),
+				CostUSD: cost, HasCost: ok,
+			})
+		}
+		return out
+	}
+	if !o.has("usage") {
+		return nil
+	}
+	u := claudeAPIUsage(o.obj("usage"))
+	u.At, u.Source, u.Model = at, string(FormatClaudeStream), model
+	u.CostUSD, u.HasCost = o.firstFloat("total_cost_usd", "total_cost", "cost_usd")
+	return []store.Usage{u}
+}
+
+// codexUsage maps a Codex usage object (turn.completed.usage, or a
+// token_count total); cached input moves from Input to CacheRead.
+func codexUsage(u jsonObj) store.Usage {
+	in, cached := nonNeg(u, "input_tokens"), nonNeg(u, "cached_input_tokens")
+	cached = min(cached, in)
+	return store.Usage{
+		Backend:   "codex",
+		Input:     in - cached,
+		CacheRead: cached,
+		Output:    nonNeg(u, "output_tokens"),
+		Reasoning: nonNeg(u, "reasoning_output_tokens"),
+	}
+}
+
+// codexTotals tracks a rollout's cumulative token_count and bills its
+// growth at each turn's end.
+type codexTotals struct {
+	total, billed store.Usage
+	seen          bool // a token_count since the last bill
+	at            string
+}
+
+// observe takes a token_count total.
+func (c *codexTotals) observe(u store.Usage, at string) {
+	if u.Input+u.CacheRead < c.total.Input+c.total.CacheRead {
+		c.billed = store.Usage{} // a new thread's count started over
+	}
+	c.total, c.seen, c.at = u, true, at
+}
+
+// bill returns the usage since the last bill; ok is false when no
+// token_count came since.
+func (c *codexTotals) bill() (store.Usage, bool) {
+	if !c.seen {
+		return store.Usage{}, false
+	}
+	d := store.Usage{Backend: "codex", At: c.at,
+		Input:     max(c.total.Input-c.billed.Input, 0),
+		CacheRead: max(c.total.CacheRead-c.billed.CacheRead, 0),
+		Output:    max(c.total.Output-c.billed.Output, 0),
+		Reasoning: max(c.total.Reasoning-c.billed.Reasoning, 0),
+	}
+	c.billed, c.seen = c.total, false
+	return d, d.Input+d.CacheRead+d.Output > 0
+}
