@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/lazuli-app/lazuli/insight"
 	"github.com/lazuli-app/lazuli/search"
 )
 
@@ -35,6 +36,20 @@ func runReindex(ctx context.Context, env *Env, args []string) error {
 		if closeErr != nil {
 			return fmt.Errorf("close search index: %w", closeErr)
 		}
+		ix, err := insight.Open(ctx, st)
+		if err != nil {
+			return err
+		}
+		is, err := ix.Rebuild(ctx)
+		closeErr = ix.Close()
+		if err != nil {
+			return err
+		}
+		if closeErr != nil {
+			return fmt.Errorf("close insight index: %w", closeErr)
+		}
+		fmt.Fprintf(env.Stdout, "%s: insight index rebuilt: %d events, %d usage rows in %.1f s at %s\n",
+			st.Path(), is.Events, is.Usage, is.Elapsed.Seconds(), ix.Path())
 		secs := max(s.Elapsed.Seconds(), 1e-6)
 		fmt.Fprintf(env.Stdout, "%s: %d events read, %d texts indexed (%d compaction summaries), %.1f MB of text in %.1f s: %.0f events/s, %.1f MB/s; index %.1f MB at %s\n",
 			st.Path(), s.Events, s.Indexed, s.Compactions, float64(s.TextBytes)/1e6, s.Elapsed.Seconds(),

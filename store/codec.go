@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -402,4 +403,19 @@ func (c *codec) decode(data []byte) (Event, error) {
 		return Event{}, err
 	}
 	return DecodeEventJSON(js)
+}
+
+// sharedCodec decodes payloads for PayloadJSON; its decoder is safe for
+// concurrent use.
+var sharedCodec = sync.OnceValues(newCodec)
+
+// PayloadJSON returns the JSON text of a stored events.data value: a zstd
+// frame decompressed (bounded by MaxEventSize), or plain JSON as v1 files
+// stored it. It is what the insight index's decode() SQL function returns.
+func PayloadJSON(data []byte) ([]byte, error) {
+	c, err := sharedCodec()
+	if err != nil {
+		return nil, err
+	}
+	return c.payload(data)
 }

@@ -82,7 +82,7 @@ func TestLayers(t *testing.T) {
 
 	// No Fyne below app and views: the model, the workflows and the CLI
 	// are plain Go, testable without a display.
-	for _, name := range []string{"store", "agents", "search", "export", "editdiff", "display", "printable", "project", "teamsync", "cli"} {
+	for _, name := range []string{"store", "agents", "search", "insight", "export", "editdiff", "display", "printable", "project", "teamsync", "cli"} {
 		for _, d := range get(name).Deps {
 			if strings.HasPrefix(d, "fyne.io/") {
 				t.Errorf("%s depends on %s: no Fyne below app and views", name, d)

@@ -1,0 +1,274 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/lazuli-app/lazuli/insight"
+)
+
+// sqlBudget is how long `lazuli sql` lets a query run.
+const sqlBudget = 10 * time.Second
+
+// openInsight opens the selected stores read-only and brings each one's
+// insight index up to date.
+func openInsight(ctx context.Context, env *Env, sel *storeSelection) ([]*insight.Index, func(), error) {
+	stores, err := sel.open(ctx, env)
+	if err != nil {
+		return nil, nil, err
+	}
+	var xs []*insight.Index
+	done := func() {
+		for _, x := range xs {
+			x.Close()
+		}
+		closeStores(stores)
+	}
+	for _, st := range stores {
+		x, err := insight.Open(ctx, st)
+		if err != nil {
+			done()
+			return nil, nil, err
+		}
+		xs = append(xs, x)
+		if _, err := x.Update(ctx); err != nil {
+			done()
+			return nil, nil, err
+		}
+	}
+	return xs, done, nil
+}
+
+// parseSince reads --since: YYYY-MM-DD, or Nd for the last N days
+// (today included); "" is all time.
+func parseSince(s string, now time.Time) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		days, err := strconv.Atoi(n)
+		if err == nil && days > 0 {
+			return now.UTC().AddDate(0, 0, 1-days).Format("2006-01-02"), nil
+		}
+	}
+	if _, err := time.Parse("2006-01-02", s); err == nil {
+		return s, nil
+	}
+	return "", usagef("--since wants YYYY-MM-DD or Nd (7d, 30d), not %q", s)
+}
+
+func runStats(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags("stats", env)
+	var sel storeSelection
+	sel.bind(fs)
+	since := fs.String("since", "", "only from this day: YYYY-MM-DD, 7d, 30d")
+	by := fs.String("by", "", "group by day, model, worktree or session")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
+	}
+	day, err := parseSince(*since, time.Now())
+	if err != nil {
+		return err
+	}
+	g := insight.Grouping(*by)
+	switch g {
+	case insight.ByTotal, insight.ByDay, insight.ByModel, insight.ByWorktree, insight.BySession:
+	default:
+		return usagef("--by wants day, model, worktree or session, not %q", *by)
+	}
+	xs, done, err := openInsight(ctx, env, &sel)
+	if err != nil {
+		return err
+	}
+	defer done()
+	var lists [][]insight.Totals
+	for _, x := range xs {
+		t, err := x.Stats(ctx, insight.StatsQuery{By: g, Since: day})
+		if err != nil {
+			return err
+		}
+		lists = append(lists, t)
+	}
+	rows := insight.MergeTotals(lists...)
+	if rows == nil {
+		rows = []insight.Totals{}
+	}
+	if *asJSON {
+		return writeJSON(env.Stdout, rows)
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	head := "key"
+	if g == insight.BySession {
+		head = "session\tworktree"
+	}
+	fmt.Fprintf(tw, "%s\tsessions\tturns\tinput\toutput\tcache read\tcache write\treasoning\tcost USD\t\n", head)
+	for _, r := range rows {
+		key := r.Key
+		if g == insight.BySession {
+			key += "\t" + r.Worktree
+		}
+		cost := fmt.Sprintf("%.4f", r.CostUSD)
+		if r.CostEstimated {
+			cost = "~" + cost
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", key, r.Sessions, r.Turns, r.InputTokens, r.OutputTokens,
+			r.CacheReadTokens, r.CacheWriteTokens, r.ReasoningTokens, cost)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if r.CostEstimated {
+			fmt.Fprintf(env.Stderr, "~ marks a cost estimated from Lazuli's price table of %s (the CLI reported none)\n", insight.PricesDated)
+			break
+		}
+	}
+	return nil
+}
+
+// sessionFlag binds --session.
+func sessionFlag(fs *flag.FlagSet) *string {
+	return fs.String("session", "", "only this session (S3 or 3)")
+}
+
+func parseSessionFlag(s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	return ParseSessionID(s)
+}
+
+func runFiles(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags("files", env)
+	var sel storeSelection
+	sel.bind(fs)
+	sess := sessionFlag(fs)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
+	}
+	id, err := parseSessionFlag(*sess)
+	if err != nil {
+		return err
+	}
+	xs, done, err := openInsight(ctx, env, &sel)
+	if err != nil {
+		return err
+	}
+	defer done()
+	rows := []insight.FileRow{}
+	for _, x := range xs {
+		f, err := x.Files(ctx, id)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, f...)
+	}
+	if *asJSON {
+		return writeJSON(env.Stdout, rows)
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "session\tworktree\taction\tcount\tpath\tevents")
+	for _, f := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t#%d–#%d\n", f.Session, f.Worktree, f.Action, f.Count, f.Path, f.FirstSeq, f.LastSeq)
+	}
+	return tw.Flush()
+}
+
+func runRefs(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags("refs", env)
+	var sel storeSelection
+	sel.bind(fs)
+	sess := sessionFlag(fs)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
+	}
+	id, err := parseSessionFlag(*sess)
+	if err != nil {
+		return err
+	}
+	xs, done, err := openInsight(ctx, env, &sel)
+	if err != nil {
+		return err
+	}
+	defer done()
+	rows := []insight.RefRow{}
+	for _, x := range xs {
+		r, err := x.Refs(ctx, id)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, r...)
+	}
+	if *asJSON {
+		return writeJSON(env.Stdout, rows)
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "session\tworktree\tkind\tvalue\tfirst\turl")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t#%d\t%s\n", r.Session, r.Worktree, r.Kind, r.Value, r.FirstSeq, r.URL)
+	}
+	return tw.Flush()
+}
+
+func runSQL(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags("sql", env)
+	var sel storeSelection
+	sel.bind(fs)
+	asJSON := fs.Bool("json", false, "print JSON")
+	limit := fs.Int("limit", 1000, "at most this many rows")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 {
+		return usagef("want one QUERY")
+	}
+	xs, done, err := openInsight(ctx, env, &sel)
+	if err != nil {
+		return err
+	}
+	var sources []insight.SQLSource
+	for _, x := range xs {
+		sources = append(sources, insight.SQLSource{Store: x.Store().Path(), Index: x.Path()})
+	}
+	done() // RunSQL opens every file again, read-only
+	res, err := insight.RunSQL(ctx, sources, rest[0], *limit, sqlBudget)
+	if err != nil {
+		if errors.Is(err, insight.ErrRefused) {
+			return fmt.Errorf("%s", OneLine(err))
+		}
+		return err
+	}
+	if *asJSON {
+		return writeJSON(env.Stdout, res)
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(res.Columns, "\t"))
+	for _, row := range res.Rows {
+		cells := make([]string, len(row))
+		for i, v := range row {
+			if v == nil {
+				cells[i] = "NULL"
+			} else {
+				cells[i] = strings.ReplaceAll(fmt.Sprint(v), "\n", " ")
+			}
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if res.Truncated {
+		fmt.Fprintf(env.Stderr, "truncated: more than %d rows (--limit N shows more)\n", *limit)
+	}
+	return nil
+}

@@ -1,0 +1,297 @@
+package insight
+
+import (
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/lazuli-app/lazuli/editdiff"
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// The actions of a file touch.
+const (
+	ActionRead   = "read"
+	ActionEdit   = "edit"
+	ActionWrite  = "write"
+	ActionCreate = "create"
+	ActionDelete = "delete"
+)
+
+// fileTouch is one file a tool call read or changed.
+type fileTouch struct {
+	path, action string
+}
+
+// filesOf returns the files a tool call touches: Read, Edit, MultiEdit,
+// Write and NotebookEdit by their path; Codex's apply_patch (mapped to
+// Edit, or run through the shell) and file_change items (Edit calls with
+// a kind) by every file their patch names.
+func filesOf(e *store.Event) []fileTouch {
+	if e.Kind != store.KindToolCall {
+		return nil
+	}
+	switch e.ToolName {
+	case "Read":
+		return one(pathOf(e), ActionRead)
+	case "Write":
+		return one(pathOf(e), ActionWrite)
+	case "NotebookEdit", "MultiEdit":
+		return one(pathOf(e), ActionEdit)
+	case "Edit":
+		in, ok := editdiff.Parse(editdiff.Deref(e.FilePath), e.Input)
+		if !ok {
+			return one(pathOf(e), ActionEdit)
+		}
+		if in.Patch != "" {
+			return patchFiles(in.Patch)
+		}
+		switch in.Kind {
+		case editdiff.PatchAdd:
+			return one(in.Path, ActionCreate)
+		case editdiff.PatchDelete:
+			return one(in.Path, ActionDelete)
+		}
+		return one(in.Path, ActionEdit)
+	}
+	if cmd := commandOf(e.Input); cmd != "" {
+		if p := editdiff.ShellPatch(cmd); p != "" {
+			return patchFiles(p)
+		}
+	}
+	return nil
+}
+
+func one(path, action string) []fileTouch {
+	if path == "" {
+		return nil
+	}
+	return []fileTouch{{path, action}}
+}
+
+// pathOf is a call's file_path column, else its input's file_path,
+// notebook_path or path.
+func pathOf(e *store.Event) string {
+	if p := editdiff.Deref(e.FilePath); p != "" {
+		return p
+	}
+	var in struct {
+		FilePath     string `json:"file_path"`
+		NotebookPath string `json:"notebook_path"`
+		Path         string `json:"path"`
+	}
+	_ = json.Unmarshal(e.Input, &in) // a bad input names no file
+	for _, p := range []string{in.FilePath, in.NotebookPath, in.Path} {
+		if p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+// patchFiles lists the files an apply_patch envelope names.
+func patchFiles(patch string) []fileTouch {
+	var out []fileTouch
+	for line := range strings.SplitSeq(patch, "\n") {
+		path, op, ok := editdiff.PatchHeader(strings.TrimRight(line, "\r"))
+		if !ok || path == "" {
+			continue
+		}
+		action := ActionEdit
+		switch op {
+		case editdiff.PatchAdd:
+			action = ActionCreate
+		case editdiff.PatchDelete:
+			action = ActionDelete
+		}
+		out = append(out, fileTouch{path, action})
+	}
+	return out
+}
+
+// commandOf returns a shell call's command: the input's command as a
+// string, or its argv joined by spaces.
+func commandOf(input json.RawMessage) string {
+	if len(input) == 0 || input[0] != '{' {
+		return ""
+	}
+	var in struct {
+		Command json.RawMessage `json:"command"`
+		Cmd     json.RawMessage `json:"cmd"`
+	}
+	if json.Unmarshal(input, &in) != nil {
+		return ""
+	}
+	for _, raw := range []json.RawMessage{in.Command, in.Cmd} {
+		var s string
+		if json.Unmarshal(raw, &s) == nil && s != "" {
+			return s
+		}
+		var argv []string
+		if json.Unmarshal(raw, &argv) == nil && len(argv) > 0 {
+			return strings.Join(argv, " ")
+		}
+	}
+	return ""
+}
+
+// relPath makes path relative to the first of dirs it lies in; other paths
+// are returned cleaned.
+func relPath(path string, dirs ...string) string {
+	path = filepath.Clean(path)
+	if !filepath.IsAbs(path) {
+		return filepath.ToSlash(path)
+	}
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		if r, err := filepath.Rel(filepath.Clean(d), path); err == nil && r != ".." && !strings.HasPrefix(r, "../") {
+			return filepath.ToSlash(r)
+		}
+	}
+	return filepath.ToSlash(path)
+}
+
+// The kinds of a ref.
+const (
+	RefPR     = "pr"
+	RefIssue  = "issue"
+	RefCommit = "commit"
+	RefBranch = "branch"
+	RefURL    = "url"
+)
+
+// Ref is one pull request, issue, commit, branch or URL a session mentions.
+type Ref struct {
+	Kind  string `json:"kind"`
+	Value string `json:"value"` // owner/repo#N, a commit hash, a branch name, a URL
+	URL   string `json:"url"`   // where it opens; "" when not known
+}
+
+var (
+	reGitHub   = regexp.MustCompile(`https?://github\.com/([\w.-]+)/([\w.-]+)/(pull|issues)/(\d+)`)
+	reGitLab   = regexp.MustCompile(`https?://(gitlab\.[\w.-]+)/([\w.-]+(?:/[\w.-]+)+?)/-/(merge_requests|issues)/(\d+)`)
+	reURL      = regexp.MustCompile(`https?://[^\s<>"'()\[\]{}` + "`" + `]+`)
+	reBareRef  = regexp.MustCompile(`(?i)\b(PR|pull request|MR|merge request|issue)\s*#(\d+)\b`)
+	reCommit   = regexp.MustCompile(`\[([\w./-]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\]`)
+	reCheckout = regexp.MustCompile(`\bgit\s+(?:checkout\s+-[bB]|switch\s+-[cC])\s+([\w./-]+)`)
+	rePush     = regexp.MustCompile(`\bgit\s+push\b((?:\s+-{1,2}[\w-]+)*)\s+([\w.-]+)\s+([\w./:+-]+)`)
+)
+
+// remote is a worktree's origin: host and owner/repo.
+type remote struct {
+	host, repo string
+}
+
+// refsIn finds the refs in text. fromGit is set for git's own output
+// (tool results), where "[branch hash]" names a commit; command is set for
+// a shell command, where checkout -b and push name branches.
+func refsIn(text string, fromGit, command bool, rem func() remote) []Ref {
+	var out []Ref
+	covered := map[string]bool{}
+	for _, m := range reGitHub.FindAllStringSubmatch(text, -1) {
+		kind := RefIssue
+		if m[3] == "pull" {
+			kind = RefPR
+		}
+		covered[m[0]] = true
+		out = append(out, Ref{kind, m[1] + "/" + m[2] + "#" + m[4], m[0]})
+	}
+	for _, m := range reGitLab.FindAllStringSubmatch(text, -1) {
+		kind := RefIssue
+		if m[3] == "merge_requests" {
+			kind = RefPR
+		}
+		covered[m[0]] = true
+		out = append(out, Ref{kind, m[2] + "#" + m[4], m[0]})
+	}
+	for _, u := range reURL.FindAllString(text, -1) {
+		u = strings.TrimRight(u, ".,;:!?")
+		if covered[u] || coveredPrefix(u, covered) {
+			continue
+		}
+		out = append(out, Ref{RefURL, u, u})
+	}
+	for _, m := range reBareRef.FindAllStringSubmatch(text, -1) {
+		kind := RefIssue
+		switch strings.ToLower(m[1]) {
+		case "pr", "pull request", "mr", "merge request":
+			kind = RefPR
+		}
+		r := rem()
+		if r.repo == "" {
+			out = append(out, Ref{kind, "#" + m[2], ""})
+			continue
+		}
+		out = append(out, Ref{kind, r.repo + "#" + m[2], refURL(r, kind, m[2])})
+	}
+	if fromGit {
+		for _, m := range reCommit.FindAllStringSubmatch(text, -1) {
+			out = append(out, Ref{RefCommit, m[2], ""})
+		}
+	}
+	if command {
+		for _, m := range reCheckout.FindAllStringSubmatch(text, -1) {
+			out = append(out, Ref{RefBranch, m[1], ""})
+		}
+		for _, m := range rePush.FindAllStringSubmatch(text, -1) {
+			b := m[3]
+			if i := strings.IndexByte(b, ':'); i >= 0 {
+				b = b[i+1:]
+			}
+			b = strings.TrimPrefix(b, "+")
+			if b != "" && b != "HEAD" {
+				out = append(out, Ref{RefBranch, b, ""})
+			}
+		}
+	}
+	return out
+}
+
+func coveredPrefix(u string, covered map[string]bool) bool {
+	for c := range covered {
+		if strings.HasPrefix(u, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// refURL is the web address of PR or issue n of r.
+func refURL(r remote, kind, n string) string {
+	base := "https://" + r.host + "/" + r.repo
+	switch {
+	case r.host == "github.com" && kind == RefPR:
+		return base + "/pull/" + n
+	case r.host == "github.com":
+		return base + "/issues/" + n
+	case kind == RefPR:
+		return base + "/-/merge_requests/" + n
+	}
+	return base + "/-/issues/" + n
+}
+
+var reRemote = regexp.MustCompile(`^(?:https?://|ssh://)?(?:[^@/]+@)?([\w.-]+)[:/](.+?)(?:\.git)?/?$`)
+
+// gitRemote reads the origin remote of the git worktree dir; the zero
+// remote when there is none.
+func gitRemote(dir string) remote {
+	out, err := exec.Command("git", "-C", dir, "remote", "get-url", "origin").Output()
+	if err != nil {
+		return remote{}
+	}
+	return parseRemote(strings.TrimSpace(string(out)))
+}
+
+// parseRemote reads a remote URL: https://host/owner/repo(.git) or
+// git@host:owner/repo(.git).
+func parseRemote(u string) remote {
+	m := reRemote.FindStringSubmatch(u)
+	if m == nil {
+		return remote{}
+	}
+	return remote{host: m[1], repo: m[2]}
+}

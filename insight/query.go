@@ -1,0 +1,233 @@
+package insight
+
+import (
+	"context"
+	"fmt"
+	"sort"
+)
+
+// Grouping names what Stats groups by.
+type Grouping string
+
+// The groupings of Stats.
+const (
+	ByTotal    Grouping = ""
+	ByDay      Grouping = "day"
+	ByModel    Grouping = "model"
+	ByWorktree Grouping = "worktree"
+	BySession  Grouping = "session"
+)
+
+// Totals is one row of Stats: the JSON shape of `lazuli stats --json`.
+type Totals struct {
+	Key              string  `json:"key"`
+	Worktree         string  `json:"worktree,omitempty"` // for BySession
+	Sessions         int64   `json:"sessions"`
+	Turns            int64   `json:"turns"`
+	InputTokens      int64   `json:"input_tokens"`
+	OutputTokens     int64   `json:"output_tokens"`
+	CacheReadTokens  int64   `json:"cache_read_tokens"`
+	CacheWriteTokens int64   `json:"cache_write_tokens"`
+	ReasoningTokens  int64   `json:"reasoning_tokens"`
+	CostUSD          float64 `json:"cost_usd"`
+	CostEstimated    bool    `json:"cost_estimated"`
+}
+
+// StatsQuery selects what Stats sums.
+type StatsQuery struct {
+	By    Grouping
+	Since string // YYYY-MM-DD: only sessions created and usage reported that day or later; "" for all
+}
+
+// Stats sums sessions, turns, tokens and cost by q.By. A session counts on
+// the day it was created; usage on the day it was reported (the session's
+// day when the source had no time).
+func (x *Index) Stats(ctx context.Context, q StatsQuery) ([]Totals, error) {
+	var uKey, sKey string
+	switch q.By {
+	case ByTotal:
+		uKey, sKey = "'total'", "'total'"
+	case ByDay:
+		uKey, sKey = "u.day", "s.day"
+	case ByModel:
+		uKey = "u.model"
+	case ByWorktree:
+		uKey, sKey = "s.worktree", "s.worktree"
+	case BySession:
+		uKey, sKey = "'S' || u.session", "'S' || s.id"
+	default:
+		return nil, fmt.Errorf("unknown grouping %q (want day, model, worktree or session)", q.By)
+	}
+	sums := `SUM(u.input_tokens), SUM(u.output_tokens), SUM(u.cache_read_tokens), SUM(u.cache_write_tokens),
+		SUM(u.reasoning_tokens), SUM(u.cost_usd), MAX(u.cost_estimated)`
+	var query string
+	if q.By == ByModel {
+		query = `SELECT ` + uKey + `, '', COUNT(DISTINCT u.session), COUNT(DISTINCT u.session || ':' || u.turn), ` + sums + `
+			FROM usage u JOIN sessions s ON s.id = u.session WHERE u.day >= ?1 GROUP BY 1`
+	} else {
+		named := `SUM(u.input_tokens) c1, SUM(u.output_tokens) c2, SUM(u.cache_read_tokens) c3, SUM(u.cache_write_tokens) c4,
+			SUM(u.reasoning_tokens) c5, SUM(u.cost_usd) c6, MAX(u.cost_estimated) c7`
+		query = `WITH uu AS (SELECT ` + uKey + ` AS k, ` + named + ` FROM usage u JOIN sessions s ON s.id = u.session
+				WHERE u.day >= ?1 GROUP BY 1),
+			ss AS (SELECT ` + sKey + ` AS k, MAX(s.worktree) AS w, COUNT(*) AS n, SUM(s.turns) AS t FROM sessions s WHERE s.day >= ?1 GROUP BY 1)
+			SELECT keys.k, COALESCE(ss.w, ''), COALESCE(ss.n, 0), COALESCE(ss.t, 0), uu.c1, uu.c2, uu.c3, uu.c4, uu.c5, uu.c6, uu.c7
+			FROM (SELECT k FROM uu UNION SELECT k FROM ss) keys LEFT JOIN uu ON uu.k = keys.k LEFT JOIN ss ON ss.k = keys.k`
+	}
+	rows, err := x.db.QueryContext(ctx, query, q.Since)
+	if err != nil {
+		return nil, fmt.Errorf("stats of %s: %w", x.st.Path(), err)
+	}
+	defer rows.Close()
+	var out []Totals
+	for rows.Next() {
+		var t Totals
+		var in, outT, cr, cw, rs, est nullInt
+		var cost nullFloat
+		if err := rows.Scan(&t.Key, &t.Worktree, &t.Sessions, &t.Turns, &in, &outT, &cr, &cw, &rs, &cost, &est); err != nil {
+			return nil, fmt.Errorf("stats of %s: %w", x.st.Path(), err)
+		}
+		t.InputTokens, t.OutputTokens, t.CacheReadTokens, t.CacheWriteTokens, t.ReasoningTokens = in.v, outT.v, cr.v, cw.v, rs.v
+		t.CostUSD, t.CostEstimated = cost.v, est.v != 0
+		if q.By != BySession {
+			t.Worktree = ""
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+type nullInt struct{ v int64 }
+
+func (n *nullInt) Scan(src any) error {
+	switch v := src.(type) {
+	case int64:
+		n.v = v
+	case float64:
+		n.v = int64(v)
+	case nil:
+		n.v = 0
+	default:
+		return fmt.Errorf("not an integer: %T", src)
+	}
+	return nil
+}
+
+type nullFloat struct{ v float64 }
+
+func (n *nullFloat) Scan(src any) error {
+	switch v := src.(type) {
+	case int64:
+		n.v = float64(v)
+	case float64:
+		n.v = v
+	case nil:
+		n.v = 0
+	default:
+		return fmt.Errorf("not a number: %T", src)
+	}
+	return nil
+}
+
+// MergeTotals adds up the rows of several stores by key (and worktree, for
+// BySession), sorted by key.
+func MergeTotals(lists ...[]Totals) []Totals {
+	type k struct{ key, wt string }
+	m := map[k]*Totals{}
+	var keys []k
+	for _, l := range lists {
+		for _, t := range l {
+			kk := k{t.Key, t.Worktree}
+			a := m[kk]
+			if a == nil {
+				c := t
+				m[kk] = &c
+				keys = append(keys, kk)
+				continue
+			}
+			a.Sessions += t.Sessions
+			a.Turns += t.Turns
+			a.InputTokens += t.InputTokens
+			a.OutputTokens += t.OutputTokens
+			a.CacheReadTokens += t.CacheReadTokens
+			a.CacheWriteTokens += t.CacheWriteTokens
+			a.ReasoningTokens += t.ReasoningTokens
+			a.CostUSD += t.CostUSD
+			a.CostEstimated = a.CostEstimated || t.CostEstimated
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].key != keys[j].key {
+			return keys[i].key < keys[j].key
+		}
+		return keys[i].wt < keys[j].wt
+	})
+	out := make([]Totals, len(keys))
+	for i, kk := range keys {
+		out[i] = *m[kk]
+	}
+	return out
+}
+
+// FileRow is one file a session touched with one action: the JSON shape
+// of `lazuli files --json`.
+type FileRow struct {
+	Session    string `json:"session"` // S<n>
+	Worktree   string `json:"worktree"`
+	Path       string `json:"path"`
+	Action     string `json:"action"`
+	Count      int64  `json:"count"`
+	FirstSeq   int64  `json:"first_seq"`
+	LastSeq    int64  `json:"last_seq"`
+	FirstEvent int64  `json:"first_event"`
+	LastEvent  int64  `json:"last_event"`
+}
+
+// Files lists the files of session (0: every session), most recent first.
+func (x *Index) Files(ctx context.Context, session int64) ([]FileRow, error) {
+	rows, err := x.db.QueryContext(ctx, `SELECT 'S' || f.session, s.worktree, f.path, f.action, f.count, f.first_seq, f.last_seq,
+		f.first_event, f.last_event FROM files f JOIN sessions s ON s.id = f.session
+		WHERE ?1 = 0 OR f.session = ?1 ORDER BY f.last_event DESC, f.path, f.action`, session)
+	if err != nil {
+		return nil, fmt.Errorf("files of %s: %w", x.st.Path(), err)
+	}
+	defer rows.Close()
+	var out []FileRow
+	for rows.Next() {
+		var f FileRow
+		if err := rows.Scan(&f.Session, &f.Worktree, &f.Path, &f.Action, &f.Count, &f.FirstSeq, &f.LastSeq, &f.FirstEvent, &f.LastEvent); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// RefRow is one ref a session mentions: the JSON shape of `lazuli refs
+// --json`.
+type RefRow struct {
+	Session  string `json:"session"` // S<n>
+	Worktree string `json:"worktree"`
+	Ref
+	FirstSeq   int64 `json:"first_seq"`
+	FirstEvent int64 `json:"first_event"`
+}
+
+// Refs lists the refs of session (0: every session) in the order they
+// first appeared.
+func (x *Index) Refs(ctx context.Context, session int64) ([]RefRow, error) {
+	rows, err := x.db.QueryContext(ctx, `SELECT 'S' || r.session, s.worktree, r.kind, r.value, r.url, r.first_seq, r.first_event
+		FROM refs r JOIN sessions s ON s.id = r.session WHERE ?1 = 0 OR r.session = ?1 ORDER BY r.first_event, r.kind, r.value`, session)
+	if err != nil {
+		return nil, fmt.Errorf("refs of %s: %w", x.st.Path(), err)
+	}
+	defer rows.Close()
+	var out []RefRow
+	for rows.Next() {
+		var r RefRow
+		if err := rows.Scan(&r.Session, &r.Worktree, &r.Kind, &r.Value, &r.URL, &r.FirstSeq, &r.FirstEvent); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}

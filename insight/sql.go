@@ -1,0 +1,252 @@
+package insight
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"modernc.org/sqlite"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// ErrRefused reports a statement the read-only SQL surface does not allow.
+var ErrRefused = errors.New("refused: lazuli sql is read-only")
+
+// SQLSource is one store and its insight index, for RunSQL.
+type SQLSource struct {
+	Store string // the store's path
+	Index string // its insight index's path
+}
+
+// SQLResult is a query's answer: the JSON shape of `lazuli sql --json`.
+type SQLResult struct {
+	Columns   []string `json:"columns"`
+	Rows      [][]any  `json:"rows"`
+	Truncated bool     `json:"truncated"` // more rows than the limit
+}
+
+// Views documents the views RunSQL offers, for the README and the SQL
+// console's schema pane. Every view has a store column (the store's path).
+var Views = []struct{ Name, Columns string }{
+	{"sessions", "store, id, created, worktree, name, day, events, turns"},
+	{"turns", "store, session, turn, first_seq, last_seq, first_event, prompt, tool_calls, tool_errors, success, duration_ms"},
+	{"usage", "store, session, turn, after_seq, day, at, source, model, backend, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, cost_usd, cost_estimated"},
+	{"files", "store, session, path, action, count, first_seq, last_seq, first_event, last_event"},
+	{"refs", "store, session, kind, value, url, first_seq, first_event"},
+	{"tools", "store, session, name, calls, errors"},
+	{"events", "store, id, session_id, seq, kind, json (the decoded payload: json_extract works on it), char_len"},
+}
+
+// Examples are example queries for the SQL console and the README.
+var Examples = []struct{ Title, Query string }{
+	{"Cost per day", "SELECT day, ROUND(SUM(cost_usd), 4) AS cost, SUM(input_tokens + output_tokens) AS tokens FROM usage GROUP BY day ORDER BY day DESC"},
+	{"Most edited files", "SELECT path, SUM(count) AS edits FROM files WHERE action != 'read' GROUP BY path ORDER BY edits DESC LIMIT 20"},
+	{"Tools by error rate", "SELECT name, SUM(calls) AS calls, SUM(errors) AS errors, ROUND(100.0 * SUM(errors) / SUM(calls), 1) AS pct FROM tools GROUP BY name ORDER BY calls DESC"},
+	{"Pull requests touched", "SELECT value, url, 'S' || session AS session FROM refs WHERE kind = 'pr'"},
+	{"Bash commands of a session", "SELECT seq, json_extract(json, '$.ToolCall.input.command') FROM events WHERE session_id = 1 AND kind = 'ToolCall'"},
+}
+
+// decodeFunc is the decode() SQL function: a stored payload (zstd frame or
+// plain JSON) to its JSON text; NULL when it cannot be decoded.
+func decodeFunc(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+	var data []byte
+	switch v := args[0].(type) {
+	case []byte:
+		data = v
+	case string:
+		data = []byte(v)
+	default:
+		return nil, nil
+	}
+	js, err := store.PayloadJSON(data)
+	if err != nil || !utf8.Valid(js) {
+		return nil, nil
+	}
+	return string(js), nil
+}
+
+// connector opens connections of one RunSQL with its own driver, so that
+// the authorizer belongs to that query alone.
+type connector struct {
+	d   *sqlite.Driver
+	dsn string
+}
+
+func (c connector) Connect(context.Context) (driver.Conn, error) { return c.d.Open(c.dsn) }
+func (c connector) Driver() driver.Driver                        { return c.d }
+
+// roURI is the read-only URI of a database file for ATTACH.
+func roURI(path string) string {
+	return (&url.URL{Scheme: "file", Path: path, RawQuery: "mode=ro"}).String()
+}
+
+// RunSQL runs one query, read-only, over the sources: each store and index
+// is attached read-only (mode=ro) to an in-memory database that holds the
+// documented views, then an authorizer that allows only SELECT, reads,
+// functions and recursive queries is switched on for the user's statement:
+// writes, ATTACH, CREATE (temp included), PRAGMA, VACUUM and the like are
+// refused with ErrRefused. At most limit rows are returned (Truncated says
+// there were more), and the query is interrupted after budget.
+func RunSQL(ctx context.Context, sources []SQLSource, query string, limit int, budget time.Duration) (SQLResult, error) {
+	if strings.TrimSpace(query) == "" {
+		return SQLResult{}, errors.New("empty query")
+	}
+	if len(sources) == 0 {
+		return SQLResult{}, errors.New("no store to query")
+	}
+	var locked atomic.Bool
+	var denied atomic.Value // the first refused action
+	d := &sqlite.Driver{}
+	if err := d.RegisterDeterministicScalarFunction("decode", 1, decodeFunc); err != nil {
+		return SQLResult{}, err
+	}
+	d.RegisterConnectionHook(func(c sqlite.ExecQuerierContext, _ string) error {
+		ar, ok := c.(sqlite.AuthorizerRegisterer)
+		if !ok {
+			return errors.New("the SQLite driver has no authorizer")
+		}
+		return ar.RegisterAuthorizer(func(a sqlite.AuthorizerActionCode, a1, a2, db, _ string) sqlite.AuthorizerReturnCode {
+			if !locked.Load() {
+				return sqlite.AuthorizerOK
+			}
+			switch a {
+			case sqlite.AuthSelect, sqlite.AuthRead, sqlite.AuthFunction, sqlite.AuthRecursive:
+				return sqlite.AuthorizerOK
+			}
+			denied.CompareAndSwap(nil, fmt.Sprintf("%s %s", actionName(a), strings.TrimSpace(a1+" "+a2)))
+			return sqlite.AuthorizerDeny
+		})
+	})
+	q := url.Values{"mode": {"memory"}}
+	db := sql.OpenDB(connector{d, (&url.URL{Scheme: "file", Opaque: "lazuli-sql", RawQuery: q.Encode()}).String()})
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return SQLResult{}, fmt.Errorf("open sql: %w", err)
+	}
+	defer conn.Close()
+	if err := setupViews(ctx, conn, sources); err != nil {
+		return SQLResult{}, err
+	}
+	locked.Store(true)
+	qctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	res, err := runQuery(qctx, conn, query, limit)
+	if err != nil {
+		if d, ok := denied.Load().(string); ok {
+			return SQLResult{}, fmt.Errorf("%w (%s)", ErrRefused, d)
+		}
+		if qctx.Err() != nil && ctx.Err() == nil {
+			return SQLResult{}, fmt.Errorf("query interrupted after %s", budget)
+		}
+		return SQLResult{}, fmt.Errorf("sql: %w", err)
+	}
+	return res, nil
+}
+
+func runQuery(ctx context.Context, conn *sql.Conn, query string, limit int) (SQLResult, error) {
+	rows, err := conn.QueryContext(ctx, query)
+	if err != nil {
+		return SQLResult{}, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return SQLResult{}, err
+	}
+	res := SQLResult{Columns: cols, Rows: [][]any{}}
+	for rows.Next() {
+		if limit > 0 && len(res.Rows) >= limit {
+			res.Truncated = true
+			break
+		}
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return SQLResult{}, err
+		}
+		for i, v := range vals {
+			if b, ok := v.([]byte); ok {
+				if utf8.Valid(b) {
+					vals[i] = string(b)
+				} else {
+					vals[i] = "x'" + hex.EncodeToString(b) + "'"
+				}
+			}
+		}
+		res.Rows = append(res.Rows, vals)
+	}
+	return res, rows.Err()
+}
+
+// setupViews attaches the sources read-only and creates the temp views.
+func setupViews(ctx context.Context, conn *sql.Conn, sources []SQLSource) error {
+	cols := map[string]string{}
+	for _, v := range Views {
+		cols[v.Name] = v.Columns
+	}
+	parts := map[string][]string{}
+	for i, src := range sources {
+		st, ix := fmt.Sprintf("s%d", i), fmt.Sprintf("x%d", i)
+		for _, a := range []struct{ path, name string }{{src.Store, st}, {src.Index, ix}} {
+			if _, err := conn.ExecContext(ctx, "ATTACH DATABASE ? AS "+a.name, roURI(a.path)); err != nil {
+				return fmt.Errorf("open %s read-only: %w", a.path, err)
+			}
+		}
+		lit := "'" + strings.ReplaceAll(src.Store, "'", "''") + "'"
+		for _, v := range []string{"sessions", "turns", "usage", "files", "refs", "tools"} {
+			c := strings.TrimPrefix(cols[v], "store, ")
+			parts[v] = append(parts[v], "SELECT "+lit+" AS store, "+c+" FROM "+ix+"."+v)
+		}
+		parts["events"] = append(parts["events"], "SELECT "+lit+" AS store, id, session_id, seq, kind, decode(data) AS json, char_len FROM "+st+".events")
+	}
+	for _, v := range Views {
+		body := strings.Join(parts[v.Name], " UNION ALL ")
+		if _, err := conn.ExecContext(ctx, "CREATE TEMP VIEW "+v.Name+" AS "+body); err != nil {
+			return fmt.Errorf("create view %s: %w", v.Name, err)
+		}
+	}
+	return nil
+}
+
+// actionName names an authorizer action for the refusal message.
+func actionName(a sqlite.AuthorizerActionCode) string {
+	switch a {
+	case sqlite.AuthInsert:
+		return "INSERT"
+	case sqlite.AuthUpdate:
+		return "UPDATE"
+	case sqlite.AuthDelete:
+		return "DELETE"
+	case sqlite.AuthPragma:
+		return "PRAGMA"
+	case sqlite.AuthAttach:
+		return "ATTACH"
+	case sqlite.AuthDetach:
+		return "DETACH"
+	case sqlite.AuthTransaction:
+		return "transaction"
+	case sqlite.AuthSavepoint:
+		return "SAVEPOINT"
+	case sqlite.AuthAlterTable:
+		return "ALTER TABLE"
+	case sqlite.AuthReindex:
+		return "REINDEX"
+	case sqlite.AuthAnalyze:
+		return "ANALYZE"
+	}
+	return fmt.Sprintf("action %d", a)
+}
