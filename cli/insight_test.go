@@ -351,6 +351,11 @@ func TestSQLIsReadOnly(t *testing.T) {
 		if code != 1 || out != "" || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || stderr == "" {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q", q, code, out, stderr)
 		}
+		// Refused by the authorizer (or by SQLite before it: a view is not
+		// writable), not merely by a read-only file.
+		if !strings.Contains(stderr, "read-only (") && !strings.Contains(stderr, "not authorized") && !strings.Contains(stderr, "is a view") {
+			t.Errorf("%s: not refused by the authorizer: %s", q, stderr)
+		}
 	}
 	if len(attempts) < 30 {
 		t.Errorf("only %d attempts", len(attempts))
