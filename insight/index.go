@@ -73,10 +73,11 @@ CREATE TABLE tools(
 // moves the index's high-water mark with the rows it adds, so a process
 // killed at any point leaves an index the next Update continues.
 type Index struct {
-	st   *store.Store
-	path string
-	mu   sync.Mutex // serialises Update and Rebuild
-	db   *sql.DB    // one connection, BEGIN IMMEDIATE
+	st    *store.Store
+	path  string
+	batch int        // events per transaction (scanBatch; tests use fewer)
+	mu    sync.Mutex // serialises Update and Rebuild
+	db    *sql.DB    // one connection, BEGIN IMMEDIATE
 }
 
 // IndexPath returns where the insight index of the store at storePath
@@ -100,7 +101,7 @@ func Open(ctx context.Context, st *store.Store) (*Index, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
-	x := &Index{st: st, path: path}
+	x := &Index{st: st, path: path, batch: scanBatch}
 	if err := x.open(ctx); err != nil {
 		if !isDamaged(err) {
 			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)

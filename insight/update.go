@@ -98,7 +98,7 @@ func (x *Index) update(ctx context.Context, s *UpdateStats, rebuild bool) error 
 		return err
 	}
 	hi := getMetaInt(ctx, x.db, "hi")
-	err = x.st.ScanEvents(ctx, store.ScanOptions{After: hi, Batch: scanBatch}, func(b []store.ScannedEvent) error {
+	err = x.st.ScanEvents(ctx, store.ScanOptions{After: hi, Batch: x.batch}, func(b []store.ScannedEvent) error {
 		s.Events += int64(len(b))
 		return x.writeTx(ctx, func(tx *sql.Tx) error { return u.batch(ctx, tx, b) })
 	})

@@ -1,0 +1,306 @@
+package insight
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// TestMain keeps the indexes out of the user's cache folder, and runs the
+// test binary as the indexing process of TestKilledUpdates when asked to.
+func TestMain(m *testing.M) {
+	if p := os.Getenv(helperEnv); p != "" {
+		os.Exit(helperMain(p))
+	}
+	dir, err := os.MkdirTemp("", "lazuli-insight-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if err := os.Setenv(store.CacheDirEnv, dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir) // best effort: a temporary folder
+	os.Exit(code)
+}
+
+const helperEnv = "LAZULI_INSIGHT_HELPER_STORE"
+
+// helperMain updates the index of the store at path, a few events per
+// transaction so that a kill lands between many of them.
+func helperMain(path string) int {
+	ctx := context.Background()
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer st.Close()
+	x, err := Open(ctx, st)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer x.Close()
+	x.batch = 7
+	if _, err := x.Update(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+func ptr(s string) *string { return &s }
+
+func input(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// turnEvents is one turn touching files and refs, with its usage.
+func turnEvents(i int) ([]store.Event, []store.Usage) {
+	f := fmt.Sprintf("/w/src/f%d.go", i%3)
+	evs := []store.Event{
+		store.UserMessage(fmt.Sprintf("turn %d: fix issue #%d", i, i)),
+		store.ToolCall("r", "Read", ptr(f), input(map[string]string{"file_path": f})),
+		store.ToolResult("r", "Read", ptr(f), "x", false),
+		store.ToolCall("e", "Edit", ptr(f), input(map[string]string{"file_path": f, "old_string": "a", "new_string": "b"})),
+		store.ToolResult("e", "Edit", ptr(f), "failed", i%2 == 0),
+		store.ToolCall("b", "Bash", nil, input(map[string]string{"command": fmt.Sprintf("git checkout -b topic-%d", i%4)})),
+		store.ToolResult("b", "Bash", nil, fmt.Sprintf("[topic %07x] msg", 0xabc0000+i), false),
+		store.AssistantText(fmt.Sprintf("see https://github.com/o/r/pull/%d", i%5)),
+		store.Complete(true, 10, 0),
+	}
+	u := []store.Usage{{Event: len(evs) - 1, Model: "gpt-5", Backend: "codex", Input: int64(100 + i), Output: 10, CacheRead: 5}}
+	return evs, u
+}
+
+// fill adds sessions of turns to st.
+func fill(t testing.TB, st *store.Store, sessions, turns int) {
+	t.Helper()
+	ctx := context.Background()
+	for s := range sessions {
+		var evs []store.Event
+		var us []store.Usage
+		for i := range turns {
+			e, u := turnEvents(s*turns + i)
+			for _, x := range u {
+				x.Event += len(evs)
+				us = append(us, x)
+			}
+			evs = append(evs, e...)
+		}
+		if _, _, err := st.CreateSessionWithEvents(ctx, "main", "", evs, us...); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// dump reads every row of the index's tables.
+func dump(t testing.TB, x *Index) []string {
+	t.Helper()
+	var out []string
+	for _, table := range []string{"sessions", "turns", "usage", "files", "refs", "tools"} {
+		rows, err := x.db.Query("SELECT * FROM " + table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, table+fmt.Sprint(vals))
+		}
+		rows.Close()
+	}
+	sort.Strings(out)
+	return out
+}
+
+func mustOpenStore(t testing.TB) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), ".azureal", "sessions.azs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func mustIndex(t testing.TB, st *store.Store) *Index {
+	t.Helper()
+	x, err := Open(context.Background(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { x.Close() })
+	if _, err := x.Update(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// fresh builds the index of st from scratch in another cache folder.
+func fresh(t *testing.T, st *store.Store) []string {
+	t.Helper()
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	x := mustIndex(t, st)
+	return dump(t, x)
+}
+
+// TestIncrementalEqualsFresh: an index updated after appends, a new
+// session and a deleted one holds exactly what a fresh build holds.
+func TestIncrementalEqualsFresh(t *testing.T) {
+	ctx := context.Background()
+	st := mustOpenStore(t)
+	fill(t, st, 3, 4)
+	x := mustIndex(t, st)
+	x.batch = 5
+	if n := len(dump(t, x)); n == 0 {
+		t.Fatal("empty index")
+	}
+	e, u := turnEvents(99)
+	if _, err := st.AppendEvents(ctx, 2, e, u...); err != nil {
+		t.Fatal(err)
+	}
+	fill(t, st, 1, 2)
+	if err := st.DeleteSession(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	s, err := x.Update(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Purged != 1 {
+		t.Errorf("purged %d sessions, want 1", s.Purged)
+	}
+	got := dump(t, x)
+	if want := fresh(t, st); !reflect.DeepEqual(got, want) {
+		t.Errorf("incremental:\n%s\nfresh:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestCounts checks the derived rows of known turns.
+func TestCounts(t *testing.T) {
+	st := mustOpenStore(t)
+	fill(t, st, 1, 4)
+	x := mustIndex(t, st)
+	tot, err := x.Stats(context.Background(), StatsQuery{})
+	if err != nil || len(tot) != 1 {
+		t.Fatalf("stats %v %v", tot, err)
+	}
+	want := Totals{Key: "total", Sessions: 1, Turns: 4, InputTokens: 100 + 101 + 102 + 103, OutputTokens: 40, CacheReadTokens: 20,
+		CostUSD: EstimateCost("gpt-5", "codex", 406, 40, 20, 0), CostEstimated: true}
+	if tot[0] != want {
+		t.Errorf("stats = %+v\nwant %+v", tot[0], want)
+	}
+	files, err := x.Files(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// f0 in turns 0 and 3, f1 and f2 once: a read and an edit each.
+	counts := map[string]int64{}
+	for _, f := range files {
+		counts[f.Path+" "+f.Action] = f.Count
+	}
+	wantF := map[string]int64{"/w/src/f0.go read": 2, "/w/src/f0.go edit": 2, "/w/src/f1.go read": 1, "/w/src/f1.go edit": 1,
+		"/w/src/f2.go read": 1, "/w/src/f2.go edit": 1}
+	if !reflect.DeepEqual(counts, wantF) {
+		t.Errorf("files %v", counts)
+	}
+	var errs int64
+	if err := x.db.QueryRow("SELECT SUM(tool_errors) FROM turns").Scan(&errs); err != nil || errs != 2 {
+		t.Errorf("tool errors %d, %v", errs, err)
+	}
+}
+
+// TestKilledUpdates kills updating processes at random moments; the index
+// they leave, updated once more, equals a fresh build.
+func TestKilledUpdates(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	st := mustOpenStore(t)
+	fill(t, st, 6, 40)
+	cache := t.TempDir()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	helper := func(cache string) *exec.Cmd {
+		cmd := exec.Command(exe, "-test.run=^$")
+		cmd.Env = append(os.Environ(), helperEnv+"="+st.Path(), store.CacheDirEnv+"="+cache)
+		return cmd
+	}
+	start := time.Now()
+	if out, err := helper(t.TempDir()).CombinedOutput(); err != nil {
+		t.Fatalf("helper failed: %v\n%s", err, out)
+	}
+	full := time.Since(start)
+	rng := rand.New(rand.NewPCG(5, 6))
+	killed := 0
+	for range 10 {
+		cmd := helper(cache)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("helper failed: %v", err)
+			}
+		case <-time.After(time.Duration(rng.Int64N(int64(full)))):
+			_ = cmd.Process.Kill() // it may have just finished
+			<-done
+			killed++
+		}
+	}
+	t.Logf("%d of 10 helpers killed", killed)
+	t.Setenv(store.CacheDirEnv, cache)
+	got := dump(t, mustIndex(t, st))
+	if want := fresh(t, st); !reflect.DeepEqual(got, want) {
+		t.Errorf("after kills: %d rows, fresh %d", len(got), len(want))
+	}
+}
+
+// TestDamagedIndexIsRebuilt: garbage in the index file is started over.
+func TestDamagedIndexIsRebuilt(t *testing.T) {
+	st := mustOpenStore(t)
+	fill(t, st, 1, 2)
+	path, err := IndexPath(st.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Repeat("not a database ", 400)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	x := mustIndex(t, st)
+	if len(dump(t, x)) == 0 {
+		t.Error("nothing indexed")
+	}
+}
+
