@@ -303,4 +303,3 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 		t.Error("nothing indexed")
 	}
 }
-
