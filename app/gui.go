@@ -141,6 +141,7 @@ func (pw *projectWindow) addShortcuts() {
 	add(fyne.KeyI, pw.onImport)
 	add(fyne.KeyE, pw.onExport)
 	add(fyne.KeyK, pw.showSearch)
+	pw.addInsightShortcuts()
 }
 
 // onNewSession creates a session in the first worktree.

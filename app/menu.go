@@ -34,7 +34,7 @@ func (pw *projectWindow) mainMenu() *fyne.MainMenu {
 	)
 	agentsMenu := fyne.NewMenu("Agents", fyne.NewMenuItem("Agent settings…", pw.showAgentSettings), pw.fullTextMenuItem())
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("About Lazuli", pw.onAbout))
-	return fyne.NewMainMenu(file, session, agentsMenu, help)
+	return fyne.NewMainMenu(file, session, pw.insightMenu(), agentsMenu, help)
 }
 
 func (pw *projectWindow) onAbout() {

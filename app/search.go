@@ -34,11 +34,13 @@ type searcher struct {
 	progress map[string]float64       // fraction indexed, while building
 	cancel   context.CancelFunc       // of the search running, if any
 	closed   bool                     // the window closed: open no more indexes
+
+	insight *insightKeeper // the insight indexes, updated in the same pass (insight.go)
 }
 
 func newSearcher(pw *projectWindow) *searcher {
 	s := &searcher{pw: pw, wake: make(chan struct{}, 1), indexes: map[string]*search.Index{},
-		failed: map[string]bool{}, progress: map[string]float64{}}
+		failed: map[string]bool{}, progress: map[string]float64{}, insight: newInsightKeeper()}
 	s.panel = views.NewSearchPanel(pw)
 	return s
 }
@@ -76,21 +78,20 @@ func (s *searcher) updateAll(ctx context.Context) {
 		if err != nil || !st.Exists() {
 			continue // the sidebar reports stores that cannot be opened
 		}
-		x := s.index(ctx, st)
-		if x == nil {
-			continue
+		if x := s.index(ctx, st); x != nil {
+			path := st.Path()
+			stats, err := x.Update(ctx, func(done, total int64) { s.setProgress(path, done, total) })
+			s.setProgress(path, 1, 1)
+			if err != nil && ctx.Err() == nil {
+				log.Printf("search index: %v", err)
+			}
+			if stats.Damaged {
+				note := search.DamagedNote(path)
+				log.Print(note)
+				fyne.Do(func() { s.panel.SetIndexing(note) })
+			}
 		}
-		path := st.Path()
-		stats, err := x.Update(ctx, func(done, total int64) { s.setProgress(path, done, total) })
-		s.setProgress(path, 1, 1)
-		if err != nil && ctx.Err() == nil {
-			log.Printf("search index: %v", err)
-		}
-		if stats.Damaged {
-			note := search.DamagedNote(path)
-			log.Print(note)
-			fyne.Do(func() { s.panel.SetIndexing(note) })
-		}
+		s.insight.update(ctx, st)
 		if ctx.Err() != nil {
 			return
 		}
@@ -147,6 +148,7 @@ func (s *searcher) closeAll() {
 		}
 	}
 	s.indexes, s.closed = map[string]*search.Index{}, true
+	s.insight.closeAll()
 }
 
 // showSearch opens the search panel (Ctrl+K).

@@ -111,6 +111,10 @@ func patchFiles(patch string) []fileTouch {
 	return out
 }
 
+// ShellCommand returns a shell tool call's command (input command or cmd,
+// a string or an argv), "" for other calls.
+func ShellCommand(input json.RawMessage) string { return commandOf(input) }
+
 // commandOf returns a shell call's command: the input's command as a
 // string, or its argv joined by spaces.
 func commandOf(input json.RawMessage) string {
@@ -137,9 +141,10 @@ func commandOf(input json.RawMessage) string {
 	return ""
 }
 
-// relPath makes path relative to the first of dirs it lies in; other paths
-// are returned cleaned.
-func relPath(path string, dirs ...string) string {
+// RelPath makes path relative to the first of dirs it lies in, with
+// forward slashes; other paths are returned cleaned. The files table holds
+// paths made so, against the session's folder and the worktree.
+func RelPath(path string, dirs ...string) string {
 	path = filepath.Clean(path)
 	if !filepath.IsAbs(path) {
 		return filepath.ToSlash(path)

@@ -16,6 +16,7 @@ const (
 	ByModel    Grouping = "model"
 	ByWorktree Grouping = "worktree"
 	BySession  Grouping = "session"
+	ByBackend  Grouping = "backend"
 )
 
 // Totals is one row of Stats: the JSON shape of `lazuli stats --json`.
@@ -35,8 +36,9 @@ type Totals struct {
 
 // StatsQuery selects what Stats sums.
 type StatsQuery struct {
-	By    Grouping
-	Since string // YYYY-MM-DD: only sessions created and usage reported that day or later; "" for all
+	By      Grouping
+	Since   string // YYYY-MM-DD: only sessions created and usage reported that day or later; "" for all
+	Session int64  // only this session; 0 for all
 }
 
 // Stats sums sessions, turns, tokens and cost by q.By. A session counts on
@@ -51,29 +53,32 @@ func (x *Index) Stats(ctx context.Context, q StatsQuery) ([]Totals, error) {
 		uKey, sKey = "u.day", "s.day"
 	case ByModel:
 		uKey = "u.model"
+	case ByBackend:
+		uKey = "u.backend"
 	case ByWorktree:
 		uKey, sKey = "s.worktree", "s.worktree"
 	case BySession:
 		uKey, sKey = "'S' || u.session", "'S' || s.id"
 	default:
-		return nil, fmt.Errorf("unknown grouping %q (want day, model, worktree or session)", q.By)
+		return nil, fmt.Errorf("unknown grouping %q (want day, model, backend, worktree or session)", q.By)
 	}
 	sums := `SUM(u.input_tokens), SUM(u.output_tokens), SUM(u.cache_read_tokens), SUM(u.cache_write_tokens),
 		SUM(u.reasoning_tokens), SUM(u.cost_usd), MAX(u.cost_estimated)`
 	var query string
-	if q.By == ByModel {
+	if q.By == ByModel || q.By == ByBackend {
 		query = `SELECT ` + uKey + `, '', COUNT(DISTINCT u.session), COUNT(DISTINCT u.session || ':' || u.turn), ` + sums + `
-			FROM usage u JOIN sessions s ON s.id = u.session WHERE u.day >= ?1 GROUP BY 1`
+			FROM usage u JOIN sessions s ON s.id = u.session WHERE u.day >= ?1 AND (?2 = 0 OR u.session = ?2) GROUP BY 1`
 	} else {
 		named := `SUM(u.input_tokens) c1, SUM(u.output_tokens) c2, SUM(u.cache_read_tokens) c3, SUM(u.cache_write_tokens) c4,
 			SUM(u.reasoning_tokens) c5, SUM(u.cost_usd) c6, MAX(u.cost_estimated) c7`
 		query = `WITH uu AS (SELECT ` + uKey + ` AS k, ` + named + ` FROM usage u JOIN sessions s ON s.id = u.session
-				WHERE u.day >= ?1 GROUP BY 1),
-			ss AS (SELECT ` + sKey + ` AS k, MAX(s.worktree) AS w, COUNT(*) AS n, SUM(s.turns) AS t FROM sessions s WHERE s.day >= ?1 GROUP BY 1)
+				WHERE u.day >= ?1 AND (?2 = 0 OR u.session = ?2) GROUP BY 1),
+			ss AS (SELECT ` + sKey + ` AS k, MAX(s.worktree) AS w, COUNT(*) AS n, SUM(s.turns) AS t FROM sessions s
+				WHERE s.day >= ?1 AND (?2 = 0 OR s.id = ?2) GROUP BY 1)
 			SELECT keys.k, COALESCE(ss.w, ''), COALESCE(ss.n, 0), COALESCE(ss.t, 0), uu.c1, uu.c2, uu.c3, uu.c4, uu.c5, uu.c6, uu.c7
 			FROM (SELECT k FROM uu UNION SELECT k FROM ss) keys LEFT JOIN uu ON uu.k = keys.k LEFT JOIN ss ON ss.k = keys.k`
 	}
-	rows, err := x.db.QueryContext(ctx, query, q.Since)
+	rows, err := x.db.QueryContext(ctx, query, q.Since, q.Session)
 	if err != nil {
 		return nil, fmt.Errorf("stats of %s: %w", x.st.Path(), err)
 	}
@@ -225,6 +230,55 @@ func (x *Index) Refs(ctx context.Context, session int64) ([]RefRow, error) {
 	for rows.Next() {
 		var r RefRow
 		if err := rows.Scan(&r.Session, &r.Worktree, &r.Kind, &r.Value, &r.URL, &r.FirstSeq, &r.FirstEvent); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Heat counts the sessions started (created) since the day, by weekday
+// (Monday first) and UTC hour; session 0 means every session.
+func (x *Index) Heat(ctx context.Context, since string, session int64) ([7][24]int64, error) {
+	var h [7][24]int64
+	rows, err := x.db.QueryContext(ctx, `SELECT (CAST(strftime('%w', created) AS INTEGER) + 6) % 7, CAST(strftime('%H', created) AS INTEGER), COUNT(*)
+		FROM sessions WHERE day >= ?1 AND (?2 = 0 OR id = ?2) AND strftime('%w', created) IS NOT NULL GROUP BY 1, 2`, since, session)
+	if err != nil {
+		return h, fmt.Errorf("activity of %s: %w", x.st.Path(), err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var d, hr, n int64
+		if err := rows.Scan(&d, &hr, &n); err != nil {
+			return h, err
+		}
+		if d >= 0 && d < 7 && hr >= 0 && hr < 24 {
+			h[d][hr] += n
+		}
+	}
+	return h, rows.Err()
+}
+
+// ToolRow is a tool's calls and errors.
+type ToolRow struct {
+	Name   string `json:"name"`
+	Calls  int64  `json:"calls"`
+	Errors int64  `json:"errors"`
+}
+
+// Tools sums each tool's calls and errors over the sessions created since
+// the day (session 0: every session), most called first.
+func (x *Index) Tools(ctx context.Context, since string, session int64) ([]ToolRow, error) {
+	rows, err := x.db.QueryContext(ctx, `SELECT t.name, SUM(t.calls), SUM(t.errors) FROM tools t JOIN sessions s ON s.id = t.session
+		WHERE s.day >= ?1 AND (?2 = 0 OR s.id = ?2) GROUP BY t.name ORDER BY 2 DESC, 1`, since, session)
+	if err != nil {
+		return nil, fmt.Errorf("tools of %s: %w", x.st.Path(), err)
+	}
+	defer rows.Close()
+	var out []ToolRow
+	for rows.Next() {
+		var r ToolRow
+		if err := rows.Scan(&r.Name, &r.Calls, &r.Errors); err != nil {
 			return nil, err
 		}
 		out = append(out, r)

@@ -232,6 +232,9 @@ func dayOf(t string) string {
 	return t[:10]
 }
 
+// WorktreeDir is the worktree folder a store path belongs to.
+func WorktreeDir(storePath string) string { return worktreeDir(storePath) }
+
 // worktreeDir is the worktree folder a store path belongs to.
 func worktreeDir(storePath string) string {
 	dir := filepath.Dir(storePath)
@@ -366,7 +369,7 @@ func (u *updater) batch(ctx context.Context, tx *sql.Tx, b []store.ScannedEvent)
 			}
 			tools[tk][0]++
 			for _, f := range filesOf(e) {
-				fk := fileKey{se.SessionID, relPath(f.path, append([]string{u.cwd[se.SessionID]}, u.dirs...)...), f.action}
+				fk := fileKey{se.SessionID, RelPath(f.path, append([]string{u.cwd[se.SessionID]}, u.dirs...)...), f.action}
 				if a := files[fk]; a != nil {
 					a.count, a.lastSeq, a.lastEvent = a.count+1, se.Seq, se.ID
 				} else {

@@ -1,0 +1,423 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+
+	"github.com/lazuli-app/lazuli/editdiff"
+	"github.com/lazuli-app/lazuli/insight"
+	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/views"
+)
+
+// insightKeeper holds the insight index of each of the window's stores.
+// The searcher's background pass updates them right after the search
+// indexes; the Insights and SQL windows read them.
+type insightKeeper struct {
+	mu      sync.Mutex
+	indexes map[string]*insight.Index // by store path
+	failed  map[string]bool
+	closed  bool
+}
+
+func newInsightKeeper() *insightKeeper {
+	return &insightKeeper{indexes: map[string]*insight.Index{}, failed: map[string]bool{}}
+}
+
+// index returns the open index of st, opening it on first use; nil when
+// it cannot be used.
+func (k *insightKeeper) index(ctx context.Context, st *store.Store) *insight.Index {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	path := st.Path()
+	if x, ok := k.indexes[path]; ok || k.failed[path] || k.closed {
+		return x
+	}
+	x, err := insight.Open(ctx, st)
+	if err != nil {
+		log.Printf("insight index: %v", err)
+		k.failed[path] = true
+		return nil
+	}
+	k.indexes[path] = x
+	return x
+}
+
+// update brings st's index up to date; errors are logged.
+func (k *insightKeeper) update(ctx context.Context, st *store.Store) *insight.Index {
+	x := k.index(ctx, st)
+	if x == nil {
+		return nil
+	}
+	if _, err := x.Update(ctx); err != nil {
+		if ctx.Err() == nil {
+			log.Printf("insight index: %v", err)
+		}
+		return nil
+	}
+	return x
+}
+
+// closeAll closes the indexes.
+func (k *insightKeeper) closeAll() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for path, x := range k.indexes {
+		if err := x.Close(); err != nil {
+			log.Printf("close insight index of %s: %v", path, err)
+		}
+	}
+	k.indexes, k.closed = map[string]*insight.Index{}, true
+}
+
+// insightIndexes returns the up-to-date indexes of the given stores (all
+// of the window's when paths is empty).
+func (pw *projectWindow) insightIndexes(ctx context.Context, paths []string) []*insight.Index {
+	if len(paths) == 0 {
+		for _, wt := range pw.wts {
+			paths = append(paths, wt.StorePath)
+		}
+	}
+	var out []*insight.Index
+	for _, p := range paths {
+		st, err := pw.store(p)
+		if err != nil || !st.Exists() {
+			continue
+		}
+		if x := pw.search.insight.update(ctx, st); x != nil {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// insightsWindow is an open Insights window; it implements
+// views.InsightsActions.
+type insightsWindow struct {
+	pw   *projectWindow
+	view *views.InsightsView
+	mu   sync.Mutex
+	gen  int // bumps on every load; older answers are dropped
+}
+
+// showInsights opens the Insights window (Ctrl+Shift+I).
+func (pw *projectWindow) showInsights() {
+	w := pw.ui.fa.NewWindow("Insights")
+	iw := &insightsWindow{pw: pw}
+	scopes := []views.InsightScopeOption{{Label: "Project", Scope: views.InsightScope{}}}
+	for _, wt := range pw.wts {
+		name := wt.Branch
+		if name == "" {
+			name = filepath.Base(wt.StorePath)
+		}
+		scopes = append(scopes, views.InsightScopeOption{Label: "Worktree " + name, Scope: views.InsightScope{Store: wt.StorePath}})
+	}
+	pw.mu.Lock()
+	cur := pw.current
+	pw.mu.Unlock()
+	if cur.ID != 0 {
+		scopes = append(scopes, views.InsightScopeOption{Label: fmt.Sprintf("Session S%d", cur.ID),
+			Scope: views.InsightScope{Store: cur.StorePath, Session: cur.ID}})
+	}
+	iw.view = views.NewInsightsView(iw, scopes)
+	w.SetContent(iw.view.Content())
+	w.Resize(fyne.NewSize(1100, 760))
+	w.Show()
+}
+
+// LoadInsights computes the figures of scope over the last days (0: all
+// time) in the background and shows them.
+func (iw *insightsWindow) LoadInsights(scope views.InsightScope, days int) {
+	iw.mu.Lock()
+	iw.gen++
+	gen := iw.gen
+	iw.mu.Unlock()
+	pw := iw.pw
+	pw.go_(func() {
+		data, err := computeInsights(pw.ctx, pw, scope, days, time.Now())
+		if err != nil {
+			log.Printf("insights: %v", err)
+		}
+		fyne.Do(func() {
+			iw.mu.Lock()
+			current := gen == iw.gen
+			iw.mu.Unlock()
+			if current && iw.view != nil {
+				iw.view.SetData(data)
+			}
+		})
+	})
+}
+
+// computeInsights gathers the window's figures from the indexes.
+func computeInsights(ctx context.Context, pw *projectWindow, scope views.InsightScope, days int, now time.Time) (views.InsightData, error) {
+	var d views.InsightData
+	since := ""
+	if days > 0 {
+		since = now.UTC().AddDate(0, 0, 1-days).Format(time.DateOnly)
+	}
+	var paths []string
+	if scope.Store != "" {
+		paths = []string{scope.Store}
+	}
+	var byDay, total, models, backends, worktrees [][]insight.Totals
+	tools := map[string]*views.InsightTool{}
+	var toolOrder []string
+	for _, x := range pw.insightIndexes(ctx, paths) {
+		q := insight.StatsQuery{Since: since, Session: scope.Session}
+		for _, g := range []struct {
+			by  insight.Grouping
+			dst *[][]insight.Totals
+		}{{insight.ByDay, &byDay}, {insight.ByTotal, &total}, {insight.ByModel, &models}, {insight.ByBackend, &backends}, {insight.ByWorktree, &worktrees}} {
+			q.By = g.by
+			t, err := x.Stats(ctx, q)
+			if err != nil {
+				return d, err
+			}
+			*g.dst = append(*g.dst, t)
+		}
+		heat, err := x.Heat(ctx, since, scope.Session)
+		if err != nil {
+			return d, err
+		}
+		for i := range heat {
+			for j := range heat[i] {
+				d.Heat[i][j] += heat[i][j]
+			}
+		}
+		ts, err := x.Tools(ctx, since, scope.Session)
+		if err != nil {
+			return d, err
+		}
+		for _, t := range ts {
+			if tools[t.Name] == nil {
+				tools[t.Name] = &views.InsightTool{Name: t.Name}
+				toolOrder = append(toolOrder, t.Name)
+			}
+			tools[t.Name].Calls += t.Calls
+			tools[t.Name].Errors += t.Errors
+		}
+		files, err := x.Files(ctx, scope.Session)
+		if err != nil {
+			return d, err
+		}
+		for _, f := range files {
+			id, _ := strconv.ParseInt(strings.TrimPrefix(f.Session, "S"), 10, 64)
+			d.Files = append(d.Files, views.InsightFile{Store: x.Store().Path(), SessionID: id, Path: f.Path, Action: f.Action, Count: f.Count})
+		}
+	}
+	for _, t := range insight.MergeTotals(total...) {
+		d.Total = dayOf(t)
+		d.CostEstimated = t.CostEstimated
+	}
+	d.Days = fillDays(insight.MergeTotals(byDay...), since, now)
+	d.Models, d.Backends, d.Worktrees = shares(models), shares(backends), shares(worktrees)
+	for _, name := range toolOrder {
+		d.Tools = append(d.Tools, *tools[name])
+	}
+	sortTools(d.Tools)
+	if len(d.Tools) > 15 {
+		d.Tools = d.Tools[:15]
+	}
+	return d, nil
+}
+
+func dayOf(t insight.Totals) views.InsightDay {
+	return views.InsightDay{Day: t.Key, Sessions: t.Sessions, Turns: t.Turns, Input: t.InputTokens, Output: t.OutputTokens,
+		CacheRead: t.CacheReadTokens, CacheWrite: t.CacheWriteTokens, Reasoning: t.ReasoningTokens, CostUSD: t.CostUSD}
+}
+
+// fillDays returns one entry per day from since (or the first day with
+// data) to today, days without data at zero.
+func fillDays(rows []insight.Totals, since string, now time.Time) []views.InsightDay {
+	have := map[string]insight.Totals{}
+	first := since
+	for _, r := range rows {
+		have[r.Key] = r
+		if first == "" || r.Key < first {
+			first = r.Key
+		}
+	}
+	start, err := time.Parse(time.DateOnly, first)
+	if err != nil {
+		return nil
+	}
+	end := now.UTC().Format(time.DateOnly)
+	var out []views.InsightDay
+	for t := start; t.Format(time.DateOnly) <= end && len(out) < 3660; t = t.AddDate(0, 0, 1) {
+		k := t.Format(time.DateOnly)
+		day := views.InsightDay{Day: k}
+		if r, ok := have[k]; ok {
+			day = dayOf(r)
+		}
+		out = append(out, day)
+	}
+	return out
+}
+
+func shares(lists [][]insight.Totals) []views.InsightShare {
+	var out []views.InsightShare
+	for _, t := range insight.MergeTotals(lists...) {
+		out = append(out, views.InsightShare{Key: t.Key, Sessions: t.Sessions, CostUSD: t.CostUSD,
+			Tokens: t.InputTokens + t.OutputTokens + t.CacheReadTokens + t.CacheWriteTokens})
+	}
+	for i := 1; i < len(out); i++ { // most cost first
+		for j := i; j > 0 && out[j].CostUSD > out[j-1].CostUSD; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+func sortTools(ts []views.InsightTool) {
+	for i := 1; i < len(ts); i++ {
+		for j := i; j > 0 && ts[j].Calls > ts[j-1].Calls; j-- {
+			ts[j], ts[j-1] = ts[j-1], ts[j]
+		}
+	}
+}
+
+// LoadFileDiffs shows every diff of a file in its session, in order.
+func (iw *insightsWindow) LoadFileDiffs(f views.InsightFile) {
+	pw := iw.pw
+	pw.go_(func() {
+		diffs, err := fileDiffs(pw.ctx, pw, f)
+		if err != nil {
+			pw.showError("file changes", err)
+			return
+		}
+		fyne.Do(func() { iw.view.ShowDiffs(f.Path, diffs) })
+	})
+}
+
+// fileDiffs reads a session and keeps the diffs of its tool calls that
+// change the file f.Path (a path as the files table holds it).
+func fileDiffs(ctx context.Context, pw *projectWindow, f views.InsightFile) ([]views.FileDiff, error) {
+	st, err := pw.store(f.Store)
+	if err != nil {
+		return nil, err
+	}
+	events, err := st.LoadEvents(ctx, f.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	dirs := []string{"", insight.WorktreeDir(f.Store)}
+	var out []views.FileDiff
+	for _, e := range events {
+		if e.Event.Kind == store.KindInit && dirs[0] == "" {
+			dirs[0] = e.Event.CWD
+		}
+		if e.Event.Kind != store.KindToolCall {
+			continue
+		}
+		files := editdiff.Files(editdiff.Deref(e.Event.FilePath), e.Event.Input)
+		if cmd := insight.ShellCommand(e.Event.Input); files == nil && cmd != "" {
+			if p := editdiff.ShellPatch(cmd); p != "" {
+				files = editdiff.ParsePatch(p)
+			}
+		}
+		var keep []editdiff.File
+		for _, fl := range files {
+			if insight.RelPath(fl.Path, dirs...) == f.Path {
+				keep = append(keep, fl)
+			}
+		}
+		if len(keep) > 0 {
+			out = append(out, views.FileDiff{Seq: e.Seq, Tool: e.Event.ToolName, Files: keep})
+		}
+	}
+	return out, nil
+}
+
+// sqlWindow is an open SQL console; it implements views.SQLActions.
+type sqlWindow struct {
+	pw      *projectWindow
+	console *views.SQLConsole
+}
+
+// showSQLConsole opens the SQL console (Ctrl+Shift+L).
+func (pw *projectWindow) showSQLConsole() {
+	w := pw.ui.fa.NewWindow("SQL console")
+	sw := &sqlWindow{pw: pw}
+	docs := make([]views.SQLDoc, len(insight.Views))
+	for i, v := range insight.Views {
+		docs[i] = views.SQLDoc{Name: v.Name, Columns: v.Columns}
+	}
+	examples := make([]views.SQLExample, len(insight.Examples))
+	for i, e := range insight.Examples {
+		examples[i] = views.SQLExample{Title: e.Title, Query: e.Query}
+	}
+	sw.console = views.NewSQLConsole(sw, docs, examples)
+	w.SetContent(sw.console.Content())
+	w.Resize(fyne.NewSize(1000, 640))
+	w.Show()
+}
+
+// sqlLimit is the rows the console shows at most.
+const sqlLimit = 5000
+
+// RunSQL runs the console's query in the background over every store of
+// the window.
+func (sw *sqlWindow) RunSQL(query string) {
+	pw := sw.pw
+	pw.go_(func() {
+		var sources []insight.SQLSource
+		for _, x := range pw.insightIndexes(pw.ctx, nil) {
+			sources = append(sources, insight.SQLSource{Store: x.Store().Path(), Index: x.Path()})
+		}
+		res, err := insight.RunSQL(pw.ctx, sources, query, sqlLimit, 10*time.Second)
+		fyne.Do(func() {
+			if err != nil {
+				sw.console.SetError(err)
+				return
+			}
+			sw.console.SetResult(sqlTable(res))
+		})
+	})
+}
+
+func sqlTable(r insight.SQLResult) views.SQLTable {
+	t := views.SQLTable{Columns: r.Columns, Truncated: r.Truncated}
+	for _, row := range r.Rows {
+		cells := make([]string, len(row))
+		for i, v := range row {
+			if v == nil {
+				cells[i] = "NULL"
+			} else {
+				cells[i] = fmt.Sprint(v)
+			}
+		}
+		t.Rows = append(t.Rows, cells)
+	}
+	return t
+}
+
+// The Insights window's and the SQL console's shortcuts: Ctrl+Shift+I and
+// Ctrl+Shift+L (Cmd on macOS).
+var (
+	insightsShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyI, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
+	sqlShortcut      = &desktop.CustomShortcut{KeyName: fyne.KeyL, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
+)
+
+// insightMenu is the Insights menu.
+func (pw *projectWindow) insightMenu() *fyne.Menu {
+	return fyne.NewMenu("Insights",
+		&fyne.MenuItem{Label: "Insights…", Action: pw.showInsights, Shortcut: insightsShortcut},
+		&fyne.MenuItem{Label: "SQL console…", Action: pw.showSQLConsole, Shortcut: sqlShortcut},
+	)
+}
+
+// addInsightShortcuts binds the Insights shortcuts on the window.
+func (pw *projectWindow) addInsightShortcuts() {
+	pw.win.Canvas().AddShortcut(insightsShortcut, func(fyne.Shortcut) { pw.showInsights() })
+	pw.win.Canvas().AddShortcut(sqlShortcut, func(fyne.Shortcut) { pw.showSQLConsole() })
+}

@@ -1,0 +1,105 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/lazuli-app/lazuli/insight"
+	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/views"
+)
+
+// TestInsightsAcrossWorktrees: the background pass builds the insight
+// indexes with the search indexes; the window's figures sum both
+// worktrees, a session scope only its session; a file's diffs come in
+// order; the SQL console's query runs over both stores.
+func TestInsightsAcrossWorktrees(t *testing.T) {
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	fa := test.NewTempApp(t)
+	dir := t.TempDir()
+	wts := []Worktree{
+		{Dir: filepath.Join(dir, "main"), Branch: "main", StorePath: filepath.Join(dir, "main", StoreRelPath)},
+		{Dir: filepath.Join(dir, "feat"), Branch: "feat", StorePath: filepath.Join(dir, "feat", StoreRelPath)},
+	}
+	bg := context.Background()
+	for i, wt := range wts {
+		st, err := store.Open(bg, wt.StorePath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(wt.Dir, "a.go")
+		edit := func(o, n string) json.RawMessage {
+			b, _ := json.Marshal(map[string]string{"file_path": path, "old_string": o, "new_string": n})
+			return b
+		}
+		events := []store.Event{store.UserMessage("go"),
+			store.ToolCall("1", "Edit", &path, edit("one", "two")), store.ToolResult("1", "Edit", &path, "ok", false),
+			store.ToolCall("2", "Edit", &path, edit("two", "three")), store.ToolResult("2", "Edit", &path, "ok", i == 1),
+			store.Complete(true, 5, 0.25)}
+		u := store.Usage{Event: 5, Model: "claude-sonnet-4-5", Backend: "claude", Input: 100, Output: 10, CostUSD: 0.25, HasCost: true}
+		if _, _, err := st.CreateSessionWithEvents(bg, wt.Branch, "", events, u); err != nil {
+			t.Fatal(err)
+		}
+		st.Close()
+	}
+	ctx, cancel := context.WithCancel(bg)
+	pw := &projectWindow{ui: &gui{ctx: bg, fa: fa}, wts: wts, ctx: ctx, cancel: cancel, stores: map[string]*store.Store{},
+		runs: map[views.SessionRef]*runState{}, compactModels: map[views.SessionRef]string{}}
+	pw.mv = views.NewMainView(pw)
+	pw.win = test.NewTempWindow(t, pw.mv.Content())
+	pw.search = newSearcher(pw)
+	defer func() {
+		pw.close()
+		pw.search.closeAll()
+	}()
+	pw.search.updateAll(ctx)
+	d, err := computeInsights(ctx, pw, views.InsightScope{}, 7, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Total.Sessions != 2 || d.Total.Input != 200 || d.Total.CostUSD != 0.5 || d.CostEstimated {
+		t.Errorf("project totals %+v", d.Total)
+	}
+	if len(d.Days) != 7 || d.Days[6].Input != 200 {
+		t.Errorf("days %+v", d.Days)
+	}
+	if len(d.Tools) != 1 || d.Tools[0].Calls != 4 || d.Tools[0].Errors != 1 {
+		t.Errorf("tools %+v", d.Tools)
+	}
+	if len(d.Worktrees) != 2 || len(d.Files) != 2 {
+		t.Errorf("worktrees %+v files %+v", d.Worktrees, d.Files)
+	}
+	s, err := computeInsights(ctx, pw, views.InsightScope{Store: wts[1].StorePath, Session: 1}, 0, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Total.Sessions != 1 || s.Total.Input != 100 || len(s.Files) != 1 || s.Files[0].Path != "a.go" {
+		t.Errorf("session scope %+v files %+v", s.Total, s.Files)
+	}
+	diffs, err := fileDiffs(ctx, pw, s.Files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diffs) != 2 || diffs[0].Seq != 2 || diffs[1].Seq != 4 {
+		t.Fatalf("diffs %+v", diffs)
+	}
+	var sources []insight.SQLSource
+	for _, x := range pw.insightIndexes(ctx, nil) {
+		sources = append(sources, insight.SQLSource{Store: x.Store().Path(), Index: x.Path()})
+	}
+	res, err := insight.RunSQL(ctx, sources, "SELECT COUNT(DISTINCT store), SUM(cost_usd) FROM usage", 10, time.Second*10)
+	if err != nil || len(res.Rows) != 1 || !strings.HasPrefix(strings.TrimSpace(strings.Join([]string{toS(res.Rows[0][0]), toS(res.Rows[0][1])}, " ")), "2 0.5") {
+		t.Errorf("sql %+v %v", res, err)
+	}
+}
+
+func toS(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

@@ -1,0 +1,326 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lazuli-app/lazuli/display"
+	"github.com/lazuli-app/lazuli/editdiff"
+)
+
+// InsightScope is what the Insights window sums: the project (Store ""),
+// one worktree's store, or one session of it.
+type InsightScope struct {
+	Store   string
+	Session int64
+}
+
+// InsightScopeOption is a scope offered in the window's scope menu.
+type InsightScopeOption struct {
+	Label string
+	Scope InsightScope
+}
+
+// InsightDay is one day's figures (or the totals).
+type InsightDay struct {
+	Day                                             string
+	Sessions, Turns                                 int64
+	Input, Output, CacheRead, CacheWrite, Reasoning int64
+	CostUSD                                         float64
+}
+
+// InsightShare is one row of a breakdown (by model, backend, worktree).
+type InsightShare struct {
+	Key      string
+	Sessions int64
+	Tokens   int64
+	CostUSD  float64
+}
+
+// InsightTool is a tool's calls and errors.
+type InsightTool struct {
+	Name          string
+	Calls, Errors int64
+}
+
+// InsightFile is a file a session touched with one action.
+type InsightFile struct {
+	Store     string
+	SessionID int64
+	Path      string
+	Action    string
+	Count     int64
+}
+
+// InsightData is everything the window shows for one scope and range.
+type InsightData struct {
+	Days                        []InsightDay // every day of the range, oldest first
+	Heat                        [7][24]int64 // sessions started, Monday first, UTC hours
+	Models, Backends, Worktrees []InsightShare
+	Tools                       []InsightTool
+	Files                       []InsightFile
+	Total                       InsightDay
+	CostEstimated               bool
+}
+
+// FileDiff is one change of a file in a session: the diff of one tool call.
+type FileDiff struct {
+	Seq   int64
+	Tool  string
+	Files []editdiff.File
+}
+
+// InsightsActions are the window's intents; app implements them and
+// answers with SetData and ShowDiffs (on the Fyne goroutine).
+type InsightsActions interface {
+	LoadInsights(scope InsightScope, days int)
+	LoadFileDiffs(f InsightFile)
+}
+
+// insightRanges are the range choices and their days (0: all time).
+var insightRanges = []struct {
+	label string
+	days  int
+}{{"7 days", 7}, {"30 days", 30}, {"90 days", 90}, {"All time", 0}}
+
+// InsightsView is the content of the Insights window.
+type InsightsView struct {
+	a      InsightsActions
+	scopes []InsightScopeOption
+	scope  InsightScope
+	days   int
+	data   InsightData
+
+	root                         fyne.CanvasObject
+	totals                       *widget.Label
+	cost, tokens, sessions, turn *BarChart
+	heat                         *Heatmap
+	readout                      *widget.Label
+	models, backends, worktrees  *fyne.Container
+	tools, topFiles              *fyne.Container
+	fileList                     *widget.List
+	diffs                        *fyne.Container
+	diffTitle                    *widget.Label
+}
+
+// NewInsightsView builds the view; it asks a for the first scope's data.
+func NewInsightsView(a InsightsActions, scopes []InsightScopeOption) *InsightsView {
+	v := &InsightsView{a: a, scopes: scopes, days: 30}
+	v.readout = widget.NewLabel("")
+	v.totals = widget.NewLabel("")
+	v.totals.Wrapping = fyne.TextWrapWord
+	money := func(f float64) string { return fmt.Sprintf("$%.2f", f) }
+	count := func(f float64) string { return display.Count(int64(f)) }
+	v.cost = NewBarChart([]string{"cost"}, money, v.readout)
+	v.tokens = NewBarChart([]string{"input", "output", "cache read", "cache write"}, count, v.readout)
+	v.sessions = NewBarChart([]string{"sessions"}, count, v.readout)
+	v.turn = NewBarChart([]string{"turns"}, count, v.readout)
+	v.heat = NewHeatmap(v.readout)
+	v.models, v.backends, v.worktrees = container.NewVBox(), container.NewVBox(), container.NewVBox()
+	v.tools, v.topFiles = container.NewVBox(), container.NewVBox()
+
+	labels := make([]string, len(scopes))
+	for i, s := range scopes {
+		labels[i] = s.Label
+	}
+	scopeSel := widget.NewSelect(labels, func(l string) {
+		for _, s := range scopes {
+			if s.Label == l {
+				v.scope = s.Scope
+			}
+		}
+		v.reload()
+	})
+	rangeLabels := make([]string, len(insightRanges))
+	for i, r := range insightRanges {
+		rangeLabels[i] = r.label
+	}
+	rangeSel := widget.NewRadioGroup(rangeLabels, func(l string) {
+		for _, r := range insightRanges {
+			if r.label == l {
+				v.days = r.days
+			}
+		}
+		v.reload()
+	})
+	rangeSel.Horizontal = true
+	rangeSel.Required = true
+
+	chart := func(title string, c fyne.CanvasObject) fyne.CanvasObject {
+		return container.NewBorder(widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, c)
+	}
+	overview := container.NewVScroll(container.NewVBox(
+		container.NewGridWithColumns(2,
+			chart("Cost per day", v.cost),
+			chart("Tokens per day (input, output, cache read, cache write)", v.tokens),
+			chart("Sessions per day", v.sessions),
+			chart("Turns per day", v.turn)),
+		chart("Sessions started, weekday × hour (UTC)", v.heat),
+	))
+	section := func(title string, c fyne.CanvasObject) fyne.CanvasObject {
+		return container.NewVBox(widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), c)
+	}
+	breakdowns := container.NewVScroll(container.NewGridWithColumns(2,
+		container.NewVBox(section("By model", v.models), section("By backend", v.backends), section("By worktree", v.worktrees)),
+		container.NewVBox(section("Top tools (calls · errors)", v.tools), section("Top files", v.topFiles)),
+	))
+	v.fileList = widget.NewList(func() int { return len(v.data.Files) },
+		func() fyne.CanvasObject { return widget.NewLabel("") },
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			f := v.data.Files[i]
+			o.(*widget.Label).SetText(fmt.Sprintf("%s  %s ×%d  S%d", f.Path, f.Action, f.Count, f.SessionID))
+		})
+	v.diffTitle = widget.NewLabel("Choose a file to see every change the agent made to it, in order.")
+	v.diffs = container.NewVBox()
+	v.fileList.OnSelected = func(i widget.ListItemID) {
+		if i < len(v.data.Files) {
+			v.diffTitle.SetText("Loading " + v.data.Files[i].Path + "…")
+			v.a.LoadFileDiffs(v.data.Files[i])
+		}
+	}
+	files := container.NewHSplit(v.fileList, container.NewBorder(v.diffTitle, nil, nil, nil, container.NewVScroll(v.diffs)))
+	files.Offset = 0.35
+	tabs := container.NewAppTabs(
+		container.NewTabItem("Overview", overview),
+		container.NewTabItem("Breakdowns", breakdowns),
+		container.NewTabItem("Files", files),
+	)
+	top := container.NewVBox(container.NewHBox(scopeSel, rangeSel), v.totals, v.readout)
+	v.root = container.NewBorder(top, nil, nil, nil, tabs)
+	if len(scopes) > 0 {
+		v.scope = scopes[0].Scope
+		scopeSel.SetSelectedIndex(0) // loads
+	}
+	rangeSel.SetSelected("30 days")
+	return v
+}
+
+// Content returns the view's root object.
+func (v *InsightsView) Content() fyne.CanvasObject { return v.root }
+
+func (v *InsightsView) reload() {
+	v.totals.SetText("Loading…")
+	v.a.LoadInsights(v.scope, v.days)
+}
+
+// SetData shows d.
+func (v *InsightsView) SetData(d InsightData) {
+	v.data = d
+	t := d.Total
+	cost := fmt.Sprintf("$%.2f", t.CostUSD)
+	if d.CostEstimated {
+		cost = "~" + cost + " (partly estimated from a dated price table)"
+	}
+	v.totals.SetText(fmt.Sprintf("%s sessions · %s turns · %s input · %s output · %s cache read · %s cache write · %s reasoning tokens · %s",
+		display.Count(t.Sessions), display.Count(t.Turns), display.Count(t.Input), display.Count(t.Output),
+		display.Count(t.CacheRead), display.Count(t.CacheWrite), display.Count(t.Reasoning), cost))
+	labels := make([]string, len(d.Days))
+	costs, tokens, sess, turns := make([][]float64, len(d.Days)), make([][]float64, len(d.Days)), make([][]float64, len(d.Days)), make([][]float64, len(d.Days))
+	for i, day := range d.Days {
+		labels[i] = day.Day
+		costs[i] = []float64{day.CostUSD}
+		tokens[i] = []float64{float64(day.Input), float64(day.Output), float64(day.CacheRead), float64(day.CacheWrite)}
+		sess[i] = []float64{float64(day.Sessions)}
+		turns[i] = []float64{float64(day.Turns)}
+	}
+	v.cost.SetData(labels, costs)
+	v.tokens.SetData(labels, tokens)
+	v.sessions.SetData(labels, sess)
+	v.turn.SetData(labels, turns)
+	v.heat.SetData(d.Heat)
+	fillShares(v.models, d.Models)
+	fillShares(v.backends, d.Backends)
+	fillShares(v.worktrees, d.Worktrees)
+	v.tools.Objects = nil
+	var maxCalls int64 = 1
+	for _, tl := range d.Tools {
+		maxCalls = max(maxCalls, tl.Calls)
+	}
+	for _, tl := range d.Tools {
+		rate := 0.0
+		if tl.Calls > 0 {
+			rate = 100 * float64(tl.Errors) / float64(tl.Calls)
+		}
+		v.tools.Add(shareBar(tl.Name, float64(tl.Calls)/float64(maxCalls), fmt.Sprintf("%d · %d (%.0f%%)", tl.Calls, tl.Errors, rate)))
+	}
+	v.tools.Refresh()
+	v.topFiles.Objects = nil
+	top := topFiles(d.Files, 15)
+	for _, f := range top {
+		v.topFiles.Add(shareBar(f.Path, float64(f.Count)/float64(max(top[0].Count, 1)), fmt.Sprintf("%d", f.Count)))
+	}
+	v.topFiles.Refresh()
+	v.fileList.UnselectAll()
+	v.fileList.Refresh()
+	v.diffs.Objects = nil
+	v.diffs.Refresh()
+}
+
+// topFiles sums the actions of each path and returns the n most touched.
+func topFiles(files []InsightFile, n int) []InsightFile {
+	sum := map[string]int64{}
+	var order []string
+	for _, f := range files {
+		if _, ok := sum[f.Path]; !ok {
+			order = append(order, f.Path)
+		}
+		sum[f.Path] += f.Count
+	}
+	out := make([]InsightFile, 0, len(order))
+	for _, p := range order {
+		out = append(out, InsightFile{Path: p, Count: sum[p]})
+	}
+	for i := 1; i < len(out); i++ { // insertion sort: stable, most first
+		for j := i; j > 0 && out[j].Count > out[j-1].Count; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out[:min(n, len(out))]
+}
+
+func fillShares(c *fyne.Container, shares []InsightShare) {
+	c.Objects = nil
+	maxCost, maxTok := 0.0, int64(0)
+	for _, s := range shares {
+		maxCost = max(maxCost, s.CostUSD)
+		maxTok = max(maxTok, s.Tokens)
+	}
+	for _, s := range shares {
+		frac := 0.0
+		if maxCost > 0 {
+			frac = s.CostUSD / maxCost
+		} else if maxTok > 0 {
+			frac = float64(s.Tokens) / float64(maxTok)
+		}
+		key := s.Key
+		if key == "" {
+			key = "(unknown)"
+		}
+		c.Add(shareBar(key, frac, fmt.Sprintf("$%.2f · %s tok", s.CostUSD, display.Count(s.Tokens))))
+	}
+	c.Refresh()
+}
+
+// ShowDiffs shows every change of a file, in order.
+func (v *InsightsView) ShowDiffs(path string, diffs []FileDiff) {
+	v.diffs.Objects = nil
+	if len(diffs) == 0 {
+		v.diffTitle.SetText(path + ": read only, or its changes carry no diff")
+	} else {
+		v.diffTitle.SetText(fmt.Sprintf("%s: %d change(s)", path, len(diffs)))
+	}
+	for _, d := range diffs {
+		v.diffs.Add(widget.NewLabelWithStyle(fmt.Sprintf("#%d · %s", d.Seq, d.Tool), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		dv := newDiffView()
+		dv.set(d.Files)
+		v.diffs.Add(dv)
+	}
+	v.diffs.Refresh()
+}
+
+// Totals returns the totals line shown (for tests).
+func (v *InsightsView) Totals() string { return strings.TrimSpace(v.totals.Text) }

@@ -1,0 +1,132 @@
+package views
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lazuli-app/lazuli/editdiff"
+)
+
+type fakeInsights struct {
+	loads []InsightScope
+	days  []int
+	files []InsightFile
+}
+
+func (f *fakeInsights) LoadInsights(s InsightScope, days int) {
+	f.loads, f.days = append(f.loads, s), append(f.days, days)
+}
+func (f *fakeInsights) LoadFileDiffs(file InsightFile) { f.files = append(f.files, file) }
+
+// TestBarChartReadout: hovering a bar shows its values, stacked by kind.
+func TestBarChartReadout(t *testing.T) {
+	test.NewTempApp(t)
+	readout := widget.NewLabel("")
+	c := NewBarChart([]string{"input", "output"}, func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }, readout)
+	c.SetData([]string{"d1", "d2", "d3"}, [][]float64{{1, 2}, {3, 4}, {0, 0}})
+	w := test.NewTempWindow(t, c)
+	w.Resize(fyne.NewSize(300, 200))
+	c.Resize(fyne.NewSize(300, 150))
+	c.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(150, 50)}})
+	if got := readout.Text; got != "d2: input 3 · output 4 · total 7" {
+		t.Errorf("readout %q", got)
+	}
+	c.MouseOut()
+	if readout.Text != "" {
+		t.Errorf("readout after leaving: %q", readout.Text)
+	}
+}
+
+// TestHeatmapReadout names the cell under the pointer.
+func TestHeatmapReadout(t *testing.T) {
+	test.NewTempApp(t)
+	readout := widget.NewLabel("")
+	h := NewHeatmap(readout)
+	var counts [7][24]int64
+	counts[2][14] = 5
+	h.SetData(counts)
+	w := test.NewTempWindow(t, h)
+	w.Resize(fyne.NewSize(400, 200))
+	h.Resize(fyne.NewSize(heatLabelW+240, 70))
+	h.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(heatLabelW+145, 25)}})
+	if got := readout.Text; got != "Wed 14:00–14:59 UTC: 5" {
+		t.Errorf("readout %q", got)
+	}
+}
+
+// TestInsightsView: the first scope loads at once, changing the range
+// reloads, data shows in the totals, choosing a file asks for its diffs
+// and the diffs show in order.
+func TestInsightsView(t *testing.T) {
+	test.NewTempApp(t)
+	f := &fakeInsights{}
+	v := NewInsightsView(f, []InsightScopeOption{{Label: "Project"}, {Label: "Session S2", Scope: InsightScope{Store: "/p/s.azs", Session: 2}}})
+	test.NewTempWindow(t, v.Content())
+	if len(f.loads) == 0 || f.days[len(f.days)-1] != 30 {
+		t.Fatalf("loads %v days %v", f.loads, f.days)
+	}
+	v.SetData(InsightData{
+		Days:  []InsightDay{{Day: "2026-11-24", CostUSD: 1.5, Input: 10}, {Day: "2026-11-25"}},
+		Total: InsightDay{Sessions: 2, Turns: 3, Input: 10, CostUSD: 1.5}, CostEstimated: true,
+		Tools: []InsightTool{{Name: "Bash", Calls: 4, Errors: 1}},
+		Files: []InsightFile{{Store: "/p/s.azs", SessionID: 2, Path: "a.go", Action: "edit", Count: 2}},
+	})
+	if got := v.Totals(); !strings.Contains(got, "2 sessions") || !strings.Contains(got, "~$1.50") {
+		t.Errorf("totals %q", got)
+	}
+	v.fileList.Select(0)
+	if len(f.files) != 1 || f.files[0].Path != "a.go" {
+		t.Fatalf("file diffs asked for %v", f.files)
+	}
+	old, nw := "x", "y"
+	v.ShowDiffs("a.go", []FileDiff{{Seq: 3, Tool: "Edit", Files: []editdiff.File{{Path: "a.go", Lines: editdiff.Lines(old, nw)}}},
+		{Seq: 9, Tool: "Edit", Files: []editdiff.File{{Path: "a.go", Lines: editdiff.Lines(nw, old)}}}})
+	if got := v.diffTitle.Text; got != "a.go: 2 change(s)" {
+		t.Errorf("diff title %q", got)
+	}
+	if n := len(v.diffs.Objects); n != 4 {
+		t.Errorf("%d diff objects, want 2 headers and 2 diffs", n)
+	}
+	if h := v.diffs.Objects[0].(*widget.Label).Text; h != "#3 · Edit" {
+		t.Errorf("first diff header %q", h)
+	}
+}
+
+type fakeSQL struct{ queries []string }
+
+func (f *fakeSQL) RunSQL(q string) { f.queries = append(f.queries, q) }
+
+// TestSQLConsole: an example fills the box, Run sends it, results copy as
+// CSV and TSV, errors show.
+func TestSQLConsole(t *testing.T) {
+	test.NewTempApp(t)
+	f := &fakeSQL{}
+	c := NewSQLConsole(f, []SQLDoc{{"usage", "store, day"}}, []SQLExample{{"Cost", "SELECT 1"}})
+	test.NewTempWindow(t, c.Content())
+	c.Query().SetText("SELECT a, b FROM x")
+	c.Run()
+	if len(f.queries) != 1 || f.queries[0] != "SELECT a, b FROM x" {
+		t.Fatalf("queries %v", f.queries)
+	}
+	c.SetResult(SQLTable{Columns: []string{"a", "b"}, Rows: [][]string{{"1", "x,y"}, {"2", "z"}}, Truncated: true})
+	if got := c.Delimited(','); got != "a,b\n1,\"x,y\"\n2,z\n" {
+		t.Errorf("csv %q", got)
+	}
+	if got := c.Delimited('\t'); got != "a\tb\n1\tx,y\n2\tz\n" {
+		t.Errorf("tsv %q", got)
+	}
+	if !strings.Contains(c.Status(), "truncated") {
+		t.Errorf("status %q", c.Status())
+	}
+	c.SetError(errors.New("refused: lazuli sql is read-only (INSERT x)"))
+	if !strings.Contains(c.Status(), "refused") {
+		t.Errorf("status %q", c.Status())
+	}
+}
