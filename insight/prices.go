@@ -28,7 +28,7 @@ var prices = []struct {
 	{"gpt-4.1", price{2, 8, 0.5, 0}},
 	{"claude-opus-4-1", price{15, 75, 1.5, 18.75}},
 	{"claude-opus-4-0", price{15, 75, 1.5, 18.75}},
-	{"claude-opus-4-2", price{15, 75, 1.5, 18.75}},
+	{"claude-opus-4-2025", price{15, 75, 1.5, 18.75}}, // Opus 4 (claude-opus-4-20250514)
 	{"claude-opus", price{5, 25, 0.5, 6.25}},
 	{"claude-sonnet", price{3, 15, 0.3, 3.75}},
 	{"claude-3-7-sonnet", price{3, 15, 0.3, 3.75}},

@@ -317,10 +317,26 @@ func shareBar(label string, frac float64, value string) fyne.CanvasObject {
 	bar.SetMinSize(fyne.NewSize(float32(math.Max(frac, 0.005))*160, theme.TextSize()*0.8))
 	l := widget.NewLabel(label)
 	l.Truncation = fyne.TextTruncateEllipsis
-	return &fyne.Container{Layout: &shareLayout{}, Objects: []fyne.CanvasObject{l, bar, widget.NewLabel(value)}}
+	v := widget.NewLabel(value)
+	v.Truncation = fyne.TextTruncateEllipsis
+	return &fyne.Container{Layout: &shareLayout{}, Objects: []fyne.CanvasObject{l, bar, v}}
 }
 
-// shareLayout places a breakdown row: label (40 %), bar, value.
+// shortCount writes a count compactly: 950, 12.3k, 4.5M.
+func shortCount(n int64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.1fG", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 1e4:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}
+
+// shareLayout places a breakdown row: label (38 %), bar (up to 26 %),
+// value (the rest).
 type shareLayout struct{}
 
 func (shareLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
@@ -329,15 +345,16 @@ func (shareLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 }
 
 func (shareLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	lw := size.Width * 0.4
+	lw := size.Width * 0.38
 	objs[0].Move(fyne.NewPos(0, 0))
 	objs[0].Resize(fyne.NewSize(lw, size.Height))
-	bw := objs[1].MinSize().Width * (size.Width * 0.35 / 160)
+	bw := objs[1].MinSize().Width * (size.Width * 0.26 / 160)
 	bh := objs[1].MinSize().Height
 	objs[1].Move(fyne.NewPos(lw, (size.Height-bh)/2))
 	objs[1].Resize(fyne.NewSize(bw, bh))
-	objs[2].Move(fyne.NewPos(lw+size.Width*0.37, 0))
-	objs[2].Resize(fyne.NewSize(size.Width*0.23, size.Height))
+	vx := lw + size.Width*0.27
+	objs[2].Move(fyne.NewPos(vx, 0))
+	objs[2].Resize(fyne.NewSize(size.Width-vx, size.Height))
 }
 
 var _ color.Color = (*color.NRGBA)(nil)

@@ -172,7 +172,7 @@ func NewInsightsView(a InsightsActions, scopes []InsightScopeOption) *InsightsVi
 		func() fyne.CanvasObject { return widget.NewLabel("") },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			f := v.data.Files[i]
-			o.(*widget.Label).SetText(fmt.Sprintf("%s  %s ×%d  S%d", f.Path, f.Action, f.Count, f.SessionID))
+			o.(*widget.Label).SetText(fmt.Sprintf("S%d · %s ×%d · %s", f.SessionID, f.Action, f.Count, f.Path))
 		})
 	v.diffTitle = widget.NewLabel("Choose a file to see every change the agent made to it, in order.")
 	v.diffs = container.NewVBox()
@@ -300,7 +300,7 @@ func fillShares(c *fyne.Container, shares []InsightShare) {
 		if key == "" {
 			key = "(unknown)"
 		}
-		c.Add(shareBar(key, frac, fmt.Sprintf("$%.2f · %s tok", s.CostUSD, display.Count(s.Tokens))))
+		c.Add(shareBar(key, frac, fmt.Sprintf("$%.2f · %s tok", s.CostUSD, shortCount(s.Tokens))))
 	}
 	c.Refresh()
 }

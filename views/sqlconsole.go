@@ -46,6 +46,7 @@ func NewSQLConsole(a SQLActions, docs []SQLDoc, examples []SQLExample) *SQLConso
 	c.query = widget.NewMultiLineEntry()
 	c.query.SetPlaceHolder("SELECT … (read-only)")
 	c.query.SetMinRowsVisible(4)
+	c.query.Wrapping = fyne.TextWrapWord
 	c.status = widget.NewLabel("")
 	c.status.Wrapping = fyne.TextWrapWord
 	run := widget.NewButton("Run", c.Run)
