@@ -97,6 +97,7 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 	fyne.Do(func() {
 		pw.mv.ShowSession(ref, s, events, comps, earlier)
 		pw.mv.Transcript().SetFullText(fullText)
+		pw.showSessionUsage(ref)
 		pw.showPendingEvent(ref)
 		pw.mv.PromptBox().SetSession(ref, !pw.readOnly, model)
 		pw.mv.PromptBox().SetRunning(running)

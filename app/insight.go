@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/editdiff"
 	"github.com/lazuli-app/lazuli/insight"
 	"github.com/lazuli-app/lazuli/store"
@@ -98,6 +99,40 @@ func (pw *projectWindow) insightIndexes(ctx context.Context, paths []string) []*
 		}
 	}
 	return out
+}
+
+// showSessionUsage puts the tokens and cost of ref in the header, from
+// its insight index, in the background.
+func (pw *projectWindow) showSessionUsage(ref views.SessionRef) {
+	pw.go_(func() {
+		st, err := pw.store(ref.StorePath)
+		if err != nil || !st.Exists() {
+			return
+		}
+		x := pw.search.insight.update(pw.ctx, st)
+		if x == nil {
+			return
+		}
+		rows, err := x.Stats(pw.ctx, insight.StatsQuery{Session: ref.ID})
+		if err != nil || len(rows) == 0 {
+			return
+		}
+		text := usageText(rows[0])
+		fyne.Do(func() { pw.mv.SetSessionUsage(ref, text) })
+	})
+}
+
+// usageText is a session's usage for the header; "" without usage.
+func usageText(t insight.Totals) string {
+	if t.InputTokens+t.OutputTokens+t.CacheReadTokens+t.CacheWriteTokens == 0 && t.CostUSD == 0 {
+		return ""
+	}
+	cost := fmt.Sprintf("$%.2f", t.CostUSD)
+	if t.CostEstimated {
+		cost = "~" + cost
+	}
+	return fmt.Sprintf("%s in · %s out · %s cache · %s", display.Short(t.InputTokens), display.Short(t.OutputTokens),
+		display.Short(t.CacheReadTokens+t.CacheWriteTokens), cost)
 }
 
 // insightsWindow is an open Insights window; it implements

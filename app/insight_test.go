@@ -103,3 +103,14 @@ func toS(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestUsageText: the header's usage line, the estimate marked.
+func TestUsageText(t *testing.T) {
+	got := usageText(insight.Totals{InputTokens: 12345, OutputTokens: 450, CacheReadTokens: 1_000_000, CacheWriteTokens: 200_000, CostUSD: 0.4249, CostEstimated: true})
+	if want := "12.3k in · 450 out · 1.2M cache · ~$0.42"; got != want {
+		t.Errorf("usageText = %q, want %q", got, want)
+	}
+	if got := usageText(insight.Totals{}); got != "" {
+		t.Errorf("no usage: %q", got)
+	}
+}

@@ -56,6 +56,21 @@ func Count[N ~int | ~int64](n N) string {
 	return string(out)
 }
 
+// Short writes a count compactly, for tight places: 950, 9999, 12.3k,
+// 4.5M, 1.2G.
+func Short[N ~int | ~int64](n N) string {
+	f := float64(n)
+	switch {
+	case f >= 1e9:
+		return strconv.FormatFloat(f/1e9, 'f', 1, 64) + "G"
+	case f >= 1e6:
+		return strconv.FormatFloat(f/1e6, 'f', 1, 64) + "M"
+	case f >= 1e4:
+		return strconv.FormatFloat(f/1e3, 'f', 1, 64) + "k"
+	}
+	return strconv.FormatInt(int64(n), 10)
+}
+
 // Plural formats n and noun: "1 event", "3 events", "1,024 events".
 func Plural[N ~int | ~int64](n N, noun string) string {
 	if n == 1 {

@@ -59,3 +59,11 @@ func TestToolInput(t *testing.T) {
 		}
 	}
 }
+
+func TestShort(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 950: "950", 9999: "9999", 12345: "12.3k", 4_500_000: "4.5M", 1_230_000_000: "1.2G"} {
+		if got := Short(n); got != want {
+			t.Errorf("Short(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -322,19 +322,6 @@ func shareBar(label string, frac float64, value string) fyne.CanvasObject {
 	return &fyne.Container{Layout: &shareLayout{}, Objects: []fyne.CanvasObject{l, bar, v}}
 }
 
-// shortCount writes a count compactly: 950, 12.3k, 4.5M.
-func shortCount(n int64) string {
-	switch {
-	case n >= 1e9:
-		return fmt.Sprintf("%.1fG", float64(n)/1e9)
-	case n >= 1e6:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	case n >= 1e4:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
-}
-
 // shareLayout places a breakdown row: label (38 %), bar (up to 26 %),
 // value (the rest).
 type shareLayout struct{}

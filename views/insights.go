@@ -300,7 +300,7 @@ func fillShares(c *fyne.Container, shares []InsightShare) {
 		if key == "" {
 			key = "(unknown)"
 		}
-		c.Add(shareBar(key, frac, fmt.Sprintf("$%.2f · %s tok", s.CostUSD, shortCount(s.Tokens))))
+		c.Add(shareBar(key, frac, fmt.Sprintf("$%.2f · %s tok", s.CostUSD, display.Short(s.Tokens))))
 	}
 	c.Refresh()
 }

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/lazuli-app/lazuli/editdiff"
+	"github.com/lazuli-app/lazuli/store"
 )
 
 type fakeInsights struct {
@@ -128,5 +129,27 @@ func TestSQLConsole(t *testing.T) {
 	c.SetError(errors.New("refused: lazuli sql is read-only (INSERT x)"))
 	if !strings.Contains(c.Status(), "refused") {
 		t.Errorf("status %q", c.Status())
+	}
+}
+
+// TestSessionUsageHeader: the usage shows for the session shown only, and
+// goes when another session is shown.
+func TestSessionUsageHeader(t *testing.T) {
+	test.NewTempApp(t)
+	m := NewMainView(&fakeActions{})
+	test.NewTempWindow(t, m.Content())
+	a, b := SessionRef{StorePath: "/p", ID: 1}, SessionRef{StorePath: "/p", ID: 2}
+	m.ShowSession(a, store.Session{ID: 1, Worktree: "main"}, nil, nil, 0)
+	m.SetSessionUsage(b, "stale")
+	if m.SessionUsage() != "" {
+		t.Errorf("usage of another session shown: %q", m.SessionUsage())
+	}
+	m.SetSessionUsage(a, "1k in · 2 out · 0 cache · $0.01")
+	if m.SessionUsage() != "1k in · 2 out · 0 cache · $0.01" {
+		t.Errorf("usage %q", m.SessionUsage())
+	}
+	m.ShowSession(b, store.Session{ID: 2, Worktree: "main"}, nil, nil, 0)
+	if m.SessionUsage() != "" {
+		t.Errorf("usage kept for another session: %q", m.SessionUsage())
 	}
 }

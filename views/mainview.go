@@ -27,6 +27,8 @@ type MainView struct {
 	prompt     *PromptBox
 	banner     *banner
 	title      *widget.Label
+	usage      *widget.Label // tokens and cost of the session shown
+	usageRef   SessionRef    // the session usage is about
 	header     *fyne.Container
 	top        *fyne.Container // the header and the banner
 	right      *fyne.Container // top, transcript and prompt box
@@ -42,11 +44,14 @@ func NewMainView(a Actions) *MainView {
 		prompt:     NewPromptBox(a),
 		banner:     newBanner(),
 		title:      widget.NewLabel(""),
+		usage:      widget.NewLabel(""),
 	}
 	m.title.TextStyle.Bold = true
 	m.title.Truncation = fyne.TextTruncateEllipsis
-	m.header = container.NewBorder(nil, widget.NewSeparator(), nil, nil,
-		container.New(&sessionHeaderLayout{title: m.title, meter: m.meter}, m.title, m.meter))
+	m.usage.Importance = widget.LowImportance
+	m.usage.Hide()
+	m.header = container.NewBorder(nil, widget.NewSeparator(), nil, nil, container.NewVBox(
+		container.New(&sessionHeaderLayout{title: m.title, meter: m.meter}, m.title, m.meter), m.usage))
 	m.banner.Hide()
 	m.top = container.NewVBox(m.header, m.banner)
 	m.right = container.NewBorder(m.top, m.prompt.Content(), nil, nil, m.transcript.Content())
@@ -101,12 +106,36 @@ func (m *MainView) ShowSession(ref SessionRef, s store.Session, events []store.S
 		m.prompt.SetSession(ref, true, "")
 	}
 	m.title.SetText(s.DisplayName() + " · " + s.Worktree)
+	if m.usageRef != ref {
+		m.usage.SetText("")
+		m.usage.Hide()
+	}
 	m.meter.Set(s.CharsSinceCompaction)
 	m.meter.Show()
 	m.header.Refresh()
 	m.transcript.ref = ref
 	m.transcript.SetSessionTail(s, events, compactions, earlier)
 }
+
+// SetSessionUsage shows the tokens and cost of session ref in the header,
+// e.g. "12.3k in · 450 out · 1.2M cache · ~$0.42"; it is dropped when
+// another session is shown meanwhile.
+func (m *MainView) SetSessionUsage(ref SessionRef, text string) {
+	if m.transcript.ref != ref {
+		return
+	}
+	m.usageRef = ref
+	m.usage.SetText(text)
+	if text == "" {
+		m.usage.Hide()
+	} else {
+		m.usage.Show()
+	}
+	m.header.Refresh()
+}
+
+// SessionUsage returns the usage text of the header.
+func (m *MainView) SessionUsage() string { return m.usage.Text }
 
 // ClearSession shows no session (e.g. after the shown one was deleted) and
 // disables the prompt box, clearing its run state and status.
@@ -115,6 +144,9 @@ func (m *MainView) ClearSession() {
 	m.prompt.SetRunning(false)
 	m.prompt.SetStatus("", false)
 	m.title.SetText("Lazuli")
+	m.usage.SetText("")
+	m.usage.Hide()
+	m.usageRef = SessionRef{}
 	m.meter.Set(0)
 	m.meter.Hide()
 	m.header.Refresh()
