@@ -194,7 +194,7 @@ func write(ctx context.Context, st *store.Store, plans []sessionPlan, ordered <-
 		id := ids[p.index]
 		for evs := t.events; len(evs) > 0; {
 			n := min(len(evs), maxBatch)
-			stored, err := st.AppendEvents(ctx, id, evs[:n])
+			stored, err := st.AppendEvents(ctx, id, evs[:n], usageOf(evs[:n])...)
 			if err != nil {
 				return stats, err
 			}
@@ -295,4 +295,29 @@ func fileFigures(path string, stats *Stats) error {
 		stats.Pages = fi.Size() / ps
 	}
 	return nil
+}
+
+// usageOf gives each Complete of evs the token usage of its turn, as an
+// import or a run records it (store.Usage): derived from the turn's
+// duration, so the store stays deterministic. Claude turns (a cost on the
+// Complete) carry their cost; Codex turns none, as the CLI reports none.
+func usageOf(evs []store.Event) []store.Usage {
+	var out []store.Usage
+	model := ""
+	for i, e := range evs {
+		switch e.Kind {
+		case store.KindInit, store.KindModelSwitch:
+			model = e.Model
+		case store.KindComplete:
+			d := int64(e.DurationMS)
+			u := store.Usage{Event: i, Model: model, Backend: "codex", Input: d / 10, Output: d / 40, CacheRead: d * 3}
+			if e.CostUSD > 0 {
+				u.Backend, u.CostUSD, u.HasCost, u.CacheWrite = "claude", e.CostUSD, true, d/5
+			} else {
+				u.Reasoning = d / 120
+			}
+			out = append(out, u)
+		}
+	}
+	return out
 }

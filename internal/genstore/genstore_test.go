@@ -48,7 +48,9 @@ func TestCreate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !rep.OK() || len(rep.Findings) != 0 {
+		// The only finding: the usage table, a row per completed turn.
+		if !rep.OK() || len(rep.Findings) != 1 || rep.Findings[0].Code != "usage" ||
+			rep.Findings[0].Count != stats.Kinds[store.KindComplete] {
 			t.Fatalf("Check: ok %v, findings %+v", rep.OK(), rep.Findings)
 		}
 		if rep.Sessions != 20 || rep.Events != 5000 || rep.Compactions != int64(stats.Compactions) {
