@@ -193,8 +193,30 @@ type remote struct {
 
 // refsIn finds the refs in text. fromGit is set for git's own output
 // (tool results), where "[branch hash]" names a commit; command is set for
-// a shell command, where checkout -b and push name branches.
+// a shell command, where checkout -b and push name branches. Cheap scans
+// come first: most texts hold no ref, and the regular expressions cost
+// more than those scans.
 func refsIn(text string, fromGit, command bool, rem func() remote) []Ref {
+	var out []Ref
+	if strings.Contains(text, "://") {
+		out = urlRefs(text)
+	}
+	if hashDigit(text) {
+		out = append(out, bareRefs(text, rem)...)
+	}
+	if fromGit && strings.Contains(text, "] ") {
+		for _, m := range reCommit.FindAllStringSubmatch(text, -1) {
+			out = append(out, Ref{RefCommit, m[2], ""})
+		}
+	}
+	if command && strings.Contains(text, "git") {
+		out = append(out, branchRefs(text)...)
+	}
+	return out
+}
+
+// urlRefs finds GitHub and GitLab PR and issue URLs, and other URLs.
+func urlRefs(text string) []Ref {
 	var out []Ref
 	covered := map[string]bool{}
 	for _, m := range reGitHub.FindAllStringSubmatch(text, -1) {
@@ -220,6 +242,13 @@ func refsIn(text string, fromGit, command bool, rem func() remote) []Ref {
 		}
 		out = append(out, Ref{RefURL, u, u})
 	}
+	return out
+}
+
+// bareRefs finds "#123" next to PR, MR or issue, resolved against the
+// worktree's remote when it has one.
+func bareRefs(text string, rem func() remote) []Ref {
+	var out []Ref
 	for _, m := range reBareRef.FindAllStringSubmatch(text, -1) {
 		kind := RefIssue
 		switch strings.ToLower(m[1]) {
@@ -233,27 +262,41 @@ func refsIn(text string, fromGit, command bool, rem func() remote) []Ref {
 		}
 		out = append(out, Ref{kind, r.repo + "#" + m[2], refURL(r, kind, m[2])})
 	}
-	if fromGit {
-		for _, m := range reCommit.FindAllStringSubmatch(text, -1) {
-			out = append(out, Ref{RefCommit, m[2], ""})
-		}
+	return out
+}
+
+// branchRefs finds the branches a shell command creates or pushes.
+func branchRefs(cmd string) []Ref {
+	var out []Ref
+	for _, m := range reCheckout.FindAllStringSubmatch(cmd, -1) {
+		out = append(out, Ref{RefBranch, m[1], ""})
 	}
-	if command {
-		for _, m := range reCheckout.FindAllStringSubmatch(text, -1) {
-			out = append(out, Ref{RefBranch, m[1], ""})
+	for _, m := range rePush.FindAllStringSubmatch(cmd, -1) {
+		b := m[3]
+		if i := strings.IndexByte(b, ':'); i >= 0 {
+			b = b[i+1:]
 		}
-		for _, m := range rePush.FindAllStringSubmatch(text, -1) {
-			b := m[3]
-			if i := strings.IndexByte(b, ':'); i >= 0 {
-				b = b[i+1:]
-			}
-			b = strings.TrimPrefix(b, "+")
-			if b != "" && b != "HEAD" {
-				out = append(out, Ref{RefBranch, b, ""})
-			}
+		b = strings.TrimPrefix(b, "+")
+		if b != "" && b != "HEAD" {
+			out = append(out, Ref{RefBranch, b, ""})
 		}
 	}
 	return out
+}
+
+// hashDigit reports whether text holds "#" followed by a digit.
+func hashDigit(text string) bool {
+	for i := strings.IndexByte(text, '#'); i >= 0 && i+1 < len(text); {
+		if c := text[i+1]; c >= '0' && c <= '9' {
+			return true
+		}
+		j := strings.IndexByte(text[i+1:], '#')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 func coveredPrefix(u string, covered map[string]bool) bool {
