@@ -68,7 +68,16 @@ type Usage struct {
 // SessionUsage is a stored usage row with its session.
 type SessionUsage struct {
 	SessionID int64
+	RowID     int64 // the row's rowid: rows added later have larger ones
 	Usage
+}
+
+// UsageVersion identifies the live usage rows of a store; see
+// Store.UsageVersion.
+type UsageVersion struct {
+	Rows   int64 // live rows (their session still there)
+	MaxID  int64 // the largest rowid among them
+	Tokens int64 // their input, output and cache read tokens summed
 }
 
 // insertUsage writes the usage of the events of b, just stored in session
@@ -163,10 +172,11 @@ func hasUsageTable(ctx context.Context, q querier) (bool, error) {
 	return n > 0, err
 }
 
-// UsageRows returns the recorded usage, in session and seq order. Rows whose session is gone or
+// UsageRows returns the recorded usage with rowids above afterRowID (0:
+// all), in session and seq order. Rows whose session is gone or
 // now holds another session under a reused id are left out. A store without
 // the table yields none.
-func (s *Store) UsageRows(ctx context.Context) ([]SessionUsage, error) {
+func (s *Store) UsageRows(ctx context.Context, afterRowID int64) ([]SessionUsage, error) {
 	db, _, err := s.reader(ctx)
 	if err != nil || db == nil {
 		return nil, wrapUsage(err)
@@ -179,10 +189,10 @@ func (s *Store) UsageRows(ctx context.Context) ([]SessionUsage, error) {
 	if ok, err := hasUsageTable(ctx, tx); err != nil || !ok {
 		return nil, wrapUsage(err)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT u.session_id, u.after_seq, u.at, u.source, u.message_id, u.model, u.backend,
+	rows, err := tx.QueryContext(ctx, `SELECT u.rowid, u.session_id, u.after_seq, u.at, u.source, u.message_id, u.model, u.backend,
 		u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens, u.reasoning_tokens, u.cost_usd
 		FROM lazuli_usage u JOIN sessions s ON s.id = u.session_id AND s.created = u.session_created
-		ORDER BY u.session_id, u.after_seq, u.rowid`)
+		WHERE u.rowid > ? ORDER BY u.session_id, u.after_seq, u.rowid`, afterRowID)
 	if err != nil {
 		return nil, wrapUsage(err)
 	}
@@ -191,7 +201,7 @@ func (s *Store) UsageRows(ctx context.Context) ([]SessionUsage, error) {
 	for rows.Next() {
 		var u SessionUsage
 		var cost sql.NullFloat64
-		if err := rows.Scan(&u.SessionID, &u.AfterSeq, &u.At, &u.Source, &u.MessageID, &u.Model, &u.Backend,
+		if err := rows.Scan(&u.RowID, &u.SessionID, &u.AfterSeq, &u.At, &u.Source, &u.MessageID, &u.Model, &u.Backend,
 			&u.Input, &u.Output, &u.CacheRead, &u.CacheWrite, &u.Reasoning, &cost); err != nil {
 			return nil, wrapUsage(err)
 		}
@@ -200,6 +210,29 @@ func (s *Store) UsageRows(ctx context.Context) ([]SessionUsage, error) {
 		out = append(out, u)
 	}
 	return out, wrapUsage(rows.Err())
+}
+
+// UsageVersion describes the live usage rows (those whose session still
+// matches): it changes when rows are added, or their sessions deleted or
+// replaced, so a derived index can tell what to re-read. A store without
+// the table gives the zero version.
+func (s *Store) UsageVersion(ctx context.Context) (UsageVersion, error) {
+	var v UsageVersion
+	db, _, err := s.reader(ctx)
+	if err != nil || db == nil {
+		return v, wrapUsage(err)
+	}
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return v, wrapUsage(err)
+	}
+	defer tx.Rollback() //nolint:errcheck // read-only
+	if ok, err := hasUsageTable(ctx, tx); err != nil || !ok {
+		return v, wrapUsage(err)
+	}
+	err = tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(MAX(u.rowid), 0), COALESCE(SUM(u.input_tokens + u.output_tokens + u.cache_read_tokens), 0)
+		FROM lazuli_usage u JOIN sessions s ON s.id = u.session_id AND s.created = u.session_created`).Scan(&v.Rows, &v.MaxID, &v.Tokens)
+	return v, wrapUsage(err)
 }
 
 func wrapUsage(err error) error {

@@ -27,7 +27,7 @@ func TestUsageRows(t *testing.T) {
 	if err := s.AppendUsage(ctx, sess.ID, 2, []Usage{{Model: "m4", Output: 1}}); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := s.UsageRows(ctx)
+	rows, err := s.UsageRows(ctx, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestUsageRows(t *testing.T) {
 	if err := s.DeleteSession(ctx, sess.ID); err != nil {
 		t.Fatal(err)
 	}
-	if rows, err := s.UsageRows(ctx); err != nil || len(rows) != 0 {
+	if rows, err := s.UsageRows(ctx, 0); err != nil || len(rows) != 0 {
 		t.Errorf("after delete: %+v, %v", rows, err)
 	}
 }
@@ -83,7 +83,7 @@ func TestUsageUnderAZUREAL(t *testing.T) {
 	}
 	db.Close()
 	s = mustOpenPath(t, path)
-	if rows, err := s.UsageRows(ctx); err != nil || len(rows) != 0 {
+	if rows, err := s.UsageRows(ctx, 0); err != nil || len(rows) != 0 {
 		t.Errorf("usage of a reused id: %+v, %v", rows, err)
 	}
 	rep, err := s.Check(ctx)
