@@ -421,19 +421,7 @@ func (sw *sqlWindow) RunSQL(query string) {
 }
 
 func sqlTable(r insight.SQLResult) views.SQLTable {
-	t := views.SQLTable{Columns: r.Columns, Truncated: r.Truncated}
-	for _, row := range r.Rows {
-		cells := make([]string, len(row))
-		for i, v := range row {
-			if v == nil {
-				cells[i] = "NULL"
-			} else {
-				cells[i] = fmt.Sprint(v)
-			}
-		}
-		t.Rows = append(t.Rows, cells)
-	}
-	return t
+	return views.SQLTable{Columns: r.Columns, Rows: r.Cells(), Truncated: r.Truncated}
 }
 
 // The Insights window's and the SQL console's shortcuts: Ctrl+Shift+I and

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -133,76 +132,34 @@ func runStats(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
-// sessionFlag binds --session.
-func sessionFlag(fs *flag.FlagSet) *string {
-	return fs.String("session", "", "only this session (S3 or 3)")
-}
-
-func parseSessionFlag(s string) (int64, error) {
-	if s == "" {
-		return 0, nil
-	}
-	return ParseSessionID(s)
-}
-
-func runFiles(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags("files", env)
+// sessionRows runs `lazuli files` or `lazuli refs`: the rows that list
+// returns from each selected store's index, for one session or all, as
+// JSON or as a table whose rows line writes.
+func sessionRows[R any](ctx context.Context, env *Env, args []string, name, head string,
+	list func(*insight.Index, context.Context, int64) ([]R, error), line func(R) string) error {
+	fs := newFlags(name, env)
 	var sel storeSelection
 	sel.bind(fs)
-	sess := sessionFlag(fs)
+	sess := fs.String("session", "", "only this session (S3 or 3)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
-	id, err := parseSessionFlag(*sess)
-	if err != nil {
-		return err
-	}
-	xs, done, err := openInsight(ctx, env, &sel)
-	if err != nil {
-		return err
-	}
-	defer done()
-	rows := []insight.FileRow{}
-	for _, x := range xs {
-		f, err := x.Files(ctx, id)
-		if err != nil {
+	var id int64
+	if *sess != "" {
+		var err error
+		if id, err = ParseSessionID(*sess); err != nil {
 			return err
 		}
-		rows = append(rows, f...)
-	}
-	if *asJSON {
-		return writeJSON(env.Stdout, rows)
-	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "session\tworktree\taction\tcount\tpath\tevents")
-	for _, f := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t#%d–#%d\n", f.Session, f.Worktree, f.Action, f.Count, f.Path, f.FirstSeq, f.LastSeq)
-	}
-	return tw.Flush()
-}
-
-func runRefs(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags("refs", env)
-	var sel storeSelection
-	sel.bind(fs)
-	sess := sessionFlag(fs)
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parseNoArgs(fs, args); err != nil {
-		return err
-	}
-	id, err := parseSessionFlag(*sess)
-	if err != nil {
-		return err
 	}
 	xs, done, err := openInsight(ctx, env, &sel)
 	if err != nil {
 		return err
 	}
 	defer done()
-	rows := []insight.RefRow{}
+	rows := []R{}
 	for _, x := range xs {
-		r, err := x.Refs(ctx, id)
+		r, err := list(x, ctx, id)
 		if err != nil {
 			return err
 		}
@@ -212,11 +169,25 @@ func runRefs(ctx context.Context, env *Env, args []string) error {
 		return writeJSON(env.Stdout, rows)
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "session\tworktree\tkind\tvalue\tfirst\turl")
+	fmt.Fprintln(tw, head)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t#%d\t%s\n", r.Session, r.Worktree, r.Kind, r.Value, r.FirstSeq, r.URL)
+		fmt.Fprintln(tw, line(r))
 	}
 	return tw.Flush()
+}
+
+func runFiles(ctx context.Context, env *Env, args []string) error {
+	return sessionRows(ctx, env, args, "files", "session\tworktree\taction\tcount\tpath\tevents", (*insight.Index).Files,
+		func(f insight.FileRow) string {
+			return fmt.Sprintf("%s\t%s\t%s\t%d\t%s\t#%d–#%d", f.Session, f.Worktree, f.Action, f.Count, f.Path, f.FirstSeq, f.LastSeq)
+		})
+}
+
+func runRefs(ctx context.Context, env *Env, args []string) error {
+	return sessionRows(ctx, env, args, "refs", "session\tworktree\tkind\tvalue\tfirst\turl", (*insight.Index).Refs,
+		func(r insight.RefRow) string {
+			return fmt.Sprintf("%s\t%s\t%s\t%s\t#%d\t%s", r.Session, r.Worktree, r.Kind, r.Value, r.FirstSeq, r.URL)
+		})
 }
 
 func runSQL(ctx context.Context, env *Env, args []string) error {
@@ -253,14 +224,9 @@ func runSQL(ctx context.Context, env *Env, args []string) error {
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(res.Columns, "\t"))
-	for _, row := range res.Rows {
-		cells := make([]string, len(row))
-		for i, v := range row {
-			if v == nil {
-				cells[i] = "NULL"
-			} else {
-				cells[i] = strings.ReplaceAll(fmt.Sprint(v), "\n", " ")
-			}
+	for _, cells := range res.Cells() {
+		for i, c := range cells {
+			cells[i] = strings.ReplaceAll(c, "\n", " ")
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}

@@ -34,6 +34,24 @@ type SQLResult struct {
 	Truncated bool     `json:"truncated"` // more rows than the limit
 }
 
+// Cells returns the rows as text: NULL for a null, numbers and text as
+// they print.
+func (r SQLResult) Cells() [][]string {
+	out := make([][]string, len(r.Rows))
+	for i, row := range r.Rows {
+		cells := make([]string, len(row))
+		for j, v := range row {
+			if v == nil {
+				cells[j] = "NULL"
+			} else {
+				cells[j] = fmt.Sprint(v)
+			}
+		}
+		out[i] = cells
+	}
+	return out
+}
+
 // Views documents the views RunSQL offers, for the README and the SQL
 // console's schema pane. Every view has a store column (the store's path).
 var Views = []struct{ Name, Columns string }{

@@ -325,21 +325,30 @@ func currentNative(ctx context.Context, tx *sql.Tx, key NativeKey) (*NativeImpor
 // longer lead to their session (left by a program that deleted sessions
 // with foreign keys off) as a warning: they are ignored, nothing is lost.
 func checkNative(ctx context.Context, q querier, fs *findings) error {
-	ok, err := hasNativeTable(ctx, q)
-	if err != nil || !ok {
+	return checkOwnTable(ctx, q, fs, NativeTable, "n", "native_imports",
+		"records %d imported native transcript(s)", "the next import treats them as new")
+}
+
+// checkOwnTable reports one of Lazuli's own tables keyed by session_id and
+// session_created: its row count as information (info formats it), and
+// rows whose session is gone or replaced as a warning (then says what
+// happens to them).
+func checkOwnTable(ctx context.Context, q querier, fs *findings, table, alias, code, info, then string) error {
+	var n int
+	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", table).Scan(&n)
+	if err != nil || n == 0 {
 		return err
 	}
 	var total, stale int
 	err = q.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(NOT EXISTS (SELECT 1 FROM sessions s
-		WHERE s.id = n.session_id AND s.created = n.session_created)), 0) FROM lazuli_native_imports n`).Scan(&total, &stale)
+		WHERE s.id = `+alias+`.session_id AND s.created = `+alias+`.session_created)), 0) FROM `+table+" "+alias).Scan(&total, &stale)
 	if err != nil {
-		return fmt.Errorf("check %s: %w", NativeTable, err)
+		return fmt.Errorf("check %s: %w", table, err)
 	}
-	fs.addN(SeverityInfo, "native_imports", total, fmt.Sprintf(
-		"table %s records %d imported native transcript(s); it is Lazuli's own, AZUREAL ignores it", NativeTable, total))
+	fs.addN(SeverityInfo, code, total, fmt.Sprintf("table %s "+info+"; it is Lazuli's own, AZUREAL ignores it", table, total))
 	if stale > 0 {
-		fs.addN(SeverityWarning, "native_imports_stale", stale, fmt.Sprintf(
-			"%d row(s) of %s name a session that no longer exists; the next import treats them as new", stale, NativeTable))
+		fs.addN(SeverityWarning, code+"_stale", stale, fmt.Sprintf(
+			"%d row(s) of %s name a session that no longer exists; %s", stale, table, then))
 	}
 	return nil
 }

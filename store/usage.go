@@ -245,21 +245,6 @@ func wrapUsage(err error) error {
 // checkUsage reports the usage table as information, and rows that no
 // longer lead to their session as a warning: they are ignored.
 func checkUsage(ctx context.Context, q querier, fs *findings) error {
-	ok, err := hasUsageTable(ctx, q)
-	if err != nil || !ok {
-		return err
-	}
-	var total, stale int
-	err = q.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(NOT EXISTS (SELECT 1 FROM sessions s
-		WHERE s.id = u.session_id AND s.created = u.session_created)), 0) FROM lazuli_usage u`).Scan(&total, &stale)
-	if err != nil {
-		return fmt.Errorf("check %s: %w", UsageTable, err)
-	}
-	fs.addN(SeverityInfo, "usage", total, fmt.Sprintf(
-		"table %s records the token usage of %d turn(s); it is Lazuli's own, AZUREAL ignores it", UsageTable, total))
-	if stale > 0 {
-		fs.addN(SeverityWarning, "usage_stale", stale, fmt.Sprintf(
-			"%d row(s) of %s name a session that no longer exists; they are ignored", stale, UsageTable))
-	}
-	return nil
+	return checkOwnTable(ctx, q, fs, UsageTable, "u", "usage",
+		"records the token usage of %d turn(s)", "they are ignored")
 }
