@@ -90,3 +90,40 @@ func BenchmarkTranscriptAppend(b *testing.B) {
 		q.drain()
 	}
 }
+
+// BenchmarkInsightsRedraw times showing a year of figures in the Insights
+// window (365 days of stacked bars, the heatmap, 20 models, 30 tools and
+// 2,000 files) in a window: rebuilding every chart's rectangles, the
+// breakdowns and the lists, what a scope or range change costs once the
+// figures are computed (target < 100 ms). Painting is the GL driver's and
+// is not measured here.
+func BenchmarkInsightsRedraw(b *testing.B) {
+	test.NewTempApp(b)
+	v := NewInsightsView(&fakeInsights{}, []InsightScopeOption{{Label: "Project"}})
+	w := test.NewTempWindow(b, v.Content())
+	w.Resize(fyne.NewSize(1100, 760))
+	var d InsightData
+	for i := range 365 {
+		d.Days = append(d.Days, InsightDay{Day: fmt.Sprintf("day %d", i), Sessions: int64(i % 9), Turns: int64(i % 31),
+			Input: int64(i * 1000), Output: int64(i * 300), CacheRead: int64(i * 9000), CacheWrite: int64(i * 700), CostUSD: float64(i) / 10})
+	}
+	for i := range 7 {
+		for h := range 24 {
+			d.Heat[i][h] = int64(i * h)
+		}
+	}
+	for i := range 20 {
+		d.Models = append(d.Models, InsightShare{Key: fmt.Sprintf("model-%d", i), Tokens: int64(i * 1e6), CostUSD: float64(i)})
+	}
+	for i := range 30 {
+		d.Tools = append(d.Tools, InsightTool{Name: fmt.Sprintf("Tool%d", i), Calls: int64(1000 - i), Errors: int64(i)})
+	}
+	for i := range 2000 {
+		d.Files = append(d.Files, InsightFile{Path: fmt.Sprintf("pkg/f%d.go", i%700), Action: "edit", Count: int64(i%17 + 1), SessionID: int64(i)})
+	}
+	start := time.Now()
+	for b.Loop() {
+		v.SetData(d) // rebuilds every chart's rectangles and the lists
+	}
+	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/redraw")
+}
