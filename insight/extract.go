@@ -1,6 +1,7 @@
 package insight
 
 import (
+	"bytes"
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
@@ -41,6 +42,9 @@ func filesOf(e *store.Event) []fileTouch {
 	case "NotebookEdit", "MultiEdit":
 		return one(pathOf(e), ActionEdit)
 	case "Edit":
+		if e.FilePath != nil && !bytes.Contains(e.Input, []byte(`"kind"`)) && !bytes.Contains(e.Input, []byte("*** ")) {
+			return one(*e.FilePath, ActionEdit) // Claude's Edit: its path is the call's
+		}
 		in, ok := editdiff.Parse(editdiff.Deref(e.FilePath), e.Input)
 		if !ok {
 			return one(pathOf(e), ActionEdit)
@@ -56,10 +60,11 @@ func filesOf(e *store.Event) []fileTouch {
 		}
 		return one(in.Path, ActionEdit)
 	}
-	if cmd := commandOf(e.Input); cmd != "" {
-		if p := editdiff.ShellPatch(cmd); p != "" {
-			return patchFiles(p)
-		}
+	if !bytes.Contains(e.Input, []byte("*** Begin Patch")) {
+		return nil // no apply_patch run through the shell
+	}
+	if p := editdiff.ShellPatch(commandOf(e.Input)); p != "" {
+		return patchFiles(p)
 	}
 	return nil
 }
@@ -118,7 +123,7 @@ func ShellCommand(input json.RawMessage) string { return commandOf(input) }
 // commandOf returns a shell call's command: the input's command as a
 // string, or its argv joined by spaces.
 func commandOf(input json.RawMessage) string {
-	if len(input) == 0 || input[0] != '{' {
+	if len(input) == 0 || input[0] != '{' || !bytes.Contains(input, []byte(`"cmd`)) && !bytes.Contains(input, []byte(`"command"`)) {
 		return ""
 	}
 	var in struct {

@@ -546,12 +546,10 @@ func (u *updater) refsOf(e *store.Event) []Ref {
 	case store.KindAssistantText:
 		return refsIn(e.Text, false, false, u.remote)
 	case store.KindToolCall:
-		cmd := commandOf(e.Input)
-		refs := refsIn(cmd, false, true, u.remote)
-		if cmd == "" {
-			refs = append(refs, refsIn(string(e.Input), false, false, u.remote)...)
+		if cmd := commandOf(e.Input); cmd != "" {
+			return refsIn(cmd, false, true, u.remote)
 		}
-		return refs
+		return refsIn(string(e.Input), false, false, u.remote)
 	case store.KindToolResult:
 		return refsIn(e.Content, true, false, u.remote)
 	}
