@@ -81,4 +81,3 @@ func TestRolloutUsagePerTurn(t *testing.T) {
 		t.Errorf("turns not anchored at their Complete: %v %v", evs[us[0].Event].Kind, evs[us[1].Event].Kind)
 	}
 }
-
