@@ -104,6 +104,9 @@ func (pw *projectWindow) insightIndexes(ctx context.Context, paths []string) []*
 // showSessionUsage puts the tokens and cost of ref in the header, from
 // its insight index, in the background.
 func (pw *projectWindow) showSessionUsage(ref views.SessionRef) {
+	if pw.search == nil {
+		return // a window without background indexing (tests)
+	}
 	pw.go_(func() {
 		st, err := pw.store(ref.StorePath)
 		if err != nil || !st.Exists() {

@@ -21,15 +21,15 @@ type schemaObject struct {
 }
 
 // ownTables are the tables a store may hold: AZUREAL's, and Lazuli's own
-// record of native imports (native.go), full tool output (fulltext.go) and
-// the agents' thinking (thinking.go). SQLite's internal tables
-// (sqlite_sequence, sqlite_stat1, …) are allowed too.
+// record of native imports (native.go), full tool output (fulltext.go),
+// the agents' thinking (thinking.go) and token usage (usage.go). SQLite's
+// internal tables (sqlite_sequence, sqlite_stat1, …) are allowed too.
 var ownTables = map[string]bool{"sessions": true, "events": true, "compactions": true, "meta": true,
-	NativeTable: true, FullTextTable: true, ThinkingTable: true}
+	NativeTable: true, FullTextTable: true, ThinkingTable: true, UsageTable: true}
 
 // ownIndexes are the indexes of those tables' schema scripts.
 var ownIndexes = map[string]bool{"idx_events_session": true, "idx_compactions_session": true,
-	"idx_lazuli_native_imports_session": true, "idx_lazuli_thinking_session": true}
+	"idx_lazuli_native_imports_session": true, "idx_lazuli_thinking_session": true, "idx_lazuli_usage_session": true}
 
 // schemaObjects reads the rows of sqlite_master that match where (all
 // when it is "").

@@ -52,6 +52,16 @@ func TestUsageRows(t *testing.T) {
 			t.Errorf("m2 = %+v", r)
 		}
 	}
+	// The table and its index are Lazuli's own, not foreign objects.
+	rep, err := s.Check(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		if f.Severity != SeverityInfo {
+			t.Errorf("check: %+v", f)
+		}
+	}
 	if err := s.DeleteSession(ctx, sess.ID); err != nil {
 		t.Fatal(err)
 	}
