@@ -1,6 +1,7 @@
 // Package cli is Lazuli's headless command line: the subcommands of the
 // lazuli binary that never open a window (ls, show, import, context, check,
-// dump, run, compact, import-native, search, reindex, export, sync, team). It never
+// dump, run, compact, import-native, search, reindex, stats, files, refs, sql,
+// export, sync, team). It never
 // uses Fyne.
 package cli
 
