@@ -36,14 +36,16 @@ type Input struct {
 // ok is false when the input is neither an object nor such a string.
 func Parse(filePath string, input json.RawMessage) (in Input, ok bool) {
 	var raw struct {
-		FilePath    string  `json:"file_path"`
-		Path        string  `json:"path"`
-		OldString   *string `json:"old_string"`
-		NewString   *string `json:"new_string"`
-		Content     *string `json:"content"`
-		Patch       string  `json:"patch"`
-		UnifiedDiff string  `json:"unified_diff"`
-		Kind        string  `json:"kind"`
+		FilePath    string          `json:"file_path"`
+		Path        string          `json:"path"`
+		OldString   *string         `json:"old_string"`
+		NewString   *string         `json:"new_string"`
+		Content     *string         `json:"content"`
+		Patch       string          `json:"patch"`
+		UnifiedDiff string          `json:"unified_diff"`
+		Kind        string          `json:"kind"`
+		Command     json.RawMessage `json:"command"`
+		Cmd         json.RawMessage `json:"cmd"`
 	}
 	if err := json.Unmarshal(input, &raw); err != nil {
 		var s string
@@ -59,8 +61,46 @@ func Parse(filePath string, input json.RawMessage) (in Input, ok bool) {
 	if path == "" {
 		path = filePath
 	}
-	return Input{Path: path, Patch: raw.Patch, UnifiedDiff: raw.UnifiedDiff, Kind: raw.Kind,
+	patch := raw.Patch
+	if patch == "" {
+		// apply_patch run through the shell (older Codex rollouts):
+		// a Bash call whose command carries the envelope.
+		patch = ShellPatch(ShellText(raw.Command))
+		if patch == "" {
+			patch = ShellPatch(ShellText(raw.Cmd))
+		}
+	}
+	return Input{Path: path, Patch: patch, UnifiedDiff: raw.UnifiedDiff, Kind: raw.Kind,
 		OldString: raw.OldString, NewString: raw.NewString, Content: raw.Content}, true
+}
+
+// ShellText is the text of a shell tool call's command member: a string,
+// or an argv array (Codex) joined with spaces. It is "" for anything else.
+func ShellText(command json.RawMessage) string {
+	if len(command) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(command, &s) == nil {
+		return s
+	}
+	var argv []string
+	if json.Unmarshal(command, &argv) == nil {
+		return strings.Join(argv, " ")
+	}
+	return ""
+}
+
+// IsShellPatch reports whether a shell tool call (Codex's Bash, how older
+// rollouts record edits) runs apply_patch with an envelope, so that it
+// shows and exports as a diff rather than as a command. It looks at the
+// raw input first, so a call without the envelope costs no decoding.
+func IsShellPatch(input json.RawMessage) bool {
+	if !strings.Contains(string(input), patchBegin) {
+		return false
+	}
+	in, ok := Parse("", input)
+	return ok && in.Patch != "" && len(ParsePatch(in.Patch)) > 0
 }
 
 // Op is what a line of a diff is.

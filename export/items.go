@@ -123,8 +123,18 @@ func eventItem(seq int64, e *store.Event) item {
 func toolItem(it *item, e *store.Event) {
 	it.kind, it.title = itemTool, e.ToolName
 	it.param = store.ToolKeyParam(e.ToolName, e.Input)
+	isEdit := false
 	switch e.ToolName {
 	case "Edit", "edit", "Write", "write", "apply_patch":
+		isEdit = true
+	default:
+		// apply_patch run through the shell: the patch's files, not the
+		// command, are what the call is about.
+		if isEdit = editdiff.IsShellPatch(e.Input); isEdit {
+			it.param = patchPaths(e.Input)
+		}
+	}
+	if isEdit {
 		if d := editdiff.Unified(e.ToolName, editdiff.Deref(e.FilePath), e.Input); d != nil {
 			it.diff, it.note = capDiff(d)
 			if it.param == "" {
@@ -147,6 +157,15 @@ func toolItem(it *item, e *store.Event) {
 	if in := display.ToolInput(e.Input); in != "" && (it.param == "" || inputMembers(e.Input) > 1) {
 		it.code, it.lang = in, "json"
 	}
+}
+
+// patchPaths names the files of a shell call's apply_patch envelope.
+func patchPaths(input json.RawMessage) string {
+	var paths []string
+	for _, f := range editdiff.Files("", input) {
+		paths = append(paths, f.Path)
+	}
+	return strings.Join(paths, ", ")
 }
 
 // inputCommand returns the "command" of a tool input: a string, or an

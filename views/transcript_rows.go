@@ -113,6 +113,9 @@ func eventRowKind(e *store.Event) rowKind {
 		case "Write", "write":
 			return rowWrite
 		}
+		if editdiff.IsShellPatch(e.Input) {
+			return rowEdit // apply_patch run through the shell
+		}
 		return rowTool
 	}
 	return rowMuted
