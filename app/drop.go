@@ -210,17 +210,25 @@ func (pw *projectWindow) importTranscripts(paths []string) {
 		}
 		var msgs []string
 		for i, l := range parsed {
-			s, n, err := st.CreateSessionWithEvents(pw.ctx, branch, "", l.Events, l.Usage...)
+			r, err := agents.ImportTranscript(pw.ctx, st, branch, "", paths[i], l.Format, l.Events, l.Usage...)
 			if err != nil {
 				pw.showError("import "+filepath.Base(paths[i]), err)
 				return
 			}
-			msgs = append(msgs, fmt.Sprintf("%s: S%d (%d events)", filepath.Base(paths[i]), s.ID, n))
+			msgs = append(msgs, importMessage(filepath.Base(paths[i]), r))
 		}
-		pw.refresh()
 		log.Printf("drop: imported %s", strings.Join(msgs, "; "))
 		fyne.Do(func() { dialog.ShowInformation("Imported", strings.Join(msgs, "\n"), pw.win) })
+		pw.refresh()
 	})
+}
+
+// importMessage says what importing one file did, for people.
+func importMessage(file string, r agents.ImportedFile) string {
+	if r.Duplicate {
+		return fmt.Sprintf("%s: already imported as S%d (%s); nothing added", file, r.Session.ID, r.Session.DisplayName())
+	}
+	return fmt.Sprintf("%s: S%d %s (%d events)", file, r.Session.ID, r.Session.DisplayName(), r.Events)
 }
 
 // exportSession writes one session to a new .azs file.

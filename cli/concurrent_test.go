@@ -29,7 +29,7 @@ const thirdParty = "third-party-writer"
 
 // repeatMain runs in a child process: it runs the command in
 // $LAZULI_CLI_TEST_REPEAT $LAZULI_CLI_TEST_TIMES times in
-// $LAZULI_CLI_TEST_DIR and stops at the first failure, printing its error.
+// $LAZULI_CLI_TEST_DIR ("{i}" in an argument is the run's index) and stops at the first failure, printing its error.
 func repeatMain() int {
 	args := strings.Split(os.Getenv(repeatEnv), "\n")
 	times, _ := strconv.Atoi(os.Getenv(repeatTimes))
@@ -43,7 +43,11 @@ func repeatMain() int {
 			continue
 		}
 		var errb bytes.Buffer
-		if code := Run(context.Background(), &Env{Stdout: &bytes.Buffer{}, Stderr: &errb, Dir: dir}, args); code != 0 {
+		argv := make([]string, len(args))
+		for k, a := range args {
+			argv[k] = strings.ReplaceAll(a, "{i}", strconv.Itoa(i)) // a name of its own
+		}
+		if code := Run(context.Background(), &Env{Stdout: &bytes.Buffer{}, Stderr: &errb, Dir: dir}, argv); code != 0 {
 			fmt.Fprintf(os.Stderr, "run %d of %v: %s", i, args, errb.String())
 			return code
 		}
@@ -97,8 +101,10 @@ func TestConcurrentImportsAllSucceed(t *testing.T) {
 		}
 		children = append(children, c)
 	}
-	start(imports, "import", "--worktree", "main", transcript)
-	start(imports, "import", "--worktree", "main", transcript)
+	// Each import is named apart: the same file imported again under the
+	// same name is a duplicate, which stores nothing.
+	start(imports, "import", "--worktree", "main", "--name", "a {i}", transcript)
+	start(imports, "import", "--worktree", "main", "--name", "b {i}", transcript)
 	start(thirdPartyWrites, thirdParty)
 	start(lists, "ls")
 	for _, c := range children {

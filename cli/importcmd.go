@@ -78,12 +78,16 @@ func runImport(ctx context.Context, env *Env, args []string) error {
 		*worktree = BranchOf(worktreeDir(path))
 	}
 	for _, pf := range parsed {
-		id, n, err := storeParsed(ctx, st, pf, target, *worktree, *name)
+		r, err := storeParsed(ctx, st, pf, target, *worktree, *name)
 		if err != nil {
 			return fmt.Errorf("import %s: %w", pf.path, err)
 		}
-		fmt.Fprintf(env.Stderr, "%s (%s): %d events into S%d\n", pf.path, pf.format, n, id)
-		fmt.Fprintf(env.Stdout, "S%d\n", id)
+		if r.Duplicate {
+			fmt.Fprintf(env.Stderr, "%s (%s): already imported as S%d; nothing stored\n", pf.path, pf.format, r.Session.ID)
+		} else {
+			fmt.Fprintf(env.Stderr, "%s (%s): %d events into S%d\n", pf.path, pf.format, r.Events, r.Session.ID)
+		}
+		fmt.Fprintf(env.Stdout, "S%d\n", r.Session.ID)
 	}
 	return nil
 }
@@ -109,15 +113,15 @@ func parseTranscript(env *Env, file string, format agents.Format) (parsedFile, e
 	return parsedFile{path: file, format: l.Format, events: l.Events, usage: l.Usage, stats: l.Stats}, nil
 }
 
-// storeParsed writes one parsed transcript as a new session, or appends it
-// to target, in one transaction.
-func storeParsed(ctx context.Context, st *store.Store, pf parsedFile, target int64, worktree, name string) (int64, int, error) {
+// storeParsed writes one parsed transcript as a new session, named and
+// dated as import-native does (name, when given, wins), unless the store
+// already holds it; or appends it to target. One transaction either way.
+func storeParsed(ctx context.Context, st *store.Store, pf parsedFile, target int64, worktree, name string) (agents.ImportedFile, error) {
 	if target != 0 {
 		n, err := st.AppendEvents(ctx, target, pf.events, pf.usage...)
-		return target, n, err
+		return agents.ImportedFile{Session: store.Session{ID: target}, Events: n}, err
 	}
-	s, n, err := st.CreateSessionWithEvents(ctx, worktree, name, pf.events, pf.usage...)
-	return s.ID, n, err
+	return agents.ImportTranscript(ctx, st, worktree, name, pf.path, pf.format, pf.events, pf.usage...)
 }
 
 // worktreeDir is the worktree folder a store path belongs to.

@@ -49,18 +49,28 @@ func (s *Store) appendEncoded(ctx context.Context, sessionID int64, b *encodedBa
 	return n, err
 }
 
+// storedForm is the event a row of events stores for e (compacted), and
+// false when e stores no row there (thinking is kept in ThinkingTable).
+func storedForm(e Event) (Event, bool) {
+	if e.Kind == KindFiltered || e.Kind == KindMayBeCompacting || e.Kind == KindThinking {
+		return Event{}, false
+	}
+	c := CompactEvent(e)
+	if e.Kind == KindUserMessage && c.Content == "" && (hasContextTag(e.Content) || IsHiddenCodexContext(e.Content)) {
+		return Event{}, false
+	}
+	return c, true
+}
+
 // encodeEvent applies spec §2.1 steps 2.1–2.5 to one event.
 // With keepFull, what compaction shortened is kept for FullTextTable (up
 // to MaxEventSize).
 func encodeEvent(cd *codec, e Event, keepFull bool) (encodedRow, error) {
-	if e.Kind == KindFiltered || e.Kind == KindMayBeCompacting {
-		return encodedRow{skip: true}, nil
-	}
 	if e.Kind == KindThinking { // kept in ThinkingTable, never in events
 		return encodedRow{skip: true, thinking: e.Text != "", event: e}, nil
 	}
-	c := CompactEvent(e)
-	if e.Kind == KindUserMessage && c.Content == "" && (hasContextTag(e.Content) || IsHiddenCodexContext(e.Content)) {
+	c, keep := storedForm(e)
+	if !keep {
 		return encodedRow{skip: true}, nil
 	}
 	js, charLen, err := encodeCompacted(c)

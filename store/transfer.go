@@ -18,31 +18,7 @@ import (
 // transaction, so an import either lands whole or not at all. It returns the
 // session and the number of rows stored.
 func (s *Store) CreateSessionWithEvents(ctx context.Context, worktree, name string, events []Event, usage ...Usage) (Session, int, error) {
-	b := s.encodeAsync(events)
-	defer b.finish()
-	if _, err := b.chunk(0); err != nil {
-		return Session{}, 0, fmt.Errorf("import session: %w", err)
-	}
-	var id int64
-	var n int
-	err := s.writeTx(ctx, true, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, "INSERT INTO sessions(worktree, name) VALUES (?, ?)", worktree, name)
-		if err != nil {
-			return err
-		}
-		if id, err = res.LastInsertId(); err != nil {
-			return err
-		}
-		if n, err = insertEvents(ctx, tx, id, b); err != nil {
-			return err
-		}
-		return insertUsage(ctx, tx, id, b, usage)
-	})
-	if err != nil {
-		return Session{}, 0, fmt.Errorf("import session into %q: %w", worktree, err)
-	}
-	sess, err := s.GetSession(ctx, id)
-	return sess, n, err
+	return s.CreateSessionAt(ctx, worktree, name, "", events, usage...)
 }
 
 // MergeReport says what Merge did.

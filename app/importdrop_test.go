@@ -1,0 +1,51 @@
+package app
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/lazuli-app/lazuli/internal/fixtures"
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// A dropped transcript is named after its first prompt and dated when it
+// ran, as import-native does; dropping the same file again stores nothing
+// and says so.
+func TestDropTranscriptNamesAndDetectsDuplicate(t *testing.T) {
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	file := filepath.Join(fixtures.Dir(t, "transcripts"), "B_claude-code-log_256ba646-2c15-437a-98e9-4171aafd030e.jsonl")
+	fa := test.NewTempApp(t)
+	dir := t.TempDir()
+	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
+	pw := testWindow(t, fa, wt)
+	defer pw.close()
+
+	pw.onDropped([]fyne.URI{storage.NewFileURI(file)})
+	pw.wg.Wait()
+	if got := dialogText(pw.win); !strings.Contains(got, ": S1 Search if claude -p") {
+		t.Errorf("first drop says %q", got)
+	}
+	pw.onDropped([]fyne.URI{storage.NewFileURI(file)})
+	pw.wg.Wait()
+	if got := dialogText(pw.win); !strings.Contains(got, "already imported as S1") || !strings.Contains(got, "nothing added") {
+		t.Errorf("second drop says %q", got)
+	}
+	st, err := store.OpenReadOnly(context.Background(), wt.StorePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	list, err := st.ListSessions(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].Created != "2026-01-23 17:19:55" || !strings.HasPrefix(list[0].Name, "Search if claude -p") {
+		t.Errorf("sessions after two drops: %+v", list)
+	}
+}

@@ -1,0 +1,113 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// CreateSessionAt is CreateSessionWithEvents with the session's created
+// time set (in TimeFormat, UTC) rather than the time of the insert, as an
+// import dates a session when it ran. An empty created means now.
+func (s *Store) CreateSessionAt(ctx context.Context, worktree, name, created string, events []Event, usage ...Usage) (Session, int, error) {
+	b := s.encodeAsync(events)
+	defer b.finish()
+	if _, err := b.chunk(0); err != nil {
+		return Session{}, 0, fmt.Errorf("import session: %w", err)
+	}
+	var id int64
+	var n int
+	err := s.writeTx(ctx, true, func(tx *sql.Tx) error {
+		query, args := "INSERT INTO sessions(worktree, name) VALUES (?, ?)", []any{worktree, name}
+		if created != "" {
+			query, args = "INSERT INTO sessions(worktree, name, created) VALUES (?, ?, ?)", append(args, created)
+		}
+		res, err := tx.ExecContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		if id, err = res.LastInsertId(); err != nil {
+			return err
+		}
+		if n, err = insertEvents(ctx, tx, id, b); err != nil {
+			return err
+		}
+		return insertUsage(ctx, tx, id, b, usage)
+	})
+	if err != nil {
+		return Session{}, 0, fmt.Errorf("import session into %q: %w", worktree, err)
+	}
+	sess, err := s.GetSession(ctx, id)
+	return sess, n, err
+}
+
+// FindImported returns a session of worktree named name and created at
+// created whose stored events are exactly what storing events would store:
+// the same transcript imported before. ok is false when there is none.
+// Only sessions with that name and time are read, so a store without such
+// a session costs one listing.
+func (s *Store) FindImported(ctx context.Context, worktree, name, created string, events []Event) (_ Session, ok bool, _ error) {
+	if !s.Exists() {
+		return Session{}, false, nil
+	}
+	list, err := s.ListSessions(ctx, worktree)
+	if err != nil {
+		return Session{}, false, err
+	}
+	var want [][]byte // the payloads storing events would write, lazily
+	for _, sess := range list {
+		if sess.Name != name || sess.Created != created || sess.Worktree != worktree {
+			continue
+		}
+		if want == nil {
+			if want, err = importPayloads(events); err != nil {
+				return Session{}, false, err
+			}
+		}
+		same, err := s.holdsPayloads(ctx, sess, want)
+		if err != nil {
+			return Session{}, false, err
+		}
+		if same {
+			return sess, true, nil
+		}
+	}
+	return Session{}, false, nil
+}
+
+// importPayloads returns the JSON payloads of the rows that storing events
+// writes, by the rules of encodeEvent.
+func importPayloads(events []Event) ([][]byte, error) {
+	out := make([][]byte, 0, len(events))
+	for _, e := range events {
+		c, keep := storedForm(e)
+		if !keep {
+			continue
+		}
+		js, _, err := encodeCompacted(c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, js)
+	}
+	return out, nil
+}
+
+// holdsPayloads reports whether sess's rows decode to exactly want.
+func (s *Store) holdsPayloads(ctx context.Context, sess Session, want [][]byte) (bool, error) {
+	c, err := s.readCopy(ctx, sess)
+	if err != nil || len(c.events) != len(want) {
+		return false, err
+	}
+	for i, e := range c.events {
+		js, err := s.codec.payload(e.data)
+		if err != nil {
+			return false, err
+		}
+		if !bytes.Equal(js, want[i]) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
