@@ -91,17 +91,23 @@ func (t *Transcript) FindStatus() string { return t.find.count.Text }
 // Cmd+F on macOS, for find). The window's owner registers them on its
 // canvas and passes them to HandleShortcut.
 func (t *Transcript) Shortcuts() []fyne.Shortcut {
-	return []fyne.Shortcut{&desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}}
+	return append([]fyne.Shortcut{&desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}},
+		scrollShortcuts()...)
 }
 
 // HandleShortcut runs the transcript's action for s and reports whether s
 // is one of Shortcuts.
 func (t *Transcript) HandleShortcut(s fyne.Shortcut) bool {
-	if s.ShortcutName() != t.Shortcuts()[0].ShortcutName() {
-		return false
+	if s.ShortcutName() == t.Shortcuts()[0].ShortcutName() {
+		t.ShowFind()
+		return true
 	}
-	t.ShowFind()
-	return true
+	for _, sc := range scrollShortcuts() {
+		if s.ShortcutName() == sc.ShortcutName() {
+			return t.ScrollKey(sc.(*desktop.CustomShortcut).KeyName)
+		}
+	}
+	return false
 }
 
 // onChanged searches for q and moves to the first match.

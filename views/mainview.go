@@ -154,13 +154,23 @@ func (m *MainView) ClearSession() {
 }
 
 // BindShortcuts registers the views' keyboard shortcuts (Ctrl+F: find in
-// the session; prompt navigation, see navigate.go) on the window's canvas.
+// the session; prompt navigation, see navigate.go; Ctrl+Home, Ctrl+End
+// and, with nothing focused, Home, End, Page Up, Page Down: scroll the
+// transcript) on the window's canvas.
 func (m *MainView) BindShortcuts(c fyne.Canvas) {
 	m.transcript.canvas = c
 	for _, s := range m.transcript.Shortcuts() {
 		c.AddShortcut(s, func(s fyne.Shortcut) { m.transcript.HandleShortcut(s) })
 	}
 	bindPromptKeys(c, m.transcript)
+	// With no widget focused (after a click in the transcript), Home, End,
+	// Page Up and Page Down scroll the transcript.
+	prevKey := c.OnTypedKey()
+	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if !m.transcript.ScrollKey(ev.Name) && prevKey != nil {
+			prevKey(ev)
+		}
+	})
 }
 
 // sessionHeaderLayout places the session title on the left and the meter on the

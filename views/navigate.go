@@ -205,10 +205,11 @@ func (t *Transcript) typedRune(r rune) bool {
 }
 
 // transcriptList is the transcript's list: j and k typed while it has the
-// keyboard move between prompts.
+// keyboard move between prompts; Home, End, Page Up and Page Down scroll.
 type transcriptList struct {
 	widget.List
 	onRune func(rune) bool
+	onKey  func(fyne.KeyName) bool // Home, End, Page Up, Page Down (transcript_keys.go)
 }
 
 // TypedRune moves between prompts on j and k.

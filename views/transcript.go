@@ -359,7 +359,7 @@ func (t *Transcript) premeasureTail() {
 }
 
 func (t *Transcript) newList() *transcriptList {
-	l := &transcriptList{onRune: t.typedRune}
+	l := &transcriptList{onRune: t.typedRune, onKey: t.ScrollKey}
 	l.Length, l.CreateItem, l.UpdateItem = t.length, t.createItem, t.updateItem
 	l.HideSeparators = true
 	l.ExtendBaseWidget(l)

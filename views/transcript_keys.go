@@ -1,0 +1,51 @@
+package views
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+)
+
+// TypedKey scrolls on a navigation key and passes the others to the list.
+func (l *transcriptList) TypedKey(ev *fyne.KeyEvent) {
+	if l.onKey == nil || !l.onKey(ev.Name) {
+		l.List.TypedKey(ev)
+	}
+}
+
+// pageFraction is how much of the view Page Up and Page Down move: a bit
+// less than all of it, so that a line stays in sight.
+const pageFraction = 0.9
+
+// ScrollKey scrolls the transcript for a navigation key — Home (and
+// Ctrl+Home) to the top, End (and Ctrl+End) to the bottom, Page Up and
+// Page Down by most of a view — and reports whether name is one of them.
+func (t *Transcript) ScrollKey(name fyne.KeyName) bool {
+	view := t.list.Size().Height
+	off := t.list.GetScrollOffset()
+	switch name {
+	case fyne.KeyHome:
+		t.target = -1
+		t.list.ScrollToTop()
+	case fyne.KeyEnd:
+		t.target = -1
+		t.list.ScrollToBottom()
+	case fyne.KeyPageUp:
+		t.target = -1
+		t.list.ScrollToOffset(max(0, off-view*pageFraction))
+	case fyne.KeyPageDown:
+		t.target = -1
+		t.list.ScrollToOffset(max(0, min(off+view*pageFraction, t.contentHeight()-view)))
+	default:
+		return false
+	}
+	return true
+}
+
+// scrollShortcuts are Ctrl+Home and Ctrl+End (Cmd on macOS), which the
+// window's canvas takes before any widget sees the key.
+func scrollShortcuts() []fyne.Shortcut {
+	return []fyne.Shortcut{
+		&desktop.CustomShortcut{KeyName: fyne.KeyHome, Modifier: fyne.KeyModifierShortcutDefault},
+		&desktop.CustomShortcut{KeyName: fyne.KeyEnd, Modifier: fyne.KeyModifierShortcutDefault},
+	}
+}
