@@ -32,6 +32,9 @@ type docExport struct {
 	// render writes the file's content; nil means export.Render (tests
 	// make it fail).
 	render func(w io.Writer, src export.Source, f export.Format) error
+	// open opens an exported file or its folder; nil means the desktop's
+	// opener (tests record what is opened).
+	open func(path string) error
 }
 
 // onExportDocument opens the export dialog on the session shown.
@@ -143,7 +146,7 @@ func (x *docExport) ExportSession(req views.ExportRequest) {
 		}
 		fyne.Do(func() {
 			x.dlg.Hide()
-			dialog.ShowInformation("Exported", msg, pw.win)
+			pw.showSaved("Exported", msg, req.Path, x.open)
 		})
 	})
 }
