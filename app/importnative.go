@@ -250,7 +250,11 @@ func (ni *nativeImport) run(ctx context.Context, groups []nativeGroup) string {
 		rs, err = agents.ImportNative(ctx, st, g.sessions, agents.NativeImportOptions{
 			// Changed files are never checked by default: one the user
 			// checked is imported again as a new session.
-			FallbackWorktree: branch, ClaudeHome: ni.claudeHome, Reimport: true,
+			// Sessions are recorded under the branch of the worktree whose
+			// store they go to: the branch the agent recorded may be no
+			// worktree of this project (a branch since deleted, or checked
+			// out in the main worktree then), a phantom sidebar group.
+			Worktree: branch, ClaudeHome: ni.claudeHome, Reimport: true,
 			Progress: func(p agents.NativeProgress) {
 				fyne.Do(func() { ni.dlg.SetProgress(files+p.Files, totalFiles, bytes+p.Bytes, totalBytes) })
 			},

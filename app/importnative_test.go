@@ -21,7 +21,7 @@ func writeClaude(t *testing.T, projects, id, cwd, prompt string) {
 	t.Helper()
 	path := filepath.Join(projects, agents.EncodeClaudeProject(cwd), id+".jsonl")
 	line := `{"type":"user","message":{"role":"user","content":"` + prompt + `"},"uuid":"u-` + id +
-		`","parentUuid":null,"sessionId":"` + id + `","cwd":"` + cwd + `","timestamp":"2025-06-01T10:00:00.000Z"}` + "\n"
+		`","parentUuid":null,"sessionId":"` + id + `","cwd":"` + cwd + `","gitBranch":"old-topic","timestamp":"2025-06-01T10:00:00.000Z"}` + "\n"
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -32,6 +32,9 @@ func writeClaude(t *testing.T, projects, id, cwd, prompt string) {
 
 // TestNativeImportTargets: each session goes to the store of the deepest
 // worktree it ran in; sessions of other projects to the worktree shown.
+// Each is recorded under its store's branch, not the branch the agent
+// recorded ("old-topic", no worktree of this project), which made a
+// phantom group in the sidebar.
 func TestNativeImportTargets(t *testing.T) {
 	test.NewTempApp(t)
 	dir := t.TempDir()
