@@ -215,6 +215,9 @@ func (pw *projectWindow) listGroupsQuick() (groups []views.WorktreeGroup, comple
 
 // groupByWorktree splits a store's sessions by their worktree column, the
 // worktree's own branch first, keeping AZUREAL's order inside each group.
+// A bare store (a file opened directly, of no worktree) groups its
+// sessions the same way; only those without a worktree go under the
+// file's name, a group it shows only when it has some.
 func groupByWorktree(wt Worktree, sessions []store.Session) []views.WorktreeGroup {
 	branch := wt.Branch
 	if branch == "" {
@@ -224,7 +227,7 @@ func groupByWorktree(wt Worktree, sessions []store.Session) []views.WorktreeGrou
 	order := []string{branch}
 	for _, s := range sessions {
 		b := s.Worktree
-		if b == "" || wt.Branch == "" {
+		if b == "" {
 			b = branch
 		}
 		if _, ok := byBranch[b]; !ok {
@@ -235,6 +238,9 @@ func groupByWorktree(wt Worktree, sessions []store.Session) []views.WorktreeGrou
 	sort.SliceStable(order[1:], func(i, j int) bool { return order[1+i] < order[1+j] })
 	groups := make([]views.WorktreeGroup, 0, len(order))
 	for _, b := range order {
+		if b == branch && wt.Branch == "" && len(byBranch[b]) == 0 && len(order) > 1 {
+			continue // a bare store whose sessions all name their worktree
+		}
 		groups = append(groups, views.WorktreeGroup{Worktree: b, StorePath: wt.StorePath, Sessions: byBranch[b]})
 	}
 	return groups
