@@ -7,6 +7,7 @@ package agents
 import (
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -72,6 +73,10 @@ func (p *codexRolloutParser) Feed(line []byte) []store.Event {
 				p.totals.observe(codexUsage(t), usageTime(o))
 			}
 		}
+	}
+	p.hist.now = time.Time{}
+	if t, err := time.Parse(time.RFC3339Nano, o.str("timestamp")); err == nil {
+		p.hist.now = t
 	}
 	evs, known := p.dispatch(o)
 	if !known {
@@ -173,6 +178,11 @@ type codexHistory struct {
 	lastErr string    // the last error text shown, so a turn's final error shows once
 	total   [2]uint64 // the thread's input and output tokens so far (token_count)
 	billed  [2]uint64 // the same at the last Complete
+	// now is the timestamp of the line being mapped; turnStart that of
+	// the line that started the current turn (task_started, else its first
+	// user_message); zero when unknown. A Complete without duration_ms
+	// (older Codex, an interrupted turn) takes its duration from them.
+	now, turnStart time.Time
 }
 
 // responseItem maps a response_item payload; known is false for unmapped
@@ -225,13 +235,16 @@ func (h *codexHistory) message(pl jsonObj) []store.Event {
 func (h *codexHistory) eventMsg(pl jsonObj) ([]store.Event, bool) {
 	switch pl.str("type") {
 	case "user_message":
+		if h.turnStart.IsZero() {
+			h.turnStart = h.now
+		}
 		return h.user(pl.str("message"), cxFromEvent), true
 	case "agent_message":
 		return h.text(cxTwinAssistant, cxFromEvent, pl.str("message")), true
 	case "agent_reasoning":
 		return h.text(cxTwinReasoning, cxFromEvent, pl.str("text")), true
 	case "task_started":
-		h.lastErr = ""
+		h.lastErr, h.turnStart = "", h.now
 		return nil, true
 	case "token_count":
 		if t := pl.obj("info").obj("total_token_usage"); t != nil {
@@ -247,7 +260,13 @@ func (h *codexHistory) eventMsg(pl jsonObj) ([]store.Event, bool) {
 	case "task_complete":
 		return h.taskComplete(pl), true
 	case "turn_aborted":
-		return []store.Event{h.complete(false, pl)}, true
+		// Shown as what it is, not as a bare failure: the user (or Codex)
+		// stopped the turn.
+		reason := pl.str("reason")
+		if reason == "" {
+			reason = "aborted"
+		}
+		return []store.Event{store.AssistantText("Turn " + reason), h.complete(false, pl)}, true
 	case "function_call_output":
 		if pl.str("call_id") == "" {
 			return nil, true
@@ -313,7 +332,12 @@ func (h *codexHistory) complete(success bool, pl jsonObj) store.Event {
 	}
 	h.billed = h.total
 	h.lastErr = ""
-	return store.Complete(success, codexTokens(pl, "duration_ms"), estimateCodexCost(used[0], used[1]))
+	ms := codexTokens(pl, "duration_ms")
+	if ms == 0 && !h.turnStart.IsZero() && h.now.After(h.turnStart) {
+		ms = uint64(h.now.Sub(h.turnStart).Milliseconds())
+	}
+	h.turnStart = time.Time{}
+	return store.Complete(success, ms, estimateCodexCost(used[0], used[1]))
 }
 
 // observe lets the twins tracker forget pairs that can no longer complete:

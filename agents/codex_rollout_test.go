@@ -117,7 +117,22 @@ var codexRolloutCases = []struct {
 }, {
 	name:  "interrupted turn is not a success",
 	lines: []string{`{"type":"event_msg","payload":{"type":"turn_aborted","reason":"interrupted","duration_ms":10}}`},
-	want:  `{"Complete":{"success":false,"duration_ms":10,"cost_usd":0.0}}`,
+	want: `{"AssistantText":{"text":"Turn interrupted"}}
+{"Complete":{"success":false,"duration_ms":10,"cost_usd":0.0}}`,
+}, {
+	name: "interrupted turn without duration_ms: timed from the rollout's timestamps",
+	lines: []string{
+		`{"timestamp":"2025-09-25T01:25:00.000Z","type":"event_msg","payload":{"type":"user_message","message":"Fix it."}}`,
+		`{"timestamp":"2025-09-25T01:26:00.000Z","type":"event_msg","payload":{"type":"user_message","message":"And test it."}}`,
+		`{"timestamp":"2025-09-25T01:28:35.001Z","type":"event_msg","payload":{"type":"turn_aborted","reason":"interrupted"}}`,
+		`{"timestamp":"2025-09-25T01:30:00.000Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t"}}`,
+		`{"timestamp":"2025-09-25T01:30:02.500Z","type":"event_msg","payload":{"type":"task_complete","last_agent_message":null}}`,
+	},
+	want: `{"UserMessage":{"content":"Fix it."}}
+{"UserMessage":{"content":"And test it."}}
+{"AssistantText":{"text":"Turn interrupted"}}
+{"Complete":{"success":false,"duration_ms":215001,"cost_usd":0.0}}
+{"Complete":{"success":true,"duration_ms":2500,"cost_usd":0.0}}`,
 }, {
 	name: "cost from the tokens used since the last Complete",
 	lines: []string{
@@ -271,9 +286,9 @@ func TestCodexRolloutCounts(t *testing.T) {
 		inits, users, assistant, calls, results, completes int
 		errors                                             int
 	}{
-		{"transcripts/D_agentcmd_rollout-2025-09-24T19-22-20-01997e76-d124-7592-9cac-2ec05abbca08.jsonl", 1, 13, 144, 123, 123, 4, 12},
+		{"transcripts/D_agentcmd_rollout-2025-09-24T19-22-20-01997e76-d124-7592-9cac-2ec05abbca08.jsonl", 1, 13, 148, 123, 123, 4, 12},
 		{"transcripts/D_agentcmd_rollout-2025-09-24T20-12-23-01997ea4-a70d-7da3-8c20-c736db82a7c5.jsonl", 1, 2, 19, 16, 16, 0, 3},
-		{"transcripts/D_agent-sessions_codex-small.jsonl", 2, 3, 4, 4, 5, 3, 0},
+		{"transcripts/D_agent-sessions_codex-small.jsonl", 2, 3, 5, 4, 5, 3, 0},
 		{"transcripts/D_CodexBar_live-fork-parent.jsonl", 1, 0, 0, 0, 0, 0, 0},
 		{"real-cli/codex-a-multitool/transcripts/codex/sessions/2026/11/22/rollout-2026-11-22T01-59-28-01a200fa-d7c5-78b2-ab79-8396c22b575d.jsonl", 1, 1, 3, 7, 7, 1, 1},
 		{"real-cli/codex-d2-api-error-fatal/transcripts/codex/sessions/2026/11/22/rollout-2026-11-22T01-59-38-01a200fa-fde5-7930-bcc0-d4cfc04e5637.jsonl", 1, 1, 1, 0, 0, 1, 0},
