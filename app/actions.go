@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"fyne.io/fyne/v2"
 
@@ -21,7 +22,19 @@ func (pw *projectWindow) SelectSession(ref views.SessionRef) {
 	gen := pw.loadGen
 	pw.mu.Unlock()
 	pw.ui.rememberSession(ref)
-	pw.go_(func() { pw.loadSession(ref, gen) })
+	tr := pw.mv.Transcript()
+	tr.ShowLoading(fmt.Sprintf("Loading S%d…", ref.ID))
+	pw.go_(func() {
+		pw.loadSession(ref, gen)
+		fyne.Do(func() { // a load that failed, or was overtaken, shows nothing
+			pw.mu.Lock()
+			latest := pw.loadGen == gen
+			pw.mu.Unlock()
+			if latest {
+				tr.HideLoading()
+			}
+		})
+	})
 }
 
 // A session of tailFirstEvents events or more is shown from its end: the

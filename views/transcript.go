@@ -74,6 +74,9 @@ type Transcript struct {
 	earlierLabel *widget.Label
 	earlierMore  *widget.Button
 	earlierAll   *widget.Button
+	// earlierProgress moves while earlier events load.
+	earlierProgress *widget.ProgressBarInfinite
+	loading         *loadingView // shown in place while a session loads
 }
 
 // NewTranscript returns an empty transcript.
@@ -90,7 +93,8 @@ func NewTranscript(a Actions) *Transcript {
 	t.newEarlierBar()
 	t.top = container.NewVBox(t.find.bar, t.earlierBar)
 	t.top.Hide()
-	t.root = container.NewBorder(t.top, nil, nil, nil, container.NewStack(t.body, container.NewCenter(t.empty)))
+	t.loading = newLoadingView()
+	t.root = container.NewBorder(t.top, nil, nil, nil, container.NewStack(t.body, container.NewCenter(t.empty), t.loading.box))
 	return t
 }
 
@@ -116,7 +120,12 @@ func (t *Transcript) newEarlierBar() {
 	for _, b := range []*widget.Button{t.earlierMore, t.earlierAll} {
 		b.Importance = widget.LowImportance
 	}
-	t.earlierBar = container.NewBorder(nil, nil, nil, container.NewHBox(t.earlierMore, t.earlierAll), t.earlierLabel)
+	t.earlierProgress = widget.NewProgressBarInfinite()
+	t.earlierProgress.Stop()
+	t.earlierProgress.Hide()
+	t.earlierBar = container.NewBorder(nil, nil, nil,
+		container.NewHBox(container.NewGridWrap(fyne.NewSize(120, t.earlierProgress.MinSize().Height), t.earlierProgress),
+			t.earlierMore, t.earlierAll), t.earlierLabel)
 	t.earlierBar.Hide()
 }
 
@@ -129,6 +138,7 @@ func (t *Transcript) loadEarlier(all bool) {
 	}
 	t.earlierMore.Disable()
 	t.earlierAll.Disable()
+	t.showEarlierLoading(all)
 	t.actions.LoadEarlier(t.ref, all)
 }
 
@@ -138,6 +148,7 @@ func (t *Transcript) Earlier() int { return t.earlier }
 
 // showEarlierBar shows or hides the earlier bar as t.earlier says.
 func (t *Transcript) showEarlierBar() {
+	t.hideEarlierLoading()
 	if t.earlier == 0 {
 		t.earlierBar.Hide()
 		t.refreshTop()
@@ -232,6 +243,7 @@ func (t *Transcript) SetSessionTail(s store.Session, events []store.StoredEvent,
 	t.earlier = max(earlier, 0)
 	t.showEarlierBar()
 	t.rebuildRows()
+	t.HideLoading()
 	t.empty.Hide()
 	t.list.ScrollToBottom()
 }
@@ -313,6 +325,7 @@ func (t *Transcript) Clear() {
 	t.earlier = 0
 	t.showEarlierBar()
 	t.replaceRows(nil)
+	t.HideLoading()
 	t.empty.Show()
 }
 
