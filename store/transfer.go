@@ -158,8 +158,8 @@ func (s *Store) mergeSessions(ctx context.Context, src *Store, only map[int64]bo
 
 // sessionCopy is one session's rows, read raw for copying.
 type sessionCopy struct {
-	sess   Session
-	events []rawEvent
+	sess     Session
+	events   []rawEvent
 	comps    []Compaction
 	full     []rawFull
 	thoughts []Thought
