@@ -98,6 +98,7 @@ func (ui *gui) setupMainWindow(pw *projectWindow, restore bool) {
 	})
 	pw.win.SetMainMenu(pw.mainMenu())
 	pw.addShortcuts()
+	pw.startNativeSync()
 	if ref, ok := ui.lastSession(); ok && restore && pw.hasStore(ref.StorePath) {
 		pw.SelectSession(ref)
 	}

@@ -36,7 +36,16 @@ func TestDropTranscriptNamesAndDetectsDuplicate(t *testing.T) {
 	if got := dialogText(pw.win); !strings.Contains(got, "already imported as S1") || !strings.Contains(got, "nothing added") {
 		t.Errorf("second drop says %q", got)
 	}
-	st, err := store.OpenReadOnly(context.Background(), wt.StorePath)
+	list := listReadOnly(t, wt.StorePath)
+	if len(list) != 1 || list[0].Created != "2026-01-23 17:19:55" || !strings.HasPrefix(list[0].Name, "Search if claude -p") {
+		t.Errorf("sessions after two drops: %+v", list)
+	}
+}
+
+// listReadOnly lists the sessions of the store at path, opened read-only.
+func listReadOnly(t *testing.T, path string) []store.Session {
+	t.Helper()
+	st, err := store.OpenReadOnly(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +54,5 @@ func TestDropTranscriptNamesAndDetectsDuplicate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list) != 1 || list[0].Created != "2026-01-23 17:19:55" || !strings.HasPrefix(list[0].Name, "Search if claude -p") {
-		t.Errorf("sessions after two drops: %+v", list)
-	}
+	return list
 }

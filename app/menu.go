@@ -32,7 +32,7 @@ func (pw *projectWindow) mainMenu() *fyne.MainMenu {
 		fyne.NewMenuItemSeparator(),
 		&fyne.MenuItem{Label: "Export as Markdown, HTML or JSON…", Action: pw.onExportDocument},
 	)
-	agentsMenu := fyne.NewMenu("Agents", fyne.NewMenuItem("Agent settings…", pw.showAgentSettings), pw.fullTextMenuItem())
+	agentsMenu := fyne.NewMenu("Agents", fyne.NewMenuItem("Agent settings…", pw.showAgentSettings), pw.fullTextMenuItem(), pw.nativeSyncMenuItem())
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("About Lazuli", pw.onAbout))
 	return fyne.NewMainMenu(file, session, pw.insightMenu(), agentsMenu, help)
 }

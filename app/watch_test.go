@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"io"
 	"maps"
 	"os"
@@ -75,16 +74,7 @@ func countsOf(t *testing.T, src string) map[int64]sessionCounts {
 	prev := os.Getenv(store.CacheDirEnv)
 	t.Setenv(store.CacheDirEnv, t.TempDir())
 	defer t.Setenv(store.CacheDirEnv, prev)
-	st, err := store.OpenReadOnly(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	list, err := st.ListSessions(context.Background(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return groupCounts([]views.WorktreeGroup{{Sessions: list}})
+	return groupCounts([]views.WorktreeGroup{{Sessions: listReadOnly(t, path)}})
 }
 
 func groupCounts(groups []views.WorktreeGroup) map[int64]sessionCounts {

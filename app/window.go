@@ -39,14 +39,15 @@ type projectWindow struct {
 	compCount int                     // compactions shown of current
 	loadGen   int                     // bumps on every session switch
 
-	runs          map[views.SessionRef]*runState // agents running, by session
-	backends      []views.BackendStatus          // the CLIs as last detected
-	compactor     *agents.Compactor              // nil in read-only windows
-	compactModels map[views.SessionRef]string    // model of each queued compaction
-	facets        facetCache                     // the sidebar filters' facets (facets.go)
-	currentChars  int64                          // context characters of current
-	focusPrompt   views.SessionRef               // a new session whose prompt box gets the focus
-	banner        string                         // the banner text shown
+	runs           map[views.SessionRef]*runState // agents running, by session
+	backends       []views.BackendStatus          // the CLIs as last detected
+	compactor      *agents.Compactor              // nil in read-only windows
+	compactModels  map[views.SessionRef]string    // model of each queued compaction
+	stopNativeSync context.CancelFunc             // stops keeping native history in sync; nil when off
+	facets         facetCache                     // the sidebar filters' facets (facets.go)
+	currentChars   int64                          // context characters of current
+	focusPrompt    views.SessionRef               // a new session whose prompt box gets the focus
+	banner         string                         // the banner text shown
 
 	search    *searcher    // the search index and panel (Ctrl+K)
 	showEvent *eventTarget // the event a search hit shows once its session is loaded

@@ -1,0 +1,207 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log"
+	"os"
+	"path/filepath"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/cli"
+)
+
+// prefNativeSyncOff, followed by a project's key, is set when the project
+// does not keep its native history in sync while its window is open.
+const prefNativeSyncOff = "nativesync.off:"
+
+// nativeSyncDebounce is how long the history folders stay quiet before an
+// import: an agent appends to its transcript line by line.
+const nativeSyncDebounce = 2 * time.Second
+
+// nativeSync keeps a window's stores in sync with Claude Code's and Codex's
+// own history: it watches the history folders (fsnotify) and, once they
+// have been quiet for debounce, imports what is new for the window's
+// worktrees, as Import native history does (incremental: unchanged files
+// are decided from their size, modification time and inode).
+type nativeSync struct {
+	pw               *projectWindow
+	claudeDir        string
+	codexDir         string
+	debounce         time.Duration
+	previewCache     string
+	imported         func(summary string) // after each import that stored something
+	idle             func()               // tests: after each sync, whatever it did
+	watching         func()               // tests: once the folders are watched
+	claudeHomeForRun string
+}
+
+// nativeSyncOn reports the project's setting: on unless turned off.
+func (pw *projectWindow) nativeSyncOn() bool {
+	return !pw.ui.fa.Preferences().Bool(prefNativeSyncOff + pw.projectKey())
+}
+
+// startNativeSync starts keeping native history in sync, when the setting
+// is on and the window can write.
+func (pw *projectWindow) startNativeSync() {
+	if pw.readOnly || !pw.nativeSyncOn() {
+		return
+	}
+	claude, codex, err := agents.DefaultNativeDirs()
+	if err != nil {
+		log.Printf("native sync: %v", err)
+		return
+	}
+	ctx, cancel := context.WithCancel(pw.ctx)
+	pw.mu.Lock()
+	pw.stopNativeSync = cancel
+	pw.mu.Unlock()
+	s := &nativeSync{pw: pw, claudeDir: claude, codexDir: codex, debounce: nativeSyncDebounce,
+		previewCache: agents.DefaultPreviewCache(), claudeHomeForRun: agents.ClaudeHomeOf(claude)}
+	s.imported = func(summary string) {
+		fyne.Do(func() { pw.mv.PromptBox().SetStatus("Native history synced: "+summary, false) })
+	}
+	pw.go_(func() { s.run(ctx) })
+}
+
+// nativeSyncMenuItem is the menu's check item for the setting.
+func (pw *projectWindow) nativeSyncMenuItem() *fyne.MenuItem {
+	item := &fyne.MenuItem{Label: "Keep native history in sync (this project)", Checked: pw.nativeSyncOn()}
+	item.Action = func() {
+		on := !pw.nativeSyncOn()
+		pw.ui.fa.Preferences().SetBool(prefNativeSyncOff+pw.projectKey(), !on)
+		pw.mu.Lock()
+		stop := pw.stopNativeSync
+		pw.stopNativeSync = nil
+		pw.mu.Unlock()
+		if stop != nil {
+			stop()
+		}
+		if on {
+			pw.startNativeSync()
+		}
+		item.Checked = on
+		if m := pw.win.MainMenu(); m != nil {
+			m.Refresh()
+		}
+	}
+	return item
+}
+
+// run watches until ctx ends. A folder created later (a new project, a
+// new day of Codex sessions) is watched as it appears.
+func (s *nativeSync) run(ctx context.Context) {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		log.Printf("native sync: %v", err)
+		return
+	}
+	defer w.Close()
+	for _, d := range []string{s.claudeDir, s.codexDir} {
+		watchTree(w, d)
+	}
+	if s.watching != nil {
+		s.watching()
+	}
+	var quiet <-chan time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-w.Events:
+			if !ok {
+				return
+			}
+			if ev.Has(fsnotify.Create) {
+				if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
+					watchTree(w, ev.Name)
+				}
+			}
+			if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Write) {
+				quiet = time.After(s.debounce)
+			}
+		case err, ok := <-w.Errors:
+			if !ok {
+				return
+			}
+			log.Printf("native sync: %v", err)
+		case <-quiet:
+			quiet = nil
+			s.sync(ctx)
+			if s.idle != nil {
+				s.idle()
+			}
+		}
+	}
+}
+
+// watchTree watches dir and every folder under it; a missing dir is
+// skipped.
+func watchTree(w *fsnotify.Watcher, dir string) {
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil // a file, or an unreadable folder: left out
+		}
+		if err := w.Add(path); err != nil {
+			log.Printf("native sync: watch %s: %v", path, err)
+		}
+		return nil
+	})
+}
+
+// sync imports what is new in the history for the window's worktrees:
+// sessions that ran in one of them, not Lazuli's own runs, each into the
+// store of the worktree it ran in.
+func (s *nativeSync) sync(ctx context.Context) {
+	pw := s.pw
+	scan, err := agents.ScanNative(ctx, agents.NativeOptions{ClaudeDir: s.claudeDir, CodexDir: s.codexDir, PreviewCache: s.previewCache})
+	if err != nil {
+		log.Printf("native sync: %v", err)
+		return
+	}
+	byStore := map[string][]agents.NativeSession{}
+	wts := map[string]Worktree{}
+	for _, n := range scan.Sessions {
+		if n.Own != "" {
+			continue // a run of Lazuli or AZUREAL: its events are in a store already
+		}
+		wt, in := pw.nativeTarget(n)
+		if !in {
+			continue
+		}
+		byStore[wt.StorePath] = append(byStore[wt.StorePath], n)
+		wts[wt.StorePath] = wt
+	}
+	var results []agents.NativeResult
+	for path, sessions := range byStore {
+		st, err := pw.store(path)
+		if err != nil {
+			log.Printf("native sync: %v", err)
+			continue
+		}
+		branch := wts[path].Branch
+		if branch == "" {
+			branch = cli.BranchOf(wts[path].Dir)
+		}
+		rs, err := agents.ImportNative(ctx, st, sessions, agents.NativeImportOptions{Worktree: branch, ClaudeHome: s.claudeHomeForRun})
+		results = append(results, rs...)
+		if err != nil {
+			log.Printf("native sync: %v", err)
+		}
+	}
+	sum := agents.SummarizeNative(results, 0)
+	if sum.Imported+sum.Appended == 0 {
+		return
+	}
+	msg := fmt.Sprintf("%d new session(s), %d appended", sum.Imported, sum.Appended)
+	log.Printf("native sync: %s", msg)
+	pw.refresh()
+	if s.imported != nil {
+		s.imported(msg)
+	}
+}

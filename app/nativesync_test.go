@@ -1,0 +1,112 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// hangGuard is how long a test waits for the watcher before it calls it
+// hung: far longer than any machine needs, so that it never decides a
+// result, only ends a test that would wait forever.
+const hangGuard = 2 * time.Minute
+
+// The window keeps native history in sync: a transcript written under the
+// watched history folders for one of its worktrees is imported without a
+// manual import, and what is appended to it later is appended to its
+// session; another project's transcript is left alone.
+func TestNativeSyncImportsWhatIsNew(t *testing.T) {
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	fa := test.NewTempApp(t)
+	dir := t.TempDir()
+	wt := Worktree{Dir: filepath.Join(dir, "repo"), Branch: "main", StorePath: filepath.Join(dir, "repo", StoreRelPath)}
+	projects, codex := filepath.Join(dir, "claude", "projects"), filepath.Join(dir, "codex", "sessions")
+	for _, d := range []string{wt.Dir, codex, filepath.Join(projects, agents.EncodeClaudeProject(wt.Dir))} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pw := testWindow(t, fa, wt)
+	defer pw.close()
+	imported := make(chan string, 8)
+	ready := make(chan struct{})
+	s := &nativeSync{pw: pw, claudeDir: projects, codexDir: codex, debounce: time.Millisecond,
+		previewCache: filepath.Join(t.TempDir(), "previews.json"),
+		imported:     func(msg string) { imported <- msg },
+		watching:     func() { close(ready) }}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	wait := func(what string) string {
+		t.Helper()
+		select {
+		case msg := <-imported:
+			return msg
+		case <-time.After(hangGuard):
+			t.Fatalf("%s: no import", what)
+		}
+		return ""
+	}
+	select {
+	case <-ready:
+	case <-time.After(hangGuard):
+		t.Fatal("the watcher never started")
+	}
+
+	writeClaude(t, projects, "elsewhere", filepath.Join(dir, "other"), "other work")
+	writeClaude(t, projects, "synced", wt.Dir, "synced work")
+	if msg := wait("new transcript"); msg != "1 new session(s), 0 appended" {
+		t.Errorf("first import says %q", msg)
+	}
+	list := listReadOnly(t, wt.StorePath)
+	if len(list) != 1 || list[0].Name != "synced work" || list[0].Worktree != "main" {
+		t.Fatalf("store after the first sync: %+v", list)
+	}
+
+	path := filepath.Join(projects, agents.EncodeClaudeProject(wt.Dir), "synced.jsonl")
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.WriteString(`{"type":"user","message":{"role":"user","content":"and more"},"uuid":"u-more","parentUuid":"u-synced","sessionId":"synced","cwd":"` +
+		wt.Dir + `","timestamp":"2025-06-01T10:05:00.000Z"}` + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := wait("appended line"); msg != "0 new session(s), 1 appended" {
+		t.Errorf("second import says %q", msg)
+	}
+	if list := listReadOnly(t, wt.StorePath); len(list) != 1 || list[0].EventCount != 2 {
+		t.Errorf("store after the append: %+v", list)
+	}
+}
+
+// Turned off (the project's setting), the window starts no sync.
+func TestNativeSyncOff(t *testing.T) {
+	fa := test.NewTempApp(t)
+	t.Setenv("HOME", t.TempDir())
+	dir := t.TempDir()
+	pw := testWindow(t, fa, Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)})
+	defer pw.close()
+	fa.Preferences().SetBool(prefNativeSyncOff+pw.projectKey(), true)
+	pw.startNativeSync()
+	if pw.stopNativeSync != nil {
+		t.Error("sync started with the setting off")
+	}
+	fa.Preferences().SetBool(prefNativeSyncOff+pw.projectKey(), false)
+	pw.startNativeSync()
+	if pw.stopNativeSync == nil {
+		t.Error("sync not started with the setting on")
+	}
+}
