@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,9 +28,9 @@ var lazuliBinary = sync.OnceValues(func() (string, error) {
 		return "", err
 	}
 	bin := filepath.Join(dir, "lazuli")
-	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goCmd); err != nil {
-		goCmd = "go"
+	goCmd := "go" // from PATH, as `go test` was run
+	if root := os.Getenv("GOROOT"); root != "" {
+		goCmd = filepath.Join(root, "bin", "go")
 	}
 	out, err := exec.Command(goCmd, "build", "-buildvcs=false", "-o", bin, "github.com/lazuli-app/lazuli").CombinedOutput()
 	if err != nil {
