@@ -56,6 +56,9 @@ func checkRows(ctx context.Context, q querier, cd *codec, r *Report, fs *finding
 	if err := checkNative(ctx, q, fs); err != nil { // Lazuli's native-import record (native.go)
 		return err
 	}
+	if err := checkForks(ctx, q, fs); err != nil { // Lazuli's fork links (fork.go)
+		return err
+	}
 	lastSeq, err := checkEvents(ctx, q, cd, r, fs)
 	if err != nil || !info.hasTable("compactions") {
 		return err
