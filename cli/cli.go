@@ -1,8 +1,7 @@
 // Package cli is Lazuli's headless command line: the subcommands of the
 // lazuli binary that never open a window (ls, show, import, context, check,
-// dump, run, compact, import-native, search, reindex, stats, files, refs, sql,
-// export, sync, team). It never
-// uses Fyne.
+// dump, run, compact, fork, import-native, search, reindex, stats, files,
+// refs, sql, export, sync, team). It never uses Fyne.
 package cli
 
 import (
@@ -61,6 +60,7 @@ func commands() []command {
 		{"compact", "[--store P] SESSION [--agent auto|builtin|claude|codex] [--json]", "compact a session's older history into a summary", runCompact},
 		{"sync", "push --pg URL [--project DIR | --store P]... [--machine NAME] [--allow-secrets] [--watch] [--json]", "push sessions to the team's PostgreSQL database", runSync},
 		{"team", "ls|show|search|stats|pull --pg URL [--json] [ARGS]", "browse, search, total and pull the team's sessions", runTeam},
+		{"fork", "[--store P] SESSION --at SEQ [--name N] [--json]", "start a new session from a copy of a session's history before one of its prompts", runFork},
 	}
 }
 

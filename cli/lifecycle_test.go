@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// lifecycleStore writes a store in dir with one session "plan" of two
+// prompts (seqs 1 and 3) and returns its path.
+func lifecycleStore(t *testing.T, dir string) string {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(dir, ".azureal", "sessions.azs")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	sess, err := st.CreateSession(ctx, "main", "plan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.AppendEvents(ctx, sess.ID, []store.Event{store.UserMessage("one"), store.AssistantText("a"),
+		store.UserMessage("two"), store.AssistantText("b")}); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestForkCommand: lazuli fork makes the fork and reports it; a fork
+// point that is not a prompt, or a missing --at, is a one-line error that
+// leaves the file as it was.
+func TestForkCommand(t *testing.T) {
+	dir := t.TempDir()
+	path := lifecycleStore(t, dir)
+	code, out, errOut := run(t, dir, "fork", "S1", "--at", "3", "--json")
+	if code != 0 {
+		t.Fatalf("fork exit %d: %s", code, errOut)
+	}
+	var got struct {
+		ID        int64  `json:"id"`
+		Name      string `json:"name"`
+		Events    int64  `json:"event_count"`
+		ParentID  int64  `json:"parent_id"`
+		ParentSeq int64  `json:"parent_seq"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if got.ID != 2 || got.Name != "plan ⑂ 1" || got.ParentID != 1 || got.ParentSeq != 3 {
+		t.Errorf("fork printed %s", out)
+	}
+	code, out, _ = run(t, dir, "fork", "--name", "retry", "1", "--at", "1")
+	if code != 0 || !strings.HasPrefix(out, "S3 retry: 0 event(s) of S1 before seq 1") {
+		t.Errorf("fork exit %d: %q", code, out)
+	}
+	before := fileHash(t, path)
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"fork", "S1", "--at", "2"}, ExitError, "S1 has no prompt at seq 2"},
+		{[]string{"fork", "S1"}, ExitUsage, "--at SEQ is required"},
+		{[]string{"fork", "S9", "--at", "1"}, ExitError, "no session S9"},
+	} {
+		code, _, errOut := run(t, dir, tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.msg) || strings.Count(errOut, "\n") > 2 {
+			t.Errorf("%v: exit %d, %q", tc.args, code, errOut)
+		}
+	}
+	if fileHash(t, path) != before {
+		t.Errorf("a failed fork changed the file")
+	}
+}
