@@ -13,6 +13,7 @@ type SessionRef struct {
 // calling a destructive intent.
 type Actions interface {
 	RunActions
+	LifecycleActions
 
 	// SelectSession opens ref in the transcript.
 	SelectSession(ref SessionRef)

@@ -33,6 +33,8 @@ type card struct {
 	removed *canvas.Text
 	toggle  *tapText
 	copy    *tapText
+	fork    *tapText        // "Fork from here", on prompts (lifecycle.go)
+	forkBox *fyne.Container // fork, centred; hidden with it so it takes no room
 	body    *fyne.Container
 
 	text *widget.Label    // user prompts: selectable, wrapped
@@ -60,13 +62,15 @@ func newCard(t *Transcript) *card {
 	}
 	c.toggle = newTapText("", c.onToggle)
 	c.copy = newTapIcon(theme.ContentCopyIcon(), c.onCopy)
+	c.fork = newForkAction(c)
+	c.forkBox = container.NewCenter(c.fork)
 	c.title.TextStyle.Bold = true
 	c.detail.Truncation = fyne.TextTruncateEllipsis
 	c.detail.TextStyle.Monospace = true
 	c.added.TextStyle.Monospace = true
 	c.removed.TextStyle.Monospace = true
 	right := container.NewHBox(container.NewCenter(c.added), container.NewCenter(c.removed),
-		container.NewCenter(c.toggle), container.NewCenter(c.copy))
+		container.NewCenter(c.toggle), c.forkBox, container.NewCenter(c.copy))
 	header := container.NewBorder(nil, nil, container.NewCenter(c.title), right, c.detail)
 	pad := theme.Size(theme.SizeNamePadding)
 	inner := container.New(&insetLayout{left: 2 * pad, top: pad, right: 2 * pad, bottom: pad},
@@ -116,6 +120,7 @@ func (c *card) reset() {
 	c.added.Hide()
 	c.removed.Hide()
 	c.toggle.Hide()
+	c.forkBox.Hide()
 	c.copy.Show()
 	for _, o := range c.body.Objects {
 		o.Hide()
@@ -139,6 +144,7 @@ func (c *card) show(r *transcriptRow, d *rowDetail) {
 		c.bg.FillColor = withAlpha(theme.Color(theme.ColorNamePrimary), 0x26)
 		c.textLabel().SetText(expandTabs(e.Content))
 		c.text.Show()
+		c.forkBox.Show()
 	case rowAssistant:
 		c.setTitle("Assistant", theme.ColorNamePlaceHolder)
 		c.showMarkdown(e.Text)

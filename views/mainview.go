@@ -27,8 +27,10 @@ type MainView struct {
 	prompt     *PromptBox
 	banner     *banner
 	title      *widget.Label
-	usage      *widget.Label // tokens and cost of the session shown
-	usageRef   SessionRef    // the session usage is about
+	usage      *widget.Label     // tokens and cost of the session shown
+	usageRef   SessionRef        // the session usage is about
+	forkLink   *widget.Hyperlink // back to a fork's parent (lifecycle.go)
+	origin     ForkOrigin
 	header     *fyne.Container
 	top        *fyne.Container // the header and the banner
 	right      *fyne.Container // top, transcript and prompt box
@@ -53,7 +55,8 @@ func NewMainView(a Actions) *MainView {
 	m.header = container.NewBorder(nil, widget.NewSeparator(), nil, nil, container.NewVBox(
 		container.New(&sessionHeaderLayout{title: m.title, meter: m.meter}, m.title, m.meter), m.usage))
 	m.banner.Hide()
-	m.top = container.NewVBox(m.header, m.banner)
+	m.forkLink = newForkLink(m, a)
+	m.top = container.NewVBox(m.header, m.forkLink, m.banner)
 	m.right = container.NewBorder(m.top, m.prompt.Content(), nil, nil, m.transcript.Content())
 	left := container.New(&minWidthLayout{width: sidebarWidth}, m.sidebar.Content())
 	split := container.NewHSplit(left, m.right)
@@ -147,6 +150,7 @@ func (m *MainView) ClearSession() {
 	m.usage.SetText("")
 	m.usage.Hide()
 	m.usageRef = SessionRef{}
+	m.SetForkOrigin(ForkOrigin{})
 	m.meter.Set(0)
 	m.meter.Hide()
 	m.header.Refresh()

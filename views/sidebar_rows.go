@@ -23,7 +23,8 @@ type WorktreeGroup struct {
 	Worktree  string
 	StorePath string
 	Sessions  []store.Session
-	Running   map[int64]bool // sessions whose agent process is running
+	Running   map[int64]bool  // sessions whose agent process is running
+	Forks     map[int64]int64 // fork id → parent id: forks are listed under their parent (lifecycle.go)
 }
 
 // createdLayout is the format of store.Session.Created (UTC).
@@ -64,8 +65,10 @@ func buildSidebarRows(groups []WorktreeGroup) []sidebarRow {
 			header: true, group: gi, index: -1, title: g.Worktree,
 			msgs: sessionCount(len(g.Sessions)),
 		})
-		for si := range g.Sessions {
-			rows = append(rows, sessionRow(g, gi, si))
+		for _, o := range forkOrder(g) {
+			r := sessionRow(g, gi, o.index)
+			r.title = forkTitle(r.title, o.depth)
+			rows = append(rows, r)
 		}
 	}
 	return rows

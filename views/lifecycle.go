@@ -1,0 +1,146 @@
+package views
+
+// This file holds the views of a session's lifecycle: "Fork from here" on
+// a prompt card, forks listed under their parent in the sidebar, and the
+// transcript header's link back to a fork's parent.
+
+import (
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2/widget"
+)
+
+// LifecycleActions are the intents of a session's lifecycle.
+type LifecycleActions interface {
+	// ForkSession creates a session holding a copy of ref's events
+	// before its prompt at seq atSeq, shows it, and places prompt (that
+	// prompt's text) in its prompt box to edit and send.
+	ForkSession(ref SessionRef, atSeq int64, prompt string)
+}
+
+// forkLabel is the prompt card's fork action.
+const forkLabel = "Fork from here"
+
+// newForkAction returns a prompt card's "Fork from here" action.
+func newForkAction(c *card) *tapText {
+	return newTapText(forkLabel, c.onFork)
+}
+
+// onFork sends ForkSession for the prompt the card shows.
+func (c *card) onFork() {
+	t := c.t
+	if c.id < 0 || c.id >= len(t.rows) || t.rows[c.id].event < 0 || t.actions == nil {
+		return
+	}
+	e := &t.events[t.rows[c.id].event]
+	t.actions.ForkSession(t.ref, e.Seq, e.Event.Content)
+}
+
+// ForkOrigin is where the session shown was forked from; a zero Parent
+// means it is not a fork (or its parent is gone).
+type ForkOrigin struct {
+	Parent     SessionRef
+	ParentName string // the parent's display name
+	ParentSeq  int64  // the parent's prompt the fork was made before
+}
+
+// newForkLink returns the header's link back to a fork's parent, hidden.
+func newForkLink(m *MainView, a Actions) *widget.Hyperlink {
+	l := widget.NewHyperlink("", nil)
+	l.OnTapped = func() {
+		if m.origin.Parent.ID != 0 {
+			a.SelectSession(m.origin.Parent)
+		}
+	}
+	l.Hide()
+	return l
+}
+
+// SetForkOrigin shows, under the header's title, a link back to the
+// parent of the session shown; a zero origin hides it.
+func (m *MainView) SetForkOrigin(o ForkOrigin) {
+	m.origin = o
+	if o.Parent.ID == 0 {
+		m.forkLink.Hide()
+	} else {
+		m.forkLink.SetText("⑂ forked from " + o.ParentName + " before its prompt at seq " + strconv.FormatInt(o.ParentSeq, 10))
+		m.forkLink.Show()
+	}
+	m.right.Refresh()
+}
+
+// ForkOrigin returns what SetForkOrigin set.
+func (m *MainView) ForkOrigin() ForkOrigin { return m.origin }
+
+// SetDraft places text in the prompt box of ref: in the entry when ref is
+// the box's session, else as ref's draft, shown when ref is set.
+func (p *PromptBox) SetDraft(ref SessionRef, text string) {
+	if p.hasSession && p.ref == ref {
+		p.entry.SetText(text)
+		p.update()
+		return
+	}
+	p.drafts[ref] = text
+}
+
+// sessionOrder is one session of a sidebar group in the order shown: its
+// index in the group and how deep it is among forks (0: not a fork of a
+// session of the group).
+type sessionOrder struct{ index, depth int }
+
+// forkOrder lists g's sessions with each fork right after its parent (and
+// the parent's earlier forks), in g's order among siblings. A fork whose
+// parent is not in the group is listed at the top level.
+func forkOrder(g WorktreeGroup) []sessionOrder {
+	if len(g.Forks) == 0 {
+		out := make([]sessionOrder, len(g.Sessions))
+		for i := range out {
+			out[i].index = i
+		}
+		return out
+	}
+	pos := make(map[int64]int, len(g.Sessions))
+	for i, s := range g.Sessions {
+		pos[s.ID] = i
+	}
+	children := map[int64][]int{}
+	var roots []int
+	for i, s := range g.Sessions {
+		if p, ok := g.Forks[s.ID]; ok && p != s.ID {
+			if _, in := pos[p]; in {
+				children[p] = append(children[p], i)
+				continue
+			}
+		}
+		roots = append(roots, i)
+	}
+	out := make([]sessionOrder, 0, len(g.Sessions))
+	seen := make([]bool, len(g.Sessions))
+	var walk func(i, depth int)
+	walk = func(i, depth int) {
+		if seen[i] {
+			return
+		}
+		seen[i] = true
+		out = append(out, sessionOrder{i, depth})
+		for _, c := range children[g.Sessions[i].ID] {
+			walk(c, depth+1)
+		}
+	}
+	for _, i := range roots {
+		walk(i, 0)
+	}
+	for i := range g.Sessions { // a cycle of links (a damaged table) reaches no root
+		walk(i, 0)
+	}
+	return out
+}
+
+// forkTitle is the sidebar title of a session depth forks deep.
+func forkTitle(name string, depth int) string {
+	if depth == 0 {
+		return name
+	}
+	return strings.Repeat("   ", depth-1) + "↳ " + name
+}
