@@ -88,6 +88,7 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 	for seq, f := range full {
 		fullText[seq] = f.Text
 	}
+	origin := pw.forkOrigin(st, ref)
 	model := agents.SessionModel(events)
 	if earlier > 0 {
 		if model, err = agents.StoredSessionModel(pw.ctx, st, ref.ID); err != nil {
@@ -109,6 +110,7 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 	pw.mu.Unlock()
 	fyne.Do(func() {
 		pw.mv.ShowSession(ref, s, events, comps, earlier)
+		pw.mv.SetForkOrigin(origin)
 		pw.mv.Transcript().SetFullText(fullText)
 		pw.showSessionUsage(ref)
 		pw.showPendingEvent(ref)

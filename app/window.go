@@ -145,10 +145,12 @@ func userMessage(err error) error {
 func (pw *projectWindow) refresh() {
 	pw.go_(func() {
 		groups, complete, errs := pw.listGroupsQuick()
+		pw.markForks(groups)
 		if !complete {
 			quick := groups
 			fyne.Do(func() { pw.mv.Sidebar().Apply(quick) }) // the counts follow
 			groups, errs = pw.listGroups()
+			pw.markForks(groups)
 		}
 		for _, err := range errs {
 			pw.showError("read sessions", err)

@@ -144,3 +144,6 @@ func forkTitle(name string, depth int) string {
 	}
 	return strings.Repeat("   ", depth-1) + "↳ " + name
 }
+
+// Text returns the text in the prompt box's entry.
+func (p *PromptBox) Text() string { return p.entry.Text }
