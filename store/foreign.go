@@ -22,10 +22,11 @@ type schemaObject struct {
 
 // ownTables are the tables a store may hold: AZUREAL's, and Lazuli's own
 // record of native imports (native.go), full tool output (fulltext.go),
-// the agents' thinking (thinking.go), token usage (usage.go), fork links (fork.go). SQLite's
+// the agents' thinking (thinking.go), token usage (usage.go), fork links (fork.go) and pinned and
+// archived marks (flags.go). SQLite's
 // internal tables (sqlite_sequence, sqlite_stat1, …) are allowed too.
 var ownTables = map[string]bool{"sessions": true, "events": true, "compactions": true, "meta": true,
-	NativeTable: true, FullTextTable: true, ThinkingTable: true, UsageTable: true, ForkTable: true}
+	NativeTable: true, FullTextTable: true, ThinkingTable: true, UsageTable: true, ForkTable: true, FlagsTable: true}
 
 // ownIndexes are the indexes of those tables' schema scripts.
 var ownIndexes = map[string]bool{"idx_events_session": true, "idx_compactions_session": true,

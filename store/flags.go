@@ -1,0 +1,157 @@
+package store
+
+// This file keeps two marks a user puts on a session: pinned (kept at the
+// top of its group) and archived (hidden by default, never deleted).
+// AZUREAL's schema has no place for them, so they live in a table of
+// Lazuli's own, lazuli_session_flags, which AZUREAL ignores. A row goes
+// with its session (ON DELETE CASCADE); each row keeps the session's
+// created text because AZUREAL reuses the ids of deleted sessions: a row
+// whose session is gone, or now holds another session under a reused id,
+// is ignored on read, reported by Check and removed by the next write of
+// flags. A session with neither mark has no row.
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// FlagsTable is the table of pinned and archived marks.
+const FlagsTable = "lazuli_session_flags"
+
+var flagsSchema = `CREATE TABLE IF NOT EXISTS lazuli_session_flags (
+    session_id      INTEGER PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+    session_created TEXT NOT NULL,
+    pinned_at       TEXT,
+    archived_at     TEXT
+)`
+
+// Flags are a session's marks; a zero value means neither.
+type Flags struct {
+	PinnedAt   string // when it was pinned, in TimeFormat; "" when not pinned
+	ArchivedAt string // when it was archived, in TimeFormat; "" when not archived
+}
+
+// Pinned reports whether the session is pinned.
+func (f Flags) Pinned() bool { return f.PinnedAt != "" }
+
+// Archived reports whether the session is archived.
+func (f Flags) Archived() bool { return f.ArchivedAt != "" }
+
+// liveFlags joins FlagsTable to the sessions it names, leaving out rows
+// whose session is gone or replaced under a reused id.
+const liveFlags = `FROM lazuli_session_flags f JOIN sessions s ON s.id = f.session_id AND s.created = f.session_created`
+
+// SessionFlags returns the marks of the store's marked sessions, by id. A
+// store without FlagsTable yields an empty map.
+func (s *Store) SessionFlags(ctx context.Context) (map[int64]Flags, error) {
+	out := map[int64]Flags{}
+	db, _, err := s.reader(ctx)
+	if err != nil || db == nil {
+		return out, wrapFlags(err)
+	}
+	if ok, err := hasTable(ctx, db, FlagsTable); err != nil || !ok {
+		return out, wrapFlags(classify(err))
+	}
+	rows, err := db.QueryContext(ctx, "SELECT f.session_id, COALESCE(f.pinned_at, ''), COALESCE(f.archived_at, '') "+liveFlags)
+	if err != nil {
+		return nil, wrapFlags(classify(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var f Flags
+		if err := rows.Scan(&id, &f.PinnedAt, &f.ArchivedAt); err != nil {
+			return nil, wrapFlags(err)
+		}
+		if f != (Flags{}) {
+			out[id] = f
+		}
+	}
+	return out, wrapFlags(classify(rows.Err()))
+}
+
+func wrapFlags(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("read session flags: %w", err)
+}
+
+// SetPinned pins or unpins session id.
+func (s *Store) SetPinned(ctx context.Context, id int64, on bool) error {
+	if err := s.setFlag(ctx, id, "pinned_at", on); err != nil {
+		return fmt.Errorf("pin session %d: %w", id, err)
+	}
+	return nil
+}
+
+// SetArchived archives or unarchives session id. Archiving hides nothing
+// in the store: the session and its events stay as they are.
+func (s *Store) SetArchived(ctx context.Context, id int64, on bool) error {
+	if err := s.setFlag(ctx, id, "archived_at", on); err != nil {
+		return fmt.Errorf("archive session %d: %w", id, err)
+	}
+	return nil
+}
+
+// setFlag sets column (pinned_at or archived_at) of session id to now, or
+// clears it; a row left with neither mark is removed, and so are rows of
+// sessions that are gone.
+func (s *Store) setFlag(ctx context.Context, id int64, column string, on bool) error {
+	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
+		var created string
+		err := tx.QueryRowContext(ctx, "SELECT created FROM sessions WHERE id = ?", id).Scan(&created)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, flagsSchema); err != nil {
+			return fmt.Errorf("create %s: %w", FlagsTable, err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM lazuli_session_flags WHERE NOT EXISTS
+			(SELECT 1 FROM sessions s WHERE s.id = session_id AND s.created = session_created)`); err != nil {
+			return fmt.Errorf("clear %s: %w", FlagsTable, err)
+		}
+		// column is one of two constants, never user input.
+		if _, err := tx.ExecContext(ctx, `INSERT INTO lazuli_session_flags(session_id, session_created, `+column+`)
+			VALUES (?1, ?2, CASE WHEN ?3 THEN datetime('now') END)
+			ON CONFLICT(session_id) DO UPDATE SET `+column+` = CASE WHEN ?3 THEN COALESCE(`+column+`, datetime('now')) END`,
+			id, created, on); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM lazuli_session_flags WHERE session_id = ? AND pinned_at IS NULL AND archived_at IS NULL`, id)
+		return err
+	})
+	if errors.Is(err, errNoStore) {
+		err = ErrNotFound
+	}
+	return err
+}
+
+// checkFlags reports FlagsTable as information, and rows whose session is
+// gone as a warning: they are ignored, and the next write of flags
+// removes them.
+func checkFlags(ctx context.Context, q querier, fs *findings) error {
+	ok, err := hasTable(ctx, q, FlagsTable)
+	if err != nil || !ok {
+		return err
+	}
+	var total, live int
+	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM lazuli_session_flags").Scan(&total); err != nil {
+		return fmt.Errorf("check %s: %w", FlagsTable, err)
+	}
+	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) "+liveFlags).Scan(&live); err != nil {
+		return fmt.Errorf("check %s: %w", FlagsTable, err)
+	}
+	fs.addN(SeverityInfo, "session_flags", live, fmt.Sprintf(
+		"table %s marks %d session(s) pinned or archived; it is Lazuli's own, AZUREAL ignores it", FlagsTable, live))
+	if stale := total - live; stale > 0 {
+		fs.addN(SeverityWarning, "session_flags_stale", stale, fmt.Sprintf(
+			"%d row(s) of %s name a session that no longer exists; they are ignored and the next pin or archive removes them", stale, FlagsTable))
+	}
+	return nil
+}
