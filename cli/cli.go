@@ -1,7 +1,7 @@
 // Package cli is Lazuli's headless command line: the subcommands of the
 // lazuli binary that never open a window (ls, show, import, context, check,
-// dump, run, compact, fork, import-native, search, reindex, stats, files,
-// refs, sql, export, sync, team). It never uses Fyne.
+// dump, run, compact, fork, pin, archive, import-native, search, reindex,
+// stats, files, refs, sql, export, sync, team). It never uses Fyne.
 package cli
 
 import (
@@ -41,8 +41,8 @@ type Env struct {
 }
 
 func commands() []command {
-	return []command{
-		{"ls", "[--store P] [--json]", "list the sessions of a store", runList},
+	return append([]command{
+		{"ls", "[--store P] [--all] [--json]", "list the sessions of a store (--all: archived ones too)", runList},
 		{"show", "[--store P] SESSION [--json]", "print a session's transcript", runShow},
 		{"import", "[--store P] [--session SESSION | --name NAME] [--worktree BRANCH] [--format F] [--no-full-text] FILE...", "import agent transcripts as sessions", runImport},
 		{"import-native", "[--store P] [--claude-dir DIR] [--codex-dir DIR] [--project PATH] [--worktree BRANCH] [--reimport] [--include-own] [--dry-run] [--no-full-text] [--json]", "import Claude Code's and Codex's own history, appending what is new", runImportNative},
@@ -61,7 +61,7 @@ func commands() []command {
 		{"sync", "push --pg URL [--project DIR | --store P]... [--machine NAME] [--allow-secrets] [--watch] [--json]", "push sessions to the team's PostgreSQL database", runSync},
 		{"team", "ls|show|search|stats|pull --pg URL [--json] [ARGS]", "browse, search, total and pull the team's sessions", runTeam},
 		{"fork", "[--store P] SESSION --at SEQ [--name N] [--json]", "start a new session from a copy of a session's history before one of its prompts", runFork},
-	}
+	}, pinCommands()...)
 }
 
 // IsCommand reports whether name is a CLI subcommand (or a help request),

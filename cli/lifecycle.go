@@ -53,3 +53,80 @@ func runFork(ctx context.Context, env *Env, args []string) error {
 		f.EventCount, parent.ID, *at)
 	return nil
 }
+
+// flagCommand is pin, unpin, archive or unarchive: it sets one mark of
+// SESSION (store.SetPinned, store.SetArchived) and says what it did.
+func flagCommand(name, done string, set func(ctx context.Context, st *store.Store, id int64) error) func(context.Context, *Env, []string) error {
+	return func(ctx context.Context, env *Env, args []string) error {
+		fs := newFlags(name, env)
+		storeArg := fs.String("store", "", "store file or folder")
+		pos, err := parseFlags(fs, args)
+		if err != nil {
+			return err
+		}
+		if len(pos) != 1 {
+			return usagef("want one SESSION")
+		}
+		st, sess, err := openSession(ctx, env, *storeArg, pos[0], false)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		if err := set(ctx, st, sess.ID); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "S%d %s %s\n", sess.ID, printable.Line(sess.DisplayName()), done)
+		return nil
+	}
+}
+
+func pinCommands() []command {
+	pin := func(on bool) func(ctx context.Context, st *store.Store, id int64) error {
+		return func(ctx context.Context, st *store.Store, id int64) error { return st.SetPinned(ctx, id, on) }
+	}
+	archive := func(on bool) func(ctx context.Context, st *store.Store, id int64) error {
+		return func(ctx context.Context, st *store.Store, id int64) error { return st.SetArchived(ctx, id, on) }
+	}
+	return []command{
+		{"pin", "[--store P] SESSION", "keep a session at the top of its group", flagCommand("pin", "pinned", pin(true))},
+		{"unpin", "[--store P] SESSION", "unpin a session", flagCommand("unpin", "unpinned", pin(false))},
+		{"archive", "[--store P] SESSION", "hide a session from the list without deleting it (ls --all shows it)", flagCommand("archive", "archived", archive(true))},
+		{"unarchive", "[--store P] SESSION", "list an archived session again", flagCommand("unarchive", "unarchived", archive(false))},
+	}
+}
+
+// lsJSON is one session of lazuli ls --json: the export's session object
+// with its marks.
+type lsJSON struct {
+	export.JSONSession
+	Pinned   bool `json:"pinned"`
+	Archived bool `json:"archived"`
+}
+
+// withFlags reads the sessions' marks and leaves out the archived
+// sessions unless all is set.
+func withFlags(ctx context.Context, st *store.Store, sessions []store.Session, all bool) ([]store.Session, map[int64]store.Flags, error) {
+	flags, err := st.SessionFlags(ctx)
+	if err != nil || all {
+		return sessions, flags, err
+	}
+	out := sessions[:0:0]
+	for _, s := range sessions {
+		if !flags[s.ID].Archived() {
+			out = append(out, s)
+		}
+	}
+	return out, flags, nil
+}
+
+// flagMarks is what ls prints before a marked session's name.
+func flagMarks(f store.Flags) string {
+	var m string
+	if f.Pinned() {
+		m += "[pinned] "
+	}
+	if f.Archived() {
+		m += "[archived] "
+	}
+	return m
+}

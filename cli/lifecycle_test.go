@@ -82,3 +82,56 @@ func TestForkCommand(t *testing.T) {
 		t.Errorf("a failed fork changed the file")
 	}
 }
+
+// TestPinArchiveCommands: pin and archive mark a session; ls hides the
+// archived one unless --all, which reports both marks in --json; unarchive
+// and unpin clear them; a missing session is a one-line error.
+func TestPinArchiveCommands(t *testing.T) {
+	dir := t.TempDir()
+	lifecycleStore(t, dir)
+	if code, _, errOut := run(t, dir, "fork", "S1", "--at", "3"); code != 0 {
+		t.Fatal(errOut)
+	}
+	for _, args := range [][]string{{"pin", "S1"}, {"archive", "2"}} {
+		if code, out, errOut := run(t, dir, args...); code != 0 || !strings.Contains(out, args[0]+"ned") && !strings.Contains(out, args[0]+"d") {
+			t.Errorf("%v: exit %d, %q %q", args, code, out, errOut)
+		}
+	}
+	type entry struct {
+		ID       int64 `json:"id"`
+		Pinned   bool  `json:"pinned"`
+		Archived bool  `json:"archived"`
+	}
+	ls := func(args ...string) []entry {
+		t.Helper()
+		code, out, errOut := run(t, dir, append([]string{"ls", "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("ls exit %d: %s", code, errOut)
+		}
+		var got []entry
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		return got
+	}
+	if got := ls(); len(got) != 1 || got[0] != (entry{1, true, false}) {
+		t.Errorf("ls --json = %+v, want S1 pinned only", got)
+	}
+	if got := ls("--all"); len(got) != 2 || got[0] != (entry{2, false, true}) || got[1] != (entry{1, true, false}) {
+		t.Errorf("ls --all --json = %+v", got)
+	}
+	if _, out, _ := run(t, dir, "ls", "--all"); !strings.Contains(out, "[archived] plan ⑂ 1") || !strings.Contains(out, "[pinned] plan") {
+		t.Errorf("ls --all:\n%s", out)
+	}
+	for _, args := range [][]string{{"unpin", "S1"}, {"unarchive", "S2"}} {
+		if code, _, errOut := run(t, dir, args...); code != 0 {
+			t.Errorf("%v: %s", args, errOut)
+		}
+	}
+	if got := ls(); len(got) != 2 || got[0] != (entry{2, false, false}) || got[1] != (entry{1, false, false}) {
+		t.Errorf("ls --json after = %+v", got)
+	}
+	if code, _, errOut := run(t, dir, "archive", "S9"); code != ExitError || !strings.Contains(errOut, "no session S9") {
+		t.Errorf("archive S9: exit %d, %q", code, errOut)
+	}
+}

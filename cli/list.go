@@ -17,6 +17,7 @@ func runList(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("ls", env)
 	storeArg := fs.String("store", "", "store file or folder")
 	asJSON := fs.Bool("json", false, "print JSON")
+	all := fs.Bool("all", false, "include archived sessions")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -29,10 +30,14 @@ func runList(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	sessions, flags, err := withFlags(ctx, st, sessions, *all)
+	if err != nil {
+		return err
+	}
 	if *asJSON {
-		out := make([]export.JSONSession, 0, len(sessions))
+		out := make([]lsJSON, 0, len(sessions))
 		for _, s := range sessions {
-			out = append(out, export.SessionJSON(s))
+			out = append(out, lsJSON{JSONSession: export.SessionJSON(s), Pinned: flags[s.ID].Pinned(), Archived: flags[s.ID].Archived()})
 		}
 		if err := writeJSON(env.Stdout, out); err != nil {
 			return err
@@ -47,7 +52,7 @@ func runList(ctx context.Context, env *Env, args []string) error {
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tNAME\tWORKTREE\tCREATED\tMSGS\tEVENTS\tCONTEXT")
 	for _, s := range sessions {
-		fmt.Fprintf(tw, "S%d\t%s\t%s\t%s\t%s\t%d\t%d\t%s\n", s.ID, statusText(s), printable.Line(s.DisplayName()),
+		fmt.Fprintf(tw, "S%d\t%s\t%s%s\t%s\t%s\t%d\t%d\t%s\n", s.ID, statusText(s), flagMarks(flags[s.ID]), printable.Line(s.DisplayName()),
 			printable.Line(s.Worktree), printable.Line(s.Created), s.MessageCount, s.EventCount, meterText(s.CharsSinceCompaction))
 	}
 	if err := tw.Flush(); err != nil {
