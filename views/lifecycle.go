@@ -5,6 +5,7 @@ package views
 // transcript header's link back to a fork's parent.
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -90,16 +91,10 @@ func (p *PromptBox) SetDraft(ref SessionRef, text string) {
 type sessionOrder struct{ index, depth int }
 
 // forkOrder lists g's sessions with each fork right after its parent (and
-// the parent's earlier forks), in g's order among siblings. A fork whose
-// parent is not in the group is listed at the top level.
+// the parent's earlier forks), pinned sessions first among their siblings,
+// else in g's order. A fork whose parent is not in the group is listed at
+// the top level.
 func forkOrder(g WorktreeGroup) []sessionOrder {
-	if len(g.Forks) == 0 {
-		out := make([]sessionOrder, len(g.Sessions))
-		for i := range out {
-			out[i].index = i
-		}
-		return out
-	}
 	pos := make(map[int64]int, len(g.Sessions))
 	for i, s := range g.Sessions {
 		pos[s.ID] = i
@@ -115,6 +110,19 @@ func forkOrder(g WorktreeGroup) []sessionOrder {
 		}
 		roots = append(roots, i)
 	}
+	pinnedFirst := func(list []int) {
+		slices.SortStableFunc(list, func(a, b int) int {
+			pa, pb := g.Pinned[g.Sessions[a].ID], g.Pinned[g.Sessions[b].ID]
+			switch {
+			case pa == pb:
+				return 0
+			case pa:
+				return -1
+			}
+			return 1
+		})
+	}
+	pinnedFirst(roots)
 	out := make([]sessionOrder, 0, len(g.Sessions))
 	seen := make([]bool, len(g.Sessions))
 	var walk func(i, depth int)
@@ -124,7 +132,9 @@ func forkOrder(g WorktreeGroup) []sessionOrder {
 		}
 		seen[i] = true
 		out = append(out, sessionOrder{i, depth})
-		for _, c := range children[g.Sessions[i].ID] {
+		kids := children[g.Sessions[i].ID]
+		pinnedFirst(kids)
+		for _, c := range kids {
 			walk(c, depth+1)
 		}
 	}
@@ -137,8 +147,12 @@ func forkOrder(g WorktreeGroup) []sessionOrder {
 	return out
 }
 
-// forkTitle is the sidebar title of a session depth forks deep.
-func forkTitle(name string, depth int) string {
+// forkTitle is the sidebar title of a session depth forks deep, marked ★
+// when pinned.
+func forkTitle(name string, depth int, pinned bool) string {
+	if pinned {
+		name = "★ " + name
+	}
 	if depth == 0 {
 		return name
 	}

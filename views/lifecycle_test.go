@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -108,5 +109,36 @@ func TestPromptSetDraft(t *testing.T) {
 	p.SetDraft(fork, "again")
 	if p.entry.Text != "again" {
 		t.Errorf("entry %q", p.entry.Text)
+	}
+}
+
+// TestSidebarPinnedArchived: pinned sessions come first in their group
+// (and first among a parent's forks), marked ★; archived ones the group
+// shows are greyed.
+func TestSidebarPinnedArchived(t *testing.T) {
+	s, _, _ := newTestSidebar(t)
+	g := WorktreeGroup{Worktree: "main", StorePath: "/p/a.azs", Sessions: []store.Session{
+		{ID: 4, Name: "d"}, {ID: 3, Name: "c"}, {ID: 2, Name: "b"}, {ID: 1, Name: "a"},
+	}, Forks: map[int64]int64{4: 1, 3: 1}, Pinned: map[int64]bool{3: true, 2: true}, Archived: map[int64]bool{1: true}}
+	s.Apply([]WorktreeGroup{g})
+	var got []string
+	for _, r := range s.rows[1:] {
+		got = append(got, fmt.Sprintf("%s:%v", r.title, r.archived))
+	}
+	want := []string{"★ b:false", "a:true", "↳ ★ c:false", "↳ d:false"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+	byName := map[string]*sidebarItem{}
+	for _, it := range objectsOf[*sidebarItem](s.list) {
+		if it.row != nil && !it.row.header {
+			byName[it.row.title] = it
+		}
+	}
+	if it := byName["a"]; it == nil || it.name.Importance != widget.LowImportance {
+		t.Errorf("the archived row is not greyed")
+	}
+	if it := byName["★ b"]; it == nil || it.name.Importance != widget.MediumImportance {
+		t.Errorf("a row that is not archived is greyed")
 	}
 }

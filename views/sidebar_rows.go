@@ -25,6 +25,8 @@ type WorktreeGroup struct {
 	Sessions  []store.Session
 	Running   map[int64]bool  // sessions whose agent process is running
 	Forks     map[int64]int64 // fork id → parent id: forks are listed under their parent (lifecycle.go)
+	Pinned    map[int64]bool  // pinned sessions: first in their group, marked ★ (lifecycle.go)
+	Archived  map[int64]bool  // archived sessions the group shows: greyed
 }
 
 // createdLayout is the format of store.Session.Created (UTC).
@@ -50,6 +52,7 @@ type sidebarRow struct {
 	created   time.Time
 	createdOK bool
 	rawTime   string
+	archived  bool // shown greyed
 }
 
 // buildSidebarRows flattens groups into rows: a header per group, then its
@@ -67,7 +70,8 @@ func buildSidebarRows(groups []WorktreeGroup) []sidebarRow {
 		})
 		for _, o := range forkOrder(g) {
 			r := sessionRow(g, gi, o.index)
-			r.title = forkTitle(r.title, o.depth)
+			r.title = forkTitle(r.title, o.depth, g.Pinned[g.Sessions[o.index].ID])
+			r.archived = g.Archived[g.Sessions[o.index].ID]
 			rows = append(rows, r)
 		}
 	}
@@ -241,6 +245,10 @@ func (it *sidebarItem) update(r *sidebarRow, now time.Time) {
 	it.session.Show()
 	it.badge.Text = r.badge
 	it.badge.Color = theme.Color(r.badgeName)
+	it.name.Importance = widget.MediumImportance
+	if r.archived {
+		it.name.Importance = widget.LowImportance
+	}
 	it.name.SetText(r.title)
 	it.duration.Text = r.duration
 	if r.duration != "" {
