@@ -5,6 +5,8 @@ package app
 // under their parent in the sidebar, and the header's link back.
 
 import (
+	"context"
+
 	"fyne.io/fyne/v2"
 
 	"github.com/lazuli-app/lazuli/store"
@@ -41,35 +43,99 @@ func (pw *projectWindow) ForkSession(ref views.SessionRef, atSeq int64, prompt s
 	})
 }
 
-// markForks sets each group's Forks from its store's fork links, so the
-// sidebar lists forks under their parent. A store whose links cannot be
-// read is shown without them, and the error is reported.
-func (pw *projectWindow) markForks(groups []views.WorktreeGroup) {
-	links := map[string]map[int64]store.ForkLink{}
+// markLifecycle sets each group's Forks, Pinned and Archived from its
+// store's fork links and marks, and leaves out archived sessions unless
+// the user asked to see them. A store whose links or marks cannot be read
+// is shown without them, and the error is reported.
+func (pw *projectWindow) markLifecycle(groups []views.WorktreeGroup) {
+	type marks struct {
+		forks map[int64]store.ForkLink
+		flags map[int64]store.Flags
+	}
+	pw.mu.Lock()
+	show := pw.showArchived
+	pw.mu.Unlock()
+	byStore := map[string]marks{}
 	for i := range groups {
-		path := groups[i].StorePath
-		l, ok := links[path]
+		g := &groups[i]
+		m, ok := byStore[g.StorePath]
 		if !ok {
-			st, err := pw.store(path)
+			st, err := pw.store(g.StorePath)
 			if err == nil {
-				l, err = st.Forks(pw.ctx)
+				m.forks, err = st.Forks(pw.ctx)
+			}
+			if err == nil {
+				m.flags, err = st.SessionFlags(pw.ctx)
 			}
 			if err != nil {
-				pw.showError("read forks", err)
+				pw.showError("read session marks", err)
 			}
-			links[path] = l
+			byStore[g.StorePath] = m
 		}
-		if len(l) == 0 {
+		if len(m.forks) == 0 && len(m.flags) == 0 {
 			continue
 		}
-		forks := map[int64]int64{}
-		for _, s := range groups[i].Sessions {
-			if link, ok := l[s.ID]; ok {
-				forks[s.ID] = link.ParentID
+		g.Forks, g.Pinned, g.Archived = map[int64]int64{}, map[int64]bool{}, map[int64]bool{}
+		kept := g.Sessions[:0:0]
+		for _, s := range g.Sessions {
+			f := m.flags[s.ID]
+			if f.Archived() && !show {
+				continue
+			}
+			kept = append(kept, s)
+			if link, ok := m.forks[s.ID]; ok {
+				g.Forks[s.ID] = link.ParentID
+			}
+			if f.Pinned() {
+				g.Pinned[s.ID] = true
+			}
+			if f.Archived() {
+				g.Archived[s.ID] = true
 			}
 		}
-		groups[i].Forks = forks
+		g.Sessions = kept
 	}
+}
+
+// lifecycleMenuItems are the Session menu's Pin, Archive and Show archived
+// items. Pin and Archive toggle the mark of the session shown.
+func (pw *projectWindow) lifecycleMenuItems() []*fyne.MenuItem {
+	show := &fyne.MenuItem{Label: "Show archived sessions"}
+	show.Action = func() {
+		pw.mu.Lock()
+		pw.showArchived = !pw.showArchived
+		show.Checked = pw.showArchived
+		pw.mu.Unlock()
+		if m := pw.win.MainMenu(); m != nil {
+			m.Refresh()
+		}
+		pw.refresh()
+	}
+	return []*fyne.MenuItem{
+		{Label: "Pin or unpin session", Action: func() { pw.toggleMark("pin session", store.Flags.Pinned, (*store.Store).SetPinned) }},
+		{Label: "Archive or unarchive session", Action: func() {
+			pw.toggleMark("archive session", store.Flags.Archived, (*store.Store).SetArchived)
+		}},
+		show,
+	}
+}
+
+// toggleMark flips one mark of the session shown: is reads it, set
+// writes it.
+func (pw *projectWindow) toggleMark(what string, is func(store.Flags) bool, set func(*store.Store, context.Context, int64, bool) error) {
+	pw.mu.Lock()
+	ref := pw.current
+	pw.mu.Unlock()
+	if ref.ID == 0 {
+		return
+	}
+	pw.write(what, func(st *store.Store) error {
+		flags, err := st.SessionFlags(pw.ctx)
+		if err != nil {
+			return err
+		}
+		return set(st, pw.ctx, ref.ID, !is(flags[ref.ID]))
+	}, ref)
 }
 
 // forkOrigin returns where ref was forked from; a zero origin when it is

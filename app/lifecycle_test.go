@@ -2,9 +2,11 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/lazuli-app/lazuli/store"
@@ -45,7 +47,7 @@ func TestForkSession(t *testing.T) {
 		t.Errorf("header origin %+v", o)
 	}
 	groups, errs := pw.listGroups()
-	pw.markForks(groups)
+	pw.markLifecycle(groups)
 	if len(errs) != 0 || len(groups) != 1 || groups[0].Forks[fork.ID] != parent.ID {
 		t.Errorf("groups %+v, %v", groups, errs)
 	}
@@ -53,5 +55,62 @@ func TestForkSession(t *testing.T) {
 	pw.wg.Wait()
 	if o := pw.mv.ForkOrigin(); o != (views.ForkOrigin{}) {
 		t.Errorf("the parent shows an origin %+v", o)
+	}
+}
+
+// TestPinArchiveInWindow: the Session menu's items pin and archive the
+// session shown; an archived session leaves the sidebar's groups until
+// "Show archived sessions" is checked, and then is marked archived.
+func TestPinArchiveInWindow(t *testing.T) {
+	fa := test.NewTempApp(t)
+	dir := t.TempDir()
+	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
+	bg := context.Background()
+	st, err := store.Open(bg, wt.StorePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := st.CreateSession(bg, "main", "a")
+	b, _ := st.CreateSession(bg, "main", "b")
+	st.Close()
+	pw := testWindow(t, fa, wt)
+	defer pw.close()
+	items := map[string]*fyne.MenuItem{}
+	for _, it := range pw.lifecycleMenuItems() {
+		items[it.Label] = it
+	}
+	groups := func() map[int64]string {
+		t.Helper()
+		gs, errs := pw.listGroups()
+		pw.markLifecycle(gs)
+		if len(errs) != 0 || len(gs) != 1 {
+			t.Fatalf("groups %+v, %v", gs, errs)
+		}
+		out := map[int64]string{}
+		for _, s := range gs[0].Sessions {
+			out[s.ID] = fmt.Sprintf("pinned=%v archived=%v", gs[0].Pinned[s.ID], gs[0].Archived[s.ID])
+		}
+		return out
+	}
+	pw.SelectSession(views.SessionRef{StorePath: wt.StorePath, ID: a.ID})
+	pw.wg.Wait()
+	items["Pin or unpin session"].Action()
+	pw.wg.Wait()
+	pw.SelectSession(views.SessionRef{StorePath: wt.StorePath, ID: b.ID})
+	pw.wg.Wait()
+	items["Archive or unarchive session"].Action()
+	pw.wg.Wait()
+	if got := groups(); len(got) != 1 || got[a.ID] != "pinned=true archived=false" {
+		t.Errorf("groups %v, want a pinned and b hidden", got)
+	}
+	items["Show archived sessions"].Action()
+	pw.wg.Wait()
+	if got := groups(); len(got) != 2 || got[b.ID] != "pinned=false archived=true" || !items["Show archived sessions"].Checked {
+		t.Errorf("groups with archived shown %v", got)
+	}
+	items["Archive or unarchive session"].Action()
+	pw.wg.Wait()
+	if got := groups(); got[b.ID] != "pinned=false archived=false" {
+		t.Errorf("after unarchive %v", got)
 	}
 }

@@ -31,7 +31,9 @@ func (pw *projectWindow) mainMenu() *fyne.MainMenu {
 		&fyne.MenuItem{Label: "Compact session now", Action: pw.onCompactNow},
 		fyne.NewMenuItemSeparator(),
 		&fyne.MenuItem{Label: "Export as Markdown, HTML or JSON…", Action: pw.onExportDocument},
+		fyne.NewMenuItemSeparator(),
 	)
+	session.Items = append(session.Items, pw.lifecycleMenuItems()...)
 	agentsMenu := fyne.NewMenu("Agents", fyne.NewMenuItem("Agent settings…", pw.showAgentSettings), pw.fullTextMenuItem(), pw.nativeSyncMenuItem())
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("About Lazuli", pw.onAbout))
 	return fyne.NewMainMenu(file, session, pw.insightMenu(), agentsMenu, help)

@@ -47,6 +47,7 @@ type projectWindow struct {
 	facets         facetCache                     // the sidebar filters' facets (facets.go)
 	currentChars   int64                          // context characters of current
 	focusPrompt    views.SessionRef               // a new session whose prompt box gets the focus
+	showArchived   bool                           // the sidebar lists archived sessions (lifecycle.go)
 	banner         string                         // the banner text shown
 
 	search    *searcher    // the search index and panel (Ctrl+K)
@@ -145,12 +146,12 @@ func userMessage(err error) error {
 func (pw *projectWindow) refresh() {
 	pw.go_(func() {
 		groups, complete, errs := pw.listGroupsQuick()
-		pw.markForks(groups)
+		pw.markLifecycle(groups)
 		if !complete {
 			quick := groups
 			fyne.Do(func() { pw.mv.Sidebar().Apply(quick) }) // the counts follow
 			groups, errs = pw.listGroups()
-			pw.markForks(groups)
+			pw.markLifecycle(groups)
 		}
 		for _, err := range errs {
 			pw.showError("read sessions", err)
