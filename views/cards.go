@@ -144,7 +144,7 @@ func (c *card) show(r *transcriptRow, d *rowDetail) {
 		c.bg.FillColor = withAlpha(theme.Color(theme.ColorNamePrimary), 0x26)
 		c.textLabel().SetText(expandTabs(e.Content))
 		c.text.Show()
-		c.forkBox.Show()
+		c.forkBox.Hidden = !c.t.canFork()
 	case rowAssistant:
 		c.setTitle("Assistant", theme.ColorNamePlaceHolder)
 		c.showMarkdown(e.Text)

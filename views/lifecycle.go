@@ -161,3 +161,14 @@ func forkTitle(name string, depth int, pinned bool) string {
 
 // Text returns the text in the prompt box's entry.
 func (p *PromptBox) Text() string { return p.entry.Text }
+
+// ForkSession does nothing: a read-only transcript (the team's) offers no
+// fork.
+func (readOnly) ForkSession(SessionRef, int64, string) {}
+
+// canFork reports whether the transcript's prompt cards offer "Fork from
+// here": not in a read-only transcript.
+func (t *Transcript) canFork() bool {
+	_, ro := t.actions.(readOnly)
+	return t.actions != nil && !ro
+}

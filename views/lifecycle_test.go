@@ -142,3 +142,20 @@ func TestSidebarPinnedArchived(t *testing.T) {
 		t.Errorf("a row that is not archived is greyed")
 	}
 }
+
+// TestNoForkInReadOnlyTranscript: the team's read-only transcript offers
+// no "Fork from here".
+func TestNoForkInReadOnlyTranscript(t *testing.T) {
+	test.NewTempApp(t)
+	tr := NewTranscript(readOnly{})
+	q := &postQueue{}
+	tr.post = q.post
+	w := test.NewTempWindow(t, tr.Content())
+	w.Resize(fyne.NewSize(800, 600))
+	tr.SetSession(store.Session{ID: 1}, stored(store.UserMessage("hi")), nil)
+	q.drain()
+	cards := cardsByRow(tr)
+	if len(cards) != 1 || cards[0].forkBox.Visible() {
+		t.Errorf("a read-only prompt card offers a fork")
+	}
+}
