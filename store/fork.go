@@ -100,8 +100,8 @@ func hasTable(ctx context.Context, q querier, name string) (bool, error) {
 // Fork creates a session in the parent's worktree holding a copy of every
 // event of the parent stored before the prompt at seq at: payloads byte
 // for byte, renumbered from 1, with the compactions that lie wholly before
-// at (after_seq < at, renumbered likewise) and the kept full text of the
-// copied events. name "" means "<parent> ⑂ <n>" with the first n no
+// at (after_seq < at, renumbered likewise), and the kept full text and
+// thinking of the copied events. name "" means "<parent> ⑂ <n>" with the first n no
 // session of the worktree has. The parent is not changed; the link goes to
 // ForkTable. It returns the new session.
 func (s *Store) Fork(ctx context.Context, parentID, at int64, name string) (Session, error) {
@@ -189,6 +189,21 @@ func forkTx(ctx context.Context, tx *sql.Tx, parentID, at int64, name string) (i
 			FROM lazuli_full_text f WHERE f.session_id = ?2 AND f.session_created = ?5 AND f.seq < ?3`,
 			id, parentID, at, created, parentCreated); err != nil {
 			return 0, fmt.Errorf("copy full text: %w", err)
+		}
+	}
+	if ok, err := hasTable(ctx, tx, ThinkingTable); err != nil {
+		return 0, err
+	} else if ok {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM lazuli_thinking WHERE session_id = ?`, id); err != nil {
+			return 0, fmt.Errorf("clear %s: %w", ThinkingTable, err) // rows a delete with foreign keys off left
+		}
+		// A thought came before the event at before_seq: in the fork, before
+		// the copy of that event.
+		if _, err := tx.ExecContext(ctx, `INSERT INTO lazuli_thinking(session_id, session_created, before_seq, text)
+			SELECT ?1, ?4, 1 + (SELECT COUNT(*) FROM events e WHERE e.session_id = ?2 AND e.seq < t.before_seq), text
+			FROM lazuli_thinking t WHERE t.session_id = ?2 AND t.session_created = ?5 AND t.before_seq < ?3 ORDER BY t.id`,
+			id, parentID, at, created, parentCreated); err != nil {
+			return 0, fmt.Errorf("copy thinking: %w", err)
 		}
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO lazuli_forks(session_id, session_created, parent_id, parent_created, parent_seq)

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// forkParent stores a session of three prompts, each with a reply and a
-// tool call (full text kept for the Bash result), compacted through seq 5.
+// forkParent stores a session of three prompts, each with thinking and
+// tool calls (full text kept), compacted through seqs 5 and 9.
 // Its prompts are at seqs 1, 7 and 13.
 func forkParent(t *testing.T, s *Store) Session {
 	t.Helper()
@@ -18,6 +18,7 @@ func forkParent(t *testing.T, s *Store) Session {
 	for i := range 3 {
 		evs := fullEvents()
 		evs[0] = UserMessage(fmt.Sprintf("prompt %d", i))
+		evs = append(evs[:1], append([]Event{Thinking(fmt.Sprintf("why %d", i))}, evs[1:]...)...)
 		if _, err := s.AppendEvents(ctx, sess.ID, evs); err != nil {
 			t.Fatal(err)
 		}
@@ -76,6 +77,10 @@ func TestFork(t *testing.T) {
 		comps, _ := s.Compactions(ctx, f.ID)
 		if wantComps := map[int64]int{1: 0, 7: 1, 13: 2}[at]; len(comps) != wantComps {
 			t.Errorf("fork at %d: %d compactions, want %d", at, len(comps), wantComps)
+		}
+		thoughts, err := s.Thoughts(ctx, f.ID)
+		if n := int((at - 1) / 6); err != nil || len(thoughts) != n || (n > 0 && (thoughts[n-1].BeforeSeq != at-5 || thoughts[n-1].Text != fmt.Sprintf("why %d", n-1))) {
+			t.Errorf("fork at %d: thoughts %+v, %v", at, thoughts, err)
 		}
 		full, err := s.FullTexts(ctx, f.ID)
 		if wantFull := 2 * int((at-1)/6); err != nil || len(full) != wantFull {
