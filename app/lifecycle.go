@@ -31,15 +31,17 @@ func (pw *projectWindow) ForkSession(ref views.SessionRef, atSeq int64, prompt s
 			pw.showError("fork session", err)
 			return
 		}
-		pw.refresh()
+		// One goroutine, in order: the list, then the fork's transcript.
+		pw.refreshList()
 		fork := views.SessionRef{StorePath: ref.StorePath, ID: f.ID}
 		pw.mu.Lock()
+		pw.loadGen++
+		gen := pw.loadGen
 		pw.focusPrompt = fork
 		pw.mu.Unlock()
-		fyne.Do(func() {
-			pw.mv.PromptBox().SetDraft(fork, prompt)
-			pw.SelectSession(fork)
-		})
+		pw.ui.rememberSession(fork)
+		fyne.Do(func() { pw.mv.PromptBox().SetDraft(fork, prompt) })
+		pw.loadSession(fork, gen)
 	})
 }
 
@@ -129,13 +131,25 @@ func (pw *projectWindow) toggleMark(what string, is func(store.Flags) bool, set 
 	if ref.ID == 0 {
 		return
 	}
-	pw.write(what, func(st *store.Store) error {
-		flags, err := st.SessionFlags(pw.ctx)
-		if err != nil {
-			return err
+	if pw.readOnly {
+		pw.showError(what, errReadOnly)
+		return
+	}
+	pw.go_(func() {
+		st, err := pw.store(ref.StorePath)
+		var flags map[int64]store.Flags
+		if err == nil {
+			flags, err = st.SessionFlags(pw.ctx)
 		}
-		return set(st, pw.ctx, ref.ID, !is(flags[ref.ID]))
-	}, ref)
+		if err == nil {
+			err = set(st, pw.ctx, ref.ID, !is(flags[ref.ID]))
+		}
+		if err != nil {
+			pw.showError(what, err)
+			return
+		}
+		pw.refreshList() // the header shows neither mark: nothing else to show
+	})
 }
 
 // forkOrigin returns where ref was forked from; a zero origin when it is

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -18,13 +17,8 @@ import (
 // parent, and the sidebar's groups carry the link.
 func TestForkSession(t *testing.T) {
 	fa := test.NewTempApp(t)
-	dir := t.TempDir()
-	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
+	wt, st := openTestWorktree(t)
 	bg := context.Background()
-	st, err := store.Open(bg, wt.StorePath)
-	if err != nil {
-		t.Fatal(err)
-	}
 	s, _, err := st.CreateSessionWithEvents(bg, "main", "plan", []store.Event{store.UserMessage("one"),
 		store.AssistantText("a"), store.UserMessage("two"), store.AssistantText("b")})
 	st.Close()
@@ -33,6 +27,7 @@ func TestForkSession(t *testing.T) {
 	}
 	pw := testWindow(t, fa, wt)
 	defer pw.close()
+	renderAll(pw)
 	parent := views.SessionRef{StorePath: wt.StorePath, ID: s.ID}
 	pw.ForkSession(parent, 3, "two")
 	pw.wg.Wait()
@@ -51,8 +46,7 @@ func TestForkSession(t *testing.T) {
 	if len(errs) != 0 || len(groups) != 1 || groups[0].Forks[fork.ID] != parent.ID {
 		t.Errorf("groups %+v, %v", groups, errs)
 	}
-	pw.SelectSession(parent)
-	pw.wg.Wait()
+	pw.loadSession(parent, pw.loadGen)
 	if o := pw.mv.ForkOrigin(); o != (views.ForkOrigin{}) {
 		t.Errorf("the parent shows an origin %+v", o)
 	}
@@ -63,18 +57,14 @@ func TestForkSession(t *testing.T) {
 // "Show archived sessions" is checked, and then is marked archived.
 func TestPinArchiveInWindow(t *testing.T) {
 	fa := test.NewTempApp(t)
-	dir := t.TempDir()
-	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
+	wt, st := openTestWorktree(t)
 	bg := context.Background()
-	st, err := store.Open(bg, wt.StorePath)
-	if err != nil {
-		t.Fatal(err)
-	}
 	a, _ := st.CreateSession(bg, "main", "a")
 	b, _ := st.CreateSession(bg, "main", "b")
 	st.Close()
 	pw := testWindow(t, fa, wt)
 	defer pw.close()
+	renderAll(pw)
 	items := map[string]*fyne.MenuItem{}
 	for _, it := range pw.lifecycleMenuItems() {
 		items[it.Label] = it
@@ -92,12 +82,10 @@ func TestPinArchiveInWindow(t *testing.T) {
 		}
 		return out
 	}
-	pw.SelectSession(views.SessionRef{StorePath: wt.StorePath, ID: a.ID})
-	pw.wg.Wait()
+	pw.loadSession(views.SessionRef{StorePath: wt.StorePath, ID: a.ID}, pw.loadGen)
 	items["Pin or unpin session"].Action()
 	pw.wg.Wait()
-	pw.SelectSession(views.SessionRef{StorePath: wt.StorePath, ID: b.ID})
-	pw.wg.Wait()
+	pw.loadSession(views.SessionRef{StorePath: wt.StorePath, ID: b.ID}, pw.loadGen)
 	items["Archive or unarchive session"].Action()
 	pw.wg.Wait()
 	if got := groups(); len(got) != 1 || got[a.ID] != "pinned=true archived=false" {
@@ -113,4 +101,12 @@ func TestPinArchiveInWindow(t *testing.T) {
 	if got := groups(); got[b.ID] != "pinned=false archived=false" {
 		t.Errorf("after unarchive %v", got)
 	}
+}
+
+// renderAll lays the window out and draws it once, so every widget has its
+// renderer before background work (which the test driver runs on its own
+// goroutine, not the Fyne one) shows something in it.
+func renderAll(pw *projectWindow) {
+	pw.win.Resize(fyne.NewSize(1000, 700))
+	pw.win.Canvas().Capture()
 }

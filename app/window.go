@@ -143,22 +143,24 @@ func userMessage(err error) error {
 }
 
 // refresh reloads the session list of every store in the background.
-func (pw *projectWindow) refresh() {
-	pw.go_(func() {
-		groups, complete, errs := pw.listGroupsQuick()
+func (pw *projectWindow) refresh() { pw.go_(pw.refreshList) }
+
+// refreshList reloads the session list of every store, off the Fyne
+// goroutine.
+func (pw *projectWindow) refreshList() {
+	groups, complete, errs := pw.listGroupsQuick()
+	pw.markLifecycle(groups)
+	if !complete {
+		quick := groups
+		fyne.Do(func() { pw.mv.Sidebar().Apply(quick) }) // the counts follow
+		groups, errs = pw.listGroups()
 		pw.markLifecycle(groups)
-		if !complete {
-			quick := groups
-			fyne.Do(func() { pw.mv.Sidebar().Apply(quick) }) // the counts follow
-			groups, errs = pw.listGroups()
-			pw.markLifecycle(groups)
-		}
-		for _, err := range errs {
-			pw.showError("read sessions", err)
-		}
-		fyne.Do(func() { pw.mv.Sidebar().Apply(groups) })
-		pw.refreshFacets(groups)
-	})
+	}
+	for _, err := range errs {
+		pw.showError("read sessions", err)
+	}
+	fyne.Do(func() { pw.mv.Sidebar().Apply(groups) })
+	pw.refreshFacets(groups)
 }
 
 // listGroups lists the sessions of every worktree, grouped by the branch

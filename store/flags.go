@@ -136,22 +136,6 @@ func (s *Store) setFlag(ctx context.Context, id int64, column string, on bool) e
 // gone as a warning: they are ignored, and the next write of flags
 // removes them.
 func checkFlags(ctx context.Context, q querier, fs *findings) error {
-	ok, err := hasTable(ctx, q, FlagsTable)
-	if err != nil || !ok {
-		return err
-	}
-	var total, live int
-	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM lazuli_session_flags").Scan(&total); err != nil {
-		return fmt.Errorf("check %s: %w", FlagsTable, err)
-	}
-	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) "+liveFlags).Scan(&live); err != nil {
-		return fmt.Errorf("check %s: %w", FlagsTable, err)
-	}
-	fs.addN(SeverityInfo, "session_flags", live, fmt.Sprintf(
-		"table %s marks %d session(s) pinned or archived; it is Lazuli's own, AZUREAL ignores it", FlagsTable, live))
-	if stale := total - live; stale > 0 {
-		fs.addN(SeverityWarning, "session_flags_stale", stale, fmt.Sprintf(
-			"%d row(s) of %s name a session that no longer exists; they are ignored and the next pin or archive removes them", stale, FlagsTable))
-	}
-	return nil
+	return checkOwnTable(ctx, q, fs, FlagsTable, liveFlags, "session_flags", "marks %d session(s) pinned or archived",
+		"name a session that no longer exists; they are ignored and the next pin or archive removes them")
 }
