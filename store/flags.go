@@ -136,6 +136,6 @@ func (s *Store) setFlag(ctx context.Context, id int64, column string, on bool) e
 // gone as a warning: they are ignored, and the next write of flags
 // removes them.
 func checkFlags(ctx context.Context, q querier, fs *findings) error {
-	return checkOwnTable(ctx, q, fs, FlagsTable, liveFlags, "session_flags", "marks %d session(s) pinned or archived",
-		"name a session that no longer exists; they are ignored and the next pin or archive removes them")
+	return checkOwnTable(ctx, q, fs, FlagsTable, "f", "session_flags", "marks %d session(s) pinned or archived",
+		"they are ignored and the next pin or archive removes them")
 }

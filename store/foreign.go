@@ -22,9 +22,9 @@ type schemaObject struct {
 
 // ownTables are the tables a store may hold: AZUREAL's, and Lazuli's own
 // record of native imports (native.go), full tool output (fulltext.go),
-// the agents' thinking (thinking.go), token usage (usage.go), fork links (fork.go) and pinned and
-// archived marks (flags.go). SQLite's
-// internal tables (sqlite_sequence, sqlite_stat1, …) are allowed too.
+// the agents' thinking (thinking.go), token usage (usage.go), fork links
+// (fork.go) and pinned and archived marks (flags.go). SQLite's internal
+// tables (sqlite_sequence, sqlite_stat1, …) are allowed too.
 var ownTables = map[string]bool{"sessions": true, "events": true, "compactions": true, "meta": true,
 	NativeTable: true, FullTextTable: true, ThinkingTable: true, UsageTable: true, ForkTable: true, FlagsTable: true}
 

@@ -271,32 +271,22 @@ func (s *Store) BuildContextAt(ctx context.Context, sessionID, at int64) (*Conte
 
 // checkForks reports ForkTable as information, and rows whose fork or
 // parent is gone as a warning: they are ignored, and the next fork
-// removes them.
+// removes them. (checkOwnTable checks one session per row; a link has
+// two.)
 func checkForks(ctx context.Context, q querier, fs *findings) error {
-	return checkOwnTable(ctx, q, fs, ForkTable, liveForks, "forks", "links %d fork(s) to their parents",
-		"name a fork or parent that no longer exists; they are ignored and the next fork removes them")
-}
-
-// checkOwnTable reports one of Lazuli's tables whose rows each name a
-// session (live joins them to the sessions that still exist): the live
-// rows as information (what says what they are, with their count), the
-// others as the warning code_stale (stale says what becomes of them). A
-// store without the table gets no finding.
-func checkOwnTable(ctx context.Context, q querier, fs *findings, table, live, code, what, stale string) error {
-	ok, err := hasTable(ctx, q, table)
+	ok, err := hasTable(ctx, q, ForkTable)
 	if err != nil || !ok {
 		return err
 	}
-	var total, alive int
-	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+table).Scan(&total); err != nil {
-		return fmt.Errorf("check %s: %w", table, err)
+	var total, live int
+	if err := q.QueryRowContext(ctx, "SELECT (SELECT COUNT(*) FROM lazuli_forks), (SELECT COUNT(*) "+liveForks+")").Scan(&total, &live); err != nil {
+		return fmt.Errorf("check %s: %w", ForkTable, err)
 	}
-	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) "+live).Scan(&alive); err != nil {
-		return fmt.Errorf("check %s: %w", table, err)
-	}
-	fs.addN(SeverityInfo, code, alive, fmt.Sprintf("table %s "+what+"; it is Lazuli's own, AZUREAL ignores it", table, alive))
-	if n := total - alive; n > 0 {
-		fs.addN(SeverityWarning, code+"_stale", n, fmt.Sprintf("%d row(s) of %s "+stale, n, table))
+	fs.addN(SeverityInfo, "forks", live, fmt.Sprintf(
+		"table %s links %d fork(s) to their parents; it is Lazuli's own, AZUREAL ignores it", ForkTable, live))
+	if n := total - live; n > 0 {
+		fs.addN(SeverityWarning, "forks_stale", n, fmt.Sprintf(
+			"%d row(s) of %s name a fork or parent that no longer exists; they are ignored and the next fork removes them", n, ForkTable))
 	}
 	return nil
 }
