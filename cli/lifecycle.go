@@ -41,7 +41,7 @@ func runFork(ctx context.Context, env *Env, args []string) error {
 	defer st.Close()
 	f, err := st.Fork(ctx, parent.ID, *at, *name)
 	if errors.Is(err, store.ErrNotPrompt) {
-		return fmt.Errorf("S%d has no prompt at seq %d: a fork starts before one of its prompts", parent.ID, *at)
+		return fmt.Errorf("session S%d has no prompt at seq %d: a fork starts before one of its prompts", parent.ID, *at)
 	}
 	if err != nil {
 		return err
