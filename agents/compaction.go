@@ -117,11 +117,10 @@ func CompactSession(ctx context.Context, st *store.Store, sessionID int64, opts 
 		return out, err
 	}
 	if opts.Backend == "" || opts.Model == "" {
-		all, err := st.LoadEvents(ctx, sessionID)
+		model, err := StoredSessionModel(ctx, st, sessionID)
 		if err != nil {
 			return out, err
 		}
-		model := SessionModel(all)
 		if opts.Model == "" && (opts.Backend == "" || BackendForModel(model) == opts.Backend) {
 			opts.Model = model
 		}

@@ -114,12 +114,12 @@ func (pw *projectWindow) SendPrompt(req views.PromptRequest) {
 		pw.showError("send prompt", errReadOnly)
 		return
 	}
-	pw.startRun(req.Ref, req.Prompt, req.Model, false)
+	pw.startRun(req.Ref, req.Prompt, req.Model)
 }
 
-// startRun starts a turn on ref; hidden turns (auto-continue) store no
-// user message.
-func (pw *projectWindow) startRun(ref views.SessionRef, prompt, model string, hidden bool) {
+// startRun runs the run workflow for a prompt on ref in the background:
+// the turn, and the compaction and auto-continue it may need.
+func (pw *projectWindow) startRun(ref views.SessionRef, prompt, model string) {
 	dir := pw.worktreeDir(ref.StorePath)
 	if dir == "" {
 		pw.setStatus("This store has no worktree folder for an agent to work in.", true)
@@ -137,43 +137,113 @@ func (pw *projectWindow) startRun(ref views.SessionRef, prompt, model string, hi
 	pw.runs[ref] = rs
 	pw.mu.Unlock()
 	pw.showRunning(ref)
-	verb := "Running"
-	if hidden {
-		verb = "Continuing after compaction with"
-	}
-	pw.setStatus(fmt.Sprintf("%s %s on %s…", verb, backend, store.DisplayName(ref.ID, "")), false)
+	pw.setStatus(fmt.Sprintf("Running %s on %s…", backend, store.DisplayName(ref.ID, "")), false)
 	pw.go_(func() {
 		defer cancel()
-		res, err := pw.runTurn(ctx, ref, prompt, model, backend, hidden, rs)
+		err := pw.runWorkflow(ctx, ref, prompt, model, rs)
 		pw.mu.Lock()
 		delete(pw.runs, ref)
 		pw.mu.Unlock()
 		pw.showRunning(ref)
-		pw.turnEnded(ref, res, err)
+		if err != nil { // the run could not start
+			pw.turnEnded(ref, agents.TurnResult{}, err)
+		}
 	})
 }
 
-// runTurn runs one turn against ref's store.
-func (pw *projectWindow) runTurn(ctx context.Context, ref views.SessionRef, prompt, model string,
-	backend agents.Backend, hidden bool, rs *runState) (agents.TurnResult, error) {
+// runWorkflow runs the workflow against ref's store and shows its
+// progress; the error is set when the run could not start.
+func (pw *projectWindow) runWorkflow(ctx context.Context, ref views.SessionRef, prompt, model string, rs *runState) error {
 	st, err := pw.store(ref.StorePath)
 	if err != nil {
-		return agents.TurnResult{}, err
+		return err
 	}
-	// The window's store watcher shows what the turn saves; OnSaved only
+	started := false
+	// The window's store watcher shows what the turns save; RunSaved only
 	// feeds the "may be compacting" banner.
-	opts := agents.TurnOptions{Config: pw.ui.agentConfig(), Backend: backend, Model: model,
-		Dir: pw.worktreeDir(ref.StorePath), Hidden: hidden,
-		OnSaved: func([]store.Event) {
-			pw.mu.Lock()
-			rs.lastEvent = time.Now()
-			pw.mu.Unlock()
-		}}
-	return agents.RunTurn(ctx, st, ref.ID, prompt, opts)
+	opts := agents.RunOptions{
+		Turn:    agents.TurnOptions{Config: pw.ui.agentConfig(), Model: model, Dir: pw.worktreeDir(ref.StorePath)},
+		Compact: pw.compactForRun(ref),
+		OnEvent: func(ev agents.RunEvent) {
+			switch ev.Kind {
+			case agents.RunStarting:
+				started = true
+			case agents.RunSaved:
+				pw.mu.Lock()
+				rs.lastEvent = time.Now()
+				pw.mu.Unlock()
+			case agents.RunTurnEnded:
+				pw.turnEnded(ref, ev.Turn, ev.Err)
+			case agents.RunContinuing:
+				pw.setStatus(fmt.Sprintf("Continuing after compaction with %s on %s…", ev.Backend,
+					store.DisplayName(ref.ID, "")), false)
+			}
+		},
+	}
+	_, err = agents.RunWorkflow(ctx, st, ref.ID, prompt, opts)
+	if started {
+		return nil // turnEnded reported it
+	}
+	return err
 }
 
-// turnEnded reports a finished turn and starts compaction when the
-// session needs it.
+// compactForRun is the run workflow's compaction for ref: a job of the
+// window's compaction worker (so no session is compacted twice at once),
+// waited for.
+func (pw *projectWindow) compactForRun(ref views.SessionRef) func(context.Context, agents.CompactRequest) (agents.CompactOutcome, error) {
+	return func(ctx context.Context, req agents.CompactRequest) (agents.CompactOutcome, error) {
+		if pw.readOnly || pw.compactor == nil {
+			return agents.CompactOutcome{}, errReadOnly
+		}
+		done := make(chan agents.CompactNotice, 1)
+		pw.mu.Lock()
+		if pw.compactWaiters == nil {
+			pw.compactWaiters = map[views.SessionRef][]chan agents.CompactNotice{}
+		}
+		pw.compactWaiters[ref] = append(pw.compactWaiters[ref], done)
+		pw.mu.Unlock()
+		defer pw.dropCompactWaiter(ref, done)
+		queued := pw.requestCompaction(ref, "after turn", req.AutoContinue, req.ContextChars, req.Model)
+		if !queued && !pw.compactor.Busy(ref.StorePath, ref.ID) {
+			select {
+			case n := <-done: // it ended just now
+				return n.Outcome, n.Err
+			default:
+				return agents.CompactOutcome{}, errNotCompactable
+			}
+		}
+		select {
+		case n := <-done:
+			return n.Outcome, n.Err
+		case <-ctx.Done():
+			return agents.CompactOutcome{}, ctx.Err()
+		}
+	}
+}
+
+// errNotCompactable reports a session that failed to compact at its
+// current size before; the worker does not try again until it grows.
+var errNotCompactable = errors.New("it could not be compacted at this size before")
+
+// dropCompactWaiter forgets a waiter of compactForRun.
+func (pw *projectWindow) dropCompactWaiter(ref views.SessionRef, done chan agents.CompactNotice) {
+	pw.mu.Lock()
+	defer pw.mu.Unlock()
+	ws := pw.compactWaiters[ref]
+	for i, w := range ws {
+		if w == done {
+			ws = append(ws[:i], ws[i+1:]...)
+			break
+		}
+	}
+	if len(ws) == 0 {
+		delete(pw.compactWaiters, ref)
+	} else {
+		pw.compactWaiters[ref] = ws
+	}
+}
+
+// turnEnded reports a finished turn.
 func (pw *projectWindow) turnEnded(ref views.SessionRef, res agents.TurnResult, err error) {
 	name := store.DisplayName(ref.ID, "")
 	var msg string
@@ -198,9 +268,6 @@ func (pw *projectWindow) turnEnded(ref views.SessionRef, res agents.TurnResult, 
 	pw.setStatus(msg, isErr)
 	if !res.Stopped && !res.StoppedForCompaction {
 		pw.ui.fa.SendNotification(fyne.NewNotification("Lazuli — "+name, msg))
-	}
-	if res.NeedsCompaction && err == nil {
-		pw.requestCompaction(ref, "after turn", res.StoppedForCompaction, res.ContextChars, res.Model)
 	}
 }
 
@@ -274,19 +341,22 @@ func (pw *projectWindow) setStatus(text string, isError bool) {
 	fyne.Do(func() { pw.mv.PromptBox().SetStatus(text, isError) })
 }
 
-// requestCompaction queues session ref for the compaction worker.
+// requestCompaction queues session ref for the compaction worker and
+// reports whether it was queued.
 func (pw *projectWindow) requestCompaction(ref views.SessionRef, reason string, autoContinue bool,
-	chars int64, model string) {
+	chars int64, model string) bool {
 	if pw.readOnly || pw.compactor == nil {
-		return
+		return false
 	}
 	job := agents.CompactJob{StorePath: ref.StorePath, SessionID: ref.ID, Reason: reason, AutoContinue: autoContinue}
-	if pw.compactor.Request(job, chars) {
-		pw.mu.Lock()
-		pw.compactModels[ref] = model
-		pw.mu.Unlock()
-		pw.updateBanner()
+	if !pw.compactor.Request(job, chars) {
+		return false
 	}
+	pw.mu.Lock()
+	pw.compactModels[ref] = model
+	pw.mu.Unlock()
+	pw.updateBanner()
+	return true
 }
 
 // compactOptions are the options of a compaction job.
@@ -299,8 +369,8 @@ func (pw *projectWindow) compactOptions(job agents.CompactJob) agents.CompactOpt
 	return agents.CompactOptions{Config: pw.ui.agentConfig(), Model: model}
 }
 
-// onCompactNotice reports the compaction worker's progress and resumes a
-// turn that was stopped for compaction.
+// onCompactNotice reports the compaction worker's progress, and its end to
+// the run workflows waiting for it (compactForRun).
 func (pw *projectWindow) onCompactNotice(n agents.CompactNotice) {
 	ref := views.SessionRef{StorePath: n.Job.StorePath, ID: n.Job.SessionID}
 	name := store.DisplayName(ref.ID, "")
@@ -309,6 +379,15 @@ func (pw *projectWindow) onCompactNotice(n agents.CompactNotice) {
 		pw.updateBanner()
 		return
 	}
+	defer func() {
+		pw.mu.Lock()
+		waiters := pw.compactWaiters[ref]
+		delete(pw.compactWaiters, ref)
+		pw.mu.Unlock()
+		for _, w := range waiters {
+			w <- n // buffered, one notice each
+		}
+	}()
 	if n.Err != nil {
 		log.Printf("compaction: %s of %s: %v", name, ref.StorePath, n.Err)
 	} else {
@@ -328,12 +407,6 @@ func (pw *projectWindow) onCompactNotice(n agents.CompactNotice) {
 	}
 	pw.setStatus(fmt.Sprintf("Compacted %s with %s: context down from %s to %s characters.", name, n.Outcome.Agent,
 		display.Count(n.Outcome.CharsBefore), display.Count(n.Outcome.CharsAfter)), false)
-	if n.Job.AutoContinue {
-		pw.mu.Lock()
-		model := pw.compactModels[ref]
-		pw.mu.Unlock()
-		pw.startRun(ref, agents.AutoContinuePrompt(), model, true)
-	}
 }
 
 // updateBanner shows "may be compacting" for the session shown when it is

@@ -45,10 +45,13 @@ type projectWindow struct {
 	compactModels  map[views.SessionRef]string    // model of each queued compaction
 	stopNativeSync context.CancelFunc             // stops keeping native history in sync; nil when off
 	facets         facetCache                     // the sidebar filters' facets (facets.go)
-	currentChars   int64                          // context characters of current
-	focusPrompt    views.SessionRef               // a new session whose prompt box gets the focus
-	showArchived   bool                           // the sidebar lists archived sessions (lifecycle.go)
-	banner         string                         // the banner text shown
+	// compactWaiters are the run workflows waiting for a session's
+	// compaction (compactForRun); created on first use.
+	compactWaiters map[views.SessionRef][]chan agents.CompactNotice
+	currentChars   int64            // context characters of current
+	focusPrompt    views.SessionRef // a new session whose prompt box gets the focus
+	showArchived   bool             // the sidebar lists archived sessions (lifecycle.go)
+	banner         string           // the banner text shown
 
 	search    *searcher    // the search index and panel (Ctrl+K)
 	showEvent *eventTarget // the event a search hit shows once its session is loaded

@@ -36,142 +36,30 @@ type runResult struct {
 // errStopped reports a run stopped by a signal.
 var errStopped = errors.New("stopped")
 
-// maxAutoRounds bounds compaction + auto-continue rounds of one run.
-const maxAutoRounds = 3
-
 func runRun(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags("run", env)
-	storeArg := fs.String("store", "", "store file or folder")
-	sessionArg := fs.String("session", "", "continue this session (default: a new one)")
-	backendArg := fs.String("backend", "", "claude or codex (default: the model's, else the session's, else claude)")
-	model := fs.String("model", "", "model passed to the CLI (default: the session's, else the CLI's)")
-	asJSON := fs.Bool("json", false, "print a JSON result at the end instead of the transcript")
-	noFull := fs.Bool("no-full-text", false, fullTextFlagHelp)
-	pos, err := parseFlags(fs, args)
+	req, err := parseRunArgs(env, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usagef("want one PROMPT (or - to read it from stdin)")
-	}
-	prompt := pos[0]
-	if prompt == "-" {
-		b, err := io.ReadAll(io.LimitReader(os.Stdin, 64<<20))
-		if err != nil {
-			return fmt.Errorf("read prompt: %w", err)
-		}
-		prompt = string(b)
-	}
-	if !utf8.ValidString(prompt) {
-		return usagef("the prompt is not valid UTF-8")
-	}
-	if strings.TrimSpace(prompt) == "" {
-		return usagef("the prompt is empty")
-	}
-	var backend agents.Backend
-	if *backendArg != "" {
-		if backend, err = agents.ParseBackend(*backendArg); err != nil {
-			return usagef("%v", err)
-		}
-		if *model != "" && agents.BackendForModel(*model) != backend {
-			return usagef("model %q is not a %s model", *model, backend)
-		}
-	}
-	var sessionID int64
-	if *sessionArg != "" {
-		if sessionID, err = ParseSessionID(*sessionArg); err != nil {
-			return err
-		}
-	}
-	path, err := StorePath(env.Dir, *storeArg)
-	if err != nil {
-		return err
-	}
-	st, err := openWritable(ctx, env, path) // opening never writes
+	st, err := openWritable(ctx, env, req.path) // opening never writes
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	st.SetKeepFullText(!*noFull)
-	sessionModel, hasEvents := "", false // the model the session last ran with
-	if sessionID != 0 {
-		if _, err := sessionByID(ctx, st, sessionID); err != nil {
-			return err
-		}
-		events, err := st.LoadEvents(ctx, sessionID)
-		if err != nil {
-			return err
-		}
-		sessionModel, hasEvents = agents.SessionModel(events), len(events) > 0
-		if *model == "" && sessionModel != "" && (backend == "" || agents.BackendForModel(sessionModel) == backend) {
-			*model = sessionModel
-		}
-	}
-	if backend == "" {
-		backend = agents.BackendForModel(*model)
-	}
-	// Check the CLI before anything is written: a missing agent must not
-	// create a file or a session.
-	cfg := agents.Config{}
-	if info := agents.Detect(ctx, cfg, backend); info.Err != nil {
-		return info.Err
-	}
-	dir := worktreeDir(path)
-	if sessionID == 0 {
-		s, err := st.CreateSession(ctx, BranchOf(dir), "")
-		if err != nil {
-			return err
-		}
-		sessionID = s.ID
-	} else if hasEvents && *model != "" && *model != sessionModel {
-		// Record the switch as AZUREAL does (a ModelSwitch event).
-		if _, err := st.AppendEvents(ctx, sessionID, []store.Event{store.ModelSwitch(*model)}); err != nil {
+	st.SetKeepFullText(req.keepFull)
+	if req.session != 0 {
+		if _, err := sessionByID(ctx, st, req.session); err != nil {
 			return err
 		}
 	}
-
-	res := runResult{Store: path, Session: sessionID, Backend: string(backend), Model: *model}
-	out := &transcriptPrinter{w: env.Stdout, quiet: *asJSON}
-	if !*asJSON {
-		fmt.Fprintf(env.Stderr, "lazuli: S%d in %s, running %s\n", sessionID, path, backend)
+	out := &transcriptPrinter{w: env.Stdout, errW: env.Stderr, quiet: req.asJSON, path: req.path}
+	req.opts.OnEvent = out.event
+	run, runErr := agents.RunWorkflow(ctx, st, req.session, req.prompt, req.opts)
+	if !out.started { // it failed before the agent started
+		return runErr
 	}
-	opts := agents.TurnOptions{Config: cfg, Backend: backend, Model: *model, Dir: dir, OnSaved: out.print}
-	turnRes, runErr := agents.RunTurn(ctx, st, sessionID, prompt, opts)
-	for round := 0; runErr == nil && turnRes.NeedsCompaction && round < maxAutoRounds && ctx.Err() == nil; round++ {
-		outcome, err := agents.CompactSession(ctx, st, sessionID, agents.CompactOptions{Config: cfg, Backend: backend, Model: *model})
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "lazuli: compaction: %s\n", OneLine(err))
-			break
-		}
-		res.Compacted = true
-		out.note(fmt.Sprintf("compacted by %s through seq %d (%d characters of context left)",
-			outcome.Agent, outcome.AfterSeq, outcome.CharsAfter))
-		if !turnRes.StoppedForCompaction {
-			break
-		}
-		res.AutoContinued = true
-		opts.Hidden = true
-		next, err := agents.RunTurn(ctx, st, sessionID, agents.AutoContinuePrompt(), opts)
-		next.EventsSaved += turnRes.EventsSaved
-		turnRes, runErr = next, err
-	}
-	res.EventsSaved, res.Completed, res.DurationMS, res.CostUSD = turnRes.EventsSaved, turnRes.Completed, turnRes.DurationMS, store.SerdeFloat(turnRes.CostUSD)
-	res.ExitCode, res.Stopped = turnRes.ExitCode, turnRes.Stopped
-	if res.Model == "" {
-		res.Model = turnRes.Model
-	}
-	switch {
-	case runErr != nil:
-		res.Error = OneLine(runErr)
-	case turnRes.Stopped:
-		res.Error = errStopped.Error()
-	case !turnRes.Success():
-		res.Error = "the agent reported a failure"
-		if s := stderrLast(turnRes.Stderr); s != "" {
-			res.Error += ": " + s
-		}
-	}
-	if *asJSON {
+	res := newRunResult(req.path, run, runErr)
+	if req.asJSON {
 		b, _ := json.Marshal(res)
 		fmt.Fprintln(env.Stdout, string(b))
 	} else {
@@ -181,6 +69,99 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 		return errors.New(res.Error)
 	}
 	return nil
+}
+
+// runRequest is a parsed `lazuli run` command line.
+type runRequest struct {
+	path     string
+	session  int64
+	prompt   string
+	asJSON   bool
+	keepFull bool // keep full tool results beside the compacted events
+	opts     agents.RunOptions
+}
+
+// parseRunArgs reads the command line of `lazuli run`.
+func parseRunArgs(env *Env, args []string) (runRequest, error) {
+	var req runRequest
+	fs := newFlags("run", env)
+	storeArg := fs.String("store", "", "store file or folder")
+	sessionArg := fs.String("session", "", "continue this session (default: a new one)")
+	backendArg := fs.String("backend", "", "claude or codex (default: the model's, else the session's, else claude)")
+	model := fs.String("model", "", "model passed to the CLI (default: the session's, else the CLI's)")
+	fs.BoolVar(&req.asJSON, "json", false, "print a JSON result at the end instead of the transcript")
+	noFull := fs.Bool("no-full-text", false, fullTextFlagHelp)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return req, err
+	}
+	if len(pos) != 1 {
+		return req, usagef("want one PROMPT (or - to read it from stdin)")
+	}
+	req.keepFull = !*noFull
+	if req.prompt, err = readPrompt(pos[0]); err != nil {
+		return req, err
+	}
+	var backend agents.Backend
+	if *backendArg != "" {
+		if backend, err = agents.ParseBackend(*backendArg); err != nil {
+			return req, usagef("%v", err)
+		}
+		if *model != "" && agents.BackendForModel(*model) != backend {
+			return req, usagef("model %q is not a %s model", *model, backend)
+		}
+	}
+	if *sessionArg != "" {
+		if req.session, err = ParseSessionID(*sessionArg); err != nil {
+			return req, err
+		}
+	}
+	if req.path, err = StorePath(env.Dir, *storeArg); err != nil {
+		return req, err
+	}
+	dir := worktreeDir(req.path)
+	req.opts = agents.RunOptions{Worktree: BranchOf(dir),
+		Turn: agents.TurnOptions{Backend: backend, Model: *model, Dir: dir}}
+	return req, nil
+}
+
+// readPrompt returns the prompt argument, or stdin for "-", checked.
+func readPrompt(arg string) (string, error) {
+	prompt := arg
+	if prompt == "-" {
+		b, err := io.ReadAll(io.LimitReader(os.Stdin, 64<<20))
+		if err != nil {
+			return "", fmt.Errorf("read prompt: %w", err)
+		}
+		prompt = string(b)
+	}
+	if !utf8.ValidString(prompt) {
+		return "", usagef("the prompt is not valid UTF-8")
+	}
+	if strings.TrimSpace(prompt) == "" {
+		return "", usagef("the prompt is empty")
+	}
+	return prompt, nil
+}
+
+// newRunResult is the --json result of a run.
+func newRunResult(path string, run agents.RunResult, runErr error) runResult {
+	t := run.Turn
+	res := runResult{Store: path, Session: run.SessionID, Backend: string(run.Backend), Model: run.Model,
+		EventsSaved: t.EventsSaved, Completed: t.Completed, DurationMS: t.DurationMS, CostUSD: store.SerdeFloat(t.CostUSD),
+		ExitCode: t.ExitCode, Stopped: t.Stopped, Compacted: run.Compacted, AutoContinued: run.AutoContinued}
+	switch {
+	case runErr != nil:
+		res.Error = OneLine(runErr)
+	case t.Stopped:
+		res.Error = errStopped.Error()
+	case !t.Success():
+		res.Error = "the agent reported a failure"
+		if s := stderrLast(t.Stderr); s != "" {
+			res.Error += ": " + s
+		}
+	}
+	return res
 }
 
 // stderrLast returns the last non-empty line of s, shortened.
@@ -195,10 +176,33 @@ func stderrLast(s string) string {
 	return s
 }
 
-// transcriptPrinter prints saved events as a short readable transcript.
+// transcriptPrinter prints a run's progress: saved events as a short
+// readable transcript, and notes.
 type transcriptPrinter struct {
-	w     io.Writer
-	quiet bool
+	w, errW io.Writer
+	quiet   bool
+	path    string
+	started bool // the workflow reached RunStarting
+}
+
+// event shows one step of the run workflow.
+func (p *transcriptPrinter) event(ev agents.RunEvent) {
+	switch ev.Kind {
+	case agents.RunStarting:
+		p.started = true
+		if !p.quiet {
+			fmt.Fprintf(p.errW, "lazuli: S%d in %s, running %s\n", ev.SessionID, p.path, ev.Backend)
+		}
+	case agents.RunSaved:
+		p.print(ev.Saved)
+	case agents.RunCompacted:
+		if ev.Err != nil {
+			fmt.Fprintf(p.errW, "lazuli: compaction: %s\n", OneLine(ev.Err))
+			return
+		}
+		o := ev.Outcome
+		p.note(fmt.Sprintf("compacted by %s through seq %d (%d characters of context left)", o.Agent, o.AfterSeq, o.CharsAfter))
+	}
 }
 
 func (p *transcriptPrinter) print(events []store.Event) {

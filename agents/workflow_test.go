@@ -1,0 +1,162 @@
+package agents
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// versionScript makes the fake agent answer Detect's --version (Detect runs
+// it with this process's environment).
+func versionScript(t *testing.T) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "version.txt")
+	if err := os.WriteFile(p, []byte("fake-agent 1.0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LAZULI_FAKE_SCRIPT", p)
+}
+
+func TestRunWorkflowCreatesSessionAndReportsProgress(t *testing.T) {
+	versionScript(t)
+	ctx := context.Background()
+	st, _ := newStore(t)
+	cfg, env, _ := fakeCLI(t, claudeInit, claudeText, claudeOK)
+	var kindsSeen []RunEventKind
+	res, err := RunWorkflow(ctx, st, 0, "hello", RunOptions{Worktree: "feature",
+		Turn:    TurnOptions{Config: cfg, Env: env, Dir: t.TempDir()},
+		OnEvent: func(ev RunEvent) { kindsSeen = append(kindsSeen, ev.Kind) }})
+	if err != nil || res.SessionID == 0 || !res.Turn.Success() || res.Compacted {
+		t.Fatalf("res %+v, err %v", res, err)
+	}
+	s, err := st.GetSession(ctx, res.SessionID)
+	if err != nil || s.Worktree != "feature" {
+		t.Fatalf("new session %+v, %v", s, err)
+	}
+	if got := strings.Join(kinds(t, st, res.SessionID), " "); got != "UserMessage Init AssistantText Complete" {
+		t.Fatalf("stored kinds: %s", got)
+	}
+	if len(kindsSeen) < 3 || kindsSeen[0] != RunStarting || kindsSeen[len(kindsSeen)-1] != RunTurnEnded {
+		t.Fatalf("events %v", kindsSeen)
+	}
+}
+
+func TestRunWorkflowMissingCLICreatesNothing(t *testing.T) {
+	ctx := context.Background()
+	st, id := newStore(t)
+	cfg := Config{ClaudePath: "/nonexistent/claude", Getenv: func(string) string { return "" }}
+	if _, err := RunWorkflow(ctx, st, 0, "hi", RunOptions{Turn: TurnOptions{Config: cfg}}); err == nil {
+		t.Fatal("want an error for a missing CLI")
+	}
+	if _, err := st.AppendEvents(ctx, id, []store.Event{store.Init("/w", "claude-opus-5-5")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RunWorkflow(ctx, st, id, "hi", RunOptions{Turn: TurnOptions{Config: cfg, Model: "sonnet"}}); err == nil {
+		t.Fatal("want an error for a missing CLI")
+	}
+	ss, _ := st.ListSessions(ctx, "")
+	if got := strings.Join(kinds(t, st, id), " "); len(ss) != 1 || got != "Init" {
+		t.Fatalf("a missing CLI wrote: %d sessions, kinds %s", len(ss), got)
+	}
+}
+
+func TestRunWorkflowRecordsModelSwitchAndUsesSessionModel(t *testing.T) {
+	versionScript(t)
+	ctx := context.Background()
+	st, id := newStore(t)
+	if _, err := st.AppendEvents(ctx, id, []store.Event{store.UserMessage("first"), store.Init("/w", "claude-haiku-4-5")}); err != nil {
+		t.Fatal(err)
+	}
+	cfg, env, rec := fakeCLI(t, claudeInit, claudeText, claudeOK)
+	opts := RunOptions{Turn: TurnOptions{Config: cfg, Env: env, Dir: t.TempDir()}}
+	res, err := RunWorkflow(ctx, st, id, "again", opts)
+	if err != nil || res.Model != "haiku" {
+		t.Fatalf("res %+v, err %v: want the session's model", res, err)
+	}
+	if args := strings.Join(readRecord(t, rec).Args, " "); !strings.Contains(args, "--model haiku") {
+		t.Fatalf("argv %s", args)
+	}
+	opts.Turn.Model = "sonnet"
+	if _, err := RunWorkflow(ctx, st, id, "third", opts); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(kinds(t, st, id), " ")
+	want := "UserMessage Init UserMessage Init AssistantText Complete ModelSwitch UserMessage Init AssistantText Complete"
+	if got != want {
+		t.Fatalf("stored kinds\n got %s\nwant %s", got, want)
+	}
+	if m, _ := StoredSessionModel(ctx, st, id); m != "sonnet" {
+		t.Fatalf("session model %q", m)
+	}
+}
+
+// TestRunWorkflowCompactsAndAutoContinues crosses the threshold mid-turn:
+// the workflow compacts the session, then runs the hidden auto-continue
+// turn, which finishes.
+func TestRunWorkflowCompactsAndAutoContinues(t *testing.T) {
+	versionScript(t)
+	ctx := context.Background()
+	st, id := newStore(t)
+	seed := []store.Event{store.UserMessage("first prompt"), store.AssistantText(strings.Repeat("old words ", 400)),
+		store.UserMessage("second prompt"), store.AssistantText("short")}
+	if _, err := st.AppendEvents(ctx, id, seed); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := st.CharsSinceCompaction(ctx, id)
+	long := `{"type":"assistant","message":{"id":"msg_9","content":[{"type":"text","text":"` + strings.Repeat("new ", 60) + `"}]},"uuid":"u9"}`
+	cfg, env, rec := fakeCLI(t, claudeInit, long, "#hang")
+	script := filepath.Join(filepath.Dir(rec), "script.txt")
+	var compacted []CompactRequest
+	var kindsSeen []RunEventKind
+	opts := RunOptions{
+		Turn: TurnOptions{Config: cfg, Env: env, Dir: t.TempDir(), Threshold: before + 100, Grace: 200 * time.Millisecond},
+		Compact: func(ctx context.Context, req CompactRequest) (CompactOutcome, error) {
+			compacted = append(compacted, req)
+			// The continued turn finishes.
+			if err := os.WriteFile(script, []byte(claudeInit+"\n"+claudeText+"\n"+claudeOK+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return CompactSession(ctx, st, req.SessionID, CompactOptions{Agent: CompactBuiltin})
+		},
+		OnEvent: func(ev RunEvent) { kindsSeen = append(kindsSeen, ev.Kind) },
+	}
+	res, err := RunWorkflow(ctx, st, id, "third prompt", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Compacted || !res.AutoContinued || !res.Turn.Success() || len(compacted) != 1 || !compacted[0].AutoContinue {
+		t.Fatalf("res %+v, compactions %+v", res, compacted)
+	}
+	want := []RunEventKind{RunStarting, RunTurnEnded, RunCompacting, RunCompacted, RunContinuing, RunTurnEnded}
+	if !inOrder(kindsSeen, want) {
+		t.Fatalf("events %v, want %v in this order", kindsSeen, want)
+	}
+	if r := readRecord(t, rec); !strings.Contains(strings.Join(r.Args, " "), store.AutoContinueOpenTag) {
+		t.Fatalf("the last turn was not the auto-continue prompt: %q", r.Args)
+	}
+	users := 0
+	for _, k := range kinds(t, st, id) {
+		if k == string(store.KindUserMessage) {
+			users++
+		}
+	}
+	if users != 3 {
+		t.Fatalf("%d user messages stored; the hidden prompt must not be one", users)
+	}
+}
+
+// inOrder reports whether want occurs in got in this order.
+func inOrder(got, want []RunEventKind) bool {
+	i := 0
+	for _, k := range got {
+		if i < len(want) && k == want[i] {
+			i++
+		}
+	}
+	return i == len(want)
+}
