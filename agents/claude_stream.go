@@ -18,17 +18,76 @@ const claudeSummaryPrefix = "This session is being continued from a previous con
 // claudeStreamParser parses Claude Code's stream-json stdout line by line, as
 // the process writes it. Every line's events are returned at once; nothing is
 // held back, and a run without a final result line simply has no Complete.
+//
+// A sub-agent's lines (parent_tool_use_id set) stay out of the main
+// thread's events: each sub-agent gets a parser of its own, and its events
+// are handed out by TakeSubagents, to be stored as a session of its own.
 type claudeStreamParser struct {
 	stats  ParseStats
 	tools  claudeTools
 	agents map[string]bool // open Agent/Task calls, by tool_use id
 	model  string          // the init line's model, for a result without modelUsage
 	usage  usageLog
+
+	asked map[string]string              // what each Agent/Task call asked, by tool_use id; shared with sub-parsers
+	subs  map[string]*claudeStreamParser // the parsers of sub-agents, by their call's tool_use id
+	order []string                       // sub-agent call ids in the order their work began
+	ready map[string][]store.Event       // sub-agent events not yet taken, by call id
+	echo  string                         // a sub-parser's prompt, dropped when the stream repeats it
 }
 
 // newClaudeStreamParser returns a stream parser; it needs no options.
 func newClaudeStreamParser(ParserOptions) *claudeStreamParser {
-	return &claudeStreamParser{tools: claudeTools{}, agents: map[string]bool{}}
+	return &claudeStreamParser{tools: claudeTools{}, agents: map[string]bool{}, asked: map[string]string{},
+		subs: map[string]*claudeStreamParser{}, ready: map[string][]store.Event{}}
+}
+
+// SubagentEvents are events of one sub-agent, parsed from its parent's
+// stream.
+type SubagentEvents struct {
+	ToolUseID string // the parent's Agent/Task call that started it
+	Asked     string // what it was asked: the call's prompt, else its description
+	Events    []store.Event
+}
+
+// SubagentSource is a Parser whose input also carries sub-agents' work
+// (Claude's stream-json). TakeSubagents returns the sub-agent events
+// parsed since the last call, one entry per sub-agent, in the order the
+// sub-agents began.
+type SubagentSource interface {
+	TakeSubagents() []SubagentEvents
+}
+
+// TakeSubagents implements SubagentSource.
+func (p *claudeStreamParser) TakeSubagents() []SubagentEvents {
+	if len(p.ready) == 0 {
+		return nil
+	}
+	var out []SubagentEvents
+	for _, id := range p.order {
+		if evs := p.ready[id]; len(evs) > 0 {
+			out = append(out, SubagentEvents{ToolUseID: id, Asked: p.asked[id], Events: store.FilterInjectedEvents(evs)})
+		}
+	}
+	clear(p.ready)
+	return out
+}
+
+// subagentLine parses a line of the sub-agent started by call id.
+func (p *claudeStreamParser) subagentLine(id string, o jsonObj) {
+	sub := p.subs[id]
+	if sub == nil {
+		sub = newClaudeStreamParser(ParserOptions{})
+		sub.asked = p.asked // a sub-agent's own Agent calls are sub-agents too
+		sub.echo = p.asked[id]
+		p.subs[id] = sub
+		p.order = append(p.order, id)
+		if sub.echo != "" {
+			p.ready[id] = append(p.ready[id], store.UserMessage(sub.echo))
+		}
+	}
+	events, _ := sub.dispatch(o)
+	p.ready[id] = append(p.ready[id], events...)
 }
 
 // Feed parses one stdout (or stderr) line.
@@ -67,6 +126,10 @@ func (p *claudeStreamParser) feed(line []byte) ([]store.Event, jsonObj) {
 	o, ok := decodeObj(line)
 	if !ok {
 		p.stats.noteMalformed()
+		return nil, nil
+	}
+	if id := claudeSubagentOf(o); id != "" {
+		p.subagentLine(id, o) // its usage is in the result line's, which counts the whole run
 		return nil, nil
 	}
 	events, mapped := p.dispatch(o)
@@ -133,14 +196,9 @@ func (p *claudeStreamParser) system(o jsonObj) ([]store.Event, bool) {
 	return nil, false
 }
 
-// user maps a user line: the tool results of the main thread, and prompts.
-// The API puts text after the tool results, so the prompt of an array comes
-// last. Lines of a sub-agent (parent_tool_use_id set) are dropped: the Agent
-// call's own result carries the sub-agent's report.
+// user maps a user line: tool results, and prompts. The API puts text
+// after the tool results, so the prompt of an array comes last.
 func (p *claudeStreamParser) user(o jsonObj) []store.Event {
-	if claudeIsSubagentLine(o) {
-		return nil
-	}
 	msg := o.obj("message")
 	if s, ok := msg.strOK("content"); ok {
 		return p.prompt(s)
@@ -161,6 +219,10 @@ func (p *claudeStreamParser) user(o jsonObj) []store.Event {
 func (p *claudeStreamParser) prompt(raw string) []store.Event {
 	s, ok := store.SanitizeUserMessage(raw)
 	if !ok || strings.TrimSpace(s) == "" {
+		return nil
+	}
+	if p.echo != "" && strings.TrimSpace(s) == strings.TrimSpace(p.echo) {
+		p.echo = "" // the sub-agent's prompt, stored when it began
 		return nil
 	}
 	switch {
@@ -189,9 +251,6 @@ func (p *claudeStreamParser) toolResult(b jsonObj) []store.Event {
 
 // assistant maps an assistant line (one content block per line in practice).
 func (p *claudeStreamParser) assistant(o jsonObj) []store.Event {
-	if claudeIsSubagentLine(o) {
-		return nil
-	}
 	msg := o.obj("message")
 	if _, ok := msg.strOK("id"); !ok {
 		return nil
@@ -227,6 +286,7 @@ func (p *claudeStreamParser) toolCall(id, name string, input []byte) store.Event
 	p.tools[id] = claudeToolRef{name, path}
 	if claudeIsAgentTool(name) {
 		p.agents[id] = true
+		p.asked[id] = claudeAgentAsked(input)
 	}
 	return store.ToolCall(id, name, path, input)
 }
@@ -290,8 +350,19 @@ func claudeTextHook(line string) []store.Event {
 	return nil
 }
 
-// claudeIsSubagentLine reports whether a stream line belongs to a sub-agent.
-func claudeIsSubagentLine(o jsonObj) bool {
-	id, _ := o.strOK("parent_tool_use_id")
-	return id != ""
+// claudeSubagentOf returns the call whose sub-agent wrote a stream line
+// (its parent_tool_use_id), or "" for a line of the main thread.
+func claudeSubagentOf(o jsonObj) string {
+	return o.str("parent_tool_use_id")
+}
+
+// claudeAgentAsked returns what an Agent/Task call asks its sub-agent:
+// its prompt, else its description.
+func claudeAgentAsked(input []byte) string {
+	in, ok := decodeObj(input)
+	if !ok {
+		return ""
+	}
+	s, _ := in.firstStr("prompt", "description")
+	return s
 }

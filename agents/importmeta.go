@@ -45,23 +45,28 @@ type ImportedFile struct {
 	Duplicate bool // the same transcript was imported before, into Session: nothing was stored
 }
 
-// ImportTranscript stores one parsed transcript file (see LoadTranscript)
-// as a new session of worktree, named and dated by ImportMeta; a non-empty
+// ImportTranscript stores one parsed transcript file (see ReadTranscript)
+// as a new session of worktree, named and dated by ImportMeta, with a
+// session of its own for each sub-agent (StoreTranscript); a non-empty
 // name wins over the derived one. When the store already holds the same
 // transcript (same name, time and stored events, as importing the same
 // file twice gives) nothing is stored and the result says which session
-// holds it, as a merge skips an exact duplicate.
-// usage is the transcript's token usage (Loaded.Usage), stored with it.
-func ImportTranscript(ctx context.Context, st *store.Store, worktree, name, path string, f Format, events []store.Event, usage ...store.Usage) (ImportedFile, error) {
-	derived, created := ImportMeta(path, f, events)
+// holds it, as a merge skips an exact duplicate. The transcript's usage
+// is stored with it.
+func ImportTranscript(ctx context.Context, st *store.Store, worktree, name, path string, t Transcript) (ImportedFile, error) {
+	derived, created := ImportMeta(path, t.Format, t.Events)
 	if name == "" {
 		name = derived
 	}
-	if s, ok, err := st.FindImported(ctx, worktree, name, created, events); err != nil {
+	if s, ok, err := st.FindImported(ctx, worktree, name, created, t.Events); err != nil {
 		return ImportedFile{}, err
 	} else if ok {
 		return ImportedFile{Session: s, Duplicate: true}, nil
 	}
-	s, n, err := st.CreateSessionAt(ctx, worktree, name, created, events, usage...)
+	id, n, err := storeTranscriptAt(ctx, st, t, 0, worktree, name, created)
+	if err != nil {
+		return ImportedFile{}, err
+	}
+	s, err := st.GetSession(ctx, id)
 	return ImportedFile{Session: s, Events: n}, err
 }

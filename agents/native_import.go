@@ -438,7 +438,16 @@ func (n NativeSession) Title() string {
 // SubagentTitle is the name of a sub-agent's session: its parent's name
 // and what the sub-agent was asked.
 func SubagentTitle(parent string, sub NativeSession) string {
-	return shorten(parent, 30) + " › " + shorten(sub.Title(), 40)
+	return SubagentName(parent, sub.Title())
+}
+
+// SubagentName is the name of a sub-agent's session from its parent's
+// name and what it was asked (SubagentTitle for a native transcript).
+func SubagentName(parent, asked string) string {
+	if asked = shorten(asked, 40); asked == "" {
+		asked = "sub-agent"
+	}
+	return shorten(parent, 30) + " › " + asked
 }
 
 // shorten returns the first non-blank line of s with its white space

@@ -123,74 +123,112 @@ func ParseFile(path string, f Format, opts ParserOptions) ([]store.Event, Format
 // LoadTranscript parses the transcript at path into the events to store:
 // injected context is filtered out as on every ingestion path (spec §6.4),
 // and a file whose every line was malformed fails with ErrNotTranscript.
+// Sub-agents' work is left out; ReadTranscript keeps it.
 func LoadTranscript(path string, f Format, opts ParserOptions) ([]store.Event, Format, ParseStats, error) {
-	l, err := LoadTranscriptUsage(path, f, opts)
-	return l.Events, l.Format, l.Stats, err
+	t, err := ReadTranscript(path, f, opts)
+	return t.Events, t.Format, t.Stats, err
 }
 
-// Loaded is a transcript parsed for storing: its events (injected context
-// filtered out) and their token usage.
-type Loaded struct {
-	Events []store.Event
-	Usage  []store.Usage // Event indexes Events
-	Format Format
-	Stats  ParseStats
+// Transcript is a parsed transcript: the main thread's events, their token
+// usage, and the work of each sub-agent its stream carried (Claude
+// stream-json), in the order the sub-agents began. A sub-agent's usage is
+// not separate: Claude's result line counts the whole run, sub-agents
+// included, and that usage is placed on the main thread's events.
+type Transcript struct {
+	Format    Format
+	Events    []store.Event
+	Usage     []store.Usage // Event indexes Events
+	Subagents []SubagentEvents
+	Stats     ParseStats
 }
 
-// LoadTranscriptUsage is LoadTranscript with the transcript's token usage.
-func LoadTranscriptUsage(path string, f Format, opts ParserOptions) (Loaded, error) {
+// ReadTranscript is LoadTranscript keeping sub-agents' work, each
+// sub-agent's events filtered like the main thread's, and the main
+// thread's token usage.
+func ReadTranscript(path string, f Format, opts ParserOptions) (Transcript, error) {
 	fh, err := os.Open(path)
 	if err != nil {
-		return Loaded{}, err
+		return Transcript{}, err
 	}
 	defer fh.Close()
-	events, p, f, stats, err := parse(fh, f, opts)
-	l := Loaded{Format: f, Stats: stats}
+	t, p, err := parseTranscript(fh, f, opts)
 	if err != nil {
-		return l, err
+		return t, err
 	}
-	if len(events) == 0 && stats.Malformed > 0 {
-		return l, fmt.Errorf("no %s lines found: %w", f, ErrNotTranscript)
+	if len(t.Events) == 0 && len(t.Subagents) == 0 && t.Stats.Malformed > 0 {
+		return Transcript{Format: t.Format, Stats: t.Stats}, fmt.Errorf("no %s lines found: %w", t.Format, ErrNotTranscript)
 	}
-	l.Events = store.FilterInjectedEvents(events)
+	t.Events = store.FilterInjectedEvents(t.Events)
 	if up, ok := p.(UsageParser); ok {
-		l.Usage = PlaceUsage(l.Events, up.Usage())
+		t.Usage = PlaceUsage(t.Events, up.Usage())
 	}
-	return l, nil
+	return t, nil
 }
 
 // Parse parses a whole transcript from r; see ParseFile.
 func Parse(r io.Reader, f Format, opts ParserOptions) ([]store.Event, Format, ParseStats, error) {
-	events, _, f, stats, err := parse(r, f, opts)
-	return events, f, stats, err
+	t, _, err := parseTranscript(r, f, opts)
+	return t.Events, t.Format, t.Stats, err
 }
 
-// parse is Parse that also returns the parser, for its usage.
-func parse(r io.Reader, f Format, opts ParserOptions) ([]store.Event, Parser, Format, ParseStats, error) {
+// parseTranscript parses a whole transcript from r, sub-agents included;
+// it also returns the parser, for its usage.
+func parseTranscript(r io.Reader, f Format, opts ParserOptions) (Transcript, Parser, error) {
 	br := bufio.NewReaderSize(r, 1<<20)
 	if f == FormatAuto {
 		head, err := peekLines(br, 200)
 		if err != nil {
-			return nil, nil, "", ParseStats{}, err
+			return Transcript{}, nil, err
 		}
 		if f, err = DetectFormat(head); err != nil {
-			return nil, nil, "", ParseStats{}, err
+			return Transcript{}, nil, err
 		}
 	}
 	p, err := NewParser(f, opts)
 	if err != nil {
-		return nil, nil, "", ParseStats{}, err
+		return Transcript{}, nil, err
 	}
-	var events []store.Event
+	t := Transcript{Format: f}
+	subs := newSubagentCollector()
 	err = eachLine(br, func(line []byte, tooLong bool) {
 		if tooLong {
 			feedTooLong(p)
 			return
 		}
-		events = append(events, p.Feed(line)...)
+		t.Events = append(t.Events, p.Feed(line)...)
+		subs.take(p)
 	})
-	events = append(events, p.Finish()...)
-	return events, p, f, p.Stats(), err
+	t.Events = append(t.Events, p.Finish()...)
+	subs.take(p)
+	t.Subagents, t.Stats = subs.list, p.Stats()
+	return t, p, err
+}
+
+// subagentCollector gathers what a SubagentSource hands out, one entry per
+// sub-agent.
+type subagentCollector struct {
+	list  []SubagentEvents
+	index map[string]int
+}
+
+func newSubagentCollector() *subagentCollector {
+	return &subagentCollector{index: map[string]int{}}
+}
+
+// take adds what p parsed of sub-agents since the last call.
+func (c *subagentCollector) take(p Parser) {
+	src, ok := p.(SubagentSource)
+	if !ok {
+		return
+	}
+	for _, s := range src.TakeSubagents() {
+		if i, ok := c.index[s.ToolUseID]; ok {
+			c.list[i].Events = append(c.list[i].Events, s.Events...)
+			continue
+		}
+		c.index[s.ToolUseID] = len(c.list)
+		c.list = append(c.list, s)
+	}
 }
 
 // feedTooLong counts an over-long line as malformed without parsing it.

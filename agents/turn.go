@@ -45,6 +45,18 @@ type TurnOptions struct {
 	OnStarted func()
 	// OnSaved is called after each batch of events is written.
 	OnSaved func(saved []store.Event)
+	// OnSubagent is called after each batch of a sub-agent's events is
+	// written to the sub-agent's own session.
+	OnSubagent func(SubagentSaved)
+}
+
+// SubagentSaved reports events of a sub-agent written to its session.
+type SubagentSaved struct {
+	ToolUseID string // the parent's Agent/Task call
+	SessionID int64
+	Name      string
+	Created   bool // this batch created the session
+	Saved     []store.Event
 }
 
 // TurnResult reports how a turn ended.
@@ -138,6 +150,15 @@ type turn struct {
 	storeErr  error
 	usageDone int                // the parser's usage rows stored so far
 	flushed   map[store.Kind]int // anchorable events stored so far, by kind (see placeUsage)
+	subs      []*subagentSink    // sub-agents' sessions, in the order they began
+}
+
+// subagentSink is a sub-agent's session, written as the turn streams.
+type subagentSink struct {
+	toolUseID, asked string
+	session          int64 // 0 until its first batch is written
+	name             string
+	pending          []store.Event
 }
 
 func (t *turn) run(ctx context.Context, full string) (TurnResult, error) {
@@ -256,6 +277,7 @@ func (t *turn) feed(ctx context.Context, l line) {
 	for _, e := range store.FilterInjectedEvents(t.parser.Feed(l.data)) {
 		t.add(e)
 	}
+	t.takeSubagents()
 	if t.res.StoppedForCompaction || t.res.Stopped {
 		return
 	}
@@ -342,15 +364,41 @@ func sessionIDOf(b []byte) string {
 	return ""
 }
 
-// flush writes the queued events in one transaction. A failed write keeps
-// them queued for the next flush.
-func (t *turn) flush(ctx context.Context) {
-	if len(t.pending) == 0 {
+// takeSubagents queues what the parser read of sub-agents.
+func (t *turn) takeSubagents() {
+	src, ok := t.parser.(SubagentSource)
+	if !ok {
 		return
 	}
+	for _, se := range src.TakeSubagents() {
+		var sink *subagentSink
+		for _, s := range t.subs {
+			if s.toolUseID == se.ToolUseID {
+				sink = s
+			}
+		}
+		if sink == nil {
+			sink = &subagentSink{toolUseID: se.ToolUseID, asked: se.Asked}
+			t.subs = append(t.subs, sink)
+		}
+		sink.pending = append(sink.pending, se.Events...)
+	}
+}
+
+// flush writes the queued events: each sub-agent's, then the parent's (so
+// the list, newest first, shows the parent above its sub-agents), each
+// batch in one transaction. A failed write keeps its events queued for the
+// next flush.
+func (t *turn) flush(ctx context.Context) {
 	wctx := context.WithoutCancel(ctx) // a stop must not lose what was parsed
 	wctx, cancel := context.WithTimeout(wctx, 30*time.Second)
 	defer cancel()
+	for _, s := range t.subs {
+		t.flushSubagent(wctx, s)
+	}
+	if len(t.pending) == 0 {
+		return
+	}
 	var rows []UsageRow
 	if up, ok := t.parser.(UsageParser); ok {
 		rows = up.Usage()[t.usageDone:]
@@ -371,12 +419,39 @@ func (t *turn) flush(ctx context.Context) {
 	}
 }
 
+// flushSubagent writes a sub-agent's queued events, creating its session
+// (named after its parent and what it was asked, linked to the parent's
+// call) with the first batch.
+func (t *turn) flushSubagent(ctx context.Context, s *subagentSink) {
+	if len(s.pending) == 0 {
+		return
+	}
+	saved := SubagentSaved{ToolUseID: s.toolUseID, Saved: s.pending}
+	if s.session == 0 {
+		id, name, err := t.st.CreateSubagentSession(ctx, t.session, subagentBatch(s.toolUseID, s.asked, s.pending))
+		if err != nil {
+			t.storeErr = err
+			return
+		}
+		s.session, s.name, saved.Created = id, name, true
+	} else if _, err := t.st.AppendEvents(ctx, s.session, s.pending); err != nil {
+		t.storeErr = err
+		return
+	}
+	s.pending = nil
+	saved.SessionID, saved.Name = s.session, s.name
+	if t.opts.OnSubagent != nil {
+		t.opts.OnSubagent(saved)
+	}
+}
+
 // finish stores what the parser held back and, when the agent failed
 // without reporting it, a failed Complete so the session shows ✗.
 func (t *turn) finish(ctx context.Context, exitCode int) {
 	for _, e := range store.FilterInjectedEvents(t.parser.Finish()) {
 		t.add(e)
 	}
+	t.takeSubagents()
 	stoppedByUs := t.res.Stopped || t.res.StoppedForCompaction
 	if !t.sawResult && !stoppedByUs && (t.stopWhy != nil || exitCode != 0 || t.res.EventsSaved+len(t.pending) > 0) {
 		fail := store.Complete(false, uint64(time.Since(t.started).Milliseconds()), 0)

@@ -21,7 +21,7 @@ type RunOptions struct {
 	// Turn holds the options of every turn. Its Backend and Model are the
 	// ones asked for: "" model means the session's (when its backend
 	// fits), else the CLI's default; "" backend means the model's. Its
-	// Hidden and OnSaved are set by the workflow.
+	// Hidden, OnSaved and OnSubagent are set by the workflow.
 	Turn TurnOptions
 	// Worktree is the branch recorded in a new session (sessionID 0).
 	Worktree string
@@ -51,6 +51,7 @@ type RunEventKind int
 const (
 	RunStarting   RunEventKind = iota + 1 // the session is ready; the agent starts
 	RunSaved                              // Saved were written to the session
+	RunSubagent                           // a sub-agent's events were written to its own session
 	RunTurnEnded                          // a turn ended: Turn, Err
 	RunCompacting                         // the session is being compacted
 	RunCompacted                          // compaction ended: Outcome, or Err
@@ -64,6 +65,7 @@ type RunEvent struct {
 	Backend   Backend
 	Model     string
 	Saved     []store.Event
+	Subagent  SubagentSaved
 	Turn      TurnResult
 	Outcome   CompactOutcome
 	Err       error
@@ -130,6 +132,7 @@ func RunWorkflow(ctx context.Context, st *store.Store, sessionID int64, prompt s
 	}
 	w := &workflow{st: st, session: sessionID, opts: opts, res: &res}
 	topts.OnSaved = func(saved []store.Event) { w.emit(RunEvent{Kind: RunSaved, Saved: saved}) }
+	topts.OnSubagent = func(s SubagentSaved) { w.emit(RunEvent{Kind: RunSubagent, Subagent: s}) }
 	w.emit(RunEvent{Kind: RunStarting})
 	return w.run(ctx, prompt, topts)
 }

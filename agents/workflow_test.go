@@ -160,3 +160,37 @@ func inOrder(got, want []RunEventKind) bool {
 	}
 	return i == len(want)
 }
+
+// TestRunWorkflowStoresSubagentSession runs the prompt box's and lazuli
+// run's workflow on a stream with a sub-agent: both sessions are stored,
+// and the workflow reports the sub-agent's session.
+func TestRunWorkflowStoresSubagentSession(t *testing.T) {
+	versionScript(t)
+	ctx := context.Background()
+	st, id := newStore(t)
+	cfg, env, _ := fakeCLI(t, claudeInit, claudeAgentCall, claudeSubPrompt, claudeSubCall, claudeSubResult, claudeAgentDone, claudeDone, claudeOK)
+	var subs []SubagentSaved
+	res, err := RunWorkflow(ctx, st, id, "take stock", RunOptions{Turn: TurnOptions{Config: cfg, Env: env, Dir: t.TempDir()},
+		OnEvent: func(ev RunEvent) {
+			if ev.Kind == RunSubagent {
+				subs = append(subs, ev.Subagent)
+			}
+		}})
+	if err != nil || !res.Turn.Success() {
+		t.Fatalf("res %+v, err %v", res, err)
+	}
+	if len(subs) == 0 || !subs[0].Created {
+		t.Fatalf("sub-agent reports %+v", subs)
+	}
+	child := subs[0].SessionID
+	if got := strings.Join(kinds(t, st, id), " "); got != "UserMessage Init ToolCall ToolResult AssistantText Complete" {
+		t.Fatalf("parent: %s", got)
+	}
+	if got := strings.Join(kinds(t, st, child), " "); got != "UserMessage ToolCall ToolResult" {
+		t.Fatalf("sub-agent: %s", got)
+	}
+	list, _ := st.ListSessions(ctx, "")
+	if len(list) != 2 || list[0].ID != id || list[1].ID != child {
+		t.Fatalf("want the parent listed above its sub-agent: %+v", list)
+	}
+}

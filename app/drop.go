@@ -190,14 +190,14 @@ func (pw *projectWindow) importTranscripts(paths []string) {
 	}
 	target := pw.targetWorktree()
 	pw.go_(func() {
-		parsed := make([]agents.Loaded, 0, len(paths))
+		parsed := make([]agents.Transcript, 0, len(paths))
 		for _, path := range paths {
-			l, err := agents.LoadTranscriptUsage(path, agents.FormatAuto, agents.ParserOptions{})
+			t, err := agents.ReadTranscript(path, agents.FormatAuto, agents.ParserOptions{})
 			if err != nil {
 				pw.showError("import "+filepath.Base(path), err)
 				return
 			}
-			parsed = append(parsed, l)
+			parsed = append(parsed, t)
 		}
 		st, err := pw.store(target.StorePath)
 		if err != nil {
@@ -209,8 +209,8 @@ func (pw *projectWindow) importTranscripts(paths []string) {
 			branch = cli.BranchOf(filepath.Dir(target.StorePath))
 		}
 		var msgs []string
-		for i, l := range parsed {
-			r, err := agents.ImportTranscript(pw.ctx, st, branch, "", paths[i], l.Format, l.Events, l.Usage...)
+		for i, t := range parsed {
+			r, err := agents.ImportTranscript(pw.ctx, st, branch, "", paths[i], t)
 			if err != nil {
 				pw.showError("import "+filepath.Base(paths[i]), err)
 				return

@@ -15,11 +15,8 @@ import (
 
 // parsedFile is one transcript, parsed and ready to store.
 type parsedFile struct {
-	path   string
-	format agents.Format
-	events []store.Event
-	usage  []store.Usage
-	stats  agents.ParseStats
+	path string
+	agents.Transcript
 }
 
 func runImport(ctx context.Context, env *Env, args []string) error {
@@ -82,10 +79,14 @@ func runImport(ctx context.Context, env *Env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("import %s: %w", pf.path, err)
 		}
+		subs := ""
+		if k := len(pf.Subagents); k > 0 {
+			subs = fmt.Sprintf(" (%d sub-agent(s) in sessions of their own)", k)
+		}
 		if r.Duplicate {
-			fmt.Fprintf(env.Stderr, "%s (%s): already imported as S%d; nothing stored\n", pf.path, pf.format, r.Session.ID)
+			fmt.Fprintf(env.Stderr, "%s (%s): already imported as S%d; nothing stored\n", pf.path, pf.Format, r.Session.ID)
 		} else {
-			fmt.Fprintf(env.Stderr, "%s (%s): %d events into S%d\n", pf.path, pf.format, r.Events, r.Session.ID)
+			fmt.Fprintf(env.Stderr, "%s (%s): %d events into S%d%s\n", pf.path, pf.Format, r.Events, r.Session.ID, subs)
 		}
 		fmt.Fprintf(env.Stdout, "S%d\n", r.Session.ID)
 	}
@@ -103,14 +104,14 @@ func parseTranscript(env *Env, file string, format agents.Format) (parsedFile, e
 	if err := store.CheckRegular(file); err != nil {
 		return parsedFile{}, fmt.Errorf("cannot import %w", err) // a FIFO would block forever
 	}
-	l, err := agents.LoadTranscriptUsage(file, format, agents.ParserOptions{})
+	t, err := agents.ReadTranscript(file, format, agents.ParserOptions{})
 	if err != nil {
 		return parsedFile{}, fmt.Errorf("%s: %w", file, err)
 	}
-	if l.Stats.Malformed > 0 {
-		fmt.Fprintf(env.Stderr, "%s: skipped %d malformed line(s) (line %s)\n", file, l.Stats.Malformed, joinInts(l.Stats.BadLines))
+	if t.Stats.Malformed > 0 {
+		fmt.Fprintf(env.Stderr, "%s: skipped %d malformed line(s) (line %s)\n", file, t.Stats.Malformed, joinInts(t.Stats.BadLines))
 	}
-	return parsedFile{path: file, format: l.Format, events: l.Events, usage: l.Usage, stats: l.Stats}, nil
+	return parsedFile{path: file, Transcript: t}, nil
 }
 
 // storeParsed writes one parsed transcript as a new session, named and
@@ -118,10 +119,10 @@ func parseTranscript(env *Env, file string, format agents.Format) (parsedFile, e
 // already holds it; or appends it to target. One transaction either way.
 func storeParsed(ctx context.Context, st *store.Store, pf parsedFile, target int64, worktree, name string) (agents.ImportedFile, error) {
 	if target != 0 {
-		n, err := st.AppendEvents(ctx, target, pf.events, pf.usage...)
+		_, n, err := agents.StoreTranscript(ctx, st, pf.Transcript, target, worktree, name)
 		return agents.ImportedFile{Session: store.Session{ID: target}, Events: n}, err
 	}
-	return agents.ImportTranscript(ctx, st, worktree, name, pf.path, pf.format, pf.events, pf.usage...)
+	return agents.ImportTranscript(ctx, st, worktree, name, pf.path, pf.Transcript)
 }
 
 // worktreeDir is the worktree folder a store path belongs to.

@@ -195,6 +195,10 @@ func (p *transcriptPrinter) event(ev agents.RunEvent) {
 		}
 	case agents.RunSaved:
 		p.print(ev.Saved)
+	case agents.RunSubagent:
+		if ev.Subagent.Created {
+			p.note(fmt.Sprintf("a sub-agent works in S%d (%s)", ev.Subagent.SessionID, ev.Subagent.Name))
+		}
 	case agents.RunCompacted:
 		if ev.Err != nil {
 			fmt.Fprintf(p.errW, "lazuli: compaction: %s\n", OneLine(ev.Err))

@@ -500,3 +500,45 @@ func TestAutoCompaction(t *testing.T) {
 		h.check()
 	})
 }
+
+// subagentScript is a parent that delegates to a synchronous sub-agent
+// (recognised by its prompt), and the sub-agent's own script.
+func subagentScript(sub fm.Script) (fm.Script, fm.Route) {
+	call := fm.Call("Agent", map[string]any{"description": "Inventory", "run_in_background": false,
+		"prompt": "SUBAGENT-INVENTORY: list the files and report them."})
+	return fm.Script{fm.Tools("I'll delegate the inventory.", call), fm.Text("The sub-agent found README.md.")},
+		fm.Route{Contains: "SUBAGENT-INVENTORY", Script: sub}
+}
+
+// TestSubagentRun runs claude with a sub-agent: the parent's turn keeps
+// only its own steps, and the sub-agent's work is a session of its own,
+// "<parent> › <what it was asked>", listed below the parent.
+func TestSubagentRun(t *testing.T) {
+	fm.NeedCLI(t, "claude")
+	parent, route := subagentScript(fm.Script{fm.Tools("", fm.Bash("echo sub-step-done")), fm.Text("Inventory: README.md")})
+	h := newHarness(t, parent, route)
+	rr, r := h.run(backend{name: "claude"}, "Take stock of the repository.")
+	if r.code != 0 || rr.Completed == nil || !*rr.Completed {
+		t.Fatalf("run:\n%s", r)
+	}
+	ss := h.sessions()
+	if len(ss) != 2 || ss[0].ID != 1 || ss[1].ID != 2 {
+		t.Fatalf("want the parent listed above its sub-agent: %+v", ss)
+	}
+	parentEvs, childEvs := h.show(1), h.show(2)
+	if calls := kinds(parentEvs, "ToolCall"); len(calls) != 1 || calls[0].field("tool_name") != "Agent" {
+		t.Errorf("the parent's calls are not just the Agent call\n%s", dumpEvents(parentEvs))
+	}
+	calls, results := kinds(childEvs, "ToolCall"), kinds(childEvs, "ToolResult")
+	if len(calls) != 1 || calls[0].field("tool_name") != "Bash" || len(results) != 1 ||
+		!strings.Contains(results[0].field("content"), "sub-step-done") {
+		t.Errorf("the sub-agent's work is not in S2\n%s", dumpEvents(childEvs))
+	}
+	if users := kinds(childEvs, "UserMessage"); len(users) != 1 || !strings.HasPrefix(users[0].field("content"), "SUBAGENT-INVENTORY") {
+		t.Errorf("S2 does not start with what the sub-agent was asked\n%s", dumpEvents(childEvs))
+	}
+	if name := h.ok("show", "--store", h.store, "2").stdout; !strings.HasPrefix(name, "S2  S1 › SUBAGENT-INVENTORY") {
+		t.Errorf("S2's header: %.200s", name)
+	}
+	h.check()
+}

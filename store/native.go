@@ -191,9 +191,7 @@ func wrapNative(err error) error {
 
 // hasNativeTable reports whether the file has NativeTable.
 func hasNativeTable(ctx context.Context, q querier) (bool, error) {
-	var n int
-	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", NativeTable).Scan(&n)
-	return n > 0, err
+	return hasTable(ctx, q, NativeTable)
 }
 
 // ImportNative stores batches in one transaction: each batch either creates

@@ -1,0 +1,49 @@
+package agents
+
+import (
+	"context"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// StoreTranscript writes a parsed transcript into st in one transaction:
+// as a new session of worktree named name, or appended to session target
+// when it is not 0, with a session of its own for each sub-agent (named
+// after the parent and what it was asked, linked to the parent's call).
+// The transcript's usage goes with the parent's events (Claude's result
+// line counts sub-agents' tokens in the whole run's). It returns the
+// parent session and the number of events stored in all sessions.
+// ImportTranscript is the import paths' way to create the session: named
+// and dated from the file, and never twice.
+func StoreTranscript(ctx context.Context, st *store.Store, t Transcript, target int64, worktree, name string) (int64, int, error) {
+	return storeTranscriptAt(ctx, st, t, target, worktree, name, "")
+}
+
+// storeTranscriptAt is StoreTranscript with the new session's created time
+// ("" means now).
+func storeTranscriptAt(ctx context.Context, st *store.Store, t Transcript, target int64, worktree, name, created string) (int64, int, error) {
+	if len(t.Subagents) == 0 {
+		if target != 0 {
+			n, err := st.AppendEvents(ctx, target, t.Events, t.Usage...)
+			return target, n, err
+		}
+		s, n, err := st.CreateSessionAt(ctx, worktree, name, created, t.Events, t.Usage...)
+		return s.ID, n, err
+	}
+	subs := make([]store.SubagentBatch, len(t.Subagents))
+	for i, s := range t.Subagents {
+		subs[i] = subagentBatch(s.ToolUseID, s.Asked, s.Events)
+	}
+	if target != 0 {
+		n, err := st.AppendWithSubagents(ctx, target, t.Events, subs, t.Usage...)
+		return target, n, err
+	}
+	return st.CreateSessionWithSubagentsAt(ctx, worktree, name, created, t.Events, subs, t.Usage...)
+}
+
+// subagentBatch is a new sub-agent session, named after its parent and
+// what it was asked.
+func subagentBatch(toolUseID, asked string, events []store.Event) store.SubagentBatch {
+	return store.SubagentBatch{ToolUseID: toolUseID, Events: events,
+		Name: func(parent string) string { return SubagentName(parent, asked) }}
+}

@@ -1,0 +1,323 @@
+package store
+
+// This file keeps the link between a session and the sub-agent sessions
+// its agent started (a Claude Task/Agent call whose work arrived in the
+// parent's stream): which session holds the work of which call. Sub-agent
+// sessions are ordinary sessions (AZUREAL lists them like any other); the
+// link lets Lazuli open one from its call's card and go back to the parent.
+//
+// The link is one table that AZUREAL does not know, lazuli_subagents,
+// under the same rules as lazuli_native_imports (native.go): created by the
+// first write that needs it, never by opening or reading; its rows go with
+// either session (ON DELETE CASCADE); each side's created text guards
+// against ids AZUREAL reuses after a delete; Merge and ExportSessions do
+// not copy it.
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// SubagentTable is the table that links sub-agent sessions to their parent.
+const SubagentTable = "lazuli_subagents"
+
+var subagentSchema = []string{
+	`CREATE TABLE IF NOT EXISTS lazuli_subagents (
+    session_id      INTEGER PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+    session_created TEXT NOT NULL,
+    parent_id       INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    parent_created  TEXT NOT NULL,
+    tool_use_id     TEXT NOT NULL
+)`,
+	`CREATE INDEX IF NOT EXISTS idx_lazuli_subagents_parent ON lazuli_subagents(parent_id, tool_use_id)`,
+}
+
+// SubagentBatch is one sub-agent session to create: the parent's call
+// that started it, its name and its first events.
+type SubagentBatch struct {
+	ToolUseID string
+	// Name returns the session's name from its parent's display name
+	// (DisplayName), read in the transaction that creates it.
+	Name   func(parent string) string
+	Events []Event
+}
+
+// SubagentLink is a sub-agent session and the call of its parent that
+// started it.
+type SubagentLink struct {
+	SessionID int64
+	ParentID  int64
+	ToolUseID string
+}
+
+// CreateSubagentSession creates a sub-agent session of parentID, with the
+// worktree of its parent, its name and its first events, linked to the
+// parent's call b.ToolUseID, in one transaction. It returns the session's
+// id and name.
+func (s *Store) CreateSubagentSession(ctx context.Context, parentID int64, b SubagentBatch) (int64, string, error) {
+	ids, names, _, err := s.createSubagents(ctx, parentID, nil, []SubagentBatch{b})
+	if err != nil {
+		return 0, "", err
+	}
+	return ids[0], names[0], nil
+}
+
+// CreateSessionWithSubagents creates a session with its events and its
+// sub-agent sessions with theirs, in one transaction: all of it or
+// nothing. The sub-agents' events are written first, so the session list
+// (newest event first) shows the parent above them. It returns the
+// parent's id and the number of events stored in all sessions. usage is
+// the parent's, as for CreateSessionWithEvents.
+func (s *Store) CreateSessionWithSubagents(ctx context.Context, worktree, name string, events []Event, subs []SubagentBatch, usage ...Usage) (int64, int, error) {
+	return s.CreateSessionWithSubagentsAt(ctx, worktree, name, "", events, subs, usage...)
+}
+
+// CreateSessionWithSubagentsAt is CreateSessionWithSubagents with the
+// parent's created time (as CreateSessionAt; "" means now).
+func (s *Store) CreateSessionWithSubagentsAt(ctx context.Context, worktree, name, created string, events []Event, subs []SubagentBatch, usage ...Usage) (int64, int, error) {
+	parent := &newSession{worktree: worktree, name: name, created: created, events: events, usage: usage}
+	_, _, ns, err := s.createSubagents(ctx, 0, parent, subs)
+	if err != nil {
+		return 0, 0, err
+	}
+	total := parent.stored
+	for _, n := range ns {
+		total += n
+	}
+	return parent.id, total, nil
+}
+
+// AppendWithSubagents appends events to session parentID and creates its
+// sub-agent sessions, in one transaction. usage is the parent's, as for
+// AppendEvents.
+func (s *Store) AppendWithSubagents(ctx context.Context, parentID int64, events []Event, subs []SubagentBatch, usage ...Usage) (int, error) {
+	parent := &newSession{id: parentID, events: events, usage: usage}
+	_, _, ns, err := s.createSubagents(ctx, parentID, parent, subs)
+	if err != nil {
+		return 0, err
+	}
+	total := parent.stored
+	for _, n := range ns {
+		total += n
+	}
+	return total, nil
+}
+
+// newSession is the parent written by createSubagents: created when id is
+// 0, else appended to.
+type newSession struct {
+	id             int64
+	worktree, name string
+	created        string // when id is 0: the new session's created time; "" means now
+	events         []Event
+	usage          []Usage // Event indexes events
+	stored         int
+}
+
+// createSubagents writes subs (and parent, when set) in one transaction.
+func (s *Store) createSubagents(ctx context.Context, parentID int64, parent *newSession, subs []SubagentBatch) (
+	ids []int64, names []string, ns []int, err error) {
+	encoded := make([]*encodedBatch, len(subs))
+	defer func() {
+		for _, b := range encoded {
+			if b != nil {
+				b.finish()
+			}
+		}
+	}()
+	for i := range subs {
+		encoded[i] = s.encodeAsync(subs[i].Events)
+		if _, err := encoded[i].chunk(0); err != nil { // fail before taking the lock
+			return nil, nil, nil, fmt.Errorf("sub-agent session %s: %w", subs[i].ToolUseID, err)
+		}
+	}
+	var parentEnc *encodedBatch
+	if parent != nil {
+		parentEnc = s.encodeAsync(parent.events)
+		defer parentEnc.finish()
+		if _, err := parentEnc.chunk(0); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	ids, names, ns = make([]int64, len(subs)), make([]string, len(subs)), make([]int, len(subs))
+	err = s.writeTx(ctx, parent != nil && parent.id == 0, func(tx *sql.Tx) error {
+		if parent != nil && parent.id == 0 {
+			query, args := "INSERT INTO sessions(worktree, name) VALUES (?, ?)", []any{parent.worktree, parent.name}
+			if parent.created != "" {
+				query, args = "INSERT INTO sessions(worktree, name, created) VALUES (?, ?, ?)", append(args, parent.created)
+			}
+			res, err := tx.ExecContext(ctx, query, args...)
+			if err != nil {
+				return err
+			}
+			if parent.id, err = res.LastInsertId(); err != nil {
+				return err
+			}
+			parentID = parent.id
+		}
+		if len(subs) > 0 {
+			if err := createSubagentTable(ctx, tx); err != nil {
+				return err
+			}
+		}
+		var worktree, name, created string
+		err := tx.QueryRowContext(ctx, "SELECT worktree, COALESCE(name, ''), created FROM sessions WHERE id = ?", parentID).
+			Scan(&worktree, &name, &created)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		for i := range subs {
+			names[i] = subs[i].Name(DisplayName(parentID, name))
+			if ids[i], ns[i], err = insertSubagent(ctx, tx, parentID, created, worktree, names[i], &subs[i], encoded[i]); err != nil {
+				return fmt.Errorf("sub-agent session %s: %w", subs[i].ToolUseID, err)
+			}
+		}
+		if parent == nil {
+			return nil
+		}
+		if parent.stored, err = insertEvents(ctx, tx, parentID, parentEnc); err != nil {
+			return err
+		}
+		return insertUsage(ctx, tx, parentID, parentEnc, parent.usage)
+	})
+	if errors.Is(err, errNoStore) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("store sub-agent sessions of session %d: %w", parentID, err)
+	}
+	return ids, names, ns, nil
+}
+
+// createSubagentTable creates SubagentTable inside a write transaction.
+func createSubagentTable(ctx context.Context, tx *sql.Tx) error {
+	for _, stmt := range subagentSchema {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("create %s: %w", SubagentTable, err)
+		}
+	}
+	return nil
+}
+
+// insertSubagent creates one sub-agent session with its events and link.
+func insertSubagent(ctx context.Context, tx *sql.Tx, parentID int64, parentCreated, worktree, name string,
+	b *SubagentBatch, enc *encodedBatch) (int64, int, error) {
+	res, err := tx.ExecContext(ctx, "INSERT INTO sessions(worktree, name) VALUES (?, ?)", worktree, name)
+	if err != nil {
+		return 0, 0, err
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, 0, err
+	}
+	n, err := insertEvents(ctx, tx, id, enc)
+	if err != nil {
+		return 0, 0, err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO lazuli_subagents (session_id, session_created, parent_id, parent_created, tool_use_id)
+		SELECT id, created, ?, ?, ? FROM sessions WHERE id = ?`, parentID, parentCreated, b.ToolUseID, id)
+	if err != nil {
+		return 0, 0, fmt.Errorf("link to session %d: %w", parentID, err)
+	}
+	return id, n, nil
+}
+
+// subagentLinks is the live part of the link table: rows whose sessions
+// both still exist under the ids they were linked with.
+const subagentLinks = `SELECT l.session_id, l.parent_id, l.tool_use_id FROM lazuli_subagents l
+	JOIN sessions c ON c.id = l.session_id AND c.created = l.session_created
+	JOIN sessions p ON p.id = l.parent_id AND p.created = l.parent_created`
+
+// SubagentSession returns the sub-agent session that holds the work of
+// parentID's call toolUseID; ok is false when there is none.
+func (s *Store) SubagentSession(ctx context.Context, parentID int64, toolUseID string) (int64, bool, error) {
+	l, ok, err := s.subagentLink(ctx, " WHERE l.parent_id = ? AND l.tool_use_id = ? ORDER BY l.session_id LIMIT 1", parentID, toolUseID)
+	return l.SessionID, ok, err
+}
+
+// SubagentParent returns the link of sub-agent session id to its parent;
+// ok is false for a session that is no sub-agent's.
+func (s *Store) SubagentParent(ctx context.Context, id int64) (SubagentLink, bool, error) {
+	return s.subagentLink(ctx, " WHERE l.session_id = ?", id)
+}
+
+// Subagents returns the links of parentID's sub-agent sessions, oldest first.
+func (s *Store) Subagents(ctx context.Context, parentID int64) ([]SubagentLink, error) {
+	db, _, err := s.reader(ctx)
+	if err != nil || db == nil {
+		return nil, wrapSubagents(err)
+	}
+	if ok, err := hasTable(ctx, db, SubagentTable); err != nil || !ok {
+		return nil, wrapSubagents(classify(err))
+	}
+	rows, err := db.QueryContext(ctx, subagentLinks+" WHERE l.parent_id = ? ORDER BY l.session_id", parentID)
+	if err != nil {
+		return nil, wrapSubagents(classify(err))
+	}
+	defer rows.Close()
+	var out []SubagentLink
+	for rows.Next() {
+		var l SubagentLink
+		if err := rows.Scan(&l.SessionID, &l.ParentID, &l.ToolUseID); err != nil {
+			return nil, wrapSubagents(err)
+		}
+		out = append(out, l)
+	}
+	return out, wrapSubagents(classify(rows.Err()))
+}
+
+// subagentLink reads one live link.
+func (s *Store) subagentLink(ctx context.Context, where string, args ...any) (SubagentLink, bool, error) {
+	var l SubagentLink
+	db, _, err := s.reader(ctx)
+	if err != nil || db == nil {
+		return l, false, wrapSubagents(err)
+	}
+	if ok, err := hasTable(ctx, db, SubagentTable); err != nil || !ok {
+		return l, false, wrapSubagents(classify(err))
+	}
+	err = db.QueryRowContext(ctx, subagentLinks+where, args...).Scan(&l.SessionID, &l.ParentID, &l.ToolUseID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return l, false, nil
+	}
+	if err != nil {
+		return l, false, wrapSubagents(classify(err))
+	}
+	return l, true, nil
+}
+
+func wrapSubagents(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("read sub-agent links: %w", err)
+}
+
+// checkSubagents reports the link table as information, and links whose
+// sessions are gone as a warning: they are ignored, nothing is lost.
+func checkSubagents(ctx context.Context, q querier, fs *findings) error {
+	ok, err := hasTable(ctx, q, SubagentTable)
+	if err != nil || !ok {
+		return err
+	}
+	var total, stale int
+	err = q.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(
+		NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = l.session_id AND s.created = l.session_created) OR
+		NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = l.parent_id AND s.created = l.parent_created)), 0)
+		FROM lazuli_subagents l`).Scan(&total, &stale)
+	if err != nil {
+		return fmt.Errorf("check %s: %w", SubagentTable, err)
+	}
+	fs.addN(SeverityInfo, "subagents", total, fmt.Sprintf(
+		"table %s links %d sub-agent session(s) to their parent; it is Lazuli's own, AZUREAL ignores it", SubagentTable, total))
+	if stale > 0 {
+		fs.addN(SeverityWarning, "subagents_stale", stale, fmt.Sprintf(
+			"%d row(s) of %s name a session that no longer exists; they are ignored", stale, SubagentTable))
+	}
+	return nil
+}
