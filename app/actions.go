@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 
 	"fyne.io/fyne/v2"
 
@@ -89,6 +90,7 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 		fullText[seq] = f.Text
 	}
 	origin := pw.forkOrigin(st, ref)
+	parent := pw.parentName(st, ref.ID)
 	model := agents.SessionModel(events)
 	if earlier > 0 {
 		if model, err = agents.StoredSessionModel(pw.ctx, st, ref.ID); err != nil {
@@ -113,6 +115,7 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 		pw.mv.SetForkOrigin(origin)
 		pw.mv.Transcript().SetFullText(fullText)
 		pw.showSessionUsage(ref)
+		pw.mv.SetParentLink(parent)
 		pw.showPendingEvent(ref)
 		pw.mv.PromptBox().SetSession(ref, !pw.readOnly, model)
 		pw.mv.PromptBox().SetRunning(running)
@@ -124,6 +127,63 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 	if !running && s.CharsSinceCompaction >= store.CompactionThreshold {
 		pw.requestCompaction(ref, "on load", false, s.CharsSinceCompaction, model)
 	}
+}
+
+// parentName is the display name of the session that started sub-agent
+// session id, "" when id is no sub-agent's (or the link cannot be read:
+// the session is shown without it).
+func (pw *projectWindow) parentName(st *store.Store, id int64) string {
+	link, ok, err := st.SubagentParent(pw.ctx, id)
+	if err != nil || !ok {
+		if err != nil {
+			log.Printf("sub-agent link of S%d: %v", id, err)
+		}
+		return ""
+	}
+	p, err := st.GetSession(pw.ctx, link.ParentID)
+	if err != nil {
+		return ""
+	}
+	return p.DisplayName()
+}
+
+// OpenSubagent opens the session holding the work of the sub-agent that
+// parent's call toolUseID started.
+func (pw *projectWindow) OpenSubagent(parent views.SessionRef, toolUseID string) {
+	pw.go_(func() {
+		st, err := pw.store(parent.StorePath)
+		if err != nil {
+			pw.showError("open sub-agent", err)
+			return
+		}
+		id, ok, err := st.SubagentSession(pw.ctx, parent.ID, toolUseID)
+		switch {
+		case err != nil:
+			pw.showError("open sub-agent", err)
+		case !ok:
+			pw.setStatus("No session holds this sub-agent's work: it was stored before Lazuli kept sub-agents, or its transcript did not carry them.", false)
+		default:
+			pw.SelectSession(views.SessionRef{StorePath: parent.StorePath, ID: id})
+		}
+	})
+}
+
+// OpenParent opens the session whose sub-agent's work ref holds.
+func (pw *projectWindow) OpenParent(ref views.SessionRef) {
+	pw.go_(func() {
+		st, err := pw.store(ref.StorePath)
+		if err != nil {
+			pw.showError("open parent session", err)
+			return
+		}
+		link, ok, err := st.SubagentParent(pw.ctx, ref.ID)
+		switch {
+		case err != nil:
+			pw.showError("open parent session", err)
+		case ok:
+			pw.SelectSession(views.SessionRef{StorePath: ref.StorePath, ID: link.ParentID})
+		}
+	})
 }
 
 // loadBefore loads the session's events before seq beforeSeq (beforeSeq

@@ -28,6 +28,11 @@ type Actions interface {
 	// first one the transcript shows: the next batch, or all of them. The
 	// app answers with Transcript.PrependEvents.
 	LoadEarlier(ref SessionRef, all bool)
+	// OpenSubagent opens the session that holds the work of the sub-agent
+	// started by the Agent/Task call toolUseID of session parent.
+	OpenSubagent(parent SessionRef, toolUseID string)
+	// OpenParent opens the session whose sub-agent's work ref holds.
+	OpenParent(ref SessionRef)
 }
 
 // PromptRequest is a prompt the user sent from the prompt box.

@@ -32,6 +32,8 @@ type card struct {
 	added   *canvas.Text
 	removed *canvas.Text
 	toggle  *tapText
+	open    *tapText        // "open sub-agent ›" on an Agent/Task call
+	openBox *fyne.Container // open, centred; hidden as a whole, so it takes no room
 	copy    *tapText
 	fork    *tapText        // "Fork from here", on prompts (lifecycle.go)
 	forkBox *fyne.Container // fork, centred; hidden with it so it takes no room
@@ -61,6 +63,8 @@ func newCard(t *Transcript) *card {
 		body:    container.NewVBox(),
 	}
 	c.toggle = newTapText("", c.onToggle)
+	c.open = newTapText("open sub-agent ›", c.onOpen)
+	c.openBox = container.NewCenter(c.open)
 	c.copy = newTapIcon(theme.ContentCopyIcon(), c.onCopy)
 	c.fork = newForkAction(c)
 	c.forkBox = container.NewCenter(c.fork)
@@ -70,7 +74,7 @@ func newCard(t *Transcript) *card {
 	c.added.TextStyle.Monospace = true
 	c.removed.TextStyle.Monospace = true
 	right := container.NewHBox(container.NewCenter(c.added), container.NewCenter(c.removed),
-		container.NewCenter(c.toggle), c.forkBox, container.NewCenter(c.copy))
+		c.openBox, container.NewCenter(c.toggle), c.forkBox, container.NewCenter(c.copy))
 	header := container.NewBorder(nil, nil, container.NewCenter(c.title), right, c.detail)
 	pad := theme.Size(theme.SizeNamePadding)
 	inner := container.New(&insetLayout{left: 2 * pad, top: pad, right: 2 * pad, bottom: pad},
@@ -121,6 +125,7 @@ func (c *card) reset() {
 	c.removed.Hide()
 	c.toggle.Hide()
 	c.forkBox.Hide()
+	c.openBox.Hide()
 	c.copy.Show()
 	for _, o := range c.body.Objects {
 		o.Hide()
@@ -191,6 +196,9 @@ func (c *card) showTool(r *transcriptRow, d *rowDetail) {
 	c.tint()
 	c.setTitle(d.title, theme.ColorNamePrimary)
 	c.setDetail(d.param)
+	if e := &c.t.events[r.event].Event; isSubagentCall(e) {
+		c.openBox.Show()
+	}
 	if len(d.diffs) > 0 {
 		c.showDiff(d.diffs)
 		return
@@ -411,6 +419,30 @@ func (c *card) onCopy() {
 	if c.id >= 0 {
 		fyne.CurrentApp().Clipboard().SetContent(c.t.rowText(c.id))
 	}
+}
+
+// onOpen asks to open the session of the sub-agent the call started.
+func (c *card) onOpen() {
+	t := c.t
+	if c.id < 0 || c.id >= len(t.rows) || t.rows[c.id].kind == rowCompaction {
+		return
+	}
+	if e := &t.events[t.rows[c.id].event].Event; isSubagentCall(e) {
+		t.actions.OpenSubagent(t.ref, e.ToolUseID)
+	}
+}
+
+// isSubagentCall reports a Claude Agent/Task call, whose sub-agent's work
+// may be a session of its own.
+func isSubagentCall(e *store.Event) bool {
+	if e.Kind != store.KindToolCall || e.ToolUseID == "" {
+		return false
+	}
+	switch e.ToolName {
+	case "Agent", "agent", "Task", "task":
+		return true
+	}
+	return false
 }
 
 // tapText is a small clickable text or icon: a card's "▸ input" toggle

@@ -39,6 +39,14 @@ func (f *fakeActions) LoadEarlier(ref SessionRef, all bool) {
 	f.calls = append(f.calls, fmt.Sprintf("earlier %s#%d all=%v", ref.StorePath, ref.ID, all))
 }
 
+func (f *fakeActions) OpenSubagent(parent SessionRef, toolUseID string) {
+	f.calls = append(f.calls, fmt.Sprintf("subagent %s#%d %s", parent.StorePath, parent.ID, toolUseID))
+}
+
+func (f *fakeActions) OpenParent(ref SessionRef) {
+	f.calls = append(f.calls, fmt.Sprintf("parent %s#%d", ref.StorePath, ref.ID))
+}
+
 func (f *fakeActions) SendPrompt(req PromptRequest) {
 	f.calls = append(f.calls, fmt.Sprintf("send %s#%d %q model=%q", req.Ref.StorePath, req.Ref.ID, req.Prompt, req.Model))
 }

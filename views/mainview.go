@@ -31,6 +31,8 @@ type MainView struct {
 	usageRef   SessionRef        // the session usage is about
 	forkLink   *widget.Hyperlink // back to a fork's parent (lifecycle.go)
 	origin     ForkOrigin
+	parentLink *tapText        // "↖ <parent>" on a sub-agent's session
+	parentBox  *fyne.Container // parentLink, centred; hidden as a whole
 	header     *fyne.Container
 	top        *fyne.Container // the header and the banner
 	right      *fyne.Container // top, transcript and prompt box
@@ -52,7 +54,10 @@ func NewMainView(a Actions) *MainView {
 	m.title.Truncation = fyne.TextTruncateEllipsis
 	m.usage.Importance = widget.LowImportance
 	m.usage.Hide()
-	m.header = container.NewBorder(nil, widget.NewSeparator(), nil, nil, container.NewVBox(
+	m.parentLink = newTapText("", func() { a.OpenParent(m.transcript.ref) })
+	m.parentBox = container.NewCenter(m.parentLink)
+	m.parentBox.Hide()
+	m.header = container.NewBorder(nil, widget.NewSeparator(), m.parentBox, nil, container.NewVBox(
 		container.New(&sessionHeaderLayout{title: m.title, meter: m.meter}, m.title, m.meter), m.usage))
 	m.banner.Hide()
 	m.forkLink = newForkLink(m, a)
@@ -113,6 +118,9 @@ func (m *MainView) ShowSession(ref SessionRef, s store.Session, events []store.S
 		m.usage.SetText("")
 		m.usage.Hide()
 	}
+	if m.transcript.ref != ref {
+		m.parentBox.Hide()
+	}
 	m.meter.Set(s.CharsSinceCompaction)
 	m.meter.Show()
 	m.header.Refresh()
@@ -137,8 +145,30 @@ func (m *MainView) SetSessionUsage(ref SessionRef, text string) {
 	m.header.Refresh()
 }
 
+// SetParentLink shows, in the header of a sub-agent's session, a link
+// back to the session that started it, named parent; "" hides it.
+// Tapping it sends OpenParent for the session shown.
+func (m *MainView) SetParentLink(parent string) {
+	if parent == "" {
+		m.parentBox.Hide()
+	} else {
+		m.parentLink.setText("↖ " + parent)
+		m.parentBox.Show()
+	}
+	m.header.Refresh()
+}
+
 // SessionUsage returns the usage text of the header.
 func (m *MainView) SessionUsage() string { return m.usage.Text }
+
+// ParentLink returns the text of the link to the parent session; "" when
+// it is hidden.
+func (m *MainView) ParentLink() string {
+	if m.parentBox.Hidden {
+		return ""
+	}
+	return m.parentLink.text.Text
+}
 
 // ClearSession shows no session (e.g. after the shown one was deleted) and
 // disables the prompt box, clearing its run state and status.
@@ -151,6 +181,7 @@ func (m *MainView) ClearSession() {
 	m.usage.Hide()
 	m.usageRef = SessionRef{}
 	m.SetForkOrigin(ForkOrigin{})
+	m.parentBox.Hide()
 	m.meter.Set(0)
 	m.meter.Hide()
 	m.header.Refresh()

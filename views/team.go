@@ -197,3 +197,5 @@ func (readOnly) NewSession(string, string)        {}
 func (readOnly) RenameSession(SessionRef, string) {}
 func (readOnly) DeleteSession(SessionRef)         {}
 func (readOnly) LoadEarlier(SessionRef, bool)     {}
+func (readOnly) OpenSubagent(SessionRef, string)  {}
+func (readOnly) OpenParent(SessionRef)            {}

@@ -1,0 +1,57 @@
+package app
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/views"
+)
+
+// TestOpenSubagentAndBack opens a sub-agent's session from its parent's
+// Agent call, shows the link back, and follows it.
+func TestOpenSubagentAndBack(t *testing.T) {
+	fa := test.NewTempApp(t)
+	dir := t.TempDir()
+	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
+	bg := context.Background()
+	st, err := store.Open(bg, wt.StorePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parentID, _, err := st.CreateSessionWithSubagents(bg, "main", "take stock",
+		[]store.Event{store.UserMessage("take stock"), store.ToolCall("toolu_agent", "Agent", nil, []byte(`{"prompt":"List."}`))},
+		[]store.SubagentBatch{{ToolUseID: "toolu_agent", Events: []store.Event{store.UserMessage("List.")},
+			Name: func(parent string) string { return parent + " › List." }}})
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(bg)
+	pw := &projectWindow{ui: &gui{ctx: bg, fa: fa}, wts: []Worktree{wt}, ctx: ctx, cancel: cancel, stores: map[string]*store.Store{},
+		runs: map[views.SessionRef]*runState{}, compactModels: map[views.SessionRef]string{}}
+	pw.mv = views.NewMainView(pw)
+	pw.win = test.NewTempWindow(t, pw.mv.Content())
+	defer pw.close()
+	parent := views.SessionRef{StorePath: wt.StorePath, ID: parentID}
+	pw.loadSession(parent, pw.loadGen)
+	if pw.mv.ParentLink() != "" {
+		t.Fatalf("the parent shows a parent link %q", pw.mv.ParentLink())
+	}
+	pw.OpenSubagent(parent, "toolu_agent")
+	pw.wg.Wait()
+	if pw.current.ID == parentID || pw.mv.Transcript().Session().Name != "take stock › List." {
+		t.Fatalf("shown %v (%q), want the sub-agent's session", pw.current, pw.mv.Transcript().Session().Name)
+	}
+	if got := pw.mv.ParentLink(); got != "↖ take stock" {
+		t.Fatalf("parent link %q", got)
+	}
+	pw.OpenParent(pw.current)
+	pw.wg.Wait()
+	if pw.current != parent || pw.mv.ParentLink() != "" {
+		t.Fatalf("shown %v with link %q, want the parent", pw.current, pw.mv.ParentLink())
+	}
+}
