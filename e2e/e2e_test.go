@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	fm "github.com/lazuli-app/lazuli/internal/fakemodel"
@@ -539,6 +540,82 @@ func TestSubagentRun(t *testing.T) {
 	}
 	if name := h.ok("show", "--store", h.store, "2").stdout; !strings.HasPrefix(name, "S2  S1 › SUBAGENT-INVENTORY") {
 		t.Errorf("S2's header: %.200s", name)
+	}
+	h.check()
+}
+
+// killRun starts `lazuli run` with args, waits until the model serves a
+// hanging step (when wait is nil) or until wait reports true, and kills
+// lazuli with SIGKILL.
+func (h *harness) killRun(wait func() bool, args ...string) result {
+	h.t.Helper()
+	cmd, stdout, stderr := h.command("", append([]string{"run", "--json", "--store", h.store}, args...)...)
+	if err := cmd.Start(); err != nil {
+		h.t.Fatal(err)
+	}
+	if _, err := h.srv.WaitFor(h.ctx, func(r fm.Request) bool { return r.Served == fm.ServedHang }); err != nil {
+		_ = cmd.Process.Kill()
+		h.t.Fatalf("the agent never reached the hanging step: %v", err)
+	}
+	for wait != nil && !wait() {
+		if h.ctx.Err() != nil {
+			_ = cmd.Process.Kill()
+			h.t.Fatal("timed out waiting for the run's progress")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		h.t.Fatal(err)
+	}
+	return h.wait(cmd, stdout, stderr)
+}
+
+// TestKillRun kills `lazuli run` with SIGKILL while the model hangs: the
+// agent dies with it (a parent-death signal), the partial turn is kept,
+// and the CLI session id it leaves set is cleared by the next run of the
+// session.
+func TestKillRun(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b backend) {
+		h := newHarness(t, fm.Script{fm.Text("ready")}, fm.Route{Contains: "HANG-HERE", Script: fm.Script{fm.Hang()}})
+		h.ok("run", "--store", h.store, "--backend", b.name, "first")
+		h.killRun(nil, "--backend", b.name, "--session", "1", "HANG-HERE second")
+		if pids := h.leftovers(); len(pids) > 0 {
+			t.Errorf("agent processes survived a SIGKILL of lazuli: %v", pids)
+		}
+		if users := kinds(h.show(1), "UserMessage"); len(users) != 2 {
+			t.Errorf("the killed turn's prompt was not kept\n%s", dumpEvents(h.show(1)))
+		}
+		h.check()
+	})
+}
+
+// TestKillRunWithSubagent kills `lazuli run` while a sub-agent's model
+// hangs, once the sub-agent's tool result is saved: both sessions hold
+// what streamed, and nothing else.
+func TestKillRunWithSubagent(t *testing.T) {
+	fm.NeedCLI(t, "claude")
+	parent, route := subagentScript(fm.Script{fm.Tools("", fm.Bash("echo sub-step-done")), fm.Hang()})
+	h := newHarness(t, parent, route)
+	saved := func() bool {
+		r := h.lazuli("", "show", "--json", "--store", h.store, "2")
+		return r.code == 0 && strings.Contains(r.stdout, "sub-step-done")
+	}
+	h.killRun(saved, "--backend", "claude", "Take stock of the repository.")
+	if pids := h.leftovers(); len(pids) > 0 {
+		t.Errorf("agent processes survived a SIGKILL of lazuli: %v", pids)
+	}
+	ss := h.sessions()
+	if len(ss) != 2 || ss[0].Completed != nil || ss[1].Completed != nil {
+		t.Fatalf("want the parent and its sub-agent, neither completed: %+v", ss)
+	}
+	parentEvs, childEvs := h.show(1), h.show(2)
+	if calls := kinds(parentEvs, "ToolCall"); len(calls) != 1 || calls[0].field("tool_name") != "Agent" ||
+		len(kinds(parentEvs, "ToolResult")) != 0 || len(kinds(parentEvs, "UserMessage")) != 1 {
+		t.Errorf("the parent should hold its prompt and the open Agent call\n%s", dumpEvents(parentEvs))
+	}
+	if len(kinds(childEvs, "UserMessage")) != 1 || len(kinds(childEvs, "ToolCall")) != 1 ||
+		len(kinds(childEvs, "ToolResult")) != 1 || len(childEvs) != 3 {
+		t.Errorf("the sub-agent should hold its prompt, its call and its result\n%s", dumpEvents(childEvs))
 	}
 	h.check()
 }
