@@ -108,7 +108,11 @@ func RunTurn(ctx context.Context, st *store.Store, sessionID int64, prompt strin
 	if st.ReadOnly() {
 		return res, ErrStoreReadOnly
 	}
-	if _, err := st.GetSession(ctx, sessionID); err != nil {
+	sess, err := st.GetSession(ctx, sessionID)
+	if err != nil {
+		return res, err
+	}
+	if err := clearStaleCLISession(ctx, st, sess); err != nil {
 		return res, err
 	}
 	// The first prompt goes out unchanged, later ones behind the session's
@@ -151,6 +155,7 @@ type turn struct {
 	usageDone int                // the parser's usage rows stored so far
 	flushed   map[store.Kind]int // anchorable events stored so far, by kind (see placeUsage)
 	subs      []*subagentSink    // sub-agents' sessions, in the order they began
+	mark      *runMark           // held while last_claude_uuid is this run's
 }
 
 // subagentSink is a sub-agent's session, written as the turn streams.
@@ -195,9 +200,11 @@ func (t *turn) run(ctx context.Context, full string) (TurnResult, error) {
 	clearCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	if t.res.CLISessionID != "" {
-		if err := t.st.SetLastClaudeUUID(clearCtx, t.session, ""); err != nil && t.storeErr == nil {
+		err := t.st.SetLastClaudeUUID(clearCtx, t.session, "")
+		if err != nil && t.storeErr == nil {
 			t.storeErr = err
 		}
+		t.mark.end(err == nil)
 	}
 	if chars, err := t.st.CharsSinceCompaction(clearCtx, t.session); err == nil {
 		t.chars = chars
@@ -328,9 +335,13 @@ func (t *turn) captureSessionID(ctx context.Context, b []byte) {
 		return
 	}
 	t.res.CLISessionID = id
-	if err := t.st.SetLastClaudeUUID(ctx, t.session, id); err != nil && t.storeErr == nil && ctx.Err() == nil {
-		t.storeErr = err
+	if err := t.st.SetLastClaudeUUID(ctx, t.session, id); err != nil {
+		if t.storeErr == nil && ctx.Err() == nil {
+			t.storeErr = err
+		}
+		return
 	}
+	t.mark = markRun(t.st.Path(), t.session, id)
 }
 
 // sessionIDOf returns the session id a Claude init line or a Codex

@@ -576,7 +576,8 @@ func (h *harness) killRun(wait func() bool, args ...string) result {
 // session.
 func TestKillRun(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b backend) {
-		h := newHarness(t, fm.Script{fm.Text("ready")}, fm.Route{Contains: "HANG-HERE", Script: fm.Script{fm.Hang()}})
+		h := newHarness(t, fm.Script{fm.Text("ready")}, fm.Route{Contains: "AFTER-THE-KILL", Script: fm.Script{fm.Text("done")}},
+			fm.Route{Contains: "HANG-HERE", Script: fm.Script{fm.Hang()}})
 		h.ok("run", "--store", h.store, "--backend", b.name, "first")
 		h.killRun(nil, "--backend", b.name, "--session", "1", "HANG-HERE second")
 		if pids := h.leftovers(); len(pids) > 0 {
@@ -584,6 +585,13 @@ func TestKillRun(t *testing.T) {
 		}
 		if users := kinds(h.show(1), "UserMessage"); len(users) != 2 {
 			t.Errorf("the killed turn's prompt was not kept\n%s", dumpEvents(h.show(1)))
+		}
+		if ss := h.sessions(); len(ss) != 1 || ss[0].LastClaudeUUID == "" {
+			t.Errorf("ls = %+v: the killed run's CLI session id should still be set", ss)
+		}
+		h.ok("run", "--store", h.store, "--backend", b.name, "--session", "1", "AFTER-THE-KILL third")
+		if ss := h.sessions(); len(ss) != 1 || ss[0].LastClaudeUUID != "" {
+			t.Errorf("ls = %+v: the next run left a CLI session id set", ss)
 		}
 		h.check()
 	})
