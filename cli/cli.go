@@ -56,7 +56,7 @@ func commands() []command {
 		{"refs", "[--store P]... [--project DIR] [--session SESSION] [--json]", "the PRs, issues, commits, branches and URLs sessions mention", runRefs},
 		{"sql", "[--store P]... [--project DIR] [--json] [--limit N] QUERY", "run one read-only SQL query over the insight index and the stores' events", runSQL},
 		{"export", "[--store P] SESSION [--format md|html|json] [-o FILE|-] [--redact | --allow-secrets] [--force] [--scan-only] [--json]", "export a session to Markdown, HTML or JSON after a secret scan", runExport},
-		{"run", "[--store P] [--session SESSION] [--backend claude|codex] [--model M] [--no-full-text] [--json] PROMPT|-", "run an agent CLI on a prompt, saving its events as they stream", runRun},
+		{"run", "[--store P] [--session SESSION] [--backend claude|codex] [--model M] [--no-full-text] [--json] [--] PROMPT|-", "run an agent CLI on a prompt (after --, a prompt starting with - is not an option), saving its events as they stream", runRun},
 		{"compact", "[--store P] SESSION [--agent auto|builtin|claude|codex] [--json]", "compact a session's older history into a summary", runCompact},
 		{"sync", "push --pg URL [--project DIR | --store P]... [--machine NAME] [--allow-secrets] [--watch] [--json]", "push sessions to the team's PostgreSQL database", runSync},
 		{"team", "ls|show|search|stats|pull --pg URL [--json] [ARGS]", "browse, search, total and pull the team's sessions", runTeam},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -91,6 +92,9 @@ func parseRunArgs(env *Env, args []string) (runRequest, error) {
 	model := fs.String("model", "", "model passed to the CLI (default: the session's, else the CLI's)")
 	fs.BoolVar(&req.asJSON, "json", false, "print a JSON result at the end instead of the transcript")
 	noFull := fs.Bool("no-full-text", false, fullTextFlagHelp)
+	if err := rejectFlagLikePrompt(fs, args); err != nil {
+		return req, err
+	}
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return req, err
@@ -123,6 +127,32 @@ func parseRunArgs(env *Env, args []string) (runRequest, error) {
 	req.opts = agents.RunOptions{Worktree: BranchOf(dir),
 		Turn: agents.TurnOptions{Backend: backend, Model: *model, Dir: dir}}
 	return req, nil
+}
+
+// rejectFlagLikePrompt refuses an argument before any "--" that looks like
+// an option but is none of fs's (such as "--help" or "-v is broken"): it is
+// probably a prompt, and guessing could run the agent on the wrong words
+// or print help instead of running it. A prompt after "--" is never read
+// as an option.
+func rejectFlagLikePrompt(fs *flag.FlagSet, args []string) error {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return nil
+		}
+		if len(a) < 2 || a[0] != '-' {
+			continue
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f := fs.Lookup(name)
+		if f == nil {
+			return usagef("%q looks like an option; to send it as the prompt, put -- before it: lazuli run -- %q", a, a)
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && b.IsBoolFlag()) {
+			i++ // the option's value
+		}
+	}
+	return nil
 }
 
 // readPrompt returns the prompt argument, or stdin for "-", checked.
