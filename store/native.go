@@ -206,22 +206,13 @@ func (s *Store) ImportNative(ctx context.Context, batches []NativeBatch) ([]Nati
 	if len(batches) == 0 {
 		return nil, nil
 	}
-	encoded := make([]*encodedBatch, len(batches))
-	defer func() {
-		for _, b := range encoded {
-			if b != nil {
-				b.finish()
-			}
-		}
-	}()
-	for i := range batches {
-		encoded[i] = s.encodeAsync(batches[i].Events)
-		if _, err := encoded[i].chunk(0); err != nil { // fail before taking the lock
-			return nil, fmt.Errorf("import native session %s: %w", batches[i].Key, err)
-		}
+	encoded, err := s.encodeBatches(len(batches), func(i int) []Event { return batches[i].Events })
+	defer finishBatches(encoded)
+	if err != nil {
+		return nil, fmt.Errorf("import native session %s: %w", batches[len(encoded)-1].Key, err)
 	}
 	results := make([]NativeResult, len(batches))
-	err := s.writeTx(ctx, true, func(tx *sql.Tx) error {
+	err = s.writeTx(ctx, true, func(tx *sql.Tx) error {
 		if err := createNativeTable(ctx, tx); err != nil {
 			return err
 		}
@@ -323,30 +314,7 @@ func currentNative(ctx context.Context, tx *sql.Tx, key NativeKey) (*NativeImpor
 // longer lead to their session (left by a program that deleted sessions
 // with foreign keys off) as a warning: they are ignored, nothing is lost.
 func checkNative(ctx context.Context, q querier, fs *findings) error {
-	return checkOwnTable(ctx, q, fs, NativeTable, "n", "native_imports",
-		"records %d imported native transcript(s)", "the next import treats them as new")
-}
-
-// checkOwnTable reports one of Lazuli's own tables keyed by session_id and
-// session_created: its row count as information (info formats it), and
-// rows whose session is gone or replaced as a warning (then says what
-// happens to them).
-func checkOwnTable(ctx context.Context, q querier, fs *findings, table, alias, code, info, then string) error {
-	var n int
-	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", table).Scan(&n)
-	if err != nil || n == 0 {
-		return err
-	}
-	var total, stale int
-	err = q.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(NOT EXISTS (SELECT 1 FROM sessions s
-		WHERE s.id = `+alias+`.session_id AND s.created = `+alias+`.session_created)), 0) FROM `+table+" "+alias).Scan(&total, &stale)
-	if err != nil {
-		return fmt.Errorf("check %s: %w", table, err)
-	}
-	fs.addN(SeverityInfo, code, total, fmt.Sprintf("table %s "+info+"; it is Lazuli's own, AZUREAL ignores it", table, total))
-	if stale > 0 {
-		fs.addN(SeverityWarning, code+"_stale", stale, fmt.Sprintf(
-			"%d row(s) of %s name a session that no longer exists; %s", stale, table, then))
-	}
-	return nil
+	return checkOwnTable(ctx, q, fs, ownTable{name: NativeTable, code: "native_imports", count: sessionRowsQuery(NativeTable, "n"),
+		info:  "table %s records %d imported native transcript(s); it is Lazuli's own, AZUREAL ignores it",
+		stale: "%d row(s) of %s name a session that no longer exists; the next import treats them as new"})
 }

@@ -119,19 +119,10 @@ type newSession struct {
 // createSubagents writes subs (and parent, when set) in one transaction.
 func (s *Store) createSubagents(ctx context.Context, parentID int64, parent *newSession, subs []SubagentBatch) (
 	ids []int64, names []string, ns []int, err error) {
-	encoded := make([]*encodedBatch, len(subs))
-	defer func() {
-		for _, b := range encoded {
-			if b != nil {
-				b.finish()
-			}
-		}
-	}()
-	for i := range subs {
-		encoded[i] = s.encodeAsync(subs[i].Events)
-		if _, err := encoded[i].chunk(0); err != nil { // fail before taking the lock
-			return nil, nil, nil, fmt.Errorf("sub-agent session %s: %w", subs[i].ToolUseID, err)
-		}
+	encoded, err := s.encodeBatches(len(subs), func(i int) []Event { return subs[i].Events })
+	defer finishBatches(encoded)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("sub-agent session %s: %w", subs[len(encoded)-1].ToolUseID, err)
 	}
 	var parentEnc *encodedBatch
 	if parent != nil {
@@ -301,23 +292,66 @@ func wrapSubagents(err error) error {
 // checkSubagents reports the link table as information, and links whose
 // sessions are gone as a warning: they are ignored, nothing is lost.
 func checkSubagents(ctx context.Context, q querier, fs *findings) error {
-	ok, err := hasTable(ctx, q, SubagentTable)
+	return checkOwnTable(ctx, q, fs, ownTable{name: SubagentTable, code: "subagents",
+		count: `SELECT COUNT(*), COALESCE(SUM(
+		NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = l.session_id AND s.created = l.session_created) OR
+		NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = l.parent_id AND s.created = l.parent_created)), 0)
+		FROM lazuli_subagents l`,
+		info:  "table %s links %d sub-agent session(s) to their parent; it is Lazuli's own, AZUREAL ignores it",
+		stale: "%d row(s) of %s name a session that no longer exists; they are ignored"})
+}
+
+// ownTable describes one of Lazuli's own tables for checkOwnTable.
+type ownTable struct {
+	name, code  string
+	count       string // query: rows, and rows whose session is gone
+	info, stale string // formats: (table, rows) and (stale rows, table)
+}
+
+// sessionRowsQuery is the ownTable count query of a table keyed by
+// session_id and session_created, aliased alias.
+func sessionRowsQuery(table, alias string) string {
+	return `SELECT COUNT(*), COALESCE(SUM(NOT EXISTS (SELECT 1 FROM sessions s
+		WHERE s.id = ` + alias + `.session_id AND s.created = ` + alias + `.session_created)), 0) FROM ` + table + " " + alias
+}
+
+// checkOwnTable reports table t, when the file has it: its rows as
+// information, rows whose session is gone as a warning.
+func checkOwnTable(ctx context.Context, q querier, fs *findings, t ownTable) error {
+	ok, err := hasTable(ctx, q, t.name)
 	if err != nil || !ok {
 		return err
 	}
 	var total, stale int
-	err = q.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(
-		NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = l.session_id AND s.created = l.session_created) OR
-		NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = l.parent_id AND s.created = l.parent_created)), 0)
-		FROM lazuli_subagents l`).Scan(&total, &stale)
-	if err != nil {
-		return fmt.Errorf("check %s: %w", SubagentTable, err)
+	if err := q.QueryRowContext(ctx, t.count).Scan(&total, &stale); err != nil {
+		return fmt.Errorf("check %s: %w", t.name, err)
 	}
-	fs.addN(SeverityInfo, "subagents", total, fmt.Sprintf(
-		"table %s links %d sub-agent session(s) to their parent; it is Lazuli's own, AZUREAL ignores it", SubagentTable, total))
+	fs.addN(SeverityInfo, t.code, total, fmt.Sprintf(t.info, t.name, total))
 	if stale > 0 {
-		fs.addN(SeverityWarning, "subagents_stale", stale, fmt.Sprintf(
-			"%d row(s) of %s name a session that no longer exists; they are ignored", stale, SubagentTable))
+		fs.addN(SeverityWarning, t.code+"_stale", stale, fmt.Sprintf(t.stale, stale, t.name))
 	}
 	return nil
+}
+
+// encodeBatches starts encoding n lists of events (events(i) is list i) and
+// waits for the first chunk of each, so that an event that cannot be
+// encoded fails before the write lock is taken; the error is that of the
+// last list returned. finishBatches releases what it returns.
+func (s *Store) encodeBatches(n int, events func(i int) []Event) ([]*encodedBatch, error) {
+	encoded := make([]*encodedBatch, 0, n)
+	for i := 0; i < n; i++ {
+		b := s.encodeAsync(events(i))
+		encoded = append(encoded, b)
+		if _, err := b.chunk(0); err != nil {
+			return encoded, err
+		}
+	}
+	return encoded, nil
+}
+
+// finishBatches releases batches of encodeBatches.
+func finishBatches(batches []*encodedBatch) {
+	for _, b := range batches {
+		b.finish()
+	}
 }

@@ -245,6 +245,7 @@ func wrapUsage(err error) error {
 // checkUsage reports the usage table as information, and rows that no
 // longer lead to their session as a warning: they are ignored.
 func checkUsage(ctx context.Context, q querier, fs *findings) error {
-	return checkOwnTable(ctx, q, fs, UsageTable, "u", "usage",
-		"records the token usage of %d turn(s)", "they are ignored")
+	return checkOwnTable(ctx, q, fs, ownTable{name: UsageTable, code: "usage", count: sessionRowsQuery(UsageTable, "u"),
+		info:  "table %s records the token usage of %d turn(s); it is Lazuli's own, AZUREAL ignores it",
+		stale: "%d row(s) of %s name a session that no longer exists; they are ignored"})
 }
