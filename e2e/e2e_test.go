@@ -579,7 +579,8 @@ func TestKillRun(t *testing.T) {
 		h := newHarness(t, fm.Script{fm.Text("ready")}, fm.Route{Contains: "AFTER-THE-KILL", Script: fm.Script{fm.Text("done")}},
 			fm.Route{Contains: "HANG-HERE", Script: fm.Script{fm.Hang()}})
 		h.ok("run", "--store", h.store, "--backend", b.name, "first")
-		h.killRun(nil, "--backend", b.name, "--session", "1", "HANG-HERE second")
+		idSet := func() bool { ss := h.sessions(); return len(ss) == 1 && ss[0].LastClaudeUUID != "" }
+		h.killRun(idSet, "--backend", b.name, "--session", "1", "HANG-HERE second")
 		if pids := h.leftovers(); len(pids) > 0 {
 			t.Errorf("agent processes survived a SIGKILL of lazuli: %v", pids)
 		}
@@ -606,7 +607,7 @@ func TestKillRunWithSubagent(t *testing.T) {
 	h := newHarness(t, parent, route)
 	saved := func() bool {
 		r := h.lazuli("", "show", "--json", "--store", h.store, "2")
-		return r.code == 0 && strings.Contains(r.stdout, "sub-step-done")
+		return r.code == 0 && strings.Contains(r.stdout, `"kind": "ToolResult"`)
 	}
 	h.killRun(saved, "--backend", "claude", "Take stock of the repository.")
 	if pids := h.leftovers(); len(pids) > 0 {
