@@ -227,7 +227,7 @@ func (p *transcriptPrinter) event(ev agents.RunEvent) {
 		p.print(ev.Saved)
 	case agents.RunSubagent:
 		if ev.Subagent.Created {
-			p.note(fmt.Sprintf("a sub-agent works in S%d (%s)", ev.Subagent.SessionID, ev.Subagent.Name))
+			p.note(fmt.Sprintf("a sub-agent works in S%d (%s)", ev.Subagent.SessionID, printable.Line(ev.Subagent.Name)))
 		}
 	case agents.RunCompacted:
 		if ev.Err != nil {

@@ -136,6 +136,7 @@ func (s *Store) setFlag(ctx context.Context, id int64, column string, on bool) e
 // gone as a warning: they are ignored, and the next write of flags
 // removes them.
 func checkFlags(ctx context.Context, q querier, fs *findings) error {
-	return checkOwnTable(ctx, q, fs, FlagsTable, "f", "session_flags", "marks %d session(s) pinned or archived",
-		"they are ignored and the next pin or archive removes them")
+	return checkOwnTable(ctx, q, fs, ownTable{name: FlagsTable, code: "session_flags", count: sessionRowsQuery(FlagsTable, "f"),
+		info:  "table %s marks %d session(s) pinned or archived; it is Lazuli's own, AZUREAL ignores it",
+		stale: "%d row(s) of %s name a session that no longer exists; they are ignored and the next pin or archive removes them"})
 }

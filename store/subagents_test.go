@@ -18,6 +18,15 @@ func TestSubagentLinkFollowsItsSessions(t *testing.T) {
 	if err != nil || n != 4 {
 		t.Fatalf("stored %d: %v", n, err)
 	}
+	rep, err := st.Check(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		if f.Severity != SeverityInfo {
+			t.Errorf("check of a store with sub-agent links: %s %s: %s", f.Severity, f.Code, f.Message)
+		}
+	}
 	links, err := st.Subagents(ctx, parent)
 	if err != nil || len(links) != 2 || links[0].ToolUseID != "toolu_1" {
 		t.Fatalf("links %+v, %v", links, err)
