@@ -40,9 +40,13 @@ func TestImportStreamWithSubagents(t *testing.T) {
 		if "S"+itoa(list[0].ID) != parent {
 			t.Fatalf("%s: %s is not listed first: %+v", c.rel, parent, list)
 		}
+		parentName := list[0].Name // named after the file, as every import path names sessions
+		if parentName == "" {
+			parentName = parent
+		}
 		calls := 0
 		for _, s := range list[1 : 1+c.subs] {
-			if !strings.HasPrefix(s.Name, parent+" › ") {
+			if !strings.HasPrefix(s.Name, parentName+" › ") {
 				t.Errorf("%s: sub-agent session named %q", c.rel, s.Name)
 			}
 			_, out, _ := run(t, dir, "show", "--json", itoa(s.ID))
