@@ -114,7 +114,6 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 		pw.mv.ShowSession(ref, s, events, comps, earlier)
 		pw.mv.SetForkOrigin(origin)
 		pw.mv.Transcript().SetFullText(fullText)
-		pw.showSessionUsage(ref)
 		pw.mv.SetParentLink(parent)
 		pw.showPendingEvent(ref)
 		pw.mv.PromptBox().SetSession(ref, !pw.readOnly, model)
@@ -123,6 +122,7 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 			pw.mv.PromptBox().Focus(pw.win.Canvas())
 		}
 	})
+	pw.showSessionUsage(ref)
 	pw.updateBanner()
 	if !running && s.CharsSinceCompaction >= store.CompactionThreshold {
 		pw.requestCompaction(ref, "on load", false, s.CharsSinceCompaction, model)

@@ -102,27 +102,26 @@ func (pw *projectWindow) insightIndexes(ctx context.Context, paths []string) []*
 }
 
 // showSessionUsage puts the tokens and cost of ref in the header, from
-// its insight index, in the background.
+// its insight index. It runs on the goroutine that loaded the session,
+// after the session is shown: one goroutine at a time touches the header.
 func (pw *projectWindow) showSessionUsage(ref views.SessionRef) {
 	if pw.search == nil {
 		return // a window without background indexing (tests)
 	}
-	pw.go_(func() {
-		st, err := pw.store(ref.StorePath)
-		if err != nil || !st.Exists() {
-			return
-		}
-		x := pw.search.insight.update(pw.ctx, st)
-		if x == nil {
-			return
-		}
-		rows, err := x.Stats(pw.ctx, insight.StatsQuery{Session: ref.ID})
-		if err != nil || len(rows) == 0 {
-			return
-		}
-		text := usageText(rows[0])
-		fyne.Do(func() { pw.mv.SetSessionUsage(ref, text) })
-	})
+	st, err := pw.store(ref.StorePath)
+	if err != nil || !st.Exists() {
+		return
+	}
+	x := pw.search.insight.update(pw.ctx, st)
+	if x == nil {
+		return
+	}
+	rows, err := x.Stats(pw.ctx, insight.StatsQuery{Session: ref.ID})
+	if err != nil || len(rows) == 0 {
+		return
+	}
+	text := usageText(rows[0])
+	fyne.Do(func() { pw.mv.SetSessionUsage(ref, text) })
 }
 
 // usageText is a session's usage for the header; "" without usage.
