@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -31,13 +30,8 @@ func testWindow(t *testing.T, fa fyne.App, wts ...Worktree) *projectWindow {
 // at once, and a search hit among those not loaded loads from it.
 func TestLoadBigSessionFromItsEnd(t *testing.T) {
 	fa := test.NewTempApp(t)
-	dir := t.TempDir()
-	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
+	wt, st := openTestWorktree(t)
 	bg := context.Background()
-	st, err := store.Open(bg, wt.StorePath)
-	if err != nil {
-		t.Fatal(err)
-	}
 	const total = tailFirstEvents + 500
 	events := []store.Event{store.Init("/w", "claude-sonnet-4-5")}
 	for i := 0; len(events) < total; i++ {

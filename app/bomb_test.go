@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"database/sql"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -19,13 +18,8 @@ import (
 // dialog, and shows nothing of it.
 func TestWindowRefusesBombSession(t *testing.T) {
 	fa := test.NewTempApp(t)
-	dir := t.TempDir()
-	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
+	wt, st := openTestWorktree(t)
 	bg := context.Background()
-	st, err := store.Open(bg, wt.StorePath)
-	if err != nil {
-		t.Fatal(err)
-	}
 	s, _, err := st.CreateSessionWithEvents(bg, "main", "bomb", []store.Event{
 		store.UserMessage("start"), store.AssistantText(strings.Repeat("a", 60<<20))})
 	st.Close()

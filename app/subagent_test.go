@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
@@ -15,13 +14,8 @@ import (
 // Agent call, shows the link back, and follows it.
 func TestOpenSubagentAndBack(t *testing.T) {
 	fa := test.NewTempApp(t)
-	dir := t.TempDir()
-	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
+	wt, st := openTestWorktree(t)
 	bg := context.Background()
-	st, err := store.Open(bg, wt.StorePath)
-	if err != nil {
-		t.Fatal(err)
-	}
 	parentID, _, err := st.CreateSessionWithSubagents(bg, "main", "take stock",
 		[]store.Event{store.UserMessage("take stock"), store.ToolCall("toolu_agent", "Agent", nil, []byte(`{"prompt":"List."}`))},
 		[]store.SubagentBatch{{ToolUseID: "toolu_agent", Events: []store.Event{store.UserMessage("List.")},
