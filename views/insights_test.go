@@ -153,3 +153,23 @@ func TestSessionUsageHeader(t *testing.T) {
 		t.Errorf("usage kept for another session: %q", m.SessionUsage())
 	}
 }
+
+// TestSessionUsageHeaderMakesRoom: the usage line arrives after the
+// session is shown; the transcript moves down to make room for it instead
+// of the line drawing over the first card.
+func TestSessionUsageHeaderMakesRoom(t *testing.T) {
+	test.NewTempApp(t)
+	m := NewMainView(&fakeActions{})
+	w := test.NewTempWindow(t, m.Content())
+	w.Resize(fyne.NewSize(1000, 700))
+	a := SessionRef{StorePath: "/p", ID: 1}
+	m.ShowSession(a, store.Session{ID: 1, Worktree: "main"}, nil, nil, 0)
+	m.SetSessionUsage(a, "1k in · 2 out · 0 cache · $0.01")
+	headerBottom := m.top.Position().Y + m.top.Size().Height
+	if top := m.transcript.Content().Position().Y; top < headerBottom {
+		t.Errorf("the transcript starts at y=%v, under the header that ends at y=%v", top, headerBottom)
+	}
+	if got, want := m.top.Size().Height, m.top.MinSize().Height; got < want {
+		t.Errorf("the header has %v of the %v it needs", got, want)
+	}
+}

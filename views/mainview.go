@@ -142,7 +142,7 @@ func (m *MainView) SetSessionUsage(ref SessionRef, text string) {
 	} else {
 		m.usage.Show()
 	}
-	m.header.Refresh()
+	m.right.Refresh() // the header's height changed: lay out what sits below it again
 }
 
 // SetParentLink shows, in the header of a sub-agent's session, a link
@@ -155,7 +155,7 @@ func (m *MainView) SetParentLink(parent string) {
 		m.parentLink.setText("↖ " + parent)
 		m.parentBox.Show()
 	}
-	m.header.Refresh()
+	m.right.Refresh() // the header's height may have changed
 }
 
 // SessionUsage returns the usage text of the header.
