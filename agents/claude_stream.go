@@ -42,22 +42,6 @@ func newClaudeStreamParser(ParserOptions) *claudeStreamParser {
 		subs: map[string]*claudeStreamParser{}, ready: map[string][]store.Event{}}
 }
 
-// SubagentEvents are events of one sub-agent, parsed from its parent's
-// stream.
-type SubagentEvents struct {
-	ToolUseID string // the parent's Agent/Task call that started it
-	Asked     string // what it was asked: the call's prompt, else its description
-	Events    []store.Event
-}
-
-// SubagentSource is a Parser whose input also carries sub-agents' work
-// (Claude's stream-json). TakeSubagents returns the sub-agent events
-// parsed since the last call, one entry per sub-agent, in the order the
-// sub-agents began.
-type SubagentSource interface {
-	TakeSubagents() []SubagentEvents
-}
-
 // TakeSubagents implements SubagentSource.
 func (p *claudeStreamParser) TakeSubagents() []SubagentEvents {
 	if len(p.ready) == 0 {
@@ -145,8 +129,8 @@ func (p *claudeStreamParser) Finish() []store.Event { return nil }
 // Stats reports the lines seen so far.
 func (p *claudeStreamParser) Stats() ParseStats { return p.stats }
 
-// skipLine counts an over-long line as malformed.
-func (p *claudeStreamParser) skipLine() {
+// SkipLine counts an over-long line as malformed.
+func (p *claudeStreamParser) SkipLine() {
 	p.stats.Lines++
 	p.stats.noteMalformed()
 }

@@ -252,7 +252,7 @@ func TestClaudeStreamParser_Stats(t *testing.T) {
 	} {
 		p.Feed([]byte(l))
 	}
-	p.skipLine()
+	p.SkipLine()
 	got := p.Stats()
 	if got.Lines != 7 || got.Malformed != 3 || got.Ignored != 2 {
 		t.Errorf("Stats() = %+v, want 7 lines, 3 malformed, 2 ignored", got)

@@ -101,8 +101,8 @@ func (p *claudeTranscriptParser) freeze() { p.stored = len(p.events) }
 // Stats reports the lines seen so far.
 func (p *claudeTranscriptParser) Stats() ParseStats { return p.stats }
 
-// skipLine counts an over-long line as malformed.
-func (p *claudeTranscriptParser) skipLine() {
+// SkipLine counts an over-long line as malformed.
+func (p *claudeTranscriptParser) SkipLine() {
 	p.stats.Lines++
 	p.stats.noteMalformed()
 }

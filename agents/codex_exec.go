@@ -136,20 +136,17 @@ func (p *codexExecParser) Finish() []store.Event { return nil }
 // Stats reports the lines seen so far.
 func (p *codexExecParser) Stats() ParseStats { return p.stats }
 
-// skipLine counts a line too long to parse as malformed.
-func (p *codexExecParser) skipLine() {
+// SkipLine counts a line too long to parse as malformed.
+func (p *codexExecParser) SkipLine() {
 	p.stats.Lines++
 	p.stats.noteMalformed()
 }
-
-// codexBOM may start the first line of a file written on Windows.
-var codexBOM = []byte("\xef\xbb\xbf")
 
 // codexDecodeLine counts line and decodes it as a JSON object. ok is false
 // for a blank line and for a malformed one, which is also counted.
 func codexDecodeLine(s *ParseStats, line []byte) (jsonObj, bool) {
 	s.Lines++
-	line = bytes.TrimSpace(bytes.TrimPrefix(line, codexBOM))
+	line = bytes.TrimSpace(bytes.TrimPrefix(line, BOM))
 	if len(line) == 0 {
 		return nil, false
 	}

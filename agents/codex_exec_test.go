@@ -128,7 +128,7 @@ func TestCodexExecParserDefaultModel(t *testing.T) {
 func TestCodexExecParserStats(t *testing.T) {
 	p := newCodexExecParser(ParserOptions{})
 	cxFeed(p, `{"type":"turn.started"}`, ``, `{bad`, `[]`, `{"type":"mystery"}`, `{"type":"item.completed","item":{"type":"todo_list"}}`)
-	p.skipLine()
+	p.SkipLine()
 	want := ParseStats{Lines: 7, Malformed: 3, BadLines: []int{3, 4, 7}, Ignored: 2}
 	got := p.Stats()
 	if got.Lines != want.Lines || got.Malformed != want.Malformed || got.Ignored != want.Ignored || !slices.Equal(got.BadLines, want.BadLines) {

@@ -163,8 +163,8 @@ func (p *codexRolloutParser) Finish() []store.Event {
 // Stats reports the lines seen so far.
 func (p *codexRolloutParser) Stats() ParseStats { return p.stats }
 
-// skipLine counts a line too long to parse as malformed.
-func (p *codexRolloutParser) skipLine() {
+// SkipLine counts a line too long to parse as malformed.
+func (p *codexRolloutParser) SkipLine() {
 	p.stats.Lines++
 	p.stats.noteMalformed()
 }

@@ -217,7 +217,7 @@ func TestCodexRolloutStats(t *testing.T) {
 	cxFeed(p, `{"type":"session_meta","payload":{"id":"s"}}`, `{"type":"event_msg","payload":{"type":"agent_mess`,
 		`{"type":"world_state","payload":{}}`, `{"type":"event_msg","payload":{"type":"exec_command_end"}}`,
 		`{"type":"response_item","payload":{"type":"ghost_snapshot"}}`, "\t")
-	p.skipLine()
+	p.SkipLine()
 	got := p.Stats()
 	if got.Lines != 7 || got.Malformed != 2 || got.Ignored != 3 || fmt.Sprint(got.BadLines) != "[2 7]" {
 		t.Errorf("Stats() = %+v, want 7 lines, malformed [2 7], 3 ignored", got)

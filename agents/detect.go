@@ -55,7 +55,7 @@ func DetectFormat(head [][]byte) (Format, error) {
 	var b detectBallot
 	nonBlank := 0
 	for _, line := range head {
-		line = bytes.TrimSpace(bytes.TrimPrefix(line, codexBOM))
+		line = bytes.TrimSpace(bytes.TrimPrefix(line, BOM))
 		if len(line) == 0 {
 			continue
 		}
@@ -136,7 +136,7 @@ func detectFailure(head [][]byte, nonBlank int) error {
 // start with an array, so this goes before the line votes, which would
 // count the one-line elements of a pretty-printed array.
 func detectArray(head [][]byte) Format {
-	text := bytes.TrimSpace(bytes.TrimPrefix(bytes.Join(head, []byte("\n")), codexBOM))
+	text := bytes.TrimSpace(bytes.TrimPrefix(bytes.Join(head, []byte("\n")), BOM))
 	if len(text) == 0 || text[0] != '[' {
 		return ""
 	}
@@ -174,3 +174,6 @@ func detectLegacyCodex(head [][]byte) string {
 	}
 	return ""
 }
+
+// BOM may start the first line of a file written on Windows.
+var BOM = []byte("\xef\xbb\xbf")

@@ -12,9 +12,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -439,32 +437,6 @@ func (n NativeSession) Title() string {
 // and what the sub-agent was asked.
 func SubagentTitle(parent string, sub NativeSession) string {
 	return SubagentName(parent, sub.Title())
-}
-
-// SubagentName is the name of a sub-agent's session from its parent's
-// name and what it was asked (SubagentTitle for a native transcript).
-func SubagentName(parent, asked string) string {
-	if asked = shorten(asked, 40); asked == "" {
-		asked = "sub-agent"
-	}
-	return shorten(parent, 30) + " › " + asked
-}
-
-// shorten returns the first non-blank line of s with its white space
-// collapsed, cut to max runes with an ellipsis.
-func shorten(s string, max int) string {
-	for _, line := range strings.Split(s, "\n") {
-		line = strings.Join(strings.Fields(line), " ")
-		if line == "" {
-			continue
-		}
-		if utf8.RuneCountInString(line) <= max {
-			return line
-		}
-		r := []rune(line)
-		return strings.TrimSpace(string(r[:max-1])) + "…"
-	}
-	return ""
 }
 
 // NativeSummary counts the outcomes of an import.

@@ -201,7 +201,7 @@ type codexPreview struct {
 }
 
 func (c *codexPreview) line(b []byte) bool {
-	o, ok := decodeObj(bytes.TrimPrefix(b, codexBOM))
+	o, ok := decodeObj(bytes.TrimPrefix(b, BOM))
 	if ok && detectLine(o) == FormatCodexRollout {
 		c.valid = true
 	}

@@ -318,7 +318,7 @@ type claudeFeeder struct{ p *claudeTranscriptParser }
 
 func (c *claudeFeeder) feed(line []byte, tooLong bool) {
 	if tooLong {
-		c.p.skipLine()
+		c.p.SkipLine()
 		return
 	}
 	c.p.Feed(line)
@@ -344,7 +344,7 @@ type codexFeeder struct {
 
 func (c *codexFeeder) feed(line []byte, tooLong bool) {
 	if tooLong {
-		c.p.skipLine()
+		c.p.SkipLine()
 		return
 	}
 	c.out = append(c.out, c.p.Feed(line)...)

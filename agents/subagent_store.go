@@ -2,6 +2,8 @@ package agents
 
 import (
 	"context"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -46,4 +48,30 @@ func storeTranscriptAt(ctx context.Context, st *store.Store, t Transcript, targe
 func subagentBatch(toolUseID, asked string, events []store.Event) store.SubagentBatch {
 	return store.SubagentBatch{ToolUseID: toolUseID, Events: events,
 		Name: func(parent string) string { return SubagentName(parent, asked) }}
+}
+
+// SubagentName is the name of a sub-agent's session from its parent's
+// name and what it was asked (SubagentTitle for a native transcript).
+func SubagentName(parent, asked string) string {
+	if asked = shorten(asked, 40); asked == "" {
+		asked = "sub-agent"
+	}
+	return shorten(parent, 30) + " › " + asked
+}
+
+// shorten returns the first non-blank line of s with its white space
+// collapsed, cut to max runes with an ellipsis.
+func shorten(s string, max int) string {
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.Join(strings.Fields(line), " ")
+		if line == "" {
+			continue
+		}
+		if utf8.RuneCountInString(line) <= max {
+			return line
+		}
+		r := []rune(line)
+		return strings.TrimSpace(string(r[:max-1])) + "…"
+	}
+	return ""
 }

@@ -24,7 +24,6 @@ package agents
 // that into an index of the final event list.
 
 import (
-	"sort"
 	"time"
 
 	"github.com/lazuli-app/lazuli/store"
@@ -193,97 +192,4 @@ func nonNeg(o jsonObj, k string) int64 {
 		return 0
 	}
 	return n
-}
-
-// claudeAPIUsage maps an Anthropic usage object (message.usage, or a
-// result's usage).
-func claudeAPIUsage(u jsonObj) store.Usage {
-	return store.Usage{
-		Backend:    "claude",
-		Input:      nonNeg(u, "input_tokens"),
-		Output:     nonNeg(u, "output_tokens"),
-		CacheRead:  nonNeg(u, "cache_read_input_tokens"),
-		CacheWrite: nonNeg(u, "cache_creation_input_tokens"),
-	}
-}
-
-// claudeResultUsage maps a stream-json result line: one row per model of
-// modelUsage, or the result's usage and total cost.
-func claudeResultUsage(o jsonObj, model string) []store.Usage {
-	at := usageTime(o)
-	if mu := o.obj("modelUsage"); len(mu) > 0 {
-		names := make([]string, 0, len(mu))
-		for name := range mu {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		var out []store.Usage
-		for _, name := range names {
-			m := mu.obj(name)
-			if m == nil {
-				continue
-			}
-			cost, ok := m.f64("costUSD")
-			out = append(out, store.Usage{
-				At: at, Source: string(FormatClaudeStream), Model: name, Backend: "claude",
-				Input: nonNeg(m, "inputTokens"), Output: nonNeg(m, "outputTokens"),
-				CacheRead: nonNeg(m, "cacheReadInputTokens"), CacheWrite: nonNeg(m, "cacheCreationInputTokens"),
-				CostUSD: cost, HasCost: ok,
-			})
-		}
-		return out
-	}
-	if !o.has("usage") {
-		return nil
-	}
-	u := claudeAPIUsage(o.obj("usage"))
-	u.At, u.Source, u.Model = at, string(FormatClaudeStream), model
-	u.CostUSD, u.HasCost = o.firstFloat("total_cost_usd", "total_cost", "cost_usd")
-	return []store.Usage{u}
-}
-
-// codexUsage maps a Codex usage object (turn.completed.usage, or a
-// token_count total); cached input moves from Input to CacheRead.
-func codexUsage(u jsonObj) store.Usage {
-	in, cached := nonNeg(u, "input_tokens"), nonNeg(u, "cached_input_tokens")
-	cached = min(cached, in)
-	return store.Usage{
-		Backend:   "codex",
-		Input:     in - cached,
-		CacheRead: cached,
-		Output:    nonNeg(u, "output_tokens"),
-		Reasoning: nonNeg(u, "reasoning_output_tokens"),
-	}
-}
-
-// codexTotals tracks a rollout's cumulative token_count and bills its
-// growth at each turn's end.
-type codexTotals struct {
-	total, billed store.Usage
-	seen          bool // a token_count since the last bill
-	at            string
-}
-
-// observe takes a token_count total.
-func (c *codexTotals) observe(u store.Usage, at string) {
-	if u.Input+u.CacheRead < c.total.Input+c.total.CacheRead {
-		c.billed = store.Usage{} // a new thread's count started over
-	}
-	c.total, c.seen, c.at = u, true, at
-}
-
-// bill returns the usage since the last bill; ok is false when no
-// token_count came since.
-func (c *codexTotals) bill() (store.Usage, bool) {
-	if !c.seen {
-		return store.Usage{}, false
-	}
-	d := store.Usage{Backend: "codex", At: c.at,
-		Input:     max(c.total.Input-c.billed.Input, 0),
-		CacheRead: max(c.total.CacheRead-c.billed.CacheRead, 0),
-		Output:    max(c.total.Output-c.billed.Output, 0),
-		Reasoning: max(c.total.Reasoning-c.billed.Reasoning, 0),
-	}
-	c.billed, c.seen = c.total, false
-	return d, d.Input+d.CacheRead+d.Output > 0
 }

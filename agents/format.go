@@ -1,0 +1,82 @@
+package agents
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// Format names one of the four transcript formats Lazuli reads.
+type Format string
+
+// The formats (see ../shared/formats/transcript-formats.md): A, B, C and D.
+const (
+	FormatAuto             Format = "auto"
+	FormatClaudeStream     Format = "claude-stream"     // A: claude -p --output-format stream-json stdout
+	FormatClaudeTranscript Format = "claude-transcript" // B: ~/.claude/projects/<enc>/<id>.jsonl
+	FormatCodexExec        Format = "codex-exec"        // C: codex exec --json stdout
+	FormatCodexRollout     Format = "codex-rollout"     // D: ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl
+)
+
+// Formats lists the concrete formats, for help texts and flag validation.
+var Formats = []Format{FormatClaudeStream, FormatClaudeTranscript, FormatCodexExec, FormatCodexRollout}
+
+// ParseFormat returns the Format named s.
+func ParseFormat(s string) (Format, error) {
+	if s == "" || s == string(FormatAuto) {
+		return FormatAuto, nil
+	}
+	for _, f := range Formats {
+		if string(f) == s {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("unknown format %q (want auto, claude-stream, claude-transcript, codex-exec or codex-rollout)", s)
+}
+
+// ErrNotTranscript reports input that is not an agent transcript in any
+// format Lazuli knows.
+var ErrNotTranscript = errors.New("not an agent transcript")
+
+// MaxLineSize is the longest line a parser accepts. Longer lines are counted
+// as malformed and skipped without being held in memory.
+const MaxLineSize = 64 << 20
+
+// Parser turns the lines of one format into store events, incrementally, so
+// the same code serves a live process and a file on disk.
+type Parser interface {
+	// Feed parses one line, without its line terminator, and returns the
+	// events it completes. Blank and malformed lines are counted and skipped.
+	Feed(line []byte) []store.Event
+	// Finish returns the events held back until the end of the input.
+	Finish() []store.Event
+	// Stats reports what was seen so far.
+	Stats() ParseStats
+}
+
+// ParseStats counts what a parser saw.
+type ParseStats struct {
+	Lines     int   // lines fed, blank ones included
+	Malformed int   // lines that were not valid JSON objects, or too long
+	BadLines  []int // 1-based numbers of the first malformed lines (at most 20)
+	Ignored   int   // valid JSON lines of a type the parser does not map
+}
+
+// noteMalformed records a malformed line (the current one, s.Lines).
+func (s *ParseStats) noteMalformed() {
+	s.Malformed++
+	if len(s.BadLines) < 20 {
+		s.BadLines = append(s.BadLines, s.Lines)
+	}
+}
+
+// ParserOptions configure a parser.
+type ParserOptions struct {
+	// Model is the model name a Codex exec parser reports in Init
+	// (the codex CLI does not print it).
+	Model string
+	// ClaudeHome is the ~/.claude folder, where the Claude transcript parser
+	// finds plan files; "" means the user's home folder.
+	ClaudeHome string
+}

@@ -1,0 +1,19 @@
+package agents
+
+import "github.com/lazuli-app/lazuli/store"
+
+// SubagentEvents are events of one sub-agent, parsed from its parent's
+// stream.
+type SubagentEvents struct {
+	ToolUseID string // the parent's Agent/Task call that started it
+	Asked     string // what it was asked: the call's prompt, else its description
+	Events    []store.Event
+}
+
+// SubagentSource is a Parser whose input also carries sub-agents' work
+// (Claude's stream-json). TakeSubagents returns the sub-agent events
+// parsed since the last call, one entry per sub-agent, in the order the
+// sub-agents began.
+type SubagentSource interface {
+	TakeSubagents() []SubagentEvents
+}
