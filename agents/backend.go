@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"os"
 	"os/exec"
 	"strings"
@@ -73,14 +74,14 @@ func fallbackModel(b Backend) string {
 
 // newStreamParser returns the parser of b's live output; a Codex parser
 // reports model (the CLI's default when "") in its Init.
-func newStreamParser(b Backend, model string) Parser {
+func newStreamParser(b Backend, model string) parse.Parser {
 	if b == Codex {
 		if model == "" {
 			model = DefaultCodexModel
 		}
-		return newCodexExecParser(ParserOptions{Model: model})
+		return newCodexExecParser(parse.Options{Model: model})
 	}
-	return newClaudeStreamParser(ParserOptions{Model: model})
+	return newClaudeStreamParser(parse.Options{Model: model})
 }
 
 // ClaudeModels and CodexModels are the model pools of spec §5.1.

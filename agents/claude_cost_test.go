@@ -1,6 +1,9 @@
 package agents
 
-import "testing"
+import (
+	"github.com/lazuli-app/lazuli/agents/parse"
+	"testing"
+)
 
 // TestClaudeCostAsSerde: a result's total_cost_usd is read the way
 // AZUREAL's serde_json reads it, so the stored Complete matches AZUREAL's
@@ -12,11 +15,11 @@ func TestClaudeCostAsSerde(t *testing.T) {
 		"0.34160664999999996": 0.34160664999999996,
 		"0":                   0,
 	} {
-		o, ok := decodeObj([]byte(`{"total_cost_usd":` + lit + `}`))
+		o, ok := parse.DecodeObject([]byte(`{"total_cost_usd":` + lit + `}`))
 		if !ok {
 			t.Fatal("decodeObj failed")
 		}
-		if got, ok := o.firstFloat("total_cost_usd"); !ok || got != want {
+		if got, ok := o.FirstFloat("total_cost_usd"); !ok || got != want {
 			t.Errorf("total_cost_usd %s read as %v (%v), want %v", lit, got, ok, want)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -72,12 +73,12 @@ func claudeThinking(text string) []store.Event {
 // claudeToolPath returns input.file_path, or input.path when file_path is
 // absent, if that value is a string.
 func claudeToolPath(input []byte) *string {
-	in, _ := decodeObj(input)
+	in, _ := parse.DecodeObject(input)
 	key := "file_path"
 	if _, ok := in[key]; !ok {
 		key = "path"
 	}
-	if s, ok := in.strOK(key); ok {
+	if s, ok := in.StrOK(key); ok {
 		return &s
 	}
 	return nil
@@ -87,10 +88,10 @@ func claudeToolPath(input []byte) *string {
 type claudePromptText struct{ parts []string }
 
 // add records block b if it is text or an image.
-func (t *claudePromptText) add(b jsonObj) {
-	switch typ, _ := b.strOK("type"); typ {
+func (t *claudePromptText) add(b parse.Object) {
+	switch typ, _ := b.StrOK("type"); typ {
 	case "text":
-		if s, ok := b.strOK("text"); ok {
+		if s, ok := b.StrOK("text"); ok {
 			t.parts = append(t.parts, s)
 		}
 	case "image":
@@ -110,18 +111,18 @@ type claudeResult struct {
 
 // claudeResultOf reads a tool_result block; array content keeps the text of
 // its text blocks, joined by "\n".
-func claudeResultOf(b jsonObj) claudeResult {
+func claudeResultOf(b parse.Object) claudeResult {
 	var r claudeResult
-	r.id, _ = b.strOK("tool_use_id")
-	r.isError, r.hasIsError = b.boolean("is_error")
-	if s, ok := b.strOK("content"); ok {
+	r.id, _ = b.StrOK("tool_use_id")
+	r.isError, r.hasIsError = b.Boolean("is_error")
+	if s, ok := b.StrOK("content"); ok {
 		r.content = s
 		return r
 	}
 	var parts []string
-	for _, c := range b.objs("content") {
-		if typ, _ := c.strOK("type"); typ == "text" {
-			if s, ok := c.strOK("text"); ok {
+	for _, c := range b.Objs("content") {
+		if typ, _ := c.StrOK("type"); typ == "text" {
+			if s, ok := c.StrOK("text"); ok {
 				parts = append(parts, s)
 			}
 		}
@@ -204,19 +205,19 @@ func claudeTrimEscapedNewlines(s string) string {
 }
 
 // claudeProgressHook maps a progress line of type hook_progress.
-func claudeProgressHook(o jsonObj) []store.Event {
-	d := o.obj("data")
-	if typ, _ := d.strOK("type"); typ != "hook_progress" {
+func claudeProgressHook(o parse.Object) []store.Event {
+	d := o.Obj("data")
+	if typ, _ := d.StrOK("type"); typ != "hook_progress" {
 		return nil
 	}
-	name, ok := d.strOK("hookName")
+	name, ok := d.StrOK("hookName")
 	if !ok {
-		name, _ = d.strOK("hookEvent")
+		name, _ = d.StrOK("hookEvent")
 	}
 	if name == "" {
 		return nil
 	}
-	cmd, _ := d.strOK("command")
+	cmd, _ := d.StrOK("command")
 	out := claudeHookCommandOutput(cmd)
 	if out == "" {
 		out = "[" + name + "]"
@@ -250,15 +251,15 @@ func claudeHookCommandOutput(cmd string) string {
 // claudeIsSynthetic reports whether an assistant line was written by Claude
 // Code itself rather than the model: API errors and stubs such as
 // "No response requested.".
-func claudeIsSynthetic(o, msg jsonObj) bool {
-	model, _ := msg.strOK("model")
-	apiErr, _ := o.boolean("isApiErrorMessage")
+func claudeIsSynthetic(o, msg parse.Object) bool {
+	model, _ := msg.StrOK("model")
+	apiErr, _ := o.Boolean("isApiErrorMessage")
 	return model == "<synthetic>" || apiErr
 }
 
 // claudeSyntheticEvents keeps the error of a synthetic assistant message as
 // AssistantText "Error: …" and drops stubs that report no error.
-func claudeSyntheticEvents(o, msg jsonObj) []store.Event {
+func claudeSyntheticEvents(o, msg parse.Object) []store.Event {
 	var events []store.Event
 	for _, t := range claudeMessageTexts(msg) {
 		if strings.TrimSpace(t) == "" || !claudeIsAPIError(o, t) {
@@ -273,8 +274,8 @@ func claudeSyntheticEvents(o, msg jsonObj) []store.Event {
 }
 
 // claudeIsAPIError reports whether synthetic text t reports an API error.
-func claudeIsAPIError(o jsonObj, t string) bool {
-	if v, _ := o.boolean("isApiErrorMessage"); v {
+func claudeIsAPIError(o parse.Object, t string) bool {
+	if v, _ := o.Boolean("isApiErrorMessage"); v {
 		return true
 	}
 	if e := bytes.TrimSpace(o["error"]); len(e) > 0 && !bytes.Equal(e, []byte("null")) && !bytes.Equal(e, []byte(`""`)) {
@@ -285,14 +286,14 @@ func claudeIsAPIError(o jsonObj, t string) bool {
 
 // claudeMessageTexts returns the text of a message: its string content, or
 // the text of its text blocks.
-func claudeMessageTexts(msg jsonObj) []string {
-	if s, ok := msg.strOK("content"); ok {
+func claudeMessageTexts(msg parse.Object) []string {
+	if s, ok := msg.StrOK("content"); ok {
 		return []string{s}
 	}
 	var texts []string
-	for _, b := range msg.objs("content") {
-		if typ, _ := b.strOK("type"); typ == "text" {
-			if s, ok := b.strOK("text"); ok {
+	for _, b := range msg.Objs("content") {
+		if typ, _ := b.StrOK("type"); typ == "text" {
+			if s, ok := b.StrOK("text"); ok {
 				texts = append(texts, s)
 			}
 		}

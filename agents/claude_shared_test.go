@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -26,7 +27,7 @@ type claudeLineCase struct {
 }
 
 // claudeCheckCase feeds tc's lines to p and compares the events with tc.want.
-func claudeCheckCase(t *testing.T, p Parser, tc claudeLineCase) {
+func claudeCheckCase(t *testing.T, p parse.Parser, tc claudeLineCase) {
 	t.Helper()
 	var got []store.Event
 	for _, l := range tc.lines {
@@ -61,41 +62,41 @@ func TestClaudeHookCommandOutput(t *testing.T) {
 // TestClaudeObj checks that values of an unexpected type read as absent, as
 // serde's as_str/as_u64/as_f64 do.
 func TestClaudeObj(t *testing.T) {
-	o, ok := decodeObj([]byte(`{"s":"x","n":5,"f":5.5,"neg":-1,"big":18446744073709551616,"b":true,"null":null,"o":{"k":"v"},"a":[1,{"k":2},"s"]}`))
+	o, ok := parse.DecodeObject([]byte(`{"s":"x","n":5,"f":5.5,"neg":-1,"big":18446744073709551616,"b":true,"null":null,"o":{"k":"v"},"a":[1,{"k":2},"s"]}`))
 	if !ok {
 		t.Fatal("claudeDecode failed")
 	}
-	if s, ok := o.strOK("s"); !ok || s != "x" {
+	if s, ok := o.StrOK("s"); !ok || s != "x" {
 		t.Errorf(`str("s") = %q, %v`, s, ok)
 	}
-	if _, ok := o.strOK("n"); ok {
+	if _, ok := o.StrOK("n"); ok {
 		t.Error(`str("n") ok, want absent`)
 	}
-	if n, ok := o.u64("n"); !ok || n != 5 {
+	if n, ok := o.U64("n"); !ok || n != 5 {
 		t.Errorf(`u64("n") = %d, %v`, n, ok)
 	}
 	for _, k := range []string{"f", "neg", "big", "s"} {
-		if _, ok := o.u64(k); ok {
+		if _, ok := o.U64(k); ok {
 			t.Errorf("u64(%q) ok, want absent", k)
 		}
 	}
-	if f, ok := o.firstFloat("missing", "s", "f"); !ok || f != 5.5 {
+	if f, ok := o.FirstFloat("missing", "s", "f"); !ok || f != 5.5 {
 		t.Errorf(`firstFloat = %v, %v`, f, ok)
 	}
-	if s, ok := o.firstStr("null", "s"); ok {
+	if s, ok := o.FirstStr("null", "s"); ok {
 		t.Errorf(`firstStr("null", "s") = %q, want absent: the first present key decides`, s)
 	}
-	if b, ok := o.boolean("b"); !ok || !b {
+	if b, ok := o.Boolean("b"); !ok || !b {
 		t.Errorf(`boolean("b") = %v, %v`, b, ok)
 	}
-	if v, _ := o.obj("o").strOK("k"); v != "v" {
+	if v, _ := o.Obj("o").StrOK("k"); v != "v" {
 		t.Errorf(`obj("o").strOK("k") = %q`, v)
 	}
-	if got := len(o.objs("a")); got != 1 {
+	if got := len(o.Objs("a")); got != 1 {
 		t.Errorf(`len(objs("a")) = %d, want 1`, got)
 	}
 	for _, bad := range []string{`[1]`, `null`, `"s"`, `{"a":`, ``} {
-		if _, ok := decodeObj([]byte(bad)); ok {
+		if _, ok := parse.DecodeObject([]byte(bad)); ok {
 			t.Errorf("decodeObj(%q) ok, want failure", bad)
 		}
 	}
@@ -111,11 +112,11 @@ func TestClaudeParsers_MatchReference(t *testing.T) {
 	for _, path := range files {
 		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 		t.Run(name, func(t *testing.T) {
-			format := FormatClaudeTranscript
+			format := parse.FormatClaudeTranscript
 			if strings.HasPrefix(name, "A_") {
-				format = FormatClaudeStream
+				format = parse.FormatClaudeStream
 			}
-			events, _, _, err := ParseFile(path, format, ParserOptions{ClaudeHome: t.TempDir()})
+			events, _, _, err := ParseFile(path, format, parse.Options{ClaudeHome: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,7 +126,7 @@ func TestClaudeParsers_MatchReference(t *testing.T) {
 }
 
 // claudeCompareReference checks ours against AZUREAL's events ref.
-func claudeCompareReference(t *testing.T, f Format, ours, ref []store.Event) {
+func claudeCompareReference(t *testing.T, f parse.Format, ours, ref []store.Event) {
 	t.Helper()
 	key := func(e store.Event) string {
 		switch e.Kind {
@@ -154,7 +155,7 @@ func claudeCompareReference(t *testing.T, f Format, ours, ref []store.Event) {
 	}
 	// Same turn skeleton; in the stream, ours lacks the sub-agents' calls.
 	skeleton := is(store.KindInit, store.KindComplete, store.KindCommand, store.KindToolCall)
-	if a, b := pick(ours, skeleton), pick(ref, skeleton); !(slices.Equal(a, b) || f == FormatClaudeStream && claudeSubsequence(a, b)) {
+	if a, b := pick(ours, skeleton), pick(ref, skeleton); !(slices.Equal(a, b) || f == parse.FormatClaudeStream && claudeSubsequence(a, b)) {
 		t.Errorf("tool calls, commands, Init, Complete differ from AZUREAL:\nours %.300q\nref  %.300q", a, b)
 	}
 	// Assistant text: AZUREAL's minus its whitespace-only blocks.
@@ -276,7 +277,7 @@ func claudeField(tb testing.TB, path string, n int, key string) string {
 		tb.Fatal(err)
 	}
 	lines := bytes.Split(b, []byte("\n"))
-	o, ok := decodeObj(lines[n-1])
+	o, ok := parse.DecodeObject(lines[n-1])
 	if !ok {
 		tb.Fatalf("line %d of %s is not a JSON object", n, path)
 	}
@@ -305,7 +306,7 @@ func claudeSeedFile(f *testing.F, path string) {
 	}
 	defer fh.Close()
 	sc := bufio.NewScanner(fh)
-	sc.Buffer(nil, MaxLineSize)
+	sc.Buffer(nil, parse.MaxLineSize)
 	for n := 0; sc.Scan() && n < 40; {
 		if len(sc.Bytes()) <= 4<<10 {
 			f.Add(append([]byte(nil), sc.Bytes()...))
@@ -316,7 +317,7 @@ func claudeSeedFile(f *testing.F, path string) {
 
 // claudeFuzzParser feeds data to p line by line and checks that every event
 // encodes and that the stats add up.
-func claudeFuzzParser(t *testing.T, p Parser, data []byte) {
+func claudeFuzzParser(t *testing.T, p parse.Parser, data []byte) {
 	lines := bytes.Split(data, []byte("\n"))
 	var events []store.Event
 	for _, l := range lines {
@@ -334,7 +335,7 @@ func claudeFuzzParser(t *testing.T, p Parser, data []byte) {
 }
 
 // claudeBenchParser reports how fast a fresh parser reads the file at path.
-func claudeBenchParser(b *testing.B, path string, newParser func() Parser) {
+func claudeBenchParser(b *testing.B, path string, newParser func() parse.Parser) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		fixtures.Missing(b, err)

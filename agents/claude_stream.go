@@ -3,6 +3,7 @@ package agents
 import (
 	"strings"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -23,11 +24,11 @@ const claudeSummaryPrefix = "This session is being continued from a previous con
 // thread's events: each sub-agent gets a parser of its own, and its events
 // are handed out by TakeSubagents, to be stored as a session of its own.
 type claudeStreamParser struct {
-	stats  ParseStats
+	stats  parse.Stats
 	tools  claudeTools
 	agents map[string]bool // open Agent/Task calls, by tool_use id
 	model  string          // the init line's model, for a result without modelUsage
-	usage  usageLog
+	usage  parse.UsageLog
 
 	asked map[string]string              // what each Agent/Task call asked, by tool_use id; shared with sub-parsers
 	subs  map[string]*claudeStreamParser // the parsers of sub-agents, by their call's tool_use id
@@ -37,20 +38,20 @@ type claudeStreamParser struct {
 }
 
 // newClaudeStreamParser returns a stream parser; it needs no options.
-func newClaudeStreamParser(ParserOptions) *claudeStreamParser {
+func newClaudeStreamParser(parse.Options) *claudeStreamParser {
 	return &claudeStreamParser{tools: claudeTools{}, agents: map[string]bool{}, asked: map[string]string{},
 		subs: map[string]*claudeStreamParser{}, ready: map[string][]store.Event{}}
 }
 
 // TakeSubagents implements SubagentSource.
-func (p *claudeStreamParser) TakeSubagents() []SubagentEvents {
+func (p *claudeStreamParser) TakeSubagents() []parse.SubagentEvents {
 	if len(p.ready) == 0 {
 		return nil
 	}
-	var out []SubagentEvents
+	var out []parse.SubagentEvents
 	for _, id := range p.order {
 		if evs := p.ready[id]; len(evs) > 0 {
-			out = append(out, SubagentEvents{ToolUseID: id, Asked: p.asked[id], Events: store.FilterInjectedEvents(evs)})
+			out = append(out, parse.SubagentEvents{ToolUseID: id, Asked: p.asked[id], Events: store.FilterInjectedEvents(evs)})
 		}
 	}
 	clear(p.ready)
@@ -58,10 +59,10 @@ func (p *claudeStreamParser) TakeSubagents() []SubagentEvents {
 }
 
 // subagentLine parses a line of the sub-agent started by call id.
-func (p *claudeStreamParser) subagentLine(id string, o jsonObj) {
+func (p *claudeStreamParser) subagentLine(id string, o parse.Object) {
 	sub := p.subs[id]
 	if sub == nil {
-		sub = newClaudeStreamParser(ParserOptions{})
+		sub = newClaudeStreamParser(parse.Options{})
 		sub.asked = p.asked // a sub-agent's own Agent calls are sub-agents too
 		sub.echo = p.asked[id]
 		p.subs[id] = sub
@@ -77,26 +78,26 @@ func (p *claudeStreamParser) subagentLine(id string, o jsonObj) {
 // Feed parses one stdout (or stderr) line.
 func (p *claudeStreamParser) Feed(line []byte) []store.Event {
 	events, o := p.feed(line)
-	p.usage.saw(events...)
+	p.usage.Saw(events...)
 	for _, e := range events {
 		if e.Kind == store.KindInit {
 			p.model = e.Model
 		}
 	}
-	if o.str("type") == "result" {
+	if o.Str("type") == "result" {
 		for _, u := range claudeResultUsage(o, p.model) {
-			p.usage.add(u)
+			p.usage.Add(u)
 		}
 	}
 	return events
 }
 
 // Usage returns the usage of the result lines fed so far.
-func (p *claudeStreamParser) Usage() []UsageRow { return p.usage.rows() }
+func (p *claudeStreamParser) Usage() []parse.UsageRow { return p.usage.Rows() }
 
 // feed parses one line and returns its events and, for a JSON line, the
 // decoded object.
-func (p *claudeStreamParser) feed(line []byte) ([]store.Event, jsonObj) {
+func (p *claudeStreamParser) feed(line []byte) ([]store.Event, parse.Object) {
 	p.stats.Lines++
 	line = claudeTrimLine(line)
 	if len(line) == 0 {
@@ -104,12 +105,12 @@ func (p *claudeStreamParser) feed(line []byte) ([]store.Event, jsonObj) {
 	}
 	if line[0] != '{' {
 		// Not JSON: stderr text, which may still announce a hook.
-		p.stats.noteMalformed()
+		p.stats.NoteMalformed()
 		return claudeTextHook(string(line)), nil
 	}
-	o, ok := decodeObj(line)
+	o, ok := parse.DecodeObject(line)
 	if !ok {
-		p.stats.noteMalformed()
+		p.stats.NoteMalformed()
 		return nil, nil
 	}
 	if id := claudeSubagentOf(o); id != "" {
@@ -127,18 +128,18 @@ func (p *claudeStreamParser) feed(line []byte) ([]store.Event, jsonObj) {
 func (p *claudeStreamParser) Finish() []store.Event { return nil }
 
 // Stats reports the lines seen so far.
-func (p *claudeStreamParser) Stats() ParseStats { return p.stats }
+func (p *claudeStreamParser) Stats() parse.Stats { return p.stats }
 
 // SkipLine counts an over-long line as malformed.
 func (p *claudeStreamParser) SkipLine() {
 	p.stats.Lines++
-	p.stats.noteMalformed()
+	p.stats.NoteMalformed()
 }
 
 // dispatch maps one JSON line by its type; mapped is false for types the
 // parser does not know.
-func (p *claudeStreamParser) dispatch(o jsonObj) (events []store.Event, mapped bool) {
-	typ, _ := o.strOK("type")
+func (p *claudeStreamParser) dispatch(o parse.Object) (events []store.Event, mapped bool) {
+	typ, _ := o.StrOK("type")
 	switch typ {
 	case "system":
 		return p.system(o)
@@ -157,19 +158,19 @@ func (p *claudeStreamParser) dispatch(o jsonObj) (events []store.Event, mapped b
 }
 
 // system maps a system line: init, hook responses and API retries.
-func (p *claudeStreamParser) system(o jsonObj) ([]store.Event, bool) {
-	sub, _ := o.strOK("subtype")
+func (p *claudeStreamParser) system(o parse.Object) ([]store.Event, bool) {
+	sub, _ := o.StrOK("subtype")
 	switch sub {
 	case "init":
-		cwd, _ := o.strOK("cwd")
-		model, ok := o.strOK("model")
+		cwd, _ := o.StrOK("cwd")
+		model, ok := o.StrOK("model")
 		if !ok {
 			model = "unknown"
 		}
 		return []store.Event{store.Init(cwd, model)}, true
 	case "hook_response":
-		name, _ := o.firstStr("hook_name", "name", "hook")
-		out, _ := o.firstStr("output", "stdout")
+		name, _ := o.FirstStr("hook_name", "name", "hook")
+		out, _ := o.FirstStr("output", "stdout")
 		if out = strings.TrimSpace(out); name == "" || out == "" {
 			return nil, true
 		}
@@ -182,15 +183,15 @@ func (p *claudeStreamParser) system(o jsonObj) ([]store.Event, bool) {
 
 // user maps a user line: tool results, and prompts. The API puts text
 // after the tool results, so the prompt of an array comes last.
-func (p *claudeStreamParser) user(o jsonObj) []store.Event {
-	msg := o.obj("message")
-	if s, ok := msg.strOK("content"); ok {
+func (p *claudeStreamParser) user(o parse.Object) []store.Event {
+	msg := o.Obj("message")
+	if s, ok := msg.StrOK("content"); ok {
 		return p.prompt(s)
 	}
 	var events []store.Event
 	var text claudePromptText
-	for _, b := range msg.objs("content") {
-		if typ, _ := b.strOK("type"); typ == "tool_result" {
+	for _, b := range msg.Objs("content") {
+		if typ, _ := b.StrOK("type"); typ == "tool_result" {
 			events = append(events, p.toolResult(b)...)
 		} else {
 			text.add(b)
@@ -222,7 +223,7 @@ func (p *claudeStreamParser) prompt(raw string) []store.Event {
 }
 
 // toolResult maps a tool_result block, closing an Agent/Task call.
-func (p *claudeStreamParser) toolResult(b jsonObj) []store.Event {
+func (p *claudeStreamParser) toolResult(b parse.Object) []store.Event {
 	r := claudeResultOf(b)
 	delete(p.agents, r.id)
 	events := claudeReminderHooks(r.content, false)
@@ -234,27 +235,27 @@ func (p *claudeStreamParser) toolResult(b jsonObj) []store.Event {
 }
 
 // assistant maps an assistant line (one content block per line in practice).
-func (p *claudeStreamParser) assistant(o jsonObj) []store.Event {
-	msg := o.obj("message")
-	if _, ok := msg.strOK("id"); !ok {
+func (p *claudeStreamParser) assistant(o parse.Object) []store.Event {
+	msg := o.Obj("message")
+	if _, ok := msg.StrOK("id"); !ok {
 		return nil
 	}
 	if claudeIsSynthetic(o, msg) {
 		return claudeSyntheticEvents(o, msg)
 	}
 	var events []store.Event
-	for _, b := range msg.objs("content") {
-		switch typ, _ := b.strOK("type"); typ {
+	for _, b := range msg.Objs("content") {
+		switch typ, _ := b.StrOK("type"); typ {
 		case "thinking":
-			t, _ := b.strOK("thinking")
+			t, _ := b.StrOK("thinking")
 			events = append(events, claudeThinking(t)...)
 		case "text":
-			if t, ok := b.strOK("text"); ok && strings.TrimSpace(t) != "" {
+			if t, ok := b.StrOK("text"); ok && strings.TrimSpace(t) != "" {
 				events = append(events, store.AssistantText(t))
 			}
 		case "tool_use":
-			name, okName := b.strOK("name")
-			id, okID := b.strOK("id")
+			name, okName := b.StrOK("name")
+			id, okID := b.StrOK("id")
 			input, okInput := b["input"]
 			if okName && okID && okInput {
 				events = append(events, p.toolCall(id, name, input))
@@ -277,35 +278,35 @@ func (p *claudeStreamParser) toolCall(id, name string, input []byte) store.Event
 
 // claudeStreamResult maps the result line that ends a run. Early builds wrote
 // the cost as total_cost or cost_usd.
-func claudeStreamResult(o jsonObj) []store.Event {
-	if _, ok := o.strOK("session_id"); !ok {
+func claudeStreamResult(o parse.Object) []store.Event {
+	if _, ok := o.StrOK("session_id"); !ok {
 		return nil
 	}
-	isError, _ := o.boolean("is_error")
-	duration, _ := o.u64("duration_ms")
-	cost, _ := o.firstFloat("total_cost_usd", "total_cost", "cost_usd")
+	isError, _ := o.Boolean("is_error")
+	duration, _ := o.U64("duration_ms")
+	cost, _ := o.FirstFloat("total_cost_usd", "total_cost", "cost_usd")
 	return []store.Event{store.Complete(!isError, duration, cost)}
 }
 
 // claudeStreamRetryHook turns a system/api_retry line into a Hook, so the
 // retry stays visible without posing as model prose.
-func claudeStreamRetryHook(o jsonObj) store.Event {
-	msg, _ := o.strOK("error")
-	if status, ok := o.u64("error_status"); ok {
+func claudeStreamRetryHook(o parse.Object) store.Event {
+	msg, _ := o.StrOK("error")
+	if status, ok := o.U64("error_status"); ok {
 		msg = strings.TrimSpace(claudeItoa(status) + " " + msg)
 	}
-	attempt, _ := o.u64("attempt")
-	retries, _ := o.u64("max_retries")
+	attempt, _ := o.U64("attempt")
+	retries, _ := o.U64("max_retries")
 	return store.Hook(claudeAPIErrorHook, claudeRetryText(msg, attempt, retries))
 }
 
 // claudeTopLevelHook maps a top-level hook, hook_result or hook_response line.
-func claudeTopLevelHook(o jsonObj) store.Event {
-	name, ok := o.firstStr("hook_name", "name", "hook")
+func claudeTopLevelHook(o parse.Object) store.Event {
+	name, ok := o.FirstStr("hook_name", "name", "hook")
 	if !ok {
 		name = "hook"
 	}
-	out, _ := o.firstStr("output", "result", "message")
+	out, _ := o.FirstStr("output", "result", "message")
 	return store.Hook(name, out)
 }
 
@@ -336,17 +337,17 @@ func claudeTextHook(line string) []store.Event {
 
 // claudeSubagentOf returns the call whose sub-agent wrote a stream line
 // (its parent_tool_use_id), or "" for a line of the main thread.
-func claudeSubagentOf(o jsonObj) string {
-	return o.str("parent_tool_use_id")
+func claudeSubagentOf(o parse.Object) string {
+	return o.Str("parent_tool_use_id")
 }
 
 // claudeAgentAsked returns what an Agent/Task call asks its sub-agent:
 // its prompt, else its description.
 func claudeAgentAsked(input []byte) string {
-	in, ok := decodeObj(input)
+	in, ok := parse.DecodeObject(input)
 	if !ok {
 		return ""
 	}
-	s, _ := in.firstStr("prompt", "description")
+	s, _ := in.FirstStr("prompt", "description")
 	return s
 }

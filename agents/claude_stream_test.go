@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -235,13 +236,13 @@ var claudeStreamCases = []claudeLineCase{
 func TestClaudeStreamParser_Lines(t *testing.T) {
 	for _, tc := range claudeStreamCases {
 		t.Run(tc.name, func(t *testing.T) {
-			claudeCheckCase(t, newClaudeStreamParser(ParserOptions{}), tc)
+			claudeCheckCase(t, newClaudeStreamParser(parse.Options{}), tc)
 		})
 	}
 }
 
 func TestClaudeStreamParser_Stats(t *testing.T) {
-	p := newClaudeStreamParser(ParserOptions{})
+	p := newClaudeStreamParser(parse.Options{})
 	for _, l := range []string{
 		`{"type":"system","subtype":"init","session_id":"s"}`,
 		``,
@@ -265,7 +266,7 @@ func TestClaudeStreamParser_Stats(t *testing.T) {
 // TestClaudeStreamParser_NoResult checks that a run cut off before its
 // result line ends without a Complete: completion stays unknown.
 func TestClaudeStreamParser_NoResult(t *testing.T) {
-	p := newClaudeStreamParser(ParserOptions{})
+	p := newClaudeStreamParser(parse.Options{})
 	p.Feed([]byte(`{"type":"system","subtype":"init","session_id":"s","model":"m"}`))
 	p.Feed([]byte(`{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"sleep 9"}}]}}`))
 	if got := p.Finish(); len(got) != 0 {
@@ -285,7 +286,7 @@ func claudeStreamFixtures(tb testing.TB) []string {
 func TestClaudeStreamParser_Fixtures(t *testing.T) {
 	for _, path := range claudeStreamFixtures(t) {
 		t.Run(claudeFixtureName(path), func(t *testing.T) {
-			events, _, stats, err := ParseFile(path, FormatClaudeStream, ParserOptions{})
+			events, _, stats, err := ParseFile(path, parse.FormatClaudeStream, parse.Options{})
 			if err != nil {
 				t.Fatalf("ParseFile: %v", err)
 			}
@@ -318,7 +319,7 @@ func TestClaudeStreamParser_FixtureCounts(t *testing.T) {
 	dir := claudeFixtureDir(t)
 	for _, tt := range tests {
 		t.Run(claudeFixtureName(tt.file), func(t *testing.T) {
-			events, _, _, err := ParseFile(filepath.Join(dir, tt.file), FormatClaudeStream, ParserOptions{})
+			events, _, _, err := ParseFile(filepath.Join(dir, tt.file), parse.FormatClaudeStream, parse.Options{})
 			if err != nil {
 				t.Fatalf("ParseFile: %v", err)
 			}
@@ -333,7 +334,7 @@ func TestClaudeStreamParser_FixtureCounts(t *testing.T) {
 // sub-agent's Bash call and its prompt stay out of the parent's turn.
 func TestClaudeStreamParser_Subagent(t *testing.T) {
 	path := filepath.Join(claudeFixtureDir(t), "real-cli", "claude-g-subagent", "stdout.jsonl")
-	events, _, _, err := ParseFile(path, FormatClaudeStream, ParserOptions{})
+	events, _, _, err := ParseFile(path, parse.FormatClaudeStream, parse.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +348,7 @@ func TestClaudeStreamParser_Subagent(t *testing.T) {
 // TestClaudeStreamParser_APIRetry checks the real 529-then-success capture.
 func TestClaudeStreamParser_APIRetry(t *testing.T) {
 	path := filepath.Join(claudeFixtureDir(t), "real-cli", "claude-d-api-error-retry", "stdout.jsonl")
-	events, _, _, err := ParseFile(path, FormatClaudeStream, ParserOptions{})
+	events, _, _, err := ParseFile(path, parse.FormatClaudeStream, parse.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,11 +367,11 @@ func TestClaudeStreamParser_APIRetry(t *testing.T) {
 func FuzzClaudeStreamParser(f *testing.F) {
 	claudeSeedFuzz(f, claudeStreamCases, claudeStreamFixtures)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		claudeFuzzParser(t, newClaudeStreamParser(ParserOptions{}), data)
+		claudeFuzzParser(t, newClaudeStreamParser(parse.Options{}), data)
 	})
 }
 
 func BenchmarkClaudeStreamParser(b *testing.B) {
 	path := filepath.Join(claudeFixtureDir(b), "transcripts", "A_sandbox_ai_compiler_claude-debug--claude_output.jsonl")
-	claudeBenchParser(b, path, func() Parser { return newClaudeStreamParser(ParserOptions{}) })
+	claudeBenchParser(b, path, func() parse.Parser { return newClaudeStreamParser(parse.Options{}) })
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -20,7 +21,7 @@ const maxPlanSize = 4 << 20
 // replaces), so no event is final before the end of the file. Real
 // transcripts have no result lines, so a transcript alone has no Complete.
 type claudeTranscriptParser struct {
-	stats    ParseStats
+	stats    parse.Stats
 	home     string // ClaudeHome, "" for $HOME/.claude
 	tools    claudeTools
 	agents   map[string]bool // open Agent/Task calls, by tool_use id
@@ -31,7 +32,7 @@ type claudeTranscriptParser struct {
 	// stored is how many of events an earlier import stored already (see
 	// freeze): a prompt among them can no longer be replaced or win.
 	stored int
-	usage  usageLog
+	usage  parse.UsageLog
 }
 
 // claudePrompt locates a kept prompt for parentUuid de-duplication.
@@ -52,7 +53,7 @@ func (t claudeTime) after(u claudeTime) bool { return !t.ok || (u.ok && t.t.Afte
 
 // newClaudeTranscriptParser returns a transcript parser that finds plan
 // files under opts.ClaudeHome.
-func newClaudeTranscriptParser(opts ParserOptions) *claudeTranscriptParser {
+func newClaudeTranscriptParser(opts parse.Options) *claudeTranscriptParser {
 	return &claudeTranscriptParser{
 		home:     opts.ClaudeHome,
 		tools:    claudeTools{},
@@ -68,13 +69,13 @@ func (p *claudeTranscriptParser) Feed(line []byte) []store.Event {
 	if len(line) == 0 {
 		return nil
 	}
-	o, ok := decodeObj(line)
+	o, ok := parse.DecodeObject(line)
 	if !ok {
-		p.stats.noteMalformed()
+		p.stats.NoteMalformed()
 		return nil
 	}
 	if !p.hasSlug {
-		p.slug, p.hasSlug = o.strOK("slug")
+		p.slug, p.hasSlug = o.StrOK("slug")
 	}
 	if !p.dispatch(o) {
 		p.stats.Ignored++
@@ -99,27 +100,27 @@ func (p *claudeTranscriptParser) Finish() []store.Event {
 func (p *claudeTranscriptParser) freeze() { p.stored = len(p.events) }
 
 // Stats reports the lines seen so far.
-func (p *claudeTranscriptParser) Stats() ParseStats { return p.stats }
+func (p *claudeTranscriptParser) Stats() parse.Stats { return p.stats }
 
 // SkipLine counts an over-long line as malformed.
 func (p *claudeTranscriptParser) SkipLine() {
 	p.stats.Lines++
-	p.stats.noteMalformed()
+	p.stats.NoteMalformed()
 }
 
 // add appends events to the held-back output.
 func (p *claudeTranscriptParser) add(events ...store.Event) {
 	p.events = append(p.events, events...)
-	p.usage.saw(events...)
+	p.usage.Saw(events...)
 }
 
 // Usage returns the usage of the assistant messages fed so far, one row
 // per message id with the message's last usage.
-func (p *claudeTranscriptParser) Usage() []UsageRow { return p.usage.rows() }
+func (p *claudeTranscriptParser) Usage() []parse.UsageRow { return p.usage.Rows() }
 
 // dispatch maps one line by its type and reports whether the type is mapped.
-func (p *claudeTranscriptParser) dispatch(o jsonObj) bool {
-	typ, _ := o.strOK("type")
+func (p *claudeTranscriptParser) dispatch(o parse.Object) bool {
+	typ, _ := o.StrOK("type")
 	switch typ {
 	case "user":
 		p.user(o)
@@ -140,17 +141,17 @@ func (p *claudeTranscriptParser) dispatch(o jsonObj) bool {
 // user maps a user line: a typed prompt (string content), or an array of
 // tool results and prompt blocks (text, image). The API puts text after the
 // tool results, so the prompt of an array comes last.
-func (p *claudeTranscriptParser) user(o jsonObj) {
-	msg := o.obj("message")
-	meta, _ := o.boolean("isMeta")
-	if s, ok := msg.strOK("content"); ok {
+func (p *claudeTranscriptParser) user(o parse.Object) {
+	msg := o.Obj("message")
+	meta, _ := o.Boolean("isMeta")
+	if s, ok := msg.StrOK("content"); ok {
 		text, ok := store.SanitizeUserMessage(s)
 		if ok && !p.userHead(text, meta) {
 			p.prompt(o, text)
 		}
 		return
 	}
-	blocks := msg.objs("content")
+	blocks := msg.Objs("content")
 	if text, ok := store.SanitizeUserMessage(claudeBlockTexts(blocks)); ok && p.userHead(text, meta) {
 		return
 	}
@@ -159,7 +160,7 @@ func (p *claudeTranscriptParser) user(o jsonObj) {
 	}
 	var text claudePromptText
 	for _, b := range blocks {
-		if typ, _ := b.strOK("type"); typ == "tool_result" {
+		if typ, _ := b.StrOK("type"); typ == "tool_result" {
 			p.toolResult(b)
 		} else {
 			text.add(b)
@@ -184,7 +185,7 @@ func (p *claudeTranscriptParser) userHead(text string, meta bool) bool {
 }
 
 // prompt maps sanitized prompt text (spec §5.4, string content).
-func (p *claudeTranscriptParser) prompt(o jsonObj, text string) {
+func (p *claudeTranscriptParser) prompt(o parse.Object, text string) {
 	switch {
 	case strings.TrimSpace(text) == "",
 		strings.Contains(text, "<local-command-caveat>"),
@@ -201,7 +202,7 @@ func (p *claudeTranscriptParser) prompt(o jsonObj, text string) {
 	if len(p.agents) > 0 {
 		return // the prompt of a running sub-agent
 	}
-	if parent, _ := o.strOK("parentUuid"); parent != "" && !p.claimParent(parent, claudeTimestamp(o)) {
+	if parent, _ := o.StrOK("parentUuid"); parent != "" && !p.claimParent(parent, claudeTimestamp(o)) {
 		return
 	}
 	p.add(store.UserMessage(text))
@@ -224,7 +225,7 @@ func (p *claudeTranscriptParser) claimParent(parent string, at claudeTime) bool 
 
 // toolResult maps a tool_result block. Hooks reported inside the result come
 // first, where they were found.
-func (p *claudeTranscriptParser) toolResult(b jsonObj) {
+func (p *claudeTranscriptParser) toolResult(b parse.Object) {
 	r := claudeResultOf(b)
 	delete(p.agents, r.id)
 	name, path := p.tools.lookup(r.id)
@@ -281,39 +282,39 @@ func claudePlanName(content, slug string) string {
 
 // assistant maps an assistant line: thinking (kept as thinking, plus the
 // hooks its reminders carry), text, tool_use.
-func (p *claudeTranscriptParser) assistant(o jsonObj) {
-	msg := o.obj("message")
+func (p *claudeTranscriptParser) assistant(o parse.Object) {
+	msg := o.Obj("message")
 	if claudeIsSynthetic(o, msg) {
 		p.add(claudeSyntheticEvents(o, msg)...)
 		return
 	}
-	for _, b := range msg.objs("content") {
-		switch typ, _ := b.strOK("type"); typ {
+	for _, b := range msg.Objs("content") {
+		switch typ, _ := b.StrOK("type"); typ {
 		case "thinking":
-			t, _ := b.strOK("thinking")
+			t, _ := b.StrOK("thinking")
 			p.add(claudeThinking(t)...)
 			p.add(claudeReminderHooks(t, true)...)
 		case "text":
-			if t, ok := b.strOK("text"); ok && strings.TrimSpace(t) != "" {
+			if t, ok := b.StrOK("text"); ok && strings.TrimSpace(t) != "" {
 				p.add(store.AssistantText(t))
 			}
 		case "tool_use":
 			p.add(p.toolCall(b))
 		}
 	}
-	if msg.has("usage") {
-		u := claudeAPIUsage(msg.obj("usage"))
-		u.At, u.Source, u.Model = usageTime(o), string(FormatClaudeTranscript), msg.str("model")
-		u.MessageID = msg.str("id")
-		p.usage.setMessage(u.MessageID, u)
+	if msg.Has("usage") {
+		u := claudeAPIUsage(msg.Obj("usage"))
+		u.At, u.Source, u.Model = parse.UsageTime(o), string(parse.FormatClaudeTranscript), msg.Str("model")
+		u.MessageID = msg.Str("id")
+		p.usage.SetMessage(u.MessageID, u)
 	}
 }
 
 // toolCall records and maps a tool_use block; missing fields default to
 // "" and a null input.
-func (p *claudeTranscriptParser) toolCall(b jsonObj) store.Event {
-	name, _ := b.strOK("name")
-	id, _ := b.strOK("id")
+func (p *claudeTranscriptParser) toolCall(b parse.Object) store.Event {
+	name, _ := b.StrOK("name")
+	id, _ := b.StrOK("id")
 	input := b["input"] // decoding copied it out of the line
 	path := claudeToolPath(input)
 	p.tools[id] = claudeToolRef{name, path}
@@ -324,20 +325,20 @@ func (p *claudeTranscriptParser) toolCall(b jsonObj) store.Event {
 }
 
 // result maps the result lines of old transcripts (camelCase keys).
-func (p *claudeTranscriptParser) result(o jsonObj) {
-	ms, ok := o.f64("durationMs")
+func (p *claudeTranscriptParser) result(o parse.Object) {
+	ms, ok := o.F64("durationMs")
 	if !ok {
 		return
 	}
-	cost, _ := o.f64("costUsd")
+	cost, _ := o.F64("costUsd")
 	p.add(store.Complete(true, claudeMillis(ms), cost))
 }
 
 // system maps local slash commands and API errors the CLI retried.
-func (p *claudeTranscriptParser) system(o jsonObj) bool {
-	switch sub, _ := o.strOK("subtype"); sub {
+func (p *claudeTranscriptParser) system(o parse.Object) bool {
+	switch sub, _ := o.StrOK("subtype"); sub {
 	case "local_command":
-		content, _ := o.strOK("content")
+		content, _ := o.StrOK("content")
 		if name, ok := claudeCommandName(content); ok {
 			p.add(store.Command(name))
 		}
@@ -350,20 +351,20 @@ func (p *claudeTranscriptParser) system(o jsonObj) bool {
 }
 
 // claudeAPIErrorEvent turns a system/api_error line into a Hook.
-func claudeAPIErrorEvent(o jsonObj) store.Event {
-	e := o.obj("error")
-	msg, ok := e.firstStr("formatted", "message")
+func claudeAPIErrorEvent(o parse.Object) store.Event {
+	e := o.Obj("error")
+	msg, ok := e.FirstStr("formatted", "message")
 	if !ok {
-		msg, ok = e.strOK("type") // e.g. authentication_error
+		msg, ok = e.StrOK("type") // e.g. authentication_error
 	}
 	if !ok {
-		msg, _ = o.strOK("error")
+		msg, _ = o.StrOK("error")
 	}
-	if status, ok := e.u64("status"); ok && status > 0 && !strings.HasPrefix(msg, claudeItoa(status)) {
+	if status, ok := e.U64("status"); ok && status > 0 && !strings.HasPrefix(msg, claudeItoa(status)) {
 		msg = strings.TrimSpace(claudeItoa(status) + " " + msg)
 	}
-	attempt, _ := o.u64("retryAttempt")
-	retries, _ := o.u64("maxRetries")
+	attempt, _ := o.U64("retryAttempt")
+	retries, _ := o.U64("maxRetries")
 	return store.Hook(claudeAPIErrorHook, claudeRetryText(msg, attempt, retries))
 }
 
@@ -387,10 +388,10 @@ func claudeLooksLikeError(content string) bool {
 }
 
 // claudeBlockTexts joins the text fields of all blocks by "\n".
-func claudeBlockTexts(blocks []jsonObj) string {
+func claudeBlockTexts(blocks []parse.Object) string {
 	var parts []string
 	for _, b := range blocks {
-		if s, ok := b.strOK("text"); ok {
+		if s, ok := b.StrOK("text"); ok {
 			parts = append(parts, s)
 		}
 	}
@@ -398,8 +399,8 @@ func claudeBlockTexts(blocks []jsonObj) string {
 }
 
 // claudeTimestamp reads a line's RFC 3339 timestamp.
-func claudeTimestamp(o jsonObj) claudeTime {
-	s, _ := o.strOK("timestamp")
+func claudeTimestamp(o parse.Object) claudeTime {
+	s, _ := o.StrOK("timestamp")
 	t, err := time.Parse(time.RFC3339Nano, s)
 	return claudeTime{t, err == nil}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -187,7 +188,7 @@ var claudeTranscriptCases = []claudeLineCase{
 func TestClaudeTranscriptParser_Lines(t *testing.T) {
 	for _, tc := range claudeTranscriptCases {
 		t.Run(tc.name, func(t *testing.T) {
-			claudeCheckCase(t, newClaudeTranscriptParser(ParserOptions{ClaudeHome: t.TempDir()}), tc)
+			claudeCheckCase(t, newClaudeTranscriptParser(parse.Options{ClaudeHome: t.TempDir()}), tc)
 		})
 	}
 }
@@ -195,7 +196,7 @@ func TestClaudeTranscriptParser_Lines(t *testing.T) {
 // TestClaudeTranscriptParser_HoldsBack checks that events come out of
 // Finish, once, since a later line may still replace a prompt.
 func TestClaudeTranscriptParser_HoldsBack(t *testing.T) {
-	p := newClaudeTranscriptParser(ParserOptions{})
+	p := newClaudeTranscriptParser(parse.Options{})
 	if got := p.Feed([]byte(`{"type":"user","message":{"content":"hi"},"parentUuid":"p"}`)); len(got) != 0 {
 		t.Errorf("Feed() = %v, want nothing before Finish", got)
 	}
@@ -240,7 +241,7 @@ func TestClaudeTranscriptParser_Plan(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(home, "secret.md"), []byte("# Plan: secret"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			p := newClaudeTranscriptParser(ParserOptions{ClaudeHome: home})
+			p := newClaudeTranscriptParser(parse.Options{ClaudeHome: home})
 			p.Feed([]byte(strings.ReplaceAll(write, "%s", tt.slug)))
 			p.Feed([]byte(strings.Replace(result, "%s", tt.isError, 1)))
 			var plans []store.Event
@@ -278,7 +279,7 @@ func TestClaudeTranscriptParser_Fixtures(t *testing.T) {
 	}
 	for _, path := range files {
 		t.Run(claudeFixtureName(path), func(t *testing.T) {
-			events, _, stats, err := ParseFile(path, FormatClaudeTranscript, ParserOptions{ClaudeHome: t.TempDir()})
+			events, _, stats, err := ParseFile(path, parse.FormatClaudeTranscript, parse.Options{ClaudeHome: t.TempDir()})
 			if err != nil {
 				t.Fatalf("ParseFile: %v", err)
 			}
@@ -314,7 +315,7 @@ func TestClaudeTranscriptParser_FixtureCounts(t *testing.T) {
 	dir := claudeFixtureDir(t)
 	for _, tt := range tests {
 		t.Run(claudeFixtureName(tt.file), func(t *testing.T) {
-			events, _, _, err := ParseFile(filepath.Join(dir, tt.file), FormatClaudeTranscript, ParserOptions{ClaudeHome: t.TempDir()})
+			events, _, _, err := ParseFile(filepath.Join(dir, tt.file), parse.FormatClaudeTranscript, parse.Options{ClaudeHome: t.TempDir()})
 			if err != nil {
 				t.Fatalf("ParseFile: %v", err)
 			}
@@ -334,7 +335,7 @@ func TestClaudeTranscriptParser_ArrayPrompts(t *testing.T) {
 	if c := claudeCount(ref); c.user != 0 {
 		t.Fatalf("reference has %d UserMessages, want AZUREAL's 0", c.user)
 	}
-	events, _, _, err := ParseFile(filepath.Join(dir, "transcripts", name+".jsonl"), FormatClaudeTranscript, ParserOptions{})
+	events, _, _, err := ParseFile(filepath.Join(dir, "transcripts", name+".jsonl"), parse.FormatClaudeTranscript, parse.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,11 +368,11 @@ func FuzzClaudeTranscriptParser(f *testing.F) {
 	f.Add([]byte(`{"type":"assistant","slug":"a","message":{"content":[{"type":"tool_use","id":"w","name":"Write","input":{"file_path":"/h/.claude/plans/a.md"}}]}}` + "\n" +
 		`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"w","content":"ok"}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		claudeFuzzParser(t, newClaudeTranscriptParser(ParserOptions{ClaudeHome: home}), data)
+		claudeFuzzParser(t, newClaudeTranscriptParser(parse.Options{ClaudeHome: home}), data)
 	})
 }
 
 func BenchmarkClaudeTranscriptParser(b *testing.B) {
 	path := filepath.Join(claudeFixtureDir(b), "transcripts", "B_claude-code-log_37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl")
-	claudeBenchParser(b, path, func() Parser { return newClaudeTranscriptParser(ParserOptions{}) })
+	claudeBenchParser(b, path, func() parse.Parser { return newClaudeTranscriptParser(parse.Options{}) })
 }

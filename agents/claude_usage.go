@@ -3,26 +3,27 @@ package agents
 import (
 	"sort"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
 // claudeAPIUsage maps an Anthropic usage object (message.usage, or a
 // result's usage).
-func claudeAPIUsage(u jsonObj) store.Usage {
+func claudeAPIUsage(u parse.Object) store.Usage {
 	return store.Usage{
 		Backend:    "claude",
-		Input:      nonNeg(u, "input_tokens"),
-		Output:     nonNeg(u, "output_tokens"),
-		CacheRead:  nonNeg(u, "cache_read_input_tokens"),
-		CacheWrite: nonNeg(u, "cache_creation_input_tokens"),
+		Input:      parse.NonNeg(u, "input_tokens"),
+		Output:     parse.NonNeg(u, "output_tokens"),
+		CacheRead:  parse.NonNeg(u, "cache_read_input_tokens"),
+		CacheWrite: parse.NonNeg(u, "cache_creation_input_tokens"),
 	}
 }
 
 // claudeResultUsage maps a stream-json result line: one row per model of
 // modelUsage, or the result's usage and total cost.
-func claudeResultUsage(o jsonObj, model string) []store.Usage {
-	at := usageTime(o)
-	if mu := o.obj("modelUsage"); len(mu) > 0 {
+func claudeResultUsage(o parse.Object, model string) []store.Usage {
+	at := parse.UsageTime(o)
+	if mu := o.Obj("modelUsage"); len(mu) > 0 {
 		names := make([]string, 0, len(mu))
 		for name := range mu {
 			names = append(names, name)
@@ -30,25 +31,25 @@ func claudeResultUsage(o jsonObj, model string) []store.Usage {
 		sort.Strings(names)
 		var out []store.Usage
 		for _, name := range names {
-			m := mu.obj(name)
+			m := mu.Obj(name)
 			if m == nil {
 				continue
 			}
-			cost, ok := m.f64("costUSD")
+			cost, ok := m.F64("costUSD")
 			out = append(out, store.Usage{
-				At: at, Source: string(FormatClaudeStream), Model: name, Backend: "claude",
-				Input: nonNeg(m, "inputTokens"), Output: nonNeg(m, "outputTokens"),
-				CacheRead: nonNeg(m, "cacheReadInputTokens"), CacheWrite: nonNeg(m, "cacheCreationInputTokens"),
+				At: at, Source: string(parse.FormatClaudeStream), Model: name, Backend: "claude",
+				Input: parse.NonNeg(m, "inputTokens"), Output: parse.NonNeg(m, "outputTokens"),
+				CacheRead: parse.NonNeg(m, "cacheReadInputTokens"), CacheWrite: parse.NonNeg(m, "cacheCreationInputTokens"),
 				CostUSD: cost, HasCost: ok,
 			})
 		}
 		return out
 	}
-	if !o.has("usage") {
+	if !o.Has("usage") {
 		return nil
 	}
-	u := claudeAPIUsage(o.obj("usage"))
-	u.At, u.Source, u.Model = at, string(FormatClaudeStream), model
-	u.CostUSD, u.HasCost = o.firstFloat("total_cost_usd", "total_cost", "cost_usd")
+	u := claudeAPIUsage(o.Obj("usage"))
+	u.At, u.Source, u.Model = at, string(parse.FormatClaudeStream), model
+	u.CostUSD, u.HasCost = o.FirstFloat("total_cost_usd", "total_cost", "cost_usd")
 	return []store.Usage{u}
 }

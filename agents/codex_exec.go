@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -21,19 +22,19 @@ const codexDefaultModel = "codex"
 // carries no times, so the runner, which knows when it started the process,
 // fills in the wall-clock duration before storing them.
 type codexExecParser struct {
-	stats    ParseStats
+	stats    parse.Stats
 	model    string
 	initDone bool
 	items    codexItems
 	hist     codexHistory
-	usage    usageLog
+	usage    parse.UsageLog
 }
 
 // Usage returns the usage of the turn.completed lines fed so far.
-func (p *codexExecParser) Usage() []UsageRow { return p.usage.rows() }
+func (p *codexExecParser) Usage() []parse.UsageRow { return p.usage.Rows() }
 
 // newCodexExecParser returns a parser whose Init reports opts.Model.
-func newCodexExecParser(opts ParserOptions) *codexExecParser {
+func newCodexExecParser(opts parse.Options) *codexExecParser {
 	model := opts.Model
 	if model == "" {
 		model = codexDefaultModel
@@ -52,24 +53,24 @@ func (p *codexExecParser) Feed(line []byte) []store.Event {
 		p.stats.Ignored++
 	}
 	p.hist.observe(evs)
-	p.usage.saw(evs...)
-	if o.str("type") == "turn.completed" && o.has("usage") {
-		u := codexUsage(o.obj("usage"))
-		u.At, u.Source, u.Model = usageTime(o), string(FormatCodexExec), p.model
-		p.usage.add(u)
+	p.usage.Saw(evs...)
+	if o.Str("type") == "turn.completed" && o.Has("usage") {
+		u := codexUsage(o.Obj("usage"))
+		u.At, u.Source, u.Model = parse.UsageTime(o), string(parse.FormatCodexExec), p.model
+		p.usage.Add(u)
 	}
 	return evs
 }
 
 // dispatch maps one decoded line; known is false for unmapped types.
-func (p *codexExecParser) dispatch(o jsonObj) (evs []store.Event, known bool) {
-	switch o.str("type") {
+func (p *codexExecParser) dispatch(o parse.Object) (evs []store.Event, known bool) {
+	switch o.Str("type") {
 	case "thread.started":
 		return p.emitInit(""), true
 	case "session_meta":
-		return p.emitInit(o.obj("payload").str("cwd")), true
+		return p.emitInit(o.Obj("payload").Str("cwd")), true
 	case "turn_context":
-		if m := o.obj("payload").str("model"); m != "" && !p.initDone {
+		if m := o.Obj("payload").Str("model"); m != "" && !p.initDone {
 			p.model = m
 		}
 		return nil, true
@@ -79,11 +80,11 @@ func (p *codexExecParser) dispatch(o jsonObj) (evs []store.Event, known bool) {
 	case "item.updated":
 		return nil, true
 	case "item.started":
-		return p.items.start(o.obj("item")), true
+		return p.items.start(o.Obj("item")), true
 	case "item.completed":
-		return p.items.complete(o.obj("item"))
+		return p.items.complete(o.Obj("item"))
 	case "turn.completed":
-		u := o.obj("usage")
+		u := o.Obj("usage")
 		cost := estimateCodexCost(codexTokens(u, "input_tokens"), codexTokens(u, "output_tokens"))
 		return []store.Event{store.Complete(true, 0, cost)}, true
 	case "turn.failed":
@@ -91,9 +92,9 @@ func (p *codexExecParser) dispatch(o jsonObj) (evs []store.Event, known bool) {
 	case "error":
 		return p.streamError(o), true
 	case "response_item":
-		return p.hist.responseItem(o.obj("payload"))
+		return p.hist.responseItem(o.Obj("payload"))
 	case "event_msg":
-		return p.hist.eventMsg(o.obj("payload"))
+		return p.hist.eventMsg(o.Obj("payload"))
 	}
 	return nil, false
 }
@@ -109,8 +110,8 @@ func (p *codexExecParser) emitInit(cwd string) []store.Event {
 
 // turnFailed maps turn.failed: its error text, unless the error event
 // before it showed the same text, then a failed Complete.
-func (p *codexExecParser) turnFailed(o jsonObj) []store.Event {
-	msg, ok := o.obj("error").strOK("message")
+func (p *codexExecParser) turnFailed(o parse.Object) []store.Event {
+	msg, ok := o.Obj("error").StrOK("message")
 	if !ok {
 		msg = "Turn failed"
 	}
@@ -119,8 +120,8 @@ func (p *codexExecParser) turnFailed(o jsonObj) []store.Event {
 
 // streamError maps a top-level error event. Retry notices
 // ("Reconnecting... 1/5 …") are progress, not content, and are dropped.
-func (p *codexExecParser) streamError(o jsonObj) []store.Event {
-	msg, ok := o.strOK("message")
+func (p *codexExecParser) streamError(o parse.Object) []store.Event {
+	msg, ok := o.StrOK("message")
 	if !ok {
 		msg = "Unknown error"
 	}
@@ -134,25 +135,25 @@ func (p *codexExecParser) streamError(o jsonObj) []store.Event {
 func (p *codexExecParser) Finish() []store.Event { return nil }
 
 // Stats reports the lines seen so far.
-func (p *codexExecParser) Stats() ParseStats { return p.stats }
+func (p *codexExecParser) Stats() parse.Stats { return p.stats }
 
 // SkipLine counts a line too long to parse as malformed.
 func (p *codexExecParser) SkipLine() {
 	p.stats.Lines++
-	p.stats.noteMalformed()
+	p.stats.NoteMalformed()
 }
 
 // codexDecodeLine counts line and decodes it as a JSON object. ok is false
 // for a blank line and for a malformed one, which is also counted.
-func codexDecodeLine(s *ParseStats, line []byte) (jsonObj, bool) {
+func codexDecodeLine(s *parse.Stats, line []byte) (parse.Object, bool) {
 	s.Lines++
-	line = bytes.TrimSpace(bytes.TrimPrefix(line, BOM))
+	line = bytes.TrimSpace(bytes.TrimPrefix(line, parse.BOM))
 	if len(line) == 0 {
 		return nil, false
 	}
-	o, ok := decodeObj(line)
+	o, ok := parse.DecodeObject(line)
 	if !ok {
-		s.noteMalformed()
+		s.NoteMalformed()
 	}
 	return o, ok
 }
@@ -164,23 +165,23 @@ type codexItems struct {
 }
 
 // start maps item.started: a command_execution becomes its ToolCall.
-func (c *codexItems) start(item jsonObj) []store.Event {
-	if item.str("type") != "command_execution" {
+func (c *codexItems) start(item parse.Object) []store.Event {
+	if item.Str("type") != "command_execution" {
 		return nil
 	}
-	id := item.str("id")
+	id := item.Str("id")
 	if c.started == nil {
 		c.started = make(map[string]bool)
 	}
 	c.started[id] = true
-	return []store.Event{codexBashCall(id, item.str("command"))}
+	return []store.Event{codexBashCall(id, item.Str("command"))}
 }
 
 // complete maps item.completed; known is false for unmapped item types.
-func (c *codexItems) complete(item jsonObj) ([]store.Event, bool) {
-	switch item.str("type") {
+func (c *codexItems) complete(item parse.Object) ([]store.Event, bool) {
+	switch item.Str("type") {
 	case "reasoning", "agent_message":
-		if text := item.str("text"); text != "" {
+		if text := item.Str("text"); text != "" {
 			return []store.Event{store.AssistantText(text)}, true
 		}
 		return nil, true
@@ -196,11 +197,11 @@ func (c *codexItems) complete(item jsonObj) ([]store.Event, bool) {
 
 // command maps a finished command_execution item: its ToolCall when no
 // item.started announced it, then its ToolResult.
-func (c *codexItems) command(item jsonObj) []store.Event {
-	id := item.str("id")
+func (c *codexItems) command(item parse.Object) []store.Event {
+	id := item.Str("id")
 	var evs []store.Event
 	if !c.started[id] {
-		evs = append(evs, codexBashCall(id, item.str("command")))
+		evs = append(evs, codexBashCall(id, item.Str("command")))
 	}
 	delete(c.started, id)
 	content, isErr := codexCommandResult(item)
@@ -215,10 +216,10 @@ func codexBashCall(id, command string) store.Event {
 // codexCommandResult is the text and error flag of a command_execution.
 // A non-zero exit code is kept as an "Exit code: N" line after the output;
 // a declined or failed command without one is an error too.
-func codexCommandResult(item jsonObj) (string, bool) {
-	out := item.str("aggregated_output")
-	code, hasCode := item.integer("exit_code")
-	status := item.str("status")
+func codexCommandResult(item parse.Object) (string, bool) {
+	out := item.Str("aggregated_output")
+	code, hasCode := item.Integer("exit_code")
+	status := item.Str("status")
 	failed := status == "failed" || status == "declined"
 	switch {
 	case hasCode && code != 0:
@@ -233,27 +234,27 @@ func codexCommandResult(item jsonObj) (string, bool) {
 
 // codexFileChanges maps a file_change item to an Edit call and result per
 // changed file (paths that are empty are skipped).
-func codexFileChanges(item jsonObj) []store.Event {
-	id := item.str("id")
-	failed := item.str("status") == "failed"
+func codexFileChanges(item parse.Object) []store.Event {
+	id := item.Str("id")
+	failed := item.Str("status") == "failed"
 	var evs []store.Event
-	for _, raw := range item.list("changes") {
-		ch, _ := decodeObj(raw)
-		path := ch.str("path")
+	for _, raw := range item.List("changes") {
+		ch, _ := parse.DecodeObject(raw)
+		path := ch.Str("path")
 		if path == "" {
 			continue
 		}
-		kind, ok := ch.strOK("kind")
+		kind, ok := ch.StrOK("kind")
 		if !ok {
 			kind = "update"
 		}
 		fields := []cxField{{"file_path", cxString(path)}, {"kind", cxString(kind)}}
 		summary := "File " + kind + ": " + path
-		if mv, ok := ch.strOK("move_path"); ok {
+		if mv, ok := ch.StrOK("move_path"); ok {
 			fields = append(fields, cxField{"move_path", cxString(mv)})
 			summary += " -> " + mv
 		}
-		if diff := ch.str("unified_diff"); diff != "" {
+		if diff := ch.Str("unified_diff"); diff != "" {
 			fields = append(fields, cxField{"unified_diff", cxString(diff)})
 		}
 		callID := id + "-" + path
@@ -267,16 +268,16 @@ func codexFileChanges(item jsonObj) []store.Event {
 // codexMCPCall maps an mcp_tool_call item to its call and result. Unlike
 // AZUREAL it reads the real result shape ({content: [{text}]}) and error
 // shape ({message}), not only plain strings.
-func codexMCPCall(item jsonObj) []store.Event {
-	server, ok := item.strOK("server")
+func codexMCPCall(item parse.Object) []store.Event {
+	server, ok := item.StrOK("server")
 	if !ok {
 		server = "mcp"
 	}
-	tool, ok := item.strOK("tool")
+	tool, ok := item.StrOK("tool")
 	if !ok {
 		tool = "unknown"
 	}
-	id, name := item.str("id"), server+":"+tool
+	id, name := item.Str("id"), server+":"+tool
 	input := item["arguments"]
 	if len(input) == 0 {
 		input = json.RawMessage("null")
@@ -289,14 +290,14 @@ func codexMCPCall(item jsonObj) []store.Event {
 }
 
 // codexMCPResult is the text and error flag of an mcp_tool_call.
-func codexMCPResult(item jsonObj) (string, bool) {
-	if item.has("error") {
-		if msg, ok := item.obj("error").strOK("message"); ok {
+func codexMCPResult(item parse.Object) (string, bool) {
+	if item.Has("error") {
+		if msg, ok := item.Obj("error").StrOK("message"); ok {
 			return msg, true
 		}
 		return codexOutputText(item["error"]), true
 	}
-	if res := item.obj("result"); res.list("content") == nil && res.has("structured_content") {
+	if res := item.Obj("result"); res.List("content") == nil && res.Has("structured_content") {
 		return codexOutputText(res["structured_content"]), false
 	}
 	return codexOutputText(item["result"]), false

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -109,7 +110,7 @@ var codexExecCases = []struct {
 func TestCodexExecParser(t *testing.T) {
 	for _, tc := range codexExecCases {
 		t.Run(tc.name, func(t *testing.T) {
-			p := newCodexExecParser(ParserOptions{Model: "gpt-5.4"})
+			p := newCodexExecParser(parse.Options{Model: "gpt-5.4"})
 			got := strings.TrimSpace(cxJSON(t, cxFeed(p, tc.lines...)))
 			if got != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
@@ -119,17 +120,17 @@ func TestCodexExecParser(t *testing.T) {
 }
 
 func TestCodexExecParserDefaultModel(t *testing.T) {
-	evs := cxFeed(newCodexExecParser(ParserOptions{}), `{"type":"thread.started","thread_id":"t"}`)
+	evs := cxFeed(newCodexExecParser(parse.Options{}), `{"type":"thread.started","thread_id":"t"}`)
 	if len(evs) != 1 || evs[0].Model != "codex" {
 		t.Errorf("Init with no model = %+v, want model codex", evs)
 	}
 }
 
 func TestCodexExecParserStats(t *testing.T) {
-	p := newCodexExecParser(ParserOptions{})
+	p := newCodexExecParser(parse.Options{})
 	cxFeed(p, `{"type":"turn.started"}`, ``, `{bad`, `[]`, `{"type":"mystery"}`, `{"type":"item.completed","item":{"type":"todo_list"}}`)
 	p.SkipLine()
-	want := ParseStats{Lines: 7, Malformed: 3, BadLines: []int{3, 4, 7}, Ignored: 2}
+	want := parse.Stats{Lines: 7, Malformed: 3, BadLines: []int{3, 4, 7}, Ignored: 2}
 	got := p.Stats()
 	if got.Lines != want.Lines || got.Malformed != want.Malformed || got.Ignored != want.Ignored || !slices.Equal(got.BadLines, want.BadLines) {
 		t.Errorf("Stats() = %+v, want %+v", got, want)
@@ -149,7 +150,7 @@ func codexExecFixtures(t *testing.T) []string {
 func TestCodexExecFixtures(t *testing.T) {
 	for _, path := range codexExecFixtures(t) {
 		t.Run(filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path), func(t *testing.T) {
-			evs, st := cxParseFixture(t, path, FormatCodexExec)
+			evs, st := cxParseFixture(t, path, parse.FormatCodexExec)
 			if st.Malformed != 0 || st.Ignored != 0 {
 				t.Errorf("Stats() = %+v, want no malformed or ignored lines", st)
 			}
@@ -208,7 +209,7 @@ func TestCodexExecRealCLI(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.folder, func(t *testing.T) {
-			evs, _ := cxParseFixture(t, filepath.Join(dir, tc.folder, "stdout.jsonl"), FormatCodexExec)
+			evs, _ := cxParseFixture(t, filepath.Join(dir, tc.folder, "stdout.jsonl"), parse.FormatCodexExec)
 			c := cxCounts(evs)
 			if c[store.KindAssistantText] != tc.assistant || c[store.KindToolCall] != tc.calls ||
 				c[store.KindToolResult] != tc.results || c[store.KindComplete] != tc.completes {
@@ -224,7 +225,7 @@ func TestCodexExecRealCLI(t *testing.T) {
 
 func TestCodexExecFailedCommandKeepsExitCode(t *testing.T) {
 	path := filepath.Join(cxFixtures(t), "real-cli", "codex-a-multitool", "stdout.jsonl")
-	evs, _ := cxParseFixture(t, path, FormatCodexExec)
+	evs, _ := cxParseFixture(t, path, parse.FormatCodexExec)
 	for _, e := range evs {
 		if e.Kind == store.KindToolResult && e.ToolUseID == "item_5" {
 			if e.Content != "check failed\nExit code: 1" || !e.IsError {
@@ -238,7 +239,7 @@ func TestCodexExecFailedCommandKeepsExitCode(t *testing.T) {
 
 func TestCodexExecFatalErrorOnce(t *testing.T) {
 	path := filepath.Join(cxFixtures(t), "real-cli", "codex-d2-api-error-fatal", "stdout.jsonl")
-	evs, _ := cxParseFixture(t, path, FormatCodexExec)
+	evs, _ := cxParseFixture(t, path, parse.FormatCodexExec)
 	want := `{"Init":{"cwd":"","model":"gpt-5.5"}}
 {"AssistantText":{"text":"Error: We’re currently experiencing high demand, which may cause temporary errors."}}
 {"Complete":{"success":false,"duration_ms":0,"cost_usd":0.0}}
@@ -254,6 +255,6 @@ func FuzzCodexExecParser(f *testing.F) {
 	}
 	cxSeeds(f, "transcripts/C_*.jsonl", "real-cli/codex-*/stdout.jsonl")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cxFuzzParser(t, newCodexExecParser(ParserOptions{Model: "m"}), data)
+		cxFuzzParser(t, newCodexExecParser(parse.Options{Model: "m"}), data)
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -21,34 +22,34 @@ const codexMaxHeld = 4096
 // turn_context model, holding the session's first events back until that
 // model is known (or the input ends).
 type codexRolloutParser struct {
-	stats    ParseStats
+	stats    parse.Stats
 	items    codexItems
 	hist     codexHistory
 	sessions map[string]bool // session ids that have an Init
 	pending  *store.Event    // the current session's Init, model not yet known
 	held     []store.Event   // events after the pending Init
-	usage    usageLog
+	usage    parse.UsageLog
 	totals   codexTotals
 	model    string // the last turn_context's model
 }
 
 // Usage returns the usage of the turns fed so far; call it after Finish
 // to include tokens counted after the last turn's end.
-func (p *codexRolloutParser) Usage() []UsageRow { return p.usage.rows() }
+func (p *codexRolloutParser) Usage() []parse.UsageRow { return p.usage.Rows() }
 
 // billTurn records the tokens counted since the last turn's end.
 func (p *codexRolloutParser) billTurn() {
 	if u, ok := p.totals.bill(); ok {
-		u.Source, u.Model = string(FormatCodexRollout), p.model
+		u.Source, u.Model = string(parse.FormatCodexRollout), p.model
 		if u.Model == "" {
 			u.Model = codexDefaultModel
 		}
-		p.usage.add(u)
+		p.usage.Add(u)
 	}
 }
 
 // newCodexRolloutParser returns a rollout parser; it needs no options.
-func newCodexRolloutParser(ParserOptions) *codexRolloutParser {
+func newCodexRolloutParser(parse.Options) *codexRolloutParser {
 	return &codexRolloutParser{sessions: make(map[string]bool)}
 }
 
@@ -58,24 +59,24 @@ func (p *codexRolloutParser) Feed(line []byte) []store.Event {
 	if !ok {
 		return nil
 	}
-	switch o.str("type") {
+	switch o.Str("type") {
 	case "session_meta":
 		return p.sessionMeta(o)
 	case "turn_context":
-		if m := o.obj("payload").str("model"); m != "" {
+		if m := o.Obj("payload").Str("model"); m != "" {
 			p.model = m
 			return p.release(m)
 		}
 		return nil
 	case "event_msg":
-		if pl := o.obj("payload"); pl.str("type") == "token_count" {
-			if t := pl.obj("info").obj("total_token_usage"); t != nil {
-				p.totals.observe(codexUsage(t), usageTime(o))
+		if pl := o.Obj("payload"); pl.Str("type") == "token_count" {
+			if t := pl.Obj("info").Obj("total_token_usage"); t != nil {
+				p.totals.observe(codexUsage(t), parse.UsageTime(o))
 			}
 		}
 	}
 	p.hist.now = time.Time{}
-	if t, err := time.Parse(time.RFC3339Nano, o.str("timestamp")); err == nil {
+	if t, err := time.Parse(time.RFC3339Nano, o.Str("timestamp")); err == nil {
 		p.hist.now = t
 	}
 	evs, known := p.dispatch(o)
@@ -83,7 +84,7 @@ func (p *codexRolloutParser) Feed(line []byte) []store.Event {
 		p.stats.Ignored++
 	}
 	p.hist.observe(evs)
-	p.usage.saw(evs...)
+	p.usage.Saw(evs...)
 	for _, e := range evs {
 		if e.Kind == store.KindComplete {
 			p.billTurn()
@@ -94,37 +95,37 @@ func (p *codexRolloutParser) Feed(line []byte) []store.Event {
 
 // dispatch maps the lines that carry content; known is false for unmapped
 // types (token-only, world_state, compacted, …).
-func (p *codexRolloutParser) dispatch(o jsonObj) ([]store.Event, bool) {
-	switch o.str("type") {
+func (p *codexRolloutParser) dispatch(o parse.Object) ([]store.Event, bool) {
+	switch o.Str("type") {
 	case "response_item":
-		return p.hist.responseItem(o.obj("payload"))
+		return p.hist.responseItem(o.Obj("payload"))
 	case "event_msg":
-		return p.hist.eventMsg(o.obj("payload"))
+		return p.hist.eventMsg(o.Obj("payload"))
 	case "item.started":
-		return p.items.start(o.obj("item")), true
+		return p.items.start(o.Obj("item")), true
 	case "item.completed":
-		return p.items.complete(o.obj("item"))
+		return p.items.complete(o.Obj("item"))
 	}
 	return nil, false
 }
 
 // sessionMeta starts a session: a new Init, pending until its model is
 // known. A session_meta repeating a known id (resume, fork copy) adds none.
-func (p *codexRolloutParser) sessionMeta(o jsonObj) []store.Event {
+func (p *codexRolloutParser) sessionMeta(o parse.Object) []store.Event {
 	out := p.release(codexDefaultModel)
-	if !o.has("payload") {
+	if !o.Has("payload") {
 		return out
 	}
-	meta := o.obj("payload")
-	id := meta.str("id")
+	meta := o.Obj("payload")
+	id := meta.Str("id")
 	if p.sessions[id] {
 		return out
 	}
 	p.sessions[id] = true
-	ev := store.Init(meta.str("cwd"), "")
+	ev := store.Init(meta.Str("cwd"), "")
 	p.pending = &ev
 	p.hist.observe([]store.Event{ev})
-	p.usage.saw(ev)
+	p.usage.Saw(ev)
 	return out
 }
 
@@ -161,12 +162,12 @@ func (p *codexRolloutParser) Finish() []store.Event {
 }
 
 // Stats reports the lines seen so far.
-func (p *codexRolloutParser) Stats() ParseStats { return p.stats }
+func (p *codexRolloutParser) Stats() parse.Stats { return p.stats }
 
 // SkipLine counts a line too long to parse as malformed.
 func (p *codexRolloutParser) SkipLine() {
 	p.stats.Lines++
-	p.stats.noteMalformed()
+	p.stats.NoteMalformed()
 }
 
 // codexHistory maps response_item and event_msg payloads. Rollouts write
@@ -187,8 +188,8 @@ type codexHistory struct {
 
 // responseItem maps a response_item payload; known is false for unmapped
 // item types (web_search_call, ghost_snapshot, …).
-func (h *codexHistory) responseItem(pl jsonObj) ([]store.Event, bool) {
-	switch pl.str("type") {
+func (h *codexHistory) responseItem(pl parse.Object) ([]store.Event, bool) {
+	switch pl.Str("type") {
 	case "message":
 		return h.message(pl), true
 	case "function_call", "shell_command":
@@ -201,15 +202,15 @@ func (h *codexHistory) responseItem(pl jsonObj) ([]store.Event, bool) {
 		return []store.Event{h.tools.result(pl, "custom_tool")}, true
 	case "reasoning":
 		var evs []store.Event
-		for _, raw := range pl.list("summary") {
-			part, _ := decodeObj(raw)
-			evs = append(evs, h.text(cxTwinReasoning, cxFromResponse, part.str("text"))...)
+		for _, raw := range pl.List("summary") {
+			part, _ := parse.DecodeObject(raw)
+			evs = append(evs, h.text(cxTwinReasoning, cxFromResponse, part.Str("text"))...)
 		}
 		// The raw reasoning (content, when Codex records it) is thinking:
 		// AZUREAL drops it; Lazuli keeps it beside the events.
-		for _, raw := range pl.list("content") {
-			part, _ := decodeObj(raw)
-			if t := part.str("text"); strings.TrimSpace(t) != "" {
+		for _, raw := range pl.List("content") {
+			part, _ := parse.DecodeObject(raw)
+			if t := part.Str("text"); strings.TrimSpace(t) != "" {
 				evs = append(evs, store.Thinking(t))
 			}
 		}
@@ -220,9 +221,9 @@ func (h *codexHistory) responseItem(pl jsonObj) ([]store.Event, bool) {
 
 // message maps a response_item message. Developer and system messages are
 // instructions to the model and never shown.
-func (h *codexHistory) message(pl jsonObj) []store.Event {
+func (h *codexHistory) message(pl parse.Object) []store.Event {
 	text := codexMessageText(pl["content"])
-	switch pl.str("role") {
+	switch pl.Str("role") {
 	case "user":
 		return h.user(text, cxFromResponse)
 	case "assistant":
@@ -232,27 +233,27 @@ func (h *codexHistory) message(pl jsonObj) []store.Event {
 }
 
 // eventMsg maps an event_msg payload; known is false for unmapped types.
-func (h *codexHistory) eventMsg(pl jsonObj) ([]store.Event, bool) {
-	switch pl.str("type") {
+func (h *codexHistory) eventMsg(pl parse.Object) ([]store.Event, bool) {
+	switch pl.Str("type") {
 	case "user_message":
 		if h.turnStart.IsZero() {
 			h.turnStart = h.now
 		}
-		return h.user(pl.str("message"), cxFromEvent), true
+		return h.user(pl.Str("message"), cxFromEvent), true
 	case "agent_message":
-		return h.text(cxTwinAssistant, cxFromEvent, pl.str("message")), true
+		return h.text(cxTwinAssistant, cxFromEvent, pl.Str("message")), true
 	case "agent_reasoning":
-		return h.text(cxTwinReasoning, cxFromEvent, pl.str("text")), true
+		return h.text(cxTwinReasoning, cxFromEvent, pl.Str("text")), true
 	case "task_started":
 		h.lastErr, h.turnStart = "", h.now
 		return nil, true
 	case "token_count":
-		if t := pl.obj("info").obj("total_token_usage"); t != nil {
+		if t := pl.Obj("info").Obj("total_token_usage"); t != nil {
 			h.total = [2]uint64{codexTokens(t, "input_tokens"), codexTokens(t, "output_tokens")}
 		}
 		return nil, true
 	case "error":
-		msg, ok := pl.strOK("message")
+		msg, ok := pl.StrOK("message")
 		if !ok {
 			msg = "Unknown error"
 		}
@@ -262,13 +263,13 @@ func (h *codexHistory) eventMsg(pl jsonObj) ([]store.Event, bool) {
 	case "turn_aborted":
 		// Shown as what it is, not as a bare failure: the user (or Codex)
 		// stopped the turn.
-		reason := pl.str("reason")
+		reason := pl.Str("reason")
 		if reason == "" {
 			reason = "aborted"
 		}
 		return []store.Event{store.AssistantText("Turn " + reason), h.complete(false, pl)}, true
 	case "function_call_output":
-		if pl.str("call_id") == "" {
+		if pl.Str("call_id") == "" {
 			return nil, true
 		}
 		return []store.Event{h.tools.result(pl, "Bash")}, true
@@ -307,11 +308,11 @@ func (h *codexHistory) errorText(msg string) []store.Event {
 
 // taskComplete ends a turn: success unless the payload carries an error,
 // whose text is shown first.
-func (h *codexHistory) taskComplete(pl jsonObj) []store.Event {
+func (h *codexHistory) taskComplete(pl parse.Object) []store.Event {
 	var evs []store.Event
-	failed := pl.has("error")
+	failed := pl.Has("error")
 	if failed {
-		msg, ok := pl.obj("error").strOK("message")
+		msg, ok := pl.Obj("error").StrOK("message")
 		if !ok {
 			msg = codexOutputText(pl["error"])
 		}
@@ -323,7 +324,7 @@ func (h *codexHistory) taskComplete(pl jsonObj) []store.Event {
 // complete returns a turn's Complete: duration_ms from the payload (newer
 // Codex writes it) and the estimated cost of the tokens used since the last
 // Complete.
-func (h *codexHistory) complete(success bool, pl jsonObj) store.Event {
+func (h *codexHistory) complete(success bool, pl parse.Object) store.Event {
 	var used [2]uint64
 	for i := range used {
 		if h.total[i] > h.billed[i] {
@@ -359,14 +360,14 @@ func (h *codexHistory) observe(evs []store.Event) {
 // codexMessageText is a message's text: a string, or the text parts of an
 // array joined by newlines.
 func codexMessageText(raw json.RawMessage) string {
-	c := jsonObj{"c": raw}
-	if s, ok := c.strOK("c"); ok {
+	c := parse.Object{"c": raw}
+	if s, ok := c.StrOK("c"); ok {
 		return s
 	}
 	var parts []string
-	for _, el := range c.list("c") {
-		if part, ok := decodeObj(el); ok {
-			if s, ok := part.strOK("text"); ok {
+	for _, el := range c.List("c") {
+		if part, ok := parse.DecodeObject(el); ok {
+			if s, ok := part.StrOK("text"); ok {
 				parts = append(parts, s)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -172,7 +173,7 @@ var codexRolloutCases = []struct {
 func TestCodexRolloutParser(t *testing.T) {
 	for _, tc := range codexRolloutCases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := strings.TrimSpace(cxJSON(t, cxFeed(newCodexRolloutParser(ParserOptions{}), tc.lines...)))
+			got := strings.TrimSpace(cxJSON(t, cxFeed(newCodexRolloutParser(parse.Options{}), tc.lines...)))
 			if got != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
@@ -181,7 +182,7 @@ func TestCodexRolloutParser(t *testing.T) {
 }
 
 func TestCodexRolloutHoldsUntilModel(t *testing.T) {
-	p := newCodexRolloutParser(ParserOptions{})
+	p := newCodexRolloutParser(parse.Options{})
 	if evs := p.Feed([]byte(`{"type":"session_meta","payload":{"id":"s","cwd":"/p"}}`)); len(evs) != 0 {
 		t.Fatalf("session_meta gave %v, want nothing yet", evs)
 	}
@@ -201,7 +202,7 @@ func TestCodexRolloutHoldsUntilModel(t *testing.T) {
 }
 
 func TestCodexRolloutHoldIsBounded(t *testing.T) {
-	p := newCodexRolloutParser(ParserOptions{})
+	p := newCodexRolloutParser(parse.Options{})
 	p.Feed([]byte(`{"type":"session_meta","payload":{"id":"s","cwd":"/p"}}`))
 	var evs []store.Event
 	for i := range codexMaxHeld + 1 {
@@ -213,7 +214,7 @@ func TestCodexRolloutHoldIsBounded(t *testing.T) {
 }
 
 func TestCodexRolloutStats(t *testing.T) {
-	p := newCodexRolloutParser(ParserOptions{})
+	p := newCodexRolloutParser(parse.Options{})
 	cxFeed(p, `{"type":"session_meta","payload":{"id":"s"}}`, `{"type":"event_msg","payload":{"type":"agent_mess`,
 		`{"type":"world_state","payload":{}}`, `{"type":"event_msg","payload":{"type":"exec_command_end"}}`,
 		`{"type":"response_item","payload":{"type":"ghost_snapshot"}}`, "\t")
@@ -238,7 +239,7 @@ func TestCodexRolloutFixtures(t *testing.T) {
 	for _, path := range codexRolloutFixtures(t) {
 		name := filepath.Base(path)
 		t.Run(name, func(t *testing.T) {
-			evs, st := cxParseFixture(t, path, FormatCodexRollout)
+			evs, st := cxParseFixture(t, path, parse.FormatCodexRollout)
 			if st.Malformed != 0 {
 				t.Errorf("Stats() = %+v, want no malformed lines", st)
 			}
@@ -295,7 +296,7 @@ func TestCodexRolloutCounts(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
-			evs, _ := cxParseFixture(t, filepath.Join(cxFixtures(t), tc.file), FormatCodexRollout)
+			evs, _ := cxParseFixture(t, filepath.Join(cxFixtures(t), tc.file), parse.FormatCodexRollout)
 			c := cxCounts(evs)
 			errs := 0
 			for _, e := range evs {
@@ -318,7 +319,7 @@ func TestCodexRolloutNoDoubledReasoning(t *testing.T) {
 	if n := cxAdjacentDuplicates(ref); n != 112 {
 		t.Errorf("AZUREAL stored %d adjacent duplicate AssistantText pairs, expected 112", n)
 	}
-	evs, _ := cxParseFixture(t, filepath.Join(cxFixtures(t), "transcripts", name), FormatCodexRollout)
+	evs, _ := cxParseFixture(t, filepath.Join(cxFixtures(t), "transcripts", name), parse.FormatCodexRollout)
 	if n := cxAdjacentDuplicates(evs); n != 0 {
 		t.Errorf("%d adjacent duplicate AssistantText pairs, want 0", n)
 	}
@@ -326,7 +327,7 @@ func TestCodexRolloutNoDoubledReasoning(t *testing.T) {
 
 func TestCodexRolloutIDERequests(t *testing.T) {
 	path := filepath.Join(cxFixtures(t), "transcripts", "D_agentcmd_rollout-2025-09-24T19-22-20-01997e76-d124-7592-9cac-2ec05abbca08.jsonl")
-	evs, _ := cxParseFixture(t, path, FormatCodexRollout)
+	evs, _ := cxParseFixture(t, path, parse.FormatCodexRollout)
 	var prompts []string
 	for _, e := range evs {
 		if e.Kind == store.KindUserMessage {
@@ -347,12 +348,12 @@ func TestCodexRolloutIDERequests(t *testing.T) {
 
 func TestCodexRolloutMatchesLive(t *testing.T) {
 	dir := filepath.Join(cxFixtures(t), "real-cli", "codex-a-multitool")
-	live, _ := cxParseFixture(t, filepath.Join(dir, "stdout.jsonl"), FormatCodexExec)
+	live, _ := cxParseFixture(t, filepath.Join(dir, "stdout.jsonl"), parse.FormatCodexExec)
 	files, _ := filepath.Glob(filepath.Join(dir, "transcripts", "codex", "sessions", "*", "*", "*", "*.jsonl"))
 	if len(files) != 1 {
 		t.Fatalf("found rollouts %v, want one", files)
 	}
-	disk, _ := cxParseFixture(t, files[0], FormatCodexRollout)
+	disk, _ := cxParseFixture(t, files[0], parse.FormatCodexRollout)
 	results := func(evs []store.Event) (errs []bool, last store.Event) {
 		for _, e := range evs {
 			if e.Kind == store.KindToolResult && e.ToolName == "Bash" {
@@ -377,6 +378,6 @@ func FuzzCodexRolloutParser(f *testing.F) {
 	}
 	cxSeeds(f, "transcripts/D_agent-sessions_codex-small.jsonl", "real-cli/codex-*/transcripts/codex/sessions/*/*/*/*.jsonl")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cxFuzzParser(t, newCodexRolloutParser(ParserOptions{}), data)
+		cxFuzzParser(t, newCodexRolloutParser(parse.Options{}), data)
 	})
 }

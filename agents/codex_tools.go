@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/editdiff"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -93,9 +94,9 @@ type codexTools struct {
 }
 
 // call maps a function_call or custom_tool_call payload to a ToolCall.
-func (t *codexTools) call(payload jsonObj, defaultName string) store.Event {
-	id := payload.str("call_id")
-	name, ok := payload.strOK("name")
+func (t *codexTools) call(payload parse.Object, defaultName string) store.Event {
+	id := payload.Str("call_id")
+	name, ok := payload.StrOK("name")
 	if !ok {
 		name = defaultName
 	}
@@ -110,8 +111,8 @@ func (t *codexTools) call(payload jsonObj, defaultName string) store.Event {
 
 // result maps a *_call_output payload to a ToolResult carrying its call's
 // name and path (fallback when the call was not seen).
-func (t *codexTools) result(payload jsonObj, fallback string) store.Event {
-	id := payload.str("call_id")
+func (t *codexTools) result(payload parse.Object, fallback string) store.Event {
+	id := payload.Str("call_id")
 	c, ok := t.calls[id]
 	if !ok {
 		c = codexCall{tool: fallback}
@@ -122,14 +123,14 @@ func (t *codexTools) result(payload jsonObj, fallback string) store.Event {
 
 // codexRawInput returns a call's argument text: arguments (a JSON string,
 // or an object as such) or else input (the free-form custom tool text).
-func codexRawInput(payload jsonObj) string {
-	if s, ok := payload.strOK("arguments"); ok {
+func codexRawInput(payload parse.Object) string {
+	if s, ok := payload.StrOK("arguments"); ok {
 		return s
 	}
-	if payload.obj("arguments") != nil {
+	if payload.Obj("arguments") != nil {
 		return string(bytes.TrimSpace(payload["arguments"]))
 	}
-	return payload.str("input")
+	return payload.Str("input")
 }
 
 // codexArgs parses a call's argument text as JSON, {} when it is not JSON.
@@ -145,8 +146,8 @@ func codexArgs(raw string) json.RawMessage {
 func codexToolName(name, raw string) (string, *string) {
 	switch name {
 	case "shell_command", "shell":
-		args, _ := decodeObj(codexArgs(raw))
-		if w, ok := args.strOK("workdir"); ok {
+		args, _ := parse.DecodeObject(codexArgs(raw))
+		if w, ok := args.StrOK("workdir"); ok {
 			return "Bash", &w
 		}
 		return "Bash", nil
@@ -165,19 +166,19 @@ func codexToolInput(name, raw string) json.RawMessage {
 		return cxObject(cxField{"patch", cxString(raw)})
 	case "exec_command":
 		args := codexArgs(raw)
-		o, _ := decodeObj(args)
-		cmd, ok := o.strOK("command")
+		o, _ := parse.DecodeObject(args)
+		cmd, ok := o.StrOK("command")
 		if !ok {
-			cmd = o.str("cmd")
+			cmd = o.Str("cmd")
 		}
 		return cxWithString(args, "command", cmd)
 	case "write_stdin":
 		args := codexArgs(raw)
-		o, _ := decodeObj(args)
+		o, _ := parse.DecodeObject(args)
 		return cxWithString(args, "command", codexDescribeStdin(o))
 	case "shell":
 		args := codexArgs(raw)
-		o, _ := decodeObj(args)
+		o, _ := parse.DecodeObject(args)
 		var argv []string
 		if json.Unmarshal(o["command"], &argv) != nil {
 			return args
@@ -198,14 +199,14 @@ func codexPatchPath(patch string) *string {
 }
 
 // codexDescribeStdin describes a write_stdin call as a Bash command line.
-func codexDescribeStdin(args jsonObj) string {
+func codexDescribeStdin(args parse.Object) string {
 	session := ""
-	if s, ok := args.strOK("session_id"); ok {
+	if s, ok := args.StrOK("session_id"); ok {
 		session = " " + s
 	} else if raw := args["session_id"]; len(raw) > 0 && (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9')) {
 		session = " " + string(raw)
 	}
-	chars := args.str("chars")
+	chars := args.Str("chars")
 	switch chars {
 	case "":
 		return "poll session" + session
@@ -267,20 +268,20 @@ func codexOutputText(raw json.RawMessage) string {
 	if len(raw) == 0 || string(raw) == "null" {
 		return ""
 	}
-	o := jsonObj{"v": raw}
-	if s, ok := o.strOK("v"); ok {
+	o := parse.Object{"v": raw}
+	if s, ok := o.StrOK("v"); ok {
 		return s
 	}
-	if item, ok := decodeObj(raw); ok {
-		if s, ok := item.strOK("text"); ok {
+	if item, ok := parse.DecodeObject(raw); ok {
+		if s, ok := item.StrOK("text"); ok {
 			return s
 		}
-		o = jsonObj{"v": item["content"]}
+		o = parse.Object{"v": item["content"]}
 	}
 	var parts []string
-	for _, el := range o.list("v") {
-		if item, ok := decodeObj(el); ok {
-			if s, ok := item.strOK("text"); ok {
+	for _, el := range o.List("v") {
+		if item, ok := parse.DecodeObject(el); ok {
+			if s, ok := item.StrOK("text"); ok {
 				parts = append(parts, s)
 			}
 		}
@@ -295,9 +296,9 @@ func codexOutputText(raw json.RawMessage) string {
 // whether it is an error. Unlike AZUREAL it keeps a non-zero exit code: the
 // text ends with an "Exit code: N" line and the result is an error.
 func codexNormalizeOutput(out string) (string, bool) {
-	if env, ok := decodeObj([]byte(out)); ok {
-		if inner, ok := env.strOK("output"); ok {
-			code, hasCode := env.obj("metadata").integer("exit_code")
+	if env, ok := parse.DecodeObject([]byte(out)); ok {
+		if inner, ok := env.StrOK("output"); ok {
+			code, hasCode := env.Obj("metadata").Integer("exit_code")
 			switch {
 			case hasCode && code != 0:
 				return codexWithExit(inner, code), true
@@ -392,8 +393,8 @@ func estimateCodexCost(inputTokens, outputTokens uint64) float64 {
 
 // codexTokens reads a token count, treating anything but a non-negative
 // integer as 0.
-func codexTokens(usage jsonObj, k string) uint64 {
-	n, ok := usage.integer(k)
+func codexTokens(usage parse.Object, k string) uint64 {
+	n, ok := usage.Integer(k)
 	if !ok || n < 0 {
 		return 0
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -30,7 +31,7 @@ func cxGlob(tb testing.TB, pattern string) []string {
 }
 
 // cxFeed feeds lines to p and returns every event, Finish included.
-func cxFeed(p Parser, lines ...string) []store.Event {
+func cxFeed(p parse.Parser, lines ...string) []store.Event {
 	var evs []store.Event
 	for _, l := range lines {
 		evs = append(evs, p.Feed([]byte(l))...)
@@ -55,9 +56,9 @@ func cxJSON(tb testing.TB, evs []store.Event) string {
 }
 
 // cxParseFixture parses a fixture file with format f.
-func cxParseFixture(tb testing.TB, path string, f Format) ([]store.Event, ParseStats) {
+func cxParseFixture(tb testing.TB, path string, f parse.Format) ([]store.Event, parse.Stats) {
 	tb.Helper()
-	evs, _, st, err := ParseFile(path, f, ParserOptions{Model: "gpt-5.5"})
+	evs, _, st, err := ParseFile(path, f, parse.Options{Model: "gpt-5.5"})
 	if err != nil {
 		tb.Fatalf("ParseFile(%s): %v", path, err)
 	}
@@ -147,7 +148,7 @@ func cxSeeds(f *testing.F, patterns ...string) {
 
 // cxFuzzParser feeds data line by line to p and checks that every event
 // encodes and that the stats add up.
-func cxFuzzParser(t *testing.T, p Parser, data []byte) {
+func cxFuzzParser(t *testing.T, p parse.Parser, data []byte) {
 	lines := bytes.Split(data, []byte("\n"))
 	var evs []store.Event
 	for _, l := range lines {
@@ -222,7 +223,7 @@ func TestCodexToolVectors(t *testing.T) {
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, p := range []Parser{newCodexRolloutParser(ParserOptions{}), newCodexExecParser(ParserOptions{})} {
+			for _, p := range []parse.Parser{newCodexRolloutParser(parse.Options{}), newCodexExecParser(parse.Options{})} {
 				got := strings.TrimSpace(cxJSON(t, cxFeed(p, tc.lines...)))
 				if got != tc.want {
 					t.Errorf("%T: got\n%s\nwant\n%s", p, got, tc.want)
@@ -277,7 +278,7 @@ func TestCodexDescribeStdin(t *testing.T) {
 		{`{"session_id":7,"chars":"01234567890123456789012345678901"}`, `send "01234567890123456789012345678901" to session 7`},
 	}
 	for _, tc := range tests {
-		o, _ := decodeObj([]byte(tc.args))
+		o, _ := parse.DecodeObject([]byte(tc.args))
 		if got := codexDescribeStdin(o); got != tc.want {
 			t.Errorf("codexDescribeStdin(%s) = %q, want %q", tc.args, got, tc.want)
 		}

@@ -1,18 +1,21 @@
 package agents
 
-import "github.com/lazuli-app/lazuli/store"
+import (
+	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/store"
+)
 
 // codexUsage maps a Codex usage object (turn.completed.usage, or a
 // token_count total); cached input moves from Input to CacheRead.
-func codexUsage(u jsonObj) store.Usage {
-	in, cached := nonNeg(u, "input_tokens"), nonNeg(u, "cached_input_tokens")
+func codexUsage(u parse.Object) store.Usage {
+	in, cached := parse.NonNeg(u, "input_tokens"), parse.NonNeg(u, "cached_input_tokens")
 	cached = min(cached, in)
 	return store.Usage{
 		Backend:   "codex",
 		Input:     in - cached,
 		CacheRead: cached,
-		Output:    nonNeg(u, "output_tokens"),
-		Reasoning: nonNeg(u, "reasoning_output_tokens"),
+		Output:    parse.NonNeg(u, "output_tokens"),
+		Reasoning: parse.NonNeg(u, "reasoning_output_tokens"),
 	}
 }
 

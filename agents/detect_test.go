@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -19,20 +20,20 @@ import (
 var detectCases = []struct {
 	name string
 	head string
-	want Format
+	want parse.Format
 }{
-	{"claude stream init", `{"type":"system","subtype":"init","cwd":"/w","session_id":"s","tools":[],"model":"m","uuid":"u"}`, FormatClaudeStream},
-	{"claude stream result", `{"type":"result","subtype":"success","is_error":false,"duration_ms":1}`, FormatClaudeStream},
-	{"claude transcript user", `{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"hi"},"uuid":"u","timestamp":"t","sessionId":"s"}`, FormatClaudeTranscript},
-	{"claude transcript summary", `{"type":"summary","summary":"S","leafUuid":"u"}`, FormatClaudeTranscript},
-	{"claude transcript snapshot", `{"type":"file-history-snapshot","messageId":"m","snapshot":{},"isSnapshotUpdate":false}`, FormatClaudeTranscript},
-	{"codex exec", `{"type":"thread.started","thread_id":"t"}` + "\n" + `{"type":"turn.started"}`, FormatCodexExec},
-	{"codex exec killed", `{"type":"turn.started"}`, FormatCodexExec},
-	{"codex rollout", `{"timestamp":"t","type":"session_meta","payload":{"id":"s","cwd":"/p"}}`, FormatCodexRollout},
-	{"codex rollout event", `{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":null}}`, FormatCodexRollout},
-	{"majority wins over a stray line", `{"type":"result"}` + "\n" + `{"type":"summary","summary":"S","leafUuid":"u"}` + "\n" + `{"type":"user","sessionId":"s"}`, FormatClaudeTranscript},
-	{"tie goes to the first", `{"type":"turn.started"}` + "\n" + `{"type":"summary","leafUuid":"u"}`, FormatCodexExec},
-	{"bad lines around a good one", "garbage\n\n{\"type\":\"turn.started\"\n\xef\xbb\xbf{\"type\":\"turn.completed\",\"usage\":{}}\n[1]", FormatCodexExec},
+	{"claude stream init", `{"type":"system","subtype":"init","cwd":"/w","session_id":"s","tools":[],"model":"m","uuid":"u"}`, parse.FormatClaudeStream},
+	{"claude stream result", `{"type":"result","subtype":"success","is_error":false,"duration_ms":1}`, parse.FormatClaudeStream},
+	{"claude transcript user", `{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"hi"},"uuid":"u","timestamp":"t","sessionId":"s"}`, parse.FormatClaudeTranscript},
+	{"claude transcript summary", `{"type":"summary","summary":"S","leafUuid":"u"}`, parse.FormatClaudeTranscript},
+	{"claude transcript snapshot", `{"type":"file-history-snapshot","messageId":"m","snapshot":{},"isSnapshotUpdate":false}`, parse.FormatClaudeTranscript},
+	{"codex exec", `{"type":"thread.started","thread_id":"t"}` + "\n" + `{"type":"turn.started"}`, parse.FormatCodexExec},
+	{"codex exec killed", `{"type":"turn.started"}`, parse.FormatCodexExec},
+	{"codex rollout", `{"timestamp":"t","type":"session_meta","payload":{"id":"s","cwd":"/p"}}`, parse.FormatCodexRollout},
+	{"codex rollout event", `{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":null}}`, parse.FormatCodexRollout},
+	{"majority wins over a stray line", `{"type":"result"}` + "\n" + `{"type":"summary","summary":"S","leafUuid":"u"}` + "\n" + `{"type":"user","sessionId":"s"}`, parse.FormatClaudeTranscript},
+	{"tie goes to the first", `{"type":"turn.started"}` + "\n" + `{"type":"summary","leafUuid":"u"}`, parse.FormatCodexExec},
+	{"bad lines around a good one", "garbage\n\n{\"type\":\"turn.started\"\n\xef\xbb\xbf{\"type\":\"turn.completed\",\"usage\":{}}\n[1]", parse.FormatCodexExec},
 	{"claude lines without ids", `{"type":"user","message":{}}`, ""},
 	{"rollout type without payload", `{"type":"session_meta"}`, ""},
 	{"other JSON", `{"name":"lazuli","version":"1.0.0"}`, ""},
@@ -47,9 +48,9 @@ var detectCases = []struct {
 func TestDetectFormat(t *testing.T) {
 	for _, tc := range detectCases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := DetectFormat(detectHead(tc.head))
+			got, err := parse.DetectFormat(detectHead(tc.head))
 			if tc.want == "" {
-				if !errors.Is(err, ErrNotTranscript) || got != "" {
+				if !errors.Is(err, parse.ErrNotTranscript) || got != "" {
 					t.Errorf("DetectFormat(%q) = %q, %v; want an ErrNotTranscript error", tc.head, got, err)
 				}
 				return
@@ -82,8 +83,8 @@ func TestDetectFormatMessages(t *testing.T) {
 		{"[\n  {\n    \"type\": \"system\",\n    \"session_id\": \"s\"\n  },\n  {\n    \"type\": \"assis", "one JSON array of claude-stream messages", true},
 	}
 	for _, tc := range tests {
-		_, err := DetectFormat(detectHead(tc.head))
-		if !errors.Is(err, ErrNotTranscript) || errors.Is(err, ErrJSONArray) != tc.array || !strings.Contains(err.Error(), tc.want) {
+		_, err := parse.DetectFormat(detectHead(tc.head))
+		if !errors.Is(err, parse.ErrNotTranscript) || errors.Is(err, parse.ErrJSONArray) != tc.array || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("DetectFormat(%q) error = %v; want ErrNotTranscript (array %v) saying %q", tc.head, err, tc.array, tc.want)
 		}
 	}
@@ -106,11 +107,11 @@ func detectFileHead(t *testing.T, path string) [][]byte {
 
 // detectExpected is the format of a fixture file, from its name (A_…, B_…)
 // or its place in real-cli/, and "" for files that are no transcript.
-func detectExpected(dir, path string) Format {
+func detectExpected(dir, path string) parse.Format {
 	rel, _ := filepath.Rel(dir, path)
 	parts := strings.Split(filepath.ToSlash(rel), "/")
 	if parts[0] == "transcripts" {
-		return map[byte]Format{'A': FormatClaudeStream, 'B': FormatClaudeTranscript, 'C': FormatCodexExec, 'D': FormatCodexRollout}[parts[1][0]]
+		return map[byte]parse.Format{'A': parse.FormatClaudeStream, 'B': parse.FormatClaudeTranscript, 'C': parse.FormatCodexExec, 'D': parse.FormatCodexRollout}[parts[1][0]]
 	}
 	if len(parts) < 3 || !strings.HasSuffix(path, ".jsonl") {
 		return ""
@@ -118,13 +119,13 @@ func detectExpected(dir, path string) Format {
 	claude := strings.HasPrefix(parts[1], "claude-")
 	switch {
 	case parts[2] == "stdout.jsonl" && claude:
-		return FormatClaudeStream
+		return parse.FormatClaudeStream
 	case parts[2] == "stdout.jsonl":
-		return FormatCodexExec
+		return parse.FormatCodexExec
 	case parts[2] == "transcripts" && claude:
-		return FormatClaudeTranscript
+		return parse.FormatClaudeTranscript
 	case parts[2] == "transcripts":
-		return FormatCodexRollout
+		return parse.FormatCodexRollout
 	}
 	return ""
 }
@@ -143,17 +144,17 @@ func TestDetectFormatFixtures(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	seen := map[Format]int{}
+	seen := map[parse.Format]int{}
 	for _, path := range files {
 		want := detectExpected(dir, path)
-		got, err := DetectFormat(detectFileHead(t, path))
+		got, err := parse.DetectFormat(detectFileHead(t, path))
 		switch {
 		case strings.HasSuffix(path, "A_claude-code-action_sample-turns.json"):
-			if !errors.Is(err, ErrJSONArray) || !errors.Is(err, ErrNotTranscript) || !strings.Contains(err.Error(), string(FormatClaudeStream)) {
+			if !errors.Is(err, parse.ErrJSONArray) || !errors.Is(err, parse.ErrNotTranscript) || !strings.Contains(err.Error(), string(parse.FormatClaudeStream)) {
 				t.Errorf("%s: DetectFormat = %q, %v; want a JSON-array error naming claude-stream", path, got, err)
 			}
 		case want == "":
-			if !errors.Is(err, ErrNotTranscript) {
+			if !errors.Is(err, parse.ErrNotTranscript) {
 				t.Errorf("%s: DetectFormat = %q, %v; want ErrNotTranscript", path, got, err)
 			}
 		case got != want || err != nil:
@@ -161,7 +162,7 @@ func TestDetectFormatFixtures(t *testing.T) {
 		}
 		seen[want]++
 	}
-	for _, f := range Formats {
+	for _, f := range parse.Formats {
 		if seen[f] == 0 {
 			t.Errorf("no fixture of format %s was checked", f)
 		}
@@ -184,7 +185,7 @@ func TestDetectRejectsFiles(t *testing.T) {
 		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, _, err := ParseFile(path, FormatAuto, ParserOptions{}); !errors.Is(err, ErrNotTranscript) {
+		if _, _, _, err := ParseFile(path, parse.FormatAuto, parse.Options{}); !errors.Is(err, parse.ErrNotTranscript) {
 			t.Errorf("ParseFile(%s, auto) error = %v, want ErrNotTranscript", name, err)
 		}
 	}
@@ -193,7 +194,7 @@ func TestDetectRejectsFiles(t *testing.T) {
 func TestDetectAutoParseCodex(t *testing.T) {
 	for _, path := range append(codexExecFixtures(t), codexRolloutFixtures(t)...) {
 		want := detectExpected(cxFixtures(t), path)
-		auto, got, _, err := ParseFile(path, FormatAuto, ParserOptions{Model: "gpt-5.5"})
+		auto, got, _, err := ParseFile(path, parse.FormatAuto, parse.Options{Model: "gpt-5.5"})
 		if err != nil || got != want {
 			t.Errorf("ParseFile(%s, auto) = %q, %v; want %q", path, got, err, want)
 			continue
@@ -211,14 +212,14 @@ func FuzzDetectFormat(f *testing.F) {
 	}
 	cxSeeds(f, "transcripts/[CD]_*.jsonl", "transcripts/A_claude-agent-sdk-gleam_basic_query.jsonl", "transcripts/B_claude-code-log_4e27c414-a885-46a0-b5c8-d58e1417377d.jsonl")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, err := DetectFormat(bytes.Split(data, []byte("\n")))
+		got, err := parse.DetectFormat(bytes.Split(data, []byte("\n")))
 		if err != nil {
-			if !errors.Is(err, ErrNotTranscript) || got != "" {
+			if !errors.Is(err, parse.ErrNotTranscript) || got != "" {
 				t.Fatalf("DetectFormat = %q, %v; want \"\" and an ErrNotTranscript error", got, err)
 			}
 			return
 		}
-		if !slices.Contains(Formats, got) {
+		if !slices.Contains(parse.Formats, got) {
 			t.Fatalf("DetectFormat = %q, not a concrete format", got)
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -14,13 +15,13 @@ import (
 // the transcript's first timestamp, or for an output stream without
 // timestamps the file's modification time — in store.TimeFormat, UTC.
 // events are the file's parsed events; f its detected format.
-func ImportMeta(path string, f Format, events []store.Event) (name, created string) {
+func ImportMeta(path string, f parse.Format, events []store.Event) (name, created string) {
 	agent := NativeClaude
-	if f == FormatCodexExec || f == FormatCodexRollout {
+	if f == parse.FormatCodexExec || f == parse.FormatCodexRollout {
 		agent = NativeCodex
 	}
 	n := NativeSession{Agent: agent, Path: path}
-	if f == FormatClaudeTranscript || f == FormatCodexRollout {
+	if f == parse.FormatClaudeTranscript || f == parse.FormatCodexRollout {
 		if p, err := previewFile(agent, "", path); err == nil {
 			n = p
 		}

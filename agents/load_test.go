@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -21,15 +22,15 @@ func TestLoadTranscript(t *testing.T) {
 	}
 	wrapped := store.ContextOpenTag + "\n## User\nold\n" + store.ContextCloseTag + "\n\nreal prompt"
 	ok := write("ok.jsonl", `{"type":"user","message":{"role":"user","content":"`+jsonEscape(wrapped)+`"},"session_id":"s"}`+"\n")
-	events, f, _, err := LoadTranscript(ok, FormatClaudeStream, ParserOptions{})
-	if err != nil || f != FormatClaudeStream {
+	events, f, _, err := LoadTranscript(ok, parse.FormatClaudeStream, parse.Options{})
+	if err != nil || f != parse.FormatClaudeStream {
 		t.Fatalf("LoadTranscript = %v, %s", err, f)
 	}
 	if len(events) != 1 || events[0].Content != "real prompt" {
 		t.Errorf("events = %+v, want the clean prompt only", events)
 	}
 	bad := write("bad.jsonl", "{broken\nnot json\n")
-	if _, _, _, err := LoadTranscript(bad, FormatCodexExec, ParserOptions{}); !errors.Is(err, ErrNotTranscript) {
+	if _, _, _, err := LoadTranscript(bad, parse.FormatCodexExec, parse.Options{}); !errors.Is(err, parse.ErrNotTranscript) {
 		t.Errorf("LoadTranscript(all malformed) = %v, want ErrNotTranscript", err)
 	}
 }

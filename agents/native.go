@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -71,11 +72,11 @@ func (n NativeSession) unchangedSince(rec store.NativeImport) bool {
 }
 
 // Format is the transcript format of the session's file.
-func (n NativeSession) Format() Format {
+func (n NativeSession) Format() parse.Format {
 	if n.Agent == NativeCodex {
-		return FormatCodexRollout
+		return parse.FormatCodexRollout
 	}
-	return FormatClaudeTranscript
+	return parse.FormatClaudeTranscript
 }
 
 // TotalSize is the size of the session's file and its sub-agents' files.

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -336,11 +337,11 @@ func (im *nativeImporter) prepare(ctx context.Context, n NativeSession, worktree
 			return refresh(rec, st), r, nil
 		}
 	}
-	read, err := readNative(ctx, n, prev, ParserOptions{ClaudeHome: im.opts.ClaudeHome})
+	read, err := readNative(ctx, n, prev, parse.Options{ClaudeHome: im.opts.ClaudeHome})
 	reimport := false
 	if errors.Is(err, errNativeChanged) && im.opts.Reimport {
 		reimport = true
-		read, err = readNative(ctx, n, nil, ParserOptions{ClaudeHome: im.opts.ClaudeHome})
+		read, err = readNative(ctx, n, nil, parse.Options{ClaudeHome: im.opts.ClaudeHome})
 	}
 	switch {
 	case ctx.Err() != nil:

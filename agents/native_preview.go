@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -40,7 +41,7 @@ func previewFile(agent, root, path string) (NativeSession, error) {
 	n := NativeSession{Agent: agent, Path: path, Size: fi.Size(), ModTime: fi.ModTime(), Inode: inodeOf(fi)}
 	var h previewer
 	if agent == NativeCodex {
-		h = &codexPreview{n: &n, p: newCodexRolloutParser(ParserOptions{})}
+		h = &codexPreview{n: &n, p: newCodexRolloutParser(parse.Options{})}
 	} else {
 		h = newClaudePreview(&n, root)
 	}
@@ -114,7 +115,7 @@ type claudePreview struct {
 func newClaudePreview(n *NativeSession, root string) *claudePreview {
 	stem := strings.TrimSuffix(filepath.Base(n.Path), ".jsonl")
 	dir := filepath.Dir(n.Path)
-	c := &claudePreview{n: n, p: newClaudeTranscriptParser(ParserOptions{ClaudeHome: os.DevNull})}
+	c := &claudePreview{n: n, p: newClaudeTranscriptParser(parse.Options{ClaudeHome: os.DevNull})}
 	n.ID = stem
 	switch {
 	case filepath.Base(dir) == "subagents" && filepath.Dir(dir) != root:
@@ -134,12 +135,12 @@ func newClaudePreview(n *NativeSession, root string) *claudePreview {
 // line reads what the preview needs from one line and feeds it to the
 // parser, which finds the first prompt as it does on import.
 func (c *claudePreview) line(b []byte) bool {
-	o, ok := decodeObj(claudeTrimLine(b))
+	o, ok := parse.DecodeObject(claudeTrimLine(b))
 	if !ok {
 		c.p.Feed(b) // counted as malformed
 		return false
 	}
-	c.valid = c.valid || detectLine(o) == FormatClaudeTranscript
+	c.valid = c.valid || parse.DetectLine(o) == parse.FormatClaudeTranscript
 	c.fields(o)
 	c.p.Feed(b)
 	if !c.typed {
@@ -151,25 +152,25 @@ func (c *claudePreview) line(b []byte) bool {
 
 // fields takes cwd, branch, start time and ids from the first lines that
 // have them.
-func (c *claudePreview) fields(o jsonObj) {
+func (c *claudePreview) fields(o parse.Object) {
 	n := c.n
-	if s, _ := o.strOK("cwd"); n.Cwd == "" && s != "" {
+	if s, _ := o.StrOK("cwd"); n.Cwd == "" && s != "" {
 		n.Cwd = s
 	}
-	if s, _ := o.strOK("gitBranch"); n.Branch == "" && s != "" && s != "HEAD" {
+	if s, _ := o.StrOK("gitBranch"); n.Branch == "" && s != "" && s != "HEAD" {
 		n.Branch = s
 	}
 	if t := claudeTimestamp(o); n.Started.IsZero() && t.ok {
 		n.Started = t.t.UTC()
 	}
-	if s, _ := o.strOK("sessionId"); c.sessionID == "" && s != "" {
+	if s, _ := o.StrOK("sessionId"); c.sessionID == "" && s != "" {
 		c.sessionID = s
 	}
-	if s, _ := o.strOK("agentId"); n.AgentName == "" && s != "" {
+	if s, _ := o.StrOK("agentId"); n.AgentName == "" && s != "" {
 		n.AgentName = s
 	}
-	if typ, _ := o.strOK("type"); typ == "user" && n.Own == "" && bytes.Contains(o["message"], []byte("azureal-session-context")) {
-		for _, t := range claudeMessageTexts(o.obj("message")) {
+	if typ, _ := o.StrOK("type"); typ == "user" && n.Own == "" && bytes.Contains(o["message"], []byte("azureal-session-context")) {
+		for _, t := range claudeMessageTexts(o.Obj("message")) {
 			if strings.Contains(t, store.ContextOpenTag) {
 				n.Own = ownContext
 			}
@@ -201,11 +202,11 @@ type codexPreview struct {
 }
 
 func (c *codexPreview) line(b []byte) bool {
-	o, ok := decodeObj(bytes.TrimPrefix(b, BOM))
-	if ok && detectLine(o) == FormatCodexRollout {
+	o, ok := parse.DecodeObject(bytes.TrimPrefix(b, parse.BOM))
+	if ok && parse.DetectLine(o) == parse.FormatCodexRollout {
 		c.valid = true
 	}
-	if ok && o.str("type") == "session_meta" && c.n.ID == "" {
+	if ok && o.Str("type") == "session_meta" && c.n.ID == "" {
 		c.meta(o)
 	}
 	if ok && c.n.Own == "" && strings.Contains(codexRawPrompt(o), store.ContextOpenTag) {
@@ -220,25 +221,25 @@ func (c *codexPreview) line(b []byte) bool {
 
 // meta reads a session_meta line: ids, cwd, start time, branch, and the
 // parent thread of a sub-agent.
-func (c *codexPreview) meta(o jsonObj) {
-	pl := o.obj("payload")
+func (c *codexPreview) meta(o parse.Object) {
+	pl := o.Obj("payload")
 	n := c.n
-	n.ID, n.Cwd = pl.str("id"), pl.str("cwd")
-	n.Branch = pl.obj("git").str("branch")
-	for _, ts := range []string{pl.str("timestamp"), o.str("timestamp")} {
+	n.ID, n.Cwd = pl.Str("id"), pl.Str("cwd")
+	n.Branch = pl.Obj("git").Str("branch")
+	for _, ts := range []string{pl.Str("timestamp"), o.Str("timestamp")} {
 		if t, err := time.Parse(time.RFC3339Nano, ts); err == nil {
 			n.Started = t.UTC()
 			break
 		}
 	}
-	if sub := pl.obj("source").obj("subagent"); sub != nil {
-		n.ParentID = pl.str("parent_thread_id")
+	if sub := pl.Obj("source").Obj("subagent"); sub != nil {
+		n.ParentID = pl.Str("parent_thread_id")
 		if n.ParentID == "" {
-			n.ParentID = sub.obj("thread_spawn").str("parent_thread_id")
+			n.ParentID = sub.Obj("thread_spawn").Str("parent_thread_id")
 		}
-		n.AgentName = pl.str("agent_nickname")
+		n.AgentName = pl.Str("agent_nickname")
 		if n.AgentName == "" {
-			n.AgentName = sub.obj("thread_spawn").str("agent_nickname")
+			n.AgentName = sub.Obj("thread_spawn").Str("agent_nickname")
 		}
 	}
 }
@@ -249,13 +250,13 @@ const ownContext = "its prompts carry the session context of AZUREAL or Lazuli"
 
 // codexRawPrompt returns the raw text of a rollout line that is a user
 // message, else "".
-func codexRawPrompt(o jsonObj) string {
-	pl := o.obj("payload")
+func codexRawPrompt(o parse.Object) string {
+	pl := o.Obj("payload")
 	switch {
-	case o.str("type") == "response_item" && pl.str("type") == "message" && pl.str("role") == "user":
+	case o.Str("type") == "response_item" && pl.Str("type") == "message" && pl.Str("role") == "user":
 		return codexMessageText(pl["content"])
-	case o.str("type") == "event_msg" && pl.str("type") == "user_message":
-		return pl.str("message")
+	case o.Str("type") == "event_msg" && pl.Str("type") == "user_message":
+		return pl.Str("message")
 	}
 	return ""
 }

@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -163,7 +164,7 @@ type nativeRead struct {
 	lines    int64
 	checksum string         // NativeChecksum of those bytes
 	stat     store.FileStat // the file's, before it was read
-	stats    ParseStats
+	stats    parse.Stats
 	usage    []store.Usage // token usage of the lines read (after prev)
 }
 
@@ -174,7 +175,7 @@ type nativeRead struct {
 // returned, so that tool results find their calls and Codex's doubled
 // messages pair up across the boundary. A last line without its newline is
 // being written: it is left for the next import.
-func readNative(ctx context.Context, n NativeSession, prev *store.NativeImport, opts ParserOptions) (nativeRead, error) {
+func readNative(ctx context.Context, n NativeSession, prev *store.NativeImport, opts parse.Options) (nativeRead, error) {
 	f, err := os.Open(n.Path)
 	if err != nil {
 		return nativeRead{}, err
@@ -212,7 +213,7 @@ func readNative(ctx context.Context, n NativeSession, prev *store.NativeImport, 
 	all := fd.events()
 	r.stats = fd.stats()
 	if prev == nil && len(all) == 0 && r.stats.Malformed > 0 {
-		return nativeRead{}, fmt.Errorf("no %s lines found: %w", n.Format(), ErrNotTranscript)
+		return nativeRead{}, fmt.Errorf("no %s lines found: %w", n.Format(), parse.ErrNotTranscript)
 	}
 	for _, e := range all[mark:] {
 		if e.Kind != store.KindFiltered {
@@ -220,7 +221,7 @@ func readNative(ctx context.Context, n NativeSession, prev *store.NativeImport, 
 		}
 	}
 	r.events = store.FilterInjectedEvents(r.events)
-	r.usage = placeUsage(r.events, fd.usage()[umark:], countAnchors(nil, all[:mark]))
+	r.usage = parse.PlaceUsageAfter(r.events, fd.usage()[umark:], parse.CountAnchors(nil, all[:mark]))
 	if r.checksum, err = NativeChecksum(f, r.bytes); err != nil {
 		return nativeRead{}, err
 	}
@@ -245,7 +246,7 @@ func eachCompleteLine(ctx context.Context, r io.Reader, fn func(line []byte, end
 		switch {
 		case errors.Is(err, bufio.ErrBufferFull):
 			if !tooLong {
-				if long = append(long, chunk...); len(long) > MaxLineSize {
+				if long = append(long, chunk...); len(long) > parse.MaxLineSize {
 					long, tooLong = nil, true
 				}
 			}
@@ -259,7 +260,7 @@ func eachCompleteLine(ctx context.Context, r io.Reader, fn func(line []byte, end
 		if long != nil {
 			line = append(long, chunk...)
 		}
-		tooLong = tooLong || len(line) > MaxLineSize
+		tooLong = tooLong || len(line) > parse.MaxLineSize
 		if tooLong {
 			line = nil
 		} else {
@@ -300,12 +301,12 @@ type nativeFeeder interface {
 	// the first mark() events of any earlier point are the same events.
 	events() []store.Event
 	// usage returns the usage rows so far; after events, all of them.
-	usage() []UsageRow
-	stats() ParseStats
+	usage() []parse.UsageRow
+	stats() parse.Stats
 }
 
-func newNativeFeeder(f Format, opts ParserOptions) nativeFeeder {
-	if f == FormatCodexRollout {
+func newNativeFeeder(f parse.Format, opts parse.Options) nativeFeeder {
+	if f == parse.FormatCodexRollout {
 		return &codexFeeder{p: newCodexRolloutParser(opts)}
 	}
 	return &claudeFeeder{p: newClaudeTranscriptParser(opts)}
@@ -330,9 +331,9 @@ func (c *claudeFeeder) freeze() { c.p.freeze() }
 
 func (c *claudeFeeder) events() []store.Event { return c.p.events }
 
-func (c *claudeFeeder) stats() ParseStats { return c.p.Stats() }
+func (c *claudeFeeder) stats() parse.Stats { return c.p.Stats() }
 
-func (c *claudeFeeder) usage() []UsageRow { return c.p.Usage() }
+func (c *claudeFeeder) usage() []parse.UsageRow { return c.p.Usage() }
 
 // codexFeeder: the Codex rollout parser emits events as lines come, except
 // a session's Init and what follows it, held until the model is known; an
@@ -366,6 +367,6 @@ func (c *codexFeeder) events() []store.Event {
 	return c.out
 }
 
-func (c *codexFeeder) stats() ParseStats { return c.p.Stats() }
+func (c *codexFeeder) stats() parse.Stats { return c.p.Stats() }
 
-func (c *codexFeeder) usage() []UsageRow { return c.p.Usage() }
+func (c *codexFeeder) usage() []parse.UsageRow { return c.p.Usage() }

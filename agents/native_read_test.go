@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -62,7 +63,7 @@ func record(path string, r nativeRead) *store.NativeImport {
 
 func mustReadNative(tb testing.TB, n NativeSession, prev *store.NativeImport) nativeRead {
 	tb.Helper()
-	r, err := readNative(context.Background(), n, prev, ParserOptions{ClaudeHome: os.DevNull})
+	r, err := readNative(context.Background(), n, prev, parse.Options{ClaudeHome: os.DevNull})
 	if err != nil {
 		tb.Fatalf("readNative(%s) = %v", filepath.Base(n.Path), err)
 	}
@@ -199,7 +200,7 @@ func TestReadNativeAppendAndPartialLine(t *testing.T) {
 	t.Run("Changed", func(t *testing.T) {
 		rec := record(path, rest)
 		writeFile(t, path, []byte(claudeLine1+"\n"+claudeLine2+"\n")) // truncated
-		if _, err := readNative(context.Background(), n, rec, ParserOptions{}); !errors.Is(err, errNativeChanged) {
+		if _, err := readNative(context.Background(), n, rec, parse.Options{}); !errors.Is(err, errNativeChanged) {
 			t.Errorf("truncated: %v, want errNativeChanged", err)
 		}
 		if st := n.State(map[store.NativeKey]store.NativeImport{n.Key(): *rec}); st != NativeChanged {
@@ -208,7 +209,7 @@ func TestReadNativeAppendAndPartialLine(t *testing.T) {
 		rewritten := bytes.Replace([]byte(claudeLine1+"\n"+claudeLine2+"\n"+claudeLine3+"\n"+claudeLine4+"\n"+claudeLine5+"\n"),
 			[]byte("fix the build"), []byte("fix the world"), 1)
 		writeFile(t, path, rewritten) // same length up to the record's end, other bytes
-		if _, err := readNative(context.Background(), n, rec, ParserOptions{}); !errors.Is(err, errNativeChanged) {
+		if _, err := readNative(context.Background(), n, rec, parse.Options{}); !errors.Is(err, errNativeChanged) {
 			t.Errorf("rewritten: %v, want errNativeChanged", err)
 		}
 	})
@@ -259,14 +260,14 @@ func TestNativeState(t *testing.T) {
 }
 
 func TestEachCompleteLineTooLong(t *testing.T) {
-	data := append(bytes.Repeat([]byte("x"), MaxLineSize+10), '\n')
+	data := append(bytes.Repeat([]byte("x"), parse.MaxLineSize+10), '\n')
 	data = append(data, "{}\n"...)
 	var got []string
 	err := eachCompleteLine(context.Background(), bytes.NewReader(data), func(line []byte, end int64, tooLong bool) error {
 		got = append(got, map[bool]string{true: "long", false: string(line)}[tooLong]+"@"+itoa(int(end)))
 		return nil
 	})
-	want := []string{"long@" + itoa(MaxLineSize+11), "{}@" + itoa(MaxLineSize+14)}
+	want := []string{"long@" + itoa(parse.MaxLineSize+11), "{}@" + itoa(parse.MaxLineSize+14)}
 	if err != nil || strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("eachCompleteLine = %v, %v; want %v", got, err, want)
 	}

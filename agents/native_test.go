@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/internal/nativetree"
 	"github.com/lazuli-app/lazuli/store"
@@ -299,7 +300,7 @@ func TestImportNativeFixtures(t *testing.T) {
 	if sess.Name != "push to github" || sess.Worktree != "trunk" || sess.Created != "2025-06-10 12:36:23" || sess.EventCount != int64(fed.Events) {
 		t.Errorf("fed8ce56 became %+v", sess)
 	}
-	whole, _, _, err := LoadTranscript(fed.Path, FormatClaudeTranscript, ParserOptions{ClaudeHome: os.DevNull})
+	whole, _, _, err := LoadTranscript(fed.Path, parse.FormatClaudeTranscript, parse.Options{ClaudeHome: os.DevNull})
 	if err != nil || len(whole) != fed.Events {
 		t.Errorf("%d events imported, lazuli import stores %d (%v)", fed.Events, len(whole), err)
 	}
@@ -310,7 +311,7 @@ func TestImportNativeFixtures(t *testing.T) {
 
 	t.Run("Subagents", func(t *testing.T) {
 		parent := byID["ef958aa1-0e93-49f0-bb71-150f63befcd1"]
-		alone, _, _, _ := LoadTranscript(parent.Path, FormatClaudeTranscript, ParserOptions{ClaudeHome: os.DevNull})
+		alone, _, _, _ := LoadTranscript(parent.Path, parse.FormatClaudeTranscript, parse.Options{ClaudeHome: os.DevNull})
 		if parent.Events != len(alone) {
 			t.Errorf("the parent has %d events, alone %d: sub-agent events leaked into it", parent.Events, len(alone))
 		}

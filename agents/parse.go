@@ -13,19 +13,20 @@ import (
 	"io"
 	"os"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
 // NewParser returns a parser for format f, which must not be FormatAuto.
-func NewParser(f Format, opts ParserOptions) (Parser, error) {
+func NewParser(f parse.Format, opts parse.Options) (parse.Parser, error) {
 	switch f {
-	case FormatClaudeStream:
+	case parse.FormatClaudeStream:
 		return newClaudeStreamParser(opts), nil
-	case FormatClaudeTranscript:
+	case parse.FormatClaudeTranscript:
 		return newClaudeTranscriptParser(opts), nil
-	case FormatCodexExec:
+	case parse.FormatCodexExec:
 		return newCodexExecParser(opts), nil
-	case FormatCodexRollout:
+	case parse.FormatCodexRollout:
 		return newCodexRolloutParser(opts), nil
 	}
 	return nil, fmt.Errorf("no parser for format %q", f)
@@ -34,13 +35,13 @@ func NewParser(f Format, opts ParserOptions) (Parser, error) {
 // ParseFile parses the transcript at path. With FormatAuto the format is
 // detected from the file's first lines. It fails with ErrNotTranscript when
 // the file holds no line of any known format.
-func ParseFile(path string, f Format, opts ParserOptions) ([]store.Event, Format, ParseStats, error) {
+func ParseFile(path string, f parse.Format, opts parse.Options) ([]store.Event, parse.Format, parse.Stats, error) {
 	if err := store.CheckRegular(path); err != nil {
-		return nil, "", ParseStats{}, err // a FIFO would block the open and the read
+		return nil, "", parse.Stats{}, err // a FIFO would block the open and the read
 	}
 	fh, err := os.Open(path)
 	if err != nil {
-		return nil, "", ParseStats{}, err
+		return nil, "", parse.Stats{}, err
 	}
 	defer fh.Close()
 	return Parse(fh, f, opts)
@@ -50,7 +51,7 @@ func ParseFile(path string, f Format, opts ParserOptions) ([]store.Event, Format
 // injected context is filtered out as on every ingestion path (spec §6.4),
 // and a file whose every line was malformed fails with ErrNotTranscript.
 // Sub-agents' work is left out; ReadTranscript keeps it.
-func LoadTranscript(path string, f Format, opts ParserOptions) ([]store.Event, Format, ParseStats, error) {
+func LoadTranscript(path string, f parse.Format, opts parse.Options) ([]store.Event, parse.Format, parse.Stats, error) {
 	t, err := ReadTranscript(path, f, opts)
 	return t.Events, t.Format, t.Stats, err
 }
@@ -61,17 +62,17 @@ func LoadTranscript(path string, f Format, opts ParserOptions) ([]store.Event, F
 // not separate: Claude's result line counts the whole run, sub-agents
 // included, and that usage is placed on the main thread's events.
 type Transcript struct {
-	Format    Format
+	Format    parse.Format
 	Events    []store.Event
 	Usage     []store.Usage // Event indexes Events
-	Subagents []SubagentEvents
-	Stats     ParseStats
+	Subagents []parse.SubagentEvents
+	Stats     parse.Stats
 }
 
 // ReadTranscript is LoadTranscript keeping sub-agents' work, each
 // sub-agent's events filtered like the main thread's, and the main
 // thread's token usage.
-func ReadTranscript(path string, f Format, opts ParserOptions) (Transcript, error) {
+func ReadTranscript(path string, f parse.Format, opts parse.Options) (Transcript, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return Transcript{}, err
@@ -82,31 +83,31 @@ func ReadTranscript(path string, f Format, opts ParserOptions) (Transcript, erro
 		return t, err
 	}
 	if len(t.Events) == 0 && len(t.Subagents) == 0 && t.Stats.Malformed > 0 {
-		return Transcript{Format: t.Format, Stats: t.Stats}, fmt.Errorf("no %s lines found: %w", t.Format, ErrNotTranscript)
+		return Transcript{Format: t.Format, Stats: t.Stats}, fmt.Errorf("no %s lines found: %w", t.Format, parse.ErrNotTranscript)
 	}
 	t.Events = store.FilterInjectedEvents(t.Events)
-	if up, ok := p.(UsageParser); ok {
-		t.Usage = PlaceUsage(t.Events, up.Usage())
+	if up, ok := p.(parse.UsageParser); ok {
+		t.Usage = parse.PlaceUsage(t.Events, up.Usage())
 	}
 	return t, nil
 }
 
 // Parse parses a whole transcript from r; see ParseFile.
-func Parse(r io.Reader, f Format, opts ParserOptions) ([]store.Event, Format, ParseStats, error) {
+func Parse(r io.Reader, f parse.Format, opts parse.Options) ([]store.Event, parse.Format, parse.Stats, error) {
 	t, _, err := parseTranscript(r, f, opts)
 	return t.Events, t.Format, t.Stats, err
 }
 
 // parseTranscript parses a whole transcript from r, sub-agents included;
 // it also returns the parser, for its usage.
-func parseTranscript(r io.Reader, f Format, opts ParserOptions) (Transcript, Parser, error) {
+func parseTranscript(r io.Reader, f parse.Format, opts parse.Options) (Transcript, parse.Parser, error) {
 	br := bufio.NewReaderSize(r, 1<<20)
-	if f == FormatAuto {
+	if f == parse.FormatAuto {
 		head, err := peekLines(br, 200)
 		if err != nil {
 			return Transcript{}, nil, err
 		}
-		if f, err = DetectFormat(head); err != nil {
+		if f, err = parse.DetectFormat(head); err != nil {
 			return Transcript{}, nil, err
 		}
 	}
@@ -133,7 +134,7 @@ func parseTranscript(r io.Reader, f Format, opts ParserOptions) (Transcript, Par
 // subagentCollector gathers what a SubagentSource hands out, one entry per
 // sub-agent.
 type subagentCollector struct {
-	list  []SubagentEvents
+	list  []parse.SubagentEvents
 	index map[string]int
 }
 
@@ -142,8 +143,8 @@ func newSubagentCollector() *subagentCollector {
 }
 
 // take adds what p parsed of sub-agents since the last call.
-func (c *subagentCollector) take(p Parser) {
-	src, ok := p.(SubagentSource)
+func (c *subagentCollector) take(p parse.Parser) {
+	src, ok := p.(parse.SubagentSource)
 	if !ok {
 		return
 	}
@@ -158,7 +159,7 @@ func (c *subagentCollector) take(p Parser) {
 }
 
 // feedTooLong counts an over-long line as malformed without parsing it.
-func feedTooLong(p Parser) {
+func feedTooLong(p parse.Parser) {
 	if c, ok := p.(interface{ SkipLine() }); ok {
 		c.SkipLine()
 	}
@@ -175,7 +176,7 @@ func eachLine(br *bufio.Reader, fn func(line []byte, tooLong bool)) error {
 		if errors.Is(err, bufio.ErrBufferFull) {
 			if !tooLong {
 				long = append(long, chunk...)
-				if len(long) > MaxLineSize {
+				if len(long) > parse.MaxLineSize {
 					long, tooLong = nil, true
 				}
 			}
@@ -186,7 +187,7 @@ func eachLine(br *bufio.Reader, fn func(line []byte, tooLong bool)) error {
 			if long != nil {
 				line = append(long, chunk...)
 			}
-			if !tooLong && len(line) > MaxLineSize {
+			if !tooLong && len(line) > parse.MaxLineSize {
 				tooLong = true
 			}
 			if tooLong {

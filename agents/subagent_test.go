@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -74,7 +75,7 @@ func TestReadTranscriptKeepsEverySubagentCall(t *testing.T) {
 			if len(wantCalls) == 0 {
 				t.Fatal("the fixture has no sub-agent calls")
 			}
-			tr, err := ReadTranscript(path, FormatAuto, ParserOptions{})
+			tr, err := ReadTranscript(path, parse.FormatAuto, parse.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,7 +124,7 @@ func TestReadTranscriptKeepsEverySubagentCall(t *testing.T) {
 // "<parent> › <what it was asked>", listed below the parent.
 func TestStoreTranscriptCreatesLinkedSubagentSessions(t *testing.T) {
 	dir := claudeFixtureDir(t)
-	tr, err := ReadTranscript(filepath.Join(dir, "real-cli/claude-g-subagent/stdout.jsonl"), FormatAuto, ParserOptions{})
+	tr, err := ReadTranscript(filepath.Join(dir, "real-cli/claude-g-subagent/stdout.jsonl"), parse.FormatAuto, parse.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -21,7 +22,7 @@ func TestClaudeThinkingIsKept(t *testing.T) {
 	if want != 36 {
 		t.Fatalf("the fixture has %d non-blank thinking blocks, want 36", want)
 	}
-	events, _, _, err := ParseFile(path, FormatClaudeTranscript, ParserOptions{ClaudeHome: t.TempDir()})
+	events, _, _, err := ParseFile(path, parse.FormatClaudeTranscript, parse.Options{ClaudeHome: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func countThinkingBlocks(t *testing.T, path string) int {
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, MaxLineSize)
+	sc.Buffer(nil, parse.MaxLineSize)
 	n := 0
 	for sc.Scan() {
 		var line struct {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -141,7 +142,7 @@ type turn struct {
 	opts      TurnOptions
 	res       *TurnResult
 	prompt    string
-	parser    Parser
+	parser    parse.Parser
 	proc      *process
 	started   time.Time
 	pending   []store.Event
@@ -377,7 +378,7 @@ func sessionIDOf(b []byte) string {
 
 // takeSubagents queues what the parser read of sub-agents.
 func (t *turn) takeSubagents() {
-	src, ok := t.parser.(SubagentSource)
+	src, ok := t.parser.(parse.SubagentSource)
 	if !ok {
 		return
 	}
@@ -410,17 +411,17 @@ func (t *turn) flush(ctx context.Context) {
 	if len(t.pending) == 0 {
 		return
 	}
-	var rows []UsageRow
-	if up, ok := t.parser.(UsageParser); ok {
+	var rows []parse.UsageRow
+	if up, ok := t.parser.(parse.UsageParser); ok {
 		rows = up.Usage()[t.usageDone:]
 	}
-	n, err := t.st.AppendEvents(wctx, t.session, t.pending, placeUsage(t.pending, rows, t.flushed)...)
+	n, err := t.st.AppendEvents(wctx, t.session, t.pending, parse.PlaceUsageAfter(t.pending, rows, t.flushed)...)
 	if err != nil {
 		t.storeErr = err
 		return
 	}
 	t.usageDone += len(rows)
-	t.flushed = countAnchors(t.flushed, t.pending)
+	t.flushed = parse.CountAnchors(t.flushed, t.pending)
 	t.storeErr = nil
 	t.res.EventsSaved += n
 	saved := t.pending

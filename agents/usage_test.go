@@ -5,12 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
-func parseUsage(t *testing.T, f Format, lines ...string) ([]store.Event, []store.Usage) {
+func parseUsage(t *testing.T, f parse.Format, lines ...string) ([]store.Event, []store.Usage) {
 	t.Helper()
-	p, err := NewParser(f, ParserOptions{})
+	p, err := NewParser(f, parse.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,14 +21,14 @@ func parseUsage(t *testing.T, f Format, lines ...string) ([]store.Event, []store
 	}
 	evs = append(evs, p.Finish()...)
 	evs = store.FilterInjectedEvents(evs)
-	return evs, PlaceUsage(evs, p.(UsageParser).Usage())
+	return evs, parse.PlaceUsage(evs, p.(parse.UsageParser).Usage())
 }
 
 // TestTranscriptUsageOncePerMessage: a message's lines repeat its id while
 // its output grows; it counts once, with its last usage, after its last
 // event.
 func TestTranscriptUsageOncePerMessage(t *testing.T) {
-	evs, us := parseUsage(t, FormatClaudeTranscript,
+	evs, us := parseUsage(t, parse.FormatClaudeTranscript,
 		`{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}`,
 		`{"type":"assistant","uuid":"a1","parentUuid":"u1","timestamp":"2026-11-20T10:00:00Z","message":{"id":"m1","model":"claude-sonnet-4-5","content":[{"type":"text","text":"one"}],"usage":{"input_tokens":5,"output_tokens":1,"cache_read_input_tokens":100}}}`,
 		`{"type":"assistant","uuid":"a2","parentUuid":"a1","timestamp":"2026-11-20T10:00:01Z","message":{"id":"m1","model":"claude-sonnet-4-5","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"/a"}}],"usage":{"input_tokens":5,"output_tokens":9,"cache_read_input_tokens":100}}}`,
@@ -52,7 +53,7 @@ func TestRolloutUsagePerTurn(t *testing.T) {
 		return strings.NewReplacer("IN", strconv.Itoa(in), "CA", strconv.Itoa(cached), "OUT", strconv.Itoa(out), "RS", strconv.Itoa(rs)).Replace(
 			`{"type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":IN,"cached_input_tokens":CA,"output_tokens":OUT,"reasoning_output_tokens":RS}}}}`)
 	}
-	evs, us := parseUsage(t, FormatCodexRollout,
+	evs, us := parseUsage(t, parse.FormatCodexRollout,
 		`{"type":"session_meta","payload":{"id":"s1","cwd":"/w"}}`,
 		`{"type":"turn_context","payload":{"model":"gpt-5-codex"}}`,
 		`{"type":"event_msg","payload":{"type":"user_message","message":"first"}}`,

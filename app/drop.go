@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/cli"
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/store"
@@ -192,7 +193,7 @@ func (pw *projectWindow) importTranscripts(paths []string) {
 	pw.go_(func() {
 		parsed := make([]agents.Transcript, 0, len(paths))
 		for _, path := range paths {
-			t, err := agents.ReadTranscript(path, agents.FormatAuto, agents.ParserOptions{})
+			t, err := agents.ReadTranscript(path, parse.FormatAuto, parse.Options{})
 			if err != nil {
 				pw.showError("import "+filepath.Base(path), err)
 				return

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/project"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -37,7 +38,7 @@ func runImport(ctx context.Context, env *Env, args []string) error {
 	if *sessionArg != "" && *name != "" {
 		return usagef("--session and --name cannot be combined")
 	}
-	format, err := agents.ParseFormat(*formatArg)
+	format, err := parse.LookupFormat(*formatArg)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -94,7 +95,7 @@ func runImport(ctx context.Context, env *Env, args []string) error {
 }
 
 // parseTranscript reads and parses one file, reporting skipped lines.
-func parseTranscript(env *Env, file string, format agents.Format) (parsedFile, error) {
+func parseTranscript(env *Env, file string, format parse.Format) (parsedFile, error) {
 	if !filepath.IsAbs(file) {
 		file = filepath.Join(env.Dir, file)
 	}
@@ -104,7 +105,7 @@ func parseTranscript(env *Env, file string, format agents.Format) (parsedFile, e
 	if err := store.CheckRegular(file); err != nil {
 		return parsedFile{}, fmt.Errorf("cannot import %w", err) // a FIFO would block forever
 	}
-	t, err := agents.ReadTranscript(file, format, agents.ParserOptions{})
+	t, err := agents.ReadTranscript(file, format, parse.Options{})
 	if err != nil {
 		return parsedFile{}, fmt.Errorf("%s: %w", file, err)
 	}

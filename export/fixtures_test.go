@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -84,7 +85,7 @@ func storeWith(t testing.TB, name string, events []store.Event) string {
 func fixtureEvents(t testing.TB, rel string) []store.Event {
 	t.Helper()
 	path := fixtures.Dir(t, rel)
-	events, _, _, err := agents.LoadTranscript(path, agents.FormatAuto, agents.ParserOptions{})
+	events, _, _, err := agents.LoadTranscript(path, parse.FormatAuto, parse.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

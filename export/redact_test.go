@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -159,7 +160,7 @@ func TestNoFalsePositivesInFixtures(t *testing.T) {
 	}
 	var scanned int64
 	for _, f := range files {
-		events, _, _, err := agents.LoadTranscript(f, agents.FormatAuto, agents.ParserOptions{})
+		events, _, _, err := agents.LoadTranscript(f, parse.FormatAuto, parse.Options{})
 		if err != nil {
 			continue // not every fixture is a transcript Lazuli reads
 		}

@@ -1,4 +1,4 @@
-package agents
+package parse
 
 import "github.com/lazuli-app/lazuli/store"
 

@@ -1,4 +1,4 @@
-package agents
+package parse
 
 // This file gathers token usage from the four formats, beside the events:
 // the `.azs` has no place for tokens, so the importer and the runner keep
@@ -30,7 +30,7 @@ import (
 )
 
 // usageLog records a parser's usage rows and the anchors they need.
-type usageLog struct {
+type UsageLog struct {
 	counts map[store.Kind]int
 	last   store.Kind // kind of the last anchorable event; "" before any
 	recs   []usageRec
@@ -66,7 +66,7 @@ func anchorable(k store.Kind) bool {
 }
 
 // saw counts the events a parser produced, in output order.
-func (l *usageLog) saw(evs ...store.Event) {
+func (l *UsageLog) Saw(evs ...store.Event) {
 	for _, e := range evs {
 		if !anchorable(e.Kind) {
 			continue
@@ -80,15 +80,15 @@ func (l *usageLog) saw(evs ...store.Event) {
 }
 
 // add records u after the last event seen.
-func (l *usageLog) add(u store.Usage) {
+func (l *UsageLog) Add(u store.Usage) {
 	l.recs = append(l.recs, usageRec{u: u, kind: l.last, ord: l.counts[l.last] - 1})
 }
 
 // setMessage records u as the usage of Claude message id, replacing (and
 // moving after the last event seen) an earlier row of the same message.
-func (l *usageLog) setMessage(id string, u store.Usage) {
+func (l *UsageLog) SetMessage(id string, u store.Usage) {
 	if id == "" {
-		l.add(u)
+		l.Add(u)
 		return
 	}
 	if l.byMsg == nil {
@@ -104,7 +104,7 @@ func (l *usageLog) setMessage(id string, u store.Usage) {
 }
 
 // rows returns the records as UsageRows.
-func (l *usageLog) rows() []UsageRow {
+func (l *UsageLog) Rows() []UsageRow {
 	out := make([]UsageRow, len(l.recs))
 	for i, r := range l.recs {
 		out[i] = UsageRow{r}
@@ -116,14 +116,14 @@ func (l *usageLog) rows() []UsageRow {
 // events the parser produced after filtering. A row whose anchor is gone
 // goes after the last event.
 func PlaceUsage(events []store.Event, rows []UsageRow) []store.Usage {
-	return placeUsage(events, rows, nil)
+	return PlaceUsageAfter(events, rows, nil)
 }
 
 // placeUsage is PlaceUsage for events that follow earlier ones of the same
 // parser (an import appending to a session, a run flushing again): before
 // counts the earlier events by kind (see countAnchors); a row anchored
 // among them goes before events[0].
-func placeUsage(events []store.Event, rows []UsageRow, before map[store.Kind]int) []store.Usage {
+func PlaceUsageAfter(events []store.Event, rows []UsageRow, before map[store.Kind]int) []store.Usage {
 	if len(rows) == 0 {
 		return nil
 	}
@@ -159,7 +159,7 @@ func placeUsage(events []store.Event, rows []UsageRow, before map[store.Kind]int
 }
 
 // countAnchors adds the anchorable events of evs to counts by kind.
-func countAnchors(counts map[store.Kind]int, evs []store.Event) map[store.Kind]int {
+func CountAnchors(counts map[store.Kind]int, evs []store.Event) map[store.Kind]int {
 	if counts == nil {
 		counts = map[store.Kind]int{}
 	}
@@ -173,8 +173,8 @@ func countAnchors(counts map[store.Kind]int, evs []store.Event) map[store.Kind]i
 
 // usageTime returns a line's timestamp in the store's TimeFormat, "" when
 // it has none.
-func usageTime(o jsonObj) string {
-	s, ok := o.strOK("timestamp")
+func UsageTime(o Object) string {
+	s, ok := o.StrOK("timestamp")
 	if !ok {
 		return ""
 	}
@@ -186,8 +186,8 @@ func usageTime(o jsonObj) string {
 }
 
 // nonNeg reads a token count at k; anything but a non-negative integer is 0.
-func nonNeg(o jsonObj, k string) int64 {
-	n, ok := o.integer(k)
+func NonNeg(o Object, k string) int64 {
+	n, ok := o.Integer(k)
 	if !ok || n < 0 {
 		return 0
 	}

@@ -1,4 +1,4 @@
-package agents
+package parse
 
 import (
 	"errors"
@@ -23,7 +23,7 @@ const (
 var Formats = []Format{FormatClaudeStream, FormatClaudeTranscript, FormatCodexExec, FormatCodexRollout}
 
 // ParseFormat returns the Format named s.
-func ParseFormat(s string) (Format, error) {
+func LookupFormat(s string) (Format, error) {
 	if s == "" || s == string(FormatAuto) {
 		return FormatAuto, nil
 	}
@@ -52,11 +52,11 @@ type Parser interface {
 	// Finish returns the events held back until the end of the input.
 	Finish() []store.Event
 	// Stats reports what was seen so far.
-	Stats() ParseStats
+	Stats() Stats
 }
 
 // ParseStats counts what a parser saw.
-type ParseStats struct {
+type Stats struct {
 	Lines     int   // lines fed, blank ones included
 	Malformed int   // lines that were not valid JSON objects, or too long
 	BadLines  []int // 1-based numbers of the first malformed lines (at most 20)
@@ -64,7 +64,7 @@ type ParseStats struct {
 }
 
 // noteMalformed records a malformed line (the current one, s.Lines).
-func (s *ParseStats) noteMalformed() {
+func (s *Stats) NoteMalformed() {
 	s.Malformed++
 	if len(s.BadLines) < 20 {
 		s.BadLines = append(s.BadLines, s.Lines)
@@ -72,7 +72,7 @@ func (s *ParseStats) noteMalformed() {
 }
 
 // ParserOptions configure a parser.
-type ParserOptions struct {
+type Options struct {
 	// Model is the model name a Codex exec parser reports in Init
 	// (the codex CLI does not print it).
 	Model string

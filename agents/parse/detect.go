@@ -1,4 +1,4 @@
-package agents
+package parse
 
 import (
 	"bytes"
@@ -60,8 +60,8 @@ func DetectFormat(head [][]byte) (Format, error) {
 			continue
 		}
 		nonBlank++
-		if o, ok := decodeObj(line); ok {
-			b.vote(detectLine(o))
+		if o, ok := DecodeObject(line); ok {
+			b.vote(DetectLine(o))
 		}
 	}
 	if f, ok := b.winner(); ok {
@@ -71,18 +71,18 @@ func DetectFormat(head [][]byte) (Format, error) {
 }
 
 // detectLine returns the format a JSON object line belongs to, or "".
-func detectLine(o jsonObj) Format {
-	t := o.str("type")
+func DetectLine(o Object) Format {
+	t := o.Str("type")
 	_, hasParent := o["parentUuid"]
 	switch {
-	case detectRolloutTypes[t] && o.has("payload"):
+	case detectRolloutTypes[t] && o.Has("payload"):
 		return FormatCodexRollout
 	case detectExecTypes[t]:
 		return FormatCodexExec
-	case o.has("sessionId") || hasParent || t == "file-history-snapshot" ||
-		(t == "summary" && o.has("leafUuid")):
+	case o.Has("sessionId") || hasParent || t == "file-history-snapshot" ||
+		(t == "summary" && o.Has("leafUuid")):
 		return FormatClaudeTranscript
-	case detectStreamTypes[t] && (o.has("session_id") || t == "result"):
+	case detectStreamTypes[t] && (o.Has("session_id") || t == "result"):
 		return FormatClaudeStream
 	}
 	return ""
@@ -150,8 +150,8 @@ func detectArray(head [][]byte) Format {
 		if d.Decode(&el) != nil {
 			break // not JSON, or the head ends inside an element
 		}
-		if o, ok := decodeObj(el); ok {
-			b.vote(detectLine(o))
+		if o, ok := DecodeObject(el); ok {
+			b.vote(DetectLine(o))
 		}
 	}
 	f, _ := b.winner()
@@ -161,14 +161,14 @@ func detectArray(head [][]byte) Format {
 // detectLegacyCodex names a legacy Codex format found in head, or "".
 func detectLegacyCodex(head [][]byte) string {
 	for _, line := range head {
-		o, ok := decodeObj(line)
+		o, ok := DecodeObject(line)
 		if !ok {
 			continue
 		}
 		if _, ok := o["record_type"]; ok {
 			return "a legacy Codex rollout"
 		}
-		if o.obj("msg").has("type") && o.has("id") {
+		if o.Obj("msg").Has("type") && o.Has("id") {
 			return "legacy `codex exec --json` output"
 		}
 	}

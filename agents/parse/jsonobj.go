@@ -1,4 +1,4 @@
-package agents
+package parse
 
 import (
 	"bytes"
@@ -12,16 +12,16 @@ import (
 // parsers. Its accessors are lenient: a missing key or a value of another
 // type reads as absent (the zero value, or ok false), so one odd field
 // never costs the rest of a line.
-type jsonObj map[string]json.RawMessage
+type Object map[string]json.RawMessage
 
 // decodeObj decodes raw as a JSON object; ok is false for anything else
 // (null included).
-func decodeObj(raw []byte) (jsonObj, bool) {
+func DecodeObject(raw []byte) (Object, bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, false
 	}
-	var o jsonObj
+	var o Object
 	if err := json.Unmarshal(raw, &o); err != nil {
 		return nil, false
 	}
@@ -29,7 +29,7 @@ func decodeObj(raw []byte) (jsonObj, bool) {
 }
 
 // strOK returns the string at k and whether there is one.
-func (o jsonObj) strOK(k string) (string, bool) {
+func (o Object) StrOK(k string) (string, bool) {
 	raw := o[k]
 	if len(raw) == 0 || raw[0] != '"' {
 		return "", false
@@ -42,30 +42,30 @@ func (o jsonObj) strOK(k string) (string, bool) {
 }
 
 // str returns the string at k, or "".
-func (o jsonObj) str(k string) string {
-	s, _ := o.strOK(k)
+func (o Object) Str(k string) string {
+	s, _ := o.StrOK(k)
 	return s
 }
 
 // firstStr returns the value of the first of keys that is present, if it is
 // a string (serde's get(a).or_else(get(b)).and_then(as_str)).
-func (o jsonObj) firstStr(keys ...string) (string, bool) {
+func (o Object) FirstStr(keys ...string) (string, bool) {
 	for _, k := range keys {
 		if _, ok := o[k]; ok {
-			return o.strOK(k)
+			return o.StrOK(k)
 		}
 	}
 	return "", false
 }
 
 // obj returns the object at k, or nil.
-func (o jsonObj) obj(k string) jsonObj {
-	v, _ := decodeObj(o[k])
+func (o Object) Obj(k string) Object {
+	v, _ := DecodeObject(o[k])
 	return v
 }
 
 // list returns the elements of the array at k, or nil.
-func (o jsonObj) list(k string) []json.RawMessage {
+func (o Object) List(k string) []json.RawMessage {
 	raw := o[k]
 	if len(raw) == 0 || raw[0] != '[' {
 		return nil
@@ -78,14 +78,14 @@ func (o jsonObj) list(k string) []json.RawMessage {
 }
 
 // objs returns the objects in the array at k; other elements are skipped.
-func (o jsonObj) objs(k string) []jsonObj {
-	raws := o.list(k)
+func (o Object) Objs(k string) []Object {
+	raws := o.List(k)
 	if raws == nil {
 		return nil
 	}
-	objs := make([]jsonObj, 0, len(raws))
+	objs := make([]Object, 0, len(raws))
 	for _, r := range raws {
-		if sub, ok := decodeObj(r); ok {
+		if sub, ok := DecodeObject(r); ok {
 			objs = append(objs, sub)
 		}
 	}
@@ -93,7 +93,7 @@ func (o jsonObj) objs(k string) []jsonObj {
 }
 
 // boolean returns the boolean at k.
-func (o jsonObj) boolean(k string) (value, ok bool) {
+func (o Object) Boolean(k string) (value, ok bool) {
 	switch string(o[k]) {
 	case "true":
 		return true, true
@@ -104,20 +104,20 @@ func (o jsonObj) boolean(k string) (value, ok bool) {
 }
 
 // integer returns the JSON integer at k (serde's as_i64).
-func (o jsonObj) integer(k string) (int64, bool) {
+func (o Object) Integer(k string) (int64, bool) {
 	n, err := strconv.ParseInt(string(o[k]), 10, 64)
 	return n, err == nil
 }
 
 // u64 returns the value of k if it is a non-negative integer literal
 // (serde's as_u64).
-func (o jsonObj) u64(k string) (uint64, bool) {
+func (o Object) U64(k string) (uint64, bool) {
 	n, err := strconv.ParseUint(string(o[k]), 10, 64)
 	return n, err == nil
 }
 
 // f64 returns the value of k if it is a finite number.
-func (o jsonObj) f64(k string) (float64, bool) {
+func (o Object) F64(k string) (float64, bool) {
 	v := o[k]
 	if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
 		return 0, false
@@ -127,9 +127,9 @@ func (o jsonObj) f64(k string) (float64, bool) {
 }
 
 // firstFloat returns the first of keys whose value is a number.
-func (o jsonObj) firstFloat(keys ...string) (float64, bool) {
+func (o Object) FirstFloat(keys ...string) (float64, bool) {
 	for _, k := range keys {
-		if f, ok := o.f64(k); ok {
+		if f, ok := o.F64(k); ok {
 			return f, true
 		}
 	}
@@ -137,7 +137,7 @@ func (o jsonObj) firstFloat(keys ...string) (float64, bool) {
 }
 
 // has reports whether k is present and not null.
-func (o jsonObj) has(k string) bool {
+func (o Object) Has(k string) bool {
 	raw := o[k]
 	return len(raw) > 0 && string(raw) != "null"
 }
