@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/lazuli-app/lazuli/agents/parse"
 	"os"
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/lazuli-app/lazuli/agents/claude"
+	"github.com/lazuli-app/lazuli/agents/parse"
 )
 
 // Backend names an agent CLI.
@@ -81,7 +83,7 @@ func newStreamParser(b Backend, model string) parse.Parser {
 		}
 		return newCodexExecParser(parse.Options{Model: model})
 	}
-	return newClaudeStreamParser(parse.Options{Model: model})
+	return claude.NewStreamParser(parse.Options{Model: model})
 }
 
 // ClaudeModels and CodexModels are the model pools of spec §5.1.

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"github.com/lazuli-app/lazuli/internal/testcache"
 	"io"
 	"os"
 	"os/exec"
@@ -15,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lazuli-app/lazuli/internal/testcache"
 )
 
 // The test binary doubles as a fake agent CLI: with LAZULI_FAKE_SCRIPT set

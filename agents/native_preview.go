@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lazuli-app/lazuli/agents/claude"
 	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -105,7 +106,7 @@ func readHead(r io.Reader, fn func([]byte) bool) (int, error) {
 // (<project>/agent-<x>.jsonl, which names its parent in sessionId).
 type claudePreview struct {
 	n         *NativeSession
-	p         *claudeTranscriptParser
+	p         *claude.TranscriptParser
 	flat      bool   // an older sub-agent file
 	sessionID string // the first sessionId
 	valid     bool   // some line had a Claude transcript's shape
@@ -115,7 +116,7 @@ type claudePreview struct {
 func newClaudePreview(n *NativeSession, root string) *claudePreview {
 	stem := strings.TrimSuffix(filepath.Base(n.Path), ".jsonl")
 	dir := filepath.Dir(n.Path)
-	c := &claudePreview{n: n, p: newClaudeTranscriptParser(parse.Options{ClaudeHome: os.DevNull})}
+	c := &claudePreview{n: n, p: claude.NewTranscriptParser(parse.Options{ClaudeHome: os.DevNull})}
 	n.ID = stem
 	switch {
 	case filepath.Base(dir) == "subagents" && filepath.Dir(dir) != root:
@@ -135,7 +136,7 @@ func newClaudePreview(n *NativeSession, root string) *claudePreview {
 // line reads what the preview needs from one line and feeds it to the
 // parser, which finds the first prompt as it does on import.
 func (c *claudePreview) line(b []byte) bool {
-	o, ok := parse.DecodeObject(claudeTrimLine(b))
+	o, ok := parse.DecodeObject(claude.TrimLine(b))
 	if !ok {
 		c.p.Feed(b) // counted as malformed
 		return false
@@ -144,7 +145,7 @@ func (c *claudePreview) line(b []byte) bool {
 	c.fields(o)
 	c.p.Feed(b)
 	if !c.typed {
-		c.n.FirstPrompt, c.typed = firstPrompt(c.p.events)
+		c.n.FirstPrompt, c.typed = firstPrompt(c.p.Events)
 	}
 	// gitBranch, when Claude records it, is on the same lines as cwd.
 	return c.typed && c.n.Cwd != "" && !c.n.Started.IsZero()
@@ -160,8 +161,8 @@ func (c *claudePreview) fields(o parse.Object) {
 	if s, _ := o.StrOK("gitBranch"); n.Branch == "" && s != "" && s != "HEAD" {
 		n.Branch = s
 	}
-	if t := claudeTimestamp(o); n.Started.IsZero() && t.ok {
-		n.Started = t.t.UTC()
+	if t := claude.Timestamp(o); n.Started.IsZero() && t.Ok {
+		n.Started = t.T.UTC()
 	}
 	if s, _ := o.StrOK("sessionId"); c.sessionID == "" && s != "" {
 		c.sessionID = s
@@ -170,7 +171,7 @@ func (c *claudePreview) fields(o parse.Object) {
 		n.AgentName = s
 	}
 	if typ, _ := o.StrOK("type"); typ == "user" && n.Own == "" && bytes.Contains(o["message"], []byte("azureal-session-context")) {
-		for _, t := range claudeMessageTexts(o.Obj("message")) {
+		for _, t := range claude.MessageTexts(o.Obj("message")) {
 			if strings.Contains(t, store.ContextOpenTag) {
 				n.Own = ownContext
 			}

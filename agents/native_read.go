@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/lazuli-app/lazuli/agents/claude"
 	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -309,13 +310,13 @@ func newNativeFeeder(f parse.Format, opts parse.Options) nativeFeeder {
 	if f == parse.FormatCodexRollout {
 		return &codexFeeder{p: newCodexRolloutParser(opts)}
 	}
-	return &claudeFeeder{p: newClaudeTranscriptParser(opts)}
+	return &claudeFeeder{p: claude.NewTranscriptParser(opts)}
 }
 
 // claudeFeeder: the Claude transcript parser holds every event until the
 // end, and marks a prompt replaced by a later one (a rewind) as
 // KindFiltered in place, so its held events only grow.
-type claudeFeeder struct{ p *claudeTranscriptParser }
+type claudeFeeder struct{ p *claude.TranscriptParser }
 
 func (c *claudeFeeder) feed(line []byte, tooLong bool) {
 	if tooLong {
@@ -325,11 +326,11 @@ func (c *claudeFeeder) feed(line []byte, tooLong bool) {
 	c.p.Feed(line)
 }
 
-func (c *claudeFeeder) mark() int { return len(c.p.events) }
+func (c *claudeFeeder) mark() int { return len(c.p.Events) }
 
-func (c *claudeFeeder) freeze() { c.p.freeze() }
+func (c *claudeFeeder) freeze() { c.p.Freeze() }
 
-func (c *claudeFeeder) events() []store.Event { return c.p.events }
+func (c *claudeFeeder) events() []store.Event { return c.p.Events }
 
 func (c *claudeFeeder) stats() parse.Stats { return c.p.Stats() }
 

@@ -7,10 +7,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -18,7 +20,7 @@ import (
 // shared folder is absent.
 func nativeFixtures(tb testing.TB) []string {
 	tb.Helper()
-	dir := filepath.Join(claudeFixtureDir(tb), "transcripts")
+	dir := filepath.Join(fixtures.Dir(tb), "transcripts")
 	var out []string
 	for _, p := range []string{"B_*.jsonl", "D_*.jsonl"} {
 		m, err := filepath.Glob(filepath.Join(dir, p))
@@ -148,7 +150,7 @@ func sameInitCwd(a, b string) bool {
 	return json.Unmarshal([]byte(a), &x) == nil && json.Unmarshal([]byte(b), &y) == nil && x.Init.Cwd == y.Init.Cwd
 }
 
-func itoa(n int) string { return claudeItoa(uint64(n)) }
+func itoa(n int) string { return strconv.Itoa(n) }
 
 func clip(s string) string {
 	if len(s) > 200 {
@@ -283,7 +285,7 @@ func TestEachCompleteLineTooLong(t *testing.T) {
 // appended prompt was parented on the file's last entry, whose uuid is
 // that same placeholder.
 func TestReadNativeAppendedPromptKept(t *testing.T) {
-	src := filepath.Join(claudeFixtureDir(t), "transcripts", "B_agent-sessions_claude-small.jsonl")
+	src := filepath.Join(fixtures.Dir(t), "transcripts", "B_agent-sessions_claude-small.jsonl")
 	data, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/lazuli-app/lazuli/agents/claude"
 	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -21,9 +22,9 @@ import (
 func NewParser(f parse.Format, opts parse.Options) (parse.Parser, error) {
 	switch f {
 	case parse.FormatClaudeStream:
-		return newClaudeStreamParser(opts), nil
+		return claude.NewStreamParser(opts), nil
 	case parse.FormatClaudeTranscript:
-		return newClaudeTranscriptParser(opts), nil
+		return claude.NewTranscriptParser(opts), nil
 	case parse.FormatCodexExec:
 		return newCodexExecParser(opts), nil
 	case parse.FormatCodexRollout:
@@ -117,9 +118,9 @@ func parseTranscript(r io.Reader, f parse.Format, opts parse.Options) (Transcrip
 	}
 	t := Transcript{Format: f}
 	subs := newSubagentCollector()
-	err = eachLine(br, func(line []byte, tooLong bool) {
+	err = parse.EachLine(br, func(line []byte, tooLong bool) {
 		if tooLong {
-			feedTooLong(p)
+			parse.FeedTooLong(p)
 			return
 		}
 		t.Events = append(t.Events, p.Feed(line)...)
@@ -155,54 +156,6 @@ func (c *subagentCollector) take(p parse.Parser) {
 		}
 		c.index[s.ToolUseID] = len(c.list)
 		c.list = append(c.list, s)
-	}
-}
-
-// feedTooLong counts an over-long line as malformed without parsing it.
-func feedTooLong(p parse.Parser) {
-	if c, ok := p.(interface{ SkipLine() }); ok {
-		c.SkipLine()
-	}
-}
-
-// eachLine calls fn for every line of br (terminators and a final '\r'
-// removed). Lines longer than MaxLineSize are drained and reported with
-// tooLong set and a nil line.
-func eachLine(br *bufio.Reader, fn func(line []byte, tooLong bool)) error {
-	var long []byte
-	tooLong := false
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			if !tooLong {
-				long = append(long, chunk...)
-				if len(long) > parse.MaxLineSize {
-					long, tooLong = nil, true
-				}
-			}
-			continue
-		}
-		if len(chunk) > 0 || long != nil || tooLong {
-			line := chunk
-			if long != nil {
-				line = append(long, chunk...)
-			}
-			if !tooLong && len(line) > parse.MaxLineSize {
-				tooLong = true
-			}
-			if tooLong {
-				fn(nil, true)
-			} else {
-				fn(bytes.TrimRight(line, "\r\n"), false)
-			}
-			long, tooLong = nil, false
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
 	}
 }
 

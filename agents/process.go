@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/lazuli-app/lazuli/agents/parse"
 )
 
 // MaxArgPrompt is the longest prompt passed to claude as its -p argument.
@@ -186,7 +188,7 @@ func startProcess(inv Invocation, grace time.Duration) (*process, error) {
 func (p *process) read(r *os.File, stderr bool) {
 	defer r.Close()
 	br := bufio.NewReaderSize(r, 256<<10)
-	_ = eachLine(br, func(b []byte, tooLong bool) {
+	_ = parse.EachLine(br, func(b []byte, tooLong bool) {
 		if stderr {
 			p.mu.Lock()
 			p.stderrBuf.write(b)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -63,7 +64,7 @@ func streamSubagentWork(t *testing.T, path string) (calls, results map[string]in
 // sub-agents' work used to be dropped: every tool call and result of a
 // sub-agent is in that sub-agent's events, none in the parent's.
 func TestReadTranscriptKeepsEverySubagentCall(t *testing.T) {
-	dir := claudeFixtureDir(t)
+	dir := fixtures.Dir(t)
 	for _, rel := range []string{
 		"transcripts/A_sandbox_ai_compiler_claude-debug--claude_output.jsonl",
 		"transcripts/A_sandbox_ai_compiler_repomirror--claude_output.jsonl",
@@ -123,7 +124,7 @@ func TestReadTranscriptKeepsEverySubagentCall(t *testing.T) {
 // sub-agents: the parent and one linked session per sub-agent, named
 // "<parent> › <what it was asked>", listed below the parent.
 func TestStoreTranscriptCreatesLinkedSubagentSessions(t *testing.T) {
-	dir := claudeFixtureDir(t)
+	dir := fixtures.Dir(t)
 	tr, err := ReadTranscript(filepath.Join(dir, "real-cli/claude-g-subagent/stdout.jsonl"), parse.FormatAuto, parse.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -278,7 +278,7 @@ func (t *turn) feed(ctx context.Context, l line) {
 		return // kept in the stderr tail for messages, never stored
 	}
 	if l.tooLong {
-		feedTooLong(t.parser)
+		parse.FeedTooLong(t.parser)
 		return
 	}
 	t.captureSessionID(ctx, l.data)

@@ -1,4 +1,4 @@
-package agents
+package claude
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 // and results, prompt blocks, hooks and synthetic messages.
 
 // claudeTrimLine trims white space and a UTF-8 byte order mark from a line.
-func claudeTrimLine(line []byte) []byte {
+func TrimLine(line []byte) []byte {
 	return bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(line), []byte("\xef\xbb\xbf")))
 }
 
@@ -261,7 +261,7 @@ func claudeIsSynthetic(o, msg parse.Object) bool {
 // AssistantText "Error: …" and drops stubs that report no error.
 func claudeSyntheticEvents(o, msg parse.Object) []store.Event {
 	var events []store.Event
-	for _, t := range claudeMessageTexts(msg) {
+	for _, t := range MessageTexts(msg) {
 		if strings.TrimSpace(t) == "" || !claudeIsAPIError(o, t) {
 			continue
 		}
@@ -286,7 +286,7 @@ func claudeIsAPIError(o parse.Object, t string) bool {
 
 // claudeMessageTexts returns the text of a message: its string content, or
 // the text of its text blocks.
-func claudeMessageTexts(msg parse.Object) []string {
+func MessageTexts(msg parse.Object) []string {
 	if s, ok := msg.StrOK("content"); ok {
 		return []string{s}
 	}
@@ -307,10 +307,10 @@ func claudeRetryText(msg string, attempt, retries uint64) string {
 		msg = "request failed"
 	}
 	if retries > 0 {
-		msg += " (retry " + claudeItoa(attempt) + " of " + claudeItoa(retries) + ")"
+		msg += " (retry " + itoa(attempt) + " of " + itoa(retries) + ")"
 	}
 	return msg
 }
 
 // claudeItoa formats n in decimal.
-func claudeItoa(n uint64) string { return strconv.FormatUint(n, 10) }
+func itoa(n uint64) string { return strconv.FormatUint(n, 10) }

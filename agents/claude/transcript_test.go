@@ -1,4 +1,4 @@
-package agents
+package claude
 
 import (
 	"os"
@@ -188,7 +188,7 @@ var claudeTranscriptCases = []claudeLineCase{
 func TestClaudeTranscriptParser_Lines(t *testing.T) {
 	for _, tc := range claudeTranscriptCases {
 		t.Run(tc.name, func(t *testing.T) {
-			claudeCheckCase(t, newClaudeTranscriptParser(parse.Options{ClaudeHome: t.TempDir()}), tc)
+			claudeCheckCase(t, NewTranscriptParser(parse.Options{ClaudeHome: t.TempDir()}), tc)
 		})
 	}
 }
@@ -196,7 +196,7 @@ func TestClaudeTranscriptParser_Lines(t *testing.T) {
 // TestClaudeTranscriptParser_HoldsBack checks that events come out of
 // Finish, once, since a later line may still replace a prompt.
 func TestClaudeTranscriptParser_HoldsBack(t *testing.T) {
-	p := newClaudeTranscriptParser(parse.Options{})
+	p := NewTranscriptParser(parse.Options{})
 	if got := p.Feed([]byte(`{"type":"user","message":{"content":"hi"},"parentUuid":"p"}`)); len(got) != 0 {
 		t.Errorf("Feed() = %v, want nothing before Finish", got)
 	}
@@ -241,7 +241,7 @@ func TestClaudeTranscriptParser_Plan(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(home, "secret.md"), []byte("# Plan: secret"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			p := newClaudeTranscriptParser(parse.Options{ClaudeHome: home})
+			p := NewTranscriptParser(parse.Options{ClaudeHome: home})
 			p.Feed([]byte(strings.ReplaceAll(write, "%s", tt.slug)))
 			p.Feed([]byte(strings.Replace(result, "%s", tt.isError, 1)))
 			var plans []store.Event
@@ -260,7 +260,7 @@ func TestClaudeTranscriptParser_Plan(t *testing.T) {
 // claudeTranscriptFixtures lists the format B files: the shared transcripts
 // and the real CLI captures' own transcripts (sub-agents included).
 func claudeTranscriptFixtures(tb testing.TB) []string {
-	dir := claudeFixtureDir(tb)
+	dir := FixtureDir(tb)
 	files, _ := filepath.Glob(filepath.Join(dir, "transcripts", "B_*"))
 	_ = filepath.WalkDir(filepath.Join(dir, "real-cli"), func(path string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".jsonl") &&
@@ -279,7 +279,7 @@ func TestClaudeTranscriptParser_Fixtures(t *testing.T) {
 	}
 	for _, path := range files {
 		t.Run(claudeFixtureName(path), func(t *testing.T) {
-			events, _, stats, err := ParseFile(path, parse.FormatClaudeTranscript, parse.Options{ClaudeHome: t.TempDir()})
+			events, _, stats, err := parseFile(path, parse.FormatClaudeTranscript, parse.Options{ClaudeHome: t.TempDir()})
 			if err != nil {
 				t.Fatalf("ParseFile: %v", err)
 			}
@@ -312,10 +312,10 @@ func TestClaudeTranscriptParser_FixtureCounts(t *testing.T) {
 		{"real-cli/claude-d-api-error-retry/transcripts/claude/projects/-tmp-fakemodel-scratch-claude-d-api-error-retry-work/6e74c1c8-d119-4230-a5ca-4258bd035f4b.jsonl", claudeCounts{user: 1, text: 1, hooks: 1}},
 		{"real-cli/claude-a-multitool/transcripts/claude/projects/-tmp-fakemodel-scratch-claude-a-multitool-work/3a6df021-2019-4f79-b489-8f3bc53670e8.jsonl", claudeCounts{user: 1, text: 3, calls: 7, results: 7}},
 	}
-	dir := claudeFixtureDir(t)
+	dir := FixtureDir(t)
 	for _, tt := range tests {
 		t.Run(claudeFixtureName(tt.file), func(t *testing.T) {
-			events, _, _, err := ParseFile(filepath.Join(dir, tt.file), parse.FormatClaudeTranscript, parse.Options{ClaudeHome: t.TempDir()})
+			events, _, _, err := parseFile(filepath.Join(dir, tt.file), parse.FormatClaudeTranscript, parse.Options{ClaudeHome: t.TempDir()})
 			if err != nil {
 				t.Fatalf("ParseFile: %v", err)
 			}
@@ -329,13 +329,13 @@ func TestClaudeTranscriptParser_FixtureCounts(t *testing.T) {
 // TestClaudeTranscriptParser_ArrayPrompts checks that prompts AZUREAL lost
 // (array content, with and without images) are kept, in order.
 func TestClaudeTranscriptParser_ArrayPrompts(t *testing.T) {
-	dir := claudeFixtureDir(t)
+	dir := FixtureDir(t)
 	const name = "B_claude-code-log_9e953218-585f-4692-89df-9e0747a31c68"
 	ref := claudeReference(t, name)
 	if c := claudeCount(ref); c.user != 0 {
 		t.Fatalf("reference has %d UserMessages, want AZUREAL's 0", c.user)
 	}
-	events, _, _, err := ParseFile(filepath.Join(dir, "transcripts", name+".jsonl"), parse.FormatClaudeTranscript, parse.Options{})
+	events, _, _, err := parseFile(filepath.Join(dir, "transcripts", name+".jsonl"), parse.FormatClaudeTranscript, parse.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,11 +368,11 @@ func FuzzClaudeTranscriptParser(f *testing.F) {
 	f.Add([]byte(`{"type":"assistant","slug":"a","message":{"content":[{"type":"tool_use","id":"w","name":"Write","input":{"file_path":"/h/.claude/plans/a.md"}}]}}` + "\n" +
 		`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"w","content":"ok"}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		claudeFuzzParser(t, newClaudeTranscriptParser(parse.Options{ClaudeHome: home}), data)
+		claudeFuzzParser(t, NewTranscriptParser(parse.Options{ClaudeHome: home}), data)
 	})
 }
 
 func BenchmarkClaudeTranscriptParser(b *testing.B) {
-	path := filepath.Join(claudeFixtureDir(b), "transcripts", "B_claude-code-log_37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl")
-	claudeBenchParser(b, path, func() parse.Parser { return newClaudeTranscriptParser(parse.Options{}) })
+	path := filepath.Join(FixtureDir(b), "transcripts", "B_claude-code-log_37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl")
+	claudeBenchParser(b, path, func() parse.Parser { return NewTranscriptParser(parse.Options{}) })
 }

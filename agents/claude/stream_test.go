@@ -1,4 +1,4 @@
-package agents
+package claude
 
 import (
 	"path/filepath"
@@ -236,13 +236,13 @@ var claudeStreamCases = []claudeLineCase{
 func TestClaudeStreamParser_Lines(t *testing.T) {
 	for _, tc := range claudeStreamCases {
 		t.Run(tc.name, func(t *testing.T) {
-			claudeCheckCase(t, newClaudeStreamParser(parse.Options{}), tc)
+			claudeCheckCase(t, NewStreamParser(parse.Options{}), tc)
 		})
 	}
 }
 
 func TestClaudeStreamParser_Stats(t *testing.T) {
-	p := newClaudeStreamParser(parse.Options{})
+	p := NewStreamParser(parse.Options{})
 	for _, l := range []string{
 		`{"type":"system","subtype":"init","session_id":"s"}`,
 		``,
@@ -266,7 +266,7 @@ func TestClaudeStreamParser_Stats(t *testing.T) {
 // TestClaudeStreamParser_NoResult checks that a run cut off before its
 // result line ends without a Complete: completion stays unknown.
 func TestClaudeStreamParser_NoResult(t *testing.T) {
-	p := newClaudeStreamParser(parse.Options{})
+	p := NewStreamParser(parse.Options{})
 	p.Feed([]byte(`{"type":"system","subtype":"init","session_id":"s","model":"m"}`))
 	p.Feed([]byte(`{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"sleep 9"}}]}}`))
 	if got := p.Finish(); len(got) != 0 {
@@ -277,7 +277,7 @@ func TestClaudeStreamParser_NoResult(t *testing.T) {
 // claudeStreamFixtures lists the format A files: the shared transcripts and
 // the real CLI captures.
 func claudeStreamFixtures(tb testing.TB) []string {
-	dir := claudeFixtureDir(tb)
+	dir := FixtureDir(tb)
 	files, _ := filepath.Glob(filepath.Join(dir, "transcripts", "A_*"))
 	more, _ := filepath.Glob(filepath.Join(dir, "real-cli", "claude-*", "stdout.jsonl"))
 	return append(files, more...)
@@ -286,7 +286,7 @@ func claudeStreamFixtures(tb testing.TB) []string {
 func TestClaudeStreamParser_Fixtures(t *testing.T) {
 	for _, path := range claudeStreamFixtures(t) {
 		t.Run(claudeFixtureName(path), func(t *testing.T) {
-			events, _, stats, err := ParseFile(path, parse.FormatClaudeStream, parse.Options{})
+			events, _, stats, err := parseFile(path, parse.FormatClaudeStream, parse.Options{})
 			if err != nil {
 				t.Fatalf("ParseFile: %v", err)
 			}
@@ -316,10 +316,10 @@ func TestClaudeStreamParser_FixtureCounts(t *testing.T) {
 		// A pretty-printed JSON array, not JSONL: nothing is read from it.
 		{"transcripts/A_claude-code-action_sample-turns.json", claudeCounts{}},
 	}
-	dir := claudeFixtureDir(t)
+	dir := FixtureDir(t)
 	for _, tt := range tests {
 		t.Run(claudeFixtureName(tt.file), func(t *testing.T) {
-			events, _, _, err := ParseFile(filepath.Join(dir, tt.file), parse.FormatClaudeStream, parse.Options{})
+			events, _, _, err := parseFile(filepath.Join(dir, tt.file), parse.FormatClaudeStream, parse.Options{})
 			if err != nil {
 				t.Fatalf("ParseFile: %v", err)
 			}
@@ -333,8 +333,8 @@ func TestClaudeStreamParser_FixtureCounts(t *testing.T) {
 // TestClaudeStreamParser_Subagent checks the real sub-agent capture: the
 // sub-agent's Bash call and its prompt stay out of the parent's turn.
 func TestClaudeStreamParser_Subagent(t *testing.T) {
-	path := filepath.Join(claudeFixtureDir(t), "real-cli", "claude-g-subagent", "stdout.jsonl")
-	events, _, _, err := ParseFile(path, parse.FormatClaudeStream, parse.Options{})
+	path := filepath.Join(FixtureDir(t), "real-cli", "claude-g-subagent", "stdout.jsonl")
+	events, _, _, err := parseFile(path, parse.FormatClaudeStream, parse.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,8 +347,8 @@ func TestClaudeStreamParser_Subagent(t *testing.T) {
 
 // TestClaudeStreamParser_APIRetry checks the real 529-then-success capture.
 func TestClaudeStreamParser_APIRetry(t *testing.T) {
-	path := filepath.Join(claudeFixtureDir(t), "real-cli", "claude-d-api-error-retry", "stdout.jsonl")
-	events, _, _, err := ParseFile(path, parse.FormatClaudeStream, parse.Options{})
+	path := filepath.Join(FixtureDir(t), "real-cli", "claude-d-api-error-retry", "stdout.jsonl")
+	events, _, _, err := parseFile(path, parse.FormatClaudeStream, parse.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,11 +367,11 @@ func TestClaudeStreamParser_APIRetry(t *testing.T) {
 func FuzzClaudeStreamParser(f *testing.F) {
 	claudeSeedFuzz(f, claudeStreamCases, claudeStreamFixtures)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		claudeFuzzParser(t, newClaudeStreamParser(parse.Options{}), data)
+		claudeFuzzParser(t, NewStreamParser(parse.Options{}), data)
 	})
 }
 
 func BenchmarkClaudeStreamParser(b *testing.B) {
-	path := filepath.Join(claudeFixtureDir(b), "transcripts", "A_sandbox_ai_compiler_claude-debug--claude_output.jsonl")
-	claudeBenchParser(b, path, func() parse.Parser { return newClaudeStreamParser(parse.Options{}) })
+	path := filepath.Join(FixtureDir(b), "transcripts", "A_sandbox_ai_compiler_claude-debug--claude_output.jsonl")
+	claudeBenchParser(b, path, func() parse.Parser { return NewStreamParser(parse.Options{}) })
 }

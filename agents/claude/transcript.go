@@ -1,4 +1,4 @@
-package agents
+package claude
 
 import (
 	"os"
@@ -20,14 +20,14 @@ const maxPlanSize = 4 << 20
 // prompt (a rewound and edited prompt shares the parentUuid of the one it
 // replaces), so no event is final before the end of the file. Real
 // transcripts have no result lines, so a transcript alone has no Complete.
-type claudeTranscriptParser struct {
+type TranscriptParser struct {
 	stats    parse.Stats
 	home     string // ClaudeHome, "" for $HOME/.claude
 	tools    claudeTools
 	agents   map[string]bool // open Agent/Task calls, by tool_use id
 	slug     string
 	hasSlug  bool
-	events   []store.Event
+	Events   []store.Event
 	byParent map[string]claudePrompt // the prompt kept for each parentUuid
 	// stored is how many of events an earlier import stored already (see
 	// freeze): a prompt among them can no longer be replaced or win.
@@ -38,23 +38,23 @@ type claudeTranscriptParser struct {
 // claudePrompt locates a kept prompt for parentUuid de-duplication.
 type claudePrompt struct {
 	index int
-	at    claudeTime
+	at    Time
 }
 
-// claudeTime is a line's timestamp; a line without one counts as written
+// Time is a line's timestamp; a line without one counts as written
 // "now", after every timestamped line, as in AZUREAL.
-type claudeTime struct {
-	t  time.Time
-	ok bool
+type Time struct {
+	T  time.Time
+	Ok bool
 }
 
 // after reports whether t is later than u.
-func (t claudeTime) after(u claudeTime) bool { return !t.ok || (u.ok && t.t.After(u.t)) }
+func (t Time) after(u Time) bool { return !t.Ok || (u.Ok && t.T.After(u.T)) }
 
 // newClaudeTranscriptParser returns a transcript parser that finds plan
 // files under opts.ClaudeHome.
-func newClaudeTranscriptParser(opts parse.Options) *claudeTranscriptParser {
-	return &claudeTranscriptParser{
+func NewTranscriptParser(opts parse.Options) *TranscriptParser {
+	return &TranscriptParser{
 		home:     opts.ClaudeHome,
 		tools:    claudeTools{},
 		agents:   map[string]bool{},
@@ -63,9 +63,9 @@ func newClaudeTranscriptParser(opts parse.Options) *claudeTranscriptParser {
 }
 
 // Feed parses one transcript line; its events are returned by Finish.
-func (p *claudeTranscriptParser) Feed(line []byte) []store.Event {
+func (p *TranscriptParser) Feed(line []byte) []store.Event {
 	p.stats.Lines++
-	line = claudeTrimLine(line)
+	line = TrimLine(line)
 	if len(line) == 0 {
 		return nil
 	}
@@ -84,42 +84,42 @@ func (p *claudeTranscriptParser) Feed(line []byte) []store.Event {
 }
 
 // Finish returns the events of all lines fed so far.
-func (p *claudeTranscriptParser) Finish() []store.Event {
-	out := make([]store.Event, 0, len(p.events))
-	for _, e := range p.events {
+func (p *TranscriptParser) Finish() []store.Event {
+	out := make([]store.Event, 0, len(p.Events))
+	for _, e := range p.Events {
 		if e.Kind != store.KindFiltered {
 			out = append(out, e)
 		}
 	}
-	p.events, p.byParent = nil, map[string]claudePrompt{}
+	p.Events, p.byParent = nil, map[string]claudePrompt{}
 	return out
 }
 
 // freeze records that the events of the lines fed so far were stored by
 // an earlier import: a prompt among them is final.
-func (p *claudeTranscriptParser) freeze() { p.stored = len(p.events) }
+func (p *TranscriptParser) Freeze() { p.stored = len(p.Events) }
 
 // Stats reports the lines seen so far.
-func (p *claudeTranscriptParser) Stats() parse.Stats { return p.stats }
+func (p *TranscriptParser) Stats() parse.Stats { return p.stats }
 
 // SkipLine counts an over-long line as malformed.
-func (p *claudeTranscriptParser) SkipLine() {
+func (p *TranscriptParser) SkipLine() {
 	p.stats.Lines++
 	p.stats.NoteMalformed()
 }
 
 // add appends events to the held-back output.
-func (p *claudeTranscriptParser) add(events ...store.Event) {
-	p.events = append(p.events, events...)
+func (p *TranscriptParser) add(events ...store.Event) {
+	p.Events = append(p.Events, events...)
 	p.usage.Saw(events...)
 }
 
 // Usage returns the usage of the assistant messages fed so far, one row
 // per message id with the message's last usage.
-func (p *claudeTranscriptParser) Usage() []parse.UsageRow { return p.usage.Rows() }
+func (p *TranscriptParser) Usage() []parse.UsageRow { return p.usage.Rows() }
 
 // dispatch maps one line by its type and reports whether the type is mapped.
-func (p *claudeTranscriptParser) dispatch(o parse.Object) bool {
+func (p *TranscriptParser) dispatch(o parse.Object) bool {
 	typ, _ := o.StrOK("type")
 	switch typ {
 	case "user":
@@ -141,7 +141,7 @@ func (p *claudeTranscriptParser) dispatch(o parse.Object) bool {
 // user maps a user line: a typed prompt (string content), or an array of
 // tool results and prompt blocks (text, image). The API puts text after the
 // tool results, so the prompt of an array comes last.
-func (p *claudeTranscriptParser) user(o parse.Object) {
+func (p *TranscriptParser) user(o parse.Object) {
 	msg := o.Obj("message")
 	meta, _ := o.Boolean("isMeta")
 	if s, ok := msg.StrOK("content"); ok {
@@ -175,7 +175,7 @@ func (p *claudeTranscriptParser) user(o parse.Object) {
 
 // userHead handles what every user line shares: a compaction summary, the
 // hooks its text reports, and isMeta lines. It reports whether the line is done.
-func (p *claudeTranscriptParser) userHead(text string, meta bool) bool {
+func (p *TranscriptParser) userHead(text string, meta bool) bool {
 	if strings.HasPrefix(text, claudeSummaryPrefix) {
 		p.add(store.Unit(store.KindCompacting))
 		return true
@@ -185,7 +185,7 @@ func (p *claudeTranscriptParser) userHead(text string, meta bool) bool {
 }
 
 // prompt maps sanitized prompt text (spec §5.4, string content).
-func (p *claudeTranscriptParser) prompt(o parse.Object, text string) {
+func (p *TranscriptParser) prompt(o parse.Object, text string) {
 	switch {
 	case strings.TrimSpace(text) == "",
 		strings.Contains(text, "<local-command-caveat>"),
@@ -202,7 +202,7 @@ func (p *claudeTranscriptParser) prompt(o parse.Object, text string) {
 	if len(p.agents) > 0 {
 		return // the prompt of a running sub-agent
 	}
-	if parent, _ := o.StrOK("parentUuid"); parent != "" && !p.claimParent(parent, claudeTimestamp(o)) {
+	if parent, _ := o.StrOK("parentUuid"); parent != "" && !p.claimParent(parent, Timestamp(o)) {
 		return
 	}
 	p.add(store.UserMessage(text))
@@ -212,20 +212,20 @@ func (p *claudeTranscriptParser) prompt(o parse.Object, text string) {
 // kept. A later prompt replaces an earlier one; an earlier one is dropped.
 // A prompt that an earlier import stored takes no part: the new prompt is
 // kept, whatever the timestamps, since dropping it would lose it.
-func (p *claudeTranscriptParser) claimParent(parent string, at claudeTime) bool {
+func (p *TranscriptParser) claimParent(parent string, at Time) bool {
 	if old, ok := p.byParent[parent]; ok && old.index >= p.stored {
 		if !at.after(old.at) {
 			return false
 		}
-		p.events[old.index] = store.Unit(store.KindFiltered)
+		p.Events[old.index] = store.Unit(store.KindFiltered)
 	}
-	p.byParent[parent] = claudePrompt{index: len(p.events), at: at}
+	p.byParent[parent] = claudePrompt{index: len(p.Events), at: at}
 	return true
 }
 
 // toolResult maps a tool_result block. Hooks reported inside the result come
 // first, where they were found.
-func (p *claudeTranscriptParser) toolResult(b parse.Object) {
+func (p *TranscriptParser) toolResult(b parse.Object) {
 	r := claudeResultOf(b)
 	delete(p.agents, r.id)
 	name, path := p.tools.lookup(r.id)
@@ -244,7 +244,7 @@ func (p *claudeTranscriptParser) toolResult(b parse.Object) {
 
 // plan reads the session's plan file, <ClaudeHome>/plans/<slug>.md.
 // A missing or unreadable file gives nothing.
-func (p *claudeTranscriptParser) plan() []store.Event {
+func (p *TranscriptParser) plan() []store.Event {
 	if p.slug == "" || filepath.Base(p.slug) != p.slug || strings.HasPrefix(p.slug, ".") {
 		return nil // no slug, or one that would leave the plans folder
 	}
@@ -282,7 +282,7 @@ func claudePlanName(content, slug string) string {
 
 // assistant maps an assistant line: thinking (kept as thinking, plus the
 // hooks its reminders carry), text, tool_use.
-func (p *claudeTranscriptParser) assistant(o parse.Object) {
+func (p *TranscriptParser) assistant(o parse.Object) {
 	msg := o.Obj("message")
 	if claudeIsSynthetic(o, msg) {
 		p.add(claudeSyntheticEvents(o, msg)...)
@@ -312,7 +312,7 @@ func (p *claudeTranscriptParser) assistant(o parse.Object) {
 
 // toolCall records and maps a tool_use block; missing fields default to
 // "" and a null input.
-func (p *claudeTranscriptParser) toolCall(b parse.Object) store.Event {
+func (p *TranscriptParser) toolCall(b parse.Object) store.Event {
 	name, _ := b.StrOK("name")
 	id, _ := b.StrOK("id")
 	input := b["input"] // decoding copied it out of the line
@@ -325,7 +325,7 @@ func (p *claudeTranscriptParser) toolCall(b parse.Object) store.Event {
 }
 
 // result maps the result lines of old transcripts (camelCase keys).
-func (p *claudeTranscriptParser) result(o parse.Object) {
+func (p *TranscriptParser) result(o parse.Object) {
 	ms, ok := o.F64("durationMs")
 	if !ok {
 		return
@@ -335,7 +335,7 @@ func (p *claudeTranscriptParser) result(o parse.Object) {
 }
 
 // system maps local slash commands and API errors the CLI retried.
-func (p *claudeTranscriptParser) system(o parse.Object) bool {
+func (p *TranscriptParser) system(o parse.Object) bool {
 	switch sub, _ := o.StrOK("subtype"); sub {
 	case "local_command":
 		content, _ := o.StrOK("content")
@@ -360,8 +360,8 @@ func claudeAPIErrorEvent(o parse.Object) store.Event {
 	if !ok {
 		msg, _ = o.StrOK("error")
 	}
-	if status, ok := e.U64("status"); ok && status > 0 && !strings.HasPrefix(msg, claudeItoa(status)) {
-		msg = strings.TrimSpace(claudeItoa(status) + " " + msg)
+	if status, ok := e.U64("status"); ok && status > 0 && !strings.HasPrefix(msg, itoa(status)) {
+		msg = strings.TrimSpace(itoa(status) + " " + msg)
 	}
 	attempt, _ := o.U64("retryAttempt")
 	retries, _ := o.U64("maxRetries")
@@ -399,10 +399,10 @@ func claudeBlockTexts(blocks []parse.Object) string {
 }
 
 // claudeTimestamp reads a line's RFC 3339 timestamp.
-func claudeTimestamp(o parse.Object) claudeTime {
+func Timestamp(o parse.Object) Time {
 	s, _ := o.StrOK("timestamp")
 	t, err := time.Parse(time.RFC3339Nano, s)
-	return claudeTime{t, err == nil}
+	return Time{t, err == nil}
 }
 
 // claudeMillis converts a JSON duration to whole milliseconds, saturating.

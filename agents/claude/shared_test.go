@@ -1,9 +1,10 @@
-package agents
+package claude
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -107,7 +108,7 @@ func TestClaudeObj(t *testing.T) {
 // commands, Init and Complete events, and the same user and assistant text
 // apart from the documented differences (docs/compatibility.md).
 func TestClaudeParsers_MatchReference(t *testing.T) {
-	dir := claudeFixtureDir(t)
+	dir := FixtureDir(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "transcripts", "[AB]_*.jsonl"))
 	for _, path := range files {
 		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
@@ -116,7 +117,7 @@ func TestClaudeParsers_MatchReference(t *testing.T) {
 			if strings.HasPrefix(name, "A_") {
 				format = parse.FormatClaudeStream
 			}
-			events, _, _, err := ParseFile(path, format, parse.Options{ClaudeHome: t.TempDir()})
+			events, _, _, err := parseFile(path, format, parse.Options{ClaudeHome: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -241,7 +242,7 @@ func claudeCount(events []store.Event) claudeCounts {
 
 // claudeFixtureDir returns the shared fixtures folder (see
 // internal/fixtures for what happens when it is missing).
-func claudeFixtureDir(tb testing.TB) string {
+func FixtureDir(tb testing.TB) string {
 	tb.Helper()
 	return fixtures.Dir(tb)
 }
@@ -352,4 +353,24 @@ func claudeBenchParser(b *testing.B, path string, newParser func() parse.Parser)
 		n += len(p.Finish())
 		b.ReportMetric(float64(n), "events/op")
 	}
+}
+
+// parseFile parses the file at path with the Claude parser for format f.
+func parseFile(path string, f parse.Format, opts parse.Options) ([]store.Event, parse.Format, parse.Stats, error) {
+	var p parse.Parser
+	switch f {
+	case parse.FormatClaudeStream:
+		p = NewStreamParser(opts)
+	case parse.FormatClaudeTranscript:
+		p = NewTranscriptParser(opts)
+	default:
+		return nil, "", parse.Stats{}, fmt.Errorf("not a Claude format: %q", f)
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, "", parse.Stats{}, err
+	}
+	defer fh.Close()
+	events, stats, err := parse.ReadAll(fh, p)
+	return events, f, stats, err
 }

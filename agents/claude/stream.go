@@ -1,4 +1,4 @@
-package agents
+package claude
 
 import (
 	"strings"
@@ -16,35 +16,35 @@ import (
 // compacted a conversation.
 const claudeSummaryPrefix = "This session is being continued from a previous conversation"
 
-// claudeStreamParser parses Claude Code's stream-json stdout line by line, as
+// StreamParser parses Claude Code's stream-json stdout line by line, as
 // the process writes it. Every line's events are returned at once; nothing is
 // held back, and a run without a final result line simply has no Complete.
 //
 // A sub-agent's lines (parent_tool_use_id set) stay out of the main
 // thread's events: each sub-agent gets a parser of its own, and its events
 // are handed out by TakeSubagents, to be stored as a session of its own.
-type claudeStreamParser struct {
+type StreamParser struct {
 	stats  parse.Stats
 	tools  claudeTools
 	agents map[string]bool // open Agent/Task calls, by tool_use id
 	model  string          // the init line's model, for a result without modelUsage
 	usage  parse.UsageLog
 
-	asked map[string]string              // what each Agent/Task call asked, by tool_use id; shared with sub-parsers
-	subs  map[string]*claudeStreamParser // the parsers of sub-agents, by their call's tool_use id
-	order []string                       // sub-agent call ids in the order their work began
-	ready map[string][]store.Event       // sub-agent events not yet taken, by call id
-	echo  string                         // a sub-parser's prompt, dropped when the stream repeats it
+	asked map[string]string        // what each Agent/Task call asked, by tool_use id; shared with sub-parsers
+	subs  map[string]*StreamParser // the parsers of sub-agents, by their call's tool_use id
+	order []string                 // sub-agent call ids in the order their work began
+	ready map[string][]store.Event // sub-agent events not yet taken, by call id
+	echo  string                   // a sub-parser's prompt, dropped when the stream repeats it
 }
 
 // newClaudeStreamParser returns a stream parser; it needs no options.
-func newClaudeStreamParser(parse.Options) *claudeStreamParser {
-	return &claudeStreamParser{tools: claudeTools{}, agents: map[string]bool{}, asked: map[string]string{},
-		subs: map[string]*claudeStreamParser{}, ready: map[string][]store.Event{}}
+func NewStreamParser(parse.Options) *StreamParser {
+	return &StreamParser{tools: claudeTools{}, agents: map[string]bool{}, asked: map[string]string{},
+		subs: map[string]*StreamParser{}, ready: map[string][]store.Event{}}
 }
 
 // TakeSubagents implements SubagentSource.
-func (p *claudeStreamParser) TakeSubagents() []parse.SubagentEvents {
+func (p *StreamParser) TakeSubagents() []parse.SubagentEvents {
 	if len(p.ready) == 0 {
 		return nil
 	}
@@ -59,10 +59,10 @@ func (p *claudeStreamParser) TakeSubagents() []parse.SubagentEvents {
 }
 
 // subagentLine parses a line of the sub-agent started by call id.
-func (p *claudeStreamParser) subagentLine(id string, o parse.Object) {
+func (p *StreamParser) subagentLine(id string, o parse.Object) {
 	sub := p.subs[id]
 	if sub == nil {
-		sub = newClaudeStreamParser(parse.Options{})
+		sub = NewStreamParser(parse.Options{})
 		sub.asked = p.asked // a sub-agent's own Agent calls are sub-agents too
 		sub.echo = p.asked[id]
 		p.subs[id] = sub
@@ -76,7 +76,7 @@ func (p *claudeStreamParser) subagentLine(id string, o parse.Object) {
 }
 
 // Feed parses one stdout (or stderr) line.
-func (p *claudeStreamParser) Feed(line []byte) []store.Event {
+func (p *StreamParser) Feed(line []byte) []store.Event {
 	events, o := p.feed(line)
 	p.usage.Saw(events...)
 	for _, e := range events {
@@ -93,13 +93,13 @@ func (p *claudeStreamParser) Feed(line []byte) []store.Event {
 }
 
 // Usage returns the usage of the result lines fed so far.
-func (p *claudeStreamParser) Usage() []parse.UsageRow { return p.usage.Rows() }
+func (p *StreamParser) Usage() []parse.UsageRow { return p.usage.Rows() }
 
 // feed parses one line and returns its events and, for a JSON line, the
 // decoded object.
-func (p *claudeStreamParser) feed(line []byte) ([]store.Event, parse.Object) {
+func (p *StreamParser) feed(line []byte) ([]store.Event, parse.Object) {
 	p.stats.Lines++
-	line = claudeTrimLine(line)
+	line = TrimLine(line)
 	if len(line) == 0 {
 		return nil, nil
 	}
@@ -125,20 +125,20 @@ func (p *claudeStreamParser) feed(line []byte) ([]store.Event, parse.Object) {
 }
 
 // Finish returns nothing: the stream parser holds nothing back.
-func (p *claudeStreamParser) Finish() []store.Event { return nil }
+func (p *StreamParser) Finish() []store.Event { return nil }
 
 // Stats reports the lines seen so far.
-func (p *claudeStreamParser) Stats() parse.Stats { return p.stats }
+func (p *StreamParser) Stats() parse.Stats { return p.stats }
 
 // SkipLine counts an over-long line as malformed.
-func (p *claudeStreamParser) SkipLine() {
+func (p *StreamParser) SkipLine() {
 	p.stats.Lines++
 	p.stats.NoteMalformed()
 }
 
 // dispatch maps one JSON line by its type; mapped is false for types the
 // parser does not know.
-func (p *claudeStreamParser) dispatch(o parse.Object) (events []store.Event, mapped bool) {
+func (p *StreamParser) dispatch(o parse.Object) (events []store.Event, mapped bool) {
 	typ, _ := o.StrOK("type")
 	switch typ {
 	case "system":
@@ -158,7 +158,7 @@ func (p *claudeStreamParser) dispatch(o parse.Object) (events []store.Event, map
 }
 
 // system maps a system line: init, hook responses and API retries.
-func (p *claudeStreamParser) system(o parse.Object) ([]store.Event, bool) {
+func (p *StreamParser) system(o parse.Object) ([]store.Event, bool) {
 	sub, _ := o.StrOK("subtype")
 	switch sub {
 	case "init":
@@ -183,7 +183,7 @@ func (p *claudeStreamParser) system(o parse.Object) ([]store.Event, bool) {
 
 // user maps a user line: tool results, and prompts. The API puts text
 // after the tool results, so the prompt of an array comes last.
-func (p *claudeStreamParser) user(o parse.Object) []store.Event {
+func (p *StreamParser) user(o parse.Object) []store.Event {
 	msg := o.Obj("message")
 	if s, ok := msg.StrOK("content"); ok {
 		return p.prompt(s)
@@ -201,7 +201,7 @@ func (p *claudeStreamParser) user(o parse.Object) []store.Event {
 }
 
 // prompt maps user text (spec §5.3, string content). Blank prompts are dropped.
-func (p *claudeStreamParser) prompt(raw string) []store.Event {
+func (p *StreamParser) prompt(raw string) []store.Event {
 	s, ok := store.SanitizeUserMessage(raw)
 	if !ok || strings.TrimSpace(s) == "" {
 		return nil
@@ -223,7 +223,7 @@ func (p *claudeStreamParser) prompt(raw string) []store.Event {
 }
 
 // toolResult maps a tool_result block, closing an Agent/Task call.
-func (p *claudeStreamParser) toolResult(b parse.Object) []store.Event {
+func (p *StreamParser) toolResult(b parse.Object) []store.Event {
 	r := claudeResultOf(b)
 	delete(p.agents, r.id)
 	events := claudeReminderHooks(r.content, false)
@@ -235,7 +235,7 @@ func (p *claudeStreamParser) toolResult(b parse.Object) []store.Event {
 }
 
 // assistant maps an assistant line (one content block per line in practice).
-func (p *claudeStreamParser) assistant(o parse.Object) []store.Event {
+func (p *StreamParser) assistant(o parse.Object) []store.Event {
 	msg := o.Obj("message")
 	if _, ok := msg.StrOK("id"); !ok {
 		return nil
@@ -266,7 +266,7 @@ func (p *claudeStreamParser) assistant(o parse.Object) []store.Event {
 }
 
 // toolCall records and maps a tool_use block.
-func (p *claudeStreamParser) toolCall(id, name string, input []byte) store.Event {
+func (p *StreamParser) toolCall(id, name string, input []byte) store.Event {
 	path := claudeToolPath(input)
 	p.tools[id] = claudeToolRef{name, path}
 	if claudeIsAgentTool(name) {
@@ -293,7 +293,7 @@ func claudeStreamResult(o parse.Object) []store.Event {
 func claudeStreamRetryHook(o parse.Object) store.Event {
 	msg, _ := o.StrOK("error")
 	if status, ok := o.U64("error_status"); ok {
-		msg = strings.TrimSpace(claudeItoa(status) + " " + msg)
+		msg = strings.TrimSpace(itoa(status) + " " + msg)
 	}
 	attempt, _ := o.U64("attempt")
 	retries, _ := o.U64("max_retries")

@@ -1,8 +1,9 @@
-package agents
+package claude
 
 import (
-	"github.com/lazuli-app/lazuli/agents/parse"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/agents/parse"
 )
 
 // TestClaudeCostAsSerde: a result's total_cost_usd is read the way

@@ -1,0 +1,74 @@
+package parse
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// ReadAll feeds every line of r to p, over-long lines counted as malformed
+// (see EachLine), and returns the events p produced, Finish's included,
+// and its stats.
+func ReadAll(r io.Reader, p Parser) ([]store.Event, Stats, error) {
+	var events []store.Event
+	err := EachLine(bufio.NewReaderSize(r, 1<<20), func(line []byte, tooLong bool) {
+		if tooLong {
+			FeedTooLong(p)
+			return
+		}
+		events = append(events, p.Feed(line)...)
+	})
+	events = append(events, p.Finish()...)
+	return events, p.Stats(), err
+}
+
+// FeedTooLong counts an over-long line as malformed without parsing it.
+func FeedTooLong(p Parser) {
+	if c, ok := p.(interface{ SkipLine() }); ok {
+		c.SkipLine()
+	}
+}
+
+// EachLine calls fn for every line of br (terminators and a final '\r'
+// removed). Lines longer than MaxLineSize are drained and reported with
+// tooLong set and a nil line.
+func EachLine(br *bufio.Reader, fn func(line []byte, tooLong bool)) error {
+	var long []byte
+	tooLong := false
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			if !tooLong {
+				long = append(long, chunk...)
+				if len(long) > MaxLineSize {
+					long, tooLong = nil, true
+				}
+			}
+			continue
+		}
+		if len(chunk) > 0 || long != nil || tooLong {
+			line := chunk
+			if long != nil {
+				line = append(long, chunk...)
+			}
+			if !tooLong && len(line) > MaxLineSize {
+				tooLong = true
+			}
+			if tooLong {
+				fn(nil, true)
+			} else {
+				fn(bytes.TrimRight(line, "\r\n"), false)
+			}
+			long, tooLong = nil, false
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
