@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lazuli-app/lazuli/agents/claude"
+	"github.com/lazuli-app/lazuli/agents/codex"
 	"github.com/lazuli-app/lazuli/agents/parse"
 )
 
@@ -81,7 +82,7 @@ func newStreamParser(b Backend, model string) parse.Parser {
 		if model == "" {
 			model = DefaultCodexModel
 		}
-		return newCodexExecParser(parse.Options{Model: model})
+		return codex.NewExecParser(parse.Options{Model: model})
 	}
 	return claude.NewStreamParser(parse.Options{Model: model})
 }

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 )
 
 // detectCases are heads of one or more lines and the format they are, ""
@@ -131,7 +131,7 @@ func detectExpected(dir, path string) parse.Format {
 }
 
 func TestDetectFormatFixtures(t *testing.T) {
-	dir := cxFixtures(t)
+	dir := fixtures.Dir(t)
 	var files []string
 	for _, sub := range []string{"transcripts", "real-cli"} {
 		err := filepath.WalkDir(filepath.Join(dir, sub), func(path string, d fs.DirEntry, err error) error {
@@ -192,25 +192,41 @@ func TestDetectRejectsFiles(t *testing.T) {
 }
 
 func TestDetectAutoParseCodex(t *testing.T) {
-	for _, path := range append(codexExecFixtures(t), codexRolloutFixtures(t)...) {
-		want := detectExpected(cxFixtures(t), path)
+	for _, path := range detectCodexFixtures(t) {
+		want := detectExpected(fixtures.Dir(t), path)
 		auto, got, _, err := ParseFile(path, parse.FormatAuto, parse.Options{Model: "gpt-5.5"})
 		if err != nil || got != want {
 			t.Errorf("ParseFile(%s, auto) = %q, %v; want %q", path, got, err, want)
 			continue
 		}
-		explicit, _ := cxParseFixture(t, path, want)
-		if !slices.EqualFunc(auto, explicit, func(a, b store.Event) bool { return cxJSON(t, []store.Event{a}) == cxJSON(t, []store.Event{b}) }) {
+		explicit, _, _, err := ParseFile(path, want, parse.Options{Model: "gpt-5.5"})
+		if err != nil {
+			t.Fatalf("ParseFile(%s, %s): %v", path, want, err)
+		}
+		if !slices.Equal(eventsJSON(t, auto), eventsJSON(t, explicit)) {
 			t.Errorf("%s: auto and explicit parses differ", path)
 		}
 	}
+}
+
+// detectCodexFixtures lists the Codex fixtures: exec --json output (C) and
+// rollouts (D).
+func detectCodexFixtures(t *testing.T) []string {
+	var files []string
+	for _, p := range []string{"transcripts/C_*.jsonl", "real-cli/codex-*/stdout.jsonl", "transcripts/D_*.jsonl", "real-cli/codex-*/transcripts/codex/sessions/*/*/*/*.jsonl"} {
+		files = append(files, fixtures.Glob(t, p)...)
+	}
+	if len(files) == 0 {
+		fixtures.Missing(t, errors.New("no Codex fixtures (transcripts/[CD]_*.jsonl, real-cli/codex-*)"))
+	}
+	return files
 }
 
 func FuzzDetectFormat(f *testing.F) {
 	for _, tc := range detectCases {
 		f.Add([]byte(tc.head))
 	}
-	cxSeeds(f, "transcripts/[CD]_*.jsonl", "transcripts/A_claude-agent-sdk-gleam_basic_query.jsonl", "transcripts/B_claude-code-log_4e27c414-a885-46a0-b5c8-d58e1417377d.jsonl")
+	fixtures.Seed(f, "transcripts/[CD]_*.jsonl", "transcripts/A_claude-agent-sdk-gleam_basic_query.jsonl", "transcripts/B_claude-code-log_4e27c414-a885-46a0-b5c8-d58e1417377d.jsonl")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := parse.DetectFormat(bytes.Split(data, []byte("\n")))
 		if err != nil {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/lazuli-app/lazuli/agents/claude"
+	"github.com/lazuli-app/lazuli/agents/codex"
 	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -42,7 +43,7 @@ func previewFile(agent, root, path string) (NativeSession, error) {
 	n := NativeSession{Agent: agent, Path: path, Size: fi.Size(), ModTime: fi.ModTime(), Inode: inodeOf(fi)}
 	var h previewer
 	if agent == NativeCodex {
-		h = &codexPreview{n: &n, p: newCodexRolloutParser(parse.Options{})}
+		h = &codexPreview{n: &n, p: codex.NewRolloutParser(parse.Options{})}
 	} else {
 		h = newClaudePreview(&n, root)
 	}
@@ -196,7 +197,7 @@ func (c *claudePreview) finish(lines int) error {
 // its first prompt.
 type codexPreview struct {
 	n     *NativeSession
-	p     *codexRolloutParser
+	p     *codex.RolloutParser
 	out   []store.Event
 	valid bool
 	typed bool // FirstPrompt is a typed prompt, not a command
@@ -215,7 +216,7 @@ func (c *codexPreview) line(b []byte) bool {
 	}
 	c.out = append(c.out, c.p.Feed(b)...)
 	if !c.typed {
-		c.n.FirstPrompt, c.typed = firstPrompt(slices.Concat(c.out, c.p.held))
+		c.n.FirstPrompt, c.typed = firstPrompt(slices.Concat(c.out, c.p.Held))
 	}
 	return c.typed && c.n.ID != ""
 }
@@ -255,7 +256,7 @@ func codexRawPrompt(o parse.Object) string {
 	pl := o.Obj("payload")
 	switch {
 	case o.Str("type") == "response_item" && pl.Str("type") == "message" && pl.Str("role") == "user":
-		return codexMessageText(pl["content"])
+		return codex.MessageText(pl["content"])
 	case o.Str("type") == "event_msg" && pl.Str("type") == "user_message":
 		return pl.Str("message")
 	}

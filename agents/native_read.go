@@ -16,6 +16,7 @@ import (
 	"os"
 
 	"github.com/lazuli-app/lazuli/agents/claude"
+	"github.com/lazuli-app/lazuli/agents/codex"
 	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -308,7 +309,7 @@ type nativeFeeder interface {
 
 func newNativeFeeder(f parse.Format, opts parse.Options) nativeFeeder {
 	if f == parse.FormatCodexRollout {
-		return &codexFeeder{p: newCodexRolloutParser(opts)}
+		return &codexFeeder{p: codex.NewRolloutParser(opts)}
 	}
 	return &claudeFeeder{p: claude.NewTranscriptParser(opts)}
 }
@@ -340,7 +341,7 @@ func (c *claudeFeeder) usage() []parse.UsageRow { return c.p.Usage() }
 // a session's Init and what follows it, held until the model is known; an
 // input ending there would have released them.
 type codexFeeder struct {
-	p   *codexRolloutParser
+	p   *codex.RolloutParser
 	out []store.Event
 }
 
@@ -353,8 +354,8 @@ func (c *codexFeeder) feed(line []byte, tooLong bool) {
 }
 
 func (c *codexFeeder) mark() int {
-	if c.p.pending != nil {
-		return len(c.out) + 1 + len(c.p.held)
+	if c.p.Pending != nil {
+		return len(c.out) + 1 + len(c.p.Held)
 	}
 	return len(c.out)
 }

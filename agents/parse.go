@@ -14,6 +14,7 @@ import (
 	"os"
 
 	"github.com/lazuli-app/lazuli/agents/claude"
+	"github.com/lazuli-app/lazuli/agents/codex"
 	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -26,9 +27,9 @@ func NewParser(f parse.Format, opts parse.Options) (parse.Parser, error) {
 	case parse.FormatClaudeTranscript:
 		return claude.NewTranscriptParser(opts), nil
 	case parse.FormatCodexExec:
-		return newCodexExecParser(opts), nil
+		return codex.NewExecParser(opts), nil
 	case parse.FormatCodexRollout:
-		return newCodexRolloutParser(opts), nil
+		return codex.NewRolloutParser(opts), nil
 	}
 	return nil, fmt.Errorf("no parser for format %q", f)
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/lazuli-app/lazuli/agents/codex"
 	"github.com/lazuli-app/lazuli/editdiff"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -31,7 +32,7 @@ func collectMaterial(previous *string, events []store.Event) *sumMaterial {
 		e := &events[i]
 		switch e.Kind {
 		case store.KindUserMessage:
-			if s, ok := codexUserText(e.Content); ok { // also drops Codex's context messages
+			if s, ok := codex.UserText(e.Content); ok { // also drops Codex's context messages
 				if t := sumFlatten(s); t != "" {
 					requests = append(requests, sumItem{text: t, pos: i})
 				}

@@ -366,11 +366,6 @@ func parseFile(path string, f parse.Format, opts parse.Options) ([]store.Event, 
 	default:
 		return nil, "", parse.Stats{}, fmt.Errorf("not a Claude format: %q", f)
 	}
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, "", parse.Stats{}, err
-	}
-	defer fh.Close()
-	events, stats, err := parse.ReadAll(fh, p)
+	events, stats, err := parse.ReadFile(path, p)
 	return events, f, stats, err
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
 
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -71,4 +72,14 @@ func EachLine(br *bufio.Reader, fn func(line []byte, tooLong bool)) error {
 			return err
 		}
 	}
+}
+
+// ReadFile is ReadAll over the file at path.
+func ReadFile(path string, p Parser) ([]store.Event, Stats, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, Stats{}, err
+	}
+	defer fh.Close()
+	return ReadAll(fh, p)
 }

@@ -1,8 +1,9 @@
-package agents
+package codex
 
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,16 +19,6 @@ import (
 func cxFixtures(tb testing.TB) string {
 	tb.Helper()
 	return fixtures.Dir(tb)
-}
-
-// cxGlob returns the files matching pattern under the fixtures folder.
-func cxGlob(tb testing.TB, pattern string) []string {
-	tb.Helper()
-	files, err := filepath.Glob(filepath.Join(cxFixtures(tb), pattern))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return files
 }
 
 // cxFeed feeds lines to p and returns every event, Finish included.
@@ -58,7 +49,7 @@ func cxJSON(tb testing.TB, evs []store.Event) string {
 // cxParseFixture parses a fixture file with format f.
 func cxParseFixture(tb testing.TB, path string, f parse.Format) ([]store.Event, parse.Stats) {
 	tb.Helper()
-	evs, _, st, err := ParseFile(path, f, parse.Options{Model: "gpt-5.5"})
+	evs, _, st, err := parseFile(path, f, parse.Options{Model: "gpt-5.5"})
 	if err != nil {
 		tb.Fatalf("ParseFile(%s): %v", path, err)
 	}
@@ -122,28 +113,6 @@ func cxAdjacentDuplicates(evs []store.Event) int {
 		}
 	}
 	return n
-}
-
-// cxSeeds adds every line of the fixture files matching patterns to f.
-func cxSeeds(f *testing.F, patterns ...string) {
-	dir, err := fixtures.Path()
-	if err != nil {
-		return // the table cases still seed it; the fixture tests report the missing folder
-	}
-	for _, p := range patterns {
-		files, _ := filepath.Glob(filepath.Join(dir, p))
-		for _, file := range files {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				continue
-			}
-			for line := range bytes.SplitSeq(data, []byte("\n")) {
-				if len(line) > 0 && len(line) < 64<<10 {
-					f.Add(line)
-				}
-			}
-		}
-	}
 }
 
 // cxFuzzParser feeds data line by line to p and checks that every event
@@ -223,7 +192,7 @@ func TestCodexToolVectors(t *testing.T) {
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, p := range []parse.Parser{newCodexRolloutParser(parse.Options{}), newCodexExecParser(parse.Options{})} {
+			for _, p := range []parse.Parser{NewRolloutParser(parse.Options{}), NewExecParser(parse.Options{})} {
 				got := strings.TrimSpace(cxJSON(t, cxFeed(p, tc.lines...)))
 				if got != tc.want {
 					t.Errorf("%T: got\n%s\nwant\n%s", p, got, tc.want)
@@ -326,4 +295,19 @@ func TestCodexEstimateCost(t *testing.T) {
 	if got := estimateCodexCost(0, 0); got != 0 {
 		t.Errorf("estimateCodexCost(0, 0) = %v, want 0", got)
 	}
+}
+
+// parseFile parses the file at path with the Codex parser for format f.
+func parseFile(path string, f parse.Format, opts parse.Options) ([]store.Event, parse.Format, parse.Stats, error) {
+	var p parse.Parser
+	switch f {
+	case parse.FormatCodexExec:
+		p = NewExecParser(opts)
+	case parse.FormatCodexRollout:
+		p = NewRolloutParser(opts)
+	default:
+		return nil, "", parse.Stats{}, fmt.Errorf("not a Codex format: %q", f)
+	}
+	events, stats, err := parse.ReadFile(path, p)
+	return events, f, stats, err
 }

@@ -1,4 +1,4 @@
-package agents
+package codex
 
 import (
 	"errors"
@@ -173,7 +173,7 @@ var codexRolloutCases = []struct {
 func TestCodexRolloutParser(t *testing.T) {
 	for _, tc := range codexRolloutCases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := strings.TrimSpace(cxJSON(t, cxFeed(newCodexRolloutParser(parse.Options{}), tc.lines...)))
+			got := strings.TrimSpace(cxJSON(t, cxFeed(NewRolloutParser(parse.Options{}), tc.lines...)))
 			if got != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
@@ -182,7 +182,7 @@ func TestCodexRolloutParser(t *testing.T) {
 }
 
 func TestCodexRolloutHoldsUntilModel(t *testing.T) {
-	p := newCodexRolloutParser(parse.Options{})
+	p := NewRolloutParser(parse.Options{})
 	if evs := p.Feed([]byte(`{"type":"session_meta","payload":{"id":"s","cwd":"/p"}}`)); len(evs) != 0 {
 		t.Fatalf("session_meta gave %v, want nothing yet", evs)
 	}
@@ -202,7 +202,7 @@ func TestCodexRolloutHoldsUntilModel(t *testing.T) {
 }
 
 func TestCodexRolloutHoldIsBounded(t *testing.T) {
-	p := newCodexRolloutParser(parse.Options{})
+	p := NewRolloutParser(parse.Options{})
 	p.Feed([]byte(`{"type":"session_meta","payload":{"id":"s","cwd":"/p"}}`))
 	var evs []store.Event
 	for i := range codexMaxHeld + 1 {
@@ -214,7 +214,7 @@ func TestCodexRolloutHoldIsBounded(t *testing.T) {
 }
 
 func TestCodexRolloutStats(t *testing.T) {
-	p := newCodexRolloutParser(parse.Options{})
+	p := NewRolloutParser(parse.Options{})
 	cxFeed(p, `{"type":"session_meta","payload":{"id":"s"}}`, `{"type":"event_msg","payload":{"type":"agent_mess`,
 		`{"type":"world_state","payload":{}}`, `{"type":"event_msg","payload":{"type":"exec_command_end"}}`,
 		`{"type":"response_item","payload":{"type":"ghost_snapshot"}}`, "\t")
@@ -228,7 +228,7 @@ func TestCodexRolloutStats(t *testing.T) {
 // codexRolloutFixtures are every format D file: transcripts/D_* and the
 // real CLI rollouts.
 func codexRolloutFixtures(t *testing.T) []string {
-	files := append(cxGlob(t, "transcripts/D_*.jsonl"), cxGlob(t, "real-cli/codex-*/transcripts/codex/sessions/*/*/*/*.jsonl")...)
+	files := append(fixtures.Glob(t, "transcripts/D_*.jsonl"), fixtures.Glob(t, "real-cli/codex-*/transcripts/codex/sessions/*/*/*/*.jsonl")...)
 	if len(files) == 0 {
 		fixtures.Missing(t, errors.New("no format D files (transcripts/D_*.jsonl, real-cli/codex-*)"))
 	}
@@ -274,7 +274,7 @@ func cxCheckKeepsPrompts(t *testing.T, name string, evs []store.Event) {
 		if e.Kind != store.KindUserMessage {
 			continue
 		}
-		want, ok := codexUserText(e.Content)
+		want, ok := UserText(e.Content)
 		if ok && !prompts[want] {
 			t.Errorf("lost prompt %.80q", want)
 		}
@@ -376,8 +376,8 @@ func FuzzCodexRolloutParser(f *testing.F) {
 	for _, tc := range codexRolloutCases {
 		f.Add([]byte(strings.Join(tc.lines, "\n")))
 	}
-	cxSeeds(f, "transcripts/D_agent-sessions_codex-small.jsonl", "real-cli/codex-*/transcripts/codex/sessions/*/*/*/*.jsonl")
+	fixtures.Seed(f, "transcripts/D_agent-sessions_codex-small.jsonl", "real-cli/codex-*/transcripts/codex/sessions/*/*/*/*.jsonl")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cxFuzzParser(t, newCodexRolloutParser(parse.Options{}), data)
+		cxFuzzParser(t, NewRolloutParser(parse.Options{}), data)
 	})
 }

@@ -1,4 +1,4 @@
-package agents
+package codex
 
 import (
 	"github.com/lazuli-app/lazuli/agents/parse"

@@ -1,4 +1,4 @@
-package agents
+package codex
 
 // This file parses format C, the stdout of `codex exec --json` (spec §5.5),
 // and the item.* shapes that both Codex parsers accept.
@@ -21,7 +21,7 @@ const codexDefaultModel = "codex"
 // process, like AZUREAL. Its Complete events have duration 0: the stream
 // carries no times, so the runner, which knows when it started the process,
 // fills in the wall-clock duration before storing them.
-type codexExecParser struct {
+type ExecParser struct {
 	stats    parse.Stats
 	model    string
 	initDone bool
@@ -31,19 +31,19 @@ type codexExecParser struct {
 }
 
 // Usage returns the usage of the turn.completed lines fed so far.
-func (p *codexExecParser) Usage() []parse.UsageRow { return p.usage.Rows() }
+func (p *ExecParser) Usage() []parse.UsageRow { return p.usage.Rows() }
 
 // newCodexExecParser returns a parser whose Init reports opts.Model.
-func newCodexExecParser(opts parse.Options) *codexExecParser {
+func NewExecParser(opts parse.Options) *ExecParser {
 	model := opts.Model
 	if model == "" {
 		model = codexDefaultModel
 	}
-	return &codexExecParser{model: model}
+	return &ExecParser{model: model}
 }
 
 // Feed parses one line of `codex exec --json` output.
-func (p *codexExecParser) Feed(line []byte) []store.Event {
+func (p *ExecParser) Feed(line []byte) []store.Event {
 	o, ok := codexDecodeLine(&p.stats, line)
 	if !ok {
 		return nil
@@ -63,7 +63,7 @@ func (p *codexExecParser) Feed(line []byte) []store.Event {
 }
 
 // dispatch maps one decoded line; known is false for unmapped types.
-func (p *codexExecParser) dispatch(o parse.Object) (evs []store.Event, known bool) {
+func (p *ExecParser) dispatch(o parse.Object) (evs []store.Event, known bool) {
 	switch o.Str("type") {
 	case "thread.started":
 		return p.emitInit(""), true
@@ -100,7 +100,7 @@ func (p *codexExecParser) dispatch(o parse.Object) (evs []store.Event, known boo
 }
 
 // emitInit returns the process's Init the first time it is called.
-func (p *codexExecParser) emitInit(cwd string) []store.Event {
+func (p *ExecParser) emitInit(cwd string) []store.Event {
 	if p.initDone {
 		return nil
 	}
@@ -110,7 +110,7 @@ func (p *codexExecParser) emitInit(cwd string) []store.Event {
 
 // turnFailed maps turn.failed: its error text, unless the error event
 // before it showed the same text, then a failed Complete.
-func (p *codexExecParser) turnFailed(o parse.Object) []store.Event {
+func (p *ExecParser) turnFailed(o parse.Object) []store.Event {
 	msg, ok := o.Obj("error").StrOK("message")
 	if !ok {
 		msg = "Turn failed"
@@ -120,7 +120,7 @@ func (p *codexExecParser) turnFailed(o parse.Object) []store.Event {
 
 // streamError maps a top-level error event. Retry notices
 // ("Reconnecting... 1/5 …") are progress, not content, and are dropped.
-func (p *codexExecParser) streamError(o parse.Object) []store.Event {
+func (p *ExecParser) streamError(o parse.Object) []store.Event {
 	msg, ok := o.StrOK("message")
 	if !ok {
 		msg = "Unknown error"
@@ -132,13 +132,13 @@ func (p *codexExecParser) streamError(o parse.Object) []store.Event {
 }
 
 // Finish returns nothing: the exec parser holds no events back.
-func (p *codexExecParser) Finish() []store.Event { return nil }
+func (p *ExecParser) Finish() []store.Event { return nil }
 
 // Stats reports the lines seen so far.
-func (p *codexExecParser) Stats() parse.Stats { return p.stats }
+func (p *ExecParser) Stats() parse.Stats { return p.stats }
 
 // SkipLine counts a line too long to parse as malformed.
-func (p *codexExecParser) SkipLine() {
+func (p *ExecParser) SkipLine() {
 	p.stats.Lines++
 	p.stats.NoteMalformed()
 }

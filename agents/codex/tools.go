@@ -1,4 +1,4 @@
-package agents
+package codex
 
 // This file holds what the two Codex parsers share (spec §5.7): the mapping of Codex tool calls to AZUREAL's tool
 // names and inputs, and the normalization of tool outputs.

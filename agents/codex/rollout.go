@@ -1,4 +1,4 @@
-package agents
+package codex
 
 // This file parses format D, Codex rollout files
 // (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl, spec §5.6), and the
@@ -21,13 +21,13 @@ const codexMaxHeld = 4096
 // session (session_meta id) one Init whose model is the session's first
 // turn_context model, holding the session's first events back until that
 // model is known (or the input ends).
-type codexRolloutParser struct {
+type RolloutParser struct {
 	stats    parse.Stats
 	items    codexItems
 	hist     codexHistory
 	sessions map[string]bool // session ids that have an Init
-	pending  *store.Event    // the current session's Init, model not yet known
-	held     []store.Event   // events after the pending Init
+	Pending  *store.Event    // the current session's Init, model not yet known
+	Held     []store.Event   // events after the pending Init
 	usage    parse.UsageLog
 	totals   codexTotals
 	model    string // the last turn_context's model
@@ -35,10 +35,10 @@ type codexRolloutParser struct {
 
 // Usage returns the usage of the turns fed so far; call it after Finish
 // to include tokens counted after the last turn's end.
-func (p *codexRolloutParser) Usage() []parse.UsageRow { return p.usage.Rows() }
+func (p *RolloutParser) Usage() []parse.UsageRow { return p.usage.Rows() }
 
 // billTurn records the tokens counted since the last turn's end.
-func (p *codexRolloutParser) billTurn() {
+func (p *RolloutParser) billTurn() {
 	if u, ok := p.totals.bill(); ok {
 		u.Source, u.Model = string(parse.FormatCodexRollout), p.model
 		if u.Model == "" {
@@ -49,12 +49,12 @@ func (p *codexRolloutParser) billTurn() {
 }
 
 // newCodexRolloutParser returns a rollout parser; it needs no options.
-func newCodexRolloutParser(parse.Options) *codexRolloutParser {
-	return &codexRolloutParser{sessions: make(map[string]bool)}
+func NewRolloutParser(parse.Options) *RolloutParser {
+	return &RolloutParser{sessions: make(map[string]bool)}
 }
 
 // Feed parses one rollout line.
-func (p *codexRolloutParser) Feed(line []byte) []store.Event {
+func (p *RolloutParser) Feed(line []byte) []store.Event {
 	o, ok := codexDecodeLine(&p.stats, line)
 	if !ok {
 		return nil
@@ -95,7 +95,7 @@ func (p *codexRolloutParser) Feed(line []byte) []store.Event {
 
 // dispatch maps the lines that carry content; known is false for unmapped
 // types (token-only, world_state, compacted, …).
-func (p *codexRolloutParser) dispatch(o parse.Object) ([]store.Event, bool) {
+func (p *RolloutParser) dispatch(o parse.Object) ([]store.Event, bool) {
 	switch o.Str("type") {
 	case "response_item":
 		return p.hist.responseItem(o.Obj("payload"))
@@ -111,7 +111,7 @@ func (p *codexRolloutParser) dispatch(o parse.Object) ([]store.Event, bool) {
 
 // sessionMeta starts a session: a new Init, pending until its model is
 // known. A session_meta repeating a known id (resume, fork copy) adds none.
-func (p *codexRolloutParser) sessionMeta(o parse.Object) []store.Event {
+func (p *RolloutParser) sessionMeta(o parse.Object) []store.Event {
 	out := p.release(codexDefaultModel)
 	if !o.Has("payload") {
 		return out
@@ -123,7 +123,7 @@ func (p *codexRolloutParser) sessionMeta(o parse.Object) []store.Event {
 	}
 	p.sessions[id] = true
 	ev := store.Init(meta.Str("cwd"), "")
-	p.pending = &ev
+	p.Pending = &ev
 	p.hist.observe([]store.Event{ev})
 	p.usage.Saw(ev)
 	return out
@@ -131,24 +131,24 @@ func (p *codexRolloutParser) sessionMeta(o parse.Object) []store.Event {
 
 // release returns the pending Init with model, then the events held after
 // it; nothing when no Init is pending.
-func (p *codexRolloutParser) release(model string) []store.Event {
-	if p.pending == nil {
+func (p *RolloutParser) release(model string) []store.Event {
+	if p.Pending == nil {
 		return nil
 	}
-	ev := *p.pending
+	ev := *p.Pending
 	ev.Model = model
-	out := append([]store.Event{ev}, p.held...)
-	p.pending, p.held = nil, nil
+	out := append([]store.Event{ev}, p.Held...)
+	p.Pending, p.Held = nil, nil
 	return out
 }
 
 // hold keeps evs back while an Init is pending.
-func (p *codexRolloutParser) hold(evs []store.Event) []store.Event {
-	if p.pending == nil {
+func (p *RolloutParser) hold(evs []store.Event) []store.Event {
+	if p.Pending == nil {
 		return evs
 	}
-	p.held = append(p.held, evs...)
-	if len(p.held) > codexMaxHeld {
+	p.Held = append(p.Held, evs...)
+	if len(p.Held) > codexMaxHeld {
 		return p.release(codexDefaultModel)
 	}
 	return nil
@@ -156,16 +156,16 @@ func (p *codexRolloutParser) hold(evs []store.Event) []store.Event {
 
 // Finish returns the events still held back; a session that never named
 // its model gets the model "codex", as in AZUREAL.
-func (p *codexRolloutParser) Finish() []store.Event {
+func (p *RolloutParser) Finish() []store.Event {
 	p.billTurn()
 	return p.release(codexDefaultModel)
 }
 
 // Stats reports the lines seen so far.
-func (p *codexRolloutParser) Stats() parse.Stats { return p.stats }
+func (p *RolloutParser) Stats() parse.Stats { return p.stats }
 
 // SkipLine counts a line too long to parse as malformed.
-func (p *codexRolloutParser) SkipLine() {
+func (p *RolloutParser) SkipLine() {
 	p.stats.Lines++
 	p.stats.NoteMalformed()
 }
@@ -222,7 +222,7 @@ func (h *codexHistory) responseItem(pl parse.Object) ([]store.Event, bool) {
 // message maps a response_item message. Developer and system messages are
 // instructions to the model and never shown.
 func (h *codexHistory) message(pl parse.Object) []store.Event {
-	text := codexMessageText(pl["content"])
+	text := MessageText(pl["content"])
 	switch pl.Str("role") {
 	case "user":
 		return h.user(text, cxFromResponse)
@@ -280,7 +280,7 @@ func (h *codexHistory) eventMsg(pl parse.Object) ([]store.Event, bool) {
 // user maps a user message, dropping injected context and the twin of a
 // message already shown.
 func (h *codexHistory) user(raw string, src int) []store.Event {
-	text, ok := codexUserText(raw)
+	text, ok := UserText(raw)
 	if !ok || h.twins.dup(cxTwinUser, src, text) {
 		return nil
 	}
@@ -359,7 +359,7 @@ func (h *codexHistory) observe(evs []store.Event) {
 
 // codexMessageText is a message's text: a string, or the text parts of an
 // array joined by newlines.
-func codexMessageText(raw json.RawMessage) string {
+func MessageText(raw json.RawMessage) string {
 	c := parse.Object{"c": raw}
 	if s, ok := c.StrOK("c"); ok {
 		return s
@@ -387,7 +387,7 @@ var codexContextTags = []string{"<environment_context>", "<user_instructions>"}
 
 // codexUserText returns the part of a user message the user wrote, and
 // false when there is none (spec §6.4 sanitize, plus Codex context).
-func codexUserText(raw string) (string, bool) {
+func UserText(raw string) (string, bool) {
 	s, ok := store.SanitizeUserMessage(raw)
 	if !ok {
 		return "", false

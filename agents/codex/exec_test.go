@@ -1,4 +1,4 @@
-package agents
+package codex
 
 import (
 	"errors"
@@ -110,7 +110,7 @@ var codexExecCases = []struct {
 func TestCodexExecParser(t *testing.T) {
 	for _, tc := range codexExecCases {
 		t.Run(tc.name, func(t *testing.T) {
-			p := newCodexExecParser(parse.Options{Model: "gpt-5.4"})
+			p := NewExecParser(parse.Options{Model: "gpt-5.4"})
 			got := strings.TrimSpace(cxJSON(t, cxFeed(p, tc.lines...)))
 			if got != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
@@ -120,14 +120,14 @@ func TestCodexExecParser(t *testing.T) {
 }
 
 func TestCodexExecParserDefaultModel(t *testing.T) {
-	evs := cxFeed(newCodexExecParser(parse.Options{}), `{"type":"thread.started","thread_id":"t"}`)
+	evs := cxFeed(NewExecParser(parse.Options{}), `{"type":"thread.started","thread_id":"t"}`)
 	if len(evs) != 1 || evs[0].Model != "codex" {
 		t.Errorf("Init with no model = %+v, want model codex", evs)
 	}
 }
 
 func TestCodexExecParserStats(t *testing.T) {
-	p := newCodexExecParser(parse.Options{})
+	p := NewExecParser(parse.Options{})
 	cxFeed(p, `{"type":"turn.started"}`, ``, `{bad`, `[]`, `{"type":"mystery"}`, `{"type":"item.completed","item":{"type":"todo_list"}}`)
 	p.SkipLine()
 	want := parse.Stats{Lines: 7, Malformed: 3, BadLines: []int{3, 4, 7}, Ignored: 2}
@@ -140,7 +140,7 @@ func TestCodexExecParserStats(t *testing.T) {
 // codexExecFixtures are every format C file: transcripts/C_* and the real
 // CLI stdout captures.
 func codexExecFixtures(t *testing.T) []string {
-	files := append(cxGlob(t, "transcripts/C_*.jsonl"), cxGlob(t, "real-cli/codex-*/stdout.jsonl")...)
+	files := append(fixtures.Glob(t, "transcripts/C_*.jsonl"), fixtures.Glob(t, "real-cli/codex-*/stdout.jsonl")...)
 	if len(files) == 0 {
 		fixtures.Missing(t, errors.New("no format C files (transcripts/C_*.jsonl, real-cli/codex-*/stdout.jsonl)"))
 	}
@@ -253,8 +253,8 @@ func FuzzCodexExecParser(f *testing.F) {
 	for _, tc := range codexExecCases {
 		f.Add([]byte(strings.Join(tc.lines, "\n")))
 	}
-	cxSeeds(f, "transcripts/C_*.jsonl", "real-cli/codex-*/stdout.jsonl")
+	fixtures.Seed(f, "transcripts/C_*.jsonl", "real-cli/codex-*/stdout.jsonl")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cxFuzzParser(t, newCodexExecParser(parse.Options{Model: "m"}), data)
+		cxFuzzParser(t, NewExecParser(parse.Options{Model: "m"}), data)
 	})
 }
