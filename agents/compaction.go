@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/lazuli-app/lazuli/agents/summary"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -36,11 +37,11 @@ func ParseCompactAgent(s string) (CompactAgent, error) {
 }
 
 // Summary lengths accepted from an agent. The prompt asks for
-// MinSummaryChars–MaxSummaryChars; models miss that by a little, so a
+// summary.MinChars–summary.MaxChars; models miss that by a little, so a
 // summary is only rejected when it is far off.
 const (
-	minAcceptedSummary = MinSummaryChars / 2
-	maxAcceptedSummary = MaxSummaryChars * 2
+	minAcceptedSummary = summary.MinChars / 2
+	maxAcceptedSummary = summary.MaxChars * 2
 )
 
 // ErrNoBoundary reports a session without enough user messages since its
@@ -128,21 +129,21 @@ func CompactSession(ctx context.Context, st *store.Store, sessionID int64, opts 
 			opts.Backend = BackendForModel(opts.Model)
 		}
 	}
-	summary, agent, attempts, err := summarize(ctx, previous, events, opts)
+	text, agent, attempts, err := summarize(ctx, previous, events, opts)
 	out.Attempts = attempts
 	if err != nil {
 		return out, err
 	}
-	if _, err := st.StoreCompaction(ctx, sessionID, boundary, summary); err != nil {
+	if _, err := st.StoreCompaction(ctx, sessionID, boundary, text); err != nil {
 		return out, err
 	}
-	out.AfterSeq, out.SummaryChars, out.Agent = boundary, utf8.RuneCountInString(summary), agent
+	out.AfterSeq, out.SummaryChars, out.Agent = boundary, utf8.RuneCountInString(text), agent
 	out.CharsAfter, _ = st.CharsSinceCompaction(ctx, sessionID)
 	return out, nil
 }
 
 // summarize produces the summary with the agents opts asks for.
-func summarize(ctx context.Context, previous *string, events []store.Event, opts CompactOptions) (summary, agent string, attempts []string, err error) {
+func summarize(ctx context.Context, previous *string, events []store.Event, opts CompactOptions) (written, agent string, attempts []string, err error) {
 	type try struct {
 		backend Backend
 		model   string
@@ -193,7 +194,7 @@ func summarize(ctx context.Context, previous *string, events []store.Event, opts
 	if opts.OnAttempt != nil {
 		opts.OnAttempt("builtin")
 	}
-	s := Summarize(previous, events)
+	s := summary.Summarize(previous, events)
 	if strings.TrimSpace(s) == "" {
 		return "", "", attempts, errors.New("nothing to summarize")
 	}

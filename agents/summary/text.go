@@ -1,4 +1,4 @@
-package agents
+package summary
 
 // This file holds Summarize's text helpers: flattening text to one clean
 // line, stripping Markdown and the context tags, condensing a previous

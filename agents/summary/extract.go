@@ -1,4 +1,4 @@
-package agents
+package summary
 
 // This file holds the extraction half of Summarize: it walks the events and
 // gathers user requests, decisions and findings (scored sentences and

@@ -1,4 +1,4 @@
-package agents
+package summary
 
 // This file holds Summarize, the builtin compaction summary: its public
 // entry point and length constants, and the budgeting and layout that
@@ -13,25 +13,25 @@ import (
 	"github.com/lazuli-app/lazuli/store"
 )
 
-// MinSummaryChars and MaxSummaryChars bound a compaction summary, in
+// MinChars and MaxChars bound a compaction summary, in
 // characters (runes). The compaction prompt asks agents for this range,
 // and Summarize keeps to it whenever its input has enough material.
 const (
-	MinSummaryChars = 2000
-	MaxSummaryChars = 4000
+	MinChars = 2000
+	MaxChars = 4000
 )
 
 // summaryTarget is the length Summarize aims at when it has more material
-// than fits; the gap to MaxSummaryChars absorbs the layout's rounding.
+// than fits; the gap to MaxChars absorbs the layout's rounding.
 // thinTarget is the aim when the material had to be widened to reach
-// MinSummaryChars: just past the floor, so long excerpts do not swamp it.
+// MinChars: just past the floor, so long excerpts do not swamp it.
 const (
 	summaryTarget = 3600
-	thinTarget    = MinSummaryChars + 500
+	thinTarget    = MinChars + 500
 )
 
 // sumMaxLevel is the last expansion level: each level widens the excerpts and
-// admits more material, for inputs too thin to reach MinSummaryChars.
+// admits more material, for inputs too thin to reach MinChars.
 const sumMaxLevel = 3
 
 // stateExcerpt is how much of the last assistant message Current state
@@ -47,31 +47,31 @@ var summaryTags = []string{store.ContextOpenTag, store.ContextCloseTag,
 // older part of a session being compacted), folding in the previous
 // compaction summary when there is one. The result is 2,000–4,000
 // characters (runes) whenever the input has enough material, never more
-// than MaxSummaryChars, and never empty for non-empty input. It is plain
+// than MaxChars, and never empty for non-empty input. It is plain
 // text under headings: Earlier summary, User requests, Decisions and
 // findings, Files touched, Commands run, Errors and Current state, each
 // present only when it has content.
 func Summarize(previous *string, events []store.Event) string {
 	m := collectMaterial(previous, events)
 	level, target := 0, summaryTarget
-	for level < sumMaxLevel && totalDemand(m.sections(level), target) < MinSummaryChars+150 {
+	for level < sumMaxLevel && totalDemand(m.sections(level), target) < MinChars+150 {
 		level, target = level+1, thinTarget
 	}
 	secs := m.sections(level)
 	out := sumLayout(secs, target)
 	// Word-boundary cuts and items that do not fit leave the text short
 	// of its allocation; give the layout more room until it reaches the floor.
-	for try := 0; try < 3 && sumRuneLen(out) < MinSummaryChars; try++ {
-		if totalDemand(secs, MaxSummaryChars) <= sumRuneLen(out) {
+	for try := 0; try < 3 && sumRuneLen(out) < MinChars; try++ {
+		if totalDemand(secs, MaxChars) <= sumRuneLen(out) {
 			break
 		}
-		target = min(target+MinSummaryChars-sumRuneLen(out)+60, MaxSummaryChars-100)
+		target = min(target+MinChars-sumRuneLen(out)+60, MaxChars-100)
 		out = sumLayout(secs, target)
 	}
 	if out == "" && len(events) > 0 {
 		out = sumEventCounts(events)
 	}
-	return sumCapLines(sumStripTags(out), MaxSummaryChars)
+	return sumCapLines(sumStripTags(out), MaxChars)
 }
 
 // sumItem is one extracted piece of text, shown as prefix + text. pos (the

@@ -1,4 +1,4 @@
-package agents
+package summary
 
 import (
 	"context"
@@ -104,13 +104,13 @@ func summaryMaterial(previous *string, events []store.Event) int {
 }
 
 // summaryEnoughMaterial is the material from which a summary must reach
-// MinSummaryChars: twice the floor, since tool output, code and narration
+// MinChars: twice the floor, since tool output, code and narration
 // are not summary material.
-const summaryEnoughMaterial = 2 * MinSummaryChars
+const summaryEnoughMaterial = 2 * MinChars
 
 // checkSummaryInvariants checks what holds for every summary: valid UTF-8, at most
-// MaxSummaryChars, no tags, non-empty for non-empty input, the same text
-// when computed again, and at least MinSummaryChars when the input has
+// MaxChars, no tags, non-empty for non-empty input, the same text
+// when computed again, and at least MinChars when the input has
 // enough material.
 func checkSummaryInvariants(t *testing.T, name string, previous *string, events []store.Event) string {
 	t.Helper()
@@ -119,11 +119,11 @@ func checkSummaryInvariants(t *testing.T, name string, previous *string, events 
 	if !utf8.ValidString(s) {
 		t.Errorf("%s: summary is not valid UTF-8", name)
 	}
-	if n > MaxSummaryChars {
-		t.Errorf("%s: summary has %d characters, want at most %d", name, n, MaxSummaryChars)
+	if n > MaxChars {
+		t.Errorf("%s: summary has %d characters, want at most %d", name, n, MaxChars)
 	}
-	if m := summaryMaterial(previous, events); m >= summaryEnoughMaterial && n < MinSummaryChars {
-		t.Errorf("%s: summary has %d characters from %d of material, want at least %d", name, n, m, MinSummaryChars)
+	if m := summaryMaterial(previous, events); m >= summaryEnoughMaterial && n < MinChars {
+		t.Errorf("%s: summary has %d characters from %d of material, want at least %d", name, n, m, MinChars)
 	}
 	if s == "" && (len(events) > 0 || previous != nil && strings.TrimSpace(*previous) != "") {
 		t.Errorf("%s: empty summary of non-empty input", name)
@@ -203,10 +203,10 @@ func TestSummarizeLength(t *testing.T) {
 		events   []store.Event
 		min, max int
 	}{
-		{"rich", nil, summaryRichSession(60), MinSummaryChars, MaxSummaryChars},
-		{"rich with long previous", &long, summaryRichSession(60), MinSummaryChars, MaxSummaryChars},
-		{"thin", nil, thin, MinSummaryChars, MaxSummaryChars},
-		{"only a long previous", &long, nil, MinSummaryChars, MaxSummaryChars},
+		{"rich", nil, summaryRichSession(60), MinChars, MaxChars},
+		{"rich with long previous", &long, summaryRichSession(60), MinChars, MaxChars},
+		{"thin", nil, thin, MinChars, MaxChars},
+		{"only a long previous", &long, nil, MinChars, MaxChars},
 		{"tiny", nil, []store.Event{store.UserMessage("fix it"), store.AssistantText("Fixed.")}, 1, 200},
 	}
 	for _, tt := range tests {
@@ -314,15 +314,14 @@ func TestSummarizeSections(t *testing.T) {
 		heading: "User requests",
 		want:    []string{"- Please rewrite the importer", "…", "- add a flag"},
 	}, {
-		name: "Codex context and auto-continue are not requests",
+		name: "Codex context is not a request",
 		events: []store.Event{
 			store.UserMessage("<environment_context>\n  <cwd>/w</cwd>\n</environment_context>"),
 			store.UserMessage("# Context from my IDE setup:\n\n## Open tabs:\n- a.go\n\n## My request for Codex:\nrename the flag"),
-			store.UserMessage(AutoContinuePrompt()),
 		},
 		heading: "User requests",
 		want:    []string{"- rename the flag"},
-		absent:  []string{"environment_context", "Open tabs", "Carry on"},
+		absent:  []string{"environment_context", "Open tabs"},
 	}, {
 		name: "answers to questions are requests",
 		events: []store.Event{
