@@ -18,12 +18,12 @@ import (
 // ImportTranscript is the import paths' way to create the session: named
 // and dated from the file, and never twice.
 func StoreTranscript(ctx context.Context, st *store.Store, t Transcript, target int64, worktree, name string) (int64, int, error) {
-	return storeTranscriptAt(ctx, st, t, target, worktree, name, "")
+	return StoreTranscriptAt(ctx, st, t, target, worktree, name, "")
 }
 
-// storeTranscriptAt is StoreTranscript with the new session's created time
+// StoreTranscriptAt is StoreTranscript with the new session's created time
 // ("" means now).
-func storeTranscriptAt(ctx context.Context, st *store.Store, t Transcript, target int64, worktree, name, created string) (int64, int, error) {
+func StoreTranscriptAt(ctx context.Context, st *store.Store, t Transcript, target int64, worktree, name, created string) (int64, int, error) {
 	if len(t.Subagents) == 0 {
 		if target != 0 {
 			n, err := st.AppendEvents(ctx, target, t.Events, t.Usage...)
@@ -53,15 +53,15 @@ func subagentBatch(toolUseID, asked string, events []store.Event) store.Subagent
 // SubagentName is the name of a sub-agent's session from its parent's
 // name and what it was asked (SubagentTitle for a native transcript).
 func SubagentName(parent, asked string) string {
-	if asked = shorten(asked, 40); asked == "" {
+	if asked = Shorten(asked, 40); asked == "" {
 		asked = "sub-agent"
 	}
-	return shorten(parent, 30) + " › " + asked
+	return Shorten(parent, 30) + " › " + asked
 }
 
-// shorten returns the first non-blank line of s with its white space
+// Shorten returns the first non-blank line of s with its white space
 // collapsed, cut to max runes with an ellipsis.
-func shorten(s string, max int) string {
+func Shorten(s string, max int) string {
 	for _, line := range strings.Split(s, "\n") {
 		line = strings.Join(strings.Fields(line), " ")
 		if line == "" {

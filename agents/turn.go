@@ -154,7 +154,7 @@ type turn struct {
 	stopWhy   error // why Lazuli stopped the agent, if it did
 	storeErr  error
 	usageDone int                // the parser's usage rows stored so far
-	flushed   map[store.Kind]int // anchorable events stored so far, by kind (see placeUsage)
+	flushed   map[store.Kind]int // anchorable events stored so far, by kind (see parse.PlaceUsageAfter)
 	subs      []*subagentSink    // sub-agents' sessions, in the order they began
 	mark      *runMark           // held while last_claude_uuid is this run's
 }

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/agents/native"
 	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/cli"
 	"github.com/lazuli-app/lazuli/display"
@@ -211,7 +212,7 @@ func (pw *projectWindow) importTranscripts(paths []string) {
 		}
 		var msgs []string
 		for i, t := range parsed {
-			r, err := agents.ImportTranscript(pw.ctx, st, branch, "", paths[i], t)
+			r, err := native.ImportTranscript(pw.ctx, st, branch, "", paths[i], t)
 			if err != nil {
 				pw.showError("import "+filepath.Base(paths[i]), err)
 				return
@@ -225,7 +226,7 @@ func (pw *projectWindow) importTranscripts(paths []string) {
 }
 
 // importMessage says what importing one file did, for people.
-func importMessage(file string, r agents.ImportedFile) string {
+func importMessage(file string, r native.ImportedFile) string {
 	if r.Duplicate {
 		return fmt.Sprintf("%s: already imported as S%d (%s); nothing added", file, r.Session.ID, r.Session.DisplayName())
 	}

@@ -11,7 +11,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/agents/native"
 	"github.com/lazuli-app/lazuli/cli"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
@@ -36,7 +36,7 @@ type nativeImport struct {
 
 // nativeTarget is a scanned session and the worktree it imports into.
 type nativeTarget struct {
-	session agents.NativeSession
+	session native.Session
 	wt      Worktree
 }
 
@@ -53,11 +53,11 @@ func (pw *projectWindow) onImportNative() {
 
 // scan finds the native sessions and shows them with their state.
 func (ni *nativeImport) scan() {
-	claude, codex, err := agents.DefaultNativeDirs()
-	var scan agents.NativeScan
+	claude, codex, err := native.DefaultDirs()
+	var scan native.ScanResult
 	if err == nil {
-		ni.claudeHome = agents.ClaudeHomeOf(claude)
-		scan, err = agents.ScanNative(ni.pw.ctx, agents.NativeOptions{ClaudeDir: claude, CodexDir: codex, PreviewCache: agents.DefaultPreviewCache()})
+		ni.claudeHome = native.ClaudeHomeOf(claude)
+		scan, err = native.Scan(ni.pw.ctx, native.Options{ClaudeDir: claude, CodexDir: codex, PreviewCache: native.DefaultPreviewCache()})
 	}
 	if err != nil {
 		log.Printf("import native history: %v", err)
@@ -77,7 +77,7 @@ func (ni *nativeImport) scan() {
 
 // rows turns the scan into the dialog's rows, newest first, with each
 // session's state in the store it would import into.
-func (ni *nativeImport) rows(scan agents.NativeScan) ([]views.NativeRow, error) {
+func (ni *nativeImport) rows(scan native.ScanResult) ([]views.NativeRow, error) {
 	records := map[string]map[store.NativeKey]store.NativeImport{}
 	rows := make([]views.NativeRow, 0, len(scan.Sessions))
 	sessions := map[string]nativeTarget{}
@@ -95,7 +95,7 @@ func (ni *nativeImport) rows(scan agents.NativeScan) ([]views.NativeRow, error) 
 			records[wt.StorePath] = recs
 		}
 		state := string(n.State(recs))
-		if n.Own != "" && state == string(agents.NativeNew) {
+		if n.Own != "" && state == string(native.StateNew) {
 			state = "own run"
 		}
 		key := n.Key().String()
@@ -111,7 +111,7 @@ func (ni *nativeImport) rows(scan agents.NativeScan) ([]views.NativeRow, error) 
 }
 
 // scanNotes describes missing history folders and unreadable files.
-func scanNotes(scan agents.NativeScan) []string {
+func scanNotes(scan native.ScanResult) []string {
 	var notes []string
 	for _, r := range scan.Roots {
 		if !r.Found {
@@ -131,7 +131,7 @@ func scanNotes(scan agents.NativeScan) []string {
 // nativeTarget returns the worktree a native session imports into: the
 // deepest of the window's worktrees it ran in (in is true), else the
 // worktree shown.
-func (pw *projectWindow) nativeTarget(n agents.NativeSession) (wt Worktree, in bool) {
+func (pw *projectWindow) nativeTarget(n native.Session) (wt Worktree, in bool) {
 	best := -1
 	for i, w := range pw.wts {
 		if w.Dir != "" && n.RanIn(w.Dir) && (best < 0 || len(w.Dir) > len(pw.wts[best].Dir)) {
@@ -196,7 +196,7 @@ func (ni *nativeImport) states(groups []nativeGroup) map[string]string {
 // nativeGroup is the sessions that import into one store.
 type nativeGroup struct {
 	wt       Worktree
-	sessions []agents.NativeSession
+	sessions []native.Session
 }
 
 // groups splits keys by target store, in the order of the window's
@@ -231,7 +231,7 @@ func (ni *nativeImport) run(ctx context.Context, groups []nativeGroup) string {
 		}
 	}
 	var (
-		results   []agents.NativeResult
+		results   []native.Result
 		doneFiles int
 		doneBytes int64
 		err       error
@@ -246,8 +246,8 @@ func (ni *nativeImport) run(ctx context.Context, groups []nativeGroup) string {
 			branch = cli.BranchOf(g.wt.Dir)
 		}
 		files, bytes := doneFiles, doneBytes
-		var rs []agents.NativeResult
-		rs, err = agents.ImportNative(ctx, st, g.sessions, agents.NativeImportOptions{
+		var rs []native.Result
+		rs, err = native.Import(ctx, st, g.sessions, native.ImportOptions{
 			// Changed files are never checked by default: one the user
 			// checked is imported again as a new session.
 			// Sessions are recorded under the branch of the worktree whose
@@ -255,7 +255,7 @@ func (ni *nativeImport) run(ctx context.Context, groups []nativeGroup) string {
 			// worktree of this project (a branch since deleted, or checked
 			// out in the main worktree then), a phantom sidebar group.
 			Worktree: branch, ClaudeHome: ni.claudeHome, Reimport: true,
-			Progress: func(p agents.NativeProgress) {
+			Progress: func(p native.Progress) {
 				fyne.Do(func() { ni.dlg.SetProgress(files+p.Files, totalFiles, bytes+p.Bytes, totalBytes) })
 			},
 		})
@@ -273,11 +273,11 @@ func (ni *nativeImport) run(ctx context.Context, groups []nativeGroup) string {
 
 // nativeSummary is the dialog's closing text: the counts, why sessions
 // were skipped, and how the import ended.
-func nativeSummary(results []agents.NativeResult, err error) string {
-	lines := []string{agents.SummarizeNative(results, 0).String()}
+func nativeSummary(results []native.Result, err error) string {
+	lines := []string{native.Summarize(results, 0).String()}
 	skipped := 0
 	for _, r := range results {
-		if r.Outcome != agents.NativeSkipped {
+		if r.Outcome != native.Skipped {
 			continue
 		}
 		if skipped++; skipped <= maxSkipNotes {

@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/agents/native"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -19,7 +19,7 @@ import (
 // writeClaude writes a one-prompt Claude transcript that ran in cwd.
 func writeClaude(t *testing.T, projects, id, cwd, prompt string) {
 	t.Helper()
-	path := filepath.Join(projects, agents.EncodeClaudeProject(cwd), id+".jsonl")
+	path := filepath.Join(projects, native.EncodeClaudeProject(cwd), id+".jsonl")
 	line := `{"type":"user","message":{"role":"user","content":"` + prompt + `"},"uuid":"u-` + id +
 		`","parentUuid":null,"sessionId":"` + id + `","cwd":"` + cwd + `","gitBranch":"old-topic","timestamp":"2025-06-01T10:00:00.000Z"}` + "\n"
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -44,7 +44,7 @@ func TestNativeImportTargets(t *testing.T) {
 	writeClaude(t, projects, "in-main", main.Dir, "main work")
 	writeClaude(t, projects, "in-feat", filepath.Join(feat.Dir, "pkg"), "feature work")
 	writeClaude(t, projects, "elsewhere", filepath.Join(dir, "other"), "other work")
-	scan, err := agents.ScanNative(context.Background(), agents.NativeOptions{ClaudeDir: projects})
+	scan, err := native.Scan(context.Background(), native.Options{ClaudeDir: projects})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,9 +116,9 @@ func TestNativeImportTargets(t *testing.T) {
 }
 
 func TestNativeSummary(t *testing.T) {
-	res := []agents.NativeResult{
-		{Agent: "claude", ID: "a", Outcome: agents.NativeImported, Events: 4},
-		{Agent: "codex", ID: "b", Outcome: agents.NativeSkipped, Reason: "cannot read it: permission denied"},
+	res := []native.Result{
+		{Agent: "claude", ID: "a", Outcome: native.Imported, Events: 4},
+		{Agent: "codex", ID: "b", Outcome: native.Skipped, Reason: "cannot read it: permission denied"},
 	}
 	got := nativeSummary(res, context.Canceled)
 	want := "Imported 1 new session(s) with 4 events; appended 0 events to 0 session(s); 0 unchanged; 1 skipped.\n" +

@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/agents/native"
 	"github.com/lazuli-app/lazuli/cli"
 )
 
@@ -52,7 +52,7 @@ func (pw *projectWindow) startNativeSync() {
 	if pw.readOnly || !pw.nativeSyncOn() {
 		return
 	}
-	claude, codex, err := agents.DefaultNativeDirs()
+	claude, codex, err := native.DefaultDirs()
 	if err != nil {
 		log.Printf("native sync: %v", err)
 		return
@@ -62,7 +62,7 @@ func (pw *projectWindow) startNativeSync() {
 	pw.stopNativeSync = cancel
 	pw.mu.Unlock()
 	s := &nativeSync{pw: pw, claudeDir: claude, codexDir: codex, debounce: nativeSyncDebounce,
-		previewCache: agents.DefaultPreviewCache(), claudeHomeForRun: agents.ClaudeHomeOf(claude)}
+		previewCache: native.DefaultPreviewCache(), claudeHomeForRun: native.ClaudeHomeOf(claude)}
 	s.imported = func(summary string) {
 		fyne.Do(func() { pw.mv.PromptBox().SetStatus("Native history synced: "+summary, false) })
 	}
@@ -159,12 +159,12 @@ func watchTree(w *fsnotify.Watcher, dir string) {
 // store of the worktree it ran in.
 func (s *nativeSync) sync(ctx context.Context) {
 	pw := s.pw
-	scan, err := agents.ScanNative(ctx, agents.NativeOptions{ClaudeDir: s.claudeDir, CodexDir: s.codexDir, PreviewCache: s.previewCache})
+	scan, err := native.Scan(ctx, native.Options{ClaudeDir: s.claudeDir, CodexDir: s.codexDir, PreviewCache: s.previewCache})
 	if err != nil {
 		log.Printf("native sync: %v", err)
 		return
 	}
-	byStore := map[string][]agents.NativeSession{}
+	byStore := map[string][]native.Session{}
 	wts := map[string]Worktree{}
 	for _, n := range scan.Sessions {
 		if n.Own != "" {
@@ -177,7 +177,7 @@ func (s *nativeSync) sync(ctx context.Context) {
 		byStore[wt.StorePath] = append(byStore[wt.StorePath], n)
 		wts[wt.StorePath] = wt
 	}
-	var results []agents.NativeResult
+	var results []native.Result
 	for path, sessions := range byStore {
 		st, err := pw.store(path)
 		if err != nil {
@@ -188,13 +188,13 @@ func (s *nativeSync) sync(ctx context.Context) {
 		if branch == "" {
 			branch = cli.BranchOf(wts[path].Dir)
 		}
-		rs, err := agents.ImportNative(ctx, st, sessions, agents.NativeImportOptions{Worktree: branch, ClaudeHome: s.claudeHomeForRun})
+		rs, err := native.Import(ctx, st, sessions, native.ImportOptions{Worktree: branch, ClaudeHome: s.claudeHomeForRun})
 		results = append(results, rs...)
 		if err != nil {
 			log.Printf("native sync: %v", err)
 		}
 	}
-	sum := agents.SummarizeNative(results, 0)
+	sum := native.Summarize(results, 0)
 	if sum.Imported+sum.Appended == 0 {
 		return
 	}

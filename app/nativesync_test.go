@@ -9,7 +9,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/agents/native"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -28,7 +28,7 @@ func TestNativeSyncImportsWhatIsNew(t *testing.T) {
 	dir := t.TempDir()
 	wt := Worktree{Dir: filepath.Join(dir, "repo"), Branch: "main", StorePath: filepath.Join(dir, "repo", StoreRelPath)}
 	projects, codex := filepath.Join(dir, "claude", "projects"), filepath.Join(dir, "codex", "sessions")
-	for _, d := range []string{wt.Dir, codex, filepath.Join(projects, agents.EncodeClaudeProject(wt.Dir))} {
+	for _, d := range []string{wt.Dir, codex, filepath.Join(projects, native.EncodeClaudeProject(wt.Dir))} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +71,7 @@ func TestNativeSyncImportsWhatIsNew(t *testing.T) {
 		t.Fatalf("store after the first sync: %+v", list)
 	}
 
-	path := filepath.Join(projects, agents.EncodeClaudeProject(wt.Dir), "synced.jsonl")
+	path := filepath.Join(projects, native.EncodeClaudeProject(wt.Dir), "synced.jsonl")
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)

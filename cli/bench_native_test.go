@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/agents/native"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/internal/nativetree"
 	"github.com/lazuli-app/lazuli/search"
@@ -42,11 +42,11 @@ func BenchmarkNativeImportIndex(b *testing.B) {
 			b.Fatal(err)
 		}
 		start := time.Now()
-		scan, err := agents.ScanNative(ctx, agents.NativeOptions{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir})
+		scan, err := native.Scan(ctx, native.Options{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir})
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := agents.ImportNative(ctx, st, scan.Sessions, agents.NativeImportOptions{ClaudeHome: agents.ClaudeHomeOf(tree.ClaudeDir)})
+		res, err := native.Import(ctx, st, scan.Sessions, native.ImportOptions{ClaudeHome: native.ClaudeHomeOf(tree.ClaudeDir)})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -60,7 +60,7 @@ func BenchmarkNativeImportIndex(b *testing.B) {
 		}
 		indexTime += time.Since(mid)
 		importTime += mid.Sub(start)
-		events = agents.SummarizeNative(res, 0).ImportedEvents
+		events = native.Summarize(res, 0).ImportedEvents
 		x.Close()
 		st.Close()
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/agents/native"
 	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/project"
 	"github.com/lazuli-app/lazuli/store"
@@ -118,12 +119,12 @@ func parseTranscript(env *Env, file string, format parse.Format) (parsedFile, er
 // storeParsed writes one parsed transcript as a new session, named and
 // dated as import-native does (name, when given, wins), unless the store
 // already holds it; or appends it to target. One transaction either way.
-func storeParsed(ctx context.Context, st *store.Store, pf parsedFile, target int64, worktree, name string) (agents.ImportedFile, error) {
+func storeParsed(ctx context.Context, st *store.Store, pf parsedFile, target int64, worktree, name string) (native.ImportedFile, error) {
 	if target != 0 {
 		_, n, err := agents.StoreTranscript(ctx, st, pf.Transcript, target, worktree, name)
-		return agents.ImportedFile{Session: store.Session{ID: target}, Events: n}, err
+		return native.ImportedFile{Session: store.Session{ID: target}, Events: n}, err
 	}
-	return agents.ImportTranscript(ctx, st, worktree, name, pf.path, pf.Transcript)
+	return native.ImportTranscript(ctx, st, worktree, name, pf.path, pf.Transcript)
 }
 
 // worktreeDir is the worktree folder a store path belongs to.

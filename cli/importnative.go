@@ -10,7 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/agents/native"
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/printable"
 	"github.com/lazuli-app/lazuli/store"
@@ -49,7 +49,7 @@ func runImportNative(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	scan, err := agents.ScanNative(ctx, opts)
+	scan, err := native.Scan(ctx, opts)
 	if err != nil {
 		return err
 	}
@@ -75,10 +75,10 @@ func runImportNative(ctx context.Context, env *Env, args []string) error {
 }
 
 // nativeOptions resolves the history folders and the project folder.
-func nativeOptions(env *Env, f nativeFlags) (agents.NativeOptions, error) {
-	claude, codex, err := agents.DefaultNativeDirs()
+func nativeOptions(env *Env, f nativeFlags) (native.Options, error) {
+	claude, codex, err := native.DefaultDirs()
 	if err != nil && (f.claudeDir == "" || f.codexDir == "") {
-		return agents.NativeOptions{}, err
+		return native.Options{}, err
 	}
 	abs := func(p string) string {
 		if p != "" && !filepath.IsAbs(p) {
@@ -86,7 +86,7 @@ func nativeOptions(env *Env, f nativeFlags) (agents.NativeOptions, error) {
 		}
 		return p
 	}
-	opts := agents.NativeOptions{ClaudeDir: claude, CodexDir: codex, Project: abs(f.project), PreviewCache: agents.DefaultPreviewCache()}
+	opts := native.Options{ClaudeDir: claude, CodexDir: codex, Project: abs(f.project), PreviewCache: native.DefaultPreviewCache()}
 	if f.claudeDir != "" {
 		opts.ClaudeDir = abs(f.claudeDir)
 	}
@@ -97,10 +97,10 @@ func nativeOptions(env *Env, f nativeFlags) (agents.NativeOptions, error) {
 }
 
 // importNative imports the scanned sessions, printing each as it is stored.
-func importNative(ctx context.Context, env *Env, f nativeFlags, opts agents.NativeOptions, scan agents.NativeScan, st *store.Store) error {
+func importNative(ctx context.Context, env *Env, f nativeFlags, opts native.Options, scan native.ScanResult, st *store.Store) error {
 	var (
-		todo []agents.NativeSession
-		all  []agents.NativeResult
+		todo []native.Session
+		all  []native.Result
 	)
 	for _, n := range scan.Sessions {
 		if n.Own != "" && !f.includeOwn {
@@ -117,10 +117,10 @@ func importNative(ctx context.Context, env *Env, f nativeFlags, opts agents.Nati
 			printNativeResult(env.Stdout, r)
 		}
 	}
-	iopts := agents.NativeImportOptions{
+	iopts := native.ImportOptions{
 		Worktree: f.worktree, FallbackWorktree: BranchOf(worktreeDir(st.Path())), Reimport: f.reimport,
-		ClaudeHome: agents.ClaudeHomeOf(opts.ClaudeDir),
-		Done: func(rs []agents.NativeResult) {
+		ClaudeHome: native.ClaudeHomeOf(opts.ClaudeDir),
+		Done: func(rs []native.Result) {
 			if !f.json {
 				for _, r := range rs {
 					printNativeResult(env.Stdout, r)
@@ -128,9 +128,9 @@ func importNative(ctx context.Context, env *Env, f nativeFlags, opts agents.Nati
 			}
 		},
 	}
-	results, err := agents.ImportNative(ctx, st, todo, iopts)
+	results, err := native.Import(ctx, st, todo, iopts)
 	all = append(all, results...)
-	sum := agents.SummarizeNative(all, len(scan.Skipped))
+	sum := native.Summarize(all, len(scan.Skipped))
 	if f.json {
 		if jerr := writeJSON(env.Stdout, nativeReport(st.Path(), scan, all, sum)); jerr != nil {
 			return jerr
@@ -148,25 +148,25 @@ func importNative(ctx context.Context, env *Env, f nativeFlags, opts agents.Nati
 }
 
 // ownResult skips a turn that AZUREAL or Lazuli ran.
-func ownResult(n agents.NativeSession) agents.NativeResult {
-	return agents.NativeResult{Agent: n.Agent, ID: n.ID, Path: n.Path, Outcome: agents.NativeSkipped,
+func ownResult(n native.Session) native.Result {
+	return native.Result{Agent: n.Agent, ID: n.ID, Path: n.Path, Outcome: native.Skipped,
 		Reason: "run by AZUREAL or Lazuli (" + n.Own + "), so already in a store; --include-own imports it"}
 }
 
 // printNativeResult prints one line per native transcript; sub-agents are
 // indented under their session.
-func printNativeResult(w io.Writer, r agents.NativeResult) {
+func printNativeResult(w io.Writer, r native.Result) {
 	indent := ""
 	if r.ParentID != "" {
 		indent = "  "
 	}
 	what := fmt.Sprintf("%s%-10s %s %s", indent, r.Outcome, r.Agent, printable.Line(r.ID))
 	switch r.Outcome {
-	case agents.NativeImported:
+	case native.Imported:
 		fmt.Fprintf(w, "%s: new session S%d, %d events\n", what, r.SessionID, r.Events)
-	case agents.NativeAppended:
+	case native.Appended:
 		fmt.Fprintf(w, "%s: S%d, +%d events\n", what, r.SessionID, r.Events)
-	case agents.NativeUnchanged:
+	case native.Unchanged:
 		fmt.Fprintf(w, "%s: S%d\n", what, r.SessionID)
 	default:
 		fmt.Fprintf(w, "%s: %s\n", what, printable.Line(r.Reason))
@@ -205,14 +205,14 @@ type nativeSkipJSON struct {
 
 // nativeReportJSON is the output of import-native --json.
 type nativeReportJSON struct {
-	Store      string               `json:"store"`
-	Roots      []nativeRootJSON     `json:"roots"`
-	Unreadable []nativeSkipJSON     `json:"unreadable"`
-	Results    []nativeResultJSON   `json:"results"`
-	Summary    agents.NativeSummary `json:"summary"`
+	Store      string             `json:"store"`
+	Roots      []nativeRootJSON   `json:"roots"`
+	Unreadable []nativeSkipJSON   `json:"unreadable"`
+	Results    []nativeResultJSON `json:"results"`
+	Summary    native.Summary     `json:"summary"`
 }
 
-func nativeReport(path string, scan agents.NativeScan, results []agents.NativeResult, sum agents.NativeSummary) nativeReportJSON {
+func nativeReport(path string, scan native.ScanResult, results []native.Result, sum native.Summary) nativeReportJSON {
 	rep := nativeReportJSON{Store: path, Roots: rootsJSON(scan.Roots), Unreadable: skippedJSON(scan.Skipped),
 		Results: make([]nativeResultJSON, 0, len(results)), Summary: sum}
 	for _, r := range results {
@@ -222,7 +222,7 @@ func nativeReport(path string, scan agents.NativeScan, results []agents.NativeRe
 	return rep
 }
 
-func rootsJSON(roots []agents.NativeRoot) []nativeRootJSON {
+func rootsJSON(roots []native.Root) []nativeRootJSON {
 	out := make([]nativeRootJSON, 0, len(roots))
 	for _, r := range roots {
 		out = append(out, nativeRootJSON{Agent: r.Agent, Path: r.Path, Found: r.Found, Note: r.Note})
@@ -230,7 +230,7 @@ func rootsJSON(roots []agents.NativeRoot) []nativeRootJSON {
 	return out
 }
 
-func skippedJSON(skips []agents.NativeSkip) []nativeSkipJSON {
+func skippedJSON(skips []native.Skip) []nativeSkipJSON {
 	out := make([]nativeSkipJSON, 0, len(skips))
 	for _, s := range skips {
 		out = append(out, nativeSkipJSON{Path: s.Path, Reason: s.Reason})
@@ -255,7 +255,7 @@ type nativePreviewJSON struct {
 	Subagents   []nativePreviewJSON `json:"subagents,omitempty"`
 }
 
-func previewJSON(n agents.NativeSession, records map[store.NativeKey]store.NativeImport) nativePreviewJSON {
+func previewJSON(n native.Session, records map[store.NativeKey]store.NativeImport) nativePreviewJSON {
 	p := nativePreviewJSON{Agent: n.Agent, ID: n.ID, ParentID: n.ParentID, Path: n.Path, Size: n.Size,
 		Modified: n.ModTime.UTC().Format(time.RFC3339), Project: n.Cwd, Branch: n.Branch,
 		FirstPrompt: n.FirstPrompt, State: string(n.State(records)), Own: n.Own}
@@ -270,7 +270,7 @@ func previewJSON(n agents.NativeSession, records map[store.NativeKey]store.Nativ
 
 // printNativePreview lists the sessions found and what an import would do
 // with each: the CLI's preview.
-func printNativePreview(env *Env, asJSON bool, scan agents.NativeScan, records map[store.NativeKey]store.NativeImport) error {
+func printNativePreview(env *Env, asJSON bool, scan native.ScanResult, records map[store.NativeKey]store.NativeImport) error {
 	if asJSON {
 		out := struct {
 			Roots      []nativeRootJSON    `json:"roots"`
@@ -304,7 +304,7 @@ func printNativePreview(env *Env, asJSON bool, scan agents.NativeScan, records m
 	return nil
 }
 
-func startedText(n agents.NativeSession) string {
+func startedText(n native.Session) string {
 	t := n.Started
 	if t.IsZero() {
 		t = n.ModTime

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/agents/native"
 	"github.com/lazuli-app/lazuli/internal/nativetree"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -171,7 +171,7 @@ func TestImportNativeCommandOwnRuns(t *testing.T) {
 func TestImportNativeCommandErrors(t *testing.T) {
 	dir := t.TempDir()
 	code, _, errOut := run(t, dir, nativeArgs(filepath.Join(dir, "a"), filepath.Join(dir, "b"))...)
-	if code != ExitError || !strings.Contains(errOut, agents.ErrNoNativeHistory.Error()) || !strings.Contains(errOut, "no such folder") {
+	if code != ExitError || !strings.Contains(errOut, native.ErrNoHistory.Error()) || !strings.Contains(errOut, "no such folder") {
 		t.Errorf("no history: exit %d: %s", code, errOut)
 	}
 	code, _, errOut = run(t, dir, "import-native", "extra")

@@ -12,7 +12,7 @@ import (
 // This file holds what both Claude parsers share: JSON access, tool calls
 // and results, prompt blocks, hooks and synthetic messages.
 
-// claudeTrimLine trims white space and a UTF-8 byte order mark from a line.
+// TrimLine trims white space and a UTF-8 byte order mark from a line.
 func TrimLine(line []byte) []byte {
 	return bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(line), []byte("\xef\xbb\xbf")))
 }
@@ -284,7 +284,7 @@ func claudeIsAPIError(o parse.Object, t string) bool {
 	return strings.HasPrefix(t, "API Error")
 }
 
-// claudeMessageTexts returns the text of a message: its string content, or
+// MessageTexts returns the text of a message: its string content, or
 // the text of its text blocks.
 func MessageTexts(msg parse.Object) []string {
 	if s, ok := msg.StrOK("content"); ok {
@@ -312,5 +312,5 @@ func claudeRetryText(msg string, attempt, retries uint64) string {
 	return msg
 }
 
-// claudeItoa formats n in decimal.
+// itoa formats n in decimal.
 func itoa(n uint64) string { return strconv.FormatUint(n, 10) }

@@ -108,7 +108,7 @@ func TestClaudeObj(t *testing.T) {
 // commands, Init and Complete events, and the same user and assistant text
 // apart from the documented differences (docs/compatibility.md).
 func TestClaudeParsers_MatchReference(t *testing.T) {
-	dir := FixtureDir(t)
+	dir := claudeFixtureDir(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "transcripts", "[AB]_*.jsonl"))
 	for _, path := range files {
 		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
@@ -242,7 +242,7 @@ func claudeCount(events []store.Event) claudeCounts {
 
 // claudeFixtureDir returns the shared fixtures folder (see
 // internal/fixtures for what happens when it is missing).
-func FixtureDir(tb testing.TB) string {
+func claudeFixtureDir(tb testing.TB) string {
 	tb.Helper()
 	return fixtures.Dir(tb)
 }

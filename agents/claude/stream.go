@@ -37,7 +37,7 @@ type StreamParser struct {
 	echo  string                   // a sub-parser's prompt, dropped when the stream repeats it
 }
 
-// newClaudeStreamParser returns a stream parser; it needs no options.
+// NewStreamParser returns a stream parser; it needs no options.
 func NewStreamParser(parse.Options) *StreamParser {
 	return &StreamParser{tools: claudeTools{}, agents: map[string]bool{}, asked: map[string]string{},
 		subs: map[string]*StreamParser{}, ready: map[string][]store.Event{}}

@@ -277,7 +277,7 @@ func TestClaudeStreamParser_NoResult(t *testing.T) {
 // claudeStreamFixtures lists the format A files: the shared transcripts and
 // the real CLI captures.
 func claudeStreamFixtures(tb testing.TB) []string {
-	dir := FixtureDir(tb)
+	dir := claudeFixtureDir(tb)
 	files, _ := filepath.Glob(filepath.Join(dir, "transcripts", "A_*"))
 	more, _ := filepath.Glob(filepath.Join(dir, "real-cli", "claude-*", "stdout.jsonl"))
 	return append(files, more...)
@@ -316,7 +316,7 @@ func TestClaudeStreamParser_FixtureCounts(t *testing.T) {
 		// A pretty-printed JSON array, not JSONL: nothing is read from it.
 		{"transcripts/A_claude-code-action_sample-turns.json", claudeCounts{}},
 	}
-	dir := FixtureDir(t)
+	dir := claudeFixtureDir(t)
 	for _, tt := range tests {
 		t.Run(claudeFixtureName(tt.file), func(t *testing.T) {
 			events, _, _, err := parseFile(filepath.Join(dir, tt.file), parse.FormatClaudeStream, parse.Options{})
@@ -333,7 +333,7 @@ func TestClaudeStreamParser_FixtureCounts(t *testing.T) {
 // TestClaudeStreamParser_Subagent checks the real sub-agent capture: the
 // sub-agent's Bash call and its prompt stay out of the parent's turn.
 func TestClaudeStreamParser_Subagent(t *testing.T) {
-	path := filepath.Join(FixtureDir(t), "real-cli", "claude-g-subagent", "stdout.jsonl")
+	path := filepath.Join(claudeFixtureDir(t), "real-cli", "claude-g-subagent", "stdout.jsonl")
 	events, _, _, err := parseFile(path, parse.FormatClaudeStream, parse.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -347,7 +347,7 @@ func TestClaudeStreamParser_Subagent(t *testing.T) {
 
 // TestClaudeStreamParser_APIRetry checks the real 529-then-success capture.
 func TestClaudeStreamParser_APIRetry(t *testing.T) {
-	path := filepath.Join(FixtureDir(t), "real-cli", "claude-d-api-error-retry", "stdout.jsonl")
+	path := filepath.Join(claudeFixtureDir(t), "real-cli", "claude-d-api-error-retry", "stdout.jsonl")
 	events, _, _, err := parseFile(path, parse.FormatClaudeStream, parse.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -372,6 +372,6 @@ func FuzzClaudeStreamParser(f *testing.F) {
 }
 
 func BenchmarkClaudeStreamParser(b *testing.B) {
-	path := filepath.Join(FixtureDir(b), "transcripts", "A_sandbox_ai_compiler_claude-debug--claude_output.jsonl")
+	path := filepath.Join(claudeFixtureDir(b), "transcripts", "A_sandbox_ai_compiler_claude-debug--claude_output.jsonl")
 	claudeBenchParser(b, path, func() parse.Parser { return NewStreamParser(parse.Options{}) })
 }

@@ -17,7 +17,7 @@ import (
 // blocks: each becomes thinking, stored beside the events, so the store's
 // events (AZUREAL's view) are what they were without it.
 func TestClaudeThinkingIsKept(t *testing.T) {
-	path := filepath.Join(FixtureDir(t), "transcripts/B_claude-code-log_7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl")
+	path := filepath.Join(claudeFixtureDir(t), "transcripts/B_claude-code-log_7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl")
 	want := countThinkingBlocks(t, path)
 	if want != 36 {
 		t.Fatalf("the fixture has %d non-blank thinking blocks, want 36", want)

@@ -13,7 +13,7 @@ import (
 // maxPlanSize bounds the plan file the transcript parser reads.
 const maxPlanSize = 4 << 20
 
-// claudeTranscriptParser parses format B, the transcript Claude Code keeps in
+// TranscriptParser parses format B, the transcript Claude Code keeps in
 // ~/.claude/projects/<enc>/<id>.jsonl (spec §5.4).
 //
 // It holds all events back until Finish: a later line can replace an earlier
@@ -51,7 +51,7 @@ type Time struct {
 // after reports whether t is later than u.
 func (t Time) after(u Time) bool { return !t.Ok || (u.Ok && t.T.After(u.T)) }
 
-// newClaudeTranscriptParser returns a transcript parser that finds plan
+// NewTranscriptParser returns a transcript parser that finds plan
 // files under opts.ClaudeHome.
 func NewTranscriptParser(opts parse.Options) *TranscriptParser {
 	return &TranscriptParser{
@@ -398,7 +398,7 @@ func claudeBlockTexts(blocks []parse.Object) string {
 	return strings.Join(parts, "\n")
 }
 
-// claudeTimestamp reads a line's RFC 3339 timestamp.
+// Timestamp reads a line's RFC 3339 timestamp.
 func Timestamp(o parse.Object) Time {
 	s, _ := o.StrOK("timestamp")
 	t, err := time.Parse(time.RFC3339Nano, s)

@@ -260,7 +260,7 @@ func TestClaudeTranscriptParser_Plan(t *testing.T) {
 // claudeTranscriptFixtures lists the format B files: the shared transcripts
 // and the real CLI captures' own transcripts (sub-agents included).
 func claudeTranscriptFixtures(tb testing.TB) []string {
-	dir := FixtureDir(tb)
+	dir := claudeFixtureDir(tb)
 	files, _ := filepath.Glob(filepath.Join(dir, "transcripts", "B_*"))
 	_ = filepath.WalkDir(filepath.Join(dir, "real-cli"), func(path string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".jsonl") &&
@@ -312,7 +312,7 @@ func TestClaudeTranscriptParser_FixtureCounts(t *testing.T) {
 		{"real-cli/claude-d-api-error-retry/transcripts/claude/projects/-tmp-fakemodel-scratch-claude-d-api-error-retry-work/6e74c1c8-d119-4230-a5ca-4258bd035f4b.jsonl", claudeCounts{user: 1, text: 1, hooks: 1}},
 		{"real-cli/claude-a-multitool/transcripts/claude/projects/-tmp-fakemodel-scratch-claude-a-multitool-work/3a6df021-2019-4f79-b489-8f3bc53670e8.jsonl", claudeCounts{user: 1, text: 3, calls: 7, results: 7}},
 	}
-	dir := FixtureDir(t)
+	dir := claudeFixtureDir(t)
 	for _, tt := range tests {
 		t.Run(claudeFixtureName(tt.file), func(t *testing.T) {
 			events, _, _, err := parseFile(filepath.Join(dir, tt.file), parse.FormatClaudeTranscript, parse.Options{ClaudeHome: t.TempDir()})
@@ -329,7 +329,7 @@ func TestClaudeTranscriptParser_FixtureCounts(t *testing.T) {
 // TestClaudeTranscriptParser_ArrayPrompts checks that prompts AZUREAL lost
 // (array content, with and without images) are kept, in order.
 func TestClaudeTranscriptParser_ArrayPrompts(t *testing.T) {
-	dir := FixtureDir(t)
+	dir := claudeFixtureDir(t)
 	const name = "B_claude-code-log_9e953218-585f-4692-89df-9e0747a31c68"
 	ref := claudeReference(t, name)
 	if c := claudeCount(ref); c.user != 0 {
@@ -373,6 +373,6 @@ func FuzzClaudeTranscriptParser(f *testing.F) {
 }
 
 func BenchmarkClaudeTranscriptParser(b *testing.B) {
-	path := filepath.Join(FixtureDir(b), "transcripts", "B_claude-code-log_37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl")
+	path := filepath.Join(claudeFixtureDir(b), "transcripts", "B_claude-code-log_37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl")
 	claudeBenchParser(b, path, func() parse.Parser { return NewTranscriptParser(parse.Options{}) })
 }

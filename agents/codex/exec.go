@@ -17,7 +17,7 @@ import (
 // model when a session is loaded.
 const codexDefaultModel = "codex"
 
-// codexExecParser parses `codex exec --json` stdout. It emits one Init per
+// ExecParser parses `codex exec --json` stdout. It emits one Init per
 // process, like AZUREAL. Its Complete events have duration 0: the stream
 // carries no times, so the runner, which knows when it started the process,
 // fills in the wall-clock duration before storing them.
@@ -33,7 +33,7 @@ type ExecParser struct {
 // Usage returns the usage of the turn.completed lines fed so far.
 func (p *ExecParser) Usage() []parse.UsageRow { return p.usage.Rows() }
 
-// newCodexExecParser returns a parser whose Init reports opts.Model.
+// NewExecParser returns a parser whose Init reports opts.Model.
 func NewExecParser(opts parse.Options) *ExecParser {
 	model := opts.Model
 	if model == "" {

@@ -17,7 +17,7 @@ import (
 // for the model of a session's Init.
 const codexMaxHeld = 4096
 
-// codexRolloutParser parses a Codex rollout file. It gives each distinct
+// RolloutParser parses a Codex rollout file. It gives each distinct
 // session (session_meta id) one Init whose model is the session's first
 // turn_context model, holding the session's first events back until that
 // model is known (or the input ends).
@@ -48,7 +48,7 @@ func (p *RolloutParser) billTurn() {
 	}
 }
 
-// newCodexRolloutParser returns a rollout parser; it needs no options.
+// NewRolloutParser returns a rollout parser; it needs no options.
 func NewRolloutParser(parse.Options) *RolloutParser {
 	return &RolloutParser{sessions: make(map[string]bool)}
 }
@@ -357,7 +357,7 @@ func (h *codexHistory) observe(evs []store.Event) {
 	}
 }
 
-// codexMessageText is a message's text: a string, or the text parts of an
+// MessageText is a message's text: a string, or the text parts of an
 // array joined by newlines.
 func MessageText(raw json.RawMessage) string {
 	c := parse.Object{"c": raw}
@@ -385,7 +385,7 @@ const (
 
 var codexContextTags = []string{"<environment_context>", "<user_instructions>"}
 
-// codexUserText returns the part of a user message the user wrote, and
+// UserText returns the part of a user message the user wrote, and
 // false when there is none (spec §6.4 sanitize, plus Codex context).
 func UserText(raw string) (string, bool) {
 	s, ok := store.SanitizeUserMessage(raw)

@@ -70,7 +70,7 @@ func DetectFormat(head [][]byte) (Format, error) {
 	return "", detectFailure(head, nonBlank)
 }
 
-// detectLine returns the format a JSON object line belongs to, or "".
+// DetectLine returns the format a JSON object line belongs to, or "".
 func DetectLine(o Object) Format {
 	t := o.Str("type")
 	_, hasParent := o["parentUuid"]

@@ -22,7 +22,7 @@ const (
 // Formats lists the concrete formats, for help texts and flag validation.
 var Formats = []Format{FormatClaudeStream, FormatClaudeTranscript, FormatCodexExec, FormatCodexRollout}
 
-// ParseFormat returns the Format named s.
+// LookupFormat returns the Format named s.
 func LookupFormat(s string) (Format, error) {
 	if s == "" || s == string(FormatAuto) {
 		return FormatAuto, nil
@@ -55,7 +55,7 @@ type Parser interface {
 	Stats() Stats
 }
 
-// ParseStats counts what a parser saw.
+// Stats counts what a parser saw.
 type Stats struct {
 	Lines     int   // lines fed, blank ones included
 	Malformed int   // lines that were not valid JSON objects, or too long
@@ -71,7 +71,7 @@ func (s *Stats) NoteMalformed() {
 	}
 }
 
-// ParserOptions configure a parser.
+// Options configure a parser.
 type Options struct {
 	// Model is the model name a Codex exec parser reports in Init
 	// (the codex CLI does not print it).

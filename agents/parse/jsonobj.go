@@ -8,13 +8,13 @@ import (
 	"github.com/lazuli-app/lazuli/store"
 )
 
-// jsonObj is a JSON object decoded one level deep, for the Claude and Codex
+// Object is a JSON object decoded one level deep, for the Claude and Codex
 // parsers. Its accessors are lenient: a missing key or a value of another
 // type reads as absent (the zero value, or ok false), so one odd field
 // never costs the rest of a line.
 type Object map[string]json.RawMessage
 
-// decodeObj decodes raw as a JSON object; ok is false for anything else
+// DecodeObject decodes raw as a JSON object; ok is false for anything else
 // (null included).
 func DecodeObject(raw []byte) (Object, bool) {
 	raw = bytes.TrimSpace(raw)

@@ -29,7 +29,7 @@ import (
 	"github.com/lazuli-app/lazuli/store"
 )
 
-// usageLog records a parser's usage rows and the anchors they need.
+// UsageLog records a parser's usage rows and the anchors they need.
 type UsageLog struct {
 	counts map[store.Kind]int
 	last   store.Kind // kind of the last anchorable event; "" before any
@@ -119,9 +119,9 @@ func PlaceUsage(events []store.Event, rows []UsageRow) []store.Usage {
 	return PlaceUsageAfter(events, rows, nil)
 }
 
-// placeUsage is PlaceUsage for events that follow earlier ones of the same
+// PlaceUsageAfter is PlaceUsage for events that follow earlier ones of the same
 // parser (an import appending to a session, a run flushing again): before
-// counts the earlier events by kind (see countAnchors); a row anchored
+// counts the earlier events by kind (see CountAnchors); a row anchored
 // among them goes before events[0].
 func PlaceUsageAfter(events []store.Event, rows []UsageRow, before map[store.Kind]int) []store.Usage {
 	if len(rows) == 0 {
@@ -158,7 +158,7 @@ func PlaceUsageAfter(events []store.Event, rows []UsageRow, before map[store.Kin
 	return out
 }
 
-// countAnchors adds the anchorable events of evs to counts by kind.
+// CountAnchors adds the anchorable events of evs to counts by kind.
 func CountAnchors(counts map[store.Kind]int, evs []store.Event) map[store.Kind]int {
 	if counts == nil {
 		counts = map[store.Kind]int{}
@@ -171,7 +171,7 @@ func CountAnchors(counts map[store.Kind]int, evs []store.Event) map[store.Kind]i
 	return counts
 }
 
-// usageTime returns a line's timestamp in the store's TimeFormat, "" when
+// UsageTime returns a line's timestamp in the store's TimeFormat, "" when
 // it has none.
 func UsageTime(o Object) string {
 	s, ok := o.StrOK("timestamp")
@@ -185,7 +185,7 @@ func UsageTime(o Object) string {
 	return t.UTC().Format(store.TimeFormat)
 }
 
-// nonNeg reads a token count at k; anything but a non-negative integer is 0.
+// NonNeg reads a token count at k; anything but a non-negative integer is 0.
 func NonNeg(o Object, k string) int64 {
 	n, ok := o.Integer(k)
 	if !ok || n < 0 {

@@ -1,9 +1,9 @@
-package agents
+package native
 
 // This file keeps the previews of native transcripts between scans, so that
 // a scan of an unchanged history reads no transcript: a file whose size,
 // modification time and inode are those of its cached preview is not
-// opened. The cache is one gob file (NativeOptions.PreviewCache), written
+// opened. The cache is one gob file (Options.PreviewCache), written
 // whole through a temporary file and a rename; a missing, damaged or
 // foreign one is rebuilt, so it can never cost more than a full scan.
 
@@ -34,8 +34,8 @@ type previewCacheFile struct {
 // cachedPreview is one file's preview and the stat it was taken at.
 type cachedPreview struct {
 	Stat    store.FileStat
-	Session NativeSession // without Subagents
-	Project string        // NativeSession.project
+	Session Session // without Subagents
+	Project string  // Session.project
 }
 
 // previewCache is a scan's view of the cache.
@@ -79,7 +79,7 @@ func previewKey(agent, root, path string) string { return agent + "\x00" + root 
 
 // preview returns the preview of the file at path, from the cache when its
 // stat (d's) is the cached one, else read from the file.
-func (c *previewCache) preview(agent, root, path string, d fs.DirEntry) (NativeSession, error) {
+func (c *previewCache) preview(agent, root, path string, d fs.DirEntry) (Session, error) {
 	key := previewKey(agent, root, path)
 	if c.path != "" {
 		if fi, err := d.Info(); err == nil {

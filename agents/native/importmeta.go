@@ -1,9 +1,10 @@
-package agents
+package native
 
 import (
 	"context"
 	"os"
 
+	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -16,11 +17,11 @@ import (
 // timestamps the file's modification time — in store.TimeFormat, UTC.
 // events are the file's parsed events; f its detected format.
 func ImportMeta(path string, f parse.Format, events []store.Event) (name, created string) {
-	agent := NativeClaude
+	agent := Claude
 	if f == parse.FormatCodexExec || f == parse.FormatCodexRollout {
-		agent = NativeCodex
+		agent = Codex
 	}
-	n := NativeSession{Agent: agent, Path: path}
+	n := Session{Agent: agent, Path: path}
 	if f == parse.FormatClaudeTranscript || f == parse.FormatCodexRollout {
 		if p, err := previewFile(agent, "", path); err == nil {
 			n = p
@@ -54,7 +55,7 @@ type ImportedFile struct {
 // file twice gives) nothing is stored and the result says which session
 // holds it, as a merge skips an exact duplicate. The transcript's usage
 // is stored with it.
-func ImportTranscript(ctx context.Context, st *store.Store, worktree, name, path string, t Transcript) (ImportedFile, error) {
+func ImportTranscript(ctx context.Context, st *store.Store, worktree, name, path string, t agents.Transcript) (ImportedFile, error) {
 	derived, created := ImportMeta(path, t.Format, t.Events)
 	if name == "" {
 		name = derived
@@ -64,7 +65,7 @@ func ImportTranscript(ctx context.Context, st *store.Store, worktree, name, path
 	} else if ok {
 		return ImportedFile{Session: s, Duplicate: true}, nil
 	}
-	id, n, err := storeTranscriptAt(ctx, st, t, 0, worktree, name, created)
+	id, n, err := agents.StoreTranscriptAt(ctx, st, t, 0, worktree, name, created)
 	if err != nil {
 		return ImportedFile{}, err
 	}

@@ -1,4 +1,4 @@
-package agents
+package native
 
 // This file tells whether a native session ran in a project folder.
 
@@ -8,13 +8,13 @@ import (
 )
 
 // RanIn reports whether the session ran in dir or below it (see
-// NativeOptions.Project).
-func (n NativeSession) RanIn(dir string) bool { return newProjectMatcher(dir).match(n) }
+// Options.Project).
+func (n Session) RanIn(dir string) bool { return newProjectMatcher(dir).match(n) }
 
 // inProject keeps the sessions that ran in project or below it.
-func inProject(sessions []NativeSession, project string) []NativeSession {
+func inProject(sessions []Session, project string) []Session {
 	m := newProjectMatcher(project)
-	var out []NativeSession
+	var out []Session
 	for _, n := range sessions {
 		if m.match(n) {
 			out = append(out, n)
@@ -45,7 +45,7 @@ func newProjectMatcher(project string) projectMatcher {
 // Claude session whose head names no cwd, by its project folder's name
 // (which Claude derives from the cwd, losing every non-alphanumeric
 // character, so it is only a fallback).
-func (m projectMatcher) match(n NativeSession) bool {
+func (m projectMatcher) match(n Session) bool {
 	if n.Cwd == "" {
 		return n.project != "" && (n.project == m.encoded || strings.HasPrefix(n.project, m.encoded+"-"))
 	}

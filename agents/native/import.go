@@ -1,6 +1,6 @@
-package agents
+package native
 
-// This file imports native sessions (found by ScanNative) into a store: one
+// This file imports native sessions (found by Scan) into a store: one
 // Lazuli session per native session, each sub-agent transcript a session of
 // its own named after its parent, and on later imports only the lines added
 // since, all recorded in the store's native-import table.
@@ -14,12 +14,13 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
 )
 
-// NativeImportOptions configure ImportNative.
-type NativeImportOptions struct {
+// ImportOptions configure Import.
+type ImportOptions struct {
 	// Worktree is the branch recorded in new sessions. "" means the branch
 	// the agent recorded, else FallbackWorktree, else "main".
 	Worktree         string
@@ -33,34 +34,34 @@ type NativeImportOptions struct {
 	// Progress, when set, is called on the importing goroutine before and
 	// after each session is read (files are parsed on every core, a few
 	// sessions ahead; progress follows the sessions taken in order).
-	Progress func(NativeProgress)
+	Progress func(Progress)
 	// Done, when set, is called on the importing goroutine with the
 	// results of each session (and its sub-agents) once it is stored.
-	Done func([]NativeResult)
+	Done func([]Result)
 }
 
-// NativeProgress says how far an import is.
-type NativeProgress struct {
+// Progress says how far an import is.
+type Progress struct {
 	Files, TotalFiles int   // transcript files done (stored or skipped), of all
 	Bytes, TotalBytes int64 // bytes read so far, of all the files' sizes at the scan
 	Current           string
 }
 
-// NativeOutcome is what an import did with one native transcript.
-type NativeOutcome string
+// Outcome is what an import did with one native transcript.
+type Outcome string
 
-// The outcomes of ImportNative.
+// The outcomes of Import.
 const (
-	NativeImported  NativeOutcome = "imported"  // a new session
-	NativeAppended  NativeOutcome = "appended"  // new events added to its session
-	NativeUnchanged NativeOutcome = "unchanged" // nothing new
-	NativeSkipped   NativeOutcome = "skipped"   // not imported; Reason says why
+	Imported  Outcome = "imported"  // a new session
+	Appended  Outcome = "appended"  // new events added to its session
+	Unchanged Outcome = "unchanged" // nothing new
+	Skipped   Outcome = "skipped"   // not imported; Reason says why
 )
 
-// NativeResult is the outcome for one native transcript file.
-type NativeResult struct {
+// Result is the outcome for one native transcript file.
+type Result struct {
 	Agent, ID, ParentID, Path string
-	Outcome                   NativeOutcome
+	Outcome                   Outcome
 	SessionID                 int64 // the Lazuli session; 0 when skipped before one existed
 	Events                    int   // events stored by this import
 	Malformed                 int   // lines that were not JSON and were skipped
@@ -77,7 +78,7 @@ const (
 	importGroupUnits = 256
 )
 
-// ImportNative imports sessions into st, oldest first so that the newest
+// Import imports sessions into st, oldest first so that the newest
 // ends up first in the session list. Sessions, each with its sub-agents,
 // are stored in groups, one transaction each, with their records: a
 // process killed at any point leaves each session wholly imported or not at
@@ -86,7 +87,7 @@ const (
 // results of the sessions stored (those read before the cancel are stored
 // first) and ctx's error, and at the first store error (busy, read-only,
 // damaged).
-func ImportNative(ctx context.Context, st *store.Store, sessions []NativeSession, opts NativeImportOptions) ([]NativeResult, error) {
+func Import(ctx context.Context, st *store.Store, sessions []Session, opts ImportOptions) ([]Result, error) {
 	records, err := st.NativeImports(ctx)
 	if err != nil {
 		return nil, err
@@ -97,7 +98,7 @@ func ImportNative(ctx context.Context, st *store.Store, sessions []NativeSession
 		im.progress.TotalBytes += n.TotalSize()
 	}
 	var (
-		results []NativeResult
+		results []Result
 		group   []*nativeUnit
 		size    int64
 	)
@@ -116,7 +117,7 @@ func ImportNative(ctx context.Context, st *store.Store, sessions []NativeSession
 	}
 	// cancelled stores the sessions read so far, whole (a group is small
 	// enough to write in a moment), and stops.
-	cancelled := func() ([]NativeResult, error) {
+	cancelled := func() ([]Result, error) {
 		cause := ctx.Err()
 		ctx = context.WithoutCancel(ctx)
 		if err := flush(); err != nil {
@@ -151,8 +152,8 @@ func ImportNative(ctx context.Context, st *store.Store, sessions []NativeSession
 }
 
 // sortedByStart returns a copy of sessions, oldest first.
-func sortedByStart(sessions []NativeSession) []NativeSession {
-	out := append([]NativeSession(nil), sessions...)
+func sortedByStart(sessions []Session) []Session {
+	out := append([]Session(nil), sessions...)
 	for i := 1; i < len(out); i++ { // insertion sort: stable, and the input is usually sorted
 		for j := i; j > 0 && out[j].start().Before(out[j-1].start()); j-- {
 			out[j], out[j-1] = out[j-1], out[j]
@@ -165,13 +166,13 @@ func sortedByStart(sessions []NativeSession) []NativeSession {
 type nativeImporter struct {
 	st       *store.Store
 	records  map[store.NativeKey]store.NativeImport
-	opts     NativeImportOptions
-	progress NativeProgress
+	opts     ImportOptions
+	progress Progress
 }
 
 // nativeUnit is a session and its sub-agents, read and ready to store.
 type nativeUnit struct {
-	results []NativeResult
+	results []Result
 	batches []store.NativeBatch
 	owners  []int // index in results of each batch
 	stored  bool  // its batches are in the store (or it had none)
@@ -186,7 +187,7 @@ const readAheadUnits = 8
 // in order with next(i) and stores them on its own goroutine: parsing,
 // most of an import's work, runs on every core while the store is written
 // in order. stop ends the reading and waits for it.
-func (im *nativeImporter) readAhead(ctx context.Context, units []NativeSession) (next func(int) (*nativeUnit, error), stop func()) {
+func (im *nativeImporter) readAhead(ctx context.Context, units []Session) (next func(int) (*nativeUnit, error), stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	type slot struct {
 		u   *nativeUnit
@@ -239,11 +240,11 @@ func (im *nativeImporter) readAhead(ctx context.Context, units []NativeSession) 
 
 // unit reads a session and its sub-agents. The error is ctx's. It runs on
 // readAhead's goroutines: it reads im but never changes it.
-func (im *nativeImporter) unit(ctx context.Context, n NativeSession) (*nativeUnit, error) {
+func (im *nativeImporter) unit(ctx context.Context, n Session) (*nativeUnit, error) {
 	worktree := im.worktree(n)
 	parentName := n.Title()
-	files := append([]NativeSession{n}, n.Subagents...)
-	u := &nativeUnit{results: make([]NativeResult, len(files))}
+	files := append([]Session{n}, n.Subagents...)
+	u := &nativeUnit{results: make([]Result, len(files))}
 	for i, f := range files {
 		name := parentName
 		if i > 0 {
@@ -287,7 +288,7 @@ func (im *nativeImporter) store(ctx context.Context, group []*nativeUnit) error 
 		u := group[0]
 		for _, i := range u.owners {
 			r := &u.results[i]
-			r.Outcome, r.Reason = NativeSkipped, "another program imported it meanwhile; import again to append what is new"
+			r.Outcome, r.Reason = Skipped, "another program imported it meanwhile; import again to append what is new"
 			r.Events = 0
 		}
 		u.stored = true
@@ -304,11 +305,11 @@ func (im *nativeImporter) store(ctx context.Context, group []*nativeUnit) error 
 			r.SessionID, r.Events = stored[k].SessionID, stored[k].Events
 			switch {
 			case stored[k].Created:
-				r.Outcome = NativeImported
+				r.Outcome = Imported
 			case r.Events > 0:
-				r.Outcome = NativeAppended
+				r.Outcome = Appended
 			default:
-				r.Outcome = NativeUnchanged
+				r.Outcome = Unchanged
 			}
 			k++
 		}
@@ -319,21 +320,21 @@ func (im *nativeImporter) store(ctx context.Context, group []*nativeUnit) error 
 
 // prepare reads one file and returns the batch to store for it (nil when
 // there is nothing to store) and its result so far. The error is ctx's.
-func (im *nativeImporter) prepare(ctx context.Context, n NativeSession, worktree, name string) (*store.NativeBatch, NativeResult, error) {
-	r := NativeResult{Agent: n.Agent, ID: n.ID, ParentID: n.ParentID, Path: n.Path}
+func (im *nativeImporter) prepare(ctx context.Context, n Session, worktree, name string) (*store.NativeBatch, Result, error) {
+	r := Result{Agent: n.Agent, ID: n.ID, ParentID: n.ParentID, Path: n.Path}
 	var prev *store.NativeImport
 	if rec, ok := im.records[n.Key()]; ok {
 		prev = &rec
 		r.SessionID = rec.SessionID
 		if n.unchangedSince(rec) { // decided without opening the file
-			r.Outcome = NativeUnchanged
+			r.Outcome = Unchanged
 			return nil, r, nil
 		}
 		if st, ok := upToDate(n, rec); ok {
 			// Nothing new, but the stat moved (touched, or the record
 			// predates stats): record the new stat so that the next
 			// import decides from it alone.
-			r.Outcome = NativeUnchanged
+			r.Outcome = Unchanged
 			return refresh(rec, st), r, nil
 		}
 	}
@@ -347,19 +348,19 @@ func (im *nativeImporter) prepare(ctx context.Context, n NativeSession, worktree
 	case ctx.Err() != nil:
 		return nil, r, ctx.Err()
 	case errors.Is(err, errNativeChanged):
-		r.Outcome, r.Reason = NativeSkipped, fmt.Sprintf("%v into S%d; left as it is", err, prev.SessionID)
+		r.Outcome, r.Reason = Skipped, fmt.Sprintf("%v into S%d; left as it is", err, prev.SessionID)
 		return nil, r, nil
 	case err != nil:
-		r.Outcome, r.Reason, r.SessionID = NativeSkipped, readReason(err), 0
+		r.Outcome, r.Reason, r.SessionID = Skipped, readReason(err), 0
 		return nil, r, nil
 	}
 	r.Malformed = read.stats.Malformed
 	if (prev == nil || reimport) && len(read.events) == 0 {
-		r.Outcome, r.Reason, r.SessionID = NativeSkipped, "it holds no conversation (no prompt, reply or tool call)", 0
+		r.Outcome, r.Reason, r.SessionID = Skipped, "it holds no conversation (no prompt, reply or tool call)", 0
 		return nil, r, nil
 	}
 	if prev != nil && !reimport && read.bytes == prev.Bytes {
-		r.Outcome = NativeUnchanged // only a line still being written
+		r.Outcome = Unchanged // only a line still being written
 		return refresh(*prev, read.stat), r, nil
 	}
 	return &store.NativeBatch{
@@ -372,7 +373,7 @@ func (im *nativeImporter) prepare(ctx context.Context, n NativeSession, worktree
 
 // upToDate reports, from the file's size and checksum alone, that nothing
 // was added to n since rec, with the file's stat.
-func upToDate(n NativeSession, rec store.NativeImport) (store.FileStat, bool) {
+func upToDate(n Session, rec store.NativeImport) (store.FileStat, bool) {
 	f, err := os.Open(n.Path)
 	if err != nil {
 		return store.FileStat{}, false // reading it reports why
@@ -412,7 +413,7 @@ func (im *nativeImporter) report() {
 }
 
 // worktree is the branch recorded in n's new sessions.
-func (im *nativeImporter) worktree(n NativeSession) string {
+func (im *nativeImporter) worktree(n Session) string {
 	for _, b := range []string{im.opts.Worktree, n.Branch, im.opts.FallbackWorktree} {
 		if b != "" {
 			return b
@@ -424,8 +425,8 @@ func (im *nativeImporter) worktree(n NativeSession) string {
 // Title is the name an imported session gets: the first line of its first
 // prompt, shortened, or when it has none the agent and the date (for a
 // sub-agent, its id).
-func (n NativeSession) Title() string {
-	if t := shorten(n.FirstPrompt, 60); t != "" {
+func (n Session) Title() string {
+	if t := agents.Shorten(n.FirstPrompt, 60); t != "" {
 		return t
 	}
 	if n.ParentID != "" {
@@ -436,12 +437,12 @@ func (n NativeSession) Title() string {
 
 // SubagentTitle is the name of a sub-agent's session: its parent's name
 // and what the sub-agent was asked.
-func SubagentTitle(parent string, sub NativeSession) string {
-	return SubagentName(parent, sub.Title())
+func SubagentTitle(parent string, sub Session) string {
+	return agents.SubagentName(parent, sub.Title())
 }
 
-// NativeSummary counts the outcomes of an import.
-type NativeSummary struct {
+// Summary counts the outcomes of an import.
+type Summary struct {
 	Imported       int `json:"imported"`
 	ImportedEvents int `json:"imported_events"`
 	Appended       int `json:"appended"`
@@ -450,17 +451,17 @@ type NativeSummary struct {
 	Skipped        int `json:"skipped"`
 }
 
-// SummarizeNative counts results; unreadable is the number of files the
+// Summarize counts results; unreadable is the number of files the
 // scan could not read, counted as skipped.
-func SummarizeNative(results []NativeResult, unreadable int) NativeSummary {
-	s := NativeSummary{Skipped: unreadable}
+func Summarize(results []Result, unreadable int) Summary {
+	s := Summary{Skipped: unreadable}
 	for _, r := range results {
 		switch r.Outcome {
-		case NativeImported:
+		case Imported:
 			s.Imported, s.ImportedEvents = s.Imported+1, s.ImportedEvents+r.Events
-		case NativeAppended:
+		case Appended:
 			s.Appended, s.AppendedEvents = s.Appended+1, s.AppendedEvents+r.Events
-		case NativeUnchanged:
+		case Unchanged:
 			s.Unchanged++
 		default:
 			s.Skipped++
@@ -470,7 +471,7 @@ func SummarizeNative(results []NativeResult, unreadable int) NativeSummary {
 }
 
 // String is the summary in one sentence.
-func (s NativeSummary) String() string {
+func (s Summary) String() string {
 	return fmt.Sprintf("Imported %d new session(s) with %d events; appended %d events to %d session(s); %d unchanged; %d skipped.",
 		s.Imported, s.ImportedEvents, s.AppendedEvents, s.Appended, s.Unchanged, s.Skipped)
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package agents
+package native
 
 import (
 	"io/fs"

@@ -1,4 +1,4 @@
-package agents
+package native
 
 import (
 	"bytes"
@@ -6,10 +6,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/internal/nativetree"
@@ -17,9 +19,9 @@ import (
 )
 
 // mustScan scans a history or fails the test.
-func mustScan(tb testing.TB, opts NativeOptions) NativeScan {
+func mustScan(tb testing.TB, opts Options) ScanResult {
 	tb.Helper()
-	scan, err := ScanNative(context.Background(), opts)
+	scan, err := Scan(context.Background(), opts)
 	if err != nil {
 		tb.Fatalf("ScanNative(%+v) = %v", opts, err)
 	}
@@ -27,7 +29,7 @@ func mustScan(tb testing.TB, opts NativeOptions) NativeScan {
 }
 
 // sessionByID finds a scanned main session.
-func sessionByID(tb testing.TB, scan NativeScan, id string) NativeSession {
+func sessionByID(tb testing.TB, scan ScanResult, id string) Session {
 	tb.Helper()
 	for _, n := range scan.Sessions {
 		if n.ID == id {
@@ -35,12 +37,12 @@ func sessionByID(tb testing.TB, scan NativeScan, id string) NativeSession {
 		}
 	}
 	tb.Fatalf("no session %s in the scan", id)
-	return NativeSession{}
+	return Session{}
 }
 
 func TestScanNativeFixtures(t *testing.T) {
 	tree := nativetree.ForTest(t)
-	scan := mustScan(t, NativeOptions{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir})
+	scan := mustScan(t, Options{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir})
 	if len(scan.Skipped) != 0 || len(scan.Roots) != 2 || !scan.Roots[0].Found || !scan.Roots[1].Found {
 		t.Errorf("roots %+v, skipped %+v", scan.Roots, scan.Skipped)
 	}
@@ -57,7 +59,7 @@ func TestScanNativeFixtures(t *testing.T) {
 
 	n := sessionByID(t, scan, "fed8ce56-bc79-401f-a83e-af084253362f")
 	fi, _ := os.Stat(n.Path)
-	want := NativeSession{Agent: NativeClaude, ID: n.ID, Path: n.Path, Size: fi.Size(), ModTime: fi.ModTime(),
+	want := Session{Agent: Claude, ID: n.ID, Path: n.Path, Size: fi.Size(), ModTime: fi.ModTime(),
 		Cwd: "/Users/chip/dev/ai-music", Started: time.Date(2025, 6, 10, 12, 36, 23, 208e6, time.UTC),
 		FirstPrompt: "push to github", project: "-Users-chip-dev-ai-music"}
 	if n.Cwd != want.Cwd || !n.Started.Equal(want.Started) || n.FirstPrompt != want.FirstPrompt ||
@@ -71,7 +73,7 @@ func TestScanNativeFixtures(t *testing.T) {
 		t.Errorf("IDE context in the preview: %q", n.FirstPrompt)
 	}
 	cx := sessionByID(t, scan, "01997e76-d124-7592-9cac-2ec05abbca08")
-	if cx.Agent != NativeCodex || cx.Branch != "fix/team-optimization-v2" || cx.Cwd != "/Users/jnarowski/Dev/spectora/src/spectora-labs-monorepo-v2" ||
+	if cx.Agent != Codex || cx.Branch != "fix/team-optimization-v2" || cx.Cwd != "/Users/jnarowski/Dev/spectora/src/spectora-labs-monorepo-v2" ||
 		!strings.HasPrefix(cx.FirstPrompt, "Updating a team to assign a lead") || cx.Started.Format(time.RFC3339) != "2025-09-25T01:22:20Z" {
 		t.Errorf("codex preview = %+v", cx)
 	}
@@ -95,7 +97,7 @@ func TestScanNativeFixtures(t *testing.T) {
 
 func TestScanNativeProject(t *testing.T) {
 	tree := nativetree.ForTest(t)
-	scan := mustScan(t, NativeOptions{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir, Project: "/src/experiments"})
+	scan := mustScan(t, Options{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir, Project: "/src/experiments"})
 	var ids []string
 	for _, n := range scan.Sessions {
 		ids = append(ids, n.ID[:8])
@@ -103,7 +105,7 @@ func TestScanNativeProject(t *testing.T) {
 	if got := strings.Join(ids, " "); got != "2b4ed4c0 256ba646 29ccd257" {
 		t.Errorf("sessions in /src/experiments: %s", got)
 	}
-	scan = mustScan(t, NativeOptions{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir, Project: "/src/experiments/claude"})
+	scan = mustScan(t, Options{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir, Project: "/src/experiments/claude"})
 	if len(scan.Sessions) != 0 {
 		t.Errorf("/src/experiments/claude matched %d sessions of /src/experiments/claude_p", len(scan.Sessions))
 	}
@@ -139,7 +141,7 @@ func TestScanNativeProjectLinks(t *testing.T) {
 	os.Remove(filepath.Join(projects, EncodeClaudeProject(filepath.Join(real, "sub")), "in-real.jsonl"))
 	claudeFile(t, projects, filepath.Join(real, "sub"), "in-real", claudeAt(filepath.Join(real, "sub")))
 	for _, project := range []string{real, filepath.Join(link, "proj")} {
-		scan := mustScan(t, NativeOptions{ClaudeDir: projects, Project: project})
+		scan := mustScan(t, Options{ClaudeDir: projects, Project: project})
 		var ids []string
 		for _, n := range scan.Sessions {
 			ids = append(ids, n.ID)
@@ -155,23 +157,23 @@ func TestScanNativeProjectLinks(t *testing.T) {
 
 func TestScanNativeMissingRoots(t *testing.T) {
 	dir := t.TempDir()
-	_, err := ScanNative(context.Background(), NativeOptions{ClaudeDir: filepath.Join(dir, "no-claude"), CodexDir: filepath.Join(dir, "no-codex")})
-	if !errors.Is(err, ErrNoNativeHistory) || !strings.Contains(err.Error(), "no-claude: no such folder") {
+	_, err := Scan(context.Background(), Options{ClaudeDir: filepath.Join(dir, "no-claude"), CodexDir: filepath.Join(dir, "no-codex")})
+	if !errors.Is(err, ErrNoHistory) || !strings.Contains(err.Error(), "no-claude: no such folder") {
 		t.Errorf("both missing: %v", err)
 	}
-	if _, err := ScanNative(context.Background(), NativeOptions{}); !errors.Is(err, ErrNoNativeHistory) {
+	if _, err := Scan(context.Background(), Options{}); !errors.Is(err, ErrNoHistory) {
 		t.Errorf("no folder given: %v", err)
 	}
 	codex := filepath.Join(dir, "sessions")
 	writeFile(t, filepath.Join(codex, "2025", "01", "02", "rollout-2025-01-02T03-04-05-0199aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee.jsonl"),
 		[]byte(`{"timestamp":"2025-01-02T03:04:05.000Z","type":"session_meta","payload":{"id":"0199aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee","cwd":"/w"}}`+"\n"))
-	scan := mustScan(t, NativeOptions{ClaudeDir: filepath.Join(dir, "no-claude"), CodexDir: codex})
+	scan := mustScan(t, Options{ClaudeDir: filepath.Join(dir, "no-claude"), CodexDir: codex})
 	if scan.Roots[0].Found || scan.Roots[0].Note != "no such folder" || !scan.Roots[1].Found || len(scan.Sessions) != 1 {
 		t.Errorf("one root missing: %+v, %d sessions", scan.Roots, len(scan.Sessions))
 	}
 	notDir := filepath.Join(dir, "file")
 	writeFile(t, notDir, nil)
-	if _, err := ScanNative(context.Background(), NativeOptions{ClaudeDir: notDir}); !errors.Is(err, ErrNoNativeHistory) || !strings.Contains(err.Error(), "not a folder") {
+	if _, err := Scan(context.Background(), Options{ClaudeDir: notDir}); !errors.Is(err, ErrNoHistory) || !strings.Contains(err.Error(), "not a folder") {
 		t.Errorf("a file as the folder: %v", err)
 	}
 }
@@ -194,7 +196,7 @@ func TestScanNativeBadFiles(t *testing.T) {
 		}
 		t.Cleanup(func() { _ = os.Chmod(lockedDir, 0o755) }) // so TempDir can be removed
 	}
-	scan := mustScan(t, NativeOptions{ClaudeDir: projects})
+	scan := mustScan(t, Options{ClaudeDir: projects})
 	reasons := map[string]string{}
 	for _, s := range scan.Skipped {
 		reasons[filepath.Base(s.Path)] = s.Reason
@@ -217,11 +219,11 @@ func TestScanNativeBadFiles(t *testing.T) {
 func TestScanNativeOwnRuns(t *testing.T) {
 	projects := filepath.Join(t.TempDir(), "projects")
 	wrapped := store.ContextOpenTag + "\n## User\nold\n" + store.ContextCloseTag + "\n\nnext step"
-	line := strings.Replace(claudeLine1, `"fix the build"`, `"`+jsonEscape(wrapped)+`"`, 1)
+	line := strings.Replace(claudeLine1, `"fix the build"`, strconv.Quote(wrapped), 1)
 	claudeFile(t, projects, "/w/proj", "lazuli-turn", line)
 	claudeFile(t, projects, "/tmp/lazuli-compact-123", "compaction", claudeAt("/tmp/lazuli-compact-123"))
 	claudeFile(t, projects, "/w/proj", "typed", claudeLine1)
-	scan := mustScan(t, NativeOptions{ClaudeDir: projects})
+	scan := mustScan(t, Options{ClaudeDir: projects})
 	for _, n := range scan.Sessions {
 		own := n.ID != "typed"
 		if (n.Own != "") != own {
@@ -245,9 +247,9 @@ func mustOpenStore(tb testing.TB) *store.Store {
 }
 
 // mustImport imports sessions or fails the test.
-func mustImport(tb testing.TB, st *store.Store, sessions []NativeSession, opts NativeImportOptions) []NativeResult {
+func mustImport(tb testing.TB, st *store.Store, sessions []Session, opts ImportOptions) []Result {
 	tb.Helper()
-	res, err := ImportNative(context.Background(), st, sessions, opts)
+	res, err := Import(context.Background(), st, sessions, opts)
 	if err != nil {
 		tb.Fatalf("ImportNative() = %v", err)
 	}
@@ -263,8 +265,8 @@ func mustCheck(tb testing.TB, st *store.Store) {
 	}
 }
 
-func outcomes(res []NativeResult) map[NativeOutcome]int {
-	m := map[NativeOutcome]int{}
+func outcomes(res []Result) map[Outcome]int {
+	m := map[Outcome]int{}
 	for _, r := range res {
 		m[r.Outcome]++
 	}
@@ -274,20 +276,20 @@ func outcomes(res []NativeResult) map[NativeOutcome]int {
 func TestImportNativeFixtures(t *testing.T) {
 	ctx := context.Background()
 	tree := nativetree.ForTest(t)
-	scan := mustScan(t, NativeOptions{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir})
+	scan := mustScan(t, Options{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir})
 	st := mustOpenStore(t)
-	res := mustImport(t, st, scan.Sessions, NativeImportOptions{FallbackWorktree: "trunk", ClaudeHome: os.DevNull})
+	res := mustImport(t, st, scan.Sessions, ImportOptions{FallbackWorktree: "trunk", ClaudeHome: os.DevNull})
 	got := outcomes(res)
-	if got[NativeImported] == 0 || got[NativeImported]+got[NativeSkipped] != len(tree.Files) {
+	if got[Imported] == 0 || got[Imported]+got[Skipped] != len(tree.Files) {
 		t.Errorf("outcomes %v for %d files", got, len(tree.Files))
 	}
 	for _, r := range res {
-		if r.Outcome == NativeSkipped && r.Reason != "it holds no conversation (no prompt, reply or tool call)" {
+		if r.Outcome == Skipped && r.Reason != "it holds no conversation (no prompt, reply or tool call)" {
 			t.Errorf("%s skipped: %s", r.ID, r.Reason)
 		}
 	}
 	mustCheck(t, st)
-	byID := map[string]NativeResult{}
+	byID := map[string]Result{}
 	for _, r := range res {
 		byID[r.ID] = r
 	}
@@ -300,7 +302,7 @@ func TestImportNativeFixtures(t *testing.T) {
 	if sess.Name != "push to github" || sess.Worktree != "trunk" || sess.Created != "2025-06-10 12:36:23" || sess.EventCount != int64(fed.Events) {
 		t.Errorf("fed8ce56 became %+v", sess)
 	}
-	whole, _, _, err := LoadTranscript(fed.Path, parse.FormatClaudeTranscript, parse.Options{ClaudeHome: os.DevNull})
+	whole, _, _, err := agents.LoadTranscript(fed.Path, parse.FormatClaudeTranscript, parse.Options{ClaudeHome: os.DevNull})
 	if err != nil || len(whole) != fed.Events {
 		t.Errorf("%d events imported, lazuli import stores %d (%v)", fed.Events, len(whole), err)
 	}
@@ -311,7 +313,7 @@ func TestImportNativeFixtures(t *testing.T) {
 
 	t.Run("Subagents", func(t *testing.T) {
 		parent := byID["ef958aa1-0e93-49f0-bb71-150f63befcd1"]
-		alone, _, _, _ := LoadTranscript(parent.Path, parse.FormatClaudeTranscript, parse.Options{ClaudeHome: os.DevNull})
+		alone, _, _, _ := agents.LoadTranscript(parent.Path, parse.FormatClaudeTranscript, parse.Options{ClaudeHome: os.DevNull})
 		if parent.Events != len(alone) {
 			t.Errorf("the parent has %d events, alone %d: sub-agent events leaked into it", parent.Events, len(alone))
 		}
@@ -320,11 +322,11 @@ func TestImportNativeFixtures(t *testing.T) {
 		for _, id := range []string{"agent-a4ca7529859c158c2", "agent-a52886dc180afb356"} {
 			sub := byID[parent.ID+"/"+id]
 			s, err := st.GetSession(ctx, sub.SessionID)
-			if err != nil || sub.Outcome != NativeImported || !strings.HasPrefix(s.Name, shorten(ps.Name, 30)+" › You are **") ||
+			if err != nil || sub.Outcome != Imported || !strings.HasPrefix(s.Name, agents.Shorten(ps.Name, 30)+" › You are **") ||
 				s.Worktree != ps.Worktree || sub.SessionID == parent.SessionID {
 				t.Errorf("sub-agent %s became %+v (%v), parent %+v", id, s, err, ps)
 			}
-			if rec := recs[store.NativeKey{Agent: NativeClaude, ID: sub.ID}]; rec.ParentID != parent.ID {
+			if rec := recs[store.NativeKey{Agent: Claude, ID: sub.ID}]; rec.ParentID != parent.ID {
 				t.Errorf("record of %s: %+v", id, rec)
 			}
 		}
@@ -332,8 +334,8 @@ func TestImportNativeFixtures(t *testing.T) {
 
 	t.Run("Again", func(t *testing.T) {
 		before, _ := os.ReadFile(st.Path())
-		again := mustImport(t, st, mustScan(t, NativeOptions{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir}).Sessions, NativeImportOptions{})
-		if got := outcomes(again); got[NativeUnchanged] != outcomes(res)[NativeImported] || got[NativeImported]+got[NativeAppended] != 0 {
+		again := mustImport(t, st, mustScan(t, Options{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir}).Sessions, ImportOptions{})
+		if got := outcomes(again); got[Unchanged] != outcomes(res)[Imported] || got[Imported]+got[Appended] != 0 {
 			t.Errorf("importing again: %v", got)
 		}
 		if after, _ := os.ReadFile(st.Path()); !bytes.Equal(before, after) {
@@ -348,21 +350,21 @@ func TestImportNativeAppend(t *testing.T) {
 	path := filepath.Join(projects, "-w-proj", "s1.jsonl")
 	writeFile(t, path, []byte(claudeLine1+"\n"+claudeLine2+"\n"+claudeLine3[:60]))
 	st := mustOpenStore(t)
-	scan := func() []NativeSession { return mustScan(t, NativeOptions{ClaudeDir: projects}).Sessions }
-	res := mustImport(t, st, scan(), NativeImportOptions{FallbackWorktree: "main"})
-	if len(res) != 1 || res[0].Outcome != NativeImported || res[0].Events != 2 || res[0].SessionID != 1 {
+	scan := func() []Session { return mustScan(t, Options{ClaudeDir: projects}).Sessions }
+	res := mustImport(t, st, scan(), ImportOptions{FallbackWorktree: "main"})
+	if len(res) != 1 || res[0].Outcome != Imported || res[0].Events != 2 || res[0].SessionID != 1 {
 		t.Fatalf("first import: %+v", res)
 	}
 	if s, _ := st.GetSession(ctx, 1); s.Name != "fix the build" || s.Worktree != "feature/x" || s.Created != "2025-06-01 10:00:00" {
 		t.Errorf("session = %+v", s)
 	}
-	if res := mustImport(t, st, scan(), NativeImportOptions{}); res[0].Outcome != NativeUnchanged {
+	if res := mustImport(t, st, scan(), ImportOptions{}); res[0].Outcome != Unchanged {
 		t.Errorf("with only a half-written line more: %+v", res)
 	}
 
 	writeFile(t, path, []byte(claudeLine1+"\n"+claudeLine2+"\n"+claudeLine3+"\n"+claudeLine4+"\n"))
-	res = mustImport(t, st, scan(), NativeImportOptions{})
-	if res[0].Outcome != NativeAppended || res[0].Events != 2 || res[0].SessionID != 1 {
+	res = mustImport(t, st, scan(), ImportOptions{})
+	if res[0].Outcome != Appended || res[0].Events != 2 || res[0].SessionID != 1 {
 		t.Fatalf("after two lines more: %+v", res)
 	}
 	evs, err := st.LoadEvents(ctx, 1)
@@ -384,16 +386,16 @@ func TestImportNativeAppend(t *testing.T) {
 	t.Run("Truncated", func(t *testing.T) {
 		writeFile(t, path, []byte(claudeLine1+"\n"))
 		sessions := scan()
-		res := mustImport(t, st, sessions, NativeImportOptions{})
-		if res[0].Outcome != NativeSkipped || !strings.Contains(res[0].Reason, "rewritten or truncated after it was imported into S1") {
+		res := mustImport(t, st, sessions, ImportOptions{})
+		if res[0].Outcome != Skipped || !strings.Contains(res[0].Reason, "rewritten or truncated after it was imported into S1") {
 			t.Errorf("truncated: %+v", res)
 		}
 		recs, _ := st.NativeImports(ctx)
-		if st := sessions[0].State(recs); st != NativeChanged {
+		if st := sessions[0].State(recs); st != StateChanged {
 			t.Errorf("State = %s, want changed", st)
 		}
-		res = mustImport(t, st, sessions, NativeImportOptions{Reimport: true})
-		if res[0].Outcome != NativeImported || res[0].SessionID != 2 || res[0].Events != 1 {
+		res = mustImport(t, st, sessions, ImportOptions{Reimport: true})
+		if res[0].Outcome != Imported || res[0].SessionID != 2 || res[0].Events != 1 {
 			t.Errorf("reimport: %+v", res)
 		}
 		if evs, _ := st.LoadEvents(ctx, 1); len(evs) != 4 {
@@ -410,17 +412,17 @@ func TestImportNativeUnreadable(t *testing.T) {
 	projects := filepath.Join(t.TempDir(), "projects")
 	a := claudeFile(t, projects, "/w/proj", "a", claudeLine1)
 	claudeFile(t, projects, "/w/proj", "b", strings.Replace(claudeLine1, "fix the build", "second", 1))
-	sessions := mustScan(t, NativeOptions{ClaudeDir: projects}).Sessions
+	sessions := mustScan(t, Options{ClaudeDir: projects}).Sessions
 	if err := os.Chmod(a, 0); err != nil {
 		t.Fatal(err)
 	}
 	st := mustOpenStore(t)
-	res := mustImport(t, st, sessions, NativeImportOptions{})
-	got := map[string]NativeResult{}
+	res := mustImport(t, st, sessions, ImportOptions{})
+	got := map[string]Result{}
 	for _, r := range res {
 		got[r.ID] = r
 	}
-	if got["a"].Outcome != NativeSkipped || got["a"].Reason != "cannot read it: permission denied" || got["b"].Outcome != NativeImported {
+	if got["a"].Outcome != Skipped || got["a"].Reason != "cannot read it: permission denied" || got["b"].Outcome != Imported {
 		t.Errorf("results: %+v", res)
 	}
 	mustCheck(t, st)
@@ -428,13 +430,13 @@ func TestImportNativeUnreadable(t *testing.T) {
 
 // threeSessions scans three small Claude sessions, a, b and c, and opens
 // an empty store for them.
-func threeSessions(t *testing.T) ([]NativeSession, *store.Store) {
+func threeSessions(t *testing.T) ([]Session, *store.Store) {
 	t.Helper()
 	projects := filepath.Join(t.TempDir(), "projects")
 	for _, id := range []string{"a", "b", "c"} {
 		claudeFile(t, projects, "/w/proj", id, strings.Replace(claudeLine1, "fix the build", "task "+id, 1), claudeLine2)
 	}
-	return mustScan(t, NativeOptions{ClaudeDir: projects}).Sessions, mustOpenStore(t)
+	return mustScan(t, Options{ClaudeDir: projects}).Sessions, mustOpenStore(t)
 }
 
 // TestImportNativeCancel: a cancelled import stops between sessions; what
@@ -443,14 +445,14 @@ func TestImportNativeCancel(t *testing.T) {
 	sessions, st := threeSessions(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var seen []NativeProgress
-	res, err := ImportNative(ctx, st, sessions, NativeImportOptions{Progress: func(p NativeProgress) {
+	var seen []Progress
+	res, err := Import(ctx, st, sessions, ImportOptions{Progress: func(p Progress) {
 		seen = append(seen, p)
 		if p.Files == 1 {
 			cancel()
 		}
 	}})
-	if !errors.Is(err, context.Canceled) || len(res) != 1 || res[0].Outcome != NativeImported {
+	if !errors.Is(err, context.Canceled) || len(res) != 1 || res[0].Outcome != Imported {
 		t.Fatalf("cancelled import: %+v, %v", res, err)
 	}
 	last := seen[len(seen)-1]
@@ -458,8 +460,8 @@ func TestImportNativeCancel(t *testing.T) {
 		t.Errorf("progress %+v", last)
 	}
 	mustCheck(t, st)
-	res = mustImport(t, st, sessions, NativeImportOptions{})
-	if got := outcomes(res); got[NativeUnchanged] != 1 || got[NativeImported] != 2 {
+	res = mustImport(t, st, sessions, ImportOptions{})
+	if got := outcomes(res); got[Unchanged] != 1 || got[Imported] != 2 {
 		t.Errorf("after the cancel: %v", got)
 	}
 }
@@ -471,15 +473,15 @@ func TestShortenAndTitles(t *testing.T) {
 		{strings.Repeat("é", 70), strings.Repeat("é", 59) + "…"},
 	}
 	for _, tt := range tests {
-		if got := shorten(tt.in, 60); got != tt.want {
+		if got := agents.Shorten(tt.in, 60); got != tt.want {
 			t.Errorf("shorten(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
-	n := NativeSession{Agent: NativeCodex, Started: time.Date(2026, 5, 1, 9, 30, 0, 0, time.UTC)}
+	n := Session{Agent: Codex, Started: time.Date(2026, 5, 1, 9, 30, 0, 0, time.UTC)}
 	if got := n.Title(); got != "codex 2026-05-01 09:30" {
 		t.Errorf("Title() without a prompt = %q", got)
 	}
-	sub := NativeSession{ParentID: "p", AgentName: "a1b2"}
+	sub := Session{ParentID: "p", AgentName: "a1b2"}
 	if got := SubagentTitle("fix the build", sub); got != "fix the build › agent a1b2" {
 		t.Errorf("SubagentTitle = %q", got)
 	}
@@ -538,22 +540,22 @@ func scribble(tb testing.TB, path string) {
 // is read and appended.
 func TestImportNativeDecidesFromStat(t *testing.T) {
 	tree := nativetree.ForTest(t)
-	opts := NativeOptions{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir, PreviewCache: filepath.Join(t.TempDir(), "previews.gob")}
+	opts := Options{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir, PreviewCache: filepath.Join(t.TempDir(), "previews.gob")}
 	st := mustOpenStore(t)
 	first := mustScan(t, opts)
-	res := mustImport(t, st, first.Sessions, NativeImportOptions{})
+	res := mustImport(t, st, first.Sessions, ImportOptions{})
 	imported := map[string]bool{}
 	for _, r := range res {
-		imported[r.Path] = r.Outcome == NativeImported
+		imported[r.Path] = r.Outcome == Imported
 	}
 	touched := tree.Files["B_claude-code-log_03eb5929-52b3-4b13-ada3-b93ae35806b8.jsonl"]
 	later := time.Now().Add(time.Hour)
 	if err := os.Chtimes(touched, later, later); err != nil {
 		t.Fatal(err)
 	}
-	res = mustImport(t, st, mustScan(t, opts).Sessions, NativeImportOptions{})
+	res = mustImport(t, st, mustScan(t, opts).Sessions, ImportOptions{})
 	for _, r := range res {
-		if imported[r.Path] && r.Outcome != NativeUnchanged {
+		if imported[r.Path] && r.Outcome != Unchanged {
 			t.Errorf("touched: %s: %s %s", filepath.Base(r.Path), r.Outcome, r.Reason)
 		}
 	}
@@ -570,9 +572,9 @@ func TestImportNativeDecidesFromStat(t *testing.T) {
 			t.Errorf("preview %d: %q, was %q", i, n.Title(), first.Sessions[i].Title())
 		}
 	}
-	res = mustImport(t, st, again.Sessions, NativeImportOptions{})
+	res = mustImport(t, st, again.Sessions, ImportOptions{})
 	for _, r := range res {
-		if imported[r.Path] && r.Outcome != NativeUnchanged {
+		if imported[r.Path] && r.Outcome != Unchanged {
 			t.Errorf("after scribbling: %s: %s %s", filepath.Base(r.Path), r.Outcome, r.Reason)
 		}
 	}
@@ -584,11 +586,11 @@ func TestImportNativeDecidesFromStat(t *testing.T) {
 	}
 	appended := strings.ReplaceAll(claudeLine5, `"sessionId":"s1"`, `"sessionId":"07f2e15c-a38b-454b-9148-60edc06de401"`) + "\n"
 	writeFile(t, grown, append(orig, appended...))
-	res = mustImport(t, st, mustScan(t, opts).Sessions, NativeImportOptions{})
+	res = mustImport(t, st, mustScan(t, opts).Sessions, ImportOptions{})
 	for _, r := range res {
-		want := NativeUnchanged
+		want := Unchanged
 		if r.Path == grown {
-			want = NativeAppended
+			want = Appended
 		}
 		if imported[r.Path] && r.Outcome != want {
 			t.Errorf("after the append: %s: %s %s, want %s", filepath.Base(r.Path), r.Outcome, r.Reason, want)
@@ -606,24 +608,24 @@ func TestImportNativeGroupConflict(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	var b NativeSession
+	var b Session
 	for _, n := range sessions {
 		if n.ID == "b" {
 			b = n
 		}
 	}
-	res := mustImport(t, st, sessions, NativeImportOptions{Progress: func(p NativeProgress) {
+	res := mustImport(t, st, sessions, ImportOptions{Progress: func(p Progress) {
 		if p.Files == 1 && b.Path != "" { // a is read, b is next
 
-			mustImport(t, other, []NativeSession{b}, NativeImportOptions{})
+			mustImport(t, other, []Session{b}, ImportOptions{})
 			b.Path = ""
 		}
 	}})
-	got := map[string]NativeOutcome{}
+	got := map[string]Outcome{}
 	for _, r := range res {
 		got[r.ID] = r.Outcome
 	}
-	if len(res) != 3 || got["a"] != NativeImported || got["b"] != NativeSkipped || got["c"] != NativeImported {
+	if len(res) != 3 || got["a"] != Imported || got["b"] != Skipped || got["c"] != Imported {
 		t.Errorf("outcomes %v", got)
 	}
 	mustCheck(t, st)

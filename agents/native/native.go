@@ -1,4 +1,4 @@
-package agents
+package native
 
 // This file finds the agents' own history, the transcripts Claude Code keeps
 // in ~/.claude/projects and Codex in ~/.codex/sessions, and previews each
@@ -21,21 +21,21 @@ import (
 
 // The agents whose native history Lazuli imports, as recorded in the store.
 const (
-	NativeClaude = "claude"
-	NativeCodex  = "codex"
+	Claude = "claude"
+	Codex  = "codex"
 )
 
 // maxNativeDepth bounds how deep the history folders are walked: Codex
 // uses YYYY/MM/DD, Claude <project>/<session>/subagents.
 const maxNativeDepth = 6
 
-// ErrNoNativeHistory reports that none of the history folders exists.
-var ErrNoNativeHistory = errors.New("no native agent history found")
+// ErrNoHistory reports that none of the history folders exists.
+var ErrNoHistory = errors.New("no native agent history found")
 
-// NativeSession is one session found in an agent's history folder: a
+// Session is one session found in an agent's history folder: a
 // preview read from the head of its transcript, and the file's stat.
-type NativeSession struct {
-	Agent       string    // NativeClaude or NativeCodex
+type Session struct {
+	Agent       string    // Claude or Codex
 	ID          string    // the agent's id for it; with Agent, the key in the store's record
 	ParentID    string    // a sub-agent's parent session id; "" for a main session
 	Path        string    // the transcript file
@@ -51,15 +51,15 @@ type NativeSession struct {
 	// itself (its prompt carries the injected session context, or it is a
 	// compaction run), whose events are already in a store; "" otherwise.
 	Own       string
-	Subagents []NativeSession // the sub-agent transcripts of a main session
-	project   string          // Claude's encoded project folder name
+	Subagents []Session // the sub-agent transcripts of a main session
+	project   string    // Claude's encoded project folder name
 }
 
 // Key is the session's key in the store's record of native imports.
-func (n NativeSession) Key() store.NativeKey { return store.NativeKey{Agent: n.Agent, ID: n.ID} }
+func (n Session) Key() store.NativeKey { return store.NativeKey{Agent: n.Agent, ID: n.ID} }
 
 // stat is the file's stat at the scan, as a record keeps it.
-func (n NativeSession) stat() store.FileStat {
+func (n Session) stat() store.FileStat {
 	return store.FileStat{Size: n.Size, ModTime: n.ModTime.UnixNano(), Inode: n.Inode}
 }
 
@@ -67,20 +67,20 @@ func (n NativeSession) stat() store.FileStat {
 // file is as it was when rec was written: same size, modification time and
 // inode. A record without a stat (written before Lazuli kept one) says
 // nothing.
-func (n NativeSession) unchangedSince(rec store.NativeImport) bool {
+func (n Session) unchangedSince(rec store.NativeImport) bool {
 	return rec.Stat.Size >= 0 && rec.Stat == n.stat()
 }
 
 // Format is the transcript format of the session's file.
-func (n NativeSession) Format() parse.Format {
-	if n.Agent == NativeCodex {
+func (n Session) Format() parse.Format {
+	if n.Agent == Codex {
 		return parse.FormatCodexRollout
 	}
 	return parse.FormatClaudeTranscript
 }
 
 // TotalSize is the size of the session's file and its sub-agents' files.
-func (n NativeSession) TotalSize() int64 {
+func (n Session) TotalSize() int64 {
 	size := n.Size
 	for _, s := range n.Subagents {
 		size += s.Size
@@ -88,29 +88,29 @@ func (n NativeSession) TotalSize() int64 {
 	return size
 }
 
-// NativeSkip is a file or folder that could not be read, and why.
-type NativeSkip struct {
+// Skip is a file or folder that could not be read, and why.
+type Skip struct {
 	Path   string
 	Reason string
 }
 
-// NativeRoot is one history folder and what was found there.
-type NativeRoot struct {
+// Root is one history folder and what was found there.
+type Root struct {
 	Agent string
 	Path  string
 	Found bool   // the folder exists
 	Note  string // for a missing or unreadable folder, why nothing was read
 }
 
-// NativeScan is what ScanNative found.
-type NativeScan struct {
-	Roots    []NativeRoot
-	Sessions []NativeSession // main sessions (and sub-agents whose parent was not found), oldest first
-	Skipped  []NativeSkip
+// ScanResult is what Scan found.
+type ScanResult struct {
+	Roots    []Root
+	Sessions []Session // main sessions (and sub-agents whose parent was not found), oldest first
+	Skipped  []Skip
 }
 
-// NativeOptions say where to look and what to keep.
-type NativeOptions struct {
+// Options say where to look and what to keep.
+type Options struct {
 	ClaudeDir string // Claude Code's projects folder; "" skips Claude
 	CodexDir  string // Codex's sessions folder; "" skips Codex
 	// Project keeps only sessions that ran in this folder or below it
@@ -123,10 +123,10 @@ type NativeOptions struct {
 	PreviewCache string
 }
 
-// DefaultNativeDirs returns where the agents keep their history:
+// DefaultDirs returns where the agents keep their history:
 // $CLAUDE_CONFIG_DIR/projects (default ~/.claude/projects) and
 // $CODEX_HOME/sessions (default ~/.codex/sessions).
-func DefaultNativeDirs() (claude, codex string, err error) {
+func DefaultDirs() (claude, codex string, err error) {
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return "", "", fmt.Errorf("find the home folder: %w", err)
@@ -151,24 +151,24 @@ func ClaudeHomeOf(dir string) string {
 	return ""
 }
 
-// ScanNative walks the history folders and previews every session in
+// Scan walks the history folders and previews every session in
 // them. A file or folder that cannot be read is listed in Skipped and the
 // rest continue; a missing folder gets a note in Roots. It fails with
-// ErrNoNativeHistory when none of the folders given exists, and with
+// ErrNoHistory when none of the folders given exists, and with
 // ctx's error when cancelled.
-func ScanNative(ctx context.Context, opts NativeOptions) (NativeScan, error) {
-	var scan NativeScan
-	var found []NativeSession
+func Scan(ctx context.Context, opts Options) (ScanResult, error) {
+	var scan ScanResult
+	var found []Session
 	cache := loadPreviewCache(opts.PreviewCache)
 	var scanned []string
-	for _, r := range []struct{ agent, dir string }{{NativeClaude, opts.ClaudeDir}, {NativeCodex, opts.CodexDir}} {
+	for _, r := range []struct{ agent, dir string }{{Claude, opts.ClaudeDir}, {Codex, opts.CodexDir}} {
 		if r.dir == "" {
 			continue
 		}
-		root := NativeRoot{Agent: r.agent, Path: r.dir}
+		root := Root{Agent: r.agent, Path: r.dir}
 		sessions, err := scanRoot(ctx, &root, cache, &scan.Skipped)
 		if err != nil {
-			return NativeScan{}, err
+			return ScanResult{}, err
 		}
 		scan.Roots = append(scan.Roots, root)
 		scanned = append(scanned, previewKey(r.agent, r.dir, ""))
@@ -186,7 +186,7 @@ func ScanNative(ctx context.Context, opts NativeOptions) (NativeScan, error) {
 	return scan, nil
 }
 
-func anyFound(roots []NativeRoot) bool {
+func anyFound(roots []Root) bool {
 	for _, r := range roots {
 		if r.Found {
 			return true
@@ -196,19 +196,19 @@ func anyFound(roots []NativeRoot) bool {
 }
 
 // noHistoryError explains why no folder could be read.
-func noHistoryError(roots []NativeRoot) error {
+func noHistoryError(roots []Root) error {
 	if len(roots) == 0 {
-		return fmt.Errorf("%w: no history folder given", ErrNoNativeHistory)
+		return fmt.Errorf("%w: no history folder given", ErrNoHistory)
 	}
 	notes := make([]string, len(roots))
 	for i, r := range roots {
 		notes[i] = r.Path + ": " + r.Note
 	}
-	return fmt.Errorf("%w (%s)", ErrNoNativeHistory, strings.Join(notes, "; "))
+	return fmt.Errorf("%w (%s)", ErrNoHistory, strings.Join(notes, "; "))
 }
 
 // start is when the session started, or its file's mtime when unknown.
-func (n NativeSession) start() time.Time {
+func (n Session) start() time.Time {
 	if !n.Started.IsZero() {
 		return n.Started
 	}
@@ -216,7 +216,7 @@ func (n NativeSession) start() time.Time {
 }
 
 // scanRoot previews the transcripts under one history folder.
-func scanRoot(ctx context.Context, root *NativeRoot, cache *previewCache, skipped *[]NativeSkip) ([]NativeSession, error) {
+func scanRoot(ctx context.Context, root *Root, cache *previewCache, skipped *[]Skip) ([]Session, error) {
 	fi, err := os.Stat(root.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -230,13 +230,13 @@ func scanRoot(ctx context.Context, root *NativeRoot, cache *previewCache, skippe
 		return nil, nil
 	}
 	root.Found = true
-	var out []NativeSession
+	var out []Session
 	err = filepath.WalkDir(root.Path, func(path string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
 		}
 		if err != nil {
-			*skipped = append(*skipped, NativeSkip{Path: path, Reason: "cannot read it: " + errReason(err)})
+			*skipped = append(*skipped, Skip{Path: path, Reason: "cannot read it: " + errReason(err)})
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
@@ -253,7 +253,7 @@ func scanRoot(ctx context.Context, root *NativeRoot, cache *previewCache, skippe
 		}
 		n, err := cache.preview(root.Agent, root.Path, path, d)
 		if err != nil {
-			*skipped = append(*skipped, NativeSkip{Path: path, Reason: errReason(err)})
+			*skipped = append(*skipped, Skip{Path: path, Reason: errReason(err)})
 			return nil
 		}
 		out = append(out, n)
@@ -285,9 +285,9 @@ func errReason(err error) string {
 
 // attachSubagents moves every sub-agent into its parent's Subagents. A
 // sub-agent whose parent was not found stays a session of its own.
-func attachSubagents(all []NativeSession) []NativeSession {
+func attachSubagents(all []Session) []Session {
 	index := map[store.NativeKey]int{}
-	var mains []NativeSession
+	var mains []Session
 	for _, n := range all {
 		if n.ParentID == "" {
 			index[n.Key()] = len(mains)

@@ -1,4 +1,4 @@
-package agents
+package native
 
 // This file previews one native transcript from its first lines: ids, the
 // folder the agent ran in, branch, start time and the first prompt, which
@@ -30,29 +30,29 @@ const (
 )
 
 // previewFile previews one transcript file of agent under root.
-func previewFile(agent, root, path string) (NativeSession, error) {
+func previewFile(agent, root, path string) (Session, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return NativeSession{}, fmt.Errorf("cannot read it: %s", errReason(err))
+		return Session{}, fmt.Errorf("cannot read it: %s", errReason(err))
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return NativeSession{}, fmt.Errorf("cannot read it: %s", errReason(err))
+		return Session{}, fmt.Errorf("cannot read it: %s", errReason(err))
 	}
-	n := NativeSession{Agent: agent, Path: path, Size: fi.Size(), ModTime: fi.ModTime(), Inode: inodeOf(fi)}
+	n := Session{Agent: agent, Path: path, Size: fi.Size(), ModTime: fi.ModTime(), Inode: inodeOf(fi)}
 	var h previewer
-	if agent == NativeCodex {
+	if agent == Codex {
 		h = &codexPreview{n: &n, p: codex.NewRolloutParser(parse.Options{})}
 	} else {
 		h = newClaudePreview(&n, root)
 	}
 	lines, err := readHead(f, h.line)
 	if err != nil {
-		return NativeSession{}, fmt.Errorf("cannot read it: %s", errReason(err))
+		return Session{}, fmt.Errorf("cannot read it: %s", errReason(err))
 	}
 	if err := h.finish(lines); err != nil {
-		return NativeSession{}, err
+		return Session{}, err
 	}
 	if strings.HasPrefix(filepath.Base(n.Cwd), "lazuli-compact-") {
 		n.Own = "a Lazuli compaction run"
@@ -106,7 +106,7 @@ func readHead(r io.Reader, fn func([]byte) bool) (int, error) {
 // (<project>/<id>/subagents/agent-<x>.jsonl) or an older one
 // (<project>/agent-<x>.jsonl, which names its parent in sessionId).
 type claudePreview struct {
-	n         *NativeSession
+	n         *Session
 	p         *claude.TranscriptParser
 	flat      bool   // an older sub-agent file
 	sessionID string // the first sessionId
@@ -114,7 +114,7 @@ type claudePreview struct {
 	typed     bool   // FirstPrompt is a typed prompt, not a command
 }
 
-func newClaudePreview(n *NativeSession, root string) *claudePreview {
+func newClaudePreview(n *Session, root string) *claudePreview {
 	stem := strings.TrimSuffix(filepath.Base(n.Path), ".jsonl")
 	dir := filepath.Dir(n.Path)
 	c := &claudePreview{n: n, p: claude.NewTranscriptParser(parse.Options{ClaudeHome: os.DevNull})}
@@ -196,7 +196,7 @@ func (c *claudePreview) finish(lines int) error {
 // codexPreview previews a Codex rollout from its session_meta line and
 // its first prompt.
 type codexPreview struct {
-	n     *NativeSession
+	n     *Session
 	p     *codex.RolloutParser
 	out   []store.Event
 	valid bool
@@ -246,7 +246,7 @@ func (c *codexPreview) meta(o parse.Object) {
 	}
 }
 
-// ownContext is NativeSession.Own for a turn whose prompt carries the
+// ownContext is Session.Own for a turn whose prompt carries the
 // context block that AZUREAL and Lazuli inject (spec §6.3).
 const ownContext = "its prompts carry the session context of AZUREAL or Lazuli"
 

@@ -1,4 +1,4 @@
-package agents
+package native
 
 // This file reads a native transcript for import: all of it the first
 // time, and only what was appended since on later imports, with a checksum
@@ -31,9 +31,9 @@ const checksumWindow = 16 << 10
 // errNativeChanged reports a native file whose imported part changed.
 var errNativeChanged = errors.New("the file was rewritten or truncated after it was imported")
 
-// NativeChecksum identifies the first n bytes of f: a hash of n, of the
+// Checksum identifies the first n bytes of f: a hash of n, of the
 // first and of the last 16 KiB of those bytes.
-func NativeChecksum(f io.ReaderAt, n int64) (string, error) {
+func Checksum(f io.ReaderAt, n int64) (string, error) {
 	h := sha256.New()
 	var size [8]byte
 	binary.LittleEndian.PutUint64(size[:], uint64(n))
@@ -48,64 +48,64 @@ func NativeChecksum(f io.ReaderAt, n int64) (string, error) {
 	return "v1:" + hex.EncodeToString(h.Sum(nil)[:16]), nil
 }
 
-// NativeState says how a native session compares with a store's record.
-type NativeState string
+// State says how a native session compares with a store's record.
+type State string
 
 // The states of a native session.
 const (
-	NativeNew        NativeState = "new"        // not imported
-	NativeNewLines   NativeState = "new lines"  // imported, and lines were added since
-	NativeUpToDate   NativeState = "imported"   // imported, nothing new
-	NativeChanged    NativeState = "changed"    // imported, then rewritten or truncated
-	NativeUnreadable NativeState = "unreadable" // the file cannot be read now
+	StateNew        State = "new"        // not imported
+	StateNewLines   State = "new lines"  // imported, and lines were added since
+	StateUpToDate   State = "imported"   // imported, nothing new
+	StateChanged    State = "changed"    // imported, then rewritten or truncated
+	StateUnreadable State = "unreadable" // the file cannot be read now
 )
 
 // State compares the session and its sub-agents with records (what
 // store.NativeImports returned), reading at most a few KiB per file. The
 // main transcript decides, then any sub-agent with something to import.
-func (n NativeSession) State(records map[store.NativeKey]store.NativeImport) NativeState {
+func (n Session) State(records map[store.NativeKey]store.NativeImport) State {
 	st := fileState(n, records)
-	if st != NativeUpToDate {
+	if st != StateUpToDate {
 		return st
 	}
 	for _, s := range n.Subagents {
 		switch fileState(s, records) {
-		case NativeNew, NativeNewLines:
-			return NativeNewLines
+		case StateNew, StateNewLines:
+			return StateNewLines
 		}
 	}
-	return NativeUpToDate
+	return StateUpToDate
 }
 
 // fileState compares one file with its record.
-func fileState(n NativeSession, records map[store.NativeKey]store.NativeImport) NativeState {
+func fileState(n Session, records map[store.NativeKey]store.NativeImport) State {
 	rec, ok := records[n.Key()]
 	if !ok {
-		return NativeNew
+		return StateNew
 	}
 	if n.unchangedSince(rec) {
-		return NativeUpToDate
+		return StateUpToDate
 	}
 	f, err := os.Open(n.Path)
 	if err != nil {
-		return NativeUnreadable
+		return StateUnreadable
 	}
 	defer f.Close()
 	st, err := checkRecord(f, rec)
 	switch {
 	case errors.Is(err, errNativeChanged):
-		return NativeChanged
+		return StateChanged
 	case err != nil:
-		return NativeUnreadable
+		return StateUnreadable
 	case st.size == rec.Bytes:
-		return NativeUpToDate
+		return StateUpToDate
 	}
 	if complete, err := hasCompleteLine(f, rec.Bytes); err != nil {
-		return NativeUnreadable
+		return StateUnreadable
 	} else if complete {
-		return NativeNewLines
+		return StateNewLines
 	}
-	return NativeUpToDate
+	return StateUpToDate
 }
 
 // fileStat is what checkRecord learned: the file's stat.
@@ -133,7 +133,7 @@ func checkRecord(f *os.File, rec store.NativeImport) (fileStat, error) {
 	if st.Size < rec.Bytes {
 		return fs, errNativeChanged
 	}
-	sum, err := NativeChecksum(f, rec.Bytes)
+	sum, err := Checksum(f, rec.Bytes)
 	if err != nil {
 		return fileStat{}, err
 	}
@@ -164,7 +164,7 @@ type nativeRead struct {
 	events   []store.Event // the events to store: all, or those after prev
 	bytes    int64         // the complete lines read: where the next import goes on
 	lines    int64
-	checksum string         // NativeChecksum of those bytes
+	checksum string         // Checksum of those bytes
 	stat     store.FileStat // the file's, before it was read
 	stats    parse.Stats
 	usage    []store.Usage // token usage of the lines read (after prev)
@@ -177,7 +177,7 @@ type nativeRead struct {
 // returned, so that tool results find their calls and Codex's doubled
 // messages pair up across the boundary. A last line without its newline is
 // being written: it is left for the next import.
-func readNative(ctx context.Context, n NativeSession, prev *store.NativeImport, opts parse.Options) (nativeRead, error) {
+func readNative(ctx context.Context, n Session, prev *store.NativeImport, opts parse.Options) (nativeRead, error) {
 	f, err := os.Open(n.Path)
 	if err != nil {
 		return nativeRead{}, err
@@ -224,7 +224,7 @@ func readNative(ctx context.Context, n NativeSession, prev *store.NativeImport, 
 	}
 	r.events = store.FilterInjectedEvents(r.events)
 	r.usage = parse.PlaceUsageAfter(r.events, fd.usage()[umark:], parse.CountAnchors(nil, all[:mark]))
-	if r.checksum, err = NativeChecksum(f, r.bytes); err != nil {
+	if r.checksum, err = Checksum(f, r.bytes); err != nil {
 		return nativeRead{}, err
 	}
 	return r, nil

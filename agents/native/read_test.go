@@ -1,4 +1,4 @@
-package agents
+package native
 
 import (
 	"bytes"
@@ -35,13 +35,13 @@ func nativeFixtures(tb testing.TB) []string {
 	return out
 }
 
-// nativeOf is a NativeSession for a file of a format.
-func nativeOf(path string) NativeSession {
-	agent := NativeClaude
+// nativeOf is a Session for a file of a format.
+func nativeOf(path string) Session {
+	agent := Claude
 	if strings.HasPrefix(filepath.Base(path), "D_") || strings.Contains(filepath.Base(path), "rollout") {
-		agent = NativeCodex
+		agent = Codex
 	}
-	return NativeSession{Agent: agent, ID: "x", Path: path}
+	return Session{Agent: agent, ID: "x", Path: path}
 }
 
 // eventsJSON encodes events for comparison.
@@ -63,7 +63,7 @@ func record(path string, r nativeRead) *store.NativeImport {
 	return &store.NativeImport{Path: path, Bytes: r.bytes, Lines: r.lines, Checksum: r.checksum}
 }
 
-func mustReadNative(tb testing.TB, n NativeSession, prev *store.NativeImport) nativeRead {
+func mustReadNative(tb testing.TB, n Session, prev *store.NativeImport) nativeRead {
 	tb.Helper()
 	r, err := readNative(context.Background(), n, prev, parse.Options{ClaudeHome: os.DevNull})
 	if err != nil {
@@ -104,7 +104,7 @@ func TestReadNativeIncremental(t *testing.T) {
 				if first.lines != int64(k) || rest.bytes != int64(len(data)) || rest.lines != int64(len(ends)) {
 					t.Errorf("cut at line %d: read %d lines, then to byte %d of %d, %d lines", k, first.lines, rest.bytes, len(data), rest.lines)
 				}
-				if d := firstEventDiff(got, want, n.Agent == NativeCodex); d != "" {
+				if d := firstEventDiff(got, want, n.Agent == Codex); d != "" {
 					t.Errorf("cut at line %d of %d: %s", k, len(ends), d)
 				}
 			}
@@ -181,7 +181,7 @@ const (
 
 func TestReadNativeAppendAndPartialLine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s1.jsonl")
-	n := NativeSession{Agent: NativeClaude, ID: "s1", Path: path}
+	n := Session{Agent: Claude, ID: "s1", Path: path}
 	writeFile(t, path, []byte(claudeLine1+"\n"+claudeLine2+"\n"+claudeLine3[:40]))
 	first := mustReadNative(t, n, nil)
 	if first.lines != 2 || first.bytes != int64(len(claudeLine1)+len(claudeLine2)+2) {
@@ -205,7 +205,7 @@ func TestReadNativeAppendAndPartialLine(t *testing.T) {
 		if _, err := readNative(context.Background(), n, rec, parse.Options{}); !errors.Is(err, errNativeChanged) {
 			t.Errorf("truncated: %v, want errNativeChanged", err)
 		}
-		if st := n.State(map[store.NativeKey]store.NativeImport{n.Key(): *rec}); st != NativeChanged {
+		if st := n.State(map[store.NativeKey]store.NativeImport{n.Key(): *rec}); st != StateChanged {
 			t.Errorf("State(truncated) = %s", st)
 		}
 		rewritten := bytes.Replace([]byte(claudeLine1+"\n"+claudeLine2+"\n"+claudeLine3+"\n"+claudeLine4+"\n"+claudeLine5+"\n"),
@@ -227,36 +227,36 @@ func eventKinds(evs []store.Event) string {
 
 func TestNativeState(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s1.jsonl")
-	n := NativeSession{Agent: NativeClaude, ID: "s1", Path: path}
+	n := Session{Agent: Claude, ID: "s1", Path: path}
 	writeFile(t, path, []byte(claudeLine1+"\n"+claudeLine2+"\n"))
 	recs := map[store.NativeKey]store.NativeImport{}
-	if st := n.State(recs); st != NativeNew {
+	if st := n.State(recs); st != StateNew {
 		t.Errorf("State(no record) = %s", st)
 	}
 	r := mustReadNative(t, n, nil)
 	recs[n.Key()] = *record(path, r)
-	if st := n.State(recs); st != NativeUpToDate {
+	if st := n.State(recs); st != StateUpToDate {
 		t.Errorf("State(imported) = %s", st)
 	}
 	writeFile(t, path, []byte(claudeLine1+"\n"+claudeLine2+"\n"+claudeLine3[:30]))
-	if st := n.State(recs); st != NativeUpToDate {
+	if st := n.State(recs); st != StateUpToDate {
 		t.Errorf("State(a half-written line) = %s, want imported", st)
 	}
 	writeFile(t, path, []byte(claudeLine1+"\n"+claudeLine2+"\n"+claudeLine3+"\n"))
-	if st := n.State(recs); st != NativeNewLines {
+	if st := n.State(recs); st != StateNewLines {
 		t.Errorf("State(a new line) = %s", st)
 	}
-	sub := NativeSession{Agent: NativeClaude, ID: "s1/agent-1", ParentID: "s1", Path: filepath.Join(t.TempDir(), "agent-1.jsonl")}
+	sub := Session{Agent: Claude, ID: "s1/agent-1", ParentID: "s1", Path: filepath.Join(t.TempDir(), "agent-1.jsonl")}
 	writeFile(t, sub.Path, []byte(claudeLine1+"\n"))
 	writeFile(t, path, []byte(claudeLine1+"\n"+claudeLine2+"\n"))
-	n.Subagents = []NativeSession{sub}
-	if st := n.State(recs); st != NativeNewLines {
+	n.Subagents = []Session{sub}
+	if st := n.State(recs); st != StateNewLines {
 		t.Errorf("State(a new sub-agent) = %s, want new lines", st)
 	}
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	if st := n.State(recs); st != NativeUnreadable {
+	if st := n.State(recs); st != StateUnreadable {
 		t.Errorf("State(removed) = %s", st)
 	}
 }
@@ -302,7 +302,7 @@ func TestReadNativeAppendedPromptKept(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "s.jsonl")
-			n := NativeSession{Agent: NativeClaude, ID: "s", Path: path}
+			n := Session{Agent: Claude, ID: "s", Path: path}
 			writeFile(t, path, []byte(c.head))
 			first := mustReadNative(t, n, nil)
 			writeFile(t, path, []byte(c.head+c.appended+"\n"))
