@@ -1,14 +1,20 @@
-// Package agents parses the output and transcripts of coding-agent CLIs
-// (Claude Code and Codex) into store events, and runs those CLIs. It never
-// imports Fyne.
+// Package agents runs the coding-agent CLIs (Claude Code and Codex) and
+// reads what they write. It holds the backends and their models, one turn
+// streamed into the store (RunTurn), the run workflow shared by `lazuli
+// run` and the prompt box (RunWorkflow), compaction (CompactSession, the
+// Compactor worker) and its prompts, sub-agent sessions, and reading a
+// transcript of any format (ParseFile, ReadTranscript, StoreTranscript),
+// the parser picked by format. It never imports Fyne.
+//
+// The parsers live beneath it: agents/parse (what they share), agents/claude
+// and agents/codex; native history import is agents/native, the built-in
+// summarizer agents/summary.
 //
 // Parsers are not safe for concurrent use; each run or file gets its own.
 package agents
 
 import (
 	"bufio"
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -105,7 +111,7 @@ func Parse(r io.Reader, f parse.Format, opts parse.Options) ([]store.Event, pars
 func parseTranscript(r io.Reader, f parse.Format, opts parse.Options) (Transcript, parse.Parser, error) {
 	br := bufio.NewReaderSize(r, 1<<20)
 	if f == parse.FormatAuto {
-		head, err := peekLines(br, 200)
+		head, err := parse.PeekLines(br, 200)
 		if err != nil {
 			return Transcript{}, nil, err
 		}
@@ -158,24 +164,4 @@ func (c *subagentCollector) take(p parse.Parser) {
 		c.index[s.ToolUseID] = len(c.list)
 		c.list = append(c.list, s)
 	}
-}
-
-// peekLines returns up to n complete lines from the start of br without
-// consuming them (bounded by the reader's buffer).
-func peekLines(br *bufio.Reader, n int) ([][]byte, error) {
-	buf, err := br.Peek(br.Size())
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return nil, err
-	}
-	var lines [][]byte
-	for len(buf) > 0 && len(lines) < n {
-		i := bytes.IndexByte(buf, '\n')
-		if i < 0 {
-			lines = append(lines, buf)
-			break
-		}
-		lines = append(lines, bytes.TrimRight(buf[:i], "\r"))
-		buf = buf[i+1:]
-	}
-	return lines, nil
 }

@@ -83,3 +83,23 @@ func ReadFile(path string, p Parser) ([]store.Event, Stats, error) {
 	defer fh.Close()
 	return ReadAll(fh, p)
 }
+
+// PeekLines returns up to n complete lines from the start of br without
+// consuming them (bounded by the reader's buffer).
+func PeekLines(br *bufio.Reader, n int) ([][]byte, error) {
+	buf, err := br.Peek(br.Size())
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, err
+	}
+	var lines [][]byte
+	for len(buf) > 0 && len(lines) < n {
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 {
+			lines = append(lines, buf)
+			break
+		}
+		lines = append(lines, bytes.TrimRight(buf[:i], "\r"))
+		buf = buf[i+1:]
+	}
+	return lines, nil
+}
