@@ -82,7 +82,12 @@ func TestLayers(t *testing.T) {
 
 	// No Fyne below app and views: the model, the workflows and the CLI
 	// are plain Go, testable without a display.
-	for _, name := range []string{"store", "agents", "search", "insight", "export", "editdiff", "display", "printable", "project", "teamsync", "cli"} {
+	plain := []string{"store", "agents", "search", "insight", "export", "editdiff", "display", "printable", "project", "teamsync", "cli"}
+	sub := agentsPackages(pkgs)
+	if len(sub) < 5 {
+		t.Errorf("agents has subpackages %v; want agents/parse, claude, codex, native and summary checked too", sub)
+	}
+	for _, name := range append(plain, sub...) {
 		for _, d := range get(name).Deps {
 			if strings.HasPrefix(d, "fyne.io/") {
 				t.Errorf("%s depends on %s: no Fyne below app and views", name, d)
@@ -104,9 +109,11 @@ func TestLayers(t *testing.T) {
 	}
 
 	// views sends intents through interfaces it declares; it never reaches
-	// agents, not even through another package.
-	if slices.Contains(get("views").Deps, module+"/agents") {
-		t.Errorf("views depends on agents: views never imports agents")
+	// agents or one of its subpackages, not even through another package.
+	for _, d := range ours(get("views").Deps) {
+		if isAgents(d) {
+			t.Errorf("views depends on %s: views never imports agents", d)
+		}
 	}
 
 	// internal/ is test and benchmark support: production code never
@@ -128,4 +135,22 @@ func TestLayers(t *testing.T) {
 			t.Errorf("%s imports app: only main does", name)
 		}
 	}
+}
+
+// isAgents reports whether name (without the module prefix) is agents or
+// one of its subpackages.
+func isAgents(name string) bool {
+	return name == "agents" || strings.HasPrefix(name, "agents/")
+}
+
+// agentsPackages returns agents' subpackages (agents/claude, …), sorted.
+func agentsPackages(pkgs map[string]pkg) []string {
+	var out []string
+	for name := range pkgs {
+		if isAgents(name) && name != "agents" {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
