@@ -95,7 +95,7 @@ func (p *TranscriptParser) Finish() []store.Event {
 	return out
 }
 
-// freeze records that the events of the lines fed so far were stored by
+// Freeze records that the events of the lines fed so far were stored by
 // an earlier import: a prompt among them is final.
 func (p *TranscriptParser) Freeze() { p.stored = len(p.Events) }
 

@@ -63,7 +63,7 @@ type Stats struct {
 	Ignored   int   // valid JSON lines of a type the parser does not map
 }
 
-// noteMalformed records a malformed line (the current one, s.Lines).
+// NoteMalformed records a malformed line (the current one, s.Lines).
 func (s *Stats) NoteMalformed() {
 	s.Malformed++
 	if len(s.BadLines) < 20 {

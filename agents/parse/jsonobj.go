@@ -28,7 +28,7 @@ func DecodeObject(raw []byte) (Object, bool) {
 	return o, true
 }
 
-// strOK returns the string at k and whether there is one.
+// StrOK returns the string at k and whether there is one.
 func (o Object) StrOK(k string) (string, bool) {
 	raw := o[k]
 	if len(raw) == 0 || raw[0] != '"' {
@@ -41,13 +41,13 @@ func (o Object) StrOK(k string) (string, bool) {
 	return s, true
 }
 
-// str returns the string at k, or "".
+// Str returns the string at k, or "".
 func (o Object) Str(k string) string {
 	s, _ := o.StrOK(k)
 	return s
 }
 
-// firstStr returns the value of the first of keys that is present, if it is
+// FirstStr returns the value of the first of keys that is present, if it is
 // a string (serde's get(a).or_else(get(b)).and_then(as_str)).
 func (o Object) FirstStr(keys ...string) (string, bool) {
 	for _, k := range keys {
@@ -58,13 +58,13 @@ func (o Object) FirstStr(keys ...string) (string, bool) {
 	return "", false
 }
 
-// obj returns the object at k, or nil.
+// Obj returns the object at k, or nil.
 func (o Object) Obj(k string) Object {
 	v, _ := DecodeObject(o[k])
 	return v
 }
 
-// list returns the elements of the array at k, or nil.
+// List returns the elements of the array at k, or nil.
 func (o Object) List(k string) []json.RawMessage {
 	raw := o[k]
 	if len(raw) == 0 || raw[0] != '[' {
@@ -77,7 +77,7 @@ func (o Object) List(k string) []json.RawMessage {
 	return a
 }
 
-// objs returns the objects in the array at k; other elements are skipped.
+// Objs returns the objects in the array at k; other elements are skipped.
 func (o Object) Objs(k string) []Object {
 	raws := o.List(k)
 	if raws == nil {
@@ -92,7 +92,7 @@ func (o Object) Objs(k string) []Object {
 	return objs
 }
 
-// boolean returns the boolean at k.
+// Boolean returns the boolean at k.
 func (o Object) Boolean(k string) (value, ok bool) {
 	switch string(o[k]) {
 	case "true":
@@ -103,20 +103,20 @@ func (o Object) Boolean(k string) (value, ok bool) {
 	return false, false
 }
 
-// integer returns the JSON integer at k (serde's as_i64).
+// Integer returns the JSON integer at k (serde's as_i64).
 func (o Object) Integer(k string) (int64, bool) {
 	n, err := strconv.ParseInt(string(o[k]), 10, 64)
 	return n, err == nil
 }
 
-// u64 returns the value of k if it is a non-negative integer literal
+// U64 returns the value of k if it is a non-negative integer literal
 // (serde's as_u64).
 func (o Object) U64(k string) (uint64, bool) {
 	n, err := strconv.ParseUint(string(o[k]), 10, 64)
 	return n, err == nil
 }
 
-// f64 returns the value of k if it is a finite number.
+// F64 returns the value of k if it is a finite number.
 func (o Object) F64(k string) (float64, bool) {
 	v := o[k]
 	if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
@@ -126,7 +126,7 @@ func (o Object) F64(k string) (float64, bool) {
 	return f, err == nil
 }
 
-// firstFloat returns the first of keys whose value is a number.
+// FirstFloat returns the first of keys whose value is a number.
 func (o Object) FirstFloat(keys ...string) (float64, bool) {
 	for _, k := range keys {
 		if f, ok := o.F64(k); ok {
@@ -136,7 +136,7 @@ func (o Object) FirstFloat(keys ...string) (float64, bool) {
 	return 0, false
 }
 
-// has reports whether k is present and not null.
+// Has reports whether k is present and not null.
 func (o Object) Has(k string) bool {
 	raw := o[k]
 	return len(raw) > 0 && string(raw) != "null"

@@ -65,7 +65,7 @@ func anchorable(k store.Kind) bool {
 	return k != store.KindUserMessage && k != store.KindFiltered && k != store.KindMayBeCompacting
 }
 
-// saw counts the events a parser produced, in output order.
+// Saw counts the events a parser produced, in output order.
 func (l *UsageLog) Saw(evs ...store.Event) {
 	for _, e := range evs {
 		if !anchorable(e.Kind) {
@@ -79,12 +79,12 @@ func (l *UsageLog) Saw(evs ...store.Event) {
 	}
 }
 
-// add records u after the last event seen.
+// Add records u after the last event seen.
 func (l *UsageLog) Add(u store.Usage) {
 	l.recs = append(l.recs, usageRec{u: u, kind: l.last, ord: l.counts[l.last] - 1})
 }
 
-// setMessage records u as the usage of Claude message id, replacing (and
+// SetMessage records u as the usage of Claude message id, replacing (and
 // moving after the last event seen) an earlier row of the same message.
 func (l *UsageLog) SetMessage(id string, u store.Usage) {
 	if id == "" {
@@ -103,7 +103,7 @@ func (l *UsageLog) SetMessage(id string, u store.Usage) {
 	l.recs = append(l.recs, rec)
 }
 
-// rows returns the records as UsageRows.
+// Rows returns the records as UsageRows.
 func (l *UsageLog) Rows() []UsageRow {
 	out := make([]UsageRow, len(l.recs))
 	for i, r := range l.recs {
