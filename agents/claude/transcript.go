@@ -27,7 +27,7 @@ type TranscriptParser struct {
 	agents   map[string]bool // open Agent/Task calls, by tool_use id
 	slug     string
 	hasSlug  bool
-	Events   []store.Event
+	events   []store.Event
 	byParent map[string]claudePrompt // the prompt kept for each parentUuid
 	// stored is how many of events an earlier import stored already (see
 	// freeze): a prompt among them can no longer be replaced or win.
@@ -85,19 +85,24 @@ func (p *TranscriptParser) Feed(line []byte) []store.Event {
 
 // Finish returns the events of all lines fed so far.
 func (p *TranscriptParser) Finish() []store.Event {
-	out := make([]store.Event, 0, len(p.Events))
-	for _, e := range p.Events {
+	out := make([]store.Event, 0, len(p.events))
+	for _, e := range p.events {
 		if e.Kind != store.KindFiltered {
 			out = append(out, e)
 		}
 	}
-	p.Events, p.byParent = nil, map[string]claudePrompt{}
+	p.events, p.byParent = nil, map[string]claudePrompt{}
 	return out
 }
 
+// Events returns the events parsed so far, held back until Finish: a
+// later line may still replace a prompt among them. The slice is the
+// parser's own; callers only read it.
+func (p *TranscriptParser) Events() []store.Event { return p.events }
+
 // Freeze records that the events of the lines fed so far were stored by
 // an earlier import: a prompt among them is final.
-func (p *TranscriptParser) Freeze() { p.stored = len(p.Events) }
+func (p *TranscriptParser) Freeze() { p.stored = len(p.events) }
 
 // Stats reports the lines seen so far.
 func (p *TranscriptParser) Stats() parse.Stats { return p.stats }
@@ -110,7 +115,7 @@ func (p *TranscriptParser) SkipLine() {
 
 // add appends events to the held-back output.
 func (p *TranscriptParser) add(events ...store.Event) {
-	p.Events = append(p.Events, events...)
+	p.events = append(p.events, events...)
 	p.usage.Saw(events...)
 }
 
@@ -217,9 +222,9 @@ func (p *TranscriptParser) claimParent(parent string, at Time) bool {
 		if !at.after(old.at) {
 			return false
 		}
-		p.Events[old.index] = store.Unit(store.KindFiltered)
+		p.events[old.index] = store.Unit(store.KindFiltered)
 	}
-	p.byParent[parent] = claudePrompt{index: len(p.Events), at: at}
+	p.byParent[parent] = claudePrompt{index: len(p.events), at: at}
 	return true
 }
 

@@ -26,8 +26,8 @@ type RolloutParser struct {
 	items    codexItems
 	hist     codexHistory
 	sessions map[string]bool // session ids that have an Init
-	Pending  *store.Event    // the current session's Init, model not yet known
-	Held     []store.Event   // events after the pending Init
+	pending  *store.Event    // the current session's Init, model not yet known
+	held     []store.Event   // events after the pending Init
 	usage    parse.UsageLog
 	totals   codexTotals
 	model    string // the last turn_context's model
@@ -52,6 +52,14 @@ func (p *RolloutParser) billTurn() {
 func NewRolloutParser(parse.Options) *RolloutParser {
 	return &RolloutParser{sessions: make(map[string]bool)}
 }
+
+// Pending reports whether a session's Init is held back, waiting for the
+// session's model.
+func (p *RolloutParser) Pending() bool { return p.pending != nil }
+
+// Held returns the events held back after a pending Init (see Pending).
+// The slice is the parser's own; callers only read it.
+func (p *RolloutParser) Held() []store.Event { return p.held }
 
 // Feed parses one rollout line.
 func (p *RolloutParser) Feed(line []byte) []store.Event {
@@ -123,7 +131,7 @@ func (p *RolloutParser) sessionMeta(o parse.Object) []store.Event {
 	}
 	p.sessions[id] = true
 	ev := store.Init(meta.Str("cwd"), "")
-	p.Pending = &ev
+	p.pending = &ev
 	p.hist.observe([]store.Event{ev})
 	p.usage.Saw(ev)
 	return out
@@ -132,23 +140,23 @@ func (p *RolloutParser) sessionMeta(o parse.Object) []store.Event {
 // release returns the pending Init with model, then the events held after
 // it; nothing when no Init is pending.
 func (p *RolloutParser) release(model string) []store.Event {
-	if p.Pending == nil {
+	if p.pending == nil {
 		return nil
 	}
-	ev := *p.Pending
+	ev := *p.pending
 	ev.Model = model
-	out := append([]store.Event{ev}, p.Held...)
-	p.Pending, p.Held = nil, nil
+	out := append([]store.Event{ev}, p.held...)
+	p.pending, p.held = nil, nil
 	return out
 }
 
 // hold keeps evs back while an Init is pending.
 func (p *RolloutParser) hold(evs []store.Event) []store.Event {
-	if p.Pending == nil {
+	if p.pending == nil {
 		return evs
 	}
-	p.Held = append(p.Held, evs...)
-	if len(p.Held) > codexMaxHeld {
+	p.held = append(p.held, evs...)
+	if len(p.held) > codexMaxHeld {
 		return p.release(codexDefaultModel)
 	}
 	return nil

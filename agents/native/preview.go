@@ -146,7 +146,7 @@ func (c *claudePreview) line(b []byte) bool {
 	c.fields(o)
 	c.p.Feed(b)
 	if !c.typed {
-		c.n.FirstPrompt, c.typed = firstPrompt(c.p.Events)
+		c.n.FirstPrompt, c.typed = firstPrompt(c.p.Events())
 	}
 	// gitBranch, when Claude records it, is on the same lines as cwd.
 	return c.typed && c.n.Cwd != "" && !c.n.Started.IsZero()
@@ -216,7 +216,7 @@ func (c *codexPreview) line(b []byte) bool {
 	}
 	c.out = append(c.out, c.p.Feed(b)...)
 	if !c.typed {
-		c.n.FirstPrompt, c.typed = firstPrompt(slices.Concat(c.out, c.p.Held))
+		c.n.FirstPrompt, c.typed = firstPrompt(slices.Concat(c.out, c.p.Held()))
 	}
 	return c.typed && c.n.ID != ""
 }

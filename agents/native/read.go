@@ -327,11 +327,11 @@ func (c *claudeFeeder) feed(line []byte, tooLong bool) {
 	c.p.Feed(line)
 }
 
-func (c *claudeFeeder) mark() int { return len(c.p.Events) }
+func (c *claudeFeeder) mark() int { return len(c.p.Events()) }
 
 func (c *claudeFeeder) freeze() { c.p.Freeze() }
 
-func (c *claudeFeeder) events() []store.Event { return c.p.Events }
+func (c *claudeFeeder) events() []store.Event { return c.p.Events() }
 
 func (c *claudeFeeder) stats() parse.Stats { return c.p.Stats() }
 
@@ -354,8 +354,8 @@ func (c *codexFeeder) feed(line []byte, tooLong bool) {
 }
 
 func (c *codexFeeder) mark() int {
-	if c.p.Pending != nil {
-		return len(c.out) + 1 + len(c.p.Held)
+	if c.p.Pending() {
+		return len(c.out) + 1 + len(c.p.Held())
 	}
 	return len(c.out)
 }
