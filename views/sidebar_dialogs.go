@@ -58,6 +58,7 @@ func (s *Sidebar) onRename() {
 	d.Resize(fyne.NewSize(360, d.MinSize().Height))
 	d.Show()
 	w.Canvas().Focus(entry)
+	entry.TypedShortcut(&fyne.ShortcutSelectAll{}) // typing replaces the name
 }
 
 // onDelete asks the user to confirm deleting the selected session, naming

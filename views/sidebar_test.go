@@ -241,7 +241,16 @@ func TestSidebarRename(t *testing.T) {
 	if entry.Text != "S3" {
 		t.Errorf("rename entry = %q, want the current name S3", entry.Text)
 	}
-	entry.SetText("Throwaway")
+	if got := entry.SelectedText(); got != "S3" {
+		t.Errorf("rename entry selects %q, want the whole current name (typing replaces it)", got)
+	}
+	if w.Canvas().Focused() != entry {
+		t.Error("rename entry is not focused")
+	}
+	test.Type(entry, "Throwaway")
+	if entry.Text != "Throwaway" {
+		t.Errorf("typing into the prefilled entry gives %q, want it to replace the name", entry.Text)
+	}
 	test.Tap(overlayButton(t, w.Canvas(), "Cancel"))
 	if len(a.calls) != 0 {
 		t.Fatalf("Cancel sent %q", a)
