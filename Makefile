@@ -8,7 +8,7 @@
 #   make build   go build -o bin/lazuli . (with the commit for lazuli --version)
 #   make install install like a desktop app under PREFIX (default ~/.local): binary, .desktop, icon
 #   make package out/lazuli-VERSION-OS-ARCH.tar.gz: the same tree, for extracting into a prefix
-#   make run     deps, build, bin/lazuli --demo
+#   make run     deps, build, bin/lazuli --demo with the CLIs of out/clis.env
 #   make bench   benchmarks of BENCH_PKGS (override: make bench BENCH=Decode BENCH_PKGS=./store/)
 #   make smoke   GUI smoke test: bin/lazuli --demo under Xvfb -> out/gui-smoke.png
 #   make icon    re-render assets/icon.png from assets/icon.svg (needs librsvg2-bin)
@@ -111,7 +111,12 @@ package: build
 	tar -C out/package -czf out/$(PACKAGE).tar.gz $(PACKAGE)
 	@echo "package: out/$(PACKAGE).tar.gz"
 
+# The demo runs the CLIs `make deps` installed (out/clis.env), unless LAZULI_CLAUDE /
+# LAZULI_CODEX are already set.
 run: deps build
+	@c=$${LAZULI_CLAUDE:-}; x=$${LAZULI_CODEX:-}; if [ -f out/clis.env ]; then . out/clis.env; fi; \
+	export LAZULI_CLAUDE=$${c:-$${LAZULI_CLAUDE:-}} LAZULI_CODEX=$${x:-$${LAZULI_CODEX:-}}; \
+	echo "bin/lazuli --demo  # claude: $${LAZULI_CLAUDE:-PATH}, codex: $${LAZULI_CODEX:-PATH}"; \
 	bin/lazuli --demo
 
 bench: deps
