@@ -38,7 +38,7 @@ func renderHTML(w *bufio.Writer, src Source) error {
 // htmlItem writes one item.
 func htmlItem(w *bufio.Writer, it *item) {
 	id := ""
-	if it.kind != itemCompaction {
+	if it.kind != itemCompaction && it.kind != itemThinking { // thinking shares its event's seq
 		id = " id=\"e" + strconv.FormatInt(it.seq, 10) + "\""
 	}
 	if it.reply {
@@ -76,6 +76,9 @@ func htmlItem(w *bufio.Writer, it *item) {
 		w.WriteString("<p class=\"" + class + "\"" + id + ">" + esc(it.title) + "</p>\n")
 	case itemNotice:
 		w.WriteString("<p class=\"notice\"" + id + ">" + esc(it.title) + "</p>\n")
+	case itemThinking:
+		w.WriteString("<details class=\"thinking\"><summary>Thinking <code class=\"peek\">" +
+			esc(firstLine(cleanText(it.text), 80)) + "</code></summary>\n" + pre("", cleanText(it.text)) + "</details>\n")
 	case itemCompaction:
 		w.WriteString("<details class=\"compaction\"><summary>" + esc(it.title) + " <span class=\"muted\">· covers up to event #" +
 			strconv.FormatInt(it.seq, 10) + "</span></summary>\n<div class=\"md\">\n")

@@ -25,6 +25,7 @@ const (
 	itemComplete                   // the end of a turn
 	itemNotice                     // a one-line notice: Init, Command, ModelSwitch, banners
 	itemCompaction                 // the summary of the conversation before it
+	itemThinking                   // the agent's thinking before an event (shown folded)
 )
 
 // item is one rendered part of a transcript, the same for every format.
@@ -64,7 +65,7 @@ func items(src Source) []item {
 		switch it.kind {
 		case itemUser:
 			inReply = false
-		case itemAssistant, itemPlan, itemTool, itemResult:
+		case itemAssistant, itemPlan, itemTool, itemResult, itemThinking:
 			if !inReply {
 				it.reply, inReply = true, true
 			}
@@ -76,6 +77,9 @@ func items(src Source) []item {
 		for c < len(src.Compactions) && src.Compactions[c].AfterSeq < se.Seq {
 			add(compactionItem(src.Compactions[c]))
 			c++
+		}
+		for _, th := range se.Thinking {
+			add(item{kind: itemThinking, seq: se.Seq, title: "Thinking", text: th})
 		}
 		it := eventItem(se.Seq, &se.Event)
 		it.full = src.Full[se.Seq]

@@ -63,6 +63,10 @@ type JSONEvent struct {
 	// Full is the whole tool output or Write content that ingestion
 	// shortened in Event (store.FullTextTable); absent when none was kept.
 	Full string `json:"full,omitempty"`
+	// Thinking is the agent's thinking that came right before the event
+	// (store.ThinkingTable), never part of the conversation; absent when
+	// there was none.
+	Thinking []string `json:"thinking,omitempty"`
 }
 
 // JSONDocument is a whole JSON export.
@@ -121,6 +125,16 @@ func renderJSON(w *bufio.Writer, src Source) error {
 		if full, ok := src.Full[se.Seq]; ok && full != "" {
 			line = append(line, ", \"full\": "...)
 			line = store.AppendJSONString(line, full)
+		}
+		if len(se.Thinking) > 0 {
+			line = append(line, ", \"thinking\": ["...)
+			for j, th := range se.Thinking {
+				if j > 0 {
+					line = append(line, ", "...)
+				}
+				line = store.AppendJSONString(line, th)
+			}
+			line = append(line, ']')
 		}
 		line = append(line, '}')
 		w.Write(line)

@@ -69,6 +69,10 @@ func mdItem(w *bufio.Writer, it *item) {
 		}
 	case itemComplete, itemNotice:
 		w.WriteString("*" + mdEscape(it.title) + "*\n")
+	case itemThinking:
+		w.WriteString("<details><summary>Thinking</summary>\n\n")
+		mdFence(w, "text", cleanText(it.text))
+		w.WriteString("\n</details>\n")
 	case itemCompaction:
 		w.WriteString("---\n\n**" + it.title + "** *(compacted; covers up to event #" + formatSeq(it.seq) + ")*\n\n")
 		mdText(w, it.text)

@@ -30,7 +30,8 @@ type visitor func(idx int, t text) string
 
 // walk calls visit for every text of src, in a fixed order: the session's
 // fields, each event's fields in seq order (every string inside a tool
-// input included, keys too), then the compaction summaries. With rewrite
+// input included, keys too), then the compaction summaries, the full
+// texts and the thinking. With rewrite
 // set it returns a copy of src holding visit's results; otherwise src.
 func walk(src Source, rewrite bool, visit visitor) Source {
 	w := walker{rewrite: rewrite, visit: visit}
@@ -73,6 +74,19 @@ func walk(src Source, rewrite bool, visit visitor) Source {
 		}
 	}
 	src.Full = full
+	// Then the thinking, by event.
+	for i := range src.Events {
+		thoughts := src.Events[i].Thinking
+		if rewrite && thoughts != nil {
+			thoughts = slices.Clone(thoughts)
+			src.Events[i].Thinking = thoughts
+		}
+		for j, th := range thoughts {
+			if s := w.text(src.Events[i].Seq, "thinking", th); rewrite {
+				thoughts[j] = s
+			}
+		}
+	}
 	return src
 }
 
