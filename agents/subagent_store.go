@@ -22,7 +22,8 @@ func StoreTranscript(ctx context.Context, st *store.Store, t Transcript, target 
 }
 
 // StoreTranscriptAt is StoreTranscript with the new session's created time
-// ("" means now).
+// ("" means now). Each sub-agent is dated by its own first timestamp, else
+// by created.
 func StoreTranscriptAt(ctx context.Context, st *store.Store, t Transcript, target int64, worktree, name, created string) (int64, int, error) {
 	if len(t.Subagents) == 0 {
 		if target != 0 {
@@ -35,6 +36,10 @@ func StoreTranscriptAt(ctx context.Context, st *store.Store, t Transcript, targe
 	subs := make([]store.SubagentBatch, len(t.Subagents))
 	for i, s := range t.Subagents {
 		subs[i] = subagentBatch(s.ToolUseID, s.Asked, s.Events)
+		subs[i].Created = created
+		if !s.Started.IsZero() {
+			subs[i].Created = s.Started.UTC().Format(store.TimeFormat)
+		}
 	}
 	if target != 0 {
 		n, err := st.AppendWithSubagents(ctx, target, t.Events, subs, t.Usage...)

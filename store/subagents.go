@@ -42,6 +42,9 @@ type SubagentBatch struct {
 	// (DisplayName), read in the transaction that creates it.
 	Name   func(parent string) string
 	Events []Event
+	// Created is the session's created time in TimeFormat; "" means now
+	// (a sub-agent of a running turn). An import gives the file's time.
+	Created string
 }
 
 // SubagentLink is a sub-agent session and the call of its parent that
@@ -198,7 +201,11 @@ func createSubagentTable(ctx context.Context, tx *sql.Tx) error {
 // insertSubagent creates one sub-agent session with its events and link.
 func insertSubagent(ctx context.Context, tx *sql.Tx, parentID int64, parentCreated, worktree, name string,
 	b *SubagentBatch, enc *encodedBatch) (int64, int, error) {
-	res, err := tx.ExecContext(ctx, "INSERT INTO sessions(worktree, name) VALUES (?, ?)", worktree, name)
+	query, args := "INSERT INTO sessions(worktree, name) VALUES (?, ?)", []any{worktree, name}
+	if b.Created != "" {
+		query, args = "INSERT INTO sessions(worktree, name, created) VALUES (?, ?, ?)", append(args, b.Created)
+	}
+	res, err := tx.ExecContext(ctx, query, args...)
 	if err != nil {
 		return 0, 0, err
 	}

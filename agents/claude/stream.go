@@ -2,6 +2,7 @@ package claude
 
 import (
 	"strings"
+	"time"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/store"
@@ -34,13 +35,14 @@ type StreamParser struct {
 	subs  map[string]*StreamParser // the parsers of sub-agents, by their call's tool_use id
 	order []string                 // sub-agent call ids in the order their work began
 	ready map[string][]store.Event // sub-agent events not yet taken, by call id
+	start map[string]time.Time     // each sub-agent's first line timestamp, by call id
 	echo  string                   // a sub-parser's prompt, dropped when the stream repeats it
 }
 
 // NewStreamParser returns a stream parser; it needs no options.
 func NewStreamParser(parse.Options) *StreamParser {
 	return &StreamParser{tools: claudeTools{}, agents: map[string]bool{}, asked: map[string]string{},
-		subs: map[string]*StreamParser{}, ready: map[string][]store.Event{}}
+		subs: map[string]*StreamParser{}, ready: map[string][]store.Event{}, start: map[string]time.Time{}}
 }
 
 // TakeSubagents implements SubagentSource.
@@ -51,7 +53,8 @@ func (p *StreamParser) TakeSubagents() []parse.SubagentEvents {
 	var out []parse.SubagentEvents
 	for _, id := range p.order {
 		if evs := p.ready[id]; len(evs) > 0 {
-			out = append(out, parse.SubagentEvents{ToolUseID: id, Asked: p.asked[id], Events: store.FilterInjectedEvents(evs)})
+			out = append(out, parse.SubagentEvents{ToolUseID: id, Asked: p.asked[id], Events: store.FilterInjectedEvents(evs),
+				Started: p.start[id]})
 		}
 	}
 	clear(p.ready)
@@ -69,6 +72,11 @@ func (p *StreamParser) subagentLine(id string, o parse.Object) {
 		p.order = append(p.order, id)
 		if sub.echo != "" {
 			p.ready[id] = append(p.ready[id], store.UserMessage(sub.echo))
+		}
+	}
+	if _, ok := p.start[id]; !ok {
+		if ts := Timestamp(o); ts.Ok {
+			p.start[id] = ts.T.UTC()
 		}
 	}
 	events, _ := sub.dispatch(o)

@@ -1,6 +1,10 @@
 package parse
 
-import "github.com/lazuli-app/lazuli/store"
+import (
+	"time"
+
+	"github.com/lazuli-app/lazuli/store"
+)
 
 // SubagentEvents are events of one sub-agent, parsed from its parent's
 // stream.
@@ -8,6 +12,9 @@ type SubagentEvents struct {
 	ToolUseID string // the parent's Agent/Task call that started it
 	Asked     string // what it was asked: the call's prompt, else its description
 	Events    []store.Event
+	// Started is the time of the sub-agent's first line that has one;
+	// zero when the stream carries none.
+	Started time.Time
 }
 
 // SubagentSource is a Parser whose input also carries sub-agents' work
