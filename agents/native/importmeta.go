@@ -3,6 +3,8 @@ package native
 import (
 	"context"
 	"os"
+	"path/filepath"
+	"regexp"
 
 	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/agents/parse"
@@ -12,7 +14,10 @@ import (
 // ImportMeta is how a transcript imported from a file (lazuli import,
 // File › Import, a dropped file) names and dates its session, the way
 // import-native does: the name is the first line of the first prompt,
-// shortened (else the agent and the date), and created is when it ran —
+// shortened (else the agent and the date; for a Claude stream capture, which
+// holds no prompt unless user lines were replayed, the prompt of the
+// session its init line names, found in Claude's history), and created is
+// when it ran —
 // the transcript's first timestamp, or for an output stream without
 // timestamps the file's modification time — in store.TimeFormat, UTC.
 // events are the file's parsed events; f its detected format.
@@ -33,12 +38,58 @@ func ImportMeta(path string, f parse.Format, events []store.Event) (name, create
 		}
 	}
 	n.FirstPrompt, _ = firstPrompt(events)
+	if f == FormatClaudeStream && n.FirstPrompt == "" {
+		// `claude -p` prints no prompt; the session its init line names
+		// may still be in Claude's history.
+		if s, ok := streamNativeSession(path); ok {
+			n.FirstPrompt = s.FirstPrompt
+			if !s.Started.IsZero() {
+				n.Started = s.Started
+			}
+		}
+	}
 	n.ParentID = "" // a file imported on its own is named as a main session
 	if n.start().IsZero() {
 		return n.Title(), ""
 	}
 	return n.Title(), n.start().UTC().Format(store.TimeFormat)
 }
+
+// streamNativeSession previews the native Claude transcript of the session
+// a stream capture's init line names, when Claude's projects folder still
+// holds it with a prompt.
+func streamNativeSession(path string) (NativeSession, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return NativeSession{}, false
+	}
+	defer f.Close()
+	id := ""
+	if _, err := readHead(f, func(line []byte) bool {
+		if o, ok := decodeObj(line); ok && o.str("type") == "system" && o.str("subtype") == "init" {
+			id = o.str("session_id")
+			return true
+		}
+		return false
+	}); err != nil || !sessionIDPattern.MatchString(id) {
+		return NativeSession{}, false
+	}
+	dir, _, err := DefaultNativeDirs()
+	if err != nil {
+		return NativeSession{}, false
+	}
+	matches, _ := filepath.Glob(filepath.Join(dir, "*", id+".jsonl"))
+	for _, m := range matches {
+		if n, err := previewFile(NativeClaude, dir, m); err == nil && n.FirstPrompt != "" {
+			return n, true
+		}
+	}
+	return NativeSession{}, false
+}
+
+// sessionIDPattern is what a Claude session id may look like to be used in
+// a file name: letters, digits and dashes.
+var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,127}$`)
 
 // ImportedFile says what ImportTranscript did with one file.
 type ImportedFile struct {
