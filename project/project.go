@@ -59,12 +59,14 @@ func BranchOfStore(storePath string) string {
 	return ""
 }
 
-// GitBranch returns the git branch checked out in dir; false when dir is
-// not a git worktree or has a detached HEAD.
+// GitBranch returns the git branch checked out in dir, also in a
+// repository without a commit yet (the branch HEAD will create: git
+// symbolic-ref, which `rev-parse --abbrev-ref HEAD` cannot resolve); false
+// when dir is not a git worktree or has a detached HEAD.
 func GitBranch(dir string) (string, bool) {
-	out, err := exec.Command("git", "-C", dir, "rev-parse", "--abbrev-ref", "HEAD").Output()
+	out, err := exec.Command("git", "-C", dir, "symbolic-ref", "--short", "-q", "HEAD").Output()
 	b := strings.TrimSpace(string(out))
-	if err != nil || b == "" || b == "HEAD" {
+	if err != nil || b == "" {
 		return "", false
 	}
 	return b, true

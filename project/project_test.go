@@ -59,3 +59,47 @@ func TestResolve(t *testing.T) {
 		t.Error("Resolve(missing) succeeded")
 	}
 }
+
+// TestUnbornBranch: in a repository without a commit yet, every way of
+// asking names the branch HEAD will create (git symbolic-ref HEAD), so
+// the sessions of a fresh `git init` do not land in a "main" group beside
+// an empty one of the real branch.
+func TestUnbornBranch(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	root := t.TempDir()
+	if out, err := exec.Command("git", "-C", root, "init", "-q", "-b", "trunk").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	if b, ok := GitBranch(root); !ok || b != "trunk" {
+		t.Errorf("GitBranch(unborn) = %q, %v; want trunk", b, ok)
+	}
+	if b := BranchOfStore(filepath.Join(root, StoreRelPath)); b != "trunk" {
+		t.Errorf("BranchOfStore(unborn) = %q, want trunk", b)
+	}
+	wts, err := Resolve(root)
+	if err != nil || len(wts) != 1 || wts[0].Branch != "trunk" {
+		t.Errorf("Resolve(unborn) = %+v, %v; want the one worktree on trunk", wts, err)
+	}
+}
+
+// TestGitBranchDetached: a detached HEAD has no branch.
+func TestGitBranchDetached(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	root := t.TempDir()
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "x"}, {"checkout", "-q", "--detach"}} {
+		cmd := exec.Command("git", append([]string{"-C", root, "-c", "user.email=t@t", "-c", "user.name=t"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if b, ok := GitBranch(root); ok {
+		t.Errorf("GitBranch(detached) = %q, true", b)
+	}
+	if b, ok := GitBranch(t.TempDir()); ok {
+		t.Errorf("GitBranch(not a repository) = %q, true", b)
+	}
+}
