@@ -65,6 +65,9 @@ func checkRows(ctx context.Context, q querier, cd *codec, r *Report, fs *finding
 	if err := checkSubagents(ctx, q, fs); err != nil { // Lazuli's sub-agent links (subagents.go)
 		return err
 	}
+	if err := checkRunFailures(ctx, q, fs); err != nil { // Lazuli's run failure reasons (runfailures.go)
+		return err
+	}
 	lastSeq, err := checkEvents(ctx, q, cd, r, fs)
 	if err != nil || !info.hasTable("compactions") {
 		return err

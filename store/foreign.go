@@ -23,17 +23,17 @@ type schemaObject struct {
 // ownTables are the tables a store may hold: AZUREAL's, and Lazuli's own
 // record of native imports (native.go), full tool output (fulltext.go),
 // the agents' thinking (thinking.go), token usage (usage.go), fork links
-// (fork.go), pinned and archived marks (flags.go) and sub-agent links
-// (subagents.go). SQLite's internal tables (sqlite_sequence, sqlite_stat1,
+// (fork.go), pinned and archived marks (flags.go), sub-agent links
+// (subagents.go) and why agent runs failed (runfailures.go). SQLite's internal tables (sqlite_sequence, sqlite_stat1,
 // …) are allowed too.
 var ownTables = map[string]bool{"sessions": true, "events": true, "compactions": true, "meta": true,
 	NativeTable: true, FullTextTable: true, ThinkingTable: true, UsageTable: true, ForkTable: true, FlagsTable: true,
-	SubagentTable: true}
+	SubagentTable: true, RunFailureTable: true}
 
 // ownIndexes are the indexes of those tables' schema scripts.
 var ownIndexes = map[string]bool{"idx_events_session": true, "idx_compactions_session": true,
 	"idx_lazuli_native_imports_session": true, "idx_lazuli_thinking_session": true, "idx_lazuli_usage_session": true,
-	"idx_lazuli_subagents_parent": true}
+	"idx_lazuli_subagents_parent": true, "idx_lazuli_run_failures_session": true}
 
 // schemaObjects reads the rows of sqlite_master that match where (all
 // when it is "").

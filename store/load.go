@@ -50,7 +50,7 @@ func (s *Store) LoadEventsRange(ctx context.Context, sessionID, fromSeq, toSeq i
 // eventCache), and so do range loads of a cached session; other range
 // loads read just their range.
 func (s *Store) Load(ctx context.Context, sessionID, fromSeq, toSeq int64) (LoadResult, error) {
-	events, skipped, shared, thoughts, err := s.load(ctx, sessionID, fromSeq, toSeq)
+	events, skipped, shared, side, err := s.load(ctx, sessionID, fromSeq, toSeq)
 	if err != nil {
 		return LoadResult{}, fmt.Errorf("load events of session %d: %w", sessionID, err)
 	}
@@ -58,7 +58,8 @@ func (s *Store) Load(ctx context.Context, sessionID, fromSeq, toSeq int64) (Load
 	if shared {
 		detach(events)
 	}
-	attachThinking(events, thoughts)
+	attachThinking(events, side.thoughts)
+	attachRunFailures(events, side.failures)
 	return LoadResult{Events: events, Skipped: skipped}, nil
 }
 
@@ -66,10 +67,10 @@ func (s *Store) Load(ctx context.Context, sessionID, fromSeq, toSeq int64) (Load
 // skipped. With shared set, the events are the cache's own: the slice must
 // not be changed, and their FilePath and Input must be copied before they
 // are handed out.
-func (s *Store) load(ctx context.Context, sessionID, fromSeq, toSeq int64) (_ []StoredEvent, _ int, shared bool, _ []Thought, _ error) {
+func (s *Store) load(ctx context.Context, sessionID, fromSeq, toSeq int64) (_ []StoredEvent, _ int, shared bool, _ sideRows, _ error) {
 	db, _, err := s.reader(ctx)
 	if err != nil || db == nil {
-		return nil, 0, false, nil, err
+		return nil, 0, false, sideRows{}, err
 	}
 	whole := fromSeq <= 0 && toSeq <= 0
 	if fromSeq <= 0 {
@@ -80,34 +81,50 @@ func (s *Store) load(ctx context.Context, sessionID, fromSeq, toSeq int64) (_ []
 	}
 	tx, err := beginRead(ctx, db) // one snapshot for all queries
 	if err != nil {
-		return nil, 0, false, nil, classify(err)
+		return nil, 0, false, sideRows{}, classify(err)
 	}
 	defer tx.end()
 	if err := checkSeqs(ctx, tx, sessionID); err != nil {
-		return nil, 0, false, nil, err
+		return nil, 0, false, sideRows{}, err
 	}
 	if whole || s.events.has(sessionID) {
 		e, err := s.cachedRows(ctx, tx, sessionID)
 		if err != nil {
-			return nil, 0, false, nil, formatOrErr(s.path, err) // Open does not read every page
+			return nil, 0, false, sideRows{}, formatOrErr(s.path, err) // Open does not read every page
 		}
 		events, skipped := e.slice(fromSeq, toSeq)
-		thoughts, err := thoughtsIn(ctx, tx, sessionID, fromSeq, toSeq)
-		return events, skipped, true, thoughts, err
+		side, err := sideRowsIn(ctx, tx, sessionID, fromSeq, toSeq)
+		return events, skipped, true, side, err
 	}
 	var n int
 	err = tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM events WHERE session_id = ? AND seq >= ? AND seq <= ?",
 		sessionID, fromSeq, toSeq).Scan(&n)
 	if err != nil {
-		return nil, 0, false, nil, classify(err)
+		return nil, 0, false, sideRows{}, classify(err)
 	}
 	d, err := s.decodeRange(ctx, tx, sessionID, rowQuery{where: "session_id = ? AND seq >= ? AND seq <= ?", args: []any{fromSeq, toSeq}}, n)
 	if err != nil {
-		return nil, 0, false, nil, formatOrErr(s.path, err)
+		return nil, 0, false, sideRows{}, formatOrErr(s.path, err)
 	}
 	events, skippedSeqs := d.split()
-	thoughts, err := thoughtsIn(ctx, tx, sessionID, fromSeq, toSeq)
-	return events, len(skippedSeqs), false, thoughts, err
+	side, err := sideRowsIn(ctx, tx, sessionID, fromSeq, toSeq)
+	return events, len(skippedSeqs), false, side, err
+}
+
+// sideRows are what Lazuli's own tables keep beside a range of events.
+type sideRows struct {
+	thoughts []Thought
+	failures []RunFailure
+}
+
+// sideRowsIn reads the thinking and run failures of a range of events.
+func sideRowsIn(ctx context.Context, q querier, sessionID, fromSeq, toSeq int64) (sideRows, error) {
+	thoughts, err := thoughtsIn(ctx, q, sessionID, fromSeq, toSeq)
+	if err != nil {
+		return sideRows{}, err
+	}
+	failures, err := runFailuresIn(ctx, q, sessionID, fromSeq, toSeq)
+	return sideRows{thoughts: thoughts, failures: failures}, err
 }
 
 // checkSeqs fails with ErrDamaged when the session has a seq that is not

@@ -56,6 +56,9 @@ type StoredEvent struct {
 	// Thinking is the agent's thinking that came right before this event
 	// (ThinkingTable), oldest first. It is never part of the context.
 	Thinking []string
+	// RunFailures are why the agent runs that ended with this event failed
+	// (RunFailureTable), oldest first. They are never part of the context.
+	RunFailures []string
 }
 
 // Compaction is one row of the compactions table. AfterSeq is the last seq

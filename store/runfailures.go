@@ -1,0 +1,173 @@
+package store
+
+// This file keeps why an agent run failed: the reason an agent gave when it
+// exited without finishing its turn (claude refusing to run, a CLI that
+// could not reach its API, an agent stopped for printing nothing). The
+// failed Complete event says ✗; AZUREAL's format has no place for the why,
+// and an event would enter the context prompt or the meter (a Hook's output
+// counts in char_len). So the reasons live in a table of Lazuli's own,
+// lazuli_run_failures, which AZUREAL's queries never name. Each row says
+// after which event seq it came (the session's last when the run ended)
+// and when. It never enters the context, char_len, the meter or the list's
+// counts. Rows go with their session (ON DELETE CASCADE) and keep the
+// session's created text, because AZUREAL reuses the ids of deleted
+// sessions: a row whose session is gone, or now holds another session
+// under a reused id, is ignored on read, reported by Check and removed by
+// the next failure written. Merge and ExportSessions do not copy them.
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// RunFailureTable is the table of agent runs' failure reasons.
+const RunFailureTable = "lazuli_run_failures"
+
+var runFailureSchema = []string{
+	`CREATE TABLE IF NOT EXISTS lazuli_run_failures (
+    id              INTEGER PRIMARY KEY,
+    session_id      INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    session_created TEXT NOT NULL,
+    after_seq       INTEGER NOT NULL,
+    at              TEXT NOT NULL DEFAULT (datetime('now')),
+    reason          TEXT NOT NULL
+)`,
+	`CREATE INDEX IF NOT EXISTS idx_lazuli_run_failures_session ON lazuli_run_failures(session_id, after_seq)`,
+}
+
+// MaxRunFailureLen caps a stored reason, in bytes: the end of an agent's
+// stderr, not all of it.
+const MaxRunFailureLen = 4096
+
+// RunFailure is one row of RunFailureTable.
+type RunFailure struct {
+	SessionID int64
+	AfterSeq  int64  // the session's last event seq when the run ended; 0 before any
+	At        string // when, in TimeFormat UTC
+	Reason    string
+}
+
+// liveRunFailures joins RunFailureTable to the sessions it names, leaving
+// out rows whose session is gone or replaced under a reused id.
+const liveRunFailures = `FROM lazuli_run_failures f JOIN sessions s ON s.id = f.session_id AND s.created = f.session_created`
+
+// RecordRunFailure keeps why an agent run on session id failed, after the
+// session's last event. reason is trimmed and capped at MaxRunFailureLen
+// (its end is kept: the last lines say most); an empty one is not stored.
+func (s *Store) RecordRunFailure(ctx context.Context, id int64, reason string) error {
+	reason = strings.TrimSpace(reason)
+	if reason == "" {
+		return nil
+	}
+	if len(reason) > MaxRunFailureLen {
+		cut := len(reason) - MaxRunFailureLen
+		for cut < len(reason) && reason[cut]&0xC0 == 0x80 { // a UTF-8 continuation byte
+			cut++
+		}
+		reason = "…" + reason[cut:]
+	}
+	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
+		var created string
+		var last int64
+		err := tx.QueryRowContext(ctx, `SELECT created, COALESCE((SELECT MAX(seq) FROM events WHERE session_id = sessions.id), 0)
+			FROM sessions WHERE id = ?`, id).Scan(&created, &last)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		for _, q := range runFailureSchema {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return fmt.Errorf("create %s: %w", RunFailureTable, err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM lazuli_run_failures WHERE NOT EXISTS
+			(SELECT 1 FROM sessions s WHERE s.id = session_id AND s.created = session_created)`); err != nil {
+			return fmt.Errorf("clear %s: %w", RunFailureTable, err)
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO lazuli_run_failures(session_id, session_created, after_seq, reason)
+			VALUES (?, ?, ?, ?)`, id, created, last, reason)
+		return err
+	})
+	if errors.Is(err, errNoStore) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("record the failure of a run of session %d: %w", id, err)
+	}
+	return nil
+}
+
+// RunFailures returns the failure reasons kept for a session, oldest
+// first. A store without RunFailureTable yields nothing.
+func (s *Store) RunFailures(ctx context.Context, id int64) ([]RunFailure, error) {
+	db, _, err := s.reader(ctx)
+	if err != nil || db == nil {
+		return nil, err
+	}
+	tx, err := beginRead(ctx, db)
+	if err != nil {
+		return nil, wrapRunFailures(err)
+	}
+	defer tx.end()
+	return runFailuresIn(ctx, tx, id, minSeq, maxSeq)
+}
+
+// runFailuresIn reads the failures of a session whose AfterSeq is in
+// [from, to], in one read transaction.
+func runFailuresIn(ctx context.Context, q querier, id, from, to int64) ([]RunFailure, error) {
+	if ok, err := hasTable(ctx, q, RunFailureTable); err != nil || !ok {
+		return nil, wrapRunFailures(err)
+	}
+	rows, err := q.QueryContext(ctx, `SELECT f.after_seq, f.at, f.reason `+liveRunFailures+`
+		WHERE f.session_id = ? AND f.after_seq BETWEEN ? AND ? ORDER BY f.after_seq, f.id`, id, from, to)
+	if err != nil {
+		return nil, wrapRunFailures(err)
+	}
+	defer rows.Close()
+	var out []RunFailure
+	for rows.Next() {
+		f := RunFailure{SessionID: id}
+		if err := rows.Scan(&f.AfterSeq, &f.At, &f.Reason); err != nil {
+			return nil, wrapRunFailures(err)
+		}
+		out = append(out, f)
+	}
+	return out, wrapRunFailures(rows.Err())
+}
+
+func wrapRunFailures(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("read run failures: %w", err)
+}
+
+// attachRunFailures sets the RunFailures of each event from fails: a
+// failure goes to the last event whose seq is at most its AfterSeq (the
+// event the run ended with), or to the first event when it came before
+// them all.
+func attachRunFailures(events []StoredEvent, fails []RunFailure) {
+	if len(events) == 0 {
+		return
+	}
+	i := 0
+	for _, f := range fails {
+		for i+1 < len(events) && events[i+1].Seq <= f.AfterSeq {
+			i++
+		}
+		events[i].RunFailures = append(events[i].RunFailures, f.Reason)
+	}
+}
+
+// checkRunFailures reports RunFailureTable as information, and rows whose
+// session is gone as a warning.
+func checkRunFailures(ctx context.Context, q querier, fs *findings) error {
+	return checkOwnTable(ctx, q, fs, ownTable{name: RunFailureTable, code: "run_failures", count: sessionRowsQuery(RunFailureTable, "f"),
+		info:  "table %s keeps why %d agent run(s) failed; it is Lazuli's own, AZUREAL ignores it",
+		stale: "%d row(s) of %s name a session that no longer exists; they are ignored and the next failure recorded removes them"})
+}

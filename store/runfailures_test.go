@@ -1,0 +1,133 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestRunFailureBesideTheEvents: a run's failure reason is kept beside the
+// session, shown with the event the run ended with, and is in none of what
+// AZUREAL reads: events, counts, char_len, the context prompt.
+func TestRunFailureBesideTheEvents(t *testing.T) {
+	ctx := context.Background()
+	with, without := mustOpen(t), mustOpen(t)
+	evs := []Event{UserMessage("fix it"), Complete(false, 900, 0)}
+	a := mustCreateSession(t, with, "main", "")
+	b := mustCreateSession(t, without, "main", "")
+	mustAppend(t, with, a.ID, evs...)
+	mustAppend(t, without, b.ID, evs...)
+	reason := "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons"
+	if err := with.RecordRunFailure(ctx, a.ID, "  "+reason+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := with.RecordRunFailure(ctx, a.ID, " \n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := with.RecordRunFailure(ctx, 99, "x"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("RecordRunFailure(missing session) = %v, want ErrNotFound", err)
+	}
+
+	got, _ := with.Dump(ctx)
+	want, _ := without.Dump(ctx)
+	got.Sessions[0].Created = want.Sessions[0].Created
+	if d := firstDiff("dump", got, want); d != "" {
+		t.Errorf("AZUREAL's view of the store changed: %s", d)
+	}
+	sw, _ := with.GetSession(ctx, a.ID)
+	so, _ := without.GetSession(ctx, b.ID)
+	if sw.EventCount != so.EventCount || sw.CharsSinceCompaction != so.CharsSinceCompaction {
+		t.Errorf("session %+v, want the counts of %+v", sw, so)
+	}
+	cw, _ := with.BuildContext(ctx, a.ID)
+	co, _ := without.BuildContext(ctx, b.ID)
+	if p := BuildContextPrompt(cw, "next"); p != BuildContextPrompt(co, "next") || strings.Contains(p, "root/sudo") {
+		t.Error("the failure reason reached the context prompt")
+	}
+
+	events := mustLoad(t, with, a.ID)
+	var shown [][]string
+	for _, e := range events {
+		shown = append(shown, e.RunFailures)
+	}
+	if wantShown := [][]string{nil, {reason}}; !reflect.DeepEqual(shown, wantShown) {
+		t.Errorf("failures per event = %q, want %q", shown, wantShown)
+	}
+	// The next run's events come after it; it stays with the event it followed.
+	mustAppend(t, with, a.ID, UserMessage("again"))
+	if events := mustLoad(t, with, a.ID); len(events[1].RunFailures) != 1 || events[2].RunFailures != nil {
+		t.Errorf("after the next prompt: %+v", events)
+	}
+	if part, err := with.LoadEventsRange(ctx, a.ID, 1, 1); err != nil || part[0].RunFailures != nil {
+		t.Errorf("a range before the failure shows it: %+v, %v", part, err)
+	}
+	if fs, err := without.RunFailures(ctx, b.ID); err != nil || fs != nil {
+		t.Errorf("a store without the table: %v, %v", fs, err)
+	}
+	rep, err := with.Check(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		if f.Severity != SeverityInfo || f.Code != "run_failures" {
+			t.Errorf("Check() finding %+v", f)
+		}
+	}
+}
+
+// TestRunFailuresUnderAZUREAL: AZUREAL's delete takes the failures along
+// (cascade); with foreign keys off they stay behind but a session that
+// reuses the id does not show them, Check reports them stale, and the next
+// failure recorded removes them.
+func TestRunFailuresUnderAZUREAL(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	a := mustCreateSession(t, s, "main", "")
+	mustAppend(t, s, a.ID, UserMessage("q"))
+	if err := s.RecordRunFailure(ctx, a.ID, "no API key"); err != nil {
+		t.Fatal(err)
+	}
+	path := s.Path()
+	s.Close()
+	db, conn := openAsAZUREAL(t, path)
+	if _, err := conn.ExecContext(ctx, "DELETE FROM sessions WHERE id = 1"); err != nil {
+		t.Fatal(err)
+	}
+	var left int
+	if err := conn.QueryRowContext(ctx, "SELECT COUNT(*) FROM lazuli_run_failures").Scan(&left); err != nil || left != 0 {
+		t.Errorf("failure rows after AZUREAL's delete: %d, %v", left, err)
+	}
+	conn.Close()
+	db.Close()
+
+	s = mustOpen(t)
+	a = mustCreateSession(t, s, "main", "")
+	mustAppend(t, s, a.ID, UserMessage("q"))
+	if err := s.RecordRunFailure(ctx, a.ID, "old reason"); err != nil {
+		t.Fatal(err)
+	}
+	rawExec(t, s.Path(), "DELETE FROM sessions WHERE id = 1",
+		"INSERT INTO sessions(id, worktree, created) VALUES (1, 'main', '2000-01-01 00:00:00')")
+	if fs, err := s.RunFailures(ctx, a.ID); err != nil || len(fs) != 0 {
+		t.Errorf("a reused session id shows %v, %v", fs, err)
+	}
+	rep, err := s.Check(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := false
+	for _, f := range rep.Findings {
+		stale = stale || f.Code == "run_failures_stale"
+	}
+	if !stale {
+		t.Errorf("Check() does not report the stale row: %+v", rep.Findings)
+	}
+	if err := s.RecordRunFailure(ctx, a.ID, "new reason"); err != nil {
+		t.Fatal(err)
+	}
+	if got := rawQueryString(t, s.Path(), "SELECT group_concat(reason) FROM lazuli_run_failures"); got != "new reason" {
+		t.Errorf("rows after the next failure: %q, want only the new one", got)
+	}
+}
