@@ -18,6 +18,9 @@ const (
 	DefaultFlushInterval = 250 * time.Millisecond
 	DefaultGrace         = 2 * time.Second
 	DefaultIdleTimeout   = 30 * time.Minute
+	// DefaultConnectTimeout is how long an agent may take to get a first
+	// answer from its model (anything but its start-up line).
+	DefaultConnectTimeout = 5 * time.Minute
 )
 
 // TurnOptions configure RunTurn.
@@ -37,6 +40,17 @@ type TurnOptions struct {
 	Grace time.Duration
 	// IdleTimeout stops an agent that printed nothing for this long.
 	IdleTimeout time.Duration
+	// ConnectTimeout stops an agent whose model has not answered this long
+	// after it started (a CLI retrying an API it cannot reach prints
+	// nothing but retry notices); 0 means DefaultConnectTimeout.
+	ConnectTimeout time.Duration
+	// OnProgress is told, while the agent runs, each line it prints on
+	// stderr and each retry notice ("Reconnecting... 2/5 (…)"), trimmed;
+	// none of them is stored.
+	OnProgress func(line string)
+	// after starts the connect timer; nil means time.After (tests inject
+	// their own, so that no test waits for a clock).
+	after func(time.Duration) <-chan time.Time
 	// Threshold is the compaction threshold; 0 means store.CompactionThreshold.
 	// When the session's context reaches it mid-turn, the turn is stopped
 	// for compaction unless it is about to finish.
@@ -89,6 +103,7 @@ var (
 	ErrAgentFailed   = errors.New("agent failed")
 	ErrNoResult      = errors.New("agent exited without a result")
 	ErrAgentIdle     = errors.New("agent stopped: no output")
+	ErrNoAnswer      = errors.New("agent stopped: no answer from the model")
 	ErrStoreReadOnly = errors.New("store is read-only")
 )
 
@@ -151,7 +166,9 @@ type turn struct {
 	threshold int64
 	echoSeen  bool
 	sawResult bool
-	stopWhy   error // why Lazuli stopped the agent, if it did
+	answered  bool   // the agent printed an event beyond its start-up
+	progress  string // the last progress line (OnProgress)
+	stopWhy   error  // why Lazuli stopped the agent, if it did
 	storeErr  error
 	usageDone int                // the parser's usage rows stored so far
 	flushed   map[store.Kind]int // anchorable events stored so far, by kind (see parse.PlaceUsageAfter)
@@ -200,6 +217,11 @@ func (t *turn) run(ctx context.Context, full string) (TurnResult, error) {
 	// The turn is over: clear the CLI id even if the context is cancelled.
 	clearCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
+	if why := t.failure(code, waitErr); why != "" && t.storeErr == nil {
+		if err := t.st.RecordRunFailure(clearCtx, t.session, why); err != nil {
+			t.storeErr = err
+		}
+	}
 	if t.res.CLISessionID != "" {
 		err := t.st.SetLastClaudeUUID(clearCtx, t.session, "")
 		if err != nil && t.storeErr == nil {
@@ -244,8 +266,20 @@ func (t *turn) loop(ctx context.Context) {
 	defer tick.Stop()
 	idleTimer := time.NewTimer(idle)
 	defer idleTimer.Stop()
+	connectWait := t.opts.ConnectTimeout
+	if connectWait <= 0 {
+		connectWait = DefaultConnectTimeout
+	}
+	after := t.opts.after
+	if after == nil {
+		after = time.After
+	}
+	connect := after(connectWait)
 	done := ctx.Done()
 	for {
+		if t.answered {
+			connect = nil
+		}
 		select {
 		case l, ok := <-t.proc.lines:
 			if !ok {
@@ -264,6 +298,10 @@ func (t *turn) loop(ctx context.Context) {
 		case <-idleTimer.C:
 			t.stopWhy = fmt.Errorf("%w for %s", ErrAgentIdle, idle)
 			t.proc.stop()
+		case <-connect:
+			connect = nil
+			t.stopWhy = fmt.Errorf("%w within %s", ErrNoAnswer, connectWait)
+			t.proc.stop()
 		case <-done:
 			done = nil
 			t.res.Stopped = true
@@ -275,7 +313,13 @@ func (t *turn) loop(ctx context.Context) {
 // feed parses one output line.
 func (t *turn) feed(ctx context.Context, l line) {
 	if l.stderr {
+		t.report(string(l.data))
 		return // kept in the stderr tail for messages, never stored
+	}
+	if bytes.Contains(l.data, []byte(`"Reconnecting...`)) {
+		if o, ok := decodeObj(l.data); ok && o.str("type") == "error" {
+			t.report(o.str("message")) // a retry notice: the parser drops it
+		}
 	}
 	if l.tooLong {
 		parse.FeedTooLong(t.parser)
@@ -316,6 +360,9 @@ func (t *turn) add(e store.Event) {
 		t.res.Completed, t.res.DurationMS, t.res.CostUSD = &ok, e.DurationMS, e.CostUSD
 	} else if e.IsTurnContent() {
 		t.res.Completed = nil
+	}
+	if e.Kind != store.KindInit && e.Kind != store.KindHook { // start-up, not the model
+		t.answered = true
 	}
 	t.pending = append(t.pending, e)
 	t.recent = append(t.recent, e)
@@ -472,6 +519,46 @@ func (t *turn) finish(ctx context.Context, exitCode int) {
 		t.res.Completed, t.res.DurationMS = &ok, fail.DurationMS
 	}
 	t.flush(ctx)
+}
+
+// report passes a progress line to OnProgress and keeps it for the
+// failure reason.
+func (t *turn) report(s string) {
+	if s = strings.TrimSpace(s); s == "" {
+		return
+	}
+	t.progress = s
+	if t.opts.OnProgress != nil {
+		t.opts.OnProgress(s)
+	}
+}
+
+// failure returns why the turn failed, for the session's record of it
+// (store.RecordRunFailure), or "" when it did not fail or the user
+// stopped it: Lazuli's reason for stopping the agent, else what ended it
+// without a result, then the end of what it printed on stderr (or its last
+// retry notice).
+func (t *turn) failure(exitCode int, waitErr error) string {
+	var why string
+	switch {
+	case t.res.Stopped || t.res.StoppedForCompaction:
+		return ""
+	case t.stopWhy != nil:
+		why = t.stopWhy.Error()
+	case waitErr != nil:
+		why = waitErr.Error()
+	case !t.sawResult:
+		why = fmt.Sprintf("%s (exit code %d)", ErrNoResult, exitCode)
+	default:
+		return ""
+	}
+	if tail := strings.TrimSpace(t.res.Stderr); tail != "" {
+		return why + "\n" + tail
+	}
+	if t.progress != "" {
+		return why + "\n" + t.progress
+	}
+	return why
 }
 
 // hasComplete reports whether events hold a Complete.
