@@ -317,8 +317,8 @@ func (t *turn) feed(ctx context.Context, l line) {
 		return // kept in the stderr tail for messages, never stored
 	}
 	if bytes.Contains(l.data, []byte(`"Reconnecting...`)) {
-		if o, ok := decodeObj(l.data); ok && o.str("type") == "error" {
-			t.report(o.str("message")) // a retry notice: the parser drops it
+		if o, ok := parse.DecodeObject(l.data); ok && o.Str("type") == "error" {
+			t.report(o.Str("message")) // a retry notice: the parser drops it
 		}
 	}
 	if l.tooLong {
@@ -462,7 +462,13 @@ func (t *turn) flush(ctx context.Context) {
 	if up, ok := t.parser.(parse.UsageParser); ok {
 		rows = up.Usage()[t.usageDone:]
 	}
-	n, err := t.st.AppendEvents(wctx, t.session, t.pending, parse.PlaceUsageAfter(t.pending, rows, t.flushed)...)
+	usage := parse.PlaceUsageAfter(t.pending, rows, t.flushed)
+	for i := range usage {
+		if usage[i].At == "" { // a live turn ends now; the list shows it as the session's last activity
+			usage[i].At = time.Now().UTC().Format(store.TimeFormat)
+		}
+	}
+	n, err := t.st.AppendEvents(wctx, t.session, t.pending, usage...)
 	if err != nil {
 		t.storeErr = err
 		return

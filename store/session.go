@@ -19,6 +19,14 @@ type Session struct {
 	CharsSinceCompaction int64 // SUM(char_len) after the latest compaction
 	LastEventID          int64 // MAX(events.id), the list order key; 0 if none
 
+	// LastActive is when the session last changed as far as the file
+	// tells, in TimeFormat UTC: the latest of Created and the times
+	// Lazuli's tables keep (see activity.go). Set by the list functions.
+	LastActive string
+	// Interrupted reports a failed session whose last turn was stopped
+	// before it finished (TurnAbortedText). Set by the list functions.
+	Interrupted bool
+
 	// Damage says why the session cannot be read as it should (its events
 	// cannot be loaded, or its context size is unknown; CharsSinceCompaction
 	// is then -1), or is "" for a sound session. Other sessions of the store

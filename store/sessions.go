@@ -76,6 +76,9 @@ func (s *Store) ListSessions(ctx context.Context, worktree string) ([]Session, e
 	if err != nil {
 		return nil, wrapList(formatOrErr(s.path, err))
 	}
+	if err := s.addActivity(ctx, tx, info, list); err != nil {
+		return nil, wrapList(formatOrErr(s.path, err))
+	}
 	for i := range list {
 		a := aggs[list[i].ID]
 		list[i].EventCount, list[i].MessageCount = a.count, a.msgs
@@ -134,6 +137,9 @@ func (s *Store) listUncounted(ctx context.Context, db *sql.DB, info *schemaInfo,
 	}
 	list, err := querySessions(ctx, tx, info, worktree)
 	if err != nil {
+		return nil, false, err
+	}
+	if err := s.addActivity(ctx, tx, info, list); err != nil {
 		return nil, false, err
 	}
 	byID := make(map[int64]*Session, len(list))
@@ -233,7 +239,12 @@ func (s *Store) getSession(ctx context.Context, id int64) (Session, error) {
 	}
 	sess.CharsSinceCompaction, a.overflow, err = charsSince(ctx, tx, info, id)
 	sess.setDamage(a)
-	return sess, classify(err)
+	if err != nil {
+		return sess, classify(err)
+	}
+	one := []Session{sess}
+	err = s.addActivity(ctx, tx, info, one)
+	return one[0], classify(err)
 }
 
 // CreateSession adds a session to worktree (the git branch) and returns it.

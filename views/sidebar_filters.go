@@ -35,7 +35,7 @@ type SessionFacets struct {
 type SidebarFilter struct {
 	Agent    string          // "" for any
 	Model    string          // "" for any
-	Statuses map[string]bool // the badges (●, ✓, ✗, ○) shown; empty for all
+	Statuses map[string]bool // the badges (●, ✓, ✗, ■, ○) shown; empty for all
 	From, To time.Time       // created on or after From, before To's next day; zero for open
 	Failed   bool            // only sessions with a failed turn
 }
@@ -154,7 +154,7 @@ func (s *Sidebar) showFilters() {
 	slices.Sort(models[1:])
 	model := widget.NewSelect(models, nil)
 	model.SetSelected(cmpOr(f.Model, "Any model"))
-	statusLabels := []string{"✓ completed", "✗ failed", "○ unknown", "● running"}
+	statusLabels := []string{"✓ completed", "✗ failed", "■ interrupted", "○ unknown", "● running"}
 	status := widget.NewCheckGroup(statusLabels, nil)
 	status.Horizontal = true
 	for _, l := range statusLabels {

@@ -52,6 +52,12 @@ type sidebarRow struct {
 	created   time.Time
 	createdOK bool
 	rawTime   string
+	// active is the session's last activity (store.Session.LastActive),
+	// which the row shows: the list is ordered by it. rawActive is "" when
+	// it is the created time.
+	active    time.Time
+	activeOK  bool
+	rawActive string
 	archived  bool // shown greyed
 }
 
@@ -114,8 +120,19 @@ func sessionRow(g WorktreeGroup, gi, si int) sidebarRow {
 		r.badge, r.badgeName = "⚠", theme.ColorNameError
 		r.duration, r.durName = "damaged", theme.ColorNameError
 	}
+	if s.Interrupted && s.Damage == "" { // its last turn was stopped before it finished
+		r.badge, r.badgeName = "■", theme.ColorNameWarning
+		r.duration = "interrupted " + r.duration
+		r.durName = theme.ColorNameWarning
+	}
 	if t, err := time.ParseInLocation(createdLayout, s.Created, time.UTC); err == nil {
 		r.created, r.createdOK = t, true
+		r.active, r.activeOK = t, true
+	}
+	if s.LastActive != "" && s.LastActive != s.Created {
+		if t, err := time.ParseInLocation(createdLayout, s.LastActive, time.UTC); err == nil {
+			r.active, r.activeOK, r.rawActive = t, true, s.LastActive
+		}
 	}
 	return r
 }
@@ -152,13 +169,19 @@ func relativeTime(now, t time.Time) string {
 	return strconv.Itoa(int(d/(365*24*time.Hour))) + "y ago"
 }
 
-// exactTime is the hover text of a row's time: local and UTC.
+const exactLayout = "Mon 2 Jan 2006 15:04:05 MST"
+
+// exactTime is the hover text of a row's time: local and UTC, the last
+// activity first when it is not the created time.
 func exactTime(r *sidebarRow) string {
-	if !r.createdOK {
-		return "Created " + r.rawTime
+	created := "Created " + r.rawTime
+	if r.createdOK {
+		created = "Created " + r.created.Local().Format(exactLayout) + " (" + r.rawTime + " UTC)"
 	}
-	return "Created " + r.created.Local().Format("Mon 2 Jan 2006 15:04:05 MST") +
-		" (" + r.rawTime + " UTC)"
+	if r.rawActive == "" {
+		return created
+	}
+	return "Last active " + r.active.Local().Format(exactLayout) + " (" + r.rawActive + " UTC)\n" + created
 }
 
 // sidebarItem is the template widget of every sidebar row; it shows either
@@ -260,8 +283,8 @@ func (it *sidebarItem) update(r *sidebarRow, now time.Time) {
 	it.agent.Text = r.agent
 	it.agent.Color = theme.Color(theme.ColorNamePrimary)
 	it.when.Text = r.rawTime
-	if r.createdOK {
-		it.when.Text = relativeTime(now, r.created)
+	if r.activeOK {
+		it.when.Text = relativeTime(now, r.active)
 	}
 	it.when.Color = theme.Color(theme.ColorNamePlaceHolder)
 	it.session.Refresh()

@@ -409,3 +409,40 @@ func TestFitText(t *testing.T) {
 		t.Errorf("no room: %q, want just the ellipsis", got)
 	}
 }
+
+// TestSidebarShowsLastActivityAndInterrupted: a session created months ago
+// and continued an hour ago shows "1h ago" (its place in the list, which
+// is ordered by last activity), with both times in its tip; a session
+// whose last turn was interrupted has its own badge, not ✗.
+func TestSidebarShowsLastActivityAndInterrupted(t *testing.T) {
+	s, _, _ := newTestSidebar(t)
+	s.Apply([]WorktreeGroup{{Worktree: "main", StorePath: "/p/a.azs", Sessions: []store.Session{
+		{ID: 2, Name: "Old but busy", Created: "2026-02-01 12:00:00", LastActive: "2026-11-22 11:00:00", MessageCount: 9},
+		{ID: 1, Name: "Stopped", Created: "2026-11-20 12:00:00", LastActive: "2026-11-20 12:00:00", Completed: boolPtr(false),
+			DurationMS: int64Ptr(65_000), Interrupted: true},
+	}}})
+	byName := map[string]*sidebarItem{}
+	for _, it := range objectsOf[*sidebarItem](s.list) {
+		if it.row != nil && !it.row.header {
+			byName[it.row.title] = it
+		}
+	}
+	busy, stopped := byName["Old but busy"], byName["Stopped"]
+	if busy == nil || stopped == nil {
+		t.Fatalf("rows %v", byName)
+	}
+	if busy.when.Text != "1h ago" {
+		t.Errorf("continued session shows %q, want its last activity (1h ago)", busy.when.Text)
+	}
+	if tip := busy.whenTip.tipText(); !strings.Contains(tip, "Last active") || !strings.Contains(tip, "(2026-11-22 11:00:00 UTC)") ||
+		!strings.Contains(tip, "(2026-02-01 12:00:00 UTC)") {
+		t.Errorf("tip %q, want the last activity and the created time", tip)
+	}
+	if stopped.when.Text != "2d ago" || strings.Contains(stopped.whenTip.tipText(), "Last active") {
+		t.Errorf("a session not continued: %q, tip %q", stopped.when.Text, stopped.whenTip.tipText())
+	}
+	if stopped.badge.Text != "■" || stopped.badge.Color != theme.Color(theme.ColorNameWarning) ||
+		stopped.duration.Text != "interrupted 1m" || stopped.duration.Color != theme.Color(theme.ColorNameWarning) {
+		t.Errorf("interrupted session: badge %q %v, duration %q", stopped.badge.Text, stopped.badge.Color, stopped.duration.Text)
+	}
+}

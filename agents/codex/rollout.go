@@ -275,7 +275,7 @@ func (h *codexHistory) eventMsg(pl parse.Object) ([]store.Event, bool) {
 		if reason == "" {
 			reason = "aborted"
 		}
-		return []store.Event{store.AssistantText("Turn " + reason), h.complete(false, pl)}, true
+		return []store.Event{store.AssistantText(store.TurnAbortedText(reason)), h.complete(false, pl)}, true
 	case "function_call_output":
 		if pl.Str("call_id") == "" {
 			return nil, true

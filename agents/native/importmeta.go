@@ -38,10 +38,10 @@ func ImportMeta(path string, f parse.Format, events []store.Event) (name, create
 		}
 	}
 	n.FirstPrompt, _ = firstPrompt(events)
-	if f == FormatClaudeStream && n.FirstPrompt == "" {
+	if f == parse.FormatClaudeStream && n.FirstPrompt == "" {
 		// `claude -p` prints no prompt; the session its init line names
 		// may still be in Claude's history.
-		if s, ok := streamNativeSession(path); ok {
+		if s, ok := streamSession(path); ok {
 			n.FirstPrompt = s.FirstPrompt
 			if !s.Started.IsZero() {
 				n.Started = s.Started
@@ -55,36 +55,36 @@ func ImportMeta(path string, f parse.Format, events []store.Event) (name, create
 	return n.Title(), n.start().UTC().Format(store.TimeFormat)
 }
 
-// streamNativeSession previews the native Claude transcript of the session
+// streamSession previews the native Claude transcript of the session
 // a stream capture's init line names, when Claude's projects folder still
 // holds it with a prompt.
-func streamNativeSession(path string) (NativeSession, bool) {
+func streamSession(path string) (Session, bool) {
 	f, err := os.Open(path)
 	if err != nil {
-		return NativeSession{}, false
+		return Session{}, false
 	}
 	defer f.Close()
 	id := ""
 	if _, err := readHead(f, func(line []byte) bool {
-		if o, ok := decodeObj(line); ok && o.str("type") == "system" && o.str("subtype") == "init" {
-			id = o.str("session_id")
+		if o, ok := parse.DecodeObject(line); ok && o.Str("type") == "system" && o.Str("subtype") == "init" {
+			id = o.Str("session_id")
 			return true
 		}
 		return false
 	}); err != nil || !sessionIDPattern.MatchString(id) {
-		return NativeSession{}, false
+		return Session{}, false
 	}
-	dir, _, err := DefaultNativeDirs()
+	dir, _, err := DefaultDirs()
 	if err != nil {
-		return NativeSession{}, false
+		return Session{}, false
 	}
 	matches, _ := filepath.Glob(filepath.Join(dir, "*", id+".jsonl"))
 	for _, m := range matches {
-		if n, err := previewFile(NativeClaude, dir, m); err == nil && n.FirstPrompt != "" {
+		if n, err := previewFile(Claude, dir, m); err == nil && n.FirstPrompt != "" {
 			return n, true
 		}
 	}
-	return NativeSession{}, false
+	return Session{}, false
 }
 
 // sessionIDPattern is what a Claude session id may look like to be used in

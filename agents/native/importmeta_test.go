@@ -1,9 +1,12 @@
-package agents
+package native
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/agents/parse"
 )
 
 // TestImportMetaNamesStreamCaptures: a Claude stream capture is named
@@ -36,11 +39,11 @@ func TestImportMetaNamesStreamCaptures(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tc.lines), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			tr, err := ReadTranscript(path, FormatAuto, ParserOptions{})
+			tr, err := agents.ReadTranscript(path, parse.FormatAuto, parse.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tr.Format != FormatClaudeStream {
+			if tr.Format != parse.FormatClaudeStream {
 				t.Fatalf("format %s", tr.Format)
 			}
 			if name, _ := ImportMeta(path, tr.Format, tr.Events); name != tc.want {

@@ -1,0 +1,104 @@
+package store
+
+import (
+	"context"
+	"testing"
+)
+
+// TestListLastActivity: a session created long ago and continued recently
+// is listed with the time of its latest turn, not its created time; the
+// quick list agrees; rows of a deleted session under a reused id do not
+// count.
+func TestListLastActivity(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	old, _, err := s.CreateSessionAt(ctx, "main", "old but busy", "2025-01-02 03:04:05", []Event{UserMessage("start")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, _, err := s.CreateSessionAt(ctx, "main", "new and idle", "2026-06-01 00:00:00", []Event{UserMessage("hi")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AppendEvents(ctx, old.ID, []Event{UserMessage("more"), AssistantText("done"), Complete(true, 10, 0)},
+		Usage{Event: 2, At: "2026-11-20 10:00:00", Backend: "claude", Input: 1}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[int64]string{old.ID: "2026-11-20 10:00:00", fresh.ID: "2026-06-01 00:00:00"}
+	check := func(label string, list []Session) {
+		t.Helper()
+		for _, x := range list {
+			if x.LastActive != want[x.ID] {
+				t.Errorf("%s: S%d LastActive %q, want %q", label, x.ID, x.LastActive, want[x.ID])
+			}
+		}
+	}
+	list, err := s.ListSessions(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("ListSessions", list)
+	if list[0].ID != old.ID {
+		t.Errorf("list order %+v: the session continued last is not first", list)
+	}
+	quick, _, err := mustOpenPath(t, s.Path()).ListSessionsQuick(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("ListSessionsQuick", quick)
+
+	// A later failure counts too.
+	if err := s.RecordRunFailure(ctx, fresh.ID, "exit 1"); err != nil {
+		t.Fatal(err)
+	}
+	list, _ = s.ListSessions(ctx, "")
+	for _, x := range list {
+		if x.ID == fresh.ID && x.LastActive <= "2026-06-01 00:00:00" {
+			t.Errorf("a run failure recorded now does not count: %q", x.LastActive)
+		}
+	}
+
+	// Usage left by a deleted session whose id was reused does not count.
+	rawExec(t, s.Path(), "PRAGMA foreign_keys = OFF", "DELETE FROM sessions WHERE id = 1",
+		"INSERT INTO sessions(id, worktree, created) VALUES (1, 'main', '2024-01-01 00:00:00')")
+	list, _ = s.ListSessions(ctx, "")
+	for _, x := range list {
+		if x.ID == 1 && x.LastActive != "2024-01-01 00:00:00" {
+			t.Errorf("a reused id inherits its predecessor's activity: %q", x.LastActive)
+		}
+	}
+}
+
+// TestListInterrupted: a session whose last turn was stopped (a Codex
+// turn_aborted: the notice, then the failed Complete) is marked
+// Interrupted; an ordinary failure, and an interrupted turn the session
+// went on from, are not.
+func TestListInterrupted(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	mk := func(events ...Event) int64 {
+		x := mustCreateSession(t, s, "main", "")
+		mustAppend(t, s, x.ID, events...)
+		return x.ID
+	}
+	stopped := mk(UserMessage("go"), AssistantText(TurnAbortedText("interrupted")), Complete(false, 5000, 0))
+	failed := mk(UserMessage("go"), AssistantText("I could not."), Complete(false, 5000, 0))
+	resumed := mk(UserMessage("go"), AssistantText(TurnAbortedText("interrupted")), Complete(false, 5000, 0),
+		UserMessage("again"), AssistantText("ok"), Complete(true, 10, 0))
+	list, err := s.ListSessions(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int64]bool{stopped: true, failed: false, resumed: false}
+	for _, x := range list {
+		if x.Interrupted != want[x.ID] {
+			t.Errorf("S%d Interrupted = %v, want %v", x.ID, x.Interrupted, want[x.ID])
+		}
+	}
+	if r, ok := TurnAborted(AssistantText("Turn interrupted")); !ok || r != "interrupted" {
+		t.Errorf("TurnAborted = %q, %v", r, ok)
+	}
+	if _, ok := TurnAborted(AssistantText("Turn interrupted by the user, who then asked")); ok {
+		t.Error("ordinary text taken for the notice")
+	}
+}
