@@ -212,16 +212,11 @@ func (t *turn) run(ctx context.Context, full string) (TurnResult, error) {
 	t.res.ExitCode = code
 	t.res.Stderr = proc.stderrTail()
 	t.res.Elapsed = time.Since(t.started)
-	t.finish(ctx, code)
+	t.finish(ctx, code, waitErr)
 
 	// The turn is over: clear the CLI id even if the context is cancelled.
 	clearCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	if why := t.failure(code, waitErr); why != "" && t.storeErr == nil {
-		if err := t.st.RecordRunFailure(clearCtx, t.session, why); err != nil {
-			t.storeErr = err
-		}
-	}
 	if t.res.CLISessionID != "" {
 		err := t.st.SetLastClaudeUUID(clearCtx, t.session, "")
 		if err != nil && t.storeErr == nil {
@@ -511,8 +506,9 @@ func (t *turn) flushSubagent(ctx context.Context, s *subagentSink) {
 }
 
 // finish stores what the parser held back and, when the agent failed
-// without reporting it, a failed Complete so the session shows ✗.
-func (t *turn) finish(ctx context.Context, exitCode int) {
+// without reporting it, a failed Complete so the session shows ✗, with why
+// it failed (store.RunFailed) in the same batch.
+func (t *turn) finish(ctx context.Context, exitCode int, waitErr error) {
 	for _, e := range store.FilterInjectedEvents(t.parser.Finish()) {
 		t.add(e)
 	}
@@ -523,6 +519,9 @@ func (t *turn) finish(ctx context.Context, exitCode int) {
 		t.pending = append(t.pending, fail)
 		ok := false
 		t.res.Completed, t.res.DurationMS = &ok, fail.DurationMS
+	}
+	if why := t.failure(exitCode, waitErr); why != "" {
+		t.pending = append(t.pending, store.RunFailed(why))
 	}
 	t.flush(ctx)
 }
@@ -540,7 +539,7 @@ func (t *turn) report(s string) {
 }
 
 // failure returns why the turn failed, for the session's record of it
-// (store.RecordRunFailure), or "" when it did not fail or the user
+// (store.RunFailed), or "" when it did not fail or the user
 // stopped it: Lazuli's reason for stopping the agent, else what ended it
 // without a result, then the end of what it printed on stderr (or its last
 // retry notice).

@@ -48,9 +48,7 @@ func TestListLastActivity(t *testing.T) {
 	check("ListSessionsQuick", quick)
 
 	// A later failure counts too.
-	if err := s.RecordRunFailure(ctx, fresh.ID, "exit 1"); err != nil {
-		t.Fatal(err)
-	}
+	mustAppend(t, s, fresh.ID, Complete(false, 1, 0), RunFailed("exit 1"))
 	list, _ = s.ListSessions(ctx, "")
 	for _, x := range list {
 		if x.ID == fresh.ID && x.LastActive <= "2026-06-01 00:00:00" {

@@ -47,7 +47,7 @@ func encodeCompacted(c Event) ([]byte, int64, error) {
 // appendEventJSON appends e's serde JSON; with serdeInput set, a ToolCall's
 // Input is trusted to be serde's compact form already.
 func appendEventJSON(b []byte, e Event, serdeInput bool) ([]byte, error) {
-	if !e.Kind.Valid() && e.Kind != KindThinking {
+	if !e.Kind.Valid() && e.Kind != KindThinking && e.Kind != KindRunFailure {
 		return nil, fmt.Errorf("encode event: unknown kind %q", e.Kind)
 	}
 	if e.Kind.IsUnit() {

@@ -14,6 +14,7 @@ const encodeChunk = 256
 type encodedRow struct {
 	skip     bool
 	thinking bool  // a KindThinking event (skip is set too): kept in ThinkingTable
+	failure  bool  // a KindRunFailure event (skip is set too): kept in RunFailureTable
 	event    Event // compacted
 	data     []byte
 	charLen  int64

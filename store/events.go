@@ -52,7 +52,7 @@ func (s *Store) appendEncoded(ctx context.Context, sessionID int64, b *encodedBa
 // storedForm is the event a row of events stores for e (compacted), and
 // false when e stores no row there (thinking is kept in ThinkingTable).
 func storedForm(e Event) (Event, bool) {
-	if e.Kind == KindFiltered || e.Kind == KindMayBeCompacting || e.Kind == KindThinking {
+	if e.Kind == KindFiltered || e.Kind == KindMayBeCompacting || e.Kind == KindThinking || e.Kind == KindRunFailure {
 		return Event{}, false
 	}
 	c := CompactEvent(e)
@@ -68,6 +68,10 @@ func storedForm(e Event) (Event, bool) {
 func encodeEvent(cd *codec, e Event, keepFull bool) (encodedRow, error) {
 	if e.Kind == KindThinking { // kept in ThinkingTable, never in events
 		return encodedRow{skip: true, thinking: e.Text != "", event: e}, nil
+	}
+	if e.Kind == KindRunFailure { // kept in RunFailureTable, never in events
+		e.Text = runFailureText(e.Text)
+		return encodedRow{skip: true, failure: e.Text != "", event: e}, nil
 	}
 	c, keep := storedForm(e)
 	if !keep {
@@ -124,6 +128,9 @@ func insertEvents(ctx context.Context, tx *sql.Tx, sessionID int64, b *encodedBa
 	if err := insertThinking(ctx, tx, sessionID, ins.thoughts); err != nil {
 		return 0, err
 	}
+	if err := insertRunFailures(ctx, tx, sessionID, ins.failures); err != nil {
+		return 0, err
+	}
 	return ins.n, updateCompletion(ctx, tx, sessionID, b.rows)
 }
 
@@ -135,8 +142,9 @@ type eventInserter struct {
 	seq       int64 // seq of the next row
 	n         int   // rows inserted
 	pending   []*encodedRow
-	full      *fullWriter // stores the rows' full text; nil: none
-	thoughts  []Thought   // thinking, before the seq of the row after it
+	full      *fullWriter  // stores the rows' full text; nil: none
+	thoughts  []Thought    // thinking, before the seq of the row after it
+	failures  []RunFailure // why runs failed, after the seq of the row before it
 }
 
 const insertSQL = "INSERT INTO events(session_id, seq, kind, data, char_len) VALUES "
@@ -163,6 +171,9 @@ func (w *eventInserter) close() {
 func (w *eventInserter) add(ctx context.Context, r *encodedRow) error {
 	if r.thinking {
 		w.thoughts = append(w.thoughts, Thought{BeforeSeq: w.seq + int64(len(w.pending)), Text: r.event.Text})
+	}
+	if r.failure {
+		w.failures = append(w.failures, RunFailure{AfterSeq: w.seq + int64(len(w.pending)) - 1, Reason: r.event.Text})
 	}
 	if r.skip {
 		return nil

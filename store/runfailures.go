@@ -13,12 +13,12 @@ package store
 // session's created text, because AZUREAL reuses the ids of deleted
 // sessions: a row whose session is gone, or now holds another session
 // under a reused id, is ignored on read, reported by Check and removed by
-// the next failure written. Merge and ExportSessions do not copy them.
+// the next failure written. A run records its failure as a RunFailed event
+// in the batch that ends it. Merge and ExportSessions do not copy them.
 
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -54,14 +54,20 @@ type RunFailure struct {
 // out rows whose session is gone or replaced under a reused id.
 const liveRunFailures = `FROM lazuli_run_failures f JOIN sessions s ON s.id = f.session_id AND s.created = f.session_created`
 
-// RecordRunFailure keeps why an agent run on session id failed, after the
-// session's last event. reason is trimmed and capped at MaxRunFailureLen
-// (its end is kept: the last lines say most); an empty one is not stored.
-func (s *Store) RecordRunFailure(ctx context.Context, id int64, reason string) error {
+// KindRunFailure marks an Event that says why an agent run failed. It is
+// not a DisplayEvent variant (Valid reports false): writes keep it in
+// RunFailureTable, after the event stored before it, never in events, so
+// the window's live view gets it with the batch that ends the run.
+const KindRunFailure Kind = "RunFailure"
+
+// RunFailed returns the event that records why a run failed. The reason is
+// trimmed and capped at MaxRunFailureLen (its end is kept: the last lines
+// say most); an empty one stores nothing.
+func RunFailed(reason string) Event { return Event{Kind: KindRunFailure, Text: reason} }
+
+// runFailureText is what RunFailureTable keeps of a reason.
+func runFailureText(reason string) string {
 	reason = strings.TrimSpace(reason)
-	if reason == "" {
-		return nil
-	}
 	if len(reason) > MaxRunFailureLen {
 		cut := len(reason) - MaxRunFailureLen
 		for cut < len(reason) && reason[cut]&0xC0 == 0x80 { // a UTF-8 continuation byte
@@ -69,35 +75,29 @@ func (s *Store) RecordRunFailure(ctx context.Context, id int64, reason string) e
 		}
 		reason = "…" + reason[cut:]
 	}
-	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
-		var created string
-		var last int64
-		err := tx.QueryRowContext(ctx, `SELECT created, COALESCE((SELECT MAX(seq) FROM events WHERE session_id = sessions.id), 0)
-			FROM sessions WHERE id = ?`, id).Scan(&created, &last)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err != nil {
-			return err
-		}
-		for _, q := range runFailureSchema {
-			if _, err := tx.ExecContext(ctx, q); err != nil {
-				return fmt.Errorf("create %s: %w", RunFailureTable, err)
-			}
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM lazuli_run_failures WHERE NOT EXISTS
-			(SELECT 1 FROM sessions s WHERE s.id = session_id AND s.created = session_created)`); err != nil {
-			return fmt.Errorf("clear %s: %w", RunFailureTable, err)
-		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO lazuli_run_failures(session_id, session_created, after_seq, reason)
-			VALUES (?, ?, ?, ?)`, id, created, last, reason)
-		return err
-	})
-	if errors.Is(err, errNoStore) {
-		err = ErrNotFound
+	return reason
+}
+
+// insertRunFailures stores the failures of one write, creating the table
+// on first use and removing rows whose session is gone.
+func insertRunFailures(ctx context.Context, tx *sql.Tx, sessionID int64, fails []RunFailure) error {
+	if len(fails) == 0 {
+		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("record the failure of a run of session %d: %w", id, err)
+	for _, q := range runFailureSchema {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("create %s: %w", RunFailureTable, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM lazuli_run_failures WHERE NOT EXISTS
+		(SELECT 1 FROM sessions s WHERE s.id = session_id AND s.created = session_created)`); err != nil {
+		return fmt.Errorf("clear %s: %w", RunFailureTable, err)
+	}
+	for _, f := range fails {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO lazuli_run_failures(session_id, session_created, after_seq, reason)
+			SELECT id, created, ?, ? FROM sessions WHERE id = ?`, f.AfterSeq, f.Reason, sessionID); err != nil {
+			return fmt.Errorf("record why a run failed: %w", err)
+		}
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -17,18 +16,10 @@ func TestRunFailureBesideTheEvents(t *testing.T) {
 	evs := []Event{UserMessage("fix it"), Complete(false, 900, 0)}
 	a := mustCreateSession(t, with, "main", "")
 	b := mustCreateSession(t, without, "main", "")
-	mustAppend(t, with, a.ID, evs...)
-	mustAppend(t, without, b.ID, evs...)
 	reason := "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons"
-	if err := with.RecordRunFailure(ctx, a.ID, "  "+reason+"\n"); err != nil {
-		t.Fatal(err)
-	}
-	if err := with.RecordRunFailure(ctx, a.ID, " \n"); err != nil {
-		t.Fatal(err)
-	}
-	if err := with.RecordRunFailure(ctx, 99, "x"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("RecordRunFailure(missing session) = %v, want ErrNotFound", err)
-	}
+	// The failure comes in the batch that ends the run, after its ✗.
+	mustAppend(t, with, a.ID, append(evs, RunFailed("  "+reason+"\n"), RunFailed(" \n"))...)
+	mustAppend(t, without, b.ID, evs...)
 
 	got, _ := with.Dump(ctx)
 	want, _ := without.Dump(ctx)
@@ -86,9 +77,7 @@ func TestRunFailuresUnderAZUREAL(t *testing.T) {
 	s := mustOpen(t)
 	a := mustCreateSession(t, s, "main", "")
 	mustAppend(t, s, a.ID, UserMessage("q"))
-	if err := s.RecordRunFailure(ctx, a.ID, "no API key"); err != nil {
-		t.Fatal(err)
-	}
+	mustAppend(t, s, a.ID, RunFailed("no API key"))
 	path := s.Path()
 	s.Close()
 	db, conn := openAsAZUREAL(t, path)
@@ -105,9 +94,7 @@ func TestRunFailuresUnderAZUREAL(t *testing.T) {
 	s = mustOpen(t)
 	a = mustCreateSession(t, s, "main", "")
 	mustAppend(t, s, a.ID, UserMessage("q"))
-	if err := s.RecordRunFailure(ctx, a.ID, "old reason"); err != nil {
-		t.Fatal(err)
-	}
+	mustAppend(t, s, a.ID, RunFailed("old reason"))
 	rawExec(t, s.Path(), "DELETE FROM sessions WHERE id = 1",
 		"INSERT INTO sessions(id, worktree, created) VALUES (1, 'main', '2000-01-01 00:00:00')")
 	if fs, err := s.RunFailures(ctx, a.ID); err != nil || len(fs) != 0 {
@@ -124,10 +111,25 @@ func TestRunFailuresUnderAZUREAL(t *testing.T) {
 	if !stale {
 		t.Errorf("Check() does not report the stale row: %+v", rep.Findings)
 	}
-	if err := s.RecordRunFailure(ctx, a.ID, "new reason"); err != nil {
-		t.Fatal(err)
-	}
+	mustAppend(t, s, a.ID, Complete(false, 1, 0), RunFailed("new reason"))
 	if got := rawQueryString(t, s.Path(), "SELECT group_concat(reason) FROM lazuli_run_failures"); got != "new reason" {
 		t.Errorf("rows after the next failure: %q, want only the new one", got)
+	}
+}
+
+// TestRunFailureCapped: a long reason keeps its end, within
+// MaxRunFailureLen, cut at a character boundary.
+func TestRunFailureCapped(t *testing.T) {
+	s := mustOpen(t)
+	a := mustCreateSession(t, s, "main", "")
+	long := strings.Repeat("é", MaxRunFailureLen) + "\nError: the last line says most"
+	mustAppend(t, s, a.ID, UserMessage("q"), RunFailed(long))
+	fs, err := s.RunFailures(context.Background(), a.ID)
+	if err != nil || len(fs) != 1 {
+		t.Fatalf("%+v, %v", fs, err)
+	}
+	r := fs[0].Reason
+	if len(r) > MaxRunFailureLen+len("…") || !strings.HasPrefix(r, "…é") || !strings.HasSuffix(r, "the last line says most") || fs[0].AfterSeq != 1 {
+		t.Errorf("kept %d bytes %q…, after seq %d", len(r), r[:12], fs[0].AfterSeq)
 	}
 }

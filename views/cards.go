@@ -142,6 +142,10 @@ func (c *card) show(r *transcriptRow, d *rowDetail) {
 		c.showThinking(r, c.t.events[r.event].Thinking[r.thought])
 		return
 	}
+	if r.kind == rowFailure {
+		c.showFailure(c.t.events[r.event].RunFailures[r.thought])
+		return
+	}
 	e := &c.t.events[r.event].Event
 	switch r.kind {
 	case rowUser:
@@ -306,6 +310,15 @@ func (c *card) showThinking(r *transcriptRow, text string) {
 		c.setDetail(firstLine(text))
 		return
 	}
+	c.textLabel().SetText(expandTabs(text))
+	c.text.Show()
+}
+
+// showFailure fills why a run failed (store.RunFailed): what the agent
+// said on stderr, or why Lazuli stopped it. It is never sent to an agent.
+func (c *card) showFailure(text string) {
+	c.setTitle("Why the run failed", theme.ColorNameError)
+	c.bg.FillColor = withAlpha(theme.Color(theme.ColorNameError), 0x1a)
 	c.textLabel().SetText(expandTabs(text))
 	c.text.Show()
 }

@@ -118,7 +118,7 @@ func (t *Transcript) showPromptRow(id int) {
 func (t *Transcript) ShowPromptAt(seq int64) bool {
 	for i := range t.rows {
 		r := &t.rows[i]
-		if r.kind == rowCompaction || r.kind == rowThinking {
+		if isSideRow(r.kind) {
 			continue
 		}
 		if t.events[r.event].Seq >= seq {

@@ -187,7 +187,7 @@ func (t *Transcript) PrependEvents(events []store.StoredEvent, earlier int) {
 // rowOfSeq returns the row of the event with seq, or -1.
 func (t *Transcript) rowOfSeq(seq int64) int {
 	for i := range t.rows {
-		if r := &t.rows[i]; r.kind != rowCompaction && r.kind != rowThinking && t.events[r.event].Seq == seq {
+		if r := &t.rows[i]; !isSideRow(r.kind) && t.events[r.event].Seq == seq {
 			return i
 		}
 	}
@@ -257,7 +257,7 @@ func (t *Transcript) AppendEvents(events []store.StoredEvent) {
 	t.events = append(t.events, events...)
 	n := len(t.rows)
 	t.rows = appendRows(t.rows, events, first)
-	added := len(t.rows) - n // thinking adds rows of its own
+	added := len(t.rows) - n // thinking and failures add rows of their own
 	t.heights = append(t.heights, make([]float32, added)...)
 	t.total += float32(added) * t.template
 	t.widths = append(t.widths, make([]float32, added)...)

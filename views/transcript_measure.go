@@ -193,6 +193,9 @@ func (t *Transcript) rowText(id int) string {
 	if r.kind == rowThinking {
 		return t.events[r.event].Thinking[r.thought]
 	}
+	if r.kind == rowFailure {
+		return t.events[r.event].RunFailures[r.thought]
+	}
 	e := &t.events[r.event].Event
 	switch r.kind {
 	case rowUser:

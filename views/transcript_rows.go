@@ -26,6 +26,7 @@ const (
 	rowComplete                  // the end of a turn: ✓/✗, duration, cost
 	rowCompaction                // the summary of the conversation before it
 	rowThinking                  // the agent's thinking before an event, collapsed
+	rowFailure                   // why the run that ended with an event failed
 )
 
 // transcriptRow is the view-model of one transcript row. Building it only
@@ -35,7 +36,7 @@ type transcriptRow struct {
 	kind    rowKind
 	event   int  // index into Transcript.events; -1 for a compaction
 	comp    int  // index into Transcript.compactions; -1 for an event
-	thought int  // rowThinking: index into the event's Thinking
+	thought int  // rowThinking, rowFailure: index into the event's Thinking, RunFailures
 	open    bool // tool input shown / summary expanded
 	version uint32
 	detail  *rowDetail
@@ -86,13 +87,22 @@ func appendRows(rows []transcriptRow, events []store.StoredEvent, first int) []t
 }
 
 // appendEventRows adds the rows of e, the transcript's event at index i:
-// the thinking that came before it (collapsed), then the event itself.
+// the thinking that came before it (collapsed), the event itself, then why
+// the run it ended failed.
 func appendEventRows(rows []transcriptRow, e *store.StoredEvent, i int) []transcriptRow {
 	for k := range e.Thinking {
 		rows = append(rows, transcriptRow{kind: rowThinking, event: i, comp: -1, thought: k})
 	}
-	return append(rows, transcriptRow{kind: eventRowKind(&e.Event), event: i, comp: -1})
+	rows = append(rows, transcriptRow{kind: eventRowKind(&e.Event), event: i, comp: -1})
+	for k := range e.RunFailures {
+		rows = append(rows, transcriptRow{kind: rowFailure, event: i, comp: -1, thought: k})
+	}
+	return rows
 }
+
+// isSideRow reports a row that is not an event's own: a compaction
+// summary, thinking, a run's failure.
+func isSideRow(k rowKind) bool { return k == rowCompaction || k == rowThinking || k == rowFailure }
 
 func eventRowKind(e *store.Event) rowKind {
 	switch e.Kind {

@@ -1,0 +1,47 @@
+package views
+
+import (
+	"slices"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// TestTranscriptRunFailure: why a run failed is a row of its own under the
+// run's ✗, in the error colour, with the whole reason; event lookups skip
+// it, and a failure that arrives live with the run's last events is shown.
+func TestTranscriptRunFailure(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(800, 1200))
+	const why = "agent exited without a result (exit code 1)\nError: --dangerously-skip-permissions cannot be used with root/sudo privileges"
+	events := stored(store.UserMessage("fix it"), store.Complete(false, 900, 0))
+	events[1].RunFailures = []string{why}
+	tr.SetSession(store.Session{ID: 1}, events, nil)
+	q.drain()
+	var kinds []rowKind
+	for _, r := range tr.rows {
+		kinds = append(kinds, r.kind)
+	}
+	if want := []rowKind{rowUser, rowComplete, rowFailure}; !slices.Equal(kinds, want) {
+		t.Fatalf("row kinds %v, want %v", kinds, want)
+	}
+	c := cardsByRow(tr)[2]
+	if c.title.Text != "Why the run failed" || c.title.Color != theme.Color(theme.ColorNameError) || cardBody(c) != why {
+		t.Errorf("failure card: %q %v body %q", c.title.Text, c.title.Color, cardBody(c))
+	}
+	if got := tr.rowOfSeq(2); got != 1 {
+		t.Errorf("rowOfSeq(2) = %d, want the ✗ row 1", got)
+	}
+	if tr.rowText(2) != why {
+		t.Errorf("rowText = %q", tr.rowText(2))
+	}
+	live := []store.StoredEvent{{Seq: 3, Kind: store.KindUserMessage, Event: store.UserMessage("again")},
+		{Seq: 4, Kind: store.KindComplete, Event: store.Complete(false, 5, 0), RunFailures: []string{"agent stopped: no answer from the model within 5m0s"}}}
+	tr.AppendEvents(live)
+	q.drain()
+	if n := len(tr.rows); n != 6 || tr.rows[5].kind != rowFailure || len(tr.heights) != 6 {
+		t.Fatalf("after AppendEvents: %d rows, last %v", n, tr.rows[n-1].kind)
+	}
+}
