@@ -165,8 +165,9 @@ func TestSessionUsageHeaderMakesRoom(t *testing.T) {
 	a := SessionRef{StorePath: "/p", ID: 1}
 	m.ShowSession(a, store.Session{ID: 1, Worktree: "main"}, nil, nil, 0)
 	m.SetSessionUsage(a, "1k in · 2 out · 0 cache · $0.01")
-	headerBottom := m.top.Position().Y + m.top.Size().Height
-	if top := m.transcript.Content().Position().Y; top < headerBottom {
+	abs := fyne.CurrentApp().Driver().AbsolutePositionForObject
+	headerBottom := abs(m.top).Y + m.top.Size().Height
+	if top := abs(m.transcript.Content()).Y; top < headerBottom {
 		t.Errorf("the transcript starts at y=%v, under the header that ends at y=%v", top, headerBottom)
 	}
 	if got, want := m.top.Size().Height, m.top.MinSize().Height; got < want {

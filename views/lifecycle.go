@@ -170,5 +170,5 @@ func (readOnly) ForkSession(SessionRef, int64, string) {}
 // here": not in a read-only transcript.
 func (t *Transcript) canFork() bool {
 	_, ro := t.actions.(readOnly)
-	return t.actions != nil && !ro
+	return t.actions != nil && !ro && !t.readOnly
 }

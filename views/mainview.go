@@ -37,6 +37,11 @@ type MainView struct {
 	top        *fyne.Container // the header and the banner
 	right      *fyne.Container // top, transcript and prompt box
 	root       fyne.CanvasObject
+
+	readOnly    bool            // SetReadOnly (readonly.go)
+	readOnlyBar *fyne.Container // the strip saying so, with Close
+	firstRun    *firstRunPanel  // shown over the empty transcript (firstrun.go); nil until used
+	center      *fyne.Container // the transcript, and the first-run panel over it
 }
 
 // NewMainView builds the main view; its widgets send intents to a.
@@ -62,7 +67,8 @@ func NewMainView(a Actions) *MainView {
 	m.banner.Hide()
 	m.forkLink = newForkLink(m, a)
 	m.top = container.NewVBox(m.header, m.forkLink, m.banner)
-	m.right = container.NewBorder(m.top, m.prompt.Content(), nil, nil, m.transcript.Content())
+	m.center = container.NewStack(m.transcript.Content())
+	m.right = container.NewBorder(m.top, m.prompt.Content(), nil, nil, m.center)
 	left := container.New(&minWidthLayout{width: sidebarWidth}, m.sidebar.Content())
 	split := container.NewHSplit(left, m.right)
 	split.Offset = 0 // the sidebar starts at its minimum width
@@ -126,6 +132,29 @@ func (m *MainView) ShowSession(ref SessionRef, s store.Session, events []store.S
 	m.header.Refresh()
 	m.transcript.ref = ref
 	m.transcript.SetSessionTail(s, events, compactions, earlier)
+}
+
+// ShowNewSession shows a session about to be created in worktree of the
+// store at ref.StorePath (ref.ID is 0): nothing is stored until the agent
+// of its first prompt has started. The prompt box sends to ref; the app
+// shows the stored session (ShowSession) once it exists.
+func (m *MainView) ShowNewSession(ref SessionRef, worktree string) {
+	m.sidebar.Select(SessionRef{})
+	if cur, ok := m.prompt.Session(); !ok || cur != ref {
+		m.prompt.SetSession(ref, true, "")
+	}
+	m.title.SetText("New session · " + worktree)
+	m.usage.SetText("")
+	m.usage.Hide()
+	m.usageRef = SessionRef{}
+	m.SetForkOrigin(ForkOrigin{})
+	m.parentBox.Hide()
+	m.meter.Set(0)
+	m.meter.Hide()
+	m.header.Refresh()
+	m.transcript.ref = ref
+	m.transcript.ShowEmpty("New session in " + worktree + ": type its first prompt below.\nIt is stored once the agent has started.")
+	m.ShowFirstRun(nil, nil)
 }
 
 // SetSessionUsage shows the tokens and cost of session ref in the header,

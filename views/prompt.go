@@ -35,6 +35,10 @@ type PromptBox struct {
 	statusErr  bool
 	quiet      bool                  // a programmatic model change: no intent
 	drafts     map[SessionRef]string // unsent text of the sessions left
+	// sending is set from a send until the app says the agent started
+	// (PromptStarted) or could not (SendFailed): the text stays in the
+	// box meanwhile, and is not sent twice.
+	sending bool
 
 	entry      *promptEntry
 	rows       *entryRows
@@ -48,6 +52,7 @@ type PromptBox struct {
 	runBox     *fyne.Container // activity and runLabel
 	status     *widget.RichText
 	statusRow  *fyne.Container
+	sendErr    *widget.Label // why the last send failed, under the entry
 	root       fyne.CanvasObject
 }
 
@@ -74,7 +79,11 @@ func NewPromptBox(a RunActions) *PromptBox {
 	p.statusRow = container.NewBorder(nil, nil, p.runBox, nil, p.status)
 	toolbar := container.NewBorder(nil, nil,
 		container.New(p.modelWidth, p.model), p.button, p.backendTip)
-	body := container.NewVBox(p.statusRow, container.New(p.rows, p.entry), toolbar)
+	p.sendErr = widget.NewLabel("")
+	p.sendErr.Importance = widget.DangerImportance
+	p.sendErr.Wrapping = fyne.TextWrapWord
+	p.sendErr.Hide()
+	body := container.NewVBox(p.statusRow, container.New(p.rows, p.entry), p.sendErr, toolbar)
 	p.root = container.NewBorder(widget.NewSeparator(), nil, nil, nil, container.NewPadded(body))
 	p.SetModels(nil) // sizes the menu and shows the state
 	return p
@@ -107,6 +116,8 @@ func (p *PromptBox) SetModels(models []ModelChoice) {
 func (p *PromptBox) SetSession(ref SessionRef, ok bool, model string) {
 	if p.hasSession && (!ok || ref != p.ref) {
 		p.saveDraft()
+		p.sending = false
+		p.setSendError("")
 	}
 	if !ok {
 		p.ref, p.hasSession = SessionRef{}, false
@@ -250,17 +261,60 @@ func (p *PromptBox) backendDetail() string {
 // CanSend reports whether Send would send the text typed now.
 func (p *PromptBox) CanSend() bool {
 	b, _ := p.backendStatus()
-	return p.hasSession && !p.running && b.Err == "" && strings.TrimSpace(p.entry.Text) != ""
+	return p.hasSession && !p.running && !p.sending && b.Err == "" && strings.TrimSpace(p.entry.Text) != ""
 }
 
-// onSend sends the prompt when it can and clears the entry.
+// onSend sends the prompt when it can. The text stays in the entry until
+// the agent has started (PromptStarted): a prompt that cannot be sent is
+// not lost (SendFailed).
 func (p *PromptBox) onSend() {
 	if !p.CanSend() {
 		return
 	}
 	req := PromptRequest{Ref: p.ref, Prompt: p.entry.Text, Model: p.Model()}
-	p.entry.SetText("")
+	p.sending = true
+	p.setSendError("")
+	p.updateButton()
 	p.actions.SendPrompt(req)
+}
+
+// PromptStarted tells the box that the agent runs on prompt, sent from
+// ref: the entry (or ref's draft) is cleared if it still holds the prompt.
+func (p *PromptBox) PromptStarted(ref SessionRef, prompt string) {
+	if p.hasSession && p.ref == ref {
+		p.sending = false
+		p.setSendError("")
+		if p.entry.Text == prompt {
+			p.entry.SetText("")
+		}
+		p.update()
+		return
+	}
+	if p.drafts[ref] == prompt {
+		delete(p.drafts, ref)
+	}
+}
+
+// SendFailed tells the box that the prompt sent from ref could not start
+// an agent, and why: the text stays, and why is said under the entry until
+// the next send.
+func (p *PromptBox) SendFailed(ref SessionRef, why string) {
+	if !p.hasSession || p.ref != ref {
+		return
+	}
+	p.sending = false
+	p.setSendError("Not sent: " + why)
+	p.update()
+}
+
+// setSendError shows text under the entry; "" hides it.
+func (p *PromptBox) setSendError(text string) {
+	if p.sendErr.Text == text {
+		return
+	}
+	p.sendErr.SetText(text)
+	p.sendErr.Hidden = text == ""
+	p.root.Refresh()
 }
 
 // onButton is Send, or Stop while running. The keyboard focus goes back

@@ -75,8 +75,36 @@ func TestPromptSendCtrlEnter(t *testing.T) {
 	if got, want := a.String(), `send /p/a.azs#3 "Fix the bug\nand add a test" model="opus"`; got != want {
 		t.Errorf("Ctrl+Enter: intents = %q, want %q", got, want)
 	}
+	if p.entry.Text != "Fix the bug\nand add a test" || p.CanSend() {
+		t.Errorf("before the agent started: entry %q, can send %v; want the text kept, sending off", p.entry.Text, p.CanSend())
+	}
+	p.PromptStarted(SessionRef{StorePath: "/p/a.azs", ID: 3}, "Fix the bug\nand add a test")
 	if p.entry.Text != "" {
-		t.Errorf("entry holds %q after sending, want it cleared", p.entry.Text)
+		t.Errorf("entry holds %q once the agent started, want it cleared", p.entry.Text)
+	}
+}
+
+// TestPromptSendFailedKeepsText: a prompt whose agent could not start
+// stays in the box, and why is said under it until the next send.
+func TestPromptSendFailedKeepsText(t *testing.T) {
+	p, a, w := newTestPrompt(t)
+	ref := SessionRef{StorePath: "/p/a.azs", ID: 3}
+	typePrompt(w.Canvas(), p, "Refactor the parser")
+	ctrlEnter(t, w.Canvas())
+	p.SendFailed(ref, "claude not found: /usr/bin/claude (install it, or set its path in Agent settings)")
+	if p.entry.Text != "Refactor the parser" || !p.CanSend() {
+		t.Errorf("after a failed send: entry %q, can send %v; want the text kept and sendable", p.entry.Text, p.CanSend())
+	}
+	if !p.sendErr.Visible() || !strings.Contains(p.sendErr.Text, "Not sent: claude not found") {
+		t.Errorf("in-place reason %q (visible %v)", p.sendErr.Text, p.sendErr.Visible())
+	}
+	ctrlEnter(t, w.Canvas())
+	if len(a.calls) != 2 || p.sendErr.Visible() {
+		t.Errorf("second send: intents %q, reason still shown %v", a, p.sendErr.Visible())
+	}
+	p.PromptStarted(ref, "Refactor the parser")
+	if p.entry.Text != "" || p.sendErr.Visible() {
+		t.Errorf("started: entry %q, reason shown %v", p.entry.Text, p.sendErr.Visible())
 	}
 }
 
@@ -93,7 +121,7 @@ func TestPromptSendButton(t *testing.T) {
 	if got, want := a.String(), `send /p/a.azs#3 "  hello " model="opus"`; got != want {
 		t.Errorf("intents = %q, want %q", got, want)
 	}
-	if p.entry.Text != "" || !p.button.Disabled() {
+	if p.entry.Text != "  hello " || !p.button.Disabled() {
 		t.Errorf("after sending: entry %q, Send disabled %v", p.entry.Text, p.button.Disabled())
 	}
 }

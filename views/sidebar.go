@@ -34,6 +34,7 @@ type Sidebar struct {
 	newBtn     *widget.Button
 	rename     *widget.Button
 	delete     *widget.Button
+	buttons    *fyne.Container // New, Rename, Delete; hidden in a read-only window
 	root       fyne.CanvasObject
 }
 
@@ -50,8 +51,8 @@ func NewSidebar(a Actions) *Sidebar {
 	s.list = newNavList(s.length, s.createItem, s.updateItem)
 	s.list.OnSelected = s.onSelected
 	s.updateButtons()
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, s.filtersBtn, s.filter),
-		container.NewGridWithColumns(3, s.newBtn, s.rename, s.delete))
+	s.buttons = container.NewGridWithColumns(3, s.newBtn, s.rename, s.delete)
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, s.filtersBtn, s.filter), s.buttons)
 	s.root = container.NewBorder(top, nil, nil, nil, s.list)
 	return s
 }

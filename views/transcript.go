@@ -64,8 +64,12 @@ type Transcript struct {
 	list  *transcriptList
 	body  *fyne.Container
 	empty *widget.Label
-	find  *finder
-	root  *fyne.Container
+	// readOnly: the window writes nothing (MainView.SetReadOnly), so no
+	// prompt card offers "Fork from here".
+	readOnly bool
+	emptyOff bool // the empty note is under a panel (emptyHidden)
+	find     *finder
+	root     *fyne.Container
 
 	top          *fyne.Container // the find and earlier bars
 	earlierBar   *fyne.Container // shown while earlier > 0
@@ -77,11 +81,14 @@ type Transcript struct {
 	loading         *loadingView // shown in place while a session loads
 }
 
+// noSessionText is what an empty transcript says.
+const noSessionText = "No session selected"
+
 // NewTranscript returns an empty transcript.
 func NewTranscript(a Actions) *Transcript {
 	t := &Transcript{actions: a, post: fyne.Do, findRow: -1, navRow: -1, target: -1, theme: currentThemeKey()}
 	t.template = newCard(t).MinSize().Height
-	t.empty = widget.NewLabel("No session selected")
+	t.empty = widget.NewLabel(noSessionText)
 	t.empty.Alignment = fyne.TextAlignCenter
 	t.empty.Importance = widget.LowImportance
 	t.list = t.newList()
@@ -316,6 +323,24 @@ func (t *Transcript) fullOf(id int) (string, bool) {
 	return s, ok
 }
 
+// emptyHidden hides (or shows again) the "No session selected" note, under
+// a panel that takes its place.
+func (t *Transcript) emptyHidden(hidden bool) {
+	t.emptyOff = hidden
+	if hidden {
+		t.empty.Hide()
+	} else if len(t.rows) == 0 && t.events == nil {
+		t.empty.Show()
+	}
+}
+
+// ShowEmpty empties the transcript and shows text in its place, e.g. for
+// a new session that is not stored yet.
+func (t *Transcript) ShowEmpty(text string) {
+	t.Clear()
+	t.empty.SetText(text)
+}
+
 // Clear empties the transcript.
 func (t *Transcript) Clear() {
 	t.session = store.Session{}
@@ -324,7 +349,10 @@ func (t *Transcript) Clear() {
 	t.showEarlierBar()
 	t.replaceRows(nil)
 	t.HideLoading()
-	t.empty.Show()
+	t.empty.SetText(noSessionText)
+	if !t.emptyOff {
+		t.empty.Show()
+	}
 }
 
 // replaceRows installs rows in a new list: a List keeps the heights set on
