@@ -9,6 +9,7 @@ package agents
 
 import (
 	"context"
+	"time"
 
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -50,6 +51,7 @@ type RunEventKind int
 // The kinds of RunEvent.
 const (
 	RunStarting   RunEventKind = iota + 1 // the session is ready; the agent starts
+	RunStarted                            // the agent process of the first turn runs, its prompt stored
 	RunSaved                              // Saved were written to the session
 	RunSubagent                           // a sub-agent's events were written to its own session
 	RunTurnEnded                          // a turn ended: Turn, Err
@@ -85,7 +87,9 @@ type RunResult struct {
 // RunWorkflow sends prompt to session sessionID of st, or to a new session
 // when sessionID is 0. Before anything is written it resolves the model
 // and backend and checks that the CLI runs: a missing agent creates no
-// session and records nothing. A model other than the session's is
+// session and records nothing; a new session whose agent then fails to
+// start is deleted again (RunResult.SessionID is 0), so that no empty
+// session is left. A model other than the session's is
 // recorded as a ModelSwitch event, as AZUREAL does. After a turn that
 // leaves the session at the compaction threshold, it compacts the session
 // and, when the turn was stopped for compaction, continues it with the
@@ -119,7 +123,8 @@ func RunWorkflow(ctx context.Context, st *store.Store, sessionID int64, prompt s
 	if info := Detect(ctx, topts.Config, topts.Backend); info.Err != nil {
 		return res, info.Err
 	}
-	if sessionID == 0 {
+	created := sessionID == 0
+	if created {
 		s, err := st.CreateSession(ctx, opts.Worktree, "")
 		if err != nil {
 			return res, err
@@ -133,8 +138,28 @@ func RunWorkflow(ctx context.Context, st *store.Store, sessionID int64, prompt s
 	w := &workflow{st: st, session: sessionID, opts: opts, res: &res}
 	topts.OnSaved = func(saved []store.Event) { w.emit(RunEvent{Kind: RunSaved, Saved: saved}) }
 	topts.OnSubagent = func(s SubagentSaved) { w.emit(RunEvent{Kind: RunSubagent, Subagent: s}) }
+	started, onStarted := false, topts.OnStarted
+	topts.OnStarted = func() {
+		if onStarted != nil {
+			onStarted()
+		}
+		if !started {
+			started = true
+			w.emit(RunEvent{Kind: RunStarted})
+		}
+	}
 	w.emit(RunEvent{Kind: RunStarting})
-	return w.run(ctx, prompt, topts)
+	out, err := w.run(ctx, prompt, topts)
+	if created && !started {
+		// The agent never ran: the new session holds nothing. Delete it
+		// with a context of its own (ctx may be what stopped the start).
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		if derr := st.DeleteSession(dctx, sessionID); derr == nil {
+			out.SessionID = 0
+		}
+	}
+	return out, err
 }
 
 // workflow is the state of one RunWorkflow.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -192,5 +193,45 @@ func TestRunWorkflowStoresSubagentSession(t *testing.T) {
 	list, _ := st.ListSessions(ctx, "")
 	if len(list) != 2 || list[0].ID != id || list[1].ID != child {
 		t.Fatalf("want the parent listed above its sub-agent: %+v", list)
+	}
+}
+
+// TestRunWorkflowAgentThatCannotStartLeavesNoSession: the CLI is found but
+// its process cannot start (its worktree folder is gone): the session the
+// workflow created for the prompt is deleted again, and RunStarted is
+// never reported. A run that starts reports RunStarted once.
+func TestRunWorkflowAgentThatCannotStartLeavesNoSession(t *testing.T) {
+	versionScript(t)
+	ctx := context.Background()
+	st, _ := newStore(t)
+	cfg, env, _ := fakeCLI(t, claudeInit, claudeText, claudeOK)
+	var seen []RunEventKind
+	res, err := RunWorkflow(ctx, st, 0, "hello", RunOptions{Worktree: "feature",
+		Turn:    TurnOptions{Config: cfg, Env: env, Dir: filepath.Join(t.TempDir(), "gone")},
+		OnEvent: func(ev RunEvent) { seen = append(seen, ev.Kind) }})
+	if err == nil || res.SessionID != 0 {
+		t.Fatalf("res %+v, err %v; want an error and no session", res, err)
+	}
+	if ss, _ := st.ListSessions(ctx, "feature"); len(ss) != 0 {
+		t.Fatalf("left %d sessions in feature", len(ss))
+	}
+	if slices.Contains(seen, RunStarted) {
+		t.Errorf("events %v report a start", seen)
+	}
+	seen = nil
+	res, err = RunWorkflow(ctx, st, 0, "hello", RunOptions{Worktree: "feature",
+		Turn:    TurnOptions{Config: cfg, Env: env, Dir: t.TempDir()},
+		OnEvent: func(ev RunEvent) { seen = append(seen, ev.Kind) }})
+	if err != nil || res.SessionID == 0 {
+		t.Fatalf("res %+v, err %v", res, err)
+	}
+	n := 0
+	for _, k := range seen {
+		if k == RunStarted {
+			n++
+		}
+	}
+	if n != 1 || seen[0] != RunStarting {
+		t.Errorf("events %v, want RunStarting then one RunStarted", seen)
 	}
 }
