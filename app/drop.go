@@ -174,13 +174,17 @@ func (pw *projectWindow) merge(p *storePreview) {
 	})
 }
 
-// openReadOnly opens a store in its own read-only window.
-func (ui *gui) openReadOnly(path string) {
+// openReadOnly opens a store in its own read-only window: it says so, why,
+// offers nothing that writes, and closes with its Close button or Ctrl+W.
+func (ui *gui) openReadOnly(path string) *projectWindow {
 	wt := Worktree{StorePath: path, Branch: branchOfStore(path)}
 	pw := newProjectWindow(ui, "Lazuli — "+filepath.Base(path)+" (read-only)", []Worktree{wt}, true)
+	pw.mv.SetReadOnly("you chose Open read-only for "+filepath.Base(path), pw.win.Close)
+	pw.win.Canvas().AddShortcut(shortcut(fyne.KeyW), func(fyne.Shortcut) { pw.win.Close() })
 	pw.win.SetMainMenu(pw.mainMenu())
 	pw.win.Resize(fyne.NewSize(1100, 720))
 	pw.win.Show()
+	return pw
 }
 
 // importTranscripts imports agent transcripts as new sessions of the target

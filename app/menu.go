@@ -9,8 +9,12 @@ import (
 	"github.com/lazuli-app/lazuli/agents"
 )
 
-// mainMenu is the window's menu bar.
+// mainMenu is the window's menu bar; a read-only window's offers nothing
+// that writes to its store.
 func (pw *projectWindow) mainMenu() *fyne.MainMenu {
+	if pw.readOnly {
+		return pw.readOnlyMenu()
+	}
 	file := fyne.NewMenu("File",
 		&fyne.MenuItem{Label: "Open session store…", Action: pw.onOpen, Shortcut: shortcut(fyne.KeyO)},
 		&fyne.MenuItem{Label: "Import transcript…", Action: pw.onImport, Shortcut: shortcut(fyne.KeyI)},
@@ -37,6 +41,25 @@ func (pw *projectWindow) mainMenu() *fyne.MainMenu {
 	agentsMenu := fyne.NewMenu("Agents", fyne.NewMenuItem("Agent settings…", pw.showAgentSettings), pw.fullTextMenuItem(), pw.nativeSyncMenuItem())
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("About Lazuli", pw.onAbout))
 	return fyne.NewMainMenu(file, session, pw.insightMenu(), agentsMenu, help)
+}
+
+// readOnlyMenu is the menu bar of a read-only window: looking, searching,
+// exporting documents, closing.
+func (pw *projectWindow) readOnlyMenu() *fyne.MainMenu {
+	file := fyne.NewMenu("File",
+		&fyne.MenuItem{Label: "Open session store…", Action: pw.onOpen, Shortcut: shortcut(fyne.KeyO)},
+		&fyne.MenuItem{Label: "Close window", Action: pw.win.Close, Shortcut: shortcut(fyne.KeyW)},
+	)
+	session := fyne.NewMenu("Session",
+		&fyne.MenuItem{Label: "Find in session", Action: pw.mv.Transcript().ShowFind, Shortcut: shortcut(fyne.KeyF)},
+		&fyne.MenuItem{Label: "Search all sessions…", Action: pw.showSearch, Shortcut: shortcut(fyne.KeyK)},
+		fyne.NewMenuItemSeparator(),
+	)
+	session.Items = append(session.Items, pw.navigateMenuItems()...)
+	session.Items = append(session.Items, fyne.NewMenuItemSeparator(),
+		&fyne.MenuItem{Label: "Export as Markdown, HTML or JSON…", Action: pw.onExportDocument})
+	help := fyne.NewMenu("Help", fyne.NewMenuItem("About Lazuli", pw.onAbout))
+	return fyne.NewMainMenu(file, session, help)
 }
 
 func (pw *projectWindow) onAbout() {

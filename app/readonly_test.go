@@ -1,0 +1,53 @@
+package app
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// TestReadOnlyWindow: a store opened only to look at gets a window that
+// says so, whose menus offer no write (no New session, no import, no
+// lifecycle marks), and that Ctrl+W closes.
+func TestReadOnlyWindow(t *testing.T) {
+	fa := test.NewTempApp(t)
+	wt, st := openTestWorktree(t)
+	if _, _, err := st.CreateSessionWithEvents(context.Background(), "main", "look only", []store.Event{store.UserMessage("hi")}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	ui := &gui{ctx: context.Background(), fa: fa}
+	pw := ui.openReadOnly(wt.StorePath)
+	closed := false
+	pw.win.SetOnClosed(func() { closed = true; pw.close() })
+	if !pw.mv.ReadOnly() {
+		t.Error("the view is not read-only")
+	}
+	var labels []string
+	for _, m := range pw.win.MainMenu().Items {
+		for _, it := range m.Items {
+			labels = append(labels, it.Label)
+		}
+	}
+	all := strings.Join(labels, "|")
+	for _, w := range []string{"New session", "Import", "Pin", "Archive", "Compact", "Stop agent"} {
+		if strings.Contains(all, w) {
+			t.Errorf("the read-only menu offers %q: %s", w, all)
+		}
+	}
+	if !strings.Contains(all, "Close window") {
+		t.Errorf("no Close window in %s", all)
+	}
+	// The test canvas keeps its shortcuts in the software canvas it wraps.
+	inner := reflect.ValueOf(pw.win.Canvas()).Elem().FieldByName("WindowlessCanvas").Interface()
+	inner.(interface{ TypedShortcut(fyne.Shortcut) }).TypedShortcut(shortcut(fyne.KeyW))
+	if !closed {
+		t.Error("Ctrl+W did not close the read-only window")
+	}
+}
