@@ -58,6 +58,10 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 		return
 	}
 	s, err := st.GetSession(pw.ctx, ref.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		pw.sessionGone(st, ref, gen)
+		return
+	}
 	if err != nil {
 		pw.showError("open session", err)
 		return
@@ -127,6 +131,33 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 	if !running && s.CharsSinceCompaction >= store.CompactionThreshold {
 		pw.requestCompaction(ref, "on load", false, s.CharsSinceCompaction, model)
 	}
+}
+
+// sessionGone handles a session to show that no longer exists (deleted,
+// here or by another program, e.g. the one remembered from the last run):
+// no error, the newest session of its store is shown instead, or none.
+func (pw *projectWindow) sessionGone(st *store.Store, ref views.SessionRef, gen int) {
+	list, _, err := st.ListSessionsQuick(pw.ctx, "")
+	if err != nil {
+		log.Printf("list sessions after S%d was gone: %v", ref.ID, err)
+	}
+	pw.mu.Lock()
+	latest := gen == pw.loadGen
+	pw.mu.Unlock()
+	if !latest {
+		return
+	}
+	fyne.Do(func() {
+		if len(list) > 0 {
+			pw.SelectSession(views.SessionRef{StorePath: ref.StorePath, ID: list[0].ID})
+			return
+		}
+		pw.ui.forgetSession()
+		pw.mu.Lock()
+		pw.current = views.SessionRef{}
+		pw.mu.Unlock()
+		pw.mv.ClearSession()
+	})
 }
 
 // parentName is the display name of the session that started sub-agent

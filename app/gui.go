@@ -109,6 +109,9 @@ func (ui *gui) rememberSession(ref views.SessionRef) {
 	ui.fa.Preferences().SetString(prefLastSession, ref.StorePath+"#"+strconv.FormatInt(ref.ID, 10))
 }
 
+// forgetSession forgets the session to reopen.
+func (ui *gui) forgetSession() { ui.fa.Preferences().RemoveValue(prefLastSession) }
+
 func (ui *gui) lastSession() (views.SessionRef, bool) {
 	v := ui.fa.Preferences().String(prefLastSession)
 	i := strings.LastIndexByte(v, '#')
