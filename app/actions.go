@@ -115,6 +115,7 @@ func (pw *projectWindow) loadSession(ref views.SessionRef, gen int) {
 	pw.focusPrompt = views.SessionRef{}
 	pw.mu.Unlock()
 	fyne.Do(func() {
+		pw.clearStaleStatus(ref)
 		pw.mv.ShowSession(ref, s, events, comps, earlier)
 		pw.mv.SetForkOrigin(origin)
 		pw.mv.Transcript().SetFullText(fullText)
@@ -192,7 +193,7 @@ func (pw *projectWindow) OpenSubagent(parent views.SessionRef, toolUseID string)
 		case err != nil:
 			pw.showError("open sub-agent", err)
 		case !ok:
-			pw.setStatus("No session holds this sub-agent's work: it was stored before Lazuli kept sub-agents, or its transcript did not carry them.", false)
+			pw.setStatus(parent, "No session holds this sub-agent's work: it was stored before Lazuli kept sub-agents, or its transcript did not carry them.", false)
 		default:
 			pw.SelectSession(views.SessionRef{StorePath: parent.StorePath, ID: id})
 		}
@@ -321,30 +322,27 @@ func lastSeqOf(events []store.StoredEvent) int64 {
 	return events[len(events)-1].Seq
 }
 
-// NewSession creates an unnamed session (shown as S{id}) and selects it.
+// NewSession shows a new session of worktree in the store at storePath,
+// ready for its first prompt. Nothing is stored yet: the session is created
+// when the agent of its first prompt has started (SendPrompt), so a prompt
+// that cannot be sent leaves no empty session behind.
 func (pw *projectWindow) NewSession(storePath, worktree string) {
 	if pw.readOnly {
 		pw.showError("new session", errReadOnly)
 		return
 	}
-	pw.go_(func() {
-		st, err := pw.store(storePath)
-		if err != nil {
-			pw.showError("open store", err)
-			return
-		}
-		s, err := st.CreateSession(pw.ctx, worktree, "")
-		if err != nil {
-			pw.showError("create session", err)
-			return
-		}
-		pw.refresh()
-		ref := views.SessionRef{StorePath: storePath, ID: s.ID}
-		pw.mu.Lock()
-		pw.focusPrompt = ref
-		pw.mu.Unlock()
-		fyne.Do(func() { pw.SelectSession(ref) })
-	})
+	ref := views.SessionRef{StorePath: storePath}
+	pw.mu.Lock()
+	pw.loadGen++ // a session still loading is not shown over it
+	pw.current, pw.lastSeq, pw.firstSeq, pw.compCount, pw.currentChars = ref, 0, 0, 0, 0
+	pw.newWorktree = worktree
+	running := pw.runs[ref] != nil
+	pw.mu.Unlock()
+	pw.clearStaleStatus(ref)
+	pw.mv.ShowNewSession(ref, worktree)
+	pw.mv.PromptBox().SetRunning(running)
+	pw.mv.PromptBox().Focus(pw.win.Canvas())
+	pw.updateBanner()
 }
 
 // RenameSession renames ref.

@@ -148,19 +148,20 @@ func (pw *projectWindow) addShortcuts() {
 	pw.addInsightShortcuts()
 }
 
-// onNewSession creates a session in the first worktree.
+// onNewSession (Ctrl+N, Session › New session) starts a new session in the
+// worktree the window was opened on, whatever session it shows (one
+// remembered from another worktree, say). The sidebar's New button starts
+// one in the group of the selected session.
 func (pw *projectWindow) onNewSession() {
 	if len(pw.wts) == 0 {
 		return
 	}
-	pw.mu.Lock()
-	cur := pw.current
-	pw.mu.Unlock()
 	wt := pw.wts[0]
-	for _, w := range pw.wts {
-		if w.StorePath == cur.StorePath {
-			wt = w
+	branch := wt.Branch
+	if branch == "" { // a bare store: the sidebar's first group
+		if g := pw.mv.Sidebar().Groups(); len(g) > 0 && g[0].StorePath == wt.StorePath {
+			branch = g[0].Worktree
 		}
 	}
-	pw.NewSession(wt.StorePath, wt.Branch)
+	pw.NewSession(wt.StorePath, branch)
 }

@@ -151,11 +151,11 @@ func (pw *projectWindow) onCompactNow() {
 		pw.showError("compact", errReadOnly)
 		return
 	case running:
-		pw.setStatus("Wait for the agent to finish (or stop it) before compacting.", true)
+		pw.setStatus(ref, "Wait for the agent to finish (or stop it) before compacting.", true)
 		return
 	}
 	job := agents.CompactJob{StorePath: ref.StorePath, SessionID: ref.ID, Reason: "manual", Manual: true}
 	if !pw.compactor.Request(job, chars) {
-		pw.setStatus("This session is already being compacted.", false)
+		pw.setStatus(ref, "This session is already being compacted.", false)
 	}
 }

@@ -108,7 +108,9 @@ func (pw *projectWindow) running() map[string]map[int64]bool {
 	return out
 }
 
-// SendPrompt runs the session's agent on the prompt.
+// SendPrompt runs the session's agent on the prompt. A prompt for a new
+// session (req.Ref.ID 0, see NewSession) creates the session once its
+// agent has started.
 func (pw *projectWindow) SendPrompt(req views.PromptRequest) {
 	if pw.readOnly {
 		pw.showError("send prompt", errReadOnly)
@@ -117,12 +119,24 @@ func (pw *projectWindow) SendPrompt(req views.PromptRequest) {
 	pw.startRun(req.Ref, req.Prompt, req.Model)
 }
 
+// runName is how the status line names the session of a run.
+func runName(ref views.SessionRef) string {
+	if ref.ID == 0 {
+		return "the new session"
+	}
+	return store.DisplayName(ref.ID, "")
+}
+
 // startRun runs the run workflow for a prompt on ref in the background:
-// the turn, and the compaction and auto-continue it may need.
+// the turn, and the compaction and auto-continue it may need. The prompt
+// box keeps the prompt until the agent has started, and says why when it
+// could not.
 func (pw *projectWindow) startRun(ref views.SessionRef, prompt, model string) {
 	dir := pw.worktreeDir(ref.StorePath)
 	if dir == "" {
-		pw.setStatus("This store has no worktree folder for an agent to work in.", true)
+		why := "this store has no worktree folder for an agent to work in"
+		pw.setStatus(ref, "Not sent: "+why+".", true)
+		pw.mv.PromptBox().SendFailed(ref, why)
 		return
 	}
 	ctx, cancel := context.WithCancel(pw.ctx)
@@ -135,63 +149,116 @@ func (pw *projectWindow) startRun(ref views.SessionRef, prompt, model string) {
 		return
 	}
 	pw.runs[ref] = rs
+	worktree := pw.newWorktree
 	pw.mu.Unlock()
 	pw.showRunning(ref)
-	pw.setStatus(fmt.Sprintf("Running %s on %s…", backend, store.DisplayName(ref.ID, "")), false)
+	pw.setStatus(ref, fmt.Sprintf("Running %s on %s…", backend, runName(ref)), false)
 	pw.go_(func() {
 		defer cancel()
-		err := pw.runWorkflow(ctx, ref, prompt, model, rs)
+		run := &runRef{ref: ref}
+		err := pw.runWorkflow(ctx, run, prompt, model, worktree, rs)
 		pw.mu.Lock()
-		delete(pw.runs, ref)
+		delete(pw.runs, run.ref)
 		pw.mu.Unlock()
-		pw.showRunning(ref)
-		if err != nil { // the run could not start
-			pw.turnEnded(ref, agents.TurnResult{}, err)
+		pw.showRunning(run.ref)
+		if run.started {
+			return
 		}
+		// The agent never ran: nothing was stored; the prompt stays.
+		if err == nil {
+			err = errors.New("the agent did not start")
+		}
+		pw.turnEnded(run.ref, agents.TurnResult{}, err)
+		why := cli.OneLine(err)
+		fyne.Do(func() { pw.mv.PromptBox().SendFailed(ref, why) })
 	})
 }
 
-// runWorkflow runs the workflow against ref's store and shows its
-// progress; the error is set when the run could not start.
-func (pw *projectWindow) runWorkflow(ctx context.Context, ref views.SessionRef, prompt, model string, rs *runState) error {
-	st, err := pw.store(ref.StorePath)
+// runRef is the session of a run: a new session's ref changes from id 0
+// to the stored session's once its agent has started.
+type runRef struct {
+	ref     views.SessionRef
+	started bool // the agent process ran (RunStarted)
+}
+
+// runWorkflow runs the workflow against run's store and shows its
+// progress. The error is the workflow's.
+func (pw *projectWindow) runWorkflow(ctx context.Context, run *runRef, prompt, model, worktree string, rs *runState) error {
+	st, err := pw.store(run.ref.StorePath)
 	if err != nil {
 		return err
 	}
-	started := false
 	// The window's store watcher shows what the turns save; RunSaved only
 	// feeds the "may be compacting" banner.
 	opts := agents.RunOptions{
-		Turn:    agents.TurnOptions{Config: pw.ui.agentConfig(), Model: model, Dir: pw.worktreeDir(ref.StorePath)},
-		Compact: pw.compactForRun(ref),
+		Turn: agents.TurnOptions{Config: pw.ui.agentConfig(), Model: model, Dir: pw.worktreeDir(run.ref.StorePath),
+			OnProgress: func(line string) {
+				pw.setStatus(run.ref, fmt.Sprintf("Running %s on %s — %s", rs.backend, runName(run.ref), cli.OneLine(errors.New(line))), false)
+			}},
+		Worktree: worktree,
+		Compact:  pw.compactForRun(run.ref.StorePath),
 		OnEvent: func(ev agents.RunEvent) {
 			switch ev.Kind {
-			case agents.RunStarting:
-				started = true
+			case agents.RunStarted:
+				pw.agentStarted(run, ev.SessionID, prompt)
 			case agents.RunSaved:
 				pw.mu.Lock()
 				rs.lastEvent = time.Now()
 				pw.mu.Unlock()
 			case agents.RunTurnEnded:
-				pw.turnEnded(ref, ev.Turn, ev.Err)
+				if run.started {
+					pw.turnEnded(run.ref, ev.Turn, ev.Err)
+				}
 			case agents.RunContinuing:
-				pw.setStatus(fmt.Sprintf("Continuing after compaction with %s on %s…", ev.Backend,
-					store.DisplayName(ref.ID, "")), false)
+				pw.setStatus(run.ref, fmt.Sprintf("Continuing after compaction with %s on %s…", ev.Backend,
+					runName(run.ref)), false)
 			}
 		},
 	}
-	_, err = agents.RunWorkflow(ctx, st, ref.ID, prompt, opts)
-	if started {
-		return nil // turnEnded reported it
-	}
+	_, err = agents.RunWorkflow(ctx, st, run.ref.ID, prompt, opts)
 	return err
 }
 
-// compactForRun is the run workflow's compaction for ref: a job of the
+// agentStarted follows a run whose agent process runs: the prompt box lets
+// go of the prompt, and a new session, stored now, takes the run over and
+// is shown when the window still shows the new session.
+func (pw *projectWindow) agentStarted(run *runRef, id int64, prompt string) {
+	old := run.ref
+	run.started = true
+	if old.ID == 0 {
+		run.ref = views.SessionRef{StorePath: old.StorePath, ID: id}
+		pw.mu.Lock()
+		if rs := pw.runs[old]; rs != nil {
+			delete(pw.runs, old)
+			pw.runs[run.ref] = rs
+		}
+		shown := pw.current == old
+		if shown {
+			pw.focusPrompt = run.ref
+		}
+		if pw.statusRef == old {
+			pw.statusRef = run.ref
+		}
+		pw.mu.Unlock()
+		pw.refresh()
+		fyne.Do(func() {
+			pw.mv.PromptBox().PromptStarted(old, prompt)
+			if shown {
+				pw.SelectSession(run.ref)
+			}
+		})
+		return
+	}
+	fyne.Do(func() { pw.mv.PromptBox().PromptStarted(old, prompt) })
+}
+
+// compactForRun is the run workflow's compaction for a session of the
+// store at storePath: a job of the
 // window's compaction worker (so no session is compacted twice at once),
 // waited for.
-func (pw *projectWindow) compactForRun(ref views.SessionRef) func(context.Context, agents.CompactRequest) (agents.CompactOutcome, error) {
+func (pw *projectWindow) compactForRun(storePath string) func(context.Context, agents.CompactRequest) (agents.CompactOutcome, error) {
 	return func(ctx context.Context, req agents.CompactRequest) (agents.CompactOutcome, error) {
+		ref := views.SessionRef{StorePath: storePath, ID: req.SessionID}
 		if pw.readOnly || pw.compactor == nil {
 			return agents.CompactOutcome{}, errReadOnly
 		}
@@ -245,7 +312,7 @@ func (pw *projectWindow) dropCompactWaiter(ref views.SessionRef, done chan agent
 
 // turnEnded reports a finished turn.
 func (pw *projectWindow) turnEnded(ref views.SessionRef, res agents.TurnResult, err error) {
-	name := store.DisplayName(ref.ID, "")
+	name := runName(ref)
 	var msg string
 	isErr := false
 	switch {
@@ -265,7 +332,7 @@ func (pw *projectWindow) turnEnded(ref views.SessionRef, res agents.TurnResult, 
 	if err != nil {
 		log.Printf("run %s: %v (stderr: %s)", name, err, res.Stderr)
 	}
-	pw.setStatus(msg, isErr)
+	pw.setStatus(ref, msg, isErr)
 	if !res.Stopped && !res.StoppedForCompaction {
 		pw.ui.fa.SendNotification(fyne.NewNotification("Lazuli — "+name, msg))
 	}
@@ -277,7 +344,7 @@ func (pw *projectWindow) StopRun(ref views.SessionRef) {
 	rs := pw.runs[ref]
 	pw.mu.Unlock()
 	if rs != nil {
-		pw.setStatus("Stopping…", false)
+		pw.setStatus(ref, "Stopping…", false)
 		rs.cancel()
 	}
 }
@@ -336,9 +403,28 @@ func (pw *projectWindow) showRunning(ref views.SessionRef) {
 	}
 }
 
-// setStatus shows a one-line status under the prompt box.
-func (pw *projectWindow) setStatus(text string, isError bool) {
+// setStatus shows a one-line status about session ref in the prompt box.
+// It stays until another status replaces it or a session other than ref
+// is shown (clearStaleStatus): a status never outlives what it is about.
+func (pw *projectWindow) setStatus(ref views.SessionRef, text string, isError bool) {
+	pw.mu.Lock()
+	pw.statusRef = ref
+	pw.mu.Unlock()
 	fyne.Do(func() { pw.mv.PromptBox().SetStatus(text, isError) })
+}
+
+// clearStaleStatus clears the status when it is about a session other than
+// ref, which is being shown. It runs on the Fyne goroutine.
+func (pw *projectWindow) clearStaleStatus(ref views.SessionRef) {
+	pw.mu.Lock()
+	stale := pw.statusRef != ref
+	if stale {
+		pw.statusRef = views.SessionRef{}
+	}
+	pw.mu.Unlock()
+	if stale {
+		pw.mv.PromptBox().SetStatus("", false)
+	}
 }
 
 // requestCompaction queues session ref for the compaction worker and
@@ -375,7 +461,7 @@ func (pw *projectWindow) onCompactNotice(n agents.CompactNotice) {
 	ref := views.SessionRef{StorePath: n.Job.StorePath, ID: n.Job.SessionID}
 	name := store.DisplayName(ref.ID, "")
 	if n.Started {
-		pw.setStatus(fmt.Sprintf("Compacting %s with %s…", name, n.Agent), false)
+		pw.setStatus(ref, fmt.Sprintf("Compacting %s with %s…", name, n.Agent), false)
 		pw.updateBanner()
 		return
 	}
@@ -399,13 +485,13 @@ func (pw *projectWindow) onCompactNotice(n agents.CompactNotice) {
 	case errors.Is(n.Err, context.Canceled):
 		return
 	case errors.Is(n.Err, agents.ErrNoBoundary):
-		pw.setStatus(fmt.Sprintf("%s was not compacted: it needs at least two prompts since its last compaction.", name), true)
+		pw.setStatus(ref, fmt.Sprintf("%s was not compacted: it needs at least two prompts since its last compaction.", name), true)
 		return
 	case n.Err != nil:
-		pw.setStatus(fmt.Sprintf("Compacting %s failed: %s", name, cli.OneLine(n.Err)), true)
+		pw.setStatus(ref, fmt.Sprintf("Compacting %s failed: %s", name, cli.OneLine(n.Err)), true)
 		return
 	}
-	pw.setStatus(fmt.Sprintf("Compacted %s with %s: context down from %s to %s characters.", name, n.Outcome.Agent,
+	pw.setStatus(ref, fmt.Sprintf("Compacted %s with %s: context down from %s to %s characters.", name, n.Outcome.Agent,
 		display.Count(n.Outcome.CharsBefore), display.Count(n.Outcome.CharsAfter)), false)
 }
 

@@ -52,6 +52,10 @@ type projectWindow struct {
 	focusPrompt    views.SessionRef // a new session whose prompt box gets the focus
 	showArchived   bool             // the sidebar lists archived sessions (lifecycle.go)
 	banner         string           // the banner text shown
+	statusRef      views.SessionRef // the session the prompt box's status is about (setStatus)
+	// newWorktree is the worktree of the new session shown (current has id
+	// 0, see NewSession): it is stored when its first prompt's agent starts.
+	newWorktree string
 
 	search    *searcher    // the search index and panel (Ctrl+K)
 	showEvent *eventTarget // the event a search hit shows once its session is loaded

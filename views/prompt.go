@@ -307,6 +307,18 @@ func (p *PromptBox) SendFailed(ref SessionRef, why string) {
 	p.update()
 }
 
+// SendError returns what the box says under the entry about the last
+// send; "" when nothing.
+func (p *PromptBox) SendError() string {
+	if p.sendErr.Hidden {
+		return ""
+	}
+	return p.sendErr.Text
+}
+
+// Status returns the status line's text.
+func (p *PromptBox) Status() string { return p.statusText }
+
 // setSendError shows text under the entry; "" hides it.
 func (p *PromptBox) setSendError(text string) {
 	if p.sendErr.Text == text {

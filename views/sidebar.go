@@ -78,6 +78,9 @@ func (s *Sidebar) Select(ref SessionRef) {
 	s.syncSelection()
 }
 
+// Groups returns the groups shown (as given to Apply).
+func (s *Sidebar) Groups() []WorktreeGroup { return s.groups }
+
 // Selected returns the selected session, if any.
 func (s *Sidebar) Selected() (SessionRef, bool) { return s.selected, s.hasSelected }
 
