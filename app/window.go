@@ -56,6 +56,10 @@ type projectWindow struct {
 	// newWorktree is the worktree of the new session shown (current has id
 	// 0, see NewSession): it is stored when its first prompt's agent starts.
 	newWorktree string
+	// firstRun is what the first-run panel shows (firstrun.go); its Native
+	// is -1 until counted, once per window.
+	firstRun         views.FirstRun
+	firstRunCounting bool
 
 	search    *searcher    // the search index and panel (Ctrl+K)
 	showEvent *eventTarget // the event a search hit shows once its session is loaded
@@ -65,6 +69,7 @@ func newProjectWindow(ui *gui, title string, wts []Worktree, readOnly bool) *pro
 	ctx, cancel := context.WithCancel(ui.ctx)
 	pw := &projectWindow{ui: ui, wts: wts, readOnly: readOnly, ctx: ctx, cancel: cancel, stores: map[string]*store.Store{},
 		runs: map[views.SessionRef]*runState{}, compactModels: map[views.SessionRef]string{}}
+	pw.firstRun.Native = -1
 	pw.win = ui.fa.NewWindow(title)
 	pw.mv = views.NewMainView(pw)
 	pw.mv.PromptBox().SetModels(modelChoices())
@@ -167,6 +172,7 @@ func (pw *projectWindow) refreshList() {
 		pw.showError("read sessions", err)
 	}
 	fyne.Do(func() { pw.mv.Sidebar().Apply(groups) })
+	pw.updateFirstRun(groups)
 	pw.refreshFacets(groups)
 }
 
