@@ -164,11 +164,16 @@ func (pw *projectWindow) startRun(ref views.SessionRef, prompt, model string) {
 		if run.started {
 			return
 		}
-		// The agent never ran: nothing was stored; the prompt stays.
+		// The agent never ran: nothing was stored; the prompt stays, and
+		// why is said under it.
 		if err == nil {
 			err = errors.New("the agent did not start")
 		}
-		pw.turnEnded(run.ref, agents.TurnResult{}, err)
+		if errors.Is(err, context.Canceled) && pw.ctx.Err() != nil {
+			return // the window closed
+		}
+		log.Printf("run %s: %v", runName(ref), err)
+		pw.setStatus(ref, "Not sent; the prompt is still in the box.", true)
 		why := cli.OneLine(err)
 		fyne.Do(func() { pw.mv.PromptBox().SendFailed(ref, why) })
 	})
