@@ -94,9 +94,18 @@ func rawJSON(t testing.TB, v any) json.RawMessage {
 // included), walking the widgets' current renderers. (test.LaidOutObjects
 // would make new renderers, and so new list items.)
 func objectsOf[T fyne.CanvasObject](o fyne.CanvasObject) []T {
+	return collectObjects[T](o, false)
+}
+
+// collectObjects is objectsOf; with shownOnly set it leaves out what is
+// hidden, itself or through an object above it.
+func collectObjects[T fyne.CanvasObject](o fyne.CanvasObject, shownOnly bool) []T {
 	var out []T
 	var walk func(fyne.CanvasObject)
 	walk = func(o fyne.CanvasObject) {
+		if shownOnly && !o.Visible() {
+			return
+		}
 		if v, ok := o.(T); ok {
 			out = append(out, v)
 		}

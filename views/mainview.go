@@ -143,15 +143,7 @@ func (m *MainView) ShowNewSession(ref SessionRef, worktree string) {
 	if cur, ok := m.prompt.Session(); !ok || cur != ref {
 		m.prompt.SetSession(ref, true, "")
 	}
-	m.title.SetText("New session · " + worktree)
-	m.usage.SetText("")
-	m.usage.Hide()
-	m.usageRef = SessionRef{}
-	m.SetForkOrigin(ForkOrigin{})
-	m.parentBox.Hide()
-	m.meter.Set(0)
-	m.meter.Hide()
-	m.header.Refresh()
+	m.emptyHeader("New session · " + worktree)
 	m.transcript.ref = ref
 	m.transcript.ShowEmpty("New session in " + worktree + ": type its first prompt below.\nIt is stored once the agent has started.")
 	m.ShowFirstRun(nil, nil)
@@ -205,7 +197,14 @@ func (m *MainView) ClearSession() {
 	m.prompt.SetSession(SessionRef{}, false, "")
 	m.prompt.SetRunning(false)
 	m.prompt.SetStatus("", false)
-	m.title.SetText("Lazuli")
+	m.emptyHeader("Lazuli")
+	m.transcript.Clear()
+}
+
+// emptyHeader shows title in a header with no session's usage, fork link,
+// parent link or meter.
+func (m *MainView) emptyHeader(title string) {
+	m.title.SetText(title)
 	m.usage.SetText("")
 	m.usage.Hide()
 	m.usageRef = SessionRef{}
@@ -214,7 +213,6 @@ func (m *MainView) ClearSession() {
 	m.meter.Set(0)
 	m.meter.Hide()
 	m.header.Refresh()
-	m.transcript.Clear()
 }
 
 // BindShortcuts registers the views' keyboard shortcuts (Ctrl+F: find in

@@ -13,26 +13,9 @@ import (
 // object above them visible), by text.
 func buttonsOf(o fyne.CanvasObject) map[string]*widget.Button {
 	out := map[string]*widget.Button{}
-	var walk func(fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
-		if !o.Visible() {
-			return
-		}
-		if b, ok := o.(*widget.Button); ok {
-			out[b.Text] = b
-		}
-		switch c := o.(type) {
-		case *fyne.Container:
-			for _, k := range c.Objects {
-				walk(k)
-			}
-		case fyne.Widget:
-			for _, k := range test.WidgetRenderer(c).Objects() {
-				walk(k)
-			}
-		}
+	for _, b := range collectObjects[*widget.Button](o, true) {
+		out[b.Text] = b
 	}
-	walk(o)
 	return out
 }
 
