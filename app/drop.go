@@ -15,8 +15,8 @@ import (
 	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/agents/native"
 	"github.com/lazuli-app/lazuli/agents/parse"
-	"github.com/lazuli-app/lazuli/cli"
 	"github.com/lazuli-app/lazuli/display"
+	"github.com/lazuli-app/lazuli/project"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -212,7 +212,7 @@ func (pw *projectWindow) importTranscripts(paths []string) {
 		}
 		branch := target.Branch
 		if branch == "" {
-			branch = cli.BranchOf(filepath.Dir(target.StorePath))
+			branch = project.BranchOf(filepath.Dir(target.StorePath))
 		}
 		var msgs []string
 		for i, t := range parsed {

@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/lazuli-app/lazuli/agents/native"
-	"github.com/lazuli-app/lazuli/cli"
+	"github.com/lazuli-app/lazuli/project"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -61,13 +61,13 @@ func (ni *nativeImport) scan() {
 	}
 	if err != nil {
 		log.Printf("import native history: %v", err)
-		fyne.Do(func() { ni.dlg.SetScanError(cli.OneLine(err)) })
+		fyne.Do(func() { ni.dlg.SetScanError(project.OneLine(err)) })
 		return
 	}
 	rows, err := ni.rows(scan)
 	if err != nil {
 		log.Printf("import native history: %v", err)
-		fyne.Do(func() { ni.dlg.SetScanError(cli.OneLine(err)) })
+		fyne.Do(func() { ni.dlg.SetScanError(project.OneLine(err)) })
 		return
 	}
 	notes := scanNotes(scan)
@@ -243,7 +243,7 @@ func (ni *nativeImport) run(ctx context.Context, groups []nativeGroup) string {
 		}
 		branch := g.wt.Branch
 		if branch == "" {
-			branch = cli.BranchOf(g.wt.Dir)
+			branch = project.BranchOf(g.wt.Dir)
 		}
 		files, bytes := doneFiles, doneBytes
 		var rs []native.Result
@@ -293,7 +293,7 @@ func nativeSummary(results []native.Result, err error) string {
 		lines = append(lines, "Cancelled: every session listed as imported is complete; import again to do the rest.")
 	default:
 		log.Printf("import native history: %v", err)
-		lines = append(lines, "Stopped: "+cli.OneLine(userMessage(err)))
+		lines = append(lines, "Stopped: "+project.OneLine(userMessage(err)))
 	}
 	log.Printf("import native history: %s", lines[0])
 	return strings.Join(lines, "\n")

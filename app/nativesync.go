@@ -13,7 +13,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/lazuli-app/lazuli/agents/native"
-	"github.com/lazuli-app/lazuli/cli"
+	"github.com/lazuli-app/lazuli/project"
 )
 
 // prefNativeSyncOff, followed by a project's key, is set when the project
@@ -186,7 +186,7 @@ func (s *nativeSync) sync(ctx context.Context) {
 		}
 		branch := wts[path].Branch
 		if branch == "" {
-			branch = cli.BranchOf(wts[path].Dir)
+			branch = project.BranchOf(wts[path].Dir)
 		}
 		rs, err := native.Import(ctx, st, sessions, native.ImportOptions{Worktree: branch, ClaudeHome: s.claudeHomeForRun})
 		results = append(results, rs...)

@@ -10,8 +10,8 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/lazuli-app/lazuli/agents"
-	"github.com/lazuli-app/lazuli/cli"
 	"github.com/lazuli-app/lazuli/display"
+	"github.com/lazuli-app/lazuli/project"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -73,7 +73,7 @@ func (pw *projectWindow) detectBackends() {
 			case errors.Is(info.Err, agents.ErrCLINotFound):
 				s.Err = "not found"
 			case info.Err != nil:
-				s.Err = cli.OneLine(info.Err)
+				s.Err = project.OneLine(info.Err)
 			}
 			status = append(status, s)
 		}
@@ -174,7 +174,7 @@ func (pw *projectWindow) startRun(ref views.SessionRef, prompt, model string) {
 		}
 		log.Printf("run %s: %v", runName(ref), err)
 		pw.setStatus(ref, "Not sent; the prompt is still in the box.", true)
-		why := cli.OneLine(err)
+		why := project.OneLine(err)
 		fyne.Do(func() { pw.mv.PromptBox().SendFailed(ref, why) })
 	})
 }
@@ -198,7 +198,7 @@ func (pw *projectWindow) runWorkflow(ctx context.Context, run *runRef, prompt, m
 	opts := agents.RunOptions{
 		Turn: agents.TurnOptions{Config: pw.ui.agentConfig(), Model: model, Dir: pw.worktreeDir(run.ref.StorePath),
 			OnProgress: func(line string) {
-				pw.setStatus(run.ref, fmt.Sprintf("Running %s on %s — %s", rs.backend, runName(run.ref), cli.OneLine(errors.New(line))), false)
+				pw.setStatus(run.ref, fmt.Sprintf("Running %s on %s — %s", rs.backend, runName(run.ref), project.OneLine(errors.New(line))), false)
 			}},
 		Worktree: worktree,
 		Compact:  pw.compactForRun(run.ref.StorePath),
@@ -324,7 +324,7 @@ func (pw *projectWindow) turnEnded(ref views.SessionRef, res agents.TurnResult, 
 	case err != nil && errors.Is(err, context.Canceled) && pw.ctx.Err() != nil:
 		return // the window closed
 	case err != nil:
-		msg, isErr = fmt.Sprintf("%s: %s", name, cli.OneLine(err)), true
+		msg, isErr = fmt.Sprintf("%s: %s", name, project.OneLine(err)), true
 	case res.Stopped:
 		msg = fmt.Sprintf("%s: stopped; the partial turn is saved.", name)
 	case res.StoppedForCompaction:
@@ -493,7 +493,7 @@ func (pw *projectWindow) onCompactNotice(n agents.CompactNotice) {
 		pw.setStatus(ref, fmt.Sprintf("%s was not compacted: it needs at least two prompts since its last compaction.", name), true)
 		return
 	case n.Err != nil:
-		pw.setStatus(ref, fmt.Sprintf("Compacting %s failed: %s", name, cli.OneLine(n.Err)), true)
+		pw.setStatus(ref, fmt.Sprintf("Compacting %s failed: %s", name, project.OneLine(n.Err)), true)
 		return
 	}
 	pw.setStatus(ref, fmt.Sprintf("Compacted %s with %s: context down from %s to %s characters.", name, n.Outcome.Agent,

@@ -9,8 +9,8 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"github.com/lazuli-app/lazuli/cli"
 	"github.com/lazuli-app/lazuli/display"
+	"github.com/lazuli-app/lazuli/project"
 	"github.com/lazuli-app/lazuli/teamsync"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -92,7 +92,7 @@ func (tw *teamWindow) do(fn func(ctx context.Context, db *teamsync.DB) error) {
 			return
 		}
 		if err := fn(context.Background(), tw.db); err != nil {
-			msg := cli.OneLine(err)
+			msg := project.OneLine(err)
 			fyne.Do(func() { tw.browser.SetStatus(msg) })
 		}
 	})
@@ -115,7 +115,7 @@ func (tw *teamWindow) TeamConnect(u string) {
 		}
 		tw.mu.Unlock()
 		if err != nil {
-			msg := cli.OneLine(err)
+			msg := project.OneLine(err)
 			fyne.Do(func() { tw.browser.SetStatus(msg) })
 			return
 		}

@@ -99,7 +99,7 @@ func Run(ctx context.Context, env *Env, args []string) int {
 			fmt.Fprintf(env.Stderr, "lazuli %s: %s\nusage: lazuli %s %s\n", c.name, printable.Line(err.Error()), c.name, c.args)
 			return ExitUsage
 		default:
-			fmt.Fprintf(env.Stderr, "lazuli %s: %s\n", c.name, printable.Line(OneLine(err)))
+			fmt.Fprintf(env.Stderr, "lazuli %s: %s\n", c.name, printable.Line(project.OneLine(err)))
 			return ExitError
 		}
 	}
@@ -129,11 +129,6 @@ type usageError struct{ msg string }
 func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
-
-// OneLine flattens an error message to one line.
-func OneLine(err error) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " ")
-}
 
 // newFlags returns a flag set that reports errors as usage errors.
 func newFlags(name string, env *Env) *flag.FlagSet {

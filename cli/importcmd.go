@@ -74,7 +74,7 @@ func runImport(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	if *worktree == "" {
-		*worktree = BranchOf(worktreeDir(path))
+		*worktree = project.BranchOf(worktreeDir(path))
 	}
 	for _, pf := range parsed {
 		r, err := storeParsed(ctx, st, pf, target, *worktree, *name)
@@ -135,19 +135,6 @@ func worktreeDir(storePath string) string {
 	}
 	return dir
 }
-
-// BranchOf returns the git branch checked out in dir, or "main" when dir is
-// not a git worktree or has a detached HEAD.
-func BranchOf(dir string) string {
-	if b, ok := GitBranch(dir); ok {
-		return b
-	}
-	return "main"
-}
-
-// GitBranch returns the git branch checked out in dir; false when dir is
-// not a git worktree or has a detached HEAD.
-func GitBranch(dir string) (string, bool) { return project.GitBranch(dir) }
 
 func joinInts(ns []int) string {
 	parts := make([]string, len(ns))

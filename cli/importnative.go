@@ -13,6 +13,7 @@ import (
 	"github.com/lazuli-app/lazuli/agents/native"
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/printable"
+	"github.com/lazuli-app/lazuli/project"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -118,7 +119,7 @@ func importNative(ctx context.Context, env *Env, f nativeFlags, opts native.Opti
 		}
 	}
 	iopts := native.ImportOptions{
-		Worktree: f.worktree, FallbackWorktree: BranchOf(worktreeDir(st.Path())), Reimport: f.reimport,
+		Worktree: f.worktree, FallbackWorktree: project.BranchOf(worktreeDir(st.Path())), Reimport: f.reimport,
 		ClaudeHome: native.ClaudeHomeOf(opts.ClaudeDir),
 		Done: func(rs []native.Result) {
 			if !f.json {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lazuli-app/lazuli/insight"
+	"github.com/lazuli-app/lazuli/project"
 )
 
 // sqlBudget is how long `lazuli sql` lets a query run.
@@ -215,7 +216,7 @@ func runSQL(ctx context.Context, env *Env, args []string) error {
 	res, err := insight.RunSQL(ctx, sources, rest[0], *limit, sqlBudget)
 	if err != nil {
 		if errors.Is(err, insight.ErrRefused) {
-			return fmt.Errorf("%s", OneLine(err))
+			return fmt.Errorf("%s", project.OneLine(err))
 		}
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/printable"
+	"github.com/lazuli-app/lazuli/project"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -124,7 +125,7 @@ func parseRunArgs(env *Env, args []string) (runRequest, error) {
 		return req, err
 	}
 	dir := worktreeDir(req.path)
-	req.opts = agents.RunOptions{Worktree: BranchOf(dir),
+	req.opts = agents.RunOptions{Worktree: project.BranchOf(dir),
 		Turn: agents.TurnOptions{Backend: backend, Model: *model, Dir: dir}}
 	return req, nil
 }
@@ -182,7 +183,7 @@ func newRunResult(path string, run agents.RunResult, runErr error) runResult {
 		ExitCode: t.ExitCode, Stopped: t.Stopped, Compacted: run.Compacted, AutoContinued: run.AutoContinued}
 	switch {
 	case runErr != nil:
-		res.Error = OneLine(runErr)
+		res.Error = project.OneLine(runErr)
 	case t.Stopped:
 		res.Error = errStopped.Error()
 	case !t.Success():
@@ -231,7 +232,7 @@ func (p *transcriptPrinter) event(ev agents.RunEvent) {
 		}
 	case agents.RunCompacted:
 		if ev.Err != nil {
-			fmt.Fprintf(p.errW, "lazuli: compaction: %s\n", OneLine(ev.Err))
+			fmt.Fprintf(p.errW, "lazuli: compaction: %s\n", project.OneLine(ev.Err))
 			return
 		}
 		o := ev.Outcome

@@ -87,7 +87,7 @@ func indexSources(ctx context.Context, env *Env, stores []*store.Store) ([]searc
 			}
 		}
 		if err != nil {
-			notes = append(notes, fmt.Sprintf("search index of %s: %s", st.Path(), OneLine(err)))
+			notes = append(notes, fmt.Sprintf("search index of %s: %s", st.Path(), project.OneLine(err)))
 			sources = append(sources, search.Source{Store: st})
 			continue
 		}

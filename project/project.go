@@ -59,6 +59,20 @@ func BranchOfStore(storePath string) string {
 	return ""
 }
 
+// BranchOf returns the git branch checked out in dir, or "main" when dir is
+// not a git worktree or has a detached HEAD.
+func BranchOf(dir string) string {
+	if b, ok := GitBranch(dir); ok {
+		return b
+	}
+	return "main"
+}
+
+// OneLine flattens an error message to one line.
+func OneLine(err error) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " ")
+}
+
 // GitBranch returns the git branch checked out in dir, also in a
 // repository without a commit yet (the branch HEAD will create: git
 // symbolic-ref, which `rev-parse --abbrev-ref HEAD` cannot resolve); false
