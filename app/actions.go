@@ -25,7 +25,7 @@ func (pw *projectWindow) SelectSession(ref views.SessionRef) {
 	pw.ui.rememberSession(ref)
 	tr := pw.mv.Transcript()
 	tr.ShowLoading(fmt.Sprintf("Loading S%d…", ref.ID))
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		pw.loadSession(ref, gen)
 		fyne.Do(func() { // a load that failed, or was overtaken, shows nothing
 			pw.mu.Lock()
@@ -182,7 +182,7 @@ func (pw *projectWindow) parentName(st *store.Store, id int64) string {
 // OpenSubagent opens the session holding the work of the sub-agent that
 // parent's call toolUseID started.
 func (pw *projectWindow) OpenSubagent(parent views.SessionRef, toolUseID string) {
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		st, err := pw.store(parent.StorePath)
 		if err != nil {
 			pw.showError("open sub-agent", err)
@@ -202,7 +202,7 @@ func (pw *projectWindow) OpenSubagent(parent views.SessionRef, toolUseID string)
 
 // OpenParent opens the session whose sub-agent's work ref holds.
 func (pw *projectWindow) OpenParent(ref views.SessionRef) {
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		st, err := pw.store(ref.StorePath)
 		if err != nil {
 			pw.showError("open parent session", err)
@@ -251,7 +251,7 @@ func (pw *projectWindow) LoadEarlier(ref views.SessionRef, all bool) {
 	if !shown {
 		return
 	}
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		pw.prependEarlier(ref, gen, first, func(st *store.Store) ([]store.StoredEvent, int, error) {
 			return loadBefore(pw.ctx, st, ref.ID, first, all)
 		}, nil)
@@ -377,7 +377,7 @@ func (pw *projectWindow) write(what string, fn func(*store.Store) error, ref vie
 		pw.showError(what, errReadOnly)
 		return
 	}
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		st, err := pw.store(ref.StorePath)
 		if err == nil {
 			err = fn(st)

@@ -58,7 +58,7 @@ type storePreview struct {
 
 // previewStore reads a dropped store read-only and offers to open or merge it.
 func (pw *projectWindow) previewStore(path string) {
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		p, err := pw.readPreview(path)
 		if err != nil {
 			pw.showError("open "+filepath.Base(path), err)
@@ -150,7 +150,7 @@ func (pw *projectWindow) showPreview(p *storePreview) {
 
 // merge copies the previewed store's sessions into the target store.
 func (pw *projectWindow) merge(p *storePreview) {
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		src, err := store.OpenReadOnly(pw.ctx, p.path)
 		if err != nil {
 			pw.showError("merge", err)
@@ -195,7 +195,7 @@ func (pw *projectWindow) importTranscripts(paths []string) {
 		return
 	}
 	target := pw.targetWorktree()
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		parsed := make([]agents.Transcript, 0, len(paths))
 		for _, path := range paths {
 			t, err := agents.ReadTranscript(path, parse.FormatAuto, parse.Options{})
@@ -239,7 +239,7 @@ func importMessage(file string, r native.ImportedFile) string {
 
 // exportSession writes one session to a new .azs file.
 func (pw *projectWindow) exportSession(ref views.SessionRef, path string) {
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		st, err := pw.store(ref.StorePath)
 		if err != nil {
 			pw.showError("export", err)

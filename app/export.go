@@ -60,7 +60,7 @@ func (pw *projectWindow) openExport(ref views.SessionRef) *docExport {
 	x := &docExport{pw: pw}
 	opts := views.ExportOptions{Ref: ref, Format: format, Folder: pw.exportFolder(p.String(prefExportFolder))}
 	x.dlg = views.ShowExport(pw.win, x, opts)
-	pw.go_(func() { x.scan(ref) })
+	pw.wg.Go(func() { x.scan(ref) })
 	return x
 }
 
@@ -119,7 +119,7 @@ func (x *docExport) ExportSession(req views.ExportRequest) {
 	if render == nil {
 		render = export.Render
 	}
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		src := req.Source
 		if req.Redact {
 			src = export.Redact(src, req.Report)

@@ -48,7 +48,7 @@ func (pw *projectWindow) updateFirstRun(groups []views.WorktreeGroup) {
 	fr.Project = pw.projectName()
 	fyne.Do(func() { pw.mv.ShowFirstRun(&fr, pw) })
 	if count {
-		pw.go_(pw.countNative)
+		pw.wg.Go(pw.countNative)
 	}
 }
 

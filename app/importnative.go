@@ -48,7 +48,7 @@ func (pw *projectWindow) onImportNative() {
 	}
 	ni := &nativeImport{pw: pw, sessions: map[string]nativeTarget{}}
 	ni.dlg = views.ShowNativeImport(pw.win, ni)
-	pw.go_(ni.scan)
+	pw.wg.Go(ni.scan)
 }
 
 // scan finds the native sessions and shows them with their state.
@@ -152,7 +152,7 @@ func (ni *nativeImport) ImportNative(keys []string) {
 	ni.cancel = cancel
 	groups := ni.groups(keys)
 	ni.mu.Unlock()
-	ni.pw.go_(func() {
+	ni.pw.wg.Go(func() {
 		defer cancel()
 		summary := ni.run(ctx, groups)
 		ni.pw.refresh()

@@ -179,7 +179,7 @@ func (iw *insightsWindow) LoadInsights(scope views.InsightScope, days int) {
 	gen := iw.gen
 	iw.mu.Unlock()
 	pw := iw.pw
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		data, err := computeInsights(pw.ctx, pw, scope, days, time.Now())
 		if err != nil {
 			log.Printf("insights: %v", err)
@@ -326,7 +326,7 @@ func sortTools(ts []views.InsightTool) {
 // LoadFileDiffs shows every diff of a file in its session, in order.
 func (iw *insightsWindow) LoadFileDiffs(f views.InsightFile) {
 	pw := iw.pw
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		diffs, err := fileDiffs(pw.ctx, pw, f)
 		if err != nil {
 			pw.showError("file changes", err)
@@ -406,7 +406,7 @@ const sqlLimit = 5000
 // the window.
 func (sw *sqlWindow) RunSQL(query string) {
 	pw := sw.pw
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		var sources []insight.SQLSource
 		for _, x := range pw.insightIndexes(pw.ctx, nil) {
 			sources = append(sources, insight.SQLSource{Store: x.Store().Path(), Index: x.Path()})

@@ -20,7 +20,7 @@ func (pw *projectWindow) ForkSession(ref views.SessionRef, atSeq int64, prompt s
 		pw.showError("fork session", errReadOnly)
 		return
 	}
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		st, err := pw.store(ref.StorePath)
 		if err != nil {
 			pw.showError("open store", err)
@@ -135,7 +135,7 @@ func (pw *projectWindow) toggleMark(what string, is func(store.Flags) bool, set 
 		pw.showError(what, errReadOnly)
 		return
 	}
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		st, err := pw.store(ref.StorePath)
 		var flags map[int64]store.Flags
 		if err == nil {

@@ -66,7 +66,7 @@ func (pw *projectWindow) startNativeSync() {
 	s.imported = func(summary string) {
 		fyne.Do(func() { pw.mv.PromptBox().SetStatus("Native history synced: "+summary, false) })
 	}
-	pw.go_(func() { s.run(ctx) })
+	pw.wg.Go(func() { s.run(ctx) })
 }
 
 // nativeSyncMenuItem is the menu's check item for the setting.

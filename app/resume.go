@@ -81,7 +81,7 @@ func (pw *projectWindow) copyResumeCommand() {
 	if ref.ID == 0 {
 		return
 	}
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		cmd, err := pw.sessionResumeCommand(ref)
 		if err != nil {
 			pw.showError("resume in the agent's CLI", err)

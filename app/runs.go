@@ -61,7 +61,7 @@ func modelChoices() []views.ModelChoice {
 // detectBackends finds both CLIs and shows what it found.
 func (pw *projectWindow) detectBackends() {
 	cfg := pw.ui.agentConfig()
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		var status []views.BackendStatus
 		for _, b := range agents.Backends {
 			info := agents.Detect(pw.ctx, cfg, b)
@@ -153,7 +153,7 @@ func (pw *projectWindow) startRun(ref views.SessionRef, prompt, model string) {
 	pw.mu.Unlock()
 	pw.showRunning(ref)
 	pw.setStatus(ref, fmt.Sprintf("Running %s on %s…", backend, runName(ref)), false)
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		defer cancel()
 		run := &runRef{ref: ref}
 		err := pw.runWorkflow(ctx, run, prompt, model, worktree, rs)
@@ -360,7 +360,7 @@ func (pw *projectWindow) SwitchModel(ref views.SessionRef, model string) {
 	if pw.readOnly || model == "" {
 		return
 	}
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		st, err := pw.store(ref.StorePath)
 		if err != nil {
 			pw.showError("switch model", err)

@@ -167,7 +167,7 @@ func (pw *projectWindow) Search(id int, query string) {
 	}
 	s.cancel = cancel
 	s.mu.Unlock()
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		defer cancel()
 		res := s.searchAll(ctx, query)
 		if ctx.Err() != nil {
@@ -273,7 +273,7 @@ func (pw *projectWindow) showPendingEvent(ref views.SessionRef) {
 	}
 	// The event is among those not loaded (a compaction hit's seq is the
 	// last event its summary covers): load from it up to those shown.
-	pw.go_(func() {
+	pw.wg.Go(func() {
 		pw.prependEarlier(ref, gen, first, func(st *store.Store) ([]store.StoredEvent, int, error) {
 			return loadFrom(pw.ctx, st, ref.ID, t.seq, first)
 		}, show)

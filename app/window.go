@@ -29,7 +29,7 @@ type projectWindow struct {
 	readOnly bool
 	ctx      context.Context
 	cancel   context.CancelFunc
-	wg       sync.WaitGroup
+	wg       sync.WaitGroup // the window's goroutines (wg.Go), waited for when it closes
 
 	mu        sync.Mutex
 	stores    map[string]*store.Store // by path, opened lazily
@@ -75,27 +75,18 @@ func newProjectWindow(ui *gui, title string, wts []Worktree, readOnly bool) *pro
 	pw.mv.PromptBox().SetModels(modelChoices())
 	if !readOnly {
 		pw.compactor = agents.NewCompactor(pw.store, pw.compactOptions, pw.onCompactNotice)
-		pw.go_(func() { _ = pw.compactor.Run(pw.ctx) })
+		pw.wg.Go(func() { _ = pw.compactor.Run(pw.ctx) })
 		pw.detectBackends()
 	}
 	pw.win.SetContent(pw.mv.Content())
 	pw.mv.BindShortcuts(pw.win.Canvas())
 	pw.search = newSearcher(pw)
-	pw.go_(func() { pw.search.run(pw.ctx) })
+	pw.wg.Go(func() { pw.search.run(pw.ctx) })
 	pw.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { pw.onDropped(uris) })
 	pw.win.SetOnClosed(pw.close)
-	pw.go_(pw.watch)
+	pw.wg.Go(pw.watch)
 	pw.refresh()
 	return pw
-}
-
-// go_ runs fn in a goroutine the window waits for when it closes.
-func (pw *projectWindow) go_(fn func()) {
-	pw.wg.Add(1)
-	go func() {
-		defer pw.wg.Done()
-		fn()
-	}()
 }
 
 // close stops the window's goroutines and closes its stores.
@@ -130,7 +121,7 @@ func (pw *projectWindow) store(path string) (*store.Store, error) {
 	st.SetKeepFullText(pw.keepFullText())
 	pw.stores[path] = st
 	if !pw.readOnly {
-		pw.go_(func() { excludeStore(path) })
+		pw.wg.Go(func() { excludeStore(path) })
 	}
 	return st, nil
 }
@@ -155,7 +146,7 @@ func userMessage(err error) error {
 }
 
 // refresh reloads the session list of every store in the background.
-func (pw *projectWindow) refresh() { pw.go_(pw.refreshList) }
+func (pw *projectWindow) refresh() { pw.wg.Go(pw.refreshList) }
 
 // refreshList reloads the session list of every store, off the Fyne
 // goroutine.
