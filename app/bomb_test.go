@@ -37,15 +37,11 @@ func TestWindowRefusesBombSession(t *testing.T) {
 		}
 	}
 	db.Close()
-	ctx, cancel := context.WithCancel(bg)
-	pw := &projectWindow{ui: &gui{ctx: bg, fa: fa}, wts: []Worktree{wt}, ctx: ctx, cancel: cancel, stores: map[string]*store.Store{},
-		runs: map[views.SessionRef]*runState{}, compactModels: map[views.SessionRef]string{}}
-	pw.mv = views.NewMainView(pw)
-	pw.win = test.NewTempWindow(t, pw.mv.Content())
+	pw := testWindow(t, fa, wt)
 	defer pw.close()
 	ref := views.SessionRef{StorePath: wt.StorePath, ID: s.ID}
-	pw.loadSession(ref, pw.loadGen)
-	if pw.current == ref {
+	pw.shown.loadSession(ref, pw.shown.loadGen)
+	if pw.shown.current == ref {
 		t.Error("the session was loaded")
 	}
 	if got := dialogText(pw.win); !strings.Contains(got, "180.0 MiB of decoded events, more than one load reads (128.0 MiB)") {

@@ -75,14 +75,14 @@ func Link(path string, session, event int64) string {
 // openLink shows the link's session of the project's first store, scrolled
 // to its event (loading earlier events when it is among them), as a search
 // hit would.
-func (pw *projectWindow) openLink(link DeepLink) {
-	if link.Session <= 0 || len(pw.wts) == 0 {
+func (sh *shownSession) openLink(link DeepLink) {
+	if link.Session <= 0 || len(sh.pw.wts) == 0 {
 		return
 	}
-	ref := views.SessionRef{StorePath: pw.wts[0].StorePath, ID: link.Session}
+	ref := views.SessionRef{StorePath: sh.pw.wts[0].StorePath, ID: link.Session}
 	if link.Event <= 0 {
-		pw.SelectSession(ref)
+		sh.SelectSession(ref)
 		return
 	}
-	pw.OpenSearchHit(views.SearchHit{Ref: ref, Seq: link.Event})
+	sh.OpenSearchHit(views.SearchHit{Ref: ref, Seq: link.Event})
 }

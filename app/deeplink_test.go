@@ -64,10 +64,10 @@ func TestDeepLinkOpensEvent(t *testing.T) {
 	}
 	pw := testWindow(t, fa, wt)
 	defer pw.close()
-	pw.openLink(DeepLink{Session: s.ID, Event: 41})
+	pw.shown.openLink(DeepLink{Session: s.ID, Event: 41})
 	pw.wg.Wait()
-	if pw.current.ID != s.ID || pw.firstSeq != 41 || pw.mv.Transcript().Session().ID != s.ID {
-		t.Errorf("after the link: session %d from seq %d, want session %d from seq 41", pw.current.ID, pw.firstSeq, s.ID)
+	if pw.shown.current.ID != s.ID || pw.shown.firstSeq != 41 || pw.mv.Transcript().Session().ID != s.ID {
+		t.Errorf("after the link: session %d from seq %d, want session %d from seq 41", pw.shown.current.ID, pw.shown.firstSeq, s.ID)
 	}
 }
 

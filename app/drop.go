@@ -1,15 +1,18 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"log"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/lazuli-app/lazuli/agents"
@@ -18,19 +21,29 @@ import (
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/project"
 	"github.com/lazuli-app/lazuli/store"
-	"github.com/lazuli-app/lazuli/views"
 )
+
+// importer owns bringing sessions in: files dropped on the window or
+// picked in File › Open and Import (a store to preview, open read-only or
+// merge; transcripts to import), Import native history (importnative.go)
+// and keeping native history in sync (nativesync.go).
+type importer struct {
+	pw *projectWindow
+
+	mu             sync.Mutex
+	stopNativeSync context.CancelFunc // stops keeping native history in sync; nil when off
+}
 
 // onDropped handles files dropped on the window: an .azs store is
 // previewed (open read-only or merge), transcripts are imported, anything
 // else is explained.
-func (pw *projectWindow) onDropped(uris []fyne.URI) {
+func (im *importer) onDropped(uris []fyne.URI) {
 	var transcripts, other []string
 	for _, u := range uris {
 		path := u.Path()
 		switch strings.ToLower(filepath.Ext(path)) {
 		case ".azs":
-			pw.previewStore(path)
+			im.previewStore(path)
 		case ".jsonl", ".json":
 			transcripts = append(transcripts, path)
 		default:
@@ -38,11 +51,11 @@ func (pw *projectWindow) onDropped(uris []fyne.URI) {
 		}
 	}
 	if len(transcripts) > 0 {
-		pw.importTranscripts(transcripts)
+		im.importTranscripts(transcripts)
 	}
 	if len(other) > 0 {
 		dialog.ShowInformation("Cannot open "+strings.Join(other, ", "),
-			"Lazuli opens .azs session stores and imports .jsonl agent transcripts\n(Claude Code or Codex). Nothing was changed.", pw.win)
+			"Lazuli opens .azs session stores and imports .jsonl agent transcripts\n(Claude Code or Codex). Nothing was changed.", im.pw.win)
 	}
 }
 
@@ -57,24 +70,24 @@ type storePreview struct {
 }
 
 // previewStore reads a dropped store read-only and offers to open or merge it.
-func (pw *projectWindow) previewStore(path string) {
-	pw.wg.Go(func() {
-		p, err := pw.readPreview(path)
+func (im *importer) previewStore(path string) {
+	im.pw.wg.Go(func() {
+		p, err := im.readPreview(path)
 		if err != nil {
-			pw.showError("open "+filepath.Base(path), err)
+			im.pw.showError("open "+filepath.Base(path), err)
 			return
 		}
 		log.Printf("drop: previewing %s: %d sessions, %d events, %d duplicates", path, len(p.sessions), p.events, len(p.duplicates))
-		fyne.Do(func() { pw.showPreview(p) })
+		fyne.Do(func() { im.showPreview(p) })
 	})
 }
 
-func (pw *projectWindow) readPreview(path string) (*storePreview, error) {
+func (im *importer) readPreview(path string) (*storePreview, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
-	src, err := store.OpenReadOnly(pw.ctx, path)
+	src, err := store.OpenReadOnly(im.pw.ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -82,17 +95,17 @@ func (pw *projectWindow) readPreview(path string) (*storePreview, error) {
 	if !src.Exists() {
 		return nil, fmt.Errorf("%s is empty: it holds no session store", filepath.Base(path))
 	}
-	sessions, err := src.ListSessions(pw.ctx, "")
+	sessions, err := src.ListSessions(im.pw.ctx, "")
 	if err != nil {
 		return nil, err
 	}
-	p := &storePreview{path: path, size: fi.Size(), sessions: sessions, target: pw.targetWorktree()}
+	p := &storePreview{path: path, size: fi.Size(), sessions: sessions, target: im.targetWorktree()}
 	for _, s := range sessions {
 		p.events += s.EventCount
 	}
-	if !pw.readOnly && p.target.StorePath != "" {
-		if dst, err := pw.store(p.target.StorePath); err == nil {
-			p.duplicates, err = dst.Duplicates(pw.ctx, src)
+	if !im.pw.readOnly && p.target.StorePath != "" {
+		if dst, err := im.pw.store(p.target.StorePath); err == nil {
+			p.duplicates, err = dst.Duplicates(im.pw.ctx, src)
 			if err != nil {
 				return nil, err
 			}
@@ -103,23 +116,21 @@ func (pw *projectWindow) readPreview(path string) (*storePreview, error) {
 
 // targetWorktree is the worktree a merge or import writes into: the one of
 // the shown session, else the first.
-func (pw *projectWindow) targetWorktree() Worktree {
-	pw.mu.Lock()
-	cur := pw.current
-	pw.mu.Unlock()
-	if len(pw.wts) == 0 {
+func (im *importer) targetWorktree() Worktree {
+	cur := im.pw.shown.ref()
+	if len(im.pw.wts) == 0 {
 		return Worktree{}
 	}
-	for _, w := range pw.wts {
+	for _, w := range im.pw.wts {
 		if w.StorePath == cur.StorePath {
 			return w
 		}
 	}
-	return pw.wts[0]
+	return im.pw.wts[0]
 }
 
 // showPreview shows the drop dialog; it runs on the Fyne goroutine.
-func (pw *projectWindow) showPreview(p *storePreview) {
+func (im *importer) showPreview(p *storePreview) {
 	lines := make([]string, 0, len(p.sessions))
 	for _, s := range p.sessions {
 		line := fmt.Sprintf("%s  ·  %s  ·  %d events", s.DisplayName(), s.Worktree, s.EventCount)
@@ -135,41 +146,41 @@ func (pw *projectWindow) showPreview(p *storePreview) {
 	scroll := container.NewVScroll(list)
 	scroll.SetMinSize(fyne.NewSize(520, 180))
 	var d *dialog.CustomDialog
-	openBtn := widget.NewButton("Open read-only", func() { d.Hide(); pw.ui.openReadOnly(p.path) })
-	mergeBtn := widget.NewButton("Merge into "+p.target.Branch, func() { d.Hide(); pw.merge(p) })
+	openBtn := widget.NewButton("Open read-only", func() { d.Hide(); im.pw.ui.openReadOnly(p.path) })
+	mergeBtn := widget.NewButton("Merge into "+p.target.Branch, func() { d.Hide(); im.merge(p) })
 	mergeBtn.Importance = widget.HighImportance
-	if pw.readOnly || p.target.StorePath == "" {
+	if im.pw.readOnly || p.target.StorePath == "" {
 		mergeBtn.Disable()
 	}
 	cancel := widget.NewButton("Cancel", func() { d.Hide() })
 	content := container.NewBorder(summary, nil, nil, nil, scroll)
-	d = dialog.NewCustomWithoutButtons("Session store "+filepath.Base(p.path), content, pw.win)
+	d = dialog.NewCustomWithoutButtons("Session store "+filepath.Base(p.path), content, im.pw.win)
 	d.SetButtons([]fyne.CanvasObject{cancel, openBtn, mergeBtn})
 	d.Show()
 }
 
 // merge copies the previewed store's sessions into the target store.
-func (pw *projectWindow) merge(p *storePreview) {
-	pw.wg.Go(func() {
-		src, err := store.OpenReadOnly(pw.ctx, p.path)
+func (im *importer) merge(p *storePreview) {
+	im.pw.wg.Go(func() {
+		src, err := store.OpenReadOnly(im.pw.ctx, p.path)
 		if err != nil {
-			pw.showError("merge", err)
+			im.pw.showError("merge", err)
 			return
 		}
 		defer src.Close()
-		dst, err := pw.store(p.target.StorePath)
+		dst, err := im.pw.store(p.target.StorePath)
 		if err != nil {
-			pw.showError("merge", err)
+			im.pw.showError("merge", err)
 			return
 		}
-		rep, err := dst.Merge(pw.ctx, src)
+		rep, err := dst.Merge(im.pw.ctx, src)
 		if err != nil {
-			pw.showError("merge "+filepath.Base(p.path), err)
+			im.pw.showError("merge "+filepath.Base(p.path), err)
 			return
 		}
-		pw.refresh()
+		im.pw.list.refresh()
 		fyne.Do(func() {
-			dialog.ShowInformation("Merged "+filepath.Base(p.path), rep.String(), pw.win)
+			dialog.ShowInformation("Merged "+filepath.Base(p.path), rep.String(), im.pw.win)
 		})
 	})
 }
@@ -189,25 +200,25 @@ func (ui *gui) openReadOnly(path string) *projectWindow {
 
 // importTranscripts imports agent transcripts as new sessions of the target
 // worktree. Every file is parsed before anything is written.
-func (pw *projectWindow) importTranscripts(paths []string) {
-	if pw.readOnly {
-		pw.showError("import", errReadOnly)
+func (im *importer) importTranscripts(paths []string) {
+	if im.pw.readOnly {
+		im.pw.showError("import", errReadOnly)
 		return
 	}
-	target := pw.targetWorktree()
-	pw.wg.Go(func() {
+	target := im.targetWorktree()
+	im.pw.wg.Go(func() {
 		parsed := make([]agents.Transcript, 0, len(paths))
 		for _, path := range paths {
 			t, err := agents.ReadTranscript(path, parse.FormatAuto, parse.Options{})
 			if err != nil {
-				pw.showError("import "+filepath.Base(path), err)
+				im.pw.showError("import "+filepath.Base(path), err)
 				return
 			}
 			parsed = append(parsed, t)
 		}
-		st, err := pw.store(target.StorePath)
+		st, err := im.pw.store(target.StorePath)
 		if err != nil {
-			pw.showError("import", err)
+			im.pw.showError("import", err)
 			return
 		}
 		branch := target.Branch
@@ -216,16 +227,16 @@ func (pw *projectWindow) importTranscripts(paths []string) {
 		}
 		var msgs []string
 		for i, t := range parsed {
-			r, err := native.ImportTranscript(pw.ctx, st, branch, "", paths[i], t)
+			r, err := native.ImportTranscript(im.pw.ctx, st, branch, "", paths[i], t)
 			if err != nil {
-				pw.showError("import "+filepath.Base(paths[i]), err)
+				im.pw.showError("import "+filepath.Base(paths[i]), err)
 				return
 			}
 			msgs = append(msgs, importMessage(filepath.Base(paths[i]), r))
 		}
 		log.Printf("drop: imported %s", strings.Join(msgs, "; "))
-		fyne.Do(func() { dialog.ShowInformation("Imported", strings.Join(msgs, "\n"), pw.win) })
-		pw.refresh()
+		fyne.Do(func() { dialog.ShowInformation("Imported", strings.Join(msgs, "\n"), im.pw.win) })
+		im.pw.list.refresh()
 	})
 }
 
@@ -237,18 +248,32 @@ func importMessage(file string, r native.ImportedFile) string {
 	return fmt.Sprintf("%s: S%d %s (%d events)", file, r.Session.ID, r.Session.DisplayName(), r.Events)
 }
 
-// exportSession writes one session to a new .azs file.
-func (pw *projectWindow) exportSession(ref views.SessionRef, path string) {
-	pw.wg.Go(func() {
-		st, err := pw.store(ref.StorePath)
-		if err != nil {
-			pw.showError("export", err)
+// onOpen asks for an .azs file and previews it like a dropped one.
+func (im *importer) onOpen() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil || r == nil {
+			im.pw.showError("open", err)
 			return
 		}
-		if err := st.ExportSessions(pw.ctx, []int64{ref.ID}, path); err != nil {
-			pw.showError("export", err)
+		path := r.URI().Path()
+		_ = r.Close() // only the path is needed
+		im.previewStore(path)
+	}, im.pw.win)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".azs"}))
+	d.Show()
+}
+
+// onImport asks for a transcript and imports it as a new session.
+func (im *importer) onImport() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil || r == nil {
+			im.pw.showError("import", err)
 			return
 		}
-		fyne.Do(func() { dialog.ShowInformation("Exported", "Saved S"+fmt.Sprint(ref.ID)+" to "+path, pw.win) })
-	})
+		path := r.URI().Path()
+		_ = r.Close() // only the path is needed
+		im.importTranscripts([]string{path})
+	}, im.pw.win)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".jsonl", ".json"}))
+	d.Show()
 }

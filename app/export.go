@@ -10,7 +10,10 @@ import (
 	"path/filepath"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/lazuli-app/lazuli/export"
 	"github.com/lazuli-app/lazuli/views"
@@ -22,6 +25,12 @@ const (
 	prefExportFormat = "export.format"
 	prefExportFolder = "export.folder"
 )
+
+// exporter owns writing a session out: as a new .azs store (File ›
+// Export) and as Markdown, HTML or JSON (Session › Export…, docExport).
+type exporter struct {
+	pw *projectWindow
+}
 
 // docExport is one use of the export dialog (Session › Export…): it loads
 // and scans the session in the background, then writes the file the user
@@ -38,29 +47,27 @@ type docExport struct {
 }
 
 // onExportDocument opens the export dialog on the session shown.
-func (pw *projectWindow) onExportDocument() {
-	pw.mu.Lock()
-	ref := pw.current
-	pw.mu.Unlock()
+func (ex *exporter) onExportDocument() {
+	ref := ex.pw.shown.ref()
 	if ref.ID == 0 {
-		dialog.ShowInformation("Export session", "Select a session to export first.", pw.win)
+		dialog.ShowInformation("Export session", "Select a session to export first.", ex.pw.win)
 		return
 	}
-	pw.openExport(ref)
+	ex.openExport(ref)
 }
 
 // openExport opens the export dialog on ref, with the format and folder
 // of the last export, and starts the scan.
-func (pw *projectWindow) openExport(ref views.SessionRef) *docExport {
-	p := pw.ui.fa.Preferences()
+func (ex *exporter) openExport(ref views.SessionRef) *docExport {
+	p := ex.pw.ui.fa.Preferences()
 	format, err := export.ParseFormat(p.String(prefExportFormat))
 	if err != nil {
 		format = export.Markdown
 	}
-	x := &docExport{pw: pw}
-	opts := views.ExportOptions{Ref: ref, Format: format, Folder: pw.exportFolder(p.String(prefExportFolder))}
-	x.dlg = views.ShowExport(pw.win, x, opts)
-	pw.wg.Go(func() { x.scan(ref) })
+	x := &docExport{pw: ex.pw}
+	opts := views.ExportOptions{Ref: ref, Format: format, Folder: ex.exportFolder(p.String(prefExportFolder))}
+	x.dlg = views.ShowExport(ex.pw.win, x, opts)
+	ex.pw.wg.Go(func() { x.scan(ref) })
 	return x
 }
 
@@ -68,7 +75,7 @@ func (pw *projectWindow) openExport(ref views.SessionRef) *docExport {
 // the previous export, while it exists; else the user's Documents folder (or
 // home folder). Never the worktree by default: an export there shows as an
 // untracked file, and one `git add -A` would commit the transcript.
-func (pw *projectWindow) exportFolder(last string) string {
+func (ex *exporter) exportFolder(last string) string {
 	if last != "" {
 		if fi, err := os.Stat(last); err == nil && fi.IsDir() {
 			return last
@@ -146,7 +153,7 @@ func (x *docExport) ExportSession(req views.ExportRequest) {
 		}
 		fyne.Do(func() {
 			x.dlg.Hide()
-			pw.showSaved("Exported", msg, req.Path, x.open)
+			pw.exports.showSaved("Exported", msg, req.Path, x.open)
 		})
 	})
 }
@@ -157,4 +164,63 @@ func nouns(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// onExport saves the shown session as a new .azs store.
+func (ex *exporter) onExport() {
+	ref := ex.pw.shown.ref()
+	if ref.ID == 0 {
+		dialog.ShowInformation("Export session", "Select a session to export first.", ex.pw.win)
+		return
+	}
+	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+		if err != nil || w == nil {
+			ex.pw.showError("export", err)
+			return
+		}
+		path := w.URI().Path()
+		_ = w.Close() // the store is written to a temporary file and renamed over it
+		ex.exportSession(ref, path)
+	}, ex.pw.win)
+	d.SetFileName("session.azs")
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".azs"}))
+	d.Show()
+}
+
+// exportSession writes one session to a new .azs file.
+func (ex *exporter) exportSession(ref views.SessionRef, path string) {
+	ex.pw.wg.Go(func() {
+		st, err := ex.pw.store(ref.StorePath)
+		if err != nil {
+			ex.pw.showError("export", err)
+			return
+		}
+		if err := st.ExportSessions(ex.pw.ctx, []int64{ref.ID}, path); err != nil {
+			ex.pw.showError("export", err)
+			return
+		}
+		fyne.Do(func() { dialog.ShowInformation("Exported", "Saved S"+fmt.Sprint(ref.ID)+" to "+path, ex.pw.win) })
+	})
+}
+
+// showSaved tells that a file was written, with msg, and offers to open it
+// or its folder through open (nil: the desktop's opener).
+func (ex *exporter) showSaved(title, msg, path string, open func(string) error) {
+	if open == nil {
+		open = ex.pw.ui.openPath
+	}
+	var d dialog.Dialog
+	try := func(target string) {
+		if err := open(target); err != nil {
+			ex.pw.showError("open", err)
+			return
+		}
+		d.Hide()
+	}
+	openBtn := widget.NewButton("Open", func() { try(path) })
+	openBtn.Importance = widget.HighImportance
+	folderBtn := widget.NewButton("Show in folder", func() { try(filepath.Dir(path)) })
+	content := container.NewVBox(widget.NewLabel(msg), container.NewHBox(openBtn, folderBtn))
+	d = dialog.NewCustom(title, "Close", content, ex.pw.win)
+	d.Show()
 }

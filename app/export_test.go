@@ -56,11 +56,11 @@ func exportWindow(t *testing.T, leaky bool) (*projectWindow, Worktree, views.Ses
 	}
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(1000, 760))
-	ctx, cancel := context.WithCancel(bg)
-	pw := &projectWindow{ui: &gui{ctx: bg, fa: fa}, win: w, wts: []Worktree{wt}, ctx: ctx, cancel: cancel, stores: map[string]*store.Store{}}
+	pw := newWindowParts(&gui{ctx: bg, fa: fa}, []Worktree{wt}, false)
+	pw.win = w
 	t.Cleanup(pw.close)
 	ref := views.SessionRef{StorePath: wt.StorePath, ID: s.ID}
-	pw.current = ref
+	pw.shown.current = ref
 	return pw, wt, ref
 }
 
@@ -134,7 +134,7 @@ func TestExportDocumentReplace(t *testing.T) {
 	if err := os.WriteFile(path, []byte("old export\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	x := pw.openExport(pw.current)
+	x := pw.exports.openExport(pw.shown.current)
 	pw.wg.Wait() // the scan
 	if txt := dialogText(pw.win); !strings.Contains(txt, "No secrets found") || !strings.Contains(txt, wt.Dir) {
 		t.Fatalf("export dialog says %q", txt)
@@ -202,7 +202,7 @@ func TestExportDocumentRedacts(t *testing.T) {
 	last := t.TempDir()
 	pw.ui.fa.Preferences().SetString(prefExportFolder, last)
 	pw.ui.fa.Preferences().SetString(prefExportFormat, "json")
-	pw.openExport(pw.current)
+	pw.exports.openExport(pw.shown.current)
 	pw.wg.Wait()
 	if txt := dialogText(pw.win); !strings.Contains(txt, "Found 1 possible secret") || !strings.Contains(txt, last) {
 		t.Fatalf("export dialog says %q", txt)
@@ -231,7 +231,7 @@ func TestExportDocumentRedacts(t *testing.T) {
 // the name is not replaced.
 func TestExportDocumentAppeared(t *testing.T) {
 	pw, wt, ref := exportWindow(t, false)
-	x := pw.openExport(ref)
+	x := pw.exports.openExport(ref)
 	pw.wg.Wait()
 	path := filepath.Join(wt.Dir, "late.md")
 	if err := os.WriteFile(path, []byte("someone else's\n"), 0o644); err != nil {
@@ -253,19 +253,19 @@ func TestExportDocumentAppeared(t *testing.T) {
 func TestExportFolder(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
-	pw := &projectWindow{}
+	ex := &exporter{}
 	last := t.TempDir()
-	if got := pw.exportFolder(last); got != last {
+	if got := ex.exportFolder(last); got != last {
 		t.Errorf("exportFolder(%q) = %q, want it", last, got)
 	}
-	if got := pw.exportFolder(filepath.Join(last, "gone")); got != home {
+	if got := ex.exportFolder(filepath.Join(last, "gone")); got != home {
 		t.Errorf("exportFolder(gone) = %q, want home %q", got, home)
 	}
 	docs := filepath.Join(home, "Documents")
 	if err := os.Mkdir(docs, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if got := pw.exportFolder(""); got != docs {
+	if got := ex.exportFolder(""); got != docs {
 		t.Errorf("exportFolder(\"\") = %q, want %q", got, docs)
 	}
 }

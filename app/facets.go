@@ -25,8 +25,8 @@ type facetEntry struct {
 // refreshFacets reads the facets of the sessions in groups that are new or
 // changed since they were last read, and gives the sidebar all of them. It
 // runs in the background, after the list is shown.
-func (pw *projectWindow) refreshFacets(groups []views.WorktreeGroup) {
-	c := &pw.facets
+func (sl *sessionList) refreshFacets(groups []views.WorktreeGroup) {
+	c := &sl.facets
 	c.mu.Lock()
 	if c.byID == nil {
 		c.byID = map[views.SessionRef]facetEntry{}
@@ -42,7 +42,7 @@ func (pw *projectWindow) refreshFacets(groups []views.WorktreeGroup) {
 	}
 	c.mu.Unlock()
 	for path, sessions := range stale {
-		st, err := pw.store(path)
+		st, err := sl.pw.store(path)
 		if err != nil {
 			continue // the list reported it
 		}
@@ -50,12 +50,12 @@ func (pw *projectWindow) refreshFacets(groups []views.WorktreeGroup) {
 		for i, s := range sessions {
 			ids[i] = s.ID
 		}
-		facets, err := st.SessionFacets(pw.ctx, ids)
+		facets, err := st.SessionFacets(sl.pw.ctx, ids)
 		if err != nil {
-			pw.showError("read sessions' agents", err)
+			sl.pw.showError("read sessions' agents", err)
 			continue
 		}
-		native, _ := st.NativeImports(pw.ctx) // none: the model tells
+		native, _ := st.NativeImports(sl.pw.ctx) // none: the model tells
 		agentOf := map[int64]string{}
 		for k, rec := range native {
 			agentOf[rec.SessionID] = k.Agent
@@ -75,7 +75,7 @@ func (pw *projectWindow) refreshFacets(groups []views.WorktreeGroup) {
 		all[ref] = e.facets
 	}
 	c.mu.Unlock()
-	fyne.Do(func() { pw.mv.Sidebar().SetFacets(all) })
+	fyne.Do(func() { sl.pw.mv.Sidebar().SetFacets(all) })
 }
 
 // agentName names the agent of a session: the native history it was

@@ -33,7 +33,7 @@ func TestSidebarFacetsFromStore(t *testing.T) {
 	st.Close()
 	pw := testWindow(t, fa, wt)
 	defer pw.close()
-	pw.refresh()
+	pw.list.refresh()
 	pw.wg.Wait()
 	sb := pw.mv.Sidebar()
 	shown := func() string {
@@ -62,7 +62,7 @@ func TestSidebarFacetsFromStore(t *testing.T) {
 	if _, err := st2.AppendEvents(bg, plain.ID, []store.Event{store.Init("/w", "gpt-5-codex")}); err != nil {
 		t.Fatal(err)
 	}
-	pw.refresh()
+	pw.list.refresh()
 	pw.wg.Wait()
 	if got := shown(); got != fmt.Sprint([]string{fmt.Sprintf("%d:Codex", plain.ID), fmt.Sprintf("%d:Codex", codex.ID)}) {
 		t.Errorf("after new events in the empty session: %s", got)

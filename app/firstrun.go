@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log"
 	"path/filepath"
+	"sync"
 
 	"fyne.io/fyne/v2"
 
@@ -14,41 +15,56 @@ import (
 // A project without any session (a first run) gets a panel over the empty
 // transcript offering what a new user needs: import this project's native
 // Claude Code / Codex history (with how many sessions it holds), import a
-// transcript file, or start a session. It implements views.FirstRunActions.
+// transcript file, or start a session.
+
+// firstRunPanel owns the first-run panel: when it shows, and the count of
+// the project's native sessions it offers to import (counted once per
+// window). It implements views.FirstRunActions.
+type firstRunPanel struct {
+	pw *projectWindow
+
+	mu       sync.Mutex
+	shown    views.FirstRun // what the panel shows; its Native is -1 until counted
+	counting bool
+}
+
+func newFirstRunPanel(pw *projectWindow) *firstRunPanel {
+	return &firstRunPanel{pw: pw, shown: views.FirstRun{Native: -1}}
+}
 
 // ImportNativeHistory opens the Import native history dialog.
-func (pw *projectWindow) ImportNativeHistory() { pw.onImportNative() }
+func (fp *firstRunPanel) ImportNativeHistory() { fp.pw.imports.onImportNative() }
 
 // ImportTranscriptFile asks for a transcript file to import.
-func (pw *projectWindow) ImportTranscriptFile() { pw.onImport() }
+func (fp *firstRunPanel) ImportTranscriptFile() { fp.pw.imports.onImport() }
 
 // StartSession starts a new session in the window's worktree.
-func (pw *projectWindow) StartSession() { pw.onNewSession() }
+func (fp *firstRunPanel) StartSession() { fp.pw.list.onNewSession() }
 
-// updateFirstRun shows the first-run panel when no store of the window
+// update shows the first-run panel when no store of the window
 // has a session and no new session is being written, else hides it. The
 // native sessions of the project are counted once, in the background.
-func (pw *projectWindow) updateFirstRun(groups []views.WorktreeGroup) {
-	empty := !pw.readOnly
+func (fp *firstRunPanel) update(groups []views.WorktreeGroup) {
+	pw := fp.pw
+	empty := !pw.readOnly && pw.shown.ref() == (views.SessionRef{})
 	for _, g := range groups {
 		empty = empty && len(g.Sessions) == 0
 	}
-	pw.mu.Lock()
-	empty = empty && pw.current == (views.SessionRef{})
-	fr := pw.firstRun
-	count := empty && !pw.firstRunCounting && fr.Native < 0
+	fp.mu.Lock()
+	fr := fp.shown
+	count := empty && !fp.counting && fr.Native < 0
 	if count {
-		pw.firstRunCounting = true
+		fp.counting = true
 	}
-	pw.mu.Unlock()
+	fp.mu.Unlock()
 	if !empty {
 		fyne.Do(func() { pw.mv.ShowFirstRun(nil, nil) })
 		return
 	}
 	fr.Project = pw.projectName()
-	fyne.Do(func() { pw.mv.ShowFirstRun(&fr, pw) })
+	fyne.Do(func() { pw.mv.ShowFirstRun(&fr, fp) })
 	if count {
-		pw.wg.Go(pw.countNative)
+		pw.wg.Go(fp.countNative)
 	}
 }
 
@@ -66,7 +82,8 @@ func (pw *projectWindow) projectName() string {
 
 // countNative counts the native sessions that ran in the project's
 // worktrees, then shows the panel again with the count.
-func (pw *projectWindow) countNative() {
+func (fp *firstRunPanel) countNative() {
+	pw := fp.pw
 	fr := views.FirstRun{Native: 0}
 	claude, codex, err := native.DefaultDirs()
 	var scan native.ScanResult
@@ -81,7 +98,7 @@ func (pw *projectWindow) countNative() {
 		fr.NativeNote = "The Claude Code and Codex history could not be read."
 	default:
 		for _, n := range scan.Sessions {
-			if _, in := pw.nativeTarget(n); in {
+			if _, in := pw.imports.nativeTarget(n); in {
 				fr.Native++
 			}
 		}
@@ -92,8 +109,8 @@ func (pw *projectWindow) countNative() {
 	if pw.ctx.Err() != nil {
 		return
 	}
-	pw.mu.Lock()
-	pw.firstRun = fr
-	pw.mu.Unlock()
-	pw.refresh()
+	fp.mu.Lock()
+	fp.shown = fr
+	fp.mu.Unlock()
+	pw.list.refresh()
 }

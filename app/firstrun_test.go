@@ -37,14 +37,14 @@ func TestFirstRunPanel(t *testing.T) {
 	}
 	pw := testWindow(t, fa, wt)
 	defer pw.close()
-	pw.firstRun.Native = -1
-	pw.refreshList()
+	pw.first.shown.Native = -1
+	pw.list.refreshList()
 	pw.wg.Wait() // the count, and the refresh it asks for
 	if !pw.mv.FirstRunShown() {
 		t.Fatal("no first-run panel for a project without sessions")
 	}
-	if pw.firstRun.Native != 1 {
-		t.Errorf("native sessions of the project: %d, want 1", pw.firstRun.Native)
+	if pw.first.shown.Native != 1 {
+		t.Errorf("native sessions of the project: %d, want 1", pw.first.shown.Native)
 	}
 	st2, err := pw.store(wt.StorePath)
 	if err != nil {
@@ -53,7 +53,7 @@ func TestFirstRunPanel(t *testing.T) {
 	if _, _, err := st2.CreateSessionWithEvents(context.Background(), "main", "first", []store.Event{store.UserMessage("hi")}); err != nil {
 		t.Fatal(err)
 	}
-	pw.refreshList()
+	pw.list.refreshList()
 	if pw.mv.FirstRunShown() {
 		t.Error("the first-run panel stays once the project has a session")
 	}

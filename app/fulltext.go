@@ -2,8 +2,6 @@ package app
 
 import (
 	"fyne.io/fyne/v2"
-
-	"github.com/lazuli-app/lazuli/store"
 )
 
 // prefFullTextOff, followed by a project's key, is set when the project
@@ -41,13 +39,7 @@ func (pw *projectWindow) keepFullText() bool {
 // stores open in the window; later writes follow it.
 func (pw *projectWindow) setKeepFullText(on bool) {
 	pw.ui.fa.Preferences().SetBool(prefFullTextOff+pw.projectKey(), !on)
-	pw.mu.Lock()
-	stores := make([]*store.Store, 0, len(pw.stores))
-	for _, st := range pw.stores {
-		stores = append(stores, st)
-	}
-	pw.mu.Unlock()
-	for _, st := range stores {
+	for _, st := range pw.stores.all() {
 		st.SetKeepFullText(on)
 	}
 }

@@ -1,14 +1,10 @@
 package app
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
-
-	"github.com/lazuli-app/lazuli/store"
-	"github.com/lazuli-app/lazuli/views"
 )
 
 // TestKeepFullTextSetting: the project's setting (on by default) goes to
@@ -17,16 +13,11 @@ import (
 // they list first, and not for another project.
 func TestKeepFullTextSetting(t *testing.T) {
 	fa := test.NewTempApp(t)
-	bg := context.Background()
 	a, b := t.TempDir(), t.TempDir()
 	wtA := Worktree{Dir: a, Branch: "main", StorePath: filepath.Join(a, StoreRelPath)}
 	wtB := Worktree{Dir: b, Branch: "feature", StorePath: filepath.Join(b, StoreRelPath)}
 	window := func(wts ...Worktree) *projectWindow {
-		ctx, cancel := context.WithCancel(bg)
-		pw := &projectWindow{ui: &gui{ctx: bg, fa: fa}, wts: wts, ctx: ctx, cancel: cancel, stores: map[string]*store.Store{},
-			runs: map[views.SessionRef]*runState{}, compactModels: map[views.SessionRef]string{}}
-		pw.mv = views.NewMainView(pw)
-		pw.win = test.NewTempWindow(t, pw.mv.Content())
+		pw := testWindow(t, fa, wts...)
 		t.Cleanup(pw.close)
 		return pw
 	}

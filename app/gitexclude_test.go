@@ -11,7 +11,6 @@ import (
 
 	"github.com/lazuli-app/lazuli/internal/gittest"
 	"github.com/lazuli-app/lazuli/store"
-	"github.com/lazuli-app/lazuli/views"
 )
 
 // TestWindowKeepsStoreOutOfGit: a window that opens a linked worktree's
@@ -23,10 +22,7 @@ func TestWindowKeepsStoreOutOfGit(t *testing.T) {
 	exclude := filepath.Join(main, ".git", "info", "exclude")
 	before, _ := os.ReadFile(exclude)
 	newWindow := func(wt Worktree, readOnly bool) *projectWindow {
-		ctx, cancel := context.WithCancel(context.Background())
-		pw := &projectWindow{ui: &gui{ctx: ctx, fa: fa}, wts: []Worktree{wt}, ctx: ctx, cancel: cancel, readOnly: readOnly,
-			stores: map[string]*store.Store{}, runs: map[views.SessionRef]*runState{}, compactModels: map[views.SessionRef]string{}}
-		pw.mv = views.NewMainView(pw)
+		pw := newWindowParts(&gui{ctx: context.Background(), fa: fa}, []Worktree{wt}, readOnly)
 		pw.win = test.NewTempWindow(t, pw.mv.Content())
 		return pw
 	}

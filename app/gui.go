@@ -43,9 +43,9 @@ func Run(ctx context.Context, cfg Config) error {
 	pw := newProjectWindow(ui, title, wts, false)
 	ui.setupMainWindow(pw, !cfg.Demo && cfg.Link.Session == 0)
 	if cfg.Demo {
-		pw.SelectSession(views.SessionRef{StorePath: wts[0].StorePath, ID: demoFeaturedID})
+		pw.shown.SelectSession(views.SessionRef{StorePath: wts[0].StorePath, ID: demoFeaturedID})
 	}
-	pw.openLink(cfg.Link)
+	pw.shown.openLink(cfg.Link)
 	go func() {
 		<-ctx.Done()
 		fyne.Do(ui.fa.Quit)
@@ -98,9 +98,9 @@ func (ui *gui) setupMainWindow(pw *projectWindow, restore bool) {
 	})
 	pw.win.SetMainMenu(pw.mainMenu())
 	pw.addShortcuts()
-	pw.startNativeSync()
+	pw.imports.startNativeSync()
 	if ref, ok := ui.lastSession(); ok && restore && pw.hasStore(ref.StorePath) {
-		pw.SelectSession(ref)
+		pw.shown.SelectSession(ref)
 	}
 }
 
@@ -140,28 +140,10 @@ func (pw *projectWindow) addShortcuts() {
 	add := func(key fyne.KeyName, fn func()) {
 		pw.win.Canvas().AddShortcut(shortcut(key), func(fyne.Shortcut) { fn() })
 	}
-	add(fyne.KeyN, pw.onNewSession)
-	add(fyne.KeyO, pw.onOpen)
-	add(fyne.KeyI, pw.onImport)
-	add(fyne.KeyE, pw.onExport)
-	add(fyne.KeyK, pw.showSearch)
-	pw.addInsightShortcuts()
-}
-
-// onNewSession (Ctrl+N, Session › New session) starts a new session in the
-// worktree the window was opened on, whatever session it shows (one
-// remembered from another worktree, say). The sidebar's New button starts
-// one in the group of the selected session.
-func (pw *projectWindow) onNewSession() {
-	if len(pw.wts) == 0 {
-		return
-	}
-	wt := pw.wts[0]
-	branch := wt.Branch
-	if branch == "" { // a bare store: the sidebar's first group
-		if g := pw.mv.Sidebar().Groups(); len(g) > 0 && g[0].StorePath == wt.StorePath {
-			branch = g[0].Worktree
-		}
-	}
-	pw.NewSession(wt.StorePath, branch)
+	add(fyne.KeyN, pw.list.onNewSession)
+	add(fyne.KeyO, pw.imports.onOpen)
+	add(fyne.KeyI, pw.imports.onImport)
+	add(fyne.KeyE, pw.exports.onExport)
+	add(fyne.KeyK, pw.search.showSearch)
+	pw.tools.addInsightShortcuts()
 }

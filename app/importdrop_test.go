@@ -26,12 +26,12 @@ func TestDropTranscriptNamesAndDetectsDuplicate(t *testing.T) {
 	pw := testWindow(t, fa, wt)
 	defer pw.close()
 
-	pw.onDropped([]fyne.URI{storage.NewFileURI(file)})
+	pw.imports.onDropped([]fyne.URI{storage.NewFileURI(file)})
 	pw.wg.Wait()
 	if got := dialogText(pw.win); !strings.Contains(got, ": S1 Search if claude -p") {
 		t.Errorf("first drop says %q", got)
 	}
-	pw.onDropped([]fyne.URI{storage.NewFileURI(file)})
+	pw.imports.onDropped([]fyne.URI{storage.NewFileURI(file)})
 	pw.wg.Wait()
 	if got := dialogText(pw.win); !strings.Contains(got, "already imported as S1") || !strings.Contains(got, "nothing added") {
 		t.Errorf("second drop says %q", got)

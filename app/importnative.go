@@ -41,14 +41,14 @@ type nativeTarget struct {
 }
 
 // onImportNative opens the dialog and scans the history in the background.
-func (pw *projectWindow) onImportNative() {
-	if pw.readOnly {
-		pw.showError("import native history", errReadOnly)
+func (im *importer) onImportNative() {
+	if im.pw.readOnly {
+		im.pw.showError("import native history", errReadOnly)
 		return
 	}
-	ni := &nativeImport{pw: pw, sessions: map[string]nativeTarget{}}
-	ni.dlg = views.ShowNativeImport(pw.win, ni)
-	pw.wg.Go(ni.scan)
+	ni := &nativeImport{pw: im.pw, sessions: map[string]nativeTarget{}}
+	ni.dlg = views.ShowNativeImport(im.pw.win, ni)
+	im.pw.wg.Go(ni.scan)
 }
 
 // scan finds the native sessions and shows them with their state.
@@ -82,7 +82,7 @@ func (ni *nativeImport) rows(scan native.ScanResult) ([]views.NativeRow, error) 
 	rows := make([]views.NativeRow, 0, len(scan.Sessions))
 	sessions := map[string]nativeTarget{}
 	for _, n := range scan.Sessions {
-		wt, in := ni.pw.nativeTarget(n)
+		wt, in := ni.pw.imports.nativeTarget(n)
 		recs, ok := records[wt.StorePath]
 		if !ok {
 			st, err := ni.pw.store(wt.StorePath)
@@ -131,17 +131,17 @@ func scanNotes(scan native.ScanResult) []string {
 // nativeTarget returns the worktree a native session imports into: the
 // deepest of the window's worktrees it ran in (in is true), else the
 // worktree shown.
-func (pw *projectWindow) nativeTarget(n native.Session) (wt Worktree, in bool) {
+func (im *importer) nativeTarget(n native.Session) (wt Worktree, in bool) {
 	best := -1
-	for i, w := range pw.wts {
-		if w.Dir != "" && n.RanIn(w.Dir) && (best < 0 || len(w.Dir) > len(pw.wts[best].Dir)) {
+	for i, w := range im.pw.wts {
+		if w.Dir != "" && n.RanIn(w.Dir) && (best < 0 || len(w.Dir) > len(im.pw.wts[best].Dir)) {
 			best = i
 		}
 	}
 	if best >= 0 {
-		return pw.wts[best], true
+		return im.pw.wts[best], true
 	}
-	return pw.targetWorktree(), false
+	return im.targetWorktree(), false
 }
 
 // ImportNative imports the sessions of keys, store by store, reporting
@@ -155,7 +155,7 @@ func (ni *nativeImport) ImportNative(keys []string) {
 	ni.pw.wg.Go(func() {
 		defer cancel()
 		summary := ni.run(ctx, groups)
-		ni.pw.refresh()
+		ni.pw.list.refresh()
 		states := ni.states(groups)
 		fyne.Do(func() {
 			ni.dlg.SetStates(states)

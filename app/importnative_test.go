@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/lazuli-app/lazuli/agents/native"
-	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
 
@@ -25,7 +24,13 @@ func writeClaude(t *testing.T, projects, id, cwd, prompt string) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, []byte(line), 0o644); err != nil {
+	// Written whole, then renamed into place: a sync watching the folder
+	// (nativesync_test.go) never scans it half-written.
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -48,10 +53,9 @@ func TestNativeImportTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	pw := &projectWindow{wts: []Worktree{main, feat}, ctx: ctx, cancel: cancel, stores: map[string]*store.Store{}}
-	defer pw.close() // cancels ctx, closes the stores
 	w := test.NewTempWindow(t, widget.NewLabel(""))
+	pw := newWindowParts(&gui{ctx: context.Background()}, []Worktree{main, feat}, false)
+	defer pw.close() // cancels ctx, closes the stores
 	ni := &nativeImport{pw: pw, sessions: map[string]nativeTarget{}}
 	ni.dlg = views.ShowNativeImport(w, ni)
 
@@ -76,7 +80,7 @@ func TestNativeImportTargets(t *testing.T) {
 	ni.mu.Lock()
 	groups := ni.groups(keys)
 	ni.mu.Unlock()
-	summary := ni.run(ctx, groups)
+	summary := ni.run(pw.ctx, groups)
 	if !strings.HasPrefix(summary, "Imported 3 new session(s) with 3 events;") {
 		t.Errorf("summary = %q", summary)
 	}
@@ -88,7 +92,7 @@ func TestNativeImportTargets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		list, err := st.ListSessions(ctx, "")
+		list, err := st.ListSessions(pw.ctx, "")
 		if err != nil {
 			t.Fatal(err)
 		}

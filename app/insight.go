@@ -82,19 +82,19 @@ func (k *insightKeeper) closeAll() {
 
 // insightIndexes returns the up-to-date indexes of the given stores (all
 // of the window's when paths is empty).
-func (pw *projectWindow) insightIndexes(ctx context.Context, paths []string) []*insight.Index {
+func (s *searcher) insightIndexes(ctx context.Context, paths []string) []*insight.Index {
 	if len(paths) == 0 {
-		for _, wt := range pw.wts {
+		for _, wt := range s.pw.wts {
 			paths = append(paths, wt.StorePath)
 		}
 	}
 	var out []*insight.Index
 	for _, p := range paths {
-		st, err := pw.store(p)
+		st, err := s.pw.store(p)
 		if err != nil || !st.Exists() {
 			continue
 		}
-		if x := pw.search.insight.update(ctx, st); x != nil {
+		if x := s.insight.update(ctx, st); x != nil {
 			out = append(out, x)
 		}
 	}
@@ -104,24 +104,24 @@ func (pw *projectWindow) insightIndexes(ctx context.Context, paths []string) []*
 // showSessionUsage puts the tokens and cost of ref in the header, from
 // its insight index. It runs on the goroutine that loaded the session,
 // after the session is shown: one goroutine at a time touches the header.
-func (pw *projectWindow) showSessionUsage(ref views.SessionRef) {
-	if pw.search == nil {
+func (sh *shownSession) showSessionUsage(ref views.SessionRef) {
+	if sh.pw.search == nil {
 		return // a window without background indexing (tests)
 	}
-	st, err := pw.store(ref.StorePath)
+	st, err := sh.pw.store(ref.StorePath)
 	if err != nil || !st.Exists() {
 		return
 	}
-	x := pw.search.insight.update(pw.ctx, st)
+	x := sh.pw.search.insight.update(sh.pw.ctx, st)
 	if x == nil {
 		return
 	}
-	rows, err := x.Stats(pw.ctx, insight.StatsQuery{Session: ref.ID})
+	rows, err := x.Stats(sh.pw.ctx, insight.StatsQuery{Session: ref.ID})
 	if err != nil || len(rows) == 0 {
 		return
 	}
 	text := usageText(rows[0])
-	fyne.Do(func() { pw.mv.SetSessionUsage(ref, text) })
+	fyne.Do(func() { sh.pw.mv.SetSessionUsage(ref, text) })
 }
 
 // usageText is a session's usage for the header; "" without usage.
@@ -137,6 +137,12 @@ func usageText(t insight.Totals) string {
 		display.Short(t.CacheReadTokens+t.CacheWriteTokens), cost)
 }
 
+// toolWindows opens the window's companion windows: Insights, the SQL
+// console and Team sessions (team.go).
+type toolWindows struct {
+	pw *projectWindow
+}
+
 // insightsWindow is an open Insights window; it implements
 // views.InsightsActions.
 type insightsWindow struct {
@@ -147,20 +153,18 @@ type insightsWindow struct {
 }
 
 // showInsights opens the Insights window (Ctrl+Shift+I).
-func (pw *projectWindow) showInsights() {
-	w := pw.ui.fa.NewWindow("Insights")
-	iw := &insightsWindow{pw: pw}
+func (tl *toolWindows) showInsights() {
+	w := tl.pw.ui.fa.NewWindow("Insights")
+	iw := &insightsWindow{pw: tl.pw}
 	scopes := []views.InsightScopeOption{{Label: "Project", Scope: views.InsightScope{}}}
-	for _, wt := range pw.wts {
+	for _, wt := range tl.pw.wts {
 		name := wt.Branch
 		if name == "" {
 			name = filepath.Base(wt.StorePath)
 		}
 		scopes = append(scopes, views.InsightScopeOption{Label: "Worktree " + name, Scope: views.InsightScope{Store: wt.StorePath}})
 	}
-	pw.mu.Lock()
-	cur := pw.current
-	pw.mu.Unlock()
+	cur := tl.pw.shown.ref()
 	if cur.ID != 0 {
 		scopes = append(scopes, views.InsightScopeOption{Label: fmt.Sprintf("Session S%d", cur.ID),
 			Scope: views.InsightScope{Store: cur.StorePath, Session: cur.ID}})
@@ -209,7 +213,7 @@ func computeInsights(ctx context.Context, pw *projectWindow, scope views.Insight
 	var byDay, total, models, backends, worktrees [][]insight.Totals
 	tools := map[string]*views.InsightTool{}
 	var toolOrder []string
-	for _, x := range pw.insightIndexes(ctx, paths) {
+	for _, x := range pw.search.insightIndexes(ctx, paths) {
 		q := insight.StatsQuery{Since: since, Session: scope.Session}
 		for _, g := range []struct {
 			by  insight.Grouping
@@ -382,9 +386,9 @@ type sqlWindow struct {
 }
 
 // showSQLConsole opens the SQL console (Ctrl+Shift+L).
-func (pw *projectWindow) showSQLConsole() {
-	w := pw.ui.fa.NewWindow("SQL console")
-	sw := &sqlWindow{pw: pw}
+func (tl *toolWindows) showSQLConsole() {
+	w := tl.pw.ui.fa.NewWindow("SQL console")
+	sw := &sqlWindow{pw: tl.pw}
 	docs := make([]views.SQLDoc, len(insight.Views))
 	for i, v := range insight.Views {
 		docs[i] = views.SQLDoc{Name: v.Name, Columns: v.Columns}
@@ -408,7 +412,7 @@ func (sw *sqlWindow) RunSQL(query string) {
 	pw := sw.pw
 	pw.wg.Go(func() {
 		var sources []insight.SQLSource
-		for _, x := range pw.insightIndexes(pw.ctx, nil) {
+		for _, x := range pw.search.insightIndexes(pw.ctx, nil) {
 			sources = append(sources, insight.SQLSource{Store: x.Store().Path(), Index: x.Path()})
 		}
 		res, err := insight.RunSQL(pw.ctx, sources, query, sqlLimit, 10*time.Second)
@@ -434,15 +438,15 @@ var (
 )
 
 // insightMenu is the Insights menu.
-func (pw *projectWindow) insightMenu() *fyne.Menu {
+func (tl *toolWindows) insightMenu() *fyne.Menu {
 	return fyne.NewMenu("Insights",
-		&fyne.MenuItem{Label: "Insights…", Action: pw.showInsights, Shortcut: insightsShortcut},
-		&fyne.MenuItem{Label: "SQL console…", Action: pw.showSQLConsole, Shortcut: sqlShortcut},
+		&fyne.MenuItem{Label: "Insights…", Action: tl.showInsights, Shortcut: insightsShortcut},
+		&fyne.MenuItem{Label: "SQL console…", Action: tl.showSQLConsole, Shortcut: sqlShortcut},
 	)
 }
 
 // addInsightShortcuts binds the Insights shortcuts on the window.
-func (pw *projectWindow) addInsightShortcuts() {
-	pw.win.Canvas().AddShortcut(insightsShortcut, func(fyne.Shortcut) { pw.showInsights() })
-	pw.win.Canvas().AddShortcut(sqlShortcut, func(fyne.Shortcut) { pw.showSQLConsole() })
+func (tl *toolWindows) addInsightShortcuts() {
+	tl.pw.win.Canvas().AddShortcut(insightsShortcut, func(fyne.Shortcut) { tl.showInsights() })
+	tl.pw.win.Canvas().AddShortcut(sqlShortcut, func(fyne.Shortcut) { tl.showSQLConsole() })
 }

@@ -48,11 +48,8 @@ func TestInsightsAcrossWorktrees(t *testing.T) {
 		}
 		st.Close()
 	}
-	ctx, cancel := context.WithCancel(bg)
-	pw := &projectWindow{ui: &gui{ctx: bg, fa: fa}, wts: wts, ctx: ctx, cancel: cancel, stores: map[string]*store.Store{},
-		runs: map[views.SessionRef]*runState{}, compactModels: map[views.SessionRef]string{}}
-	pw.mv = views.NewMainView(pw)
-	pw.win = test.NewTempWindow(t, pw.mv.Content())
+	pw := testWindow(t, fa, wts...)
+	ctx := pw.ctx
 	pw.search = newSearcher(pw)
 	defer func() {
 		pw.close()
@@ -90,7 +87,7 @@ func TestInsightsAcrossWorktrees(t *testing.T) {
 		t.Fatalf("diffs %+v", diffs)
 	}
 	var sources []insight.SQLSource
-	for _, x := range pw.insightIndexes(ctx, nil) {
+	for _, x := range pw.search.insightIndexes(ctx, nil) {
 		sources = append(sources, insight.SQLSource{Store: x.Store().Path(), Index: x.Path()})
 	}
 	res, err := insight.RunSQL(ctx, sources, "SELECT COUNT(DISTINCT store), SUM(cost_usd) FROM usage", 10, time.Second*10)

@@ -65,22 +65,19 @@ func TestWindowLeavesInterruptedStore(t *testing.T) {
 			}
 			before, beforeTime := state(), mtime()
 
-			ctx, cancel := context.WithCancel(bg)
-			pw := &projectWindow{ui: &gui{ctx: bg, fa: fa}, wts: []Worktree{wt}, ctx: ctx, cancel: cancel, stores: map[string]*store.Store{},
-				runs: map[views.SessionRef]*runState{}, compactModels: map[views.SessionRef]string{}}
-			pw.mv = views.NewMainView(pw)
-			pw.win = test.NewTempWindow(t, pw.mv.Content())
+			pw := testWindow(t, fa, wt)
+			ctx := pw.ctx
 			pw.search = newSearcher(pw)
 			for range 2 { // the first list, then a live refresh
-				groups, errs := pw.listGroups()
+				groups, errs := pw.list.listGroups()
 				if len(errs) > 0 || len(groups) != 1 || len(groups[0].Sessions) != tt.sessions {
 					t.Fatalf("listGroups = %+v, %v", groups, errs)
 				}
 			}
 			ref := views.SessionRef{StorePath: wt.StorePath, ID: s.ID}
-			pw.loadSession(ref, pw.loadGen)
-			if pw.current != ref || len(pw.mv.Transcript().Session().Name) == 0 {
-				t.Errorf("the session did not load: current %v", pw.current)
+			pw.shown.loadSession(ref, pw.shown.loadGen)
+			if pw.shown.current != ref || len(pw.mv.Transcript().Session().Name) == 0 {
+				t.Errorf("the session did not load: current %v", pw.shown.current)
 			}
 			pw.search.updateAll(ctx)
 			if res := pw.search.searchAll(ctx, "quaggle"); res.Err != "" || len(res.Hits) != 2 {

@@ -29,11 +29,11 @@ func TestForkSession(t *testing.T) {
 	defer pw.close()
 	renderAll(pw)
 	parent := views.SessionRef{StorePath: wt.StorePath, ID: s.ID}
-	pw.ForkSession(parent, 3, "two")
+	pw.shown.ForkSession(parent, 3, "two")
 	pw.wg.Wait()
 	fork := views.SessionRef{StorePath: wt.StorePath, ID: s.ID + 1}
-	if pw.current != fork || pw.mv.Transcript().Session().Name != "plan ⑂ 1" || pw.mv.Transcript().Session().EventCount != 2 {
-		t.Fatalf("shown %v %+v, want the fork %v", pw.current, pw.mv.Transcript().Session(), fork)
+	if pw.shown.current != fork || pw.mv.Transcript().Session().Name != "plan ⑂ 1" || pw.mv.Transcript().Session().EventCount != 2 {
+		t.Fatalf("shown %v %+v, want the fork %v", pw.shown.current, pw.mv.Transcript().Session(), fork)
 	}
 	if got := pw.mv.PromptBox().Text(); got != "two" {
 		t.Errorf("prompt box %q, want the prompt's text", got)
@@ -41,12 +41,12 @@ func TestForkSession(t *testing.T) {
 	if o := pw.mv.ForkOrigin(); o.Parent != parent || o.ParentName != "plan" || o.ParentSeq != 3 {
 		t.Errorf("header origin %+v", o)
 	}
-	groups, errs := pw.listGroups()
-	pw.markLifecycle(groups)
+	groups, errs := pw.list.listGroups()
+	pw.list.markLifecycle(groups)
 	if len(errs) != 0 || len(groups) != 1 || groups[0].Forks[fork.ID] != parent.ID {
 		t.Errorf("groups %+v, %v", groups, errs)
 	}
-	pw.loadSession(parent, pw.loadGen)
+	pw.shown.loadSession(parent, pw.shown.loadGen)
 	if o := pw.mv.ForkOrigin(); o != (views.ForkOrigin{}) {
 		t.Errorf("the parent shows an origin %+v", o)
 	}
@@ -66,13 +66,13 @@ func TestPinArchiveInWindow(t *testing.T) {
 	defer pw.close()
 	renderAll(pw)
 	items := map[string]*fyne.MenuItem{}
-	for _, it := range pw.lifecycleMenuItems() {
+	for _, it := range pw.list.lifecycleMenuItems() {
 		items[it.Label] = it
 	}
 	groups := func() map[int64]string {
 		t.Helper()
-		gs, errs := pw.listGroups()
-		pw.markLifecycle(gs)
+		gs, errs := pw.list.listGroups()
+		pw.list.markLifecycle(gs)
 		if len(errs) != 0 || len(gs) != 1 {
 			t.Fatalf("groups %+v, %v", gs, errs)
 		}
@@ -82,10 +82,10 @@ func TestPinArchiveInWindow(t *testing.T) {
 		}
 		return out
 	}
-	pw.loadSession(views.SessionRef{StorePath: wt.StorePath, ID: a.ID}, pw.loadGen)
+	pw.shown.loadSession(views.SessionRef{StorePath: wt.StorePath, ID: a.ID}, pw.shown.loadGen)
 	items["Pin or unpin session"].Action()
 	pw.wg.Wait()
-	pw.loadSession(views.SessionRef{StorePath: wt.StorePath, ID: b.ID}, pw.loadGen)
+	pw.shown.loadSession(views.SessionRef{StorePath: wt.StorePath, ID: b.ID}, pw.shown.loadGen)
 	items["Archive or unarchive session"].Action()
 	pw.wg.Wait()
 	if got := groups(); len(got) != 1 || got[a.ID] != "pinned=true archived=false" {

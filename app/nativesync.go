@@ -42,14 +42,14 @@ type nativeSync struct {
 }
 
 // nativeSyncOn reports the project's setting: on unless turned off.
-func (pw *projectWindow) nativeSyncOn() bool {
-	return !pw.ui.fa.Preferences().Bool(prefNativeSyncOff + pw.projectKey())
+func (im *importer) nativeSyncOn() bool {
+	return !im.pw.ui.fa.Preferences().Bool(prefNativeSyncOff + im.pw.projectKey())
 }
 
 // startNativeSync starts keeping native history in sync, when the setting
 // is on and the window can write.
-func (pw *projectWindow) startNativeSync() {
-	if pw.readOnly || !pw.nativeSyncOn() {
+func (im *importer) startNativeSync() {
+	if im.pw.readOnly || !im.nativeSyncOn() {
 		return
 	}
 	claude, codex, err := native.DefaultDirs()
@@ -57,36 +57,36 @@ func (pw *projectWindow) startNativeSync() {
 		log.Printf("native sync: %v", err)
 		return
 	}
-	ctx, cancel := context.WithCancel(pw.ctx)
-	pw.mu.Lock()
-	pw.stopNativeSync = cancel
-	pw.mu.Unlock()
-	s := &nativeSync{pw: pw, claudeDir: claude, codexDir: codex, debounce: nativeSyncDebounce,
+	ctx, cancel := context.WithCancel(im.pw.ctx)
+	im.mu.Lock()
+	im.stopNativeSync = cancel
+	im.mu.Unlock()
+	s := &nativeSync{pw: im.pw, claudeDir: claude, codexDir: codex, debounce: nativeSyncDebounce,
 		previewCache: native.DefaultPreviewCache(), claudeHomeForRun: native.ClaudeHomeOf(claude)}
 	s.imported = func(summary string) {
-		fyne.Do(func() { pw.mv.PromptBox().SetStatus("Native history synced: "+summary, false) })
+		fyne.Do(func() { im.pw.mv.PromptBox().SetStatus("Native history synced: "+summary, false) })
 	}
-	pw.wg.Go(func() { s.run(ctx) })
+	im.pw.wg.Go(func() { s.run(ctx) })
 }
 
 // nativeSyncMenuItem is the menu's check item for the setting.
-func (pw *projectWindow) nativeSyncMenuItem() *fyne.MenuItem {
-	item := &fyne.MenuItem{Label: "Keep native history in sync (this project)", Checked: pw.nativeSyncOn()}
+func (im *importer) nativeSyncMenuItem() *fyne.MenuItem {
+	item := &fyne.MenuItem{Label: "Keep native history in sync (this project)", Checked: im.nativeSyncOn()}
 	item.Action = func() {
-		on := !pw.nativeSyncOn()
-		pw.ui.fa.Preferences().SetBool(prefNativeSyncOff+pw.projectKey(), !on)
-		pw.mu.Lock()
-		stop := pw.stopNativeSync
-		pw.stopNativeSync = nil
-		pw.mu.Unlock()
+		on := !im.nativeSyncOn()
+		im.pw.ui.fa.Preferences().SetBool(prefNativeSyncOff+im.pw.projectKey(), !on)
+		im.mu.Lock()
+		stop := im.stopNativeSync
+		im.stopNativeSync = nil
+		im.mu.Unlock()
 		if stop != nil {
 			stop()
 		}
 		if on {
-			pw.startNativeSync()
+			im.startNativeSync()
 		}
 		item.Checked = on
-		if m := pw.win.MainMenu(); m != nil {
+		if m := im.pw.win.MainMenu(); m != nil {
 			m.Refresh()
 		}
 	}
@@ -170,7 +170,7 @@ func (s *nativeSync) sync(ctx context.Context) {
 		if n.Own != "" {
 			continue // a run of Lazuli or AZUREAL: its events are in a store already
 		}
-		wt, in := pw.nativeTarget(n)
+		wt, in := pw.imports.nativeTarget(n)
 		if !in {
 			continue
 		}
@@ -200,7 +200,7 @@ func (s *nativeSync) sync(ctx context.Context) {
 	}
 	msg := fmt.Sprintf("%d new session(s), %d appended", sum.Imported, sum.Appended)
 	log.Printf("native sync: %s", msg)
-	pw.refresh()
+	pw.list.refresh()
 	if s.imported != nil {
 		s.imported(msg)
 	}

@@ -100,13 +100,13 @@ func TestNativeSyncOff(t *testing.T) {
 	pw := testWindow(t, fa, Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)})
 	defer pw.close()
 	fa.Preferences().SetBool(prefNativeSyncOff+pw.projectKey(), true)
-	pw.startNativeSync()
-	if pw.stopNativeSync != nil {
+	pw.imports.startNativeSync()
+	if pw.imports.stopNativeSync != nil {
 		t.Error("sync started with the setting off")
 	}
 	fa.Preferences().SetBool(prefNativeSyncOff+pw.projectKey(), false)
-	pw.startNativeSync()
-	if pw.stopNativeSync == nil {
+	pw.imports.startNativeSync()
+	if pw.imports.stopNativeSync == nil {
 		t.Error("sync not started with the setting on")
 	}
 }

@@ -15,6 +15,6 @@ func (pw *projectWindow) navigateMenuItems() []*fyne.MenuItem {
 		{Label: "Next prompt", Action: func() { tr.NextPrompt() }, Shortcut: views.PromptShortcuts.Next},
 		{Label: "Previous prompt", Action: func() { tr.PreviousPrompt() }, Shortcut: views.PromptShortcuts.Previous},
 		{Label: "Prompts of this session…", Action: func() { tr.ShowOutline(pw.win) }, Shortcut: views.PromptOutlineShortcut},
-		{Label: "Copy command to resume in Claude Code / Codex", Action: pw.copyResumeCommand},
+		{Label: "Copy command to resume in Claude Code / Codex", Action: pw.shown.copyResumeCommand},
 	}
 }

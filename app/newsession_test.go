@@ -56,7 +56,7 @@ func TestNewSessionStoredOnlyOnceTheAgentStarted(t *testing.T) {
 	}
 	box := pw.mv.PromptBox()
 
-	pw.NewSession(wt.StorePath, "feature")
+	pw.shown.NewSession(wt.StorePath, "feature")
 	if n := count(); n != 0 {
 		t.Fatalf("New session stored %d sessions before any prompt", n)
 	}
@@ -67,7 +67,7 @@ func TestNewSessionStoredOnlyOnceTheAgentStarted(t *testing.T) {
 
 	t.Setenv("LAZULI_CLAUDE", filepath.Join(t.TempDir(), "no-claude-here"))
 	box.SetDraft(ref0, "Fix the login bug")
-	pw.SendPrompt(views.PromptRequest{Ref: ref0, Prompt: "Fix the login bug"})
+	pw.runner.SendPrompt(views.PromptRequest{Ref: ref0, Prompt: "Fix the login bug"})
 	pw.wg.Wait()
 	if n := count(); n != 0 {
 		t.Errorf("a prompt whose CLI is missing left %d sessions", n)
@@ -77,7 +77,7 @@ func TestNewSessionStoredOnlyOnceTheAgentStarted(t *testing.T) {
 	}
 
 	t.Setenv("LAZULI_CLAUDE", fakeClaude(t))
-	pw.SendPrompt(views.PromptRequest{Ref: ref0, Prompt: "Fix the login bug"})
+	pw.runner.SendPrompt(views.PromptRequest{Ref: ref0, Prompt: "Fix the login bug"})
 	pw.wg.Wait()
 	s, err := pw.store(wt.StorePath)
 	if err != nil {
@@ -87,8 +87,8 @@ func TestNewSessionStoredOnlyOnceTheAgentStarted(t *testing.T) {
 	if len(list) != 1 || list[0].Worktree != "feature" {
 		t.Fatalf("sessions %+v, want one in feature", list)
 	}
-	if want := (views.SessionRef{StorePath: wt.StorePath, ID: list[0].ID}); pw.current != want {
-		t.Errorf("shows %v, want the new session %v", pw.current, want)
+	if want := (views.SessionRef{StorePath: wt.StorePath, ID: list[0].ID}); pw.shown.current != want {
+		t.Errorf("shows %v, want the new session %v", pw.shown.current, want)
 	}
 	if box.Text() != "" || box.SendError() != "" {
 		t.Errorf("after the agent started: text %q, in place %q", box.Text(), box.SendError())
@@ -122,23 +122,23 @@ func TestNewSessionInTheWindowsWorktree(t *testing.T) {
 	seed.Close()
 	pw := testWindow(t, fa, wts...)
 	defer pw.close()
-	pw.onNewSession()
-	if pw.current.StorePath != filepath.Join(linked, StoreRelPath) || pw.newWorktree != "feature" {
-		t.Errorf("Ctrl+N with nothing selected: %v in %q, want the feature worktree's store", pw.current, pw.newWorktree)
+	pw.list.onNewSession()
+	if pw.shown.current.StorePath != filepath.Join(linked, StoreRelPath) || pw.shown.newWorktree != "feature" {
+		t.Errorf("Ctrl+N with nothing selected: %v in %q, want the feature worktree's store", pw.shown.current, pw.shown.newWorktree)
 	}
 	// The main session shown (e.g. remembered from the last run), but not
 	// selected by the user in the sidebar: still the window's worktree.
-	pw.refreshList()
-	pw.loadSession(views.SessionRef{StorePath: mainStore, ID: s.ID}, pw.loadGen)
+	pw.list.refreshList()
+	pw.shown.loadSession(views.SessionRef{StorePath: mainStore, ID: s.ID}, pw.shown.loadGen)
 	pw.mv.Sidebar().Select(views.SessionRef{})
-	pw.onNewSession()
-	if pw.newWorktree != "feature" {
-		t.Errorf("Ctrl+N after showing a main session: %q, want feature", pw.newWorktree)
+	pw.list.onNewSession()
+	if pw.shown.newWorktree != "feature" {
+		t.Errorf("Ctrl+N after showing a main session: %q, want feature", pw.shown.newWorktree)
 	}
 	pw.mv.Sidebar().Select(views.SessionRef{StorePath: mainStore, ID: s.ID})
-	pw.onNewSession()
-	if pw.current.StorePath == mainStore || pw.newWorktree != "feature" {
-		t.Errorf("Ctrl+N with a main session selected: %v in %q, want feature", pw.current, pw.newWorktree)
+	pw.list.onNewSession()
+	if pw.shown.current.StorePath == mainStore || pw.shown.newWorktree != "feature" {
+		t.Errorf("Ctrl+N with a main session selected: %v in %q, want feature", pw.shown.current, pw.shown.newWorktree)
 	}
 }
 
@@ -156,18 +156,18 @@ func TestStatusClearedWhenItsSessionIsLeft(t *testing.T) {
 	defer pw.close()
 	refA := views.SessionRef{StorePath: wt.StorePath, ID: a.ID}
 	refB := views.SessionRef{StorePath: wt.StorePath, ID: b.ID}
-	pw.loadSession(refA, pw.loadGen)
-	pw.setStatus(refA, "S1: finished in 12s.", false)
-	pw.loadSession(refA, pw.loadGen) // reloaded: still about it
+	pw.shown.loadSession(refA, pw.shown.loadGen)
+	pw.status.set(refA, "S1: finished in 12s.", false)
+	pw.shown.loadSession(refA, pw.shown.loadGen) // reloaded: still about it
 	if got := pw.mv.PromptBox().Status(); got != "S1: finished in 12s." {
 		t.Errorf("status after reloading its session: %q", got)
 	}
-	pw.loadSession(refB, pw.loadGen)
+	pw.shown.loadSession(refB, pw.shown.loadGen)
 	if got := pw.mv.PromptBox().Status(); got != "" {
 		t.Errorf("status about S1 still shown on S2: %q", got)
 	}
-	pw.setStatus(refB, "This session is already being compacted.", false)
-	pw.NewSession(wt.StorePath, "main")
+	pw.status.set(refB, "This session is already being compacted.", false)
+	pw.shown.NewSession(wt.StorePath, "main")
 	if got := pw.mv.PromptBox().Status(); got != "" {
 		t.Errorf("status about S2 still shown on a new session: %q", got)
 	}

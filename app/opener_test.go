@@ -22,7 +22,7 @@ func TestExportSuccessOpens(t *testing.T) {
 		opened = append(opened, p)
 		return nil
 	}
-	x := pw.openExport(pw.current)
+	x := pw.exports.openExport(pw.shown.current)
 	pw.wg.Wait() // the scan
 	x.open = opener
 	path := filepath.Join(wt.Dir, "S1-deploy-to-staging.md")
@@ -36,7 +36,7 @@ func TestExportSuccessOpens(t *testing.T) {
 		t.Errorf("Open opened %v, want %s", opened, path)
 	}
 
-	x = pw.openExport(pw.current)
+	x = pw.exports.openExport(pw.shown.current)
 	pw.wg.Wait()
 	x.open = opener
 	tapDialogButton(t, pw.win, "Export")

@@ -42,18 +42,18 @@ func shellWord(s string) string {
 // sessionResumeCommand finds how to resume ref in its agent's CLI: the
 // native session it was imported from, else the Claude session a run of
 // it recorded (sessions.last_claude_uuid).
-func (pw *projectWindow) sessionResumeCommand(ref views.SessionRef) (string, error) {
-	st, err := pw.store(ref.StorePath)
+func (sh *shownSession) sessionResumeCommand(ref views.SessionRef) (string, error) {
+	st, err := sh.pw.store(ref.StorePath)
 	if err != nil {
 		return "", err
 	}
 	dir := ""
-	for _, wt := range pw.wts {
+	for _, wt := range sh.pw.wts {
 		if wt.StorePath == ref.StorePath {
 			dir = wt.Dir
 		}
 	}
-	native, err := st.NativeImports(pw.ctx)
+	native, err := st.NativeImports(sh.pw.ctx)
 	if err != nil {
 		return "", err
 	}
@@ -62,7 +62,7 @@ func (pw *projectWindow) sessionResumeCommand(ref views.SessionRef) (string, err
 			return resumeCommand(key.Agent, key.ID, dir), nil
 		}
 	}
-	s, err := st.GetSession(pw.ctx, ref.ID)
+	s, err := st.GetSession(sh.pw.ctx, ref.ID)
 	if err != nil {
 		return "", err
 	}
@@ -74,22 +74,22 @@ func (pw *projectWindow) sessionResumeCommand(ref views.SessionRef) (string, err
 
 // copyResumeCommand copies the resume command of the session shown to the
 // clipboard and says so.
-func (pw *projectWindow) copyResumeCommand() {
-	pw.mu.Lock()
-	ref := pw.current
-	pw.mu.Unlock()
+func (sh *shownSession) copyResumeCommand() {
+	sh.mu.Lock()
+	ref := sh.current
+	sh.mu.Unlock()
 	if ref.ID == 0 {
 		return
 	}
-	pw.wg.Go(func() {
-		cmd, err := pw.sessionResumeCommand(ref)
+	sh.pw.wg.Go(func() {
+		cmd, err := sh.sessionResumeCommand(ref)
 		if err != nil {
-			pw.showError("resume in the agent's CLI", err)
+			sh.pw.showError("resume in the agent's CLI", err)
 			return
 		}
 		fyne.Do(func() {
-			pw.ui.fa.Clipboard().SetContent(cmd)
-			dialog.ShowInformation("Resume in the agent's CLI", fmt.Sprintf("Copied to the clipboard:\n\n%s", cmd), pw.win)
+			sh.pw.ui.fa.Clipboard().SetContent(cmd)
+			dialog.ShowInformation("Resume in the agent's CLI", fmt.Sprintf("Copied to the clipboard:\n\n%s", cmd), sh.pw.win)
 		})
 	})
 }

@@ -58,17 +58,17 @@ func TestCopyResumeCommand(t *testing.T) {
 		res[1].SessionID: "cd " + dir + " && codex resume cx-2",
 		ran.ID:           "cd " + dir + " && claude --resume run-uuid",
 	} {
-		if got, err := pw.sessionResumeCommand(ref(id)); err != nil || got != want {
+		if got, err := pw.shown.sessionResumeCommand(ref(id)); err != nil || got != want {
 			t.Errorf("session %d: %q, %v; want %q", id, got, err, want)
 		}
 	}
-	if _, err := pw.sessionResumeCommand(ref(plain.ID)); !errors.Is(err, errNotResumable) {
+	if _, err := pw.shown.sessionResumeCommand(ref(plain.ID)); !errors.Is(err, errNotResumable) {
 		t.Errorf("a plain session: %v, want errNotResumable", err)
 	}
-	pw.mu.Lock()
-	pw.current = ref(res[1].SessionID)
-	pw.mu.Unlock()
-	pw.copyResumeCommand()
+	pw.shown.mu.Lock()
+	pw.shown.current = ref(res[1].SessionID)
+	pw.shown.mu.Unlock()
+	pw.shown.copyResumeCommand()
 	pw.wg.Wait()
 	if got := fa.Clipboard().Content(); got != "cd "+dir+" && codex resume cx-2" {
 		t.Errorf("clipboard holds %q", got)

@@ -41,8 +41,15 @@ type searcher struct {
 func newSearcher(pw *projectWindow) *searcher {
 	s := &searcher{pw: pw, wake: make(chan struct{}, 1), indexes: map[string]*search.Index{},
 		failed: map[string]bool{}, progress: map[string]float64{}, insight: newInsightKeeper()}
-	s.panel = views.NewSearchPanel(pw)
+	s.panel = views.NewSearchPanel(searchIntents{s, pw.shown})
 	return s
+}
+
+// searchIntents routes the search panel's intents (views.SearchActions):
+// the query to the searcher, the hit to the shown session's owner.
+type searchIntents struct {
+	*searcher
+	*shownSession
 }
 
 // poke asks the run loop to update the indexes; it never blocks.
@@ -152,22 +159,21 @@ func (s *searcher) closeAll() {
 }
 
 // showSearch opens the search panel (Ctrl+K).
-func (pw *projectWindow) showSearch() {
-	pw.search.panel.Show(pw.win.Canvas())
+func (s *searcher) showSearch() {
+	s.panel.Show(s.pw.win.Canvas())
 }
 
 // Search runs a query of the search panel off the Fyne goroutine; a newer
 // query cancels it.
-func (pw *projectWindow) Search(id int, query string) {
-	s := pw.search
-	ctx, cancel := context.WithCancel(pw.ctx)
+func (s *searcher) Search(id int, query string) {
+	ctx, cancel := context.WithCancel(s.pw.ctx)
 	s.mu.Lock()
 	if s.cancel != nil {
 		s.cancel()
 	}
 	s.cancel = cancel
 	s.mu.Unlock()
-	pw.wg.Go(func() {
+	s.pw.wg.Go(func() {
 		defer cancel()
 		res := s.searchAll(ctx, query)
 		if ctx.Err() != nil {
@@ -230,32 +236,32 @@ type eventTarget struct {
 }
 
 // OpenSearchHit shows the hit's session scrolled to its event.
-func (pw *projectWindow) OpenSearchHit(h views.SearchHit) {
+func (sh *shownSession) OpenSearchHit(h views.SearchHit) {
 	target := &eventTarget{ref: h.Ref, seq: h.Seq, compaction: h.Kind == search.KindCompaction, full: h.InFull, offset: h.Offset,
 		thinking: h.Kind == search.KindThinking}
-	pw.mu.Lock()
-	shown := pw.current == h.Ref
-	pw.showEvent = target
-	pw.mu.Unlock()
+	sh.mu.Lock()
+	shown := sh.current == h.Ref
+	sh.showEvent = target
+	sh.mu.Unlock()
 	if shown {
-		pw.showPendingEvent(h.Ref)
+		sh.showPendingEvent(h.Ref)
 		return
 	}
-	pw.SelectSession(h.Ref)
+	sh.SelectSession(h.Ref)
 }
 
 // showPendingEvent scrolls the transcript to the event a search hit asked
 // for, once ref is shown. It runs on the Fyne goroutine.
-func (pw *projectWindow) showPendingEvent(ref views.SessionRef) {
-	pw.mu.Lock()
-	t := pw.showEvent
-	pw.showEvent = nil // another session shown: the user moved on
-	gen, first := pw.loadGen, pw.firstSeq
-	pw.mu.Unlock()
+func (sh *shownSession) showPendingEvent(ref views.SessionRef) {
+	sh.mu.Lock()
+	t := sh.showEvent
+	sh.showEvent = nil // another session shown: the user moved on
+	gen, first := sh.loadGen, sh.firstSeq
+	sh.mu.Unlock()
 	if t == nil || t.ref != ref {
 		return
 	}
-	tr := pw.mv.Transcript()
+	tr := sh.pw.mv.Transcript()
 	show := func() {
 		if t.thinking {
 			tr.ShowThought(t.seq)
@@ -273,9 +279,9 @@ func (pw *projectWindow) showPendingEvent(ref views.SessionRef) {
 	}
 	// The event is among those not loaded (a compaction hit's seq is the
 	// last event its summary covers): load from it up to those shown.
-	pw.wg.Go(func() {
-		pw.prependEarlier(ref, gen, first, func(st *store.Store) ([]store.StoredEvent, int, error) {
-			return loadFrom(pw.ctx, st, ref.ID, t.seq, first)
+	sh.pw.wg.Go(func() {
+		sh.prependEarlier(ref, gen, first, func(st *store.Store) ([]store.StoredEvent, int, error) {
+			return loadFrom(sh.pw.ctx, st, ref.ID, t.seq, first)
 		}, show)
 	})
 }

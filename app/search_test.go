@@ -117,11 +117,11 @@ func TestSearchAcrossWorktrees(t *testing.T) {
 			hit = h
 		}
 	}
-	pw.OpenSearchHit(hit)
+	pw.shown.OpenSearchHit(hit)
 	pw.wg.Wait() // the session loads in the background
-	pw.mu.Lock()
-	current, pending := pw.current, pw.showEvent
-	pw.mu.Unlock()
+	pw.shown.mu.Lock()
+	current, pending := pw.shown.current, pw.shown.showEvent
+	pw.shown.mu.Unlock()
 	if current != hit.Ref || pending != nil {
 		t.Errorf("after opening %v: current %v, pending %v", hit.Ref, current, pending)
 	}

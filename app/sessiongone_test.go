@@ -38,13 +38,13 @@ func TestRememberedSessionGone(t *testing.T) {
 	defer pw.close()
 	pw.ui.rememberSession(views.SessionRef{StorePath: wt.StorePath, ID: gone.ID})
 	ref, _ := pw.ui.lastSession()
-	pw.SelectSession(ref)
+	pw.shown.SelectSession(ref)
 	pw.wg.Wait()
 	if o := pw.win.Canvas().Overlays().Top(); o != nil {
 		t.Errorf("a dialog opened: %v", o)
 	}
-	if want := (views.SessionRef{StorePath: wt.StorePath, ID: newer.ID}); pw.current != want {
-		t.Errorf("shows %v, want the newest session %v", pw.current, want)
+	if want := (views.SessionRef{StorePath: wt.StorePath, ID: newer.ID}); pw.shown.current != want {
+		t.Errorf("shows %v, want the newest session %v", pw.shown.current, want)
 	}
 
 	// Nothing left to show.
@@ -54,12 +54,12 @@ func TestRememberedSessionGone(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	pw.SelectSession(views.SessionRef{StorePath: wt.StorePath, ID: newer.ID})
+	pw.shown.SelectSession(views.SessionRef{StorePath: wt.StorePath, ID: newer.ID})
 	pw.wg.Wait()
 	if o := pw.win.Canvas().Overlays().Top(); o != nil {
 		t.Errorf("a dialog opened: %v", o)
 	}
-	if _, ok := pw.ui.lastSession(); ok || pw.current.ID != 0 {
-		t.Errorf("current %v, remembered %v; want none", pw.current, ok)
+	if _, ok := pw.ui.lastSession(); ok || pw.shown.current.ID != 0 {
+		t.Errorf("current %v, remembered %v; want none", pw.shown.current, ok)
 	}
 }

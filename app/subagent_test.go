@@ -27,21 +27,21 @@ func TestOpenSubagentAndBack(t *testing.T) {
 	pw := testWindow(t, fa, wt)
 	defer pw.close()
 	parent := views.SessionRef{StorePath: wt.StorePath, ID: parentID}
-	pw.loadSession(parent, pw.loadGen)
+	pw.shown.loadSession(parent, pw.shown.loadGen)
 	if pw.mv.ParentLink() != "" {
 		t.Fatalf("the parent shows a parent link %q", pw.mv.ParentLink())
 	}
-	pw.OpenSubagent(parent, "toolu_agent")
+	pw.shown.OpenSubagent(parent, "toolu_agent")
 	pw.wg.Wait()
-	if pw.current.ID == parentID || pw.mv.Transcript().Session().Name != "take stock › List." {
-		t.Fatalf("shown %v (%q), want the sub-agent's session", pw.current, pw.mv.Transcript().Session().Name)
+	if pw.shown.current.ID == parentID || pw.mv.Transcript().Session().Name != "take stock › List." {
+		t.Fatalf("shown %v (%q), want the sub-agent's session", pw.shown.current, pw.mv.Transcript().Session().Name)
 	}
 	if got := pw.mv.ParentLink(); got != "↖ take stock" {
 		t.Fatalf("parent link %q", got)
 	}
-	pw.OpenParent(pw.current)
+	pw.shown.OpenParent(pw.shown.current)
 	pw.wg.Wait()
-	if pw.current != parent || pw.mv.ParentLink() != "" {
-		t.Fatalf("shown %v with link %q, want the parent", pw.current, pw.mv.ParentLink())
+	if pw.shown.current != parent || pw.mv.ParentLink() != "" {
+		t.Fatalf("shown %v with link %q, want the parent", pw.shown.current, pw.mv.ParentLink())
 	}
 }

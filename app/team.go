@@ -33,12 +33,12 @@ type teamWindow struct {
 }
 
 // showTeam opens the Team window (menu Session › Team sessions…).
-func (pw *projectWindow) showTeam() {
-	u := pw.ui.fa.Preferences().String(prefTeamURL)
+func (tl *toolWindows) showTeam() {
+	u := tl.pw.ui.fa.Preferences().String(prefTeamURL)
 	if u == "" {
 		u = os.Getenv(teamsync.URLEnv)
 	}
-	tw := newTeamWindow(pw.ui, pw.ui.fa.NewWindow("Lazuli — Team"), u)
+	tw := newTeamWindow(tl.pw.ui, tl.pw.ui.fa.NewWindow("Lazuli — Team"), u)
 	tw.win.Resize(fyne.NewSize(1100, 720))
 	tw.win.Show()
 	if u != "" {

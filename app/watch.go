@@ -48,72 +48,72 @@ func (pw *projectWindow) watch() {
 		for path, old := range stamps {
 			if now := stampOf(path); now != old {
 				stamps[path], changed = now, true
-				pw.followStore(path)
+				pw.shown.followStore(path)
 			}
 		}
 		if changed {
-			pw.refresh()
+			pw.list.refresh()
 			pw.search.poke()
 		}
-		pw.updateBanner()
+		pw.runner.updateBanner()
 	}
 }
 
 // followStore appends new events of the shown session when it lives in the
 // store at path, and updates its meter.
-func (pw *projectWindow) followStore(path string) {
-	pw.mu.Lock()
-	ref, last, gen := pw.current, pw.lastSeq, pw.loadGen
-	pw.mu.Unlock()
+func (sh *shownSession) followStore(path string) {
+	sh.mu.Lock()
+	ref, last, gen := sh.current, sh.lastSeq, sh.loadGen
+	sh.mu.Unlock()
 	if ref.StorePath != path || ref.ID == 0 {
 		return
 	}
-	st, err := pw.store(path)
+	st, err := sh.pw.store(path)
 	if err != nil {
 		return
 	}
-	s, err := st.GetSession(pw.ctx, ref.ID)
+	s, err := st.GetSession(sh.pw.ctx, ref.ID)
 	if err != nil {
 		return // deleted elsewhere: the refreshed sidebar shows it
 	}
-	events, err := st.LoadEventsRange(pw.ctx, ref.ID, last+1, 0)
+	events, err := st.LoadEventsRange(sh.pw.ctx, ref.ID, last+1, 0)
 	if err != nil {
-		pw.showError("load new events", err)
+		sh.pw.showError("load new events", err)
 		return
 	}
-	comps, err := st.Compactions(pw.ctx, ref.ID)
+	comps, err := st.Compactions(sh.pw.ctx, ref.ID)
 	if err != nil {
 		return
 	}
 	var full map[int64]store.FullText
 	if len(events) > 0 {
-		if full, err = st.FullTextsRange(pw.ctx, ref.ID, last+1, 0); err != nil {
+		if full, err = st.FullTextsRange(sh.pw.ctx, ref.ID, last+1, 0); err != nil {
 			return
 		}
 	}
-	pw.mu.Lock()
-	if gen != pw.loadGen || pw.current != ref {
-		pw.mu.Unlock()
+	sh.mu.Lock()
+	if gen != sh.loadGen || sh.current != ref {
+		sh.mu.Unlock()
 		return
 	}
 	if len(events) > 0 {
-		pw.lastSeq = lastSeqOf(events)
+		sh.lastSeq = lastSeqOf(events)
 	}
-	pw.currentChars = s.CharsSinceCompaction
+	sh.currentChars = s.CharsSinceCompaction
 	var fresh []store.Compaction
-	if len(comps) > pw.compCount {
-		fresh = comps[pw.compCount:]
-		pw.compCount = len(comps)
+	if len(comps) > sh.compCount {
+		fresh = comps[sh.compCount:]
+		sh.compCount = len(comps)
 	}
-	pw.mu.Unlock()
+	sh.mu.Unlock()
 	fyne.Do(func() {
 		if len(events) > 0 {
-			pw.mv.Transcript().AddFullText(full)
-			pw.mv.Transcript().AppendEvents(events)
+			sh.pw.mv.Transcript().AddFullText(full)
+			sh.pw.mv.Transcript().AppendEvents(events)
 		}
 		for _, c := range fresh {
-			pw.mv.Transcript().AddCompaction(c)
+			sh.pw.mv.Transcript().AddCompaction(c)
 		}
-		pw.mv.Meter().Set(s.CharsSinceCompaction)
+		sh.pw.mv.Meter().Set(s.CharsSinceCompaction)
 	})
 }

@@ -47,8 +47,8 @@ func TestRefreshAfterCopyOver(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := countsOf(t, src)
-		quick, complete, errs := pw.listGroupsQuick()
-		full, errs2 := pw.listGroups()
+		quick, complete, errs := pw.list.listGroupsQuick()
+		full, errs2 := pw.list.listGroups()
 		if len(errs) > 0 || len(errs2) > 0 {
 			t.Fatalf("step %d (%s): %v %v", i, name, errs, errs2)
 		}

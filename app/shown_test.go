@@ -16,11 +16,7 @@ import (
 // background watch and refresh (the test calls what it needs).
 func testWindow(t *testing.T, fa fyne.App, wts ...Worktree) *projectWindow {
 	t.Helper()
-	bg := context.Background()
-	ctx, cancel := context.WithCancel(bg)
-	pw := &projectWindow{ui: &gui{ctx: bg, fa: fa}, wts: wts, ctx: ctx, cancel: cancel, stores: map[string]*store.Store{},
-		runs: map[views.SessionRef]*runState{}, compactModels: map[views.SessionRef]string{}}
-	pw.mv = views.NewMainView(pw)
+	pw := newWindowParts(&gui{ctx: context.Background(), fa: fa}, wts, false)
 	pw.win = test.NewTempWindow(t, pw.mv.Content())
 	return pw
 }
@@ -49,36 +45,36 @@ func TestLoadBigSessionFromItsEnd(t *testing.T) {
 	tr := pw.mv.Transcript()
 	check := func(step string, wantFirst int64) {
 		t.Helper()
-		if pw.firstSeq != wantFirst || pw.lastSeq != total || tr.Earlier() != int(wantFirst-1) {
+		if pw.shown.firstSeq != wantFirst || pw.shown.lastSeq != total || tr.Earlier() != int(wantFirst-1) {
 			t.Errorf("%s: seqs %d..%d shown, %d earlier; want %d..%d, %d earlier",
-				step, pw.firstSeq, pw.lastSeq, tr.Earlier(), wantFirst, total, wantFirst-1)
+				step, pw.shown.firstSeq, pw.shown.lastSeq, tr.Earlier(), wantFirst, total, wantFirst-1)
 		}
 	}
 
-	pw.loadSession(ref, pw.loadGen)
-	if pw.current != ref || tr.Session().ID != s.ID {
-		t.Fatalf("load: current %v, transcript session %d; want %v", pw.current, tr.Session().ID, ref)
+	pw.shown.loadSession(ref, pw.shown.loadGen)
+	if pw.shown.current != ref || tr.Session().ID != s.ID {
+		t.Fatalf("load: current %v, transcript session %d; want %v", pw.shown.current, tr.Session().ID, ref)
 	}
 	check("load", total-windowEvents+1)
 	if got := pw.mv.PromptBox().Model(); got != "sonnet" {
 		t.Errorf("model = %q, want sonnet (from the Init before the events shown)", got)
 	}
 
-	pw.LoadEarlier(ref, false)
+	pw.shown.LoadEarlier(ref, false)
 	pw.wg.Wait()
 	check("one batch earlier", total-2*windowEvents+1)
 
-	pw.mu.Lock()
-	pw.showEvent = &eventTarget{ref: ref, seq: 42}
-	pw.mu.Unlock()
-	pw.showPendingEvent(ref)
+	pw.shown.mu.Lock()
+	pw.shown.showEvent = &eventTarget{ref: ref, seq: 42}
+	pw.shown.mu.Unlock()
+	pw.shown.showPendingEvent(ref)
 	pw.wg.Wait()
 	check("search hit at seq 42", 42)
 
-	pw.LoadEarlier(ref, true)
+	pw.shown.LoadEarlier(ref, true)
 	pw.wg.Wait()
 	check("all", 1)
-	pw.LoadEarlier(ref, true) // nothing left: no request, nothing changes
+	pw.shown.LoadEarlier(ref, true) // nothing left: no request, nothing changes
 	pw.wg.Wait()
 	check("all again", 1)
 }

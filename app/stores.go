@@ -1,0 +1,68 @@
+package app
+
+import (
+	"log"
+	"sync"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// storeSet owns the window's open stores: each is opened on first use
+// (read-only in a read-only window) and closed with the window.
+type storeSet struct {
+	pw *projectWindow
+
+	mu     sync.Mutex
+	stores map[string]*store.Store // by path
+}
+
+func newStoreSet(pw *projectWindow) *storeSet {
+	return &storeSet{pw: pw, stores: map[string]*store.Store{}}
+}
+
+// open returns the open store at path, opening it on first use.
+func (ss *storeSet) open(path string) (*store.Store, error) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if st, ok := ss.stores[path]; ok {
+		return st, nil
+	}
+	pw := ss.pw
+	open := store.Open
+	if pw.readOnly {
+		open = store.OpenReadOnly
+	}
+	st, err := open(pw.ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	st.SetKeepFullText(pw.keepFullText())
+	ss.stores[path] = st
+	if !pw.readOnly {
+		pw.wg.Go(func() { excludeStore(path) })
+	}
+	return st, nil
+}
+
+// all returns the stores open now.
+func (ss *storeSet) all() []*store.Store {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	out := make([]*store.Store, 0, len(ss.stores))
+	for _, st := range ss.stores {
+		out = append(out, st)
+	}
+	return out
+}
+
+// closeAll closes the stores; the window's goroutines have ended.
+func (ss *storeSet) closeAll() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for _, st := range ss.stores {
+		if err := st.Close(); err != nil {
+			log.Printf("close store %s: %v", st.Path(), err)
+		}
+	}
+	ss.stores = map[string]*store.Store{}
+}
