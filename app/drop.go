@@ -10,17 +10,13 @@ import (
 	"sync"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/agents/native"
 	"github.com/lazuli-app/lazuli/agents/parse"
-	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/project"
 	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/views"
 )
 
 // importer owns bringing sessions in: files dropped on the window or
@@ -54,19 +50,16 @@ func (im *importer) onDropped(uris []fyne.URI) {
 		im.importTranscripts(transcripts)
 	}
 	if len(other) > 0 {
-		dialog.ShowInformation("Cannot open "+strings.Join(other, ", "),
-			"Lazuli opens .azs session stores and imports .jsonl agent transcripts\n(Claude Code or Codex). Nothing was changed.", im.pw.win)
+		views.ShowMessage(im.pw.win, "Cannot open "+strings.Join(other, ", "),
+			"Lazuli opens .azs session stores and imports .jsonl agent transcripts\n(Claude Code or Codex). Nothing was changed.")
 	}
 }
 
-// storePreview is what the drop dialog shows about another store.
+// storePreview is a dropped store as the drop dialog shows it, and the
+// worktree a merge writes into.
 type storePreview struct {
-	path       string
-	size       int64
-	sessions   []store.Session
-	events     int64
-	duplicates map[int64]int64 // dropped session id -> id in the target store
-	target     Worktree
+	views.StorePreview
+	target Worktree
 }
 
 // previewStore reads a dropped store read-only and offers to open or merge it.
@@ -77,7 +70,7 @@ func (im *importer) previewStore(path string) {
 			im.pw.showError("open "+filepath.Base(path), err)
 			return
 		}
-		log.Printf("drop: previewing %s: %d sessions, %d events, %d duplicates", path, len(p.sessions), p.events, len(p.duplicates))
+		log.Printf("drop: previewing %s: %d sessions, %d events, %d duplicates", path, len(p.Sessions), p.Events, len(p.Duplicates))
 		fyne.Do(func() { im.showPreview(p) })
 	})
 }
@@ -99,13 +92,15 @@ func (im *importer) readPreview(path string) (*storePreview, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &storePreview{path: path, size: fi.Size(), sessions: sessions, target: im.targetWorktree()}
+	target := im.targetWorktree()
+	p := &storePreview{StorePreview: views.StorePreview{Path: path, Size: fi.Size(), Sessions: sessions, Target: target.Branch,
+		CanMerge: !im.pw.readOnly && target.StorePath != ""}, target: target}
 	for _, s := range sessions {
-		p.events += s.EventCount
+		p.Events += s.EventCount
 	}
 	if !im.pw.readOnly && p.target.StorePath != "" {
 		if dst, err := im.pw.store(p.target.StorePath); err == nil {
-			p.duplicates, err = dst.Duplicates(im.pw.ctx, src)
+			p.Duplicates, err = dst.Duplicates(im.pw.ctx, src)
 			if err != nil {
 				return nil, err
 			}
@@ -131,38 +126,13 @@ func (im *importer) targetWorktree() Worktree {
 
 // showPreview shows the drop dialog; it runs on the Fyne goroutine.
 func (im *importer) showPreview(p *storePreview) {
-	lines := make([]string, 0, len(p.sessions))
-	for _, s := range p.sessions {
-		line := fmt.Sprintf("%s  ·  %s  ·  %d events", s.DisplayName(), s.Worktree, s.EventCount)
-		if _, dup := p.duplicates[s.ID]; dup {
-			line += "  ·  already in this project"
-		}
-		lines = append(lines, line)
-	}
-	summary := widget.NewLabel(fmt.Sprintf("%s\n%d sessions, %d events, %s on disk; %d look like duplicates of sessions you already have.",
-		p.path, len(p.sessions), p.events, display.Bytes(p.size), len(p.duplicates)))
-	summary.Wrapping = fyne.TextWrapWord
-	list := widget.NewLabel(strings.Join(lines, "\n"))
-	scroll := container.NewVScroll(list)
-	scroll.SetMinSize(fyne.NewSize(520, 180))
-	var d *dialog.CustomDialog
-	openBtn := widget.NewButton("Open read-only", func() { d.Hide(); im.pw.ui.openReadOnly(p.path) })
-	mergeBtn := widget.NewButton("Merge into "+p.target.Branch, func() { d.Hide(); im.merge(p) })
-	mergeBtn.Importance = widget.HighImportance
-	if im.pw.readOnly || p.target.StorePath == "" {
-		mergeBtn.Disable()
-	}
-	cancel := widget.NewButton("Cancel", func() { d.Hide() })
-	content := container.NewBorder(summary, nil, nil, nil, scroll)
-	d = dialog.NewCustomWithoutButtons("Session store "+filepath.Base(p.path), content, im.pw.win)
-	d.SetButtons([]fyne.CanvasObject{cancel, openBtn, mergeBtn})
-	d.Show()
+	views.ShowStorePreview(im.pw.win, p.StorePreview, func() { im.pw.ui.openReadOnly(p.Path) }, func() { im.merge(p) })
 }
 
 // merge copies the previewed store's sessions into the target store.
 func (im *importer) merge(p *storePreview) {
 	im.pw.wg.Go(func() {
-		src, err := store.OpenReadOnly(im.pw.ctx, p.path)
+		src, err := store.OpenReadOnly(im.pw.ctx, p.Path)
 		if err != nil {
 			im.pw.showError("merge", err)
 			return
@@ -175,12 +145,12 @@ func (im *importer) merge(p *storePreview) {
 		}
 		rep, err := dst.Merge(im.pw.ctx, src)
 		if err != nil {
-			im.pw.showError("merge "+filepath.Base(p.path), err)
+			im.pw.showError("merge "+filepath.Base(p.Path), err)
 			return
 		}
 		im.pw.list.refresh()
 		fyne.Do(func() {
-			dialog.ShowInformation("Merged "+filepath.Base(p.path), rep.String(), im.pw.win)
+			views.ShowMessage(im.pw.win, "Merged "+filepath.Base(p.Path), rep.String())
 		})
 	})
 }
@@ -235,7 +205,7 @@ func (im *importer) importTranscripts(paths []string) {
 			msgs = append(msgs, importMessage(filepath.Base(paths[i]), r))
 		}
 		log.Printf("drop: imported %s", strings.Join(msgs, "; "))
-		fyne.Do(func() { dialog.ShowInformation("Imported", strings.Join(msgs, "\n"), im.pw.win) })
+		fyne.Do(func() { views.ShowMessage(im.pw.win, "Imported", strings.Join(msgs, "\n")) })
 		im.pw.list.refresh()
 	})
 }
@@ -250,30 +220,22 @@ func importMessage(file string, r native.ImportedFile) string {
 
 // onOpen asks for an .azs file and previews it like a dropped one.
 func (im *importer) onOpen() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
+	views.AskOpenFile(im.pw.win, []string{".azs"}, func(path string, err error) {
+		if err != nil {
 			im.pw.showError("open", err)
 			return
 		}
-		path := r.URI().Path()
-		_ = r.Close() // only the path is needed
 		im.previewStore(path)
-	}, im.pw.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".azs"}))
-	d.Show()
+	})
 }
 
 // onImport asks for a transcript and imports it as a new session.
 func (im *importer) onImport() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
+	views.AskOpenFile(im.pw.win, []string{".jsonl", ".json"}, func(path string, err error) {
+		if err != nil {
 			im.pw.showError("import", err)
 			return
 		}
-		path := r.URI().Path()
-		_ = r.Close() // only the path is needed
 		im.importTranscripts([]string{path})
-	}, im.pw.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".jsonl", ".json"}))
-	d.Show()
+	})
 }

@@ -10,10 +10,6 @@ import (
 	"path/filepath"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/lazuli-app/lazuli/export"
 	"github.com/lazuli-app/lazuli/views"
@@ -50,7 +46,7 @@ type docExport struct {
 func (ex *exporter) onExportDocument() {
 	ref := ex.pw.shown.ref()
 	if ref.ID == 0 {
-		dialog.ShowInformation("Export session", "Select a session to export first.", ex.pw.win)
+		views.ShowMessage(ex.pw.win, "Export session", "Select a session to export first.")
 		return
 	}
 	ex.openExport(ref)
@@ -170,21 +166,18 @@ func nouns(n int, noun string) string {
 func (ex *exporter) onExport() {
 	ref := ex.pw.shown.ref()
 	if ref.ID == 0 {
-		dialog.ShowInformation("Export session", "Select a session to export first.", ex.pw.win)
+		views.ShowMessage(ex.pw.win, "Export session", "Select a session to export first.")
 		return
 	}
-	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-		if err != nil || w == nil {
+	// The store is written to a temporary file and renamed over the one
+	// the picker created.
+	views.AskSaveFile(ex.pw.win, "session.azs", []string{".azs"}, func(path string, err error) {
+		if err != nil {
 			ex.pw.showError("export", err)
 			return
 		}
-		path := w.URI().Path()
-		_ = w.Close() // the store is written to a temporary file and renamed over it
 		ex.exportSession(ref, path)
-	}, ex.pw.win)
-	d.SetFileName("session.azs")
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".azs"}))
-	d.Show()
+	})
 }
 
 // exportSession writes one session to a new .azs file.
@@ -199,7 +192,7 @@ func (ex *exporter) exportSession(ref views.SessionRef, path string) {
 			ex.pw.showError("export", err)
 			return
 		}
-		fyne.Do(func() { dialog.ShowInformation("Exported", "Saved S"+fmt.Sprint(ref.ID)+" to "+path, ex.pw.win) })
+		fyne.Do(func() { views.ShowMessage(ex.pw.win, "Exported", "Saved S"+fmt.Sprint(ref.ID)+" to "+path) })
 	})
 }
 
@@ -209,18 +202,5 @@ func (ex *exporter) showSaved(title, msg, path string, open func(string) error) 
 	if open == nil {
 		open = ex.pw.ui.openPath
 	}
-	var d dialog.Dialog
-	try := func(target string) {
-		if err := open(target); err != nil {
-			ex.pw.showError("open", err)
-			return
-		}
-		d.Hide()
-	}
-	openBtn := widget.NewButton("Open", func() { try(path) })
-	openBtn.Importance = widget.HighImportance
-	folderBtn := widget.NewButton("Show in folder", func() { try(filepath.Dir(path)) })
-	content := container.NewVBox(widget.NewLabel(msg), container.NewHBox(openBtn, folderBtn))
-	d = dialog.NewCustom(title, "Close", content, ex.pw.win)
-	d.Show()
+	views.ShowSaved(ex.pw.win, title, msg, path, open, func(err error) { ex.pw.showError("open", err) })
 }

@@ -2,8 +2,9 @@ package app
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
+
+	"github.com/lazuli-app/lazuli/views"
 )
 
 // mainMenu is the window's menu bar; a read-only window's offers nothing
@@ -65,8 +66,8 @@ func (pw *projectWindow) onAbout() {
 	if version == "" {
 		version = "development build"
 	}
-	dialog.ShowInformation("About Lazuli",
-		"Lazuli "+version+"\nThe home of coding-agent sessions.\nStores are AZUREAL v3 .azs files.", pw.win)
+	views.ShowMessage(pw.win, "About Lazuli",
+		"Lazuli "+version+"\nThe home of coding-agent sessions.\nStores are AZUREAL v3 .azs files.")
 }
 
 // shortcut is Ctrl+key (Cmd+key on macOS).

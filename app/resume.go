@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -89,7 +88,7 @@ func (sh *shownSession) copyResumeCommand() {
 		}
 		fyne.Do(func() {
 			sh.pw.ui.fa.Clipboard().SetContent(cmd)
-			dialog.ShowInformation("Resume in the agent's CLI", fmt.Sprintf("Copied to the clipboard:\n\n%s", cmd), sh.pw.win)
+			views.ShowMessage(sh.pw.win, "Resume in the agent's CLI", fmt.Sprintf("Copied to the clipboard:\n\n%s", cmd))
 		})
 	})
 }

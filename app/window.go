@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
@@ -104,7 +103,7 @@ func (pw *projectWindow) showError(what string, err error) {
 		return
 	}
 	log.Printf("%s: %v", what, err)
-	fyne.Do(func() { dialog.ShowError(fmt.Errorf("%s: %w", what, userMessage(err)), pw.win) })
+	fyne.Do(func() { views.ShowError(pw.win, fmt.Errorf("%s: %w", what, userMessage(err))) })
 }
 
 // userMessage keeps the part of err a user can act on.

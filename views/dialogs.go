@@ -1,0 +1,131 @@
+package views
+
+// The window's small dialogs: messages, errors, the file pickers, the
+// preview of a dropped store and the "saved" note of an export. The app
+// decides when to show them and what they say; they call back with what
+// the user chose.
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/lazuli-app/lazuli/display"
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// ShowMessage shows text under title, with an OK button.
+func ShowMessage(w fyne.Window, title, text string) {
+	dialog.ShowInformation(title, text, w)
+}
+
+// ShowError shows err, with an OK button.
+func ShowError(w fyne.Window, err error) {
+	dialog.ShowError(err, w)
+}
+
+// AskOpenFile asks for an existing file whose name ends in one of exts
+// (".azs") and calls chosen with its path, or with the picker's error. A
+// cancelled picker calls nothing.
+func AskOpenFile(w fyne.Window, exts []string, chosen func(path string, err error)) {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) { picked(r, err, chosen) }, w)
+	d.SetFilter(storage.NewExtensionFileFilter(exts))
+	d.Show()
+}
+
+// AskSaveFile asks where to save a file, suggesting name, and calls chosen
+// with the path, or with the picker's error. A cancelled picker calls
+// nothing. The picker creates the file empty; the caller writes it.
+func AskSaveFile(w fyne.Window, name string, exts []string, chosen func(path string, err error)) {
+	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) { picked(wc, err, chosen) }, w)
+	d.SetFileName(name)
+	d.SetFilter(storage.NewExtensionFileFilter(exts))
+	d.Show()
+}
+
+// pickedFile is the file a picker hands back.
+type pickedFile interface {
+	URI() fyne.URI
+	Close() error
+}
+
+// picked hands the path of the file a picker chose (closed: only the path
+// is needed), or the picker's error, to chosen; nothing when cancelled.
+func picked(f pickedFile, err error, chosen func(path string, err error)) {
+	switch {
+	case err != nil:
+		chosen("", err)
+	case f != nil:
+		path := f.URI().Path()
+		_ = f.Close()
+		chosen(path, nil)
+	}
+}
+
+// StorePreview is what the drop dialog shows about another store file.
+type StorePreview struct {
+	Path       string
+	Size       int64 // bytes on disk
+	Sessions   []store.Session
+	Events     int64
+	Duplicates map[int64]int64 // a dropped session's id -> its id in the target store
+	Target     string          // the branch a merge writes into
+	CanMerge   bool            // false in a read-only window or without a target
+}
+
+// ShowStorePreview shows the drop dialog of a store file: Cancel, Open
+// read-only (openReadOnly) or Merge into the target (merge).
+func ShowStorePreview(w fyne.Window, p StorePreview, openReadOnly, merge func()) {
+	lines := make([]string, 0, len(p.Sessions))
+	for _, s := range p.Sessions {
+		line := fmt.Sprintf("%s  ·  %s  ·  %d events", s.DisplayName(), s.Worktree, s.EventCount)
+		if _, dup := p.Duplicates[s.ID]; dup {
+			line += "  ·  already in this project"
+		}
+		lines = append(lines, line)
+	}
+	summary := widget.NewLabel(fmt.Sprintf("%s\n%d sessions, %d events, %s on disk; %d look like duplicates of sessions you already have.",
+		p.Path, len(p.Sessions), p.Events, display.Bytes(p.Size), len(p.Duplicates)))
+	summary.Wrapping = fyne.TextWrapWord
+	list := widget.NewLabel(strings.Join(lines, "\n"))
+	scroll := container.NewVScroll(list)
+	scroll.SetMinSize(fyne.NewSize(520, 180))
+	var d *dialog.CustomDialog
+	openBtn := widget.NewButton("Open read-only", func() { d.Hide(); openReadOnly() })
+	mergeBtn := widget.NewButton("Merge into "+p.Target, func() { d.Hide(); merge() })
+	mergeBtn.Importance = widget.HighImportance
+	if !p.CanMerge {
+		mergeBtn.Disable()
+	}
+	cancel := widget.NewButton("Cancel", func() { d.Hide() })
+	content := container.NewBorder(summary, nil, nil, nil, scroll)
+	d = dialog.NewCustomWithoutButtons("Session store "+filepath.Base(p.Path), content, w)
+	d.SetButtons([]fyne.CanvasObject{cancel, openBtn, mergeBtn})
+	d.Show()
+}
+
+// ShowSaved tells that the file at path was written, with msg, and offers
+// to open it or its folder through open. When open fails, failed gets the
+// error and the dialog stays.
+func ShowSaved(w fyne.Window, title, msg, path string, open func(target string) error, failed func(error)) {
+	var d dialog.Dialog
+	try := func(target string) {
+		if err := open(target); err != nil {
+			failed(err)
+			return
+		}
+		d.Hide()
+	}
+	openBtn := widget.NewButton("Open", func() { try(path) })
+	openBtn.Importance = widget.HighImportance
+	folderBtn := widget.NewButton("Show in folder", func() { try(filepath.Dir(path)) })
+	content := container.NewVBox(widget.NewLabel(msg), container.NewHBox(openBtn, folderBtn))
+	d = dialog.NewCustom(title, "Close", content, w)
+	d.Show()
+}
