@@ -30,7 +30,7 @@ func (pw *projectWindow) mainMenu() *fyne.MainMenu {
 	session.Items = append(session.Items,
 		fyne.NewMenuItemSeparator(),
 		&fyne.MenuItem{Label: "Stop agent", Action: pw.runner.onStop},
-		&fyne.MenuItem{Label: "Compact session now", Action: pw.runner.onCompactNow},
+		&fyne.MenuItem{Label: "Compact session now", Action: pw.compact.onCompactNow},
 		fyne.NewMenuItemSeparator(),
 		&fyne.MenuItem{Label: "Export as Markdown, HTML or JSON…", Action: pw.exports.onExportDocument},
 		fyne.NewMenuItemSeparator(),

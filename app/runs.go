@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/lazuli-app/lazuli/project"
 	"log"
 	"sync"
 	"time"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/display"
+	"github.com/lazuli-app/lazuli/project"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -23,35 +23,19 @@ const (
 	prefCodexPath  = "agents.codex_path"
 )
 
-// bannerAfter is how long a running session at ≥ 90 % of the threshold may
-// stay silent before the window says it may be compacting.
-const bannerAfter = 30 * time.Second
-
-// runner owns the agents running on the window's sessions (the prompt
-// box's run lifecycle: start, progress, stop, the end's report), the
-// compaction worker and the runs waiting for it, the detected CLIs and the
-// "may be compacting" banner.
+// runner owns the agents running on the window's sessions: the prompt
+// box's run lifecycle (start, progress, stop, the end's report), the
+// detected CLIs and their settings, and the model a session switches to.
 type runner struct {
 	pw *projectWindow
 
-	mu             sync.Mutex
-	runs           map[views.SessionRef]*runState // agents running, by session
-	backends       []views.BackendStatus          // the CLIs as last detected
-	compactor      *agents.Compactor              // nil in read-only windows
-	compactModels  map[views.SessionRef]string    // model of each queued compaction
-	compactWaiters map[views.SessionRef][]chan agents.CompactNotice
-	banner         string // the banner text shown
+	mu       sync.Mutex
+	runs     map[views.SessionRef]*runState // agents running, by session
+	backends []views.BackendStatus          // the CLIs as last detected
 }
 
 func newRunner(pw *projectWindow) *runner {
-	return &runner{pw: pw, runs: map[views.SessionRef]*runState{}, compactModels: map[views.SessionRef]string{},
-		compactWaiters: map[views.SessionRef][]chan agents.CompactNotice{}}
-}
-
-// startCompactor starts the compaction worker of a window that can write.
-func (rn *runner) startCompactor() {
-	rn.compactor = agents.NewCompactor(rn.pw.store, rn.compactOptions, rn.onCompactNotice)
-	rn.pw.wg.Go(func() { _ = rn.compactor.Run(rn.pw.ctx) })
+	return &runner{pw: pw, runs: map[views.SessionRef]*runState{}}
 }
 
 // isRunning reports whether an agent runs on ref.
@@ -59,6 +43,15 @@ func (rn *runner) isRunning(ref views.SessionRef) bool {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
 	return rn.runs[ref] != nil
+}
+
+// silentFor reports whether an agent runs on ref and has saved nothing
+// for d.
+func (rn *runner) silentFor(ref views.SessionRef, d time.Duration) bool {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	rs := rn.runs[ref]
+	return rs != nil && time.Since(rs.lastEvent) >= d
 }
 
 // runState is an agent running on one session.
@@ -236,7 +229,7 @@ func (rn *runner) runWorkflow(ctx context.Context, run *runRef, prompt, model, w
 				rn.pw.status.set(run.ref, fmt.Sprintf("Running %s on %s — %s", rs.backend, runName(run.ref), project.OneLine(errors.New(line))), false)
 			}},
 		Worktree: worktree,
-		Compact:  rn.compactForRun(run.ref.StorePath),
+		Compact:  rn.pw.compact.compactForRun(run.ref.StorePath),
 		OnEvent: func(ev agents.RunEvent) {
 			switch ev.Kind {
 			case agents.RunStarted:
@@ -285,61 +278,6 @@ func (rn *runner) agentStarted(run *runRef, id int64, prompt string) {
 		return
 	}
 	fyne.Do(func() { rn.pw.mv.PromptBox().PromptStarted(old, prompt) })
-}
-
-// compactForRun is the run workflow's compaction for a session of the
-// store at storePath: a job of the
-// window's compaction worker (so no session is compacted twice at once),
-// waited for.
-func (rn *runner) compactForRun(storePath string) func(context.Context, agents.CompactRequest) (agents.CompactOutcome, error) {
-	return func(ctx context.Context, req agents.CompactRequest) (agents.CompactOutcome, error) {
-		ref := views.SessionRef{StorePath: storePath, ID: req.SessionID}
-		if rn.pw.readOnly || rn.compactor == nil {
-			return agents.CompactOutcome{}, errReadOnly
-		}
-		done := make(chan agents.CompactNotice, 1)
-		rn.mu.Lock()
-		rn.compactWaiters[ref] = append(rn.compactWaiters[ref], done)
-		rn.mu.Unlock()
-		defer rn.dropCompactWaiter(ref, done)
-		queued := rn.requestCompaction(ref, "after turn", req.AutoContinue, req.ContextChars, req.Model)
-		if !queued && !rn.compactor.Busy(ref.StorePath, ref.ID) {
-			select {
-			case n := <-done: // it ended just now
-				return n.Outcome, n.Err
-			default:
-				return agents.CompactOutcome{}, errNotCompactable
-			}
-		}
-		select {
-		case n := <-done:
-			return n.Outcome, n.Err
-		case <-ctx.Done():
-			return agents.CompactOutcome{}, ctx.Err()
-		}
-	}
-}
-
-// errNotCompactable reports a session that failed to compact at its
-// current size before; the worker does not try again until it grows.
-var errNotCompactable = errors.New("it could not be compacted at this size before")
-
-// dropCompactWaiter forgets a waiter of compactForRun.
-func (rn *runner) dropCompactWaiter(ref views.SessionRef, done chan agents.CompactNotice) {
-	rn.mu.Lock()
-	defer rn.mu.Unlock()
-	ws := rn.compactWaiters[ref]
-	for i, w := range ws {
-		if w == done {
-			ws = append(ws[:i], ws[i+1:]...)
-			break
-		}
-	}
-	if len(ws) == 0 {
-		delete(rn.compactWaiters, ref)
-	} else {
-		rn.compactWaiters[ref] = ws
-	}
 }
 
 // turnEnded reports a finished turn.
@@ -433,120 +371,7 @@ func (rn *runner) showRunning(ref views.SessionRef) {
 	}
 }
 
-// requestCompaction queues session ref for the compaction worker and
-// reports whether it was queued.
-func (rn *runner) requestCompaction(ref views.SessionRef, reason string, autoContinue bool,
-	chars int64, model string) bool {
-	if rn.pw.readOnly || rn.compactor == nil {
-		return false
-	}
-	job := agents.CompactJob{StorePath: ref.StorePath, SessionID: ref.ID, Reason: reason, AutoContinue: autoContinue}
-	if !rn.compactor.Request(job, chars) {
-		return false
-	}
-	rn.mu.Lock()
-	rn.compactModels[ref] = model
-	rn.mu.Unlock()
-	rn.updateBanner()
-	return true
-}
-
-// compactOptions are the options of a compaction job.
-func (rn *runner) compactOptions(job agents.CompactJob) agents.CompactOptions {
-	ref := views.SessionRef{StorePath: job.StorePath, ID: job.SessionID}
-	rn.mu.Lock()
-	model := rn.compactModels[ref]
-	rn.mu.Unlock()
-	// With no model, CompactSession uses the session's own.
-	return agents.CompactOptions{Config: rn.pw.ui.agentConfig(), Model: model}
-}
-
-// onCompactNotice reports the compaction worker's progress, and its end to
-// the run workflows waiting for it (compactForRun).
-func (rn *runner) onCompactNotice(n agents.CompactNotice) {
-	ref := views.SessionRef{StorePath: n.Job.StorePath, ID: n.Job.SessionID}
-	name := store.DisplayName(ref.ID, "")
-	if n.Started {
-		rn.pw.status.set(ref, fmt.Sprintf("Compacting %s with %s…", name, n.Agent), false)
-		rn.updateBanner()
-		return
-	}
-	defer func() {
-		rn.mu.Lock()
-		waiters := rn.compactWaiters[ref]
-		delete(rn.compactWaiters, ref)
-		rn.mu.Unlock()
-		for _, w := range waiters {
-			w <- n // buffered, one notice each
-		}
-	}()
-	if n.Err != nil {
-		log.Printf("compaction: %s of %s: %v", name, ref.StorePath, n.Err)
-	} else {
-		log.Printf("compaction: %s of %s by %s through seq %d, context %d → %d characters",
-			name, ref.StorePath, n.Outcome.Agent, n.Outcome.AfterSeq, n.Outcome.CharsBefore, n.Outcome.CharsAfter)
-	}
-	rn.updateBanner()
-	switch {
-	case errors.Is(n.Err, context.Canceled):
-		return
-	case errors.Is(n.Err, agents.ErrNoBoundary):
-		rn.pw.status.set(ref, fmt.Sprintf("%s was not compacted: it needs at least two prompts since its last compaction.", name), true)
-		return
-	case n.Err != nil:
-		rn.pw.status.set(ref, fmt.Sprintf("Compacting %s failed: %s", name, project.OneLine(n.Err)), true)
-		return
-	}
-	rn.pw.status.set(ref, fmt.Sprintf("Compacted %s with %s: context down from %s to %s characters.", name, n.Outcome.Agent,
-		display.Count(n.Outcome.CharsBefore), display.Count(n.Outcome.CharsAfter)), false)
-}
-
-// updateBanner shows "may be compacting" for the session shown when it is
-// being compacted, or when its agent runs at ≥ 90 % of the threshold and
-// has been silent for bannerAfter.
-func (rn *runner) updateBanner() {
-	ref, chars := rn.pw.shown.refAndChars()
-	rn.mu.Lock()
-	rs := rn.runs[ref]
-	silent := rs != nil && time.Since(rs.lastEvent) >= bannerAfter
-	rn.mu.Unlock()
-	text := ""
-	switch {
-	case ref.ID != 0 && rn.compactor != nil && rn.compactor.Busy(ref.StorePath, ref.ID):
-		text = "Compacting this session's older history into a summary…"
-	case silent && chars*10 >= store.CompactionThreshold*9:
-		text = "This session may be compacting…"
-	}
-	rn.mu.Lock()
-	changed := text != rn.banner
-	rn.banner = text
-	rn.mu.Unlock()
-	if changed { // called on every watch tick
-		fyne.Do(func() { rn.pw.mv.SetBanner(text) })
-	}
-}
-
 // onStop stops the agent of the session shown.
 func (rn *runner) onStop() {
 	rn.StopRun(rn.pw.shown.ref())
-}
-
-// onCompactNow compacts the session shown, whatever its size.
-func (rn *runner) onCompactNow() {
-	ref, chars := rn.pw.shown.refAndChars()
-	running := rn.isRunning(ref)
-	switch {
-	case ref.ID == 0:
-		return
-	case rn.pw.readOnly:
-		rn.pw.showError("compact", errReadOnly)
-		return
-	case running:
-		rn.pw.status.set(ref, "Wait for the agent to finish (or stop it) before compacting.", true)
-		return
-	}
-	job := agents.CompactJob{StorePath: ref.StorePath, SessionID: ref.ID, Reason: "manual", Manual: true}
-	if !rn.compactor.Request(job, chars) {
-		rn.pw.status.set(ref, "This session is already being compacted.", false)
-	}
 }

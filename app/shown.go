@@ -175,9 +175,9 @@ func (sh *shownSession) loadSession(ref views.SessionRef, gen int) {
 		}
 	})
 	sh.showSessionUsage(ref)
-	sh.pw.runner.updateBanner()
+	sh.pw.compact.updateBanner()
 	if !running && s.CharsSinceCompaction >= store.CompactionThreshold {
-		sh.pw.runner.requestCompaction(ref, "on load", false, s.CharsSinceCompaction, model)
+		sh.pw.compact.requestCompaction(ref, "on load", false, s.CharsSinceCompaction, model)
 	}
 }
 
@@ -228,7 +228,7 @@ func (sh *shownSession) NewSession(storePath, worktree string) {
 	sh.pw.mv.ShowNewSession(ref, worktree)
 	sh.pw.mv.PromptBox().SetRunning(running)
 	sh.pw.mv.PromptBox().Focus(sh.pw.win.Canvas())
-	sh.pw.runner.updateBanner()
+	sh.pw.compact.updateBanner()
 }
 
 // newSessionWorktree is the worktree of the new session shown (see

@@ -55,7 +55,7 @@ func (pw *projectWindow) watch() {
 			pw.list.refresh()
 			pw.search.poke()
 		}
-		pw.runner.updateBanner()
+		pw.compact.updateBanner()
 	}
 }
 

@@ -32,7 +32,8 @@ type projectWindow struct {
 	stores  *storeSet      // the open stores (stores.go)
 	shown   *shownSession  // the session shown, its loading and navigation (actions.go)
 	list    *sessionList   // the sidebar's list and the sessions' lifecycle (list.go)
-	runner  *runner        // agent runs and compactions (runs.go)
+	runner  *runner        // agent runs (runs.go)
+	compact *compactions   // compactions and the banner (compaction.go)
 	search  *searcher      // the search indexes and panel, Ctrl+K (search.go); nil in some tests
 	imports *importer      // drops, imports and native history sync (drop.go)
 	exports *exporter      // exports of a session (export.go)
@@ -58,6 +59,7 @@ func newWindowParts(ui *gui, wts []Worktree, readOnly bool) *projectWindow {
 	pw.shown = &shownSession{pw: pw}
 	pw.list = &sessionList{pw: pw}
 	pw.runner = newRunner(pw)
+	pw.compact = newCompactions(pw)
 	pw.imports = &importer{pw: pw}
 	pw.exports = &exporter{pw: pw}
 	pw.tools = &toolWindows{pw: pw}
@@ -72,7 +74,7 @@ func newProjectWindow(ui *gui, title string, wts []Worktree, readOnly bool) *pro
 	pw.win = ui.fa.NewWindow(title)
 	pw.mv.PromptBox().SetModels(modelChoices())
 	if !readOnly {
-		pw.runner.startCompactor()
+		pw.compact.startCompactor()
 		pw.runner.detectBackends()
 	}
 	pw.win.SetContent(pw.mv.Content())
