@@ -15,17 +15,23 @@ import (
 type Object map[string]json.RawMessage
 
 // DecodeObject decodes raw as a JSON object; ok is false for anything else
-// (null included).
+// (null included). The object keeps none of raw: its values are slices of
+// one copy of it, so raw may be a reused buffer.
 func DecodeObject(raw []byte) (Object, bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, false
 	}
-	var o Object
-	if err := json.Unmarshal(raw, &o); err != nil {
+	return scanObject(bytes.Clone(raw))
+}
+
+// subObject decodes a value of an object as an object, without a copy:
+// the value is already a slice of the object's own copy.
+func subObject(raw []byte) (Object, bool) {
+	if len(raw) == 0 || raw[0] != '{' {
 		return nil, false
 	}
-	return o, true
+	return scanObject(raw)
 }
 
 // StrOK returns the string at k and whether there is one.
@@ -34,11 +40,11 @@ func (o Object) StrOK(k string) (string, bool) {
 	if len(raw) == 0 || raw[0] != '"' {
 		return "", false
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	end, plain := scanString(raw, 0)
+	if end != len(raw) {
 		return "", false
 	}
-	return s, true
+	return stringValue(raw, plain)
 }
 
 // Str returns the string at k, or "".
@@ -60,7 +66,7 @@ func (o Object) FirstStr(keys ...string) (string, bool) {
 
 // Obj returns the object at k, or nil.
 func (o Object) Obj(k string) Object {
-	v, _ := DecodeObject(o[k])
+	v, _ := subObject(o[k])
 	return v
 }
 
@@ -70,8 +76,8 @@ func (o Object) List(k string) []json.RawMessage {
 	if len(raw) == 0 || raw[0] != '[' {
 		return nil
 	}
-	var a []json.RawMessage
-	if err := json.Unmarshal(raw, &a); err != nil {
+	a, ok := scanArray(raw)
+	if !ok {
 		return nil
 	}
 	return a
@@ -85,7 +91,7 @@ func (o Object) Objs(k string) []Object {
 	}
 	objs := make([]Object, 0, len(raws))
 	for _, r := range raws {
-		if sub, ok := DecodeObject(r); ok {
+		if sub, ok := subObject(r); ok {
 			objs = append(objs, sub)
 		}
 	}

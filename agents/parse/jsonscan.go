@@ -1,0 +1,331 @@
+package parse
+
+import (
+	"encoding/json"
+	"unicode/utf8"
+)
+
+// A one-level JSON scanner for Object. The parsers read a transcript line
+// as an object of raw values, then decode the few values they need one by
+// one, so encoding/json's Unmarshal into map[string]json.RawMessage did the
+// work several times over: a validation pass over the whole line, a second
+// pass that decoded it, and a copy of every value, again at every level the
+// parsers descended (64 % of an import's CPU). This scanner validates and
+// splits an object in one pass, and its values are slices of one copy of
+// the input. It accepts and rejects exactly what encoding/json does, and
+// gives the same keys and value bytes (FuzzScanObject checks both).
+
+// maxJSONDepth is encoding/json's nesting limit: deeper input is rejected.
+const maxJSONDepth = 10000
+
+// scanObject splits raw, a JSON object with optional white space around
+// it, into its keys and raw values, which are slices of raw with no room
+// to grow (an append copies). ok is false for anything but one valid
+// object.
+func scanObject(raw []byte) (Object, bool) {
+	i := skipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil, false
+	}
+	o := Object{}
+	i = skipWS(raw, i+1)
+	if i < len(raw) && raw[i] == '}' {
+		return endOf(o, raw, i+1)
+	}
+	for {
+		if i >= len(raw) || raw[i] != '"' {
+			return nil, false
+		}
+		end, plain := scanString(raw, i)
+		if end < 0 {
+			return nil, false
+		}
+		key, ok := stringValue(raw[i:end], plain)
+		if !ok {
+			return nil, false
+		}
+		i = skipWS(raw, end)
+		if i >= len(raw) || raw[i] != ':' {
+			return nil, false
+		}
+		start := skipWS(raw, i+1)
+		if end = skipValue(raw, start); end < 0 {
+			return nil, false
+		}
+		o[key] = raw[start:end:end]
+		i = skipWS(raw, end)
+		if i >= len(raw) {
+			return nil, false
+		}
+		switch raw[i] {
+		case ',':
+			i = skipWS(raw, i+1)
+		case '}':
+			return endOf(o, raw, i+1)
+		default:
+			return nil, false
+		}
+	}
+}
+
+// scanArray splits raw, a JSON array, into its elements' raw bytes (slices
+// of raw with no room to grow); ok is false for anything but one valid
+// array.
+func scanArray(raw []byte) ([]json.RawMessage, bool) {
+	i := skipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return nil, false
+	}
+	a := []json.RawMessage{}
+	i = skipWS(raw, i+1)
+	if i < len(raw) && raw[i] == ']' {
+		return endOf(a, raw, i+1)
+	}
+	for {
+		end := skipValue(raw, i)
+		if end < 0 {
+			return nil, false
+		}
+		a = append(a, raw[i:end:end])
+		i = skipWS(raw, end)
+		if i >= len(raw) {
+			return nil, false
+		}
+		switch raw[i] {
+		case ',':
+			i = skipWS(raw, i+1)
+		case ']':
+			return endOf(a, raw, i+1)
+		default:
+			return nil, false
+		}
+	}
+}
+
+// endOf returns v when nothing but white space follows raw[i:], else the
+// zero value and false.
+func endOf[T any](v T, raw []byte, i int) (T, bool) {
+	if skipWS(raw, i) != len(raw) {
+		var zero T
+		return zero, false
+	}
+	return v, true
+}
+
+// stringValue decodes raw, one valid JSON string (plain: without escapes),
+// as encoding/json does: invalid UTF-8 becomes U+FFFD.
+func stringValue(raw []byte, plain bool) (string, bool) {
+	inner := raw[1 : len(raw)-1]
+	if plain && utf8.Valid(inner) {
+		return string(inner), true
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// skipWS returns the index of the first byte at or after i that is not
+// JSON white space.
+func skipWS(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// skipValue returns the index just after the JSON value starting at b[i],
+// or -1 when there is no valid value there.
+func skipValue(b []byte, i int) int {
+	var stack []byte // the closing brackets of the open arrays and objects
+	for {
+		if i >= len(b) {
+			return -1
+		}
+		// A value.
+		switch c := b[i]; {
+		case c == '"':
+			if i, _ = scanString(b, i); i < 0 {
+				return -1
+			}
+		case c == '{' || c == '[':
+			if len(stack) >= maxJSONDepth {
+				return -1
+			}
+			closing := byte('}')
+			if c == '[' {
+				closing = ']'
+			}
+			stack = append(stack, closing)
+			i = skipWS(b, i+1)
+			if i < len(b) && b[i] == closing {
+				stack = stack[:len(stack)-1]
+				i++
+				break
+			}
+			if c == '{' {
+				if i = objectKey(b, i); i < 0 {
+					return -1
+				}
+			}
+			continue
+		case c == '-' || c >= '0' && c <= '9':
+			if i = scanNumber(b, i); i < 0 {
+				return -1
+			}
+		case c == 't':
+			if i = literal(b, i, "true"); i < 0 {
+				return -1
+			}
+		case c == 'f':
+			if i = literal(b, i, "false"); i < 0 {
+				return -1
+			}
+		case c == 'n':
+			if i = literal(b, i, "null"); i < 0 {
+				return -1
+			}
+		default:
+			return -1
+		}
+		// After a value: close what it ends, then the next element.
+		for {
+			if len(stack) == 0 {
+				return i
+			}
+			i = skipWS(b, i)
+			if i >= len(b) {
+				return -1
+			}
+			top := stack[len(stack)-1]
+			if b[i] == top {
+				stack = stack[:len(stack)-1]
+				i++
+				continue
+			}
+			if b[i] != ',' {
+				return -1
+			}
+			i = skipWS(b, i+1)
+			if top == '}' {
+				if i = objectKey(b, i); i < 0 {
+					return -1
+				}
+			}
+			break
+		}
+	}
+}
+
+// objectKey skips a key and its colon at b[i] and the white space after
+// them, returning the index of the value, or -1.
+func objectKey(b []byte, i int) int {
+	if i >= len(b) || b[i] != '"' {
+		return -1
+	}
+	if i, _ = scanString(b, i); i < 0 {
+		return -1
+	}
+	i = skipWS(b, i)
+	if i >= len(b) || b[i] != ':' {
+		return -1
+	}
+	return skipWS(b, i+1)
+}
+
+// scanString returns the index just after the JSON string starting at
+// b[i] (a quote), or -1 when it is not valid, and whether it has no
+// escapes.
+func scanString(b []byte, i int) (end int, plain bool) {
+	plain = true
+	for i++; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, plain
+		case c == '\\':
+			plain = false
+			if i++; i >= len(b) {
+				return -1, false
+			}
+			switch b[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(b) {
+					return -1, false
+				}
+				for _, h := range b[i+1 : i+5] {
+					if !isHex(h) {
+						return -1, false
+					}
+				}
+				i += 4
+			default:
+				return -1, false
+			}
+		case c < 0x20:
+			return -1, false
+		}
+	}
+	return -1, false
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// scanNumber returns the index just after the JSON number starting at
+// b[i], or -1.
+func scanNumber(b []byte, i int) int {
+	if b[i] == '-' {
+		if i++; i >= len(b) {
+			return -1
+		}
+	}
+	switch {
+	case b[i] == '0':
+		i++
+	case b[i] >= '1' && b[i] <= '9':
+		i = digits(b, i)
+	default:
+		return -1
+	}
+	if i < len(b) && b[i] == '.' {
+		if i++; i >= len(b) || !isDigit(b[i]) {
+			return -1
+		}
+		i = digits(b, i)
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		if i++; i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i >= len(b) || !isDigit(b[i]) {
+			return -1
+		}
+		i = digits(b, i)
+	}
+	return i
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func digits(b []byte, i int) int {
+	for i < len(b) && isDigit(b[i]) {
+		i++
+	}
+	return i
+}
+
+// literal returns the index after word at b[i], or -1 when it is not there.
+func literal(b []byte, i int, word string) int {
+	if len(b)-i < len(word) || string(b[i:i+len(word)]) != word {
+		return -1
+	}
+	return i + len(word)
+}

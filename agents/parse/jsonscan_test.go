@@ -1,0 +1,101 @@
+package parse
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"strings"
+	"testing"
+)
+
+// jsonScanSeeds are inputs at the edges of JSON's grammar and of what the
+// parsers meet: escapes, invalid UTF-8, numbers, nesting, duplicates.
+var jsonScanSeeds = []string{
+	`{}`, ` { } `, `{"a":1}`, `{"a":1,"a":2}`, `{"a" : [1, 2, {"b": null}] , "c":"x"}`,
+	`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":"ok\n\u00e9"}]}}`,
+	`{"a":"\ud83d\ude00","\u00e9":true,"k\"q":false}`, `{"a":"` + "\xff\xfe" + `"}`, `{"` + "\xc3" + `":1}`,
+	`{"a":-0.5e+10}`, `{"a":01}`, `{"a":1.}`, `{"a":-}`, `{"a":1e}`, `{"a":.5}`, `{"a":+1}`,
+	`{"a":tru}`, `{"a":truex}`, `{"a":nul}`, `{"a":"x` + "\x01" + `"}`, `{"a":"\x"}`, `{"a":"\u12g4"}`,
+	`{"a":[1,]}`, `{"a":{"b":1,}}`, `{"a":1,}`, `{,}`, `{"a"}`, `{"a":}`, `{"a":1 "b":2}`, `{"a":[1 2]}`,
+	`{"a":1}x`, `{"a":1}{}`, `{"a":[}`, `{"a":{]}`, `{"a":[[[[]]]]}`, `null`, `[]`, `"a"`, `{`, `{"a":"`,
+	`{"a":[` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `]}`,
+	`{"a":` + strings.Repeat("[", 9998) + strings.Repeat("]", 9998) + `}`,
+	"{\"a\":\t\r\n1\n}",
+}
+
+// referenceObj is what DecodeObject did with encoding/json.
+func referenceObj(raw []byte) (Object, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, false
+	}
+	var o Object
+	if err := json.Unmarshal(raw, &o); err != nil {
+		return nil, false
+	}
+	return o, true
+}
+
+func checkScanAgrees(t *testing.T, in []byte) {
+	t.Helper()
+	want, wantOK := referenceObj(in)
+	got, gotOK := DecodeObject(in)
+	if gotOK != wantOK || !maps.EqualFunc(got, want, func(a, b json.RawMessage) bool { return bytes.Equal(a, b) }) {
+		t.Fatalf("DecodeObject(%.200q) = %v, %v; encoding/json: %v, %v", in, got, gotOK, want, wantOK)
+	}
+	for k, v := range got {
+		var wantList []json.RawMessage
+		if len(v) == 0 || v[0] != '[' || json.Unmarshal(v, &wantList) != nil {
+			wantList = nil
+		}
+		if gotList := got.List(k); !slicesEqualRaw(gotList, wantList) {
+			t.Fatalf("list(%q) of %.200q = %q; encoding/json: %q", k, in, gotList, wantList)
+		}
+		var wantStr string
+		wantStrOK := len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &wantStr) == nil
+		if gotStr, ok := got.StrOK(k); ok != wantStrOK || gotStr != wantStr {
+			t.Fatalf("strOK(%q) of %.200q = %q, %v; encoding/json: %q, %v", k, in, gotStr, ok, wantStr, wantStrOK)
+		}
+	}
+}
+
+func slicesEqualRaw(a, b []json.RawMessage) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !bytes.Equal(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestScanObjectAgreesWithEncodingJSON(t *testing.T) {
+	for _, s := range jsonScanSeeds {
+		checkScanAgrees(t, []byte(s))
+	}
+}
+
+// TestDecodeObjectOwnsItsValues: a parser's line buffer is reused for the
+// next line, so nothing DecodeObject returns may point into it, and a value
+// appended to must not overwrite the next one.
+func TestDecodeObjectOwnsItsValues(t *testing.T) {
+	line := []byte(`{"a":"first","b":[1,2],"c":"x"}`)
+	o, ok := DecodeObject(line)
+	if !ok {
+		t.Fatal("not decoded")
+	}
+	copy(line, bytes.Repeat([]byte{'#'}, len(line)))
+	_ = append(o["a"], "!!!!"...)
+	if got := o.Str("a") + string(o["b"]) + o.Str("c"); got != "first[1,2]x" {
+		t.Fatalf("values after the buffer was reused and a value appended to: %q", got)
+	}
+}
+
+func FuzzScanObject(f *testing.F) {
+	for _, s := range jsonScanSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) { checkScanAgrees(t, in) })
+}
