@@ -24,6 +24,7 @@ type encodedRow struct {
 	fullField string
 	fullSize  int64
 	full      []byte
+	fullText  string // full, uncompressed
 }
 
 // encodedBatch is a batch of events being encoded in the background, chunk
@@ -36,6 +37,10 @@ type encodedBatch struct {
 	stop   atomic.Bool  // set by finish: skip the remaining chunks
 	wg     sync.WaitGroup
 	chunks int
+	// collect makes insertEvents keep the rows it inserts in stored, as
+	// ScanEvents and AttachFullText would read them back.
+	collect bool
+	stored  []ScannedEvent
 }
 
 // encodeAsync starts encoding events with up to GOMAXPROCS workers, each

@@ -84,7 +84,7 @@ func encodeEvent(cd *codec, e Event, keepFull bool) (encodedRow, error) {
 	r := encodedRow{event: c, data: cd.compress(js), charLen: charLen}
 	if keepFull {
 		if field, text, ok := fullTextOf(e, c); ok && len(text) <= MaxEventSize {
-			r.fullField, r.fullSize, r.full = field, int64(len(text)), cd.compress([]byte(text))
+			r.fullField, r.fullSize, r.full, r.fullText = field, int64(len(text)), cd.compress([]byte(text)), text
 		}
 	}
 	return r, nil
@@ -111,6 +111,9 @@ func insertEvents(ctx context.Context, tx *sql.Tx, sessionID int64, b *encodedBa
 	defer ins.close()
 	ins.full = &fullWriter{tx: tx, session: sessionID}
 	defer ins.full.close()
+	if b.collect {
+		ins.stored = &b.stored
+	}
 	for k := range b.chunks {
 		rows, err := b.chunk(k)
 		if err != nil {
@@ -145,6 +148,8 @@ type eventInserter struct {
 	full      *fullWriter  // stores the rows' full text; nil: none
 	thoughts  []Thought    // thinking, before the seq of the row after it
 	failures  []RunFailure // why runs failed, after the seq of the row before it
+	// stored, when set, receives each inserted row with its id.
+	stored *[]ScannedEvent
 }
 
 const insertSQL = "INSERT INTO events(session_id, seq, kind, data, char_len) VALUES "
@@ -202,8 +207,14 @@ func (w *eventInserter) exec(ctx context.Context, stmt *sql.Stmt) error {
 	for i, r := range w.pending {
 		args = append(args, w.session, w.seq+int64(i), string(r.event.Kind), r.data, r.charLen)
 	}
-	if _, err := stmt.ExecContext(ctx, args...); err != nil {
+	res, err := stmt.ExecContext(ctx, args...)
+	if err != nil {
 		return fmt.Errorf("insert events from seq %d: %w", w.seq, err)
+	}
+	if w.stored != nil {
+		if err := w.keep(res); err != nil {
+			return err
+		}
 	}
 	for i, r := range w.pending {
 		if r.full != nil && w.full != nil {
@@ -215,6 +226,23 @@ func (w *eventInserter) exec(ctx context.Context, stmt *sql.Stmt) error {
 	w.seq += int64(len(w.pending))
 	w.n += len(w.pending)
 	w.pending = w.pending[:0]
+	return nil
+}
+
+// keep appends the pending rows, just inserted by res, to w.stored. One
+// INSERT of several rows gives them consecutive ids ending at the last
+// insert id: AUTOINCREMENT gives each new row one more than the largest id
+// ever used, and the write transaction keeps other writers out.
+func (w *eventInserter) keep(res sql.Result) error {
+	last, err := res.LastInsertId()
+	if err != nil {
+		return fmt.Errorf("insert events from seq %d: %w", w.seq, err)
+	}
+	first := last - int64(len(w.pending)) + 1
+	for i, r := range w.pending {
+		*w.stored = append(*w.stored, ScannedEvent{ID: first + int64(i), SessionID: w.session, Seq: w.seq + int64(i),
+			Kind: r.event.Kind, CharLen: r.charLen, Event: r.event, Full: r.fullText})
+	}
 	return nil
 }
 

@@ -132,9 +132,14 @@ type NativeBatch struct {
 
 // NativeResult says what ImportNative did with one batch.
 type NativeResult struct {
-	SessionID int64
-	Events    int  // rows stored
-	Created   bool // a new session
+	SessionID      int64
+	SessionCreated string // the session's created time (TimeFormat)
+	Events         int    // rows stored
+	Created        bool   // a new session
+	// Rows are the events stored, with their ids, as ScanEvents and
+	// AttachFullText would read them back: for a search index to take
+	// them without reading the store again.
+	Rows []ScannedEvent
 }
 
 // NativeImports returns the record of imported native transcripts, by key.
@@ -217,6 +222,7 @@ func (s *Store) ImportNative(ctx context.Context, batches []NativeBatch) ([]Nati
 			return err
 		}
 		for i := range batches {
+			encoded[i].collect = true
 			r, err := importNativeBatch(ctx, tx, &batches[i], encoded[i])
 			if err != nil {
 				return fmt.Errorf("import native session %s: %w", batches[i].Key, err)
@@ -279,6 +285,7 @@ func importNativeBatch(ctx context.Context, tx *sql.Tx, b *NativeBatch, enc *enc
 	if r.Events, err = insertEvents(ctx, tx, r.SessionID, enc); err != nil {
 		return r, err
 	}
+	r.SessionCreated, r.Rows = created, enc.stored
 	if err := insertUsage(ctx, tx, r.SessionID, enc, b.Usage); err != nil {
 		return r, err
 	}

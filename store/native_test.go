@@ -356,3 +356,56 @@ func openAsAZUREAL(t *testing.T, path string) (*sql.DB, *sql.Conn) {
 	}
 	return db, conn
 }
+
+// TestImportNativeRows: the rows ImportNative returns are the events as
+// ScanEvents and AttachFullText read them back (ids, seqs, kinds, lengths,
+// payloads, full text), across batches of one transaction and after
+// another session's rows, so a search index can take them instead of
+// reading the store again.
+func TestImportNativeRows(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	other := mustCreateSession(t, s, "main", "other")
+	if _, err := s.AppendEvents(ctx, other.ID, []Event{UserMessage("before"), AssistantText("ok")}); err != nil {
+		t.Fatal(err)
+	}
+	var many []Event
+	for i := range 70 { // more than one multi-row INSERT, and its one-row tail
+		many = append(many, AssistantText("reply "+itoaTest(i)))
+	}
+	a := nativeBatch("a", append(fullEvents(), Thinking("not an event row"))...)
+	res := mustImportNative(t, s, a, nativeBatch("b", many...))
+	var got []ScannedEvent
+	for _, r := range res {
+		if r.SessionCreated != "2025-06-01 10:00:00" {
+			t.Errorf("SessionCreated = %q", r.SessionCreated)
+		}
+		got = append(got, r.Rows...)
+	}
+	var want []ScannedEvent
+	err := s.ScanEvents(ctx, ScanOptions{After: 2}, func(b []ScannedEvent) error {
+		if err := s.AttachFullText(ctx, b); err != nil {
+			return err
+		}
+		want = append(want, b...)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) || len(want) != len(fullEvents())+70 {
+		t.Fatalf("%d rows returned, %d stored (want %d)", len(got), len(want), len(fullEvents())+70)
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		gj, err1 := EncodeEventJSON(g.Event)
+		wj, err2 := EncodeEventJSON(w.Event)
+		if g.ID != w.ID || g.SessionID != w.SessionID || g.Seq != w.Seq || g.Kind != w.Kind || g.CharLen != w.CharLen ||
+			g.Full != w.Full || err1 != nil || err2 != nil || !bytes.Equal(gj, wj) {
+			t.Fatalf("row %d returned %+v\nstored %+v", i, g, w)
+		}
+	}
+	if got[2].Full == "" {
+		t.Error("the shortened Bash result came back without its full text")
+	}
+}
