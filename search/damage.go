@@ -193,8 +193,8 @@ func (x *Index) verifySample(ctx context.Context) error {
 }
 
 // sampleRow is what verifySample needs of an event: its text as the
-// index holds it (at most MaxEventText), copied, so that the decoded
-// event itself is not kept.
+// index holds it (what the card shows, then the full text: scannedText),
+// copied, so that the decoded event itself is not kept.
 type sampleRow struct {
 	id, session int64
 	text        string
@@ -205,18 +205,24 @@ type sampleRow struct {
 // so that memory stays bounded, leaving out any that alone is too large.
 func (x *Index) sampleRows(ctx context.Context, ids []int64) ([]sampleRow, error) {
 	var rows []sampleRow
-	add := func(evs []store.ScannedEvent) {
+	add := func(evs []store.ScannedEvent) error {
+		if err := x.st.AttachFullText(ctx, evs); err != nil {
+			return err
+		}
 		for i := range evs {
-			if text := eventText(&evs[i].Event); evs[i].Event.Kind != "" && text != "" {
+			if text, _ := scannedText(&evs[i]); evs[i].Event.Kind != "" && text != "" {
 				rows = append(rows, sampleRow{evs[i].ID, evs[i].SessionID, strings.Clone(text)})
 			}
 		}
+		return nil
 	}
 	evs, err := x.st.EventsByID(ctx, ids)
 	var tooMuch *store.LoadLimitError
 	if !errors.As(err, &tooMuch) {
-		add(evs)
-		return rows, err
+		if err != nil {
+			return nil, err
+		}
+		return rows, add(evs)
 	}
 	for _, id := range ids {
 		one, err := x.st.EventsByID(ctx, []int64{id})
@@ -225,7 +231,9 @@ func (x *Index) sampleRows(ctx context.Context, ids []int64) ([]sampleRow, error
 		case err != nil:
 			return nil, err
 		default:
-			add(one)
+			if err := add(one); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return rows, nil

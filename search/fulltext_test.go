@@ -58,3 +58,33 @@ func TestSearchFullText(t *testing.T) {
 		}
 	}
 }
+
+// TestFullTextIndexReopens: an index holding full text is not taken for
+// damaged when it is opened again. Open reads back a sample of rows by
+// their own 4-grams; it used to read only the text the card shows, whose
+// last 4-gram (its last three bytes and the end mark) an event with full
+// text does not have, so every Open rebuilt such an index.
+func TestFullTextIndexReopens(t *testing.T) {
+	ctx := context.Background()
+	st := mustOpenStore(t, testStorePath(t))
+	var lines []string
+	for i := range 12 {
+		lines = append(lines, "/w/"+strings.Repeat("y", i)+"_globbed.go")
+	}
+	mustSession(t, st, "full", // Glob's result shows as "12 files"
+		store.ToolCall("t1", "Glob", nil, json.RawMessage(`{"pattern":"**/*.go"}`)),
+		store.ToolResult("t1", "Glob", nil, strings.Join(lines, "\n"), false))
+	x := mustIndex(t, st)
+	if r := mustSearch(t, x, "yyyyyyyyyyy_globbed"); len(r.Hits) != 1 || !r.Hits[0].InFull {
+		t.Fatalf("the full text is not indexed: %+v", r.Hits)
+	}
+	x.Close()
+	x, err := Open(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	if s := mustUpdate(t, x); s.Damaged || s.Rebuilt {
+		t.Fatalf("the index was rebuilt when opened again: %+v", s)
+	}
+}
