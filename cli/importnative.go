@@ -21,6 +21,7 @@ import (
 type nativeFlags struct {
 	store, claudeDir, codexDir, project, worktree string
 	reimport, includeOwn, dryRun, json, noFull    bool
+	noIndex                                       bool
 }
 
 // fullTextFlagHelp is the help of --no-full-text.
@@ -39,6 +40,7 @@ func runImportNative(ctx context.Context, env *Env, args []string) error {
 	fs.BoolVar(&f.dryRun, "dry-run", false, "list the sessions and what an import would do, without writing")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
 	fs.BoolVar(&f.noFull, "no-full-text", false, fullTextFlagHelp)
+	fs.BoolVar(&f.noIndex, "no-index", false, "leave the search index as it is (search or the window brings it up to date later)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -129,7 +131,14 @@ func importNative(ctx context.Context, env *Env, f nativeFlags, opts native.Opti
 			}
 		},
 	}
+	feed := startIndexFeed(ctx, env, st, f.noIndex)
+	if feed != nil {
+		iopts.Stored = feed.add
+	}
 	results, err := native.Import(ctx, st, todo, iopts)
+	if feed != nil {
+		feed.close(env, !f.json)
+	}
 	all = append(all, results...)
 	sum := native.Summarize(all, len(scan.Skipped))
 	if f.json {

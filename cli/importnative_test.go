@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/agents/native"
 	"github.com/lazuli-app/lazuli/internal/nativetree"
+	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -57,6 +59,7 @@ func TestImportNativeCommand(t *testing.T) {
 		"imported   claude 256ba646-2c15-437a-98e9-4171aafd030e: new session S2, 10 events",
 		"imported   claude 29ccd257-68b1-427f-ae5f-6524b7cb6f20: new session S4, 5 events",
 		"  imported   claude 29ccd257-68b1-427f-ae5f-6524b7cb6f20/agent-a2271d1: new session S3, 59 events",
+		"Search index: 97 texts indexed (0.2 MB).",
 		"Imported 4 new session(s) with 97 events; appended 0 events to 0 session(s); 0 unchanged; 0 skipped.",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
@@ -194,5 +197,40 @@ func TestImportNativeCommandErrors(t *testing.T) {
 	code, _, errOut = run(t, dir, nativeArgs(claude, filepath.Join(dir, "none"), "--store", bad)...)
 	if code != ExitError || !strings.Contains(errOut, "not an SQLite database") || fileHash(t, bad) != before {
 		t.Errorf("a damaged store: exit %d: %s", code, errOut)
+	}
+}
+
+// TestImportNativeBuildsTheIndex: import-native leaves the search index
+// complete (an Update afterwards has nothing to read), in the same pass;
+// --no-index leaves it to the next search.
+func TestImportNativeBuildsTheIndex(t *testing.T) {
+	tree := nativetree.ForTest(t)
+	ctx := context.Background()
+	for _, noIndex := range []bool{false, true} {
+		dir := t.TempDir()
+		args := nativeArgs(tree.ClaudeDir, tree.CodexDir, "--project", "/src/experiments")
+		if noIndex {
+			args = append(args, "--no-index")
+		}
+		if code, _, errOut := run(t, dir, args...); code != 0 {
+			t.Fatalf("import exit %d: %s", code, errOut)
+		}
+		st, err := store.Open(ctx, filepath.Join(dir, ".azureal", "sessions.azs"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := search.Open(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := x.Update(ctx, nil)
+		x.Close()
+		st.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if indexed := s.Events == 0 && !s.Rebuilt; indexed == noIndex {
+			t.Errorf("--no-index %v: the Update after the import read %d events (rebuilt %v)", noIndex, s.Events, s.Rebuilt)
+		}
 	}
 }

@@ -226,37 +226,8 @@ func (x *Index) writeTx(ctx context.Context, fn func(*sql.Tx) error) error {
 
 // update is one Update with the file open.
 func (x *Index) update(ctx context.Context, s *Stats, progress Progress) error {
-	b, err := x.st.IDBounds(ctx)
+	u, err := x.newUpdater(ctx, s, progress)
 	if err != nil {
-		return err
-	}
-	u := &updater{x: x, s: s, progress: progress, minID: b.MinEventID, total: b.MaxEventID - b.MinEventID + 1}
-	if err := u.loadSessions(ctx); err != nil {
-		return err
-	}
-	m, err := readMarks(ctx, x.w)
-	if err != nil {
-		return err
-	}
-	if !m.fresh {
-		same, err := x.sameStore(ctx, m, b, u.sessions)
-		if err != nil {
-			return err
-		}
-		if !same {
-			if err := x.clear(ctx); err != nil {
-				return err
-			}
-			s.Rebuilt, m = true, marks{fresh: true}
-		}
-	}
-	if m.fresh {
-		if m, err = x.start(ctx, b, u.sessions); err != nil {
-			return err
-		}
-		s.Rebuilt = true
-	}
-	if s.Purged, err = x.purge(ctx, u.sessions); err != nil {
 		return err
 	}
 	defer u.rollback()
@@ -270,6 +241,46 @@ func (x *Index) update(ctx context.Context, s *Stats, progress Progress) error {
 		return err
 	}
 	return x.optimizeOnce(ctx)
+}
+
+// newUpdater checks the index against the store (another file at its
+// path starts it over), writes the marks of a new index and removes the
+// rows of deleted sessions, and returns the updater that indexes the rest.
+func (x *Index) newUpdater(ctx context.Context, s *Stats, progress Progress) (*updater, error) {
+	b, err := x.st.IDBounds(ctx)
+	if err != nil {
+		return nil, err
+	}
+	u := &updater{x: x, s: s, progress: progress, minID: b.MinEventID, total: b.MaxEventID - b.MinEventID + 1}
+	if err := u.loadSessions(ctx); err != nil {
+		return nil, err
+	}
+	m, err := readMarks(ctx, x.w)
+	if err != nil {
+		return nil, err
+	}
+	if !m.fresh {
+		same, err := x.sameStore(ctx, m, b, u.sessions)
+		if err != nil {
+			return nil, err
+		}
+		if !same {
+			if err := x.clear(ctx); err != nil {
+				return nil, err
+			}
+			s.Rebuilt, m = true, marks{fresh: true}
+		}
+	}
+	if m.fresh {
+		if _, err = x.start(ctx, b, u.sessions); err != nil {
+			return nil, err
+		}
+		s.Rebuilt = true
+	}
+	if s.Purged, err = x.purge(ctx, u.sessions); err != nil {
+		return nil, err
+	}
+	return u, nil
 }
 
 // optimizeOnce merges the index into one segment once its first build is

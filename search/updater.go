@@ -132,13 +132,7 @@ func (u *updater) catchUp(ctx context.Context) error {
 		return err
 	}
 	err = u.x.st.ScanEvents(ctx, store.ScanOptions{After: m.hi}, func(b []store.ScannedEvent) error {
-		return u.events(ctx, b, func(m *marks, e *store.ScannedEvent) bool {
-			if e.ID <= m.hi {
-				return false
-			}
-			m.setHi(e, u.sessions[e.SessionID])
-			return true
-		})
+		return u.events(ctx, b, u.takeNew)
 	})
 	if err != nil {
 		return err
@@ -146,6 +140,15 @@ func (u *updater) catchUp(ctx context.Context) error {
 	return u.x.st.ScanCompactions(ctx, m.comp, func(b []store.Compaction) error {
 		return u.compactions(ctx, b)
 	})
+}
+
+// takeNew takes the events above hi, moving hi past each (catchUp's rule).
+func (u *updater) takeNew(m *marks, e *store.ScannedEvent) bool {
+	if e.ID <= m.hi {
+		return false
+	}
+	m.setHi(e, u.sessions[e.SessionID])
+	return true
 }
 
 // backfill indexes the events below lo, one window at a time, newest
@@ -246,10 +249,15 @@ type doc struct {
 // moves the marks past each event it accepts, and rejects the events the
 // marks already cover (another process may have indexed them meanwhile).
 func (u *updater) events(ctx context.Context, batch []store.ScannedEvent, take func(*marks, *store.ScannedEvent) bool) error {
-	u.s.Events += int64(len(batch))
 	if err := u.x.st.AttachFullText(ctx, batch); err != nil {
 		return err
 	}
+	return u.rows(ctx, batch, take)
+}
+
+// rows is events for a batch whose full text is attached.
+func (u *updater) rows(ctx context.Context, batch []store.ScannedEvent, take func(*marks, *store.ScannedEvent) bool) error {
+	u.s.Events += int64(len(batch))
 	texts := make([]string, len(batch))
 	for i := range batch {
 		texts[i], _ = scannedText(&batch[i])

@@ -38,6 +38,10 @@ type ImportOptions struct {
 	// Done, when set, is called on the importing goroutine with the
 	// results of each session (and its sub-agents) once it is stored.
 	Done func([]Result)
+	// Stored, when set, is called on the importing goroutine after each
+	// transaction with what the store wrote in it (the rows with their
+	// ids: a search index takes them from there, see search.Feed).
+	Stored func([]store.NativeResult)
 }
 
 // Progress says how far an import is.
@@ -297,6 +301,9 @@ func (im *nativeImporter) store(ctx context.Context, group []*nativeUnit) error 
 		return ctx.Err() // nothing of the group was stored
 	case err != nil:
 		return err
+	}
+	if im.opts.Stored != nil {
+		im.opts.Stored(stored)
 	}
 	k := 0
 	for _, u := range group {

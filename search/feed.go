@@ -1,0 +1,147 @@
+package search
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// Feed indexes events in the same pass as they are stored: an importer
+// hands each group of rows it has just committed to Add (with their ids,
+// payloads and full text, as store.ImportNative returns them), and the
+// feed indexes them on a goroutine of its own while the importer reads
+// and stores the next group, without reading or decoding the store again.
+//
+// Rows are indexed the way Update's catch-up indexes new events, in the
+// index's own transactions that move its marks with the rows, so a process
+// killed at any point leaves an index that the next Update continues. Rows
+// that do not directly follow what the index holds (another program
+// appended to the store in between, say) are read from the store instead.
+// Close ends the feed with an Update, which indexes anything the feed did
+// not (older events, a failed feed) and merges the index once it is
+// complete.
+//
+// A Feed holds the index's update lock from NewFeed to Close: Update and
+// Rebuild of the same *Index wait for it.
+type Feed struct {
+	x    *Index
+	ctx  context.Context
+	in   chan feedRows
+	done chan struct{}
+	s    Stats
+	// inHand counts the rows indexed as they were handed over (not read
+	// from the store); read after done.
+	inHand int64
+}
+
+type feedRows struct {
+	created map[int64]string
+	rows    []store.ScannedEvent
+}
+
+// feedChunk is how many rows the feed indexes at a time: its transactions
+// commit between chunks when due (see commitIfDue).
+const feedChunk = 1024
+
+// NewFeed starts a feed into the index. Rows added after ctx ends are
+// dropped; Close reports ctx's error.
+func (x *Index) NewFeed(ctx context.Context) *Feed {
+	f := &Feed{x: x, ctx: ctx, in: make(chan feedRows, 1), done: make(chan struct{})}
+	go f.run()
+	return f
+}
+
+// Add queues rows the caller has just stored, with the created time of
+// each of their sessions, for indexing. It blocks while the feed is a
+// group behind, which bounds the memory the rows hold. The feed keeps the
+// slices until it has indexed them; the caller must not change them.
+func (f *Feed) Add(created map[int64]string, rows []store.ScannedEvent) {
+	if len(rows) == 0 {
+		return
+	}
+	select {
+	case f.in <- feedRows{created, rows}:
+	case <-f.done: // feeding stopped; Close's Update indexes them
+	}
+}
+
+// Close indexes what is left with an Update (see Feed) and returns what
+// the feed and the Update did together. progress may be nil.
+func (f *Feed) Close(progress Progress) (Stats, error) {
+	close(f.in)
+	<-f.done
+	if err := f.ctx.Err(); err != nil {
+		return f.s, fmt.Errorf("update search index of %s: %w", f.x.st.Path(), err)
+	}
+	// A feed that failed (a damaged index, a busy file) leaves the rest
+	// to this Update, which rebuilds what is damaged and reports what it
+	// cannot do.
+	s, err := f.x.Update(f.ctx, progress)
+	s.Events += f.s.Events
+	s.Indexed += f.s.Indexed
+	s.TextBytes += f.s.TextBytes
+	s.Purged += f.s.Purged
+	s.Rebuilt = s.Rebuilt || f.s.Rebuilt
+	return s, err
+}
+
+// run indexes what Add queues, holding the update lock, until Close.
+func (f *Feed) run() {
+	x := f.x
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	defer close(f.done)
+	err := x.reopenIfReplaced(f.ctx)
+	var u *updater
+	if err == nil {
+		u, err = x.newUpdater(f.ctx, &f.s, nil)
+	}
+	for r := range f.in {
+		if err == nil {
+			err = u.feed(f.ctx, r, &f.inHand)
+		}
+		if err != nil {
+			break
+		}
+	}
+	if u != nil {
+		if err == nil {
+			err = u.commit()
+		}
+		u.rollback()
+	}
+}
+
+// feed indexes rows the caller stored: in hand when they follow the
+// index's high-water mark directly, else from the store.
+func (u *updater) feed(ctx context.Context, r feedRows, inHand *int64) error {
+	for id, created := range r.created {
+		u.sessions[id] = store.Session{ID: id, Created: created}
+	}
+	_, m, err := u.marks(ctx)
+	if err != nil {
+		return err
+	}
+	if !follows(m.hi, r.rows) {
+		return u.catchUp(ctx)
+	}
+	for lo := 0; lo < len(r.rows); lo += feedChunk {
+		if err := u.rows(ctx, r.rows[lo:min(lo+feedChunk, len(r.rows))], u.takeNew); err != nil {
+			return err
+		}
+	}
+	*inHand += int64(len(r.rows))
+	return nil
+}
+
+// follows reports whether rows have the ids hi+1, hi+2, … in order, so
+// that nothing between them is missing.
+func follows(hi int64, rows []store.ScannedEvent) bool {
+	for i := range rows {
+		if rows[i].ID != hi+1+int64(i) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,153 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// importNative stores a native session of events, one per word (a
+// Glob result that compaction shortens to "N files" among them), as an
+// importer does, and returns what the store wrote.
+func importNative(t *testing.T, st *store.Store, id string, words ...string) []store.NativeResult {
+	t.Helper()
+	evs := []store.Event{store.UserMessage("prompt of " + id)}
+	for _, w := range words {
+		evs = append(evs, store.AssistantText(w+" sharedword"))
+	}
+	var paths []string
+	for i := range 12 {
+		paths = append(paths, fmt.Sprintf("/w/%s%d_only_in_full.go", id, i))
+	}
+	evs = append(evs, store.ToolCall("g", "Glob", nil, json.RawMessage(`{"pattern":"*.go"}`)),
+		store.ToolResult("g", "Glob", nil, strings.Join(paths, "\n"), false))
+	res, err := st.ImportNative(context.Background(), []store.NativeBatch{{
+		Key: store.NativeKey{Agent: "claude", ID: id}, Path: "/h/" + id + ".jsonl", Bytes: 10, Lines: 1, Checksum: "v1:" + id,
+		Events: evs, Worktree: "main", Name: id, Created: "2025-06-01 10:00:00"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func feedAll(f *Feed, res []store.NativeResult) {
+	created := map[int64]string{}
+	var rows []store.ScannedEvent
+	for _, r := range res {
+		created[r.SessionID] = r.SessionCreated
+		rows = append(rows, r.Rows...)
+	}
+	f.Add(created, rows)
+}
+
+func rowCount(res ...[]store.NativeResult) int64 {
+	var n int64
+	for _, rs := range res {
+		for _, r := range rs {
+			n += int64(len(r.Rows))
+		}
+	}
+	return n
+}
+
+// TestFeedIndexesRowsInHand: rows handed to a feed are indexed as they
+// are, without reading the store, and the index answers as one built from
+// the store does (full text included); opened again, it is neither
+// damaged nor rebuilt (the mark's row hash matches the stored row).
+func TestFeedIndexesRowsInHand(t *testing.T) {
+	ctx := context.Background()
+	st := mustOpenStore(t, testStorePath(t))
+	manyEvents(t, st, 2, 20)
+	x := mustIndex(t, st)
+	f := x.NewFeed(ctx)
+	a := importNative(t, st, "a", "w0x1", "alphafed")
+	feedAll(f, a)
+	b := importNative(t, st, "b", "w1x3", "betafed")
+	feedAll(f, b)
+	s, err := f.Close(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.inHand != rowCount(a, b) || s.Rebuilt || s.Events != rowCount(a, b) {
+		t.Fatalf("%d of %d rows taken in hand; stats %+v", f.inHand, rowCount(a, b), s)
+	}
+	for _, q := range []string{"alphafed", "betafed", "b11_only_in_full"} {
+		if r := mustSearch(t, x, q); len(r.Hits) != 1 {
+			t.Errorf("%q: %+v", q, r.Hits)
+		}
+	}
+	got := answers(t, x)
+	x.Close()
+	x, err = Open(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	if s := mustUpdate(t, x); s.Damaged || s.Rebuilt || s.Events != 0 {
+		t.Fatalf("the fed index opened again: %+v", s)
+	}
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	if want := answers(t, mustIndex(t, st)); !equalAnswers(got, want) {
+		t.Errorf("fed index: %v\nbuilt from the store: %v", got, want)
+	}
+}
+
+// TestFeedReadsWhatDoesNotFollow: rows whose ids do not directly follow
+// what the index holds (another writer appended in between, or rows were
+// never handed over) are read from the store instead, so nothing between
+// them is missed.
+func TestFeedReadsWhatDoesNotFollow(t *testing.T) {
+	ctx := context.Background()
+	st := mustOpenStore(t, testStorePath(t))
+	manyEvents(t, st, 2, 10)
+	x := mustIndex(t, st)
+	f := x.NewFeed(ctx)
+	importNative(t, st, "a", "alphamissed") // never handed over
+	mustSession(t, st, "other writer", store.AssistantText("appendedbetween"))
+	b := importNative(t, st, "b", "betafed")
+	feedAll(f, b)
+	if _, err := f.Close(nil); err != nil {
+		t.Fatal(err)
+	}
+	if f.inHand != 0 {
+		t.Errorf("%d rows taken in hand after a gap", f.inHand)
+	}
+	for _, q := range []string{"alphamissed", "appendedbetween", "betafed", "a3_only_in_full"} {
+		if r := mustSearch(t, x, q); len(r.Hits) != 1 {
+			t.Errorf("%q: %+v", q, r.Hits)
+		}
+	}
+}
+
+// TestFeedCancelled: a feed stopped part way (its context cancelled, as
+// an interrupted import) leaves an index that the next Update completes
+// to the same answers as one built at once.
+func TestFeedCancelled(t *testing.T) {
+	st := mustOpenStore(t, testStorePath(t))
+	manyEvents(t, st, 2, 10)
+	x := mustIndex(t, st)
+	ctx, cancel := context.WithCancel(context.Background())
+	f := x.NewFeed(ctx)
+	feedAll(f, importNative(t, st, "a", "alphafed"))
+	cancel()
+	feedAll(f, importNative(t, st, "b", "betafed"))
+	if _, err := f.Close(nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Close after the cancel = %v", err)
+	}
+	mustUpdate(t, x)
+	for _, q := range []string{"alphafed", "betafed"} {
+		if r := mustSearch(t, x, q); len(r.Hits) != 1 {
+			t.Errorf("%q: %+v", q, r.Hits)
+		}
+	}
+	got := answers(t, x)
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	if want := answers(t, mustIndex(t, st)); !equalAnswers(got, want) {
+		t.Errorf("after the cancelled feed: %v\nwant %v", got, want)
+	}
+}
