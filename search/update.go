@@ -288,7 +288,8 @@ func (x *Index) newUpdater(ctx context.Context, s *Stats, progress Progress) (*u
 // every segment of each of its 4-grams, so this makes queries several
 // times faster (measured: 24 ms to 3 ms for a rare word on 1M events). It
 // costs about a tenth of the build. Later appends add small segments that
-// FTS5's automerge keeps few.
+// FTS5's automerge, back to its default from here on (see merging), keeps
+// few.
 func (x *Index) optimizeOnce(ctx context.Context) error {
 	m, err := readMarks(ctx, x.w)
 	if err != nil || m.lo != 0 {
@@ -299,6 +300,9 @@ func (x *Index) optimizeOnce(ctx context.Context) error {
 	}
 	err = x.writeTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO fts(fts) VALUES('optimize')"); err != nil {
+			return err
+		}
+		if err := setMerging(ctx, tx, defaultMerge); err != nil {
 			return err
 		}
 		return setMeta(ctx, tx, "optimized", "1")

@@ -343,3 +343,33 @@ func TestBudgetNotSpentAfterTheLastCandidate(t *testing.T) {
 		t.Errorf("search of %d candidates on a slow machine = %d hits, partial %v note %q", firstChunk-1, len(r.Hits), r.Partial, r.Note)
 	}
 }
+
+// TestMergingDuringFirstBuild: a first build leaves merging to its final
+// optimize (no automerge), and the optimize restores FTS5's defaults for
+// the appends that follow.
+func TestMergingDuringFirstBuild(t *testing.T) {
+	st := mustOpenStore(t, testStorePath(t))
+	manyEvents(t, st, 2, 10)
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	x, err := Open(context.Background(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	config := func() merging {
+		var m merging
+		for k, v := range map[string]*int{"automerge": &m.automerge, "crisismerge": &m.crisismerge} {
+			if err := x.r.QueryRow("SELECT v FROM fts_config WHERE k = ?", k).Scan(v); err != nil {
+				t.Fatalf("fts_config %s: %v", k, err)
+			}
+		}
+		return m
+	}
+	if got := config(); got != buildMerge {
+		t.Errorf("merging of a new index = %+v, want %+v", got, buildMerge)
+	}
+	mustUpdate(t, x)
+	if got := config(); got != defaultMerge {
+		t.Errorf("merging after the first build = %+v, want %+v", got, defaultMerge)
+	}
+}
