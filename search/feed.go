@@ -47,14 +47,14 @@ const feedChunk = 1024
 // NewFeed starts a feed into the index. Rows added after ctx ends are
 // dropped; Close reports ctx's error.
 func (x *Index) NewFeed(ctx context.Context) *Feed {
-	f := &Feed{x: x, ctx: ctx, in: make(chan feedRows, 1), done: make(chan struct{})}
+	f := &Feed{x: x, ctx: ctx, in: make(chan feedRows), done: make(chan struct{})}
 	go f.run()
 	return f
 }
 
 // Add queues rows the caller has just stored, with the created time of
-// each of their sessions, for indexing. It blocks while the feed is a
-// group behind, which bounds the memory the rows hold. The feed keeps the
+// each of their sessions, for indexing. It blocks until the feed has
+// indexed the rows of the previous call, which bounds the memory they hold. The feed keeps the
 // slices until it has indexed them; the caller must not change them.
 func (f *Feed) Add(created map[int64]string, rows []store.ScannedEvent) {
 	if len(rows) == 0 {
