@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"flag"
+	"io/fs"
 	"path/filepath"
 	"testing"
 	"time"
@@ -14,43 +15,33 @@ import (
 	"github.com/lazuli-app/lazuli/store"
 )
 
-var nativeCopies = flag.Int("native.copies", 3, "copies of each Claude fixture in BenchmarkNativeImportIndex (Codex: 3/4 of it); 60 is the full ~700 MB workload")
+var (
+	nativeCopies = flag.Int("native.copies", 3, "copies of each Claude fixture in BenchmarkNativeImportIndex (Codex: 3/4 of it); 60 is the full ~700 MB workload")
+	nativeHome   = flag.String("native.home", "", "an existing workload (nativework -home DIR) for BenchmarkNativeImportIndex to use instead of building one")
+)
 
 // BenchmarkNativeImportIndex imports a native-history workload built from
-// the shared fixtures (nativetree.Workload; -native.copies sizes it) into a
-// new store and builds its search index, reporting events/s and MB/s of
-// the import, of the index build and of both together. Profile with
-// -cpuprofile. scripts/bench-native.sh measures the full workload through
-// the lazuli binary.
+// the shared fixtures (nativetree.Workload; -native.copies sizes it, or
+// -native.home names one already built) three ways, each into a new store:
+// the import alone (import-native --no-index), the index build of that
+// store (reindex), and both in one pass as import-native does them (the
+// rows of each import transaction fed to the index, search.Feed). It
+// reports events/s and MB/s of each, and CPU seconds of the one pass.
+// Profile with -cpuprofile. scripts/bench-native.sh measures the full
+// workload through the lazuli binary.
 func BenchmarkNativeImportIndex(b *testing.B) {
-	src := fixtures.Dir(b, "transcripts")
 	ctx := context.Background()
-	home := b.TempDir()
-	tree, ws, err := nativetree.Workload(src, home, nativetree.WorkloadOptions{
-		ClaudeCopies: *nativeCopies, CodexCopies: max(1, *nativeCopies*3/4)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	mb := float64(ws.Bytes) / 1e6
-	var importTime, indexTime time.Duration
+	tree, mb := nativeWorkload(b)
+	var importTime, indexTime, bothTime, bothCPU time.Duration
 	var events int
 	for i := 0; i < b.N; i++ {
-		dir := b.TempDir()
-		b.Setenv(store.CacheDirEnv, filepath.Join(dir, "cache"))
-		st, err := store.Open(ctx, filepath.Join(dir, ".azureal", "sessions.azs"))
-		if err != nil {
-			b.Fatal(err)
-		}
+		// The import alone, then the index of that store.
+		st := benchStore(b)
 		start := time.Now()
-		scan, err := native.Scan(ctx, native.Options{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir})
-		if err != nil {
-			b.Fatal(err)
-		}
-		res, err := native.Import(ctx, st, scan.Sessions, native.ImportOptions{ClaudeHome: native.ClaudeHomeOf(tree.ClaudeDir)})
-		if err != nil {
-			b.Fatal(err)
-		}
-		mid := time.Now()
+		res := benchImport(b, st, tree, nil)
+		importTime += time.Since(start)
+		events = native.Summarize(res, 0).ImportedEvents
+		start = time.Now()
 		x, err := search.Open(ctx, st)
 		if err != nil {
 			b.Fatal(err)
@@ -58,18 +49,89 @@ func BenchmarkNativeImportIndex(b *testing.B) {
 		if _, err := x.Update(ctx, nil); err != nil {
 			b.Fatal(err)
 		}
-		indexTime += time.Since(mid)
-		importTime += mid.Sub(start)
-		events = native.Summarize(res, 0).ImportedEvents
+		indexTime += time.Since(start)
+		x.Close()
+		st.Close()
+
+		// Both in one pass.
+		st = benchStore(b)
+		start, cpu := time.Now(), cpuTime()
+		if x, err = search.Open(ctx, st); err != nil {
+			b.Fatal(err)
+		}
+		feed := x.NewFeed(ctx)
+		benchImport(b, st, tree, (&indexFeed{x: x, feed: feed}).add)
+		if _, err := feed.Close(nil); err != nil {
+			b.Fatal(err)
+		}
+		bothTime += time.Since(start)
+		bothCPU += cpuTime() - cpu
 		x.Close()
 		st.Close()
 	}
 	n := float64(b.N)
-	imp, idx := importTime.Seconds()/n, indexTime.Seconds()/n
+	imp, idx, both := importTime.Seconds()/n, indexTime.Seconds()/n, bothTime.Seconds()/n
 	b.ReportMetric(float64(events)/imp, "import-events/s")
 	b.ReportMetric(mb/imp, "import-MB/s")
 	b.ReportMetric(float64(events)/idx, "index-events/s")
-	b.ReportMetric(mb/(imp+idx), "total-MB/s")
-	b.ReportMetric(float64(events)/(imp+idx), "total-events/s")
+	b.ReportMetric(float64(events)/both, "onepass-events/s")
+	b.ReportMetric(mb/both, "onepass-MB/s")
+	b.ReportMetric(bothCPU.Seconds()/n, "onepass-cpu-s")
 	b.ReportMetric(mb, "MB")
+}
+
+// benchStore opens a new store, with a cache folder of its own.
+func benchStore(b *testing.B) *store.Store {
+	dir := b.TempDir()
+	b.Setenv(store.CacheDirEnv, filepath.Join(dir, "cache"))
+	st, err := store.Open(context.Background(), filepath.Join(dir, ".azureal", "sessions.azs"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return st
+}
+
+// benchImport scans and imports the workload as import-native does.
+func benchImport(b *testing.B, st *store.Store, tree nativetree.Tree, stored func([]store.NativeResult)) []native.Result {
+	ctx := context.Background()
+	scan, err := native.Scan(ctx, native.Options{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	res, err := native.Import(ctx, st, scan.Sessions, native.ImportOptions{
+		ClaudeHome: native.ClaudeHomeOf(tree.ClaudeDir), Stored: stored})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return res
+}
+
+// nativeWorkload is the workload of -native.home, or one built from the
+// shared fixtures with -native.copies, and its size in MB.
+func nativeWorkload(b *testing.B) (nativetree.Tree, float64) {
+	if *nativeHome != "" {
+		tree := nativetree.Tree{Home: *nativeHome, ClaudeDir: filepath.Join(*nativeHome, ".claude", "projects"),
+			CodexDir: filepath.Join(*nativeHome, ".codex", "sessions")}
+		var size int64
+		for _, dir := range []string{tree.ClaudeDir, tree.CodexDir} {
+			err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+				if err != nil || d.IsDir() {
+					return err
+				}
+				fi, err := d.Info()
+				size += fi.Size()
+				return err
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		return tree, float64(size) / 1e6
+	}
+	tree, ws, err := nativetree.Workload(fixtures.Dir(b, "transcripts"), b.TempDir(), nativetree.WorkloadOptions{
+		ClaudeCopies: *nativeCopies, CodexCopies: max(1, *nativeCopies*3/4)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return tree, float64(ws.Bytes) / 1e6
 }
