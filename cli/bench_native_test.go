@@ -60,7 +60,7 @@ func BenchmarkNativeImportIndex(b *testing.B) {
 			b.Fatal(err)
 		}
 		feed := x.NewFeed(ctx)
-		benchImport(b, st, tree, (&indexFeed{x: x, feed: feed}).add)
+		benchImport(b, st, tree, (&indexFeed{ctx: ctx, x: x, feed: feed}).add)
 		if _, err := feed.Close(nil); err != nil {
 			b.Fatal(err)
 		}

@@ -10,29 +10,42 @@ import (
 
 // indexFeed builds a store's search index in the same pass as an import
 // (search.Feed): the rows each import transaction stored are indexed on a
-// goroutine of their own while the next ones are read and stored.
+// goroutine of their own while the next ones are read and stored. The
+// index is opened when the import first stores something, so an import
+// with nothing new costs no more than before.
 type indexFeed struct {
-	x    *search.Index
-	feed *search.Feed
+	ctx    context.Context
+	env    *Env
+	st     *store.Store
+	x      *search.Index
+	feed   *search.Feed
+	failed bool // the index could not be opened (said once)
 }
 
-// startIndexFeed opens st's index and starts feeding it; nil when off or
-// when the index cannot be opened (said on stderr: the import goes on and
-// search brings the index up to date later).
+// startIndexFeed returns the feed of st's index; nil when off.
 func startIndexFeed(ctx context.Context, env *Env, st *store.Store, off bool) *indexFeed {
 	if off {
 		return nil
 	}
-	x, err := search.Open(ctx, st)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "search index not updated: %v\n", err)
-		return nil
-	}
-	return &indexFeed{x: x, feed: x.NewFeed(ctx)}
+	return &indexFeed{ctx: ctx, env: env, st: st}
 }
 
-// add hands the rows of one import transaction to the index.
+// add hands the rows of one import transaction to the index, opening it
+// first; an index that cannot be opened is said on stderr, and the import
+// goes on (search brings the index up to date later).
 func (f *indexFeed) add(results []store.NativeResult) {
+	if f.feed == nil && !f.failed {
+		x, err := search.Open(f.ctx, f.st)
+		if err != nil {
+			fmt.Fprintf(f.env.Stderr, "search index not updated: %v\n", err)
+			f.failed = true
+			return
+		}
+		f.x, f.feed = x, x.NewFeed(f.ctx)
+	}
+	if f.feed == nil {
+		return
+	}
 	created := map[int64]string{}
 	var rows []store.ScannedEvent
 	for _, r := range results {
@@ -46,6 +59,9 @@ func (f *indexFeed) add(results []store.NativeResult) {
 // saying what it did when verbose; a failure is said on stderr, as the
 // import itself is complete.
 func (f *indexFeed) close(env *Env, verbose bool) {
+	if f.feed == nil {
+		return
+	}
 	s, err := f.feed.Close(nil)
 	if cerr := f.x.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("close search index: %w", cerr)
