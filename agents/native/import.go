@@ -76,11 +76,12 @@ type Result struct {
 // importGroupUnits sessions, each group in one transaction: a transaction
 // per session costs a sync of the file each, a third of an import's time on
 // a busy disk. A group is stored whole or not at all, so each session in it
-// still is. 8 MiB rather than 16: with the search index fed in the same
+// still is. 4 MiB rather than 16: with the search index fed in the same
 // pass, a group's rows are held until they are indexed too (peak memory of
-// import-native on a 118 MB history: 168 → 124 MB with readAheadUnits 4).
+// import-native on a 118 MB history: 168 MB with 16 MiB and 8 units read
+// ahead, 124 MB with 8 MiB and 4, 107 MB with 4 MiB and 2).
 const (
-	importGroupBytes = 8 << 20
+	importGroupBytes = 4 << 20
 	importGroupUnits = 256
 )
 
@@ -186,7 +187,7 @@ type nativeUnit struct {
 
 // readAheadUnits bounds how many sessions are read ahead of the one being
 // stored, and so the memory their events hold.
-const readAheadUnits = 4
+const readAheadUnits = 2
 
 // readAhead reads units (parses their files) on up to GOMAXPROCS
 // goroutines, at most readAheadUnits ahead of the caller, who takes them
