@@ -105,9 +105,11 @@ func (f *Feed) run() {
 			break
 		}
 	}
+	// Whatever stopped the feed (an error here, or a failed commit) is
+	// left to Close's Update, which reads what is missing from the store.
 	if u != nil {
 		if err == nil {
-			err = u.commit()
+			_ = u.commit()
 		}
 		u.rollback()
 	}

@@ -35,6 +35,15 @@ func importNative(t *testing.T, st *store.Store, id string, words ...string) []s
 	return res
 }
 
+// indexedStore is a store of two interleaved sessions and its index, up
+// to date.
+func indexedStore(t *testing.T) (*store.Store, *Index) {
+	t.Helper()
+	st := mustOpenStore(t, testStorePath(t))
+	manyEvents(t, st, 2, 20)
+	return st, mustIndex(t, st)
+}
+
 func feedAll(f *Feed, res []store.NativeResult) {
 	created := map[int64]string{}
 	var rows []store.ScannedEvent
@@ -61,9 +70,7 @@ func rowCount(res ...[]store.NativeResult) int64 {
 // damaged nor rebuilt (the mark's row hash matches the stored row).
 func TestFeedIndexesRowsInHand(t *testing.T) {
 	ctx := context.Background()
-	st := mustOpenStore(t, testStorePath(t))
-	manyEvents(t, st, 2, 20)
-	x := mustIndex(t, st)
+	st, x := indexedStore(t)
 	f := x.NewFeed(ctx)
 	a := importNative(t, st, "a", "w0x1", "alphafed")
 	feedAll(f, a)
@@ -102,11 +109,8 @@ func TestFeedIndexesRowsInHand(t *testing.T) {
 // never handed over) are read from the store instead, so nothing between
 // them is missed.
 func TestFeedReadsWhatDoesNotFollow(t *testing.T) {
-	ctx := context.Background()
-	st := mustOpenStore(t, testStorePath(t))
-	manyEvents(t, st, 2, 10)
-	x := mustIndex(t, st)
-	f := x.NewFeed(ctx)
+	st, x := indexedStore(t)
+	f := x.NewFeed(context.Background())
 	importNative(t, st, "a", "alphamissed") // never handed over
 	mustSession(t, st, "other writer", store.AssistantText("appendedbetween"))
 	b := importNative(t, st, "b", "betafed")
@@ -128,9 +132,7 @@ func TestFeedReadsWhatDoesNotFollow(t *testing.T) {
 // an interrupted import) leaves an index that the next Update completes
 // to the same answers as one built at once.
 func TestFeedCancelled(t *testing.T) {
-	st := mustOpenStore(t, testStorePath(t))
-	manyEvents(t, st, 2, 10)
-	x := mustIndex(t, st)
+	st, x := indexedStore(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	f := x.NewFeed(ctx)
 	feedAll(f, importNative(t, st, "a", "alphafed"))

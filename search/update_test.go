@@ -351,11 +351,11 @@ func TestMergingDuringFirstBuild(t *testing.T) {
 	st := mustOpenStore(t, testStorePath(t))
 	manyEvents(t, st, 2, 10)
 	t.Setenv(store.CacheDirEnv, t.TempDir())
-	x, err := Open(context.Background(), st)
+	x, err := Open(context.Background(), st) // not built yet: mustIndex would build it
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer x.Close()
+	t.Cleanup(func() { x.Close() })
 	config := func() merging {
 		var m merging
 		for k, v := range map[string]*int{"automerge": &m.automerge, "crisismerge": &m.crisismerge} {

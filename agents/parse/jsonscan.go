@@ -53,17 +53,11 @@ func scanObject(raw []byte) (Object, bool) {
 			return nil, false
 		}
 		o[key] = raw[start:end:end]
-		i = skipWS(raw, end)
-		if i >= len(raw) {
+		var closed bool
+		if i, closed = afterElement(raw, end, '}'); i < 0 {
 			return nil, false
-		}
-		switch raw[i] {
-		case ',':
-			i = skipWS(raw, i+1)
-		case '}':
-			return endOf(o, raw, i+1)
-		default:
-			return nil, false
+		} else if closed {
+			return endOf(o, raw, i)
 		}
 	}
 }
@@ -87,19 +81,30 @@ func scanArray(raw []byte) ([]json.RawMessage, bool) {
 			return nil, false
 		}
 		a = append(a, raw[i:end:end])
-		i = skipWS(raw, end)
-		if i >= len(raw) {
+		var closed bool
+		if i, closed = afterElement(raw, end, ']'); i < 0 {
 			return nil, false
-		}
-		switch raw[i] {
-		case ',':
-			i = skipWS(raw, i+1)
-		case ']':
-			return endOf(a, raw, i+1)
-		default:
-			return nil, false
+		} else if closed {
+			return endOf(a, raw, i)
 		}
 	}
+}
+
+// afterElement reads what follows an element ending at raw[i] of an
+// object or array that closing ends: a comma, after which it returns the
+// index of the next element, or closing, after which it returns the index
+// past it and closed true; -1 for anything else.
+func afterElement(raw []byte, i int, closing byte) (next int, closed bool) {
+	i = skipWS(raw, i)
+	switch {
+	case i >= len(raw):
+		return -1, false
+	case raw[i] == ',':
+		return skipWS(raw, i+1), false
+	case raw[i] == closing:
+		return i + 1, true
+	}
+	return -1, false
 }
 
 // endOf returns v when nothing but white space follows raw[i:], else the
