@@ -3,10 +3,12 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lazuli-app/lazuli/agents/native"
 	"github.com/lazuli-app/lazuli/internal/nativetree"
@@ -232,5 +234,33 @@ func TestImportNativeBuildsTheIndex(t *testing.T) {
 		if indexed := s.Events == 0 && !s.Rebuilt; indexed == noIndex {
 			t.Errorf("--no-index %v: the Update after the import read %d events (rebuilt %v)", noIndex, s.Events, s.Rebuilt)
 		}
+	}
+}
+
+// TestImportNativeLeavesTheIndexWhenNothingIsNew: a re-import that only
+// records a touched file's new stat does not open (or create) the search
+// index: it stays the folder walk and a read of the record.
+func TestImportNativeLeavesTheIndexWhenNothingIsNew(t *testing.T) {
+	tree := nativetree.ForTest(t)
+	dir := t.TempDir()
+	args := nativeArgs(tree.ClaudeDir, tree.CodexDir, "--project", "/src/experiments")
+	if code, _, errOut := run(t, dir, append(args, "--no-index")...); code != 0 {
+		t.Fatalf("import exit %d: %s", code, errOut)
+	}
+	later := time.Now().Add(time.Minute)
+	for _, p := range tree.Files {
+		if err := os.Chtimes(p, later, later); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, out, errOut := run(t, dir, args...); code != 0 || !strings.Contains(out, "0 new session(s)") {
+		t.Fatalf("re-import exit %d: %s%s", code, out, errOut)
+	}
+	index, err := search.IndexPath(filepath.Join(dir, ".azureal", "sessions.azs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(index); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a re-import with nothing new opened the search index (%v)", err)
 	}
 }

@@ -11,8 +11,8 @@ import (
 // indexFeed builds a store's search index in the same pass as an import
 // (search.Feed): the rows each import transaction stored are indexed on a
 // goroutine of their own while the next ones are read and stored. The
-// index is opened when the import first stores something, so an import
-// with nothing new costs no more than before.
+// index is opened when the import first stores events, so an import with
+// nothing new costs no more than before.
 type indexFeed struct {
 	ctx    context.Context
 	env    *Env
@@ -34,7 +34,16 @@ func startIndexFeed(ctx context.Context, env *Env, st *store.Store, off bool) *i
 // first; an index that cannot be opened is said on stderr, and the import
 // goes on (search brings the index up to date later).
 func (f *indexFeed) add(results []store.NativeResult) {
-	if f.feed == nil && !f.failed {
+	created := map[int64]string{}
+	var rows []store.ScannedEvent
+	for _, r := range results {
+		created[r.SessionID] = r.SessionCreated
+		rows = append(rows, r.Rows...)
+	}
+	if len(rows) == 0 || f.failed {
+		return // only records moved (a touched file): nothing to index
+	}
+	if f.feed == nil {
 		x, err := search.Open(f.ctx, f.st)
 		if err != nil {
 			fmt.Fprintf(f.env.Stderr, "search index not updated: %v\n", err)
@@ -42,15 +51,6 @@ func (f *indexFeed) add(results []store.NativeResult) {
 			return
 		}
 		f.x, f.feed = x, x.NewFeed(f.ctx)
-	}
-	if f.feed == nil {
-		return
-	}
-	created := map[int64]string{}
-	var rows []store.ScannedEvent
-	for _, r := range results {
-		created[r.SessionID] = r.SessionCreated
-		rows = append(rows, r.Rows...)
 	}
 	f.feed.Add(created, rows)
 }
