@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -22,7 +22,7 @@ func importNative(t *testing.T, st *store.Store, id string, words ...string) []s
 	}
 	var paths []string
 	for i := range 12 {
-		paths = append(paths, fmt.Sprintf("/w/%s%d_only_in_full.go", id, i))
+		paths = append(paths, "/w/"+id+strconv.Itoa(i)+"_only_in_full.go")
 	}
 	evs = append(evs, store.ToolCall("g", "Glob", nil, json.RawMessage(`{"pattern":"*.go"}`)),
 		store.ToolResult("g", "Glob", nil, strings.Join(paths, "\n"), false))
