@@ -1,0 +1,207 @@
+package insight
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+// SessionActivity is what the index knows of one session: the rows of
+// Activity, which the chronicle reports are written from.
+type SessionActivity struct {
+	ID       int64
+	Created  string // "YYYY-MM-DD HH:MM:SS" UTC
+	Worktree string
+	Name     string
+	Events   int64
+	Turns    int64
+	LastAt   string // the latest usage time ("YYYY-MM-DD HH:MM:SS"), "" when none was reported
+	// DurationMS sums the durations the turns' Complete events reported.
+	DurationMS    int64
+	CostUSD       float64
+	CostEstimated bool
+	Models        []ModelUse // by cost, then name
+}
+
+// ModelUse is one model's share of a session.
+type ModelUse struct {
+	Model   string
+	Backend string
+	Turns   int64
+	CostUSD float64
+}
+
+// TurnRow is one prompt of a session and what followed it up to the next
+// prompt (turn 0: the events before the first prompt).
+type TurnRow struct {
+	Session    int64
+	Turn       int64
+	FirstSeq   int64
+	LastSeq    int64
+	Prompt     string // clipped to 300 characters
+	ToolCalls  int64
+	ToolErrors int64
+	Success    *bool  // the turn's Complete; nil when it had none
+	DurationMS *int64 // the turn's Complete; nil when it had none
+	At         string // the turn's latest usage time; "" when none was reported
+}
+
+// storeTime turns a usage time (RFC 3339 or the store's format) into the
+// store's "YYYY-MM-DD HH:MM:SS", so that times compare as text.
+const storeTime = `substr(replace(%s, 'T', ' '), 1, 19)`
+
+// Activity lists the sessions active since the time (a store time,
+// "YYYY-MM-DD HH:MM:SS" or a prefix of it; "" for all): created then or
+// later, or with usage reported then or later. Sessions come in id order.
+func (x *Index) Activity(ctx context.Context, since string) ([]SessionActivity, error) {
+	at := fmt.Sprintf(storeTime, "u.at")
+	rows, err := x.db.QueryContext(ctx, `WITH last AS (SELECT u.session, MAX(`+at+`) AS at, SUM(u.cost_usd) AS cost,
+			MAX(u.cost_estimated) AS est FROM usage u GROUP BY u.session),
+		dur AS (SELECT session, SUM(duration_ms) AS ms FROM turns GROUP BY session)
+		SELECT s.id, s.created, s.worktree, s.name, s.events, s.turns, COALESCE(last.at, ''), COALESCE(dur.ms, 0),
+			COALESCE(last.cost, 0), COALESCE(last.est, 0)
+		FROM sessions s LEFT JOIN last ON last.session = s.id LEFT JOIN dur ON dur.session = s.id
+		WHERE ?1 = '' OR s.created >= ?1 OR last.at >= ?1 ORDER BY s.id`, since)
+	if err != nil {
+		return nil, fmt.Errorf("activity of %s: %w", x.st.Path(), err)
+	}
+	var out []SessionActivity
+	byID := map[int64]int{}
+	for rows.Next() {
+		var a SessionActivity
+		var est int64
+		if err := rows.Scan(&a.ID, &a.Created, &a.Worktree, &a.Name, &a.Events, &a.Turns, &a.LastAt, &a.DurationMS,
+			&a.CostUSD, &est); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("activity of %s: %w", x.st.Path(), err)
+		}
+		a.CostEstimated = est != 0
+		byID[a.ID] = len(out)
+		out = append(out, a)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("activity of %s: %w", x.st.Path(), err)
+	}
+	if err := x.modelUse(ctx, out, byID); err != nil {
+		return nil, fmt.Errorf("models of %s: %w", x.st.Path(), err)
+	}
+	return out, nil
+}
+
+// modelUse fills in the models of the sessions listed.
+func (x *Index) modelUse(ctx context.Context, list []SessionActivity, byID map[int64]int) error {
+	rows, err := x.db.QueryContext(ctx, `SELECT session, model, backend, COUNT(DISTINCT turn), SUM(cost_usd) FROM usage
+		WHERE model != '' GROUP BY session, model, backend ORDER BY session, 5 DESC, model`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var m ModelUse
+		if err := rows.Scan(&id, &m.Model, &m.Backend, &m.Turns, &m.CostUSD); err != nil {
+			return err
+		}
+		if i, ok := byID[id]; ok {
+			list[i].Models = append(list[i].Models, m)
+		}
+	}
+	return rows.Err()
+}
+
+// TurnRows lists the turns of the sessions (in session and turn order),
+// with the latest usage time of each.
+func (x *Index) TurnRows(ctx context.Context, sessions []int64) ([]TurnRow, error) {
+	if len(sessions) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, len(sessions))
+	for i, id := range sessions {
+		ids[i] = fmt.Sprint(id)
+	}
+	list := strings.Join(ids, ",")
+	at := fmt.Sprintf(storeTime, "MAX(u.at)")
+	rows, err := x.db.QueryContext(ctx, `WITH ats AS (SELECT u.session, u.turn, `+at+` AS at FROM usage u
+			WHERE u.session IN (`+list+`) GROUP BY 1, 2)
+		SELECT t.session, t.turn, t.first_seq, t.last_seq, t.prompt, t.tool_calls, t.tool_errors, t.success, t.duration_ms,
+			COALESCE(ats.at, '') FROM turns t LEFT JOIN ats ON ats.session = t.session AND ats.turn = t.turn
+		WHERE t.session IN (`+list+`) ORDER BY t.session, t.turn`)
+	if err != nil {
+		return nil, fmt.Errorf("turns of %s: %w", x.st.Path(), err)
+	}
+	defer rows.Close()
+	var out []TurnRow
+	for rows.Next() {
+		var t TurnRow
+		var ok sql.NullBool
+		var ms sql.NullInt64
+		if err := rows.Scan(&t.Session, &t.Turn, &t.FirstSeq, &t.LastSeq, &t.Prompt, &t.ToolCalls, &t.ToolErrors,
+			&ok, &ms, &t.At); err != nil {
+			return nil, fmt.Errorf("turns of %s: %w", x.st.Path(), err)
+		}
+		if ok.Valid {
+			t.Success = &ok.Bool
+		}
+		if ms.Valid {
+			t.DurationMS = &ms.Int64
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// ToolError is one tool's calls and errors in one session.
+type ToolError struct {
+	Session int64
+	ToolRow
+}
+
+// ToolErrors lists, per session and tool, the tools that failed at least
+// once, in session and name order.
+func (x *Index) ToolErrors(ctx context.Context) ([]ToolError, error) {
+	rows, err := x.db.QueryContext(ctx, "SELECT session, name, calls, errors FROM tools WHERE errors > 0 ORDER BY session, name")
+	if err != nil {
+		return nil, fmt.Errorf("tool errors of %s: %w", x.st.Path(), err)
+	}
+	defer rows.Close()
+	var out []ToolError
+	for rows.Next() {
+		var t ToolError
+		if err := rows.Scan(&t.Session, &t.Name, &t.Calls, &t.Errors); err != nil {
+			return nil, fmt.Errorf("tool errors of %s: %w", x.st.Path(), err)
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// Churn is a file changed many times in one session.
+type Churn struct {
+	Session  int64
+	Path     string
+	Count    int64 // edits, writes, creations and deletions
+	FirstSeq int64
+	LastSeq  int64
+}
+
+// Churned lists the files some session changed at least min times, in
+// session and path order.
+func (x *Index) Churned(ctx context.Context, min int64) ([]Churn, error) {
+	rows, err := x.db.QueryContext(ctx, `SELECT session, path, SUM(count), MIN(first_seq), MAX(last_seq) FROM files
+		WHERE action != 'read' GROUP BY session, path HAVING SUM(count) >= ? ORDER BY session, path`, min)
+	if err != nil {
+		return nil, fmt.Errorf("churned files of %s: %w", x.st.Path(), err)
+	}
+	defer rows.Close()
+	var out []Churn
+	for rows.Next() {
+		var c Churn
+		if err := rows.Scan(&c.Session, &c.Path, &c.Count, &c.FirstSeq, &c.LastSeq); err != nil {
+			return nil, fmt.Errorf("churned files of %s: %w", x.st.Path(), err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
