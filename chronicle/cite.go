@@ -1,0 +1,166 @@
+package chronicle
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Cite points at an event of a session: written [S12#340] in a report
+// (session 12, event seq 340), [S12] for a whole session, and
+// [S12#340@2] for a session of the second store when a report covers
+// several.
+type Cite struct {
+	Store   int // index into the sources
+	Session int64
+	Seq     int64 // 0: the session as a whole
+}
+
+// String is the citation as a report writes it.
+func (c Cite) String() string {
+	var b strings.Builder
+	b.WriteString("[S")
+	b.WriteString(strconv.FormatInt(c.Session, 10))
+	if c.Seq > 0 {
+		b.WriteByte('#')
+		b.WriteString(strconv.FormatInt(c.Seq, 10))
+	}
+	if c.Store > 0 {
+		b.WriteByte('@')
+		b.WriteString(strconv.Itoa(c.Store + 1))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// MarshalText writes the citation as a report does, so the facts given to
+// an agent hold citations it can copy.
+func (c Cite) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// reCite finds citations; one followed by "(" is already a link.
+var reCite = regexp.MustCompile(`\[S(\d{1,18})(?:#(\d{1,18}))?(?:@(\d{1,4}))?\]`)
+
+// citesIn lists the citations in text with their byte ranges.
+func citesIn(text string) ([]Cite, [][2]int) {
+	var cites []Cite
+	var at [][2]int
+	for _, m := range reCite.FindAllStringSubmatchIndex(text, -1) {
+		if m[1] < len(text) && text[m[1]] == '(' {
+			continue
+		}
+		var c Cite
+		c.Session, _ = strconv.ParseInt(text[m[2]:m[3]], 10, 64) // \d{1,18} always parses
+		if m[4] >= 0 {
+			c.Seq, _ = strconv.ParseInt(text[m[4]:m[5]], 10, 64)
+		}
+		if m[6] >= 0 {
+			n, _ := strconv.Atoi(text[m[6]:m[7]])
+			c.Store = n - 1
+		}
+		cites = append(cites, c)
+		at = append(at, [2]int{m[0], m[1]})
+	}
+	return cites, at
+}
+
+// Checked is a report's citations, each checked against the stores.
+type Checked struct {
+	Resolved   []Cite
+	Unresolved []Cite
+}
+
+// Check verifies every citation of text: its store is one of the sources,
+// its session is there and (when it names one) so is its event.
+func Check(ctx context.Context, sources []Source, text string) (Checked, error) {
+	var out Checked
+	cites, _ := citesIn(text)
+	seen := map[Cite]bool{}
+	for _, c := range cites {
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		ok, err := resolves(ctx, sources, c)
+		if err != nil {
+			return out, err
+		}
+		if ok {
+			out.Resolved = append(out.Resolved, c)
+		} else {
+			out.Unresolved = append(out.Unresolved, c)
+		}
+	}
+	return out, nil
+}
+
+func resolves(ctx context.Context, sources []Source, c Cite) (bool, error) {
+	if c.Store < 0 || c.Store >= len(sources) || c.Session <= 0 {
+		return false, nil
+	}
+	st := sources[c.Store].Store
+	seq := c.Seq
+	if seq == 0 {
+		seq = 1 // a session without events is not worth citing
+	}
+	ok, err := st.HasEvent(ctx, c.Session, seq)
+	if err != nil {
+		return false, fmt.Errorf("check citation %s: %w", c, err)
+	}
+	return ok, nil
+}
+
+// Sessions lists the sessions cited, as S12 (S12@2 for another store),
+// sorted and without repeats.
+func (c Checked) Sessions() []string {
+	var out []string
+	for _, x := range c.Resolved {
+		s := "S" + strconv.FormatInt(x.Session, 10)
+		if x.Store > 0 {
+			s += "@" + strconv.Itoa(x.Store+1)
+		}
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// URLScheme is the scheme of Lazuli's links.
+const URLScheme = "lazuli"
+
+// Link returns the lazuli:// link that opens a store at a session and
+// event (event 0: the session's end).
+func Link(path string, session, event int64) string {
+	q := url.Values{"path": {path}, "session": {strconv.FormatInt(session, 10)}}
+	if event > 0 {
+		q.Set("event", strconv.FormatInt(event, 10))
+	}
+	return URLScheme + "://open?" + q.Encode()
+}
+
+// Render turns the citations of text into Markdown links to the session
+// and event, and marks the unresolved ones: **S99#4 ⚠ not found**.
+func Render(sources []Source, text string, checked Checked) string {
+	bad := map[Cite]bool{}
+	for _, c := range checked.Unresolved {
+		bad[c] = true
+	}
+	cites, at := citesIn(text)
+	var b strings.Builder
+	last := 0
+	for i, c := range cites {
+		b.WriteString(text[last:at[i][0]])
+		label := strings.Trim(c.String(), "[]")
+		if bad[c] || c.Store < 0 || c.Store >= len(sources) {
+			fmt.Fprintf(&b, "**%s ⚠ not found**", label)
+		} else {
+			fmt.Fprintf(&b, "[%s](%s)", label, Link(sources[c.Store].Store.Path(), c.Session, c.Seq))
+		}
+		last = at[i][1]
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}

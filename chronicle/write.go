@@ -1,0 +1,162 @@
+package chronicle
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Agent chooses who writes a report.
+type Agent string
+
+// The writers: Auto asks the agent CLI the window's sessions used most
+// (else the other one) and falls back to the built-in writer when neither
+// is installed or the agent fails.
+const (
+	AgentAuto    Agent = "auto"
+	AgentBuiltin Agent = "builtin"
+	AgentClaude  Agent = "claude"
+	AgentCodex   Agent = "codex"
+)
+
+// ParseAgent returns the writer named s ("" is auto).
+func ParseAgent(s string) (Agent, error) {
+	switch a := Agent(strings.ToLower(strings.TrimSpace(s))); a {
+	case "":
+		return AgentAuto, nil
+	case AgentAuto, AgentBuiltin, AgentClaude, AgentCodex:
+		return a, nil
+	}
+	return "", fmt.Errorf("unknown agent %q (want auto, builtin, claude or codex)", s)
+}
+
+// ErrNoCLI reports an agent whose CLI is not installed.
+var ErrNoCLI = errors.New("agent CLI not found")
+
+// Runner runs an agent CLI: in a scratch folder, without permission to
+// act, the prompt in, the answer's text out. The app and the CLI give one
+// built on the agents package's runner.
+type Runner interface {
+	// Available reports whether the CLI of backend ("claude" or "codex")
+	// can be run.
+	Available(backend string) bool
+	Run(ctx context.Context, backend, prompt string) (string, error)
+}
+
+// Result is a written report: the JSON shape of `lazuli chronicle --json`.
+type Result struct {
+	Report Report `json:"report"`
+	Agent  string `json:"agent"` // builtin, claude or codex: who wrote it
+	Since  string `json:"since"`
+	// Sessions are the sessions the report cites that resolve.
+	Sessions []string `json:"sessions"`
+	// Unresolved are citations that name no session or event of the stores.
+	Unresolved []string `json:"unresolved,omitempty"`
+	// Markdown is the report, its citations made lazuli:// links.
+	Markdown string `json:"markdown"`
+	// Fallback says why auto wrote with the built-in writer.
+	Fallback string `json:"fallback,omitempty"`
+	Raw      string `json:"-"` // as written, citations as [S12#340]
+	Prompt   string `json:"-"` // what the agent was asked; "" for the built-in writer
+}
+
+// Write has the report of facts written by agent (run through runner, which
+// may be nil for the built-in writer), then checks its citations against
+// the sources and renders them as links.
+func Write(ctx context.Context, sources []Source, f *Facts, agent Agent, runner Runner) (Result, error) {
+	res := Result{Report: f.Report, Since: f.Since, Agent: string(AgentBuiltin)}
+	backends := []string{string(agent)}
+	if agent == AgentAuto {
+		backends = preferred(f)
+	}
+	if agent != AgentBuiltin {
+		prompt, err := AgentPrompt(f)
+		if err != nil {
+			return res, err
+		}
+		var failures []error
+		for _, b := range backends {
+			if runner == nil || !runner.Available(b) {
+				failures = append(failures, fmt.Errorf("%s: %w", b, ErrNoCLI))
+				continue
+			}
+			text, err := runner.Run(ctx, b, prompt)
+			if err == nil && strings.TrimSpace(text) == "" {
+				err = errors.New("no answer")
+			}
+			if err != nil {
+				if ctx.Err() != nil {
+					return res, ctx.Err()
+				}
+				failures = append(failures, fmt.Errorf("%s: %w", b, err))
+				continue
+			}
+			res.Agent, res.Raw, res.Prompt = b, strings.TrimSpace(text)+"\n", prompt
+			break
+		}
+		if res.Raw == "" && agent != AgentAuto {
+			return res, fmt.Errorf("write the %s report with %w", f.Report, failures[0])
+		}
+		if res.Raw == "" {
+			var why []string
+			for _, e := range failures {
+				why = append(why, e.Error())
+			}
+			res.Fallback = strings.Join(why, "; ")
+		}
+	}
+	if res.Raw == "" {
+		res.Raw = Builtin(f)
+	}
+	checked, err := Check(ctx, sources, res.Raw)
+	if err != nil {
+		return res, err
+	}
+	res.Sessions = checked.Sessions()
+	if res.Sessions == nil {
+		res.Sessions = []string{}
+	}
+	for _, c := range checked.Unresolved {
+		res.Unresolved = append(res.Unresolved, c.String())
+	}
+	res.Markdown = Render(sources, res.Raw, checked)
+	return res, nil
+}
+
+// preferred orders the agent CLIs for auto: the backend most of the
+// window's sessions used first.
+func preferred(f *Facts) []string {
+	if f.codexShare > 0.5 {
+		return []string{string(AgentCodex), string(AgentClaude)}
+	}
+	return []string{string(AgentClaude), string(AgentCodex)}
+}
+
+// AgentPrompt is what an agent is asked: the report's rules and the facts as
+// JSON.
+func AgentPrompt(f *Facts) (string, error) {
+	facts, err := json.Marshal(f)
+	if err != nil {
+		return "", fmt.Errorf("encode the facts: %w", err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Write the %q report of Lazuli's chronicle for a developer, from the facts below, which Lazuli gathered from their coding-agent sessions (Claude Code and Codex). Do not run tools or read files: everything you need is in this message.\n\n", f.Report.Title())
+	b.WriteString("Rules:\n")
+	fmt.Fprintf(&b, "- Answer with the report only, in Markdown, starting with the heading \"# %s — %s\".\n", f.Report.Title(), f.Since)
+	b.WriteString("- Every claim cites the session and event it comes from, copied exactly from the facts: [S12#340] is event 340 of session 12, [S12] a whole session, [S12#340@2] a session of the second store. Never cite anything that is not in the facts: Lazuli checks every citation and marks the ones that do not exist.\n")
+	switch f.Report {
+	case Standup:
+		b.WriteString("- Group by worktree. For each session say what it set out to do (its prompts), what it changed (files, with counts), the PRs, issues and commits involved, how it ended (✓, ✗ or interrupted), its time and its cost. Be brief: it is read at a standup.\n")
+	case Tips:
+		b.WriteString("- Give concrete advice on how the developer could work better with agents, each tip drawn from the findings and citing the sessions it comes from: long sessions that compacted many times, sessions abandoned after errors, repeated prompts, long waits for one-line answers, which models were used for what, cost outliers.\n")
+	case Improve:
+		b.WriteString("- Say where the agent struggled (tool errors and retries, files edited back and forth, commands that failed repeatedly, user corrections, interrupted turns), citing each. Then propose lines for CLAUDE.md (Claude) and AGENTS.md (Codex), each citing the sessions and events that motivate it, and end with the facts' diff, unchanged, in a ```diff block. You do not edit any file: the developer applies the diff if they want it.\n")
+	}
+	b.WriteString("- If the facts say nothing was found, say so and give their hint.\n\n")
+	b.WriteString("Facts (JSON):\n")
+	b.Write(facts)
+	b.WriteString("\n")
+	return b.String(), nil
+}
