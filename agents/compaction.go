@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -219,63 +218,8 @@ func checkSummary(text string) error {
 // folder, without the flags that let the agent act unasked, and returns
 // its text (spec §7.4). It never writes to a store.
 func runSummaryAgent(ctx context.Context, prompt string, backend Backend, model string, opts CompactOptions) (string, error) {
-	timeout := opts.Timeout
-	if timeout <= 0 {
-		timeout = 10 * time.Minute
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	dir, err := os.MkdirTemp("", "lazuli-compact-")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(dir)
-	inv := Invocation{Backend: backend, Command: opts.Config.Executable(backend), Model: model,
-		Dir: dir, Prompt: prompt, Env: opts.Env, Sandboxed: true}
-	parser := newStreamParser(backend, model)
-	proc, err := startProcess(inv, DefaultGrace)
-	if err != nil {
-		return "", err
-	}
-	var texts []string
-	var failed *store.Event
-	collect := func(events []store.Event) {
-		for _, e := range events {
-			switch {
-			case e.Kind == store.KindAssistantText && !strings.HasPrefix(e.Text, "Error: "):
-				texts = append(texts, e.Text)
-			case e.Kind == store.KindComplete && !e.Success:
-				failed = &e
-			}
-		}
-	}
-	done := ctx.Done()
-	for lines := proc.lines; lines != nil; {
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				lines = nil
-			} else if !l.stderr && !l.tooLong {
-				collect(parser.Feed(l.data))
-			}
-		case <-done:
-			done = nil
-			proc.stop()
-		}
-	}
-	collect(parser.Finish())
-	code, waitErr := proc.result()
-	switch {
-	case ctx.Err() != nil:
-		return "", fmt.Errorf("%s did not finish: %w", backend, ctx.Err())
-	case waitErr != nil:
-		return "", waitErr
-	case failed != nil:
-		return "", fmt.Errorf("%w: %s reported an error%s", ErrAgentFailed, backend, stderrSuffix(proc.stderrTail()))
-	case code != 0 && len(texts) == 0:
-		return "", fmt.Errorf("%w: %s exited with code %d%s", ErrAgentFailed, backend, code, stderrSuffix(proc.stderrTail()))
-	}
-	return strings.TrimSpace(strings.Join(texts, "\n\n")), nil
+	return RunScratch(ctx, ScratchRun{Config: opts.Config, Backend: backend, Model: model, Prompt: prompt,
+		Env: opts.Env, Timeout: opts.Timeout, Folder: "compact"})
 }
 
 // SessionModel returns the model a session was last run with, as a pool
