@@ -1,7 +1,7 @@
 // Package cli is Lazuli's headless command line: the subcommands of the
 // lazuli binary that never open a window (ls, show, import, context, check,
 // dump, run, compact, fork, pin, archive, import-native, search, reindex,
-// stats, files, refs, sql, export, sync, team). It never uses Fyne.
+// stats, files, refs, sql, chronicle, export, sync, team). It never uses Fyne.
 package cli
 
 import (
@@ -55,6 +55,7 @@ func commands() []command {
 		{"files", "[--store P]... [--project DIR] [--session SESSION] [--json]", "the files the agents read and changed", runFiles},
 		{"refs", "[--store P]... [--project DIR] [--session SESSION] [--json]", "the PRs, issues, commits, branches and URLs sessions mention", runRefs},
 		{"sql", "[--store P]... [--project DIR] [--json] [--limit N] QUERY", "run one read-only SQL query over the insight index and the stores' events", runSQL},
+		{"chronicle", "standup|tips|improve [--store P]... [--project DIR] [--since 24h|7d|DATE|all] [--agent auto|builtin|claude|codex] [--json]", "write a standup, tips, or where the agent struggled, from the history (every claim cites its session and event)", runChronicle},
 		{"export", "[--store P] SESSION [--format md|html|json] [-o FILE|-] [--redact | --allow-secrets] [--force] [--scan-only] [--json]", "export a session to Markdown, HTML or JSON after a secret scan", runExport},
 		{"run", "[--store P] [--session SESSION] [--backend claude|codex] [--model M] [--no-full-text] [--json] [--] PROMPT|-", "run an agent CLI on a prompt (after --, a prompt starting with - is not an option), saving its events as they stream", runRun},
 		{"compact", "[--store P] SESSION [--agent auto|builtin|claude|codex] [--json]", "compact a session's older history into a summary", runCompact},
