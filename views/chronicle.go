@@ -1,0 +1,182 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
+)
+
+// ChronicleReport is a written chronicle report, as the report window
+// shows it.
+type ChronicleReport struct {
+	Title      string // "Standup", "Tips", "Where the agent struggled"
+	Agent      string // who wrote it: builtin, claude or codex
+	Markdown   string // its citations are lazuli:// links
+	Sessions   []string
+	Unresolved []string // citations that name no session or event
+	Fallback   string   // why the built-in writer wrote it instead of an agent
+}
+
+// ChronicleActions are the report window's intents; app writes the report
+// in the background and answers with Show or ShowError.
+type ChronicleActions interface {
+	// OpenLink opens the session (at the event) a lazuli:// link names.
+	OpenLink(link string)
+	// Regenerate writes the report again with agent: builtin, claude or
+	// codex.
+	Regenerate(agent string)
+}
+
+// ChronicleAgents are the writers offered by Regenerate, in menu order.
+var ChronicleAgents = []string{"builtin", "claude", "codex"}
+
+// ChronicleView is the content of a chronicle report window: the report
+// rendered from Markdown, its citations links that open the session at the
+// event, and Copy, Save as Markdown and Regenerate with another agent.
+type ChronicleView struct {
+	a       ChronicleActions
+	win     fyne.Window
+	report  ChronicleReport
+	status  *widget.Label
+	doc     *widget.RichText
+	agent   *widget.Select
+	regen   *widget.Button
+	buttons []*widget.Button
+	root    fyne.CanvasObject
+}
+
+// NewChronicleView builds the view for the window win (the parent of its
+// save dialog).
+func NewChronicleView(win fyne.Window, a ChronicleActions) *ChronicleView {
+	v := &ChronicleView{a: a, win: win}
+	v.status = widget.NewLabel("Writing the report…")
+	v.status.Wrapping = fyne.TextWrapWord
+	v.doc = widget.NewRichText()
+	v.doc.Wrapping = fyne.TextWrapWord
+	copyB := widget.NewButton("Copy", v.Copy)
+	save := widget.NewButton("Save as Markdown…", v.onSave)
+	v.agent = widget.NewSelect(ChronicleAgents, nil)
+	v.agent.SetSelected(ChronicleAgents[0])
+	v.regen = widget.NewButton("Regenerate", func() { v.onRegenerate(v.agent.Selected) })
+	v.buttons = []*widget.Button{copyB, save, v.regen}
+	bar := container.NewHBox(copyB, save, layout.NewSpacer(), widget.NewLabel("Agent:"), v.agent, v.regen)
+	v.root = container.NewBorder(container.NewVBox(bar, v.status), nil, nil, nil, container.NewVScroll(v.doc))
+	v.setBusy(true)
+	return v
+}
+
+// Object is the view's root.
+func (v *ChronicleView) Object() fyne.CanvasObject { return v.root }
+
+// Report is the report shown.
+func (v *ChronicleView) Report() ChronicleReport { return v.report }
+
+// Document is the rendered report (for tests).
+func (v *ChronicleView) Document() *widget.RichText { return v.doc }
+
+// Status is the line above the report (for tests).
+func (v *ChronicleView) Status() string { return v.status.Text }
+
+func (v *ChronicleView) setBusy(busy bool) {
+	for _, b := range v.buttons {
+		if busy {
+			b.Disable()
+		} else {
+			b.Enable()
+		}
+	}
+}
+
+// Busy says the report is being written by agent.
+func (v *ChronicleView) Busy(agent string) {
+	v.status.SetText(fmt.Sprintf("Writing the report with %s…", agent))
+	v.setBusy(true)
+}
+
+// Show shows a written report.
+func (v *ChronicleView) Show(r ChronicleReport) {
+	v.report = r
+	v.doc.ParseMarkdown(r.Markdown)
+	v.linkCitations(v.doc.Segments)
+	v.doc.Refresh()
+	status := fmt.Sprintf("Written by %s · cites %d sessions", r.Agent, len(r.Sessions))
+	if r.Fallback != "" {
+		status += " · no agent could write it (" + r.Fallback + ")"
+	}
+	if n := len(r.Unresolved); n > 0 {
+		status += fmt.Sprintf(" · ⚠ %d citations name no session or event and are marked: %s", n, strings.Join(r.Unresolved, " "))
+	}
+	v.status.SetText(status)
+	v.setBusy(false)
+	v.regen.Enable()
+}
+
+// ShowError says the report could not be written; Regenerate stays
+// available.
+func (v *ChronicleView) ShowError(err error) {
+	v.status.SetText("The report could not be written: " + err.Error())
+	v.setBusy(false)
+}
+
+// linkCitations makes the lazuli:// links open the session in Lazuli
+// instead of asking the desktop to open them.
+func (v *ChronicleView) linkCitations(segs []widget.RichTextSegment) {
+	for _, s := range segs {
+		switch seg := s.(type) {
+		case *widget.HyperlinkSegment:
+			if seg.URL != nil && seg.URL.Scheme == "lazuli" {
+				link := seg.URL.String()
+				seg.OnTapped = func() { v.a.OpenLink(link) }
+			}
+		case *widget.ListSegment:
+			v.linkCitations(seg.Items)
+		case *widget.ParagraphSegment:
+			v.linkCitations(seg.Texts)
+		}
+	}
+}
+
+// Copy puts the report's Markdown on the clipboard.
+func (v *ChronicleView) Copy() {
+	fyne.CurrentApp().Clipboard().SetContent(v.report.Markdown)
+}
+
+func (v *ChronicleView) onRegenerate(agent string) {
+	v.Busy(agent)
+	v.a.Regenerate(agent)
+}
+
+func (v *ChronicleView) onSave() {
+	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+		if err != nil || w == nil {
+			if err != nil {
+				dialog.ShowError(err, v.win)
+			}
+			return
+		}
+		if err := v.SaveTo(w); err != nil {
+			dialog.ShowError(err, v.win)
+		}
+	}, v.win)
+	d.SetFileName(strings.ToLower(strings.Fields(v.report.Title + " report")[0]) + ".md")
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".md"}))
+	d.Show()
+}
+
+// SaveTo writes the report's Markdown to w and closes it.
+func (v *ChronicleView) SaveTo(w fyne.URIWriteCloser) error {
+	_, err := w.Write([]byte(v.report.Markdown))
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("save the report to %s: %w", w.URI(), err)
+	}
+	return nil
+}
