@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 
+	"github.com/lazuli-app/lazuli/chronicle"
 	"github.com/lazuli-app/lazuli/cli"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -22,7 +23,7 @@ type DeepLink struct {
 }
 
 // URLScheme is the scheme of Lazuli's links.
-const URLScheme = "lazuli"
+const URLScheme = chronicle.URLScheme
 
 // ParseURL reads a lazuli://open?path=P&session=S&event=N link.
 func ParseURL(raw string) (path string, link DeepLink, err error) {
@@ -65,21 +66,26 @@ func parseLink(session, event string) (DeepLink, error) {
 // Link returns the lazuli:// link to an event of a session (event 0: the
 // session).
 func Link(path string, session, event int64) string {
-	q := url.Values{"path": {path}, "session": {strconv.FormatInt(session, 10)}}
-	if event > 0 {
-		q.Set("event", strconv.FormatInt(event, 10))
-	}
-	return URLScheme + "://open?" + q.Encode()
+	return chronicle.Link(path, session, event)
 }
 
 // openLink shows the link's session of the project's first store, scrolled
 // to its event (loading earlier events when it is among them), as a search
 // hit would.
 func (sh *shownSession) openLink(link DeepLink) {
-	if link.Session <= 0 || len(sh.pw.wts) == 0 {
+	if len(sh.pw.wts) == 0 {
 		return
 	}
-	ref := views.SessionRef{StorePath: sh.pw.wts[0].StorePath, ID: link.Session}
+	sh.openLinkIn(sh.pw.wts[0].StorePath, link)
+}
+
+// openLinkIn shows the link's session of the store at storePath, as
+// openLink does (a chronicle report's citations name their store).
+func (sh *shownSession) openLinkIn(storePath string, link DeepLink) {
+	if link.Session <= 0 || storePath == "" {
+		return
+	}
+	ref := views.SessionRef{StorePath: storePath, ID: link.Session}
 	if link.Event <= 0 {
 		sh.SelectSession(ref)
 		return

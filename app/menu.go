@@ -38,7 +38,7 @@ func (pw *projectWindow) mainMenu() *fyne.MainMenu {
 	session.Items = append(session.Items, pw.list.lifecycleMenuItems()...)
 	agentsMenu := fyne.NewMenu("Agents", fyne.NewMenuItem("Agent settings…", pw.runner.showAgentSettings), pw.fullTextMenuItem(), pw.imports.nativeSyncMenuItem())
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("About Lazuli", pw.onAbout))
-	return fyne.NewMainMenu(file, session, pw.tools.insightMenu(), agentsMenu, help)
+	return fyne.NewMainMenu(file, session, pw.tools.insightMenu(), pw.tools.chronicleMenu(), agentsMenu, help)
 }
 
 // readOnlyMenu is the menu bar of a read-only window: looking, searching,

@@ -1,0 +1,121 @@
+package app
+
+import (
+	"context"
+	"log"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/chronicle"
+	"github.com/lazuli-app/lazuli/views"
+)
+
+// chronicleWindow is an open chronicle report window; it implements
+// views.ChronicleActions. Reports are written in the background, one at a
+// time per window; a report asked for later replaces one still being
+// written.
+type chronicleWindow struct {
+	pw     *projectWindow
+	report chronicle.Report
+	view   *views.ChronicleView
+	gen    int // bumps on every Regenerate; an older answer is dropped (Fyne goroutine only)
+	runner chronicle.Runner
+}
+
+// chronicleMenu is the Chronicle menu: one window per report.
+func (tl *toolWindows) chronicleMenu() *fyne.Menu {
+	m := fyne.NewMenu("Chronicle")
+	for _, r := range chronicle.Reports {
+		label := r.Title() + "…"
+		if r == chronicle.Standup {
+			label = "Standup (last 24 hours)…"
+		}
+		m.Items = append(m.Items, fyne.NewMenuItem(label, func() { tl.showChronicle(r) }))
+	}
+	return m
+}
+
+// showChronicle opens a window with report r, written by the agent CLI
+// the sessions used (else the built-in writer).
+func (tl *toolWindows) showChronicle(r chronicle.Report) *chronicleWindow {
+	pw := tl.pw
+	w := pw.ui.fa.NewWindow("Chronicle — " + r.Title())
+	cw := &chronicleWindow{pw: pw, report: r, runner: agents.ScratchRunner{Config: pw.ui.agentConfig()}}
+	cw.view = views.NewChronicleView(w, cw)
+	w.SetContent(cw.view.Object())
+	w.Resize(fyne.NewSize(900, 700))
+	w.Show()
+	cw.write(chronicle.AgentAuto)
+	return cw
+}
+
+// write has the report written by agent in the background and shows it.
+func (cw *chronicleWindow) write(agent chronicle.Agent) {
+	pw := cw.pw
+	cw.gen++
+	gen := cw.gen
+	cw.view.Busy(string(agent))
+	pw.wg.Go(func() {
+		res, err := cw.generate(pw.ctx, agent)
+		if err != nil && pw.ctx.Err() == nil {
+			log.Printf("chronicle %s: %v", cw.report, err)
+		}
+		fyne.Do(func() {
+			if gen != cw.gen {
+				return
+			}
+			if err != nil {
+				cw.view.ShowError(err)
+				return
+			}
+			cw.view.Show(views.ChronicleReport{Title: cw.report.Title(), Agent: res.Agent, Markdown: res.Markdown,
+				Sessions: res.Sessions, Unresolved: res.Unresolved, Fallback: res.Fallback})
+		})
+	})
+}
+
+// generate gathers the facts over every store of the window and writes
+// the report.
+func (cw *chronicleWindow) generate(ctx context.Context, agent chronicle.Agent) (chronicle.Result, error) {
+	var sources []chronicle.Source
+	for _, x := range cw.pw.search.insightIndexes(ctx, nil) {
+		sources = append(sources, chronicle.Source{Store: x.Store(), Index: x})
+	}
+	win, err := chronicle.ParseSince(cw.report.DefaultSince(), time.Now())
+	if err != nil {
+		return chronicle.Result{}, err
+	}
+	opts := chronicle.Options{Window: win}
+	if len(cw.pw.wts) > 0 {
+		opts.ProjectDir = cw.pw.wts[0].Dir
+	}
+	facts, err := chronicle.Gather(ctx, sources, cw.report, opts)
+	if err != nil {
+		return chronicle.Result{}, err
+	}
+	return chronicle.Write(ctx, sources, facts, agent, cw.runner)
+}
+
+// Regenerate writes the report again with another agent.
+func (cw *chronicleWindow) Regenerate(agent string) {
+	a, err := chronicle.ParseAgent(agent)
+	if err != nil {
+		cw.view.ShowError(err)
+		return
+	}
+	cw.write(a)
+}
+
+// OpenLink shows the session (at the event) a citation links to, in the
+// project window.
+func (cw *chronicleWindow) OpenLink(link string) {
+	path, l, err := ParseURL(link)
+	if err != nil {
+		cw.view.ShowError(err)
+		return
+	}
+	cw.pw.shown.openLinkIn(path, l)
+	cw.pw.win.RequestFocus()
+}
