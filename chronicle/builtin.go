@@ -60,6 +60,9 @@ func writeStandup(b *strings.Builder, f *Facts) {
 				for _, fc := range s.Files {
 					fmt.Fprintf(b, "- %s %s ×%d %s\n", code(fc.Path), fc.Action, fc.Count, fc.Cite)
 				}
+				if s.MoreFiles > 0 {
+					fmt.Fprintf(b, "- … and %d more\n", s.MoreFiles)
+				}
 			}
 			if len(s.Refs) > 0 {
 				b.WriteString("\nRefs:\n\n")
@@ -69,6 +72,9 @@ func writeStandup(b *strings.Builder, f *Facts) {
 						v = fmt.Sprintf("[%s](%s)", strings.ReplaceAll(r.Value, "]", ")"), r.URL)
 					}
 					fmt.Fprintf(b, "- %s %s %s\n", r.Kind, v, r.Cite)
+				}
+				if s.MoreRefs > 0 {
+					fmt.Fprintf(b, "- … and %d more\n", s.MoreRefs)
 				}
 			}
 			b.WriteString("\n")
@@ -116,7 +122,7 @@ func writeFindings(b *strings.Builder, f *Facts) {
 		for _, fd := range list {
 			fmt.Fprintf(b, "- %s %s\n", fd.Text, cites(fd.Cites))
 		}
-		if n := list[0].Count; (sec.kind == FindCorrection || sec.kind == FindInterrupt) && n > len(list) {
+		if n := list[0].Count; (sec.kind == FindCorrection || sec.kind == FindInterrupt || sec.kind == FindAbandoned) && n > len(list) {
 			fmt.Fprintf(b, "- … %d in all; the newest %d are listed\n", n, len(list))
 		}
 		b.WriteString("\n")

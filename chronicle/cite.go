@@ -74,43 +74,44 @@ type Checked struct {
 }
 
 // Check verifies every citation of text: its store is one of the sources,
-// its session is there and (when it names one) so is its event.
+// its session is there and (when it names one) so is its event. A
+// citation of a whole session checks its first event.
 func Check(ctx context.Context, sources []Source, text string) (Checked, error) {
 	var out Checked
 	cites, _ := citesIn(text)
+	type key struct {
+		store   int
+		session int64
+	}
+	wanted := map[key][]int64{}
+	var order []Cite
 	seen := map[Cite]bool{}
 	for _, c := range cites {
 		if seen[c] {
 			continue
 		}
 		seen[c] = true
-		ok, err := resolves(ctx, sources, c)
-		if err != nil {
-			return out, err
+		order = append(order, c)
+		if c.Store >= 0 && c.Store < len(sources) && c.Session > 0 {
+			wanted[key{c.Store, c.Session}] = append(wanted[key{c.Store, c.Session}], max(c.Seq, 1))
 		}
-		if ok {
+	}
+	found := map[key]map[int64]bool{}
+	for k, seqs := range wanted {
+		got, err := sources[k.store].Store.ExistingSeqs(ctx, k.session, seqs)
+		if err != nil {
+			return out, fmt.Errorf("check citations: %w", err)
+		}
+		found[k] = got
+	}
+	for _, c := range order {
+		if found[key{c.Store, c.Session}][max(c.Seq, 1)] {
 			out.Resolved = append(out.Resolved, c)
 		} else {
 			out.Unresolved = append(out.Unresolved, c)
 		}
 	}
 	return out, nil
-}
-
-func resolves(ctx context.Context, sources []Source, c Cite) (bool, error) {
-	if c.Store < 0 || c.Store >= len(sources) || c.Session <= 0 {
-		return false, nil
-	}
-	st := sources[c.Store].Store
-	seq := c.Seq
-	if seq == 0 {
-		seq = 1 // a session without events is not worth citing
-	}
-	ok, err := st.HasEvent(ctx, c.Session, seq)
-	if err != nil {
-		return false, fmt.Errorf("check citation %s: %w", c, err)
-	}
-	return ok, nil
 }
 
 // Sessions lists the sessions cited, as S12 (S12@2 for another store),

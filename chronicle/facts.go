@@ -54,7 +54,9 @@ type SessionWork struct {
 	Prompts       []Prompt     `json:"prompts"`
 	MorePrompts   int          `json:"more_prompts,omitempty"`
 	Files         []FileChange `json:"files_changed,omitempty"`
+	MoreFiles     int          `json:"more_files,omitempty"`
 	Refs          []RefFact    `json:"refs,omitempty"`
+	MoreRefs      int          `json:"more_refs,omitempty"`
 	Outcome       string       `json:"outcome"` // ✓, ✗, interrupted or "no result"
 	OutcomeCite   Cite         `json:"outcome_cite"`
 	DurationMS    int64        `json:"duration_ms"`

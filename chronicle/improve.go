@@ -185,7 +185,7 @@ func (h *history) failingCommands(f *Facts, fails []toolFailure) {
 		by[cmd] = append(by[cmd], fl)
 	}
 	sort.SliceStable(order, func(i, j int) bool { return len(by[order[i]]) > len(by[order[j]]) })
-	for _, cmd := range order {
+	for _, cmd := range order[:min(len(order), listedMax)] {
 		list := by[cmd]
 		if len(list) < failingCmdMin {
 			continue
@@ -225,6 +225,7 @@ func (h *history) retried(f *Facts, fails []toolFailure) {
 
 // churned finds files changed back and forth in one session.
 func (h *history) churned(ctx context.Context, f *Facts) error {
+	var found []Finding
 	for i, src := range h.sources {
 		rows, err := src.Index.Churned(ctx, churnMin)
 		if err != nil {
@@ -235,11 +236,13 @@ func (h *history) churned(ctx context.Context, f *Facts) error {
 			if s == nil {
 				continue
 			}
-			f.Findings = append(f.Findings, Finding{Kind: FindBackForth, Subject: c.Path, Count: int(c.Count),
+			found = append(found, Finding{Kind: FindBackForth, Subject: c.Path, Count: int(c.Count),
 				Text:  fmt.Sprintf("%s was changed %d times in %s", code(c.Path), c.Count, s.title()),
 				Cites: []Cite{s.cite(c.FirstSeq), s.cite(c.LastSeq)}})
 		}
 	}
+	sort.SliceStable(found, func(i, j int) bool { return found[i].Count > found[j].Count })
+	f.Findings = append(f.Findings, found[:min(len(found), listedMax)]...)
 	return nil
 }
 

@@ -7,19 +7,39 @@ import (
 	"github.com/lazuli-app/lazuli/insight"
 )
 
-// promptsShown is how many prompts of a session the standup lists.
-const promptsShown = 5
+// What the standup lists of one session at most.
+const (
+	promptsShown = 5
+	filesShown   = 10
+	refsShown    = 10
+)
 
 // standup gathers, per worktree, what each session of the window set out to
 // do, changed and mentioned, how it ended, how long it ran and its cost.
 func (h *history) standup(ctx context.Context, f *Facts) error {
-	byWT := map[string]*WorktreeWork{}
-	var order []string
-	for _, s := range h.sessions {
-		w, ok, err := h.sessionWork(ctx, s)
+	changes := map[sessionKey][]insight.Change{}
+	mentions := map[sessionKey][]insight.Mention{}
+	for i, src := range h.sources {
+		cs, err := src.Index.Changes(ctx)
 		if err != nil {
 			return err
 		}
+		for _, c := range cs {
+			changes[sessionKey{i, c.Session}] = append(changes[sessionKey{i, c.Session}], c)
+		}
+		ms, err := src.Index.Mentions(ctx)
+		if err != nil {
+			return err
+		}
+		for _, m := range ms {
+			mentions[sessionKey{i, m.Session}] = append(mentions[sessionKey{i, m.Session}], m)
+		}
+	}
+	byWT := map[string]*WorktreeWork{}
+	var order []string
+	for _, s := range h.sessions {
+		k := sessionKey{s.store, s.ID}
+		w, ok := h.sessionWork(s, changes[k], mentions[k])
 		if !ok {
 			continue
 		}
@@ -45,7 +65,7 @@ func (h *history) standup(ctx context.Context, f *Facts) error {
 
 // sessionWork is one session's part of the standup; false when none of its
 // turns fall in the window.
-func (h *history) sessionWork(ctx context.Context, s *session) (SessionWork, bool, error) {
+func (h *history) sessionWork(s *session, changes []insight.Change, mentions []insight.Mention) (SessionWork, bool) {
 	w := SessionWork{Cite: s.cite(0), Name: s.Name, Created: s.Created, Outcome: "no result",
 		CostUSD: s.CostUSD, CostEstimated: s.CostEstimated}
 	var last *insight.TurnRow
@@ -67,7 +87,7 @@ func (h *history) sessionWork(ctx context.Context, s *session) (SessionWork, boo
 		last, lastIdx = t, i
 	}
 	if last == nil {
-		return w, false, nil
+		return w, false
 	}
 	w.DurationMS = ms
 	w.OutcomeCite = s.cite(last.LastSeq)
@@ -79,27 +99,19 @@ func (h *history) sessionWork(ctx context.Context, s *session) (SessionWork, boo
 	case last.Success != nil:
 		w.Outcome = "✗"
 	}
-	src := h.sources[s.store].Index
-	files, err := src.Files(ctx, s.ID)
-	if err != nil {
-		return w, false, err
-	}
-	for _, fr := range files {
-		if fr.Action == insight.ActionRead {
+	for _, c := range changes {
+		if len(w.Files) == filesShown {
+			w.MoreFiles++
 			continue
 		}
-		w.Files = append(w.Files, FileChange{Path: fr.Path, Action: fr.Action, Count: fr.Count, Cite: s.cite(fr.LastSeq)})
+		w.Files = append(w.Files, FileChange{Path: c.Path, Action: c.Action, Count: c.Count, Cite: s.cite(c.LastSeq)})
 	}
-	sort.SliceStable(w.Files, func(i, j int) bool { return w.Files[i].Path < w.Files[j].Path })
-	refs, err := src.Refs(ctx, s.ID)
-	if err != nil {
-		return w, false, err
-	}
-	for _, r := range refs {
-		if r.Kind == insight.RefURL {
-			continue // links in passing are not work done
+	for _, m := range mentions {
+		if len(w.Refs) == refsShown {
+			w.MoreRefs++
+			continue
 		}
-		w.Refs = append(w.Refs, RefFact{Kind: r.Kind, Value: r.Value, URL: r.URL, Cite: s.cite(r.FirstSeq)})
+		w.Refs = append(w.Refs, RefFact{Kind: m.Kind, Value: m.Value, URL: m.URL, Cite: s.cite(m.FirstSeq)})
 	}
-	return w, true, nil
+	return w, true
 }

@@ -87,6 +87,7 @@ func (h *history) compacted(ctx context.Context, f *Facts) error {
 // abandoned finds sessions whose last prompt ended in errors or failed,
 // and that the user did not come back to.
 func (h *history) abandoned(_ context.Context, f *Facts) error {
+	var found []Finding
 	for _, s := range h.sessions {
 		i := len(s.turns) - 1
 		for i >= 0 && !isPrompt(s.turns[i]) {
@@ -104,9 +105,13 @@ func (h *history) abandoned(_ context.Context, f *Facts) error {
 		if t.ToolErrors > 0 {
 			what = "ended after " + display.Plural(t.ToolErrors, "tool error")
 		}
-		f.Findings = append(f.Findings, Finding{Kind: FindAbandoned, Count: 1,
+		found = append(found, Finding{Kind: FindAbandoned,
 			Text:  fmt.Sprintf("%s %s on %s and was not picked up again", s.title(), what, quote(t.Prompt, 80)),
 			Cites: []Cite{s.cite(t.FirstSeq), s.cite(t.LastSeq)}})
+	}
+	for _, fd := range found[max(0, len(found)-listedMax):] {
+		fd.Count = len(found)
+		f.Findings = append(f.Findings, fd)
 	}
 	return nil
 }
@@ -146,10 +151,10 @@ func (h *history) repeated(_ context.Context, f *Facts) error {
 		}
 	}
 	sort.SliceStable(order, func(i, j int) bool { return len(byText[order[i]].cites) > len(byText[order[j]].cites) })
-	for _, k := range order {
+	for _, k := range order[:min(len(order), listedMax)] {
 		r := byText[k]
 		if len(r.cites) < 2 {
-			continue
+			break
 		}
 		f.Findings = append(f.Findings, Finding{Kind: FindRepeated, Count: len(r.cites),
 			Text: fmt.Sprintf("%s was sent %d times in %s", quote(r.text, 100), len(r.cites),
@@ -175,7 +180,11 @@ func (h *history) slowShort(ctx context.Context, f *Facts) error {
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return *cands[i].t.DurationMS > *cands[j].t.DurationMS })
 	cands = cands[:min(len(cands), slowCandidates)]
+	shown := 0
 	for _, c := range cands {
+		if shown == listedMax {
+			break
+		}
 		evs, err := h.sources[c.s.store].Store.LoadEventsRange(ctx, c.s.ID, max(c.t.FirstSeq, c.t.LastSeq-answerLookBack), c.t.LastSeq)
 		if err != nil {
 			return err
@@ -193,6 +202,7 @@ func (h *history) slowShort(ctx context.Context, f *Facts) error {
 		if strings.Contains(text, "\n") || utf8.RuneCountInString(text) > shortAnswerRunes {
 			continue
 		}
+		shown++
 		f.Findings = append(f.Findings, Finding{Kind: FindSlowShort, Count: 1,
 			Text: fmt.Sprintf("%s waited %s for a one-line answer: %s", quote(c.t.Prompt, 80),
 				display.DurationBadge(*c.t.DurationMS), quote(text, shortAnswerRunes)),

@@ -205,3 +205,60 @@ func (x *Index) Churned(ctx context.Context, min int64) ([]Churn, error) {
 	}
 	return out, rows.Err()
 }
+
+// Change is what one session did to one file with one action.
+type Change struct {
+	Session int64
+	Path    string
+	Action  string // edit, write, create or delete
+	Count   int64
+	LastSeq int64
+}
+
+// Changes lists every file change of every session (reads left out), in
+// session, path and action order: one query for a report over many
+// sessions.
+func (x *Index) Changes(ctx context.Context) ([]Change, error) {
+	rows, err := x.db.QueryContext(ctx, `SELECT session, path, action, count, last_seq FROM files
+		WHERE action != 'read' ORDER BY session, path, action`)
+	if err != nil {
+		return nil, fmt.Errorf("changes of %s: %w", x.st.Path(), err)
+	}
+	defer rows.Close()
+	var out []Change
+	for rows.Next() {
+		var c Change
+		if err := rows.Scan(&c.Session, &c.Path, &c.Action, &c.Count, &c.LastSeq); err != nil {
+			return nil, fmt.Errorf("changes of %s: %w", x.st.Path(), err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// Mention is a pull request, issue, commit or branch a session mentions.
+type Mention struct {
+	Session int64
+	Ref
+	FirstSeq int64
+}
+
+// Mentions lists the refs of every session but plain URLs, in session
+// order and the order they first appeared.
+func (x *Index) Mentions(ctx context.Context) ([]Mention, error) {
+	rows, err := x.db.QueryContext(ctx, `SELECT session, kind, value, url, first_seq FROM refs
+		WHERE kind != 'url' ORDER BY session, first_event, kind, value`)
+	if err != nil {
+		return nil, fmt.Errorf("mentions of %s: %w", x.st.Path(), err)
+	}
+	defer rows.Close()
+	var out []Mention
+	for rows.Next() {
+		var m Mention
+		if err := rows.Scan(&m.Session, &m.Kind, &m.Value, &m.URL, &m.FirstSeq); err != nil {
+			return nil, fmt.Errorf("mentions of %s: %w", x.st.Path(), err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}

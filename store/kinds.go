@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // KindSeqs returns the seqs of a session's events of one kind, in order,
@@ -31,16 +32,42 @@ func (s *Store) KindSeqs(ctx context.Context, sessionID int64, kind Kind) ([]int
 	return out, nil
 }
 
-// HasEvent reports whether the session holds an event with that seq.
-func (s *Store) HasEvent(ctx context.Context, sessionID, seq int64) (bool, error) {
+// ExistingSeqs reports which of seqs a session holds events at: one
+// indexed query per few hundred seqs, for checking many references at
+// once. A missing session holds none.
+func (s *Store) ExistingSeqs(ctx context.Context, sessionID int64, seqs []int64) (map[int64]bool, error) {
+	out := make(map[int64]bool, len(seqs))
 	db, _, err := s.reader(ctx)
-	if err != nil || db == nil {
-		return false, err
+	if err != nil || db == nil || len(seqs) == 0 {
+		return out, err
 	}
-	var n int
-	err = db.QueryRowContext(ctx, "SELECT COUNT(*) FROM events WHERE session_id = ? AND seq = ?", sessionID, seq).Scan(&n)
-	if err != nil {
-		return false, fmt.Errorf("find event %d of session %d: %w", seq, sessionID, classify(err))
+	const chunk = 500
+	for len(seqs) > 0 {
+		part := seqs[:min(chunk, len(seqs))]
+		seqs = seqs[len(part):]
+		args := make([]any, 0, len(part)+1)
+		args = append(args, sessionID)
+		marks := make([]string, len(part))
+		for i, q := range part {
+			args = append(args, q)
+			marks[i] = "?"
+		}
+		rows, err := db.QueryContext(ctx, "SELECT seq FROM events WHERE session_id = ? AND seq IN ("+strings.Join(marks, ",")+")", args...)
+		if err != nil {
+			return nil, fmt.Errorf("find events of session %d: %w", sessionID, classify(err))
+		}
+		for rows.Next() {
+			var q int64
+			if err := rows.Scan(&q); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("find events of session %d: %w", sessionID, err)
+			}
+			out[q] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("find events of session %d: %w", sessionID, classify(err))
+		}
 	}
-	return n > 0, nil
+	return out, nil
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestKindSeqsAndHasEvent(t *testing.T) {
+func TestKindSeqsAndExistingSeqs(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
 	sess, err := s.CreateSession(ctx, "main", "")
@@ -24,12 +24,11 @@ func TestKindSeqsAndHasEvent(t *testing.T) {
 	if got, err := s.KindSeqs(ctx, sess.ID+1, KindCompacted); err != nil || len(got) != 0 {
 		t.Errorf("KindSeqs of a missing session = %v, %v; want none", got, err)
 	}
-	for _, c := range []struct {
-		session, seq int64
-		want         bool
-	}{{sess.ID, 1, true}, {sess.ID, 4, true}, {sess.ID, 5, false}, {sess.ID + 1, 1, false}} {
-		if ok, err := s.HasEvent(ctx, c.session, c.seq); err != nil || ok != c.want {
-			t.Errorf("HasEvent(%d, %d) = %v, %v; want %v", c.session, c.seq, ok, err, c.want)
-		}
+	got2, err := s.ExistingSeqs(ctx, sess.ID, []int64{1, 4, 5, 0})
+	if err != nil || len(got2) != 2 || !got2[1] || !got2[4] {
+		t.Errorf("ExistingSeqs(1, 4, 5, 0) = %v, %v; want 1 and 4", got2, err)
+	}
+	if got2, err := s.ExistingSeqs(ctx, sess.ID+1, []int64{1}); err != nil || len(got2) != 0 {
+		t.Errorf("ExistingSeqs of a missing session = %v, %v; want none", got2, err)
 	}
 }
