@@ -36,7 +36,7 @@ func cites(cs []Cite) string {
 
 func writeStandup(b *strings.Builder, f *Facts) {
 	for _, w := range f.Worktrees {
-		fmt.Fprintf(b, "## %s\n\n", code(w.Worktree))
+		fmt.Fprintf(b, "## Worktree %s\n\n", strings.NewReplacer("*", "∗", "_", "\\_", "`", "'").Replace(w.Worktree))
 		for _, s := range w.Sessions {
 			name := fmt.Sprintf("S%d", s.Cite.Session)
 			if s.Name != "" {

@@ -202,3 +202,16 @@ func TestParseSince(t *testing.T) {
 		}
 	}
 }
+
+func TestNormPrompt(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Run the  tests\n please!", "run the tests please"},
+		{"  Fix it.  ", "fix it"},
+		{"Ünïcode\tPROMPT?", "ünïcode prompt"},
+		{"", ""},
+	} {
+		if got := normPrompt(c.in); got != c.want {
+			t.Errorf("normPrompt(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

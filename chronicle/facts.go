@@ -3,7 +3,6 @@ package chronicle
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -277,11 +276,13 @@ func interrupted(turns []insight.TurnRow, i int) bool {
 	return strings.HasPrefix(turns[i+1].Prompt, interruptMarker) || turns[i].Success == nil
 }
 
-var reSpace = regexp.MustCompile(`\s+`)
-
-// oneLine makes text one line of at most n runes.
+// oneLine makes text one line of at most n runes, its runs of spaces and
+// line breaks one space.
 func oneLine(text string, n int) string {
-	text = strings.TrimSpace(reSpace.ReplaceAllString(text, " "))
+	if len(text) > 8*n {
+		text = text[:8*n] // a rune is at most 4 bytes; room for the spaces dropped
+	}
+	text = strings.Join(strings.Fields(text), " ")
 	r := []rune(text)
 	if len(r) > n {
 		return string(r[:n-1]) + "…"

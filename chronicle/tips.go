@@ -116,10 +116,30 @@ func (h *history) abandoned(_ context.Context, f *Facts) error {
 	return nil
 }
 
-// normPrompt is a prompt as compared for repeats: lower case, spaces
-// collapsed, closing punctuation dropped.
+// normPrompt is a prompt as compared for repeats: lower case, runs of
+// spaces one space, closing punctuation dropped. ASCII prompts (most) take
+// a path that allocates once.
 func normPrompt(p string) string {
-	return strings.TrimRight(strings.ToLower(oneLine(p, 400)), ".!? ")
+	b := make([]byte, 0, len(p))
+	space := true // drops leading spaces
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c >= 0x80:
+			return strings.TrimRight(strings.ToLower(oneLine(p, 400)), ".!? ")
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			if !space {
+				b = append(b, ' ')
+			}
+			space = true
+			continue
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+		space = false
+	}
+	return strings.TrimRight(string(b), ".!? ")
 }
 
 // repeated finds identical prompts sent more than once.
