@@ -10,24 +10,12 @@ import (
 	"time"
 
 	"github.com/lazuli-app/lazuli/insight"
+	"github.com/lazuli-app/lazuli/internal/testcache"
 	"github.com/lazuli-app/lazuli/store"
 )
 
 // TestMain keeps the insight indexes out of the user's cache folder.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "lazuli-chronicle-cache-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	if err := os.Setenv(store.CacheDirEnv, dir); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	_ = os.RemoveAll(dir) // best effort: a temporary folder
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(testcache.Run(m)) }
 
 func ptr(s string) *string { return &s }
 

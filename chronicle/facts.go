@@ -293,10 +293,11 @@ func oneLine(text string, n int) string {
 // quote is a prompt or an answer quoted in a finding: one line, its
 // Markdown made inert.
 func quote(text string, n int) string {
-	t := oneLine(text, n)
-	t = strings.NewReplacer("`", "'", "[", "(", "]", ")", "*", "∗", "_", " ", "<", "‹", ">", "›").Replace(t)
-	return "“" + t + "”"
+	return "“" + inert.Replace(oneLine(text, n)) + "”"
 }
+
+// inert replaces the characters that would make quoted text Markdown.
+var inert = strings.NewReplacer("`", "'", "[", "(", "]", ")", "*", "∗", "_", " ", "<", "‹", ">", "›")
 
 // code is a path or a command in a finding, as inline code.
 func code(text string) string {

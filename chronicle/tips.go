@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/lazuli-app/lazuli/display"
@@ -117,27 +118,27 @@ func (h *history) abandoned(_ context.Context, f *Facts) error {
 }
 
 // normPrompt is a prompt as compared for repeats: lower case, runs of
-// spaces one space, closing punctuation dropped. ASCII prompts (most) take
-// a path that allocates once.
+// spaces one space, closing punctuation dropped; built in one pass.
 func normPrompt(p string) string {
 	b := make([]byte, 0, len(p))
 	space := true // drops leading spaces
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c >= 0x80:
-			return strings.TrimRight(strings.ToLower(oneLine(p, 400)), ".!? ")
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+	for _, r := range p {
+		if unicode.IsSpace(r) {
 			if !space {
 				b = append(b, ' ')
 			}
 			space = true
 			continue
-		case 'A' <= c && c <= 'Z':
-			c += 'a' - 'A'
 		}
-		b = append(b, c)
 		space = false
+		if r < utf8.RuneSelf {
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			b = append(b, byte(r))
+			continue
+		}
+		b = utf8.AppendRune(b, unicode.ToLower(r))
 	}
 	return strings.TrimRight(string(b), ".!? ")
 }

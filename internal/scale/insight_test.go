@@ -73,6 +73,25 @@ func insightIndex(b *testing.B) (*insight.Index, string) {
 	return x, path
 }
 
+// openInsight opens the store read-only and its insight index, brought up to
+// date, as a command does; the caller closes both.
+func openInsight(b *testing.B, path string) (*store.Store, *insight.Index) {
+	b.Helper()
+	ctx := context.Background()
+	st, err := store.OpenReadOnly(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	x, err := insight.Open(ctx, st)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := x.Update(ctx); err != nil {
+		b.Fatal(err)
+	}
+	return st, x
+}
+
 // BenchmarkInsightStats: `lazuli stats --by day` over the generated store,
 // its index built (target < 200 ms), as the command runs it: open the
 // store and the index, bring the index up to date (nothing new), sum.
@@ -81,17 +100,7 @@ func BenchmarkInsightStats(b *testing.B) {
 	ctx := context.Background()
 	var rows int
 	for b.Loop() {
-		st, err := store.OpenReadOnly(ctx, path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		x, err := insight.Open(ctx, st)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := x.Update(ctx); err != nil {
-			b.Fatal(err)
-		}
+		st, x := openInsight(b, path)
 		t, err := x.Stats(ctx, insight.StatsQuery{By: insight.ByDay})
 		if err != nil {
 			b.Fatal(err)
