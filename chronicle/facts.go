@@ -20,6 +20,9 @@ type Facts struct {
 	Sessions int `json:"sessions_considered"`
 	// Worktrees is the standup: the work of each worktree.
 	Worktrees []WorktreeWork `json:"worktrees,omitempty"`
+	// Omitted is how many older sessions were left out of an agent's
+	// prompt to keep it short.
+	Omitted int `json:"sessions_omitted,omitempty"`
 	// Findings are the tips or the places the agent struggled.
 	Findings []Finding `json:"findings,omitempty"`
 	// Proposals are the improve report's lines for CLAUDE.md and AGENTS.md.

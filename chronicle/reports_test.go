@@ -3,6 +3,7 @@ package chronicle
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -279,5 +280,31 @@ func TestSharedFixtures(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAgentPromptKeepsNewestSessions: a standup too large for an agent's
+// prompt keeps its newest sessions and says how many it left out.
+func TestAgentPromptKeepsNewestSessions(t *testing.T) {
+	f := &Facts{Report: Standup, Since: "all the history"}
+	for wt := range 2 {
+		w := WorktreeWork{Worktree: fmt.Sprintf("wt%d", wt)}
+		for i := range 2000 {
+			id := int64(i*2 + wt + 1)
+			w.Sessions = append(w.Sessions, SessionWork{Cite: Cite{Session: id}, Outcome: "✓",
+				Prompts: []Prompt{{Text: strings.Repeat("a long prompt ", 14), Cite: Cite{Session: id, Seq: 1}}}})
+		}
+		f.Worktrees = append(f.Worktrees, w)
+	}
+	p, err := AgentPrompt(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p) > maxFactBytes+4000 || !strings.Contains(p, `"cite":"[S4000]"`) || strings.Contains(p, `"cite":"[S1]"`) ||
+		!strings.Contains(p, `"sessions_omitted":`) {
+		t.Errorf("prompt of %d bytes; newest kept %v, oldest left out %v", len(p), strings.Contains(p, `"cite":"[S4000]"`), !strings.Contains(p, `"cite":"[S1]"`))
+	}
+	if f.sessionsListed() != 4000 {
+		t.Error("AgentPrompt changed the facts")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -138,6 +139,9 @@ func preferred(f *Facts) []string {
 // JSON.
 func AgentPrompt(f *Facts) (string, error) {
 	facts, err := json.Marshal(f)
+	for keep := f.sessionsListed() / 2; err == nil && len(facts) > maxFactBytes && keep > 0; keep /= 2 {
+		facts, err = json.Marshal(f.newest(keep))
+	}
 	if err != nil {
 		return "", fmt.Errorf("encode the facts: %w", err)
 	}
@@ -159,4 +163,52 @@ func AgentPrompt(f *Facts) (string, error) {
 	b.Write(facts)
 	b.WriteString("\n")
 	return b.String(), nil
+}
+
+// maxFactBytes bounds the facts given to an agent: a standup over months
+// of sessions keeps only its newest sessions.
+const maxFactBytes = 200_000
+
+func (f *Facts) sessionsListed() int {
+	n := 0
+	for _, w := range f.Worktrees {
+		n += len(w.Sessions)
+	}
+	return n
+}
+
+// newest is f with only the keep newest sessions of its standup (the
+// highest ids), and how many were left out.
+func (f *Facts) newest(keep int) *Facts {
+	var ids []Cite
+	for _, w := range f.Worktrees {
+		for _, s := range w.Sessions {
+			ids = append(ids, s.Cite)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool {
+		if ids[i].Session != ids[j].Session {
+			return ids[i].Session > ids[j].Session
+		}
+		return ids[i].Store < ids[j].Store
+	})
+	kept := map[Cite]bool{}
+	for _, c := range ids[:min(keep, len(ids))] {
+		kept[c] = true
+	}
+	g := *f
+	g.Worktrees = nil
+	for _, w := range f.Worktrees {
+		nw := WorktreeWork{Worktree: w.Worktree}
+		for _, s := range w.Sessions {
+			if kept[s.Cite] {
+				nw.Sessions = append(nw.Sessions, s)
+			}
+		}
+		if len(nw.Sessions) > 0 {
+			g.Worktrees = append(g.Worktrees, nw)
+		}
+	}
+	g.Omitted = len(ids) - len(kept)
+	return &g
 }
