@@ -19,6 +19,7 @@ import (
 type chronicleWindow struct {
 	pw     *projectWindow
 	report chronicle.Report
+	since  string // the period: 24h, 7d, 30d or all (Fyne goroutine only)
 	view   *views.ChronicleView
 	gen    int // bumps on every Regenerate; an older answer is dropped (Fyne goroutine only)
 	runner chronicle.Runner
@@ -42,8 +43,8 @@ func (tl *toolWindows) chronicleMenu() *fyne.Menu {
 func (tl *toolWindows) showChronicle(r chronicle.Report) *chronicleWindow {
 	pw := tl.pw
 	w := pw.ui.fa.NewWindow("Chronicle — " + r.Title())
-	cw := &chronicleWindow{pw: pw, report: r, runner: agents.ScratchRunner{Config: pw.ui.agentConfig()}}
-	cw.view = views.NewChronicleView(w, cw)
+	cw := &chronicleWindow{pw: pw, report: r, since: r.DefaultSince(), runner: agents.ScratchRunner{Config: pw.ui.agentConfig()}}
+	cw.view = views.NewChronicleView(w, cw, cw.since)
 	w.SetContent(cw.view.Object())
 	w.Resize(fyne.NewSize(900, 700))
 	w.Show()
@@ -55,10 +56,10 @@ func (tl *toolWindows) showChronicle(r chronicle.Report) *chronicleWindow {
 func (cw *chronicleWindow) write(agent chronicle.Agent) {
 	pw := cw.pw
 	cw.gen++
-	gen := cw.gen
+	gen, since := cw.gen, cw.since
 	cw.view.Busy(string(agent))
 	pw.wg.Go(func() {
-		res, err := cw.generate(pw.ctx, agent)
+		res, err := cw.generate(pw.ctx, agent, since)
 		if err != nil && pw.ctx.Err() == nil {
 			log.Printf("chronicle %s: %v", cw.report, err)
 		}
@@ -78,12 +79,12 @@ func (cw *chronicleWindow) write(agent chronicle.Agent) {
 
 // generate gathers the facts over every store of the window and writes
 // the report.
-func (cw *chronicleWindow) generate(ctx context.Context, agent chronicle.Agent) (chronicle.Result, error) {
+func (cw *chronicleWindow) generate(ctx context.Context, agent chronicle.Agent, since string) (chronicle.Result, error) {
 	var sources []chronicle.Source
 	for _, x := range cw.pw.search.insightIndexes(ctx, nil) {
 		sources = append(sources, chronicle.Source{Store: x.Store(), Index: x})
 	}
-	win, err := chronicle.ParseSince(cw.report.DefaultSince(), time.Now())
+	win, err := chronicle.ParseSince(since, time.Now())
 	if err != nil {
 		return chronicle.Result{}, err
 	}
@@ -98,13 +99,14 @@ func (cw *chronicleWindow) generate(ctx context.Context, agent chronicle.Agent) 
 	return chronicle.Write(ctx, sources, facts, agent, cw.runner)
 }
 
-// Regenerate writes the report again with another agent.
-func (cw *chronicleWindow) Regenerate(agent string) {
+// Regenerate writes the report again with another agent or period.
+func (cw *chronicleWindow) Regenerate(agent, since string) {
 	a, err := chronicle.ParseAgent(agent)
 	if err != nil {
 		cw.view.ShowError(err)
 		return
 	}
+	cw.since = since
 	cw.write(a)
 }
 

@@ -187,12 +187,12 @@ func nothingHint(r Report, w Window) string {
 		if strings.HasSuffix(w.Label, "d") || len(w.Label) == 10 {
 			wider = "all"
 		}
-		hint += fmt.Sprintf(" Widen the range (`--since %s`, `--since %s`) or", wider,
+		hint += fmt.Sprintf(" Widen the range (`--since %s`, `--since %s`, or Since in the report window), or", wider,
 			time.Now().UTC().AddDate(0, -1, 0).Format("2006-01-02"))
 	} else {
-		hint += " To include"
+		hint += " Sessions run outside Lazuli count once you"
 	}
-	return hint + " import Claude Code's and Codex's own history (`lazuli import-native`, or Import native history in the window)."
+	return hint + " import Claude Code's and Codex's own history (`lazuli import-native`, or File › Import native history…)."
 }
 
 // sessionKey names a session across the sources.

@@ -28,13 +28,16 @@ type ChronicleReport struct {
 type ChronicleActions interface {
 	// OpenLink opens the session (at the event) a lazuli:// link names.
 	OpenLink(link string)
-	// Regenerate writes the report again with agent: builtin, claude or
-	// codex.
-	Regenerate(agent string)
+	// Regenerate writes the report again with agent (builtin, claude or
+	// codex) over the period since (24h, 7d, 30d or all).
+	Regenerate(agent, since string)
 }
 
 // ChronicleAgents are the writers offered by Regenerate, in menu order.
 var ChronicleAgents = []string{"builtin", "claude", "codex"}
+
+// ChroniclePeriods are the periods offered by Regenerate.
+var ChroniclePeriods = []string{"24h", "7d", "30d", "all"}
 
 // ChronicleView is the content of a chronicle report window: the report
 // rendered from Markdown, its citations links that open the session at the
@@ -46,14 +49,15 @@ type ChronicleView struct {
 	status  *widget.Label
 	doc     *widget.RichText
 	agent   *widget.Select
+	since   *widget.Select
 	regen   *widget.Button
 	buttons []*widget.Button
 	root    fyne.CanvasObject
 }
 
 // NewChronicleView builds the view for the window win (the parent of its
-// save dialog).
-func NewChronicleView(win fyne.Window, a ChronicleActions) *ChronicleView {
+// save dialog), the report being written over the period since.
+func NewChronicleView(win fyne.Window, a ChronicleActions, since string) *ChronicleView {
 	v := &ChronicleView{a: a, win: win}
 	v.status = widget.NewLabel("Writing the report…")
 	v.status.Wrapping = fyne.TextWrapWord
@@ -63,9 +67,12 @@ func NewChronicleView(win fyne.Window, a ChronicleActions) *ChronicleView {
 	save := widget.NewButton("Save as Markdown…", v.onSave)
 	v.agent = widget.NewSelect(ChronicleAgents, nil)
 	v.agent.SetSelected(ChronicleAgents[0])
-	v.regen = widget.NewButton("Regenerate", func() { v.onRegenerate(v.agent.Selected) })
+	v.since = widget.NewSelect(ChroniclePeriods, nil)
+	v.since.SetSelected(since)
+	v.regen = widget.NewButton("Regenerate", func() { v.onRegenerate(v.agent.Selected, v.since.Selected) })
 	v.buttons = []*widget.Button{copyB, save, v.regen}
-	bar := container.NewHBox(copyB, save, layout.NewSpacer(), widget.NewLabel("Agent:"), v.agent, v.regen)
+	bar := container.NewHBox(copyB, save, layout.NewSpacer(), widget.NewLabel("Since:"), v.since,
+		widget.NewLabel("Agent:"), v.agent, v.regen)
 	v.root = container.NewBorder(container.NewVBox(bar, v.status), nil, nil, nil, container.NewVScroll(v.doc))
 	v.setBusy(true)
 	return v
@@ -147,9 +154,9 @@ func (v *ChronicleView) Copy() {
 	fyne.CurrentApp().Clipboard().SetContent(v.report.Markdown)
 }
 
-func (v *ChronicleView) onRegenerate(agent string) {
+func (v *ChronicleView) onRegenerate(agent, since string) {
 	v.Busy(agent)
-	v.a.Regenerate(agent)
+	v.a.Regenerate(agent, since)
 }
 
 func (v *ChronicleView) onSave() {

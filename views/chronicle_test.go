@@ -16,8 +16,10 @@ type chronicleIntents struct {
 	regens []string
 }
 
-func (c *chronicleIntents) OpenLink(link string)    { c.links = append(c.links, link) }
-func (c *chronicleIntents) Regenerate(agent string) { c.regens = append(c.regens, agent) }
+func (c *chronicleIntents) OpenLink(link string) { c.links = append(c.links, link) }
+func (c *chronicleIntents) Regenerate(agent, since string) {
+	c.regens = append(c.regens, agent+" "+since)
+}
 
 const chronicleLink = "lazuli://open?event=4&path=%2Fw%2F.azureal%2Fsessions.azs&session=1"
 
@@ -45,7 +47,7 @@ func TestChronicleViewLinksOpenTheSession(t *testing.T) {
 	test.NewTempApp(t)
 	a := &chronicleIntents{}
 	w := test.NewTempWindow(t, nil)
-	v := NewChronicleView(w, a)
+	v := NewChronicleView(w, a, "all")
 	w.SetContent(v.Object())
 	v.Show(chronicleSample)
 	links := hyperlinks(v.Document().Segments)
@@ -65,7 +67,7 @@ func TestChronicleViewCopySaveRegenerate(t *testing.T) {
 	app := test.NewTempApp(t)
 	a := &chronicleIntents{}
 	w := test.NewTempWindow(t, nil)
-	v := NewChronicleView(w, a)
+	v := NewChronicleView(w, a, "all")
 	w.SetContent(v.Object())
 	if !v.regen.Disabled() {
 		t.Error("Regenerate is enabled while the first report is written")
@@ -87,8 +89,9 @@ func TestChronicleViewCopySaveRegenerate(t *testing.T) {
 		t.Errorf("saved %q", data)
 	}
 	v.agent.SetSelected("codex")
+	v.since.SetSelected("7d")
 	test.Tap(v.regen)
-	if len(a.regens) != 1 || a.regens[0] != "codex" || !v.regen.Disabled() || v.Status() != "Writing the report with codex…" {
+	if len(a.regens) != 1 || a.regens[0] != "codex 7d" || !v.regen.Disabled() || v.Status() != "Writing the report with codex…" {
 		t.Errorf("regenerate: intents %v, disabled %v, status %q", a.regens, v.regen.Disabled(), v.Status())
 	}
 	v.ShowError(os.ErrPermission)
