@@ -69,8 +69,8 @@ func runChronicle(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintf(env.Stderr, "lazuli chronicle: written by the built-in writer (%s)\n", printable.Line(res.Fallback))
 	}
 	if len(res.Unresolved) > 0 {
-		fmt.Fprintf(env.Stderr, "lazuli chronicle: %d citations name no session or event of the stores and are marked: %s\n",
-			len(res.Unresolved), strings.Join(res.Unresolved, " "))
+		fmt.Fprintf(env.Stderr, "lazuli chronicle: citations that name no session or event of the stores, marked in the report: %s\n",
+			strings.Join(res.Unresolved, " "))
 	}
 	if *asJSON {
 		return writeJSON(env.Stdout, res)

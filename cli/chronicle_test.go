@@ -112,7 +112,7 @@ func TestChronicleAgentCitationsChecked(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res.Agent != "claude" || strings.Join(res.Sessions, ",") != "S1" || strings.Join(res.Unresolved, ",") != "[S42#7]" ||
-		!strings.Contains(res.Markdown, "**S42#7 ⚠ not found**") || !strings.Contains(errOut, "1 citations name no session") {
+		!strings.Contains(res.Markdown, "**S42#7 ⚠ not found**") || !strings.Contains(errOut, "marked in the report: [S42#7]\n") {
 		t.Errorf("agent %s sessions %v unresolved %v stderr %q:\n%s", res.Agent, res.Sessions, res.Unresolved, errOut, res.Markdown)
 	}
 	if !strings.Contains(r.prompt, `"report":"standup"`) || !strings.Contains(r.prompt, `"cite":"[S1]"`) {

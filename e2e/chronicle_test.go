@@ -56,7 +56,7 @@ func TestChronicle(t *testing.T) {
 			strings.Join(res.Sessions, ",") != "S1" || strings.Join(res.Unresolved, ",") != "[S77#3]" {
 			t.Errorf("chronicle = %+v\nwant the agent's answer with its citations checked:\n%s", res, want)
 		}
-		if !strings.Contains(r.stderr, "1 citations name no session") {
+		if !strings.Contains(r.stderr, "marked in the report: [S77#3]\n") {
 			t.Errorf("stderr does not warn of the made-up citation: %q", r.stderr)
 		}
 		h.check()

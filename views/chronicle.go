@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/lazuli-app/lazuli/display"
 )
 
 // ChronicleReport is a written chronicle report, as the report window
@@ -112,14 +114,19 @@ func (v *ChronicleView) Show(r ChronicleReport) {
 	v.doc.ParseMarkdown(r.Markdown)
 	v.linkCitations(v.doc.Segments)
 	v.doc.Refresh()
-	status := fmt.Sprintf("Written by %s · cites %d sessions", r.Agent, len(r.Sessions))
+	status := fmt.Sprintf("Written by %s · cites %s", r.Agent, display.Plural(len(r.Sessions), "session"))
 	if r.Fallback != "" {
 		status += " · no agent could write it (" + r.Fallback + ")"
 	}
 	if n := len(r.Unresolved); n > 0 {
-		status += fmt.Sprintf(" · ⚠ %d citations name no session or event and are marked: %s", n, strings.Join(r.Unresolved, " "))
+		status += fmt.Sprintf(" · ⚠ %s: %s", unresolvedNote(n), strings.Join(r.Unresolved, " "))
 	}
 	v.status.SetText(status)
+	for _, a := range ChronicleAgents {
+		if a == r.Agent {
+			v.agent.SetSelected(a)
+		}
+	}
 	v.setBusy(false)
 	v.regen.Enable()
 }
@@ -186,4 +193,12 @@ func (v *ChronicleView) SaveTo(w fyne.URIWriteCloser) error {
 		return fmt.Errorf("save the report to %s: %w", w.URI(), err)
 	}
 	return nil
+}
+
+// unresolvedNote says how many citations resolve to nothing.
+func unresolvedNote(n int) string {
+	if n == 1 {
+		return "1 citation names no session or event and is marked"
+	}
+	return fmt.Sprintf("%d citations name no session or event and are marked", n)
 }

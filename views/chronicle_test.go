@@ -58,7 +58,7 @@ func TestChronicleViewLinksOpenTheSession(t *testing.T) {
 	if len(a.links) != 1 || a.links[0] != chronicleLink {
 		t.Errorf("opened %v, want %s", a.links, chronicleLink)
 	}
-	if st := v.Status(); !strings.Contains(st, "Written by claude") || !strings.Contains(st, "⚠ 1 citations name no session") {
+	if st := v.Status(); !strings.Contains(st, "Written by claude") || !strings.Contains(st, "⚠ 1 citation names no session or event and is marked: [S9#1]") || !strings.Contains(st, "cites 1 session ") || v.agent.Selected != "claude" {
 		t.Errorf("status = %q", st)
 	}
 }

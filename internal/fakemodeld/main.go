@@ -7,7 +7,9 @@
 //
 // Conversations follow the "create hello.txt" script: the agent writes
 // {{CWD}}/hello.txt with the Write tool (claude),
-// then answers. A compaction prompt gets a summary of the right length.
+// then answers. A compaction prompt gets a summary of the right length; a
+// chronicle report's prompt gets a short report citing session 1 and a
+// session that does not exist (the window marks it).
 package main
 
 import (
@@ -37,7 +39,13 @@ func main() {
 		}},
 		{Text: "I created **hello.txt** with a greeting."},
 	}
-	srv := fakemodel.New(script, fakemodel.Route{Contains: "<transcript>", Script: fakemodel.Script{{Text: summary}}})
+	report := "# Tips — written by the agent\n\n" +
+		"- **Group the auth work.** The login fix needed a correction after the first answer [S1#19]; " +
+		"say up front which cookie names must stay [S1#2].\n" +
+		"- **Script the test run.** The same prompt ran the suite twice [S2#1] [S3#1].\n" +
+		"- **A session the model made up** [S42#7].\n"
+	srv := fakemodel.New(script, fakemodel.Route{Contains: "<transcript>", Script: fakemodel.Script{{Text: summary}}},
+		fakemodel.Route{Contains: "report of Lazuli's chronicle", Script: fakemodel.Script{{Text: report}}})
 	defer srv.Close()
 	env, err := srv.Home(*home)
 	if err != nil {
