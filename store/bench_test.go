@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lazuli-app/lazuli/internal/cputime"
 )
 
 var benchListEvents = flag.Int("store.listevents", 300_000,
@@ -111,7 +113,7 @@ func BenchmarkAppendEvents(b *testing.B) {
 	ctx := context.Background()
 	run := func(b *testing.B, appendBatch func() error) {
 		b.ReportAllocs()
-		start, cpu := time.Now(), processCPU()
+		start, cpu := time.Now(), cputime.Process()
 		for b.Loop() {
 			if err := appendBatch(); err != nil {
 				b.Fatal(err)
@@ -150,7 +152,7 @@ func encodeAll(b *testing.B, s *Store, events []Event) []encodedRow {
 // reportCPU reports the process CPU time used since cpu0 per unit: on a
 // shared machine, wall-clock rates depend on the load, this does not.
 func reportCPU(b *testing.B, cpu0 time.Duration, units float64, name string) {
-	if cpu := processCPU() - cpu0; cpu > 0 {
+	if cpu := cputime.Process() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Microseconds())/units, name)
 	}
 }
@@ -191,9 +193,9 @@ func BenchmarkLoadSession50K(b *testing.B) {
 				}
 				b.StartTimer()
 			}
-			start, cpu0 := time.Now(), processCPU()
+			start, cpu0 := time.Now(), cputime.Process()
 			evs, err := st.LoadEventsRange(ctx, sess.ID, from, 0)
-			wall, cpu = wall+time.Since(start), cpu+processCPU()-cpu0
+			wall, cpu = wall+time.Since(start), cpu+cputime.Process()-cpu0
 			if err != nil || len(evs) != want {
 				b.Fatalf("LoadEventsRange = %d events, %v", len(evs), err)
 			}
@@ -224,7 +226,7 @@ func BenchmarkListSessions2000(b *testing.B) {
 	ctx := context.Background()
 	run := func(b *testing.B, list func() ([]Session, int, error), wantCounts int) {
 		b.ReportAllocs()
-		start, cpu := time.Now(), processCPU()
+		start, cpu := time.Now(), cputime.Process()
 		for b.Loop() {
 			got, counted, err := list()
 			if err != nil || len(got) != sessions || counted != wantCounts {
@@ -349,7 +351,7 @@ func BenchmarkDecodeEvents(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.SetBytes(int64(size))
-	start, cpu := time.Now(), processCPU()
+	start, cpu := time.Now(), cputime.Process()
 	for b.Loop() {
 		var out jsonArena
 		for _, d := range data {

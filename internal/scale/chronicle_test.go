@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lazuli-app/lazuli/chronicle"
+	"github.com/lazuli-app/lazuli/internal/cputime"
 )
 
 // BenchmarkChronicle writes each chronicle report over all the generated
@@ -24,7 +25,7 @@ func BenchmarkChronicle(b *testing.B) {
 			var facts *chronicle.Facts
 			var total, cpu time.Duration
 			for b.Loop() {
-				start, cpu0 := time.Now(), processCPU()
+				start, cpu0 := time.Now(), cputime.Process()
 				st, x := openInsight(b, path)
 				src := []chronicle.Source{{Store: st, Index: x}}
 				var err error
@@ -36,7 +37,7 @@ func BenchmarkChronicle(b *testing.B) {
 					b.Fatal(err)
 				}
 				total += time.Since(start)
-				cpu += processCPU() - cpu0
+				cpu += cputime.Process() - cpu0
 				x.Close()
 				st.Close()
 			}
