@@ -97,12 +97,7 @@ var (
 func craftedStore(t *testing.T) []Source {
 	t.Helper()
 	ctx := context.Background()
-	dir := t.TempDir()
-	path := filepath.Join(dir, ".azureal", "sessions.azs")
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(ctx, path)
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), ".azureal", "sessions.azs"))
 	if err != nil {
 		t.Fatal(err)
 	}
