@@ -71,7 +71,7 @@ func (cw *chronicleWindow) write(agent chronicle.Agent) {
 				cw.view.ShowError(err)
 				return
 			}
-			cw.view.Show(views.ChronicleReport{Title: cw.report.Title(), Agent: res.Agent, Markdown: res.Markdown,
+			cw.view.Show(views.ChronicleReport{Name: string(cw.report), Title: cw.report.Title(), Agent: res.Agent, Markdown: res.Markdown,
 				Sessions: res.Sessions, Unresolved: res.Unresolved, Fallback: res.Fallback})
 		})
 	})

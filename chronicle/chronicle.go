@@ -118,6 +118,9 @@ func (w Window) describe() string {
 	if w.From == "" {
 		return "all the history"
 	}
+	if len(w.From) < 16 {
+		return "since " + w.From
+	}
 	if w.Label != "" && w.Label != w.From[:10] {
 		return fmt.Sprintf("since %s UTC (%s)", w.From[:16], w.Label)
 	}

@@ -198,3 +198,19 @@ func TestNormPrompt(t *testing.T) {
 		}
 	}
 }
+
+func TestWindowDescribe(t *testing.T) {
+	for _, c := range []struct {
+		w    Window
+		want string
+	}{
+		{Window{Label: "all"}, "all the history"},
+		{Window{From: "2026-11-24 12:30:00", Label: "24h"}, "since 2026-11-24 12:30 UTC (24h)"},
+		{Window{From: "2026-11-01 00:00:00", Label: "2026-11-01"}, "since 2026-11-01"},
+		{Window{From: "2026"}, "since 2026"},
+	} {
+		if got := c.w.describe(); got != c.want {
+			t.Errorf("%+v.describe() = %q, want %q", c.w, got, c.want)
+		}
+	}
+}

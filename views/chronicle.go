@@ -17,6 +17,7 @@ import (
 // ChronicleReport is a written chronicle report, as the report window
 // shows it.
 type ChronicleReport struct {
+	Name       string // standup, tips or improve: names the saved file
 	Title      string // "Standup", "Tips", "Where the agent struggled"
 	Agent      string // who wrote it: builtin, claude or codex
 	Markdown   string // its citations are lazuli:// links
@@ -178,7 +179,7 @@ func (v *ChronicleView) onSave() {
 			dialog.ShowError(err, v.win)
 		}
 	}, v.win)
-	d.SetFileName(strings.ToLower(strings.Fields(v.report.Title + " report")[0]) + ".md")
+	d.SetFileName("chronicle-" + v.report.Name + ".md")
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".md"}))
 	d.Show()
 }
