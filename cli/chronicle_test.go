@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/store"
 )
 
 // copyFixture copies a shared fixture store to a temporary folder.
@@ -117,5 +119,38 @@ func TestChronicleAgentCitationsChecked(t *testing.T) {
 	}
 	if !strings.Contains(r.prompt, `"report":"standup"`) || !strings.Contains(r.prompt, `"cite":"[S1]"`) {
 		t.Errorf("the prompt does not hold the facts:\n%s", r.prompt)
+	}
+}
+
+// TestChronicleImproveProject: with --project, the proposed lines extend
+// that project's CLAUDE.md, which stays untouched.
+func TestChronicleImproveProject(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := store.Open(ctx, filepath.Join(dir, ".azureal", "sessions.azs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd, _ := json.Marshal(map[string]string{"command": "make lint"})
+	evs := []store.Event{store.UserMessage("tidy up"),
+		store.ToolCall("1", "Bash", nil, cmd), store.ToolResult("1", "Bash", nil, "lint: 3 errors", true),
+		store.ToolCall("2", "Bash", nil, cmd), store.ToolResult("2", "Bash", nil, "lint: 3 errors", true),
+		store.Complete(false, 10, 0)}
+	_, _, err = st.CreateSessionWithEvents(ctx, "main", "lint", evs)
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	claude := filepath.Join(dir, "CLAUDE.md")
+	if err := os.WriteFile(claude, []byte("# House rules\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run(t, dir, "chronicle", "improve", "--project", ".", "--agent", "builtin")
+	want := "--- a/CLAUDE.md\n+++ b/CLAUDE.md\n@@ -1,1 +1,6 @@\n # House rules\n+\n+## Lessons from past sessions (Lazuli chronicle)\n+\n+- `make lint` has failed here repeatedly (2 times)"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, stderr %q; report lacks\n%s\nin\n%s", code, errOut, want, out)
+	}
+	if data, _ := os.ReadFile(claude); string(data) != "# House rules\n" {
+		t.Errorf("CLAUDE.md was changed: %q", data)
 	}
 }
