@@ -308,3 +308,18 @@ func TestAgentPromptKeepsNewestSessions(t *testing.T) {
 		t.Error("AgentPrompt changed the facts")
 	}
 }
+
+func TestUnfence(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"# T\n\n- a [S1]\n", "# T\n\n- a [S1]"},
+		{"```markdown\n# T\n- a\n```", "# T\n- a"},
+		{"```\n# T\n```\n", "# T"},
+		{"```go\nx := 1\n```", "```go\nx := 1\n```"},
+		{"# T\n```diff\n+a\n```", "# T\n```diff\n+a\n```"},
+		{"```markdown\n# T\n```diff\n+a\n```\n```", "# T\n```diff\n+a\n```"},
+	} {
+		if got := unfence(c.in); got != c.want {
+			t.Errorf("unfence(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -94,7 +94,7 @@ func Write(ctx context.Context, sources []Source, f *Facts, agent Agent, runner 
 				failures = append(failures, fmt.Errorf("%s: %w", b, err))
 				continue
 			}
-			res.Agent, res.Raw, res.Prompt = b, strings.TrimSpace(text)+"\n", prompt
+			res.Agent, res.Raw, res.Prompt = b, unfence(text)+"\n", prompt
 			break
 		}
 		if res.Raw == "" && agent != AgentAuto {
@@ -211,4 +211,20 @@ func (f *Facts) newest(keep int) *Facts {
 	}
 	g.Omitted = len(ids) - len(kept)
 	return &g
+}
+
+// unfence is an agent's answer without the code fence some models put
+// around a whole Markdown answer.
+func unfence(text string) string {
+	text = strings.TrimSpace(text)
+	first, rest, ok := strings.Cut(text, "\n")
+	lang := strings.TrimSpace(strings.TrimLeft(first, "`"))
+	if !ok || !strings.HasPrefix(first, "```") || lang != "" && lang != "markdown" && lang != "md" {
+		return text
+	}
+	body, ok := strings.CutSuffix(rest, "```")
+	if !ok {
+		return text
+	}
+	return strings.TrimSpace(body)
 }
