@@ -138,7 +138,7 @@ func usageText(t insight.Totals) string {
 }
 
 // toolWindows opens the window's companion windows: Insights, the SQL
-// console and Team sessions (team.go).
+// console, Team sessions (team.go) and the Chronicle reports (chronicle.go).
 type toolWindows struct {
 	pw *projectWindow
 }

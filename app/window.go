@@ -37,7 +37,7 @@ type projectWindow struct {
 	search  *searcher      // the search indexes and panel, Ctrl+K (search.go); nil in some tests
 	imports *importer      // drops, imports and native history sync (drop.go)
 	exports *exporter      // exports of a session (export.go)
-	tools   *toolWindows   // the Insights, SQL console and Team windows (insight.go)
+	tools   *toolWindows   // the Insights, SQL console, Team and Chronicle windows (insight.go)
 	status  *statusLine    // the prompt box's status and what it is about (status.go)
 	first   *firstRunPanel // the first-run panel of a project without sessions (firstrun.go)
 }
