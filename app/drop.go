@@ -155,17 +155,23 @@ func (im *importer) merge(p *storePreview) {
 	})
 }
 
-// openReadOnly opens a store in its own read-only window: it says so, why,
-// offers nothing that writes, and closes with its Close button or Ctrl+W.
-func (ui *gui) openReadOnly(path string) *projectWindow {
+// openReadOnly opens a store in its own read-only window.
+func (ui *gui) openReadOnly(path string) {
 	wt := Worktree{StorePath: path, Branch: branchOfStore(path)}
 	pw := newProjectWindow(ui, "Lazuli — "+filepath.Base(path)+" (read-only)", []Worktree{wt}, true)
-	pw.mv.SetReadOnly("you chose Open read-only for "+filepath.Base(path), pw.win.Close)
-	pw.win.Canvas().AddShortcut(shortcut(fyne.KeyW), func(fyne.Shortcut) { pw.win.Close() })
-	pw.win.SetMainMenu(pw.mainMenu())
+	pw.setupReadOnly("you chose Open read-only for "+filepath.Base(path), pw.win.Close)
 	pw.win.Resize(fyne.NewSize(1100, 720))
 	pw.win.Show()
-	return pw
+}
+
+// setupReadOnly makes a read-only window say so and why, offer nothing
+// that writes (its menu too), and close (closeWin) with its Close button,
+// File › Close window or Ctrl+W.
+func (pw *projectWindow) setupReadOnly(why string, closeWin func()) {
+	pw.closeWin = closeWin
+	pw.mv.SetReadOnly(why, closeWin)
+	pw.win.Canvas().AddShortcut(shortcut(fyne.KeyW), func(fyne.Shortcut) { closeWin() })
+	pw.win.SetMainMenu(pw.mainMenu())
 }
 
 // importTranscripts imports agent transcripts as new sessions of the target

@@ -43,7 +43,8 @@ func (fp *firstRunPanel) StartSession() { fp.pw.list.onNewSession() }
 
 // update shows the first-run panel when no store of the window
 // has a session and no new session is being written, else hides it. The
-// native sessions of the project are counted once, in the background.
+// native sessions of the project are counted once, on the caller's
+// goroutine (refreshList's), after the panel is shown without the count.
 func (fp *firstRunPanel) update(groups []views.WorktreeGroup) {
 	pw := fp.pw
 	empty := !pw.readOnly && pw.shown.ref() == (views.SessionRef{})
@@ -64,7 +65,8 @@ func (fp *firstRunPanel) update(groups []views.WorktreeGroup) {
 	fr.Project = pw.projectName()
 	fyne.Do(func() { pw.mv.ShowFirstRun(&fr, fp) })
 	if count {
-		pw.wg.Go(fp.countNative)
+		fp.countNative()
+		fp.update(groups)
 	}
 }
 
@@ -81,7 +83,7 @@ func (pw *projectWindow) projectName() string {
 }
 
 // countNative counts the native sessions that ran in the project's
-// worktrees, then shows the panel again with the count.
+// worktrees, for the panel.
 func (fp *firstRunPanel) countNative() {
 	pw := fp.pw
 	fr := views.FirstRun{Native: 0}
@@ -106,11 +108,7 @@ func (fp *firstRunPanel) countNative() {
 			fr.NativeNote = "No Claude Code or Codex session ran in this project's folders."
 		}
 	}
-	if pw.ctx.Err() != nil {
-		return
-	}
 	fp.mu.Lock()
 	fp.shown = fr
 	fp.mu.Unlock()
-	pw.list.refresh()
 }

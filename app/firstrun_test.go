@@ -38,8 +38,7 @@ func TestFirstRunPanel(t *testing.T) {
 	pw := testWindow(t, fa, wt)
 	defer pw.close()
 	pw.first.shown.Native = -1
-	pw.list.refreshList()
-	pw.wg.Wait() // the count, and the refresh it asks for
+	pw.list.refreshList() // counts the native sessions too
 	if !pw.mv.FirstRunShown() {
 		t.Fatal("no first-run panel for a project without sessions")
 	}

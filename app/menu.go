@@ -46,7 +46,7 @@ func (pw *projectWindow) mainMenu() *fyne.MainMenu {
 func (pw *projectWindow) readOnlyMenu() *fyne.MainMenu {
 	file := fyne.NewMenu("File",
 		&fyne.MenuItem{Label: "Open session store…", Action: pw.imports.onOpen, Shortcut: shortcut(fyne.KeyO)},
-		&fyne.MenuItem{Label: "Close window", Action: pw.win.Close, Shortcut: shortcut(fyne.KeyW)},
+		&fyne.MenuItem{Label: "Close window", Action: pw.closeWin, Shortcut: shortcut(fyne.KeyW)},
 	)
 	session := fyne.NewMenu("Session",
 		&fyne.MenuItem{Label: "Find in session", Action: pw.mv.Transcript().ShowFind, Shortcut: shortcut(fyne.KeyF)},

@@ -22,12 +22,16 @@ func TestReadOnlyWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.Close()
-	ui := &gui{ctx: context.Background(), fa: fa}
-	pw := ui.openReadOnly(wt.StorePath)
-	closed := false
-	pw.win.SetOnClosed(func() { closed = true; pw.close() })
+	pw := newWindowParts(&gui{ctx: context.Background(), fa: fa}, []Worktree{wt}, true)
+	pw.win = test.NewTempWindow(t, pw.mv.Content())
+	defer pw.close()
+	closed := 0
+	pw.setupReadOnly("you chose Open read-only for sessions.azs", func() { closed++ })
 	if !pw.mv.ReadOnly() {
 		t.Error("the view is not read-only")
+	}
+	if ro, err := pw.store(wt.StorePath); err != nil || !ro.ReadOnly() {
+		t.Errorf("the window's store: %v (read-only: %v)", err, err == nil && ro.ReadOnly())
 	}
 	var labels []string
 	for _, m := range pw.win.MainMenu().Items {
@@ -47,7 +51,7 @@ func TestReadOnlyWindow(t *testing.T) {
 	// The test canvas keeps its shortcuts in the software canvas it wraps.
 	inner := reflect.ValueOf(pw.win.Canvas()).Elem().FieldByName("WindowlessCanvas").Interface()
 	inner.(interface{ TypedShortcut(fyne.Shortcut) }).TypedShortcut(shortcut(fyne.KeyW))
-	if !closed {
-		t.Error("Ctrl+W did not close the read-only window")
+	if closed != 1 {
+		t.Errorf("Ctrl+W closed the read-only window %d times, want once", closed)
 	}
 }

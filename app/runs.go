@@ -179,15 +179,21 @@ func (rn *runner) startRun(ref views.SessionRef, prompt, model string) {
 	}
 	rn.runs[ref] = rs
 	rn.mu.Unlock()
-	rn.showRunning(ref)
+	if rn.pw.shown.ref() == ref {
+		rn.pw.mv.PromptBox().SetRunning(true)
+	}
 	rn.pw.status.set(ref, fmt.Sprintf("Running %s on %s…", backend, runName(ref)), false)
+	// One goroutine does all of the run's window work after this, so that
+	// it happens in order.
 	rn.pw.wg.Go(func() {
 		defer cancel()
+		rn.pw.list.refreshList() // the sidebar's ●
 		run := &runRef{ref: ref}
 		err := rn.runWorkflow(ctx, run, prompt, model, worktree, rs)
 		rn.mu.Lock()
 		delete(rn.runs, run.ref)
 		rn.mu.Unlock()
+		rn.pw.list.refreshList()
 		rn.showRunning(run.ref)
 		if run.started {
 			return
@@ -266,15 +272,18 @@ func (rn *runner) agentStarted(run *runRef, id int64, prompt string) {
 			rn.runs[run.ref] = rs
 		}
 		rn.mu.Unlock()
-		shown := rn.pw.shown.stored(old, run.ref)
+		gen, shown := rn.pw.shown.stored(old, run.ref)
 		rn.pw.status.moved(old, run.ref)
-		rn.pw.list.refresh()
+		rn.pw.list.refreshList()
 		fyne.Do(func() {
 			rn.pw.mv.PromptBox().PromptStarted(old, prompt)
 			if shown {
-				rn.pw.shown.SelectSession(run.ref)
+				rn.pw.ui.rememberSession(run.ref)
 			}
 		})
+		if shown {
+			rn.pw.shown.loadSession(run.ref, gen) // on this goroutine, in order with the run's other window work
+		}
 		return
 	}
 	fyne.Do(func() { rn.pw.mv.PromptBox().PromptStarted(old, prompt) })
@@ -360,10 +369,9 @@ func (rn *runner) showAgentSettings() {
 	views.ShowAgentSettings(rn.pw.win, rn.pw.ui.agentSettings(), status, rn.SaveAgentSettings)
 }
 
-// showRunning updates the running indicators: the sidebar's ● and, for
-// the session shown, the prompt box.
+// showRunning updates the prompt box of the session shown when it is ref
+// (the caller refreshes the sidebar's ●).
 func (rn *runner) showRunning(ref views.SessionRef) {
-	rn.pw.list.refresh()
 	shown := rn.pw.shown.ref() == ref
 	running := rn.isRunning(ref)
 	if shown {

@@ -241,15 +241,17 @@ func (sh *shownSession) newSessionWorktree() string {
 
 // stored follows the new session old, stored now as ref by its first run:
 // when old is still shown, ref's prompt box gets the focus once shown, and
-// stored reports true (the caller shows ref).
-func (sh *shownSession) stored(old, ref views.SessionRef) bool {
+// stored reports true with the load generation the caller shows ref under
+// (loadSession).
+func (sh *shownSession) stored(old, ref views.SessionRef) (gen int, shown bool) {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	if sh.current != old {
-		return false
+		return 0, false
 	}
 	sh.focusPrompt = ref
-	return true
+	sh.loadGen++
+	return sh.loadGen, true
 }
 
 // parentName is the display name of the session that started sub-agent

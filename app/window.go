@@ -40,6 +40,8 @@ type projectWindow struct {
 	tools   *toolWindows   // the Insights, SQL console, Team and Chronicle windows (insight.go)
 	status  *statusLine    // the prompt box's status and what it is about (status.go)
 	first   *firstRunPanel // the first-run panel of a project without sessions (firstrun.go)
+
+	closeWin func() // closes a read-only window (setupReadOnly)
 }
 
 // intents routes the main view's intents (views.Actions) to their owners.
