@@ -25,9 +25,11 @@ func listSessions(t *testing.T, dir string) []map[string]any {
 }
 
 // lazuli import names and dates a session as import-native does: after
-// its first prompt, created when it ran (the transcript's first timestamp;
-// a stream without timestamps: the file's modification time); --name
-// wins; the same file imported again is reported and stores nothing.
+// its first prompt, created when it ran (the transcript's first timestamp,
+// a stamped stream's too — its file's modification time is older here;
+// a stream without timestamps: the file's modification time,
+// native.TestImportTranscriptDatesSubagentsFromTheFile); --name wins; the
+// same file imported again is reported and stores nothing.
 func TestImportNamesAndDates(t *testing.T) {
 	needShared(t)
 	dir := t.TempDir()
@@ -60,7 +62,7 @@ func TestImportNamesAndDates(t *testing.T) {
 	for id, want := range map[float64][2]string{
 		1: {"Search if claude -p can make use of WebSearch and Task tool…", "2026-01-23 17:19:55"},
 		2: {"", "2026-08-03 10:48:56"},
-		3: {"", "2025-03-04 05:06:07"},
+		3: {"", "2026-11-22 01:59:27"},
 		4: {"mine", "2026-01-23 17:19:55"},
 	} {
 		s := got[id]

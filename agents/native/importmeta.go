@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"time"
 
 	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/agents/parse"
@@ -19,7 +20,9 @@ import (
 // session its init line names, found in Claude's history), and created is
 // when it ran —
 // the transcript's first timestamp, or for an output stream without
-// timestamps the file's modification time — in store.TimeFormat, UTC.
+// timestamps the file's modification time — in store.TimeFormat, UTC. (A
+// Claude stream capture's first timestamp is that of its main thread's
+// first stamped line.)
 // events are the file's parsed events; f its detected format.
 func ImportMeta(path string, f parse.Format, events []store.Event) (name, created string) {
 	agent := Claude
@@ -38,13 +41,17 @@ func ImportMeta(path string, f parse.Format, events []store.Event) (name, create
 		}
 	}
 	n.FirstPrompt, _ = firstPrompt(events)
-	if f == parse.FormatClaudeStream && n.FirstPrompt == "" {
-		// `claude -p` prints no prompt; the session its init line names
-		// may still be in Claude's history.
-		if s, ok := streamSession(path); ok {
-			n.FirstPrompt = s.FirstPrompt
-			if !s.Started.IsZero() {
-				n.Started = s.Started
+	if f == parse.FormatClaudeStream {
+		id, first := streamHead(path)
+		n.Started = first // newer CLIs stamp their lines; zero otherwise
+		if n.FirstPrompt == "" {
+			// `claude -p` prints no prompt; the session its init line
+			// names may still be in Claude's history.
+			if s, ok := nativeClaudeSession(id); ok {
+				n.FirstPrompt = s.FirstPrompt
+				if n.Started.IsZero() {
+					n.Started = s.Started
+				}
 			}
 		}
 	}
@@ -55,23 +62,37 @@ func ImportMeta(path string, f parse.Format, events []store.Event) (name, create
 	return n.Title(), n.start().UTC().Format(store.TimeFormat)
 }
 
-// streamSession previews the native Claude transcript of the session
-// a stream capture's init line names, when Claude's projects folder still
-// holds it with a prompt.
-func streamSession(path string) (Session, bool) {
+// streamHead reads the head of a Claude stream capture: the session id
+// its init line names and the first timestamp of a line of the main thread
+// (not a sub-agent's); "" and zero when it has none.
+func streamHead(path string) (id string, first time.Time) {
 	f, err := os.Open(path)
 	if err != nil {
-		return Session{}, false
+		return "", time.Time{}
 	}
 	defer f.Close()
-	id := ""
-	if _, err := readHead(f, func(line []byte) bool {
-		if o, ok := parse.DecodeObject(line); ok && o.Str("type") == "system" && o.Str("subtype") == "init" {
-			id = o.Str("session_id")
-			return true
+	_, _ = readHead(f, func(line []byte) bool {
+		o, ok := parse.DecodeObject(line)
+		if !ok {
+			return false
 		}
-		return false
-	}); err != nil || !sessionIDPattern.MatchString(id) {
+		if id == "" && o.Str("type") == "system" && o.Str("subtype") == "init" {
+			id = o.Str("session_id")
+		}
+		if first.IsZero() && o.Str("parent_tool_use_id") == "" {
+			if t, err := time.Parse(time.RFC3339Nano, o.Str("timestamp")); err == nil {
+				first = t.UTC()
+			}
+		}
+		return id != "" && !first.IsZero()
+	})
+	return id, first
+}
+
+// nativeClaudeSession previews the native Claude transcript of session id
+// when Claude's projects folder still holds it with a prompt.
+func nativeClaudeSession(id string) (Session, bool) {
+	if !sessionIDPattern.MatchString(id) {
 		return Session{}, false
 	}
 	dir, _, err := DefaultDirs()

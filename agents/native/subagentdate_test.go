@@ -24,10 +24,10 @@ func TestImportTranscriptDatesSubagentsFromTheFile(t *testing.T) {
 	}
 	old := time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)
 	for _, tc := range []struct {
-		name, text, wantSub string
+		name, text, wantParent, wantSub string
 	}{
-		{"own timestamp", string(raw), "2026-11-22 01:59:51"},
-		{"no timestamps", regexpTimestamp.ReplaceAllString(string(raw), ""), "2025-03-04 05:06:07"},
+		{"own timestamp", string(raw), "2026-11-22 01:59:50", "2026-11-22 01:59:51"},
+		{"no timestamps", regexpTimestamp.ReplaceAllString(string(raw), ""), "2025-03-04 05:06:07", "2025-03-04 05:06:07"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "capture.jsonl")
@@ -47,8 +47,8 @@ func TestImportTranscriptDatesSubagentsFromTheFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Session.Created != "2025-03-04 05:06:07" {
-				t.Errorf("parent created %q, want the file's time", r.Session.Created)
+			if r.Session.Created != tc.wantParent {
+				t.Errorf("parent created %q, want %q (its first timestamp, else the file's time)", r.Session.Created, tc.wantParent)
 			}
 			links, err := st.Subagents(ctx, r.Session.ID)
 			if err != nil || len(links) != 1 {
