@@ -20,6 +20,9 @@ type eventJSON struct {
 	// Thinking is the agent's thinking that came before the event (kept
 	// beside the events, never in the context).
 	Thinking []string `json:"thinking,omitempty"`
+	// RunFailures are why the runs that ended with the event failed (kept
+	// beside the events, never in the context).
+	RunFailures []string `json:"run_failures,omitempty"`
 }
 
 func runShow(ctx context.Context, env *Env, args []string) error {
@@ -58,7 +61,8 @@ func writeEventsJSON(w io.Writer, events []store.StoredEvent) error {
 		if err != nil {
 			return fmt.Errorf("encode event %d: %w", e.Seq, err)
 		}
-		out = append(out, eventJSON{Seq: e.Seq, Kind: e.Kind, CharLen: e.CharLen, Event: js, Thinking: e.Thinking})
+		out = append(out, eventJSON{Seq: e.Seq, Kind: e.Kind, CharLen: e.CharLen, Event: js, Thinking: e.Thinking,
+			RunFailures: e.RunFailures})
 	}
 	return writeJSON(w, out)
 }
@@ -78,6 +82,9 @@ func printTranscript(w io.Writer, s store.Session, events []store.StoredEvent) {
 			fmt.Fprintln(w, indent(printable.Text(body)))
 		}
 		fmt.Fprintln(w)
+		for _, f := range se.RunFailures {
+			fmt.Fprintf(w, "#%d Run failed\n%s\n\n", se.Seq, indent(printable.Text(f)))
+		}
 	}
 }
 

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/store"
 )
 
 // TestShowThinking: show prints the agent's thinking before the event it
@@ -29,6 +32,30 @@ func TestShowThinking(t *testing.T) {
 	code, out, _ = run(t, dir, "show", "--json", "1")
 	var evs []eventJSON
 	if err := json.Unmarshal([]byte(out), &evs); code != 0 || err != nil || len(evs) != 2 || len(evs[1].Thinking) != 1 || evs[1].Thinking[0] != "weigh the zorp" || evs[0].Thinking != nil {
+		t.Errorf("show --json = %d %v\n%s", code, err, out)
+	}
+}
+
+// TestShowRunFailure: show prints why a run failed after the event it
+// ended with, and show --json carries it beside that event.
+func TestShowRunFailure(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.Open(context.Background(), filepath.Join(dir, ".azureal", "sessions.azs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := st.CreateSessionWithEvents(context.Background(), "main", "root", []store.Event{store.UserMessage("fix it"),
+		store.Complete(false, 900, 0), store.RunFailed("--dangerously-skip-permissions cannot be used with root")}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	code, out, errOut := run(t, dir, "show", "1")
+	if code != 0 || !strings.Contains(out, "#2 Run failed\n    --dangerously-skip-permissions cannot be used with root\n") {
+		t.Errorf("show = %d %s\n%s", code, errOut, out)
+	}
+	code, out, _ = run(t, dir, "show", "--json", "1")
+	var evs []eventJSON
+	if err := json.Unmarshal([]byte(out), &evs); code != 0 || err != nil || len(evs) != 2 || len(evs[1].RunFailures) != 1 || evs[0].RunFailures != nil {
 		t.Errorf("show --json = %d %v\n%s", code, err, out)
 	}
 }
