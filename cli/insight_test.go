@@ -262,7 +262,7 @@ func TestFilesAndRefsOfCraftedTranscript(t *testing.T) {
 		{Kind: "pr", Value: "acme/app#7", URL: "https://github.com/acme/app/pull/7"},
 		{Kind: "issue", Value: "acme/app#12", URL: "https://github.com/acme/app/issues/12"},
 		{Kind: "branch", Value: "fix/issue-12"},
-		{Kind: "commit", Value: "abc1234"},
+		{Kind: "commit", Value: "abc1234", URL: "https://github.com/acme/app/commit/abc1234"},
 		{Kind: "pr", Value: "acme/app#8", URL: "https://github.com/acme/app/pull/8"},
 		{Kind: "pr", Value: "grp/sub/proj#3", URL: "https://gitlab.com/grp/sub/proj/-/merge_requests/3"},
 	}

@@ -211,7 +211,7 @@ func refsIn(text string, fromGit, command bool, rem func() remote) []Ref {
 	}
 	if fromGit && strings.Contains(text, "] ") {
 		for _, m := range reCommit.FindAllStringSubmatch(text, -1) {
-			out = append(out, Ref{RefCommit, m[2], ""})
+			out = append(out, Ref{RefCommit, m[2], commitURL(rem(), m[2])})
 		}
 	}
 	if command && strings.Contains(text, "git") {
@@ -325,6 +325,20 @@ func refURL(r remote, kind, n string) string {
 		return base + "/-/merge_requests/" + n
 	}
 	return base + "/-/issues/" + n
+}
+
+// commitURL is the web address of commit hash on r when r is on GitHub
+// or GitLab; "" otherwise (the hash is copied instead).
+func commitURL(r remote, hash string) string {
+	switch {
+	case r.repo == "":
+		return ""
+	case r.host == "github.com":
+		return "https://github.com/" + r.repo + "/commit/" + hash
+	case r.host == "gitlab.com" || strings.HasPrefix(r.host, "gitlab."):
+		return "https://" + r.host + "/" + r.repo + "/-/commit/" + hash
+	}
+	return ""
 }
 
 var reRemote = regexp.MustCompile(`^(?:https?://|ssh://)?(?:[^@/]+@)?([\w.-]+)[:/](.+?)(?:\.git)?/?$`)

@@ -1,0 +1,99 @@
+package insight
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// TestCommitURL: a commit opens on GitHub and GitLab remotes; elsewhere it
+// has no address (the chip copies the hash).
+func TestCommitURL(t *testing.T) {
+	for _, c := range []struct{ remote, want string }{
+		{"git@github.com:acme/app.git", "https://github.com/acme/app/commit/abc1234"},
+		{"https://gitlab.com/grp/sub/proj.git", "https://gitlab.com/grp/sub/proj/-/commit/abc1234"},
+		{"git@gitlab.example.org:team/x.git", "https://gitlab.example.org/team/x/-/commit/abc1234"},
+		{"git@bitbucket.org:team/x.git", ""},
+		{"", ""},
+	} {
+		if got := commitURL(parseRemote(c.remote), "abc1234"); got != c.want {
+			t.Errorf("commitURL(%q) = %q, want %q", c.remote, got, c.want)
+		}
+	}
+	refs := refsIn("[main abc1234] fix", true, false, func() remote { return parseRemote("git@github.com:acme/app.git") })
+	if want := []Ref{{RefCommit, "abc1234", "https://github.com/acme/app/commit/abc1234"}}; !reflect.DeepEqual(refs, want) {
+		t.Errorf("refs = %+v, want %+v", refs, want)
+	}
+}
+
+// TestTurnUsagesAndRecentEdits: each turn's usage with the seqs it spans;
+// the files changed, newest first, reads left out.
+func TestTurnUsagesAndRecentEdits(t *testing.T) {
+	ctx := context.Background()
+	st := mustOpenStore(t)
+	fill(t, st, 2, 3)
+	x := mustIndex(t, st)
+	tu, err := x.TurnUsages(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tu) != 3 {
+		t.Fatalf("turn usages = %+v", tu)
+	}
+	for i, u := range tu {
+		if u.Turn != int64(i+1) || u.FirstSeq != int64(9*i+1) || u.LastSeq != int64(9*i+9) || u.Input != int64(100+i) ||
+			u.Output != 10 || u.CacheRead != 5 || !u.CostEstimated || u.CostUSD <= 0 {
+			t.Errorf("turn %d = %+v", i, u)
+		}
+	}
+	edits, err := x.RecentEdits(ctx, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// session 2's turns 3..5 edit f0, f1, f2 (turn i edits f<i%3>); session 1's f0..f2.
+	var got []string
+	for _, e := range edits {
+		if e.Action != ActionEdit {
+			t.Errorf("edit row with action %q", e.Action)
+		}
+		got = append(got, fmt.Sprintf("S%d %s", e.SessionID, e.Path))
+	}
+	if want := []string{"S2 /w/src/f2.go", "S2 /w/src/f1.go", "S2 /w/src/f0.go", "S1 /w/src/f2.go", "S1 /w/src/f1.go", "S1 /w/src/f0.go"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("recent edits = %q, want %q", got, want)
+	}
+	if e := edits[0]; e.SessionID != 2 || e.LastSeq != 9*2+4 || e.At == "" {
+		t.Errorf("newest edit = %+v", e)
+	}
+	if edits, _ := x.RecentEdits(ctx, 2); len(edits) != 2 {
+		t.Errorf("limit 2: %d rows", len(edits))
+	}
+}
+
+// TestFileChanges: every change of one file, in order, relative paths
+// against the session's folder; other files and reads left out.
+func TestFileChanges(t *testing.T) {
+	raw := func(v any) json.RawMessage { b, _ := json.Marshal(v); return b }
+	edit := func(seq int64, path, old, new string) store.StoredEvent {
+		return store.StoredEvent{Seq: seq, Event: store.ToolCall("e", "Edit", ptr(path),
+			raw(map[string]string{"file_path": path, "old_string": old, "new_string": new}))}
+	}
+	events := []store.StoredEvent{
+		{Seq: 1, Event: store.Init("/w", "m")},
+		edit(2, "/w/a.go", "x", "y"),
+		{Seq: 3, Event: store.ToolCall("r", "Read", ptr("/w/a.go"), raw(map[string]string{"file_path": "/w/a.go"}))},
+		edit(4, "/w/b.go", "p", "q"),
+		{Seq: 5, Event: store.ToolCall("s", "shell", nil, raw(map[string]any{"command": []string{"bash", "-lc",
+			"apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: a.go\n@@\n-y\n+z\n*** End Patch\nEOF"}}))},
+	}
+	got := FileChanges(events, "/w/.azureal/sessions.azs", "a.go")
+	if len(got) != 2 || got[0].Seq != 2 || got[1].Seq != 5 || got[0].Tool != "Edit" {
+		t.Fatalf("changes = %+v", got)
+	}
+	if len(got[1].Files) != 1 || got[1].Files[0].Path != "a.go" {
+		t.Errorf("patch change = %+v", got[1].Files)
+	}
+}
