@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"net/url"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/lazuli-app/lazuli/display"
-	"github.com/lazuli-app/lazuli/editdiff"
 	"github.com/lazuli-app/lazuli/insight"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
@@ -101,10 +101,12 @@ func (s *searcher) insightIndexes(ctx context.Context, paths []string) []*insigh
 	return out
 }
 
-// showSessionUsage puts the tokens and cost of ref in the header, from
-// its insight index. It runs on the goroutine that loaded the session,
-// after the session is shown: one goroutine at a time touches the header.
-func (sh *shownSession) showSessionUsage(ref views.SessionRef) {
+// showSessionInsight shows what the insight index knows of ref: its
+// tokens and cost in the header and on its completion rows, its Files tab
+// and its ref chips. It runs on the goroutine that loaded the session,
+// after the session is shown (one goroutine at a time touches the
+// header), and after a run of the shown session ends.
+func (sh *shownSession) showSessionInsight(ref views.SessionRef) {
 	if sh.pw.search == nil {
 		return // a window without background indexing (tests)
 	}
@@ -116,12 +118,90 @@ func (sh *shownSession) showSessionUsage(ref views.SessionRef) {
 	if x == nil {
 		return
 	}
-	rows, err := x.Stats(sh.pw.ctx, insight.StatsQuery{Session: ref.ID})
-	if err != nil || len(rows) == 0 {
+	in, err := sessionInsight(sh.pw.ctx, x, ref)
+	if err != nil {
+		log.Printf("insight of %s S%d: %v", ref.StorePath, ref.ID, err)
 		return
 	}
-	text := usageText(rows[0])
-	fyne.Do(func() { sh.pw.mv.SetSessionUsage(ref, text) })
+	fyne.Do(func() { sh.pw.mv.SetSessionInsight(ref, in) })
+}
+
+// sessionInsight reads what the index x knows of session ref.
+func sessionInsight(ctx context.Context, x *insight.Index, ref views.SessionRef) (views.SessionInsight, error) {
+	var in views.SessionInsight
+	rows, err := x.Stats(ctx, insight.StatsQuery{Session: ref.ID})
+	if err != nil {
+		return in, err
+	}
+	if len(rows) > 0 {
+		in.Usage = usageText(rows[0])
+	}
+	turns, err := x.TurnUsages(ctx, ref.ID)
+	if err != nil {
+		return in, err
+	}
+	for _, t := range turns {
+		in.Turns = append(in.Turns, views.TurnUsage{FirstSeq: t.FirstSeq, LastSeq: t.LastSeq, Input: t.Input, Output: t.Output,
+			Cache: t.CacheRead + t.CacheWrite, CostUSD: t.CostUSD, Estimated: t.CostEstimated})
+	}
+	files, err := x.Files(ctx, ref.ID)
+	if err != nil {
+		return in, err
+	}
+	in.Files = insightFiles(x, files)
+	refs, err := x.Refs(ctx, ref.ID)
+	if err != nil {
+		return in, err
+	}
+	for _, r := range refs {
+		in.Refs = append(in.Refs, views.RefChip{Kind: r.Kind, Value: r.Value, URL: r.URL})
+	}
+	return in, nil
+}
+
+// insightFiles turns the index's file rows into the views' (paths in
+// the order the index lists them: most recent first).
+func insightFiles(x *insight.Index, files []insight.FileRow) []views.InsightFile {
+	out := make([]views.InsightFile, 0, len(files))
+	for _, f := range files {
+		id, _ := strconv.ParseInt(strings.TrimPrefix(f.Session, "S"), 10, 64) // written by Files as S<n>
+		out = append(out, views.InsightFile{Store: x.Store().Path(), SessionID: id, Path: f.Path, Action: f.Action, Count: f.Count})
+	}
+	return out
+}
+
+// LoadFileDiffs shows every change of a file of the shown session in its
+// Files tab.
+func (sh *shownSession) LoadFileDiffs(f views.InsightFile) {
+	pw := sh.pw
+	pw.wg.Go(func() {
+		diffs, err := fileDiffs(pw.ctx, pw, f)
+		if err != nil {
+			pw.showError("file changes", err)
+			return
+		}
+		fyne.Do(func() { pw.mv.SessionFiles().ShowDiffs(f.Path, diffs) })
+	})
+}
+
+// OpenRef opens a ref chip's address in the browser, or copies its value
+// when it has none (a commit of a remote that is not on GitHub or GitLab,
+// a branch).
+func (sh *shownSession) OpenRef(r views.RefChip) {
+	pw := sh.pw
+	if r.URL == "" {
+		pw.ui.fa.Clipboard().SetContent(r.Value)
+		pw.status.set(sh.ref(), fmt.Sprintf("Copied %s to the clipboard.", r.Value), false) // the chips are the shown session's
+		return
+	}
+	u, err := url.Parse(r.URL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") {
+		pw.showError("open "+r.URL, fmt.Errorf("not a web address: %q", r.URL))
+		return
+	}
+	if err := pw.ui.fa.OpenURL(u); err != nil {
+		pw.showError("open "+r.URL, err)
+	}
 }
 
 // usageText is a session's usage for the header; "" without usage.
@@ -251,10 +331,7 @@ func computeInsights(ctx context.Context, pw *projectWindow, scope views.Insight
 		if err != nil {
 			return d, err
 		}
-		for _, f := range files {
-			id, _ := strconv.ParseInt(strings.TrimPrefix(f.Session, "S"), 10, 64)
-			d.Files = append(d.Files, views.InsightFile{Store: x.Store().Path(), SessionID: id, Path: f.Path, Action: f.Action, Count: f.Count})
-		}
+		d.Files = append(d.Files, insightFiles(x, files)...)
 	}
 	for _, t := range insight.MergeTotals(total...) {
 		d.Total = dayOf(t)
@@ -340,8 +417,8 @@ func (iw *insightsWindow) LoadFileDiffs(f views.InsightFile) {
 	})
 }
 
-// fileDiffs reads a session and keeps the diffs of its tool calls that
-// change the file f.Path (a path as the files table holds it).
+// fileDiffs reads a session and keeps the changes of its tool calls to
+// the file f.Path (a path as the files table holds it).
 func fileDiffs(ctx context.Context, pw *projectWindow, f views.InsightFile) ([]views.FileDiff, error) {
 	st, err := pw.store(f.Store)
 	if err != nil {
@@ -351,30 +428,9 @@ func fileDiffs(ctx context.Context, pw *projectWindow, f views.InsightFile) ([]v
 	if err != nil {
 		return nil, err
 	}
-	dirs := []string{"", insight.WorktreeDir(f.Store)}
 	var out []views.FileDiff
-	for _, e := range events {
-		if e.Event.Kind == store.KindInit && dirs[0] == "" {
-			dirs[0] = e.Event.CWD
-		}
-		if e.Event.Kind != store.KindToolCall {
-			continue
-		}
-		files := editdiff.Files(editdiff.Deref(e.Event.FilePath), e.Event.Input)
-		if cmd := insight.ShellCommand(e.Event.Input); files == nil && cmd != "" {
-			if p := editdiff.ShellPatch(cmd); p != "" {
-				files = editdiff.ParsePatch(p)
-			}
-		}
-		var keep []editdiff.File
-		for _, fl := range files {
-			if insight.RelPath(fl.Path, dirs...) == f.Path {
-				keep = append(keep, fl)
-			}
-		}
-		if len(keep) > 0 {
-			out = append(out, views.FileDiff{Seq: e.Seq, Tool: e.Event.ToolName, Files: keep})
-		}
+	for _, c := range insight.FileChanges(events, f.Store, f.Path) {
+		out = append(out, views.FileDiff{Seq: c.Seq, Tool: c.Tool, Files: c.Files})
 	}
 	return out, nil
 }
@@ -442,6 +498,7 @@ func (tl *toolWindows) insightMenu() *fyne.Menu {
 	return fyne.NewMenu("Insights",
 		&fyne.MenuItem{Label: "Insights…", Action: tl.showInsights, Shortcut: insightsShortcut},
 		&fyne.MenuItem{Label: "SQL console…", Action: tl.showSQLConsole, Shortcut: sqlShortcut},
+		&fyne.MenuItem{Label: "Recent edits…", Action: tl.showRecentEdits, Shortcut: recentEditsShortcut},
 	)
 }
 
@@ -449,4 +506,5 @@ func (tl *toolWindows) insightMenu() *fyne.Menu {
 func (tl *toolWindows) addInsightShortcuts() {
 	tl.pw.win.Canvas().AddShortcut(insightsShortcut, func(fyne.Shortcut) { tl.showInsights() })
 	tl.pw.win.Canvas().AddShortcut(sqlShortcut, func(fyne.Shortcut) { tl.showSQLConsole() })
+	tl.pw.win.Canvas().AddShortcut(recentEditsShortcut, func(fyne.Shortcut) { tl.showRecentEdits() })
 }

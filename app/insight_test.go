@@ -15,11 +15,11 @@ import (
 	"github.com/lazuli-app/lazuli/views"
 )
 
-// TestInsightsAcrossWorktrees: the background pass builds the insight
-// indexes with the search indexes; the window's figures sum both
-// worktrees, a session scope only its session; a file's diffs come in
-// order; the SQL console's query runs over both stores.
-func TestInsightsAcrossWorktrees(t *testing.T) {
+// insightWindow is a window over two worktrees, each with one session
+// that edits a.go twice (with a commit and a branch in the second), its
+// indexes built.
+func insightWindow(t *testing.T) (*projectWindow, []Worktree, context.Context) {
+	t.Helper()
 	t.Setenv(store.CacheDirEnv, t.TempDir())
 	fa := test.NewTempApp(t)
 	dir := t.TempDir()
@@ -41,8 +41,10 @@ func TestInsightsAcrossWorktrees(t *testing.T) {
 		events := []store.Event{store.UserMessage("go"),
 			store.ToolCall("1", "Edit", &path, edit("one", "two")), store.ToolResult("1", "Edit", &path, "ok", false),
 			store.ToolCall("2", "Edit", &path, edit("two", "three")), store.ToolResult("2", "Edit", &path, "ok", i == 1),
+			store.ToolCall("3", "Bash", nil, json.RawMessage(`{"command":"git checkout -b topic"}`)),
+			store.ToolResult("3", "Bash", nil, "[topic 1234abc] done", false),
 			store.Complete(true, 5, 0.25)}
-		u := store.Usage{Event: 5, Model: "claude-sonnet-4-5", Backend: "claude", Input: 100, Output: 10, CostUSD: 0.25, HasCost: true}
+		u := store.Usage{Event: 7, Model: "claude-sonnet-4-5", Backend: "claude", Input: 100, Output: 10, CostUSD: 0.25, HasCost: true}
 		if _, _, err := st.CreateSessionWithEvents(bg, wt.Branch, "", events, u); err != nil {
 			t.Fatal(err)
 		}
@@ -51,11 +53,20 @@ func TestInsightsAcrossWorktrees(t *testing.T) {
 	pw := testWindow(t, fa, wts...)
 	ctx := pw.ctx
 	pw.search = newSearcher(pw)
-	defer func() {
+	t.Cleanup(func() {
 		pw.close()
 		pw.search.closeAll()
-	}()
+	})
 	pw.search.updateAll(ctx)
+	return pw, wts, ctx
+}
+
+// TestInsightsAcrossWorktrees: the background pass builds the insight
+// indexes with the search indexes; the window's figures sum both
+// worktrees, a session scope only its session; a file's diffs come in
+// order; the SQL console's query runs over both stores.
+func TestInsightsAcrossWorktrees(t *testing.T) {
+	pw, wts, ctx := insightWindow(t)
 	d, err := computeInsights(ctx, pw, views.InsightScope{}, 7, time.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +77,7 @@ func TestInsightsAcrossWorktrees(t *testing.T) {
 	if len(d.Days) != 7 || d.Days[6].Input != 200 {
 		t.Errorf("days %+v", d.Days)
 	}
-	if len(d.Tools) != 1 || d.Tools[0].Calls != 4 || d.Tools[0].Errors != 1 {
+	if len(d.Tools) != 2 || d.Tools[0].Calls != 4 || d.Tools[0].Errors != 1 {
 		t.Errorf("tools %+v", d.Tools)
 	}
 	if len(d.Worktrees) != 2 || len(d.Files) != 2 {
@@ -109,5 +120,58 @@ func TestUsageText(t *testing.T) {
 	}
 	if got := usageText(insight.Totals{}); got != "" {
 		t.Errorf("no usage: %q", got)
+	}
+}
+
+// TestSessionInsightAndRecentEdits: the shown session's usage per turn,
+// files and refs come from its index; Recent Edits lists each worktree's
+// edit with its session and last event; a chip without an address copies
+// its value.
+func TestSessionInsightAndRecentEdits(t *testing.T) {
+	pw, wts, ctx := insightWindow(t)
+	ref := views.SessionRef{StorePath: wts[1].StorePath, ID: 1}
+	xs := pw.search.insightIndexes(ctx, []string{ref.StorePath})
+	if len(xs) != 1 {
+		t.Fatal("no index")
+	}
+	in, err := sessionInsight(ctx, xs[0], ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Turns) != 1 || in.Turns[0].FirstSeq != 1 || in.Turns[0].LastSeq != 8 || in.Turns[0].Input != 100 ||
+		in.Turns[0].CostUSD != 0.25 || in.Turns[0].Estimated {
+		t.Errorf("turns %+v", in.Turns)
+	}
+	if len(in.Files) != 1 || in.Files[0].Path != "a.go" || in.Files[0].Count != 2 || in.Files[0].SessionID != 1 {
+		t.Errorf("files %+v", in.Files)
+	}
+	var refs []string
+	for _, r := range in.Refs {
+		refs = append(refs, r.Kind+" "+r.Value)
+	}
+	if got := strings.Join(refs, ", "); got != "branch topic, commit 1234abc" {
+		t.Errorf("refs %q", got)
+	}
+	if !strings.Contains(in.Usage, "100 in") {
+		t.Errorf("usage %q", in.Usage)
+	}
+	edits, err := recentEdits(ctx, pw, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(edits) != 2 {
+		t.Fatalf("edits %+v", edits)
+	}
+	for _, e := range edits {
+		if e.Path != "a.go" || e.Action != "edit" || e.Count != 2 || e.Seq != 4 || e.Ref.ID != 1 || e.At == "" {
+			t.Errorf("edit %+v", e)
+		}
+	}
+	if one, _ := recentEdits(ctx, pw, 1); len(one) != 1 {
+		t.Errorf("limit 1: %d edits", len(one))
+	}
+	pw.shown.OpenRef(views.RefChip{Kind: "branch", Value: "topic"})
+	if got := pw.ui.fa.Clipboard().Content(); got != "topic" {
+		t.Errorf("clipboard %q", got)
 	}
 }

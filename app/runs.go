@@ -312,6 +312,9 @@ func (rn *runner) turnEnded(ref views.SessionRef, res agents.TurnResult, err err
 		log.Printf("run %s: %v (stderr: %s)", name, err, res.Stderr)
 	}
 	rn.pw.status.set(ref, msg, isErr)
+	if rn.pw.shown.ref() == ref {
+		rn.pw.wg.Go(func() { rn.pw.shown.showSessionInsight(ref) }) // the turn's tokens and files
+	}
 	if !res.Stopped && !res.StoppedForCompaction {
 		rn.pw.ui.fa.SendNotification(fyne.NewNotification("Lazuli — "+name, msg))
 	}

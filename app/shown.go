@@ -174,7 +174,7 @@ func (sh *shownSession) loadSession(ref views.SessionRef, gen int) {
 			sh.pw.mv.PromptBox().Focus(sh.pw.win.Canvas())
 		}
 	})
-	sh.showSessionUsage(ref)
+	sh.showSessionInsight(ref)
 	sh.pw.compact.updateBanner()
 	if !running && s.CharsSinceCompaction >= store.CompactionThreshold {
 		sh.pw.compact.requestCompaction(ref, "on load", false, s.CharsSinceCompaction, model)

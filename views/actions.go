@@ -14,6 +14,7 @@ type SessionRef struct {
 type Actions interface {
 	RunActions
 	LifecycleActions
+	SessionInsightActions
 
 	// SelectSession opens ref in the transcript.
 	SelectSession(ref SessionRef)

@@ -166,7 +166,7 @@ func (c *card) show(r *transcriptRow, d *rowDetail) {
 	case rowResult:
 		c.showResult(r, e, d)
 	case rowComplete:
-		c.setTitle(completeText(e), theme.ColorNameSuccess)
+		c.setTitle(c.t.completeRowText(c.t.events[r.event].Seq, e), theme.ColorNameSuccess)
 		if !e.Success {
 			c.title.Color = theme.Color(theme.ColorNameError)
 		}

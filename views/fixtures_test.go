@@ -47,6 +47,14 @@ func (f *fakeActions) OpenParent(ref SessionRef) {
 	f.calls = append(f.calls, fmt.Sprintf("parent %s#%d", ref.StorePath, ref.ID))
 }
 
+func (f *fakeActions) LoadFileDiffs(file InsightFile) {
+	f.calls = append(f.calls, fmt.Sprintf("diffs %s#%d %s", file.Store, file.SessionID, file.Path))
+}
+
+func (f *fakeActions) OpenRef(r RefChip) {
+	f.calls = append(f.calls, fmt.Sprintf("ref %s %s %s", r.Kind, r.Value, r.URL))
+}
+
 func (f *fakeActions) SendPrompt(req PromptRequest) {
 	f.calls = append(f.calls, fmt.Sprintf("send %s#%d %q model=%q", req.Ref.StorePath, req.Ref.ID, req.Prompt, req.Model))
 }

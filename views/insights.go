@@ -78,7 +78,7 @@ type FileDiff struct {
 // answers with SetData and ShowDiffs (on the Fyne goroutine).
 type InsightsActions interface {
 	LoadInsights(scope InsightScope, days int)
-	LoadFileDiffs(f InsightFile)
+	FileActions
 }
 
 // insightRanges are the range choices and their days (0: all time).
@@ -102,9 +102,7 @@ type InsightsView struct {
 	readout                      *widget.Label
 	models, backends, worktrees  *fyne.Container
 	tools, topFiles              *fyne.Container
-	fileList                     *widget.List
-	diffs                        *fyne.Container
-	diffTitle                    *widget.Label
+	files                        *FilesPanel
 }
 
 // NewInsightsView builds the view; it asks a for the first scope's data.
@@ -168,26 +166,11 @@ func NewInsightsView(a InsightsActions, scopes []InsightScopeOption) *InsightsVi
 		container.NewVBox(section("By model", v.models), section("By backend", v.backends), section("By worktree", v.worktrees)),
 		container.NewVBox(section("Top tools (calls · errors)", v.tools), section("Top files", v.topFiles)),
 	))
-	v.fileList = widget.NewList(func() int { return len(v.data.Files) },
-		func() fyne.CanvasObject { return widget.NewLabel("") },
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			f := v.data.Files[i]
-			o.(*widget.Label).SetText(fmt.Sprintf("S%d · %s ×%d · %s", f.SessionID, f.Action, f.Count, f.Path))
-		})
-	v.diffTitle = widget.NewLabel("Choose a file to see every change the agent made to it, in order.")
-	v.diffs = container.NewVBox()
-	v.fileList.OnSelected = func(i widget.ListItemID) {
-		if i < len(v.data.Files) {
-			v.diffTitle.SetText("Loading " + v.data.Files[i].Path + "…")
-			v.a.LoadFileDiffs(v.data.Files[i])
-		}
-	}
-	files := container.NewHSplit(v.fileList, container.NewBorder(v.diffTitle, nil, nil, nil, container.NewVScroll(v.diffs)))
-	files.Offset = 0.35
+	v.files = NewFilesPanel(a, true)
 	tabs := container.NewAppTabs(
 		container.NewTabItem("Overview", overview),
 		container.NewTabItem("Breakdowns", breakdowns),
-		container.NewTabItem("Files", files),
+		container.NewTabItem("Files", v.files.Content()),
 	)
 	top := container.NewVBox(container.NewHBox(scopeSel, rangeSel), v.totals, v.readout)
 	v.root = container.NewBorder(top, nil, nil, nil, tabs)
@@ -254,10 +237,7 @@ func (v *InsightsView) SetData(d InsightData) {
 		v.topFiles.Add(shareBar(f.Path, float64(f.Count)/float64(max(top[0].Count, 1)), fmt.Sprintf("%d", f.Count)))
 	}
 	v.topFiles.Refresh()
-	v.fileList.UnselectAll()
-	v.fileList.Refresh()
-	v.diffs.Objects = nil
-	v.diffs.Refresh()
+	v.files.SetFiles(d.Files)
 }
 
 // topFiles sums the actions of each path and returns the n most touched.
@@ -306,21 +286,10 @@ func fillShares(c *fyne.Container, shares []InsightShare) {
 }
 
 // ShowDiffs shows every change of a file, in order.
-func (v *InsightsView) ShowDiffs(path string, diffs []FileDiff) {
-	v.diffs.Objects = nil
-	if len(diffs) == 0 {
-		v.diffTitle.SetText(path + ": read only, or its changes carry no diff")
-	} else {
-		v.diffTitle.SetText(fmt.Sprintf("%s: %d change(s)", path, len(diffs)))
-	}
-	for _, d := range diffs {
-		v.diffs.Add(widget.NewLabelWithStyle(fmt.Sprintf("#%d · %s", d.Seq, d.Tool), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-		dv := newDiffView()
-		dv.set(d.Files)
-		v.diffs.Add(dv)
-	}
-	v.diffs.Refresh()
-}
+func (v *InsightsView) ShowDiffs(path string, diffs []FileDiff) { v.files.ShowDiffs(path, diffs) }
+
+// Files returns the Files tab.
+func (v *InsightsView) Files() *FilesPanel { return v.files }
 
 // Totals returns the totals line shown (for tests).
 func (v *InsightsView) Totals() string { return strings.TrimSpace(v.totals.Text) }

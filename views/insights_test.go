@@ -82,20 +82,23 @@ func TestInsightsView(t *testing.T) {
 	if got := v.Totals(); !strings.Contains(got, "2 sessions") || !strings.Contains(got, "~$1.50") {
 		t.Errorf("totals %q", got)
 	}
-	v.fileList.Select(0)
+	if got := v.Files().Rows(); len(got) != 1 || got[0] != "S2 · a.go · edit ×2" {
+		t.Errorf("file rows %q", got)
+	}
+	v.Files().Select(0)
 	if len(f.files) != 1 || f.files[0].Path != "a.go" {
 		t.Fatalf("file diffs asked for %v", f.files)
 	}
 	old, nw := "x", "y"
 	v.ShowDiffs("a.go", []FileDiff{{Seq: 3, Tool: "Edit", Files: []editdiff.File{{Path: "a.go", Lines: editdiff.Lines(old, nw)}}},
 		{Seq: 9, Tool: "Edit", Files: []editdiff.File{{Path: "a.go", Lines: editdiff.Lines(nw, old)}}}})
-	if got := v.diffTitle.Text; got != "a.go: 2 change(s)" {
+	if got := v.Files().Title(); got != "a.go: 2 changes" {
 		t.Errorf("diff title %q", got)
 	}
-	if n := len(v.diffs.Objects); n != 4 {
+	if n := len(v.files.diffs.Objects); n != 4 {
 		t.Errorf("%d diff objects, want 2 headers and 2 diffs", n)
 	}
-	if h := v.diffs.Objects[0].(*widget.Label).Text; h != "#3 · Edit" {
+	if h := v.files.diffs.Objects[0].(*widget.Label).Text; h != "#3 · Edit" {
 		t.Errorf("first diff header %q", h)
 	}
 }

@@ -21,6 +21,7 @@ var MinWindowSize = fyne.NewSize(640, 480)
 // the right a header (session title and context meter), a banner hidden
 // when empty, the transcript, and the prompt box.
 type MainView struct {
+	actions    Actions
 	sidebar    *Sidebar
 	transcript *Transcript
 	meter      *Meter
@@ -34,8 +35,12 @@ type MainView struct {
 	parentLink *tapText        // "↖ <parent>" on a sub-agent's session
 	parentBox  *fyne.Container // parentLink, centred; hidden as a whole
 	header     *fyne.Container
-	top        *fyne.Container // the header and the banner
-	right      *fyne.Container // top, transcript and prompt box
+	files      *FilesPanel        // the Files tab: the files of the session shown
+	tabs       *container.AppTabs // the transcript and the Files tab
+	refs       *fyne.Container    // the session's ref chips
+	refsRow    *container.Scroll  // refs, scrolling sideways; hidden without refs
+	top        *fyne.Container    // the header and the banner
+	right      *fyne.Container    // top, transcript and prompt box
 	root       fyne.CanvasObject
 
 	readOnly    bool            // SetReadOnly (readonly.go)
@@ -47,6 +52,7 @@ type MainView struct {
 // NewMainView builds the main view; its widgets send intents to a.
 func NewMainView(a Actions) *MainView {
 	m := &MainView{
+		actions:    a,
 		sidebar:    NewSidebar(a),
 		transcript: NewTranscript(a),
 		meter:      NewMeter(),
@@ -62,13 +68,18 @@ func NewMainView(a Actions) *MainView {
 	m.parentLink = newTapText("", func() { a.OpenParent(m.transcript.ref) })
 	m.parentBox = container.NewCenter(m.parentLink)
 	m.parentBox.Hide()
+	m.refs, m.refsRow = newRefsRow()
+	m.refsRow.Hide()
 	m.header = container.NewBorder(nil, widget.NewSeparator(), m.parentBox, nil, container.NewVBox(
-		container.New(&sessionHeaderLayout{title: m.title, meter: m.meter}, m.title, m.meter), m.usage))
+		container.New(&sessionHeaderLayout{title: m.title, meter: m.meter}, m.title, m.meter), m.usage, m.refsRow))
 	m.banner.Hide()
 	m.forkLink = newForkLink(m, a)
 	m.top = container.NewVBox(m.header, m.forkLink, m.banner)
 	m.center = container.NewStack(m.transcript.Content())
-	m.right = container.NewBorder(m.top, m.prompt.Content(), nil, nil, m.center)
+	m.files = NewFilesPanel(a, false)
+	m.tabs = container.NewAppTabs(container.NewTabItem("Transcript", m.center),
+		container.NewTabItem("Files", m.files.Content()))
+	m.right = container.NewBorder(m.top, m.prompt.Content(), nil, nil, m.tabs)
 	left := container.New(&minWidthLayout{width: sidebarWidth}, m.sidebar.Content())
 	split := container.NewHSplit(left, m.right)
 	split.Offset = 0 // the sidebar starts at its minimum width
@@ -123,6 +134,10 @@ func (m *MainView) ShowSession(ref SessionRef, s store.Session, events []store.S
 	if m.usageRef != ref {
 		m.usage.SetText("")
 		m.usage.Hide()
+	}
+	if m.transcript.ref != ref {
+		m.files.SetFiles(nil)
+		m.setRefs(nil)
 	}
 	if m.transcript.ref != ref {
 		m.parentBox.Hide()
@@ -208,6 +223,8 @@ func (m *MainView) emptyHeader(title string) {
 	m.usage.SetText("")
 	m.usage.Hide()
 	m.usageRef = SessionRef{}
+	m.files.SetFiles(nil)
+	m.setRefs(nil)
 	m.SetForkOrigin(ForkOrigin{})
 	m.parentBox.Hide()
 	m.meter.Set(0)

@@ -199,3 +199,5 @@ func (readOnly) DeleteSession(SessionRef)         {}
 func (readOnly) LoadEarlier(SessionRef, bool)     {}
 func (readOnly) OpenSubagent(SessionRef, string)  {}
 func (readOnly) OpenParent(SessionRef)            {}
+func (readOnly) LoadFileDiffs(InsightFile)        {}
+func (readOnly) OpenRef(RefChip)                  {}

@@ -38,9 +38,12 @@ type Transcript struct {
 	// behind its toggle.
 	full    map[int64]string
 	earlier int // the session's events before events[0] that are not loaded
-	rows    []transcriptRow
-	gen     uint64   // bumped whenever cards must be rebound
-	theme   themeKey // the theme the cards show
+	// turns is the usage of the session's turns, by FirstSeq, for the
+	// completion rows (SetTurnUsage).
+	turns []TurnUsage
+	rows  []transcriptRow
+	gen   uint64   // bumped whenever cards must be rebound
+	theme themeKey // the theme the cards show
 
 	heights    []float32       // measured height per row; 0 until measured
 	widths     []float32       // the width each height was measured at
@@ -240,7 +243,8 @@ func (t *Transcript) SetSession(s store.Session, events []store.StoredEvent, com
 // left out.
 func (t *Transcript) SetSessionTail(s store.Session, events []store.StoredEvent, compactions []store.Compaction, earlier int) {
 	if s.ID != t.session.ID || s.Created != t.session.Created {
-		t.full = nil // another session: its full text comes with SetFullText
+		t.full = nil  // another session: its full text comes with SetFullText
+		t.turns = nil // and its usage with SetTurnUsage
 	}
 	t.session = s
 	t.events = slices.Clip(events)
@@ -344,7 +348,7 @@ func (t *Transcript) ShowEmpty(text string) {
 // Clear empties the transcript.
 func (t *Transcript) Clear() {
 	t.session = store.Session{}
-	t.events, t.compactions, t.full = nil, nil, nil
+	t.events, t.compactions, t.full, t.turns = nil, nil, nil, nil
 	t.earlier = 0
 	t.showEarlierBar()
 	t.replaceRows(nil)

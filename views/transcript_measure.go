@@ -216,7 +216,7 @@ func (t *Transcript) rowText(id int) string {
 		}
 		return e.Content
 	case rowComplete:
-		return completeText(e)
+		return t.completeRowText(t.events[r.event].Seq, e)
 	}
 	return d.title
 }

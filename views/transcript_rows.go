@@ -205,11 +205,26 @@ func truncationNote(tool, content string) string {
 
 // completeText is the Complete row: "✓ Completed in 12.3s · $0.0123".
 func completeText(e *store.Event) string {
+	return completeHead(e) + fmt.Sprintf(" · $%.4f", e.CostUSD)
+}
+
+func completeHead(e *store.Event) string {
 	verb := "✓ Completed"
 	if !e.Success {
 		verb = "✗ Failed"
 	}
-	return fmt.Sprintf("%s in %.1fs · $%.4f", verb, float64(e.DurationMS)/1000, e.CostUSD)
+	return fmt.Sprintf("%s in %.1fs", verb, float64(e.DurationMS)/1000)
+}
+
+// completeRowText is the Complete row of the event at seq: with the
+// tokens and cost of its turn when the insight index gave them (see
+// Transcript.SetTurnUsage), "✓ Completed in 12.3s · 12.3k in · 450 out ·
+// 1.2M cache · ~$0.0421 (estimated)".
+func (t *Transcript) completeRowText(seq int64, e *store.Event) string {
+	if u, ok := t.turnUsageAt(seq); ok {
+		return completeHead(e) + " · " + u.text()
+	}
+	return completeText(e)
 }
 
 func joinNonEmpty(sep string, parts ...string) string {

@@ -1,0 +1,150 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+)
+
+// FileActions asks for every change of a file in its session; the app
+// answers with FilesPanel.ShowDiffs.
+type FileActions interface {
+	LoadFileDiffs(f InsightFile)
+}
+
+// filesEntry is one row of a FilesPanel: a file of one session, with the
+// actions done to it.
+type filesEntry struct {
+	file    InsightFile // Action and Count of the first action; the row shows all
+	actions []string    // "edit ×2", "read ×1"
+}
+
+// FilesPanel lists the files sessions touched, one row per session and
+// file with its actions and counts; choosing one asks for its diffs, which
+// show beside the list in order. The Insights window's Files tab and the
+// session's Files tab are each one.
+type FilesPanel struct {
+	a       FileActions
+	entries []filesEntry
+	list    *widget.List
+	title   *widget.Label
+	diffs   *fyne.Container
+	root    *container.Split
+	multi   bool // rows name their session (several sessions listed)
+}
+
+// NewFilesPanel returns an empty panel; multi makes rows name their
+// session.
+func NewFilesPanel(a FileActions, multi bool) *FilesPanel {
+	p := &FilesPanel{a: a, multi: multi}
+	p.list = widget.NewList(func() int { return len(p.entries) },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return l
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if i < len(p.entries) {
+				o.(*widget.Label).SetText(p.rowText(i))
+			}
+		})
+	p.title = widget.NewLabel("")
+	p.title.Wrapping = fyne.TextWrapWord
+	p.diffs = container.NewVBox()
+	p.list.OnSelected = func(i widget.ListItemID) {
+		if i < len(p.entries) {
+			f := p.entries[i].file
+			p.title.SetText("Loading " + f.Path + "…")
+			p.a.LoadFileDiffs(f)
+		}
+	}
+	p.root = container.NewHSplit(p.list, container.NewBorder(p.title, nil, nil, nil, container.NewVScroll(p.diffs)))
+	p.root.Offset = 0.35
+	p.SetFiles(nil)
+	return p
+}
+
+// Content returns the panel's root object.
+func (p *FilesPanel) Content() fyne.CanvasObject { return p.root }
+
+func (p *FilesPanel) rowText(i int) string {
+	e := p.entries[i]
+	s := e.file.Path + " · " + strings.Join(e.actions, ", ")
+	if p.multi {
+		s = fmt.Sprintf("S%d · %s", e.file.SessionID, s)
+	}
+	return s
+}
+
+// SetFiles lists files (rows of one session and path are merged, in the
+// order of their first row) and clears the diffs.
+func (p *FilesPanel) SetFiles(files []InsightFile) {
+	type key struct {
+		store string
+		id    int64
+		path  string
+	}
+	at := map[key]int{}
+	p.entries = p.entries[:0]
+	for _, f := range files {
+		k := key{f.Store, f.SessionID, f.Path}
+		act := fmt.Sprintf("%s ×%d", f.Action, f.Count)
+		if i, ok := at[k]; ok {
+			p.entries[i].actions = append(p.entries[i].actions, act)
+			continue
+		}
+		at[k] = len(p.entries)
+		p.entries = append(p.entries, filesEntry{file: f, actions: []string{act}})
+	}
+	p.list.UnselectAll()
+	p.list.Refresh()
+	p.diffs.Objects = nil
+	p.diffs.Refresh()
+	if len(p.entries) == 0 {
+		p.title.SetText("No files: the agent read or changed none here (or the index has not caught up yet).")
+	} else {
+		p.title.SetText("Choose a file to see every change the agent made to it, in order.")
+	}
+}
+
+// Rows returns the rows' texts (for tests).
+func (p *FilesPanel) Rows() []string {
+	out := make([]string, len(p.entries))
+	for i := range p.entries {
+		out[i] = p.rowText(i)
+	}
+	return out
+}
+
+// Select chooses row i, as a click does.
+func (p *FilesPanel) Select(i int) { p.list.Select(i) }
+
+// Title returns the text above the diffs.
+func (p *FilesPanel) Title() string { return p.title.Text }
+
+// ShowDiffs shows every change of a file, in order.
+func (p *FilesPanel) ShowDiffs(path string, diffs []FileDiff) {
+	p.diffs.Objects = nil
+	if len(diffs) == 0 {
+		p.title.SetText(path + ": read only, or its changes carry no diff")
+	} else {
+		p.title.SetText(fmt.Sprintf("%s: %s", path, changes(len(diffs))))
+	}
+	for _, d := range diffs {
+		p.diffs.Add(widget.NewLabelWithStyle(fmt.Sprintf("#%d · %s", d.Seq, d.Tool), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		dv := newDiffView()
+		dv.set(d.Files)
+		p.diffs.Add(dv)
+	}
+	p.diffs.Refresh()
+}
+
+func changes(n int) string {
+	if n == 1 {
+		return "1 change"
+	}
+	return fmt.Sprintf("%d changes", n)
+}
