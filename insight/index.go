@@ -13,16 +13,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
 
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
-
+	"github.com/lazuli-app/lazuli/indexdb"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -103,7 +100,7 @@ func Open(ctx context.Context, st *store.Store) (*Index, error) {
 	}
 	x := &Index{st: st, path: path, batch: scanBatch}
 	if err := x.open(ctx); err != nil {
-		if !isDamaged(err) {
+		if !indexdb.IsDamaged(err) {
 			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 		}
 		if err := x.recreate(ctx); err != nil {
@@ -132,16 +129,10 @@ func (x *Index) Close() error {
 }
 
 func (x *Index) open(ctx context.Context) error {
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", (&url.URL{Scheme: "file", Path: x.path, RawQuery: q.Encode()}).String())
+	db, err := indexdb.OpenWriter(x.path)
 	if err != nil {
 		return err
 	}
-	db.SetMaxOpenConns(1)
 	if err := prepare(ctx, db, x.st.Path()); err != nil {
 		_ = db.Close() // the preparation error is the one to report
 		return err
@@ -159,10 +150,8 @@ func (x *Index) recreate(ctx context.Context) error {
 		_ = x.db.Close() // the file is being replaced
 		x.db = nil
 	}
-	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-		if err := os.Remove(x.path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("remove damaged insight index: %w", err)
-		}
+	if err := indexdb.Remove(x.path); err != nil {
+		return err
 	}
 	return x.open(ctx)
 }
@@ -180,8 +169,8 @@ func prepare(ctx context.Context, db *sql.DB, storePath string) error {
 		return err
 	}
 	if n > 0 {
-		format, _ := getMeta(ctx, tx, "format")
-		path, _ := getMeta(ctx, tx, "store")
+		format, _ := indexdb.GetMeta(ctx, tx, "format")
+		path, _ := indexdb.GetMeta(ctx, tx, "store")
 		if format == indexFormat && path == storePath {
 			return tx.Commit()
 		}
@@ -203,45 +192,18 @@ func reset(ctx context.Context, tx *sql.Tx, storePath string) error {
 		return err
 	}
 	for k, v := range map[string]string{"format": indexFormat, "store": storePath, "hi": "0"} {
-		if err := setMeta(ctx, tx, k, v); err != nil {
+		if err := indexdb.SetMeta(ctx, tx, k, v); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-type querier interface {
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-}
-
-func getMeta(ctx context.Context, q querier, key string) (string, error) {
-	var v sql.NullString
-	err := q.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", key).Scan(&v)
-	return v.String, err
-}
-
-func getMetaInt(ctx context.Context, q querier, key string) int64 {
-	v, _ := getMeta(ctx, q, key)
-	n, _ := strconv.ParseInt(v, 10, 64) // written by setMeta; a bad value reads as 0
+// getMetaInt reads an integer of the meta table; 0 when it has none.
+func getMetaInt(ctx context.Context, q indexdb.RowQuerier, key string) int64 {
+	v, _ := indexdb.GetMeta(ctx, q, key)
+	n, _ := strconv.ParseInt(v, 10, 64) // written by SetMeta; a bad value reads as 0
 	return n
-}
-
-func setMeta(ctx context.Context, tx *sql.Tx, key string, value any) error {
-	_, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value)
-	return err
-}
-
-// isDamaged reports an error that means the file is not a usable database.
-func isDamaged(err error) bool {
-	var se *sqlite.Error
-	if !errors.As(err, &se) {
-		return false
-	}
-	switch se.Code() & 0xff {
-	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CANTOPEN:
-		return true
-	}
-	return false
 }
 
 // UpdateStats says what an Update did.

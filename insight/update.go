@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/lazuli-app/lazuli/indexdb"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -41,7 +42,7 @@ func (x *Index) run(ctx context.Context, rebuild bool) (UpdateStats, error) {
 		return s, fmt.Errorf("update insight index of %s: closed", x.st.Path())
 	}
 	err := x.update(ctx, &s, rebuild)
-	if err != nil && ctx.Err() == nil && isDamaged(err) {
+	if err != nil && ctx.Err() == nil && indexdb.IsDamaged(err) {
 		if err = x.recreate(ctx); err == nil {
 			s = UpdateStats{}
 			err = x.update(ctx, &s, true)
@@ -58,15 +59,7 @@ func (x *Index) run(ctx context.Context, rebuild bool) (UpdateStats, error) {
 }
 
 func (x *Index) writeTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := x.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
-	if err := fn(tx); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return indexdb.WriteTx(ctx, x.db, fn)
 }
 
 func (x *Index) update(ctx context.Context, s *UpdateStats, rebuild bool) error {
@@ -137,7 +130,7 @@ func (x *Index) sameStore(ctx context.Context, sessions map[int64]store.Session)
 	if len(evs) == 1 {
 		return evs[0].SessionID == hs && evs[0].Seq == hq, nil
 	}
-	created, _ := getMeta(ctx, x.db, "hi_created")
+	created, _ := indexdb.GetMeta(ctx, x.db, "hi_created")
 	ss, ok := sessions[hs]
 	return !ok || ss.Created != created, nil
 }
@@ -145,31 +138,20 @@ func (x *Index) sameStore(ctx context.Context, sessions map[int64]store.Session)
 // purge removes the rows of sessions the store no longer has, or whose id
 // now names another session.
 func (x *Index) purge(ctx context.Context, sessions map[int64]store.Session) (int, error) {
-	rows, err := x.db.QueryContext(ctx, "SELECT id, created FROM sessions")
-	if err != nil {
-		return 0, err
-	}
-	var gone []int64
-	for rows.Next() {
-		var id int64
-		var created string
-		if err := rows.Scan(&id, &created); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		if ss, ok := sessions[id]; !ok || ss.Created != created {
-			gone = append(gone, id)
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(gone) == 0 {
+	gone, err := indexdb.StaleSessions(ctx, x.db, func(id int64) (string, bool) {
+		ss, ok := sessions[id]
+		return ss.Created, ok
+	})
+	if err != nil || len(gone) == 0 {
 		return 0, err
 	}
 	err = x.writeTx(ctx, func(tx *sql.Tx) error {
-		for _, id := range gone {
-			for _, q := range []string{"DELETE FROM sessions WHERE id = ?", "DELETE FROM turns WHERE session = ?",
-				"DELETE FROM files WHERE session = ?", "DELETE FROM refs WHERE session = ?", "DELETE FROM tools WHERE session = ?"} {
-				if _, err := tx.ExecContext(ctx, q, id); err != nil {
+		for lo := 0; lo < len(gone); lo += 500 {
+			list, args := indexdb.InList(gone[lo:min(lo+500, len(gone))])
+			for _, q := range []string{"DELETE FROM sessions WHERE id IN " + list, "DELETE FROM turns WHERE session IN " + list,
+				"DELETE FROM files WHERE session IN " + list, "DELETE FROM refs WHERE session IN " + list,
+				"DELETE FROM tools WHERE session IN " + list} {
+				if _, err := tx.ExecContext(ctx, q, args...); err != nil {
 					return err
 				}
 			}
@@ -242,7 +224,7 @@ func (x *Index) writeUsage(ctx context.Context, u usageUpdate, sessions map[int6
 			v = store.UsageVersion{Rows: -1} // rows of a session newer than the list: read all next time
 		}
 		for k, n := range map[string]int64{"usage_rows": v.Rows, "usage_max": v.MaxID, "usage_tokens": v.Tokens} {
-			if err := setMeta(ctx, tx, k, strconv.FormatInt(n, 10)); err != nil {
+			if err := indexdb.SetMeta(ctx, tx, k, strconv.FormatInt(n, 10)); err != nil {
 				return err
 			}
 		}
@@ -431,7 +413,7 @@ func (u *updater) batch(ctx context.Context, tx *sql.Tx, b []store.ScannedEvent)
 		e := &se.Event
 		if e.Kind == store.KindInit && e.CWD != "" && u.cwd[se.SessionID] == "" {
 			u.cwd[se.SessionID] = e.CWD
-			if err := setMeta(ctx, tx, fmt.Sprint("cwd", se.SessionID), e.CWD); err != nil {
+			if err := indexdb.SetMeta(ctx, tx, fmt.Sprint("cwd", se.SessionID), e.CWD); err != nil {
 				return err
 			}
 		}
@@ -529,7 +511,7 @@ func (u *updater) batch(ctx context.Context, tx *sql.Tx, b []store.ScannedEvent)
 	last := &b[len(b)-1]
 	for k, v := range map[string]any{"hi": last.ID, "hi_session": last.SessionID, "hi_seq": last.Seq,
 		"hi_created": u.sessions[last.SessionID].Created} {
-		if err := setMeta(ctx, tx, k, fmt.Sprint(v)); err != nil {
+		if err := indexdb.SetMeta(ctx, tx, k, fmt.Sprint(v)); err != nil {
 			return err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/lazuli-app/lazuli/indexdb"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -371,7 +372,7 @@ func (x *Index) unknownCandidates(ctx context.Context, expr string, ids []int64,
 }
 
 // isDamage reports an error that means the index must be started over.
-func isDamage(err error) bool { return errors.Is(err, ErrDamaged) || isDamaged(err) }
+func isDamage(err error) bool { return errors.Is(err, ErrDamaged) || indexdb.IsDamaged(err) }
 
 // rebuildDamaged starts a damaged index over and builds it again.
 func (x *Index) rebuildDamaged(ctx context.Context) error {

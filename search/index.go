@@ -5,16 +5,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
-
+	"github.com/lazuli-app/lazuli/indexdb"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -179,37 +176,20 @@ func (x *Index) closeLocked() error {
 	return errors.Join(errs...)
 }
 
-// dsn is the connection string of the index file.
-func dsn(path string, writer bool) string {
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	if writer {
-		q.Add("_pragma", "journal_mode(WAL)")
-		q.Add("_pragma", "journal_size_limit(67108864)")
-		q.Set("_txlock", "immediate")
-	} else {
-		q.Add("_pragma", "query_only(1)")
-		q.Add("_pragma", "cache_size(-8000)")
-	}
-	return (&url.URL{Scheme: "file", Path: path, RawQuery: q.Encode()}).String()
-}
-
 // openLocked opens the pools on the file and prepares its tables. x.dbMu
 // must be held for writing.
 func (x *Index) openLocked(ctx context.Context) error {
-	w, err := sql.Open("sqlite", dsn(x.path, true))
+	w, err := indexdb.OpenWriter(x.path)
 	if err != nil {
 		return err
 	}
-	w.SetMaxOpenConns(1)
 	damaged, err := prepare(ctx, w, x.st.Path())
 	if err != nil {
 		_ = w.Close() // the preparation error is the one to report
 		return err
 	}
 	x.damaged = x.damaged || damaged
-	r, err := sql.Open("sqlite", dsn(x.path, false))
+	r, err := sql.Open("sqlite", indexdb.DSN(x.path, false))
 	if err != nil {
 		_ = w.Close() // the open error is the one to report
 		return err
@@ -233,13 +213,11 @@ func (x *Index) openLocked(ctx context.Context) error {
 // recreateLocked deletes the index file and makes a new one. x.dbMu must
 // be held for writing.
 func (x *Index) recreateLocked(ctx context.Context) error {
-	if err := x.closeLocked(); err != nil && !isDamaged(err) {
+	if err := x.closeLocked(); err != nil && !indexdb.IsDamaged(err) {
 		return err
 	}
-	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-		if err := os.Remove(x.path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("remove damaged index: %w", err)
-		}
+	if err := indexdb.Remove(x.path); err != nil {
+		return err
 	}
 	return x.openLocked(ctx)
 }
@@ -253,7 +231,7 @@ func (x *Index) reopenIfReplaced(ctx context.Context) error {
 	if err == nil && x.id != nil && os.SameFile(fi, x.id) {
 		return nil
 	}
-	if err := x.closeLocked(); err != nil && !isDamaged(err) {
+	if err := x.closeLocked(); err != nil && !indexdb.IsDamaged(err) {
 		return err
 	}
 	return x.openLocked(ctx)
@@ -276,8 +254,8 @@ func prepare(ctx context.Context, w *sql.DB, storePath string) (damaged bool, er
 		return false, err
 	}
 	if tables > 0 {
-		format, _ = getMeta(ctx, tx, "format")
-		path, _ = getMeta(ctx, tx, "store")
+		format, _ = indexdb.GetMeta(ctx, tx, "format")
+		path, _ = indexdb.GetMeta(ctx, tx, "store")
 		if format == indexFormat && path == storePath {
 			missing, err := missingTable(ctx, tx)
 			if err != nil {
@@ -332,36 +310,9 @@ func resetTables(ctx context.Context, tx *sql.Tx, storePath string) error {
 		return err
 	}
 	for k, v := range map[string]any{"format": indexFormat, "store": storePath} {
-		if err := setMeta(ctx, tx, k, v); err != nil {
+		if err := indexdb.SetMeta(ctx, tx, k, v); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-func getMeta(ctx context.Context, q interface {
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-}, key string) (string, error) {
-	var v sql.NullString
-	err := q.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", key).Scan(&v)
-	return v.String, err
-}
-
-func setMeta(ctx context.Context, tx *sql.Tx, key string, value any) error {
-	_, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value)
-	return err
-}
-
-// isDamaged reports an error that means the index file is not a usable
-// database.
-func isDamaged(err error) bool {
-	var se *sqlite.Error
-	if !errors.As(err, &se) {
-		return false
-	}
-	switch se.Code() & 0xff {
-	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CANTOPEN:
-		return true
-	}
-	return false
 }

@@ -13,6 +13,7 @@ import (
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"github.com/lazuli-app/lazuli/indexdb"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -98,7 +99,7 @@ func writeMarks(ctx context.Context, tx *sql.Tx, m marks) error {
 		if n, ok := v.(int64); ok {
 			v = strconv.FormatInt(n, 10)
 		}
-		if err := setMeta(ctx, tx, k, v); err != nil {
+		if err := indexdb.SetMeta(ctx, tx, k, v); err != nil {
 			return err
 		}
 	}
@@ -213,15 +214,7 @@ func (x *Index) clear(ctx context.Context) error {
 
 // writeTx runs fn in one BEGIN IMMEDIATE transaction of the writer.
 func (x *Index) writeTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := x.w.BeginTx(ctx, nil) // immediate: _txlock in the DSN
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
-	if err := fn(tx); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return indexdb.WriteTx(ctx, x.w, fn)
 }
 
 // update is one Update with the file open.
@@ -295,7 +288,7 @@ func (x *Index) optimizeOnce(ctx context.Context) error {
 	if err != nil || m.lo != 0 {
 		return err
 	}
-	if done, _ := getMeta(ctx, x.w, "optimized"); done == "1" {
+	if done, _ := indexdb.GetMeta(ctx, x.w, "optimized"); done == "1" {
 		return nil
 	}
 	err = x.writeTx(ctx, func(tx *sql.Tx) error {
@@ -305,7 +298,7 @@ func (x *Index) optimizeOnce(ctx context.Context) error {
 		if err := setMerging(ctx, tx, defaultMerge); err != nil {
 			return err
 		}
-		return setMeta(ctx, tx, "optimized", "1")
+		return indexdb.SetMeta(ctx, tx, "optimized", "1")
 	})
 	if err != nil {
 		return err
@@ -361,29 +354,13 @@ func (x *Index) sameStore(ctx context.Context, m marks, b store.IDBounds, sessio
 // now belongs to another session (AZUREAL reuses the ids of deleted
 // sessions), and returns how many sessions it removed.
 func (x *Index) purge(ctx context.Context, sessions map[int64]store.Session) (int, error) {
-	rows, err := x.w.QueryContext(ctx, "SELECT id, created FROM sessions")
-	if err != nil {
-		return 0, err
-	}
-	var gone []int64
-	for rows.Next() {
-		var id int64
-		var created string
-		if err := rows.Scan(&id, &created); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		if s, ok := sessions[id]; !ok || s.Created != created {
-			gone = append(gone, id)
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(gone) == 0 {
+	gone, err := indexdb.StaleSessions(ctx, x.w, createdOf(sessions))
+	if err != nil || len(gone) == 0 {
 		return 0, err
 	}
 	err = x.writeTx(ctx, func(tx *sql.Tx) error {
 		for lo := 0; lo < len(gone); lo += 500 {
-			list, args := inList(gone[lo:min(lo+500, len(gone))])
+			list, args := indexdb.InList(gone[lo:min(lo+500, len(gone))])
 			for _, q := range []string{
 				"DELETE FROM fts WHERE rowid IN (SELECT id FROM docs WHERE session IN " + list + ")",
 				"DELETE FROM docs WHERE session IN " + list,
@@ -399,16 +376,10 @@ func (x *Index) purge(ctx context.Context, sessions map[int64]store.Session) (in
 	return len(gone), err
 }
 
-// inList returns "(?, ?, …)" for the ids and the ids as arguments.
-func inList(ids []int64) (string, []any) {
-	args := make([]any, len(ids))
-	b := []byte{'('}
-	for i, id := range ids {
-		if i > 0 {
-			b = append(b, ", "...)
-		}
-		b = append(b, '?')
-		args[i] = id
+// createdOf reports the created text of each of sessions, by id.
+func createdOf(sessions map[int64]store.Session) func(int64) (string, bool) {
+	return func(id int64) (string, bool) {
+		s, ok := sessions[id]
+		return s.Created, ok
 	}
-	return string(append(b, ')')), args
 }

@@ -1,0 +1,148 @@
+// Package indexdb is what Lazuli's derived SQLite indexes in the cache
+// folder (search's full-text index, insight's index) share: how their file
+// is opened, told damaged and removed, their meta table of keys and
+// values, one write transaction, and which of their sessions the store no
+// longer has.
+//
+// It imports none of Lazuli's packages (and never Fyne), so any package
+// that keeps an index may use it.
+package indexdb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// DSN is the connection string of the index file at path: the writer's
+// (WAL, BEGIN IMMEDIATE, a bounded log; use one connection) or a reader's
+// (query_only).
+func DSN(path string, writer bool) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	if writer {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "journal_size_limit(67108864)")
+		q.Set("_txlock", "immediate")
+	} else {
+		q.Add("_pragma", "query_only(1)")
+		q.Add("_pragma", "cache_size(-8000)")
+	}
+	return (&url.URL{Scheme: "file", Path: path, RawQuery: q.Encode()}).String()
+}
+
+// OpenWriter opens the writer's pool on path: one connection.
+func OpenWriter(path string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", DSN(path, true))
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	return db, nil
+}
+
+// Remove deletes the index file at path and its log files; missing ones
+// are no error.
+func Remove(path string) error {
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("remove damaged index: %w", err)
+		}
+	}
+	return nil
+}
+
+// IsDamaged reports an error that means the file is not a usable
+// database: corrupt, not a database, or not openable.
+func IsDamaged(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CANTOPEN:
+		return true
+	}
+	return false
+}
+
+// RowQuerier is a *sql.DB, *sql.Conn or *sql.Tx.
+type RowQuerier interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}
+
+// Querier is a *sql.DB, *sql.Conn or *sql.Tx.
+type Querier interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}
+
+// GetMeta reads key of the meta(key, value) table; "" when it is NULL.
+func GetMeta(ctx context.Context, q RowQuerier, key string) (string, error) {
+	var v sql.NullString
+	err := q.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", key).Scan(&v)
+	return v.String, err
+}
+
+// SetMeta writes key of the meta(key, value) table.
+func SetMeta(ctx context.Context, tx *sql.Tx, key string, value any) error {
+	_, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value)
+	return err
+}
+
+// WriteTx runs fn in a transaction of db and commits it when fn succeeds.
+func WriteTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil) // immediate: _txlock in the writer's DSN
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// StaleSessions returns the ids of the index's sessions(id, created) rows
+// whose session the store no longer has, or whose id now names another
+// session (AZUREAL reuses the ids of deleted sessions): created reports
+// the store's created text of a session id, and whether it has one.
+func StaleSessions(ctx context.Context, q Querier, created func(id int64) (string, bool)) ([]int64, error) {
+	rows, err := q.QueryContext(ctx, "SELECT id, created FROM sessions")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var gone []int64
+	for rows.Next() {
+		var id int64
+		var c string
+		if err := rows.Scan(&id, &c); err != nil {
+			return nil, err
+		}
+		if now, ok := created(id); !ok || now != c {
+			gone = append(gone, id)
+		}
+	}
+	return gone, rows.Err()
+}
+
+// InList returns "(?, ?, …)" for ids and the ids as arguments.
+func InList(ids []int64) (string, []any) {
+	args := make([]any, len(ids))
+	b := []byte{'('}
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, '?')
+		args[i] = id
+	}
+	return string(append(b, ')')), args
+}
