@@ -6,6 +6,7 @@ import (
 	"log"
 	"net/url"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -279,6 +280,15 @@ func (iw *insightsWindow) LoadInsights(scope views.InsightScope, days int) {
 	})
 }
 
+// insightFilesLimit is the files of each store the Insights window's
+// Files tab lists at most (the newest); topFilesPerStore the most touched
+// paths read of each store for its Top files (exact for one store; the
+// sums of several stores' tops otherwise).
+const (
+	insightFilesLimit = 1000
+	topFilesPerStore  = 200
+)
+
 // computeInsights gathers the window's figures from the indexes.
 func computeInsights(ctx context.Context, pw *projectWindow, scope views.InsightScope, days int, now time.Time) (views.InsightData, error) {
 	var d views.InsightData
@@ -293,6 +303,8 @@ func computeInsights(ctx context.Context, pw *projectWindow, scope views.Insight
 	var byDay, total, models, backends, worktrees [][]insight.Totals
 	tools := map[string]*views.InsightTool{}
 	var toolOrder []string
+	topFiles := map[string]int64{}
+	var topOrder []string
 	for _, x := range pw.search.insightIndexes(ctx, paths) {
 		q := insight.StatsQuery{Since: since, Session: scope.Session}
 		for _, g := range []struct {
@@ -327,11 +339,22 @@ func computeInsights(ctx context.Context, pw *projectWindow, scope views.Insight
 			tools[t.Name].Calls += t.Calls
 			tools[t.Name].Errors += t.Errors
 		}
-		files, err := x.Files(ctx, scope.Session)
+		files, err := x.NewestFiles(ctx, scope.Session, insightFilesLimit)
 		if err != nil {
 			return d, err
 		}
 		d.Files = append(d.Files, insightFiles(x, files)...)
+		d.FilesLimited = d.FilesLimited || len(files) == insightFilesLimit
+		top, err := x.TopFiles(ctx, since, scope.Session, topFilesPerStore)
+		if err != nil {
+			return d, err
+		}
+		for _, f := range top {
+			if topFiles[f.Path] == 0 {
+				topOrder = append(topOrder, f.Path)
+			}
+			topFiles[f.Path] += f.Count
+		}
 	}
 	for _, t := range insight.MergeTotals(total...) {
 		d.Total = dayOf(t)
@@ -346,6 +369,11 @@ func computeInsights(ctx context.Context, pw *projectWindow, scope views.Insight
 	if len(d.Tools) > 15 {
 		d.Tools = d.Tools[:15]
 	}
+	for _, p := range topOrder {
+		d.TopFiles = append(d.TopFiles, views.InsightFile{Path: p, Count: topFiles[p]})
+	}
+	sort.SliceStable(d.TopFiles, func(i, j int) bool { return d.TopFiles[i].Count > d.TopFiles[j].Count })
+	d.TopFiles = d.TopFiles[:min(len(d.TopFiles), 15)]
 	return d, nil
 }
 

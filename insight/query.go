@@ -189,9 +189,14 @@ type FileRow struct {
 
 // Files lists the files of session (0: every session), most recent first.
 func (x *Index) Files(ctx context.Context, session int64) ([]FileRow, error) {
+	return x.NewestFiles(ctx, session, -1)
+}
+
+// NewestFiles is Files that stops after limit rows (-1: all).
+func (x *Index) NewestFiles(ctx context.Context, session int64, limit int) ([]FileRow, error) {
 	rows, err := x.db.QueryContext(ctx, `SELECT 'S' || f.session, s.worktree, f.path, f.action, f.count, f.first_seq, f.last_seq,
 		f.first_event, f.last_event FROM files f JOIN sessions s ON s.id = f.session
-		WHERE ?1 = 0 OR f.session = ?1 ORDER BY f.last_event DESC, f.path, f.action`, session)
+		WHERE ?1 = 0 OR f.session = ?1 ORDER BY f.last_event DESC, f.path, f.action LIMIT ?2`, session, limit)
 	if err != nil {
 		return nil, fmt.Errorf("files of %s: %w", x.st.Path(), err)
 	}
@@ -257,6 +262,33 @@ func (x *Index) Heat(ctx context.Context, since string, session int64) ([7][24]i
 		}
 	}
 	return h, rows.Err()
+}
+
+// PathCount is a file and how often the sessions touched it.
+type PathCount struct {
+	Path  string
+	Count int64
+}
+
+// TopFiles sums, per path, the touches of the sessions created since the
+// day (session 0: every session) and returns the n most touched, most
+// first (ties by path).
+func (x *Index) TopFiles(ctx context.Context, since string, session int64, n int) ([]PathCount, error) {
+	rows, err := x.db.QueryContext(ctx, `SELECT f.path, SUM(f.count) FROM files f JOIN sessions s ON s.id = f.session
+		WHERE s.day >= ?1 AND (?2 = 0 OR s.id = ?2) GROUP BY f.path ORDER BY 2 DESC, 1 LIMIT ?3`, since, session, n)
+	if err != nil {
+		return nil, fmt.Errorf("top files of %s: %w", x.st.Path(), err)
+	}
+	defer rows.Close()
+	var out []PathCount
+	for rows.Next() {
+		var p PathCount
+		if err := rows.Scan(&p.Path, &p.Count); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
 }
 
 // ToolRow is a tool's calls and errors.

@@ -121,6 +121,9 @@ func BenchmarkInsightsRedraw(b *testing.B) {
 	for i := range 2000 {
 		d.Files = append(d.Files, InsightFile{Path: fmt.Sprintf("pkg/f%d.go", i%700), Action: "edit", Count: int64(i%17 + 1), SessionID: int64(i)})
 	}
+	for i := range 15 {
+		d.TopFiles = append(d.TopFiles, InsightFile{Path: fmt.Sprintf("pkg/f%d.go", i), Count: int64(100 - i)})
+	}
 	start := time.Now()
 	for b.Loop() {
 		v.SetData(d) // rebuilds every chart's rectangles and the lists

@@ -62,7 +62,9 @@ type InsightData struct {
 	Heat                        [7][24]int64 // sessions started, Monday first, UTC hours
 	Models, Backends, Worktrees []InsightShare
 	Tools                       []InsightTool
-	Files                       []InsightFile
+	Files                       []InsightFile // the Files tab: the newest of each store
+	FilesLimited                bool          // Files holds only the newest of some store's
+	TopFiles                    []InsightFile // the most touched paths (Path and Count), most first
 	Total                       InsightDay
 	CostEstimated               bool
 }
@@ -232,34 +234,15 @@ func (v *InsightsView) SetData(d InsightData) {
 	}
 	v.tools.Refresh()
 	v.topFiles.Objects = nil
-	top := topFiles(d.Files, 15)
+	top := d.TopFiles
 	for _, f := range top {
 		v.topFiles.Add(shareBar(f.Path, float64(f.Count)/float64(max(top[0].Count, 1)), fmt.Sprintf("%d", f.Count)))
 	}
 	v.topFiles.Refresh()
 	v.files.SetFiles(d.Files)
-}
-
-// topFiles sums the actions of each path and returns the n most touched.
-func topFiles(files []InsightFile, n int) []InsightFile {
-	sum := map[string]int64{}
-	var order []string
-	for _, f := range files {
-		if _, ok := sum[f.Path]; !ok {
-			order = append(order, f.Path)
-		}
-		sum[f.Path] += f.Count
+	if d.FilesLimited {
+		v.files.title.SetText("The newest files of each worktree; choose one to see every change the agent made to it, in order.")
 	}
-	out := make([]InsightFile, 0, len(order))
-	for _, p := range order {
-		out = append(out, InsightFile{Path: p, Count: sum[p]})
-	}
-	for i := 1; i < len(out); i++ { // insertion sort: stable, most first
-		for j := i; j > 0 && out[j].Count > out[j-1].Count; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out[:min(n, len(out))]
 }
 
 func fillShares(c *fyne.Container, shares []InsightShare) {
