@@ -300,23 +300,34 @@ func computeInsights(ctx context.Context, pw *projectWindow, scope views.Insight
 	if scope.Store != "" {
 		paths = []string{scope.Store}
 	}
-	var byDay, total, models, backends, worktrees [][]insight.Totals
+	byDay := map[string]*views.InsightDay{}
+	models, backends, worktrees := map[string]*views.InsightShare{}, map[string]*views.InsightShare{}, map[string]*views.InsightShare{}
 	tools := map[string]*views.InsightTool{}
 	var toolOrder []string
 	topFiles := map[string]int64{}
 	var topOrder []string
 	for _, x := range pw.search.insightIndexes(ctx, paths) {
-		q := insight.StatsQuery{Since: since, Session: scope.Session}
-		for _, g := range []struct {
-			by  insight.Grouping
-			dst *[][]insight.Totals
-		}{{insight.ByDay, &byDay}, {insight.ByTotal, &total}, {insight.ByModel, &models}, {insight.ByBackend, &backends}, {insight.ByWorktree, &worktrees}} {
-			q.By = g.by
-			t, err := x.Stats(ctx, q)
-			if err != nil {
-				return d, err
+		usage, sessions, err := x.Summary(ctx, since, scope.Session)
+		if err != nil {
+			return d, err
+		}
+		for _, u := range usage {
+			dayEntry(byDay, u.Day).Add(views.InsightDay{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead,
+				CacheWrite: u.CacheWrite, Reasoning: u.Reasoning, CostUSD: u.CostUSD})
+			d.CostEstimated = d.CostEstimated || u.CostEstimated
+			tokens := u.Input + u.Output + u.CacheRead + u.CacheWrite
+			for _, sh := range []struct {
+				m   map[string]*views.InsightShare
+				key string
+			}{{models, u.Model}, {backends, u.Backend}, {worktrees, u.Worktree}} {
+				share := shareEntry(sh.m, sh.key)
+				share.Tokens += tokens
+				share.CostUSD += u.CostUSD
 			}
-			*g.dst = append(*g.dst, t)
+		}
+		for _, g := range sessions {
+			dayEntry(byDay, g.Day).Add(views.InsightDay{Sessions: g.Sessions, Turns: g.Turns})
+			shareEntry(worktrees, g.Worktree).Sessions += g.Sessions
 		}
 		heat, err := x.Heat(ctx, since, scope.Session)
 		if err != nil {
@@ -356,11 +367,10 @@ func computeInsights(ctx context.Context, pw *projectWindow, scope views.Insight
 			topFiles[f.Path] += f.Count
 		}
 	}
-	for _, t := range insight.MergeTotals(total...) {
-		d.Total = dayOf(t)
-		d.CostEstimated = t.CostEstimated
+	for _, day := range byDay {
+		d.Total.Add(*day)
 	}
-	d.Days = fillDays(insight.MergeTotals(byDay...), since, now)
+	d.Days = fillDays(byDay, since, now)
 	d.Models, d.Backends, d.Worktrees = shares(models), shares(backends), shares(worktrees)
 	for _, name := range toolOrder {
 		d.Tools = append(d.Tools, *tools[name])
@@ -377,20 +387,29 @@ func computeInsights(ctx context.Context, pw *projectWindow, scope views.Insight
 	return d, nil
 }
 
-func dayOf(t insight.Totals) views.InsightDay {
-	return views.InsightDay{Day: t.Key, Sessions: t.Sessions, Turns: t.Turns, Input: t.InputTokens, Output: t.OutputTokens,
-		CacheRead: t.CacheReadTokens, CacheWrite: t.CacheWriteTokens, Reasoning: t.ReasoningTokens, CostUSD: t.CostUSD}
+// dayEntry returns the figures of day in days, added when missing.
+func dayEntry(days map[string]*views.InsightDay, day string) *views.InsightDay {
+	if days[day] == nil {
+		days[day] = &views.InsightDay{Day: day}
+	}
+	return days[day]
+}
+
+// shareEntry returns the share of key in m, added when missing.
+func shareEntry(m map[string]*views.InsightShare, key string) *views.InsightShare {
+	if m[key] == nil {
+		m[key] = &views.InsightShare{Key: key}
+	}
+	return m[key]
 }
 
 // fillDays returns one entry per day from since (or the first day with
 // data) to today, days without data at zero.
-func fillDays(rows []insight.Totals, since string, now time.Time) []views.InsightDay {
-	have := map[string]insight.Totals{}
+func fillDays(days map[string]*views.InsightDay, since string, now time.Time) []views.InsightDay {
 	first := since
-	for _, r := range rows {
-		have[r.Key] = r
-		if first == "" || r.Key < first {
-			first = r.Key
+	for k := range days {
+		if first == "" || k < first {
+			first = k
 		}
 	}
 	start, err := time.Parse(time.DateOnly, first)
@@ -402,25 +421,30 @@ func fillDays(rows []insight.Totals, since string, now time.Time) []views.Insigh
 	for t := start; t.Format(time.DateOnly) <= end && len(out) < 3660; t = t.AddDate(0, 0, 1) {
 		k := t.Format(time.DateOnly)
 		day := views.InsightDay{Day: k}
-		if r, ok := have[k]; ok {
-			day = dayOf(r)
+		if r, ok := days[k]; ok {
+			day = *r
 		}
 		out = append(out, day)
 	}
 	return out
 }
 
-func shares(lists [][]insight.Totals) []views.InsightShare {
-	var out []views.InsightShare
-	for _, t := range insight.MergeTotals(lists...) {
-		out = append(out, views.InsightShare{Key: t.Key, Sessions: t.Sessions, CostUSD: t.CostUSD,
-			Tokens: t.InputTokens + t.OutputTokens + t.CacheReadTokens + t.CacheWriteTokens})
+// shares lists m, most cost first (then most tokens, then by key).
+func shares(m map[string]*views.InsightShare) []views.InsightShare {
+	out := make([]views.InsightShare, 0, len(m))
+	for _, sh := range m {
+		out = append(out, *sh)
 	}
-	for i := 1; i < len(out); i++ { // most cost first
-		for j := i; j > 0 && out[j].CostUSD > out[j-1].CostUSD; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.CostUSD != b.CostUSD {
+			return a.CostUSD > b.CostUSD
 		}
-	}
+		if a.Tokens != b.Tokens {
+			return a.Tokens > b.Tokens
+		}
+		return a.Key < b.Key
+	})
 	return out
 }
 

@@ -51,14 +51,13 @@ func insightWindow(t *testing.T) (*projectWindow, []Worktree, context.Context) {
 		st.Close()
 	}
 	pw := testWindow(t, fa, wts...)
-	ctx := pw.ctx
 	pw.search = newSearcher(pw)
 	t.Cleanup(func() {
 		pw.close()
 		pw.search.closeAll()
 	})
-	pw.search.updateAll(ctx)
-	return pw, wts, ctx
+	pw.search.updateAll(pw.ctx)
+	return pw, wts, pw.ctx
 }
 
 // TestInsightsAcrossWorktrees: the background pass builds the insight

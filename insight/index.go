@@ -29,7 +29,7 @@ var ErrUnavailable = errors.New("insight index unavailable")
 
 // indexFormat changes whenever the tables or what is derived into them
 // change; an index of another format is rebuilt.
-const indexFormat = "2" // 2: commits have their web address
+const indexFormat = "2" // 2: commits have their web address; files by last event
 
 // Schema is the index's tables. Documented in README.md (lazuli sql);
 // sessions, turns, usage, files, refs and tools are also the names of the
@@ -56,6 +56,7 @@ CREATE TABLE files(
   session INTEGER NOT NULL, path TEXT NOT NULL, action TEXT NOT NULL, count INTEGER NOT NULL,
   first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, first_event INTEGER NOT NULL, last_event INTEGER NOT NULL,
   PRIMARY KEY(session, path, action));
+CREATE INDEX files_recent ON files(last_event);
 CREATE TABLE refs(
   session INTEGER NOT NULL, kind TEXT NOT NULL, value TEXT NOT NULL, url TEXT NOT NULL,
   first_seq INTEGER NOT NULL, first_event INTEGER NOT NULL,

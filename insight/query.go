@@ -317,3 +317,62 @@ func (x *Index) Tools(ctx context.Context, since string, session int64) ([]ToolR
 	}
 	return out, rows.Err()
 }
+
+// UsageGroup is the usage of one day, model, backend and worktree.
+type UsageGroup struct {
+	Day, Model, Backend, Worktree                   string
+	Input, Output, CacheRead, CacheWrite, Reasoning int64
+	CostUSD                                         float64
+	CostEstimated                                   bool
+}
+
+// SessionGroup is the sessions created on one day in one worktree, and
+// their turns.
+type SessionGroup struct {
+	Day, Worktree   string
+	Sessions, Turns int64
+}
+
+// Summary is what the Insights window sums, read in two passes over the
+// index (Stats reads it once per grouping): the usage by day, model,
+// backend and worktree, and the sessions by day and worktree, since the
+// day (session 0: every session).
+func (x *Index) Summary(ctx context.Context, since string, session int64) ([]UsageGroup, []SessionGroup, error) {
+	rows, err := x.db.QueryContext(ctx, `SELECT u.day, u.model, u.backend, s.worktree, SUM(u.input_tokens), SUM(u.output_tokens),
+		SUM(u.cache_read_tokens), SUM(u.cache_write_tokens), SUM(u.reasoning_tokens), SUM(u.cost_usd), MAX(u.cost_estimated)
+		FROM usage u JOIN sessions s ON s.id = u.session WHERE u.day >= ?1 AND (?2 = 0 OR u.session = ?2) GROUP BY 1, 2, 3, 4`, since, session)
+	if err != nil {
+		return nil, nil, fmt.Errorf("usage of %s: %w", x.st.Path(), err)
+	}
+	var usage []UsageGroup
+	for rows.Next() {
+		var g UsageGroup
+		var est int64
+		if err := rows.Scan(&g.Day, &g.Model, &g.Backend, &g.Worktree, &g.Input, &g.Output, &g.CacheRead, &g.CacheWrite,
+			&g.Reasoning, &g.CostUSD, &est); err != nil {
+			rows.Close()
+			return nil, nil, fmt.Errorf("usage of %s: %w", x.st.Path(), err)
+		}
+		g.CostEstimated = est != 0
+		usage = append(usage, g)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("usage of %s: %w", x.st.Path(), err)
+	}
+	rows, err = x.db.QueryContext(ctx, `SELECT day, worktree, COUNT(*), SUM(turns) FROM sessions
+		WHERE day >= ?1 AND (?2 = 0 OR id = ?2) GROUP BY 1, 2`, since, session)
+	if err != nil {
+		return nil, nil, fmt.Errorf("sessions of %s: %w", x.st.Path(), err)
+	}
+	defer rows.Close()
+	var sessions []SessionGroup
+	for rows.Next() {
+		var g SessionGroup
+		if err := rows.Scan(&g.Day, &g.Worktree, &g.Sessions, &g.Turns); err != nil {
+			return nil, nil, fmt.Errorf("sessions of %s: %w", x.st.Path(), err)
+		}
+		sessions = append(sessions, g)
+	}
+	return usage, sessions, rows.Err()
+}

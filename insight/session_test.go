@@ -97,3 +97,36 @@ func TestFileChanges(t *testing.T) {
 		t.Errorf("patch change = %+v", got[1].Files)
 	}
 }
+
+// TestSummaryEqualsStats: the Insights window's one-pass sums add up to
+// what Stats says by model and in total.
+func TestSummaryEqualsStats(t *testing.T) {
+	ctx := context.Background()
+	st := mustOpenStore(t)
+	fill(t, st, 3, 4)
+	x := mustIndex(t, st)
+	usage, sessions, err := x.Summary(ctx, "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in, n, turns int64
+	var cost float64
+	for _, u := range usage {
+		in += u.Input
+		cost += u.CostUSD
+	}
+	for _, s := range sessions {
+		n += s.Sessions
+		turns += s.Turns
+	}
+	tot, err := x.Stats(ctx, StatsQuery{})
+	if err != nil || len(tot) != 1 {
+		t.Fatal(tot, err)
+	}
+	if w := tot[0]; in != w.InputTokens || n != w.Sessions || turns != w.Turns || fmt.Sprintf("%.9f", cost) != fmt.Sprintf("%.9f", w.CostUSD) {
+		t.Errorf("summary input %d sessions %d turns %d cost %v; stats %+v", in, n, turns, cost, w)
+	}
+	if len(sessions) == 0 || len(usage) == 0 {
+		t.Errorf("usage %v sessions %v", usage, sessions)
+	}
+}

@@ -40,17 +40,7 @@ type FilesPanel struct {
 // session.
 func NewFilesPanel(a FileActions, multi bool) *FilesPanel {
 	p := &FilesPanel{a: a, multi: multi}
-	p.list = widget.NewList(func() int { return len(p.entries) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			if i < len(p.entries) {
-				o.(*widget.Label).SetText(p.rowText(i))
-			}
-		})
+	p.list = newTextList(func() int { return len(p.entries) }, p.rowText)
 	p.title = widget.NewLabel("")
 	p.title.Wrapping = fyne.TextWrapWord
 	p.diffs = container.NewVBox()
@@ -147,4 +137,20 @@ func changes(n int) string {
 		return "1 change"
 	}
 	return fmt.Sprintf("%d changes", n)
+}
+
+// newTextList is a list of one truncated line per row: text(i) of rows
+// 0..n()-1.
+func newTextList(n func() int, text func(int) string) *widget.List {
+	return widget.NewList(n,
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return l
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if i < n() {
+				o.(*widget.Label).SetText(text(i))
+			}
+		})
 }

@@ -33,6 +33,18 @@ type InsightDay struct {
 	CostUSD                                         float64
 }
 
+// Add adds o's figures (not its Day) to d.
+func (d *InsightDay) Add(o InsightDay) {
+	d.Sessions += o.Sessions
+	d.Turns += o.Turns
+	d.Input += o.Input
+	d.Output += o.Output
+	d.CacheRead += o.CacheRead
+	d.CacheWrite += o.CacheWrite
+	d.Reasoning += o.Reasoning
+	d.CostUSD += o.CostUSD
+}
+
 // InsightShare is one row of a breakdown (by model, backend, worktree).
 type InsightShare struct {
 	Key      string

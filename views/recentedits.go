@@ -44,17 +44,7 @@ type RecentEditsView struct {
 func NewRecentEditsView(a RecentEditsActions) *RecentEditsView {
 	v := &RecentEditsView{a: a}
 	v.status = widget.NewLabel("Loading…")
-	v.list = widget.NewList(func() int { return len(v.edits) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			if i < len(v.edits) {
-				o.(*widget.Label).SetText(v.rowText(i))
-			}
-		})
+	v.list = newTextList(func() int { return len(v.edits) }, v.rowText)
 	v.list.OnSelected = func(i widget.ListItemID) {
 		if i < len(v.edits) {
 			v.a.OpenEdit(v.edits[i])
