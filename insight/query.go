@@ -194,9 +194,15 @@ func (x *Index) Files(ctx context.Context, session int64) ([]FileRow, error) {
 
 // NewestFiles is Files that stops after limit rows (-1: all).
 func (x *Index) NewestFiles(ctx context.Context, session int64, limit int) ([]FileRow, error) {
+	// Without a session the newest rows come from the index on
+	// last_event; "?1 = 0 OR" would hide it from the planner.
+	where, args := "", []any{limit}
+	if session != 0 {
+		where, args = "WHERE f.session = ?", []any{session, limit}
+	}
 	rows, err := x.db.QueryContext(ctx, `SELECT 'S' || f.session, s.worktree, f.path, f.action, f.count, f.first_seq, f.last_seq,
 		f.first_event, f.last_event FROM files f JOIN sessions s ON s.id = f.session
-		WHERE ?1 = 0 OR f.session = ?1 ORDER BY f.last_event DESC, f.path, f.action LIMIT ?2`, session, limit)
+		`+where+` ORDER BY f.last_event DESC, f.path, f.action LIMIT ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("files of %s: %w", x.st.Path(), err)
 	}
@@ -274,8 +280,12 @@ type PathCount struct {
 // day (session 0: every session) and returns the n most touched, most
 // first (ties by path).
 func (x *Index) TopFiles(ctx context.Context, since string, session int64, n int) ([]PathCount, error) {
-	rows, err := x.db.QueryContext(ctx, `SELECT f.path, SUM(f.count) FROM files f JOIN sessions s ON s.id = f.session
-		WHERE s.day >= ?1 AND (?2 = 0 OR s.id = ?2) GROUP BY f.path ORDER BY 2 DESC, 1 LIMIT ?3`, since, session, n)
+	query, args := `SELECT f.path, SUM(f.count) FROM files f JOIN sessions s ON s.id = f.session
+		WHERE s.day >= ? AND (? = 0 OR s.id = ?) GROUP BY f.path ORDER BY 2 DESC, 1 LIMIT ?`, []any{since, session, session, n}
+	if since == "" && session == 0 { // every row: no need to look up each one's session
+		query, args = `SELECT path, SUM(count) FROM files GROUP BY path ORDER BY 2 DESC, 1 LIMIT ?`, []any{n}
+	}
+	rows, err := x.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("top files of %s: %w", x.st.Path(), err)
 	}
@@ -340,7 +350,7 @@ type SessionGroup struct {
 func (x *Index) Summary(ctx context.Context, since string, session int64) ([]UsageGroup, []SessionGroup, error) {
 	rows, err := x.db.QueryContext(ctx, `SELECT u.day, u.model, u.backend, s.worktree, SUM(u.input_tokens), SUM(u.output_tokens),
 		SUM(u.cache_read_tokens), SUM(u.cache_write_tokens), SUM(u.reasoning_tokens), SUM(u.cost_usd), MAX(u.cost_estimated)
-		FROM usage u JOIN sessions s ON s.id = u.session WHERE u.day >= ?1 AND (?2 = 0 OR u.session = ?2) GROUP BY 1, 2, 3, 4`, since, session)
+		FROM usage u JOIN sessions s ON s.id = u.session WHERE +u.day >= ?1 AND (?2 = 0 OR u.session = ?2) GROUP BY 1, 2, 3, 4`, since, session)
 	if err != nil {
 		return nil, nil, fmt.Errorf("usage of %s: %w", x.st.Path(), err)
 	}

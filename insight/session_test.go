@@ -130,3 +130,24 @@ func TestSummaryEqualsStats(t *testing.T) {
 		t.Errorf("usage %v sessions %v", usage, sessions)
 	}
 }
+
+// TestTopFiles: the most touched paths, summed over sessions, the same
+// with and without a day; one session's alone.
+func TestTopFiles(t *testing.T) {
+	ctx := context.Background()
+	st := mustOpenStore(t)
+	fill(t, st, 2, 3)
+	x := mustIndex(t, st)
+	want := []PathCount{{"/w/src/f0.go", 4}, {"/w/src/f1.go", 4}}
+	for _, since := range []string{"", "2000-01-01"} {
+		if got, err := x.TopFiles(ctx, since, 0, 2); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("since %q: %v, %v; want %v", since, got, err, want)
+		}
+	}
+	if got, err := x.TopFiles(ctx, "", 1, 5); err != nil || len(got) != 3 || got[0].Count != 2 {
+		t.Errorf("session 1: %v, %v", got, err)
+	}
+	if got, _ := x.TopFiles(ctx, "2999-01-01", 0, 5); len(got) != 0 {
+		t.Errorf("since the future: %v", got)
+	}
+}
