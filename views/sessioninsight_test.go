@@ -11,18 +11,27 @@ import (
 	"github.com/lazuli-app/lazuli/store"
 )
 
+// shownMainView is a main view in a 900 × 700 window, its intents
+// recorded, showing session 1 of /p with events.
+func shownMainView(t *testing.T, events []store.StoredEvent) (*MainView, *fakeActions, SessionRef) {
+	t.Helper()
+	test.NewTempApp(t)
+	f := &fakeActions{}
+	m := NewMainView(f)
+	w := test.NewTempWindow(t, m.Content())
+	w.Resize(fyne.NewSize(900, 700))
+	a := SessionRef{StorePath: "/p", ID: 1}
+	m.ShowSession(a, store.Session{ID: 1, Worktree: "main"}, events, nil, 0)
+	return m, f, a
+}
+
 // TestCompletionRowUsage: a completion row shows its turn's tokens and
 // cost, an estimated cost marked so; rows of turns without usage keep the
 // event's cost; another session drops the usage.
 func TestCompletionRowUsage(t *testing.T) {
-	test.NewTempApp(t)
-	m := NewMainView(&fakeActions{})
-	w := test.NewTempWindow(t, m.Content())
-	w.Resize(fyne.NewSize(900, 700))
-	a := SessionRef{StorePath: "/p", ID: 1}
 	events := stored(store.UserMessage("one"), store.Complete(true, 1200, 0),
 		store.UserMessage("two"), store.Complete(true, 3000, 0.5))
-	m.ShowSession(a, store.Session{ID: 1, Worktree: "main"}, events, nil, 0)
+	m, _, a := shownMainView(t, events)
 	m.SetSessionInsight(a, SessionInsight{Turns: []TurnUsage{
 		{FirstSeq: 1, LastSeq: 2, Input: 12300, Output: 450, Cache: 1_200_000, CostUSD: 0.0421, Estimated: true}}})
 	tr := m.Transcript()
@@ -48,13 +57,8 @@ func TestCompletionRowUsage(t *testing.T) {
 // order; a stale answer for another session is dropped, and showing
 // another session empties the tab.
 func TestSessionFilesTab(t *testing.T) {
-	test.NewTempApp(t)
-	f := &fakeActions{}
-	m := NewMainView(f)
-	w := test.NewTempWindow(t, m.Content())
-	w.Resize(fyne.NewSize(900, 700))
-	a, b := SessionRef{StorePath: "/p", ID: 1}, SessionRef{StorePath: "/p", ID: 2}
-	m.ShowSession(a, store.Session{ID: 1, Worktree: "main"}, nil, nil, 0)
+	m, f, a := shownMainView(t, nil)
+	b := SessionRef{StorePath: "/p", ID: 2}
 	m.SetSessionInsight(b, SessionInsight{Files: []InsightFile{{Store: "/p", SessionID: 2, Path: "stale.go", Action: "edit", Count: 1}}})
 	if rows := m.SessionFiles().Rows(); len(rows) != 0 {
 		t.Fatalf("files of another session shown: %q", rows)
@@ -86,13 +90,7 @@ func TestSessionFilesTab(t *testing.T) {
 // TestRefChips: the session's refs show as chips; tapping one sends
 // OpenRef with its address (or none, to copy); another session's chips go.
 func TestRefChips(t *testing.T) {
-	test.NewTempApp(t)
-	f := &fakeActions{}
-	m := NewMainView(f)
-	w := test.NewTempWindow(t, m.Content())
-	w.Resize(fyne.NewSize(900, 700))
-	a := SessionRef{StorePath: "/p", ID: 1}
-	m.ShowSession(a, store.Session{ID: 1, Worktree: "main"}, nil, nil, 0)
+	m, f, a := shownMainView(t, nil)
 	if m.refsRow.Visible() {
 		t.Error("the chips' row shows without refs")
 	}
