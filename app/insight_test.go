@@ -169,6 +169,19 @@ func TestSessionInsightAndRecentEdits(t *testing.T) {
 	if one, _ := recentEdits(ctx, pw, 1); len(one) != 1 {
 		t.Errorf("limit 1: %d edits", len(one))
 	}
+	// Choosing an edit shows its session, scrolled to the edit's event,
+	// with the session's Files tab filled.
+	(&recentEditsWindow{pw: pw}).OpenEdit(edits[1])
+	pw.wg.Wait() // the session loads in the background
+	pw.shown.mu.Lock()
+	current, pending := pw.shown.current, pw.shown.showEvent
+	pw.shown.mu.Unlock()
+	if current != edits[1].Ref || pending != nil {
+		t.Errorf("after opening %v: current %v, pending %v", edits[1].Ref, current, pending)
+	}
+	if got := pw.mv.SessionFiles().Rows(); len(got) != 1 || got[0] != "a.go · edit ×2" {
+		t.Errorf("the shown session's Files tab: %q", got)
+	}
 	pw.shown.OpenRef(views.RefChip{Kind: "branch", Value: "topic"})
 	if got := pw.ui.fa.Clipboard().Content(); got != "topic" {
 		t.Errorf("clipboard %q", got)
