@@ -52,7 +52,7 @@ func commands() []command {
 		{"search", "[--store P]... [--project DIR] [--json] [--limit N] QUERY", "search every session of a project (or of the given stores)", runSearch},
 		{"reindex", "[--store P]... [--project DIR]", "drop and rebuild the search and insight indexes of a project's stores", runReindex},
 		{"stats", "[--store P]... [--project DIR] [--since DATE|7d|30d] [--by day|model|worktree|session] [--json]", "tokens and cost of a project's sessions", runStats},
-		{"files", "[--store P]... [--project DIR] [--session SESSION] [--json]", "the files the agents read and changed", runFiles},
+		{"files", "[--store P]... [--project DIR] [--session SESSION] [--recent N] [--json]", "the files the agents read and changed", runFiles},
 		{"refs", "[--store P]... [--project DIR] [--session SESSION] [--json]", "the PRs, issues, commits, branches and URLs sessions mention", runRefs},
 		{"sql", "[--store P]... [--project DIR] [--json] [--limit N] QUERY", "run one read-only SQL query over the insight index and the stores' events", runSQL},
 		{"chronicle", "standup|tips|improve [--store P]... [--project DIR] [--since 24h|7d|DATE|all] [--agent auto|builtin|claude|codex] [--json]", "write a standup, tips, or where the agent struggled, from the history (every claim cites its session and event)", runChronicle},

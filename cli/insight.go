@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -136,11 +137,14 @@ func runStats(ctx context.Context, env *Env, args []string) error {
 // sessionRows runs `lazuli files` or `lazuli refs`: the rows that list
 // returns from each selected store's index, for one session or all, as
 // JSON or as a table whose rows line writes.
-func sessionRows[R any](ctx context.Context, env *Env, args []string, name, head string,
+func sessionRows[R any](ctx context.Context, env *Env, args []string, name, head string, bind func(*flag.FlagSet),
 	list func(*insight.Index, context.Context, int64) ([]R, error), line func(R) string) error {
 	fs := newFlags(name, env)
 	var sel storeSelection
 	sel.bind(fs)
+	if bind != nil {
+		bind(fs) // the command's own flags
+	}
 	sess := fs.String("session", "", "only this session (S3 or 3)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parseNoArgs(fs, args); err != nil {
@@ -178,14 +182,27 @@ func sessionRows[R any](ctx context.Context, env *Env, args []string, name, head
 }
 
 func runFiles(ctx context.Context, env *Env, args []string) error {
-	return sessionRows(ctx, env, args, "files", "session\tworktree\taction\tcount\tpath\tevents", (*insight.Index).Files,
+	var recent *int
+	bind := func(fs *flag.FlagSet) {
+		recent = fs.Int("recent", 0, "only the N files changed last in each store (no reads), newest first")
+	}
+	list := func(x *insight.Index, ctx context.Context, id int64) ([]insight.FileRow, error) {
+		switch {
+		case *recent < 0:
+			return nil, usagef("--recent wants a count of 1 or more")
+		case *recent > 0:
+			return x.NewestChanges(ctx, id, *recent)
+		}
+		return x.Files(ctx, id)
+	}
+	return sessionRows(ctx, env, args, "files", "session\tworktree\taction\tcount\tpath\tevents", bind, list,
 		func(f insight.FileRow) string {
 			return fmt.Sprintf("%s\t%s\t%s\t%d\t%s\t#%d–#%d", f.Session, f.Worktree, f.Action, f.Count, f.Path, f.FirstSeq, f.LastSeq)
 		})
 }
 
 func runRefs(ctx context.Context, env *Env, args []string) error {
-	return sessionRows(ctx, env, args, "refs", "session\tworktree\tkind\tvalue\tfirst\turl", (*insight.Index).Refs,
+	return sessionRows(ctx, env, args, "refs", "session\tworktree\tkind\tvalue\tfirst\turl", nil, (*insight.Index).Refs,
 		func(r insight.RefRow) string {
 			return fmt.Sprintf("%s\t%s\t%s\t%s\t#%d\t%s", r.Session, r.Worktree, r.Kind, r.Value, r.FirstSeq, r.URL)
 		})

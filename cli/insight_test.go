@@ -246,6 +246,25 @@ func TestFilesAndRefsOfCraftedTranscript(t *testing.T) {
 	if !reflect.DeepEqual(gotF, wantF) {
 		t.Errorf("files = %+v\nwant %+v", gotF, wantF)
 	}
+	// --recent: only changes, the newest first (apply_patch's two files come last).
+	code, out, stderr = run(t, dir, "files", "--recent", "3", "--json")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	var recent []insight.FileRow
+	if err := json.Unmarshal([]byte(out), &recent); err != nil {
+		t.Fatal(err)
+	}
+	var gotRecent []fa
+	for _, f := range recent {
+		gotRecent = append(gotRecent, fa{f.Path, f.Action, f.Count})
+	}
+	if want := []fa{{"src/b.go", "create", 1}, {"src/old.go", "delete", 1}, {"src/a.go", "edit", 2}}; !reflect.DeepEqual(gotRecent, want) {
+		t.Errorf("files --recent 3 = %+v\nwant %+v", gotRecent, want)
+	}
+	if code, _, stderr := run(t, dir, "files", "--recent", "-1"); code == 0 || !strings.Contains(stderr, "--recent") {
+		t.Errorf("files --recent -1: exit %d, %q", code, stderr)
+	}
 	code, out, stderr = run(t, dir, "refs", "--json")
 	if code != 0 {
 		t.Fatal(stderr)

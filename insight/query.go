@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Grouping names what Stats groups by.
@@ -194,12 +195,32 @@ func (x *Index) Files(ctx context.Context, session int64) ([]FileRow, error) {
 
 // NewestFiles is Files that stops after limit rows (-1: all).
 func (x *Index) NewestFiles(ctx context.Context, session int64, limit int) ([]FileRow, error) {
+	return x.newestFiles(ctx, session, limit, false)
+}
+
+// NewestChanges is NewestFiles without the reads: the files the sessions
+// edited, wrote, created or deleted, the newest first (`lazuli files
+// --recent`).
+func (x *Index) NewestChanges(ctx context.Context, session int64, limit int) ([]FileRow, error) {
+	return x.newestFiles(ctx, session, limit, true)
+}
+
+func (x *Index) newestFiles(ctx context.Context, session int64, limit int, changes bool) ([]FileRow, error) {
 	// Without a session the newest rows come from the index on
-	// last_event; "?1 = 0 OR" would hide it from the planner.
-	where, args := "", []any{limit}
+	// last_event; "? = 0 OR" would hide it from the planner.
+	var conds []string
+	var args []any
 	if session != 0 {
-		where, args = "WHERE f.session = ?", []any{session, limit}
+		conds, args = append(conds, "f.session = ?"), append(args, session)
 	}
+	if changes {
+		conds, args = append(conds, "f.action <> ?"), append(args, ActionRead)
+	}
+	where := ""
+	if len(conds) > 0 {
+		where = "WHERE " + strings.Join(conds, " AND ")
+	}
+	args = append(args, limit)
 	rows, err := x.db.QueryContext(ctx, `SELECT 'S' || f.session, s.worktree, f.path, f.action, f.count, f.first_seq, f.last_seq,
 		f.first_event, f.last_event FROM files f JOIN sessions s ON s.id = f.session
 		`+where+` ORDER BY f.last_event DESC, f.path, f.action LIMIT ?`, args...)
