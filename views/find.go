@@ -182,7 +182,8 @@ func (f *finder) step(delta int) {
 	f.show()
 }
 
-// show scrolls to and highlights the current match and updates the count.
+// show scrolls to and highlights the current match and updates the count,
+// opening collapsed thinking or a collapsed summary it is in.
 func (f *finder) show() {
 	f.updateCount()
 	if f.t == nil || f.t.list == nil {
@@ -193,6 +194,9 @@ func (f *finder) show() {
 		return
 	}
 	row := f.matches[f.cur]
+	if r := &f.t.rows[row]; (r.kind == rowThinking || r.kind == rowCompaction) && !r.open {
+		f.t.toggle(row) // a collapsed card shows one line at most: the match would be hidden
+	}
 	f.t.setFindRow(row)
 	f.t.scrollToMatch(row, f.matchAt(row))
 }

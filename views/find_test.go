@@ -161,3 +161,27 @@ func TestFindHighlightsMatches(t *testing.T) {
 		t.Error("the prompt still shows the highlight after the bar closed")
 	}
 }
+
+// TestFindOpensCollapsedThinking: a match inside collapsed thinking opens
+// it and shows the query marked in its text (the collapsed card showed only
+// the thought's first line, unmarked, so the match was not to be seen).
+func TestFindOpensCollapsedThinking(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(800, 600))
+	events := stored(store.UserMessage("why?"), store.AssistantText("because"))
+	events[1].Thinking = []string{"First I weigh it.\nThen the zorp detail."}
+	tr.SetSession(store.Session{ID: 1}, events, nil)
+	q.drain()
+	tr.ShowFind()
+	tr.find.entry.SetText("zorp")
+	q.drain()
+	if tr.findRow != 1 || tr.rows[1].kind != rowThinking {
+		t.Fatalf("match on row %d, want the thinking row 1", tr.findRow)
+	}
+	c := cardsByRow(tr)[1]
+	if !tr.rows[1].open || c.toggle.text.Text != "▾ hide" {
+		t.Fatalf("the matched thinking stays collapsed (toggle %q)", c.toggle.text.Text)
+	}
+	if c.textHL == nil || !c.textHL.Visible() || strings.Join(markedText(c.textHL.Segments), "|") != "zorp" {
+		t.Errorf("the thinking's text does not show the match marked")
+	}
+}
