@@ -185,3 +185,59 @@ func TestFindOpensCollapsedThinking(t *testing.T) {
 		t.Errorf("the thinking's text does not show the match marked")
 	}
 }
+
+// TestFindShowsWholeCard: a match in a card whose top shows at the view's
+// bottom brings the whole card into view (Fyne's List.ScrollTo compares the
+// card's top plus the template height with the view, so it left such a card
+// cut off, e.g. thinking find had just opened).
+func TestFindShowsWholeCard(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(600, 300))
+	tr.SetSession(store.Session{ID: 1}, stored(
+		store.UserMessage(strings.Repeat("the question goes on\n", 6)),
+		store.UserMessage(strings.Repeat("the answer goes on\n", 6)+"the needle"),
+		store.AssistantText("after")), nil)
+	q.drain()
+	tr.list.ScrollToTop()
+	q.drain()
+	pad := tr.list.Theme().Size(theme.SizeNamePadding)
+	top := tr.heightOf(0) + pad
+	bottom := top + tr.heightOf(1)
+	view := tr.list.Size().Height
+	if top >= view || bottom <= view || tr.heightOf(1) > view {
+		t.Fatalf("setup: card at y %.0f..%.0f in a %.0f view; want its top shown, its end below, its height within the view", top, bottom, view)
+	}
+	tr.ShowFind()
+	tr.find.entry.SetText("needle")
+	q.drain()
+	if tr.findRow != 1 {
+		t.Fatalf("match on row %d, want 1", tr.findRow)
+	}
+	if off := tr.list.GetScrollOffset(); top < off || bottom > off+view {
+		t.Errorf("card at y %.0f..%.0f, view shows %.0f..%.0f", top, bottom, off, off+view)
+	}
+}
+
+// TestFindShowsOpenedThinking: thinking a match opens is scrolled into view
+// at its opened height (the view went to its collapsed one-line height and
+// the opened text was left below the view).
+func TestFindShowsOpenedThinking(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(600, 300))
+	events := stored(store.UserMessage(strings.Repeat("the question goes on\n", 8)), store.AssistantText(strings.Repeat("the answer goes on\n\n", 20)))
+	events[1].Thinking = []string{"First I weigh it.\nthen\nmore\nand more\nThen the zorp detail."}
+	tr.SetSession(store.Session{ID: 1}, events, nil)
+	q.drain()
+	tr.list.ScrollToTop()
+	tr.ShowFind()
+	tr.find.entry.SetText("zorp")
+	q.drain()
+	if tr.findRow != 1 || !tr.rows[1].open {
+		t.Fatalf("match on row %d (open %v), want the opened thinking row 1", tr.findRow, tr.rows[1].open)
+	}
+	pad := tr.list.Theme().Size(theme.SizeNamePadding)
+	top := tr.heightOf(0) + pad
+	bottom := top + tr.heightOf(1)
+	off, view := tr.list.GetScrollOffset(), tr.list.Size().Height
+	if top < off || bottom > off+view {
+		t.Errorf("thinking at y %.0f..%.0f, view shows %.0f..%.0f", top, bottom, off, off+view)
+	}
+}

@@ -121,10 +121,12 @@ func (t *Transcript) scrollToMatch(id int, frac float32) {
 }
 
 // showTargetPart moves the view onto the target's part, when the target
-// row is taller than the view.
+// row is taller than the view, and onto the whole row otherwise: Fyne's
+// List.ScrollTo compares the row's top plus the template height with the
+// view, so a row whose top shows at the view's bottom stayed cut off.
 func (t *Transcript) showTargetPart() {
 	id, view := t.target, t.list.Size().Height
-	if id < 0 || id >= len(t.heights) || view <= 0 || t.heightOf(id) <= view {
+	if id < 0 || id >= len(t.heights) || view <= 0 {
 		return
 	}
 	pad := t.list.Theme().Size(theme.SizeNamePadding)
@@ -132,8 +134,15 @@ func (t *Transcript) showTargetPart() {
 	for i := range id {
 		top += t.heightOf(i)
 	}
-	off := top + t.targetFrac*t.heightOf(id) - view/3
-	off = max(top, min(off, top+t.heightOf(id)-view))
+	h := t.heightOf(id)
+	if h <= view {
+		if off := t.list.GetScrollOffset(); top+h > off+view {
+			t.list.ScrollToOffset(top + h - view)
+		}
+		return
+	}
+	off := top + t.targetFrac*h - view/3
+	off = max(top, min(off, top+h-view))
 	t.list.ScrollToOffset(off)
 }
 
