@@ -159,16 +159,17 @@ func (tw *teamWindow) TeamSelect(id int64) {
 // TeamSearch searches the team's events.
 func (tw *teamWindow) TeamSearch(query string) {
 	tw.do(func(ctx context.Context, db *teamsync.DB) error {
-		hits, more, err := db.Search(ctx, query, 100)
+		res, err := db.Search(ctx, query, 100)
 		if err != nil {
 			return err
 		}
+		hits := res.Hits
 		rows := make([]views.TeamHit, len(hits))
 		for i, h := range hits {
 			rows[i] = views.TeamHit{SessionID: h.SessionID, Title: h.DisplayName + " · " + h.Worktree, Snippet: h.Snippet}
 		}
 		status := display.Plural(len(hits), "hit")
-		if more {
+		if res.More || res.Partial {
 			status += " (the newest)"
 		}
 		fyne.Do(func() {

@@ -63,7 +63,8 @@ func runSync(ctx context.Context, env *Env, args []string) error {
 	push := func() error {
 		var reports []teamsync.Report
 		for _, st := range stores {
-			o := teamsync.Options{Machine: *machine, User: who, Repository: repositoryOf(st.Path()), AllowSecrets: *allow}
+			o := teamsync.Options{Machine: *machine, User: who, Repository: repositoryOf(st.Path()), AllowSecrets: *allow,
+				Insight: teamsync.IndexInsight{}}
 			rep, err := teamsync.Push(ctx, db, st, o)
 			if err != nil {
 				return err
@@ -159,7 +160,7 @@ func runTeam(ctx context.Context, env *Env, args []string) error {
 	case "search":
 		limit = fs.Int("limit", search.DefaultLimit, "at most this many hits")
 	case "stats":
-		by = fs.String("by", "day", "day, worktree, repository, machine, user or session")
+		by = fs.String("by", "day", "day, worktree, repository, machine, user, session, model or backend")
 		since = fs.String("since", "", "only sessions created since DATE (YYYY-MM-DD) or Nd")
 	case "pull":
 		storeArg = fs.String("store", "", "store file or folder to pull into")
@@ -312,7 +313,7 @@ func teamSearch(ctx context.Context, env *Env, db *teamsync.DB, query string, li
 	if limit < 1 {
 		return usagef("--limit must be at least 1")
 	}
-	hits, more, err := db.Search(ctx, query, limit)
+	res, err := db.Search(ctx, query, limit)
 	if errors.Is(err, search.ErrEmptyQuery) || errors.Is(err, search.ErrShortQuery) || errors.Is(err, search.ErrLongQuery) {
 		return usagef("%v", err)
 	}
@@ -320,8 +321,8 @@ func teamSearch(ctx context.Context, env *Env, db *teamsync.DB, query string, li
 		return err
 	}
 	if asJSON {
-		return writeJSON(env.Stdout, hits)
+		return writeJSON(env.Stdout, res.Hits)
 	}
-	printHits(env, search.Result{Hits: hits, More: more}, query)
+	printHits(env, res, query)
 	return nil
 }

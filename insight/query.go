@@ -407,3 +407,39 @@ func (x *Index) Summary(ctx context.Context, since string, session int64) ([]Usa
 	}
 	return usage, sessions, rows.Err()
 }
+
+// ModelUsage is the usage of one turn with one model and backend: the
+// rows of the usage table summed by session, turn, model and backend.
+type ModelUsage struct {
+	Session, Turn                                                                 int64
+	Day, Model, Backend                                                           string
+	InputTokens, OutputTokens, CacheReadTokens, CacheWriteTokens, ReasoningTokens int64
+	CostUSD                                                                       float64
+	CostEstimated                                                                 bool
+}
+
+// UsageByTurnAndModel returns the usage of every turn of every session,
+// by session, turn, model and backend, in that order (team sync sends
+// it).
+func (x *Index) UsageByTurnAndModel(ctx context.Context) ([]ModelUsage, error) {
+	rows, err := x.db.QueryContext(ctx, `SELECT session, turn, MIN(day), model, backend, SUM(input_tokens), SUM(output_tokens),
+		SUM(cache_read_tokens), SUM(cache_write_tokens), SUM(reasoning_tokens), SUM(cost_usd), MAX(cost_estimated)
+		FROM usage GROUP BY session, turn, model, backend ORDER BY session, turn, model, backend`)
+	if err != nil {
+		return nil, fmt.Errorf("usage of %s: %w", x.st.Path(), err)
+	}
+	defer rows.Close()
+	var out []ModelUsage
+	for rows.Next() {
+		var u ModelUsage
+		var cost nullFloat
+		var est nullInt
+		if err := rows.Scan(&u.Session, &u.Turn, &u.Day, &u.Model, &u.Backend, &u.InputTokens, &u.OutputTokens,
+			&u.CacheReadTokens, &u.CacheWriteTokens, &u.ReasoningTokens, &cost, &est); err != nil {
+			return nil, fmt.Errorf("usage of %s: %w", x.st.Path(), err)
+		}
+		u.CostUSD, u.CostEstimated = cost.v, est.v != 0
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}

@@ -22,6 +22,7 @@ var ErrNoURL = errors.New("no team database: give --pg URL or set " + URLEnv)
 // DB is a connection to a team database.
 type DB struct {
 	conn *pgx.Conn
+	cfg  *pgx.ConnConfig // for the push's further connections
 	// secrets are strings never to show in an error: the password.
 	secrets []string
 }
@@ -55,7 +56,16 @@ func Connect(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, redact(connectError(cfg, err), secrets)
 	}
-	return &DB{conn: conn, secrets: secrets}, nil
+	return &DB{conn: conn, cfg: cfg, secrets: secrets}, nil
+}
+
+// another opens one more connection to the same database.
+func (db *DB) another(ctx context.Context) (*pgx.Conn, error) {
+	conn, err := pgx.ConnectConfig(ctx, db.cfg.Copy())
+	if err != nil {
+		return nil, redact(connectError(db.cfg, err), db.secrets)
+	}
+	return conn, nil
 }
 
 // Close closes the connection.

@@ -94,6 +94,7 @@ func TestPushConnectionTerminated(t *testing.T) {
 	pid := db.conn.PgConn().PID()
 	o := opts("m")
 	o.BatchRows = 100
+	o.Writers = 1 // the push's one connection is the one closed
 	o.Hook = hookAt("copy-row", 12, func() error {
 		_, err := srv.Psql("postgres", fmt.Sprintf("SELECT pg_terminate_backend(%d)", pid))
 		return err

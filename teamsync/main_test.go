@@ -12,6 +12,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/internal/genstore"
 	"github.com/lazuli-app/lazuli/internal/pgtest"
+	"github.com/lazuli-app/lazuli/internal/testcache"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -27,7 +28,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) != "" {
 		os.Exit(childMain())
 	}
-	code := m.Run()
+	code := testcache.Run(m)
 	if shared != nil {
 		shared.Close()
 	}

@@ -8,7 +8,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -30,6 +33,7 @@ type Options struct {
 	// export scan finds is replaced with its [REDACTED:rule] mark first.
 	AllowSecrets bool
 	BatchRows    int     // events per transaction; ≤ 0 means DefaultBatch
+	Writers      int     // connections sending batches at once; ≤ 0 means DefaultWriters
 	Insight      Insight // usage, files and refs of sessions; nil for none
 	// Hook, when set, is called at each point where a push can be
 	// interrupted; an error it returns stops the push. Tests kill or
@@ -37,18 +41,28 @@ type Options struct {
 	Hook func(point string) error
 }
 
-// Insight supplies what the insight index knows of a session. It is the
-// seam where the insight index plugs in; a push without one sends no
-// usage, files or refs.
+// Insight supplies what the insight index knows of a store's sessions, by
+// session id (IndexInsight reads the insight index); a push without one
+// sends no usage, files or refs.
 type Insight interface {
-	SessionInsight(ctx context.Context, st *store.Store, s store.Session) (SessionInsight, error)
+	StoreInsight(ctx context.Context, st *store.Store) (map[int64]SessionInsight, error)
 }
 
 // SessionInsight is a session's usage, files and refs.
 type SessionInsight struct {
 	Usage *Usage // nil when unknown
+	Turns []TurnUsage
 	Files []File
 	Refs  []Ref
+}
+
+// TurnUsage is the usage of one turn with one model.
+type TurnUsage struct {
+	Turn                                                                          int64
+	Day, Model, Backend                                                           string // Day: YYYY-MM-DD
+	InputTokens, OutputTokens, CacheReadTokens, CacheWriteTokens, ReasoningTokens int64
+	CostUSD                                                                       float64
+	CostEstimated                                                                 bool
 }
 
 // Usage is a session's token usage and cost.
@@ -107,13 +121,15 @@ func NewStoreID() string {
 
 // pusher is one push of one store.
 type pusher struct {
-	db    *DB
-	st    *store.Store
-	opt   Options
-	rep   Report
-	id    string
-	rows  map[int64]store.Session // the store's sessions by id
-	batch int
+	db      *DB
+	st      *store.Store
+	opt     Options
+	rep     Report
+	id      string
+	rows    map[int64]store.Session // the store's sessions by id
+	batch   int
+	writers int
+	hookMu  sync.Mutex
 }
 
 // Push sends what is new in st since its last push: events and compactions
@@ -126,6 +142,9 @@ func Push(ctx context.Context, db *DB, st *store.Store, opt Options) (Report, er
 	if p.batch <= 0 {
 		p.batch = DefaultBatch
 	}
+	if p.writers = opt.Writers; p.writers <= 0 {
+		p.writers = DefaultWriters
+	}
 	if opt.Machine == "" || opt.User == "" {
 		return p.rep, errors.New("push: a machine label and a user are required")
 	}
@@ -136,10 +155,13 @@ func Push(ctx context.Context, db *DB, st *store.Store, opt Options) (Report, er
 	return p.rep, nil
 }
 
+// hook calls opt.Hook, one call at a time.
 func (p *pusher) hook(point string) error {
 	if p.opt.Hook == nil {
 		return nil
 	}
+	p.hookMu.Lock()
+	defer p.hookMu.Unlock()
 	return p.opt.Hook(point)
 }
 
@@ -280,99 +302,331 @@ func (p *pusher) maxID(ctx context.Context, table, column string) (int64, error)
 var eventColumns = []string{"store_id", "event_id", "session_id", "session_created", "seq", "kind", "char_len",
 	"data", "text", "payload", "src_hash", "redactions"}
 
+// DefaultWriters is the number of connections a push sends batches over
+// at once: the server indexes one batch while it receives another.
+const DefaultWriters = 2
+
+// prepWorkers is the number of goroutines that decode, scan and encode
+// batches.
+const prepWorkers = 2
+
+// eventBatch is one batch of events on its way: scanned, then prepared,
+// then sent in one transaction with its chunks and the range of event ids
+// it covers.
+type eventBatch struct {
+	seq         int   // its place in the scan
+	after, upto int64 // the event ids it covers: (after, upto]
+	events      []store.ScannedEvent
+	created     []string // the session created of each event
+	rows        [][]any
+	chunks      [][]any
+	redactions  []Redaction
+	unscanned   int
+	sent        int64 // the events sent, once committed
+}
+
+// span is a range of event ids (after, upto] that a committed batch
+// covered.
+type span struct{ after, upto int64 }
+
+// pushed returns the end of the covered prefix of the store's event ids
+// (every event id up to it was sent) and the spans covered above it.
+func (p *pusher) pushed(ctx context.Context) (int64, []span, error) {
+	rows, err := p.db.conn.Query(ctx, `SELECT after_id, upto_id FROM lazuli_pushed WHERE store_id = $1 ORDER BY after_id, upto_id`, p.id)
+	if err != nil {
+		return 0, nil, p.db.wrap("read what was pushed", err)
+	}
+	spans, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (span, error) {
+		var s span
+		return s, r.Scan(&s.after, &s.upto)
+	})
+	if err != nil {
+		return 0, nil, p.db.wrap("read what was pushed", err)
+	}
+	var w int64
+	var above []span
+	prefix := 0
+	for _, s := range spans {
+		if s.after <= w {
+			w = max(w, s.upto)
+			prefix++
+			continue
+		}
+		above = append(above, s)
+	}
+	if prefix > 1 {
+		if err := p.mergeSpans(ctx, w); err != nil {
+			return 0, nil, err
+		}
+	}
+	return w, above, nil
+}
+
+// mergeSpans replaces the spans of the covered prefix with one, unless
+// another push of the store is doing it (it never waits for one).
+func (p *pusher) mergeSpans(ctx context.Context, w int64) error {
+	err := inTx(ctx, p.db.conn, func(tx pgx.Tx) error {
+		var mine bool
+		if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock(hashtext($1))`, p.id).Scan(&mine); err != nil || !mine {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM lazuli_pushed WHERE store_id = $1 AND upto_id <= $2`, p.id, w); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO lazuli_pushed VALUES ($1, 0, $2)`, p.id, w)
+		return err
+	})
+	return p.db.wrap("record what was pushed", err)
+}
+
+func covered(spans []span, id int64) bool {
+	for _, s := range spans {
+		if s.after < id && id <= s.upto {
+			return true
+		}
+	}
+	return false
+}
+
+// pushEvents sends the events the database does not hold yet. One
+// goroutine scans the store into batches, prepWorkers prepare them
+// (decode, secret scan, jsonb, chunks) and opt.Writers connections send
+// them, each batch in a transaction of its own that also records the
+// range of ids it covers; batches commit in any order.
 func (p *pusher) pushEvents(ctx context.Context) error {
-	after, err := p.maxID(ctx, "lazuli_events", "event_id")
+	w, done, err := p.pushed(ctx)
 	if err != nil {
 		return err
 	}
-	var pending [][]any
-	flush := func() error { // sends the first batch of pending rows
-		n := min(len(pending), p.batch)
-		if n == 0 {
-			return nil
-		}
-		if err := p.copyRows(ctx, "lazuli_events", eventColumns, "store_id, event_id", pending[:n]); err != nil {
-			return err
-		}
-		p.rep.Events += int64(n)
-		pending = append(pending[:0], pending[n:]...)
-		return p.hook("events-committed")
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		once     sync.Once
+		firstErr error
+		mu       sync.Mutex
+		sent     = map[int]*eventBatch{} // committed batches, without their rows
+	)
+	fail := func(err error) {
+		once.Do(func() { firstErr = err; cancel() })
 	}
-	err = p.st.ScanEvents(ctx, store.ScanOptions{After: after, Raw: true}, func(evs []store.ScannedEvent) error {
-		rows, err := p.eventRows(ctx, evs)
-		if err != nil {
-			return err
+	scanned := make(chan *eventBatch, prepWorkers)
+	ready := make(chan *eventBatch, p.writers)
+	go func() {
+		defer close(scanned)
+		if err := p.scanBatches(ctx, w, done, scanned); err != nil {
+			fail(err)
 		}
-		pending = append(pending, rows...)
-		for len(pending) >= p.batch {
-			if err := flush(); err != nil {
+	}()
+	var preps, writers sync.WaitGroup
+	for range prepWorkers {
+		preps.Go(func() {
+			for b := range scanned {
+				if err := p.prepare(ctx, b); err != nil {
+					fail(err)
+					continue
+				}
+				select {
+				case ready <- b:
+				case <-ctx.Done():
+				}
+			}
+		})
+	}
+	go func() { preps.Wait(); close(ready) }()
+	for i := range p.writers {
+		writers.Go(func() {
+			conn := p.db.conn
+			if i > 0 {
+				c, err := p.db.another(ctx)
+				if err != nil {
+					fail(err)
+					for range ready { // let the preparers finish
+					}
+					return
+				}
+				defer c.Close(context.Background()) //nolint:errcheck // nothing left to lose
+				conn = c
+			}
+			for b := range ready {
+				if ctx.Err() != nil {
+					continue
+				}
+				if err := p.writeBatch(ctx, conn, b); err != nil {
+					fail(err)
+					continue
+				}
+				b.sent = int64(len(b.rows))
+				b.rows, b.chunks = nil, nil
+				mu.Lock()
+				sent[b.seq] = b
+				mu.Unlock()
+				if err := p.hook("events-committed"); err != nil {
+					fail(err)
+				}
+			}
+		})
+	}
+	writers.Wait()
+	seqs := slices.Sorted(maps.Keys(sent))
+	for _, n := range seqs {
+		b := sent[n]
+		p.rep.Events += b.sent
+		p.rep.Redactions = append(p.rep.Redactions, b.redactions...)
+		p.rep.Unscanned += b.unscanned
+	}
+	return firstErr
+}
+
+// scanBatches reads the events above w, leaving out those of spans done
+// and of deleted sessions, into batches of p.batch events.
+func (p *pusher) scanBatches(ctx context.Context, w int64, done []span, out chan<- *eventBatch) error {
+	n := 0
+	b := &eventBatch{after: w, upto: w}
+	send := func() error {
+		b.seq, n = n, n+1
+		select {
+		case out <- b:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		b = &eventBatch{after: b.upto, upto: b.upto}
+		return nil
+	}
+	err := p.st.ScanEvents(ctx, store.ScanOptions{After: w, Raw: true}, func(evs []store.ScannedEvent) error {
+		for _, e := range evs {
+			b.upto = e.ID
+			if covered(done, e.ID) {
+				continue
+			}
+			sess, ok, err := p.session(ctx, e.SessionID)
+			if err != nil {
 				return err
 			}
+			if !ok {
+				continue // deleted since the scan read it
+			}
+			b.events = append(b.events, e)
+			b.created = append(b.created, sess.Created)
+			if len(b.events) == p.batch {
+				if err := send(); err != nil {
+					return err
+				}
+			}
 		}
-		return nil
+		return ctx.Err()
 	})
 	if err != nil {
 		return err
 	}
-	for len(pending) > 0 {
-		if err := flush(); err != nil {
-			return err
-		}
+	if b.upto > b.after {
+		return send()
 	}
 	return nil
 }
 
-// eventRows turns scanned events into rows, redacting secrets unless the
-// push allows them.
-func (p *pusher) eventRows(ctx context.Context, evs []store.ScannedEvent) ([][]any, error) {
+// prepare turns a batch's events into rows and chunks, redacting secrets
+// unless the push allows them.
+func (p *pusher) prepare(ctx context.Context, b *eventBatch) error {
+	evs := b.events
 	redacted := map[int64]int{} // event id -> secrets replaced
 	if !p.opt.AllowSecrets {
-		if err := p.redactEvents(ctx, evs, redacted); err != nil {
-			return nil, err
-		}
+		b.redactions = redactEvents(evs, redacted)
 	}
-	rows := make([][]any, 0, len(evs))
+	b.rows = make([][]any, 0, len(evs))
+	items := make([]chunkItem, 0, len(evs))
 	for i := range evs {
 		e := &evs[i]
-		sess, ok, err := p.session(ctx, e.SessionID)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			continue // deleted since the scan read it
-		}
 		sum := sha256.Sum256(e.Payload)
 		payload := e.Payload
 		if e.Event.Kind == "" && !p.opt.AllowSecrets {
 			// Undecodable: it cannot be scanned for secrets, so its bytes
 			// stay here; the row keeps its place (seq, kind, char_len).
 			payload = []byte{}
-			p.rep.Unscanned++
+			b.unscanned++
 		}
 		var data any
 		text := ""
 		if e.Event.Kind != "" {
+			var err error
 			if n := redacted[e.ID]; n > 0 {
 				if payload, err = p.st.EncodePayload(e.Event); err != nil {
-					return nil, fmt.Errorf("encode event %d: %w", e.ID, err)
+					return fmt.Errorf("encode event %d: %w", e.ID, err)
 				}
 			}
 			js, err := store.EncodeEventJSON(e.Event)
 			if err != nil {
-				return nil, fmt.Errorf("encode event %d: %w", e.ID, err)
+				return fmt.Errorf("encode event %d: %w", e.ID, err)
 			}
 			data = jsonbSafe(js)
 			text = textSafe(search.EventText(&e.Event))
 		}
-		rows = append(rows, []any{p.id, e.ID, e.SessionID, sess.Created, e.Seq, string(e.Kind), e.CharLen,
+		b.rows = append(b.rows, []any{p.id, e.ID, e.SessionID, b.created[i], e.Seq, string(e.Kind), e.CharLen,
 			data, text, payload, sum[:], int32(redacted[e.ID])})
+		items = append(items, chunkItem{id: e.ID, session: e.SessionID, created: b.created[i], text: text})
 	}
-	return rows, nil
+	var ws wordSet
+	b.chunks = chunkRows(p.id, items, &ws)
+	b.events = nil
+	return ctx.Err()
+}
+
+// writeBatch sends a batch in one transaction: its events, its chunks and
+// the range of ids it covers. Events already there (another push of the
+// same store sent them meanwhile) make the COPY fail; the batch then goes
+// again with the events through a temporary table with ON CONFLICT DO
+// NOTHING, so nothing is doubled and nobody waits.
+func (p *pusher) writeBatch(ctx context.Context, conn *pgx.Conn, b *eventBatch) error {
+	rest := func(tx pgx.Tx) error {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"lazuli_event_chunks"}, chunkColumns, pgx.CopyFromRows(b.chunks)); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO lazuli_pushed VALUES ($1, $2, $3)`, p.id, b.after, b.upto)
+		return err
+	}
+	err := inTx(ctx, conn, func(tx pgx.Tx) error {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"lazuli_events"}, eventColumns, p.source(b.rows)); err != nil {
+			return err
+		}
+		if err := p.hook("lazuli_events-copied"); err != nil {
+			return err
+		}
+		return rest(tx)
+	})
+	if isDuplicate(err) {
+		err = inTx(ctx, conn, func(tx pgx.Tx) error {
+			if err := insertIgnoring(ctx, tx, "lazuli_events", eventColumns, "store_id, event_id", b.rows); err != nil {
+				return err
+			}
+			return rest(tx)
+		})
+	}
+	return p.db.wrap("send events", err)
+}
+
+func isDuplicate(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "23505"
+}
+
+// insertIgnoring inserts rows into table through a temporary table, leaving
+// out those whose key is there already.
+func insertIgnoring(ctx context.Context, tx pgx.Tx, table string, columns []string, key string, rows [][]any) error {
+	tmp := "tmp_" + table
+	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE IF NOT EXISTS `+tmp+` (LIKE `+table+`) ON COMMIT DELETE ROWS`); err != nil {
+		return err
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{tmp}, columns, pgx.CopyFromRows(rows)); err != nil {
+		return err
+	}
+	cols := strings.Join(columns, ", ")
+	_, err := tx.Exec(ctx, `INSERT INTO `+table+` (`+cols+`) SELECT `+cols+` FROM `+tmp+` ON CONFLICT (`+key+`) DO NOTHING`)
+	return err
 }
 
 // redactEvents scans the events of each session in evs as an export would
 // and replaces the events that hold secrets with redacted copies.
-func (p *pusher) redactEvents(ctx context.Context, evs []store.ScannedEvent, redacted map[int64]int) error {
+func redactEvents(evs []store.ScannedEvent, redacted map[int64]int) []Redaction {
+	var out []Redaction
 	bySession := map[int64][]int{}
 	var order []int64
 	for i, e := range evs {
@@ -395,7 +649,7 @@ func (p *pusher) redactEvents(ctx context.Context, evs []store.ScannedEvent, red
 		if len(rep.Findings) == 0 {
 			continue
 		}
-		out := export.Redact(src, rep)
+		red := export.Redact(src, rep)
 		bySeq := map[int64]int{}
 		for k, i := range idx {
 			bySeq[evs[i].Seq] = k
@@ -407,16 +661,16 @@ func (p *pusher) redactEvents(ctx context.Context, evs []store.ScannedEvent, red
 					continue
 				}
 				redacted[evs[idx[k]].ID]++
-				p.rep.Redactions = append(p.rep.Redactions, Redaction{SessionID: sid, Seq: l.Seq, Field: l.Field, Rule: f.Rule, Preview: f.Preview})
+				out = append(out, Redaction{SessionID: sid, Seq: l.Seq, Field: l.Field, Rule: f.Rule, Preview: f.Preview})
 			}
 		}
 		for k, i := range idx {
 			if redacted[evs[i].ID] > 0 {
-				evs[i].Event = out.Events[k].Event
+				evs[i].Event = red.Events[k].Event
 			}
 		}
 	}
-	return nil
+	return out
 }
 
 var compactionColumns = []string{"store_id", "compaction_id", "session_id", "session_created", "after_seq", "summary", "created", "redactions"}
@@ -474,31 +728,19 @@ func (p *pusher) pushCompactions(ctx context.Context) error {
 
 // copyRows inserts rows into table in one transaction with COPY. Rows
 // already there (another pusher of the same store sent them meanwhile) make
-// the COPY fail; the batch then goes again through a temporary table with
-// ON CONFLICT DO NOTHING, so nothing is doubled and nobody waits.
+// the COPY fail; the batch then goes again with ON CONFLICT DO NOTHING.
 func (p *pusher) copyRows(ctx context.Context, table string, columns []string, key string, rows [][]any) error {
-	err := p.inTx(ctx, func(tx pgx.Tx) error {
+	err := inTx(ctx, p.db.conn, func(tx pgx.Tx) error {
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{table}, columns, p.source(rows)); err != nil {
 			return err
 		}
 		return p.hook(table + "-copied")
 	})
-	var pgErr *pgconn.PgError
-	if !errors.As(err, &pgErr) || pgErr.Code != "23505" {
-		return p.db.wrap("send "+strings.TrimPrefix(table, "lazuli_"), err)
+	if isDuplicate(err) {
+		err = inTx(ctx, p.db.conn, func(tx pgx.Tx) error {
+			return insertIgnoring(ctx, tx, table, columns, key, rows)
+		})
 	}
-	err = p.inTx(ctx, func(tx pgx.Tx) error {
-		tmp := "tmp_" + table
-		if _, err := tx.Exec(ctx, `CREATE TEMP TABLE IF NOT EXISTS `+tmp+` (LIKE `+table+`) ON COMMIT DELETE ROWS`); err != nil {
-			return err
-		}
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{tmp}, columns, pgx.CopyFromRows(rows)); err != nil {
-			return err
-		}
-		cols := strings.Join(columns, ", ")
-		_, err := tx.Exec(ctx, `INSERT INTO `+table+` (`+cols+`) SELECT `+cols+` FROM `+tmp+` ON CONFLICT (`+key+`) DO NOTHING`)
-		return err
-	})
 	return p.db.wrap("send "+strings.TrimPrefix(table, "lazuli_"), err)
 }
 
@@ -537,9 +779,9 @@ func (h *hookedRows) Err() error {
 	return h.CopyFromSource.Err()
 }
 
-// inTx runs fn in a transaction and commits it.
-func (p *pusher) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	tx, err := p.db.conn.Begin(ctx)
+// inTx runs fn in a transaction on conn and commits it.
+func inTx(ctx context.Context, conn *pgx.Conn, fn func(tx pgx.Tx) error) error {
+	tx, err := conn.Begin(ctx)
 	if err != nil {
 		return err
 	}

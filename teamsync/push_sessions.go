@@ -54,13 +54,16 @@ func (p *pusher) pushSessions(ctx context.Context) error {
 	if err := rows.Err(); err != nil {
 		return p.db.wrap("read pushed sessions", err)
 	}
-	var out, files, refs [][]any
+	var ins map[int64]SessionInsight
+	if p.opt.Insight != nil {
+		if ins, err = p.opt.Insight.StoreInsight(ctx, p.st); err != nil {
+			return fmt.Errorf("insight of %s: %w", p.st.Path(), err)
+		}
+	}
+	var out, files, refs, usage [][]any
 	var keys []sessionKey
 	for _, s := range list {
-		row, sessFiles, sessRefs, err := p.sessionRow(ctx, s)
-		if err != nil {
-			return err
-		}
+		row, sessFiles, sessRefs, sessUsage := p.sessionRow(s, ins[s.ID])
 		k := sessionKey{s.ID, s.Created}
 		if bytes.Equal(have[k], row[len(row)-1].([]byte)) {
 			continue
@@ -68,12 +71,13 @@ func (p *pusher) pushSessions(ctx context.Context) error {
 		out = append(out, row)
 		files = append(files, sessFiles...)
 		refs = append(refs, sessRefs...)
+		usage = append(usage, sessUsage...)
 		keys = append(keys, k)
 	}
 	if len(out) == 0 {
 		return nil
 	}
-	err = p.inTx(ctx, func(tx pgx.Tx) error {
+	err = inTx(ctx, p.db.conn, func(tx pgx.Tx) error {
 		cols := strings.Join(sessionColumns, ", ")
 		if _, err := tx.Exec(ctx, `CREATE TEMP TABLE IF NOT EXISTS tmp_lazuli_sessions ON COMMIT DELETE ROWS
 			AS SELECT `+cols+` FROM lazuli_sessions WITH NO DATA`); err != nil {
@@ -99,7 +103,7 @@ func (p *pusher) pushSessions(ctx context.Context) error {
 			return err
 		}
 		if p.opt.Insight != nil {
-			if err := replaceInsight(ctx, tx, p.id, keys, files, refs); err != nil {
+			if err := replaceInsight(ctx, tx, p.id, keys, files, refs, usage); err != nil {
 				return err
 			}
 		}
@@ -112,14 +116,17 @@ func (p *pusher) pushSessions(ctx context.Context) error {
 	return nil
 }
 
-// replaceInsight replaces the files and refs of the sessions keys.
-func replaceInsight(ctx context.Context, tx pgx.Tx, storeID string, keys []sessionKey, files, refs [][]any) error {
+var usageColumns = []string{"store_id", "session_id", "session_created", "turn", "day", "model", "backend",
+	"input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens", "cost_usd", "cost_estimated"}
+
+// replaceInsight replaces the files, refs and usage of the sessions keys.
+func replaceInsight(ctx context.Context, tx pgx.Tx, storeID string, keys []sessionKey, files, refs, usage [][]any) error {
 	ids := make([]int64, len(keys))
 	created := make([]string, len(keys))
 	for i, k := range keys {
 		ids[i], created[i] = k.id, k.created
 	}
-	for _, t := range []string{"lazuli_files", "lazuli_refs"} {
+	for _, t := range []string{"lazuli_files", "lazuli_refs", "lazuli_usage"} {
 		if _, err := tx.Exec(ctx, `DELETE FROM `+t+` WHERE store_id = $1 AND (session_id, session_created) IN
 			(SELECT * FROM unnest($2::bigint[], $3::text[]))`, storeID, ids, created); err != nil {
 			return err
@@ -129,15 +136,18 @@ func replaceInsight(ctx context.Context, tx pgx.Tx, storeID string, keys []sessi
 		"path", "action", "count", "first_seq", "last_seq"}, pgx.CopyFromRows(files)); err != nil {
 		return err
 	}
-	_, err := tx.CopyFrom(ctx, pgx.Identifier{"lazuli_refs"}, []string{"store_id", "session_id", "session_created",
-		"kind", "value", "first_seq"}, pgx.CopyFromRows(refs))
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"lazuli_refs"}, []string{"store_id", "session_id", "session_created",
+		"kind", "value", "first_seq"}, pgx.CopyFromRows(refs)); err != nil {
+		return err
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"lazuli_usage"}, usageColumns, pgx.CopyFromRows(usage))
 	return err
 }
 
 // sessionRow returns the row of s (its name, worktree and Claude id
-// redacted unless secrets are allowed), with its files and refs; the
-// row's last value is its hash.
-func (p *pusher) sessionRow(ctx context.Context, s store.Session) ([]any, [][]any, [][]any, error) {
+// redacted unless secrets are allowed), with its files, refs and usage
+// rows from in; the row's last value is its hash.
+func (p *pusher) sessionRow(s store.Session, in SessionInsight) (row []any, files, refs, usage [][]any) {
 	if !p.opt.AllowSecrets {
 		src := export.Source{Session: s}
 		if rep := export.Scan(src); len(rep.Findings) > 0 {
@@ -149,18 +159,11 @@ func (p *pusher) sessionRow(ctx context.Context, s store.Session) ([]any, [][]an
 			}
 		}
 	}
-	var in SessionInsight
-	if p.opt.Insight != nil {
-		var err error
-		if in, err = p.opt.Insight.SessionInsight(ctx, p.st, s); err != nil {
-			return nil, nil, nil, fmt.Errorf("insight of S%d: %w", s.ID, err)
-		}
-	}
 	var day any
 	if t, err := time.Parse(time.DateTime, s.Created); err == nil {
 		day = t
 	}
-	row := []any{p.id, s.ID, s.Created, day, textSafe(s.Name), textSafe(s.Worktree), p.opt.Repository,
+	row = []any{p.id, s.ID, s.Created, day, textSafe(s.Name), textSafe(s.Worktree), p.opt.Repository,
 		p.opt.Machine, p.opt.User, s.Completed, s.DurationMS, finite(s.CostUSD), textSafe(s.LastClaudeUUID),
 		s.EventCount, s.MessageCount, s.CharsSinceCompaction, s.LastEventID}
 	if u := in.Usage; u != nil {
@@ -173,7 +176,6 @@ func (p *pusher) sessionRow(ctx context.Context, s store.Session) ([]any, [][]an
 	for _, v := range row {
 		fmt.Fprintf(h, "%v\x00", deref(v))
 	}
-	var files, refs [][]any
 	for _, f := range in.Files {
 		files = append(files, []any{p.id, s.ID, s.Created, textSafe(f.Path), f.Action, f.Count, f.FirstSeq, f.LastSeq})
 		fmt.Fprintf(h, "F%s\x00%s\x00%d\x00%d\x00%d\x00", f.Path, f.Action, f.Count, f.FirstSeq, f.LastSeq)
@@ -182,10 +184,24 @@ func (p *pusher) sessionRow(ctx context.Context, s store.Session) ([]any, [][]an
 		refs = append(refs, []any{p.id, s.ID, s.Created, r.Kind, textSafe(r.Value), r.FirstSeq})
 		fmt.Fprintf(h, "R%s\x00%s\x00%d\x00", r.Kind, r.Value, r.FirstSeq)
 	}
+	for _, u := range in.Turns {
+		var day any
+		if t, err := time.Parse(time.DateOnly, u.Day); err == nil {
+			day = t
+		}
+		cost := u.CostUSD
+		if math.IsNaN(cost) || math.IsInf(cost, 0) {
+			cost = 0
+		}
+		usage = append(usage, []any{p.id, s.ID, s.Created, u.Turn, day, textSafe(u.Model), textSafe(u.Backend), u.InputTokens,
+			u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, u.ReasoningTokens, cost, u.CostEstimated})
+		fmt.Fprintf(h, "U%d\x00%s\x00%s\x00%s\x00%d\x00%d\x00%d\x00%d\x00%d\x00%v\x00%v\x00", u.Turn, u.Day, u.Model, u.Backend,
+			u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, u.ReasoningTokens, cost, u.CostEstimated)
+	}
 	var n [8]byte
 	binary.LittleEndian.PutUint64(n[:], SchemaVersion)
 	h.Write(n[:])
-	return append(row, h.Sum(nil)), files, refs, nil
+	return append(row, h.Sum(nil)), files, refs, usage
 }
 
 // deref formats pointers by their values for the row hash.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -164,77 +165,173 @@ func (db *DB) Compactions(ctx context.Context, s Session) ([]store.Compaction, e
 	return out, db.wrap("read team compactions", err)
 }
 
+// SearchBudget is how long Search looks for hits after its first page of
+// candidates: a phrase of words every chunk holds but few events (say
+// "race detected") would otherwise read every event. The result is then
+// Partial, as a local search's is.
+const SearchBudget = 500 * time.Millisecond
+
+// searchWindow is how many of the newest chunks Search checks without the
+// trigram index: enough for words most chunks hold, whose index lookup
+// would recheck every chunk's words.
+const searchWindow = 64
+
+// budgetNote explains a search that ran out of SearchBudget.
+const budgetNote = "These words are in most of the team's sessions, so only the newest events holding all of them were checked in time: older matches may be missing. A longer or rarer phrase finds them."
+
+// chunkRef is a chunk of events search reads.
+type chunkRef struct {
+	store       string
+	session     int64
+	created     string
+	first, last int64
+}
+
 // Search finds the team's events whose text holds every word of query
 // (the local search's query rules and snippets), newest session first; at
-// most limit hits, and more reports that there are others. A hit's
-// session_id is the team session number and its store is
-// "team:MACHINE:PATH".
-func (db *DB) Search(ctx context.Context, query string, limit int) (hits []search.Hit, more bool, err error) {
+// most limit hits, Result.More when there are others. A hit's session_id
+// is the team session number and its store is "team:MACHINE:PATH".
+//
+// The candidates are the events of the chunks (see chunks.go) whose words
+// hold every word of the query's terms: first among the newest
+// searchWindow chunks, then through the chunks' trigram index. Their
+// events are read by event id and checked against the query here (which
+// is faster than the server's ILIKE, and folds case as Lazuli does).
+func (db *DB) Search(ctx context.Context, query string, limit int) (search.Result, error) {
+	start := time.Now()
+	res := search.Result{Hits: []search.Hit{}}
 	m, err := search.NewMatcher(query)
 	if err != nil {
-		return nil, false, err
+		return res, err
 	}
 	if err := db.CheckSchema(ctx); err != nil {
-		return nil, false, err
+		return res, err
 	}
 	if limit <= 0 {
 		limit = search.DefaultLimit
 	}
-	var where []string
-	var args []any
+	chunkWhere := []string{"true"}
+	var chunkArgs []any
 	for _, t := range m.Terms() {
-		args = append(args, "%"+likeEscape(t)+"%")
-		where = append(where, fmt.Sprintf("e.text ILIKE $%d", len(args)))
+		for _, w := range termWords(t) {
+			chunkArgs = append(chunkArgs, "%"+likeEscape(w)+"%")
+			chunkWhere = append(chunkWhere, fmt.Sprintf("words LIKE $%d", len(chunkArgs)))
+		}
 	}
-	// Candidates come newest first by (session created, seq); each is checked
-	// against the query in Go (ILIKE folds case differently from Lazuli).
-	batch := 4 * (limit + 1)
-	args = append(args, batch, 0)
-	// The newest candidates come from the events alone (by the index on
-	// session created and event id, or the trigram index for rare words);
-	// only they are joined with their sessions.
-	sqlText := `SELECT s.team_id, s.session_id, s.name, s.worktree, s.created, st.machine, st.path, e.seq, e.kind, e.text
-		FROM (SELECT store_id, event_id, session_id, session_created, seq, kind, text FROM lazuli_events e
-			WHERE ` + strings.Join(where, " AND ") + fmt.Sprintf(` ORDER BY session_created DESC, event_id DESC LIMIT $%d OFFSET $%d) e`, len(args)-1, len(args)) + `
+	order := ` ORDER BY session_created DESC, last_event DESC, store_id, session_id`
+	cond := strings.Join(chunkWhere, " AND ")
+	windowSQL := `SELECT store_id, session_id, session_created, first_event, last_event FROM (SELECT * FROM lazuli_event_chunks` +
+		order + fmt.Sprintf(` LIMIT %d) c WHERE `, searchWindow) + cond + order
+	indexSQL := `SELECT store_id, session_id, session_created, first_event, last_event FROM lazuli_event_chunks WHERE ` + cond + order
+	// The events of a page of chunks, by their ids (the primary key: the
+	// OFFSET 0 keeps the planner from reading whole sessions by the
+	// session index and filtering them).
+	eventSQL := `SELECT e.store_id, e.event_id, s.team_id, s.session_id, s.name, s.worktree, s.created, st.machine, st.path,
+			e.seq, e.kind, e.text
+		FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[]) WITH ORDINALITY
+			AS c(store_id, session_id, session_created, first_event, last_event, ord)
+		CROSS JOIN LATERAL (SELECT * FROM lazuli_events e WHERE e.store_id = c.store_id
+			AND e.event_id BETWEEN c.first_event AND c.last_event OFFSET 0) e
 		JOIN lazuli_sessions s ON s.store_id = e.store_id AND s.session_id = e.session_id AND s.created = e.session_created
 		JOIN lazuli_stores st ON st.store_id = e.store_id
-		ORDER BY e.session_created DESC, e.event_id DESC`
-	hits = []search.Hit{}
-	for offset := 0; ; offset += batch {
-		args[len(args)-1] = offset
-		rows, err := db.conn.Query(ctx, sqlText, args...)
-		if err != nil {
-			return nil, false, db.wrap("search the team", err)
-		}
-		n := 0
-		for rows.Next() {
-			n++
-			var h search.Hit
-			var sid int64
-			var name, machine, path, text string
-			if err := rows.Scan(&h.SessionID, &sid, &name, &h.Worktree, &h.Time, &machine, &path, &h.Seq, &h.Kind, &text); err != nil {
-				rows.Close()
-				return nil, false, db.wrap("search the team", err)
+		WHERE e.session_id = c.session_id AND e.session_created = c.session_created
+		ORDER BY c.ord, e.event_id DESC`
+	type eventKey struct {
+		store string
+		id    int64
+	}
+	seen := map[eventKey]bool{} // an event two pushes of one store both chunked
+	pages := 0
+	// read checks the events of chunks, a page at a time; it reports
+	// whether the search is over (limit reached, or budget spent).
+	read := func(chunks []chunkRef) (bool, error) {
+		page := 8
+		for len(chunks) > 0 {
+			if pages > 0 && time.Since(start) > SearchBudget {
+				res.Partial, res.Note = true, budgetNote
+				return true, nil
 			}
-			snippet, hl, ok := m.Match(text)
-			if !ok {
-				continue
+			pages++
+			n := min(page, len(chunks))
+			page = min(2*page, 64)
+			var stores, created []string
+			var sessions, first, last []int64
+			for _, c := range chunks[:n] {
+				stores, sessions, created = append(stores, c.store), append(sessions, c.session), append(created, c.created)
+				first, last = append(first, c.first), append(last, c.last)
 			}
-			if len(hits) == limit {
-				rows.Close()
-				return hits, true, nil
+			chunks = chunks[n:]
+			rows, err := db.conn.Query(ctx, eventSQL, stores, sessions, created, first, last)
+			if err != nil {
+				return false, err
 			}
-			h.StorePath, h.DisplayName, h.Snippet, h.Highlights = "team:"+machine+":"+path, store.DisplayName(sid, name), snippet, hl
-			hits = append(hits, h)
+			for rows.Next() {
+				var h search.Hit
+				var k eventKey
+				var sid int64
+				var name, machine, path, text string
+				if err := rows.Scan(&k.store, &k.id, &h.SessionID, &sid, &name, &h.Worktree, &h.Time, &machine, &path, &h.Seq, &h.Kind, &text); err != nil {
+					rows.Close()
+					return false, err
+				}
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				snippet, hl, ok := m.Match(text)
+				if !ok {
+					continue
+				}
+				if len(res.Hits) == limit {
+					rows.Close()
+					res.More = true
+					return true, nil
+				}
+				h.StorePath, h.DisplayName, h.Snippet, h.Highlights = "team:"+machine+":"+path, store.DisplayName(sid, name), snippet, hl
+				res.Hits = append(res.Hits, h)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return false, err
+			}
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, false, db.wrap("search the team", err)
-		}
-		if n < batch {
-			return hits, false, nil
+		return false, nil
+	}
+	newest, err := db.chunks(ctx, windowSQL, chunkArgs)
+	if err != nil {
+		return res, db.wrap("search the team", err)
+	}
+	if done, err := read(newest); done || err != nil {
+		return res, db.wrap("search the team", err)
+	}
+	older, err := db.chunks(ctx, indexSQL, chunkArgs)
+	if err != nil {
+		return res, db.wrap("search the team", err)
+	}
+	checked := map[chunkRef]bool{}
+	for _, c := range newest {
+		checked[c] = true
+	}
+	rest := older[:0]
+	for _, c := range older {
+		if !checked[c] {
+			rest = append(rest, c)
 		}
 	}
+	_, err = read(rest)
+	return res, db.wrap("search the team", err)
+}
+
+// chunks runs a query of chunk references.
+func (db *DB) chunks(ctx context.Context, sql string, args []any) ([]chunkRef, error) {
+	rows, err := db.conn.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (chunkRef, error) {
+		var c chunkRef
+		return c, r.Scan(&c.store, &c.session, &c.created, &c.first, &c.last)
+	})
 }
 
 // likeEscape escapes LIKE's wildcards in s (the default escape is \).
@@ -257,7 +354,8 @@ type StatRow struct {
 	CostEstimated    bool    `json:"cost_estimated"`
 }
 
-// StatKeys are the groupings Stats knows, with the SQL of each key.
+// StatKeys are the groupings Stats knows, with the SQL of each key: over
+// the sessions, or (model, backend) over the usage of their turns.
 var StatKeys = map[string]string{
 	"day":        `coalesce(to_char(created_day, 'YYYY-MM-DD'), '')`,
 	"worktree":   `worktree`,
@@ -265,16 +363,20 @@ var StatKeys = map[string]string{
 	"machine":    `machine`,
 	"user":       `username`,
 	"session":    `'T' || team_id`,
+	"model":      `model`,
+	"backend":    `backend`,
 }
 
 // Stats totals the team's usage by key (see StatKeys), over sessions
 // created on or after since ("" for all time, else YYYY-MM-DD). The usage
-// columns are those the insight index supplied at push time (0 without
-// it); cost falls back to the sessions' own completion cost.
+// is what the pushers' insight indexes supplied (tokens 0 without it;
+// cost then falls back to the sessions' own completion cost). By model or
+// backend, it sums the usage of turns reported since the day, with the
+// sessions and turns that had it.
 func (db *DB) Stats(ctx context.Context, by, since string) ([]StatRow, error) {
 	key, ok := StatKeys[by]
 	if !ok {
-		return nil, fmt.Errorf("unknown grouping %q (want day, worktree, repository, machine, user or session)", by)
+		return nil, fmt.Errorf("unknown grouping %q (want day, worktree, repository, machine, user, session, model or backend)", by)
 	}
 	if err := db.CheckSchema(ctx); err != nil {
 		return nil, err
@@ -283,12 +385,20 @@ func (db *DB) Stats(ctx context.Context, by, since string) ([]StatRow, error) {
 	if by == "session" {
 		wt = `min(worktree)`
 	}
-	rows, err := db.conn.Query(ctx, `SELECT `+key+` AS k, `+wt+`, count(*), coalesce(sum(turns), 0)::bigint,
+	q := `SELECT ` + key + ` AS k, ` + wt + `, count(*), coalesce(sum(turns), 0)::bigint,
 		coalesce(sum(input_tokens), 0)::bigint, coalesce(sum(output_tokens), 0)::bigint,
 		coalesce(sum(cache_read_tokens), 0)::bigint, coalesce(sum(cache_write_tokens), 0)::bigint,
 		coalesce(sum(reasoning_tokens), 0)::bigint, coalesce(sum(coalesce(usage_cost_usd, cost_usd)), 0)::float8,
 		coalesce(bool_or(cost_estimated), false)
-		FROM lazuli_sessions WHERE ($1 = '' OR created_day >= $1::date) GROUP BY k ORDER BY k`, since)
+		FROM lazuli_sessions WHERE ($1 = '' OR created_day >= $1::date) GROUP BY k ORDER BY k`
+	if by == "model" || by == "backend" {
+		q = `SELECT ` + key + ` AS k, '', count(DISTINCT (store_id, session_id, session_created)),
+			count(DISTINCT (store_id, session_id, session_created, turn)),
+			sum(input_tokens)::bigint, sum(output_tokens)::bigint, sum(cache_read_tokens)::bigint,
+			sum(cache_write_tokens)::bigint, sum(reasoning_tokens)::bigint, sum(cost_usd)::float8, bool_or(cost_estimated)
+			FROM lazuli_usage WHERE ($1 = '' OR day >= $1::date) GROUP BY k ORDER BY k`
+	}
+	rows, err := db.conn.Query(ctx, q, since)
 	if err != nil {
 		return nil, db.wrap("team stats", err)
 	}

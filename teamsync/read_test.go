@@ -72,7 +72,8 @@ func TestTwoMachinesListShowSearchPull(t *testing.T) {
 			t.Fatalf("event %d: team %s, local %s", i, tj, lj)
 		}
 	}
-	hits, more, err := db.Search(ctx, "ZEBRACORN parser", 10)
+	res, err := db.Search(ctx, "ZEBRACORN parser", 10)
+	hits, more := res.Hits, res.More
 	if err != nil {
 		t.Fatal(err)
 	}

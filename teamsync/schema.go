@@ -12,16 +12,23 @@ import (
 // SchemaVersion is the version of the team schema this Lazuli writes and
 // reads. Migrations are forward-only: migrations[v-1] takes a database
 // from version v-1 to v.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 const closeTimeout = 5 * time.Second
 
 // schemaLock is the advisory lock key that serializes migrations.
 const schemaLock = 0x6c617a756c69 // "lazuli"
 
+// migration is one step of the schema: its statements, then its Go part
+// (nil for none), in one transaction.
+type migration struct {
+	stmts []string
+	fn    func(ctx context.Context, tx pgx.Tx) error
+}
+
 // migrations are the schema's steps, each run in one transaction.
-var migrations = [][]string{
-	{ // 1: the first schema
+var migrations = []migration{
+	{stmts: []string{ // 1: the first schema
 		`CREATE EXTENSION IF NOT EXISTS pg_trgm`,
 		`CREATE TABLE lazuli_stores (
 			store_id   text PRIMARY KEY,
@@ -113,7 +120,55 @@ var migrations = [][]string{
 			first_seq  bigint NOT NULL,
 			PRIMARY KEY (store_id, session_id, session_created, kind, value)
 		)`,
-	},
+	}},
+	{stmts: []string{ // 2: word chunks for search, pushed ranges, usage by turn
+		// Search finds chunks of a session's events by the words they hold
+		// (a trigram index on a chunk's distinct words costs a tenth of one
+		// on every event's text), then checks their events' texts.
+		`CREATE TABLE lazuli_event_chunks (
+			store_id   text NOT NULL,
+			session_id bigint NOT NULL,
+			session_created text NOT NULL,
+			first_event bigint NOT NULL,
+			last_event bigint NOT NULL,
+			words      text NOT NULL
+		)`,
+		// The event ids each committed batch covered, (after_id, upto_id]:
+		// batches commit in any order, and a push resumes from the end of
+		// the covered prefix, skipping the ranges above it.
+		`CREATE TABLE lazuli_pushed (
+			store_id   text NOT NULL,
+			after_id   bigint NOT NULL,
+			upto_id    bigint NOT NULL
+		)`,
+		`CREATE INDEX lazuli_pushed_store ON lazuli_pushed (store_id, after_id)`,
+		`INSERT INTO lazuli_pushed SELECT store_id, 0, max(event_id) FROM lazuli_events GROUP BY store_id`,
+		`CREATE TABLE lazuli_usage (
+			store_id   text NOT NULL,
+			session_id bigint NOT NULL,
+			session_created text NOT NULL,
+			turn       bigint NOT NULL,
+			day        date,
+			model      text NOT NULL,
+			backend    text NOT NULL,
+			input_tokens bigint NOT NULL, output_tokens bigint NOT NULL, cache_read_tokens bigint NOT NULL,
+			cache_write_tokens bigint NOT NULL, reasoning_tokens bigint NOT NULL,
+			cost_usd   double precision NOT NULL,
+			cost_estimated boolean NOT NULL
+		)`,
+		`CREATE INDEX lazuli_usage_session ON lazuli_usage (store_id, session_id, session_created)`,
+		`CREATE INDEX lazuli_usage_day ON lazuli_usage (day)`,
+	}, fn: backfillChunks},
+}
+
+// afterBackfill are the statements of migration 2 that follow its Go part:
+// the indexes of the filled chunk table, and the per-event indexes search
+// no longer uses.
+var afterBackfill = []string{
+	`CREATE INDEX lazuli_event_chunks_words ON lazuli_event_chunks USING gin (words gin_trgm_ops)`,
+	`CREATE INDEX lazuli_event_chunks_newest ON lazuli_event_chunks (session_created DESC, last_event DESC)`,
+	`DROP INDEX lazuli_events_text`,
+	`DROP INDEX lazuli_events_newest`,
 }
 
 // SchemaError reports a database whose schema this Lazuli cannot use.
@@ -208,8 +263,14 @@ func (db *DB) migrateStep(ctx context.Context) error {
 	if v >= SchemaVersion {
 		return tx.Commit(ctx) // another pusher migrated meanwhile
 	}
-	for _, stmt := range migrations[v] {
+	m := migrations[v]
+	for _, stmt := range m.stmts {
 		if _, err := tx.Exec(ctx, stmt); err != nil {
+			return db.wrap(fmt.Sprintf("migrate the team schema to version %d", v+1), err)
+		}
+	}
+	if m.fn != nil {
+		if err := m.fn(ctx, tx); err != nil {
 			return db.wrap(fmt.Sprintf("migrate the team schema to version %d", v+1), err)
 		}
 	}
