@@ -27,6 +27,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 )
@@ -266,4 +267,71 @@ func (s *Server) CreateDB(tb testing.TB) string {
 	}
 	_, _ = s.Psql("postgres", "DO $$BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '"+PasswordUser+"') THEN CREATE ROLE "+PasswordUser+" LOGIN PASSWORD '"+Password+"'; END IF; END$$")
 	return name
+}
+
+// clockTicks is the unit of /proc/PID/stat's times: USER_HZ, 100 on
+// Linux.
+const clockTicks = 100
+
+// CPU returns the processor time the server has used so far: its
+// postmaster's, with that of its ended children, and that of the
+// children still running (the backends of open connections). For
+// benchmarks, on Linux.
+func (s *Server) CPU() (time.Duration, error) {
+	b, err := os.ReadFile(filepath.Join(s.data, "postmaster.pid"))
+	if err != nil {
+		return 0, err
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
+	if err != nil {
+		return 0, fmt.Errorf("postmaster.pid: %w", err)
+	}
+	own, _, err := procTimes(pid, true)
+	if err != nil {
+		return 0, err
+	}
+	total := own
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0, err
+	}
+	for _, e := range entries {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		t, ppid, err := procTimes(child, false)
+		if err == nil && ppid == pid {
+			total += t
+		}
+	}
+	return time.Duration(total) * time.Second / clockTicks, nil
+}
+
+// procTimes returns a process's user and system ticks (with its reaped
+// children's when children is set) and its parent's pid.
+func procTimes(pid int, children bool) (ticks int64, ppid int, err error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, 0, err
+	}
+	// The fields after the command name, which is in parentheses.
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0, 0, fmt.Errorf("/proc/%d/stat: no command", pid)
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 15 {
+		return 0, 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
+	}
+	ppid, _ = strconv.Atoi(f[1])
+	n := 2 // utime and stime are fields 14 and 15 (f[11], f[12]); cutime, cstime f[13], f[14]
+	if children {
+		n = 4
+	}
+	for _, v := range f[11 : 11+n] {
+		x, _ := strconv.ParseInt(v, 10, 64)
+		ticks += x
+	}
+	return ticks, ppid, nil
 }
