@@ -31,8 +31,8 @@ func newForkAction(c *card) *tapText {
 // onFork sends ForkSession for the prompt the card shows.
 func (c *card) onFork() {
 	t := c.t
-	if c.id < 0 || c.id >= len(t.rows) || t.rows[c.id].event < 0 || t.actions == nil {
-		return
+	if c.id < 0 || c.id >= len(t.rows) || t.rows[c.id].event < 0 || t.actions == nil || t.ref.IsTeam() {
+		return // a team session is read-only: pull it to fork it
 	}
 	e := &t.events[t.rows[c.id].event]
 	t.actions.ForkSession(t.ref, e.Seq, e.Event.Content)

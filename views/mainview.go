@@ -123,11 +123,14 @@ func (m *MainView) Banner() string {
 // without sending SelectSession. The prompt box is enabled for ref; when
 // ref is a different session than the box had, its model menu shows the
 // default model until the caller sets the session's model with
-// PromptBox().SetSession. earlier is how many of the session's events come
+// PromptBox().SetSession. A team session (ref.IsTeam) is shown read-only:
+// the prompt box is disabled. earlier is how many of the session's events come
 // before events and are not loaded (see Transcript.SetSessionTail).
 func (m *MainView) ShowSession(ref SessionRef, s store.Session, events []store.StoredEvent, compactions []store.Compaction, earlier int) {
 	m.sidebar.Select(ref)
-	if cur, ok := m.prompt.Session(); !ok || cur != ref {
+	if ref.IsTeam() { // read-only: pull it to continue it
+		m.prompt.SetSession(SessionRef{}, false, "")
+	} else if cur, ok := m.prompt.Session(); !ok || cur != ref {
 		m.prompt.SetSession(ref, true, "")
 	}
 	m.title.SetText(s.DisplayName() + " · " + s.Worktree)

@@ -18,7 +18,12 @@ type Sidebar struct {
 	actions Actions
 	now     func() time.Time // the clock of the relative times
 
-	groups []WorktreeGroup
+	groups []WorktreeGroup // the groups shown: local or team
+	local  []WorktreeGroup // this project's worktrees (Apply)
+	teamGr []WorktreeGroup // the team's (ApplyTeam)
+	team   bool            // the team source is shown
+	source *widget.RadioGroup
+	srcAct SourceActions
 	all    []sidebarRow // every row of groups
 	rows   []sidebarRow // the rows shown: all, filtered
 
@@ -51,8 +56,13 @@ func NewSidebar(a Actions) *Sidebar {
 	s.list = newNavList(s.length, s.createItem, s.updateItem)
 	s.list.OnSelected = s.onSelected
 	s.updateButtons()
+	s.source = widget.NewRadioGroup([]string{sourceLocal, sourceTeam}, s.onSource)
+	s.source.Horizontal = true
+	s.source.Required = true
+	s.source.SetSelected(sourceLocal)
+	s.source.Hide()
 	s.buttons = container.NewGridWithColumns(3, s.newBtn, s.rename, s.delete)
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, s.filtersBtn, s.filter), s.buttons)
+	top := container.NewVBox(s.source, container.NewBorder(nil, nil, nil, s.filtersBtn, s.filter), s.buttons)
 	s.root = container.NewBorder(top, nil, nil, nil, s.list)
 	return s
 }
@@ -60,9 +70,76 @@ func NewSidebar(a Actions) *Sidebar {
 // Content returns the sidebar's canvas object.
 func (s *Sidebar) Content() fyne.CanvasObject { return s.root }
 
-// Apply replaces the sessions shown. The selection is kept when its session
-// is still listed; no intent is sent.
+// Apply replaces this project's sessions. The selection is kept when its
+// session is still listed; no intent is sent. While the team source is
+// shown, they are kept for when this project's is shown again.
 func (s *Sidebar) Apply(groups []WorktreeGroup) {
+	s.local = groups
+	if !s.team {
+		s.show(groups)
+	}
+}
+
+// The labels of the source switch.
+const (
+	sourceLocal = "This project"
+	sourceTeam  = "Team"
+)
+
+// TeamStore is the StorePath of a team session's SessionRef; its ID is the
+// session's number in the team database (see teamsync).
+const TeamStore = "team:"
+
+// IsTeam reports whether ref is a team session.
+func (r SessionRef) IsTeam() bool { return r.StorePath == TeamStore }
+
+// SourceActions are the intents of the sidebar's source switch.
+type SourceActions interface {
+	// ShowSource is sent when the user switches the sidebar to the team's
+	// sessions (team) or back to this project's; the app answers a switch
+	// to the team with ApplyTeam.
+	ShowSource(team bool)
+}
+
+// EnableTeam shows the source switch (This project | Team), whose
+// switches go to a: the app calls it when a team database is set.
+func (s *Sidebar) EnableTeam(a SourceActions) {
+	s.srcAct = a
+	s.source.Show()
+}
+
+// ApplyTeam replaces the team's sessions: one group per repository and
+// worktree (Worktree is the header, StorePath TeamStore, session ids the
+// team numbers). They are shown while the team source is.
+func (s *Sidebar) ApplyTeam(groups []WorktreeGroup) {
+	s.teamGr = groups
+	if s.team {
+		s.show(groups)
+	}
+}
+
+// TeamShown reports whether the sidebar shows the team's sessions.
+func (s *Sidebar) TeamShown() bool { return s.team }
+
+// onSource switches the source shown.
+func (s *Sidebar) onSource(label string) {
+	team := label == sourceTeam
+	if team == s.team {
+		return
+	}
+	s.team = team
+	if team {
+		s.show(s.teamGr)
+	} else {
+		s.show(s.local)
+	}
+	if s.srcAct != nil {
+		s.srcAct.ShowSource(team)
+	}
+}
+
+// show replaces the groups shown.
+func (s *Sidebar) show(groups []WorktreeGroup) {
 	s.groups = groups
 	s.all = buildSidebarRows(groups)
 	for i := range s.all {
@@ -142,10 +219,10 @@ func (s *Sidebar) onSelected(id widget.ListItemID) {
 
 func (s *Sidebar) updateButtons() {
 	s.newBtn.Disable()
-	if len(s.groups) > 0 {
+	if len(s.groups) > 0 && !s.team {
 		s.newBtn.Enable()
 	}
-	if _, ok := s.selectedRow(); ok {
+	if _, ok := s.selectedRow(); ok && !s.team { // the team's sessions are read-only
 		s.rename.Enable()
 		s.delete.Enable()
 	} else {
@@ -170,7 +247,7 @@ func (s *Sidebar) selectedRow() (*sidebarRow, bool) {
 // onNew creates a session in the worktree of the selection, or of the
 // first group.
 func (s *Sidebar) onNew() {
-	if len(s.groups) == 0 {
+	if len(s.groups) == 0 || s.team {
 		return
 	}
 	g := s.groups[0]

@@ -36,7 +36,7 @@ func windowOf(o fyne.CanvasObject) fyne.Window {
 func (s *Sidebar) onRename() {
 	r, ok := s.selectedRow()
 	w := windowOf(s.root)
-	if !ok {
+	if !ok || s.team {
 		return
 	}
 	if w == nil {
@@ -66,7 +66,7 @@ func (s *Sidebar) onRename() {
 func (s *Sidebar) onDelete() {
 	r, ok := s.selectedRow()
 	w := windowOf(s.root)
-	if !ok {
+	if !ok || s.team {
 		return
 	}
 	if w == nil {
