@@ -166,6 +166,7 @@ func (s *searcher) showSearch() {
 // Search runs a query of the search panel off the Fyne goroutine; a newer
 // query cancels it.
 func (s *searcher) Search(id int, query string) {
+	team := s.pw.mv.Sidebar().TeamShown() // Ctrl+K searches the source the sidebar shows
 	ctx, cancel := context.WithCancel(s.pw.ctx)
 	s.mu.Lock()
 	if s.cancel != nil {
@@ -175,7 +176,12 @@ func (s *searcher) Search(id int, query string) {
 	s.mu.Unlock()
 	s.pw.wg.Go(func() {
 		defer cancel()
-		res := s.searchAll(ctx, query)
+		var res views.SearchResults
+		if team {
+			res = s.pw.team.search(ctx, query)
+		} else {
+			res = s.searchAll(ctx, query)
+		}
 		if ctx.Err() != nil {
 			return // a newer query, or the window closed
 		}
@@ -197,15 +203,25 @@ func (s *searcher) searchAll(ctx context.Context, query string) views.SearchResu
 		return views.SearchResults{Err: "There are no sessions to search yet."}
 	}
 	res, err := search.Stores(ctx, sources, query, search.DefaultLimit)
+	if err != nil {
+		return searchError(ctx, query, err)
+	}
+	return searchResults(res)
+}
+
+// searchError is the panel's answer to a search that failed.
+func searchError(ctx context.Context, query string, err error) views.SearchResults {
 	switch {
 	case errors.Is(err, search.ErrEmptyQuery), errors.Is(err, search.ErrShortQuery), errors.Is(err, search.ErrLongQuery):
 		return views.SearchResults{Err: capitalize(err.Error()) + "."}
-	case err != nil:
-		if ctx.Err() == nil {
-			log.Printf("search %q: %v", query, err)
-		}
-		return views.SearchResults{Err: "The search failed: " + userMessage(err).Error()}
+	case ctx.Err() == nil:
+		log.Printf("search %q: %v", query, err)
 	}
+	return views.SearchResults{Err: "The search failed: " + userMessage(err).Error()}
+}
+
+// searchResults turns a search's result into the panel's.
+func searchResults(res search.Result) views.SearchResults {
 	out := views.SearchResults{More: res.More, Note: res.Note, Hits: make([]views.SearchHit, len(res.Hits))}
 	for i, h := range res.Hits {
 		out.Hits[i] = views.SearchHit{

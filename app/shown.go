@@ -69,11 +69,19 @@ func (sh *shownSession) SelectSession(ref views.SessionRef) {
 	sh.loadGen++
 	gen := sh.loadGen
 	sh.mu.Unlock()
-	sh.pw.ui.rememberSession(ref)
 	tr := sh.pw.mv.Transcript()
-	tr.ShowLoading(fmt.Sprintf("Loading S%d…", ref.ID))
+	if ref.IsTeam() {
+		tr.ShowLoading(fmt.Sprintf("Loading team session %d…", ref.ID))
+	} else {
+		sh.pw.ui.rememberSession(ref)
+		tr.ShowLoading(fmt.Sprintf("Loading S%d…", ref.ID))
+	}
 	sh.pw.wg.Go(func() {
-		sh.loadSession(ref, gen)
+		if ref.IsTeam() {
+			sh.pw.team.show(ref, gen)
+		} else {
+			sh.loadSession(ref, gen)
+		}
 		fyne.Do(func() { // a load that failed, or was overtaken, shows nothing
 			sh.mu.Lock()
 			latest := sh.loadGen == gen

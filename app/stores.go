@@ -2,9 +2,11 @@ package app
 
 import (
 	"log"
+	"strings"
 	"sync"
 
 	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/views"
 )
 
 // storeSet owns the window's open stores: each is opened on first use
@@ -22,6 +24,9 @@ func newStoreSet(pw *projectWindow) *storeSet {
 
 // open returns the open store at path, opening it on first use.
 func (ss *storeSet) open(path string) (*store.Store, error) {
+	if strings.HasPrefix(path, views.TeamStore) { // never a file: the team's sessions are in its database
+		return nil, errTeamReadOnly
+	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if st, ok := ss.stores[path]; ok {

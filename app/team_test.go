@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/lazuli-app/lazuli/internal/pgtest"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/teamsync"
+	"github.com/lazuli-app/lazuli/views"
 )
 
 // TestTeamWindow: two stores pushed as two machines show up together in
@@ -18,30 +20,9 @@ import (
 // search finds both machines' events, and the URL is kept without its
 // password.
 func TestTeamWindow(t *testing.T) {
-	srv := pgtest.Start(t)
-	url := srv.URL(srv.CreateDB(t), pgtest.Superuser)
+	srv, url := pushTwoMachines(t)
 	fa := test.NewTempApp(t)
 	ctx := context.Background()
-	db, err := teamsync.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	for i, m := range []string{"laptop", "desktop"} {
-		st, err := store.Open(ctx, filepath.Join(t.TempDir(), "s.azs"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, _, err := st.CreateSessionWithEvents(ctx, "main", "work on "+m, []store.Event{
-			store.UserMessage("the wombat bug"), store.AssistantText("fixed the wombat in step " + string(rune('1'+i))),
-		}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := teamsync.Push(ctx, db, st, teamsync.Options{Machine: m, User: "u", Repository: "app"}); err != nil {
-			t.Fatal(err)
-		}
-		st.Close()
-	}
 	tw := newTeamWindow(&gui{ctx: ctx, fa: fa}, test.NewTempWindow(t, nil), "")
 	defer func() { tw.close(); tw.wg.Wait() }()
 
@@ -76,5 +57,89 @@ func TestTeamWindow(t *testing.T) {
 	}
 	if got := withoutPassword("postgres://ana:pw@h/db?sslmode=require"); got != "postgres://ana@h/db?sslmode=require" {
 		t.Fatalf("withoutPassword = %q", got)
+	}
+}
+
+// pushTwoMachines pushes a session about a wombat from each of two
+// machines into a new team database and returns its server and URL.
+func pushTwoMachines(t *testing.T) (*pgtest.Server, string) {
+	t.Helper()
+	srv := pgtest.Start(t)
+	url := srv.URL(srv.CreateDB(t), pgtest.Superuser)
+	ctx := context.Background()
+	db, err := teamsync.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for i, m := range []string{"laptop", "desktop"} {
+		st, err := store.Open(ctx, filepath.Join(t.TempDir(), "s.azs"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := st.CreateSessionWithEvents(ctx, "main", "work on "+m, []store.Event{
+			store.UserMessage("the wombat bug"), store.AssistantText("fixed the wombat in step " + string(rune('1'+i))),
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := teamsync.Push(ctx, db, st, teamsync.Options{Machine: m, User: "u", Repository: "app"}); err != nil {
+			t.Fatal(err)
+		}
+		st.Close()
+	}
+	return srv, url
+}
+
+// TestTeamSourceInMainWindow switches the main window's sidebar to the
+// team database set in the preferences: both machines' sessions are
+// listed under their repository and worktree, one opens read-only in the
+// window's transcript (no prompt, no store to write), Ctrl+K searches the
+// team, and switching back lists the project's sessions again.
+func TestTeamSourceInMainWindow(t *testing.T) {
+	_, url := pushTwoMachines(t)
+	fa := test.NewTempApp(t)
+	fa.Preferences().SetString(prefTeamURL, url)
+	wt, st := openTestWorktree(t)
+	if _, _, err := st.CreateSessionWithEvents(context.Background(), "main", "local work", []store.Event{store.UserMessage("hi")}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	pw := testWindow(t, fa, wt)
+	pw.search = newSearcher(pw)
+	pw.team = newTeamSource(pw)
+	defer pw.close()
+	pw.list.refresh()
+	pw.wg.Wait()
+	sb := pw.mv.Sidebar()
+	if len(sb.Shown()) != 1 {
+		t.Fatalf("the project's sidebar shows %v", sb.Shown())
+	}
+	sb.SetSource(true)
+	pw.wg.Wait()
+	shown := sb.Shown()
+	if len(shown) != 2 || !shown[0].Ref.IsTeam() || !shown[1].Ref.IsTeam() {
+		t.Fatalf("the team source shows %v", shown)
+	}
+	pw.shown.SelectSession(shown[0].Ref)
+	pw.wg.Wait()
+	s := pw.mv.Transcript().Session()
+	if !strings.HasPrefix(s.Name, "work on ") || s.EventCount != 2 || !strings.HasPrefix(s.Worktree, "app · main · u@") {
+		t.Fatalf("the transcript shows %+v", s)
+	}
+	if _, ok := pw.mv.PromptBox().Session(); ok {
+		t.Fatal("the prompt box takes prompts for a team session")
+	}
+	if _, err := pw.store(views.TeamStore); !errors.Is(err, errTeamReadOnly) {
+		t.Fatalf("the team session's store opened: %v", err)
+	}
+	pw.search.Search(0, "wombat")
+	pw.wg.Wait()
+	hits := pw.search.panel.Hits()
+	if len(hits) != 4 || !hits[0].Ref.IsTeam() {
+		t.Fatalf("Ctrl+K on the team source found %+v", hits)
+	}
+	sb.SetSource(false)
+	if got := sb.Shown(); len(got) != 1 || got[0].Ref.IsTeam() {
+		t.Fatalf("back on the project, the sidebar shows %v", got)
 	}
 }

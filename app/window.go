@@ -40,6 +40,7 @@ type projectWindow struct {
 	tools   *toolWindows   // the Insights, SQL console, Team and Chronicle windows (insight.go)
 	status  *statusLine    // the prompt box's status and what it is about (status.go)
 	first   *firstRunPanel // the first-run panel of a project without sessions (firstrun.go)
+	team    *teamSource    // the sidebar's Team source (teamsource.go); nil in some tests
 
 	closeWin func() // closes a read-only window (setupReadOnly)
 }
@@ -83,6 +84,7 @@ func newProjectWindow(ui *gui, title string, wts []Worktree, readOnly bool) *pro
 	pw.mv.BindShortcuts(pw.win.Canvas())
 	pw.search = newSearcher(pw)
 	pw.wg.Go(func() { pw.search.run(pw.ctx) })
+	pw.team = newTeamSource(pw)
 	pw.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { pw.imports.onDropped(uris) })
 	pw.win.SetOnClosed(pw.close)
 	pw.wg.Go(pw.watch)
@@ -94,6 +96,7 @@ func newProjectWindow(ui *gui, title string, wts []Worktree, readOnly bool) *pro
 func (pw *projectWindow) close() {
 	pw.cancel()
 	pw.wg.Wait()
+	pw.team.close()
 	pw.stores.closeAll()
 }
 

@@ -118,6 +118,16 @@ func (s *Sidebar) ApplyTeam(groups []WorktreeGroup) {
 	}
 }
 
+// SetSource shows the team's sessions (team) or this project's, as the
+// switch does: the intent goes to the SourceActions.
+func (s *Sidebar) SetSource(team bool) {
+	if team {
+		s.source.SetSelected(sourceTeam)
+	} else {
+		s.source.SetSelected(sourceLocal)
+	}
+}
+
 // TeamShown reports whether the sidebar shows the team's sessions.
 func (s *Sidebar) TeamShown() bool { return s.team }
 
