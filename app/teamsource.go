@@ -142,6 +142,7 @@ func (ts *teamSource) show(ref views.SessionRef, gen int) {
 		sh.currentChars = s.CharsSinceCompaction
 		sh.mu.Unlock()
 		sess := s.Store()
+		sess.Name = s.DisplayName // its name in its own store: "S2", not the team number
 		sess.Worktree = s.Repository + " · " + s.Worktree + " · " + s.User + "@" + s.Machine
 		pw.mv.ShowSession(ref, sess, events, comps, 0)
 		sh.showPendingEvent(ref)
