@@ -79,10 +79,11 @@ func pushTwoMachines(t *testing.T) (*pgtest.Server, string) {
 		}
 		if _, _, err := st.CreateSessionWithEvents(ctx, "main", "work on "+m, []store.Event{
 			store.UserMessage("the wombat bug"), store.AssistantText("fixed the wombat in step " + string(rune('1'+i))),
-		}); err != nil {
+		}, store.Usage{Event: 1, Source: "claude-stream", Model: "claude-sonnet-4-5", Backend: "claude", Input: 1200, Output: 300}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := teamsync.Push(ctx, db, st, teamsync.Options{Machine: m, User: "u", Repository: "app"}); err != nil {
+		o := teamsync.Options{Machine: m, User: "u", Repository: "app", Insight: teamsync.IndexInsight{}}
+		if _, err := teamsync.Push(ctx, db, st, o); err != nil {
 			t.Fatal(err)
 		}
 		st.Close()
@@ -128,6 +129,9 @@ func TestTeamSourceInMainWindow(t *testing.T) {
 	}
 	if _, ok := pw.mv.PromptBox().Session(); ok {
 		t.Fatal("the prompt box takes prompts for a team session")
+	}
+	if u := pw.mv.SessionUsage(); !strings.HasPrefix(u, "1200 in · 300 out · ") {
+		t.Fatalf("the header's usage line is %q", u)
 	}
 	if _, err := pw.store(views.TeamStore); !errors.Is(err, errTeamReadOnly) {
 		t.Fatalf("the team session's store opened: %v", err)

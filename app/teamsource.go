@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/lazuli-app/lazuli/insight"
 	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/teamsync"
@@ -115,7 +116,8 @@ func teamGroups(list []teamsync.Session) []views.WorktreeGroup {
 }
 
 // show loads team session ref and shows it, read-only, as the window's
-// session: the transcript with its diffs and compactions, and the meter.
+// session: the transcript with its diffs and compactions, the meter, and
+// in the header the usage its pusher's insight index gave it.
 func (ts *teamSource) show(ref views.SessionRef, gen int) {
 	var (
 		s      teamsync.Session
@@ -147,6 +149,18 @@ func (ts *teamSource) show(ref views.SessionRef, gen int) {
 		pw.mv.ShowSession(ref, sess, events, comps, 0)
 		sh.showPendingEvent(ref)
 	})
+	var u teamsync.StatRow
+	err = ts.with(ts.pw.ctx, func(db *teamsync.DB) error {
+		var err error
+		u, err = db.SessionUsage(ts.pw.ctx, ref.ID)
+		return err
+	})
+	if err != nil {
+		return // the transcript is shown; the header goes without its usage line
+	}
+	text := usageText(insight.Totals{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadTokens: u.CacheReadTokens,
+		CacheWriteTokens: u.CacheWriteTokens, CostUSD: u.CostUSD, CostEstimated: u.CostEstimated})
+	fyne.Do(func() { pw.mv.SetSessionUsage(ref, text) })
 }
 
 // search searches the team's sessions for the Ctrl+K panel.

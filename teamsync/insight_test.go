@@ -2,6 +2,8 @@ package teamsync
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/lazuli-app/lazuli/insight"
@@ -65,6 +67,14 @@ func TestPushSendsInsight(t *testing.T) {
 	}
 	if nf != len(files) || nr != len(refs) || nf == 0 {
 		t.Fatalf("database has %d files and %d refs, the index %d and %d", nf, nr, len(files), len(refs))
+	}
+	bySession, err := db.Stats(ctx, "session", "")
+	if err != nil || len(bySession) == 0 {
+		t.Fatalf("stats by session: %v, %v", bySession, err)
+	}
+	id, _ := strconv.ParseInt(strings.TrimPrefix(bySession[0].Key, "T"), 10, 64)
+	if one, err := db.SessionUsage(ctx, id); err != nil || one != bySession[0] {
+		t.Fatalf("usage of T%d: %+v, %v; stats by session has %+v", id, one, err, bySession[0])
 	}
 	again, err := Push(ctx, db, st, o)
 	if err != nil {

@@ -402,16 +402,31 @@ func (db *DB) Stats(ctx context.Context, by, since string) ([]StatRow, error) {
 	if err != nil {
 		return nil, db.wrap("team stats", err)
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (StatRow, error) {
-		var s StatRow
-		err := r.Scan(&s.Key, &s.Worktree, &s.Sessions, &s.Turns, &s.InputTokens, &s.OutputTokens,
-			&s.CacheReadTokens, &s.CacheWriteTokens, &s.ReasoningTokens, &s.CostUSD, &s.CostEstimated)
-		return s, err
-	})
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (StatRow, error) { return scanStat(r) })
 	if out == nil {
 		out = []StatRow{}
 	}
 	return out, db.wrap("team stats", err)
+}
+
+func scanStat(r pgx.Row) (StatRow, error) {
+	var s StatRow
+	err := r.Scan(&s.Key, &s.Worktree, &s.Sessions, &s.Turns, &s.InputTokens, &s.OutputTokens,
+		&s.CacheReadTokens, &s.CacheWriteTokens, &s.ReasoningTokens, &s.CostUSD, &s.CostEstimated)
+	return s, err
+}
+
+// SessionUsage returns the usage of team session id: its row of `team
+// stats --by session`.
+func (db *DB) SessionUsage(ctx context.Context, id int64) (StatRow, error) {
+	s, err := scanStat(db.conn.QueryRow(ctx, `SELECT 'T' || team_id, worktree, 1, turns, coalesce(input_tokens, 0),
+		coalesce(output_tokens, 0), coalesce(cache_read_tokens, 0), coalesce(cache_write_tokens, 0),
+		coalesce(reasoning_tokens, 0), coalesce(usage_cost_usd, cost_usd, 0), cost_estimated
+		FROM lazuli_sessions WHERE team_id = $1`, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return s, fmt.Errorf("team session %d: %w", id, ErrNotFound)
+	}
+	return s, db.wrap(fmt.Sprintf("read the usage of team session %d", id), err)
 }
 
 // Pull copies team session id into dst as a drop or merge does: a new
