@@ -142,6 +142,16 @@ func TestTeamSourceInMainWindow(t *testing.T) {
 	if len(hits) != 4 || !hits[0].Ref.IsTeam() {
 		t.Fatalf("Ctrl+K on the team source found %+v", hits)
 	}
+	// A search cancelled by the next one closes the connection: the next
+	// search opens another.
+	if err := pw.team.db.Conn().Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	pw.Search(0, "wombat")
+	pw.wg.Wait()
+	if hits := pw.search.panel.Hits(); len(hits) != 4 {
+		t.Fatalf("the search after a closed connection found %d hits (%s)", len(hits), pw.search.panel.Status())
+	}
 	sb.SetSource(false)
 	if got := sb.Shown(); len(got) != 1 || got[0].Ref.IsTeam() {
 		t.Fatalf("back on the project, the sidebar shows %v", got)

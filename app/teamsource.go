@@ -48,10 +48,16 @@ func newTeamSource(pw *projectWindow) *teamSource {
 	return ts
 }
 
-// with runs fn with the connection, opening it first if need be.
+// with runs fn with the connection, opening it first if need be. A
+// connection that closed (a search cancelled by a newer one closes it, as
+// does the server going away) is dropped, and the next call opens another.
 func (ts *teamSource) with(ctx context.Context, fn func(db *teamsync.DB) error) error {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
+	if ts.db != nil && ts.db.Conn().IsClosed() {
+		ts.db.Close()
+		ts.db = nil
+	}
 	if ts.db == nil {
 		db, err := teamsync.Connect(ctx, ts.url)
 		if err != nil {
