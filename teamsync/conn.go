@@ -135,7 +135,7 @@ func unwrapParse(err error) error {
 func describe(err error) error {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && (strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P")) {
-		return fmt.Errorf("%w: %s (push again to resume)", errConnLost, pgErr.Message)
+		return fmt.Errorf("%w: %s", errConnLost, pgErr.Message)
 	}
 	if errors.As(err, &pgErr) {
 		msg := pgErr.Message
@@ -145,7 +145,7 @@ func describe(err error) error {
 		return fmt.Errorf("%w: %s [SQLSTATE %s]", errServer, msg, pgErr.Code)
 	}
 	if pgconn.SafeToRetry(err) || isConnLost(err) {
-		return fmt.Errorf("%w: %s (push again to resume)", errConnLost, innermost(err))
+		return fmt.Errorf("%w: %s", errConnLost, innermost(err))
 	}
 	return err
 }

@@ -100,7 +100,7 @@ func TestPushConnectionTerminated(t *testing.T) {
 		return err
 	})
 	_, err := Push(context.Background(), db, st, o)
-	oneLine(t, err, "connection to the server lost")
+	oneLine(t, err, "connection to the server lost", "push again to resume")
 	pushAgainAndCompare(t, url, st)
 }
 

@@ -149,6 +149,9 @@ func Push(ctx context.Context, db *DB, st *store.Store, opt Options) (Report, er
 		return p.rep, errors.New("push: a machine label and a user are required")
 	}
 	err := p.run(ctx)
+	if errors.Is(err, errConnLost) {
+		return p.rep, fmt.Errorf("push %s: %w (push again to resume)", st.Path(), err)
+	}
 	if err != nil {
 		return p.rep, fmt.Errorf("push %s: %w", st.Path(), err)
 	}
