@@ -245,8 +245,16 @@ func (tl *toolWindows) showInsights() {
 		}
 		scopes = append(scopes, views.InsightScopeOption{Label: "Worktree " + name, Scope: views.InsightScope{Store: wt.StorePath}})
 	}
+	if pw := tl.pw; pw.team != nil && pw.team.url != "" {
+		team := views.InsightScopeOption{Label: "Team", Scope: views.InsightScope{Store: views.TeamStore}}
+		if pw.mv.Sidebar().TeamShown() { // the sidebar shows the team: so do the Insights first
+			scopes = append([]views.InsightScopeOption{team}, scopes...)
+		} else {
+			scopes = append(scopes, team)
+		}
+	}
 	cur := tl.pw.shown.ref()
-	if cur.ID != 0 {
+	if cur.ID != 0 && !cur.IsTeam() {
 		scopes = append(scopes, views.InsightScopeOption{Label: fmt.Sprintf("Session S%d", cur.ID),
 			Scope: views.InsightScope{Store: cur.StorePath, Session: cur.ID}})
 	}
@@ -265,7 +273,13 @@ func (iw *insightsWindow) LoadInsights(scope views.InsightScope, days int) {
 	iw.mu.Unlock()
 	pw := iw.pw
 	pw.wg.Go(func() {
-		data, err := computeInsights(pw.ctx, pw, scope, days, time.Now())
+		var data views.InsightData
+		var err error
+		if scope.Store == views.TeamStore {
+			data, err = pw.team.insights(pw.ctx, days, time.Now())
+		} else {
+			data, err = computeInsights(pw.ctx, pw, scope, days, time.Now())
+		}
 		if err != nil {
 			log.Printf("insights: %v", err)
 		}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 
@@ -94,8 +95,9 @@ func pushTwoMachines(t *testing.T) (*pgtest.Server, string) {
 // TestTeamSourceInMainWindow switches the main window's sidebar to the
 // team database set in the preferences: both machines' sessions are
 // listed under their repository and worktree, one opens read-only in the
-// window's transcript (no prompt, no store to write), Ctrl+K searches the
-// team, and switching back lists the project's sessions again.
+// window's transcript (no prompt, no store to write) with its usage line,
+// the Insights total the team's usage, Ctrl+K searches the team, and
+// switching back lists the project's sessions again.
 func TestTeamSourceInMainWindow(t *testing.T) {
 	_, url := pushTwoMachines(t)
 	fa := test.NewTempApp(t)
@@ -141,6 +143,11 @@ func TestTeamSourceInMainWindow(t *testing.T) {
 	hits := pw.search.panel.Hits()
 	if len(hits) != 4 || !hits[0].Ref.IsTeam() {
 		t.Fatalf("Ctrl+K on the team source found %+v", hits)
+	}
+	d, err := pw.team.insights(context.Background(), 0, time.Now())
+	if err != nil || d.Total.Sessions != 2 || d.Total.Input != 2400 || len(d.Models) != 1 || d.Models[0].Key != "claude-sonnet-4-5" ||
+		len(d.Worktrees) != 1 || len(d.Days) == 0 {
+		t.Fatalf("team insights %+v, %v", d, err)
 	}
 	// A search cancelled by the next one closes the connection: the next
 	// search opens another.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 
@@ -187,4 +188,43 @@ func (ts *teamSource) search(ctx context.Context, query string) views.SearchResu
 		out.Hits[i].Worktree = h.Worktree + " · " + machine
 	}
 	return out
+}
+
+// insights computes the Insights window's figures over the team's
+// sessions of the last days (0: all time), from what their pushers'
+// insight indexes sent: usage by day, model, backend and worktree. Tools,
+// files and the activity heat map stay with each machine's own Insights.
+func (ts *teamSource) insights(ctx context.Context, days int, now time.Time) (views.InsightData, error) {
+	var d views.InsightData
+	since := ""
+	if days > 0 {
+		since = now.UTC().AddDate(0, 0, 1-days).Format(time.DateOnly)
+	}
+	stats := map[string][]insight.Totals{}
+	err := ts.with(ctx, func(db *teamsync.DB) error {
+		for _, by := range []string{"day", "model", "backend", "worktree"} {
+			rows, err := db.Stats(ctx, by, since)
+			if err != nil {
+				return err
+			}
+			for _, r := range rows {
+				stats[by] = append(stats[by], insight.Totals(r))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return d, err
+	}
+	total := insight.Totals{Key: "total"}
+	for _, t := range stats["day"] {
+		t.Key = "total"
+		total = insight.MergeTotals([]insight.Totals{total}, []insight.Totals{t})[0]
+	}
+	d.Total, d.CostEstimated = dayOf(total), total.CostEstimated
+	d.Days = fillDays(stats["day"], since, now)
+	d.Models = shares([][]insight.Totals{stats["model"]})
+	d.Backends = shares([][]insight.Totals{stats["backend"]})
+	d.Worktrees = shares([][]insight.Totals{stats["worktree"]})
+	return d, nil
 }
