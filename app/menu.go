@@ -24,6 +24,7 @@ func (pw *projectWindow) mainMenu() *fyne.MainMenu {
 		&fyne.MenuItem{Label: "Find in session", Action: pw.mv.Transcript().ShowFind, Shortcut: shortcut(fyne.KeyF)},
 		&fyne.MenuItem{Label: "Search all sessions…", Action: pw.search.showSearch, Shortcut: shortcut(fyne.KeyK)},
 		&fyne.MenuItem{Label: "Team sessions…", Action: pw.tools.showTeam},
+		&fyne.MenuItem{Label: "Team database…", Action: func() { pw.team.showSettings() }},
 		fyne.NewMenuItemSeparator(),
 	)
 	session.Items = append(session.Items, pw.navigateMenuItems()...)

@@ -154,7 +154,7 @@ func TestTeamSourceInMainWindow(t *testing.T) {
 	if err := pw.team.db.Conn().Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	pw.Search(0, "wombat")
+	pw.search.Search(0, "wombat")
 	pw.wg.Wait()
 	if hits := pw.search.panel.Hits(); len(hits) != 4 {
 		t.Fatalf("the search after a closed connection found %d hits (%s)", len(hits), pw.search.panel.Status())
@@ -162,5 +162,39 @@ func TestTeamSourceInMainWindow(t *testing.T) {
 	sb.SetSource(false)
 	if got := sb.Shown(); len(got) != 1 || got[0].Ref.IsTeam() {
 		t.Fatalf("back on the project, the sidebar shows %v", got)
+	}
+}
+
+// TestTeamDatabaseSetting sets the team database of a window that had
+// none: the Team source lists the team, the preference keeps the URL
+// without its password, and unsetting it brings the project back.
+func TestTeamDatabaseSetting(t *testing.T) {
+	srv, url := pushTwoMachines(t)
+	fa := test.NewTempApp(t)
+	wt, st := openTestWorktree(t)
+	st.Close()
+	pw := testWindow(t, fa, wt)
+	pw.search = newSearcher(pw)
+	pw.team = newTeamSource(pw)
+	defer pw.close()
+	sb := pw.mv.Sidebar()
+	sb.SetSource(true)
+	if sb.TeamShown() {
+		t.Fatal("the Team source shows without a team database")
+	}
+	pw.team.setURL(url)
+	sb.SetSource(true)
+	pw.wg.Wait()
+	if got := sb.Shown(); len(got) != 2 || !got[0].Ref.IsTeam() {
+		t.Fatalf("the Team source shows %v", got)
+	}
+	pw.team.setURL(srv.PasswordURL("lazuli", "Pw-in-the-URL"))
+	if got := fa.Preferences().String(prefTeamURL); got == "" || strings.Contains(got, "Pw-in-the-URL") {
+		t.Fatalf("kept URL %q", got)
+	}
+	pw.wg.Wait()
+	pw.team.setURL("")
+	if sb.TeamShown() || fa.Preferences().String(prefTeamURL) != "" {
+		t.Fatalf("after unsetting: team shown %v, kept URL %q", sb.TeamShown(), fa.Preferences().String(prefTeamURL))
 	}
 }

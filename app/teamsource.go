@@ -49,6 +49,34 @@ func newTeamSource(pw *projectWindow) *teamSource {
 	return ts
 }
 
+// showSettings opens the Team database dialog (Session › Team database…).
+func (ts *teamSource) showSettings() {
+	views.ShowTeamSettings(ts.pw.win, withoutPassword(ts.url), ts.setURL)
+}
+
+// setURL sets the team database: kept in the preferences without its
+// password (which belongs in ~/.pgpass; a password given is used until the
+// window closes); "" turns the Team source off.
+func (ts *teamSource) setURL(u string) {
+	ts.pw.ui.fa.Preferences().SetString(prefTeamURL, withoutPassword(u))
+	ts.mu.Lock()
+	ts.url = u
+	if ts.db != nil {
+		ts.db.Close()
+		ts.db = nil
+	}
+	ts.mu.Unlock()
+	sb := ts.pw.mv.Sidebar()
+	if u == "" {
+		sb.DisableTeam()
+		return
+	}
+	sb.EnableTeam(ts)
+	if sb.TeamShown() {
+		ts.ShowSource(true)
+	}
+}
+
 // with runs fn with the connection, opening it first if need be. A
 // connection that closed (a search cancelled by a newer one closes it, as
 // does the server going away) is dropped, and the next call opens another.

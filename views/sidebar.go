@@ -108,6 +108,15 @@ func (s *Sidebar) EnableTeam(a SourceActions) {
 	s.source.Show()
 }
 
+// DisableTeam hides the source switch, showing this project's sessions
+// again if the team's were shown (the team database was unset).
+func (s *Sidebar) DisableTeam() {
+	s.SetSource(false)
+	s.srcAct = nil
+	s.source.Hide()
+	s.teamGr = nil
+}
+
 // ApplyTeam replaces the team's sessions: one group per repository and
 // worktree (Worktree is the header, StorePath TeamStore, session ids the
 // team numbers). They are shown while the team source is.
@@ -119,8 +128,12 @@ func (s *Sidebar) ApplyTeam(groups []WorktreeGroup) {
 }
 
 // SetSource shows the team's sessions (team) or this project's, as the
-// switch does: the intent goes to the SourceActions.
+// switch does: the intent goes to the SourceActions. Without a team
+// database (EnableTeam) there are only this project's.
 func (s *Sidebar) SetSource(team bool) {
+	if team && s.srcAct == nil {
+		return // no team database
+	}
 	if team {
 		s.source.SetSelected(sourceTeam)
 	} else {
