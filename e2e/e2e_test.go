@@ -117,14 +117,7 @@ func TestSecondPrompt(t *testing.T) {
 		if r.code != 0 || rr.Session != 1 || rr.Completed == nil || !*rr.Completed {
 			t.Fatalf("second run:\n%s", r)
 		}
-		reqs := h.srv.Model()
-		last := reqs[len(reqs)-1]
-		if last.Route != 0 {
-			t.Fatalf("the second run's request was not routed on its prompt: %q", fm.FirstUserText(last))
-		}
-		if got := fm.UserText(last); !strings.Contains(got, want) {
-			t.Errorf("the agent did not get the context prompt lazuli context renders\n got: %q\nwant: %q", got, want)
-		}
+		h.checkContextSent(want, "the second run's request was not routed on its prompt")
 		evs := h.show(1)
 		users := kinds(evs, "UserMessage")
 		if len(users) != 2 || users[0].field("content") != first || users[1].field("content") != second {

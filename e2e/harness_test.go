@@ -369,3 +369,18 @@ func (h *harness) reap() {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
+
+// checkContextSent asserts that the last request to the model was routed
+// on the context prompt (route 0: its first user text holds what the
+// route looks for) and holds want, the prompt lazuli context renders.
+func (h *harness) checkContextSent(want, what string) {
+	h.t.Helper()
+	reqs := h.srv.Model()
+	last := reqs[len(reqs)-1]
+	if last.Route != 0 {
+		h.t.Fatalf("%s: %q", what, fakemodel.FirstUserText(last))
+	}
+	if got := fakemodel.UserText(last); !strings.Contains(got, want) {
+		h.t.Errorf("the agent did not get the context prompt lazuli context renders\n got: %q\nwant: %q", got, want)
+	}
+}

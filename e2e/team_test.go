@@ -60,14 +60,7 @@ func TestTeamPullThenContinue(t *testing.T) {
 	if r.code != 0 || rr.Completed == nil || !*rr.Completed || rr.Session != pulled.SessionID {
 		t.Fatalf("continued run:\n%s", r)
 	}
-	reqs := h.srv.Model()
-	last := reqs[len(reqs)-1]
-	if last.Route != 0 {
-		t.Fatalf("the continued run's request did not carry the teammate's history: %q", fm.FirstUserText(last))
-	}
-	if got := fm.UserText(last); !strings.Contains(got, want) {
-		t.Errorf("the agent did not get the context prompt lazuli context renders\n got: %q\nwant: %q", got, want)
-	}
+	h.checkContextSent(want, "the continued run's request did not carry the teammate's history")
 	evs := h.ok("show", "--json", "--store", mine, local).stdout
 	if !strings.Contains(evs, teammate) || !strings.Contains(evs, "I see the teammate's fix of TestQuokka.") {
 		t.Errorf("the continued session lacks a turn:\n%.3000s", evs)

@@ -35,8 +35,8 @@ func (IndexInsight) StoreInsight(ctx context.Context, st *store.Store) (map[int6
 		return nil, err
 	}
 	for _, t := range totals {
-		id, err := strconv.ParseInt(strings.TrimPrefix(t.Key, "S"), 10, 64)
-		if err != nil {
+		id, ok := sessionNumber(t.Key)
+		if !ok {
 			continue
 		}
 		in := out[id]
@@ -61,8 +61,8 @@ func (IndexInsight) StoreInsight(ctx context.Context, st *store.Store) (map[int6
 		return nil, err
 	}
 	for _, f := range files {
-		id, err := strconv.ParseInt(strings.TrimPrefix(f.Session, "S"), 10, 64)
-		if err != nil {
+		id, ok := sessionNumber(f.Session)
+		if !ok {
 			continue
 		}
 		in := out[id]
@@ -74,8 +74,8 @@ func (IndexInsight) StoreInsight(ctx context.Context, st *store.Store) (map[int6
 		return nil, err
 	}
 	for _, r := range refs {
-		id, err := strconv.ParseInt(strings.TrimPrefix(r.Session, "S"), 10, 64)
-		if err != nil {
+		id, ok := sessionNumber(r.Session)
+		if !ok {
 			continue
 		}
 		in := out[id]
@@ -83,4 +83,10 @@ func (IndexInsight) StoreInsight(ctx context.Context, st *store.Store) (map[int6
 		out[id] = in
 	}
 	return out, nil
+}
+
+// sessionNumber reads the insight index's session key "S<n>".
+func sessionNumber(key string) (int64, bool) {
+	id, err := strconv.ParseInt(strings.TrimPrefix(key, "S"), 10, 64)
+	return id, err == nil
 }

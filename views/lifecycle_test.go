@@ -50,10 +50,7 @@ func TestForkFromHere(t *testing.T) {
 // TestForkOriginLink: the header of a fork links back to its parent; a
 // session that is not a fork, or no session, shows no link.
 func TestForkOriginLink(t *testing.T) {
-	test.NewTempApp(t)
-	a := &fakeActions{}
-	m := NewMainView(a)
-	test.NewTempWindow(t, m.Content())
+	m, a := newTestMainView(t)
 	parent := SessionRef{StorePath: "/p/a.azs", ID: 1}
 	m.SetForkOrigin(ForkOrigin{Parent: parent, ParentName: "plan", ParentSeq: 7})
 	if !m.forkLink.Visible() || m.forkLink.Text != "⑂ forked from plan before its prompt at seq 7" {

@@ -77,10 +77,7 @@ func TestSidebarTeamSource(t *testing.T) {
 // TestMainViewShowsTeamSessionReadOnly shows a team session: its
 // transcript, with the prompt box disabled and no fork from its prompts.
 func TestMainViewShowsTeamSessionReadOnly(t *testing.T) {
-	test.NewTempApp(t)
-	a := &fakeActions{}
-	m := NewMainView(a)
-	test.NewTempWindow(t, m.Content())
+	m, a := newTestMainView(t)
 	local := SessionRef{StorePath: "/p/a.azs", ID: 3}
 	m.ShowSession(local, store.Session{ID: 3, Name: "mine"}, nil, nil, 0)
 	if _, ok := m.PromptBox().Session(); !ok {
@@ -100,4 +97,15 @@ func TestMainViewShowsTeamSessionReadOnly(t *testing.T) {
 	if len(a.calls) != n {
 		t.Fatalf("a team session was forked: %v", a.calls[n:])
 	}
+}
+
+// newTestMainView returns a main view in a window, with the actions it
+// sends its intents to.
+func newTestMainView(t *testing.T) (*MainView, *fakeActions) {
+	t.Helper()
+	test.NewTempApp(t)
+	a := &fakeActions{}
+	m := NewMainView(a)
+	test.NewTempWindow(t, m.Content())
+	return m, a
 }
