@@ -438,21 +438,26 @@ func (p *pusher) pushEvents(ctx context.Context) error {
 	go func() { preps.Wait(); close(ready) }()
 	for i := range p.writers {
 		writers.Go(func() {
-			conn := p.db.conn
-			if i > 0 {
-				c, err := p.db.another(ctx)
-				if err != nil {
-					fail(err)
-					for range ready { // let the preparers finish
-					}
-					return
-				}
-				defer c.Close(context.Background()) //nolint:errcheck // nothing left to lose
-				conn = c
+			var conn *pgx.Conn // writer 0 uses the push's; the others open theirs on their first batch
+			if i == 0 {
+				conn = p.db.conn
 			}
+			defer func() {
+				if i > 0 && conn != nil {
+					conn.Close(context.Background()) //nolint:errcheck // nothing left to lose
+				}
+			}()
 			for b := range ready {
 				if ctx.Err() != nil {
 					continue
+				}
+				if conn == nil {
+					c, err := p.db.another(ctx)
+					if err != nil {
+						fail(err)
+						continue
+					}
+					conn = c
 				}
 				if err := p.writeBatch(ctx, conn, b); err != nil {
 					fail(err)
