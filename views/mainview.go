@@ -150,6 +150,7 @@ func (m *MainView) ShowSession(ref SessionRef, s store.Session, events []store.S
 	m.header.Refresh()
 	m.transcript.ref = ref
 	m.transcript.SetSessionTail(s, events, compactions, earlier)
+	m.ShowFirstRun(nil, nil) // a session is shown: the transcript is not empty (a team session in a new project)
 }
 
 // ShowNewSession shows a session about to be created in worktree of the

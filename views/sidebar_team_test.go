@@ -75,16 +75,25 @@ func TestSidebarTeamSource(t *testing.T) {
 }
 
 // TestMainViewShowsTeamSessionReadOnly shows a team session: its
-// transcript, with the prompt box disabled and no fork from its prompts.
+// transcript (over the first-run panel of a project without sessions),
+// with the prompt box disabled and no fork from its prompts.
 func TestMainViewShowsTeamSessionReadOnly(t *testing.T) {
 	m, a := newTestMainView(t)
+	m.ShowFirstRun(&FirstRun{Project: "new", Native: 0}, noFirstRun{}) // a project without sessions of its own
+	if !m.FirstRunShown() {
+		t.Fatal("no first-run panel")
+	}
+	team := SessionRef{StorePath: TeamStore, ID: 41}
+	events := []store.StoredEvent{{ID: 1, Seq: 1, Kind: "UserMessage", Event: store.UserMessage("fix the flaky test")}}
+	m.ShowSession(team, store.Session{ID: 41, Name: "Fix flaky runner"}, events, nil, 0)
+	if m.FirstRunShown() {
+		t.Fatal("the first-run panel covers the team session shown")
+	}
 	local := SessionRef{StorePath: "/p/a.azs", ID: 3}
 	m.ShowSession(local, store.Session{ID: 3, Name: "mine"}, nil, nil, 0)
 	if _, ok := m.PromptBox().Session(); !ok {
 		t.Fatal("the prompt box is off for a local session")
 	}
-	team := SessionRef{StorePath: TeamStore, ID: 41}
-	events := []store.StoredEvent{{ID: 1, Seq: 1, Kind: "UserMessage", Event: store.UserMessage("fix the flaky test")}}
 	m.ShowSession(team, store.Session{ID: 41, Name: "Fix flaky runner"}, events, nil, 0)
 	if _, ok := m.PromptBox().Session(); ok {
 		t.Fatal("the prompt box takes prompts for a team session")
@@ -109,3 +118,10 @@ func newTestMainView(t *testing.T) (*MainView, *fakeActions) {
 	test.NewTempWindow(t, m.Content())
 	return m, a
 }
+
+// noFirstRun is FirstRunActions that do nothing.
+type noFirstRun struct{}
+
+func (noFirstRun) ImportNativeHistory()  {}
+func (noFirstRun) ImportTranscriptFile() {}
+func (noFirstRun) StartSession()         {}
