@@ -1,6 +1,7 @@
 package views
 
 import (
+	"fmt"
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
@@ -16,6 +17,9 @@ const sidebarWidth = 300
 // as its minimum size, which the window enforces. At this size the header
 // shows the title (truncated) and the meter's bar, without overlap.
 var MinWindowSize = fyne.NewSize(640, 480)
+
+// teamIdleNote is what the prompt box says under a team session.
+const teamIdleNote = "A team session is read-only: lazuli team pull %d copies it into your store to continue it"
 
 // MainView is the main window's content: the sidebar on the left, and on
 // the right a header (session title and context meter), a banner hidden
@@ -130,8 +134,12 @@ func (m *MainView) ShowSession(ref SessionRef, s store.Session, events []store.S
 	m.sidebar.Select(ref)
 	if ref.IsTeam() { // read-only: pull it to continue it
 		m.prompt.SetSession(SessionRef{}, false, "")
-	} else if cur, ok := m.prompt.Session(); !ok || cur != ref {
-		m.prompt.SetSession(ref, true, "")
+		m.prompt.SetIdleNote(fmt.Sprintf(teamIdleNote, ref.ID))
+	} else {
+		m.prompt.SetIdleNote("")
+		if cur, ok := m.prompt.Session(); !ok || cur != ref {
+			m.prompt.SetSession(ref, true, "")
+		}
 	}
 	m.title.SetText(s.DisplayName() + " · " + s.Worktree)
 	if m.usageRef != ref {

@@ -23,7 +23,8 @@ const (
 // model's agent CLI, and the state of the current run. While a run goes on,
 // Send becomes Stop and the user can type the next prompt but not send it.
 type PromptBox struct {
-	actions RunActions
+	idleNote string // the placeholder without a session; "" for noSessionPlaceHolder
+	actions  RunActions
 
 	ref        SessionRef
 	hasSession bool
@@ -352,6 +353,17 @@ func (p *PromptBox) onModelChanged(string) {
 	p.update()
 }
 
+// SetIdleNote sets what the disabled box says when it has no session to
+// send to ("" for the default: select or create one), e.g. why a session
+// shown takes no prompts.
+func (p *PromptBox) SetIdleNote(note string) {
+	p.idleNote = note
+	p.update()
+}
+
+// IdleNote returns what the box says with no session to send to.
+func (p *PromptBox) IdleNote() string { return cmpOr(p.idleNote, noSessionPlaceHolder) }
+
 // saveDraft keeps the entry's text as the draft of the current session.
 func (p *PromptBox) saveDraft() {
 	if strings.TrimSpace(p.entry.Text) == "" {
@@ -370,7 +382,7 @@ func (p *PromptBox) update() {
 	} else {
 		p.entry.Disable()
 		p.model.Disable()
-		p.entry.SetPlaceHolder(noSessionPlaceHolder)
+		p.entry.SetPlaceHolder(cmpOr(p.idleNote, noSessionPlaceHolder))
 	}
 	p.updateButton()
 	p.updateBackend()

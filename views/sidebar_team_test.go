@@ -1,6 +1,7 @@
 package views
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -95,8 +96,8 @@ func TestMainViewShowsTeamSessionReadOnly(t *testing.T) {
 		t.Fatal("the prompt box is off for a local session")
 	}
 	m.ShowSession(team, store.Session{ID: 41, Name: "Fix flaky runner"}, events, nil, 0)
-	if _, ok := m.PromptBox().Session(); ok {
-		t.Fatal("the prompt box takes prompts for a team session")
+	if _, ok := m.PromptBox().Session(); ok || m.PromptBox().IdleNote() != fmt.Sprintf(teamIdleNote, 41) {
+		t.Fatalf("the prompt box of a team session: takes prompts %v, says %q", ok, m.PromptBox().IdleNote())
 	}
 	n := len(a.calls)
 	for i := range m.Transcript().rows {
@@ -105,6 +106,11 @@ func TestMainViewShowsTeamSessionReadOnly(t *testing.T) {
 	}
 	if len(a.calls) != n {
 		t.Fatalf("a team session was forked: %v", a.calls[n:])
+	}
+	m.ShowSession(local, store.Session{ID: 3, Name: "mine"}, nil, nil, 0)
+	m.PromptBox().SetSession(SessionRef{}, false, "")
+	if got := m.PromptBox().IdleNote(); got != noSessionPlaceHolder {
+		t.Fatalf("after a local session, the idle box says %q", got)
 	}
 }
 
