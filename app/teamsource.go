@@ -228,7 +228,8 @@ func (ts *teamSource) insights(ctx context.Context, days int, now time.Time) (vi
 	if days > 0 {
 		since = now.UTC().AddDate(0, 0, 1-days).Format(time.DateOnly)
 	}
-	stats := map[string][]insight.Totals{}
+	byDay := map[string]*views.InsightDay{}
+	shareMaps := map[string]map[string]*views.InsightShare{"model": {}, "backend": {}, "worktree": {}}
 	err := ts.with(ctx, func(db *teamsync.DB) error {
 		for _, by := range []string{"day", "model", "backend", "worktree"} {
 			rows, err := db.Stats(ctx, by, since)
@@ -236,7 +237,17 @@ func (ts *teamSource) insights(ctx context.Context, days int, now time.Time) (vi
 				return err
 			}
 			for _, r := range rows {
-				stats[by] = append(stats[by], insight.Totals(r))
+				d.CostEstimated = d.CostEstimated || r.CostEstimated
+				if by == "day" {
+					dayEntry(byDay, r.Key).Add(views.InsightDay{Sessions: r.Sessions, Turns: r.Turns, Input: r.InputTokens,
+						Output: r.OutputTokens, CacheRead: r.CacheReadTokens, CacheWrite: r.CacheWriteTokens,
+						Reasoning: r.ReasoningTokens, CostUSD: r.CostUSD})
+					continue
+				}
+				sh := shareEntry(shareMaps[by], r.Key)
+				sh.Sessions += r.Sessions
+				sh.Tokens += r.InputTokens + r.OutputTokens + r.CacheReadTokens + r.CacheWriteTokens
+				sh.CostUSD += r.CostUSD
 			}
 		}
 		return nil
@@ -244,15 +255,10 @@ func (ts *teamSource) insights(ctx context.Context, days int, now time.Time) (vi
 	if err != nil {
 		return d, err
 	}
-	total := insight.Totals{Key: "total"}
-	for _, t := range stats["day"] {
-		t.Key = "total"
-		total = insight.MergeTotals([]insight.Totals{total}, []insight.Totals{t})[0]
+	for _, day := range byDay {
+		d.Total.Add(*day)
 	}
-	d.Total, d.CostEstimated = dayOf(total), total.CostEstimated
-	d.Days = fillDays(stats["day"], since, now)
-	d.Models = shares([][]insight.Totals{stats["model"]})
-	d.Backends = shares([][]insight.Totals{stats["backend"]})
-	d.Worktrees = shares([][]insight.Totals{stats["worktree"]})
+	d.Days = fillDays(byDay, since, now)
+	d.Models, d.Backends, d.Worktrees = shares(shareMaps["model"]), shares(shareMaps["backend"]), shares(shareMaps["worktree"])
 	return d, nil
 }
