@@ -246,8 +246,10 @@ func (ni *nativeImport) run(ctx context.Context, groups []nativeGroup) string {
 			branch = project.BranchOf(g.wt.Dir)
 		}
 		files, bytes := doneFiles, doneBytes
+		stored, indexed := ni.pw.search.importFeed(ctx, st)
 		var rs []native.Result
 		rs, err = native.Import(ctx, st, g.sessions, native.ImportOptions{
+			Stored: stored,
 			// Changed files are never checked by default: one the user
 			// checked is imported again as a new session.
 			// Sessions are recorded under the branch of the worktree whose
@@ -259,6 +261,7 @@ func (ni *nativeImport) run(ctx context.Context, groups []nativeGroup) string {
 				fyne.Do(func() { ni.dlg.SetProgress(files+p.Files, totalFiles, bytes+p.Bytes, totalBytes) })
 			},
 		})
+		indexed()
 		results = append(results, rs...)
 		for _, n := range g.sessions {
 			doneFiles += 1 + len(n.Subagents)

@@ -188,7 +188,9 @@ func (s *nativeSync) sync(ctx context.Context) {
 		if branch == "" {
 			branch = project.BranchOf(wts[path].Dir)
 		}
-		rs, err := native.Import(ctx, st, sessions, native.ImportOptions{Worktree: branch, ClaudeHome: s.claudeHomeForRun})
+		stored, indexed := pw.search.importFeed(ctx, st)
+		rs, err := native.Import(ctx, st, sessions, native.ImportOptions{Worktree: branch, ClaudeHome: s.claudeHomeForRun, Stored: stored})
+		indexed()
 		results = append(results, rs...)
 		if err != nil {
 			log.Printf("native sync: %v", err)

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/lazuli-app/lazuli/agents/native"
+	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -108,5 +109,53 @@ func TestNativeSyncOff(t *testing.T) {
 	pw.imports.startNativeSync()
 	if pw.imports.stopNativeSync == nil {
 		t.Error("sync not started with the setting on")
+	}
+}
+
+// A sync indexes what it imports in the same pass (search.ImportFeed): the
+// rows reach the index as they are stored, so nothing is left for a
+// catch-up pass, and a search right after finds them. (The rows of the
+// import that makes the store and its index are read back by the index's
+// first build, in the same import.)
+func TestNativeSyncFeedsTheIndex(t *testing.T) {
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	fa := test.NewTempApp(t)
+	dir := t.TempDir()
+	wt := Worktree{Dir: filepath.Join(dir, "repo"), Branch: "main", StorePath: filepath.Join(dir, "repo", StoreRelPath)}
+	projects, codex := filepath.Join(dir, "claude", "projects"), filepath.Join(dir, "codex", "sessions")
+	for _, d := range []string{wt.Dir, codex} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pw, ctx := searchWindow(t, fa, []Worktree{wt})
+	var fed []search.Stats
+	pw.search.fed = func(path string, s search.Stats) {
+		if path != wt.StorePath {
+			t.Errorf("fed the index of %s", path)
+		}
+		fed = append(fed, s)
+	}
+	s := &nativeSync{pw: pw, claudeDir: projects, codexDir: codex, previewCache: filepath.Join(t.TempDir(), "previews.json")}
+	// The first import makes the store, and its index from nothing.
+	writeClaude(t, projects, "first", wt.Dir, "first work")
+	s.sync(ctx)
+	if len(fed) != 1 || fed[0].Indexed != 1 {
+		t.Fatalf("the first import fed the index: %+v", fed)
+	}
+	writeClaude(t, projects, "fedsession", wt.Dir, "quuxfrob work")
+	s.sync(ctx)
+	if len(fed) != 2 {
+		t.Fatalf("the second import fed the index %d times in all, want 2", len(fed))
+	}
+	if f := fed[1]; f.Indexed != 1 || f.Fed != f.Indexed {
+		t.Errorf("indexed %d rows, %d of them as the import stored them: the rest waited for a catch-up", f.Indexed, f.Fed)
+	}
+	if res := pw.search.searchAll(ctx, "quuxfrob"); len(res.Hits) != 1 {
+		t.Errorf("search right after the import = %+v", res)
+	}
+	s.sync(ctx) // nothing new: the index is not fed
+	if len(fed) != 2 {
+		t.Errorf("a sync with nothing new fed the index")
 	}
 }

@@ -36,6 +36,9 @@ type searcher struct {
 	closed   bool                     // the window closed: open no more indexes
 
 	insight *insightKeeper // the insight indexes, updated in the same pass (insight.go)
+
+	// fed, when set (tests), receives what each import's feed did.
+	fed func(path string, s search.Stats)
 }
 
 func newSearcher(pw *projectWindow) *searcher {
@@ -122,6 +125,37 @@ func (s *searcher) index(ctx context.Context, st *store.Store) *search.Index {
 	}
 	s.indexes[path] = x
 	return x
+}
+
+// importFeed returns the hook of an import into st
+// (native.ImportOptions.Stored) and the function that ends it, to call
+// once the import returns: the rows each import transaction stores are
+// indexed in the same pass (search.ImportFeed), as import-native does, so a
+// search right after the import finds them without a catch-up pass. The
+// index is opened when the import first stores events. s may be nil (some
+// tests' windows have no searcher): the import then indexes nothing.
+func (s *searcher) importFeed(ctx context.Context, st *store.Store) (stored func([]store.NativeResult), done func()) {
+	if s == nil {
+		return nil, func() {}
+	}
+	f := search.NewImportFeed(ctx, func() (*search.Index, error) {
+		if x := s.index(ctx, st); x != nil {
+			return x, nil
+		}
+		return nil, fmt.Errorf("%w: %s", search.ErrUnavailable, st.Path())
+	})
+	return f.Stored, func() {
+		x, stats, err := f.Close(nil)
+		if x == nil && err == nil {
+			return // nothing stored
+		}
+		if err != nil && ctx.Err() == nil && x != nil {
+			log.Printf("search index: %v", err) // the next update does the rest
+		}
+		if s.fed != nil {
+			s.fed(st.Path(), stats)
+		}
+	}
 }
 
 // setProgress records how far the index of path is and shows the overall

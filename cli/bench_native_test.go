@@ -56,12 +56,9 @@ func BenchmarkNativeImportIndex(b *testing.B) {
 		// Both in one pass.
 		st = benchStore(b)
 		start, cpu := time.Now(), cpuTime()
-		if x, err = search.Open(ctx, st); err != nil {
-			b.Fatal(err)
-		}
-		feed := x.NewFeed(ctx)
-		benchImport(b, st, tree, (&indexFeed{ctx: ctx, x: x, feed: feed}).add)
-		if _, err := feed.Close(nil); err != nil {
+		feed := search.NewImportFeed(ctx, func() (*search.Index, error) { return search.Open(ctx, st) })
+		benchImport(b, st, tree, feed.Stored)
+		if x, _, err = feed.Close(nil); err != nil {
 			b.Fatal(err)
 		}
 		bothTime += time.Since(start)

@@ -131,9 +131,9 @@ func importNative(ctx context.Context, env *Env, f nativeFlags, opts native.Opti
 			}
 		},
 	}
-	feed := startIndexFeed(ctx, env, st, f.noIndex)
+	feed := startIndexFeed(ctx, st, f.noIndex)
 	if feed != nil {
-		iopts.Stored = feed.add
+		iopts.Stored = feed.Stored
 	}
 	results, err := native.Import(ctx, st, todo, iopts)
 	if feed != nil {

@@ -9,62 +9,32 @@ import (
 )
 
 // indexFeed builds a store's search index in the same pass as an import
-// (search.Feed): the rows each import transaction stored are indexed on a
-// goroutine of their own while the next ones are read and stored. The
+// (search.ImportFeed): the rows each import transaction stored are indexed
+// on a goroutine of their own while the next ones are read and stored. The
 // index is opened when the import first stores events, so an import with
 // nothing new costs no more than before.
 type indexFeed struct {
-	ctx    context.Context
-	env    *Env
-	st     *store.Store
-	x      *search.Index
-	feed   *search.Feed
-	failed bool // the index could not be opened (said once)
+	*search.ImportFeed
 }
 
 // startIndexFeed returns the feed of st's index; nil when off.
-func startIndexFeed(ctx context.Context, env *Env, st *store.Store, off bool) *indexFeed {
+func startIndexFeed(ctx context.Context, st *store.Store, off bool) *indexFeed {
 	if off {
 		return nil
 	}
-	return &indexFeed{ctx: ctx, env: env, st: st}
-}
-
-// add hands the rows of one import transaction to the index, opening it
-// first; an index that cannot be opened is said on stderr, and the import
-// goes on (search brings the index up to date later).
-func (f *indexFeed) add(results []store.NativeResult) {
-	created := map[int64]string{}
-	var rows []store.ScannedEvent
-	for _, r := range results {
-		created[r.SessionID] = r.SessionCreated
-		rows = append(rows, r.Rows...)
-	}
-	if len(rows) == 0 || f.failed {
-		return // only records moved (a touched file): nothing to index
-	}
-	if f.feed == nil {
-		x, err := search.Open(f.ctx, f.st)
-		if err != nil {
-			fmt.Fprintf(f.env.Stderr, "search index not updated: %v\n", err)
-			f.failed = true
-			return
-		}
-		f.x, f.feed = x, x.NewFeed(f.ctx)
-	}
-	f.feed.Add(created, rows)
+	return &indexFeed{search.NewImportFeed(ctx, func() (*search.Index, error) { return search.Open(ctx, st) })}
 }
 
 // close finishes the index (indexing what the feed did not) and closes it,
-// saying what it did when verbose; a failure is said on stderr, as the
-// import itself is complete.
+// saying what it did when verbose; a failure (an index that could not be
+// opened, too) is said on stderr, as the import itself is complete and
+// search brings the index up to date later.
 func (f *indexFeed) close(env *Env, verbose bool) {
-	if f.feed == nil {
-		return
-	}
-	s, err := f.feed.Close(nil)
-	if cerr := f.x.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("close search index: %w", cerr)
+	x, s, err := f.Close(nil)
+	if x != nil {
+		if cerr := x.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("close search index: %w", cerr)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "search index not updated: %v\n", err)

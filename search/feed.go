@@ -83,6 +83,7 @@ func (f *Feed) Close(progress Progress) (Stats, error) {
 	s.TextBytes += f.s.TextBytes
 	s.Purged += f.s.Purged
 	s.Rebuilt = s.Rebuilt || f.s.Rebuilt
+	s.Fed = f.inHand
 	return s, err
 }
 
@@ -146,4 +147,55 @@ func follows(hi int64, rows []store.ScannedEvent) bool {
 		}
 	}
 	return true
+}
+
+// ImportFeed is the Feed of an import (native.ImportOptions.Stored): it
+// opens the index, with open, when the import first stores events, so an
+// import with nothing new neither opens nor updates it.
+type ImportFeed struct {
+	ctx  context.Context
+	open func() (*Index, error)
+	x    *Index
+	feed *Feed
+	err  error // open failed: the import goes on, Close reports it
+}
+
+// NewImportFeed returns the feed of an import; open opens the index.
+func NewImportFeed(ctx context.Context, open func() (*Index, error)) *ImportFeed {
+	return &ImportFeed{ctx: ctx, open: open}
+}
+
+// Stored hands the rows of one import transaction to the index (see
+// Feed.Add), opening it first.
+func (f *ImportFeed) Stored(results []store.NativeResult) {
+	created := map[int64]string{}
+	var rows []store.ScannedEvent
+	for _, r := range results {
+		created[r.SessionID] = r.SessionCreated
+		rows = append(rows, r.Rows...)
+	}
+	if len(rows) == 0 || f.err != nil {
+		return // only records moved (a touched file): nothing to index
+	}
+	if f.feed == nil {
+		if f.x, f.err = f.open(); f.err != nil {
+			return
+		}
+		f.feed = f.x.NewFeed(f.ctx)
+	}
+	f.feed.Add(created, rows)
+}
+
+// Close ends the feed (Feed.Close) and returns the index it opened (nil
+// when none: nothing was stored, or open failed) and what it did. An
+// index that could not be opened is the error.
+func (f *ImportFeed) Close(progress Progress) (*Index, Stats, error) {
+	if f.err != nil {
+		return nil, Stats{}, f.err
+	}
+	if f.feed == nil {
+		return nil, Stats{}, nil
+	}
+	s, err := f.feed.Close(progress)
+	return f.x, s, err
 }

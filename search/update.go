@@ -30,6 +30,9 @@ type Stats struct {
 	// Damaged reports that the index was found damaged (see ErrDamaged)
 	// and started over: tell the user once.
 	Damaged bool
+	// Fed counts the rows a Feed indexed as the importer handed them
+	// over, without reading them from the store (Feed.Close sets it).
+	Fed     int64
 	Elapsed time.Duration
 }
 
