@@ -19,6 +19,21 @@ import (
 // result, only ends a test that would wait forever.
 const hangGuard = 2 * time.Minute
 
+// syncFolders makes a worktree and the history folders of a sync test
+// under a new temporary folder, dir.
+func syncFolders(t *testing.T) (dir string, wt Worktree, projects, codex string) {
+	t.Helper()
+	dir = t.TempDir()
+	wt = Worktree{Dir: filepath.Join(dir, "repo"), Branch: "main", StorePath: filepath.Join(dir, "repo", StoreRelPath)}
+	projects, codex = filepath.Join(dir, "claude", "projects"), filepath.Join(dir, "codex", "sessions")
+	for _, d := range []string{wt.Dir, codex} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, wt, projects, codex
+}
+
 // The window keeps native history in sync: a transcript written under the
 // watched history folders for one of its worktrees is imported without a
 // manual import, and what is appended to it later is appended to its
@@ -26,13 +41,9 @@ const hangGuard = 2 * time.Minute
 func TestNativeSyncImportsWhatIsNew(t *testing.T) {
 	t.Setenv(store.CacheDirEnv, t.TempDir())
 	fa := test.NewTempApp(t)
-	dir := t.TempDir()
-	wt := Worktree{Dir: filepath.Join(dir, "repo"), Branch: "main", StorePath: filepath.Join(dir, "repo", StoreRelPath)}
-	projects, codex := filepath.Join(dir, "claude", "projects"), filepath.Join(dir, "codex", "sessions")
-	for _, d := range []string{wt.Dir, codex, filepath.Join(projects, native.EncodeClaudeProject(wt.Dir))} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
+	dir, wt, projects, codex := syncFolders(t)
+	if err := os.MkdirAll(filepath.Join(projects, native.EncodeClaudeProject(wt.Dir)), 0o755); err != nil {
+		t.Fatal(err)
 	}
 	pw := testWindow(t, fa, wt)
 	defer pw.close()
@@ -120,14 +131,7 @@ func TestNativeSyncOff(t *testing.T) {
 func TestNativeSyncFeedsTheIndex(t *testing.T) {
 	t.Setenv(store.CacheDirEnv, t.TempDir())
 	fa := test.NewTempApp(t)
-	dir := t.TempDir()
-	wt := Worktree{Dir: filepath.Join(dir, "repo"), Branch: "main", StorePath: filepath.Join(dir, "repo", StoreRelPath)}
-	projects, codex := filepath.Join(dir, "claude", "projects"), filepath.Join(dir, "codex", "sessions")
-	for _, d := range []string{wt.Dir, codex} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	_, wt, projects, codex := syncFolders(t)
 	pw, ctx := searchWindow(t, fa, []Worktree{wt})
 	var fed []search.Stats
 	pw.search.fed = func(path string, s search.Stats) {
