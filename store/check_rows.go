@@ -62,6 +62,9 @@ func checkRows(ctx context.Context, q querier, cd *codec, r *Report, fs *finding
 	if err := checkFlags(ctx, q, fs); err != nil { // Lazuli's pins and archive marks (flags.go)
 		return err
 	}
+	if err := checkPermissions(ctx, q, fs); err != nil { // Lazuli's permission modes and rules (permissions.go)
+		return err
+	}
 	if err := checkSubagents(ctx, q, fs); err != nil { // Lazuli's sub-agent links (subagents.go)
 		return err
 	}

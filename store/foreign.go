@@ -24,11 +24,12 @@ type schemaObject struct {
 // record of native imports (native.go), full tool output (fulltext.go),
 // the agents' thinking (thinking.go), token usage (usage.go), fork links
 // (fork.go), pinned and archived marks (flags.go), sub-agent links
-// (subagents.go) and why agent runs failed (runfailures.go). SQLite's internal tables (sqlite_sequence, sqlite_stat1,
-// …) are allowed too.
+// (subagents.go), why agent runs failed (runfailures.go) and permission
+// modes and rules (permissions.go). SQLite's internal tables
+// (sqlite_sequence, sqlite_stat1, …) are allowed too.
 var ownTables = map[string]bool{"sessions": true, "events": true, "compactions": true, "meta": true,
 	NativeTable: true, FullTextTable: true, ThinkingTable: true, UsageTable: true, ForkTable: true, FlagsTable: true,
-	SubagentTable: true, RunFailureTable: true}
+	SubagentTable: true, RunFailureTable: true, PermissionsTable: true}
 
 // ownIndexes are the indexes of those tables' schema scripts.
 var ownIndexes = map[string]bool{"idx_events_session": true, "idx_compactions_session": true,
