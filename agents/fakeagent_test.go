@@ -2,6 +2,7 @@ package agents
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/lazuli-app/lazuli/internal/testcache"
+	"github.com/lazuli-app/lazuli/permprompt"
 )
 
 // The test binary doubles as a fake agent CLI: with LAZULI_FAKE_SCRIPT set
@@ -33,6 +35,9 @@ import (
 //	#wait-file P      wait until file P exists
 //	#on-term P        write its pid to P.pid; at SIGTERM create P.term, wait
 //	                  until file P exists, say so on stderr and exit 0
+//	#ask TOOL INPUT   ask Lazuli's permission prompt (the socket of the
+//	                  --mcp-config argument) whether TOOL may run with the
+//	                  JSON INPUT, and append the answer to LAZULI_FAKE_ASKLOG
 //
 // The fake records its arguments and stdin in LAZULI_FAKE_RECORD (JSON).
 func TestMain(m *testing.M) {
@@ -43,6 +48,9 @@ func TestMain(m *testing.M) {
 		time.Sleep(time.Hour)
 		os.Exit(0)
 	}
+	// The argv tests are written for a user claude lets bypass; the root
+	// tests say when they are root.
+	runningAsRoot = func() bool { return false }
 	os.Exit(testcache.Run(m)) // caches out of the user's folder
 }
 
@@ -110,6 +118,10 @@ func fakeAgent(script string) int {
 		case "#on-term":
 			out.Flush()
 			onTerm(arg)
+		case "#ask":
+			out.Flush()
+			tool, input, _ := strings.Cut(arg, " ")
+			fakeAsk(tool, input)
 		case "#wait-file":
 			out.Flush()
 			for {
@@ -123,6 +135,39 @@ func fakeAgent(script string) int {
 		}
 	}
 	return 0
+}
+
+// fakeAsk asks as claude's MCP permission server would, and logs the
+// answer (or the error) as a JSON line.
+func fakeAsk(tool, input string) {
+	socket := ""
+	for i, a := range os.Args {
+		if a == "--mcp-config" && i+1 < len(os.Args) {
+			var cfg struct {
+				MCPServers map[string]struct {
+					Args []string `json:"args"`
+				} `json:"mcpServers"`
+			}
+			_ = json.Unmarshal([]byte(os.Args[i+1]), &cfg)
+			args := cfg.MCPServers[permprompt.ServerName].Args
+			for j, x := range args {
+				if x == "--socket" && j+1 < len(args) {
+					socket = args[j+1]
+				}
+			}
+		}
+	}
+	resp, err := permprompt.Ask(context.Background(), socket, permprompt.Request{ToolName: tool, Input: json.RawMessage(input)})
+	line, _ := json.Marshal(resp)
+	if err != nil {
+		line, _ = json.Marshal(map[string]string{"error": err.Error()})
+	}
+	f, ferr := os.OpenFile(os.Getenv("LAZULI_FAKE_ASKLOG"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if ferr != nil {
+		return
+	}
+	defer f.Close()
+	f.Write(append(line, '\n'))
 }
 
 // onTerm handles SIGTERM as #on-term describes.

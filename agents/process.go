@@ -32,6 +32,14 @@ type Invocation struct {
 	// Sandboxed runs without the flags that let the agent act without
 	// asking (used for compaction agents, which only write text).
 	Sandboxed bool
+	// Permissions are the mode and rules the agent runs with; the zero
+	// value is bypass, AZUREAL's "Ignore".
+	Permissions Policy
+	// AsRoot runs claude where it refuses bypass: as root, outside a
+	// sandbox the environment declares (see RootNotice).
+	AsRoot bool
+	// PromptTool, when set, answers claude's permission prompts.
+	PromptTool *PromptTool
 }
 
 // Args returns the CLI arguments (after the executable) of spec §5.1, and
@@ -46,7 +54,7 @@ func (inv Invocation) Args() (args []string, promptOnStdin bool) {
 			args = append(args, "--model", inv.Model)
 		}
 		if !inv.Sandboxed {
-			args = append(args, "--dangerously-bypass-approvals-and-sandbox")
+			args = append(args, codexPermissionArgs(inv.policy())...)
 		}
 		if !insideGitWorkTree(inv.Dir) {
 			// codex refuses to run outside a git repository without it.
@@ -59,7 +67,7 @@ func (inv Invocation) Args() (args []string, promptOnStdin bool) {
 		}
 		args = append(args, "-p", "--verbose", "--output-format", "stream-json")
 		if !inv.Sandboxed {
-			args = append(args, "--dangerously-skip-permissions")
+			args = append(args, claudePermissionArgs(inv.policy(), inv.AsRoot, inv.PromptTool)...)
 		}
 		promptOnStdin = len(inv.Prompt) > MaxArgPrompt || strings.IndexByte(inv.Prompt, 0) >= 0
 		if !promptOnStdin {
@@ -69,6 +77,15 @@ func (inv Invocation) Args() (args []string, promptOnStdin bool) {
 		}
 		return args, promptOnStdin
 	}
+}
+
+// policy is inv.Permissions with bypass for no mode.
+func (inv Invocation) policy() Policy {
+	p := inv.Permissions
+	if p.Mode == "" {
+		p.Mode = ModeBypass
+	}
+	return p
 }
 
 // insideGitWorkTree reports whether dir or one of its parents has a .git.

@@ -63,6 +63,19 @@ type TurnOptions struct {
 	// OnSubagent is called after each batch of a sub-agent's events is
 	// written to the sub-agent's own session.
 	OnSubagent func(SubagentSaved)
+	// ProjectPermissions are the project's defaults; the session's own
+	// mode and rules (store.SessionPermissions) override them.
+	ProjectPermissions store.Permissions
+	// Ask answers claude's permission prompts that no rule decides, on the
+	// prompt server's goroutine; ctx ends when the agent stops waiting.
+	// nil leaves them to claude, which denies them in -p mode.
+	Ask func(ctx context.Context, req PermissionRequest) PermissionAnswer
+	// PermissionServer is the command line of the MCP permission server
+	// claude starts; nil runs this executable's `mcp-permissions`.
+	PermissionServer []string
+	// Notices shows, once each, what Lazuli says about how it runs the
+	// agent (RootNotice).
+	Notices *Notices
 }
 
 // SubagentSaved reports events of a sub-agent written to its session.
@@ -185,8 +198,23 @@ type subagentSink struct {
 }
 
 func (t *turn) run(ctx context.Context, full string) (TurnResult, error) {
+	own, err := t.st.SessionPermissions(ctx, t.session)
+	if err != nil {
+		return *t.res, err
+	}
 	inv := Invocation{Backend: t.opts.Backend, Command: t.opts.Config.Executable(t.opts.Backend),
-		Model: t.opts.Model, Dir: t.opts.Dir, Prompt: full, Env: t.opts.Env}
+		Model: t.opts.Model, Dir: t.opts.Dir, Prompt: full, Env: t.opts.Env,
+		Permissions: EffectivePermissions(t.opts.ProjectPermissions, own), AsRoot: t.opts.Backend == Claude && claudeRefusesBypass(t.opts.Env)}
+	if inv.Backend == Claude && inv.AsRoot && inv.Permissions.Mode == ModeBypass {
+		t.opts.Notices.say(RootNotice)
+	}
+	broker, err := t.startPrompts(&inv)
+	if err != nil {
+		return *t.res, err
+	}
+	if broker != nil {
+		defer broker.Close()
+	}
 	t.parser = newStreamParser(inv.Backend, t.opts.Model)
 	grace := t.opts.Grace
 	if grace <= 0 {

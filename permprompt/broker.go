@@ -18,6 +18,14 @@ import (
 	"sync"
 )
 
+// ServerName and ToolName make the tool's name in claude:
+// mcp__<server>__<tool>, the value of claude's --permission-prompt-tool.
+const (
+	ServerName = "lazuli"
+	ToolName   = "permission_prompt"
+	PromptTool = "mcp__" + ServerName + "__" + ToolName
+)
+
 // Request is what claude asks its permission prompt tool: may tool
 // ToolName run with Input?
 type Request struct {

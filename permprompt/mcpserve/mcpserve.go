@@ -16,15 +16,12 @@ import (
 	"github.com/lazuli-app/lazuli/permprompt"
 )
 
-// ServerName and ToolName make the tool's name in claude:
-// mcp__<server>__<tool>.
+// The names of the server and its tool (see permprompt.PromptTool).
 const (
-	ServerName = "lazuli"
-	ToolName   = "permission_prompt"
+	ServerName = permprompt.ServerName
+	ToolName   = permprompt.ToolName
+	PromptTool = permprompt.PromptTool
 )
-
-// PromptTool is the value of claude's --permission-prompt-tool.
-const PromptTool = "mcp__" + ServerName + "__" + ToolName
 
 // input is what claude passes the tool.
 type input struct {
