@@ -1,7 +1,8 @@
 // Package cli is Lazuli's headless command line: the subcommands of the
 // lazuli binary that never open a window (ls, show, import, context, check,
 // dump, run, compact, fork, pin, archive, import-native, search, reindex,
-// stats, files, refs, sql, chronicle, export, sync, team). It never uses Fyne.
+// stats, files, refs, sql, chronicle, export, sync, team, permissions). It
+// never uses Fyne.
 package cli
 
 import (
@@ -57,18 +58,19 @@ func commands() []command {
 		{"sql", "[--store P]... [--project DIR] [--json] [--limit N] QUERY", "run one read-only SQL query over the insight index and the stores' events", runSQL},
 		{"chronicle", "standup|tips|improve [--store P]... [--project DIR] [--since 24h|7d|DATE|all] [--agent auto|builtin|claude|codex] [--json]", "write a standup, tips, or where the agent struggled, from the history (every claim cites its session and event)", runChronicle},
 		{"export", "[--store P] SESSION [--format md|html|json] [-o FILE|-] [--redact | --allow-secrets] [--force] [--scan-only] [--json]", "export a session to Markdown, HTML or JSON after a secret scan", runExport},
-		{"run", "[--store P] [--session SESSION] [--backend claude|codex] [--model M] [--no-full-text] [--json] [--] PROMPT|-", "run an agent CLI on a prompt (after --, a prompt starting with - is not an option), saving its events as they stream", runRun},
+		{"run", "[--store P] [--session SESSION] [--backend claude|codex] [--model M] [--no-full-text] [--yes] [--json] [--] PROMPT|-", "run an agent CLI on a prompt (after --, a prompt starting with - is not an option), saving its events as they stream", runRun},
 		{"compact", "[--store P] SESSION [--agent auto|builtin|claude|codex] [--json]", "compact a session's older history into a summary", runCompact},
 		{"sync", "push --pg URL [--project DIR | --store P]... [--machine NAME] [--allow-secrets] [--watch] [--json]", "push sessions to the team's PostgreSQL database", runSync},
 		{"team", "ls|show|search|stats|pull --pg URL [--json] [ARGS]", "browse, search, total and pull the team's sessions", runTeam},
 		{"fork", "[--store P] SESSION --at SEQ [--name N] [--json]", "start a new session from a copy of a session's history before one of its prompts", runFork},
+		{"permissions", permissionsUsage, "show or change a session's permission mode and rules (or, with --project, the project's defaults)", runPermissions},
 	}, pinCommands()...)
 }
 
 // IsCommand reports whether name is a CLI subcommand (or a help request),
 // so the binary can route it here instead of opening a window.
 func IsCommand(name string) bool {
-	if name == "help" || name == "-h" || name == "--help" {
+	if name == "help" || name == "-h" || name == "--help" || name == MCPPermissionsCommand {
 		return true
 	}
 	for _, c := range commands() {
@@ -86,7 +88,8 @@ func Run(ctx context.Context, env *Env, args []string) int {
 		usage(env.Stdout)
 		return ExitOK
 	}
-	for _, c := range commands() {
+	cmds := append(commands(), command{MCPPermissionsCommand, "--socket S", "", runMCPPermissions}) // hidden: claude runs it
+	for _, c := range cmds {
 		if c.name != args[0] {
 			continue
 		}

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"context"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/lazuli-app/lazuli/internal/testcache"
@@ -9,7 +11,7 @@ import (
 
 // TestMain keeps the tests' caches out of the user's cache folder. It also
 // runs the test binary as a helper process when a test asks for one (see
-// killedWriterMain, launchMain, repeatMain).
+// killedWriterMain, launchMain, repeatMain, cliArgsEnv).
 func TestMain(m *testing.M) {
 	if os.Getenv(killedWriterEnv) != "" {
 		os.Exit(killedWriterMain())
@@ -19,6 +21,9 @@ func TestMain(m *testing.M) {
 	}
 	if os.Getenv(repeatEnv) != "" {
 		os.Exit(repeatMain())
+	}
+	if args := os.Getenv(cliArgsEnv); args != "" {
+		os.Exit(Run(context.Background(), &Env{Stdout: os.Stdout, Stderr: os.Stderr, Dir: "."}, strings.Split(args, "\n")))
 	}
 	code := testcache.Run(m)
 	removeLazuliBinary()

@@ -93,6 +93,7 @@ func parseRunArgs(env *Env, args []string) (runRequest, error) {
 	model := fs.String("model", "", "model passed to the CLI (default: the session's, else the CLI's)")
 	fs.BoolVar(&req.asJSON, "json", false, "print a JSON result at the end instead of the transcript")
 	noFull := fs.Bool("no-full-text", false, fullTextFlagHelp)
+	yes := fs.Bool("yes", false, "allow what the agent asks permission for (default: deny it)")
 	if err := rejectFlagLikePrompt(fs, args); err != nil {
 		return req, err
 	}
@@ -125,8 +126,14 @@ func parseRunArgs(env *Env, args []string) (runRequest, error) {
 		return req, err
 	}
 	dir := worktreeDir(req.path)
+	defaults, err := project.DefaultPermissions(projectKeyOf(req.path))
+	if err != nil {
+		return req, err
+	}
 	req.opts = agents.RunOptions{Worktree: project.BranchOf(dir),
-		Turn: agents.TurnOptions{Backend: backend, Model: *model, Dir: dir}}
+		Turn: agents.TurnOptions{Backend: backend, Model: *model, Dir: dir, ProjectPermissions: defaults,
+			Ask:     runAsker(env.Stderr, *yes),
+			Notices: &agents.Notices{Show: func(s string) { fmt.Fprintln(env.Stderr, "lazuli: "+s) }}}}
 	return req, nil
 }
 
