@@ -1,0 +1,77 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	fm "github.com/lazuli-app/lazuli/internal/fakemodel"
+)
+
+// touchScript makes claude run `touch ran.txt` with Bash, then answer.
+func touchScript() fm.Script {
+	return fm.Script{fm.Tools("Touching ran.txt.", fm.Bash("touch ran.txt")), fm.Text("Finished.")}
+}
+
+// TestAskThroughLazuli: the real claude, in a session whose mode is ask,
+// asks Lazuli's permission prompt tool (the lazuli binary's MCP server)
+// before running Bash; `lazuli run` denies (the tool does not run, and
+// claude is told the user denied it) and `lazuli run --yes` allows it
+// once (the tool runs). Nothing sets IS_SANDBOX: ask mode runs as root.
+func TestAskThroughLazuli(t *testing.T) {
+	fm.NeedCLI(t, "claude")
+	h := newHarness(t, touchScript())
+	h.setEnv("IS_SANDBOX=", "LAZULI_CONFIG_DIR="+t.TempDir())
+	h.ok("permissions", "--store", h.store, "--project", "mode", "ask")
+
+	rr, r := h.run(backend{name: "claude"}, "Touch ran.txt.")
+	if rr.Session != 1 || !strings.Contains(r.stderr, "denied Bash: touch ran.txt") {
+		t.Fatalf("want the ask denied by lazuli run:\n%s", r)
+	}
+	if _, err := os.Stat(filepath.Join(h.work, "ran.txt")); !os.IsNotExist(err) {
+		t.Errorf("ran.txt exists after a deny (%v): the tool ran", err)
+	}
+	evs := h.show(1)
+	res := kinds(evs, "ToolResult")
+	if len(res) != 1 || res[0].field("is_error") != "true" || !strings.Contains(res[0].String(), "denied") {
+		t.Errorf("want one failed Bash result saying it was denied\n%s", dumpEvents(evs))
+	}
+	if reqs := h.srv.Model(); len(reqs) == 0 {
+		t.Errorf("the model was never asked")
+	}
+
+	rr, r = h.run(backend{name: "claude"}, "--yes", "--session", "1", "Touch ran.txt.")
+	if rr.Completed == nil || !*rr.Completed || !strings.Contains(r.stderr, "allowed Bash: touch ran.txt (--yes)") {
+		t.Fatalf("want the ask allowed with --yes:\n%s", r)
+	}
+	if _, err := os.Stat(filepath.Join(h.work, "ran.txt")); err != nil {
+		t.Errorf("ran.txt missing after allow: %v", err)
+	}
+	h.check()
+}
+
+// TestRootRunsClaude: as root, with no variable that defeats claude's root
+// check, a session in the default bypass mode runs (claude refuses
+// --dangerously-skip-permissions there): Lazuli runs it in acceptEdits,
+// so a Write goes through, and says so once on stderr.
+func TestRootRunsClaude(t *testing.T) {
+	fm.NeedCLI(t, "claude")
+	if os.Geteuid() != 0 {
+		t.Skip("not root")
+	}
+	h := newHarness(t, fm.Script{
+		fm.Tools("Writing.", fm.Call("Write", map[string]any{"file_path": "{{CWD}}/notes.txt", "content": "alpha\n"})),
+		fm.Text("Written.")})
+	h.setEnv("IS_SANDBOX=", "LAZULI_CONFIG_DIR="+t.TempDir())
+	rr, r := h.run(backend{name: "claude"}, "Write notes.txt.")
+	if r.code != 0 || rr.Completed == nil || !*rr.Completed {
+		t.Fatalf("want a completed run as root:\n%s", r)
+	}
+	if n := strings.Count(r.stderr, "Running as root"); n != 1 {
+		t.Errorf("root notice shown %d times:\n%s", n, r)
+	}
+	if got, err := os.ReadFile(filepath.Join(h.work, "notes.txt")); err != nil || string(got) != "alpha\n" {
+		t.Errorf("notes.txt = %q, %v", got, err)
+	}
+}
