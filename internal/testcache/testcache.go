@@ -1,5 +1,7 @@
 // Package testcache keeps a test binary's caches (the list counts that every
-// ListSessions saves, the search index) out of the user's cache folder.
+// ListSessions saves, the search index) out of the user's cache folder, and
+// its settings (the projects' default permissions) out of the user's
+// configuration folder.
 package testcache
 
 import (
@@ -7,14 +9,28 @@ import (
 	"os"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/project"
 	"github.com/lazuli-app/lazuli/store"
 )
 
 // Run points store.CacheDirEnv at a temporary folder unless the caller set
-// it, runs the tests and removes the folder. Use it as
+// it, and project.ConfigDirEnv at another unless the caller set it, runs
+// the tests and removes the folders. Use it as
 //
 //	func TestMain(m *testing.M) { os.Exit(testcache.Run(m)) }
 func Run(m *testing.M) int {
+	if os.Getenv(project.ConfigDirEnv) == "" {
+		dir, err := os.MkdirTemp("", "lazuli-test-config-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "testcache:", err)
+			return 1
+		}
+		defer os.RemoveAll(dir) //nolint:errcheck // a temporary folder
+		if err := os.Setenv(project.ConfigDirEnv, dir); err != nil {
+			fmt.Fprintln(os.Stderr, "testcache:", err)
+			return 1
+		}
+	}
 	if os.Getenv(store.CacheDirEnv) != "" {
 		return m.Run()
 	}
