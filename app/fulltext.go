@@ -2,6 +2,8 @@ package app
 
 import (
 	"fyne.io/fyne/v2"
+
+	"github.com/lazuli-app/lazuli/project"
 )
 
 // prefFullTextOff, followed by a project's key, is set when the project
@@ -12,19 +14,7 @@ const prefFullTextOff = "fulltext.off:"
 // projectKey names the window's project in preferences: the smallest of
 // its worktree folders (or store files), the same whichever worktree the
 // project was opened from.
-func (pw *projectWindow) projectKey() string {
-	key := ""
-	for _, wt := range pw.wts {
-		k := wt.Dir
-		if k == "" {
-			k = wt.StorePath
-		}
-		if key == "" || k < key {
-			key = k
-		}
-	}
-	return key
-}
+func (pw *projectWindow) projectKey() string { return project.Key(pw.wts) }
 
 // keepFullText reports the project's setting: on unless turned off (and
 // on for a window without preferences).

@@ -227,13 +227,18 @@ func (rn *runner) runWorkflow(ctx context.Context, run *runRef, prompt, model, w
 	if err != nil {
 		return err
 	}
+	defaults, err := rn.pw.perms.projectDefaults()
+	if err != nil {
+		return err
+	}
 	// The window's store watcher shows what the turns save; RunSaved only
 	// feeds the "may be compacting" banner.
 	opts := agents.RunOptions{
 		Turn: agents.TurnOptions{Config: rn.pw.ui.agentConfig(), Model: model, Dir: rn.worktreeDir(run.ref.StorePath),
 			OnProgress: func(line string) {
 				rn.pw.status.set(run.ref, fmt.Sprintf("Running %s on %s — %s", rs.backend, runName(run.ref), project.OneLine(errors.New(line))), false)
-			}},
+			},
+			ProjectPermissions: defaults, Ask: rn.pw.perms.ask(run.ref.StorePath), Notices: rn.pw.perms.notices},
 		Worktree: worktree,
 		Compact:  rn.pw.compact.compactForRun(run.ref.StorePath),
 		OnEvent: func(ev agents.RunEvent) {

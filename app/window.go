@@ -41,6 +41,7 @@ type projectWindow struct {
 	status  *statusLine    // the prompt box's status and what it is about (status.go)
 	first   *firstRunPanel // the first-run panel of a project without sessions (firstrun.go)
 	team    *teamSource    // the sidebar's Team source (teamsource.go); nil in some tests
+	perms   *permissions   // the header's mode, the permission dialogs, the root notice (permissions.go)
 
 	closeWin func() // closes a read-only window (setupReadOnly)
 }
@@ -50,6 +51,7 @@ type intents struct {
 	*shownSession
 	*sessionList
 	*runner
+	*permissions
 }
 
 // newWindowParts builds a window's owners and its main view, starting
@@ -68,7 +70,8 @@ func newWindowParts(ui *gui, wts []Worktree, readOnly bool) *projectWindow {
 	pw.tools = &toolWindows{pw: pw}
 	pw.status = &statusLine{pw: pw}
 	pw.first = newFirstRunPanel(pw)
-	pw.mv = views.NewMainView(intents{pw.shown, pw.list, pw.runner})
+	pw.perms = newPermissions(pw)
+	pw.mv = views.NewMainView(intents{pw.shown, pw.list, pw.runner, pw.perms})
 	return pw
 }
 

@@ -15,6 +15,7 @@ type Actions interface {
 	RunActions
 	LifecycleActions
 	SessionInsightActions
+	PermissionActions
 
 	// SelectSession opens ref in the transcript.
 	SelectSession(ref SessionRef)

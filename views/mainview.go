@@ -2,6 +2,8 @@ package views
 
 import (
 	"fmt"
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
@@ -38,6 +40,8 @@ type MainView struct {
 	origin     ForkOrigin
 	parentLink *tapText        // "↖ <parent>" on a sub-agent's session
 	parentBox  *fyne.Container // parentLink, centred; hidden as a whole
+	mode       *widget.Button  // the session's permission mode; opens its settings
+	usageRow   *fyne.Container // usage and mode; hidden when both are
 	header     *fyne.Container
 	files      *FilesPanel        // the Files tab: the files of the session shown
 	tabs       *container.AppTabs // the transcript and the Files tab
@@ -74,8 +78,13 @@ func NewMainView(a Actions) *MainView {
 	m.parentBox.Hide()
 	m.refs, m.refsRow = newRefsRow()
 	m.refsRow.Hide()
+	m.mode = widget.NewButtonWithIcon("", theme.AccountIcon(), func() { a.EditPermissions(m.transcript.ref) })
+	m.mode.Importance = widget.LowImportance
+	m.mode.Hide()
+	m.usageRow = container.NewBorder(nil, nil, nil, m.mode, m.usage)
+	m.usageRow.Hide()
 	m.header = container.NewBorder(nil, widget.NewSeparator(), m.parentBox, nil, container.NewVBox(
-		container.New(&sessionHeaderLayout{title: m.title, meter: m.meter}, m.title, m.meter), m.usage, m.refsRow))
+		container.New(&sessionHeaderLayout{title: m.title, meter: m.meter}, m.title, m.meter), m.usageRow, m.refsRow))
 	m.banner.Hide()
 	m.forkLink = newForkLink(m, a)
 	m.top = container.NewVBox(m.header, m.forkLink, m.banner)
@@ -145,6 +154,7 @@ func (m *MainView) ShowSession(ref SessionRef, s store.Session, events []store.S
 	if m.usageRef != ref {
 		m.usage.SetText("")
 		m.usage.Hide()
+		m.showUsageRow()
 	}
 	if m.transcript.ref != ref {
 		m.files.SetFiles(nil)
@@ -190,6 +200,7 @@ func (m *MainView) SetSessionUsage(ref SessionRef, text string) {
 	} else {
 		m.usage.Show()
 	}
+	m.showUsageRow()
 	m.right.Refresh() // the header's height changed: lay out what sits below it again
 }
 
@@ -204,6 +215,40 @@ func (m *MainView) SetParentLink(parent string) {
 		m.parentBox.Show()
 	}
 	m.right.Refresh() // the header's height may have changed
+}
+
+// SetPermissionMode shows, in the header of session ref, its permission
+// mode (e.g. "Ask"); "" hides it. Tapping it sends EditPermissions.
+func (m *MainView) SetPermissionMode(ref SessionRef, mode string) {
+	if m.transcript.ref != ref {
+		return
+	}
+	if mode == "" {
+		m.mode.Hide()
+	} else {
+		m.mode.SetText("Permissions: " + mode)
+		m.mode.Show()
+	}
+	m.showUsageRow()
+	m.right.Refresh()
+}
+
+// showUsageRow shows the row of the usage and the mode when either is
+// shown: an empty row would still take the VBox's padding.
+func (m *MainView) showUsageRow() {
+	if m.usage.Hidden && m.mode.Hidden {
+		m.usageRow.Hide()
+	} else {
+		m.usageRow.Show()
+	}
+}
+
+// PermissionMode returns the mode the header shows; "" when hidden.
+func (m *MainView) PermissionMode() string {
+	if m.mode.Hidden {
+		return ""
+	}
+	return strings.TrimPrefix(m.mode.Text, "Permissions: ")
 }
 
 // SessionUsage returns the usage text of the header.
@@ -239,6 +284,8 @@ func (m *MainView) emptyHeader(title string) {
 	m.setRefs(nil)
 	m.SetForkOrigin(ForkOrigin{})
 	m.parentBox.Hide()
+	m.mode.Hide()
+	m.showUsageRow()
 	m.meter.Set(0)
 	m.meter.Hide()
 	m.header.Refresh()

@@ -201,3 +201,4 @@ func (readOnly) OpenSubagent(SessionRef, string)  {}
 func (readOnly) OpenParent(SessionRef)            {}
 func (readOnly) LoadFileDiffs(InsightFile)        {}
 func (readOnly) OpenRef(RefChip)                  {}
+func (readOnly) EditPermissions(SessionRef)       {}
