@@ -287,17 +287,22 @@ func ShowPermissionPrompt(w fyne.Window, p PermissionPrompt, answer func(Permiss
 	allow := widget.NewButton("Allow", func() { pd.choose(ChoiceAllow) })
 	allow.Importance = widget.HighImportance
 	alw := widget.NewButton(always, func() { pd.choose(ChoiceAlways) })
-	note := widget.NewLabel("“Always” adds a rule to this session; Permissions… in the header edits them.")
+	note := widget.NewLabel("“Always” adds a rule to this session; the Permissions button in the header edits them.")
 	note.Importance = widget.LowImportance
 	note.Wrapping = fyne.TextWrapWord
-	content := container.NewVBox(head, subject, container.NewVScroll(input), note)
-	if p.Input == "" {
-		content = container.NewVBox(head, subject, note)
+	content := container.NewVBox(head, subject, note)
+	if p.Input != "" {
+		// Up to 10 lines of the input show at once; more scroll.
+		line := fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{Monospace: true}).Height
+		lines := min(strings.Count(p.Input, "\n")+1, 10)
+		scroll := container.NewVScroll(input)
+		scroll.SetMinSize(fyne.NewSize(0, float32(lines)*(line+theme.LineSpacing())+2*theme.InnerPadding()))
+		content = container.NewVBox(head, subject, scroll, note)
 	}
 	pd.d = dialog.NewCustomWithoutButtons("Permission requested", content, w)
 	pd.d.SetButtons([]fyne.CanvasObject{deny, alw, allow})
 	pd.d.SetOnClosed(func() { pd.choose(ChoiceDeny) })
-	pd.d.Resize(fyne.NewSize(560, pd.d.MinSize().Height+min(float32(strings.Count(p.Input, "\n"))*18, 200)))
+	pd.d.Resize(fyne.NewSize(560, pd.d.MinSize().Height))
 	pd.d.Show()
 	return pd
 }
