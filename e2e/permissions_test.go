@@ -75,3 +75,26 @@ func TestRootRunsClaude(t *testing.T) {
 		t.Errorf("notes.txt = %q, %v", got, err)
 	}
 }
+
+// TestCodexModes: the real codex accepts the sandbox and approval flags of
+// each mode but bypass and completes a turn with them; the rules it
+// cannot apply are listed, never passed.
+func TestCodexModes(t *testing.T) {
+	fm.NeedCLI(t, "codex")
+	for _, mode := range []string{"acceptEdits", "plan", "ask"} {
+		t.Run(mode, func(t *testing.T) {
+			h := newHarness(t, fm.Script{fm.Text("Nothing to change.")})
+			h.setEnv("LAZULI_CONFIG_DIR=" + t.TempDir())
+			h.ok("permissions", "--store", h.store, "--project", "mode", mode)
+			h.ok("permissions", "--store", h.store, "--project", "add", "allow", "Bash(git *)")
+			rr, r := h.run(backend{name: "codex"}, "Look around.")
+			if r.code != 0 || rr.Completed == nil || !*rr.Completed {
+				t.Fatalf("want a completed codex run in %s mode:\n%s", mode, r)
+			}
+			out := h.ok("permissions", "--store", h.store, "S1").stdout
+			if !strings.Contains(out, "codex: allow Bash(git *): codex has no per-tool rules") {
+				t.Errorf("the rule codex cannot apply is not listed:\n%s", out)
+			}
+		})
+	}
+}
