@@ -82,7 +82,8 @@ func TestLayers(t *testing.T) {
 
 	// No Fyne below app and views: the model, the workflows and the CLI
 	// are plain Go, testable without a display.
-	plain := []string{"store", "agents", "search", "insight", "indexdb", "chronicle", "export", "editdiff", "display", "printable", "project", "teamsync", "cli"}
+	plain := []string{"store", "agents", "search", "insight", "indexdb", "chronicle", "export", "editdiff", "display", "printable", "project", "teamsync", "cli",
+		"permprompt", "permprompt/mcpserve"}
 	sub := agentsPackages(pkgs)
 	if len(sub) < 5 {
 		t.Errorf("agents has subpackages %v; want agents/parse, claude, codex, native and summary checked too", sub)
