@@ -20,40 +20,14 @@ import (
 // overlayOf returns the objects of type T in the window's top overlay.
 func overlayOf[T fyne.CanvasObject](w fyne.Window) []T {
 	var out []T
-	var walk func(fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
-		if v, ok := o.(T); ok {
-			out = append(out, v)
-		}
-		switch c := o.(type) {
-		case *fyne.Container:
-			for _, k := range c.Objects {
-				walk(k)
-			}
-		case fyne.Widget:
-			for _, k := range test.WidgetRenderer(c).Objects() {
-				walk(k)
-			}
-		}
-	}
-	fyne.DoAndWait(func() { // the dialog is built by fyne.Do from the agent's goroutine
-		if top := w.Canvas().Overlays().Top(); top != nil {
-			walk(top)
-		}
-	})
+	fyne.DoAndWait(func() { out = widgetsOf[T](w.Canvas().Overlays().Top()) })
 	return out
 }
 
 // tapOverlay taps the button labelled text in the window's top overlay.
 func tapOverlay(t *testing.T, w fyne.Window, text string) {
 	t.Helper()
-	for _, b := range overlayOf[*widget.Button](w) {
-		if b.Text == text {
-			fyne.DoAndWait(func() { test.Tap(b) })
-			return
-		}
-	}
-	t.Fatalf("no %q button in the dialog", text)
+	fyne.DoAndWait(func() { tapDialogButton(t, w, text) })
 }
 
 // TestPermissionsInWindow: the header shows the mode of the session shown

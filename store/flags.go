@@ -47,12 +47,9 @@ const liveFlags = `FROM lazuli_session_flags f JOIN sessions s ON s.id = f.sessi
 // store without FlagsTable yields an empty map.
 func (s *Store) SessionFlags(ctx context.Context) (map[int64]Flags, error) {
 	out := map[int64]Flags{}
-	db, _, err := s.reader(ctx)
+	db, err := s.ownTableReader(ctx, FlagsTable)
 	if err != nil || db == nil {
 		return out, wrapFlags(err)
-	}
-	if ok, err := hasTable(ctx, db, FlagsTable); err != nil || !ok {
-		return out, wrapFlags(classify(err))
 	}
 	rows, err := db.QueryContext(ctx, "SELECT f.session_id, COALESCE(f.pinned_at, ''), COALESCE(f.archived_at, '') "+liveFlags)
 	if err != nil {
@@ -101,20 +98,9 @@ func (s *Store) SetArchived(ctx context.Context, id int64, on bool) error {
 // sessions that are gone.
 func (s *Store) setFlag(ctx context.Context, id int64, column string, on bool) error {
 	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
-		var created string
-		err := tx.QueryRowContext(ctx, "SELECT created FROM sessions WHERE id = ?", id).Scan(&created)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
+		created, err := sessionRowTx(ctx, tx, id, FlagsTable, flagsSchema)
 		if err != nil {
 			return err
-		}
-		if _, err := tx.ExecContext(ctx, flagsSchema); err != nil {
-			return fmt.Errorf("create %s: %w", FlagsTable, err)
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM lazuli_session_flags WHERE NOT EXISTS
-			(SELECT 1 FROM sessions s WHERE s.id = session_id AND s.created = session_created)`); err != nil {
-			return fmt.Errorf("clear %s: %w", FlagsTable, err)
 		}
 		// column is one of two constants, never user input.
 		if _, err := tx.ExecContext(ctx, `INSERT INTO lazuli_session_flags(session_id, session_created, `+column+`)
@@ -130,6 +116,45 @@ func (s *Store) setFlag(ctx context.Context, id int64, column string, on bool) e
 		err = ErrNotFound
 	}
 	return err
+}
+
+// ownTableReader returns the reader of a store that has table, one of
+// Lazuli's own; nil (and no error) when the file or the table does not
+// exist yet.
+func (s *Store) ownTableReader(ctx context.Context, table string) (*sql.DB, error) {
+	db, _, err := s.reader(ctx)
+	if err != nil || db == nil {
+		return nil, err
+	}
+	if ok, err := hasTable(ctx, db, table); err != nil || !ok {
+		return nil, classify(err)
+	}
+	return db, nil
+}
+
+// sessionRowTx prepares a write to table, one of Lazuli's own tables keyed
+// by session id and created (created by schema when missing): it returns
+// the created text of session id (ErrNotFound when there is none) and
+// removes the table's rows whose session is gone or was replaced under a
+// reused id.
+func sessionRowTx(ctx context.Context, tx *sql.Tx, id int64, table, schema string) (string, error) {
+	var created string
+	err := tx.QueryRowContext(ctx, "SELECT created FROM sessions WHERE id = ?", id).Scan(&created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", ErrNotFound
+	}
+	if err != nil {
+		return "", err
+	}
+	if _, err := tx.ExecContext(ctx, schema); err != nil {
+		return "", fmt.Errorf("create %s: %w", table, err)
+	}
+	// table is one of Lazuli's table names, never user input.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE NOT EXISTS
+		(SELECT 1 FROM sessions s WHERE s.id = session_id AND s.created = session_created)`); err != nil {
+		return "", fmt.Errorf("clear %s: %w", table, err)
+	}
+	return created, nil
 }
 
 // checkFlags reports FlagsTable as information, and rows whose session is

@@ -24,7 +24,7 @@ func TestSessionFlags(t *testing.T) {
 	if got := rawQueryString(t, s.Path(), "SELECT COUNT(*) FROM sqlite_master WHERE name = 'lazuli_session_flags'"); got != "0" {
 		t.Errorf("reading created the table")
 	}
-	before := rawQueryString(t, s.Path(), "SELECT group_concat(id || name || worktree || created, ',') FROM sessions") + rawEventRows(t, s.Path())
+	before := sessionRows(t, s.Path())
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
@@ -48,7 +48,7 @@ func TestSessionFlags(t *testing.T) {
 	if got := rawQueryString(t, s.Path(), "SELECT group_concat(session_id) FROM lazuli_session_flags"); got != fmt.Sprint(a.ID) {
 		t.Errorf("rows %q: a session with no mark keeps a row", got)
 	}
-	if after := rawQueryString(t, s.Path(), "SELECT group_concat(id || name || worktree || created, ',') FROM sessions") + rawEventRows(t, s.Path()); after != before {
+	if after := sessionRows(t, s.Path()); after != before {
 		t.Errorf("marks changed AZUREAL's rows")
 	}
 	if err := s.SetPinned(ctx, 99, true); !errors.Is(err, ErrNotFound) {
@@ -58,6 +58,23 @@ func TestSessionFlags(t *testing.T) {
 	if err != nil || !rep.OK() || !hasFinding(rep, "session_flags", SeverityInfo) || hasFinding(rep, "session_flags_stale", SeverityWarning) {
 		t.Errorf("Check() = %+v, %v", rep.Findings, err)
 	}
+}
+
+// sessionRows is every row of AZUREAL's sessions and events tables, to
+// compare before and after a write to one of Lazuli's own tables.
+func sessionRows(t *testing.T, path string) string {
+	t.Helper()
+	return rawQueryString(t, path, "SELECT group_concat(id || name || worktree || created, ',') FROM sessions") + rawEventRows(t, path)
+}
+
+// azurealDeletes plays AZUREAL's delete of session deleted (foreign keys
+// on, then VACUUM), and a delete of session reused with foreign keys off
+// followed by a new session under its id.
+func azurealDeletes(t *testing.T, path string, deleted, reused int64) {
+	t.Helper()
+	rawExec(t, path, "PRAGMA foreign_keys = ON", fmt.Sprintf("DELETE FROM sessions WHERE id = %d", deleted), "VACUUM",
+		"PRAGMA foreign_keys = OFF", fmt.Sprintf("DELETE FROM sessions WHERE id = %d", reused),
+		fmt.Sprintf("INSERT INTO sessions(id, name, worktree, created) VALUES (%d, 'reused', 'main', '2001-01-01 00:00:00')", reused))
 }
 
 // TestSessionFlagsUnderAZUREAL: AZUREAL's delete takes a session's marks
@@ -77,9 +94,7 @@ func TestSessionFlagsUnderAZUREAL(t *testing.T) {
 	}
 	path := s.Path()
 	s.Close()
-	rawExec(t, path, "PRAGMA foreign_keys = ON", fmt.Sprintf("DELETE FROM sessions WHERE id = %d", a.ID), "VACUUM",
-		"PRAGMA foreign_keys = OFF", fmt.Sprintf("DELETE FROM sessions WHERE id = %d", c.ID),
-		fmt.Sprintf("INSERT INTO sessions(id, name, worktree, created) VALUES (%d, 'reused', 'main', '2001-01-01 00:00:00')", c.ID))
+	azurealDeletes(t, path, a.ID, c.ID)
 	if got := rawQueryString(t, path, "SELECT group_concat(session_id) FROM lazuli_session_flags"); got != fmt.Sprintf("%d,%d", b.ID, c.ID) {
 		t.Errorf("rows left %q", got)
 	}

@@ -54,12 +54,9 @@ func (p Permissions) IsZero() bool { return p.Mode == "" && len(p.Rules) == 0 }
 // rules are not a JSON list is an error, never read as "no rules".
 func (s *Store) SessionPermissions(ctx context.Context, id int64) (Permissions, error) {
 	var p Permissions
-	db, _, err := s.reader(ctx)
+	db, err := s.ownTableReader(ctx, PermissionsTable)
 	if err != nil || db == nil {
 		return p, wrapPermissions(err)
-	}
-	if ok, err := hasTable(ctx, db, PermissionsTable); err != nil || !ok {
-		return p, wrapPermissions(classify(err))
 	}
 	var rules string
 	err = db.QueryRowContext(ctx, `SELECT p.mode, p.rules FROM lazuli_permissions p
@@ -80,12 +77,9 @@ func (s *Store) SessionPermissions(ctx context.Context, id int64) (Permissions, 
 // of its own, by id (for the sidebar and headers).
 func (s *Store) SessionModes(ctx context.Context) (map[int64]string, error) {
 	out := map[int64]string{}
-	db, _, err := s.reader(ctx)
+	db, err := s.ownTableReader(ctx, PermissionsTable)
 	if err != nil || db == nil {
 		return out, wrapPermissions(err)
-	}
-	if ok, err := hasTable(ctx, db, PermissionsTable); err != nil || !ok {
-		return out, wrapPermissions(classify(err))
 	}
 	rows, err := db.QueryContext(ctx, `SELECT p.session_id, p.mode FROM lazuli_permissions p
 		JOIN sessions s ON s.id = p.session_id AND s.created = p.session_created WHERE p.mode != ''`)
@@ -122,20 +116,9 @@ func (s *Store) SetSessionPermissions(ctx context.Context, id int64, p Permissio
 // "always allow" answers do not lose each other).
 func (s *Store) UpdateSessionPermissions(ctx context.Context, id int64, change func(*Permissions) error) error {
 	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
-		var created string
-		err := tx.QueryRowContext(ctx, "SELECT created FROM sessions WHERE id = ?", id).Scan(&created)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
+		created, err := sessionRowTx(ctx, tx, id, PermissionsTable, permissionsSchema)
 		if err != nil {
 			return err
-		}
-		if _, err := tx.ExecContext(ctx, permissionsSchema); err != nil {
-			return fmt.Errorf("create %s: %w", PermissionsTable, err)
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM lazuli_permissions WHERE NOT EXISTS
-			(SELECT 1 FROM sessions s WHERE s.id = session_id AND s.created = session_created)`); err != nil {
-			return fmt.Errorf("clear %s: %w", PermissionsTable, err)
 		}
 		var p Permissions
 		var rules string

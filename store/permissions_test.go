@@ -26,7 +26,7 @@ func TestSessionPermissions(t *testing.T) {
 	if got := rawQueryString(t, s.Path(), "SELECT COUNT(*) FROM sqlite_master WHERE name = 'lazuli_permissions'"); got != "0" {
 		t.Errorf("reading created the table")
 	}
-	before := rawQueryString(t, s.Path(), "SELECT group_concat(id || name || worktree || created, ',') FROM sessions") + rawEventRows(t, s.Path())
+	before := sessionRows(t, s.Path())
 	want := Permissions{Mode: "ask", Rules: []PermissionRule{
 		{Permission: "Bash", Pattern: "git *", Action: "allow", Source: "session", AddedAt: "2026-01-02 03:04:05"}}}
 	if err := s.SetSessionPermissions(ctx, a.ID, want); err != nil {
@@ -54,7 +54,7 @@ func TestSessionPermissions(t *testing.T) {
 	if got := rawQueryString(t, s.Path(), "SELECT group_concat(session_id) FROM lazuli_permissions"); got != fmt.Sprint(a.ID) {
 		t.Errorf("rows %q: a session with no permissions keeps a row", got)
 	}
-	if after := rawQueryString(t, s.Path(), "SELECT group_concat(id || name || worktree || created, ',') FROM sessions") + rawEventRows(t, s.Path()); after != before {
+	if after := sessionRows(t, s.Path()); after != before {
 		t.Errorf("permissions changed AZUREAL's rows")
 	}
 	if err := s.SetSessionPermissions(ctx, 99, Permissions{Mode: "ask"}); !errors.Is(err, ErrNotFound) {
@@ -104,9 +104,7 @@ func TestSessionPermissionsUnderAZUREAL(t *testing.T) {
 	}
 	path := s.Path()
 	s.Close()
-	rawExec(t, path, "PRAGMA foreign_keys = ON", fmt.Sprintf("DELETE FROM sessions WHERE id = %d", a.ID), "VACUUM",
-		"PRAGMA foreign_keys = OFF", fmt.Sprintf("DELETE FROM sessions WHERE id = %d", c.ID),
-		fmt.Sprintf("INSERT INTO sessions(id, name, worktree, created) VALUES (%d, 'reused', 'main', '2001-01-01 00:00:00')", c.ID))
+	azurealDeletes(t, path, a.ID, c.ID)
 	if got := rawQueryString(t, path, "SELECT group_concat(session_id) FROM lazuli_permissions"); got != fmt.Sprintf("%d,%d", b.ID, c.ID) {
 		t.Errorf("rows left %q", got)
 	}

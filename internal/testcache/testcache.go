@@ -19,30 +19,21 @@ import (
 //
 //	func TestMain(m *testing.M) { os.Exit(testcache.Run(m)) }
 func Run(m *testing.M) int {
-	if os.Getenv(project.ConfigDirEnv) == "" {
-		dir, err := os.MkdirTemp("", "lazuli-test-config-")
+	for _, v := range []struct{ env, prefix string }{
+		{project.ConfigDirEnv, "lazuli-test-config-"}, {store.CacheDirEnv, "lazuli-test-cache-"}} {
+		if os.Getenv(v.env) != "" {
+			continue
+		}
+		dir, err := os.MkdirTemp("", v.prefix)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "testcache:", err)
 			return 1
 		}
 		defer os.RemoveAll(dir) //nolint:errcheck // a temporary folder
-		if err := os.Setenv(project.ConfigDirEnv, dir); err != nil {
+		if err := os.Setenv(v.env, dir); err != nil {
 			fmt.Fprintln(os.Stderr, "testcache:", err)
 			return 1
 		}
-	}
-	if os.Getenv(store.CacheDirEnv) != "" {
-		return m.Run()
-	}
-	dir, err := os.MkdirTemp("", "lazuli-test-cache-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "testcache:", err)
-		return 1
-	}
-	defer os.RemoveAll(dir) //nolint:errcheck // a temporary folder
-	if err := os.Setenv(store.CacheDirEnv, dir); err != nil {
-		fmt.Fprintln(os.Stderr, "testcache:", err)
-		return 1
 	}
 	return m.Run()
 }

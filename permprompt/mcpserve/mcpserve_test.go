@@ -11,6 +11,25 @@ import (
 	"github.com/lazuli-app/lazuli/permprompt"
 )
 
+// connect returns an MCP client (claude's side) connected in process to
+// the server forwarding to socket.
+func connect(t *testing.T, socket string) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := NewServer(socket, "test").Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
 // TestRoundTrip: an MCP client (claude's side) calls the permission tool;
 // the request reaches the broker's handler as claude sent it, and the
 // handler's answer comes back as the one text block claude parses:
@@ -34,18 +53,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 	defer broker.Close()
 
-	st, ct := mcp.NewInMemoryTransports()
-	srv := NewServer(broker.Socket(), "test")
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connect(t, broker.Socket())
 
 	tools, err := cs.ListTools(ctx, nil)
 	if err != nil || len(tools.Tools) != 1 || "mcp__"+ServerName+"__"+tools.Tools[0].Name != PromptTool {
@@ -85,17 +93,7 @@ func TestRoundTrip(t *testing.T) {
 // says why (claude must never be told "allow" by default).
 func TestNoLazuli(t *testing.T) {
 	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := NewServer(t.TempDir()+"/none", "test").Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connect(t, t.TempDir()+"/none")
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: ToolName, Arguments: map[string]any{"tool_name": "Bash", "input": map[string]any{}}})
 	if err != nil {
 		t.Fatal(err)
