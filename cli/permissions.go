@@ -123,6 +123,9 @@ func runPermissions(ctx context.Context, env *Env, args []string) error {
 	eff := agents.EffectivePermissions(projectPerms, store.Permissions{})
 	if st != nil {
 		out.Session = sess.ID
+		if projectPerms.Rules == nil {
+			projectPerms.Rules = []store.PermissionRule{}
+		}
 		out.Project = &projectPerms
 		eff = agents.EffectivePermissions(projectPerms, own)
 	}

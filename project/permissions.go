@@ -99,6 +99,9 @@ func SetDefaultPermissions(key string, p store.Permissions) error {
 	if p.IsZero() {
 		delete(all, key)
 	} else {
+		if p.Rules == nil {
+			p.Rules = []store.PermissionRule{}
+		}
 		all[key] = p
 	}
 	b, err := json.MarshalIndent(all, "", "  ")
