@@ -247,25 +247,46 @@ func CodexUnexpressed(p Policy) []string {
 	return out
 }
 
-// Decide answers a permission request from the rules alone: the action of
-// the first rule that matches tool and input (the session's rules come
-// first), or "" when none does.
+// Decide answers a permission request from the rules alone, in claude's
+// order: a matching deny rule wins, then ask, then allow; "" when no rule
+// matches.
 func (p Policy) Decide(tool string, input json.RawMessage) string {
 	subject := ruleSubject(tool, input)
-	for _, r := range p.Rules {
-		if r.Permission == tool && patternMatches(tool, r.Pattern, subject) {
-			return r.Action
+	for _, action := range []string{ActionDeny, ActionAsk, ActionAllow} {
+		for _, r := range p.Rules {
+			if r.Action == action && ruleCovers(r.Permission, tool) && patternMatches(tool, r.Pattern, subject) {
+				return action
+			}
 		}
 	}
 	return ""
 }
 
-// AlwaysRule is the session rule an "Always allow" answer records: the
-// tool with the exact command (Bash) or file (the file tools), or the
-// whole tool when its input names neither.
+// editTools are claude's tools that change files: an Edit rule covers them
+// all (claude consults no path rule of Write itself).
+var editTools = map[string]bool{"Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true}
+
+// ruleCovers reports whether a rule of permission applies to tool.
+func ruleCovers(permission, tool string) bool {
+	return permission == tool || (permission == "Edit" && editTools[tool])
+}
+
+// AlwaysRule is the session rule an "Always allow" answer records, written
+// as claude reads it: the exact command for Bash; for a tool that changes
+// a file, Edit with the file's absolute path ("//" starts an absolute
+// path in claude's rules); Read with the file; else the whole tool.
 func AlwaysRule(tool string, input json.RawMessage, now time.Time) store.PermissionRule {
-	return store.PermissionRule{Permission: tool, Pattern: ruleSubject(tool, input), Action: ActionAllow,
+	r := store.PermissionRule{Permission: tool, Pattern: ruleSubject(tool, input), Action: ActionAllow,
 		Source: SourceSession, AddedAt: now.UTC().Format(store.TimeFormat)}
+	if tool != "Bash" && r.Pattern != "" {
+		if editTools[tool] {
+			r.Permission = "Edit"
+		}
+		if strings.HasPrefix(r.Pattern, "/") {
+			r.Pattern = "/" + r.Pattern
+		}
+	}
+	return r
 }
 
 // ruleSubject is what a rule's pattern is matched against: a Bash
@@ -291,19 +312,39 @@ func ruleSubject(tool string, input json.RawMessage) string {
 
 // patternMatches matches as claude does, as far as Lazuli needs it: ""
 // matches everything; in a Bash pattern "*" matches anything ("git *");
-// in a path pattern "**" crosses folders, "*" and "?" do not, and a
-// relative pattern matches the end of an absolute path ("src/**" matches
-// "/repo/src/a/b.go").
+// in a path pattern "**" crosses folders, "*" and "?" do not, "//" starts
+// an absolute path and "~/" one in the home folder, and any other pattern
+// ("src/**", "/src/**": relative to the project) matches the end of an
+// absolute path ("src/**" matches "/repo/src/a/b.go").
 func patternMatches(tool, pattern, subject string) bool {
 	if pattern == "" {
 		return true
 	}
-	var b strings.Builder
 	bash := tool == "Bash"
-	if !bash && !strings.HasPrefix(pattern, "/") {
-		b.WriteString("(^|/)")
-	} else {
+	if bash {
+		// "npm run test:*" (claude's older prefix form) and "git *" (one
+		// trailing wildcard) also match the bare command.
+		if prefix, ok := strings.CutSuffix(pattern, ":*"); ok {
+			return subject == prefix || strings.HasPrefix(subject, prefix+" ")
+		}
+		if prefix, ok := strings.CutSuffix(pattern, " *"); ok && !strings.Contains(prefix, "*") && subject == prefix {
+			return true
+		}
+	}
+	var b strings.Builder
+	home, _ := os.UserHomeDir()
+	switch {
+	case bash:
 		b.WriteString("^")
+	case strings.HasPrefix(pattern, "//"):
+		b.WriteString("^")
+		pattern = pattern[1:]
+	case strings.HasPrefix(pattern, "~/") && home != "":
+		b.WriteString("^")
+		pattern = strings.TrimSuffix(home, "/") + pattern[1:]
+	default:
+		b.WriteString("(^|/)")
+		pattern = strings.TrimPrefix(pattern, "/")
 	}
 	for i := 0; i < len(pattern); i++ {
 		switch c := pattern[i]; {

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -236,12 +237,36 @@ func TestRules(t *testing.T) {
 		{"Edit(/repo/*.go)", "Edit", in("file_path", "/repo/x/a.go"), false},
 		{"Read", "Read", in("file_path", "/any"), true},
 		{"Read", "Write", in("file_path", "/any"), false},
+		{"Bash(git *)", "Bash", in("command", "git"), true},
+		{"Bash(npm run test:*)", "Bash", in("command", "npm run test -- -v"), true},
+		{"Bash(npm run test:*)", "Bash", in("command", "npm run testing"), false},
+		{"Edit(//repo/*.go)", "Edit", in("file_path", "/repo/a.go"), true},
+		{"Edit(//repo/*.go)", "Edit", in("file_path", "/other/repo/a.go"), false},
+		{"Edit(/src/**)", "Edit", in("file_path", "/repo/src/a.go"), true},
+		{"Edit(src/**)", "Write", in("file_path", "/repo/src/new.go"), true},
+		{"Edit", "MultiEdit", in("file_path", "/x"), true},
 	}
 	for _, c := range cases {
 		p := Policy{Rules: []store.PermissionRule{rule("allow", c.spec)}}
 		if got := p.Decide(c.tool, c.input) == "allow"; got != c.want {
 			t.Errorf("%s on %s %s = %v, want %v", c.spec, c.tool, c.input, got, c.want)
 		}
+	}
+	// Deny wins over allow whatever their order, as in claude.
+	p := Policy{Rules: []store.PermissionRule{rule("allow", "Bash(git *)"), rule("deny", "Bash(git push *)")}}
+	if got := p.Decide("Bash", in("command", "git push origin")); got != "deny" {
+		t.Errorf("allow before deny decided %q", got)
+	}
+	// "Always" on a file change is an Edit rule on the absolute path, as
+	// claude reads it; on a command, the exact command.
+	if r := AlwaysRule("Write", in("file_path", "/w/a.go"), time.Now()); RuleSpec(r) != "Edit(//w/a.go)" || r.Source != "session" || r.AddedAt == "" {
+		t.Errorf("AlwaysRule(Write) = %+v", r)
+	}
+	if r := AlwaysRule("Bash", in("command", "ls -l"), time.Now()); RuleSpec(r) != "Bash(ls -l)" {
+		t.Errorf("AlwaysRule(Bash) = %+v", r)
+	}
+	if r := AlwaysRule("WebFetch", in("url", "https://x"), time.Now()); RuleSpec(r) != "WebFetch" {
+		t.Errorf("AlwaysRule(WebFetch) = %+v", r)
 	}
 	if got := CodexUnexpressed(Policy{Mode: ModeAsk, Rules: []store.PermissionRule{rule("allow", "Bash(git *)")}}); len(got) != 2 ||
 		!strings.Contains(got[1], "allow Bash(git *)") {

@@ -98,3 +98,29 @@ func TestCodexModes(t *testing.T) {
 		})
 	}
 }
+
+// TestAlwaysRuleReachesClaude: with the rule an "Always allow" on a Write
+// records (Edit with the file's absolute path, as lazuli permissions
+// shows it), the real claude writes the file in ask mode without the user
+// being asked (the rule goes to claude's --allowedTools, and Lazuli's
+// prompt tool answers by it too).
+func TestAlwaysRuleReachesClaude(t *testing.T) {
+	fm.NeedCLI(t, "claude")
+	h := newHarness(t, fm.Script{
+		fm.Tools("Writing.", fm.Call("Write", map[string]any{"file_path": "{{CWD}}/notes.txt", "content": "alpha\n"})),
+		fm.Text("Written.")})
+	h.setEnv("IS_SANDBOX=", "LAZULI_CONFIG_DIR="+t.TempDir())
+	h.ok("permissions", "--store", h.store, "--project", "mode", "ask")
+	notes := filepath.Join(h.work, "notes.txt")
+	if _, r := h.run(backend{name: "claude"}, "Write notes.txt."); !strings.Contains(r.stderr, "denied Write: "+notes) {
+		t.Fatalf("want the Write asked and denied:\n%s", r)
+	}
+	h.ok("permissions", "--store", h.store, "S1", "add", "allow", "Edit(/"+notes+")")
+	rr, r := h.run(backend{name: "claude"}, "--session", "1", "Write notes.txt.")
+	if rr.Completed == nil || !*rr.Completed || strings.Contains(r.stderr, "denied") || strings.Contains(r.stderr, "allowed") {
+		t.Fatalf("want the Write run without asking:\n%s", r)
+	}
+	if got, err := os.ReadFile(notes); err != nil || string(got) != "alpha\n" {
+		t.Errorf("notes.txt = %q, %v", got, err)
+	}
+}
