@@ -72,6 +72,7 @@ func NewMainView(a Actions) *MainView {
 	m.title.TextStyle.Bold = true
 	m.title.Truncation = fyne.TextTruncateEllipsis
 	m.usage.Importance = widget.LowImportance
+	m.usage.Truncation = fyne.TextTruncateEllipsis // the mode button beside it keeps its width
 	m.usage.Hide()
 	m.parentLink = newTapText("", func() { a.OpenParent(m.transcript.ref) })
 	m.parentBox = container.NewCenter(m.parentLink)

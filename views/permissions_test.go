@@ -133,6 +133,11 @@ func TestHeaderPermissionMode(t *testing.T) {
 	if m.PermissionMode() != "Ask" {
 		t.Errorf("mode %q", m.PermissionMode())
 	}
+	m.SetSessionUsage(ref, "123.4k in · 45.6k out · 1.2M cache · ~$12.34")
+	m.SetPermissionMode(ref, "Plan (read-only)")
+	if min := m.Content().MinSize(); min.Width > MinWindowSize.Width || min.Height > MinWindowSize.Height {
+		t.Errorf("with usage and mode the view needs %v, more than MinWindowSize %v", min, MinWindowSize)
+	}
 	test.Tap(m.mode)
 	if len(a.calls) == 0 || a.calls[len(a.calls)-1] != "permissions /p/a.azs#7" {
 		t.Errorf("calls %q", a.calls)
