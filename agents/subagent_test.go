@@ -189,7 +189,7 @@ func TestRunTurnStoresSubagentSessionAsItStreams(t *testing.T) {
 	cfg, env, _ := fakeCLI(t, claudeInit, claudeAgentCall, claudeSubPrompt, claudeSubCall, claudeSubResult, claudeAgentDone, "#hang")
 	saw := make(chan SubagentSaved, 10)
 	parentSaved := make(chan struct{}, 10)
-	opts := TurnOptions{Config: cfg, Env: env, Grace: 200 * time.Millisecond, FlushInterval: 20 * time.Millisecond,
+	opts := TurnOptions{Config: cfg, Env: env, Grace: 200 * time.Millisecond, Save: SaveOptions{Buffer: 20 * time.Millisecond},
 		OnSubagent: func(s SubagentSaved) { saw <- s },
 		OnSaved: func(saved []store.Event) {
 			for _, e := range saved {

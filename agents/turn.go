@@ -33,9 +33,9 @@ type TurnOptions struct {
 	// Hidden sends an internal prompt (the auto-continue block) that is not
 	// stored as a user message.
 	Hidden bool
-	// FlushInterval is the longest time parsed events wait before they are
-	// written; 0 means DefaultFlushInterval.
-	FlushInterval time.Duration
+	// Save says when parsed events are written (the policy and its
+	// buffer); the zero value is SaveChunk every DefaultFlushInterval.
+	Save SaveOptions
 	// Grace is how long the agent gets between SIGTERM and SIGKILL.
 	Grace time.Duration
 	// IdleTimeout stops an agent that printed nothing for this long.
@@ -122,9 +122,9 @@ var (
 
 // RunTurn runs one prompt on session sessionID of st: it injects the
 // session's context, starts the agent in opts.Dir, stores the clean prompt
-// and then every parsed event in small transactions as they arrive (at most
-// opts.FlushInterval apart), sets last_claude_uuid while the agent runs and
-// clears it afterwards. Cancelling ctx stops the agent's process group; the
+// and then every parsed event as opts.Save says (by default in small
+// transactions as they arrive, at most DefaultFlushInterval apart), sets
+// last_claude_uuid while the agent runs and clears it afterwards. Cancelling ctx stops the agent's process group; the
 // partial turn stays stored. The error is nil when the agent ran and its
 // turn was stored, whatever its outcome (see TurnResult); it reports a CLI
 // that could not start, a store that could not be written, or an agent
@@ -136,6 +136,9 @@ func RunTurn(ctx context.Context, st *store.Store, sessionID int64, prompt strin
 	res := TurnResult{Backend: opts.Backend, Model: opts.Model}
 	if st.ReadOnly() {
 		return res, ErrStoreReadOnly
+	}
+	if err := opts.Save.Validate(); err != nil {
+		return res, err
 	}
 	sess, err := st.GetSession(ctx, sessionID)
 	if err != nil {
@@ -178,6 +181,7 @@ type turn struct {
 	chars     int64
 	threshold int64
 	echoSeen  bool
+	stepEnded bool // a step ended since the last write (SaveStep)
 	sawResult bool
 	answered  bool   // the agent printed an event beyond its start-up
 	progress  string // the last progress line (OnProgress)
@@ -230,7 +234,9 @@ func (t *turn) run(ctx context.Context, full string) (TurnResult, error) {
 	t.proc, t.started = proc, time.Now()
 	if !t.opts.Hidden {
 		t.pending = append(t.pending, store.UserMessage(t.prompt))
-		t.flush(ctx)
+		if t.opts.Save.policy() == SaveChunk {
+			t.flush(ctx) // step and turn write it with the first step, or the turn
+		}
 	}
 	if t.opts.OnStarted != nil {
 		t.opts.OnStarted()
@@ -275,18 +281,18 @@ func (t *turn) run(ctx context.Context, full string) (TurnResult, error) {
 }
 
 // loop feeds the agent's output to the parser and flushes parsed events
-// until the process and its pipes have ended.
+// as the save policy says until the process and its pipes have ended.
 func (t *turn) loop(ctx context.Context) {
-	interval := t.opts.FlushInterval
-	if interval <= 0 {
-		interval = DefaultFlushInterval
-	}
 	idle := t.opts.IdleTimeout
 	if idle <= 0 {
 		idle = DefaultIdleTimeout
 	}
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
+	var tickC <-chan time.Time // only SaveChunk writes on a clock
+	if t.opts.Save.policy() == SaveChunk {
+		tick := time.NewTicker(t.opts.Save.interval())
+		defer tick.Stop()
+		tickC = tick.C
+	}
 	idleTimer := time.NewTimer(idle)
 	defer idleTimer.Stop()
 	connectWait := t.opts.ConnectTimeout
@@ -316,7 +322,7 @@ func (t *turn) loop(ctx context.Context) {
 			}
 			idleTimer.Reset(idle)
 			t.feed(ctx, l)
-		case <-tick.C:
+		case <-tickC:
 			t.flush(ctx)
 		case <-idleTimer.C:
 			t.stopWhy = fmt.Errorf("%w for %s", ErrAgentIdle, idle)
@@ -353,14 +359,18 @@ func (t *turn) feed(ctx context.Context, l line) {
 		t.add(e)
 	}
 	t.takeSubagents()
+	t.saveDue(ctx)
 	if t.res.StoppedForCompaction || t.res.Stopped {
 		return
 	}
 	if t.chars >= t.threshold && !t.res.NeedsCompaction {
-		// Mid-turn trigger (spec §7.2 #1): store what we have now and stop
-		// the agent unless it is finishing anyway.
+		// Mid-turn trigger (spec §7.2 #1): store what we have now (as far
+		// as the save policy writes mid-turn) and stop the agent unless it
+		// is finishing anyway.
 		t.res.NeedsCompaction = true
-		t.flush(ctx)
+		if t.opts.Save.policy() == SaveChunk {
+			t.flush(ctx)
+		}
 		if !hasComplete(t.recent) {
 			t.res.StoppedForCompaction = true
 			t.proc.stop()
@@ -388,6 +398,7 @@ func (t *turn) add(e store.Event) {
 		t.answered = true
 	}
 	t.pending = append(t.pending, e)
+	t.stepEnded = t.stepEnded || endsStep(e)
 	t.recent = append(t.recent, e)
 	if len(t.recent) > 20 {
 		t.recent = t.recent[len(t.recent)-20:]
@@ -464,7 +475,36 @@ func (t *turn) takeSubagents() {
 			t.subs = append(t.subs, sink)
 		}
 		sink.pending = append(sink.pending, se.Events...)
+		t.stepEnded = t.stepEnded || anyEndsStep(se.Events)
 	}
+}
+
+// saveDue writes the queued events, after a line of output, when the save
+// policy says so: SaveStep when a step (the parent's or a sub-agent's)
+// ended, SaveChunk when its buffer is full. SaveTurn writes only at the
+// end (finish), SaveChunk also on its clock (loop).
+func (t *turn) saveDue(ctx context.Context) {
+	switch t.opts.Save.policy() {
+	case SaveStep:
+		if t.stepEnded {
+			t.flush(ctx)
+		}
+	case SaveChunk:
+		if n := t.opts.Save.BufferSize; n > 0 && t.queued() >= n {
+			t.flush(ctx)
+		}
+	}
+	t.stepEnded = false
+}
+
+// queued is the number of events waiting to be written, the sub-agents'
+// included.
+func (t *turn) queued() int {
+	n := len(t.pending)
+	for _, s := range t.subs {
+		n += len(s.pending)
+	}
+	return n
 }
 
 // flush writes the queued events: each sub-agent's, then the parent's (so

@@ -22,7 +22,8 @@ type RunOptions struct {
 	// Turn holds the options of every turn. Its Backend and Model are the
 	// ones asked for: "" model means the session's (when its backend
 	// fits), else the CLI's default; "" backend means the model's. Its
-	// Hidden, OnSaved and OnSubagent are set by the workflow.
+	// Save is the save policy of every turn, the auto-continued ones
+	// included. Its Hidden, OnSaved and OnSubagent are set by the workflow.
 	Turn TurnOptions
 	// Worktree is the branch recorded in a new session (sessionID 0).
 	Worktree string
@@ -101,6 +102,9 @@ func RunWorkflow(ctx context.Context, st *store.Store, sessionID int64, prompt s
 	res := RunResult{SessionID: sessionID}
 	if st.ReadOnly() {
 		return res, ErrStoreReadOnly
+	}
+	if err := topts.Save.Validate(); err != nil {
+		return res, err
 	}
 	sessionModel, hasEvents := "", false // the model the session last ran with
 	if sessionID != 0 {
