@@ -58,7 +58,7 @@ func commands() []command {
 		{"sql", "[--store P]... [--project DIR] [--json] [--limit N] QUERY", "run one read-only SQL query over the insight index and the stores' events", runSQL},
 		{"chronicle", "standup|tips|improve [--store P]... [--project DIR] [--since 24h|7d|DATE|all] [--agent auto|builtin|claude|codex] [--json]", "write a standup, tips, or where the agent struggled, from the history (every claim cites its session and event)", runChronicle},
 		{"export", "[--store P] SESSION [--format md|html|json] [-o FILE|-] [--redact | --allow-secrets] [--force] [--scan-only] [--json]", "export a session to Markdown, HTML or JSON after a secret scan", runExport},
-		{"run", "[--store P] [--session SESSION] [--backend claude|codex] [--model M] [--no-full-text] [--yes] [--json] [--] PROMPT|-", "run an agent CLI on a prompt (after --, a prompt starting with - is not an option), saving its events as they stream", runRun},
+		{"run", "[--store P] [--session SESSION] [--backend claude|codex] [--model M] [--save-on chunk|step|turn] [--save-buffer-ms MS] [--save-buffer-size N] [--no-full-text] [--yes] [--json] [--] PROMPT|-", "run an agent CLI on a prompt (after --, a prompt starting with - is not an option), saving its events as they stream (--save-on: in chunks, at each model step or at the turn's end)", runRun},
 		{"compact", "[--store P] SESSION [--agent auto|builtin|claude|codex] [--json]", "compact a session's older history into a summary", runCompact},
 		{"sync", "push --pg URL [--project DIR | --store P]... [--machine NAME] [--allow-secrets] [--watch] [--json]", "push sessions to the team's PostgreSQL database", runSync},
 		{"team", "ls|show|search|stats|pull --pg URL [--json] [ARGS]", "browse, search, total and pull the team's sessions", runTeam},

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/lazuli-app/lazuli/agents"
@@ -94,6 +95,9 @@ func parseRunArgs(env *Env, args []string) (runRequest, error) {
 	fs.BoolVar(&req.asJSON, "json", false, "print a JSON result at the end instead of the transcript")
 	noFull := fs.Bool("no-full-text", false, fullTextFlagHelp)
 	yes := fs.Bool("yes", false, "allow what the agent asks permission for (default: deny it)")
+	saveOn := fs.String("save-on", "chunk", "when events are written: chunk (buffered), step (each model step) or turn (at its end only)")
+	bufferMS := fs.Int("save-buffer-ms", 0, "chunk: longest wait before a write, in ms (default 250)")
+	bufferSize := fs.Int("save-buffer-size", 0, "chunk: write at once when this many events wait (default: no limit)")
 	if err := rejectFlagLikePrompt(fs, args); err != nil {
 		return req, err
 	}
@@ -105,6 +109,10 @@ func parseRunArgs(env *Env, args []string) (runRequest, error) {
 		return req, usagef("want one PROMPT (or - to read it from stdin)")
 	}
 	req.keepFull = !*noFull
+	save, err := saveOptions(fs, *saveOn, *bufferMS, *bufferSize)
+	if err != nil {
+		return req, err
+	}
 	if req.prompt, err = readPrompt(pos[0]); err != nil {
 		return req, err
 	}
@@ -131,10 +139,33 @@ func parseRunArgs(env *Env, args []string) (runRequest, error) {
 		return req, err
 	}
 	req.opts = agents.RunOptions{Worktree: project.BranchOf(dir),
-		Turn: agents.TurnOptions{Backend: backend, Model: *model, Dir: dir, ProjectPermissions: defaults,
+		Turn: agents.TurnOptions{Backend: backend, Model: *model, Dir: dir, ProjectPermissions: defaults, Save: save,
 			Ask:     runAsker(env.Stderr, *yes),
 			Notices: &agents.Notices{Show: func(s string) { fmt.Fprintln(env.Stderr, "lazuli: "+s) }}}}
 	return req, nil
+}
+
+// saveOptions reads --save-on and its buffer flags, which only tune chunk.
+func saveOptions(fs *flag.FlagSet, policy string, bufferMS, bufferSize int) (agents.SaveOptions, error) {
+	p, err := agents.ParseSavePolicy(policy)
+	if err != nil {
+		return agents.SaveOptions{}, usagef("--save-on: %v", err)
+	}
+	if p != agents.SaveChunk && (flagSet(fs, "save-buffer-ms") || flagSet(fs, "save-buffer-size")) {
+		return agents.SaveOptions{}, usagef("--save-buffer-ms and --save-buffer-size tune --save-on chunk, not %s", p)
+	}
+	o := agents.SaveOptions{Policy: p, Buffer: time.Duration(bufferMS) * time.Millisecond, BufferSize: bufferSize}
+	if err := o.Validate(); err != nil {
+		return o, usagef("%v", err)
+	}
+	return o, nil
+}
+
+// flagSet reports whether the command line set flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // rejectFlagLikePrompt refuses an argument before any "--" that looks like
