@@ -38,7 +38,8 @@ func (pw *projectWindow) mainMenu() *fyne.MainMenu {
 	)
 	session.Items = append(session.Items, pw.list.lifecycleMenuItems()...)
 	agentsMenu := fyne.NewMenu("Agents", fyne.NewMenuItem("Agent settings…", pw.runner.showAgentSettings),
-		fyne.NewMenuItem("Project permissions…", pw.perms.editProject), pw.fullTextMenuItem(), pw.imports.nativeSyncMenuItem())
+		fyne.NewMenuItem("Project permissions…", pw.perms.editProject),
+		fyne.NewMenuItem("Save policy (this project)…", pw.runner.showSavePolicy), pw.fullTextMenuItem(), pw.imports.nativeSyncMenuItem())
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("About Lazuli", pw.onAbout))
 	return fyne.NewMainMenu(file, session, pw.tools.insightMenu(), pw.tools.chronicleMenu(), agentsMenu, help)
 }

@@ -235,6 +235,7 @@ func (rn *runner) runWorkflow(ctx context.Context, run *runRef, prompt, model, w
 	// feeds the "may be compacting" banner.
 	opts := agents.RunOptions{
 		Turn: agents.TurnOptions{Config: rn.pw.ui.agentConfig(), Model: model, Dir: rn.worktreeDir(run.ref.StorePath),
+			Save: rn.saveOptions(),
 			OnProgress: func(line string) {
 				rn.pw.status.set(run.ref, fmt.Sprintf("Running %s on %s — %s", rs.backend, runName(run.ref), project.OneLine(errors.New(line))), false)
 			},
