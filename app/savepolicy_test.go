@@ -2,19 +2,15 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2/test"
 
 	"github.com/lazuli-app/lazuli/agents"
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/internal/fakeclaude"
 	"github.com/lazuli-app/lazuli/views"
 )
 
@@ -53,41 +49,33 @@ func TestPromptBoxRunsUnderTheProjectsSavePolicy(t *testing.T) {
 	fa := test.NewTempApp(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, StoreRelPath)
-	st, err := store.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := st.CreateSession(context.Background(), "main", "")
-	st.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	gate, pidFile := filepath.Join(dir, "go"), filepath.Join(dir, "agent.pid")
-	t.Setenv("LAZULI_CLAUDE", fakeClaudeScript(t, dir, pidFile, gate))
-	t.Cleanup(func() {
-		if b, err := os.ReadFile(pidFile); err == nil {
-			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
-		}
-	})
+	id := fakeclaude.StoreWithSession(t, path)
+	gate := filepath.Join(dir, "go")
+	t.Setenv("LAZULI_CLAUDE", fakeclaude.Write(t, dir, fakeclaude.Turn{Lines: []string{
+		`{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"Listing."}]}}`,
+		`{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}`,
+		`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"a.go"}]}}`,
+		`{"type":"system","subtype":"init","session_id":"cli-app","cwd":"/w","model":"claude-opus-5-5"}`,
+	}, Gate: gate, After: []string{
+		`{"type":"result","subtype":"success","session_id":"cli-app","is_error":false,"duration_ms":10,"total_cost_usd":0}`,
+	}}))
 	pw := testWindow(t, fa, Worktree{Dir: dir, Branch: "main", StorePath: path})
 	t.Cleanup(pw.close)
 	pw.runner.setSavePolicy(views.SavePolicySettings{Policy: "turn"})
-	ref := views.SessionRef{StorePath: path, ID: s.ID}
+	ref := views.SessionRef{StorePath: path, ID: id}
 	done := make(chan error, 1)
 	go func() {
 		done <- pw.runner.runWorkflow(pw.ctx, &runRef{ref: ref}, "list the files", "", "main", &runState{started: time.Now()})
 	}()
-	st, err = pw.store(path)
+	st, err := pw.store(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	waitUntil(t, "the run read the init line", func() bool {
-		got, err := st.GetSession(context.Background(), s.ID)
+		got, err := st.GetSession(context.Background(), id)
 		return err == nil && got.LastClaudeUUID == "cli-app"
 	})
-	if got := sessionKinds(t, st, s.ID); got != "" {
+	if got := fakeclaude.Kinds(t, st, id); got != "" {
 		t.Fatalf("under turn, the store holds %q while the agent works", got)
 	}
 	if err := os.WriteFile(gate, nil, 0o644); err != nil {
@@ -97,33 +85,9 @@ func TestPromptBoxRunsUnderTheProjectsSavePolicy(t *testing.T) {
 		t.Fatal(err)
 	}
 	pw.wg.Wait()
-	if got, want := sessionKinds(t, st, s.ID), "UserMessage AssistantText ToolCall ToolResult Init Complete"; got != want {
+	if got, want := fakeclaude.Kinds(t, st, id), "UserMessage AssistantText ToolCall ToolResult Init Complete"; got != want {
 		t.Fatalf("after the turn the session holds %q, want %q", got, want)
 	}
-}
-
-// fakeClaudeScript writes a claude that answers --version, prints a
-// step, then the init line, waits for the file gate and prints its result.
-func fakeClaudeScript(t *testing.T, dir, pidFile, gate string) string {
-	t.Helper()
-	lines := strings.Join([]string{
-		`{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"Listing."}]}}`,
-		`{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}`,
-		`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"a.go"}]}}`,
-		`{"type":"system","subtype":"init","session_id":"cli-app","cwd":"/w","model":"claude-opus-5-5"}`,
-	}, "\n")
-	result := `{"type":"result","subtype":"success","session_id":"cli-app","is_error":false,"duration_ms":10,"total_cost_usd":0}`
-	out := filepath.Join(dir, "turn.jsonl")
-	if err := os.WriteFile(out, []byte(lines+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	script := fmt.Sprintf("#!/bin/sh\nif [ \"$1\" = --version ]; then echo '2.1.0 (Claude Code)'; exit 0; fi\n"+
-		"echo $$ > %q\ncat %q\nwhile [ ! -e %q ]; do sleep 0.02; done\necho %q\n", pidFile, out, gate, result)
-	p := filepath.Join(dir, "claude")
-	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // waitUntil polls cond; the limit only turns a hang into a failure.
@@ -134,18 +98,4 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("never saw %s", what)
 		}
 	}
-}
-
-// sessionKinds lists the kinds of a session's events.
-func sessionKinds(t *testing.T, st *store.Store, id int64) string {
-	t.Helper()
-	evs, err := st.LoadEvents(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ks []string
-	for _, e := range evs {
-		ks = append(ks, string(e.Kind))
-	}
-	return strings.Join(ks, " ")
 }

@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/lazuli-app/lazuli/internal/fakeclaude"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -44,23 +44,6 @@ var killTurn = []string{
 	`{"type":"system","subtype":"init","session_id":"cli-killed","cwd":"/w","model":"claude-opus-5-5"}`,
 }
 
-// fakeClaude writes a claude that answers --version, prints lines and
-// then waits to be killed, writing its pid to pidFile first.
-func fakeClaude(t *testing.T, dir, pidFile string, lines []string) string {
-	t.Helper()
-	out := filepath.Join(dir, "turn.jsonl")
-	if err := os.WriteFile(out, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	script := fmt.Sprintf("#!/bin/sh\nif [ \"$1\" = --version ]; then echo '2.1.0 (Claude Code)'; exit 0; fi\n"+
-		"echo $$ > %q\ncat %q\nexec sleep 3600\n", pidFile, out)
-	p := filepath.Join(dir, "claude")
-	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // waitFor polls the store at path until cond holds; limit only turns a
 // hang into a failure.
 func waitFor(t *testing.T, path string, what string, cond func(*store.Store) bool) {
@@ -80,24 +63,6 @@ func waitFor(t *testing.T, path string, what string, cond func(*store.Store) boo
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-// storedKinds lists the kinds of session id's events and fails unless
-// their seqs run from 1 without a gap.
-func storedKinds(t *testing.T, st *store.Store, id int64) string {
-	t.Helper()
-	evs, err := st.LoadEvents(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ks []string
-	for i, e := range evs {
-		if e.Seq != int64(i+1) {
-			t.Fatalf("event %d has seq %d: the session is not whole", i, e.Seq)
-		}
-		ks = append(ks, string(e.Kind))
-	}
-	return strings.Join(ks, " ")
 }
 
 // TestRunKilledMidTurnLosesWhatItsSavePolicySays: `lazuli run` (the test
@@ -120,38 +85,28 @@ func TestRunKilledMidTurnLosesWhatItsSavePolicySays(t *testing.T) {
 		t.Run(tc.policy, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, ".azureal", "sessions.azs")
-			st, err := store.Open(context.Background(), path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := st.CreateSession(context.Background(), "main", "")
-			st.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			pidFile := filepath.Join(dir, "agent.pid")
-			claude := fakeClaude(t, dir, pidFile, killTurn)
+			id := fakeclaude.StoreWithSession(t, path)
+			claude := fakeclaude.Write(t, dir, fakeclaude.Turn{Lines: killTurn})
 			cmd := exec.Command(os.Args[0])
 			cmd.Dir = dir
 			cmd.Env = append(os.Environ(), "LAZULI_CLAUDE="+claude, runHelperEnv+"="+strings.Join(
-				[]string{"run", "--store", path, "--session", strconv.FormatInt(s.ID, 10), "--save-on", tc.policy, "list the files"}, "\n"))
+				[]string{"run", "--store", path, "--session", strconv.FormatInt(id, 10), "--save-on", tc.policy, "list the files"}, "\n"))
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			t.Cleanup(func() { killPIDFile(pidFile) })
 			waitFor(t, path, tc.wait, func(st *store.Store) bool {
 				if tc.policy == "chunk" {
-					evs, err := st.LoadEvents(context.Background(), s.ID)
+					evs, err := st.LoadEvents(context.Background(), id)
 					return err == nil && len(evs) > 0 && evs[len(evs)-1].Kind == store.KindInit
 				}
-				got, err := st.GetSession(context.Background(), s.ID)
+				got, err := st.GetSession(context.Background(), id)
 				return err == nil && got.LastClaudeUUID == "cli-killed"
 			})
 			if err := cmd.Process.Kill(); err != nil {
 				t.Fatal(err)
 			}
 			_ = cmd.Wait() // killed: its error says so
-			st, err = store.Open(context.Background(), path)
+			st, err := store.Open(context.Background(), path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -160,21 +115,10 @@ func TestRunKilledMidTurnLosesWhatItsSavePolicySays(t *testing.T) {
 			if err != nil || !rep.OK() {
 				t.Fatalf("check after the kill: %+v, %v", rep, err)
 			}
-			if got := storedKinds(t, st, s.ID); got != tc.want {
+			if got := fakeclaude.Kinds(t, st, id); got != tc.want {
 				t.Fatalf("after the kill the session holds %q, want %q", got, tc.want)
 			}
 		})
-	}
-}
-
-// killPIDFile kills the process whose pid the file holds, if any.
-func killPIDFile(p string) {
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return
-	}
-	if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
 
