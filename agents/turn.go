@@ -56,7 +56,8 @@ type TurnOptions struct {
 	// for compaction unless it is about to finish.
 	Threshold int64
 	// OnStarted is called once the agent process runs, with the clean
-	// prompt already stored.
+	// prompt already stored under SaveChunk (SaveStep and SaveTurn store
+	// it with the first step or the turn).
 	OnStarted func()
 	// OnSaved is called after each batch of events is written.
 	OnSaved func(saved []store.Event)
