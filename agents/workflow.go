@@ -52,7 +52,7 @@ type RunEventKind int
 // The kinds of RunEvent.
 const (
 	RunStarting   RunEventKind = iota + 1 // the session is ready; the agent starts
-	RunStarted                            // the agent process of the first turn runs, its prompt stored
+	RunStarted                            // the agent process of the first turn runs, its prompt stored (SaveChunk; else queued)
 	RunSaved                              // Saved were written to the session
 	RunSubagent                           // a sub-agent's events were written to its own session
 	RunTurnEnded                          // a turn ended: Turn, Err
