@@ -554,3 +554,18 @@ func wrapEventIDBelow(err error) error {
 	}
 	return fmt.Errorf("find event id: %w", err)
 }
+
+// FirstEventID returns the smallest events id of a session, or 0 when it
+// has no events: an index tells by it whether a session it has not seen
+// can have events below its high-water mark.
+func (s *Store) FirstEventID(ctx context.Context, sessionID int64) (int64, error) {
+	db, _, err := s.reader(ctx)
+	var id int64
+	if err == nil && db != nil {
+		err = formatOrErr(s.path, db.QueryRowContext(ctx, "SELECT COALESCE(MIN(id), 0) FROM events WHERE session_id = ?", sessionID).Scan(&id))
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read first event id of session %d: %w", sessionID, err)
+	}
+	return id, nil
+}

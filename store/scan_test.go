@@ -177,3 +177,24 @@ func TestSessionRowsAndIDBounds(t *testing.T) {
 		t.Errorf("IDBounds after a delete = %+v, %v", bounds, err)
 	}
 }
+
+// TestFirstEventID: a session's smallest event id, 0 for a session without
+// events (or none) and for a store without a file.
+func TestFirstEventID(t *testing.T) {
+	s := mustOpen(t)
+	ctx := context.Background()
+	if id, err := s.FirstEventID(ctx, 1); err != nil || id != 0 {
+		t.Errorf("FirstEventID of a missing store = %d, %v", id, err)
+	}
+	a := mustCreateSession(t, s, "main", "a")
+	b := mustCreateSession(t, s, "main", "b")
+	e := mustCreateSession(t, s, "main", "empty")
+	mustAppend(t, s, a.ID, UserMessage("one"))
+	mustAppend(t, s, b.ID, UserMessage("two"), UserMessage("three"))
+	mustAppend(t, s, a.ID, UserMessage("four"))
+	for _, c := range []struct{ session, want int64 }{{a.ID, 1}, {b.ID, 2}, {e.ID, 0}, {99, 0}} {
+		if id, err := s.FirstEventID(ctx, c.session); err != nil || id != c.want {
+			t.Errorf("FirstEventID(%d) = %d, %v; want %d", c.session, id, err, c.want)
+		}
+	}
+}
