@@ -1,8 +1,8 @@
 // Package indexdb is what Lazuli's derived SQLite indexes in the cache
 // folder (search's full-text index, insight's index) share: how their file
 // is opened, told damaged and removed, their meta table of keys and
-// values, one write transaction, and which of their sessions the store no
-// longer has.
+// values, one write transaction, which of their sessions the store no
+// longer has, and the mark that tells another file copied over the store.
 //
 // It imports none of Lazuli's packages (and never Fyne), so any package
 // that keeps an index may use it.
@@ -10,7 +10,9 @@ package indexdb
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/url"
@@ -145,4 +147,33 @@ func InList(ids []int64) (string, []any) {
 		args[i] = id
 	}
 	return string(append(b, ')')), args
+}
+
+// Mark is the event at an index's high-water mark, kept to recognise
+// another file copied over the store at its path (the same session ids,
+// other contents): its session, seq and kind, its session's created text,
+// and a hash of its contents (RowHash).
+type Mark struct {
+	Session, Seq        int64
+	Kind, Created, Hash string
+}
+
+// RowHash identifies an event's contents for a Mark: 16 hex digits of the
+// SHA-256 of its JSON encoding js. An undecodable row has none (nil): its
+// kind and position still identify it.
+func RowHash(js []byte) string {
+	sum := sha256.Sum256(js)
+	return hex.EncodeToString(sum[:8])
+}
+
+// SameFile reports whether the store is still the file an index marked m
+// in: now is the event the store has at the mark's id (nil when it has
+// none), and created reports the store's created text of m's session and
+// whether the store has that session. Event ids only grow, so the row at
+// the mark must still be there, unchanged, unless its session was deleted.
+func (m Mark) SameFile(now *Mark, created string, ok bool) bool {
+	if now != nil {
+		return now.Session == m.Session && now.Seq == m.Seq && now.Kind == m.Kind && now.Hash == m.Hash
+	}
+	return !ok || created != m.Created // gone with its session, or not this file
 }

@@ -2,9 +2,7 @@ package search
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
@@ -122,8 +120,7 @@ func rowHash(e *store.ScannedEvent) string {
 	if err != nil || e.Event.Kind == "" {
 		js = nil // undecodable: the kind and position still identify it
 	}
-	sum := sha256.Sum256(js)
-	return hex.EncodeToString(sum[:8])
+	return indexdb.RowHash(js)
 }
 
 // complete reports whether every event up to hi is indexed.
@@ -345,12 +342,14 @@ func (x *Index) sameStore(ctx context.Context, m marks, b store.IDBounds, sessio
 	if err != nil {
 		return false, err
 	}
+	var now *indexdb.Mark
 	if len(evs) == 1 {
 		e := &evs[0]
-		return e.SessionID == m.hiSession && e.Seq == m.hiSeq && string(e.Kind) == m.hiKind && rowHash(e) == m.hiHash, nil
+		now = &indexdb.Mark{Session: e.SessionID, Seq: e.Seq, Kind: string(e.Kind), Hash: rowHash(e)}
 	}
 	s, ok := sessions[m.hiSession]
-	return !ok || s.Created != m.hiCreated, nil // gone with its session, or not this file
+	at := indexdb.Mark{Session: m.hiSession, Seq: m.hiSeq, Kind: m.hiKind, Created: m.hiCreated, Hash: m.hiHash}
+	return at.SameFile(now, s.Created, ok), nil
 }
 
 // purge removes the rows of sessions the store no longer has, or whose id
