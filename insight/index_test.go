@@ -303,3 +303,95 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 		t.Error("nothing indexed")
 	}
 }
+
+// fillAt adds sessions of turns to the store at path, created at the given
+// times, with the turns' texts numbered from base and a last reply tail
+// (none when ""), and closes it.
+func fillAt(t *testing.T, path string, base int, tail string, created ...string) {
+	t.Helper()
+	st, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for s, c := range created {
+		var evs []store.Event
+		var us []store.Usage
+		for i := range 3 {
+			e, u := turnEvents(base + s*3 + i)
+			for _, x := range u {
+				x.Event += len(evs)
+				us = append(us, x)
+			}
+			evs = append(evs, e...)
+		}
+		if tail != "" {
+			evs = append(evs, store.AssistantText(tail))
+		}
+		if _, _, err := st.CreateSessionAt(context.Background(), "main", "", c, evs, us...); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestCopyOverEqualsFresh: another store copied over the indexed one at
+// the same path, with the same session ids, leaves the index equal to a
+// fresh build of the new file after the next Update: no rows of the old
+// file's sessions, none of the new file's missing (the index kept the old
+// usage rows and lost the session rows). Both files have as many events,
+// so the row at the index's mark has the same session and seq.
+func TestCopyOverEqualsFresh(t *testing.T) {
+	old := []string{"2026-01-02 03:04:05", "2026-01-03 03:04:05"}
+	for name, c := range map[string]struct {
+		base          int
+		tail, newTail string
+		created       []string
+	}{
+		// Other sessions whose last rows are the same bytes: told by the
+		// sessions' created times (events before the mark).
+		"other sessions, same last row": {100, "", "", []string{"2026-02-02 03:04:05", "2026-02-03 03:04:05"}},
+		// A copy of the store that went its own way: the same sessions,
+		// told by the row at the mark.
+		"a copy that went its own way": {0, "old ending", "new ending", old},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			dir := t.TempDir()
+			path := filepath.Join(dir, "wt", ".azureal", "sessions.azs")
+			other := filepath.Join(dir, "other", ".azureal", "sessions.azs")
+			fillAt(t, path, 0, c.tail, old...)
+			fillAt(t, other, c.base, c.newTail, c.created...)
+			st, err := store.Open(ctx, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := mustIndex(t, st)
+			x.Close()
+			st.Close()
+			b, err := os.ReadFile(other)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			st, err = store.Open(ctx, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			x, err = Open(ctx, st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { x.Close() })
+			if s, err := x.Update(ctx); err != nil || !s.Rebuilt {
+				t.Errorf("update after the copy-over: %+v, %v; want it rebuilt", s, err)
+			}
+			got := dump(t, x)
+			if want := fresh(t, st); !reflect.DeepEqual(got, want) {
+				t.Errorf("after the copy-over:\n%s\nfresh:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}

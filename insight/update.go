@@ -108,8 +108,11 @@ func (x *Index) update(ctx context.Context, s *UpdateStats, rebuild bool) error 
 }
 
 // sameStore reports whether the store is still the file the index was
-// built from: the event at the high-water mark must still be there with
-// the same session and seq, unless its session was deleted.
+// built from (another file copied over it keeps the session ids): the
+// event at the high-water mark must still be there, unchanged, unless its
+// session was deleted; and no session the index has may be another one in
+// the store whose events all come before the mark (an id AZUREAL reused
+// since the last Update has its events after it).
 func (x *Index) sameStore(ctx context.Context, sessions map[int64]store.Session) (bool, error) {
 	hi := getMetaInt(ctx, x.db, "hi")
 	if hi == 0 {
@@ -126,22 +129,56 @@ func (x *Index) sameStore(ctx context.Context, sessions map[int64]store.Session)
 	if err != nil {
 		return false, err
 	}
-	hs, hq := getMetaInt(ctx, x.db, "hi_session"), getMetaInt(ctx, x.db, "hi_seq")
+	var now *indexdb.Mark
 	if len(evs) == 1 {
-		return evs[0].SessionID == hs && evs[0].Seq == hq, nil
+		m := markOf(&evs[0], "")
+		now = &m
 	}
-	created, _ := indexdb.GetMeta(ctx, x.db, "hi_created")
-	ss, ok := sessions[hs]
-	return !ok || ss.Created != created, nil
+	at := indexdb.Mark{Session: getMetaInt(ctx, x.db, "hi_session"), Seq: getMetaInt(ctx, x.db, "hi_seq")}
+	for k, v := range map[string]*string{"hi_kind": &at.Kind, "hi_created": &at.Created, "hi_hash": &at.Hash} {
+		*v, _ = indexdb.GetMeta(ctx, x.db, k) // none (an index of an older Lazuli): not the same, built again once
+	}
+	ss, ok := sessions[at.Session]
+	if !at.SameFile(now, ss.Created, ok) {
+		return false, nil
+	}
+	stale, err := indexdb.StaleSessions(ctx, x.db, createdOf(sessions))
+	if err != nil {
+		return false, err
+	}
+	for _, id := range stale {
+		if _, ok := sessions[id]; !ok {
+			continue // deleted
+		}
+		first, err := x.st.FirstEventID(ctx, id)
+		if err != nil || (first > 0 && first <= hi) {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// markOf is the mark of event e of a session created at created.
+func markOf(e *store.ScannedEvent, created string) indexdb.Mark {
+	js, err := store.EncodeEventJSON(e.Event)
+	if err != nil || e.Event.Kind == "" {
+		js = nil // undecodable: the kind and position still identify it
+	}
+	return indexdb.Mark{Session: e.SessionID, Seq: e.Seq, Kind: string(e.Kind), Created: created, Hash: indexdb.RowHash(js)}
+}
+
+// createdOf reports the created text of each of sessions, by id.
+func createdOf(sessions map[int64]store.Session) func(int64) (string, bool) {
+	return func(id int64) (string, bool) {
+		s, ok := sessions[id]
+		return s.Created, ok
+	}
 }
 
 // purge removes the rows of sessions the store no longer has, or whose id
 // now names another session.
 func (x *Index) purge(ctx context.Context, sessions map[int64]store.Session) (int, error) {
-	gone, err := indexdb.StaleSessions(ctx, x.db, func(id int64) (string, bool) {
-		ss, ok := sessions[id]
-		return ss.Created, ok
-	})
+	gone, err := indexdb.StaleSessions(ctx, x.db, createdOf(sessions))
 	if err != nil || len(gone) == 0 {
 		return 0, err
 	}
@@ -509,8 +546,9 @@ func (u *updater) batch(ctx context.Context, tx *sql.Tx, b []store.ScannedEvent)
 		}
 	}
 	last := &b[len(b)-1]
-	for k, v := range map[string]any{"hi": last.ID, "hi_session": last.SessionID, "hi_seq": last.Seq,
-		"hi_created": u.sessions[last.SessionID].Created} {
+	m := markOf(last, u.sessions[last.SessionID].Created)
+	for k, v := range map[string]any{"hi": last.ID, "hi_session": m.Session, "hi_seq": m.Seq,
+		"hi_kind": m.Kind, "hi_created": m.Created, "hi_hash": m.Hash} {
 		if err := indexdb.SetMeta(ctx, tx, k, fmt.Sprint(v)); err != nil {
 			return err
 		}
