@@ -395,3 +395,39 @@ func TestCopyOverEqualsFresh(t *testing.T) {
 		})
 	}
 }
+
+// TestReusedIDForgetsFolder: a session deleted and its id reused by
+// another one (as AZUREAL does) leaves nothing of the old session behind:
+// not its folder, which made the new session's paths relative to it.
+func TestReusedIDForgetsFolder(t *testing.T) {
+	ctx := context.Background()
+	st := mustOpenStore(t)
+	read := func(f string) store.Event {
+		return store.ToolCall("r", "Read", ptr(f), input(map[string]string{"file_path": f}))
+	}
+	old, _, err := st.CreateSessionAt(ctx, "main", "", "2026-01-02 03:04:05",
+		[]store.Event{store.Init("/elsewhere", "m"), read("/elsewhere/a.go")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := mustIndex(t, st)
+	if err := st.DeleteSession(ctx, old.ID); err != nil {
+		t.Fatal(err)
+	}
+	reused, _, err := st.CreateSessionAt(ctx, "main", "", "2026-01-03 03:04:05", []store.Event{store.UserMessage("x")})
+	if err != nil || reused.ID != old.ID {
+		t.Fatalf("new session %d, %v; want the id %d again", reused.ID, err, old.ID)
+	}
+	for _, f := range []string{"/elsewhere/b.go", "/elsewhere/c.go"} {
+		if _, err := st.AppendEvents(ctx, reused.ID, []store.Event{read(f)}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := x.Update(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := dump(t, x)
+	if want := fresh(t, st); !reflect.DeepEqual(got, want) {
+		t.Errorf("incremental:\n%s\nfresh:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -176,7 +176,8 @@ func createdOf(sessions map[int64]store.Session) func(int64) (string, bool) {
 }
 
 // purge removes the rows of sessions the store no longer has, or whose id
-// now names another session.
+// now names another session, and their folders (meta cwd<id>), which a
+// session reusing the id would otherwise inherit.
 func (x *Index) purge(ctx context.Context, sessions map[int64]store.Session) (int, error) {
 	gone, err := indexdb.StaleSessions(ctx, x.db, createdOf(sessions))
 	if err != nil || len(gone) == 0 {
@@ -187,7 +188,8 @@ func (x *Index) purge(ctx context.Context, sessions map[int64]store.Session) (in
 			list, args := indexdb.InList(gone[lo:min(lo+500, len(gone))])
 			for _, q := range []string{"DELETE FROM sessions WHERE id IN " + list, "DELETE FROM turns WHERE session IN " + list,
 				"DELETE FROM files WHERE session IN " + list, "DELETE FROM refs WHERE session IN " + list,
-				"DELETE FROM tools WHERE session IN " + list} {
+				"DELETE FROM tools WHERE session IN " + list,
+				"DELETE FROM meta WHERE key LIKE 'cwd%' AND CAST(substr(key, 4) AS INTEGER) IN " + list} {
 				if _, err := tx.ExecContext(ctx, q, args...); err != nil {
 					return err
 				}
