@@ -249,3 +249,28 @@ func TestParseSessionID(t *testing.T) {
 		}
 	}
 }
+
+// TestListRolloutWithoutTaskComplete: an older Codex rollout writes no
+// task_complete, so only its interrupted turns store a Complete (failed);
+// its last turn ended normally after them. ls must not call the session
+// failed from that earlier Complete: how it ended is unknown (○).
+func TestListRolloutWithoutTaskComplete(t *testing.T) {
+	needShared(t)
+	dir := t.TempDir()
+	path, _ := filepath.Abs(filepath.Join(sharedDir, "transcripts",
+		"D_agentcmd_rollout-2025-09-24T19-22-20-01997e76-d124-7592-9cac-2ec05abbca08.jsonl"))
+	if code, _, errOut := run(t, dir, "import", path); code != 0 {
+		t.Fatalf("import: exit %d: %s", code, errOut)
+	}
+	code, out, errOut := run(t, dir, "ls")
+	if code != 0 {
+		t.Fatalf("ls: exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("ls printed %q, want a header and one session", out)
+	}
+	if f := strings.Fields(lines[1]); len(f) < 2 || f[0] != "S1" || f[1] != "○" {
+		t.Errorf("ls row %q, want S1 with status ○ (its last turn stored no Complete)", lines[1])
+	}
+}

@@ -82,7 +82,7 @@ func statusText(s store.Session) string {
 	if s.Damage != "" {
 		return "⚠ damaged"
 	}
-	if s.Completed == nil {
+	if s.Completed == nil || s.Unfinished { // Unfinished: turns followed the last Complete
 		return "○"
 	}
 	badge := "✓"

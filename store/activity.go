@@ -30,7 +30,8 @@ var activitySources = []struct{ table, query string }{
 		WHERE n.file_mtime > 0 GROUP BY n.session_id`},
 }
 
-// addActivity sets the LastActive and Interrupted of list's sessions.
+// addActivity sets the LastActive of list's sessions and settles their
+// status (settleStatus).
 func (s *Store) addActivity(ctx context.Context, q querier, info *schemaInfo, list []Session) error {
 	if len(list) == 0 {
 		return nil
@@ -54,7 +55,7 @@ func (s *Store) addActivity(ctx context.Context, q querier, info *schemaInfo, li
 	if !info.hasColumn("sessions", "completed") {
 		return nil
 	}
-	return s.markInterrupted(ctx, q, byID)
+	return s.settleStatus(ctx, q, byID)
 }
 
 // scanActivity raises LastActive to the times query yields.
@@ -84,62 +85,52 @@ func validTime(s string) bool {
 	return err == nil
 }
 
-// markInterrupted sets Interrupted for the sessions whose last turn was
-// stopped before it finished: a failed session (completed = 0) whose last
-// two events are a TurnAbortedText notice and the failed Complete. Only
-// failed sessions are read, two events each, through the index.
-func (s *Store) markInterrupted(ctx context.Context, q querier, byID map[int64]*Session) error {
-	query := `SELECT s.id, e.seq, e.kind, e.data FROM sessions s JOIN events e ON e.id IN
-		(SELECT id FROM events AS x INDEXED BY idx_events_session WHERE x.session_id = s.id ORDER BY x.seq DESC LIMIT 2)
-		WHERE s.completed = 0`
+// settleStatus makes the status of list's sessions say how their last
+// turn ended. The sessions columns completed and duration_ms hold the last
+// Complete written, but a turn that stores no Complete (a Codex rollout
+// without task_complete stores one only for its interrupted turns) leaves
+// them describing an earlier turn: when a UserMessage follows the last
+// Complete, the session is Unfinished (the columns stay as stored: AZUREAL
+// lists them, and copies keep them). A failed session whose last Complete
+// follows a TurnAbortedText notice is Interrupted. Only sessions with a
+// status are read, a few events each, from the end through the index.
+func (s *Store) settleStatus(ctx context.Context, q querier, byID map[int64]*Session) error {
+	query := `SELECT s.id, s.completed, l.kind, l.seq, (SELECT p.data FROM events AS p INDEXED BY idx_events_session
+			WHERE p.session_id = s.id AND p.seq < l.seq ORDER BY p.seq DESC LIMIT 1)
+		FROM sessions s JOIN events l ON l.id = (SELECT x.id FROM events AS x INDEXED BY idx_events_session
+			WHERE x.session_id = s.id AND x.kind IN ('UserMessage', 'Complete') ORDER BY x.seq DESC LIMIT 1)
+		WHERE s.completed IS NOT NULL`
 	var args []any
 	if len(byID) == 1 { // GetSession
 		for id := range byID {
 			query, args = query+" AND s.id = ?", append(args, id)
 		}
 	}
-	rows, err := q.QueryContext(ctx, query+" ORDER BY s.id, e.seq", args...)
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
-		return fmt.Errorf("read the last turns of failed sessions: %w", err)
+		return fmt.Errorf("read the last turns of finished sessions: %w", err)
 	}
 	defer rows.Close()
-	type tail struct {
-		kinds [2]Kind
-		data  [2][]byte
-		n     int
-	}
-	tails := map[int64]*tail{}
+	var arena jsonArena
 	for rows.Next() {
-		var id, seq int64
+		var id, completed, seq int64
 		var kind string
-		var data []byte
-		if err := rows.Scan(&id, &seq, &kind, &data); err != nil {
+		var before []byte
+		if err := rows.Scan(&id, &completed, &kind, &seq, &before); err != nil {
 			return err
 		}
-		t := tails[id]
-		if t == nil {
-			t = &tail{}
-			tails[id] = t
-		}
-		if t.n < 2 {
-			t.kinds[t.n], t.data[t.n] = Kind(kind), data
-			t.n++
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	var arena jsonArena
-	for id, t := range tails {
 		sess := byID[id]
-		if sess == nil || t.n != 2 || t.kinds[0] != KindAssistantText || t.kinds[1] != KindComplete {
-			continue
-		}
-		if e, ok := s.decodePayloadInto(t.data[0], &arena); ok {
-			_, sess.Interrupted = TurnAborted(e)
+		switch {
+		case sess == nil:
+		case Kind(kind) == KindUserMessage: // a turn began after the last Complete
+			sess.Unfinished = true
+		case completed == 0 && before != nil:
+			if e, ok := s.decodePayloadInto(before, &arena); ok {
+				_, sess.Interrupted = TurnAborted(e)
+			}
 		}
 	}
-	return nil
+	return rows.Err()
 }
 
 // TurnAbortedText is the notice stored as AssistantText before the failed

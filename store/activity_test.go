@@ -70,7 +70,8 @@ func TestListLastActivity(t *testing.T) {
 // TestListInterrupted: a session whose last turn was stopped (a Codex
 // turn_aborted: the notice, then the failed Complete) is marked
 // Interrupted; an ordinary failure, and an interrupted turn the session
-// went on from, are not.
+// went on from, are not. A session whose last Complete is followed by
+// prompts has an unknown end, not that Complete's status.
 func TestListInterrupted(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
@@ -83,15 +84,41 @@ func TestListInterrupted(t *testing.T) {
 	failed := mk(UserMessage("go"), AssistantText("I could not."), Complete(false, 5000, 0))
 	resumed := mk(UserMessage("go"), AssistantText(TurnAbortedText("interrupted")), Complete(false, 5000, 0),
 		UserMessage("again"), AssistantText("ok"), Complete(true, 10, 0))
+	// A Codex rollout without task_complete: only its interrupted turn
+	// stored a Complete, and the turns after it ended normally.
+	laterTurns := mk(UserMessage("go"), AssistantText(TurnAbortedText("interrupted")), Complete(false, 420000, 0),
+		UserMessage("again"), AssistantText("done"), UserMessage("more"), AssistantText("done too"))
+	doneThenPrompt := mk(UserMessage("go"), AssistantText("ok"), Complete(true, 10, 0), UserMessage("again"))
+	// Events after the interrupted turn's Complete that start no turn.
+	trailing := mk(UserMessage("go"), AssistantText(TurnAbortedText("interrupted")), Complete(false, 5000, 0),
+		AssistantText("a late notice"))
 	list, err := s.ListSessions(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[int64]bool{stopped: true, failed: false, resumed: false}
-	for _, x := range list {
+	want := map[int64]bool{stopped: true, failed: false, resumed: false, laterTurns: false, doneThenPrompt: false, trailing: true}
+	unknown := map[int64]bool{laterTurns: true, doneThenPrompt: true}
+	check := func(x Session) {
+		t.Helper()
 		if x.Interrupted != want[x.ID] {
 			t.Errorf("S%d Interrupted = %v, want %v", x.ID, x.Interrupted, want[x.ID])
 		}
+		if x.Unfinished != unknown[x.ID] {
+			t.Errorf("S%d Unfinished = %v, want %v", x.ID, x.Unfinished, unknown[x.ID])
+		}
+		if x.Completed == nil {
+			t.Errorf("S%d Completed = nil: the stored column must be kept", x.ID)
+		}
+	}
+	for _, x := range list {
+		check(x)
+	}
+	for id := range want {
+		x, err := s.GetSession(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(x)
 	}
 	if r, ok := TurnAborted(AssistantText("Turn interrupted")); !ok || r != "interrupted" {
 		t.Errorf("TurnAborted = %q, %v", r, ok)

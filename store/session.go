@@ -9,7 +9,7 @@ type Session struct {
 	Name           string // raw column; may be ""
 	Worktree       string // the git branch, not a path
 	Created        string // raw "YYYY-MM-DD HH:MM:SS" UTC text
-	Completed      *bool  // nil: unknown or in progress
+	Completed      *bool  // nil: unknown or in progress; the last Complete written (see Unfinished)
 	DurationMS     *int64
 	CostUSD        *float64
 	LastClaudeUUID string
@@ -26,6 +26,12 @@ type Session struct {
 	// Interrupted reports a failed session whose last turn was stopped
 	// before it finished (TurnAbortedText). Set by the list functions.
 	Interrupted bool
+	// Unfinished reports that turns began after the last Complete, so
+	// Completed and DurationMS describe an earlier turn and how the session
+	// ended is unknown (a Codex rollout without task_complete stores a
+	// Complete only for its interrupted turns). Set by the list functions
+	// (settleStatus).
+	Unfinished bool
 
 	// Damage says why the session cannot be read as it should (its events
 	// cannot be loaded, or its context size is unknown; CharsSinceCompaction

@@ -104,15 +104,19 @@ func sessionRow(g WorktreeGroup, gi, si int) sidebarRow {
 	if s.MessageCount >= 0 { // -1: not counted yet (store.ListSessionsQuick)
 		r.msgs = "[" + strconv.FormatInt(s.MessageCount, 10) + " msgs]"
 	}
-	r.badge, r.badgeName = statusBadge(g.Running[s.ID], s.Completed)
-	if s.Completed != nil {
+	completed := s.Completed
+	if s.Unfinished { // turns followed the last Complete: how it ended is unknown
+		completed = nil
+	}
+	r.badge, r.badgeName = statusBadge(g.Running[s.ID], completed)
+	if completed != nil {
 		var ms int64
 		if s.DurationMS != nil {
 			ms = *s.DurationMS
 		}
 		r.duration = display.DurationBadge(ms)
 		r.durName = theme.ColorNameSuccess
-		if !*s.Completed {
+		if !*completed {
 			r.durName = theme.ColorNameError
 		}
 	}

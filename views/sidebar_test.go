@@ -446,3 +446,24 @@ func TestSidebarShowsLastActivityAndInterrupted(t *testing.T) {
 		t.Errorf("interrupted session: badge %q %v, duration %q", stopped.badge.Text, stopped.badge.Color, stopped.duration.Text)
 	}
 }
+
+// TestSidebarUnfinishedSession: a session whose last Complete (a failed,
+// interrupted turn) was followed by more turns that stored none (a Codex
+// rollout without task_complete) shows ○ without a duration, not "✗ 7m".
+func TestSidebarUnfinishedSession(t *testing.T) {
+	s, _, _ := newTestSidebar(t)
+	s.Apply([]WorktreeGroup{{Worktree: "main", StorePath: "/p/a.azs", Sessions: []store.Session{
+		{ID: 1, Name: "Rollout", Created: "2026-11-20 12:00:00", Completed: boolPtr(false),
+			DurationMS: int64Ptr(431_131), Unfinished: true},
+	}}})
+	for _, it := range objectsOf[*sidebarItem](s.list) {
+		if it.row == nil || it.row.header {
+			continue
+		}
+		if it.badge.Text != "○" || it.duration.Text != "" {
+			t.Errorf("unfinished session: badge %q, duration %q, want ○ and none", it.badge.Text, it.duration.Text)
+		}
+		return
+	}
+	t.Fatal("no session row")
+}
