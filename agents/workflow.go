@@ -27,6 +27,9 @@ type RunOptions struct {
 	Turn TurnOptions
 	// Worktree is the branch recorded in a new session (sessionID 0).
 	Worktree string
+	// Name is the name of a new session; "" names it after its prompt
+	// (PromptName), as imports name theirs.
+	Name string
 	// Compact compacts the session; nil compacts it here with
 	// CompactSession and the run's backend and model.
 	Compact func(ctx context.Context, req CompactRequest) (CompactOutcome, error)
@@ -129,7 +132,11 @@ func RunWorkflow(ctx context.Context, st *store.Store, sessionID int64, prompt s
 	}
 	created := sessionID == 0
 	if created {
-		s, err := st.CreateSession(ctx, opts.Worktree, "")
+		name := opts.Name
+		if name == "" {
+			name = PromptName(prompt)
+		}
+		s, err := st.CreateSession(ctx, opts.Worktree, name)
 		if err != nil {
 			return res, err
 		}

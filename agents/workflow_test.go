@@ -235,3 +235,40 @@ func TestRunWorkflowAgentThatCannotStartLeavesNoSession(t *testing.T) {
 		t.Errorf("events %v, want RunStarting then one RunStarted", seen)
 	}
 }
+
+// TestRunWorkflowNamesNewSession: a session the run creates is named after
+// its prompt (PromptName, as imports name theirs) unless the caller names
+// it; a session continued keeps its name.
+func TestRunWorkflowNamesNewSession(t *testing.T) {
+	versionScript(t)
+	ctx := context.Background()
+	st, _ := newStore(t)
+	long := strings.Repeat("word ", 20)
+	for _, c := range []struct{ prompt, name, want string }{
+		{"  Fix the login form\nso that it keeps the email", "", "Fix the login form"},
+		{long, "", strings.TrimSpace(long[:59]) + "…"},
+		{"Fix the login form", "Login", "Login"},
+	} {
+		cfg, env, _ := fakeCLI(t, claudeInit, claudeText, claudeOK)
+		opts := RunOptions{Worktree: "main", Name: c.name, Turn: TurnOptions{Config: cfg, Env: env, Dir: t.TempDir()}}
+		res, err := RunWorkflow(ctx, st, 0, c.prompt, opts)
+		if err != nil || res.SessionID == 0 {
+			t.Fatalf("res %+v, err %v", res, err)
+		}
+		s, err := st.GetSession(ctx, res.SessionID)
+		if err != nil || s.Name != c.want {
+			t.Errorf("prompt %q, name %q: session named %q (%v), want %q", c.prompt, c.name, s.Name, err, c.want)
+		}
+		if c.name != "" {
+			continue
+		}
+		cfg, env, _ = fakeCLI(t, claudeInit, claudeText, claudeOK)
+		opts.Turn = TurnOptions{Config: cfg, Env: env, Dir: t.TempDir()}
+		if _, err := RunWorkflow(ctx, st, res.SessionID, "something else", opts); err != nil {
+			t.Fatal(err)
+		}
+		if s, _ := st.GetSession(ctx, res.SessionID); s.Name != c.want {
+			t.Errorf("a continued session renamed to %q", s.Name)
+		}
+	}
+}

@@ -33,8 +33,8 @@ echo '{"type":"result","subtype":"success","session_id":"s1","is_error":false,"d
 // TestNewSessionStoredOnlyOnceTheAgentStarted: Ctrl+N shows a new session
 // without storing one. A prompt whose CLI is missing keeps its text, says
 // why under the box and leaves no session; once the CLI is there, the
-// prompt creates the session, in the worktree asked for, and the box lets
-// go of the text.
+// prompt creates the session, in the worktree asked for, named after the
+// prompt, and the box lets go of the text.
 func TestNewSessionStoredOnlyOnceTheAgentStarted(t *testing.T) {
 	fa := test.NewTempApp(t)
 	wt, st := openTestWorktree(t)
@@ -86,6 +86,17 @@ func TestNewSessionStoredOnlyOnceTheAgentStarted(t *testing.T) {
 	list, _ := s.ListSessions(bg, "")
 	if len(list) != 1 || list[0].Worktree != "feature" {
 		t.Fatalf("sessions %+v, want one in feature", list)
+	}
+	pw.list.refresh()
+	pw.wg.Wait()
+	var names []string
+	for _, g := range pw.mv.Sidebar().Groups() {
+		for _, x := range g.Sessions {
+			names = append(names, x.DisplayName())
+		}
+	}
+	if len(names) != 1 || names[0] != "Fix the login bug" { // named after its prompt, as imports are
+		t.Errorf("sidebar shows %q, want the session named after its prompt", names)
 	}
 	if want := (views.SessionRef{StorePath: wt.StorePath, ID: list[0].ID}); pw.shown.current != want {
 		t.Errorf("shows %v, want the new session %v", pw.shown.current, want)

@@ -92,6 +92,7 @@ func parseRunArgs(env *Env, args []string) (runRequest, error) {
 	sessionArg := fs.String("session", "", "continue this session (default: a new one)")
 	backendArg := fs.String("backend", "", "claude or codex (default: the model's, else the session's, else claude)")
 	model := fs.String("model", "", "model passed to the CLI (default: the session's, else the CLI's)")
+	name := fs.String("name", "", "name of the new session (default: its prompt's first line)")
 	fs.BoolVar(&req.asJSON, "json", false, "print a JSON result at the end instead of the transcript")
 	noFull := fs.Bool("no-full-text", false, fullTextFlagHelp)
 	yes := fs.Bool("yes", false, "allow what the agent asks permission for (default: deny it)")
@@ -130,6 +131,9 @@ func parseRunArgs(env *Env, args []string) (runRequest, error) {
 			return req, err
 		}
 	}
+	if *name != "" && req.session != 0 {
+		return req, usagef("--name names a new session, not S%d", req.session)
+	}
 	if req.path, err = StorePath(env.Dir, *storeArg); err != nil {
 		return req, err
 	}
@@ -138,7 +142,7 @@ func parseRunArgs(env *Env, args []string) (runRequest, error) {
 	if err != nil {
 		return req, err
 	}
-	req.opts = agents.RunOptions{Worktree: project.BranchOf(dir),
+	req.opts = agents.RunOptions{Worktree: project.BranchOf(dir), Name: *name,
 		Turn: agents.TurnOptions{Backend: backend, Model: *model, Dir: dir, ProjectPermissions: defaults, Save: save,
 			Ask:     runAsker(env.Stderr, *yes),
 			Notices: &agents.Notices{Show: func(s string) { fmt.Fprintln(env.Stderr, "lazuli: "+s) }}}}

@@ -25,3 +25,20 @@ func TestRunRejectsFlagLikePrompt(t *testing.T) {
 		}
 	}
 }
+
+// TestRunNameFlag: --name names the new session (without it RunWorkflow
+// names it after the prompt); it names no session that is continued.
+func TestRunNameFlag(t *testing.T) {
+	dir := t.TempDir()
+	req, err := parseRunArgs(&Env{Dir: dir}, []string{"--name", "Login", "fix the login form"})
+	if err != nil || req.opts.Name != "Login" || req.session != 0 {
+		t.Fatalf("req %+v, err %v", req, err)
+	}
+	if req, err = parseRunArgs(&Env{Dir: dir}, []string{"fix the login form"}); err != nil || req.opts.Name != "" {
+		t.Fatalf("without --name: name %q, err %v", req.opts.Name, err)
+	}
+	if _, err := parseRunArgs(&Env{Dir: dir}, []string{"--session", "S1", "--name", "Login", "go on"}); err == nil ||
+		!strings.Contains(err.Error(), "--name names a new session") {
+		t.Errorf("--name with --session: %v", err)
+	}
+}

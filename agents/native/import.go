@@ -436,7 +436,7 @@ func (im *nativeImporter) worktree(n Session) string {
 // prompt, shortened, or when it has none the agent and the date (for a
 // sub-agent, its id).
 func (n Session) Title() string {
-	if t := agents.Shorten(n.FirstPrompt, 60); t != "" {
+	if t := agents.PromptName(n.FirstPrompt); t != "" {
 		return t
 	}
 	if n.ParentID != "" {

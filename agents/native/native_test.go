@@ -502,8 +502,8 @@ func TestPromptText(t *testing.T) {
 		{"<local-command-stdout>bye</local-command-stdout>", "", false},
 	}
 	for _, tt := range tests {
-		if got, typed := promptText(tt.in); got != tt.want || typed != tt.typed {
-			t.Errorf("promptText(%q) = %q, %v; want %q, %v", tt.in, got, typed, tt.want, tt.typed)
+		if got, typed := agents.PromptText(tt.in); got != tt.want || typed != tt.typed {
+			t.Errorf("PromptText(%q) = %q, %v; want %q, %v", tt.in, got, typed, tt.want, tt.typed)
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/agents/claude"
 	"github.com/lazuli-app/lazuli/agents/codex"
 	"github.com/lazuli-app/lazuli/agents/parse"
@@ -284,7 +285,7 @@ func codexIDFromName(name string) string {
 }
 
 // firstPrompt returns the first prompt the user typed among events, as the
-// context filter keeps it and cleaned for display (see promptText), and
+// context filter keeps it and cleaned for display (see agents.PromptText), and
 // else the first slash or shell command, with ok false.
 func firstPrompt(events []store.Event) (text string, ok bool) {
 	var fallback string
@@ -292,7 +293,7 @@ func firstPrompt(events []store.Event) (text string, ok bool) {
 		if e.Kind != store.KindUserMessage {
 			continue
 		}
-		t, typed := promptText(e.Content)
+		t, typed := agents.PromptText(e.Content)
 		if typed {
 			return t, true
 		}
@@ -301,75 +302,4 @@ func firstPrompt(events []store.Event) (text string, ok bool) {
 		}
 	}
 	return fallback, false
-}
-
-// ideBlocks are the context blocks Claude Code's IDE integrations put in
-// front of a prompt.
-var ideBlocks = []string{"ide_opened_file", "ide_selection", "ide_diagnostics"}
-
-// promptText cleans a stored prompt for a preview: IDE context blocks and
-// image placeholders removed, a slash command shown as "/name args" and a
-// shell command as "! command". typed is false for those commands and for
-// text left empty.
-func promptText(s string) (text string, typed bool) {
-	for _, tag := range ideBlocks {
-		s = cutBlocks(s, "<"+tag+">", "</"+tag+">")
-	}
-	if name, ok := tagText(s, "command-name"); ok {
-		args, _ := tagText(s, "command-args")
-		return strings.TrimSpace(name + " " + args), false
-	}
-	if cmd, ok := tagText(s, "bash-input"); ok {
-		return "! " + strings.TrimSpace(cmd), false
-	}
-	var lines []string
-	for _, line := range strings.Split(s, "\n") {
-		if t := strings.TrimSpace(line); t != "[image]" && !strings.HasPrefix(t, "<local-command-") {
-			lines = append(lines, line)
-		}
-	}
-	s = strings.TrimSpace(strings.Join(lines, "\n"))
-	if tag, ok := leadingTag(s); ok { // output of a command, a notification, …
-		return strings.TrimSpace(cutBlocks(s, "<"+tag+">", "</"+tag+">")), false
-	}
-	return s, s != ""
-}
-
-// leadingTag returns the name of the XML-like tag s starts with, such as
-// bash-stdout in "<bash-stdout>…".
-func leadingTag(s string) (string, bool) {
-	rest, ok := strings.CutPrefix(s, "<")
-	if !ok {
-		return "", false
-	}
-	name, _, ok := strings.Cut(rest, ">")
-	if !ok || name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz-_") != "" {
-		return "", false
-	}
-	return name, true
-}
-
-// cutBlocks removes every open…close block from s.
-func cutBlocks(s, open, close string) string {
-	for {
-		i := strings.Index(s, open)
-		if i < 0 {
-			return s
-		}
-		j := strings.Index(s[i:], close)
-		if j < 0 {
-			return s[:i]
-		}
-		s = s[:i] + s[i+j+len(close):]
-	}
-}
-
-// tagText returns the text inside the first <tag>…</tag> of s.
-func tagText(s, tag string) (string, bool) {
-	_, rest, ok := strings.Cut(s, "<"+tag+">")
-	if !ok {
-		return "", false
-	}
-	inner, _, ok := strings.Cut(rest, "</"+tag+">")
-	return inner, ok
 }
