@@ -72,8 +72,9 @@ func TestNewSessionStoredOnlyOnceTheAgentStarted(t *testing.T) {
 	if n := count(); n != 0 {
 		t.Errorf("a prompt whose CLI is missing left %d sessions", n)
 	}
-	if box.Text() != "Fix the login bug" || !strings.Contains(box.SendError(), "not found") {
-		t.Errorf("after the failed send: text %q, in place %q", box.Text(), box.SendError())
+	if box.Text() != "Fix the login bug" || !strings.Contains(box.SendError(), "not found") || box.Status() != "" {
+		t.Errorf("after the failed send: text %q, in place %q, status line %q (want the reason once, in place)",
+			box.Text(), box.SendError(), box.Status())
 	}
 
 	t.Setenv("LAZULI_CLAUDE", fakeClaude(t))

@@ -162,9 +162,7 @@ func runName(ref views.SessionRef) string {
 func (rn *runner) startRun(ref views.SessionRef, prompt, model string) {
 	dir := rn.worktreeDir(ref.StorePath)
 	if dir == "" {
-		why := "this store has no worktree folder for an agent to work in"
-		rn.pw.status.set(ref, "Not sent: "+why+".", true)
-		rn.pw.mv.PromptBox().SendFailed(ref, why)
+		rn.pw.mv.PromptBox().SendFailed(ref, "this store has no worktree folder for an agent to work in") // said once, under the box
 		return
 	}
 	ctx, cancel := context.WithCancel(rn.pw.ctx)
@@ -199,7 +197,7 @@ func (rn *runner) startRun(ref views.SessionRef, prompt, model string) {
 			return
 		}
 		// The agent never ran: nothing was stored; the prompt stays, and
-		// why is said under it.
+		// why is said under it (only there).
 		if err == nil {
 			err = errors.New("the agent did not start")
 		}
@@ -207,7 +205,7 @@ func (rn *runner) startRun(ref views.SessionRef, prompt, model string) {
 			return // the window closed
 		}
 		log.Printf("run %s: %v", runName(ref), err)
-		rn.pw.status.set(ref, "Not sent; the prompt is still in the box.", true)
+		rn.pw.status.set(ref, "", false) // the "Running…" of this send; why is said once, under the box
 		why := project.OneLine(err)
 		fyne.Do(func() { rn.pw.mv.PromptBox().SendFailed(ref, why) })
 	})

@@ -298,13 +298,15 @@ func (p *PromptBox) PromptStarted(ref SessionRef, prompt string) {
 
 // SendFailed tells the box that the prompt sent from ref could not start
 // an agent, and why: the text stays, and why is said under the entry until
-// the next send.
+// the next send, once: the status line above the entry, which told of the
+// send, is cleared.
 func (p *PromptBox) SendFailed(ref SessionRef, why string) {
 	if !p.hasSession || p.ref != ref {
 		return
 	}
 	p.sending = false
 	p.setSendError("Not sent: " + why)
+	p.statusText, p.statusErr = "", false
 	p.update()
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
@@ -123,6 +124,34 @@ func TestPromptSendButton(t *testing.T) {
 	}
 	if p.entry.Text != "  hello " || !p.button.Disabled() {
 		t.Errorf("after sending: entry %q, Send disabled %v", p.entry.Text, p.button.Disabled())
+	}
+}
+
+// TestPromptSendFailedSaysWhyOnce: the window showed a failed send's
+// reason twice, in the status line above the entry and under it. It is
+// shown once, under the entry, whatever the status line said of the send.
+func TestPromptSendFailedSaysWhyOnce(t *testing.T) {
+	p, _, w := newTestPrompt(t)
+	why := "claude not found"
+	typePrompt(w.Canvas(), p, "Refactor the parser")
+	ctrlEnter(t, w.Canvas())
+	p.SetStatus("Not sent: "+why+".", true)
+	p.SendFailed(promptRef, why)
+	var holding []*canvas.Text
+	for _, x := range collectObjects[*canvas.Text](w.Content(), true) {
+		if strings.Contains(x.Text, why) {
+			holding = append(holding, x)
+		}
+	}
+	if len(holding) != 1 {
+		t.Fatalf("%d visible texts hold the reason, want 1", len(holding))
+	}
+	entryY := fyne.CurrentApp().Driver().AbsolutePositionForObject(p.entry).Y
+	if y := fyne.CurrentApp().Driver().AbsolutePositionForObject(holding[0]).Y; y <= entryY {
+		t.Errorf("the reason is at y %v, above the entry (y %v): want it under the entry", y, entryY)
+	}
+	if p.Status() != "" || p.statusRow.Visible() {
+		t.Errorf("status line %q (shown %v) after the failed send", p.Status(), p.statusRow.Visible())
 	}
 }
 
