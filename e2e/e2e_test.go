@@ -531,7 +531,7 @@ func TestSubagentRun(t *testing.T) {
 	if users := kinds(childEvs, "UserMessage"); len(users) != 1 || !strings.HasPrefix(users[0].field("content"), "SUBAGENT-INVENTORY") {
 		t.Errorf("S2 does not start with what the sub-agent was asked\n%s", dumpEvents(childEvs))
 	}
-	if name := h.ok("show", "--store", h.store, "2").stdout; !strings.HasPrefix(name, "S2  S1 › SUBAGENT-INVENTORY") {
+	if name := h.ok("show", "--store", h.store, "2").stdout; !strings.HasPrefix(name, "S2  Take stock of the repository. › SUBAGENT-INVENTORY") {
 		t.Errorf("S2's header: %.200s", name)
 	}
 	h.check()
