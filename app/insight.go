@@ -210,7 +210,7 @@ func usageText(t insight.Totals) string {
 	if t.InputTokens+t.OutputTokens+t.CacheReadTokens+t.CacheWriteTokens == 0 && t.CostUSD == 0 {
 		return ""
 	}
-	cost := fmt.Sprintf("$%.2f", t.CostUSD)
+	cost := display.USD(t.CostUSD)
 	if t.CostEstimated {
 		cost = "~" + cost
 	}

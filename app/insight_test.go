@@ -120,6 +120,11 @@ func TestUsageText(t *testing.T) {
 	if got := usageText(insight.Totals{}); got != "" {
 		t.Errorf("no usage: %q", got)
 	}
+	// A turn under a cent is not shown as free ("$0.00") beside its
+	// completion row's "$0.0016".
+	if got, want := usageText(insight.Totals{InputTokens: 200, OutputTokens: 40, CostUSD: 0.0016}), "200 in · 40 out · 0 cache · $0.0016"; got != want {
+		t.Errorf("usageText = %q, want %q", got, want)
+	}
 }
 
 // TestSessionInsightAndRecentEdits: the shown session's usage per turn,

@@ -93,3 +93,13 @@ func ToolInput(input json.RawMessage) string {
 	}
 	return b.String()
 }
+
+// USD formats a cost in dollars with cents ("$12.34", "$0.42"), and a
+// cost below a cent that is not zero with four decimals ("$0.0016"), so a
+// cheap turn never reads as free.
+func USD(f float64) string {
+	if f != 0 && f > -0.005 && f < 0.005 {
+		return fmt.Sprintf("$%.4f", f)
+	}
+	return fmt.Sprintf("$%.2f", f)
+}

@@ -208,7 +208,7 @@ func (v *InsightsView) reload() {
 func (v *InsightsView) SetData(d InsightData) {
 	v.data = d
 	t := d.Total
-	cost := fmt.Sprintf("$%.2f", t.CostUSD)
+	cost := display.USD(t.CostUSD)
 	if d.CostEstimated {
 		cost = "~" + cost + " (partly estimated from a dated price table)"
 	}
