@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 )
 
 // TestMakeRunUsesInstalledCLIs runs `make run`'s recipe (deps and build
@@ -13,9 +15,7 @@ import (
 // bin/lazuli: the demo must see the CLIs `make deps` wrote to out/clis.env,
 // not only what is on PATH.
 func TestMakeRunUsesInstalledCLIs(t *testing.T) {
-	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("no make")
-	}
+	fixtures.NeedTool(t, "make")
 	dir := t.TempDir()
 	mk, err := os.ReadFile("Makefile")
 	if err != nil {

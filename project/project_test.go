@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 )
 
 func TestParseWorktreeList(t *testing.T) {
@@ -22,9 +24,7 @@ func TestParseWorktreeList(t *testing.T) {
 }
 
 func TestResolve(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	fixtures.NeedTool(t, "git")
 	root := t.TempDir()
 	git := func(args ...string) {
 		t.Helper()
@@ -65,9 +65,7 @@ func TestResolve(t *testing.T) {
 // the sessions of a fresh `git init` do not land in a "main" group beside
 // an empty one of the real branch.
 func TestUnbornBranch(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	fixtures.NeedTool(t, "git")
 	root := t.TempDir()
 	if out, err := exec.Command("git", "-C", root, "init", "-q", "-b", "trunk").CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
@@ -86,9 +84,7 @@ func TestUnbornBranch(t *testing.T) {
 
 // TestGitBranchDetached: a detached HEAD has no branch.
 func TestGitBranchDetached(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	fixtures.NeedTool(t, "git")
 	root := t.TempDir()
 	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "x"}, {"checkout", "-q", "--detach"}} {
 		cmd := exec.Command("git", append([]string{"-C", root, "-c", "user.email=t@t", "-c", "user.name=t"}, args...)...)
