@@ -14,7 +14,7 @@ import (
 )
 
 // ErrDamaged reports an index whose file or rows are not what Lazuli
-// wrote: SQLite or FTS5 found corruption, a table is missing, or the index
+// wrote: SQLite or a block's checksum found corruption, a table is missing, or the index
 // named an event as a candidate whose text lacks a 4-gram of the query.
 // Open, Update and Search start such an index over by themselves and say
 // so (Stats.Damaged, a Result's Note); callers see ErrDamaged only when
@@ -22,14 +22,14 @@ import (
 var ErrDamaged = errors.New("search index is damaged")
 
 // quickCheckLimit is the largest index file Open runs PRAGMA quick_check
-// on (which checks FTS5's structure too). It reads the whole file at about
+// on. It reads the whole file at about
 // 60 ms per MiB (1.7 s for a 29 MiB index of 40,000 events, 2 cores), so
 // a larger index is checked by use instead: every corruption error SQLite
 // reports, and every candidate checked against the store.
 const quickCheckLimit = 2 << 20
 
-// indexTables are the tables an index file must hold (fts_* are FTS5's).
-var indexTables = []string{"meta", "sessions", "docs", "fts", "fts_data", "fts_idx", "fts_config", "fts_docsize"}
+// indexTables are the tables an index file must hold.
+var indexTables = []string{"meta", "sessions", "docs", "segs", "blocks", "gone"}
 
 // DamagedNote tells the user that the index of the store at storePath was
 // found damaged and rebuilt (Stats.Damaged).
@@ -148,26 +148,35 @@ func (x *Index) verifySample(ctx context.Context) error {
 	if same, err := x.sameStore(ctx, m, b, sessions); err != nil || !same {
 		return err
 	}
-	// One read transaction: what docs and fts say is one state of the
+	// One read transaction: what docs and the lists say is one state of the
 	// file, whatever another process's Update does meanwhile.
 	tx, err := x.r.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback() //nolint:errcheck // read only
+	r, err := newReader(ctx, tx)
+	if err != nil {
+		return err
+	}
+	defer r.close()
 	var g gramSet
 	for _, e := range rows {
 		low, _ := fold(e.text)
-		toks := strings.Fields(string(g.tokens(low)))
-		if len(toks) == 0 {
+		all := g.of(low)
+		if len(all) == 0 {
 			continue
 		}
-		if len(toks) > grams {
-			pick := make([]string, grams)
-			for k := range pick {
-				pick[k] = toks[k*(len(toks)-1)/(grams-1)]
+		picked := all
+		if len(all) > grams {
+			picked = make([]uint32, grams)
+			for k := range picked {
+				picked[k] = all[k*(len(all)-1)/(grams-1)]
 			}
-			toks = pick
+		}
+		parts := make([]gramRange, len(picked))
+		for k, v := range picked {
+			parts[k] = gramRange{v, v}
 		}
 		var session int64
 		var docCreated string
@@ -178,15 +187,11 @@ func (x *Index) verifySample(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		// A range, not rowid = ?: FTS5 then seeks each term's list to
-		// the row instead of reading it whole (several times faster).
-		var found int
-		err = tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid <= ?",
-			strings.Join(toks, " "), e.id, e.id).Scan(&found)
+		found, err := r.has(parts, e.id)
 		if err != nil {
 			return err
 		}
-		if found == 0 {
+		if !found {
 			return fmt.Errorf("%w: event %d is no longer found by its own words", ErrDamaged, e.id)
 		}
 	}
@@ -310,7 +315,7 @@ func (x *Index) falseCandidate(ctx context.Context, hb *hitBuilder, e *store.Sca
 	if _, ok := hb.sessions[e.SessionID]; !ok || e.Event.Kind == "" || !hb.q.lacksGram(text) {
 		return false, nil
 	}
-	return x.inconsistentRow(ctx, hb.q.expr, e.ID, e.SessionID, hb.sessions[e.SessionID].Created)
+	return x.inconsistentRow(ctx, hb.q.parts, e.ID, e.SessionID, hb.sessions[e.SessionID].Created)
 }
 
 // docsRowQuery reads the session docs holds a row for, and when the index
@@ -318,21 +323,25 @@ func (x *Index) falseCandidate(ctx context.Context, hb *hitBuilder, e *store.Sca
 // next one, and SQLite a deleted event's id to the next event).
 const docsRowQuery = "SELECT d.session, COALESCE(s.created, '') FROM docs d LEFT JOIN sessions s ON s.id = d.session WHERE d.id = ?"
 
-// inconsistentRow reports whether row id, a candidate for the FTS5
-// expression expr, is still one and disagrees with docs: docs lacks it,
-// or (session > 0) holds it for that session, created at created,
-// although its text does not match. It reads fts and docs in one read
-// transaction, so that an Update of another process purging the row
-// between two statements cannot look like damage.
-func (x *Index) inconsistentRow(ctx context.Context, expr string, id, session int64, created string) (bool, error) {
+// inconsistentRow reports whether row id, a candidate for parts, is
+// still one and disagrees with docs: docs lacks it although its postings
+// are not stale (see postings.go), or (session > 0) holds it for that
+// session, created at created, although its text does not match. It reads
+// the lists and docs in one read transaction, so that an Update of another
+// process purging the row between two statements cannot look like damage.
+func (x *Index) inconsistentRow(ctx context.Context, parts []gramRange, id, session int64, created string) (bool, error) {
 	tx, err := x.r.BeginTx(ctx, nil)
 	if err != nil {
 		return false, err
 	}
 	defer tx.Rollback() //nolint:errcheck // read only
-	var candidate int
-	err = tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM fts WHERE fts MATCH ? AND rowid >= ? AND rowid <= ?", expr, id, id).Scan(&candidate)
-	if err != nil || candidate == 0 {
+	r, err := newReader(ctx, tx)
+	if err != nil {
+		return false, err
+	}
+	defer r.close()
+	candidate, err := r.has(parts, id)
+	if err != nil || !candidate {
 		return false, err // purged since the search began
 	}
 	var docSession int64
@@ -340,18 +349,22 @@ func (x *Index) inconsistentRow(ctx context.Context, expr string, id, session in
 	err = tx.QueryRowContext(ctx, docsRowQuery, id).Scan(&docSession, &docCreated)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return true, nil // in fts but not in docs: the two disagree
+		gone, err := isGone(ctx, tx, id)
+		return !gone, err // in the lists but not in docs, and not purged: the two disagree
 	case err != nil:
 		return false, err
+	}
+	if gone, err := isGone(ctx, tx, id); err != nil || gone {
+		return false, err // an id SQLite gave again: its old postings may stay
 	}
 	return session > 0 && docSession == session && docCreated == created, nil
 }
 
 // unknownCandidates checks the candidates the store no longer has (evs
 // lacks them): a deleted session's rows stay in docs until the next
-// Update purges them, but a candidate that docs never held means that FTS5
-// returned a row the index never wrote: an error wrapping ErrDamaged.
-func (x *Index) unknownCandidates(ctx context.Context, expr string, ids []int64, evs []store.ScannedEvent) error {
+// Update purges them, but a candidate that docs never held means that the
+// lists name a row the index never wrote: an error wrapping ErrDamaged.
+func (x *Index) unknownCandidates(ctx context.Context, parts []gramRange, ids []int64, evs []store.ScannedEvent) error {
 	found := make(map[int64]bool, len(evs))
 	for i := range evs {
 		found[evs[i].ID] = true
@@ -360,7 +373,7 @@ func (x *Index) unknownCandidates(ctx context.Context, expr string, ids []int64,
 		if found[id] {
 			continue
 		}
-		bad, err := x.inconsistentRow(ctx, expr, id, 0, "")
+		bad, err := x.inconsistentRow(ctx, parts, id, 0, "")
 		if err != nil {
 			return err
 		}

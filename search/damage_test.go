@@ -95,7 +95,7 @@ func TestByteFlipsRebuild(t *testing.T) {
 func TestMissingTables(t *testing.T) {
 	ctx := context.Background()
 	st := probeStore(t)
-	for _, table := range []string{"docs", "sessions", "fts"} {
+	for _, table := range []string{"docs", "sessions", "blocks", "segs"} {
 		x := mustIndex(t, st)
 		path := x.Path()
 		x.Close()

@@ -8,7 +8,7 @@ import (
 	"github.com/lazuli-app/lazuli/store"
 )
 
-func TestGramTokens(t *testing.T) {
+func TestGrams(t *testing.T) {
 	var g gramSet
 	for _, tc := range []struct {
 		low  string
@@ -21,22 +21,21 @@ func TestGramTokens(t *testing.T) {
 		{"abababa", []string{"abab", "baba", "aba\x00"}}, // each once
 		{"äb", []string{"äb\x00"}},                       // bytes: ä is two
 	} {
-		var want []string
+		var want []uint32
 		for _, gram := range tc.want {
-			want = append(want, gramToken(gram))
+			want = append(want, gramValue(gram))
 		}
-		got := strings.Fields(string(g.tokens(tc.low)))
-		if !slices.Equal(got, want) {
-			t.Errorf("tokens(%q) = %q, want %q", tc.low, got, want)
+		if got := g.of(tc.low); !slices.Equal(got, want) {
+			t.Errorf("of(%q) = %x, want %x", tc.low, got, want)
 		}
 	}
 	// the table is reused: a long text after short ones, then a short one
 	long := strings.Repeat("0123456789", 1000)
-	if got := len(strings.Fields(string(g.tokens(long)))); got != 11 { // 10 grams of the cycle and the last one
-		t.Errorf("tokens(long) has %d grams, want 11", got)
+	if got := len(g.of(long)); got != 11 { // 10 grams of the cycle and the last one
+		t.Errorf("of(long) has %d grams, want 11", got)
 	}
-	if got := string(g.tokens("xyz")); got != gramToken("xyz\x00")+" " {
-		t.Errorf("tokens(xyz) after a long text = %q", got)
+	if got := g.of("xyz"); !slices.Equal(got, []uint32{gramValue("xyz\x00")}) {
+		t.Errorf("of(xyz) after a long text = %x", got)
 	}
 }
 

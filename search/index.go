@@ -22,25 +22,18 @@ var ErrUnavailable = errors.New("search index unavailable")
 
 // indexFormat changes whenever the index's tables or the text indexed per
 // event change; an index of another format is rebuilt.
-const indexFormat = "4" // 4: with the full text of shortened events
-
-// ftsHashSize is the memory FTS5 gathers postings in before it writes a
-// segment: larger means fewer segments to merge while building.
-const ftsHashSize = 16 << 20
+const indexFormat = "5" // 5: Lazuli's own lists instead of FTS5 (see postings.go)
 
 // indexSchema creates the index's tables.
 //
-// fts holds, for each event, the distinct 4-grams of its text lower-cased
-// by fold (the function queries and the check of each hit use too, so all
-// three agree on what case means), as hex tokens that FTS5's ascii
-// tokenizer reads as they are (see grams.go). It is contentless (the text
-// stays in the store and is read back for the hits) and keeps no
-// positions (detail=none): it only says which rows hold every 4-gram of a
-// term, and the caller checks each candidate. With positions it would be
-// several times larger than the store it covers; without them it is about
-// two thirds of the store's size.
+// The lists (postings.go) hold, for each 4-gram of the text of an event
+// lower-cased by fold (the function queries and the check of each hit use
+// too, so all three agree on what case means), the events that hold it.
+// They keep no positions: they only say which rows hold every 4-gram of a
+// term, and the caller checks each candidate. The text stays in the store
+// and is read back for the hits.
 //
-// Its rowids are the store's events.id, and minus compactions.id for
+// Their ids are the store's events.id, and minus compactions.id for
 // compaction summaries. docs maps each of them to its session, for
 // purging deleted sessions, and gives a compaction the events.id it sits
 // after (ord), for ordering. sessions holds the created time of each
@@ -50,37 +43,10 @@ const indexSchema = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value);
 CREATE TABLE sessions(id INTEGER PRIMARY KEY, created TEXT NOT NULL);
 CREATE TABLE docs(id INTEGER PRIMARY KEY, session INTEGER NOT NULL, ord INTEGER);
-CREATE VIRTUAL TABLE fts USING fts5(text, tokenize='ascii', detail=none, content='', contentless_delete=1);
-`
-
-// FTS5 merges the segments a build writes (one per transaction) as it
-// goes: with automerge at its default of 4, each level's segments are
-// merged into one on the next, so a posting is rewritten once per level.
-// A first build ends with an optimize that merges everything into one
-// segment anyway, so it leaves merging to that: no automerge, and a level
-// merged only once it holds crisismerge segments (which keeps searches
-// during a long build from reading hundreds of segments per term).
-// optimizeOnce then restores FTS5's defaults for the small segments
-// appends add. Measured on the index of a 118 MB native history (28 MB of
-// text, alternating runs on a busy machine): 3.1 → 2.8 CPU-s.
-type merging struct{ automerge, crisismerge int }
-
-var (
-	buildMerge   = merging{automerge: 0, crisismerge: 64}
-	defaultMerge = merging{automerge: 4, crisismerge: 16} // FTS5's defaults
-)
-
-// setMerging configures FTS5's merging in tx.
-func setMerging(ctx context.Context, tx *sql.Tx, m merging) error {
-	if _, err := tx.ExecContext(ctx, "INSERT INTO fts(fts, rank) VALUES('automerge', ?)", m.automerge); err != nil {
-		return err
-	}
-	_, err := tx.ExecContext(ctx, "INSERT INTO fts(fts, rank) VALUES('crisismerge', ?)", m.crisismerge)
-	return err
-}
+` + postingsSchema
 
 // Index is the full-text index of one store, kept in Lazuli's cache folder
-// (see IndexPath), never in or beside the store. It is an SQLite FTS5 table of the 4-grams of each event's text,
+// (see IndexPath), never in or beside the store. It is an SQLite file of the lists of the 4-grams of each event's text,
 // built and brought up to date by Update from the store's append-only
 // events table, and never needed for correctness: a missing, damaged or
 // outdated index is rebuilt, and Search checks every hit against the store.
@@ -275,7 +241,7 @@ func prepare(ctx context.Context, w *sql.DB, storePath string) (damaged bool, er
 
 // resetTables drops whatever the file holds and creates empty tables.
 func resetTables(ctx context.Context, tx *sql.Tx, storePath string) error {
-	if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS fts"); err != nil { // and its shadow tables
+	if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS fts"); err != nil { // format 4's, and its shadow tables
 		return err
 	}
 	rows, err := tx.QueryContext(ctx, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'")
@@ -301,12 +267,6 @@ func resetTables(ctx context.Context, tx *sql.Tx, storePath string) error {
 		}
 	}
 	if _, err := tx.ExecContext(ctx, indexSchema); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO fts(fts, rank) VALUES('hashsize', ?)", ftsHashSize); err != nil {
-		return err
-	}
-	if err := setMerging(ctx, tx, buildMerge); err != nil {
 		return err
 	}
 	for k, v := range map[string]any{"format": indexFormat, "store": storePath} {

@@ -2,6 +2,7 @@ package search
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -28,10 +29,10 @@ const (
 type query struct {
 	terms []string // folded (lower-cased); a quoted phrase is one term
 	ascii []bool   // terms[i] was typed in ASCII: it is found without folding the text
-	// expr is the FTS5 expression that selects the candidate rows: the
-	// 4-grams of every term of three or more characters (see grams.go). It
-	// is "" when no term is that long.
-	expr string
+	// parts select the candidate rows: a row is one when it holds a
+	// 4-gram of each part (see postings.go): the 4-grams of every term of
+	// three or more characters. It is empty when no term is that long.
+	parts []gramRange
 }
 
 // parseQuery parses what the user typed. Words separated by white space
@@ -65,7 +66,7 @@ func parseQuery(s string) (*query, error) {
 	if longest < minTermRunes {
 		return nil, ErrShortQuery
 	}
-	q.expr = matchExpression(q.terms)
+	q.parts = matchParts(q.terms)
 	return q, nil
 }
 
@@ -91,50 +92,25 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
-// matchExpression returns the FTS5 query that selects the rows holding
-// the 4-grams of every term of three characters or more, joined by AND,
-// each as its token (hex digits, which mean nothing to FTS5). Long terms
-// contribute maxTermGrams 4-grams spread over them. A term of three bytes
-// is any 4-gram that starts with it: the OR of the 256 tokens, which FTS5
-// merges as it reads, newest first, where its prefix query would gather
-// every row of every such token before returning the first (1 ms against
-// 43 ms for "fix" on the 1 GB benchmark store). The index stores no
-// positions (detail=none), so the rows it selects are candidates that the
-// caller checks against the text.
-func matchExpression(terms []string) string {
-	var parts []string
-	seen := map[string]bool{}
+// matchParts returns the parts of the index lookup that selects the rows
+// holding the 4-grams of every term of three characters or more. Long
+// terms contribute maxTermGrams 4-grams spread over them. A term of three
+// bytes is any 4-gram that starts with it: one range of the lists, which
+// are in 4-gram order. The index stores no positions, so the rows it
+// selects are candidates that the caller checks against the text.
+func matchParts(terms []string) []gramRange {
+	var parts []gramRange
 	for _, t := range terms {
 		if utf8.RuneCountInString(t) < indexTermRunes {
 			continue
 		}
 		for _, g := range pickGrams(t) {
-			part := `"` + gramToken(g) + `"`
-			if len(g) < gramBytes {
-				part = startsWith(g)
-			}
-			if !seen[part] {
-				seen[part] = true
-				parts = append(parts, part)
+			if r := rangeOf(g); !slices.Contains(parts, r) {
+				parts = append(parts, r)
 			}
 		}
 	}
-	return strings.Join(parts, " AND ")
-}
-
-// startsWith returns the FTS5 expression of every 4-gram that starts with
-// the three bytes g: the OR of their tokens.
-func startsWith(g string) string {
-	var b strings.Builder
-	b.WriteByte('(')
-	for c := range 256 {
-		if c > 0 {
-			b.WriteString(" OR ")
-		}
-		b.WriteString(`"` + gramToken(g+string([]byte{byte(c)})) + `"`)
-	}
-	b.WriteByte(')')
-	return b.String()
+	return parts
 }
 
 // pickGrams returns up to maxTermGrams 4-grams (byte sequences) of t,

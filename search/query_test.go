@@ -1,10 +1,9 @@
 package search
 
 import (
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -47,23 +46,21 @@ var queryCases = []struct {
 	{name: "TooLong", in: strings.Repeat("x", maxQueryBytes+1), err: ErrLongQuery},
 }
 
-// gramExpr is the FTS5 expression of a lookup of grams: each one's token,
-// for three bytes the OR of the 256 tokens that start with them, joined by
-// AND.
-func gramExpr(grams []string) string {
-	var parts []string
+// gramParts is the lookup of grams: each one's 4-gram, for three bytes the
+// range of the 256 4-grams that start with them.
+func gramParts(grams []string) []gramRange {
+	var parts []gramRange
 	for _, g := range grams {
-		if len(g) == 3 {
-			var any []string
-			for c := range 256 {
-				any = append(any, `"`+hex.EncodeToString([]byte(g))+fmt.Sprintf("%02x", c)+`"`)
-			}
-			parts = append(parts, "("+strings.Join(any, " OR ")+")")
+		b := []byte(g)
+		if len(b) == 3 {
+			lo := uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8
+			parts = append(parts, gramRange{lo, lo + 255})
 			continue
 		}
-		parts = append(parts, `"`+hex.EncodeToString([]byte(g))+`"`)
+		v := uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
+		parts = append(parts, gramRange{v, v})
 	}
-	return strings.Join(parts, " AND ")
+	return parts
 }
 
 func TestParseQuery(t *testing.T) {
@@ -79,8 +76,8 @@ func TestParseQuery(t *testing.T) {
 			if strings.Join(q.terms, "|") != strings.Join(tc.terms, "|") {
 				t.Errorf("parseQuery(%q) terms = %q, want %q", tc.in, q.terms, tc.terms)
 			}
-			if want := gramExpr(tc.grams); q.expr != want {
-				t.Errorf("parseQuery(%q) expr = %s, want %s", tc.in, q.expr, want)
+			if want := gramParts(tc.grams); !slices.Equal(q.parts, want) {
+				t.Errorf("parseQuery(%q) parts = %x, want %x", tc.in, q.parts, want)
 			}
 		})
 	}

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -95,7 +97,7 @@ func (x *Index) Search(ctx context.Context, query string, limit int) (Result, er
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	if q.expr == "" {
+	if len(q.parts) == 0 {
 		return scan(ctx, x.st, q, limit, ShortQueryEvents)
 	}
 	res, err := x.searchLocked(ctx, q, limit)
@@ -133,16 +135,13 @@ func (x *Index) search(ctx context.Context, q *query, limit int) (Result, error)
 	if err != nil {
 		return Result{}, err
 	}
-	comps, err := x.compactionCandidates(ctx, q)
+	all, comps, err := x.candidates(ctx, q)
 	if err != nil {
 		return Result{}, err
 	}
-	cands, err := x.r.QueryContext(ctx,
-		"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid > 0 ORDER BY rowid DESC", q.expr)
-	if err != nil {
-		return Result{}, err
-	}
-	defer cands.Close()
+	// The events among the candidates, newest first.
+	cands := all[sort.Search(len(all), func(i int) bool { return all[i] > 0 }):]
+	slices.Reverse(cands)
 	var hits []Hit
 	res := Result{}
 	for chunk := firstChunk; len(hits) <= limit; chunk = min(2*chunk, maxChunk) {
@@ -150,10 +149,8 @@ func (x *Index) search(ctx context.Context, q *query, limit int) (Result, error)
 			res.Partial, res.Note = true, budgetNote
 			break
 		}
-		ids, err := nextIDs(cands, chunk)
-		if err != nil {
-			return Result{}, err
-		}
+		ids := cands[:min(chunk, len(cands))]
+		cands = cands[len(ids):]
 		if len(ids) == 0 {
 			break
 		}
@@ -227,7 +224,7 @@ func (x *Index) checkIDs(ctx context.Context, hb *hitBuilder, ids []int64) ([]in
 		found[i] = evs[i].ID
 	}
 	if len(evs) < len(ids) {
-		if err := x.unknownCandidates(ctx, hb.q.expr, ids, evs); err != nil {
+		if err := x.unknownCandidates(ctx, hb.q.parts, ids, evs); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -245,41 +242,49 @@ func (x *Index) checkIDs(ctx context.Context, hb *hitBuilder, ids []int64) ([]in
 // budgetNote explains a search that ran out of DefaultBudget.
 const budgetNote = "These words are everywhere, so only the newest events holding all of them were checked in time: older matches may be missing. A longer or rarer phrase finds them."
 
-// nextIDs reads up to n rowids from rows.
-func nextIDs(rows *sql.Rows, n int) ([]int64, error) {
-	ids := make([]int64, 0, n)
-	for len(ids) < n && rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
-}
-
-// compactionCandidates returns the compaction summaries whose text may
-// match q, ordered by where they sit among the events, newest first.
-// There are few compactions, so they are all listed at once; each is read
-// from the store only when the merge with the events reaches it.
-func (x *Index) compactionCandidates(ctx context.Context, q *query) (*compactionQueue, error) {
-	rows, err := x.r.QueryContext(ctx,
-		"SELECT d.id, COALESCE(d.ord, 0) FROM docs d WHERE d.id IN (SELECT rowid FROM fts WHERE fts MATCH ? AND rowid < 0) ORDER BY 2 DESC, 1",
-		q.expr)
+// candidates returns the rows whose text may match q, ascending (the
+// compaction summaries first: their rows are minus their ids), and the
+// queue of those compactions, ordered by where they sit among the events,
+// newest first. It reads the lists and docs in one read transaction, so
+// they are one state of the index whatever another process's Update does
+// meanwhile. There are few compactions, so they are all listed at once;
+// each is read from the store only when the merge with the events reaches
+// it.
+func (x *Index) candidates(ctx context.Context, q *query) ([]int64, *compactionQueue, error) {
+	tx, err := x.r.BeginTx(ctx, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer rows.Close()
+	defer tx.Rollback() //nolint:errcheck // read only
+	r, err := newReader(ctx, tx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer r.close()
+	all, err := r.candidates(q.parts)
+	if err != nil {
+		return nil, nil, err
+	}
 	cq := &compactionQueue{st: x.st}
-	for rows.Next() {
-		var c compactionCandidate
-		if err := rows.Scan(&c.id, &c.ord); err != nil {
-			return nil, err
+	for _, id := range all {
+		if id >= 0 {
+			break
 		}
-		c.id = -c.id
-		cq.pending = append(cq.pending, c)
+		var ord sql.NullInt64
+		err := tx.QueryRowContext(ctx, "SELECT ord FROM docs WHERE id = ?", id).Scan(&ord)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue // a deleted session's: its postings stay until a merge drops them
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		cq.pending = append(cq.pending, compactionCandidate{id: -id, ord: ord.Int64})
 	}
-	return cq, rows.Err()
+	// Newest first: by the event each follows, then by id.
+	slices.SortStableFunc(cq.pending, func(a, b compactionCandidate) int {
+		return cmp.Or(cmp.Compare(b.ord, a.ord), cmp.Compare(-a.id, -b.id))
+	})
+	return all, cq, nil
 }
 
 // coverage marks res partial while the index's first build is running, or

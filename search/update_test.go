@@ -344,32 +344,49 @@ func TestBudgetNotSpentAfterTheLastCandidate(t *testing.T) {
 	}
 }
 
-// TestMergingDuringFirstBuild: a first build leaves merging to its final
-// optimize (no automerge), and the optimize restores FTS5's defaults for
-// the appends that follow.
-func TestMergingDuringFirstBuild(t *testing.T) {
+// TestSegments: a first build ends with its lists in one segment, and
+// appends add segments that merges keep few (fewer than mergeFanIn of a
+// level), while every row stays found.
+func TestSegments(t *testing.T) {
 	st := mustOpenStore(t, testStorePath(t))
 	manyEvents(t, st, 2, 10)
-	t.Setenv(store.CacheDirEnv, t.TempDir())
-	x, err := Open(context.Background(), st) // not built yet: mustIndex would build it
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { x.Close() })
-	config := func() merging {
-		var m merging
-		for k, v := range map[string]*int{"automerge": &m.automerge, "crisismerge": &m.crisismerge} {
-			if err := x.r.QueryRow("SELECT v FROM fts_config WHERE k = ?", k).Scan(v); err != nil {
-				t.Fatalf("fts_config %s: %v", k, err)
-			}
+	x := mustIndex(t, st)
+	levels := func() map[int]int {
+		rows, err := x.r.Query("SELECT level, COUNT(*) FROM segs GROUP BY level")
+		if err != nil {
+			t.Fatal(err)
 		}
-		return m
+		defer rows.Close()
+		out := map[int]int{}
+		for rows.Next() {
+			var level, n int
+			if err := rows.Scan(&level, &n); err != nil {
+				t.Fatal(err)
+			}
+			out[level] = n
+		}
+		return out
 	}
-	if got := config(); got != buildMerge {
-		t.Errorf("merging of a new index = %+v, want %+v", got, buildMerge)
+	if got := levels(); len(got) != 1 || got[1] != 1 && got[0] != 1 {
+		t.Fatalf("segments after the first build = %v, want one", got)
 	}
-	mustUpdate(t, x)
-	if got := config(); got != defaultMerge {
-		t.Errorf("merging after the first build = %+v, want %+v", got, defaultMerge)
+	for i := range 3 * mergeFanIn {
+		mustSession(t, st, fmt.Sprint("more ", i), store.UserMessage(fmt.Sprintf("appended needle%03d", i)))
+		mustUpdate(t, x)
+	}
+	total := 0
+	for level, n := range levels() {
+		if n >= mergeFanIn {
+			t.Errorf("%d segments of level %d after %d appends, want fewer than %d", n, level, 3*mergeFanIn, mergeFanIn)
+		}
+		total += n
+	}
+	if total < 2 {
+		t.Errorf("%d segments after appends: the appends were not merged level by level", total)
+	}
+	for i := range 3 * mergeFanIn {
+		if got := len(mustSearch(t, x, fmt.Sprintf("needle%03d", i)).Hits); got != 1 {
+			t.Errorf("needle%03d: %d hits, want 1", i, got)
+		}
 	}
 }

@@ -5,12 +5,13 @@ import (
 	"database/sql"
 	"time"
 
+	"github.com/lazuli-app/lazuli/indexdb"
 	"github.com/lazuli-app/lazuli/store"
 )
 
-// Update pacing. Each commit makes FTS5 write its pending postings as a new
-// segment, which later merges rewrite: committing every batch of a big
-// build costs several times more than committing every few megabytes.
+// Update pacing. Each commit writes its pending postings as a new segment,
+// which later merges rewrite: committing every batch of a big build costs
+// more than committing every few megabytes.
 // Commits still come often enough that another process waiting to write
 // the index, or a kill, loses little.
 const (
@@ -32,6 +33,8 @@ type updater struct {
 	lastUp   time.Time               // when catchUp last ran
 
 	tx      *sql.Tx // the open transaction; nil between transactions
+	pend    pending // the postings of the open transaction
+	grams   gramSet
 	txBytes int64
 	txStart time.Time
 	written *marks // the marks the open transaction wrote
@@ -54,13 +57,37 @@ func (u *updater) commit() error {
 	if u.tx == nil {
 		return nil
 	}
-	err := u.tx.Commit()
+	err := u.flush()
+	if err == nil {
+		err = u.tx.Commit()
+	} else {
+		_ = u.tx.Rollback() // the flush's error is the one to report
+	}
 	u.tx = nil
+	u.pend.reset()
 	if err == nil && u.written != nil {
 		u.report(*u.written)
 	}
 	u.written = nil
 	return err
+}
+
+// flush writes the open transaction's postings as a segment, then merges
+// the segments of any level that has enough (a first build leaves most of
+// that to its final merge: see buildFanIn).
+func (u *updater) flush() error {
+	if u.pend.empty() {
+		return nil
+	}
+	ctx := context.Background() // the transaction's own context ends it
+	if _, err := u.pend.flush(ctx, u.tx); err != nil {
+		return err
+	}
+	fanIn := mergeFanIn
+	if done, _ := indexdb.GetMeta(ctx, u.tx, "optimized"); done != "1" {
+		fanIn = buildFanIn
+	}
+	return autoMerge(ctx, u.tx, fanIn)
 }
 
 // writeMarks writes m in the open transaction tx.
@@ -74,7 +101,7 @@ func (u *updater) writeMarks(ctx context.Context, tx *sql.Tx, m marks) error {
 
 // commitIfDue commits when the transaction holds enough or is old enough.
 func (u *updater) commitIfDue() error {
-	if u.tx != nil && (u.txBytes >= commitBytes || time.Since(u.txStart) >= commitEvery) {
+	if u.tx != nil && (u.txBytes >= commitBytes || len(u.pend.keys) >= pendingPostings || time.Since(u.txStart) >= commitEvery) {
 		return u.commit()
 	}
 	return nil
@@ -85,6 +112,7 @@ func (u *updater) rollback() {
 	if u.tx != nil {
 		_ = u.tx.Rollback() // the error that made us roll back is the one to report
 		u.tx, u.written = nil, nil
+		u.pend.reset()
 	}
 }
 
@@ -354,13 +382,7 @@ func (u *updater) insert(ctx context.Context, tx *sql.Tx, docs []doc) error {
 		return err
 	}
 	defer row.Close()
-	text, err := tx.PrepareContext(ctx, "INSERT INTO fts(rowid, text) VALUES (?, ?)")
-	if err != nil {
-		return err
-	}
-	defer text.Close()
 	var prev int64
-	var g gramSet
 	for i, d := range docs {
 		if i == 0 || d.session != prev {
 			if _, err := sess.ExecContext(ctx, d.session, d.created); err != nil {
@@ -376,9 +398,7 @@ func (u *updater) insert(ctx context.Context, tx *sql.Tx, docs []doc) error {
 			return err
 		}
 		low, _ := fold(d.text)
-		if _, err := text.ExecContext(ctx, d.id, string(g.tokens(low))); err != nil {
-			return err
-		}
+		u.pend.add(d.id, u.grams.of(low))
 		u.s.Indexed++
 		u.s.TextBytes += int64(len(d.text))
 		u.txBytes += int64(len(d.text))
