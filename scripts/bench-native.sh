@@ -13,6 +13,8 @@
 #   LAZULI_NATIVE_DIR   where the workload is kept (default ~/.cache/lazuli-native; it must
 #                       be outside the repository)
 #   LAZULI_BENCH_DIR    where the store and cache of the run go (default: a new temp folder)
+#   LAZULI_BENCH_BUSY   N: keep N processes spinning on the CPU during the run (a busy machine;
+#                       the issue's "busy" figures use 2 on a 2-core machine)
 # Needs GNU time (/usr/bin/time). The machine's load average is printed with every step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +28,14 @@ if [ -z "$bin" ]; then
   mkdir -p out
   go build -o out/lazuli-bench .
   bin=out/lazuli-bench
+fi
+if [ -n "${LAZULI_BENCH_BUSY:-}" ]; then
+  hogs=()
+  for _ in $(seq "$LAZULI_BENCH_BUSY"); do
+    sh -c 'while :; do :; done' & hogs+=($!)
+  done
+  trap 'kill "${hogs[@]}" 2>/dev/null' EXIT
+  echo "busy: $LAZULI_BENCH_BUSY spinning processes beside the run"
 fi
 work=${LAZULI_BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/lazuli-native.XXXXXX")}
 mkdir -p "$work/wt/.azureal" "$work/cache"

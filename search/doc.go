@@ -4,8 +4,9 @@
 // patterns, the old and new strings of edits), tool results, hook output,
 // slash commands and compaction summaries, each up to MaxEventText.
 //
-// The index of a store is an SQLite FTS5 table of the sequences of four
-// bytes (4-grams) of each event's lower-cased text (see grams.go), in its
+// The index of a store holds, for each sequence of four bytes (4-gram) of
+// each event's lower-cased text (see grams.go), the events that hold it
+// (see postings.go), in an SQLite file of its
 // own file in Lazuli's cache folder (see Index), never in the store and
 // never needed for correctness: Open, Update and Search rebuild what is
 // missing, damaged or outdated, and Scan searches a store without one.
@@ -14,7 +15,7 @@
 // in an event's text, anywhere and in any order, ignoring case; each word
 // is a plain substring ("pars" finds "Parser"). A query in double quotes,
 // "go test", is one phrase that must occur as typed, spaces included.
-// Nothing else has a meaning: FTS5 operators (AND, OR, NOT, NEAR), quotes
+// Nothing else has a meaning: operators (AND, OR, NOT, NEAR), quotes
 // inside words, *, -, ^, : and parentheses are matched literally. A query
 // needs a word of at least two characters; words of three or more are
 // looked up in the index (by their 4-grams; a word of three bytes as the

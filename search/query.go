@@ -37,7 +37,7 @@ type query struct {
 
 // parseQuery parses what the user typed. Words separated by white space
 // must all occur; a query in double quotes ("go test") is one phrase,
-// spaces included. Nothing else has a meaning: FTS5 operators, quotes
+// spaces included. Nothing else has a meaning: operators, quotes
 // inside words, *, -, : and parentheses are matched as they are.
 func parseQuery(s string) (*query, error) {
 	s = strings.ToValidUTF8(strings.ReplaceAll(s, "\x00", ""), "")

@@ -48,8 +48,7 @@ type Progress func(done, total int64)
 // A first build indexes the newest events first: it starts with hi at the
 // store's largest id and moves lo down, one window of backfillWindow
 // events at a time, while later appends move hi up. A window is filled in
-// ascending id order because FTS5 writes a new segment whenever a rowid is
-// smaller than the previous one.
+// ascending id order, so that a transaction's lists mostly come in order.
 type marks struct {
 	hi, lo    int64
 	win, next int64 // the backfill window being filled: [win, next) done
