@@ -18,6 +18,9 @@ import (
 var benchEvents = flag.Int("search.events", 20_000,
 	"events of the generated store the search benchmarks use (internal/scale measures 1,000,000)")
 
+var benchStorePath = flag.String("search.store", "",
+	"an existing store for the search benchmarks instead of a generated one (opened read-only)")
+
 // benchQueries are the searches BenchmarkSearch times: planted needles,
 // common words, three-letter words, paths, identifiers, commands,
 // two-word queries, words that occur nowhere, and a phrase.
@@ -30,6 +33,9 @@ var benchQueries = []string{
 // benchStore generates the benchmarks' store once per process, in a
 // folder removed when the process ends (see TestMain's cache folder).
 var benchStore = sync.OnceValues(func() (string, error) {
+	if *benchStorePath != "" {
+		return *benchStorePath, nil
+	}
 	dir, err := os.MkdirTemp("", "lazuli-search-bench-")
 	if err != nil {
 		return "", err

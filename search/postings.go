@@ -50,8 +50,8 @@ const (
 	// longer block).
 	blockBytes = 8 << 10
 	// pendingPostings is how many postings a transaction gathers before it
-	// commits (16 bytes each while sorting: 32 MiB).
-	pendingPostings = 2 << 20
+	// writes them as a segment (16 bytes each while sorting: 8 MiB).
+	pendingPostings = 1 << 19
 	// mergeFanIn segments of one level are merged into one of the next.
 	mergeFanIn = 8
 	// buildFanIn is mergeFanIn while a first build runs: it ends with a
@@ -76,6 +76,9 @@ type pending struct {
 func (p *pending) add(id int64, grams []uint32) {
 	if len(grams) == 0 {
 		return
+	}
+	if p.keys == nil {
+		p.keys = make([]uint64, 0, pendingPostings+pendingPostings/4)
 	}
 	d := uint64(len(p.ids))
 	p.ids = append(p.ids, id)
@@ -257,6 +260,24 @@ func decodeIDs(dst []int64, enc []byte, n int) ([]int64, error) {
 		return dst, errBadBlock
 	}
 	return dst, nil
+}
+
+// firstID returns the first id of an encoded list (0 when it does not
+// decode: decodeIDs then says so).
+func firstID(enc []byte) int64 {
+	v, _ := binary.Varint(enc)
+	return v
+}
+
+// strictlyAscending reports whether each of ids is larger than the one
+// before.
+func strictlyAscending(ids []int64) bool {
+	for i := 1; i < len(ids); i++ {
+		if ids[i] <= ids[i-1] {
+			return false
+		}
+	}
+	return true
 }
 
 // containsID reports whether the list enc of n ids holds id, decoding no
@@ -661,6 +682,11 @@ func mergeSegs(ctx context.Context, tx *sql.Tx, in []segInfo, level int) error {
 				return err
 			}
 		} else {
+			// In order of their first ids: lists of disjoint spans of ids
+			// (a build's segments) then decode already in order.
+			if len(group) > 1 {
+				slices.SortFunc(group, func(a, b *segCursor) int { return cmp.Compare(firstID(a.cur.enc), firstID(b.cur.enc)) })
+			}
 			ids = ids[:0]
 			for _, c := range group {
 				start := len(ids)
@@ -677,8 +703,10 @@ func mergeSegs(ctx context.Context, tx *sql.Tx, in []segInfo, level int) error {
 					ids = kept
 				}
 			}
-			slices.Sort(ids)
-			ids = slices.Compact(ids)
+			if !strictlyAscending(ids) {
+				slices.Sort(ids)
+				ids = slices.Compact(ids)
+			}
 			if len(ids) > 0 {
 				if err := w.add(g, ids); err != nil {
 					return err
@@ -748,7 +776,7 @@ type segCursor struct {
 	cur     entry
 }
 
-const cursorPage = 16 // blocks a cursor reads at a time
+const cursorPage = 4 // blocks a cursor reads at a time
 
 func (c *segCursor) next() (bool, error) {
 	for len(c.entries) == 0 {

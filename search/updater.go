@@ -101,7 +101,7 @@ func (u *updater) writeMarks(ctx context.Context, tx *sql.Tx, m marks) error {
 
 // commitIfDue commits when the transaction holds enough or is old enough.
 func (u *updater) commitIfDue() error {
-	if u.tx != nil && (u.txBytes >= commitBytes || len(u.pend.keys) >= pendingPostings || time.Since(u.txStart) >= commitEvery) {
+	if u.tx != nil && (u.txBytes >= commitBytes || time.Since(u.txStart) >= commitEvery) {
 		return u.commit()
 	}
 	return nil
@@ -399,6 +399,11 @@ func (u *updater) insert(ctx context.Context, tx *sql.Tx, docs []doc) error {
 		}
 		low, _ := fold(d.text)
 		u.pend.add(d.id, u.grams.of(low))
+		if len(u.pend.keys) >= pendingPostings { // a segment of the open transaction: memory stays bounded
+			if _, err := u.pend.flush(ctx, tx); err != nil {
+				return err
+			}
+		}
 		u.s.Indexed++
 		u.s.TextBytes += int64(len(d.text))
 		u.txBytes += int64(len(d.text))
