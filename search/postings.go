@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"math"
 	"slices"
 )
 
@@ -26,7 +27,14 @@ import (
 //
 //	uvarint(gram − previous gram, or − first for the block's first entry)
 //	uvarint(number of ids)  uvarint(bytes of ids)
-//	ids: zigzag varint of the first, then uvarint of each difference (≥ 1)
+//	ids, descending: zigzag varint of the first, then uvarint of each
+//	difference (≥ 1)
+//
+// The ids in the lists are keys (see key): the events' ids, and compaction
+// summaries above every event, so that a list read from its start gives
+// the compactions, then the events newest first, which is the order
+// results come in: a search reads no more of a long list than its
+// results need.
 //
 // Why not FTS5, which the index used until format 5: it spends almost all
 // of a build adding each distinct 4-gram of each row to its hash table, on
@@ -63,12 +71,33 @@ const (
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
+// compactionKeys is where the keys of compaction summaries begin: a
+// summary's row in docs is minus its compactions.id, its key
+// compactionKeys plus its compactions.id.
+const compactionKeys = 1 << 62
+
+// key returns the key the lists hold for the docs row id.
+func key(id int64) int64 {
+	if id < 0 {
+		return compactionKeys - id
+	}
+	return id
+}
+
+// rowOf returns the docs row of key k.
+func rowOf(k int64) int64 {
+	if k >= compactionKeys {
+		return compactionKeys - k
+	}
+	return k
+}
+
 // errBadBlock reports a block that does not decode: the file is damaged.
 var errBadBlock = fmt.Errorf("%w: a block of the index does not decode", ErrDamaged)
 
 // pending gathers the postings of one transaction.
 type pending struct {
-	ids  []int64  // the rows, in the order added
+	ids  []int64  // the rows' keys, in the order added
 	keys []uint64 // gram<<32 | index of the row in ids
 	tmp  []uint64 // the radix sort's other buffer
 }
@@ -81,7 +110,7 @@ func (p *pending) add(id int64, grams []uint32) {
 		p.keys = make([]uint64, 0, pendingPostings+pendingPostings/4)
 	}
 	d := uint64(len(p.ids))
-	p.ids = append(p.ids, id)
+	p.ids = append(p.ids, key(id))
 	for _, g := range grams {
 		p.keys = append(p.keys, uint64(g)<<32|d)
 	}
@@ -140,22 +169,20 @@ func (p *pending) flush(ctx context.Context, tx *sql.Tx) (int64, error) {
 	var list []int64
 	for i := 0; i < len(p.keys); {
 		g := uint32(p.keys[i] >> 32)
+		end := i + 1
+		for end < len(p.keys) && uint32(p.keys[end]>>32) == g {
+			end++
+		}
+		// Rows mostly come in ascending order: read backwards, descending.
 		list = list[:0]
-		sorted := true
-		for ; i < len(p.keys) && uint32(p.keys[i]>>32) == g; i++ {
-			id := p.ids[uint32(p.keys[i])]
-			if n := len(list); n > 0 && id <= list[n-1] {
-				sorted = false
-			}
-			list = append(list, id)
+		for j := end - 1; j >= i; j-- {
+			list = append(list, p.ids[uint32(p.keys[j])])
 		}
-		if !sorted {
-			slices.Sort(list)
-			list = slices.Compact(list)
-		}
+		list = descending(list)
 		if err := w.add(g, list); err != nil {
 			return 0, err
 		}
+		i = end
 	}
 	if err := w.finish(); err != nil {
 		return 0, err
@@ -229,11 +256,11 @@ func (w *segWriter) writeBlock() error {
 
 func (w *segWriter) finish() error { return w.writeBlock() }
 
-// encodeIDs appends the encoding of ascending ids to b.
+// encodeIDs appends the encoding of descending ids to b.
 func encodeIDs(b []byte, ids []int64) []byte {
 	b = binary.AppendVarint(b, ids[0])
 	for i := 1; i < len(ids); i++ {
-		b = binary.AppendUvarint(b, uint64(ids[i]-ids[i-1]))
+		b = binary.AppendUvarint(b, uint64(ids[i-1]-ids[i]))
 	}
 	return b
 }
@@ -241,25 +268,14 @@ func encodeIDs(b []byte, ids []int64) []byte {
 // decodeIDs appends the n ids enc encodes to dst; errBadBlock when enc is
 // not exactly that.
 func decodeIDs(dst []int64, enc []byte, n int) ([]int64, error) {
-	v, k := binary.Varint(enc)
-	if k <= 0 || n < 1 {
-		return dst, errBadBlock
+	it := listIter{enc: enc, left: n}
+	for it.next() {
+		dst = append(dst, it.cur)
 	}
-	dst = append(dst, v)
-	enc = enc[k:]
-	for range n - 1 {
-		d, k := binary.Uvarint(enc)
-		if k <= 0 || d == 0 || d > 1<<62 {
-			return dst, errBadBlock
-		}
-		v += int64(d)
-		dst = append(dst, v)
-		enc = enc[k:]
+	if it.err == nil && len(it.enc) != 0 {
+		it.err = errBadBlock
 	}
-	if len(enc) != 0 {
-		return dst, errBadBlock
-	}
-	return dst, nil
+	return dst, it.err
 }
 
 // firstID returns the first id of an encoded list (0 when it does not
@@ -269,39 +285,62 @@ func firstID(enc []byte) int64 {
 	return v
 }
 
-// strictlyAscending reports whether each of ids is larger than the one
-// before.
-func strictlyAscending(ids []int64) bool {
+// descending returns ids sorted in descending order without repeats,
+// sorting only when they are not already.
+func descending(ids []int64) []int64 {
 	for i := 1; i < len(ids); i++ {
-		if ids[i] <= ids[i-1] {
-			return false
+		if ids[i] >= ids[i-1] {
+			slices.SortFunc(ids, func(a, b int64) int { return cmp.Compare(b, a) })
+			return slices.Compact(ids)
 		}
 	}
-	return true
+	return ids
 }
 
 // containsID reports whether the list enc of n ids holds id, decoding no
 // further than it.
 func containsID(enc []byte, n int, id int64) (bool, error) {
-	v, k := binary.Varint(enc)
-	if k <= 0 || n < 1 {
-		return false, errBadBlock
+	it := listIter{enc: enc, left: n}
+	for it.next() {
+		if it.cur <= id {
+			return it.cur == id, nil
+		}
 	}
-	enc = enc[k:]
-	for i := 1; ; i++ {
-		if v >= id {
-			return v == id, nil
-		}
-		if i == n {
-			return false, nil
-		}
-		d, k := binary.Uvarint(enc)
-		if k <= 0 || d == 0 || d > 1<<62 {
-			return false, errBadBlock
-		}
-		v += int64(d)
-		enc = enc[k:]
+	return false, it.err
+}
+
+// listIter reads an encoded list, id by id.
+type listIter struct {
+	enc  []byte
+	left int   // ids not read yet
+	cur  int64 // the id read last
+	read bool  // the first has been read
+	err  error
+}
+
+// next reads the next id into cur; false at the end or on an error (err).
+func (it *listIter) next() bool {
+	if it.left <= 0 || it.err != nil {
+		return false
 	}
+	if !it.read {
+		v, k := binary.Varint(it.enc)
+		if k <= 0 {
+			it.err = errBadBlock
+			return false
+		}
+		it.cur, it.enc, it.read = v, it.enc[k:], true
+	} else {
+		d, k := binary.Uvarint(it.enc)
+		if k <= 0 || d == 0 || d > 1<<63 {
+			it.err = errBadBlock
+			return false
+		}
+		it.cur -= int64(d)
+		it.enc = it.enc[k:]
+	}
+	it.left--
+	return true
 }
 
 // entry is one list of a block: its 4-gram, how many ids and their
@@ -388,6 +427,7 @@ type reader struct {
 type cachedBlock struct {
 	first, next int64
 	data        []byte
+	gap         bool // before the segment's first block: no data
 }
 
 const cachedBlocks = 64 // blocks a reader keeps per segment
@@ -446,7 +486,7 @@ func (r *reader) block(seg, g int64) (cachedBlock, error) {
 	err := r.at.QueryRowContext(r.ctx, seg, g).Scan(&b.first, &b.data, &next)
 	if errors.Is(err, sql.ErrNoRows) {
 		// Before the segment's first block.
-		b.first, b.data = -1, nil
+		b.first, b.data, b.gap = -1, nil, true
 		err = r.after.QueryRowContext(r.ctx, seg, g).Scan(&next)
 	}
 	if err != nil {
@@ -475,7 +515,7 @@ func (r *reader) entries(gr gramRange, fn func(entry) error) error {
 			if err != nil {
 				return err
 			}
-			if b.data != nil {
+			if !b.gap {
 				var ferr error
 				err := blockEntries(uint32(b.first), b.data, func(e entry) bool {
 					if int64(e.gram) >= b.next {
@@ -497,48 +537,44 @@ func (r *reader) entries(gr gramRange, fn func(entry) error) error {
 	return nil
 }
 
-// ids returns the ascending ids that hold a 4-gram of gr, in any segment.
+// ids returns the keys that hold a 4-gram of gr, in any segment,
+// descending.
 func (r *reader) ids(gr gramRange) ([]int64, error) {
 	var out []int64
-	lists := 0
 	err := r.entries(gr, func(e entry) error {
 		var err error
 		out, err = decodeIDs(out, e.enc, e.n)
-		lists++
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if lists > 1 {
-		slices.Sort(out)
-		out = slices.Compact(out)
-	}
-	return out, nil
+	return descending(out), nil
 }
 
-// candidates returns the ascending ids that hold a 4-gram of every part.
-func (r *reader) candidates(parts []gramRange) ([]int64, error) {
-	var out []int64
-	for i, p := range parts {
-		ids, err := r.ids(p)
+// stream returns the keys that hold a 4-gram of every part, descending, as
+// they are asked for. It holds the lists it reads, so it outlives the
+// transaction.
+func (r *reader) stream(parts []gramRange) (*andIter, error) {
+	a := &andIter{}
+	for _, p := range parts {
+		u := &unionIter{}
+		err := r.entries(p, func(e entry) error {
+			u.lists = append(u.lists, &listIter{enc: e.enc, left: e.n})
+			return nil
+		})
 		if err != nil {
 			return nil, err
 		}
-		if i == 0 {
-			out = ids
-		} else {
-			out = intersect(out, ids)
-		}
-		if len(out) == 0 {
-			break
-		}
+		u.start()
+		a.parts = append(a.parts, u)
 	}
-	return out, nil
+	return a, nil
 }
 
 // has reports whether row id holds a 4-gram of every part.
 func (r *reader) has(parts []gramRange, id int64) (bool, error) {
+	id = key(id)
 	for _, p := range parts {
 		found := false
 		err := r.entries(p, func(e entry) error {
@@ -556,22 +592,124 @@ func (r *reader) has(parts []gramRange, id int64) (bool, error) {
 	return true, nil
 }
 
-// intersect returns the ids both ascending lists hold, in a.
-func intersect(a, b []int64) []int64 {
-	out := a[:0]
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case a[i] > b[j]:
-			j++
-		default:
-			out = append(out, a[i])
-			i++
-			j++
+// unionIter reads the keys of several lists, descending, each once.
+type unionIter struct {
+	lists []*listIter // a heap: the largest current key first
+	cur   int64
+	ok    bool
+	err   error
+}
+
+func (u *unionIter) Len() int           { return len(u.lists) }
+func (u *unionIter) Less(i, j int) bool { return u.lists[i].cur > u.lists[j].cur }
+func (u *unionIter) Swap(i, j int)      { u.lists[i], u.lists[j] = u.lists[j], u.lists[i] }
+func (u *unionIter) Push(x any)         { u.lists = append(u.lists, x.(*listIter)) }
+func (u *unionIter) Pop() any {
+	l := u.lists[len(u.lists)-1]
+	u.lists = u.lists[:len(u.lists)-1]
+	return l
+}
+
+// start reads the first key of each list and the union's first.
+func (u *unionIter) start() {
+	live := u.lists[:0]
+	for _, l := range u.lists {
+		if l.next() {
+			live = append(live, l)
+		} else if l.err != nil {
+			u.err = l.err
 		}
 	}
-	return out
+	u.lists = live
+	heap.Init(u)
+	u.advance(math.MaxInt64)
+}
+
+// advance moves to the largest key at most x.
+func (u *unionIter) advance(x int64) {
+	for len(u.lists) > 0 && u.lists[0].cur > x {
+		l := u.lists[0]
+		for l.next() && l.cur > x {
+		}
+		if l.err != nil {
+			u.err = l.err
+		}
+		if l.left == 0 && l.cur > x || l.err != nil {
+			heap.Pop(u)
+		} else {
+			heap.Fix(u, 0)
+		}
+	}
+	u.ok = len(u.lists) > 0 && u.err == nil
+	if u.ok {
+		u.cur = u.lists[0].cur
+	}
+}
+
+// andIter reads the keys every one of its unions holds, descending.
+type andIter struct {
+	parts  []*unionIter
+	done   bool
+	held   int64 // what peek read
+	heldOK bool
+	peeked bool
+}
+
+// peek returns the key next would, without moving past it.
+func (a *andIter) peek() (int64, bool) {
+	if !a.peeked {
+		a.held, a.heldOK = a.read()
+		a.peeked = true
+	}
+	return a.held, a.heldOK
+}
+
+// next returns the next key; false at the end or on an error (err).
+func (a *andIter) next() (int64, bool) {
+	if a.peeked {
+		a.peeked = false
+		return a.held, a.heldOK
+	}
+	return a.read()
+}
+
+func (a *andIter) read() (int64, bool) {
+	if a.done || len(a.parts) == 0 {
+		return 0, false
+	}
+	target := int64(math.MaxInt64)
+	for {
+		agreed := true
+		for _, u := range a.parts {
+			u.advance(target)
+			if !u.ok {
+				a.done = true
+				return 0, false
+			}
+			if u.cur < target {
+				if target != math.MaxInt64 {
+					agreed = false
+				}
+				target = u.cur
+			}
+		}
+		if agreed {
+			for _, u := range a.parts {
+				u.advance(target - 1)
+			}
+			return target, true
+		}
+	}
+}
+
+// err returns the error that ended a.
+func (a *andIter) err() error {
+	for _, u := range a.parts {
+		if u.err != nil {
+			return u.err
+		}
+	}
+	return nil
 }
 
 // segInfo is a segment a merge reads.
@@ -682,10 +820,10 @@ func mergeSegs(ctx context.Context, tx *sql.Tx, in []segInfo, level int) error {
 				return err
 			}
 		} else {
-			// In order of their first ids: lists of disjoint spans of ids
+			// In descending order of their first ids: lists of disjoint spans of ids
 			// (a build's segments) then decode already in order.
 			if len(group) > 1 {
-				slices.SortFunc(group, func(a, b *segCursor) int { return cmp.Compare(firstID(a.cur.enc), firstID(b.cur.enc)) })
+				slices.SortFunc(group, func(a, b *segCursor) int { return cmp.Compare(firstID(b.cur.enc), firstID(a.cur.enc)) })
 			}
 			ids = ids[:0]
 			for _, c := range group {
@@ -696,17 +834,14 @@ func mergeSegs(ctx context.Context, tx *sql.Tx, in []segInfo, level int) error {
 				if len(stale) > 0 {
 					kept := ids[:start]
 					for _, id := range ids[start:] {
-						if seg, ok := stale[id]; !ok || c.seg > seg {
+						if seg, ok := stale[rowOf(id)]; !ok || c.seg > seg {
 							kept = append(kept, id)
 						}
 					}
 					ids = kept
 				}
 			}
-			if !strictlyAscending(ids) {
-				slices.Sort(ids)
-				ids = slices.Compact(ids)
-			}
+			ids = descending(ids)
 			if len(ids) > 0 {
 				if err := w.add(g, ids); err != nil {
 					return err

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -31,17 +32,19 @@ func listsDB(t *testing.T) *sql.DB {
 // model is what the lists should say: the 4-grams of each row.
 type model map[int64][]uint32
 
+// ids returns the keys of the rows that hold a 4-gram of gr, descending,
+// as reader.ids does.
 func (m model) ids(gr gramRange) []int64 {
 	var out []int64
 	for id, grams := range m {
 		for _, g := range grams {
 			if g >= gr.lo && g <= gr.hi {
-				out = append(out, id)
+				out = append(out, key(id))
 				break
 			}
 		}
 	}
-	slices.Sort(out)
+	slices.SortFunc(out, func(a, b int64) int { return cmp.Compare(b, a) })
 	return out
 }
 
@@ -88,10 +91,10 @@ func checkLists(t *testing.T, db *sql.DB, m model, rng *rand.Rand, step string) 
 		// postings are stale (a removed row's, until a merge drops them).
 		want := m.ids(gr)
 		extra := 0
-		for _, id := range got {
-			if !slices.Contains(want, id) {
-				if !stale[id] {
-					t.Fatalf("%s: ids(%x) names %d, which does not hold it and is not stale", step, gr, id)
+		for _, k := range got {
+			if !slices.Contains(want, k) {
+				if !stale[rowOf(k)] {
+					t.Fatalf("%s: ids(%x) names %d, which does not hold it and is not stale", step, gr, rowOf(k))
 				}
 				extra++
 			}
@@ -99,10 +102,33 @@ func checkLists(t *testing.T, db *sql.DB, m model, rng *rand.Rand, step string) 
 		if len(got)-extra != len(want) {
 			t.Fatalf("%s: ids(%x) = %v, want %v", step, gr, got, want)
 		}
+		// A stream of gr and another range gives the keys both hold.
+		other := ranges[rng.Intn(len(ranges))]
+		both, err := r.ids(other)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var inter []int64
+		for _, k := range got {
+			if slices.Contains(both, k) {
+				inter = append(inter, k)
+			}
+		}
+		st, err := r.stream([]gramRange{gr, other})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var streamed []int64
+		for k, ok := st.next(); ok; k, ok = st.next() {
+			streamed = append(streamed, k)
+		}
+		if err := st.err(); err != nil || !slices.Equal(streamed, inter) {
+			t.Fatalf("%s: stream(%x, %x) = %v, %v; want %v", step, gr, other, streamed, err, inter)
+		}
 		for k := range min(3, len(want)) {
-			id := want[rng.Intn(len(want))]
+			id := rowOf(want[rng.Intn(len(want))])
 			if k == 0 {
-				id = want[len(want)-1] // the end of its lists
+				id = rowOf(want[len(want)-1]) // the end of its lists
 			}
 			if ok, err := r.has([]gramRange{gr}, id); err != nil || !ok {
 				t.Fatalf("%s: has(%x, %d) = %v, %v", step, gr, id, ok, err)

@@ -9,7 +9,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -135,13 +134,10 @@ func (x *Index) search(ctx context.Context, q *query, limit int) (Result, error)
 	if err != nil {
 		return Result{}, err
 	}
-	all, comps, err := x.candidates(ctx, q)
+	cands, comps, err := x.candidates(ctx, q)
 	if err != nil {
 		return Result{}, err
 	}
-	// The events among the candidates, newest first.
-	cands := all[sort.Search(len(all), func(i int) bool { return all[i] > 0 }):]
-	slices.Reverse(cands)
 	var hits []Hit
 	res := Result{}
 	for chunk := firstChunk; len(hits) <= limit; chunk = min(2*chunk, maxChunk) {
@@ -149,8 +145,19 @@ func (x *Index) search(ctx context.Context, q *query, limit int) (Result, error)
 			res.Partial, res.Note = true, budgetNote
 			break
 		}
-		ids := cands[:min(chunk, len(cands))]
-		cands = cands[len(ids):]
+		var ids []int64
+		for len(ids) < chunk {
+			k, ok := cands.next()
+			if !ok {
+				break
+			}
+			if k > 0 {
+				ids = append(ids, k)
+			}
+		}
+		if err := cands.err(); err != nil {
+			return Result{}, err
+		}
 		if len(ids) == 0 {
 			break
 		}
@@ -242,15 +249,15 @@ func (x *Index) checkIDs(ctx context.Context, hb *hitBuilder, ids []int64) ([]in
 // budgetNote explains a search that ran out of DefaultBudget.
 const budgetNote = "These words are everywhere, so only the newest events holding all of them were checked in time: older matches may be missing. A longer or rarer phrase finds them."
 
-// candidates returns the rows whose text may match q, ascending (the
-// compaction summaries first: their rows are minus their ids), and the
-// queue of those compactions, ordered by where they sit among the events,
-// newest first. It reads the lists and docs in one read transaction, so
-// they are one state of the index whatever another process's Update does
-// meanwhile. There are few compactions, so they are all listed at once;
-// each is read from the store only when the merge with the events reaches
-// it.
-func (x *Index) candidates(ctx context.Context, q *query) ([]int64, *compactionQueue, error) {
+// candidates returns the events whose text may match q, newest first, as
+// they are asked for, and the queue of the compaction summaries that may,
+// ordered by where they sit among the events, newest first. It reads the
+// lists and docs in one read transaction, so they are one state of the
+// index whatever another process's Update does meanwhile; the stream holds
+// the lists it read. There are few compactions, so they are all listed at
+// once (their keys come first); each is read from the store only when the
+// merge with the events reaches it.
+func (x *Index) candidates(ctx context.Context, q *query) (*andIter, *compactionQueue, error) {
 	tx, err := x.r.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, nil, err
@@ -261,30 +268,35 @@ func (x *Index) candidates(ctx context.Context, q *query) ([]int64, *compactionQ
 		return nil, nil, err
 	}
 	defer r.close()
-	all, err := r.candidates(q.parts)
+	cands, err := r.stream(q.parts)
 	if err != nil {
 		return nil, nil, err
 	}
 	cq := &compactionQueue{st: x.st}
-	for _, id := range all {
-		if id >= 0 {
+	for {
+		k, ok := cands.peek()
+		if !ok || k < compactionKeys {
 			break
 		}
+		cands.next()
 		var ord sql.NullInt64
-		err := tx.QueryRowContext(ctx, "SELECT ord FROM docs WHERE id = ?", id).Scan(&ord)
+		err := tx.QueryRowContext(ctx, "SELECT ord FROM docs WHERE id = ?", rowOf(k)).Scan(&ord)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue // a deleted session's: its postings stay until a merge drops them
 		}
 		if err != nil {
 			return nil, nil, err
 		}
-		cq.pending = append(cq.pending, compactionCandidate{id: -id, ord: ord.Int64})
+		cq.pending = append(cq.pending, compactionCandidate{id: -rowOf(k), ord: ord.Int64})
+	}
+	if err := cands.err(); err != nil {
+		return nil, nil, err
 	}
 	// Newest first: by the event each follows, then by id.
 	slices.SortStableFunc(cq.pending, func(a, b compactionCandidate) int {
 		return cmp.Or(cmp.Compare(b.ord, a.ord), cmp.Compare(-a.id, -b.id))
 	})
-	return all, cq, nil
+	return cands, cq, nil
 }
 
 // coverage marks res partial while the index's first build is running, or
