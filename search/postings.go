@@ -285,16 +285,60 @@ func firstID(enc []byte) int64 {
 	return v
 }
 
+func strictlyDescending(ids []int64) bool {
+	for i := 1; i < len(ids); i++ {
+		if ids[i] >= ids[i-1] {
+			return false
+		}
+	}
+	return true
+}
+
 // descending returns ids sorted in descending order without repeats,
 // sorting only when they are not already.
 func descending(ids []int64) []int64 {
-	for i := 1; i < len(ids); i++ {
-		if ids[i] >= ids[i-1] {
-			slices.SortFunc(ids, func(a, b int64) int { return cmp.Compare(b, a) })
-			return slices.Compact(ids)
-		}
+	if !strictlyDescending(ids) {
+		slices.SortFunc(ids, func(a, b int64) int { return cmp.Compare(b, a) })
+		ids = slices.Compact(ids)
 	}
 	return ids
+}
+
+// mergeRuns returns ids, made of descending runs that begin at the
+// offsets runs, as one descending list without repeats, merging pairs of
+// runs until one is left (each list of a merge is descending; together
+// they are when their spans of ids do not overlap, and then nothing moves).
+// scratch is reused between calls.
+func mergeRuns(ids []int64, runs []int, scratch []int64) ([]int64, []int64) {
+	if strictlyDescending(ids) {
+		return ids, scratch
+	}
+	bounds := append(runs, len(ids))
+	for len(bounds) > 2 {
+		if cap(scratch) < len(ids) {
+			scratch = make([]int64, len(ids))
+		}
+		out := scratch[:0]
+		next := []int{0}
+		for i := 0; i+1 < len(bounds); i += 2 {
+			a := ids[bounds[i]:bounds[i+1]]
+			var b []int64
+			if i+2 < len(bounds) {
+				b = ids[bounds[i+1]:bounds[i+2]]
+			}
+			for len(a) > 0 && len(b) > 0 {
+				if a[0] >= b[0] {
+					out, a = append(out, a[0]), a[1:]
+				} else {
+					out, b = append(out, b[0]), b[1:]
+				}
+			}
+			out = append(append(out, a...), b...)
+			next = append(next, len(out))
+		}
+		ids, scratch, bounds = out, ids, next
+	}
+	return slices.Compact(ids), scratch
 }
 
 // containsID reports whether the list enc of n ids holds id, decoding no
@@ -808,7 +852,8 @@ func mergeSegs(ctx context.Context, tx *sql.Tx, in []segInfo, level int) error {
 	}
 	defer w.close()
 	var group []*segCursor
-	var ids []int64
+	var ids, scratch []int64
+	var runs []int
 	for len(h) > 0 {
 		g := h[0].cur.gram
 		group = group[:0]
@@ -825,9 +870,10 @@ func mergeSegs(ctx context.Context, tx *sql.Tx, in []segInfo, level int) error {
 			if len(group) > 1 {
 				slices.SortFunc(group, func(a, b *segCursor) int { return cmp.Compare(firstID(b.cur.enc), firstID(a.cur.enc)) })
 			}
-			ids = ids[:0]
+			ids, runs = ids[:0], runs[:0]
 			for _, c := range group {
 				start := len(ids)
+				runs = append(runs, start)
 				if ids, err = decodeIDs(ids, c.cur.enc, c.cur.n); err != nil {
 					return err
 				}
@@ -841,7 +887,7 @@ func mergeSegs(ctx context.Context, tx *sql.Tx, in []segInfo, level int) error {
 					ids = kept
 				}
 			}
-			ids = descending(ids)
+			ids, scratch = mergeRuns(ids, runs, scratch)
 			if len(ids) > 0 {
 				if err := w.add(g, ids); err != nil {
 					return err
