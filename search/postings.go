@@ -957,7 +957,12 @@ type segCursor struct {
 	cur     entry
 }
 
-const cursorPage = 4 // blocks a cursor reads at a time
+// A cursor reads up to cursorPage blocks at a time, and stops once it
+// holds cursorBytes.
+const (
+	cursorPage  = 8
+	cursorBytes = 32 << 10
+)
 
 func (c *segCursor) next() (bool, error) {
 	for len(c.entries) == 0 {
@@ -992,6 +997,7 @@ func (c *segCursor) page() error {
 		return err
 	}
 	defer rows.Close()
+	size := 0
 	for rows.Next() {
 		var first int64
 		var data []byte
@@ -1004,6 +1010,9 @@ func (c *segCursor) page() error {
 		c.blocks = append(c.blocks, data)
 		c.firsts = append(c.firsts, uint32(first))
 		c.after = first
+		if size += len(data); size >= cursorBytes {
+			break // a long list is a large block: memory stays bounded
+		}
 	}
 	if err := rows.Err(); err != nil || len(c.blocks) == 0 {
 		return err
