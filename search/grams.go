@@ -2,6 +2,8 @@ package search
 
 import (
 	"math/bits"
+	"unicode"
+	"unicode/utf8"
 )
 
 // What the index holds of a text: the distinct sequences of four bytes of
@@ -31,24 +33,52 @@ const (
 type gramSet struct {
 	table []uint64 // open addressing: gram+1<<32 when used, 0 when free
 	grams []uint32 // the distinct grams, in order of first occurrence
+	low   []byte   // the folded text of ofText
+}
+
+// ofText returns the distinct 4-grams of fold(text), as of does, folding
+// into a buffer kept between calls (fold builds a string, and for
+// non-ASCII text a map of offsets, which indexing does not need).
+func (g *gramSet) ofText(text string) []uint32 {
+	g.low = appendFold(g.low[:0], text)
+	return gramsOf(g, g.low)
+}
+
+// appendFold appends fold(s) to dst: the same bytes, without the offsets.
+func appendFold(dst []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		dst = utf8.AppendRune(dst, unicode.ToLower(r))
+		i += w
+	}
+	return dst
 }
 
 // of returns the distinct 4-grams of the folded text low, in order of
 // first occurrence, each as the big-endian value of its four bytes; none
 // when low is shorter than three bytes. The result is valid until the
 // next call.
-func (g *gramSet) of(low string) []uint32 {
+func (g *gramSet) of(low string) []uint32 { return gramsOf(g, low) }
+
+func gramsOf[T string | []byte](g *gramSet, low T) []uint32 {
 	if len(low) < gramBytes-1 {
 		return nil
 	}
+	// The table starts small and doubles when half full: a text of a
+	// megabyte holds far fewer distinct 4-grams than bytes, and the table
+	// is kept for the next text.
 	n := len(low) - gramBytes + 2 // windows of low + gramEnd
-	size := 1 << bits.Len(uint(2*n))
-	if cap(g.table) < size {
-		g.table = make([]uint64, size)
-	} else {
-		g.table = g.table[:size]
-		clear(g.table)
-	}
+	size := min(1<<bits.Len(uint(2*n)), 1<<12)
+	g.reset(size)
 	mask := uint64(size - 1)
 	g.grams = g.grams[:0]
 	add := func(v uint32) {
@@ -58,6 +88,19 @@ func (g *gramSet) of(low string) []uint32 {
 			case 0:
 				g.table[h] = key
 				g.grams = append(g.grams, v)
+				if 2*len(g.grams) > size {
+					size *= 2
+					mask = uint64(size - 1)
+					g.reset(size)
+					for _, w := range g.grams {
+						k := uint64(w) | 1<<32
+						h := (uint64(w) * 0x9E3779B97F4A7C15 >> 32) & mask
+						for g.table[h] != 0 {
+							h = (h + 1) & mask
+						}
+						g.table[h] = k
+					}
+				}
 				return
 			case key:
 				return
@@ -73,5 +116,18 @@ func (g *gramSet) of(low string) []uint32 {
 		add(v)
 	}
 	add(v<<8 | gramEnd)
+	if len(g.table) > 1<<18 {
+		g.table = nil // 2 MiB: not kept for the next text
+	}
 	return g.grams
+}
+
+// reset makes g.table size empty slots, reusing its memory.
+func (g *gramSet) reset(size int) {
+	if cap(g.table) < size {
+		g.table = make([]uint64, size)
+	} else {
+		g.table = g.table[:size]
+		clear(g.table)
+	}
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math/rand"
 	"slices"
 	"strings"
 	"testing"
@@ -61,6 +62,57 @@ func TestGramEdges(t *testing.T) {
 	} {
 		if got := len(mustSearch(t, x, tc.q).Hits); got != tc.hits {
 			t.Errorf("Search(%q): %d hits, want %d", tc.q, got, tc.hits)
+		}
+	}
+}
+
+// TestAppendFold: indexing folds as queries and the checks of each hit do
+// (fold), byte for byte, whatever the text: invalid UTF-8, letters whose
+// lower case has another length, ASCII.
+func TestAppendFold(t *testing.T) {
+	for _, s := range []string{"", "ABC def", "Überprüfung ÄÖÜ", "\xff\xfeA\xc3", "İstanbul KELVIN \u212a", "ǅ ẞ Σ", strings.Repeat("Ab\u0130", 100)} {
+		want, _ := fold(s)
+		if got := string(appendFold(nil, s)); got != want {
+			t.Errorf("appendFold(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+func FuzzAppendFold(f *testing.F) {
+	f.Add("Überprüfung \xff ABC")
+	f.Fuzz(func(t *testing.T, s string) {
+		want, _ := fold(s)
+		if got := string(appendFold([]byte("x"), s)); got != "x"+want {
+			t.Errorf("appendFold(%q) = %q, want %q", s, got[1:], want)
+		}
+	})
+}
+
+// TestGramsGrow: a text with many distinct 4-grams (the table doubles many
+// times) gives each once, in order of first occurrence, as a map does.
+func TestGramsGrow(t *testing.T) {
+	var g gramSet
+	rng := rand.New(rand.NewSource(1))
+	for _, n := range []int{5000, 200_000, 30} {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('a' + rng.Intn(20))
+		}
+		low := string(b)
+		var want []uint32
+		seen := map[uint32]bool{}
+		for i := 0; i+gramBytes <= len(low)+1; i++ {
+			w := low[i:min(i+gramBytes, len(low))]
+			if len(w) < gramBytes {
+				w += "\x00"
+			}
+			if v := gramValue(w); !seen[v] {
+				seen[v] = true
+				want = append(want, v)
+			}
+		}
+		if got := g.ofText(low); !slices.Equal(got, want) {
+			t.Errorf("%d bytes: %d grams, want %d", n, len(got), len(want))
 		}
 	}
 }

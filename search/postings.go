@@ -58,8 +58,8 @@ const (
 	// longer block).
 	blockBytes = 8 << 10
 	// pendingPostings is how many postings a transaction gathers before it
-	// writes them as a segment (16 bytes each while sorting: 8 MiB).
-	pendingPostings = 1 << 19
+	// writes them as a segment (16 bytes each while sorting: 4 MiB).
+	pendingPostings = 1 << 18
 	// mergeFanIn segments of one level are merged into one of the next.
 	mergeFanIn = 8
 	// buildFanIn is mergeFanIn while a first build runs: it ends with a

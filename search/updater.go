@@ -397,8 +397,7 @@ func (u *updater) insert(ctx context.Context, tx *sql.Tx, docs []doc) error {
 		if _, err := row.ExecContext(ctx, d.id, d.session, ord); err != nil {
 			return err
 		}
-		low, _ := fold(d.text)
-		u.pend.add(d.id, u.grams.of(low))
+		u.pend.add(d.id, u.grams.ofText(d.text))
 		if len(u.pend.keys) >= pendingPostings { // a segment of the open transaction: memory stays bounded
 			if _, err := u.pend.flush(ctx, tx); err != nil {
 				return err
