@@ -18,9 +18,27 @@ func FilterInjected(events []StoredEvent) []StoredEvent {
 }
 
 // FilterInjectedEvents is FilterInjected for plain events, applied to a
-// parsed agent transcript before it is stored.
+// parsed agent transcript before it is stored. When no user message
+// carries injected or hidden context, nothing is filtered and events
+// itself is returned (a native import parses hundreds of thousands of
+// events, and copying them all was a tenth of what it allocated).
 func FilterInjectedEvents(events []Event) []Event {
+	if !anyInjected(events) {
+		return events
+	}
 	return filterInjected(events, func(e *Event) *Event { return e })
+}
+
+// anyInjected reports whether a user message of events carries hidden or
+// injected context: without one, filterInjected keeps every event as it is.
+func anyInjected(events []Event) bool {
+	for i := range events {
+		e := &events[i]
+		if e.Kind == KindUserMessage && (IsHiddenCodexContext(e.Content) || hasContextTag(e.Content)) {
+			return true
+		}
+	}
+	return false
 }
 
 // filterInjected is the sequence filter over any element that carries an
