@@ -18,6 +18,9 @@ import (
 var benchEvents = flag.Int("search.events", 20_000,
 	"events of the generated store the search benchmarks use (internal/scale measures 1,000,000)")
 
+var benchQueryList = flag.String("search.queries", "",
+	"queries for BenchmarkSearch, separated by commas, instead of benchQueries")
+
 var benchStorePath = flag.String("search.store", "",
 	"an existing store for the search benchmarks instead of a generated one (opened read-only)")
 
@@ -116,8 +119,12 @@ func BenchmarkSearch(b *testing.B) {
 	ctx := context.Background()
 	run := func(b *testing.B, search func(q string) error) {
 		var lat []time.Duration
+		queries := benchQueries
+		if *benchQueryList != "" {
+			queries = strings.Split(*benchQueryList, ",")
+		}
 		for b.Loop() {
-			for _, q := range benchQueries {
+			for _, q := range queries {
 				start := time.Now()
 				if err := search(q); err != nil {
 					b.Fatalf("%q: %v", q, err)
