@@ -1,8 +1,7 @@
 package search
 
 // Agents' thinking (store.ThinkingTable) is searched beside the index: it
-// is not in the FTS table, whose rowids are the store's events and
-// compactions. Each search reads the store's thinking once and checks it
+// is not in the lists, whose keys are the store's events and compactions. Each search reads the store's thinking once and checks it
 // like an event's text; a hit sits just below the event the thinking came
 // before (newest first).
 
