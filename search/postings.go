@@ -376,8 +376,8 @@ func (it *listIter) next() bool {
 		it.cur, it.enc, it.read = v, it.enc[k:], true
 	} else {
 		d, k := binary.Uvarint(it.enc)
-		if k <= 0 || d == 0 || d > 1<<63 {
-			it.err = errBadBlock
+		if k <= 0 || d == 0 || d >= 1<<63 || it.cur-int64(d) >= it.cur {
+			it.err = errBadBlock // not descending, or past the smallest key
 			return false
 		}
 		it.cur -= int64(d)

@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"math/rand"
 	"path/filepath"
 	"slices"
@@ -16,7 +18,7 @@ import (
 
 // listsDB returns an index file with only the lists' tables, and docs
 // (which markGone reads).
-func listsDB(t *testing.T) *sql.DB {
+func listsDB(t testing.TB) *sql.DB {
 	t.Helper()
 	db, err := indexdb.OpenWriter(filepath.Join(t.TempDir(), "lists.db"))
 	if err != nil {
@@ -294,4 +296,48 @@ func TestSortKeys(t *testing.T) {
 			t.Errorf("%d keys: not sorted", n)
 		}
 	}
+}
+
+// FuzzBlockEntries: any block whose checksum matches (the fuzzer's bytes
+// with their CRC appended) is read without panicking: its entries, their
+// lists and the searches through them either decode or report ErrDamaged.
+func FuzzBlockEntries(f *testing.F) {
+	var p pending
+	for id := int64(1); id <= 50; id++ {
+		p.add(id, []uint32{7, uint32(id % 5), 1000})
+	}
+	db := listsDB(f)
+	if err := indexdb.WriteTx(context.Background(), db, func(tx *sql.Tx) error { _, err := p.flush(context.Background(), tx); return err }); err != nil {
+		f.Fatal(err)
+	}
+	var seed []byte
+	if err := db.QueryRow("SELECT data FROM blocks LIMIT 1").Scan(&seed); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed[:len(seed)-4], uint32(0))
+	f.Add([]byte{0, 1, 1, 2}, uint32(5))
+	f.Fuzz(func(t *testing.T, body []byte, first uint32) {
+		data := binary.LittleEndian.AppendUint32(slices.Clone(body), crc32.Checksum(body, crcTable))
+		err := blockEntries(first, data, func(e entry) bool {
+			ids, err := decodeIDs(nil, e.enc, e.n)
+			if err != nil && !errors.Is(err, ErrDamaged) {
+				t.Fatalf("decodeIDs: %v", err)
+			}
+			if err == nil && !slices.IsSortedFunc(ids, func(a, b int64) int { return cmp.Compare(b, a) }) {
+				t.Fatalf("decodeIDs gave %v, not descending", ids)
+			}
+			if _, err := containsID(e.enc, e.n, 3); err != nil && !errors.Is(err, ErrDamaged) {
+				t.Fatalf("containsID: %v", err)
+			}
+			u := &unionIter{lists: []*listIter{{enc: e.enc, left: e.n}}}
+			u.start()
+			a := &andIter{parts: []*unionIter{u}}
+			for _, ok := a.next(); ok; _, ok = a.next() {
+			}
+			return true
+		})
+		if err != nil && !errors.Is(err, ErrDamaged) {
+			t.Fatalf("blockEntries: %v", err)
+		}
+	})
 }
