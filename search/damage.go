@@ -162,8 +162,7 @@ func (x *Index) verifySample(ctx context.Context) error {
 	defer r.close()
 	var g gramSet
 	for _, e := range rows {
-		low, _ := fold(e.text)
-		all := g.of(low)
+		all := g.ofText(e.text)
 		if len(all) == 0 {
 			continue
 		}

@@ -8,13 +8,12 @@ import (
 
 // What the index holds of a text: the distinct sequences of four bytes of
 // its folded form (4-grams), each a 32-bit value (see postings.go). The
-// text is followed by gramEnd first, so that every sequence of three bytes of it begins a
-// 4-gram: a term of three bytes is looked up as any 4-gram it begins (see
-// matchParts).
+// text is followed by gramEnd first, so that every sequence of three bytes
+// of it begins a 4-gram: a term of three bytes is looked up as any 4-gram
+// it begins (see matchParts).
 //
-// Why 4-grams rather than trigrams: the index keeps no
-// positions, so a candidate is an event holding every n-gram of the words
-// looked for, and with three bytes long events hold every trigram of
+// Why 4-grams rather than trigrams: the index keeps no positions, so a
+// candidate is an event holding every n-gram of the words looked for, and with three bytes long events hold every trigram of
 // ordinary words without the words (on the 1 GB benchmark store, 1,396
 // events hold the trigrams of "detected", 72 the word; with 4-grams, the
 // 72). Each candidate is read back from the store and checked, so fewer
@@ -36,9 +35,9 @@ type gramSet struct {
 	low   []byte   // the folded text of ofText
 }
 
-// ofText returns the distinct 4-grams of fold(text), as of does, folding
-// into a buffer kept between calls (fold builds a string, and for
-// non-ASCII text a map of offsets, which indexing does not need).
+// ofText returns the distinct 4-grams of fold(text) (see gramsOf),
+// folding into a buffer kept between calls (fold builds a string, and for
+// non-ASCII text a map of offsets, which the index does not need).
 func (g *gramSet) ofText(text string) []uint32 {
 	g.low = appendFold(g.low[:0], text)
 	return gramsOf(g, g.low)
@@ -63,13 +62,11 @@ func appendFold(dst []byte, s string) []byte {
 	return dst
 }
 
-// of returns the distinct 4-grams of the folded text low, in order of
+// gramsOf returns the distinct 4-grams of the folded text low, in order of
 // first occurrence, each as the big-endian value of its four bytes; none
 // when low is shorter than three bytes. The result is valid until the
 // next call.
-func (g *gramSet) of(low string) []uint32 { return gramsOf(g, low) }
-
-func gramsOf[T string | []byte](g *gramSet, low T) []uint32 {
+func gramsOf(g *gramSet, low []byte) []uint32 {
 	if len(low) < gramBytes-1 {
 		return nil
 	}

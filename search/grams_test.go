@@ -26,17 +26,17 @@ func TestGrams(t *testing.T) {
 		for _, gram := range tc.want {
 			want = append(want, gramValue(gram))
 		}
-		if got := g.of(tc.low); !slices.Equal(got, want) {
-			t.Errorf("of(%q) = %x, want %x", tc.low, got, want)
+		if got := g.ofText(tc.low); !slices.Equal(got, want) {
+			t.Errorf("ofText(%q) = %x, want %x", tc.low, got, want)
 		}
 	}
 	// the table is reused: a long text after short ones, then a short one
 	long := strings.Repeat("0123456789", 1000)
-	if got := len(g.of(long)); got != 11 { // 10 grams of the cycle and the last one
-		t.Errorf("of(long) has %d grams, want 11", got)
+	if got := len(g.ofText(long)); got != 11 { // 10 grams of the cycle and the last one
+		t.Errorf("ofText(long) has %d grams, want 11", got)
 	}
-	if got := g.of("xyz"); !slices.Equal(got, []uint32{gramValue("xyz\x00")}) {
-		t.Errorf("of(xyz) after a long text = %x", got)
+	if got := g.ofText("xyz"); !slices.Equal(got, []uint32{gramValue("xyz\x00")}) {
+		t.Errorf("ofText(xyz) after a long text = %x", got)
 	}
 }
 

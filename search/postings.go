@@ -11,6 +11,8 @@ import (
 	"hash/crc32"
 	"math"
 	"slices"
+
+	"github.com/lazuli-app/lazuli/indexdb"
 )
 
 // The index's inverted lists: for each 4-gram (see grams.go), the ids of
@@ -156,14 +158,14 @@ func (p *pending) sortKeys() {
 }
 
 // flush writes p as a new segment of level 0 in tx and empties p.
-func (p *pending) flush(ctx context.Context, tx *sql.Tx) (int64, error) {
+func (p *pending) flush(ctx context.Context, tx *sql.Tx) error {
 	if p.empty() {
-		return 0, nil
+		return nil
 	}
 	p.sortKeys()
 	w, err := newSegWriter(ctx, tx, 0)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	defer w.close()
 	var list []int64
@@ -180,15 +182,15 @@ func (p *pending) flush(ctx context.Context, tx *sql.Tx) (int64, error) {
 		}
 		list = descending(list)
 		if err := w.add(g, list); err != nil {
-			return 0, err
+			return err
 		}
 		i = end
 	}
 	if err := w.finish(); err != nil {
-		return 0, err
+		return err
 	}
 	p.reset()
-	return w.seg, nil
+	return nil
 }
 
 // segWriter writes one segment's blocks.
@@ -478,27 +480,18 @@ const cachedBlocks = 64 // blocks a reader keeps per segment
 
 // querier is a transaction or a connection pool.
 type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	indexdb.Querier
 	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
 }
 
 func newReader(ctx context.Context, q querier) (*reader, error) {
-	rows, err := q.QueryContext(ctx, "SELECT id FROM segs ORDER BY id")
+	segs, err := listSegs(ctx, q)
 	if err != nil {
 		return nil, err
 	}
 	r := &reader{ctx: ctx, cache: map[int64][]cachedBlock{}}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		r.segs = append(r.segs, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
+	for _, seg := range segs {
+		r.segs = append(r.segs, seg.id)
 	}
 	if r.at, err = q.PrepareContext(ctx, `SELECT first, data, (SELECT MIN(first) FROM blocks WHERE seg = ?1 AND first > ?2)
 		FROM blocks WHERE seg = ?1 AND first <= ?2 ORDER BY first DESC LIMIT 1`); err != nil {
@@ -579,21 +572,6 @@ func (r *reader) entries(gr gramRange, fn func(entry) error) error {
 		}
 	}
 	return nil
-}
-
-// ids returns the keys that hold a 4-gram of gr, in any segment,
-// descending.
-func (r *reader) ids(gr gramRange) ([]int64, error) {
-	var out []int64
-	err := r.entries(gr, func(e entry) error {
-		var err error
-		out, err = decodeIDs(out, e.enc, e.n)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return descending(out), nil
 }
 
 // stream returns the keys that hold a 4-gram of every part, descending, as
@@ -762,9 +740,9 @@ type segInfo struct {
 	level int
 }
 
-// listSegs returns the segments of tx, oldest first.
-func listSegs(ctx context.Context, tx *sql.Tx) ([]segInfo, error) {
-	rows, err := tx.QueryContext(ctx, "SELECT id, level FROM segs ORDER BY id")
+// listSegs returns the segments, oldest first.
+func listSegs(ctx context.Context, q indexdb.Querier) ([]segInfo, error) {
+	rows, err := q.QueryContext(ctx, "SELECT id, level FROM segs ORDER BY id")
 	if err != nil {
 		return nil, err
 	}

@@ -80,7 +80,7 @@ func (u *updater) flush() error {
 		return nil
 	}
 	ctx := context.Background() // the transaction's own context ends it
-	if _, err := u.pend.flush(ctx, u.tx); err != nil {
+	if err := u.pend.flush(ctx, u.tx); err != nil {
 		return err
 	}
 	fanIn := mergeFanIn
@@ -399,7 +399,7 @@ func (u *updater) insert(ctx context.Context, tx *sql.Tx, docs []doc) error {
 		}
 		u.pend.add(d.id, u.grams.ofText(d.text))
 		if len(u.pend.keys) >= pendingPostings { // a segment of the open transaction: memory stays bounded
-			if _, err := u.pend.flush(ctx, tx); err != nil {
+			if err := u.pend.flush(ctx, tx); err != nil {
 				return err
 			}
 		}
