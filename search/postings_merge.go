@@ -1,0 +1,347 @@
+package search
+
+// Merging segments, and dropping the postings of removed rows (gone).
+
+import (
+	"cmp"
+	"container/heap"
+	"context"
+	"database/sql"
+	"slices"
+
+	"github.com/lazuli-app/lazuli/indexdb"
+)
+
+// mergeRuns returns ids, made of descending runs that begin at the
+// offsets runs, as one descending list without repeats, merging pairs of
+// runs until one is left (each list of a merge is descending; together
+// they are when their spans of ids do not overlap, and then nothing moves).
+// scratch is reused between calls.
+func mergeRuns(ids []int64, runs []int, scratch []int64) ([]int64, []int64) {
+	if strictlyDescending(ids) {
+		return ids, scratch
+	}
+	bounds := append(runs, len(ids))
+	for len(bounds) > 2 {
+		if cap(scratch) < len(ids) {
+			scratch = make([]int64, len(ids))
+		}
+		out := scratch[:0]
+		next := []int{0}
+		for i := 0; i+1 < len(bounds); i += 2 {
+			a := ids[bounds[i]:bounds[i+1]]
+			var b []int64
+			if i+2 < len(bounds) {
+				b = ids[bounds[i+1]:bounds[i+2]]
+			}
+			for len(a) > 0 && len(b) > 0 {
+				if a[0] >= b[0] {
+					out, a = append(out, a[0]), a[1:]
+				} else {
+					out, b = append(out, b[0]), b[1:]
+				}
+			}
+			out = append(append(out, a...), b...)
+			next = append(next, len(out))
+		}
+		ids, scratch, bounds = out, ids, next
+	}
+	return slices.Compact(ids), scratch
+}
+
+// segInfo is a segment a merge reads.
+type segInfo struct {
+	id    int64
+	level int
+}
+
+// listSegs returns the segments, oldest first.
+func listSegs(ctx context.Context, q indexdb.Querier) ([]segInfo, error) {
+	rows, err := q.QueryContext(ctx, "SELECT id, level FROM segs ORDER BY id")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []segInfo
+	for rows.Next() {
+		var s segInfo
+		if err := rows.Scan(&s.id, &s.level); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// autoMerge merges, in tx, the segments of any level that holds fanIn or
+// more into one of the next level, until no level does.
+func autoMerge(ctx context.Context, tx *sql.Tx, fanIn int) error {
+	for {
+		segs, err := listSegs(ctx, tx)
+		if err != nil {
+			return err
+		}
+		byLevel := map[int][]segInfo{}
+		merged := false
+		for _, s := range segs {
+			byLevel[s.level] = append(byLevel[s.level], s)
+		}
+		for level, in := range byLevel {
+			if len(in) >= fanIn {
+				if err := mergeSegs(ctx, tx, in, level+1); err != nil {
+					return err
+				}
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			return nil
+		}
+	}
+}
+
+// mergeAll merges every segment into one, in tx.
+func mergeAll(ctx context.Context, tx *sql.Tx) error {
+	segs, err := listSegs(ctx, tx)
+	if err != nil || len(segs) == 0 {
+		return err
+	}
+	level := 0
+	for _, s := range segs {
+		level = max(level, s.level)
+	}
+	if len(segs) == 1 {
+		var stale int
+		if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM gone").Scan(&stale); err != nil || stale == 0 {
+			return err
+		}
+	}
+	return mergeSegs(ctx, tx, segs, level+1)
+}
+
+// mergeSegs writes the lists of the segments in as one new segment of
+// level, leaving out the postings gone says are stale, and deletes them.
+func mergeSegs(ctx context.Context, tx *sql.Tx, in []segInfo, level int) error {
+	stale, err := staleIDs(ctx, tx)
+	if err != nil {
+		return err
+	}
+	h := make(mergeHeap, 0, len(in))
+	for _, s := range in {
+		c := &segCursor{ctx: ctx, tx: tx, seg: s.id}
+		ok, err := c.next()
+		if err != nil {
+			return err
+		}
+		if ok {
+			h = append(h, c)
+		}
+	}
+	heap.Init(&h)
+	w, err := newSegWriter(ctx, tx, level)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	var group []*segCursor
+	var ids, scratch []int64
+	var runs []int
+	for len(h) > 0 {
+		g := h[0].cur.gram
+		group = group[:0]
+		for len(h) > 0 && h[0].cur.gram == g {
+			group = append(group, heap.Pop(&h).(*segCursor))
+		}
+		if len(group) == 1 && len(stale) == 0 {
+			if err := w.addRaw(g, group[0].cur.n, group[0].cur.enc); err != nil {
+				return err
+			}
+		} else {
+			// In descending order of their first ids: lists of disjoint spans of ids
+			// (a build's segments) then decode already in order.
+			if len(group) > 1 {
+				slices.SortFunc(group, func(a, b *segCursor) int { return cmp.Compare(firstID(b.cur.enc), firstID(a.cur.enc)) })
+			}
+			ids, runs = ids[:0], runs[:0]
+			for _, c := range group {
+				start := len(ids)
+				runs = append(runs, start)
+				if ids, err = decodeIDs(ids, c.cur.enc, c.cur.n); err != nil {
+					return err
+				}
+				if len(stale) > 0 {
+					kept := ids[:start]
+					for _, id := range ids[start:] {
+						if seg, ok := stale[rowOf(id)]; !ok || c.seg > seg {
+							kept = append(kept, id)
+						}
+					}
+					ids = kept
+				}
+			}
+			ids, scratch = mergeRuns(ids, runs, scratch)
+			if len(ids) > 0 {
+				if err := w.add(g, ids); err != nil {
+					return err
+				}
+			}
+		}
+		for _, c := range group {
+			ok, err := c.next()
+			if err != nil {
+				return err
+			}
+			if ok {
+				heap.Push(&h, c)
+			}
+		}
+	}
+	if err := w.finish(); err != nil {
+		return err
+	}
+	for _, s := range in {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM blocks WHERE seg = ?", s.id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM segs WHERE id = ?", s.id); err != nil {
+			return err
+		}
+	}
+	return dropGone(ctx, tx)
+}
+
+// dropGone forgets the stale postings no segment holds any longer.
+func dropGone(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, "DELETE FROM gone WHERE seg < COALESCE((SELECT MIN(id) FROM segs), 1<<62)")
+	return err
+}
+
+// staleIDs reads gone: the newest segment each stale row's postings are
+// stale up to.
+func staleIDs(ctx context.Context, tx *sql.Tx) (map[int64]int64, error) {
+	rows, err := tx.QueryContext(ctx, "SELECT id, MAX(seg) FROM gone GROUP BY id")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]int64{}
+	for rows.Next() {
+		var id, seg int64
+		if err := rows.Scan(&id, &seg); err != nil {
+			return nil, err
+		}
+		out[id] = seg
+	}
+	return out, rows.Err()
+}
+
+// segCursor reads one segment's entries in order, a page of blocks at a
+// time (each page's statement is done before the merge writes).
+type segCursor struct {
+	ctx     context.Context
+	tx      *sql.Tx
+	seg     int64
+	after   int64 // the first 4-gram of the last block read; −1 before any
+	started bool
+	blocks  [][]byte
+	firsts  []uint32
+	entries []entry
+	cur     entry
+}
+
+// A cursor reads up to cursorPage blocks at a time, and stops once it
+// holds cursorBytes.
+const (
+	cursorPage  = 8
+	cursorBytes = 32 << 10
+)
+
+func (c *segCursor) next() (bool, error) {
+	for len(c.entries) == 0 {
+		if len(c.blocks) == 0 {
+			if err := c.page(); err != nil {
+				return false, err
+			}
+			if len(c.blocks) == 0 {
+				return false, nil
+			}
+		}
+		data, first := c.blocks[0], c.firsts[0]
+		c.blocks, c.firsts = c.blocks[1:], c.firsts[1:]
+		if err := blockEntries(first, data, func(e entry) bool {
+			c.entries = append(c.entries, e)
+			return true
+		}); err != nil {
+			return false, err
+		}
+	}
+	c.cur = c.entries[0]
+	c.entries = c.entries[1:]
+	return true, nil
+}
+
+func (c *segCursor) page() error {
+	if !c.started {
+		c.after, c.started = -1, true
+	}
+	rows, err := c.tx.QueryContext(c.ctx, "SELECT first, data FROM blocks WHERE seg = ? AND first > ? ORDER BY first LIMIT ?", c.seg, c.after, cursorPage)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	size := 0
+	for rows.Next() {
+		var first int64
+		var data []byte
+		if err := rows.Scan(&first, &data); err != nil {
+			return err
+		}
+		if first < 0 || first > 1<<32-1 || first <= c.after {
+			return errBadBlock
+		}
+		c.blocks = append(c.blocks, data)
+		c.firsts = append(c.firsts, uint32(first))
+		c.after = first
+		if size += len(data); size >= cursorBytes {
+			break // a long list is a large block: memory stays bounded
+		}
+	}
+	if err := rows.Err(); err != nil || len(c.blocks) == 0 {
+		return err
+	}
+	rows.Close()
+	// Their pages are free for what the merge writes next, so a merge
+	// does not grow the file by what it rewrites.
+	_, err = c.tx.ExecContext(c.ctx, "DELETE FROM blocks WHERE seg = ? AND first <= ?", c.seg, c.after)
+	return err
+}
+
+// mergeHeap orders cursors by their entry's 4-gram.
+type mergeHeap []*segCursor
+
+func (h mergeHeap) Len() int           { return len(h) }
+func (h mergeHeap) Less(i, j int) bool { return h[i].cur.gram < h[j].cur.gram }
+func (h mergeHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *mergeHeap) Push(x any)        { *h = append(*h, x.(*segCursor)) }
+func (h *mergeHeap) Pop() any {
+	old := *h
+	c := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return c
+}
+
+// markGone records, in tx, that the postings of the rows docs holds for
+// the sessions in list (an SQL list with its args) are stale in every
+// segment there is now.
+func markGone(ctx context.Context, tx *sql.Tx, list string, args []any) error {
+	_, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO gone(id, seg) SELECT id, (SELECT COALESCE(MAX(id), 0) FROM segs) FROM docs WHERE session IN "+list, args...)
+	return err
+}
+
+// isGone reports whether the postings of row id are stale in some segment.
+func isGone(ctx context.Context, tx *sql.Tx, id int64) (bool, error) {
+	var n int
+	err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM gone WHERE id = ?", id).Scan(&n)
+	return n > 0, err
+}
