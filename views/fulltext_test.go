@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -23,7 +24,10 @@ func TestTranscriptFullText(t *testing.T) {
 	lines[250] = "deep handleSubmit match"
 	full := strings.Join(lines, "\n")
 	var events []store.Event
-	for i := range 10 {
+	// Enough rows above that the padding between them (forgotten once in
+	// the target's offset) is more than the view is high.
+	const row = 300
+	for i := range row {
 		events = append(events, store.AssistantText(fmt.Sprintf("event %d", i+1)))
 	}
 	events = append(events, store.ToolResult("t1", "Bash", nil, "output line 298\noutput line 299", false))
@@ -31,13 +35,12 @@ func TestTranscriptFullText(t *testing.T) {
 		events = append(events, store.AssistantText(fmt.Sprintf("after %d", i+1)))
 	}
 	tr.SetSession(store.Session{ID: 1}, stored(events...), nil)
-	tr.SetFullText(map[int64]string{11: full})
+	tr.SetFullText(map[int64]string{row + 1: full})
 	q.drain()
-	const row = 10
 	if tr.rows[row].open || tr.rowText(row) != "output line 298\noutput line 299" {
 		t.Fatalf("before: open %v, text %q", tr.rows[row].open, tr.rowText(row))
 	}
-	if !tr.ShowFullEvent(11, strings.Index(full, "handleSubmit")) {
+	if !tr.ShowFullEvent(row+1, strings.Index(full, "handleSubmit")) {
 		t.Fatal("ShowFullEvent found nothing")
 	}
 	q.drain()
@@ -50,6 +53,16 @@ func TestTranscriptFullText(t *testing.T) {
 	}
 	if y := tr.list.GetScrollOffset(); y < tr.rowTop(row)+200*lineHeight() {
 		t.Errorf("scrolled to %v; the match is near %v", y, tr.rowTop(row)+250*lineHeight())
+	}
+	// The match's line is in view, by the list's own layout: every row
+	// above with the padding after it.
+	var top float32
+	for i := range row {
+		top += tr.heightOf(i) + tr.list.Theme().Size(theme.SizeNamePadding)
+	}
+	match := top + tr.template + 250*lineHeight()
+	if y, view := tr.list.GetScrollOffset(), tr.list.Size().Height; match < y || match > y+view {
+		t.Errorf("the match at %v is out of the view %v–%v", match, y, y+view)
 	}
 	tr.toggle(row)
 	q.drain()

@@ -458,16 +458,14 @@ func (t *Transcript) ShowFullEvent(seq int64, offset int) bool {
 	return true
 }
 
-// rowTop is the y of row id in the list: the heights of the rows above it
-// (the template height for those not measured yet).
+// rowTop is the y of row id in the list: the heights the list gives the
+// rows above it (the template height for those not measured yet) and the
+// padding the list puts between rows.
 func (t *Transcript) rowTop(id int) float32 {
-	var y float32
-	for i := 0; i < id && i < len(t.heights); i++ {
-		if h := t.heights[i]; h > 0 {
-			y += h
-		} else {
-			y += t.template
-		}
+	id = min(id, len(t.heights))
+	y := float32(id) * t.list.Theme().Size(theme.SizeNamePadding)
+	for i := range id {
+		y += t.heightOf(i)
 	}
 	return y
 }

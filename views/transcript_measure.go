@@ -129,12 +129,7 @@ func (t *Transcript) showTargetPart() {
 	if id < 0 || id >= len(t.heights) || view <= 0 {
 		return
 	}
-	pad := t.list.Theme().Size(theme.SizeNamePadding)
-	top := float32(id) * pad
-	for i := range id {
-		top += t.heightOf(i)
-	}
-	h := t.heightOf(id)
+	top, h := t.rowTop(id), t.heightOf(id)
 	if h <= view {
 		if off := t.list.GetScrollOffset(); top+h > off+view {
 			t.list.ScrollToOffset(top + h - view)
