@@ -128,8 +128,9 @@ func mergeSegs(ctx context.Context, tx *sql.Tx, in []segInfo, level int) error {
 		return err
 	}
 	h := make(mergeHeap, 0, len(in))
+	limit := min(cursorBytes, max(blockBytes, mergeBytes/len(in)))
 	for _, s := range in {
-		c := &segCursor{ctx: ctx, tx: tx, seg: s.id}
+		c := &segCursor{ctx: ctx, tx: tx, seg: s.id, limit: limit}
 		ok, err := c.next()
 		if err != nil {
 			return err
@@ -242,6 +243,7 @@ type segCursor struct {
 	ctx     context.Context
 	tx      *sql.Tx
 	seg     int64
+	limit   int   // the bytes of blocks a page stops at
 	after   int64 // the first 4-gram of the last block read; −1 before any
 	started bool
 	blocks  [][]byte
@@ -251,10 +253,12 @@ type segCursor struct {
 }
 
 // A cursor reads up to cursorPage blocks at a time, and stops once it
-// holds cursorBytes.
+// holds cursorBytes, or its share of mergeBytes when a merge reads from
+// many segments.
 const (
 	cursorPage  = 8
 	cursorBytes = 32 << 10
+	mergeBytes  = 4 << 20
 )
 
 func (c *segCursor) next() (bool, error) {
@@ -303,7 +307,7 @@ func (c *segCursor) page() error {
 		c.blocks = append(c.blocks, data)
 		c.firsts = append(c.firsts, uint32(first))
 		c.after = first
-		if size += len(data); size >= cursorBytes {
+		if size += len(data); size >= c.limit {
 			break // a long list is a large block: memory stays bounded
 		}
 	}
