@@ -35,12 +35,14 @@ type ImportOptions struct {
 	// after each session is read (files are parsed on every core, a few
 	// sessions ahead; progress follows the sessions taken in order).
 	Progress func(Progress)
-	// Done, when set, is called on the importing goroutine with the
-	// results of each session (and its sub-agents) once it is stored.
+	// Done, when set, is called with the results of each session (and its
+	// sub-agents) once it is stored, in order, on the goroutine that
+	// writes the store (the same one throughout an import).
 	Done func([]Result)
-	// Stored, when set, is called on the importing goroutine after each
-	// transaction with what the store wrote in it (the rows with their
-	// ids: a search index takes them from there, see search.Feed).
+	// Stored, when set, is called on the goroutine that writes the store
+	// after each transaction with what the store wrote in it (the rows
+	// with their ids: a search index takes them from there, see
+	// search.Feed).
 	Stored func([]store.NativeResult)
 }
 
@@ -104,58 +106,104 @@ func Import(ctx context.Context, st *store.Store, sessions []Session, opts Impor
 		im.progress.TotalFiles += 1 + len(n.Subagents)
 		im.progress.TotalBytes += n.TotalSize()
 	}
+	w := im.startWriter(ctx)
 	var (
-		results []Result
-		group   []*nativeUnit
-		size    int64
+		group []*nativeUnit
+		size  int64
 	)
-	flush := func() error {
-		err := im.store(ctx, group)
-		for _, u := range group {
-			if u.stored {
-				results = append(results, u.results...)
-				if opts.Done != nil {
-					opts.Done(u.results)
-				}
-			}
-		}
-		group, size = group[:0], 0
-		return err
-	}
-	// cancelled stores the sessions read so far, whole (a group is small
-	// enough to write in a moment), and stops.
-	cancelled := func() ([]Result, error) {
-		cause := ctx.Err()
-		ctx = context.WithoutCancel(ctx)
-		if err := flush(); err != nil {
-			return results, err
-		}
-		return results, cause
-	}
 	sorted := sortedByStart(sessions)
 	next, stop := im.readAhead(ctx, sorted)
 	defer stop()
 	for i, n := range sorted {
 		if ctx.Err() != nil {
-			return cancelled()
+			return w.finish(group, ctx.Err()) // the sessions read so far are stored, whole
 		}
 		im.progress.Current = n.Path
 		im.report()
 		u, err := next(i)
 		if err != nil {
-			return cancelled() // nothing of this session is stored
+			return w.finish(group, err) // cancelled: nothing of this session is stored
 		}
 		im.progress.Files += 1 + len(n.Subagents)
 		im.progress.Bytes += n.TotalSize()
 		im.report()
 		group = append(group, u)
 		if size += n.TotalSize(); size >= importGroupBytes || len(group) >= importGroupUnits {
-			if err := flush(); err != nil {
-				return results, err
+			if !w.hand(group) {
+				return w.finish(nil, nil)
 			}
+			group, size = nil, 0
 		}
 	}
-	return results, flush()
+	return w.finish(group, nil)
+}
+
+// groupWriter stores an import's groups, in order, on a goroutine of its
+// own while the importing goroutine reads the next group: reading (parsing,
+// on every core) and writing overlap, and there is work for two cores even
+// when each stage alone would keep one busy.
+type groupWriter struct {
+	im      *nativeImporter
+	groups  chan []*nativeUnit // unbuffered: one group is written while the next is read
+	failed  chan struct{}      // closed when a group could not be stored
+	done    chan struct{}      // closed when the writer has stopped
+	err     error              // the store's error; read after done
+	results []Result           // of the sessions stored; read after done
+}
+
+// startWriter starts im's group writer. A group handed to it was read
+// before any cancel of ctx, so it is stored even when ctx ends meanwhile
+// (a group is small enough to write in a moment).
+func (im *nativeImporter) startWriter(ctx context.Context) *groupWriter {
+	w := &groupWriter{im: im, groups: make(chan []*nativeUnit), failed: make(chan struct{}), done: make(chan struct{})}
+	ctx = context.WithoutCancel(ctx)
+	go func() {
+		defer close(w.done)
+		for group := range w.groups {
+			if w.err != nil {
+				continue // the store failed: nothing more is written
+			}
+			w.err = im.store(ctx, group)
+			for _, u := range group {
+				if u.stored {
+					w.results = append(w.results, u.results...)
+					if im.opts.Done != nil {
+						im.opts.Done(u.results)
+					}
+				}
+			}
+			if w.err != nil {
+				close(w.failed)
+			}
+		}
+	}()
+	return w
+}
+
+// hand gives group to the writer, waiting while it writes the one before;
+// false once a group could not be stored (group is then not written).
+func (w *groupWriter) hand(group []*nativeUnit) bool {
+	if len(group) == 0 {
+		return true
+	}
+	select {
+	case w.groups <- group:
+		return true
+	case <-w.failed:
+		return false
+	}
+}
+
+// finish hands over the last group, waits for the writer, and returns the
+// results of the sessions stored with the store's error, else cause.
+func (w *groupWriter) finish(last []*nativeUnit, cause error) ([]Result, error) {
+	w.hand(last)
+	close(w.groups)
+	<-w.done
+	if w.err != nil {
+		return w.results, w.err
+	}
+	return w.results, cause
 }
 
 // sortedByStart returns a copy of sessions, oldest first.
