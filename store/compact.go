@@ -221,6 +221,15 @@ func objectMembers(raw json.RawMessage) (members, bool) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, false
 	}
+	if ms, ok := canonMembers(raw); ok {
+		return ms, true
+	}
+	return decodedMembers(raw)
+}
+
+// decodedMembers is objectMembers with encoding/json's decoder, for raw
+// that starts with '{'.
+func decodedMembers(raw json.RawMessage) (members, bool) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	if _, err := d.Token(); err != nil {
 		return nil, false

@@ -148,6 +148,14 @@ var errBadJSON = errors.New("invalid JSON value")
 // appendSerdeValue re-encodes one JSON value from raw in serde_json's compact
 // form, keeping object key order. raw must hold exactly one JSON value.
 func appendSerdeValue(dst []byte, raw []byte) ([]byte, error) {
+	if canonEnd(raw, 0, 0) == len(raw) {
+		return append(dst, raw...), nil // already in that form
+	}
+	return appendSerdeTokensOf(dst, raw)
+}
+
+// appendSerdeTokensOf is appendSerdeValue re-encoding every token.
+func appendSerdeTokensOf(dst []byte, raw []byte) ([]byte, error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	dst, err := appendSerdeTokens(dst, d)
