@@ -77,28 +77,33 @@ func loadPreviewCache(path string) *previewCache {
 // key names a file of agent under root in the cache.
 func previewKey(agent, root, path string) string { return agent + "\x00" + root + "\x00" + path }
 
-// preview returns the preview of the file at path, from the cache when its
-// stat (d's) is the cached one, else read from the file.
-func (c *previewCache) preview(agent, root, path string, d fs.DirEntry) (Session, error) {
+// cached returns the cached preview of the file at path when its stat
+// (d's) is the cached one, and keeps it for the next scan.
+func (c *previewCache) cached(agent, root, path string, d fs.DirEntry) (Session, bool) {
+	if c.path == "" {
+		return Session{}, false
+	}
 	key := previewKey(agent, root, path)
-	if c.path != "" {
-		if fi, err := d.Info(); err == nil {
-			st := store.FileStat{Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), Inode: inodeOf(fi)}
-			if e, ok := c.old[key]; ok && e.Stat == st {
-				c.next[key] = e
-				n := e.Session
-				n.project = e.Project
-				return n, nil
-			}
-		}
-	}
-	n, err := previewFile(agent, root, path)
+	fi, err := d.Info()
 	if err != nil {
-		return n, err
+		return Session{}, false
 	}
-	c.next[key] = cachedPreview{Stat: n.stat(), Session: n, Project: n.project}
+	st := store.FileStat{Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), Inode: inodeOf(fi)}
+	e, ok := c.old[key]
+	if !ok || e.Stat != st {
+		return Session{}, false
+	}
+	c.next[key] = e
+	n := e.Session
+	n.project = e.Project
+	return n, true
+}
+
+// add keeps n, the preview just read of the file at path, for the next
+// scan.
+func (c *previewCache) add(agent, root, path string, n Session) {
+	c.next[previewKey(agent, root, path)] = cachedPreview{Stat: n.stat(), Session: n, Project: n.project}
 	c.changed = true
-	return n, nil
 }
 
 // save writes the previews of this scan, and those of roots it did not

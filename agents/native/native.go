@@ -11,8 +11,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
@@ -230,13 +233,23 @@ func scanRoot(ctx context.Context, root *Root, cache *previewCache, skipped *[]S
 		return nil, nil
 	}
 	root.Found = true
-	var out []Session
+	// The walk lists the files; those not in the cache are then previewed
+	// on every core (a first scan of a large history reads thousands of
+	// heads), and the sessions and skips come out in the walk's order.
+	type item struct {
+		path string
+		skip string // why a walk error skips it
+		n    Session
+		err  error
+		read bool // to preview from the file
+	}
+	var items []item
 	err = filepath.WalkDir(root.Path, func(path string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
 		}
 		if err != nil {
-			*skipped = append(*skipped, Skip{Path: path, Reason: "cannot read it: " + errReason(err)})
+			items = append(items, item{path: path, skip: "cannot read it: " + errReason(err)})
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
@@ -251,16 +264,43 @@ func scanRoot(ctx context.Context, root *Root, cache *previewCache, skipped *[]S
 		if !d.Type().IsRegular() || !strings.HasSuffix(d.Name(), ".jsonl") {
 			return nil
 		}
-		n, err := cache.preview(root.Agent, root.Path, path, d)
-		if err != nil {
-			*skipped = append(*skipped, Skip{Path: path, Reason: errReason(err)})
-			return nil
-		}
-		out = append(out, n)
+		n, ok := cache.cached(root.Agent, root.Path, path, d)
+		items = append(items, item{path: path, n: n, read: !ok})
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(items); i = int(next.Add(1) - 1) {
+				if it := &items[i]; it.read {
+					if it.err = ctx.Err(); it.err == nil {
+						it.n, it.err = previewFile(root.Agent, root.Path, it.path)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var out []Session
+	for _, it := range items {
+		switch {
+		case it.skip != "":
+			*skipped = append(*skipped, Skip{Path: it.path, Reason: it.skip})
+		case it.err != nil:
+			*skipped = append(*skipped, Skip{Path: it.path, Reason: errReason(it.err)})
+		default:
+			if it.read {
+				cache.add(root.Agent, root.Path, it.path, it.n)
+			}
+			out = append(out, it.n)
+		}
 	}
 	return out, nil
 }
