@@ -3,7 +3,6 @@ package search
 // Merging segments, and dropping the postings of removed rows (gone).
 
 import (
-	"container/heap"
 	"context"
 	"database/sql"
 	"slices"
@@ -119,6 +118,9 @@ func mergeAll(ctx context.Context, tx *sql.Tx) error {
 	return mergeSegs(ctx, tx, segs, level+1)
 }
 
+// selectPage reads a page of a segment's blocks (see segCursor.page).
+const selectPage = "SELECT first, data FROM blocks WHERE seg = ? AND first > ? ORDER BY first LIMIT ?"
+
 // mergeSegs writes the lists of the segments in as one new segment of
 // level, leaving out the postings gone says are stale, and deletes them.
 func mergeSegs(ctx context.Context, tx *sql.Tx, in []segInfo, level int) error {
@@ -126,86 +128,30 @@ func mergeSegs(ctx context.Context, tx *sql.Tx, in []segInfo, level int) error {
 	if err != nil {
 		return err
 	}
-	// Every cursor pages through its segment with the same two statements,
-	// prepared once: preparing them for each page was a third of a merge.
-	sel, err := tx.PrepareContext(ctx, "SELECT first, data FROM blocks WHERE seg = ? AND first > ? ORDER BY first LIMIT ?")
-	if err != nil {
-		return err
-	}
-	defer sel.Close()
-	del, err := tx.PrepareContext(ctx, "DELETE FROM blocks WHERE seg = ? AND first <= ?")
-	if err != nil {
-		return err
-	}
-	defer del.Close()
-	h := make(mergeHeap, 0, len(in))
-	limit := min(cursorBytes, max(blockBytes, mergeBytes/len(in)))
-	for _, s := range in {
-		c := &segCursor{ctx: ctx, sel: sel, del: del, seg: s.id, limit: limit}
-		ok, err := c.next()
-		if err != nil {
-			return err
-		}
-		if ok {
-			h = append(h, c)
-		}
-	}
-	heap.Init(&h)
 	w, err := newSegWriter(ctx, tx, level)
 	if err != nil {
 		return err
 	}
 	defer w.close()
-	var group []*segCursor
-	var ids, scratch []int64
-	var runs []int
-	for len(h) > 0 {
-		g := h[0].cur.gram
-		group = group[:0]
-		for len(h) > 0 && h[0].cur.gram == g {
-			group = append(group, heap.Pop(&h).(*segCursor))
-		}
-		if len(group) == 1 && len(stale) == 0 {
-			if err := w.addRaw(g, group[0].cur.n, group[0].cur.enc); err != nil {
-				return err
-			}
-		} else {
-			// The heap gives the lists in descending order of their first ids:
-			// lists of disjoint spans of ids (a build's segments) then decode
-			// already in order.
-			ids, runs = ids[:0], runs[:0]
-			for _, c := range group {
-				start := len(ids)
-				runs = append(runs, start)
-				if ids, err = decodeIDs(ids, c.cur.enc, c.cur.n); err != nil {
-					return err
-				}
-				if len(stale) > 0 {
-					kept := ids[:start]
-					for _, id := range ids[start:] {
-						if seg, ok := stale[rowOf(id)]; !ok || c.seg > seg {
-							kept = append(kept, id)
-						}
-					}
-					ids = kept
-				}
-			}
-			ids, scratch = mergeRuns(ids, runs, scratch)
-			if len(ids) > 0 {
-				if err := w.add(g, ids); err != nil {
-					return err
-				}
-			}
-		}
-		for _, c := range group {
-			ok, err := c.next()
-			if err != nil {
-				return err
-			}
-			if ok {
-				heap.Push(&h, c)
-			}
-		}
+	// Every cursor pages through its segment with the same two statements,
+	// prepared once: preparing them for each page was a third of a merge.
+	del, err := tx.PrepareContext(ctx, "DELETE FROM blocks WHERE seg = ? AND first <= ?")
+	if err != nil {
+		return err
+	}
+	defer del.Close()
+	sel, err := tx.PrepareContext(ctx, selectPage)
+	if err != nil {
+		return err
+	}
+	defer sel.Close()
+	m := listMerger{w: w, stale: stale}
+	err = eachGroup(ctx, sel, in, func(seg, upTo int64) error {
+		_, err := del.ExecContext(ctx, seg, upTo)
+		return err
+	}, m.write)
+	if err != nil {
+		return err
 	}
 	if err := w.finish(); err != nil {
 		return err
@@ -219,6 +165,99 @@ func mergeSegs(ctx context.Context, tx *sql.Tx, in []segInfo, level int) error {
 		}
 	}
 	return dropGone(ctx, tx)
+}
+
+// A listPart is one segment's list of a 4-gram.
+type listPart struct {
+	seg int64
+	n   int
+	enc []byte
+}
+
+// eachGroup reads the lists of the segments in, with sel (see segCursor),
+// and calls fn with each 4-gram's lists in order of 4-grams, each 4-gram's
+// in descending order of their first ids (parts is reused after fn); del
+// frees each page of blocks read.
+func eachGroup(ctx context.Context, sel *sql.Stmt, in []segInfo, del func(seg, upTo int64) error, fn func(gram uint32, parts []listPart) error) error {
+	h := make(mergeHeap, 0, len(in))
+	limit := min(cursorBytes, max(blockBytes, mergeBytes/len(in)))
+	for _, s := range in {
+		c := &segCursor{ctx: ctx, sel: sel, del: del, seg: s.id, limit: limit}
+		ok, err := c.next()
+		if err != nil {
+			return err
+		}
+		if ok {
+			h = append(h, c)
+		}
+	}
+	h.init()
+	var group []*segCursor
+	var parts []listPart
+	for len(h) > 0 {
+		g := h[0].cur.gram
+		group, parts = group[:0], parts[:0]
+		for len(h) > 0 && h[0].cur.gram == g {
+			c := h.pop()
+			group = append(group, c)
+			parts = append(parts, listPart{c.seg, c.cur.n, c.cur.enc})
+		}
+		if err := fn(g, parts); err != nil {
+			return err
+		}
+		for _, c := range group {
+			ok, err := c.next()
+			if err != nil {
+				return err
+			}
+			if ok {
+				h.push(c)
+			}
+		}
+	}
+	return nil
+}
+
+// listMerger joins a 4-gram's lists and writes them with w, leaving out
+// the postings stale says are stale.
+type listMerger struct {
+	w            *segWriter
+	stale        map[int64]int64
+	ids, scratch []int64
+	runs         []int
+}
+
+// write writes the 4-gram's lists parts, given in descending order of
+// their first ids: lists of disjoint spans of ids (a build's segments)
+// then decode already in order.
+func (m *listMerger) write(gram uint32, parts []listPart) error {
+	if len(parts) == 1 && len(m.stale) == 0 {
+		return m.w.addRaw(gram, parts[0].n, parts[0].enc)
+	}
+	ids, runs := m.ids[:0], m.runs[:0]
+	var err error
+	for _, p := range parts {
+		start := len(ids)
+		runs = append(runs, start)
+		if ids, err = decodeIDs(ids, p.enc, p.n); err != nil {
+			return err
+		}
+		if len(m.stale) > 0 {
+			kept := ids[:start]
+			for _, id := range ids[start:] {
+				if seg, ok := m.stale[rowOf(id)]; !ok || p.seg > seg {
+					kept = append(kept, id)
+				}
+			}
+			ids = kept
+		}
+	}
+	ids, m.scratch = mergeRuns(ids, runs, m.scratch)
+	m.ids, m.runs = ids, runs
+	if len(ids) == 0 {
+		return nil
+	}
+	return m.w.add(gram, ids)
 }
 
 // dropGone forgets the stale postings no segment holds any longer.
@@ -249,17 +288,18 @@ func staleIDs(ctx context.Context, tx *sql.Tx) (map[int64]int64, error) {
 // segCursor reads one segment's entries in order, a page of blocks at a
 // time (each page's statement is done before the merge writes).
 type segCursor struct {
-	ctx      context.Context
-	sel, del *sql.Stmt // a page of blocks, and deleting what was read (mergeSegs)
-	seg      int64
-	limit    int   // the bytes of blocks a page stops at
-	after    int64 // the first 4-gram of the last block read; −1 before any
-	started  bool
-	blocks   [][]byte
-	firsts   []uint32
-	entries  []entry
-	cur      entry
-	first    int64 // cur's first id
+	ctx     context.Context
+	sel     *sql.Stmt                   // selectPage
+	del     func(seg, upTo int64) error // frees the blocks read
+	seg     int64
+	limit   int   // the bytes of blocks a page stops at
+	after   int64 // the first 4-gram of the last block read; −1 before any
+	started bool
+	blocks  [][]byte
+	firsts  []uint32
+	entries []entry
+	cur     entry
+	first   int64 // cur's first id
 }
 
 // A cursor reads up to cursorPage blocks at a time, and stops once it
@@ -328,26 +368,65 @@ func (c *segCursor) page() error {
 	rows.Close()
 	// Their pages are free for what the merge writes next, so a merge
 	// does not grow the file by what it rewrites.
-	_, err = c.del.ExecContext(c.ctx, c.seg, c.after)
-	return err
+	return c.del(c.seg, c.after)
 }
 
 // mergeHeap orders cursors by their entry's 4-gram, then by the first id
-// of its list, descending.
+// of its list, descending. It is a binary heap written for the type: with
+// container/heap's interface calls, popping was a fifth of a merge.
 type mergeHeap []*segCursor
 
-func (h mergeHeap) Len() int { return len(h) }
-func (h mergeHeap) Less(i, j int) bool {
+func (h mergeHeap) less(i, j int) bool {
 	a, b := h[i], h[j]
 	return a.cur.gram < b.cur.gram || a.cur.gram == b.cur.gram && a.first > b.first
 }
-func (h mergeHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *mergeHeap) Push(x any)   { *h = append(*h, x.(*segCursor)) }
-func (h *mergeHeap) Pop() any {
-	old := *h
-	c := old[len(old)-1]
-	*h = old[:len(old)-1]
+
+func (h mergeHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h *mergeHeap) push(c *segCursor) {
+	*h = append(*h, c)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !s.less(i, parent) {
+			break
+		}
+		s[i], s[parent] = s[parent], s[i]
+		i = parent
+	}
+}
+
+func (h *mergeHeap) pop() *segCursor {
+	s := *h
+	c := s[0]
+	last := len(s) - 1
+	s[0] = s[last]
+	s[last] = nil
+	*h = s[:last]
+	h.down(0)
 	return c
+}
+
+func (h mergeHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		least := l
+		if r := l + 1; r < len(h) && h.less(r, l) {
+			least = r
+		}
+		if !h.less(least, i) {
+			return
+		}
+		h[i], h[least] = h[least], h[i]
+		i = least
+	}
 }
 
 // markGone records, in tx, that the postings of the rows docs holds for
