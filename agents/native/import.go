@@ -78,12 +78,15 @@ type Result struct {
 // importGroupUnits sessions, each group in one transaction: a transaction
 // per session costs a sync of the file each, a third of an import's time on
 // a busy disk. A group is stored whole or not at all, so each session in it
-// still is. 4 MiB rather than 16: with the search index fed in the same
-// pass, a group's rows are held until they are indexed too (peak memory of
-// import-native on a 118 MB history: 168 MB with 16 MiB and 8 units read
-// ahead, 124 MB with 8 MiB and 4, 107 MB with 4 MiB and 2).
+// still is. 3 MiB rather than 16: with the search index fed in the same
+// pass, a group's rows are held until they are indexed too, and three
+// groups are in hand at once (one read, one written, one indexed). Peak
+// memory of import-native on a 118 MB history: 168 MB with 16 MiB and 8
+// units read ahead, 124 MB with 8 MiB and 4, 107 MB with 4 MiB and 2; on
+// the 703 MB native workload, 136–142 MiB with 4 MiB and 128–131 MiB with
+// 3 MiB, in the same time.
 const (
-	importGroupBytes = 4 << 20
+	importGroupBytes = 3 << 20
 	importGroupUnits = 256
 )
 
