@@ -242,9 +242,10 @@ const readAheadUnits = 2
 
 // readAhead reads units (parses their files) on up to GOMAXPROCS
 // goroutines, at most readAheadUnits ahead of the caller, who takes them
-// in order with next(i) and stores them on its own goroutine: parsing,
-// most of an import's work, runs on every core while the store is written
-// in order. stop ends the reading and waits for it.
+// in order with next(i) and hands them, a group at a time, to the
+// groupWriter: parsing, most of an import's work, runs on every core
+// while the store is written in order. stop ends the reading and waits
+// for it.
 func (im *nativeImporter) readAhead(ctx context.Context, units []Session) (next func(int) (*nativeUnit, error), stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	type slot struct {
