@@ -143,23 +143,8 @@ func unquote(s []byte) (string, bool) {
 				return "", false
 			}
 			switch e := s[r+1]; e {
-			case '"', '\\', '/', '\'':
-				b = append(b, e)
-				r += 2
-			case 'b':
-				b = append(b, '\b')
-				r += 2
-			case 'f':
-				b = append(b, '\f')
-				r += 2
-			case 'n':
-				b = append(b, '\n')
-				r += 2
-			case 'r':
-				b = append(b, '\r')
-				r += 2
-			case 't':
-				b = append(b, '\t')
+			case '"', '\\', '/', '\'', 'b', 'f', 'n', 'r', 't':
+				b = append(b, shortEscapes[e])
 				r += 2
 			case 'u':
 				rr := getu4(s[r:])
@@ -195,6 +180,9 @@ func unquote(s []byte) (string, bool) {
 	}
 	return string(b), true
 }
+
+// shortEscapes maps the letter of a two-character escape to its byte.
+var shortEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', '\'': '\'', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // getu4 decodes \uXXXX at the start of s, or returns -1.
 func getu4(s []byte) rune {
