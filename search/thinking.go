@@ -19,7 +19,14 @@ const KindThinking = string(store.KindThinking)
 // first.
 func matchingThoughts(ctx context.Context, st *store.Store, hb *hitBuilder) ([]Hit, error) {
 	var hits []Hit
-	err := st.ScanThoughts(ctx, func(t store.Thought, order int64) error {
+	match := func(t store.Thought) bool {
+		if _, ok := hb.sessions[t.SessionID]; !ok {
+			return false
+		}
+		_, _, ok := hb.q.match(capText(t.Text))
+		return ok
+	}
+	err := st.ScanThoughts(ctx, match, func(t store.Thought, order int64) error {
 		h, _, ok := hb.hit(t.SessionID, capText(t.Text))
 		if !ok {
 			return nil

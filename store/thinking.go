@@ -145,12 +145,15 @@ func attachThinking(events []StoredEvent, thoughts []Thought) {
 	}
 }
 
-// ScanThoughts calls fn with every thought of the store whose session is
-// still the one it was written for, and order: the events.id of the event
-// it precedes (the first of its session with seq ≥ BeforeSeq), or, for
-// thinking after a session's last event, one more than the store's largest
-// events.id. Search uses order to place thinking among event hits.
-func (s *Store) ScanThoughts(ctx context.Context, fn func(t Thought, order int64) error) error {
+// ScanThoughts calls fn, in order of their ids, with every thought of the
+// store whose session is still the one it was written for and that match
+// accepts, and order: the events.id of the event it precedes (the first of
+// its session with seq ≥ BeforeSeq), or, for thinking after a session's
+// last event, one more than the store's largest events.id. Search uses
+// order to place thinking among event hits. order is looked up only for
+// the thoughts match accepts: looking it up for every thought was nearly
+// all of a search of a store with many (95 of 97 ms for 9,000).
+func (s *Store) ScanThoughts(ctx context.Context, match func(Thought) bool, fn func(t Thought, order int64) error) error {
 	db, _, err := s.reader(ctx)
 	if err != nil || db == nil {
 		return err
@@ -164,24 +167,53 @@ func (s *Store) ScanThoughts(ctx context.Context, fn func(t Thought, order int64
 	if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", ThinkingTable).Scan(&n); err != nil || n == 0 {
 		return wrapThinking(err)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT t.id, t.session_id, t.before_seq, t.text,
-		COALESCE((SELECT MIN(e.id) FROM events e WHERE e.session_id = t.session_id AND e.seq >= t.before_seq),
-			(SELECT COALESCE(MAX(id), 0) + 1 FROM events))
-		FROM lazuli_thinking t JOIN sessions s ON s.id = t.session_id AND s.created = t.session_created
-		ORDER BY t.id`)
-	if err != nil {
+	matched, err := scanMatchingThoughts(ctx, tx, match)
+	if err != nil || len(matched) == 0 {
 		return wrapThinking(err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var t Thought
-		var order int64
-		if err := rows.Scan(&t.ID, &t.SessionID, &t.BeforeSeq, &t.Text, &order); err != nil {
+	var after sql.NullInt64 // one more than the largest events.id, once needed
+	for _, t := range matched {
+		var order sql.NullInt64
+		if err := tx.QueryRowContext(ctx, "SELECT MIN(id) FROM events WHERE session_id = ? AND seq >= ?", t.SessionID, t.BeforeSeq).Scan(&order); err != nil {
 			return wrapThinking(err)
 		}
-		if err := fn(t, order); err != nil {
+		if !order.Valid {
+			if !after.Valid {
+				if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(id), 0) + 1 FROM events").Scan(&after); err != nil {
+					return wrapThinking(err)
+				}
+			}
+			order = after
+		}
+		if err := fn(t, order.Int64); err != nil {
 			return err
 		}
 	}
-	return wrapThinking(rows.Err())
+	return nil
+}
+
+// scanMatchingThoughts returns the thoughts of ScanThoughts that match
+// accepts, in order of their ids.
+func scanMatchingThoughts(ctx context.Context, tx *readTx, match func(Thought) bool) ([]Thought, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT t.id, t.session_id, t.before_seq, t.text
+		FROM lazuli_thinking t JOIN sessions s ON s.id = t.session_id AND s.created = t.session_created
+		ORDER BY t.id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Thought
+	for rows.Next() {
+		var t Thought
+		if err := rows.Scan(&t.ID, &t.SessionID, &t.BeforeSeq, &t.Text); err != nil {
+			return nil, err
+		}
+		if match(t) {
+			out = append(out, t)
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, rows.Err()
 }

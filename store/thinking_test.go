@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -159,5 +160,38 @@ func TestMergeCopiesThinking(t *testing.T) {
 	exp := mustOpenPath(t, out)
 	if got, err := exp.Thoughts(ctx, 1); err != nil || len(got) != len(want) {
 		t.Errorf("exported thoughts %+v, %v", got, err)
+	}
+}
+
+// TestScanThoughtsMatch: ScanThoughts hands fn the thoughts match accepts,
+// in order of their ids, each with the events.id of the event it precedes
+// (one more than the largest for thinking after the last event), and
+// never the others.
+func TestScanThoughtsMatch(t *testing.T) {
+	ctx := context.Background()
+	st, _, id := thinkingPair(t)
+	evs, err := st.LoadEvents(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := evs[len(evs)-1].ID
+	var seen []string
+	var got []string
+	err = st.ScanThoughts(ctx, func(th Thought) bool {
+		seen = append(seen, th.Text)
+		return th.Text == "let me think it over" || th.Text == "the end"
+	}, func(th Thought, order int64) error {
+		got = append(got, fmt.Sprintf("%s@%d", th.Text, order))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{fmt.Sprintf("let me think it over@%d", evs[1].ID), fmt.Sprintf("the end@%d", last+1)}
+	if !slices.Equal(got, want) {
+		t.Errorf("ScanThoughts gave %q, want %q", got, want)
+	}
+	if len(seen) != 4 {
+		t.Errorf("match saw %q, want the 4 thoughts with text", seen)
 	}
 }
