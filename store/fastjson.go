@@ -256,7 +256,7 @@ func (p *fastParser) raw() ([]byte, bool) {
 		return nil, false
 	}
 	start := p.i
-	p.i = plainEnd(p.b, p.i)
+	p.i = PlainEnd(p.b, p.i)
 	switch {
 	case p.i == len(p.b) || p.b[p.i] < 0x20:
 		return nil, false
@@ -267,7 +267,7 @@ func (p *fastParser) raw() ([]byte, bool) {
 	return p.rawEscaped(start)
 }
 
-// Masks for plainEnd, which tests eight bytes at a time.
+// Masks for PlainEnd, which tests eight bytes at a time.
 const (
 	ones   = 0x0101010101010101
 	highs  = 0x8080808080808080
@@ -275,12 +275,13 @@ const (
 	slashs = ones * '\\'
 )
 
-// plainEnd returns the index of the first byte from i on that ends a run of
-// plain string bytes: a quote, a backslash or a control character; len(b)
-// if there is none. Escapes and quotes are rare in the long texts of tool
-// results, so it tests eight bytes at a time: x-ones & ^x & highs flags the
-// zero bytes of x, and its lowest flag is exact (borrows only run upwards).
-func plainEnd(b []byte, i int) int {
+// PlainEnd returns the index of the first byte from i on that ends a run of
+// plain JSON string bytes: a quote, a backslash or a control character;
+// len(b) if there is none. Escapes and quotes are rare in the long texts of
+// tool results, so it tests eight bytes at a time: x-ones & ^x & highs
+// flags the zero bytes of x, and its lowest flag is exact (borrows only run
+// upwards). The transcript parsers (agents/parse) scan with it too.
+func PlainEnd(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
 		q, s := x^quotes, x^slashs
@@ -300,7 +301,7 @@ func plainEnd(b []byte, i int) int {
 func (p *fastParser) rawEscaped(start int) ([]byte, bool) {
 	w := p.i
 	for p.i < len(p.b) {
-		run := plainEnd(p.b, p.i)
+		run := PlainEnd(p.b, p.i)
 		w += copy(p.b[w:], p.b[p.i:run])
 		p.i = run
 		switch {
@@ -484,7 +485,7 @@ func (p *fastParser) skipStr() bool {
 		return false
 	}
 	for p.i < len(p.b) {
-		p.i = plainEnd(p.b, p.i)
+		p.i = PlainEnd(p.b, p.i)
 		if p.i == len(p.b) {
 			return false
 		}

@@ -271,8 +271,8 @@ func TestPlainEnd(t *testing.T) {
 			}
 		}
 		for i := 0; i <= len(b); i++ {
-			if got, want := plainEnd(b, i), naive(b, i); got != want {
-				t.Fatalf("plainEnd(%q, %d) = %d, want %d", b, i, got, want)
+			if got, want := PlainEnd(b, i), naive(b, i); got != want {
+				t.Fatalf("PlainEnd(%q, %d) = %d, want %d", b, i, got, want)
 			}
 		}
 	}

@@ -99,52 +99,49 @@ func canonString(b []byte, i int) int {
 	if i >= len(b) || b[i] != '"' {
 		return -1
 	}
-	start, ascii := i+1, true
-	for i++; i < len(b); i++ {
-		switch c := b[i]; {
-		case c == '"':
-			if !ascii && !utf8.Valid(b[start:i]) {
+	start := i + 1
+	for i = start; ; {
+		switch i = PlainEnd(b, i); {
+		case i >= len(b) || b[i] < 0x20:
+			return -1
+		case b[i] == '"':
+			if !utf8.Valid(b[start:i]) {
 				return -1
 			}
 			return i + 1
-		case c == '\\':
-			if i+1 >= len(b) {
+		}
+		// A backslash.
+		if i+1 >= len(b) {
+			return -1
+		}
+		switch b[i+1] {
+		case '"', '\\', 'b', 'f', 'n', 'r', 't':
+			i += 2
+		case 'u':
+			// serde writes \u00XX, lower-case, for the control characters
+			// without a short escape, and nothing else.
+			if i+5 >= len(b) || b[i+2] != '0' || b[i+3] != '0' || b[i+4] > '1' || b[i+4] < '0' {
 				return -1
 			}
-			switch b[i+1] {
-			case '"', '\\', 'b', 'f', 'n', 'r', 't':
-				i++
-			case 'u':
-				// serde writes \u00XX, lower-case, for the control characters
-				// without a short escape, and nothing else.
-				if i+5 >= len(b) || b[i+2] != '0' || b[i+3] != '0' || b[i+4] > '1' || b[i+4] < '0' {
-					return -1
-				}
-				h := b[i+5]
-				var v byte
-				switch {
-				case h >= '0' && h <= '9':
-					v = h - '0'
-				case h >= 'a' && h <= 'f':
-					v = h - 'a' + 10
-				default:
-					return -1
-				}
-				switch v += (b[i+4] - '0') << 4; v {
-				case '\b', '\f', '\n', '\r', '\t':
-					return -1
-				}
-				i += 5
+			h := b[i+5]
+			var v byte
+			switch {
+			case h >= '0' && h <= '9':
+				v = h - '0'
+			case h >= 'a' && h <= 'f':
+				v = h - 'a' + 10
 			default:
 				return -1
 			}
-		case c < 0x20:
+			switch v += (b[i+4] - '0') << 4; v {
+			case '\b', '\f', '\n', '\r', '\t':
+				return -1
+			}
+			i += 6
+		default:
 			return -1
-		case c >= utf8.RuneSelf:
-			ascii = false
 		}
 	}
-	return -1
 }
 
 // canonInt returns the index just after the integer at b[i] when it is in

@@ -1,12 +1,12 @@
 package parse
 
 import (
-	"encoding/binary"
 	"encoding/json"
-	"math/bits"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/lazuli-app/lazuli/store"
 )
 
 // A one-level JSON scanner for Object. The parsers read a transcript line
@@ -325,7 +325,7 @@ func objectKey(b []byte, i int) int {
 func scanString(b []byte, i int) (end int, plain bool) {
 	plain = true
 	for i++; ; i++ {
-		if i = skipPlain(b, i); i >= len(b) {
+		if i = store.PlainEnd(b, i); i >= len(b) {
 			return -1, false
 		}
 		switch b[i] {
@@ -355,35 +355,6 @@ func scanString(b []byte, i int) (end int, plain bool) {
 			return -1, false
 		}
 	}
-}
-
-// Bytes repeated across a word, for skipPlain.
-const (
-	ones  = 0x0101010101010101
-	highs = 0x8080808080808080
-)
-
-// skipPlain returns the index of the first quote, backslash or control
-// character at or after b[i], or len(b). It reads eight bytes at a time:
-// the scan of strings was a fifth of an import's CPU.
-func skipPlain(b []byte, i int) int {
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		// Each term sets the high bit of the bytes that are a quote, a
-		// backslash, or below 0x20; a term's lowest set bit is exact (a
-		// borrow only marks bytes above a true one), so the lowest of all
-		// three is the first such byte.
-		q, bs := x^(ones*'"'), x^(ones*'\\')
-		if m := ((q - ones) &^ q) | ((bs - ones) &^ bs) | ((x - ones*0x20) &^ x); m&highs != 0 {
-			return i + bits.TrailingZeros64(m&highs)/8
-		}
-	}
-	for ; i < len(b); i++ {
-		if c := b[i]; c < 0x20 || c == '"' || c == '\\' {
-			return i
-		}
-	}
-	return i
 }
 
 func isHex(c byte) bool {

@@ -101,39 +101,3 @@ func FuzzScanObject(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in []byte) { checkScanAgrees(t, in) })
 }
-
-// TestSkipPlain puts each kind of byte skipPlain stops at, and bytes just
-// beside them, at every position of strings of every length up to 24,
-// after other stops and none, and compares with a byte-at-a-time loop.
-func TestSkipPlain(t *testing.T) {
-	naive := func(b []byte, i int) int {
-		for ; i < len(b); i++ {
-			if c := b[i]; c < 0x20 || c == '"' || c == '\\' {
-				return i
-			}
-		}
-		return i
-	}
-	fill := []byte("a\x7f\x80\xff !#[]~\x21\x5b\x5d\xa0\xdc")
-	for n := 0; n <= 24; n++ {
-		for _, stop := range []byte{'"', '\\', 0, 0x1f, '\n'} {
-			for pos := 0; pos <= n; pos++ {
-				b := make([]byte, n)
-				for i := range b {
-					b[i] = fill[(i*7+n)%len(fill)]
-				}
-				if pos < n {
-					b[pos] = stop
-					if pos+3 < n {
-						b[pos+3] = '"' // a later stop must not hide this one
-					}
-				}
-				for from := 0; from <= n; from++ {
-					if got, want := skipPlain(b, from), naive(b, from); got != want {
-						t.Fatalf("skipPlain(%q, %d) = %d, want %d", b, from, got, want)
-					}
-				}
-			}
-		}
-	}
-}
