@@ -146,11 +146,7 @@ func mergeSegs(ctx context.Context, tx *sql.Tx, in []segInfo, level int) error {
 	}
 	defer sel.Close()
 	m := listMerger{w: w, stale: stale}
-	err = eachGroup(ctx, sel, in, func(seg, upTo int64) error {
-		_, err := del.ExecContext(ctx, seg, upTo)
-		return err
-	}, m.write)
-	if err != nil {
+	if err := eachGroup(ctx, sel, del, in, m.write); err != nil {
 		return err
 	}
 	if err := w.finish(); err != nil {
@@ -174,15 +170,15 @@ type listPart struct {
 	enc []byte
 }
 
-// eachGroup reads the lists of the segments in, with sel (see segCursor),
-// and calls fn with each 4-gram's lists in order of 4-grams, each 4-gram's
-// in descending order of their first ids (parts is reused after fn); del
-// frees each page of blocks read.
-func eachGroup(ctx context.Context, sel *sql.Stmt, in []segInfo, del func(seg, upTo int64) error, fn func(gram uint32, parts []listPart) error) error {
+// eachGroup reads the lists of the segments in, with sel and del (see
+// segCursor), and calls fn with each 4-gram's lists in order of 4-grams,
+// each 4-gram's in descending order of their first ids (parts is reused
+// after fn).
+func eachGroup(ctx context.Context, sel, del *sql.Stmt, in []segInfo, fn func(gram uint32, parts []listPart) error) error {
 	h := make(mergeHeap, 0, len(in))
 	limit := min(cursorBytes, max(blockBytes, mergeBytes/len(in)))
 	for _, s := range in {
-		c := &segCursor{ctx: ctx, sel: sel, del: del, seg: s.id, limit: limit}
+		c := &segCursor{ctx: ctx, sel: sel, del: del, seg: s.id, limit: limit, after: -1}
 		ok, err := c.next()
 		if err != nil {
 			return err
@@ -289,12 +285,11 @@ func staleIDs(ctx context.Context, tx *sql.Tx) (map[int64]int64, error) {
 // time (each page's statement is done before the merge writes).
 type segCursor struct {
 	ctx     context.Context
-	sel     *sql.Stmt                   // selectPage
-	del     func(seg, upTo int64) error // frees the blocks read
+	sel     *sql.Stmt // selectPage
+	del     *sql.Stmt // frees the blocks read: DELETE … WHERE seg = ? AND first <= ?
 	seg     int64
 	limit   int   // the bytes of blocks a page stops at
 	after   int64 // the first 4-gram of the last block read; −1 before any
-	started bool
 	blocks  [][]byte
 	firsts  []uint32
 	entries []entry
@@ -339,9 +334,6 @@ func (c *segCursor) next() (bool, error) {
 }
 
 func (c *segCursor) page() error {
-	if !c.started {
-		c.after, c.started = -1, true
-	}
 	rows, err := c.sel.QueryContext(c.ctx, c.seg, c.after, cursorPage)
 	if err != nil {
 		return err
@@ -370,7 +362,8 @@ func (c *segCursor) page() error {
 	rows.Close()
 	// Their pages are free for what the merge writes next, so a merge
 	// does not grow the file by what it rewrites.
-	return c.del(c.seg, c.after)
+	_, err = c.del.ExecContext(c.ctx, c.seg, c.after)
+	return err
 }
 
 // mergeHeap orders cursors by their entry's 4-gram, then by the first id

@@ -146,7 +146,6 @@ func Import(ctx context.Context, st *store.Store, sessions []Session, opts Impor
 // on every core) and writing overlap, and there is work for two cores even
 // when each stage alone would keep one busy.
 type groupWriter struct {
-	im      *nativeImporter
 	groups  chan []*nativeUnit // unbuffered: one group is written while the next is read
 	failed  chan struct{}      // closed when a group could not be stored
 	done    chan struct{}      // closed when the writer has stopped
@@ -158,7 +157,7 @@ type groupWriter struct {
 // before any cancel of ctx, so it is stored even when ctx ends meanwhile
 // (a group is small enough to write in a moment).
 func (im *nativeImporter) startWriter(ctx context.Context) *groupWriter {
-	w := &groupWriter{im: im, groups: make(chan []*nativeUnit), failed: make(chan struct{}), done: make(chan struct{})}
+	w := &groupWriter{groups: make(chan []*nativeUnit), failed: make(chan struct{}), done: make(chan struct{})}
 	ctx = context.WithoutCancel(ctx)
 	go func() {
 		defer close(w.done)
