@@ -171,22 +171,38 @@ func (s *Store) ScanThoughts(ctx context.Context, match func(Thought) bool, fn f
 	if err != nil || len(matched) == 0 {
 		return wrapThinking(err)
 	}
-	var after sql.NullInt64 // one more than the largest events.id, once needed
-	for _, t := range matched {
-		var order sql.NullInt64
-		if err := tx.QueryRowContext(ctx, "SELECT MIN(id) FROM events WHERE session_id = ? AND seq >= ?", t.SessionID, t.BeforeSeq).Scan(&order); err != nil {
+	// The orders of up to 500 thoughts at a time, computed by SQLite.
+	for lo := 0; lo < len(matched); lo += 500 {
+		chunk := matched[lo:min(lo+500, len(matched))]
+		ids := make([]int64, len(chunk))
+		for i, t := range chunk {
+			ids[i] = t.ID
+		}
+		list, args := inList(ids)
+		orders := make(map[int64]int64, len(chunk))
+		rows, err := tx.QueryContext(ctx, `SELECT t.id,
+			COALESCE((SELECT MIN(e.id) FROM events e WHERE e.session_id = t.session_id AND e.seq >= t.before_seq),
+				(SELECT COALESCE(MAX(id), 0) + 1 FROM events))
+			FROM lazuli_thinking t WHERE t.id IN `+list, args...)
+		if err != nil {
 			return wrapThinking(err)
 		}
-		if !order.Valid {
-			if !after.Valid {
-				if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(id), 0) + 1 FROM events").Scan(&after); err != nil {
-					return wrapThinking(err)
-				}
+		for rows.Next() {
+			var id, order int64
+			if err := rows.Scan(&id, &order); err != nil {
+				rows.Close()
+				return wrapThinking(err)
 			}
-			order = after
+			orders[id] = order
 		}
-		if err := fn(t, order.Int64); err != nil {
-			return err
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return wrapThinking(err)
+		}
+		for _, t := range chunk {
+			if err := fn(t, orders[t.ID]); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
