@@ -88,16 +88,17 @@ func (t *turn) answer(ctx context.Context, req permprompt.Request) permprompt.Re
 		return permprompt.Deny("Lazuli could not read the session's rules: " + err.Error())
 	}
 	pol := EffectivePermissions(t.opts.ProjectPermissions, own)
-	switch pol.Decide(req.ToolName, req.Input) {
+	pol.Dir = t.opts.Dir
+	switch action, why := pol.decide(req.ToolName, req.Input); action {
 	case ActionAllow:
 		return permprompt.Allow(req)
 	case ActionDeny:
-		return permprompt.Deny("A rule of this session denies it.")
+		return permprompt.Deny(why)
 	}
 	pr := PermissionRequest{SessionID: t.session, Tool: req.ToolName, Input: req.Input, Subject: ruleSubject(req.ToolName, req.Input)}
 	switch t.opts.Ask(ctx, pr) {
 	case AnswerAlways:
-		rule := AlwaysRule(req.ToolName, req.Input, time.Now())
+		rule := AlwaysRule(req.ToolName, req.Input, t.opts.Dir, time.Now())
 		if err := t.st.UpdateSessionPermissions(ctx, t.session, func(p *store.Permissions) error {
 			p.Rules = append(p.Rules, rule)
 			return nil

@@ -27,7 +27,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -127,6 +126,9 @@ func RuleSpec(r store.PermissionRule) string {
 type Policy struct {
 	Mode  PermissionMode
 	Rules []store.PermissionRule
+	// Dir is the session's worktree: relative path patterns are anchored
+	// there and never match outside it. Empty, they match nothing.
+	Dir string
 }
 
 // EffectivePermissions merges a project's defaults and a session's own
@@ -247,21 +249,6 @@ func CodexUnexpressed(p Policy) []string {
 	return out
 }
 
-// Decide answers a permission request from the rules alone, in claude's
-// order: a matching deny rule wins, then ask, then allow; "" when no rule
-// matches.
-func (p Policy) Decide(tool string, input json.RawMessage) string {
-	subject := ruleSubject(tool, input)
-	for _, action := range []string{ActionDeny, ActionAsk, ActionAllow} {
-		for _, r := range p.Rules {
-			if r.Action == action && ruleCovers(r.Permission, tool) && patternMatches(tool, r.Pattern, subject) {
-				return action
-			}
-		}
-	}
-	return ""
-}
-
 // editTools are claude's tools that change files: an Edit rule covers them
 // all (claude consults no path rule of Write itself).
 var editTools = map[string]bool{"Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true}
@@ -273,14 +260,18 @@ func ruleCovers(permission, tool string) bool {
 
 // AlwaysRule is the session rule an "Always allow" answer records, written
 // as claude reads it: the exact command for Bash; for a tool that changes
-// a file, Edit with the file's absolute path ("//" starts an absolute
-// path in claude's rules); Read with the file; else the whole tool.
-func AlwaysRule(tool string, input json.RawMessage, now time.Time) store.PermissionRule {
+// a file, Edit with the file's absolute path, resolved against dir (the
+// worktree) as the matcher resolves it ("//" starts an absolute path in
+// claude's rules); Read with the file; else the whole tool.
+func AlwaysRule(tool string, input json.RawMessage, dir string, now time.Time) store.PermissionRule {
 	r := store.PermissionRule{Permission: tool, Pattern: ruleSubject(tool, input), Action: ActionAllow,
 		Source: SourceSession, AddedAt: now.UTC().Format(store.TimeFormat)}
 	if tool != "Bash" && r.Pattern != "" {
 		if editTools[tool] {
 			r.Permission = "Edit"
+		}
+		if m := newPathMatcher(r.Pattern, dir); m.abs != "" {
+			r.Pattern = m.abs
 		}
 		if strings.HasPrefix(r.Pattern, "/") {
 			r.Pattern = "/" + r.Pattern
@@ -308,62 +299,6 @@ func ruleSubject(tool string, input json.RawMessage) string {
 		}
 	}
 	return ""
-}
-
-// patternMatches matches as claude does, as far as Lazuli needs it: ""
-// matches everything; in a Bash pattern "*" matches anything ("git *");
-// in a path pattern "**" crosses folders, "*" and "?" do not, "//" starts
-// an absolute path and "~/" one in the home folder, and any other pattern
-// ("src/**", "/src/**": relative to the project) matches the end of an
-// absolute path ("src/**" matches "/repo/src/a/b.go").
-func patternMatches(tool, pattern, subject string) bool {
-	if pattern == "" {
-		return true
-	}
-	bash := tool == "Bash"
-	if bash {
-		// "npm run test:*" (claude's older prefix form) and "git *" (one
-		// trailing wildcard) also match the bare command.
-		if prefix, ok := strings.CutSuffix(pattern, ":*"); ok {
-			return subject == prefix || strings.HasPrefix(subject, prefix+" ")
-		}
-		if prefix, ok := strings.CutSuffix(pattern, " *"); ok && !strings.Contains(prefix, "*") && subject == prefix {
-			return true
-		}
-	}
-	var b strings.Builder
-	home, _ := os.UserHomeDir()
-	switch {
-	case bash:
-		b.WriteString("^")
-	case strings.HasPrefix(pattern, "//"):
-		b.WriteString("^")
-		pattern = pattern[1:]
-	case strings.HasPrefix(pattern, "~/") && home != "":
-		b.WriteString("^")
-		pattern = strings.TrimSuffix(home, "/") + pattern[1:]
-	default:
-		b.WriteString("(^|/)")
-		pattern = strings.TrimPrefix(pattern, "/")
-	}
-	for i := 0; i < len(pattern); i++ {
-		switch c := pattern[i]; {
-		case c == '*' && bash:
-			b.WriteString(".*")
-		case c == '*' && i+1 < len(pattern) && pattern[i+1] == '*':
-			b.WriteString(".*")
-			i++
-		case c == '*':
-			b.WriteString("[^/]*")
-		case c == '?' && !bash:
-			b.WriteString("[^/]")
-		default:
-			b.WriteString(regexp.QuoteMeta(string(c)))
-		}
-	}
-	b.WriteString("$")
-	re, err := regexp.Compile(b.String())
-	return err == nil && re.MatchString(subject)
 }
 
 // Notices shows each notice once per Notices (per window, per `lazuli

@@ -247,7 +247,7 @@ func TestRules(t *testing.T) {
 		{"Edit", "MultiEdit", in("file_path", "/x"), true},
 	}
 	for _, c := range cases {
-		p := Policy{Rules: []store.PermissionRule{rule("allow", c.spec)}}
+		p := Policy{Dir: "/repo", Rules: []store.PermissionRule{rule("allow", c.spec)}}
 		if got := p.Decide(c.tool, c.input) == "allow"; got != c.want {
 			t.Errorf("%s on %s %s = %v, want %v", c.spec, c.tool, c.input, got, c.want)
 		}
@@ -259,13 +259,13 @@ func TestRules(t *testing.T) {
 	}
 	// "Always" on a file change is an Edit rule on the absolute path, as
 	// claude reads it; on a command, the exact command.
-	if r := AlwaysRule("Write", in("file_path", "/w/a.go"), time.Now()); RuleSpec(r) != "Edit(//w/a.go)" || r.Source != "session" || r.AddedAt == "" {
+	if r := AlwaysRule("Write", in("file_path", "/w/a.go"), "", time.Now()); RuleSpec(r) != "Edit(//w/a.go)" || r.Source != "session" || r.AddedAt == "" {
 		t.Errorf("AlwaysRule(Write) = %+v", r)
 	}
-	if r := AlwaysRule("Bash", in("command", "ls -l"), time.Now()); RuleSpec(r) != "Bash(ls -l)" {
+	if r := AlwaysRule("Bash", in("command", "ls -l"), "", time.Now()); RuleSpec(r) != "Bash(ls -l)" {
 		t.Errorf("AlwaysRule(Bash) = %+v", r)
 	}
-	if r := AlwaysRule("WebFetch", in("url", "https://x"), time.Now()); RuleSpec(r) != "WebFetch" {
+	if r := AlwaysRule("WebFetch", in("url", "https://x"), "", time.Now()); RuleSpec(r) != "WebFetch" {
 		t.Errorf("AlwaysRule(WebFetch) = %+v", r)
 	}
 	if got := CodexUnexpressed(Policy{Mode: ModeAsk, Rules: []store.PermissionRule{rule("allow", "Bash(git *)")}}); len(got) != 2 ||

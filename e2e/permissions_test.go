@@ -124,3 +124,58 @@ func TestAlwaysRuleReachesClaude(t *testing.T) {
 		t.Errorf("notes.txt = %q, %v", got, err)
 	}
 }
+
+// TestRulesHoldAgainstHostileRequests: the real claude, in ask mode, asks
+// Lazuli about what its own rules do not settle, and Lazuli's answer
+// follows the rules no more loosely than they say (issue 28): an allow
+// of `git *` does not approve `git --version && touch pwned.txt`, an
+// allow of `Edit(src/**)` does not approve a write to src/../../, and a
+// deny of `rm *` holds over --yes however rm is spelled.
+func TestRulesHoldAgainstHostileRequests(t *testing.T) {
+	fm.NeedCLI(t, "claude")
+	t.Run("compound command", func(t *testing.T) {
+		h := newHarness(t, fm.Script{fm.Tools("Checking.", fm.Bash("git --version && touch pwned.txt")), fm.Text("Done.")})
+		h.setEnv("IS_SANDBOX=", "LAZULI_CONFIG_DIR="+t.TempDir())
+		h.ok("permissions", "--store", h.store, "--project", "mode", "ask")
+		h.ok("permissions", "--store", h.store, "--project", "add", "allow", "Bash(git *)")
+		_, r := h.run(backend{name: "claude"}, "Check git.")
+		if _, err := os.Stat(filepath.Join(h.work, "pwned.txt")); !os.IsNotExist(err) {
+			t.Errorf("pwned.txt exists (%v): allow Bash(git *) approved a compound command\n%s", err, r)
+		}
+		if !strings.Contains(r.stderr, "denied Bash: git --version && touch pwned.txt") {
+			t.Errorf("want the compound command asked about (and denied without --yes):\n%s", r)
+		}
+	})
+	t.Run("path out of the worktree", func(t *testing.T) {
+		h := newHarness(t, fm.Script{
+			fm.Tools("Writing.", fm.Call("Write", map[string]any{"file_path": "{{CWD}}/../src/escaped.txt", "content": "x\n"})),
+			fm.Text("Written.")})
+		h.setEnv("IS_SANDBOX=", "LAZULI_CONFIG_DIR="+t.TempDir())
+		h.ok("permissions", "--store", h.store, "--project", "mode", "ask")
+		h.ok("permissions", "--store", h.store, "--project", "add", "allow", "Edit(src/**)")
+		escaped := filepath.Join(filepath.Dir(h.work), "src", "escaped.txt")
+		_, r := h.run(backend{name: "claude"}, "Write it.")
+		if _, err := os.Stat(escaped); !os.IsNotExist(err) {
+			t.Errorf("%s exists (%v): allow Edit(src/**) approved a path outside the worktree\n%s", escaped, err, r)
+		}
+	})
+	// claude's own matcher catches the first two; Lazuli must catch them
+	// all, since it answers what claude asks about.
+	for _, cmd := range []string{"echo hi;/bin/rm -f victim.txt", `echo hi; \rm -f victim.txt`, `sh -c "rm -f victim.txt"`,
+		"find . -name victim.txt -exec rm {} +"} {
+		t.Run("deny over yes: "+cmd, func(t *testing.T) {
+			h := newHarness(t, fm.Script{fm.Tools("Cleaning.", fm.Bash(cmd)), fm.Text("Done.")})
+			h.setEnv("IS_SANDBOX=", "LAZULI_CONFIG_DIR="+t.TempDir())
+			victim := filepath.Join(h.work, "victim.txt")
+			if err := os.WriteFile(victim, []byte("keep\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			h.ok("permissions", "--store", h.store, "--project", "mode", "ask")
+			h.ok("permissions", "--store", h.store, "--project", "add", "deny", "Bash(rm *)")
+			_, r := h.run(backend{name: "claude"}, "--yes", "Clean up.")
+			if _, err := os.Stat(victim); err != nil {
+				t.Errorf("victim.txt is gone (%v): deny Bash(rm *) did not hold over --yes\n%s", err, r)
+			}
+		})
+	}
+}
