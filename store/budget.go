@@ -63,14 +63,18 @@ func (b *loadBudget) charge(n int64) bool {
 // declaredSize is the decoded size a payload announces: the content size
 // in its zstd frame header, or its own length when it is stored plain. It
 // is 0 when a zstd frame does not say; the decoder then counts what it
-// decodes.
+// decodes. It is 0 too for a payload over MaxEventSize: it is refused
+// without being decoded, and costs the load nothing.
 func declaredSize(data []byte) int64 {
 	if !bytes.HasPrefix(data, zstdMagic) {
+		if len(data) > MaxEventSize {
+			return 0
+		}
 		return int64(len(data))
 	}
 	var h zstd.Header
-	if h.Decode(data) != nil || !h.HasFCS {
+	if h.Decode(data) != nil || !h.HasFCS || h.FrameContentSize > MaxEventSize {
 		return 0
 	}
-	return int64(min(h.FrameContentSize, MaxEventSize+1))
+	return int64(h.FrameContentSize)
 }

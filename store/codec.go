@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -382,7 +383,16 @@ func (c *codec) payload(data []byte) ([]byte, error) {
 }
 
 // payloadTo decompresses the zstd frame data, appending the JSON to dst.
+// A payload that decodes to more than MaxEventSize is refused before it
+// is decoded into memory (see checkDecodedSize).
 func (c *codec) payloadTo(dst, data []byte) ([]byte, error) {
+	size, err := checkDecodedSize(data)
+	if err != nil {
+		return nil, err
+	}
+	if size > 0 { // counted: decode into a buffer of that size, not a growing one
+		dst = slices.Grow(dst, int(size))
+	}
 	out, err := c.dec.DecodeAll(data, dst)
 	if err != nil {
 		if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) {
