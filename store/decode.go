@@ -40,9 +40,9 @@ type rawRow struct {
 // decoding is the result of decodeRange.
 type decoding struct {
 	events   []StoredEvent
-	ok       []bool // decodable
-	got      int    // rows the query returned; n+1 means more than n
-	complete bool   // the query returned exactly the expected number of rows
+	state    []rowState // whether each row decoded
+	got      int        // rows the query returned; n+1 means more than n
+	complete bool       // the query returned exactly the expected number of rows
 
 	payloadBytes atomic.Int64 // decoded payloads the events point into
 }
@@ -125,7 +125,7 @@ func (s *Store) decodeRange(ctx context.Context, t *readTx, session int64, sel r
 	// the first rows are read; the decoders wait for it.
 	allocated := make(chan struct{})
 	go func() {
-		d.events, d.ok = make([]StoredEvent, n), make([]bool, n)
+		d.events, d.state = make([]StoredEvent, n), make([]rowState, n)
 		close(allocated)
 	}()
 	workers := min(runtime.GOMAXPROCS(0), (n+loadChunk-1)/loadChunk)
@@ -176,14 +176,14 @@ func (d *decoding) sortBySeq() {
 	sort.Sort(bySeq{d})
 }
 
-// bySeq sorts a decoding's events and ok flags together.
+// bySeq sorts a decoding's events and states together.
 type bySeq struct{ d *decoding }
 
 func (b bySeq) Len() int           { return len(b.d.events) }
 func (b bySeq) Less(i, j int) bool { return b.d.events[i].Seq < b.d.events[j].Seq }
 func (b bySeq) Swap(i, j int) {
 	b.d.events[i], b.d.events[j] = b.d.events[j], b.d.events[i]
-	b.d.ok[i], b.d.ok[j] = b.d.ok[j], b.d.ok[i]
+	b.d.state[i], b.d.state[j] = b.d.state[j], b.d.state[i]
 }
 
 // chunkPipe carries chunks of rows from the reader to the decoders, and
@@ -355,34 +355,43 @@ func (s *Store) decodeChunk(c rowChunk, d *decoding, out *jsonArena, budget *loa
 		e := &d.events[c.lo+j]
 		e.ID, e.Seq, e.Kind, e.CharLen = r.id, r.seq, r.kind, r.charLen
 		kept := out.kept
-		d.ok[c.lo+j] = s.decodePayloadTo(r.data, out, &e.Event)
+		d.state[c.lo+j] = s.decodePayloadTo(r.data, out, &e.Event)
 		if extra := int64(out.kept-kept) - r.declared; extra > 0 {
 			budget.charge(extra)
 		}
 	}
 }
 
-// split returns the decodable events and the seqs of the other rows. A
-// result that is not complete has no events.
-func (d *decoding) split() ([]StoredEvent, []int64) {
+// split returns the decodable events and the other rows. A result that
+// is not complete has no events.
+func (d *decoding) split() ([]StoredEvent, []Unreadable) {
 	if !d.complete {
 		return d.events[:0], nil
 	}
-	first := slices.Index(d.ok, false)
+	first := slices.IndexFunc(d.state, func(st rowState) bool { return st != rowOK })
 	if first < 0 {
 		return d.events, nil // the usual case: nothing to move
 	}
-	var skipped []int64
+	var skipped []Unreadable
 	out := d.events[:first]
 	for i := first; i < len(d.events); i++ {
-		if d.ok[i] {
+		if d.state[i] == rowOK {
 			out = append(out, d.events[i])
 		} else {
-			skipped = append(skipped, d.events[i].Seq)
+			skipped = append(skipped, Unreadable{Seq: d.events[i].Seq, TooLarge: d.state[i] == rowTooLarge})
 		}
 	}
 	return out, skipped
 }
+
+// rowState is what became of a row's payload in a load.
+type rowState uint8
+
+const (
+	rowBad      rowState = iota // not an event (the zero value: not decoded)
+	rowOK                       // decoded
+	rowTooLarge                 // refused: it decodes to more than MaxEventSize
+)
 
 // jsonArena holds decoded payloads back to back in large buffers, and the
 // strings that Event.FilePath points to. Bytes handed out are never
@@ -496,13 +505,13 @@ func (a *jsonArena) keep(b []byte) []byte {
 // the event's strings pointing into it.
 func (s *Store) decodePayloadInto(data []byte, out *jsonArena) (Event, bool) {
 	var e Event
-	ok := s.decodePayloadTo(data, out, &e)
-	return e, ok
+	st := s.decodePayloadTo(data, out, &e)
+	return e, st == rowOK
 }
 
 // decodePayloadTo is decodePayloadInto that decodes into *e, which must be
 // the zero Event; it is left zero when the payload does not decode.
-func (s *Store) decodePayloadTo(data []byte, out *jsonArena, e *Event) bool {
+func (s *Store) decodePayloadTo(data []byte, out *jsonArena, e *Event) rowState {
 	var (
 		js  []byte
 		err error
@@ -520,18 +529,24 @@ func (s *Store) decodePayloadTo(data []byte, out *jsonArena, e *Event) bool {
 	} else {
 		js = append(out.spare(len(data)), data...) // decoded in place: keep data intact
 	}
+	if errors.Is(err, ErrEventTooLarge) {
+		return rowTooLarge
+	}
 	if err != nil {
-		return false
+		return rowBad
 	}
 	js = out.keep(js)
 	if !utf8.Valid(js) {
-		return false
+		return rowBad
 	}
 	if decodeEventTo(js, out, e) {
-		return true
+		return rowOK
 	}
 	// The fast decoder may have rewritten js: decode the payload again.
 	ev, ok := s.decodePayload(data)
 	*e = ev
-	return ok
+	if !ok {
+		return rowBad
+	}
+	return rowOK
 }

@@ -31,12 +31,12 @@ type eventCache struct {
 
 // cachedSession is the decoded, unfiltered rows of a whole session.
 type cachedSession struct {
-	session     int64
-	count       int64         // rows, including undecodable ones
-	maxID       int64         // MAX(events.id)
-	events      []StoredEvent // decodable rows in seq order
-	skippedSeqs []int64       // seqs of undecodable rows
-	bytes       int           // the memory it holds, estimated (see decoding.memory)
+	session int64
+	count   int64         // rows, including undecodable ones
+	maxID   int64         // MAX(events.id)
+	events  []StoredEvent // decodable rows in seq order
+	skipped []Unreadable  // undecodable rows, in seq order
+	bytes   int           // the memory it holds, estimated (see decoding.memory)
 }
 
 // sessionStamp is what identifies a session's rows: their count and MAX(id).
@@ -132,7 +132,7 @@ func (s *Store) cachedRows(ctx context.Context, tx *readTx, session int64) (*cac
 func (s *Store) cacheDecoded(session int64, st sessionStamp, d *decoding) *cachedSession {
 	e := &cachedSession{session: session, count: st.count, maxID: st.maxID}
 	e.bytes = d.memory()
-	e.events, e.skippedSeqs = d.split()
+	e.events, e.skipped = d.split()
 	if st.count > 0 {
 		s.events.put(e)
 	}
@@ -189,7 +189,7 @@ func (s *Store) loadDense(ctx context.Context, tx *readTx, session int64) (_ *ca
 	if err != nil || st.count != int64(d.got) {
 		return nil, false, err
 	}
-	d.events, d.ok, d.complete = d.events[:d.got], d.ok[:d.got], true
+	d.events, d.state, d.complete = d.events[:d.got], d.state[:d.got], true
 	d.sortBySeq()
 	return s.cacheDecoded(session, st, d), true, nil
 }
@@ -207,33 +207,33 @@ func (s *Store) extendCached(ctx context.Context, tx *readTx, old *cachedSession
 	if n := len(old.events); n > 0 {
 		lastSeq = old.events[n-1].Seq
 	}
-	for _, seq := range skipped {
-		lastSeq = max(lastSeq, seq)
+	for _, u := range skipped {
+		lastSeq = max(lastSeq, u.Seq)
 	}
 	if len(events) > 0 && events[0].Seq <= lastSeq {
 		return nil, false, nil // not appended after the cached rows
 	}
 	e := &cachedSession{session: old.session, count: st.count, maxID: st.maxID,
-		events:      append(old.events[:len(old.events):len(old.events)], events...),
-		skippedSeqs: append(old.skippedSeqs[:len(old.skippedSeqs):len(old.skippedSeqs)], skipped...),
-		bytes:       old.bytes + d.memory()}
+		events:  append(old.events[:len(old.events):len(old.events)], events...),
+		skipped: append(old.skipped[:len(old.skipped):len(old.skipped)], skipped...),
+		bytes:   old.bytes + d.memory()}
 	s.events.put(e)
 	return e, true, nil
 }
 
 // slice returns the cached events with fromSeq ≤ seq ≤ toSeq, and the
-// number of undecodable rows in that range. The events are the cache's
-// own: callers copy them (see detach) and never change them in place.
-func (e *cachedSession) slice(fromSeq, toSeq int64) ([]StoredEvent, int) {
+// undecodable rows in that range. The events are the cache's own: callers
+// copy them (see detach) and never change them in place.
+func (e *cachedSession) slice(fromSeq, toSeq int64) ([]StoredEvent, []Unreadable) {
 	lo, _ := slices.BinarySearchFunc(e.events, fromSeq, func(x StoredEvent, seq int64) int { return cmpInt(x.Seq, seq) })
 	hi, found := slices.BinarySearchFunc(e.events, toSeq, func(x StoredEvent, seq int64) int { return cmpInt(x.Seq, seq) })
 	if found {
 		hi++
 	}
-	skipped := 0
-	for _, seq := range e.skippedSeqs {
-		if seq >= fromSeq && seq <= toSeq {
-			skipped++
+	var skipped []Unreadable
+	for _, u := range e.skipped {
+		if u.Seq >= fromSeq && u.Seq <= toSeq {
+			skipped = append(skipped, u)
 		}
 	}
 	return e.events[lo:max(lo, hi):max(lo, hi)], skipped

@@ -144,6 +144,8 @@ func (e Event) Notice() string {
 		return "The conversation may be compacting…"
 	case KindFiltered:
 		return "Filtered"
+	case KindUnreadable:
+		return joinNonEmpty(": ", "1 event could not be read", e.Text)
 	}
 	return string(e.Kind)
 }

@@ -26,6 +26,18 @@ type LoadResult struct {
 	// Skipped counts rows whose payload could not be decoded. AZUREAL drops
 	// them silently; they still count in Session.EventCount.
 	Skipped int
+	// Unreadable are those rows, in seq order (len(Unreadable) == Skipped).
+	Unreadable []Unreadable
+}
+
+// Unreadable is a stored row that a load left out because its payload
+// could not be read as an event: not zstd or JSON that AZUREAL reads, or
+// too large. AZUREAL leaves such rows out without a word; Lazuli says so
+// (see Store.Unreadable).
+type Unreadable struct {
+	Session  int64
+	Seq      int64
+	TooLarge bool // it decodes to more than MaxEventSize
 }
 
 // LoadEvents returns all events of a session in seq order, as AZUREAL's
@@ -54,23 +66,27 @@ func (s *Store) Load(ctx context.Context, sessionID, fromSeq, toSeq int64) (Load
 	if err != nil {
 		return LoadResult{}, fmt.Errorf("load events of session %d: %w", sessionID, err)
 	}
+	for i := range skipped {
+		skipped[i].Session = sessionID
+	}
+	s.unread.note(skipped)
 	events = FilterInjected(events) // a new slice: the cache's stays as it is
 	if shared {
 		detach(events)
 	}
 	attachThinking(events, side.thoughts)
 	attachRunFailures(events, side.failures)
-	return LoadResult{Events: events, Skipped: skipped}, nil
+	return LoadResult{Events: events, Skipped: len(skipped), Unreadable: skipped}, nil
 }
 
-// load returns the decodable events of the range and how many rows it
-// skipped. With shared set, the events are the cache's own: the slice must
+// load returns the decodable events of the range and the rows it skipped
+// (a slice of its own). With shared set, the events are the cache's own: the slice must
 // not be changed, and their FilePath and Input must be copied before they
 // are handed out.
-func (s *Store) load(ctx context.Context, sessionID, fromSeq, toSeq int64) (_ []StoredEvent, _ int, shared bool, _ sideRows, _ error) {
+func (s *Store) load(ctx context.Context, sessionID, fromSeq, toSeq int64) (_ []StoredEvent, _ []Unreadable, shared bool, _ sideRows, _ error) {
 	db, _, err := s.reader(ctx)
 	if err != nil || db == nil {
-		return nil, 0, false, sideRows{}, err
+		return nil, nil, false, sideRows{}, err
 	}
 	whole := fromSeq <= 0 && toSeq <= 0
 	if fromSeq <= 0 {
@@ -81,16 +97,16 @@ func (s *Store) load(ctx context.Context, sessionID, fromSeq, toSeq int64) (_ []
 	}
 	tx, err := beginRead(ctx, db) // one snapshot for all queries
 	if err != nil {
-		return nil, 0, false, sideRows{}, classify(err)
+		return nil, nil, false, sideRows{}, classify(err)
 	}
 	defer tx.end()
 	if err := checkSeqs(ctx, tx, sessionID); err != nil {
-		return nil, 0, false, sideRows{}, err
+		return nil, nil, false, sideRows{}, err
 	}
 	if whole || s.events.has(sessionID) {
 		e, err := s.cachedRows(ctx, tx, sessionID)
 		if err != nil {
-			return nil, 0, false, sideRows{}, formatOrErr(s.path, err) // Open does not read every page
+			return nil, nil, false, sideRows{}, formatOrErr(s.path, err) // Open does not read every page
 		}
 		events, skipped := e.slice(fromSeq, toSeq)
 		side, err := sideRowsIn(ctx, tx, sessionID, fromSeq, toSeq)
@@ -100,15 +116,15 @@ func (s *Store) load(ctx context.Context, sessionID, fromSeq, toSeq int64) (_ []
 	err = tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM events WHERE session_id = ? AND seq >= ? AND seq <= ?",
 		sessionID, fromSeq, toSeq).Scan(&n)
 	if err != nil {
-		return nil, 0, false, sideRows{}, classify(err)
+		return nil, nil, false, sideRows{}, classify(err)
 	}
 	d, err := s.decodeRange(ctx, tx, sessionID, rowQuery{where: "session_id = ? AND seq >= ? AND seq <= ?", args: []any{fromSeq, toSeq}}, n)
 	if err != nil {
-		return nil, 0, false, sideRows{}, formatOrErr(s.path, err)
+		return nil, nil, false, sideRows{}, formatOrErr(s.path, err)
 	}
-	events, skippedSeqs := d.split()
+	events, skipped := d.split()
 	side, err := sideRowsIn(ctx, tx, sessionID, fromSeq, toSeq)
-	return events, len(skippedSeqs), false, side, err
+	return events, skipped, false, side, err
 }
 
 // sideRows are what Lazuli's own tables keep beside a range of events.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -51,6 +52,7 @@ func referenceLoad(t *testing.T, s *Store, session, fromSeq, toSeq int64) LoadRe
 		}
 		if err != nil || !utf8.Valid(js) {
 			r.Skipped++
+			r.Unreadable = append(r.Unreadable, Unreadable{Session: session, Seq: e.Seq, TooLarge: errors.Is(err, ErrEventTooLarge)})
 			continue
 		}
 		events = append(events, e)

@@ -85,6 +85,7 @@ type Store struct {
 	seen     fileID     // the file when last looked at (see followFile); guarded by mu
 	seenOK   bool
 	events   eventCache  // decoded rows of recently loaded sessions
+	unread   unreadLog   // rows loads left out as unreadable (see Unreadable)
 	encoders encoderPool // zstd encoders for parallel compression
 	dropFull atomic.Bool // SetKeepFullText(false): writes keep no full text
 }
