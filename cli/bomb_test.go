@@ -166,3 +166,52 @@ func TestBombStoresStayUnderOneGiB(t *testing.T) {
 		})
 	}
 }
+
+// TestOneBombEventIsRefusedSmall: a store whose session holds one event of
+// a few kilobytes that decodes to 300 MiB (without declaring it): show,
+// context, export and dump leave it out, say so, and take no more memory
+// than a healthy session does, give or take: well under 128 MiB of peak
+// resident memory, where decoding it up to the event limit took 280-350.
+func TestOneBombEventIsRefusedSmall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the lazuli binary")
+	}
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	bin, err := lazuliBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	unreadableStore(t, dir, false)
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, ".azureal", "sessions.azs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec("UPDATE events SET data = ? WHERE seq = 2", rleBomb(2400)) // 300 MiB
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"show", "1"}, {"context", "1", "next"}, {"dump"},
+		{"export", "1", "--format", "md", "-o", filepath.Join(t.TempDir(), "x.md")}} {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), launchEnv+"="+strings.Join(append([]string{bin}, args...), "\n"), launchDir+"="+dir)
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		stdout, err := cmd.Output()
+		var peak int64 // KiB
+		if v, ok := strings.CutPrefix(strings.TrimSpace(string(stdout)), peakRSSLabel); ok {
+			peak, _ = strconv.ParseInt(v, 10, 64)
+		}
+		t.Logf("%v: peak %d MiB, %v: %s", args, peak>>10, err, strings.TrimSpace(errb.String()))
+		if err != nil || peak == 0 {
+			t.Errorf("%v: exit %v, peak %d KiB", args, err, peak)
+		}
+		if !strings.Contains(errb.String(), "1 event could not be read") {
+			t.Errorf("%v: stderr %q does not say the event could not be read", args, errb.String())
+		}
+		if peak<<10 >= 128<<20 {
+			t.Errorf("%v: peak resident memory %d MiB, want under 128 MiB", args, peak>>10)
+		}
+	}
+}

@@ -26,6 +26,7 @@ func runContext(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer st.Close()
+	defer reportUnreadable(env, st) // before Close: runs first
 	payload, err := st.BuildContext(ctx, sess.ID)
 	if err != nil {
 		return err
@@ -137,6 +138,7 @@ func runDump(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer st.Close()
+	defer reportUnreadable(env, st) // before Close: runs first
 	if err := writeDump(ctx, env, st); err != nil {
 		return err
 	}

@@ -59,6 +59,7 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer st.Close()
+	defer reportUnreadable(env, st) // before Close: runs first
 	src, err := export.Load(ctx, st, sess.ID)
 	if err != nil {
 		return err

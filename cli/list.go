@@ -119,3 +119,12 @@ func writeJSON(w io.Writer, v any) error {
 	}
 	return jw.Close()
 }
+
+// reportUnreadable says on stderr, in one line, which events the
+// command's loads of st left out because they could not be read (AZUREAL
+// leaves them out without a word), and nothing when all could be read.
+func reportUnreadable(env *Env, st *store.Store) {
+	if msg := store.UnreadableNotice(st.Unreadable()); msg != "" {
+		fmt.Fprintln(env.Stderr, printable.Line(msg))
+	}
+}

@@ -49,6 +49,7 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer st.Close()
+	defer reportUnreadable(env, st) // before Close: runs first
 	st.SetKeepFullText(req.keepFull)
 	if req.session != 0 {
 		if _, err := sessionByID(ctx, st, req.session); err != nil {
@@ -349,6 +350,7 @@ func runCompact(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer st.Close()
+	defer reportUnreadable(env, st) // before Close: runs first
 	out, err := agents.CompactSession(ctx, st, sess.ID, agents.CompactOptions{Agent: agent})
 	for _, a := range out.Attempts {
 		fmt.Fprintf(env.Stderr, "lazuli compact: %s\n", a)

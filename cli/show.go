@@ -41,6 +41,7 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer st.Close()
+	defer reportUnreadable(env, st) // before Close: runs first
 	id := sess.ID
 	events, err := st.LoadEvents(ctx, id)
 	if err != nil {
