@@ -128,7 +128,7 @@ func (sh *shownSession) loadSession(ref views.SessionRef, gen int) {
 	if s.EventCount >= tailFirstEvents {
 		events, earlier, err = loadBefore(sh.pw.ctx, st, ref.ID, 0, false)
 	} else {
-		events, err = st.LoadEvents(sh.pw.ctx, ref.ID)
+		events, err = loadShown(sh.pw.ctx, st, ref.ID, 0, 0)
 	}
 	if err != nil {
 		sh.pw.showError("load session", err)
@@ -340,7 +340,7 @@ func loadBefore(ctx context.Context, st *store.Store, id, beforeSeq int64, all b
 	} else if to <= 0 {
 		return nil, 0, nil // nothing before the first possible seq
 	}
-	events, err := st.LoadEventsRange(ctx, id, from, to)
+	events, err := loadShown(ctx, st, id, from, to)
 	return events, earlier, err
 }
 
@@ -374,8 +374,16 @@ func loadFrom(ctx context.Context, st *store.Store, id, from, beforeSeq int64) (
 	if beforeSeq-1 < from {
 		return nil, earlier, nil
 	}
-	events, err := st.LoadEventsRange(ctx, id, max(from, 1), beforeSeq-1)
+	events, err := loadShown(ctx, st, id, max(from, 1), beforeSeq-1)
 	return events, earlier, err
+}
+
+// loadShown loads the session's events with fromSeq ≤ seq ≤ toSeq (≤ 0: no
+// bound) for the transcript: a row that could not be read stands where it
+// was, as a placeholder that says so (store.WithUnreadable).
+func loadShown(ctx context.Context, st *store.Store, id, fromSeq, toSeq int64) ([]store.StoredEvent, error) {
+	r, err := st.Load(ctx, id, fromSeq, toSeq)
+	return store.WithUnreadable(r.Events, r.Unreadable), err
 }
 
 // prependEarlier loads events of ref from before seq first with load and

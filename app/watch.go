@@ -76,7 +76,7 @@ func (sh *shownSession) followStore(path string) {
 	if err != nil {
 		return // deleted elsewhere: the refreshed sidebar shows it
 	}
-	events, err := st.LoadEventsRange(sh.pw.ctx, ref.ID, last+1, 0)
+	events, err := loadShown(sh.pw.ctx, st, ref.ID, last+1, 0)
 	if err != nil {
 		sh.pw.showError("load new events", err)
 		return
