@@ -13,6 +13,15 @@ import (
 // claudeStreamCases are the stream parser's table, shared with its fuzz seeds.
 var claudeStreamCases = []claudeLineCase{
 	{
+		name: "a number out of an f64's range makes the line unreadable, as to serde_json",
+		lines: []string{
+			`{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Foo","input":{"keep":"x","big":1e400}}]}}`,
+			`{"type":"result","session_id":"s","duration_ms":5,"total_cost_usd":-1E+309}`,
+			`{"type":"assistant","message":{"id":"m2","content":[{"type":"tool_use","id":"t2","name":"Foo","input":{"keep":"x","tiny":1e-400,"huge":1e308}}]}}`,
+		},
+		want: []string{`{"ToolCall":{"tool_use_id":"t2","tool_name":"Foo","file_path":null,"input":{"keep":"x","tiny":0.0,"huge":1e308}}}`},
+	},
+	{
 		name:  "init without model is unknown",
 		lines: []string{`{"type":"system","subtype":"init","session_id":"s1","cwd":"/test"}`},
 		want:  []string{`{"Init":{"cwd":"/test","model":"unknown"}}`},

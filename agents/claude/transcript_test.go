@@ -14,6 +14,14 @@ import (
 // fuzz seeds.
 var claudeTranscriptCases = []claudeLineCase{
 	{
+		name: "a number out of an f64's range makes the line unreadable, as to serde_json",
+		lines: []string{
+			`{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Foo","input":{"keep":"x","big":1e400}}]}}`,
+			`{"type":"result","durationMs":1e400,"costUsd":0.05}`,
+			`{"type":"result","durationMs":5,"costUsd":0.05,"x":[1,2e999]}`,
+		},
+	},
+	{
 		name:  "result line after a byte order mark",
 		lines: []string{"\xef\xbb\xbf" + `{"type":"result","durationMs":5000,"costUsd":0.05,"sessionId":"s1","timestamp":"2026-01-01T00:00:00Z"}`},
 		want:  []string{`{"Complete":{"success":true,"duration_ms":5000,"cost_usd":0.05}}`},

@@ -145,6 +145,14 @@ var codexRolloutCases = []struct {
 	want: `{"Complete":{"success":true,"duration_ms":401,"cost_usd":0.0112}}
 {"Complete":{"success":true,"duration_ms":0,"cost_usd":0.0013}}`,
 }, {
+	name: "arguments with a number out of an f64's range are not JSON to serde_json: {}, as in AZUREAL",
+	lines: []string{
+		`{"type":"response_item","payload":{"type":"function_call","name":"lookup","arguments":"{\"q\": \"x\", \"n\": 1e400}","call_id":"c5"}}`,
+		`{"type":"response_item","payload":{"type":"function_call","name":"lookup","arguments":"{\"q\": \"x\", \"n\": 1e300}","call_id":"c6"}}`,
+	},
+	want: `{"ToolCall":{"tool_use_id":"c5","tool_name":"lookup","file_path":null,"input":{}}}
+{"ToolCall":{"tool_use_id":"c6","tool_name":"lookup","file_path":null,"input":{"q":"x","n":1e300}}}`,
+}, {
 	name: "exec_command failure keeps its exit code",
 	lines: []string{
 		`{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\": \"exit 1\"}","call_id":"c4"}}`,

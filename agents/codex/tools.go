@@ -133,10 +133,12 @@ func codexRawInput(payload parse.Object) string {
 	return payload.Str("input")
 }
 
-// codexArgs parses a call's argument text as JSON, {} when it is not JSON.
+// codexArgs parses a call's argument text as JSON, {} when it is not JSON
+// that serde_json reads (AZUREAL's from_str(..).unwrap_or({})): a number
+// out of an f64's range makes it not JSON too.
 func codexArgs(raw string) json.RawMessage {
 	b := bytes.TrimSpace([]byte(raw))
-	if len(b) == 0 || !json.Valid(b) {
+	if len(b) == 0 || !parse.ValidJSON(b) {
 		return json.RawMessage(`{}`)
 	}
 	return b

@@ -17,7 +17,9 @@ import (
 // parsers descended (64 % of an import's CPU). This scanner validates and
 // splits an object in one pass, and its values are slices of one copy of
 // the input. It accepts and rejects exactly what encoding/json does, and
-// gives the same keys and value bytes (FuzzScanObject checks both).
+// gives the same keys and value bytes (FuzzScanObject checks both), but
+// for one thing: like AZUREAL's serde_json, it rejects a number too large
+// for an f64 (1e400), where encoding/json accepts any number's text.
 
 // maxJSONDepth is encoding/json's nesting limit: deeper input is rejected.
 const maxJSONDepth = 10000
@@ -361,14 +363,22 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
+// maxExactDigits is the most integer digits a JSON number without an
+// exponent can have and be sure to fit an f64: 10^308 < math.MaxFloat64.
+const maxExactDigits = 308
+
 // scanNumber returns the index just after the JSON number starting at
-// b[i], or -1.
+// b[i], or -1. A number serde_json rejects as out of range (an f64
+// overflow: 1e400) is -1 too: AZUREAL cannot parse a line that holds one,
+// so a parser that kept the line would store what AZUREAL never does.
 func scanNumber(b []byte, i int) int {
+	start := i
 	if b[i] == '-' {
 		if i++; i >= len(b) {
 			return -1
 		}
 	}
+	intStart := i
 	switch {
 	case b[i] == '0':
 		i++
@@ -377,13 +387,15 @@ func scanNumber(b []byte, i int) int {
 	default:
 		return -1
 	}
+	long := i-intStart > maxExactDigits
 	if i < len(b) && b[i] == '.' {
 		if i++; i >= len(b) || !isDigit(b[i]) {
 			return -1
 		}
 		i = digits(b, i)
 	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+	exp := i < len(b) && (b[i] == 'e' || b[i] == 'E')
+	if exp {
 		if i++; i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
@@ -392,7 +404,26 @@ func scanNumber(b []byte, i int) int {
 		}
 		i = digits(b, i)
 	}
+	if (exp || long) && !inF64Range(b[start:i]) {
+		return -1
+	}
 	return i
+}
+
+// inF64Range reports whether serde_json reads the number lit as a finite
+// f64 (store.ParseSerdeFloat fails where it reports "number out of
+// range").
+func inF64Range(lit []byte) bool {
+	_, err := store.ParseSerdeFloat(string(lit))
+	return err == nil
+}
+
+// ValidJSON reports whether b is one JSON value, with optional white
+// space around it, that AZUREAL's serde_json parses: valid JSON without a
+// number out of an f64's range.
+func ValidJSON(b []byte) bool {
+	end := skipValue(b, skipWS(b, 0))
+	return end >= 0 && skipWS(b, end) == len(b)
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"strings"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/store"
 )
 
 // jsonScanSeeds are inputs at the edges of JSON's grammar and of what the
@@ -23,19 +25,59 @@ var jsonScanSeeds = []string{
 	"{\"a\":\t\r\n1\n}",
 	`{"a":"\ud83d","b":"\ud83dA\u0041","c":"\ude00\ud83d","d":"\ud83d\ud83d\ude00"}`, `{"e":"\ud83d\u12"}`,
 	`{"long":"` + strings.Repeat("abcdefgh", 5) + `\"` + strings.Repeat("é", 9) + `\\n\u00e9` + "\x80" + `tail"}`,
+	// Numbers out of an f64's range, which serde_json rejects, and those at its edges.
+	`{"a":1e400}`, `{"a":{"b":[1,-1E+309]}}`, `{"a":1e-400}`, `{"a":0e99999999999999999999}`,
+	`{"a":1` + strings.Repeat("0", 400) + `}`, `{"a":1` + strings.Repeat("0", 308) + `.5}`,
+	`{"a":1.7976931348623157e308}`, `{"a":1.7976931348623159e308}`, `{"a":-1e308,"b":"1e400"}`,
 }
 
-// referenceObj is what DecodeObject did with encoding/json.
+// referenceObj is what DecodeObject did with encoding/json, and what it
+// does now: a number serde_json rejects (out of an f64's range) makes the
+// object invalid.
 func referenceObj(raw []byte) (Object, bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, false
 	}
 	var o Object
-	if err := json.Unmarshal(raw, &o); err != nil {
+	if err := json.Unmarshal(raw, &o); err != nil || !numbersInRange(raw) {
 		return nil, false
 	}
 	return o, true
+}
+
+// numbersInRange reports whether every number in the valid JSON raw is
+// one serde_json reads (store.ParseSerdeFloat succeeds).
+func numbersInRange(raw []byte) bool {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return true // the end: Unmarshal found raw valid
+		}
+		if n, ok := tok.(json.Number); ok {
+			if _, err := store.ParseSerdeFloat(string(n)); err != nil {
+				return false
+			}
+		}
+	}
+}
+
+// TestValidJSON: what AZUREAL's serde_json parses as JSON.
+func TestValidJSON(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{`{"a":1}`, true}, {` [1, 2.5e3, "x"] `, true}, {`1e308`, true}, {`1e-400`, true},
+		{`{"a":1e400}`, false}, {`[1,-1e309]`, false}, {`1e400`, false}, {`{"a":1}x`, false}, {``, false},
+	}
+	for _, tc := range tests {
+		if got := ValidJSON([]byte(tc.in)); got != tc.want {
+			t.Errorf("ValidJSON(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
 }
 
 func checkScanAgrees(t *testing.T, in []byte) {
