@@ -59,7 +59,7 @@ type DumpSession struct {
 	Created              string      `json:"created"`
 	Damaged              string      `json:"damaged,omitempty"` // Session.Damage; never in AZUREAL's dumps
 	DisplayName          string      `json:"display_name"`
-	DurationMS           *int64      `json:"duration_ms"`
+	DurationMS           *uint64     `json:"duration_ms"` // the column as AZUREAL's list_sessions reads it: `as u64`
 	EventCount           int64       `json:"event_count"`
 	ID                   int64       `json:"id"`
 	LastClaudeUUID       string      `json:"last_claude_uuid"`
@@ -154,7 +154,7 @@ func dumpSessionRow(sess Session) DumpSession {
 	return DumpSession{
 		CharsSinceCompaction: sess.CharsSinceCompaction, Completed: sess.Completed,
 		CostUSD: (*SerdeFloat)(sess.CostUSD), Created: sess.Created, DisplayName: sess.DisplayName(),
-		DurationMS: sess.DurationMS, EventCount: sess.EventCount, ID: sess.ID,
+		DurationMS: asU64(sess.DurationMS), EventCount: sess.EventCount, ID: sess.ID,
 		LastClaudeUUID: sess.LastClaudeUUID, MessageCount: sess.MessageCount,
 		Name: sess.Name, Worktree: sess.Worktree, Damaged: sess.Damage,
 	}
@@ -315,4 +315,13 @@ func writeJSONValue(w io.Writer, v any, prefix string) error {
 	}
 	_, err = w.Write(out)
 	return err
+}
+
+// asU64 is Rust's `v as u64` of an i64 (the bits kept), nil for nil.
+func asU64(v *int64) *uint64 {
+	if v == nil {
+		return nil
+	}
+	u := uint64(*v)
+	return &u
 }

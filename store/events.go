@@ -281,7 +281,7 @@ func updateCompletion(ctx context.Context, tx *sql.Tx, sessionID int64, rows []e
 			success = 1
 		}
 		_, err = tx.ExecContext(ctx, "UPDATE sessions SET completed = ?, duration_ms = ?, cost_usd = ? WHERE id = ?",
-			success, clampInt64(complete.DurationMS), finite(complete.CostUSD), sessionID)
+			success, azurealInt64(complete.DurationMS), finite(complete.CostUSD), sessionID)
 	case turn:
 		_, err = tx.ExecContext(ctx, "UPDATE sessions SET completed = NULL, duration_ms = NULL, cost_usd = NULL WHERE id = ?", sessionID)
 	}
@@ -291,7 +291,11 @@ func updateCompletion(ctx context.Context, tx *sql.Tx, sessionID int64, rows []e
 	return nil
 }
 
-func clampInt64(v uint64) int64 { return int64(min(v, math.MaxInt64)) }
+// azurealInt64 is AZUREAL's `duration_ms as i64` of a u64: a Rust cast
+// between integers of one width keeps the bits, so a value over
+// math.MaxInt64 is stored negative (u64::MAX as -1). AZUREAL reads the
+// column back `as u64`, which gives the value again (see DumpSession).
+func azurealInt64(v uint64) int64 { return int64(v) }
 
 // finite returns f, or 0 for NaN and infinities, as the stored JSON does.
 func finite(f float64) float64 {
