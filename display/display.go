@@ -27,9 +27,11 @@ func Bytes(n int64) string {
 
 // DurationBadge formats a completed session's duration for the session
 // list (spec §3.5): whole seconds below a minute ("42s"), else whole minutes
-// ("3m"), both rounded half to even like Rust's {:.0}.
+// ("3m"), both rounded half to even like Rust's {:.0}. The column holds
+// AZUREAL's `as i64` of the turn's u64 milliseconds, and AZUREAL reads it
+// back `as u64`, so a negative value is a duration above i64's range.
 func DurationBadge(durationMS int64) string {
-	secs := float64(durationMS) / 1000
+	secs := float64(uint64(durationMS)) / 1000
 	if secs >= 60 {
 		return strconv.FormatFloat(secs/60, 'f', 0, 64) + "m"
 	}
