@@ -209,7 +209,7 @@ func (ts *textScanner) scan(s string) []span {
 	t.reset(s)
 	for i := range rules {
 		r := &rules[i]
-		if !t.anyHit(r) {
+		if !r.always && !t.anyHit(r) {
 			continue
 		}
 		var found []span

@@ -23,6 +23,9 @@ type rule struct {
 	re       *regexp.Regexp
 	back     int  // how far before a keyword hit the match starts
 	free     bool // the match may follow a word character
+	// always runs find on every text, with or without a keyword hit
+	// (find then looks at the hits itself).
+	always bool
 	// find replaces pattern for rules a regular expression cannot express.
 	find func(t *hitText, r *rule) []span
 	// nearKeyID marks the rule of AWS secret keys found near key IDs,

@@ -15,11 +15,13 @@ import (
 var vendorRules = []rule{
 	{
 		// A Discord token has no fixed prefix, and looking for one at
-		// every word that could start it tripled the scan's time: it is
-		// looked for in texts that mention Discord or call run( as
-		// discord.py's client.run(TOKEN) does.
+		// every word that could start it tripled the scan's time: the
+		// whole text is matched only when it mentions Discord or calls
+		// run( as discord.py's client.run(TOKEN) does; elsewhere the
+		// token is found from the two dots around its 6-character middle
+		// part (findDiscordTokens), with no keyword needed.
 		id: "discord-bot-token", desc: "Discord bot token",
-		keywords: []string{"discord", ".run("}, find: findShape(discordToken),
+		keywords: []string{"discord", ".run("}, always: true, find: findDiscordTokens,
 		valid: validDiscordToken, minEntropy: 3.5,
 	},
 	{
@@ -80,7 +82,7 @@ var vendorRules = []rule{
 	{
 		id: "huggingface-token", desc: "Hugging Face access token",
 		keywords: []string{"hf_", "api_org_"},
-		pattern:  `((?:hf|api_org)_[A-Za-z]{34})` + tokenEnd, groups: []int{1},
+		pattern:  `((?:hf|api_org)_[A-Za-z0-9]{34})` + tokenEnd, groups: []int{1},
 		valid: func(s string) bool { return hasUpper(s) && hasLower(s[3:]) }, minEntropy: 3.5,
 	},
 	vendorToken("infracost-api-token", "Infracost API token", []string{"ico-"}, `ico-[A-Za-z0-9]{32}`),
@@ -142,6 +144,73 @@ func vendorToken(id, desc string, keywords []string, pattern string) rule {
 // discordToken is the shape of a Discord bot token: the bot's id in
 // base64, a timestamp and an HMAC.
 var discordToken = regexp.MustCompile(`\b([MNO][A-Za-z0-9]{22,26}\.[` + urlSafe + `]{6}\.[` + urlSafe + `]{27,40})` + tokenEnd)
+
+// Lengths of a Discord token's parts without a keyword near it: the id in
+// base64 (an id of 18 or 19 digits), the timestamp, the HMAC.
+const (
+	discordIDMin, discordIDMax     = 24, 26
+	discordTimestamp               = 6
+	discordHMACMin, discordHMACMax = 27, 38
+)
+
+// findDiscordTokens finds Discord bot tokens: over the whole text with
+// discordToken when one of the rule's keywords is in it, and anywhere
+// from each pair of dots 7 bytes apart, the shape
+// [MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}.
+// Looking at dots only keeps the scan of texts without one cheap; the
+// id's check (validDiscordToken: base64 of 17 to 20 digits) keeps other
+// dotted tokens (JWTs, base64, version strings) out.
+func findDiscordTokens(t *hitText, r *rule) []span {
+	var out []span
+	if t.anyHit(r) {
+		out = findShape(discordToken)(t, r)
+	}
+	s := t.s
+	for i := 0; ; {
+		d := strings.IndexByte(s[i:], '.')
+		if d < 0 {
+			break
+		}
+		dot := i + d
+		i = dot + 1
+		end := dot + 1 + discordTimestamp
+		if end >= len(s) || s[end] != '.' || !allURLSafe(s[dot+1:end]) {
+			continue
+		}
+		start := dot
+		for start > 0 && dot-start <= discordIDMax && isURLSafe(s[start-1]) {
+			start--
+		}
+		if n := dot - start; n < discordIDMin || n > discordIDMax || (start > 0 && isURLSafe(s[start-1])) ||
+			strings.IndexByte("MNO", s[start]) < 0 {
+			continue
+		}
+		stop := end + 1
+		for stop < len(s) && stop-end-1 <= discordHMACMax && isURLSafe(s[stop]) {
+			stop++
+		}
+		if n := stop - end - 1; n < discordHMACMin || n > discordHMACMax || (stop < len(s) && isURLSafe(s[stop])) {
+			continue
+		}
+		if sp := (span{start: start, end: stop}); r.acceptable(s[start:stop], "") && !overlaps(out, sp) {
+			out = append(out, sp)
+		}
+		i = stop
+	}
+	return out
+}
+
+// isURLSafe reports whether c is a character of URL-safe base64.
+func isURLSafe(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }
+
+func allURLSafe(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isURLSafe(s[i]) {
+			return false
+		}
+	}
+	return true
+}
 
 // validDiscordToken accepts a token whose first part is a Discord id: 17
 // to 20 digits in base64.
