@@ -100,6 +100,11 @@ func Open(ctx context.Context, st *store.Store) (*Index, error) {
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	x := &Index{st: st, path: path, batch: scanBatch}
+	unlock, err := lockUpdates(ctx, path) // opening may start the file over (lock.go)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	defer unlock()
 	if err := x.open(ctx); err != nil {
 		if !indexdb.IsDamaged(err) {
 			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)

@@ -41,7 +41,12 @@ func (x *Index) run(ctx context.Context, rebuild bool) (UpdateStats, error) {
 	if x.db == nil {
 		return s, fmt.Errorf("update insight index of %s: closed", x.st.Path())
 	}
-	err := x.update(ctx, &s, rebuild)
+	unlock, err := lockUpdates(ctx, x.path) // one Update of the file at a time, across processes (lock.go)
+	if err != nil {
+		return s, fmt.Errorf("update insight index of %s: %w", x.st.Path(), err)
+	}
+	defer unlock()
+	err = x.update(ctx, &s, rebuild)
 	if err != nil && ctx.Err() == nil && indexdb.IsDamaged(err) {
 		if err = x.recreate(ctx); err == nil {
 			s = UpdateStats{}

@@ -1,0 +1,62 @@
+package insight
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// Several processes may bring one store's index up to date at once (two
+// `lazuli sync push` of the store, a window and a CLI command). An Update
+// reads the index's state (its high-water mark, turns, usage version),
+// then writes what it derived in several transactions: two Updates
+// interleaved would each add the same events and usage rows, and SQLite's
+// busy timeout could run out for the one that waits. So an Update (and the
+// opening, which may start the file over) holds the index's update lock
+// from the first read to the last write: an exclusive flock on a file
+// beside the index, which another process's Update waits for. The kernel
+// drops it when its process dies, and it is per open file, so two Index
+// values of one process wait for each other too.
+
+// lockSuffix names the lock file: the index's path with it appended.
+const lockSuffix = ".lock"
+
+// lockUpdates takes the update lock of the index at path, waiting while
+// another Update holds it; unlock releases it. A cancelled ctx stops the
+// wait.
+func lockUpdates(ctx context.Context, path string) (unlock func(), err error) {
+	f, err := os.OpenFile(path+lockSuffix, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open the index lock: %w", err)
+	}
+	fd := int(f.Fd())
+	unlock = func() { _ = f.Close() } // closing the file drops its lock
+	if flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+		return unlock, nil
+	}
+	done := make(chan error, 1)
+	go func() { done <- flock(fd, syscall.LOCK_EX) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			unlock()
+			return nil, fmt.Errorf("lock the index: %w", err)
+		}
+		return unlock, nil
+	case <-ctx.Done():
+		go func() { <-done; unlock() }() // the file stays open until flock returns
+		return nil, ctx.Err()
+	}
+}
+
+// flock is syscall.Flock, retried when a signal interrupts it.
+func flock(fd, how int) error {
+	for {
+		err := syscall.Flock(fd, how)
+		if !errors.Is(err, syscall.EINTR) {
+			return err
+		}
+	}
+}
