@@ -24,6 +24,9 @@ const (
 	childStore = "LAZULI_TEAMSYNC_STORE"
 	childKill  = "LAZULI_TEAMSYNC_KILL_AT"
 	childBatch = "LAZULI_TEAMSYNC_BATCH"
+	// childInsight set to 1 makes the child's push bring the store's
+	// insight index up to date and send it (IndexInsight).
+	childInsight = "LAZULI_TEAMSYNC_INSIGHT"
 )
 
 func childMain() int {
@@ -43,6 +46,9 @@ func childMain() int {
 	n := 0
 	o := opts("child")
 	o.BatchRows = batch
+	if os.Getenv(childInsight) == "1" {
+		o.Insight = IndexInsight{}
+	}
 	o.Hook = func(string) error {
 		if n++; n == killAt {
 			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
