@@ -25,10 +25,14 @@ type RawEvent struct {
 // ImportRaw copies r into s as a new session, in one transaction, as Merge
 // does: a session that exactly duplicates one already in s (same name,
 // worktree, created, completion, event payloads and compactions) is not
-// copied again; its id in s is returned with dup set.
+// copied again; its id in s is returned with dup set. A session CheckRaw
+// refuses is not copied at all (a *RefusedError): nothing is written.
 func (s *Store) ImportRaw(ctx context.Context, r RawSession) (id int64, dup bool, err error) {
 	if s.readOnly {
 		return 0, false, fmt.Errorf("import into %s: %w", s.path, ErrReadOnly)
+	}
+	if err := CheckRaw(r); err != nil {
+		return 0, false, err
 	}
 	c := sessionCopy{sess: r.Session, comps: r.Compactions}
 	var msgs int64
