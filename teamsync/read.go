@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,6 +30,10 @@ type Session struct {
 	Machine    string `json:"machine"`
 	User       string `json:"user"`
 	Turns      int64  `json:"turns"`
+	// Damaged says what is wrong with a row that the database holds in a
+	// shape Lazuli never writes ("name is NULL"); "" for a sound row. A
+	// damaged row is listed (marked: Store's Damage), never pulled.
+	Damaged string `json:"damaged,omitempty"`
 }
 
 // Store returns the session as a store.Session with the team number as
@@ -36,7 +42,7 @@ func (s Session) Store() store.Session {
 	j := s.JSONSession
 	return store.Session{ID: j.ID, Name: j.Name, Worktree: j.Worktree, Created: j.Created, Completed: j.Completed,
 		DurationMS: j.DurationMS, CostUSD: (*float64)(j.CostUSD), LastClaudeUUID: j.LastClaudeUUID, EventCount: j.EventCount,
-		MessageCount: j.MessageCount, CharsSinceCompaction: j.CharsSinceCompaction}
+		MessageCount: j.MessageCount, CharsSinceCompaction: j.CharsSinceCompaction, Damage: s.Damaged}
 }
 
 // Filter narrows a listing; empty fields match everything.
@@ -45,20 +51,88 @@ type Filter struct {
 	Limit                               int // ≤ 0: no limit
 }
 
-const sessionSelect = `SELECT team_id, session_id, store_id, name, worktree, repository, machine, username, created,
-	completed, duration_ms, coalesce(usage_cost_usd, cost_usd), last_claude_uuid, event_count, message_count,
-	chars_since_compaction, turns FROM lazuli_sessions`
+// readColumns are the columns of a Session, each read as text so that
+// no value (NULL, or of another type than Lazuli's schema says) makes the
+// scan of the whole listing fail: scanSession parses them and marks the
+// row damaged instead.
+var readColumns = []string{"team_id", "session_id", "store_id", "name", "worktree", "repository", "machine", "username",
+	"created", "completed", "duration_ms", "coalesce(usage_cost_usd, cost_usd)", "last_claude_uuid", "event_count",
+	"message_count", "chars_since_compaction", "turns"}
 
+var sessionSelect = func() string {
+	cols := make([]string, len(readColumns))
+	for i, c := range readColumns {
+		cols[i] = "(" + c + ")::text"
+	}
+	return "SELECT " + strings.Join(cols, ", ") + " FROM lazuli_sessions"
+}()
+
+// scanSession reads a row of sessionSelect. A value the row should not
+// hold (a NULL where the schema has NOT NULL, a number that is not one)
+// is named in Session.Damaged; the rest of the row is read as usual.
 func scanSession(row pgx.Row) (Session, error) {
+	vals := make([]*string, len(readColumns))
+	dest := make([]any, len(vals))
+	for i := range vals {
+		dest[i] = &vals[i]
+	}
 	var s Session
-	var cost *float64
+	if err := row.Scan(dest...); err != nil {
+		return s, err
+	}
+	var bad []string
+	col := func(i int) string {
+		return strings.TrimPrefix(strings.TrimSuffix(readColumns[i], ", cost_usd)"), "coalesce(usage_cost_usd")
+	}
+	text := func(i int, optional bool) string {
+		if vals[i] == nil {
+			if !optional {
+				bad = append(bad, col(i)+" is NULL")
+			}
+			return ""
+		}
+		return *vals[i]
+	}
+	integer := func(i int) int64 {
+		v := text(i, false)
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil && vals[i] != nil {
+			bad = append(bad, col(i)+" is not an integer")
+		}
+		return n
+	}
+	optInt := func(i int) *int64 {
+		if vals[i] == nil {
+			return nil
+		}
+		n := integer(i)
+		return &n
+	}
 	j := &s.JSONSession
-	err := row.Scan(&j.ID, &s.SessionID, &s.StoreID, &j.Name, &j.Worktree, &s.Repository, &s.Machine, &s.User,
-		&j.Created, &j.Completed, &j.DurationMS, &cost, &j.LastClaudeUUID, &j.EventCount, &j.MessageCount,
-		&j.CharsSinceCompaction, &s.Turns)
-	j.CostUSD = (*store.SerdeFloat)(cost)
+	j.ID, s.SessionID, s.StoreID = integer(0), integer(1), text(2, false)
+	j.Name, j.Worktree, s.Repository, s.Machine, s.User = text(3, false), text(4, false), text(5, false), text(6, false), text(7, false)
+	j.Created = text(8, false)
+	if vals[9] != nil {
+		b, err := strconv.ParseBool(*vals[9])
+		if err != nil {
+			bad = append(bad, "completed is not a boolean")
+		}
+		j.Completed = &b
+	}
+	j.DurationMS = optInt(10)
+	if vals[11] != nil {
+		f, err := strconv.ParseFloat(*vals[11], 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			bad = append(bad, "cost_usd is not a number")
+		} else {
+			j.CostUSD = (*store.SerdeFloat)(&f)
+		}
+	}
+	j.LastClaudeUUID = text(12, false)
+	j.EventCount, j.MessageCount, j.CharsSinceCompaction, s.Turns = integer(13), integer(14), integer(15), integer(16)
 	j.DisplayName = store.DisplayName(s.SessionID, j.Name)
-	return s, err
+	s.Damaged = strings.Join(bad, ", ")
+	return s, nil
 }
 
 // List returns the team's sessions, grouped by repository and worktree,
@@ -98,38 +172,78 @@ func (db *DB) Session(ctx context.Context, id int64) (Session, error) {
 	return s, db.wrap(fmt.Sprintf("read team session %d", id), err)
 }
 
-// rawEvents reads the stored rows of a session, in seq order.
-func (db *DB) rawEvents(ctx context.Context, s Session) ([]store.RawEvent, error) {
-	rows, err := db.conn.Query(ctx, `SELECT seq, kind, char_len, payload FROM lazuli_events
+// teamEvent is a stored row of lazuli_events as read: a NULL seq, kind
+// or char_len (which Lazuli never writes) reads as nil.
+type teamEvent struct {
+	seq, charLen *int64
+	kind         *string
+	data         []byte
+	redacted     bool // the pusher replaced secrets in it
+}
+
+// errTooBig stops reading the rows of a session larger than a pull takes.
+var errTooBig = errors.New("too big")
+
+// Limits of what a pull reads from the server before checking it: the
+// stored payloads (zstd frames, smaller than the MaxLoadBytes they may
+// decode to) and the rows.
+const (
+	maxPullBytes = 2 * store.MaxLoadBytes
+	maxPullRows  = 1 << 20
+)
+
+// rawEvents reads the stored rows of a session, in seq order; with limit,
+// at most maxPullRows rows of maxPullBytes of payloads (errTooBig past
+// them).
+func (db *DB) rawEvents(ctx context.Context, s Session, limit bool) ([]teamEvent, error) {
+	rows, err := db.conn.Query(ctx, `SELECT seq, kind, char_len, payload, coalesce(redactions, 0) > 0 FROM lazuli_events
 		WHERE store_id = $1 AND session_id = $2 AND session_created = $3 ORDER BY seq`,
 		s.StoreID, s.SessionID, s.Created)
 	if err != nil {
 		return nil, db.wrap("read team events", err)
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.RawEvent, error) {
-		var e store.RawEvent
-		var kind string
-		err := r.Scan(&e.Seq, &kind, &e.CharLen, &e.Data)
-		e.Kind = store.Kind(kind)
-		return e, err
-	})
-	return out, db.wrap("read team events", err)
+	defer rows.Close()
+	var out []teamEvent
+	var size int
+	for rows.Next() {
+		var e teamEvent
+		if err := rows.Scan(&e.seq, &e.kind, &e.charLen, &e.data, &e.redacted); err != nil {
+			return nil, db.wrap("read team events", err)
+		}
+		if size += len(e.data); limit && (size > maxPullBytes || len(out) == maxPullRows) {
+			return nil, errTooBig
+		}
+		out = append(out, e)
+	}
+	return out, db.wrap("read team events", rows.Err())
 }
 
 // Events returns the transcript of a team session as a local session's
-// loads it: decoded, with the read-time filter applied.
+// loads it: decoded, with the read-time filter applied. A row that does
+// not decode, or whose seq or kind is NULL, is shown as an undecodable
+// event, as a local load shows one.
 func (db *DB) Events(ctx context.Context, s Session) ([]store.StoredEvent, error) {
-	raw, err := db.rawEvents(ctx, s)
+	raw, err := db.rawEvents(ctx, s, false)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]store.StoredEvent, 0, len(raw))
 	for i, r := range raw {
-		ev, err := store.DecodePayload(r.Data)
-		if err != nil {
+		ev, err := store.DecodePayload(r.data)
+		if err != nil || r.seq == nil || r.kind == nil {
 			ev = store.Event{} // undecodable, as a local load shows it
 		}
-		out = append(out, store.StoredEvent{ID: int64(i + 1), Seq: r.Seq, Kind: r.Kind, CharLen: r.CharLen, Event: ev})
+		se := store.StoredEvent{ID: int64(i + 1), Event: ev}
+		if r.seq != nil {
+			se.Seq = *r.seq
+		}
+		if r.kind != nil {
+			se.Kind = store.Kind(*r.kind)
+		}
+		if r.charLen != nil {
+			se.CharLen = *r.charLen
+		}
+		out = append(out, se)
 	}
 	return store.FilterInjected(out), nil
 }
@@ -151,7 +265,8 @@ func (db *DB) Transcript(ctx context.Context, id int64) (Session, []store.Stored
 
 // Compactions returns the compactions of a team session, in id order.
 func (db *DB) Compactions(ctx context.Context, s Session) ([]store.Compaction, error) {
-	rows, err := db.conn.Query(ctx, `SELECT compaction_id, after_seq, summary, created FROM lazuli_compactions
+	// A NULL (a damaged row) reads as a boundary Pull refuses, or as empty.
+	rows, err := db.conn.Query(ctx, `SELECT compaction_id, coalesce(after_seq, -1), coalesce(summary, ''), coalesce(created, '') FROM lazuli_compactions
 		WHERE store_id = $1 AND session_id = $2 AND session_created = $3 ORDER BY compaction_id`,
 		s.StoreID, s.SessionID, s.Created)
 	if err != nil {
@@ -226,8 +341,10 @@ func (db *DB) Search(ctx context.Context, query string, limit int) (search.Resul
 	// The events of a page of chunks, by their ids (the primary key: the
 	// OFFSET 0 keeps the planner from reading whole sessions by the
 	// session index and filtering them).
-	eventSQL := `SELECT e.store_id, e.event_id, s.team_id, s.session_id, s.name, s.worktree, s.created, st.machine, st.path,
-			e.seq, e.kind, e.text
+	// A NULL where Lazuli writes none (a damaged row) reads as empty.
+	eventSQL := `SELECT e.store_id, e.event_id, s.team_id, coalesce(s.session_id, 0), coalesce(s.name, ''),
+			coalesce(s.worktree, ''), coalesce(s.created, ''), coalesce(st.machine, ''), coalesce(st.path, ''),
+			coalesce(e.seq, 0), coalesce(e.kind, ''), coalesce(e.text, '')
 		FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[]) WITH ORDINALITY
 			AS c(store_id, session_id, session_created, first_event, last_event, ord)
 		CROSS JOIN LATERAL (SELECT * FROM lazuli_events e WHERE e.store_id = c.store_id
@@ -383,8 +500,9 @@ func (db *DB) Stats(ctx context.Context, by, since string) ([]StatRow, error) {
 	}
 	wt := `''`
 	if by == "session" {
-		wt = `min(worktree)`
+		wt = `coalesce(min(worktree), '')`
 	}
+	key = `coalesce((` + key + `)::text, '')` // a damaged row's NULL groups as ""
 	q := `SELECT ` + key + ` AS k, ` + wt + `, count(*), coalesce(sum(turns), 0)::bigint,
 		coalesce(sum(input_tokens), 0)::bigint, coalesce(sum(output_tokens), 0)::bigint,
 		coalesce(sum(cache_read_tokens), 0)::bigint, coalesce(sum(cache_write_tokens), 0)::bigint,
@@ -419,9 +537,9 @@ func scanStat(r pgx.Row) (StatRow, error) {
 // SessionUsage returns the usage of team session id: its row of `team
 // stats --by session`.
 func (db *DB) SessionUsage(ctx context.Context, id int64) (StatRow, error) {
-	s, err := scanStat(db.conn.QueryRow(ctx, `SELECT 'T' || team_id, worktree, 1, turns, coalesce(input_tokens, 0),
+	s, err := scanStat(db.conn.QueryRow(ctx, `SELECT 'T' || team_id, coalesce(worktree, ''), 1, coalesce(turns, 0), coalesce(input_tokens, 0),
 		coalesce(output_tokens, 0), coalesce(cache_read_tokens, 0), coalesce(cache_write_tokens, 0),
-		coalesce(reasoning_tokens, 0), coalesce(usage_cost_usd, cost_usd, 0), cost_estimated
+		coalesce(reasoning_tokens, 0), coalesce(usage_cost_usd, cost_usd, 0), coalesce(cost_estimated, false)
 		FROM lazuli_sessions WHERE team_id = $1`, id))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return s, fmt.Errorf("team session %d: %w", id, ErrNotFound)
@@ -429,30 +547,76 @@ func (db *DB) SessionUsage(ctx context.Context, id int64) (StatRow, error) {
 	return s, db.wrap(fmt.Sprintf("read the usage of team session %d", id), err)
 }
 
+// ErrRefused reports a team session Pull does not copy: its row or one of
+// its events is not what a push writes (a teammate's damaged store, or a
+// hostile server). The message names the session and the reason, on one
+// line; the local store is left as it was.
+var ErrRefused = errors.New("not pulled")
+
 // Pull copies team session id into dst as a drop or merge does: a new
 // session id, the payloads byte for byte as they were pushed (redacted
 // ones as redacted), compactions kept; a session dst already holds
 // exactly is not copied again (dup). Undecodable events pushed without
 // their bytes are left out.
+//
+// Everything is checked before anything is written, and a session with
+// one bad row is not pulled at all (ErrRefused): a damaged session row; an
+// event with a NULL column, a seq below 1 or out of 1..n order, or that
+// store.CheckRaw refuses (a payload that does not decode within the load
+// limits, a kind or char_len that is not its event's, a worktree that is
+// a path). A redacted event's char_len is its redacted text's size.
 func (db *DB) Pull(ctx context.Context, id int64, dst *store.Store) (localID int64, dup bool, err error) {
 	s, err := db.Session(ctx, id)
 	if err != nil {
 		return 0, false, err
 	}
-	all, err := db.rawEvents(ctx, s)
+	refuse := func(format string, args ...any) error {
+		return fmt.Errorf("team session %d %s: %s: %w", id, quoteLine(s.DisplayName), fmt.Sprintf(format, args...), ErrRefused)
+	}
+	if s.Damaged != "" {
+		return 0, false, refuse("its row is damaged (%s)", s.Damaged)
+	}
+	all, err := db.rawEvents(ctx, s, true)
+	if errors.Is(err, errTooBig) {
+		return 0, false, refuse("its events hold more than %d MiB or %d rows, more than a session can load", maxPullBytes>>20, maxPullRows)
+	}
 	if err != nil {
 		return 0, false, err
 	}
-	raw := all[:0:0]
-	for _, e := range all {
-		if len(e.Data) > 0 { // an undecodable event pushed without its bytes
-			raw = append(raw, e)
+	raw := make([]store.RawEvent, 0, len(all))
+	for i, e := range all {
+		switch {
+		case e.seq == nil || e.kind == nil || e.charLen == nil:
+			return 0, false, refuse("its event %d has a NULL seq, kind or char_len", i+1)
+		case *e.seq != int64(i+1):
+			return 0, false, refuse("its event %d has seq %d: seqs must run from 1 without gaps", i+1, *e.seq)
+		case len(e.data) == 0: // an undecodable event pushed without its bytes
+			continue
 		}
+		r := store.RawEvent{Seq: *e.seq, Kind: store.Kind(*e.kind), CharLen: *e.charLen, Data: e.data}
+		if e.redacted { // the pusher kept the original text's size
+			if ev, err := store.DecodePayload(e.data); err == nil {
+				r.CharLen = store.CharLen(ev)
+			}
+		}
+		raw = append(raw, r)
 	}
 	comps, err := db.Compactions(ctx, s)
 	if err != nil {
 		return 0, false, err
 	}
-	sess := s.Store()
-	return dst.ImportRaw(ctx, store.RawSession{Session: sess, Events: raw, Compactions: comps})
+	rs := store.RawSession{Session: s.Store(), Events: raw, Compactions: comps}
+	if err := store.CheckRaw(rs); err != nil {
+		return 0, false, refuse("%v", err)
+	}
+	return dst.ImportRaw(ctx, rs)
+}
+
+// quoteLine quotes a team field for a one-line message: escaped as Go
+// quotes it (no control character reaches the terminal), at most 80 runes.
+func quoteLine(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return strconv.Quote(string(r[:80])) + "…"
+	}
+	return strconv.Quote(s)
 }
