@@ -293,7 +293,21 @@ func teamList(ctx context.Context, env *Env, db *teamsync.DB, f teamsync.Filter,
 			printable.Line(s.Repository), printable.Line(s.Worktree), printable.Line(s.Machine), printable.Line(s.User),
 			printable.Line(s.Created), s.MessageCount, s.EventCount)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, s := range list {
+		teamDamageLine(env, s)
+	}
+	return nil
+}
+
+// teamDamageLine says on stderr that a team session's row is damaged and
+// why, unless it is sound.
+func teamDamageLine(env *Env, s teamsync.Session) {
+	if s.Damaged != "" {
+		fmt.Fprintf(env.Stderr, "team session %d is damaged: %s (a row Lazuli never writes; it cannot be pulled)\n", s.ID, printable.Line(s.Damaged))
+	}
 }
 
 func teamShow(ctx context.Context, env *Env, db *teamsync.DB, id int64, asJSON bool) error {
@@ -306,6 +320,7 @@ func teamShow(ctx context.Context, env *Env, db *teamsync.DB, id int64, asJSON b
 	}
 	fmt.Fprintf(env.Stdout, "team session %d · %s · %s · %s\n", s.ID, printable.Line(s.Repository), printable.Line(s.Machine), printable.Line(s.User))
 	printTranscript(env.Stdout, s.Store(), events)
+	teamDamageLine(env, s)
 	return nil
 }
 
