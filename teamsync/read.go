@@ -51,18 +51,21 @@ type Filter struct {
 	Limit                               int // ≤ 0: no limit
 }
 
-// readColumns are the columns of a Session, each read as text so that
-// no value (NULL, or of another type than Lazuli's schema says) makes the
-// scan of the whole listing fail: scanSession parses them and marks the
-// row damaged instead.
-var readColumns = []string{"team_id", "session_id", "store_id", "name", "worktree", "repository", "machine", "username",
-	"created", "completed", "duration_ms", "coalesce(usage_cost_usd, cost_usd)", "last_claude_uuid", "event_count",
-	"message_count", "chars_since_compaction", "turns"}
+// readColumns are the columns of a Session (their names, and the SQL that
+// reads them), each read as text so that no value (NULL, or of another
+// type than Lazuli's schema says) makes the scan of the whole listing
+// fail: scanSession parses them and marks the row damaged instead.
+var readColumns = [][2]string{{"team_id", "team_id"}, {"session_id", "session_id"}, {"store_id", "store_id"},
+	{"name", "name"}, {"worktree", "worktree"}, {"repository", "repository"}, {"machine", "machine"},
+	{"username", "username"}, {"created", "created"}, {"completed", "completed"}, {"duration_ms", "duration_ms"},
+	{"cost_usd", "coalesce(usage_cost_usd, cost_usd)"}, {"last_claude_uuid", "last_claude_uuid"},
+	{"event_count", "event_count"}, {"message_count", "message_count"},
+	{"chars_since_compaction", "chars_since_compaction"}, {"turns", "turns"}}
 
 var sessionSelect = func() string {
 	cols := make([]string, len(readColumns))
 	for i, c := range readColumns {
-		cols[i] = "(" + c + ")::text"
+		cols[i] = "(" + c[1] + ")::text"
 	}
 	return "SELECT " + strings.Join(cols, ", ") + " FROM lazuli_sessions"
 }()
@@ -81,23 +84,18 @@ func scanSession(row pgx.Row) (Session, error) {
 		return s, err
 	}
 	var bad []string
-	col := func(i int) string {
-		return strings.TrimPrefix(strings.TrimSuffix(readColumns[i], ", cost_usd)"), "coalesce(usage_cost_usd")
-	}
-	text := func(i int, optional bool) string {
+	text := func(i int) string { // a NOT NULL column
 		if vals[i] == nil {
-			if !optional {
-				bad = append(bad, col(i)+" is NULL")
-			}
+			bad = append(bad, readColumns[i][0]+" is NULL")
 			return ""
 		}
 		return *vals[i]
 	}
 	integer := func(i int) int64 {
-		v := text(i, false)
+		v := text(i)
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil && vals[i] != nil {
-			bad = append(bad, col(i)+" is not an integer")
+			bad = append(bad, readColumns[i][0]+" is not an integer")
 		}
 		return n
 	}
@@ -109,9 +107,9 @@ func scanSession(row pgx.Row) (Session, error) {
 		return &n
 	}
 	j := &s.JSONSession
-	j.ID, s.SessionID, s.StoreID = integer(0), integer(1), text(2, false)
-	j.Name, j.Worktree, s.Repository, s.Machine, s.User = text(3, false), text(4, false), text(5, false), text(6, false), text(7, false)
-	j.Created = text(8, false)
+	j.ID, s.SessionID, s.StoreID = integer(0), integer(1), text(2)
+	j.Name, j.Worktree, s.Repository, s.Machine, s.User = text(3), text(4), text(5), text(6), text(7)
+	j.Created = text(8)
 	if vals[9] != nil {
 		b, err := strconv.ParseBool(*vals[9])
 		if err != nil {
@@ -128,7 +126,7 @@ func scanSession(row pgx.Row) (Session, error) {
 			j.CostUSD = (*store.SerdeFloat)(&f)
 		}
 	}
-	j.LastClaudeUUID = text(12, false)
+	j.LastClaudeUUID = text(12)
 	j.EventCount, j.MessageCount, j.CharsSinceCompaction, s.Turns = integer(13), integer(14), integer(15), integer(16)
 	j.DisplayName = store.DisplayName(s.SessionID, j.Name)
 	s.Damaged = strings.Join(bad, ", ")
