@@ -18,7 +18,7 @@ import (
 func TestConcurrentPushesOneStoreInsight(t *testing.T) {
 	_, url := testDB(t)
 	ctx := context.Background()
-	path := genStore(t, t.TempDir(), 12, 6000, 21)
+	path := genStore(t, t.TempDir(), 12, 3000, 21)
 	// The events are in the database already (a push without the index),
 	// so that the pushers below reach the index together.
 	if _, err := Push(ctx, connect(t, url), openStore(t, path), opts("m")); err != nil {
