@@ -13,6 +13,8 @@ import (
 	"github.com/yuin/goldmark/renderer"
 	gmhtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/lazuli-app/lazuli/safelink"
 )
 
 // markdown is the Markdown engine of HTML exports: goldmark, the engine the
@@ -164,10 +166,6 @@ func renderTaskCheckBox(w util.BufWriter, _ []byte, node ast.Node, entering bool
 	return ast.WalkContinue, nil
 }
 
-// safeURL accepts the link targets an export keeps: absolute http, https
-// and mailto URLs.
-func safeURL(u string) bool {
-	l := strings.ToLower(u)
-	return (strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "mailto:")) &&
-		!strings.ContainsAny(u, "\"'<>\\` \t\n")
-}
+// safeURL accepts the link targets an export keeps: those the desktop may
+// open (safelink.Opens: absolute http, https and mailto URLs).
+func safeURL(u string) bool { return safelink.Opens(u) }
