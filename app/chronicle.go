@@ -18,6 +18,7 @@ import (
 // written.
 type chronicleWindow struct {
 	pw     *projectWindow
+	win    fyne.Window
 	report chronicle.Report
 	since  string // the period: 24h, 7d, 30d or all (Fyne goroutine only)
 	view   *views.ChronicleView
@@ -43,7 +44,7 @@ func (tl *toolWindows) chronicleMenu() *fyne.Menu {
 func (tl *toolWindows) showChronicle(r chronicle.Report) *chronicleWindow {
 	pw := tl.pw
 	w := pw.ui.fa.NewWindow("Chronicle — " + r.Title())
-	cw := &chronicleWindow{pw: pw, report: r, since: r.DefaultSince(), runner: agents.ScratchRunner{Config: pw.ui.agentConfig()}}
+	cw := &chronicleWindow{pw: pw, win: w, report: r, since: r.DefaultSince(), runner: agents.ScratchRunner{Config: pw.ui.agentConfig()}}
 	cw.view = views.NewChronicleView(w, cw, cw.since)
 	w.SetContent(cw.view.Object())
 	w.Resize(fyne.NewSize(900, 700))
@@ -110,14 +111,9 @@ func (cw *chronicleWindow) Regenerate(agent, since string) {
 	cw.write(a)
 }
 
-// OpenLink shows the session (at the event) a citation links to, in the
-// project window.
+// OpenLink opens a link of the report: a citation shows its session (at
+// the event) in the project window once the user has confirmed it in the
+// report's window; a web address opens in the browser.
 func (cw *chronicleWindow) OpenLink(link string) {
-	path, l, err := ParseURL(link)
-	if err != nil {
-		cw.view.ShowError(err)
-		return
-	}
-	cw.pw.shown.openLinkIn(path, l)
-	cw.pw.win.RequestFocus()
+	cw.pw.shown.openLinkFrom(cw.win, link)
 }

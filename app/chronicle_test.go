@@ -53,7 +53,11 @@ func TestChronicleWindow(t *testing.T) {
 	if link == nil {
 		t.Fatalf("no link to the first failure (event 3):\n%s", r.Markdown)
 	}
-	cw.OpenLink(link[1])
+	if d := cw.pw.shown.openLinkFrom(cw.win, link[1]); d == nil {
+		t.Fatal("the citation asked no confirmation")
+	} else {
+		d.Confirm()
+	}
 	pw.wg.Wait()
 	if cur := pw.shown.current; cur.ID != s.ID || cur.StorePath != wt.StorePath {
 		t.Errorf("the citation showed %+v, want session %d of %s", cur, s.ID, wt.StorePath)

@@ -9,10 +9,15 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
 
 	"github.com/lazuli-app/lazuli/chronicle"
 	"github.com/lazuli-app/lazuli/cli"
+	"github.com/lazuli-app/lazuli/safelink"
 	"github.com/lazuli-app/lazuli/views"
 )
 
@@ -91,4 +96,60 @@ func (sh *shownSession) openLinkIn(storePath string, link DeepLink) {
 		return
 	}
 	sh.OpenSearchHit(views.SearchHit{Ref: ref, Seq: link.Event})
+}
+
+// OpenLink opens a link tapped in the transcript (views.LinkActions).
+func (sh *shownSession) OpenLink(raw string) { sh.openLinkFrom(sh.pw.win, raw) }
+
+// openLinkFrom opens a link tapped in window w, as safelink says: a web
+// address with the desktop's opener; a lazuli:// link in this window, and
+// only to a session of one of its stores, after a dialog in w has said
+// where it goes and the user chose Open (a link never opens another file,
+// and is never handed to the desktop); anything else not at all. It
+// returns the dialog it showed, if any.
+func (sh *shownSession) openLinkFrom(w fyne.Window, raw string) *dialog.ConfirmDialog {
+	pw := sh.pw
+	switch safelink.Classify(raw) {
+	case safelink.Web:
+		if err := pw.ui.openWeb(raw); err != nil {
+			pw.showError("open link", err)
+		}
+		return nil
+	case safelink.Lazuli:
+		path, link, err := sh.linkTarget(raw)
+		if err != nil {
+			pw.showError("open link", err)
+			return nil
+		}
+		what := fmt.Sprintf("Session S%d", link.Session)
+		if link.Event > 0 {
+			what += fmt.Sprintf(", event %d,", link.Event)
+		}
+		what += " of " + path + "\n\n" + raw
+		return views.ConfirmOpenLink(w, what, func() {
+			sh.openLinkIn(path, link)
+			pw.win.RequestFocus()
+		})
+	}
+	pw.showError("open link", fmt.Errorf("not a web address or a Lazuli link: %q", raw))
+	return nil
+}
+
+// linkTarget reads a lazuli:// link tapped in the window: the store it
+// names (the project's first when it names none) must be one of the
+// window's, and it must name a session.
+func (sh *shownSession) linkTarget(raw string) (string, DeepLink, error) {
+	path, link, err := ParseURL(raw)
+	if err != nil {
+		return "", link, err
+	}
+	if link.Session <= 0 {
+		return "", link, fmt.Errorf("link %q names no session", raw)
+	}
+	for _, wt := range sh.pw.wts {
+		if path == "" || filepath.Clean(path) == filepath.Clean(wt.StorePath) {
+			return wt.StorePath, link, nil
+		}
+	}
+	return "", link, fmt.Errorf("link %q: %s is not a store of this window", raw, path)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log"
-	"net/url"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -195,13 +194,8 @@ func (sh *shownSession) OpenRef(r views.RefChip) {
 		pw.status.set(sh.ref(), fmt.Sprintf("Copied %s to the clipboard.", r.Value), false) // the chips are the shown session's
 		return
 	}
-	u, err := url.Parse(r.URL)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") {
-		pw.showError("open "+r.URL, fmt.Errorf("not a web address: %q", r.URL))
-		return
-	}
-	if err := pw.ui.fa.OpenURL(u); err != nil {
-		pw.showError("open "+r.URL, err)
+	if err := pw.ui.openWeb(r.URL); err != nil {
+		pw.showError("open ref", err)
 	}
 }
 

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"os"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/project"
+	"github.com/lazuli-app/lazuli/safelink"
 	"github.com/lazuli-app/lazuli/teamsync"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -142,6 +144,19 @@ func (tw *teamWindow) TeamConnect(u string) {
 
 func teamStatus(sessions, machines int) string {
 	return display.Plural(sessions, "session") + " from " + display.Plural(machines, "machine")
+}
+
+// OpenLink opens a link of the team transcript shown: a web address in
+// the browser. A lazuli:// link names a store of a project window, not the
+// team's database, so it opens nothing here.
+func (tw *teamWindow) OpenLink(raw string) {
+	if safelink.Classify(raw) == safelink.Lazuli {
+		views.ShowError(tw.win, fmt.Errorf("%q is a Lazuli link: open it from a project window", raw))
+		return
+	}
+	if err := tw.ui.openWeb(raw); err != nil {
+		views.ShowError(tw.win, err)
+	}
 }
 
 // TeamSelect loads and shows team session id.

@@ -16,6 +16,7 @@ type Actions interface {
 	LifecycleActions
 	SessionInsightActions
 	PermissionActions
+	LinkActions
 
 	// SelectSession opens ref in the transcript.
 	SelectSession(ref SessionRef)

@@ -323,13 +323,17 @@ func (c *card) showFailure(text string) {
 	c.text.Show()
 }
 
+// showMarkdown fills assistant text, a plan or a summary, rendered from
+// Markdown with its links made safe (safeLinks): one the desktop may open
+// and a lazuli:// link go through the OpenLink intent, any other is text.
 func (c *card) showMarkdown(text string) {
 	if c.md == nil {
 		c.md = widget.NewRichText()
 		c.md.Wrapping = fyne.TextWrapWord
 		c.body.Add(c.md)
 	}
-	c.md.ParseMarkdown(expandTabs(text))
+	c.md.Segments = safeMarkdown(expandTabs(text), c.t.actions.OpenLink)
+	c.md.Refresh()
 	c.md.Show()
 }
 

@@ -29,8 +29,10 @@ type ChronicleReport struct {
 // ChronicleActions are the report window's intents; app writes the report
 // in the background and answers with Show or ShowError.
 type ChronicleActions interface {
-	// OpenLink opens the session (at the event) a lazuli:// link names.
-	OpenLink(link string)
+	// OpenLink opens a link of the report: a citation's lazuli:// link
+	// (the session at the event, once the user has confirmed it) or a web
+	// address.
+	LinkActions
 	// Regenerate writes the report again with agent (builtin, claude or
 	// codex) over the period since (24h, 7d, 30d or all).
 	Regenerate(agent, since string)
@@ -112,8 +114,7 @@ func (v *ChronicleView) Busy(agent string) {
 // Show shows a written report.
 func (v *ChronicleView) Show(r ChronicleReport) {
 	v.report = r
-	v.doc.ParseMarkdown(r.Markdown)
-	v.linkCitations(v.doc.Segments)
+	v.doc.Segments = safeMarkdown(r.Markdown, v.a.OpenLink)
 	v.doc.Refresh()
 	status := fmt.Sprintf("Written by %s · cites %s", r.Agent, display.Plural(len(r.Sessions), "session"))
 	if r.Fallback != "" {
@@ -137,24 +138,6 @@ func (v *ChronicleView) Show(r ChronicleReport) {
 func (v *ChronicleView) ShowError(err error) {
 	v.status.SetText("The report could not be written: " + err.Error())
 	v.setBusy(false)
-}
-
-// linkCitations makes the lazuli:// links open the session in Lazuli
-// instead of asking the desktop to open them.
-func (v *ChronicleView) linkCitations(segs []widget.RichTextSegment) {
-	for _, s := range segs {
-		switch seg := s.(type) {
-		case *widget.HyperlinkSegment:
-			if seg.URL != nil && seg.URL.Scheme == "lazuli" {
-				link := seg.URL.String()
-				seg.OnTapped = func() { v.a.OpenLink(link) }
-			}
-		case *widget.ListSegment:
-			v.linkCitations(seg.Items)
-		case *widget.ParagraphSegment:
-			v.linkCitations(seg.Texts)
-		}
-	}
 }
 
 // Copy puts the report's Markdown on the clipboard.

@@ -99,3 +99,22 @@ func TestChronicleViewCopySaveRegenerate(t *testing.T) {
 		t.Error("Regenerate stays disabled after an error")
 	}
 }
+
+// A report an agent wrote can hold any link: only web and lazuli:// links
+// stay links, and they open through the OpenLink intent, never by
+// themselves.
+func TestChronicleViewHostileLinks(t *testing.T) {
+	test.NewTempApp(t)
+	a := &chronicleIntents{}
+	w := test.NewTempWindow(t, nil)
+	v := NewChronicleView(w, a, "all")
+	w.SetContent(v.Object())
+	md := "Read [this](file:///etc/passwd), [that](javascript:alert(1)), <ssh://evil.example>, [docs](https://example.com) and [S1#4](" + chronicleLink + ")."
+	v.Show(ChronicleReport{Title: "Tips", Agent: "claude", Markdown: md})
+	var opened []string
+	checkLinks(t, md, v.Document().Segments, &opened, nil,
+		[]string{"this (file:///etc/passwd)", "that (javascript:alert(1))", "ssh://evil.example"})
+	if want := "https://example.com " + chronicleLink; strings.Join(a.links, " ") != want {
+		t.Errorf("links opened %q, want %q", a.links, want)
+	}
+}

@@ -55,6 +55,10 @@ func (f *fakeActions) OpenRef(r RefChip) {
 	f.calls = append(f.calls, fmt.Sprintf("ref %s %s %s", r.Kind, r.Value, r.URL))
 }
 
+func (f *fakeActions) OpenLink(raw string) {
+	f.calls = append(f.calls, "link "+raw)
+}
+
 func (f *fakeActions) EditPermissions(ref SessionRef) {
 	f.calls = append(f.calls, fmt.Sprintf("permissions %s#%d", ref.StorePath, ref.ID))
 }

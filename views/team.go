@@ -17,6 +17,7 @@ import (
 // sessions a team pushed to its PostgreSQL database. The app implements
 // them; results come back through the TeamBrowser's setters.
 type TeamActions interface {
+	LinkActions              // a link in the transcript shown
 	TeamConnect(url string)  // connect (or reconnect) and list the sessions
 	TeamSelect(id int64)     // show team session id
 	TeamSearch(query string) // search the team's events
@@ -99,7 +100,7 @@ func NewTeamBrowser(a TeamActions, url string) *TeamBrowser {
 		})
 	b.hits.OnSelected = func(i widget.ListItemID) { a.TeamSelect(b.hitRows[i].SessionID) }
 	b.hits.Hide()
-	b.transcript = NewTranscript(readOnly{})
+	b.transcript = NewTranscript(readOnly{open: a.OpenLink})
 	top := container.NewBorder(nil, nil, nil, connect, b.url)
 	left := container.NewBorder(container.NewVBox(b.search, b.status), nil, nil, nil,
 		container.NewVSplit(b.tree, b.hits))
@@ -185,8 +186,16 @@ func (b *TeamBrowser) ShowSession(s store.Session, events []store.StoredEvent, c
 	b.transcript.SetSession(s, events, compactions)
 }
 
-// readOnly is the Actions of a transcript nobody can change.
-type readOnly struct{}
+// readOnly is the Actions of a transcript nobody can change; its links
+// open through open (nil: nowhere).
+type readOnly struct{ open func(raw string) }
+
+// OpenLink opens a link of the transcript.
+func (r readOnly) OpenLink(raw string) {
+	if r.open != nil {
+		r.open(raw)
+	}
+}
 
 func (readOnly) SendPrompt(PromptRequest)         {}
 func (readOnly) StopRun(SessionRef)               {}

@@ -12,6 +12,7 @@ type teamRecorder struct {
 }
 
 func (r *teamRecorder) TeamConnect(string)  {}
+func (r *teamRecorder) OpenLink(string)     {}
 func (r *teamRecorder) TeamSelect(id int64) { r.selected = append(r.selected, id) }
 func (r *teamRecorder) TeamSearch(q string) { r.searched = append(r.searched, q) }
 
