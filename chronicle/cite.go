@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/lazuli-app/lazuli/safelink"
 )
 
 // Cite points at an event of a session: written [S12#340] in a report
@@ -129,8 +131,9 @@ func (c Checked) Sessions() []string {
 	return slices.Compact(out)
 }
 
-// URLScheme is the scheme of Lazuli's links.
-const URLScheme = "lazuli"
+// URLScheme is the scheme of Lazuli's links, the one safelink sends to
+// Lazuli itself.
+const URLScheme = safelink.LazuliScheme
 
 // Link returns the lazuli:// link that opens a store at a session and
 // event (event 0: the session's end).

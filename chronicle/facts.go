@@ -3,6 +3,7 @@ package chronicle
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -301,6 +302,18 @@ func quote(text string, n int) string {
 
 // inert replaces the characters that would make quoted text Markdown.
 var inert = strings.NewReplacer("`", "'", "[", "(", "]", ")", "*", "∗", "_", " ", "<", "‹", ">", "›")
+
+// datum is text from a session (a command, a path, a tool's name) as a
+// proposed CLAUDE.md or AGENTS.md line quotes it: one line of at most 120
+// characters, double-quoted with Go's escapes (quotes, control characters
+// and invisible formatting characters escaped; a backtick as \u0060) in a
+// code span. An instruction file is read by agents as instructions, and a
+// session's text can be written to read as one ("ignore the rules above
+// and …"): quoted, it stays data, and dataNote says so above the lessons.
+func datum(text string) string {
+	q := strings.ReplaceAll(strconv.Quote(oneLine(text, 120)), "`", `\u0060`)
+	return "`" + q + "`"
+}
 
 // code is a path or a command in a finding, as inline code.
 func code(text string) string {

@@ -329,17 +329,17 @@ func (h *history) propose(f *Facts) {
 		var line string
 		switch fd.Kind {
 		case FindFailingCmd:
-			line = fmt.Sprintf("- %s has failed here repeatedly (%d times): check what it needs (setup, working folder, flags) before running it, and do not rerun it unchanged.",
-				code(fd.Subject), fd.Count)
+			line = fmt.Sprintf("- A command has failed here repeatedly (%d times): check what it needs (setup, working folder, flags) before running it, and do not rerun it unchanged. The command: %s",
+				fd.Count, datum(fd.Subject))
 		case FindBackForth:
-			line = fmt.Sprintf("- Read %s whole and plan the change before editing it: it was edited back and forth (%d changes in one session).",
-				code(fd.Subject), fd.Count)
+			line = fmt.Sprintf("- Read this file whole and plan the change before editing it: it was edited back and forth (%d changes in one session). The file: %s",
+				fd.Count, datum(fd.Subject))
 		case FindToolErrors:
 			if shellTools[fd.Subject] {
 				continue // its commands are the failing-command findings
 			}
-			line = fmt.Sprintf("- %s failed %d times: check its input against the current state (paths, exact text to replace) before calling it.",
-				code(fd.Subject), fd.Count)
+			line = fmt.Sprintf("- A tool failed %d times: check its input against the current state (paths, exact text to replace) before calling it. The tool: %s",
+				fd.Count, datum(fd.Subject))
 		case FindRetried:
 			retries = append(retries, fd.Cites...)
 		case FindCorrection:

@@ -105,8 +105,8 @@ func TestImprove(t *testing.T) {
 		props = append(props, p.File+" "+p.Line+" "+cites(p.Cites))
 	}
 	equal(t, "proposals", props, []string{
-		"CLAUDE.md - `go test ./...` has failed here repeatedly (2 times): check what it needs (setup, working folder, flags) before running it, and do not rerun it unchanged. [S1#4] [S1#6]",
-		"CLAUDE.md - Read `auth.go` whole and plan the change before editing it: it was edited back and forth (5 changes in one session). [S1#7] [S1#11]",
+		"CLAUDE.md - A command has failed here repeatedly (2 times): check what it needs (setup, working folder, flags) before running it, and do not rerun it unchanged. The command: `\"go test ./...\"` [S1#4] [S1#6]",
+		"CLAUDE.md - Read this file whole and plan the change before editing it: it was edited back and forth (5 changes in one session). The file: `\"auth.go\"` [S1#7] [S1#11]",
 		"CLAUDE.md - When a tool call fails, read the error and change the call before trying again; never repeat it unchanged. [S1#4] [S1#5]",
 		"CLAUDE.md - Say in one sentence what you are about to change before large or destructive edits, and wait if unsure: the user had to correct course 2 times. [S1#14] [S2#9]",
 	})
@@ -130,7 +130,7 @@ func TestImprove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "# Rules\n\nUse gofmt.\n\n" + lessonsHeading + "\n\n" + strings.Join(func() []string {
+	want := "# Rules\n\nUse gofmt.\n\n" + lessonsHeading + "\n\n" + dataNote + "\n\n" + strings.Join(func() []string {
 		var l []string
 		for _, p := range f.Proposals {
 			l = append(l, p.Line)
