@@ -111,3 +111,23 @@ func TestImproveQuotesSessionText(t *testing.T) {
 		})
 	}
 }
+
+// A report an agent wrote (from facts that quote the sessions) keeps its
+// citations as links, and shows raw HTML and links the desktop may not
+// open as text: it can be saved as Markdown and viewed in a browser.
+func TestAgentReportInert(t *testing.T) {
+	src := craftedStore(t)
+	f := gather(t, src, Improve, all())
+	r := &fakeRunner{installed: map[string]bool{"claude": true},
+		answer: "# Report\n\n<script>alert(1)</script> `go test` failed [S1#4], see [x](javascript:alert(1)) and <file:///etc/passwd>.\n\n<img src=x onerror=alert(2)>\n"}
+	res, err := Write(context.Background(), src, f, AgentAuto, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`\<script>alert(1)\</script>`, `\[x](javascript:alert(1))`, `\<file:///etc/passwd>`, `\<img src=x onerror=alert(2)>`,
+		"[S1#4](" + Link(src[0].Store.Path(), 1, 4) + ")"} {
+		if !strings.Contains(res.Markdown, want) {
+			t.Errorf("report lacks %q:\n%s", want, res.Markdown)
+		}
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/lazuli-app/lazuli/safelink"
 )
 
 // Agent chooses who writes a report.
@@ -94,7 +96,10 @@ func Write(ctx context.Context, sources []Source, f *Facts, agent Agent, runner 
 				failures = append(failures, fmt.Errorf("%s: %w", b, err))
 				continue
 			}
-			res.Agent, res.Raw, res.Prompt = b, unfence(text)+"\n", prompt
+			// The answer is Markdown the window shows, a file can be saved
+			// as and a browser may render: what would act there (raw HTML,
+			// links the desktop may not open) is shown as text.
+			res.Agent, res.Raw, res.Prompt = b, safelink.Markdown(unfence(text))+"\n", prompt
 			break
 		}
 		if res.Raw == "" && agent != AgentAuto {

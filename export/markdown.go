@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lazuli-app/lazuli/printable"
+	"github.com/lazuli-app/lazuli/safelink"
 )
 
 // maxParamRunes caps a tool's key parameter in a heading.
@@ -17,7 +18,7 @@ const maxParamRunes = 120
 // over fenced code (sh for commands, diff for edits), and tool results in
 // fences. Prompts, assistant text, plans and summaries are written as they
 // are (they are Markdown already), except raw HTML and links that would act
-// when the file is viewed, which are shown as text (mdSafe), with any code
+// when the file is viewed, which are shown as text (safelink.Markdown), with any code
 // fence they leave open closed; everything in a fence is fenced with more backticks than it
 // contains, so nothing can break out of it.
 func renderMarkdown(w *bufio.Writer, src Source) error {
@@ -125,16 +126,16 @@ func mdTool(w *bufio.Writer, it *item) {
 }
 
 // mdText writes Markdown as it is, except what would act when the export
-// is viewed (raw HTML, unsafe links, images: see mdSafe), closing a code
+// is viewed (raw HTML, unsafe links, images: see safelink.Markdown), closing a code
 // fence it leaves open. Control characters are escaped first, as the
-// printable.Writer under Render would, so mdSafe reads what is written.
+// printable.Writer under Render would, so safelink.Markdown reads what is written.
 func mdText(w *bufio.Writer, s string) {
 	s = strings.TrimRight(printable.Text(strings.ToValidUTF8(s, "\uFFFD")), " \t\n")
 	if s == "" {
 		w.WriteString("*(empty)*\n")
 		return
 	}
-	s = mdSafe(s)
+	s = safelink.Markdown(s)
 	w.WriteString(s)
 	w.WriteString("\n")
 	if f := openFence(s); f != "" {

@@ -15,6 +15,10 @@
 // openers strip or reinterpret, so that what is checked is what would be
 // opened.
 //
+// Classify decides for one link; Markdown applies the decision to Markdown
+// that is viewed outside Lazuli (an export, a saved chronicle report),
+// where only Web links stay links and raw HTML is shown as text.
+//
 // The functions are safe for concurrent use.
 package safelink
 

@@ -16,48 +16,24 @@ import (
 	"github.com/lazuli-app/lazuli/store"
 )
 
-// mdSafeCases are hostile Markdown an agent, a tool or a teammate's
-// database can put in a session, and what the Markdown export writes.
-var mdSafeCases = []struct{ name, in, want string }{
-	{"plain", "Hello **world** and [docs](https://example.com).", "Hello **world** and [docs](https://example.com)."},
-	{"script", "<script>alert(1)</script>", `\<script>alert(1)\</script>`},
-	{"img onerror", "hi <img src=x onerror=alert(1)> there", `hi \<img src=x onerror=alert(1)> there`},
-	{"iframe block", "<iframe src=\"https://evil.example\"></iframe>", `\<iframe src="https://evil.example">\</iframe>`},
-	{"javascript link", "[x](javascript:alert(1))", `\[x](javascript:alert(1))`},
-	{"mixed case javascript", "[x](JaVaScRiPt:alert(1))", `\[x](JaVaScRiPt:alert(1))`},
-	{"file link", "[passwd](file:///etc/passwd)", `\[passwd](file:///etc/passwd)`},
-	{"ssh link", "[box](ssh://evil.example)", `\[box](ssh://evil.example)`},
-	{"lazuli link", "[S1](lazuli://open?session=1)", `\[S1](lazuli://open?session=1)`},
-	{"scheme-relative link", "[x](//evil.example/x)", `\[x](//evil.example/x)`},
-	{"entity-encoded scheme", "[x](javascript&#58;alert(1))", `\[x](javascript&#58;alert(1))`},
-	{"autolink file", "<file:///etc/passwd>", `\<file:///etc/passwd>`},
-	{"autolink safe", "<https://example.com>", "<https://example.com>"},
-	{"bare ftp", "see ftp://example.com/x", `see ftp\://example.com/x`},
-	{"bare https", "see https://example.com/x", "see https://example.com/x"},
-	{"reference link", "[x][r]\n\n[r]: javascript:alert(1)", "\\[x][r]\n\n\\[r]: javascript:alert(1)"},
-	{"definition alone", "[r]: file:///etc/passwd", `\[r]: file:///etc/passwd`},
-	{"safe definition", "[x][r]\n\n[r]: https://example.com", "[x][r]\n\n[r]: https://example.com"},
-	{"image unsafe", "![x](file:///etc/passwd)", `!\[x](file:///etc/passwd)`},
-	{"image safe", "![logo](https://example.com/l.png)", `\![logo](https://example.com/l.png)`},
-	{"html block with link", "<div>\n[click](javascript:alert(1))\n</div>", "\\<div>\n\\[click](javascript:alert(1))\n\\</div>"},
-	{"comment with link", "<!-- [a](javascript:x) -->", `\<!-- \[a](javascript:x) -->`},
-	{"quoted script", "> <script>\n> x", "> \\<script>\n> x"},
-	{"list link", "- [a](vbscript:x)", `- \[a](vbscript:x)`},
-	{"code is left alone", "`<script>` and\n```\n<script>[x](javascript:y)\n```", "`<script>` and\n```\n<script>[x](javascript:y)\n```"},
-	{"escaped already", `\<script> \[x](javascript:y)`, `\<script> \[x](javascript:y)`},
-	{"escaped backslash", `\\<script>`, `\\\<script>`},
-}
-
-func TestMdSafe(t *testing.T) {
-	for _, tc := range mdSafeCases {
-		t.Run(tc.name, func(t *testing.T) {
-			got := mdSafe(tc.in)
-			if got != tc.want {
-				t.Errorf("mdSafe(%q) = %q, want %q", tc.in, got, tc.want)
-			}
-			checkViewer(t, got)
-		})
-	}
+// hostileMarkdown is what an agent, a tool or a teammate's database can
+// put in a session's text (safelink's tests hold the full table).
+var hostileMarkdown = []string{
+	"<script>alert(1)</script>",
+	"hi <img src=x onerror=alert(1)> there",
+	"<iframe src=\"https://evil.example\"></iframe>",
+	"[x](javascript:alert(1))",
+	"[x](JaVaScRiPt:alert(1))",
+	"[passwd](file:///etc/passwd)",
+	"[box](ssh://evil.example)",
+	"[x](//evil.example/x)",
+	"<file:///etc/passwd>",
+	"see ftp://example.com/x",
+	"[x][r]\n\n[r]: javascript:alert(1)",
+	"![x](file:///etc/passwd)",
+	"![logo](https://example.com/l.png)",
+	"<div>\n[click](javascript:alert(1))\n</div>",
+	"> <script>\n> x",
 }
 
 // viewer renders Markdown as a permissive viewer would: GitHub's
@@ -116,8 +92,8 @@ func checkViewer(t *testing.T, md string) {
 func TestMarkdownExportInert(t *testing.T) {
 	var evs []store.Event
 	evs = append(evs, store.UserMessage("<script>alert('prompt')</script> [p](file:///etc/passwd)"))
-	for _, tc := range mdSafeCases {
-		evs = append(evs, store.AssistantText(tc.in))
+	for _, md := range hostileMarkdown {
+		evs = append(evs, store.AssistantText(md))
 	}
 	evs = append(evs,
 		store.AssistantText("uses [the ref] of another event"),
@@ -142,13 +118,4 @@ func TestMarkdownExportInert(t *testing.T) {
 			t.Errorf("viewed export does not show %q as text:\n%s", want, b.String())
 		}
 	}
-}
-
-func FuzzMdSafe(f *testing.F) {
-	for _, tc := range mdSafeCases {
-		f.Add(tc.in)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		checkViewer(t, mdSafe(s))
-	})
 }

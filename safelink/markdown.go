@@ -1,4 +1,4 @@
-package export
+package safelink
 
 import (
 	"slices"
@@ -10,46 +10,43 @@ import (
 	"github.com/yuin/goldmark/parser"
 	gmtext "github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
-
-	"github.com/lazuli-app/lazuli/safelink"
 )
 
-// mdSafe returns the Markdown s (a prompt, an agent's text, a plan, a
-// summary) with everything in it that would act when the export is viewed
-// made inert by backslash escapes, which CommonMark shows as the character
+// Markdown returns the Markdown s (a prompt, an agent's text, a plan, a
+// summary, a report an agent wrote) with everything in it that would act
+// when it is viewed, in a browser or an editor's preview, made inert by
+// backslash escapes, which CommonMark shows as the character
 // escaped. Raw HTML (inline or a block: <script>, <img onerror=…>, an
 // iframe) is shown as text; a link, an autolink or a bare URL whose target
-// safelink does not let the desktop open (javascript:, file:, a custom
+// the desktop may not open (Opens) (javascript:, file:, a custom
 // scheme) is shown as text, target included; an image becomes a link to
 // it (so viewing the export loads nothing) or, for an unsafe target, text;
 // and when s defines a link reference with an unsafe target, its
 // definitions are shown as text (a definition is global to the document
-// and could be used by another event's text). Everything else is left as
-// it is, so the export reads like the Markdown the agent wrote.
+// and could be used by the text around s). Everything else is left as
+// it is, so the result reads like the Markdown the agent wrote.
 //
 // Each pass parses s with goldmark, as a viewer would, and escapes the
 // first character of each construct it finds; escaping can turn the text
 // of an HTML block into Markdown, so passes repeat until one finds
 // nothing. Each pass escapes a '<', '[', '!' or ':' no pass can find
-// again, so this ends; mdSafeMaxPasses bounds it all the same, after which
+// again, so this ends; maxPasses bounds it all the same, after which
 // s is written as a code block.
-func mdSafe(s string) string {
+func Markdown(s string) string {
 	src := []byte(s)
-	for range mdSafeMaxPasses {
-		at := mdUnsafeAt(src)
+	for range maxPasses {
+		at := unsafeAt(src)
 		if len(at) == 0 {
 			return string(src)
 		}
 		src = escapeAt(src, at)
 	}
-	var b strings.Builder
 	fence := strings.Repeat("`", max(3, longestRun(s, '`')+1))
-	b.WriteString(fence + "text\n" + s + "\n" + fence)
-	return b.String()
+	return fence + "text\n" + s + "\n" + fence
 }
 
-// mdSafeMaxPasses bounds mdSafe's passes.
-const mdSafeMaxPasses = 32
+// maxPasses bounds Markdown's passes.
+const maxPasses = 32
 
 // mdParser parses Markdown as a viewer does (GitHub's extensions,
 // bare-URL links included) and records where link reference definitions
@@ -62,9 +59,9 @@ var mdParser = goldmark.New(
 	)),
 ).Parser()
 
-// mdUnsafeAt parses src and returns the offsets of the characters to
+// unsafeAt parses src and returns the offsets of the characters to
 // escape, sorted, without repeats.
-func mdUnsafeAt(src []byte) []int {
+func unsafeAt(src []byte) []int {
 	pc := parser.NewContext()
 	defs := &definitions{before: map[*ast.Paragraph]int{}, changed: map[*ast.Paragraph]bool{}}
 	pc.Set(defsKey, defs)
@@ -92,7 +89,7 @@ func mdUnsafeAt(src []byte) []int {
 			}
 			return ast.WalkSkipChildren, nil
 		case *ast.Link:
-			if !safelink.Opens(string(n.Destination)) {
+			if !Opens(string(n.Destination)) {
 				mark(n.Pos(), '[')
 			}
 		case *ast.Image:
@@ -100,7 +97,7 @@ func mdUnsafeAt(src []byte) []int {
 			if p > 0 && src[p] == '[' && src[p-1] == '!' {
 				p--
 			}
-			if safelink.Opens(string(n.Destination)) {
+			if Opens(string(n.Destination)) {
 				mark(p, '!') // a link to the image
 			} else {
 				mark(p+1, '[')
@@ -110,7 +107,7 @@ func mdUnsafeAt(src []byte) []int {
 			if n.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(url), "mailto:") {
 				url = "mailto:" + url
 			}
-			if safelink.Opens(url) {
+			if Opens(url) {
 				return ast.WalkContinue, nil
 			}
 			p := n.Pos()
@@ -126,7 +123,7 @@ func mdUnsafeAt(src []byte) []int {
 		return ast.WalkContinue, nil
 	})
 	for _, d := range pc.References() {
-		if !safelink.Opens(string(d.Destination())) {
+		if !Opens(string(d.Destination())) {
 			at = append(at, defs.starts(src)...)
 			break
 		}
@@ -199,4 +196,18 @@ func (r defRecorder) Transform(p *ast.Paragraph, _ gmtext.Reader, pc parser.Cont
 	if b, ok := d.before[p]; ok && b != start {
 		d.changed[p] = true
 	}
+}
+
+// longestRun returns the length of the longest run of c in s.
+func longestRun(s string, c byte) int {
+	best, n := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			n++
+			best = max(best, n)
+		} else {
+			n = 0
+		}
+	}
+	return best
 }
