@@ -14,6 +14,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/chronicle"
 	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/views"
 )
 
 // urlRecorder is an app whose OpenURL (the desktop's opener: xdg-open)
@@ -113,5 +114,39 @@ func TestOpenLinkCancelled(t *testing.T) {
 	pw.wg.Wait()
 	if cur := pw.shown.current; cur.ID != 0 {
 		t.Errorf("a cancelled link showed %+v", cur)
+	}
+}
+
+// A ref chip opens its address only when the desktop may open it.
+func TestOpenRefScheme(t *testing.T) {
+	fa := &urlRecorder{App: test.NewTempApp(t)}
+	wt, st := openTestWorktree(t)
+	st.Close()
+	pw := testWindow(t, fa, wt)
+	defer pw.close()
+	for _, tc := range []struct {
+		name, url, opened string
+	}{
+		{"https", "https://github.com/o/r/pull/1", "https://github.com/o/r/pull/1"},
+		{"file", "file:///etc/passwd", ""},
+		{"javascript", "JaVaScRiPt:alert(1)", ""},
+		{"ssh", "ssh://evil.example", ""},
+		{"user name before the host", "https://github.com@evil.example/o/r", ""},
+		{"no host", "https:evil.example", ""},
+		{"scheme-relative", "//evil.example/x", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fa.opened = nil
+			pw.shown.OpenRef(views.RefChip{Kind: "url", Value: tc.url, URL: tc.url})
+			if got := strings.Join(fa.opened, " "); got != tc.opened {
+				t.Errorf("OpenRef(%q) opened %q, want %q", tc.url, got, tc.opened)
+			}
+			if tc.opened == "" {
+				if text := dialogText(pw.win); !strings.Contains(text, "not a web address") {
+					t.Errorf("OpenRef(%q) says %q", tc.url, text)
+				}
+				tapDialogButton(t, pw.win, "OK")
+			}
+		})
 	}
 }
