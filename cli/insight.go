@@ -232,7 +232,7 @@ func runSQL(ctx context.Context, env *Env, args []string) error {
 	done() // RunSQL opens every file again, read-only
 	res, err := insight.RunSQL(ctx, sources, rest[0], *limit, sqlBudget)
 	if err != nil {
-		if errors.Is(err, insight.ErrRefused) {
+		if errors.Is(err, insight.ErrRefused) || errors.Is(err, insight.ErrSQLTooLarge) {
 			return fmt.Errorf("%s", project.OneLine(err))
 		}
 		return err

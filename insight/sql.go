@@ -14,12 +14,39 @@ import (
 	"unicode/utf8"
 
 	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/lazuli-app/lazuli/store"
 )
 
+// MaxSQLValue is the largest string or blob a RunSQL query may make, in
+// bytes (SQLite's SQLITE_LIMIT_LENGTH on its connection): room for the
+// largest event payload Lazuli stores (store.MaxEventSize) decoded by the
+// events view, and no more, so that one call of zeroblob, randomblob,
+// printf or hex cannot allocate gigabytes before the budget is checked.
+const MaxSQLValue = store.MaxEventSize + 1<<20
+
+// MaxSQLResult is the most text and blob bytes a RunSQL answer holds; a
+// query whose rows add up to more stops with an error.
+const MaxSQLResult = store.MaxEventSize + 1<<20
+
+// sqlLimits are the SQLite limits of RunSQL's connection: values up to
+// MaxSQLValue, and a query's shape within what the documented views need
+// (which also bounds how many large values one row holds). No sorter
+// threads.
+var sqlLimits = []struct{ id, value int }{
+	{sqlite3.SQLITE_LIMIT_LENGTH, MaxSQLValue},
+	{sqlite3.SQLITE_LIMIT_COLUMN, 64},
+	{sqlite3.SQLITE_LIMIT_FUNCTION_ARG, 32},
+	{sqlite3.SQLITE_LIMIT_WORKER_THREADS, 0},
+}
+
 // ErrRefused reports a statement the read-only SQL surface does not allow.
 var ErrRefused = errors.New("refused: lazuli sql is read-only")
+
+// ErrSQLTooLarge reports a RunSQL query stopped for what it would
+// allocate: a value over MaxSQLValue or an answer over MaxSQLResult.
+var ErrSQLTooLarge = errors.New("query stopped")
 
 // SQLSource is one store and its insight index, for RunSQL.
 type SQLSource struct {
@@ -113,7 +140,9 @@ func roURI(path string) string {
 // functions and recursive queries is switched on for the user's statement:
 // writes, ATTACH, CREATE (temp included), PRAGMA, VACUUM and the like are
 // refused with ErrRefused. At most limit rows are returned (Truncated says
-// there were more), and the query is interrupted after budget.
+// there were more), and the query is interrupted after budget. A value
+// larger than MaxSQLValue or an answer larger than MaxSQLResult stops the
+// query with ErrSQLTooLarge.
 func RunSQL(ctx context.Context, sources []SQLSource, query string, limit int, budget time.Duration) (SQLResult, error) {
 	if strings.TrimSpace(query) == "" {
 		return SQLResult{}, errors.New("empty query")
@@ -156,6 +185,11 @@ func RunSQL(ctx context.Context, sources []SQLSource, query string, limit int, b
 	if err := setupViews(ctx, conn, sources); err != nil {
 		return SQLResult{}, err
 	}
+	for _, l := range sqlLimits {
+		if _, err := sqlite.Limit(conn, l.id, l.value); err != nil {
+			return SQLResult{}, fmt.Errorf("limit sql: %w", err)
+		}
+	}
 	locked.Store(true)
 	qctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
@@ -166,6 +200,12 @@ func RunSQL(ctx context.Context, sources []SQLSource, query string, limit int, b
 		}
 		if qctx.Err() != nil && ctx.Err() == nil {
 			return SQLResult{}, fmt.Errorf("query interrupted after %s", budget)
+		}
+		if errors.Is(err, ErrSQLTooLarge) {
+			return SQLResult{}, err
+		}
+		if se := (*sqlite.Error)(nil); errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_TOOBIG {
+			return SQLResult{}, fmt.Errorf("%w: a value larger than %s", ErrSQLTooLarge, megabytes(MaxSQLValue))
 		}
 		return SQLResult{}, fmt.Errorf("sql: %w", err)
 	}
@@ -183,6 +223,7 @@ func runQuery(ctx context.Context, conn *sql.Conn, query string, limit int) (SQL
 		return SQLResult{}, err
 	}
 	res := SQLResult{Columns: cols, Rows: [][]any{}}
+	size := 0 // text and blob bytes so far
 	for rows.Next() {
 		if limit > 0 && len(res.Rows) >= limit {
 			res.Truncated = true
@@ -195,6 +236,20 @@ func runQuery(ctx context.Context, conn *sql.Conn, query string, limit int) (SQL
 		}
 		if err := rows.Scan(ptrs...); err != nil {
 			return SQLResult{}, err
+		}
+		for _, v := range vals {
+			switch v := v.(type) {
+			case []byte:
+				size += len(v)
+				if !utf8.Valid(v) {
+					size += len(v) + 3 // shown as hex
+				}
+			case string:
+				size += len(v)
+			}
+		}
+		if size > MaxSQLResult {
+			return SQLResult{}, fmt.Errorf("%w: the result is larger than %s (LIMIT the rows or pick fewer columns)", ErrSQLTooLarge, megabytes(MaxSQLResult))
 		}
 		for i, v := range vals {
 			if b, ok := v.([]byte); ok {
@@ -209,6 +264,9 @@ func runQuery(ctx context.Context, conn *sql.Conn, query string, limit int) (SQL
 	}
 	return res, rows.Err()
 }
+
+// megabytes says n bytes in whole megabytes (MiB), for messages.
+func megabytes(n int64) string { return fmt.Sprintf("%d MB", n>>20) }
 
 // setupViews attaches the sources read-only and creates the temp views.
 func setupViews(ctx context.Context, conn *sql.Conn, sources []SQLSource) error {
