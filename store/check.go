@@ -161,19 +161,23 @@ func CheckFile(ctx context.Context, path string) (Report, error) {
 		r.Exists, r.Findings = true, []Finding{{Severity: SeverityError, Code: "not_sqlite", Message: "the file is not an SQLite database"}}
 		return r, nil
 	}
-	db, err := openPool(abs, true, DefaultBusyTimeout)
-	if err != nil {
-		return r, fmt.Errorf("check store %s: %w", path, err)
-	}
-	defer db.Close()
 	cd, err := newCodec()
 	if err != nil {
 		return r, err
 	}
 	defer cd.close()
-	r, err = checkDB(ctx, db, cd, abs)
-	if isHotJournal(err) { // an interrupted write: check a rolled-back copy (checkjournal.go)
-		r, err = checkInterrupted(ctx, abs, cd)
+	if inWAL(abs) { // read through a copy, as Open does (checkjournal.go)
+		r, err = checkCopy(ctx, abs, cd, walFinding)
+	} else {
+		var db *sql.DB
+		if db, err = openPool(abs, true, DefaultBusyTimeout); err != nil {
+			return r, fmt.Errorf("check store %s: %w", path, err)
+		}
+		defer db.Close()
+		r, err = checkDB(ctx, db, cd, abs)
+		if isHotJournal(err) { // an interrupted write: check a rolled-back copy (checkjournal.go)
+			r, err = checkCopy(ctx, abs, cd, interruptedFinding)
+		}
 	}
 	if err != nil {
 		return r, fmt.Errorf("check store %s: %w", path, err)

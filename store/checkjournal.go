@@ -72,7 +72,31 @@ func statInfo(path string) (fileInfo, bool) {
 // program opens it for writing. The journal is copied first: should a
 // writer roll the store back meanwhile, the copy is rolled back to the same
 // state again.
+//
+// A store in WAL mode is copied the same way, with its WAL file and
+// without its -shm index, which SQLite rebuilds beside the copy from the
+// WAL. Only another program writes a store in WAL mode (Lazuli's first
+// write leaves it); should one commit or checkpoint while the files are
+// copied, they are copied again, up to copyAttempts times.
 func copyInterrupted(path string) (*interruptedCopy, error) {
+	var err error
+	for range copyAttempts {
+		var c *interruptedCopy
+		if c, err = copyOnce(path); err != nil || c.matches(path) {
+			return c, err
+		}
+		c.remove()
+		err = errors.New("copy the interrupted store: another program kept writing it")
+	}
+	return nil, err
+}
+
+// copyAttempts is how many times copyInterrupted copies a store that
+// another program changes meanwhile before it gives up.
+const copyAttempts = 5
+
+// copyOnce makes one copy for copyInterrupted.
+func copyOnce(path string) (*interruptedCopy, error) {
 	dir, err := os.MkdirTemp("", "lazuli-interrupted-")
 	if err != nil {
 		return nil, fmt.Errorf("copy the interrupted store: %w", err)
@@ -134,10 +158,20 @@ func (s *Store) attachCopy(ctx context.Context) (*sql.DB, *schemaInfo, error) {
 	return db, info, nil
 }
 
-// checkInterrupted checks a store whose last write was interrupted without
-// touching it: it checks a rolled-back copy (copyInterrupted). The report
-// names the store and says so.
-func checkInterrupted(ctx context.Context, path string, cd *codec) (Report, error) {
+// The findings that say a check read a copy (see checkCopy).
+var (
+	interruptedFinding = Finding{Severity: SeverityInfo, Code: "interrupted_write",
+		Message: "the last write was interrupted; its journal undoes it the next time the store is opened for writing, " +
+			"which leaves the store as checked here (a rolled-back copy; the file itself was not changed)"}
+	walFinding = Finding{Severity: SeverityInfo, Code: "wal_mode",
+		Message: "the store is in WAL mode (another program left it so); it was checked through a copy with its WAL file, " +
+			"and the next write by Lazuli leaves WAL mode (the files themselves were not changed)"}
+)
+
+// checkCopy checks a store whose last write was interrupted, or in WAL
+// mode, without touching it: it checks a copy (copyInterrupted). The report
+// names the store and adds note.
+func checkCopy(ctx context.Context, path string, cd *codec, note Finding) (Report, error) {
 	c, err := copyInterrupted(path)
 	if err != nil {
 		return Report{}, err
@@ -152,9 +186,7 @@ func checkInterrupted(ctx context.Context, path string, cd *codec) (Report, erro
 	if err != nil {
 		return r, err
 	}
-	r.Findings = append(r.Findings, Finding{Severity: SeverityInfo, Code: "interrupted_write",
-		Message: "the last write was interrupted; its journal undoes it the next time the store is opened for writing, " +
-			"which leaves the store as checked here (a rolled-back copy; the file itself was not changed)"})
+	r.Findings = append(r.Findings, note)
 	return r, nil
 }
 

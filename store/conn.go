@@ -48,20 +48,31 @@ func dsn(path string, readOnly bool, busy time.Duration) string {
 func openPool(path string, readOnly bool, busy time.Duration) (*sql.DB, error) {
 	name := "sqlite"
 	if readOnly {
-		registerReadOnly.Do(func() {
-			d := &sqlite.Driver{}
-			d.RegisterConnectionHook(installReadOnlyAuthorizer)
-			sql.Register(readOnlyDriver, d)
-		})
-		name = readOnlyDriver
+		name = readOnlyDriverName()
 	}
-	db, err := sql.Open(name, dsn(path, readOnly, busy))
+	return openPoolDSN(name, dsn(path, readOnly, busy))
+}
+
+// openPoolDSN opens a connection pool of the named driver on dsn.
+func openPoolDSN(driver, dsn string) (*sql.DB, error) {
+	db, err := sql.Open(driver, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
 	db.SetMaxOpenConns(maxOpenConns)
 	db.SetMaxIdleConns(maxOpenConns)
 	return db, nil
+}
+
+// readOnlyDriverName registers the driver of read-only connections (once)
+// and returns its name.
+func readOnlyDriverName() string {
+	registerReadOnly.Do(func() {
+		d := &sqlite.Driver{}
+		d.RegisterConnectionHook(installReadOnlyAuthorizer)
+		sql.Register(readOnlyDriver, d)
+	})
+	return readOnlyDriver
 }
 
 // installReadOnlyAuthorizer denies every action except reading, so that no
@@ -103,19 +114,45 @@ func readOnlyPolicy(action sqlite.AuthorizerActionCode, arg1, arg2, _, _ string)
 
 // checkHeader reports a file that does not start with SQLite's header with
 // a *FormatError; anything else (damage, a busy file) is left to the
-// caller's next step to report. Like readHeader it reads through SQLite, on
-// a connection of its own, never opening the file itself.
+// caller's next step to report. Like readHeader it reads through SQLite
+// (see probeHeader), never opening the file itself.
 func checkHeader(path string) error {
-	db, err := openPool(path, true, DefaultBusyTimeout)
-	if err != nil {
-		return nil // the caller's own open reports it
-	}
-	defer db.Close()
-	var b [100]byte
-	if err := headerPage(context.Background(), db, &b); errors.Is(err, errNotSQLite) || sqliteCode(err) == 26 { // SQLITE_NOTADB
+	_, err := probeHeader(path)
+	if errors.Is(err, errNotSQLite) || sqliteCode(err) == 26 { // SQLITE_NOTADB
 		return &FormatError{Path: path, Reason: "the file is not an SQLite database"}
 	}
-	return nil
+	return nil // the caller's own open reports anything else
+}
+
+// probeHeader reads the database header of the file at path through an
+// immutable SQLite connection: one that takes no lock and opens no file
+// beside it (no -wal, no -shm: it reads the file alone, even in WAL mode),
+// so that looking at a store's header changes nothing. It is still
+// SQLite's unix VFS that opens the file, which keeps this process's locks
+// on it when it closes (see readHeader).
+func probeHeader(path string) ([100]byte, error) {
+	var b [100]byte
+	q := url.Values{"mode": {"ro"}, "immutable": {"1"}}
+	db, err := openPoolDSN(readOnlyDriverName(), (&url.URL{Scheme: "file", Path: path, RawQuery: q.Encode()}).String())
+	if err != nil {
+		return b, err
+	}
+	defer db.Close()
+	err = headerPage(context.Background(), db, &b)
+	return b, err
+}
+
+// inWAL reports whether reading the store at path through SQLite, even
+// read-only, would create or change a file beside it: a WAL file is there
+// (SQLite then opens it, and creates or writes the -shm index), or the
+// header says WAL mode (SQLite then creates both). Such a store is read
+// through a copy (see copyInterrupted).
+func inWAL(path string) bool {
+	if fileExists(path + "-wal") {
+		return true
+	}
+	b, err := probeHeader(path)
+	return err == nil && (b[18] == 2 || b[19] == 2)
 }
 
 // dbHeader is the 100-byte header at the start of an SQLite database file

@@ -3,7 +3,9 @@ package store
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/lazuli-app/lazuli/internal/interrupted"
@@ -171,4 +173,176 @@ func TestReadFollowsInterruptionAfterOpen(t *testing.T) {
 	if got, err := reader.ListSessions(ctx, ""); err != nil || len(got) != 2 {
 		t.Fatalf("after the other program's write: %+v, %v", got, err)
 	}
+}
+
+// walFixture returns a store in WAL mode, left as another program leaves
+// it, whose session named "in the WAL" only the WAL file holds (except
+// for "clean", where a checkpoint put it in the file): "no index" is a
+// WAL file without its -shm index, "index" has both (a program killed
+// while it had the store open), "clean" has neither (a program that closed
+// the store in WAL mode), and "live" is a connection of this process still
+// holding them open, with nothing checkpointed.
+func walFixture(t *testing.T, kind string) string {
+	t.Helper()
+	ctx := context.Background()
+	s := mustOpen(t)
+	sess := mustCreateSession(t, s, "main", "")
+	mustAppend(t, s, sess.ID, UserMessage("kept"))
+	path := s.Path()
+	s.Close()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"PRAGMA journal_mode = WAL", "PRAGMA wal_autocheckpoint = 0",
+		"INSERT INTO sessions(worktree, name) VALUES ('main', 'in the WAL')"} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if kind == "live" {
+		t.Cleanup(func() { conn.Close(); db.Close() })
+		return path
+	}
+	saved := map[string][]byte{}
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if saved[suffix], err = os.ReadFile(path + suffix); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conn.Close()
+	db.Close() // the last connection: checkpoints, removes -wal and -shm
+	if kind == "clean" {
+		return path
+	}
+	keep := map[string][]string{"no index": {"", "-wal"}, "index": {"", "-wal", "-shm"}}[kind]
+	for _, suffix := range keep {
+		writeFile(t, path+suffix, saved[suffix])
+	}
+	return path
+}
+
+// folderState is every file in a folder: its bytes and modification time.
+func folderState(t *testing.T, dir string) map[string]fileState {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]fileState{}
+	for _, e := range entries {
+		out[e.Name()] = readFileState(t, filepath.Join(dir, e.Name()))
+	}
+	return out
+}
+
+// sameFolder fails the test when a file of the folder was added, removed
+// or changed since before.
+func sameFolder(t *testing.T, what string, before, after map[string]fileState) {
+	t.Helper()
+	for name, b := range before {
+		a, ok := after[name]
+		switch {
+		case !ok:
+			t.Errorf("%s removed %s", what, name)
+		case !bytes.Equal(a.data, b.data) || !a.mtime.Equal(b.mtime):
+			t.Errorf("%s changed %s", what, name)
+		}
+	}
+	for name := range after {
+		if _, ok := before[name]; !ok {
+			t.Errorf("%s created %s", what, name)
+		}
+	}
+}
+
+// TestReadsLeaveWALStoreAlone: a store in WAL mode, as another program
+// leaves it (a WAL file with or without its -shm index, neither, or that
+// program still holding them open), is read without a byte of any file in
+// its folder changing, nor a file appearing (SQLite creates or writes the
+// -shm index, and an empty -wal file, for any connection that reads it,
+// a read-only one included): with Open, OpenReadOnly and CheckFile. The
+// reads see what was committed, the WAL included. Lazuli's first write
+// then leaves WAL mode.
+func TestReadsLeaveWALStoreAlone(t *testing.T) {
+	ctx := context.Background()
+	for _, kind := range []string{"no index", "index", "clean", "live"} {
+		t.Run(kind, func(t *testing.T) {
+			path := walFixture(t, kind)
+			dir := filepath.Dir(path)
+			before := folderState(t, dir)
+			for name, open := range map[string]func(context.Context, string, ...Option) (*Store, error){
+				"Open": Open, "OpenReadOnly": OpenReadOnly,
+			} {
+				s, err := open(ctx, path)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if sessions := readAll(t, s); len(sessions) != 2 {
+					t.Errorf("%s: listed %+v, want 2 sessions", name, sessions)
+				}
+				if err := s.Close(); err != nil {
+					t.Fatal(err)
+				}
+				sameFolder(t, name, before, folderState(t, dir))
+			}
+			r, err := CheckFile(ctx, path)
+			if err != nil || !r.OK() || r.Sessions != 2 || !hasFinding(r, "wal_mode", SeverityInfo) {
+				t.Errorf("CheckFile(%q) = %+v, %v; want OK, 2 sessions, wal_mode", path, r, err)
+			}
+			sameFolder(t, "CheckFile", before, folderState(t, dir))
+			if kind == "live" {
+				return // the other program still has it open
+			}
+			s := mustOpenPath(t, path)
+			mustCreateSession(t, s, "main", "written")
+			for _, suffix := range []string{"-wal", "-shm"} {
+				if fileExists(path + suffix) {
+					t.Errorf("%s is still there after a write", suffix)
+				}
+			}
+			if got := readAll(t, s); len(got) != 3 {
+				t.Errorf("after a write: %d sessions, want 3", len(got))
+			}
+		})
+	}
+}
+
+// TestReadFollowsWALAfterOpen: a store that another program switches to
+// WAL mode after it was opened (and read) is then read through a copy too:
+// its folder stays as that program leaves it, and the reads see its commit.
+func TestReadFollowsWALAfterOpen(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	a := mustCreateSession(t, s, "main", "")
+	mustAppend(t, s, a.ID, UserMessage("one"))
+	if got := readAll(t, s); len(got) != 1 {
+		t.Fatalf("listed %d sessions", len(got))
+	}
+	db, err := sql.Open("sqlite", "file:"+s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, q := range []string{"PRAGMA journal_mode = WAL", "PRAGMA wal_autocheckpoint = 0",
+		"INSERT INTO sessions(worktree, name) VALUES ('main', 'in the WAL')"} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := filepath.Dir(s.Path())
+	before := folderState(t, dir)
+	if got := readAll(t, s); len(got) != 2 {
+		t.Errorf("after the switch to WAL: %d sessions, want 2", len(got))
+	}
+	sameFolder(t, "reading", before, folderState(t, dir))
 }

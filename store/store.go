@@ -66,8 +66,8 @@ type Store struct {
 	db  *sql.DB
 	wdb *sql.DB // the pool for writing: one read-write connection, opened by the first write
 	aux *sql.DB // helper connection for parallel reads; see helper
-	// snapshot is the rolled-back copy db reads while the file's last write
-	// was interrupted (see attach); nil otherwise.
+	// snapshot is the copy db reads while the file's last write was
+	// interrupted or the file is in WAL mode (see attach); nil otherwise.
 	snapshot *interruptedCopy
 	// retired are read pools replaced while a reader may still use them
 	// (see reader), closed by Close, with their copies.
@@ -97,8 +97,11 @@ type Store struct {
 // an empty one. Opening and reading never modify an existing file: reads go
 // through read-only connections, so the journal of an interrupted write is
 // not rolled back (a rolled-back copy is read instead, as by OpenReadOnly)
-// and a WAL file is not checkpointed; the first write does both, and runs
-// the schema script and AZUREAL's migration.
+// and a store in WAL mode (which AZUREAL's format never uses, but another
+// program may have left) is read through a copy with its WAL file, so that
+// no -shm or -wal file is created or changed; the first write rolls back,
+// or checkpoints and leaves WAL mode, and runs the schema script and
+// AZUREAL's migration.
 //
 // A file that is not a usable store (not SQLite, shorter than its header
 // says, or missing the sessions or events table) yields a *FormatError.
@@ -276,7 +279,13 @@ func (s *Store) current(ctx context.Context) bool {
 	if s.snapshot != nil {
 		return s.snapshot.matches(s.path)
 	}
-	if !fileExists(s.path+"-journal") && !fileExists(s.path+"-wal") {
+	if fileExists(s.path + "-wal") {
+		return false // another program's WAL: read a copy (see attach)
+	}
+	if id, ok := fileIDOf(s.path); ok && (!s.seenOK || id != s.seen) && inWAL(s.path) {
+		return false // changed into WAL mode since it was last read
+	}
+	if !fileExists(s.path + "-journal") {
 		return true
 	}
 	var n int
@@ -306,6 +315,16 @@ func (s *Store) attach(ctx context.Context) error {
 	present, err := fileHasData(s.path)
 	if err != nil || !present {
 		return err
+	}
+	if inWAL(s.path) {
+		// Even a read-only connection would create or write the -shm
+		// index (and an empty -wal file): read a copy with its WAL.
+		db, info, err := s.attachCopy(ctx)
+		if err != nil {
+			return err
+		}
+		s.db, s.schema = db, info
+		return nil
 	}
 	db, err := openPool(s.path, true, s.opts.busyTimeout*readerWait)
 	if err != nil {
