@@ -528,10 +528,18 @@ func (sw *sqlWindow) RunSQL(query string) {
 	pw := sw.pw
 	pw.wg.Go(func() {
 		var sources []insight.SQLSource
+		var err error
 		for _, x := range pw.search.insightIndexes(pw.ctx, nil) {
-			sources = append(sources, insight.SQLSource{Store: x.Store().Path(), Index: x.Path()})
+			var src insight.SQLSource
+			if src, err = insight.SQLSourceOf(pw.ctx, x); err != nil {
+				break
+			}
+			sources = append(sources, src)
 		}
-		res, err := insight.RunSQL(pw.ctx, sources, query, sqlLimit, 10*time.Second)
+		var res insight.SQLResult
+		if err == nil {
+			res, err = insight.RunSQL(pw.ctx, sources, query, sqlLimit, 10*time.Second)
+		}
 		fyne.Do(func() {
 			if err != nil {
 				sw.console.SetError(err)

@@ -225,11 +225,15 @@ func runSQL(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer done() // the stores' copies, if any, are read until RunSQL returns
 	var sources []insight.SQLSource
 	for _, x := range xs {
-		sources = append(sources, insight.SQLSource{Store: x.Store().Path(), Index: x.Path()})
+		src, err := insight.SQLSourceOf(ctx, x)
+		if err != nil {
+			return err
+		}
+		sources = append(sources, src)
 	}
-	done() // RunSQL opens every file again, read-only
 	res, err := insight.RunSQL(ctx, sources, rest[0], *limit, sqlBudget)
 	if err != nil {
 		if errors.Is(err, insight.ErrRefused) || errors.Is(err, insight.ErrSQLTooLarge) {

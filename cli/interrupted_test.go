@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"fmt"
 	"os"
@@ -79,63 +80,112 @@ func killWriterMidway(t *testing.T, path, mode string) {
 	}
 }
 
+// folderFiles is every file in dir: its bytes and modification time.
+func folderFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = fmt.Sprintf("%s %x", st.ModTime(), sha256.Sum256(data))
+	}
+	return out
+}
+
+// closeInWAL switches the store at path to WAL mode, commits a session and
+// closes it, as another program that uses WAL mode leaves it: the header
+// says WAL, and there is neither a -wal nor a -shm file.
+func closeInWAL(t *testing.T, path string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	for _, q := range []string{"PRAGMA journal_mode = WAL", "INSERT INTO sessions(worktree, name) VALUES ('main', 'committed in WAL mode')"} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestReadCommandsLeaveInterruptedStore: with a writer killed in the
 // middle of a transaction (a hot journal beside the store), or after
-// committing into a WAL file it never checkpointed, every reading command
-// leaves the store, its modification time and the journal or WAL file as
-// they were, and shows what was committed.
+// committing into a WAL file it never checkpointed (a -wal and a -shm
+// file beside it), or with the store left in WAL mode by a program that
+// closed it, every reading command leaves each file of the store's folder
+// byte for byte as it was (the store, its journal, -wal and -shm files,
+// and their absence: no file appears), and shows what was committed.
 func TestReadCommandsLeaveInterruptedStore(t *testing.T) {
 	for _, tt := range []struct {
-		mode, sidecar string
-		sessions      int // committed
+		mode     string
+		sidecars []string // beside the store
+		sessions int      // committed
 	}{
-		{"journal", "-journal", 1},
-		{"wal", "-wal", 2},
+		{"journal", []string{"-journal"}, 1},
+		{"wal", []string{"-wal", "-shm"}, 2},
+		{"wal-closed", nil, 2},
 	} {
 		t.Run(tt.mode, func(t *testing.T) {
 			dir := t.TempDir()
 			path := makeSearchStore(t, dir, "kept", "the committed answer", "second event")
-			killWriterMidway(t, path, tt.mode)
-			type state struct {
-				data, side []byte
-				mtime      time.Time
+			if tt.mode == "wal-closed" {
+				closeInWAL(t, path)
+			} else {
+				killWriterMidway(t, path, tt.mode)
 			}
-			stateNow := func() state {
-				t.Helper()
-				data, err1 := os.ReadFile(path)
-				side, err2 := os.ReadFile(path + tt.sidecar)
-				st, err3 := os.Stat(path)
-				if err1 != nil || err2 != nil || err3 != nil {
-					t.Fatalf("%v %v %v", err1, err2, err3)
+			folder := filepath.Dir(path)
+			before := folderFiles(t, folder)
+			for _, side := range tt.sidecars {
+				if st, err := os.Stat(path + side); err != nil || st.Size() == 0 {
+					t.Fatalf("%s is missing or empty: nothing interrupted (%v)", side, err)
 				}
-				return state{data, side, st.ModTime()}
 			}
-			before := stateNow()
-			if len(before.side) == 0 {
-				t.Fatalf("%s is empty: nothing interrupted", tt.sidecar)
+			if len(before) != 1+len(tt.sidecars) {
+				t.Fatalf("the folder holds %v, want the store and %v", before, tt.sidecars)
 			}
 			out := filepath.Join(t.TempDir(), "export.md")
 			for _, args := range [][]string{
 				{"ls"}, {"ls", "--json"}, {"show", "1"}, {"show", "1", "--json"}, {"context", "1", "next"},
 				{"search", "committed"}, {"search", "--json", "committed"}, {"dump"}, {"check"},
-				{"export", "1", "-o", out}, {"reindex"},
+				{"export", "1", "-o", out}, {"reindex"}, {"stats"}, {"files"}, {"refs"},
+				{"sql", "SELECT COUNT(*) AS n FROM events WHERE json LIKE '%committed answer%'"},
+				{"sql", "SELECT COUNT(*) AS n FROM s0.sessions"},
+				{"chronicle", "standup", "--agent", "builtin", "--since", "all"},
 			} {
 				code, stdout, errOut := run(t, dir, args...)
 				if code != 0 {
 					t.Fatalf("%v: exit %d: %s", args, code, errOut)
 				}
-				after := stateNow()
-				if !bytes.Equal(before.data, after.data) || !before.mtime.Equal(after.mtime) {
-					t.Fatalf("%v changed the store (mtime %v → %v)", args, before.mtime, after.mtime)
-				}
-				if !bytes.Equal(before.side, after.side) {
-					t.Fatalf("%v changed %s", args, tt.sidecar)
+				after := folderFiles(t, folder)
+				if fmt.Sprint(after) != fmt.Sprint(before) {
+					t.Fatalf("%v changed the store's folder:\n%v\nwas\n%v", args, after, before)
 				}
 				if args[0] == "show" && !strings.Contains(stdout, "the committed answer") {
 					t.Errorf("%v does not show the committed event: %s", args, stdout)
 				}
 				if args[0] == "search" && !strings.Contains(stdout, "committed answer") {
 					t.Errorf("%v does not find the committed event: %s", args, stdout)
+				}
+				if args[0] == "sql" && strings.Contains(args[1], "events") && !strings.Contains(stdout, "n\n1\n") {
+					t.Errorf("%v does not find the committed event: %q", args, stdout)
+				}
+				if args[0] == "sql" && strings.Contains(args[1], "s0.sessions") && !strings.Contains(stdout, fmt.Sprintf("n\n%d\n", tt.sessions)) {
+					t.Errorf("%v: %q, want %d sessions", args, stdout, tt.sessions)
 				}
 			}
 			st, err := store.OpenReadOnly(context.Background(), path)

@@ -52,6 +52,23 @@ var ErrSQLTooLarge = errors.New("query stopped")
 type SQLSource struct {
 	Store string // the store's path
 	Index string // its insight index's path
+	// File is the file to read the store's events from when it is not
+	// Store: the copy the store's own reads go to while its last write is
+	// interrupted or it is in WAL mode (see SQLSourceOf).
+	File string
+}
+
+// SQLSourceOf returns the SQLSource of x, which reads its store where the
+// store's own reads go (store.Store.ReadPath): a store with a hot journal
+// or in WAL mode is read through a copy, so that the query changes no file
+// beside it and reads what was committed. The copy lasts while x's store
+// is open.
+func SQLSourceOf(ctx context.Context, x *Index) (SQLSource, error) {
+	file, err := x.Store().ReadPath(ctx)
+	if err != nil {
+		return SQLSource{}, err
+	}
+	return SQLSource{Store: x.Store().Path(), Index: x.Path(), File: file}, nil
 }
 
 // SQLResult is a query's answer: the JSON shape of `lazuli sql --json`.
@@ -277,7 +294,11 @@ func setupViews(ctx context.Context, conn *sql.Conn, sources []SQLSource) error 
 	parts := map[string][]string{}
 	for i, src := range sources {
 		st, ix := fmt.Sprintf("s%d", i), fmt.Sprintf("x%d", i)
-		for _, a := range []struct{ path, name string }{{src.Store, st}, {src.Index, ix}} {
+		file := src.File
+		if file == "" {
+			file = src.Store
+		}
+		for _, a := range []struct{ path, name string }{{file, st}, {src.Index, ix}} {
 			if _, err := conn.ExecContext(ctx, "ATTACH DATABASE ? AS "+a.name, roURI(a.path)); err != nil {
 				return fmt.Errorf("open %s read-only: %w", a.path, err)
 			}

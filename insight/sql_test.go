@@ -2,7 +2,12 @@ package insight
 
 import (
 	"context"
+	"crypto/sha256"
+	"database/sql"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -43,5 +48,57 @@ func TestRunSQLStopsLargeValues(t *testing.T) {
 				t.Fatalf("RunSQL(%q) = %v, want ErrSQLTooLarge saying %q on one line", tt.query, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestSQLSourceOfReadsWhatStoreReads: over a store another program left
+// in WAL mode with commits only in its WAL file, RunSQL (through
+// SQLSourceOf) sees those commits and changes no file in the store's
+// folder: it reads the copy the store reads, not the file, which any
+// SQLite connection would give a -shm index.
+func TestSQLSourceOfReadsWhatStoreReads(t *testing.T) {
+	ctx := context.Background()
+	st := mustOpenStore(t)
+	fill(t, st, 1, 1)
+	path := st.Path()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	for _, q := range []string{"PRAGMA journal_mode = WAL", "PRAGMA wal_autocheckpoint = 0",
+		"INSERT INTO sessions(worktree, name) VALUES ('main', 'in the WAL')"} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x := mustIndex(t, st)
+	folder := func() string {
+		entries, err := os.ReadDir(filepath.Dir(path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range entries {
+			data, err := os.ReadFile(filepath.Join(filepath.Dir(path), e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%s %x", e.Name(), sha256.Sum256(data)))
+		}
+		return strings.Join(out, "\n")
+	}
+	before := folder()
+	src, err := SQLSourceOf(ctx, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := RunSQL(ctx, []SQLSource{src}, "SELECT COUNT(*) FROM s0.sessions", 10, time.Hour)
+	if err != nil || len(res.Rows) != 1 || fmt.Sprint(res.Rows[0][0]) != "2" {
+		t.Errorf("RunSQL = %+v, %v; want 2 sessions", res, err)
+	}
+	if after := folder(); after != before {
+		t.Errorf("RunSQL changed the store's folder:\n%s\nwas\n%s", after, before)
 	}
 }

@@ -212,6 +212,27 @@ func (s *Store) Close() error {
 // Path returns the absolute path of the store file.
 func (s *Store) Path() string { return s.path }
 
+// ReadPath returns the file this Store's reads go to: the store's own
+// file or, while its last write is interrupted or it is in WAL mode, the
+// copy read instead (see Open), which stays until Close. A connection of
+// another package that must read the store as the Store does, changing no
+// file beside it, opens this path read-only (mode=ro). It is "" while
+// there is no store file.
+func (s *Store) ReadPath(ctx context.Context) (string, error) {
+	if _, _, err := s.reader(ctx); err != nil {
+		return "", err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.db == nil:
+		return "", nil
+	case s.snapshot != nil:
+		return s.snapshot.path, nil
+	}
+	return s.path, nil
+}
+
 // ReadOnly reports whether the store was opened with OpenReadOnly.
 func (s *Store) ReadOnly() bool { return s.readOnly }
 
