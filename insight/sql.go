@@ -117,9 +117,15 @@ var Examples = []struct{ Title, Query string }{
 	{"Bash commands of a session", "SELECT seq, json_extract(json, '$.ToolCall.input.command') FROM events WHERE session_id = 1 AND kind = 'ToolCall'"},
 }
 
+// decodeHook, when set (by tests), runs at each call of decode().
+var decodeHook atomic.Pointer[func()]
+
 // decodeFunc is the decode() SQL function: a stored payload (zstd frame or
 // plain JSON) to its JSON text; NULL when it cannot be decoded.
 func decodeFunc(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+	if hook := decodeHook.Load(); hook != nil {
+		(*hook)()
+	}
 	var data []byte
 	switch v := args[0].(type) {
 	case []byte:
@@ -160,6 +166,12 @@ func roURI(path string) string {
 // there were more), and the query is interrupted after budget. A value
 // larger than MaxSQLValue or an answer larger than MaxSQLResult stops the
 // query with ErrSQLTooLarge.
+//
+// RunSQL returns by twice the budget whatever the query does: SQLite looks
+// at an interruption only between steps of its program, and one step (a
+// function call on a large value, several in one row) can outlast the
+// budget; such a query is left to end on its own, interrupted, on its own
+// connection.
 func RunSQL(ctx context.Context, sources []SQLSource, query string, limit int, budget time.Duration) (SQLResult, error) {
 	if strings.TrimSpace(query) == "" {
 		return SQLResult{}, errors.New("empty query")
@@ -167,6 +179,31 @@ func RunSQL(ctx context.Context, sources []SQLSource, query string, limit int, b
 	if len(sources) == 0 {
 		return SQLResult{}, errors.New("no store to query")
 	}
+	type answer struct {
+		res SQLResult
+		err error
+	}
+	qctx, cancel := context.WithCancel(ctx)
+	defer cancel() // interrupts a query left running
+	done := make(chan answer, 1)
+	go func() {
+		res, err := runSQL(qctx, sources, query, limit, budget)
+		done <- answer{res, err}
+	}()
+	wait := time.NewTimer(2 * budget)
+	defer wait.Stop()
+	select {
+	case a := <-done:
+		return a.res, a.err
+	case <-wait.C:
+		return SQLResult{}, fmt.Errorf("query interrupted after %s", budget)
+	case <-ctx.Done():
+		return SQLResult{}, ctx.Err()
+	}
+}
+
+// runSQL is RunSQL's work, on a goroutine of its own.
+func runSQL(ctx context.Context, sources []SQLSource, query string, limit int, budget time.Duration) (SQLResult, error) {
 	var locked atomic.Bool
 	var denied atomic.Value // the first refused action
 	d := &sqlite.Driver{}

@@ -102,3 +102,32 @@ func TestSQLSourceOfReadsWhatStoreReads(t *testing.T) {
 		t.Errorf("RunSQL changed the store's folder:\n%s\nwas\n%s", after, before)
 	}
 }
+
+// TestRunSQLReturnsByTwiceTheBudget: a query stuck inside one step of
+// SQLite's program, where no interruption is looked at (here decode(),
+// held by the test; in life a function call on a large value), does not
+// hold RunSQL past twice its budget: it says the query was interrupted.
+func TestRunSQLReturnsByTwiceTheBudget(t *testing.T) {
+	st := mustOpenStore(t)
+	fill(t, st, 1, 1)
+	x := mustIndex(t, st)
+	release := make(chan struct{})
+	hold := func() { <-release }
+	decodeHook.Store(&hold)
+	defer decodeHook.Store(nil)
+	defer close(release)
+	returned := make(chan error, 1)
+	go func() {
+		_, err := RunSQL(context.Background(), []SQLSource{{Store: st.Path(), Index: x.Path()}},
+			"SELECT decode(data) FROM s0.events", 10, 10*time.Millisecond)
+		returned <- err
+	}()
+	select {
+	case err := <-returned:
+		if err == nil || !strings.Contains(err.Error(), "interrupted after 10ms") {
+			t.Errorf("RunSQL = %v, want interrupted after 10ms", err)
+		}
+	case <-time.After(time.Minute): // the query is held for ever: only a RunSQL that does not wait for it returns
+		t.Fatal("RunSQL waited for a query stuck in one step")
+	}
+}
