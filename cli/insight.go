@@ -17,6 +17,10 @@ import (
 // sqlBudget is how long `lazuli sql` lets a query run.
 const sqlBudget = 10 * time.Second
 
+// sqlMemory is how much memory `lazuli sql` lets a query add: the process
+// runs it alone (see insight.WithMemoryLimit).
+const sqlMemory = 256 << 20
+
 // openInsight opens the selected stores read-only and brings each one's
 // insight index up to date.
 func openInsight(ctx context.Context, env *Env, sel *storeSelection) ([]*insight.Index, func(), error) {
@@ -234,7 +238,7 @@ func runSQL(ctx context.Context, env *Env, args []string) error {
 		}
 		sources = append(sources, src)
 	}
-	res, err := insight.RunSQL(ctx, sources, rest[0], *limit, sqlBudget)
+	res, err := insight.RunSQL(ctx, sources, rest[0], *limit, sqlBudget, insight.WithMemoryLimit(sqlMemory))
 	if err != nil {
 		if errors.Is(err, insight.ErrRefused) || errors.Is(err, insight.ErrSQLTooLarge) {
 			return fmt.Errorf("%s", project.OneLine(err))

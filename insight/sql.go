@@ -45,7 +45,8 @@ var sqlLimits = []struct{ id, value int }{
 var ErrRefused = errors.New("refused: lazuli sql is read-only")
 
 // ErrSQLTooLarge reports a RunSQL query stopped for what it would
-// allocate: a value over MaxSQLValue or an answer over MaxSQLResult.
+// allocate: a value over MaxSQLValue, an answer over MaxSQLResult, or more
+// memory than WithMemoryLimit allows.
 var ErrSQLTooLarge = errors.New("query stopped")
 
 // SQLSource is one store and its insight index, for RunSQL.
@@ -172,12 +173,16 @@ func roURI(path string) string {
 // function call on a large value, several in one row) can outlast the
 // budget; such a query is left to end on its own, interrupted, on its own
 // connection.
-func RunSQL(ctx context.Context, sources []SQLSource, query string, limit int, budget time.Duration) (SQLResult, error) {
+func RunSQL(ctx context.Context, sources []SQLSource, query string, limit int, budget time.Duration, opts ...SQLOption) (SQLResult, error) {
 	if strings.TrimSpace(query) == "" {
 		return SQLResult{}, errors.New("empty query")
 	}
 	if len(sources) == 0 {
 		return SQLResult{}, errors.New("no store to query")
+	}
+	var o sqlOptions
+	for _, opt := range opts {
+		opt(&o)
 	}
 	type answer struct {
 		res SQLResult
@@ -192,15 +197,48 @@ func RunSQL(ctx context.Context, sources []SQLSource, query string, limit int, b
 	}()
 	wait := time.NewTimer(2 * budget)
 	defer wait.Stop()
-	select {
-	case a := <-done:
-		return a.res, a.err
-	case <-wait.C:
-		return SQLResult{}, fmt.Errorf("query interrupted after %s", budget)
-	case <-ctx.Done():
-		return SQLResult{}, ctx.Err()
+	watch := time.NewTicker(memoryPoll)
+	defer watch.Stop()
+	base := int64(0) // no watch
+	if o.memory > 0 {
+		base = residentBytes()
+	}
+	for {
+		select {
+		case a := <-done:
+			return a.res, a.err
+		case <-wait.C:
+			return SQLResult{}, fmt.Errorf("query interrupted after %s", budget)
+		case <-ctx.Done():
+			return SQLResult{}, ctx.Err()
+		case <-watch.C:
+			if base > 0 && residentBytes()-base > o.memory {
+				return SQLResult{}, fmt.Errorf("%w: it needs more than %s of memory", ErrSQLTooLarge, megabytes(o.memory))
+			}
+		}
 	}
 }
+
+// SQLOption changes how RunSQL runs a query.
+type SQLOption func(*sqlOptions)
+
+type sqlOptions struct {
+	memory int64 // see WithMemoryLimit; 0 for none
+}
+
+// WithMemoryLimit has RunSQL stop a query that adds more than n bytes to
+// the process's resident memory (read where the system says it: Linux),
+// returning ErrSQLTooLarge and leaving the query interrupted. SQLite's own
+// heap limit is not available (modernc's build keeps no memory
+// statistics), and SQLITE_LIMIT_LENGTH bounds one value, not a row of
+// several. The whole process's memory counts, so only a process that runs
+// the query alone should set it (`lazuli sql`), not the window.
+func WithMemoryLimit(n int64) SQLOption {
+	return func(o *sqlOptions) { o.memory = n }
+}
+
+// memoryPoll is how often RunSQL looks at the process's memory.
+const memoryPoll = 10 * time.Millisecond
 
 // runSQL is RunSQL's work, on a goroutine of its own.
 func runSQL(ctx context.Context, sources []SQLSource, query string, limit int, budget time.Duration) (SQLResult, error) {

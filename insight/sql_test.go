@@ -131,3 +131,19 @@ func TestRunSQLReturnsByTwiceTheBudget(t *testing.T) {
 		t.Fatal("RunSQL waited for a query stuck in one step")
 	}
 }
+
+// TestRunSQLMemoryLimit: a row of many large values, each within
+// MaxSQLValue, stops with ErrSQLTooLarge once the process's memory has
+// grown by more than WithMemoryLimit, before SQLite has made the whole row
+// (the answer's own cap would only see it after).
+func TestRunSQLMemoryLimit(t *testing.T) {
+	st := mustOpenStore(t)
+	fill(t, st, 1, 1)
+	x := mustIndex(t, st)
+	sources := []SQLSource{{Store: st.Path(), Index: x.Path()}}
+	q := "SELECT " + strings.Repeat("printf('%.*c', 30000000, 'x'), ", 20) + "1"
+	_, err := RunSQL(context.Background(), sources, q, 10, time.Hour, WithMemoryLimit(256<<20))
+	if !errors.Is(err, ErrSQLTooLarge) || !strings.Contains(err.Error(), "more than 256 MB of memory") {
+		t.Fatalf("RunSQL(%q) = %v, want ErrSQLTooLarge for memory", q, err)
+	}
+}
