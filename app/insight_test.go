@@ -2,7 +2,11 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
+	"database/sql"
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -190,5 +194,57 @@ func TestSessionInsightAndRecentEdits(t *testing.T) {
 	pw.shown.OpenRef(views.RefChip{Kind: "branch", Value: "topic"})
 	if got := pw.ui.fa.Clipboard().Content(); got != "topic" {
 		t.Errorf("clipboard %q", got)
+	}
+}
+
+// TestSQLConsoleLimits: the window's SQL console stops a query that would
+// make a value of hundreds of megabytes with a one-line reason, and reads
+// a store that another program switched to WAL mode without changing a
+// file of its folder.
+func TestSQLConsoleLimits(t *testing.T) {
+	pw, wts, ctx := insightWindow(t)
+	sw := &sqlWindow{pw: pw}
+	sw.console = views.NewSQLConsole(sw, nil, nil)
+	sw.RunSQL("SELECT hex(zeroblob(250000000))")
+	pw.wg.Wait()
+	if st := sw.console.Status(); !strings.HasPrefix(st, "query stopped: a value larger than") || strings.Contains(st, "\n") {
+		t.Errorf("console status %q, want query stopped: a value larger than…", st)
+	}
+	db, err := sql.Open("sqlite", "file:"+wts[0].StorePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	for _, q := range []string{"PRAGMA journal_mode = WAL", "PRAGMA wal_autocheckpoint = 0",
+		"INSERT INTO sessions(worktree, name) VALUES ('main', 'in the WAL')"} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	folder := func() string {
+		dir := filepath.Dir(wts[0].StorePath)
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range entries {
+			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%s %x", e.Name(), sha256.Sum256(data)))
+		}
+		return strings.Join(out, "\n")
+	}
+	before := folder()
+	sw.RunSQL("SELECT COUNT(*) FROM events")
+	pw.wg.Wait()
+	if st := sw.console.Status(); strings.Contains(st, "query") || strings.Contains(st, "sql:") {
+		t.Errorf("console status %q after a good query", st)
+	}
+	if after := folder(); after != before {
+		t.Errorf("the console changed the store's folder:\n%s\nwas\n%s", after, before)
 	}
 }
