@@ -158,10 +158,11 @@ func roURI(path string) string {
 	return (&url.URL{Scheme: "file", Path: path, RawQuery: "mode=ro"}).String()
 }
 
-// RunSQL runs one query, read-only, over the sources: each store and index
-// is attached read-only (mode=ro) to an in-memory database that holds the
-// documented views, then an authorizer that allows only SELECT, reads,
-// functions and recursive queries is switched on for the user's statement:
+// RunSQL runs one query, read-only, over the sources: each store (its File,
+// when set: see SQLSourceOf) and index is attached read-only (mode=ro) to
+// an in-memory database that holds the documented views, then an
+// authorizer that allows only SELECT, reads, functions and recursive
+// queries is switched on for the user's statement:
 // writes, ATTACH, CREATE (temp included), PRAGMA, VACUUM and the like are
 // refused with ErrRefused. At most limit rows are returned (Truncated says
 // there were more), and the query is interrupted after budget. A value
@@ -197,11 +198,12 @@ func RunSQL(ctx context.Context, sources []SQLSource, query string, limit int, b
 	}()
 	wait := time.NewTimer(2 * budget)
 	defer wait.Stop()
-	watch := time.NewTicker(memoryPoll)
-	defer watch.Stop()
-	base := int64(0) // no watch
-	if o.memory > 0 {
-		base = residentBytes()
+	var watch <-chan time.Time // nil: memory is not watched
+	base := residentBytes()
+	if o.memory > 0 && base > 0 {
+		tick := time.NewTicker(memoryPoll)
+		defer tick.Stop()
+		watch = tick.C
 	}
 	for {
 		select {
@@ -211,8 +213,8 @@ func RunSQL(ctx context.Context, sources []SQLSource, query string, limit int, b
 			return SQLResult{}, fmt.Errorf("query interrupted after %s", budget)
 		case <-ctx.Done():
 			return SQLResult{}, ctx.Err()
-		case <-watch.C:
-			if base > 0 && residentBytes()-base > o.memory {
+		case <-watch:
+			if residentBytes()-base > o.memory {
 				return SQLResult{}, fmt.Errorf("%w: it needs more than %s of memory", ErrSQLTooLarge, megabytes(o.memory))
 			}
 		}
