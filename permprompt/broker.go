@@ -2,8 +2,8 @@
 // server that claude asks (`lazuli mcp-permissions`, package mcpserve) to
 // the Lazuli that runs the agent (the window or `lazuli run`), over a unix
 // socket in a private folder (mode 0700) that only that Lazuli listens
-// on. One request per connection: a JSON line each way. It imports
-// nothing of Lazuli's and no GUI.
+// on. One request per connection: a JSON line each way, the request at
+// most MaxRequest bytes. It imports nothing of Lazuli's and no GUI.
 package permprompt
 
 import (
@@ -15,6 +15,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -74,9 +76,20 @@ type Broker struct {
 // to the MCP server (its --socket flag wins).
 const SocketEnv = "LAZULI_PERMISSION_SOCKET"
 
-// Listen starts a broker on a new socket in a new private folder.
+// MaxRequest is the longest request line the broker reads: a longer one
+// is answered with a deny, and the broker never holds more than this of it.
+const MaxRequest = 1 << 20
+
+// dirPrefix starts the name of a broker's folder in the temporary folder:
+// lazuli-perm-<pid>-<random>, pid being the process that listens in it.
+const dirPrefix = "lazuli-perm-"
+
+// Listen starts a broker on a new socket in a new private folder. It first
+// removes the folders of brokers whose process is gone (a run that was
+// killed could not remove its own).
 func Listen(handle Handler) (*Broker, error) {
-	dir, err := os.MkdirTemp("", "lazuli-perm-")
+	RemoveStale(os.TempDir())
+	dir, err := os.MkdirTemp("", dirPrefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return nil, fmt.Errorf("permission socket: %w", err)
 	}
@@ -127,13 +140,78 @@ func (b *Broker) accept() {
 	}
 }
 
+// RemoveStale removes the broker folders in tmp that are provably left
+// over: owned by this user, named for a process that is gone. The folder
+// of a live run, another user's, or one whose process cannot be told
+// (no pid in its name, or a system without a liveness check) is kept.
+func RemoveStale(tmp string) {
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		return // nothing to clean where nothing can be read
+	}
+	for _, e := range entries {
+		pid, ok := stalePID(e.Name())
+		if !ok || !e.IsDir() || pid == os.Getpid() || !ownedByMe(e) || processAlive(pid) {
+			continue
+		}
+		// Best effort: a folder another run removes at the same time is gone anyway.
+		_ = os.RemoveAll(filepath.Join(tmp, e.Name()))
+	}
+}
+
+// stalePID is the pid in a broker folder's name lazuli-perm-<pid>-<random>.
+func stalePID(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, dirPrefix)
+	if !ok {
+		return 0, false
+	}
+	digits, _, ok := strings.Cut(rest, "-")
+	if !ok {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(digits)
+	return pid, err == nil && pid > 0
+}
+
+// errTooLong is readLine's answer to a line longer than its limit.
+var errTooLong = errors.New("line too long")
+
+// readLine reads one line of at most max bytes, its newline included. A
+// longer line is read to its end and discarded, so the asker, still
+// writing, gets the answer; readLine then returns errTooLong.
+func readLine(br *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	tooLong := false
+	for {
+		frag, err := br.ReadSlice('\n')
+		if !tooLong && len(line)+len(frag) > max {
+			tooLong, line = true, nil
+		}
+		if !tooLong {
+			line = append(line, frag...)
+		}
+		switch {
+		case err == nil && tooLong:
+			return nil, errTooLong
+		case err == nil:
+			return line, nil
+		case !errors.Is(err, bufio.ErrBufferFull):
+			return nil, err
+		}
+	}
+}
+
 // serve answers the one request of conn. The handler's context ends when
 // the broker closes or the asker hangs up (claude gave up on the prompt).
 func (b *Broker) serve(conn net.Conn) {
 	defer conn.Close()
 	br := bufio.NewReader(conn)
 	var req Request
-	line, err := br.ReadBytes('\n')
+	line, err := readLine(br, MaxRequest)
+	if errors.Is(err, errTooLong) {
+		_ = writeLine(conn, Deny(fmt.Sprintf("Lazuli denies a permission request longer than %d bytes", MaxRequest)))
+		return
+	}
 	if err != nil {
 		return
 	}
