@@ -39,6 +39,7 @@ type Option func(*options)
 
 type options struct {
 	busyTimeout time.Duration
+	firstWrite  func()
 }
 
 // WithBusyTimeout sets how long operations wait for another connection's
@@ -46,6 +47,15 @@ type options struct {
 // is DefaultBusyTimeout.
 func WithBusyTimeout(d time.Duration) Option {
 	return func(o *options) { o.busyTimeout = d }
+}
+
+// WithFirstWrite calls fn once, when the Store's first write has opened
+// its file for writing (creating it when missing), before that write
+// runs: the moment the user's folder first holds a store Lazuli writes.
+// fn runs on the writing goroutine, without the Store's lock, and must not
+// use the Store.
+func WithFirstWrite(fn func()) Option {
+	return func(o *options) { o.firstWrite = fn }
 }
 
 // Store is one worktree's session store file. It is safe for concurrent use

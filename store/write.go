@@ -93,18 +93,29 @@ func (s *Store) writer(ctx context.Context, create bool) (*sql.DB, error) {
 	if err := s.verify(ctx); err != nil {
 		return nil, err
 	}
+	wdb, first, err := s.attachWriter(ctx, create)
+	if first && s.opts.firstWrite != nil {
+		s.opts.firstWrite()
+	}
+	return wdb, err
+}
+
+// attachWriter returns the pool for writing, opening it (first) when this
+// is the Store's first write.
+func (s *Store) attachWriter(ctx context.Context, create bool) (wdb *sql.DB, first bool, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return nil, errClosed
+		return nil, false, errClosed
 	}
 	if s.wdb == nil {
 		if err := s.attachForWrite(ctx, create); err != nil {
-			return nil, err
+			return nil, false, err
 		}
+		first = true
 	}
 	s.followFile()
-	return s.wdb, nil
+	return s.wdb, first, nil
 }
 
 // verify runs PRAGMA quick_check on the file once per Store, before its
