@@ -20,8 +20,9 @@ func ResolveProject(path string) ([]Worktree, error) { return project.Resolve(pa
 // sits in, when that folder is a worktree.
 func branchOfStore(storePath string) string { return project.BranchOfStore(storePath) }
 
-// excludeStore keeps a writable store out of git (project.ExcludeStore); a
-// failure is logged, never in the way of the store.
+// excludeStore keeps a store out of git (project.ExcludeStore), called
+// when a window's first write creates it (store.WithFirstWrite); a failure
+// is logged, never in the way of the store.
 func excludeStore(path string) {
 	if err := project.ExcludeStore(path); err != nil {
 		log.Printf("keep %s out of git: %v", path, err)

@@ -33,19 +33,20 @@ func (ss *storeSet) open(path string) (*store.Store, error) {
 		return st, nil
 	}
 	pw := ss.pw
-	open := store.Open
+	var st *store.Store
+	var err error
 	if pw.readOnly {
-		open = store.OpenReadOnly
+		st, err = store.OpenReadOnly(pw.ctx, path)
+	} else {
+		// Opening to look writes nothing, in the store or in git: the
+		// store is kept out of git when the first write creates it.
+		st, err = store.Open(pw.ctx, path, store.WithFirstWrite(func() { excludeStore(path) }))
 	}
-	st, err := open(pw.ctx, path)
 	if err != nil {
 		return nil, err
 	}
 	st.SetKeepFullText(pw.keepFullText())
 	ss.stores[path] = st
-	if !pw.readOnly {
-		pw.wg.Go(func() { excludeStore(path) })
-	}
 	return st, nil
 }
 
