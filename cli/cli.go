@@ -218,17 +218,15 @@ func openStore(ctx context.Context, env *Env, p string) (*store.Store, error) {
 }
 
 // openWritable opens the store at path for reading and lazy writing, and
-// keeps it out of git (project.ExcludeStore): a failure there is a warning,
-// never in the way of the store.
+// keeps it out of git (project.ExcludeStore) when its first write creates
+// it: opening to look writes nothing. A failure to keep it out is a
+// warning, never in the way of the store.
 func openWritable(ctx context.Context, env *Env, path string) (*store.Store, error) {
-	st, err := store.Open(ctx, path)
-	if err != nil {
-		return nil, err
-	}
-	if err := project.ExcludeStore(path); err != nil {
-		fmt.Fprintf(env.Stderr, "lazuli: warning: keep %s out of git: %v\n", path, err)
-	}
-	return st, nil
+	return store.Open(ctx, path, store.WithFirstWrite(func() {
+		if err := project.ExcludeStore(path); err != nil {
+			fmt.Fprintf(env.Stderr, "lazuli: warning: keep %s out of git: %v\n", path, err)
+		}
+	}))
 }
 
 // openExisting opens a store that must already exist: for reading and
