@@ -255,13 +255,21 @@ func scanRoot(ctx context.Context, root *Root, cache *previewCache, skipped *[]S
 			}
 			return nil
 		}
+		transcript := strings.HasSuffix(d.Name(), ".jsonl")
 		if d.IsDir() {
 			if depth(root.Path, path) > maxNativeDepth {
 				return fs.SkipDir
 			}
+			if transcript && path != root.Path {
+				items = append(items, item{path: path, skip: "a folder, not a transcript file"})
+			}
 			return nil
 		}
-		if !d.Type().IsRegular() || !strings.HasSuffix(d.Name(), ".jsonl") {
+		if !transcript {
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			items = append(items, item{path: path, skip: irregularReason(path, d.Type())})
 			return nil
 		}
 		n, ok := cache.cached(root.Agent, root.Path, path, d)

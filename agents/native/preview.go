@@ -32,7 +32,7 @@ const (
 
 // previewFile previews one transcript file of agent under root.
 func previewFile(agent, root, path string) (Session, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return Session{}, fmt.Errorf("cannot read it: %s", errReason(err))
 	}

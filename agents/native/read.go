@@ -87,7 +87,7 @@ func fileState(n Session, records map[store.NativeKey]store.NativeImport) State 
 	if n.unchangedSince(rec) {
 		return StateUpToDate
 	}
-	f, err := os.Open(n.Path)
+	f, err := openRegular(n.Path)
 	if err != nil {
 		return StateUnreadable
 	}
@@ -179,7 +179,7 @@ type nativeRead struct {
 // messages pair up across the boundary. A last line without its newline is
 // being written: it is left for the next import.
 func readNative(ctx context.Context, n Session, prev *store.NativeImport, opts parse.Options) (nativeRead, error) {
-	f, err := os.Open(n.Path)
+	f, err := openRegular(n.Path)
 	if err != nil {
 		return nativeRead{}, err
 	}
