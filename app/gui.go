@@ -40,7 +40,12 @@ func Run(ctx context.Context, cfg Config) error {
 	ui := &gui{ctx: ctx, fa: fyneapp.NewWithID(AppID)}
 	ui.fa.SetIcon(assets.Icon)
 	ui.fa.Settings().SetTheme(views.Theme{})
-	pw := ui.openMain(cfg, title, wts)
+	pw := newProjectWindow(ui, title, wts, false)
+	ui.setupMainWindow(pw, !cfg.Demo && cfg.Link.Session == 0)
+	if cfg.Demo {
+		pw.shown.SelectSession(views.SessionRef{StorePath: wts[0].StorePath, ID: demoFeaturedID})
+	}
+	pw.shown.openLink(cfg.Link)
 	go func() {
 		<-ctx.Done()
 		fyne.Do(ui.fa.Quit)
@@ -48,20 +53,6 @@ func Run(ctx context.Context, cfg Config) error {
 	ui.fa.Lifecycle().SetOnStarted(func() { fitToScreen(pw.win) })
 	pw.win.ShowAndRun()
 	return nil
-}
-
-// openMain builds the project window of cfg on wts, at the session its
-// deep link names (or the demo's, or the last one shown). Opening writes
-// nothing: no store, no .azureal folder, no line in git's info/exclude,
-// until the user does something that writes.
-func (ui *gui) openMain(cfg Config, title string, wts []Worktree) *projectWindow {
-	pw := newProjectWindow(ui, title, wts, false)
-	ui.setupMainWindow(pw, !cfg.Demo && cfg.Link.Session == 0)
-	if cfg.Demo {
-		pw.shown.SelectSession(views.SessionRef{StorePath: wts[0].StorePath, ID: demoFeaturedID})
-	}
-	pw.shown.openLink(cfg.Link)
-	return pw
 }
 
 // projectFor resolves the worktrees to show and the window title.

@@ -40,16 +40,18 @@ func TestOpenWritesNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wts, title, cleanup, err := projectFor(context.Background(), cfg)
+			wts, _, cleanup, err := projectFor(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer cleanup()
-			pw := (&gui{ctx: context.Background(), fa: fa}).openMain(cfg, title, wts)
-			// What the window started on opening runs on its goroutines;
-			// do its reads here too, so they are done before it closes
-			// (close waits for the rest).
+			// The window as Run builds it, without the parts that need a
+			// display driver's single UI thread (newProjectWindow's
+			// backend detection): its list, and the link's session.
+			pw := testWindow(t, fa, wts...)
 			pw.list.refreshList()
+			pw.shown.openLink(cfg.Link)
+			pw.wg.Wait()
 			st, err := pw.store(wts[0].StorePath)
 			if err != nil {
 				t.Fatal(err)
