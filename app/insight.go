@@ -523,22 +523,18 @@ func (tl *toolWindows) showSQLConsole() {
 const sqlLimit = 5000
 
 // RunSQL runs the console's query in the background over every store of
-// the window.
+// the window, in a child process (sqlchild.go).
 func (sw *sqlWindow) RunSQL(query string) {
 	pw := sw.pw
 	pw.wg.Go(func() {
-		var sources []insight.SQLSource
-		var err error
+		var stores []string
 		for _, x := range pw.search.insightIndexes(pw.ctx, nil) {
-			var src insight.SQLSource
-			if src, err = insight.SQLSourceOf(pw.ctx, x); err != nil {
-				break
-			}
-			sources = append(sources, src)
+			stores = append(stores, x.Store().Path())
 		}
+		argv, err := sqlChild()
 		var res insight.SQLResult
 		if err == nil {
-			res, err = insight.RunSQL(pw.ctx, sources, query, sqlLimit, 10*time.Second)
+			res, err = runSQLChild(pw.ctx, argv, stores, query, sqlLimit)
 		}
 		fyne.Do(func() {
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -202,6 +203,7 @@ func TestSessionInsightAndRecentEdits(t *testing.T) {
 // a store that another program switched to WAL mode without changing a
 // file of its folder.
 func TestSQLConsoleLimits(t *testing.T) {
+	t.Setenv(asCLIEnv, "1") // the console's child process is this test binary
 	pw, wts, ctx := insightWindow(t)
 	sw := &sqlWindow{pw: pw}
 	sw.console = views.NewSQLConsole(sw, nil, nil)
@@ -209,6 +211,18 @@ func TestSQLConsoleLimits(t *testing.T) {
 	pw.wg.Wait()
 	if st := sw.console.Status(); !strings.HasPrefix(st, "query stopped: a value larger than") || strings.Contains(st, "\n") {
 		t.Errorf("console status %q, want query stopped: a value larger than…", st)
+	}
+	// Five values of 60 MB each in one row: the child stops the query (by
+	// its memory or by the answer's size), and none of it is allocated in
+	// the window's process.
+	hwm := highWaterMark(t)
+	sw.RunSQL("SELECT " + strings.Repeat("printf('%.*c', 60000000, 'x'), ", 4) + "printf('%.*c', 60000000, 'y')")
+	pw.wg.Wait()
+	if st := sw.console.Status(); !strings.HasPrefix(st, "query stopped:") || strings.Contains(st, "\n") {
+		t.Errorf("console status %q, want query stopped: …", st)
+	}
+	if grew := highWaterMark(t) - hwm; grew > 100<<20 {
+		t.Errorf("the window's process grew by %d MB running the query; it belongs to the child", grew>>20)
 	}
 	db, err := sql.Open("sqlite", "file:"+wts[0].StorePath)
 	if err != nil {
@@ -247,4 +261,24 @@ func TestSQLConsoleLimits(t *testing.T) {
 	if after := folder(); after != before {
 		t.Errorf("the console changed the store's folder:\n%s\nwas\n%s", after, before)
 	}
+}
+
+// highWaterMark is this process's peak resident memory (VmHWM) in bytes;
+// the test skips where /proc does not say.
+func highWaterMark(t *testing.T) int64 {
+	t.Helper()
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skipf("no /proc/self/status: %v", err)
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err == nil {
+				return kb << 10
+			}
+		}
+	}
+	t.Skip("no VmHWM in /proc/self/status")
+	return 0
 }
