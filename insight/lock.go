@@ -2,10 +2,8 @@ package insight
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"syscall"
 )
 
 // Several processes may bring one store's index up to date at once (two
@@ -15,7 +13,8 @@ import (
 // interleaved would each add the same events and usage rows, and SQLite's
 // busy timeout could run out for the one that waits. So an Update (and the
 // opening, which may start the file over) holds the index's update lock
-// from the first read to the last write: an exclusive flock on a file
+// from the first read to the last write: an exclusive lock (flock, or
+// LockFileEx on Windows) on a file
 // beside the index, which another process's Update waits for. The kernel
 // drops it when its process dies, and it is per open file, so two Index
 // values of one process wait for each other too.
@@ -31,13 +30,12 @@ func lockUpdates(ctx context.Context, path string) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("open the index lock: %w", err)
 	}
-	fd := int(f.Fd())
 	unlock = func() { _ = f.Close() } // closing the file drops its lock
-	if flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+	if lockFile(f, false) == nil {
 		return unlock, nil
 	}
 	done := make(chan error, 1)
-	go func() { done <- flock(fd, syscall.LOCK_EX) }()
+	go func() { done <- lockFile(f, true) }()
 	select {
 	case err := <-done:
 		if err != nil {
@@ -48,15 +46,5 @@ func lockUpdates(ctx context.Context, path string) (unlock func(), err error) {
 	case <-ctx.Done():
 		go func() { <-done; unlock() }() // the file stays open until flock returns
 		return nil, ctx.Err()
-	}
-}
-
-// flock is syscall.Flock, retried when a signal interrupts it.
-func flock(fd, how int) error {
-	for {
-		err := syscall.Flock(fd, how)
-		if !errors.Is(err, syscall.EINTR) {
-			return err
-		}
 	}
 }
