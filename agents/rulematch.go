@@ -36,13 +36,6 @@ func (p Policy) Decide(tool string, input json.RawMessage) string {
 	return action
 }
 
-// DenyReason says why Decide denied tool's input: a rule, or a command
-// Lazuli cannot read while a deny rule could name it.
-func (p Policy) DenyReason(tool string, input json.RawMessage) string {
-	_, why := p.decide(tool, input)
-	return why
-}
-
 // decide is Decide with the reason for a deny.
 func (p Policy) decide(tool string, input json.RawMessage) (action, why string) {
 	subject := ruleSubject(tool, input)

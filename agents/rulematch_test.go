@@ -244,10 +244,10 @@ func TestAlwaysRuleResolves(t *testing.T) {
 // be read.
 func TestDenyReason(t *testing.T) {
 	p := policyOf(t, "", "deny Bash(rm *)")
-	if why := p.DenyReason("Bash", bashInput("echo; rm -rf x")); !strings.Contains(why, "deny Bash(rm *)") {
+	if _, why := p.decide("Bash", bashInput("echo; rm -rf x")); !strings.Contains(why, "deny Bash(rm *)") {
 		t.Errorf("DenyReason = %q", why)
 	}
-	if why := p.DenyReason("Bash", bashInput(`$'\x72m' x`)); !strings.Contains(why, "cannot tell") {
+	if _, why := p.decide("Bash", bashInput(`$'\x72m' x`)); !strings.Contains(why, "cannot tell") {
 		t.Errorf("DenyReason of an unreadable command = %q", why)
 	}
 }
