@@ -137,13 +137,13 @@ func (c *interruptedCopy) remove() {
 }
 
 // attachCopy opens the read pool on a rolled-back copy of the store's file
-// (see copyInterrupted). s.mu must be held.
-func (s *Store) attachCopy(ctx context.Context) (*sql.DB, *schemaInfo, error) {
-	c, err := copyInterrupted(s.path)
+// (see copyInterrupted). f.mu must be held.
+func (f *file) attachCopy(ctx context.Context) (*sql.DB, *schemaInfo, error) {
+	c, err := copyInterrupted(f.path)
 	if err != nil {
 		return nil, nil, err
 	}
-	db, err := openPool(c.path, false, s.opts.busyTimeout) // read-write: it rolls the copy back
+	db, err := openPool(c.path, false, f.opts.busyTimeout) // read-write: it rolls the copy back
 	if err != nil {
 		c.remove()
 		return nil, nil, err
@@ -154,7 +154,7 @@ func (s *Store) attachCopy(ctx context.Context) (*sql.DB, *schemaInfo, error) {
 		c.remove()
 		return nil, nil, err
 	}
-	s.snapshot = c
+	f.snapshot = c
 	return db, info, nil
 }
 

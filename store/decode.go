@@ -111,7 +111,7 @@ type rowQuery struct {
 // The decoded JSON of each worker goes into large buffers that the events'
 // strings point into (see decodeEventInPlace), so a load allocates a few
 // buffers rather than several strings per event.
-func (s *Store) decodeRange(ctx context.Context, t *readTx, session int64, sel rowQuery, n int) (*decoding, error) {
+func (r *eventRows) decodeRange(ctx context.Context, t *readTx, session int64, sel rowQuery, n int) (*decoding, error) {
 	d := &decoding{complete: true}
 	if n == 0 {
 		return d, nil
@@ -133,14 +133,14 @@ func (s *Store) decodeRange(ctx context.Context, t *readTx, session int64, sel r
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			out := jsonArena{dec: s.decoders.get()}
+			out := jsonArena{dec: r.decoders.get()}
 			defer func() {
-				s.decoders.put(out.dec, out.big)
+				r.decoders.put(out.dec, out.big)
 				d.payloadBytes.Add(int64(out.kept))
 			}()
 			<-allocated
 			for c := range p.work {
-				s.decodeChunk(c, d, &out, budget)
+				r.decodeChunk(c, d, &out, budget)
 				p.reuse(c.rows)
 			}
 		})
@@ -347,7 +347,7 @@ func kindValue(v any) Kind {
 // payload decodes to beyond its declared size (all of it when the frame
 // does not say) is charged to budget; once it is over, no more rows are
 // decoded.
-func (s *Store) decodeChunk(c rowChunk, d *decoding, out *jsonArena, budget *loadBudget) {
+func (rs *eventRows) decodeChunk(c rowChunk, d *decoding, out *jsonArena, budget *loadBudget) {
 	for j, r := range c.rows {
 		if budget.over.Load() {
 			return // the load fails: what is left does not matter
@@ -355,7 +355,7 @@ func (s *Store) decodeChunk(c rowChunk, d *decoding, out *jsonArena, budget *loa
 		e := &d.events[c.lo+j]
 		e.ID, e.Seq, e.Kind, e.CharLen = r.id, r.seq, r.kind, r.charLen
 		kept := out.kept
-		d.state[c.lo+j] = s.decodePayloadTo(r.data, out, &e.Event)
+		d.state[c.lo+j] = rs.decodePayloadTo(r.data, out, &e.Event)
 		if extra := int64(out.kept-kept) - r.declared; extra > 0 {
 			budget.charge(extra)
 		}
@@ -503,22 +503,22 @@ func (a *jsonArena) keep(b []byte) []byte {
 
 // decodePayloadInto is decodePayload with the JSON decoded into out, and
 // the event's strings pointing into it.
-func (s *Store) decodePayloadInto(data []byte, out *jsonArena) (Event, bool) {
+func (r *eventRows) decodePayloadInto(data []byte, out *jsonArena) (Event, bool) {
 	var e Event
-	st := s.decodePayloadTo(data, out, &e)
+	st := r.decodePayloadTo(data, out, &e)
 	return e, st == rowOK
 }
 
 // decodePayloadTo is decodePayloadInto that decodes into *e, which must be
 // the zero Event; it is left zero when the payload does not decode.
-func (s *Store) decodePayloadTo(data []byte, out *jsonArena, e *Event) rowState {
+func (r *eventRows) decodePayloadTo(data []byte, out *jsonArena, e *Event) rowState {
 	var (
 		js  []byte
 		err error
 	)
 	if bytes.HasPrefix(data, zstdMagic) {
 		// Room for a typical ratio; a larger payload gets a buffer of its own.
-		zc := s.codec
+		zc := r.codec
 		if out.dec != nil {
 			zc = out.dec
 		}
@@ -543,7 +543,7 @@ func (s *Store) decodePayloadTo(data []byte, out *jsonArena, e *Event) rowState 
 		return rowOK
 	}
 	// The fast decoder may have rewritten js: decode the payload again.
-	ev, ok := s.decodePayload(data)
+	ev, ok := r.decodePayload(data)
 	*e = ev
 	if !ok {
 		return rowBad

@@ -45,17 +45,17 @@ type encodedBatch struct {
 
 // encodeAsync starts encoding events with up to GOMAXPROCS workers, each
 // with its own zstd encoder. A single chunk is encoded before it returns.
-func (s *Store) encodeAsync(events []Event) *encodedBatch {
+func (r *eventRows) encodeAsync(events []Event) *encodedBatch {
 	n := len(events)
 	b := &encodedBatch{rows: make([]encodedRow, n), chunks: max(1, (n+encodeChunk-1)/encodeChunk)}
 	b.done, b.errs = make([]chan struct{}, b.chunks), make([]error, b.chunks)
-	keep := s.KeepsFullText()
+	keep := !r.dropFull.Load()
 	for k := range b.done {
 		b.done[k] = make(chan struct{})
 	}
 	work := func() {
-		cd, err := s.encoders.get()
-		defer s.encoders.put(cd)
+		cd, err := r.encoders.get()
+		defer r.encoders.put(cd)
 		for k := int(b.next.Add(1) - 1); k < b.chunks; k = int(b.next.Add(1) - 1) {
 			if err != nil || b.stop.Load() {
 				b.errs[k] = err

@@ -98,10 +98,10 @@ func (c *eventCache) forget(session int64) {
 
 // cachedRows returns the session's decoded rows, up to date with tx's
 // snapshot: from the cache, extended with new rows, or loaded in full.
-func (s *Store) cachedRows(ctx context.Context, tx *readTx, session int64) (*cachedSession, error) {
-	old := s.events.get(session)
+func (r *eventRows) cachedRows(ctx context.Context, tx *readTx, session int64) (*cachedSession, error) {
+	old := r.events.get(session)
 	if old == nil {
-		e, ok, err := s.loadDense(ctx, tx, session)
+		e, ok, err := r.loadDense(ctx, tx, session)
 		if err != nil || ok {
 			return e, err
 		}
@@ -114,27 +114,27 @@ func (s *Store) cachedRows(ctx context.Context, tx *readTx, session int64) (*cac
 	case old != nil && old.count == st.count && old.maxID == st.maxID:
 		return old, nil
 	case old != nil && st.maxID > old.maxID && st.count > old.count:
-		if e, ok, err := s.extendCached(ctx, tx, old, st); err != nil || ok {
+		if e, ok, err := r.extendCached(ctx, tx, old, st); err != nil || ok {
 			return e, err
 		}
 	}
-	d, err := s.decodeRange(ctx, tx, session, rowQuery{where: "session_id = ?"}, int(st.count))
+	d, err := r.decodeRange(ctx, tx, session, rowQuery{where: "session_id = ?"}, int(st.count))
 	if err != nil {
 		return nil, err
 	}
 	if !d.complete {
 		return nil, errRowsChanged
 	}
-	return s.cacheDecoded(session, st, d), nil
+	return r.cacheDecoded(session, st, d), nil
 }
 
 // cacheDecoded makes an entry of a whole session's rows and caches it.
-func (s *Store) cacheDecoded(session int64, st sessionStamp, d *decoding) *cachedSession {
+func (r *eventRows) cacheDecoded(session int64, st sessionStamp, d *decoding) *cachedSession {
 	e := &cachedSession{session: session, count: st.count, maxID: st.maxID}
 	e.bytes = d.memory()
 	e.events, e.skipped = d.split()
 	if st.count > 0 {
-		s.events.put(e)
+		r.events.put(e)
 	}
 	return e
 }
@@ -153,7 +153,7 @@ const maxDenseRows = cacheMaxEvents
 // them in the id range means all of them were found. With fewer, a count
 // tells whether the range held them all. In any other case ok is false,
 // and the caller counts the rows and uses the index.
-func (s *Store) loadDense(ctx context.Context, tx *readTx, session int64) (_ *cachedSession, ok bool, _ error) {
+func (r *eventRows) loadDense(ctx context.Context, tx *readTx, session int64) (_ *cachedSession, ok bool, _ error) {
 	var firstID, firstSeq, lastID, lastSeq int64
 	err := tx.QueryRowContext(ctx, `SELECT a.id, a.seq, b.id, b.seq
 		FROM (SELECT id, seq FROM events WHERE session_id = ?1 ORDER BY seq LIMIT 1) AS a,
@@ -171,7 +171,7 @@ func (s *Store) loadDense(ctx context.Context, tx *readTx, session int64) (_ *ca
 	}
 	// The unary + keeps SQLite from using the index on session_id.
 	sel := rowQuery{where: "+session_id = ? AND id >= ? AND id <= ?", args: []any{firstID, lastID}, idOrder: true}
-	d, err := s.decodeRange(ctx, tx, session, sel, int(min(n, span)))
+	d, err := r.decodeRange(ctx, tx, session, sel, int(min(n, span)))
 	if err != nil {
 		return nil, false, err
 	}
@@ -180,7 +180,7 @@ func (s *Store) loadDense(ctx context.Context, tx *readTx, session int64) (_ *ca
 		for i := range d.events {
 			st.maxID = max(st.maxID, d.events[i].ID)
 		}
-		return s.cacheDecoded(session, st, d), true, nil
+		return r.cacheDecoded(session, st, d), true, nil
 	}
 	if d.got > len(d.events) {
 		return nil, false, nil // cannot happen in one snapshot
@@ -191,13 +191,13 @@ func (s *Store) loadDense(ctx context.Context, tx *readTx, session int64) (_ *ca
 	}
 	d.events, d.state, d.complete = d.events[:d.got], d.state[:d.got], true
 	d.sortBySeq()
-	return s.cacheDecoded(session, st, d), true, nil
+	return r.cacheDecoded(session, st, d), true, nil
 }
 
 // extendCached decodes the rows added after old and returns the extended
 // entry; ok is false when the rows are not a pure append (reload instead).
-func (s *Store) extendCached(ctx context.Context, tx *readTx, old *cachedSession, st sessionStamp) (*cachedSession, bool, error) {
-	d, err := s.decodeRange(ctx, tx, old.session, rowQuery{where: "session_id = ? AND id > ?", args: []any{old.maxID},
+func (r *eventRows) extendCached(ctx context.Context, tx *readTx, old *cachedSession, st sessionStamp) (*cachedSession, bool, error) {
+	d, err := r.decodeRange(ctx, tx, old.session, rowQuery{where: "session_id = ? AND id > ?", args: []any{old.maxID},
 		held: int64(old.bytes)}, int(st.count-old.count))
 	if err != nil || !d.complete {
 		return nil, false, err
@@ -217,7 +217,7 @@ func (s *Store) extendCached(ctx context.Context, tx *readTx, old *cachedSession
 		events:  append(old.events[:len(old.events):len(old.events)], events...),
 		skipped: append(old.skipped[:len(old.skipped):len(old.skipped)], skipped...),
 		bytes:   old.bytes + d.memory()}
-	s.events.put(e)
+	r.events.put(e)
 	return e, true, nil
 }
 

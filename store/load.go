@@ -284,8 +284,8 @@ var allKinds = []Kind{KindToolResult, KindToolCall, KindAssistantText, KindUserM
 // decodePayload decodes a stored data value like AZUREAL's load path: a
 // payload that is not UTF-8 is dropped (serde would see an empty string).
 // Unlike AZUREAL, a plain-JSON payload (v1 TEXT rows) is accepted.
-func (s *Store) decodePayload(data []byte) (Event, bool) {
-	js, err := s.codec.payload(data)
+func (r *eventRows) decodePayload(data []byte) (Event, bool) {
+	js, err := r.codec.payload(data)
 	if err != nil || !utf8.Valid(js) {
 		return Event{}, false
 	}

@@ -14,27 +14,27 @@ package store
 // followFile closes the idle connections of the read and write pools when
 // the file changed since the Store last looked: before every read (reader)
 // and every write (writer), so that no write goes into a replaced file
-// through another file's cached pages. s.mu must be held.
-func (s *Store) followFile() {
-	id, ok := fileIDOf(s.path)
-	if !ok || (s.seenOK && id == s.seen) {
+// through another file's cached pages. f.mu must be held.
+func (f *file) followFile() {
+	id, ok := fileIDOf(f.path)
+	if !ok || (f.seenOK && id == f.seen) {
 		return
 	}
-	if s.seenOK {
-		s.dropIdle()
-		if s.wdb != nil {
-			s.wdb.SetMaxIdleConns(0) // closes its connection when idle
-			s.wdb.SetMaxIdleConns(1)
+	if f.seenOK {
+		f.dropIdle()
+		if f.wdb != nil {
+			f.wdb.SetMaxIdleConns(0) // closes its connection when idle
+			f.wdb.SetMaxIdleConns(1)
 		}
 	}
-	s.seen, s.seenOK = id, true
+	f.seen, f.seenOK = id, true
 }
 
 // wrote records the file as this Store's own write left it, so that the
 // next read keeps its connections. Called right after a commit, with
 // writeMu held.
-func (s *Store) wrote() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.seen, s.seenOK = fileIDOf(s.path)
+func (f *file) wrote() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.seen, f.seenOK = fileIDOf(f.path)
 }

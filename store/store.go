@@ -62,11 +62,35 @@ func WithFirstWrite(fn func()) Option {
 // by multiple goroutines. The file is opened lazily for writing: nothing is
 // created or modified until the first write.
 type Store struct {
+	file                // the file's read and write pools (see file)
+	eventRows           // event rows decoded and encoded, and recent loads kept (see eventRows)
+	list      listCache // per-session counts for ListSessions
+	unread    unreadLog // rows loads left out as unreadable (see Unreadable)
+}
+
+// eventRows turns event rows into events and back: the zstd codec with its
+// pools of decoders and encoders (a load decodes on several goroutines,
+// an append compresses on several), the decoded rows of recently loaded
+// sessions, and whether writes keep full texts.
+type eventRows struct {
+	codec    *codec
+	decoders decoderPool // zstd decoders for the goroutines of a load
+	encoders encoderPool // zstd encoders for parallel compression
+	events   eventCache  // decoded rows of recently loaded sessions
+	dropFull atomic.Bool // SetKeepFullText(false): writes keep no full text
+}
+
+// file is a Store's connections to its file: the read pool, the write
+// pool opened by the first write, the copy read while the file's last
+// write is interrupted or it is in WAL mode, and what the Store knows of
+// the file (its schema, whether quick_check passed, its identity when last
+// looked at). Its methods are the only code that opens, replaces or closes
+// the pools; the rest of the package reads through reader and writes
+// through writeTx.
+type file struct {
 	path     string
 	readOnly bool
 	opts     options
-	codec    *codec
-	decoders decoderPool // zstd decoders for the goroutines of a load
 
 	mu sync.Mutex // guards db, wdb, aux, snapshot, retired, schema and closed
 	// db is the pool for reading: read-only connections (mode=ro, and the
@@ -91,13 +115,8 @@ type Store struct {
 	verifyMu sync.Mutex // guards verified and damage
 	verified bool       // quick_check passed (see verify)
 	damage   error      // what quick_check found, if it failed
-	list     listCache  // per-session counts for ListSessions
 	seen     fileID     // the file when last looked at (see followFile); guarded by mu
 	seenOK   bool
-	events   eventCache  // decoded rows of recently loaded sessions
-	unread   unreadLog   // rows loads left out as unreadable (see Unreadable)
-	encoders encoderPool // zstd encoders for parallel compression
-	dropFull atomic.Bool // SetKeepFullText(false): writes keep no full text
 }
 
 // Open opens the store at path for reading and, lazily, writing. A missing
@@ -179,7 +198,7 @@ func newStore(path string, readOnly bool, opts []Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	s := &Store{path: abs, readOnly: readOnly, opts: o, codec: c}
+	s := &Store{file: file{path: abs, readOnly: readOnly, opts: o}, eventRows: eventRows{codec: c}}
 	s.list.disk = newListDisk(abs)
 	return s, nil
 }
@@ -281,22 +300,22 @@ func fileExists(path string) bool {
 // reader returns the connection pool for reading, attaching the file if it
 // appeared since Open. db is nil when there is no store file yet. A pool
 // that no longer reads the store as it is (see current) is replaced.
-func (s *Store) reader(ctx context.Context) (*sql.DB, *schemaInfo, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
+func (f *file) reader(ctx context.Context) (*sql.DB, *schemaInfo, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
 		return nil, nil, errClosed
 	}
-	if s.db != nil && !s.current(ctx) {
-		s.retire()
+	if f.db != nil && !f.current(ctx) {
+		f.retire()
 	}
-	if s.db == nil {
-		if err := s.attach(ctx); err != nil {
+	if f.db == nil {
+		if err := f.attach(ctx); err != nil {
 			return nil, nil, err
 		}
 	}
-	s.followFile()
-	return s.db, s.schema, nil
+	f.followFile()
+	return f.db, f.schema, nil
 }
 
 // current reports whether the read pool still reads the store as it is.
@@ -306,67 +325,67 @@ func (s *Store) reader(ctx context.Context) (*sql.DB, *schemaInfo, error) {
 // the pool tells apart from another connection's write under way: SQLite
 // refuses a read-only connection a store with a hot journal. s.mu must be
 // held.
-func (s *Store) current(ctx context.Context) bool {
-	if s.snapshot != nil {
-		return s.snapshot.matches(s.path)
+func (f *file) current(ctx context.Context) bool {
+	if f.snapshot != nil {
+		return f.snapshot.matches(f.path)
 	}
-	if fileExists(s.path + "-wal") {
+	if fileExists(f.path + "-wal") {
 		return false // another program's WAL: read a copy (see attach)
 	}
-	if id, ok := fileIDOf(s.path); ok && (!s.seenOK || id != s.seen) && inWAL(s.path) {
+	if id, ok := fileIDOf(f.path); ok && (!f.seenOK || id != f.seen) && inWAL(f.path) {
 		return false // changed into WAL mode since it was last read
 	}
-	if !fileExists(s.path + "-journal") {
+	if !fileExists(f.path + "-journal") {
 		return true
 	}
 	var n int
-	err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master").Scan(&n)
+	err := f.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master").Scan(&n)
 	return !needsCopy(err)
 }
 
 // retire sets the read pool aside: a reader may still be using it. Its
 // idle connections are closed, the pool itself and its copy by Close.
-// s.mu must be held.
-func (s *Store) retire() {
-	s.db.SetMaxIdleConns(0)
-	s.retired = append(s.retired, s.db)
-	if s.snapshot != nil {
-		s.retiredCopies = append(s.retiredCopies, s.snapshot)
+// f.mu must be held.
+func (f *file) retire() {
+	f.db.SetMaxIdleConns(0)
+	f.retired = append(f.retired, f.db)
+	if f.snapshot != nil {
+		f.retiredCopies = append(f.retiredCopies, f.snapshot)
 	}
-	if s.aux != nil {
-		s.aux.SetMaxIdleConns(0)
-		s.retired = append(s.retired, s.aux)
+	if f.aux != nil {
+		f.aux.SetMaxIdleConns(0)
+		f.retired = append(f.retired, f.aux)
 	}
-	s.db, s.aux, s.snapshot = nil, nil, nil
+	f.db, f.aux, f.snapshot = nil, nil, nil
 }
 
 // attach opens the read pool on an existing file and validates it; a
-// missing or 0-byte file is left unattached. s.mu must be held.
-func (s *Store) attach(ctx context.Context) error {
-	present, err := fileHasData(s.path)
+// missing or 0-byte file is left unattached. f.mu must be held.
+func (f *file) attach(ctx context.Context) error {
+	present, err := fileHasData(f.path)
 	if err != nil || !present {
 		return err
 	}
-	if inWAL(s.path) {
+	if inWAL(f.path) {
 		// Even a read-only connection would create or write the -shm
 		// index (and an empty -wal file): read a copy with its WAL.
-		db, info, err := s.attachCopy(ctx)
+		db, info, err := f.attachCopy(ctx)
 		if err != nil {
 			return err
 		}
-		s.db, s.schema = db, info
+		f.db, f.schema = db, info
 		return nil
 	}
-	db, err := openPool(s.path, true, s.opts.busyTimeout*readerWait)
+	db, err := openPool(f.path, true, f.opts.busyTimeout*readerWait)
 	if err != nil {
 		return err
 	}
-	info, err := validate(ctx, db, s.path, true)
+	info, err := validate(ctx, db, f.path, true)
 	if err != nil && needsCopy(err) {
 		// The last write was interrupted and only a writer may roll it
 		// back: read a rolled-back copy and leave the file as it is.
 		_ = db.Close()
-		db, info, err = s.attachCopy(ctx)
+		db, info, err = f.attachCopy(ctx)
 	}
 	if err != nil {
 		if db != nil {
@@ -374,7 +393,7 @@ func (s *Store) attach(ctx context.Context) error {
 		}
 		return err
 	}
-	s.db, s.schema = db, info
+	f.db, f.schema = db, info
 	return nil
 }
 
@@ -406,20 +425,20 @@ func validate(ctx context.Context, db *sql.DB, path string, present bool) (*sche
 // Its busy timeout is zero: a writer about to commit blocks new readers
 // until the main connection's transaction ends, so waiting would only
 // stall both; the caller does the work itself instead.
-func (s *Store) helper() *sql.DB {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed || s.db == nil || s.snapshot != nil { // a copy is read on one pool
+func (f *file) helper() *sql.DB {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed || f.db == nil || f.snapshot != nil { // a copy is read on one pool
 		return nil
 	}
-	if s.aux == nil {
-		aux, err := openPool(s.path, true, 0)
+	if f.aux == nil {
+		aux, err := openPool(f.path, true, 0)
 		if err != nil {
 			return nil // the caller works alone
 		}
 		aux.SetMaxOpenConns(1)
 		aux.SetMaxIdleConns(1)
-		s.aux = aux
+		f.aux = aux
 	}
-	return s.aux
+	return f.aux
 }

@@ -21,21 +21,21 @@ var errNoStore = errors.New("store file does not exist")
 // taken before fn reads anything, so values it computes (the next seq) are
 // safe from other writers. With create set, a missing file is created
 // first; otherwise a missing file yields errNoStore.
-func (s *Store) writeTx(ctx context.Context, create bool, fn func(tx *sql.Tx) error) error {
-	db, err := s.writer(ctx, create)
+func (f *file) writeTx(ctx context.Context, create bool, fn func(tx *sql.Tx) error) error {
+	db, err := f.writer(ctx, create)
 	if err != nil {
 		return err
 	}
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	tx, err := s.beginWrite(ctx, db)
+	f.writeMu.Lock()
+	defer f.writeMu.Unlock()
+	tx, err := f.beginWrite(ctx, db)
 	if err != nil {
 		return classify(err)
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
 	if reason, err := foreignWriteBlocker(ctx, tx); err != nil || reason != "" {
 		if err == nil { // another program added it since the Store looked
-			err = fmt.Errorf("%w: %w", ErrReadOnly, &FormatError{Path: s.path, Reason: reason})
+			err = fmt.Errorf("%w: %w", ErrReadOnly, &FormatError{Path: f.path, Reason: reason})
 		}
 		return classify(err)
 	}
@@ -45,7 +45,7 @@ func (s *Store) writeTx(ctx context.Context, create bool, fn func(tx *sql.Tx) er
 	if err := tx.Commit(); err != nil {
 		return classify(err)
 	}
-	s.wrote()
+	f.wrote()
 	return nil
 }
 
@@ -56,19 +56,19 @@ func (s *Store) writeTx(ctx context.Context, create bool, fn func(tx *sql.Tx) er
 // queue of them, is making progress, and SQLite's busy handler, which
 // only sleeps and retries, may just have lost every race for the lock. It
 // gives up with SQLite's busy error after a wait in which nothing changed.
-func (s *Store) beginWrite(ctx context.Context, db interface {
+func (f *file) beginWrite(ctx context.Context, db interface {
 	BeginTx(context.Context, *sql.TxOptions) (*sql.Tx, error)
 }) (*sql.Tx, error) {
 	for {
-		before := progressMark(s.path)
+		before := progressMark(f.path)
 		tx, err := db.BeginTx(ctx, nil)
 		if err == nil || sqliteCode(err) != sqlite3.SQLITE_BUSY || ctx.Err() != nil {
 			return tx, err
 		}
-		if s.busyHook != nil {
-			s.busyHook()
+		if f.busyHook != nil {
+			f.busyHook()
 		}
-		if progressMark(s.path) == before {
+		if progressMark(f.path) == before {
 			return nil, err
 		}
 	}
@@ -86,36 +86,36 @@ func progressMark(path string) [2]fileInfo {
 
 // writer returns the pool for writing, creating the file (with create) and
 // running the schema script and migration on the first write.
-func (s *Store) writer(ctx context.Context, create bool) (*sql.DB, error) {
-	if s.readOnly {
+func (f *file) writer(ctx context.Context, create bool) (*sql.DB, error) {
+	if f.readOnly {
 		return nil, fmt.Errorf("%w: opened read-only", ErrReadOnly)
 	}
-	if err := s.verify(ctx); err != nil {
+	if err := f.verify(ctx); err != nil {
 		return nil, err
 	}
-	wdb, first, err := s.attachWriter(ctx, create)
-	if first && s.opts.firstWrite != nil {
-		s.opts.firstWrite()
+	wdb, first, err := f.attachWriter(ctx, create)
+	if first && f.opts.firstWrite != nil {
+		f.opts.firstWrite()
 	}
 	return wdb, err
 }
 
 // attachWriter returns the pool for writing, opening it (first) when this
 // is the Store's first write.
-func (s *Store) attachWriter(ctx context.Context, create bool) (wdb *sql.DB, first bool, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
+func (f *file) attachWriter(ctx context.Context, create bool) (wdb *sql.DB, first bool, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
 		return nil, false, errClosed
 	}
-	if s.wdb == nil {
-		if err := s.attachForWrite(ctx, create); err != nil {
+	if f.wdb == nil {
+		if err := f.attachForWrite(ctx, create); err != nil {
 			return nil, false, err
 		}
 		first = true
 	}
-	s.followFile()
-	return s.wdb, first, nil
+	f.followFile()
+	return f.wdb, first, nil
 }
 
 // verify runs PRAGMA quick_check on the file once per Store, before its
@@ -126,23 +126,23 @@ func (s *Store) attachWriter(ctx context.Context, create bool) (wdb *sql.DB, fir
 // meanwhile. A damaged file stays damaged: the verdict is kept; errors
 // such as a busy file are not, and the next write tries again. A file that
 // does not exist yet needs no check: the write creates it.
-func (s *Store) verify(ctx context.Context) error {
-	s.verifyMu.Lock()
-	defer s.verifyMu.Unlock()
-	if s.verified || s.damage != nil {
-		return s.damage
+func (f *file) verify(ctx context.Context) error {
+	f.verifyMu.Lock()
+	defer f.verifyMu.Unlock()
+	if f.verified || f.damage != nil {
+		return f.damage
 	}
-	db, _, err := s.reader(ctx)
+	db, _, err := f.reader(ctx)
 	if err != nil || db == nil {
 		return err
 	}
-	err = quickCheck(ctx, db, s.path)
+	err = quickCheck(ctx, db, f.path)
 	var fe *FormatError
 	switch {
 	case errors.As(err, &fe):
-		s.damage = err
+		f.damage = err
 	case err == nil:
-		s.verified = true
+		f.verified = true
 	}
 	return err
 }
@@ -153,9 +153,9 @@ func (s *Store) verify(ctx context.Context) error {
 // write, as any writer's would; the read pool then moves from a rolled-back
 // copy to the file itself. A file this call created is removed again (with
 // the directory, if that was created too) when it cannot be initialised, so
-// a failed first write leaves nothing behind. s.mu must be held.
-func (s *Store) attachForWrite(ctx context.Context, create bool) (err error) {
-	present, err := fileHasData(s.path)
+// a failed first write leaves nothing behind. f.mu must be held.
+func (f *file) attachForWrite(ctx context.Context, create bool) (err error) {
+	present, err := fileHasData(f.path)
 	if err != nil {
 		return err
 	}
@@ -164,8 +164,8 @@ func (s *Store) attachForWrite(ctx context.Context, create bool) (err error) {
 	}
 	if !present {
 		var undo func()
-		if undo, err = createFile(s.path); err != nil {
-			return fmt.Errorf("create store %s: %w", s.path, err)
+		if undo, err = createFile(f.path); err != nil {
+			return fmt.Errorf("create store %s: %w", f.path, err)
 		}
 		defer func() {
 			if err != nil {
@@ -173,41 +173,41 @@ func (s *Store) attachForWrite(ctx context.Context, create bool) (err error) {
 			}
 		}()
 	}
-	s.dropIdle() // a WAL file leaves WAL mode only when no other connection has it open
-	wdb, err := openPool(s.path, false, s.opts.busyTimeout)
+	f.dropIdle() // a WAL file leaves WAL mode only when no other connection has it open
+	wdb, err := openPool(f.path, false, f.opts.busyTimeout)
 	if err != nil {
 		return err
 	}
 	wdb.SetMaxOpenConns(1) // writes are serialised (writeMu)
 	wdb.SetMaxIdleConns(1)
-	info, err := validate(ctx, wdb, s.path, present)
+	info, err := validate(ctx, wdb, f.path, present)
 	if err == nil {
-		err = s.prepareWrite(ctx, wdb, info)
+		err = f.prepareWrite(ctx, wdb, info)
 	}
-	if err == nil && (s.db == nil || s.snapshot != nil) {
-		if s.db != nil {
-			s.retire()
+	if err == nil && (f.db == nil || f.snapshot != nil) {
+		if f.db != nil {
+			f.retire()
 		}
-		err = s.attach(ctx)
+		err = f.attach(ctx)
 	}
 	if err != nil {
 		_ = wdb.Close() // the error above is the one to report
 		return err
 	}
-	s.wdb = wdb
+	f.wdb = wdb
 	return nil
 }
 
 // dropIdle closes the idle connections of the read pools. s.mu must be
 // held.
-func (s *Store) dropIdle() {
-	if s.db != nil {
-		s.db.SetMaxIdleConns(0) // closes the idle ones
-		s.db.SetMaxIdleConns(maxOpenConns)
+func (f *file) dropIdle() {
+	if f.db != nil {
+		f.db.SetMaxIdleConns(0) // closes the idle ones
+		f.db.SetMaxIdleConns(maxOpenConns)
 	}
-	if s.aux != nil {
-		s.aux.SetMaxIdleConns(0)
-		s.aux.SetMaxIdleConns(1)
+	if f.aux != nil {
+		f.aux.SetMaxIdleConns(0)
+		f.aux.SetMaxIdleConns(1)
 	}
 }
 
@@ -248,10 +248,10 @@ func createFile(path string) (undo func(), err error) {
 // prepareWrite readies the file for writing through wdb, the write pool,
 // given info, what the file holds: it switches the file to rollback-journal
 // mode (a no-op for AZUREAL's files) and runs the schema script and
-// migration in one immediate transaction. s.mu must be held.
-func (s *Store) prepareWrite(ctx context.Context, wdb *sql.DB, info *schemaInfo) error {
+// migration in one immediate transaction. f.mu must be held.
+func (f *file) prepareWrite(ctx context.Context, wdb *sql.DB, info *schemaInfo) error {
 	if reason := info.writeBlocker(); reason != "" {
-		return fmt.Errorf("%w: %w", ErrReadOnly, &FormatError{Path: s.path, Reason: reason})
+		return fmt.Errorf("%w: %w", ErrReadOnly, &FormatError{Path: f.path, Reason: reason})
 	}
 	conn, err := wdb.Conn(ctx)
 	if err != nil {
@@ -261,18 +261,18 @@ func (s *Store) prepareWrite(ctx context.Context, wdb *sql.DB, info *schemaInfo)
 	if _, err := conn.ExecContext(ctx, "PRAGMA journal_mode = DELETE"); err != nil {
 		return fmt.Errorf("set journal mode: %w", classify(err))
 	}
-	tx, err := s.beginWrite(ctx, conn)
+	tx, err := f.beginWrite(ctx, conn)
 	if err != nil {
 		return fmt.Errorf("prepare store for writing: %w", classify(err))
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
-	info, err = migrate(ctx, tx, s.path)
+	info, err = migrate(ctx, tx, f.path)
 	if err == nil {
 		err = tx.Commit()
 	}
 	if err != nil {
 		return fmt.Errorf("prepare store for writing: %w", classify(err))
 	}
-	s.schema = info
+	f.schema = info
 	return nil
 }
