@@ -21,7 +21,7 @@ func (pw *projectWindow) mainMenu() *fyne.MainMenu {
 	)
 	session := fyne.NewMenu("Session",
 		&fyne.MenuItem{Label: "New session", Action: pw.list.onNewSession, Shortcut: shortcut(fyne.KeyN)},
-		&fyne.MenuItem{Label: "Find in session", Action: pw.mv.Transcript().ShowFind, Shortcut: shortcut(fyne.KeyF)},
+		&fyne.MenuItem{Label: "Find in session", Action: pw.mv.Transcript().Find().Show, Shortcut: shortcut(fyne.KeyF)},
 		&fyne.MenuItem{Label: "Search all sessions…", Action: pw.search.showSearch, Shortcut: shortcut(fyne.KeyK)},
 		&fyne.MenuItem{Label: "Team sessions…", Action: pw.tools.showTeam},
 		&fyne.MenuItem{Label: "Team database…", Action: func() { pw.team.showSettings() }},
@@ -52,7 +52,7 @@ func (pw *projectWindow) readOnlyMenu() *fyne.MainMenu {
 		&fyne.MenuItem{Label: "Close window", Action: pw.closeWin, Shortcut: shortcut(fyne.KeyW)},
 	)
 	session := fyne.NewMenu("Session",
-		&fyne.MenuItem{Label: "Find in session", Action: pw.mv.Transcript().ShowFind, Shortcut: shortcut(fyne.KeyF)},
+		&fyne.MenuItem{Label: "Find in session", Action: pw.mv.Transcript().Find().Show, Shortcut: shortcut(fyne.KeyF)},
 		&fyne.MenuItem{Label: "Search all sessions…", Action: pw.search.showSearch, Shortcut: shortcut(fyne.KeyK)},
 		fyne.NewMenuItemSeparator(),
 	)

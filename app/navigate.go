@@ -12,9 +12,9 @@ import (
 func (pw *projectWindow) navigateMenuItems() []*fyne.MenuItem {
 	tr := pw.mv.Transcript()
 	return []*fyne.MenuItem{
-		{Label: "Next prompt", Action: func() { tr.NextPrompt() }, Shortcut: views.PromptShortcuts.Next},
-		{Label: "Previous prompt", Action: func() { tr.PreviousPrompt() }, Shortcut: views.PromptShortcuts.Previous},
-		{Label: "Prompts of this session…", Action: func() { tr.ShowOutline(pw.win) }, Shortcut: views.PromptOutlineShortcut},
+		{Label: "Next prompt", Action: func() { tr.Nav().NextPrompt() }, Shortcut: views.PromptShortcuts.Next},
+		{Label: "Previous prompt", Action: func() { tr.Nav().PreviousPrompt() }, Shortcut: views.PromptShortcuts.Previous},
+		{Label: "Prompts of this session…", Action: func() { tr.Nav().ShowOutline(pw.win) }, Shortcut: views.PromptOutlineShortcut},
 		{Label: "Copy command to resume in Claude Code / Codex", Action: pw.shown.copyResumeCommand},
 	}
 }

@@ -314,16 +314,16 @@ func (sh *shownSession) showPendingEvent(ref views.SessionRef) {
 	tr := sh.pw.mv.Transcript()
 	show := func() {
 		if t.thinking {
-			tr.ShowThought(t.seq)
+			tr.Nav().ShowThought(t.seq)
 			return
 		}
 		if t.full {
-			tr.ShowFullEvent(t.seq, t.offset)
+			tr.Nav().ShowFullEvent(t.seq, t.offset)
 			return
 		}
-		tr.ShowEvent(t.seq, t.compaction)
+		tr.Nav().ShowEvent(t.seq, t.compaction)
 	}
-	if tr.Earlier() == 0 || t.seq >= first {
+	if tr.Loader().Earlier() == 0 || t.seq >= first {
 		show()
 		return
 	}

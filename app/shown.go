@@ -71,10 +71,10 @@ func (sh *shownSession) SelectSession(ref views.SessionRef) {
 	sh.mu.Unlock()
 	tr := sh.pw.mv.Transcript()
 	if ref.IsTeam() {
-		tr.ShowLoading(fmt.Sprintf("Loading team session %d…", ref.ID))
+		tr.Loader().Show(fmt.Sprintf("Loading team session %d…", ref.ID))
 	} else {
 		sh.pw.ui.rememberSession(ref)
-		tr.ShowLoading(fmt.Sprintf("Loading S%d…", ref.ID))
+		tr.Loader().Show(fmt.Sprintf("Loading S%d…", ref.ID))
 	}
 	sh.pw.wg.Go(func() {
 		if ref.IsTeam() {
@@ -87,7 +87,7 @@ func (sh *shownSession) SelectSession(ref views.SessionRef) {
 			latest := sh.loadGen == gen
 			sh.mu.Unlock()
 			if latest {
-				tr.HideLoading()
+				tr.Loader().Hide()
 			}
 		})
 	})
@@ -398,7 +398,7 @@ func (sh *shownSession) prependEarlier(ref views.SessionRef, gen int, first int6
 	events, earlier, err := load(st)
 	if err != nil {
 		sh.pw.showError("load earlier events", err)
-		fyne.Do(func() { sh.pw.mv.Transcript().PrependEvents(nil, sh.pw.mv.Transcript().Earlier()) }) // enable the buttons again
+		fyne.Do(func() { sh.pw.mv.Transcript().PrependEvents(nil, sh.pw.mv.Transcript().Loader().Earlier()) }) // enable the buttons again
 		return
 	}
 	sh.mu.Lock()

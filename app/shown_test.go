@@ -45,9 +45,9 @@ func TestLoadBigSessionFromItsEnd(t *testing.T) {
 	tr := pw.mv.Transcript()
 	check := func(step string, wantFirst int64) {
 		t.Helper()
-		if pw.shown.firstSeq != wantFirst || pw.shown.lastSeq != total || tr.Earlier() != int(wantFirst-1) {
+		if pw.shown.firstSeq != wantFirst || pw.shown.lastSeq != total || tr.Loader().Earlier() != int(wantFirst-1) {
 			t.Errorf("%s: seqs %d..%d shown, %d earlier; want %d..%d, %d earlier",
-				step, pw.shown.firstSeq, pw.shown.lastSeq, tr.Earlier(), wantFirst, total, wantFirst-1)
+				step, pw.shown.firstSeq, pw.shown.lastSeq, tr.Loader().Earlier(), wantFirst, total, wantFirst-1)
 		}
 	}
 

@@ -47,7 +47,7 @@ func BenchmarkTranscriptRows50K(b *testing.B) {
 	test.NewTempApp(b)
 	tr := NewTranscript(&fakeActions{})
 	q := &postQueue{}
-	tr.post = q.post
+	tr.rows.post = q.post
 	w := test.NewTempWindow(b, tr.Content())
 	w.Resize(fyne.NewSize(900, 800))
 	events, comps := bigSession(b, 50_000)
@@ -77,7 +77,7 @@ func BenchmarkTranscriptAppend(b *testing.B) {
 	test.NewTempApp(b)
 	tr := NewTranscript(&fakeActions{})
 	q := &postQueue{}
-	tr.post = q.post
+	tr.rows.post = q.post
 	w := test.NewTempWindow(b, tr.Content())
 	w.Resize(fyne.NewSize(900, 800))
 	events, comps := bigSession(b, 50_000)

@@ -16,6 +16,76 @@ import (
 	"github.com/lazuli-app/lazuli/store"
 )
 
+// cardSet owns the transcript's cards: binding a card to its row, what
+// cards show beyond the rows (the full text of shortened events, the usage
+// of turns on completion rows, "Fork from here"), and when every card must
+// be bound again.
+type cardSet struct {
+	t   *Transcript
+	gen uint64 // bumped whenever cards must be rebound
+	// theme is the theme the cards show.
+	theme themeKey
+	// full is the full text of shortened events, by seq (the whole tool
+	// output or Write content, store.FullTextTable): a card offers it
+	// behind its toggle.
+	full map[int64]string
+	// turns is the usage of the session's turns, by FirstSeq, for the
+	// completion rows (SetTurnUsage).
+	turns []TurnUsage
+	// readOnly: the window writes nothing (MainView.SetReadOnly), so no
+	// prompt card offers "Fork from here".
+	readOnly bool
+}
+
+func (cs *cardSet) createItem() fyne.CanvasObject { return newCard(cs.t) }
+
+func (cs *cardSet) updateItem(id widget.ListItemID, o fyne.CanvasObject) {
+	r := cs.t.rows
+	if id < 0 || id >= len(r.rows) {
+		return
+	}
+	if k := currentThemeKey(); k != cs.theme {
+		cs.theme = k // colours and sizes changed: rebind and re-measure every card
+		cs.gen++
+		clear(r.widths)
+	}
+	c := o.(*card)
+	c.bind(id)
+	r.measure(id, c)
+}
+
+// forget drops what was given for the session shown: another is shown.
+func (cs *cardSet) forget() { cs.full, cs.turns = nil, nil }
+
+// setFullText is Transcript.SetFullText.
+func (cs *cardSet) setFullText(full map[int64]string) {
+	cs.full = full
+	cs.gen++ // rebind: toggles appear
+	clear(cs.t.rows.widths)
+	cs.t.rows.list.Refresh()
+}
+
+// addFullText is Transcript.AddFullText.
+func (cs *cardSet) addFullText(full map[int64]store.FullText) {
+	for seq, f := range full {
+		if cs.full == nil {
+			cs.full = map[int64]string{}
+		}
+		cs.full[seq] = f.Text
+	}
+}
+
+// fullOf returns the full text of row id's event, if one was given.
+func (cs *cardSet) fullOf(id int) (string, bool) {
+	r := cs.t.rows
+	row := &r.rows[id]
+	if row.event < 0 || cs.full == nil {
+		return "", false
+	}
+	s, ok := cs.full[r.events[row.event].Seq]
+	return s, ok
+}
+
 // card is the template widget of every transcript row. The list reuses
 // cards across rows of any kind, so a card creates the body widgets it
 // needs on first use and hides the others.
@@ -90,20 +160,20 @@ func (c *card) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRen
 // bind shows row id, unless the card already shows its current version.
 func (c *card) bind(id int) {
 	t := c.t
-	r := &t.rows[id]
-	hl := t.highlightIn(id)
-	if c.id != id || c.version != r.version || c.gen != t.gen || c.hl != hl {
-		if c.id == id && c.hl != hl && id < len(t.widths) {
-			t.widths[id] = 0 // bold matches may wrap the text differently: measure again
+	r := &t.rows.rows[id]
+	hl := t.find.highlightIn(id)
+	if c.id != id || c.version != r.version || c.gen != t.cards.gen || c.hl != hl {
+		if c.id == id && c.hl != hl && id < len(t.rows.widths) {
+			t.rows.widths[id] = 0 // bold matches may wrap the text differently: measure again
 		}
-		c.id, c.version, c.gen, c.hl = id, r.version, t.gen, hl
+		c.id, c.version, c.gen, c.hl = id, r.version, t.cards.gen, hl
 		c.reset()
-		c.show(r, t.detailOf(id))
+		c.show(r, t.rows.detailOf(id))
 		if hl != "" {
 			c.highlight(hl)
 		}
 	}
-	c.setHighlight(t.findRow == id)
+	c.setHighlight(t.find.row == id)
 	c.root.Refresh()
 }
 
@@ -135,25 +205,25 @@ func (c *card) reset() {
 // show fills the card for r.
 func (c *card) show(r *transcriptRow, d *rowDetail) {
 	if r.kind == rowCompaction {
-		c.showCompaction(r, &c.t.compactions[r.comp])
+		c.showCompaction(r, &c.t.rows.compactions[r.comp])
 		return
 	}
 	if r.kind == rowThinking {
-		c.showThinking(r, c.t.events[r.event].Thinking[r.thought])
+		c.showThinking(r, c.t.rows.events[r.event].Thinking[r.thought])
 		return
 	}
 	if r.kind == rowFailure {
-		c.showFailure(c.t.events[r.event].RunFailures[r.thought])
+		c.showFailure(c.t.rows.events[r.event].RunFailures[r.thought])
 		return
 	}
-	e := &c.t.events[r.event].Event
+	e := &c.t.rows.events[r.event].Event
 	switch r.kind {
 	case rowUser:
 		c.setTitle("You", theme.ColorNamePrimary)
 		c.bg.FillColor = withAlpha(theme.Color(theme.ColorNamePrimary), 0x26)
 		c.textLabel().SetText(expandTabs(e.Content))
 		c.text.Show()
-		c.forkBox.Hidden = !c.t.canFork()
+		c.forkBox.Hidden = !c.t.cards.canFork()
 	case rowAssistant:
 		c.setTitle("Assistant", theme.ColorNamePlaceHolder)
 		c.showMarkdown(e.Text)
@@ -166,7 +236,7 @@ func (c *card) show(r *transcriptRow, d *rowDetail) {
 	case rowResult:
 		c.showResult(r, e, d)
 	case rowComplete:
-		c.setTitle(c.t.completeRowText(c.t.events[r.event].Seq, e), theme.ColorNameSuccess)
+		c.setTitle(c.t.cards.completeRowText(c.t.rows.events[r.event].Seq, e), theme.ColorNameSuccess)
 		if !e.Success {
 			c.title.Color = theme.Color(theme.ColorNameError)
 		}
@@ -200,14 +270,14 @@ func (c *card) showTool(r *transcriptRow, d *rowDetail) {
 	c.tint()
 	c.setTitle(d.title, theme.ColorNamePrimary)
 	c.setDetail(d.param)
-	if e := &c.t.events[r.event].Event; isSubagentCall(e) {
+	if e := &c.t.rows.events[r.event].Event; isSubagentCall(e) {
 		c.openBox.Show()
 	}
 	if len(d.diffs) > 0 {
 		c.showDiff(d.diffs)
 		return
 	}
-	if full, ok := c.t.fullOf(c.id); ok && r.kind == rowWrite {
+	if full, ok := c.t.cards.fullOf(c.id); ok && r.kind == rowWrite {
 		c.showFull(r, full, "content")
 		return
 	}
@@ -270,7 +340,7 @@ func (c *card) showResult(r *transcriptRow, e *store.Event, d *rowDetail) {
 	}
 	c.setTitle(title, name)
 	c.title.TextSize = theme.Size(theme.SizeNameCaptionText)
-	full, hasFull := c.t.fullOf(c.id)
+	full, hasFull := c.t.cards.fullOf(c.id)
 	if hasFull {
 		c.showFull(r, full, "output")
 	}
@@ -428,23 +498,23 @@ func (c *card) setHighlight(on bool) {
 
 func (c *card) onToggle() {
 	if c.id >= 0 {
-		c.t.toggle(c.id)
+		c.t.rows.toggle(c.id)
 	}
 }
 
 func (c *card) onCopy() {
 	if c.id >= 0 {
-		fyne.CurrentApp().Clipboard().SetContent(c.t.rowText(c.id))
+		fyne.CurrentApp().Clipboard().SetContent(c.t.rows.rowText(c.id))
 	}
 }
 
 // onOpen asks to open the session of the sub-agent the call started.
 func (c *card) onOpen() {
 	t := c.t
-	if c.id < 0 || c.id >= len(t.rows) || t.rows[c.id].kind == rowCompaction {
+	if c.id < 0 || c.id >= len(t.rows.rows) || t.rows.rows[c.id].kind == rowCompaction {
 		return
 	}
-	if e := &t.events[t.rows[c.id].event].Event; isSubagentCall(e) {
+	if e := &t.rows.events[t.rows.rows[c.id].event].Event; isSubagentCall(e) {
 		t.actions.OpenSubagent(t.ref, e.ToolUseID)
 	}
 }

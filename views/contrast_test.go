@@ -79,7 +79,7 @@ func TestTextContrast(t *testing.T) {
 		q.drain()
 		check("the earlier bar", drawnColor(t, tr.Content(), "Showing the newest"), bg)
 		check("a success title", drawnColor(t, tr.Content(), "✓"), bg)
-		tr.ShowFind()
+		tr.find.Show()
 		tr.find.entry.SetText("nothing like it")
 		check("the find count", drawnColor(t, tr.Content(), "No matches"), bg)
 		_ = w

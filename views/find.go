@@ -6,32 +6,35 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
-// finder is the transcript's find bar: a case-insensitive search over the
-// rows' text, stepping through the matching cards.
-type finder struct {
+// FindBar is the transcript's find bar: a case-insensitive search over the
+// rows' text, stepping through the matching cards. It also keeps the row
+// highlighted (the current match, or where navigation went).
+type FindBar struct {
 	t       *Transcript
 	bar     *fyne.Container
 	entry   *findEntry
 	count   *widget.Label
 	prev    *widget.Button
 	next    *widget.Button
-	matches []int // matching rows, in order
-	cur     int   // index into matches; -1 for none
+	matches []int    // matching rows, in order
+	cur     int      // index into matches; -1 for none
+	row     int      // the row of the current find match; -1 for none
+	lower   []string // lower-case row texts for find, built on first use
 }
 
-func newFinder(t *Transcript) *finder {
-	f := &finder{t: t, entry: newFindEntry(t.HideFind), count: widget.NewLabel(""), cur: -1}
+func newFindBar(t *Transcript) *FindBar {
+	f := &FindBar{t: t, count: widget.NewLabel(""), cur: -1, row: -1}
+	f.entry = newFindEntry(f.Hide)
 	f.entry.SetPlaceHolder("Find in session")
 	f.entry.OnChanged = f.onChanged
 	f.entry.OnSubmitted = func(string) { f.step(1) }
 	f.prev = widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { f.step(-1) })
 	f.next = widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { f.step(1) })
-	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), t.HideFind)
+	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), f.Hide)
 	for _, b := range []*widget.Button{f.prev, f.next, closeBtn} {
 		b.Importance = widget.LowImportance
 	}
@@ -39,98 +42,66 @@ func newFinder(t *Transcript) *finder {
 	f.bar = container.NewBorder(nil, nil, nil,
 		container.NewHBox(f.count, f.prev, f.next, closeBtn), f.entry)
 	f.bar.Hide()
-	f.show()
+	f.showCurrent()
 	return f
 }
 
-// ShowFind shows the find bar, focuses its entry and selects the last
+// Show shows the find bar, focuses its entry and selects the last
 // query, so that typing replaces it.
-func (t *Transcript) ShowFind() {
-	t.find.bar.Show()
+func (f *FindBar) Show() {
+	t := f.t
+	f.bar.Show()
 	t.refreshTop()
 	if c := t.canvasOf(); c != nil {
-		c.Focus(t.find.entry)
+		c.Focus(f.entry)
 	}
-	t.find.entry.TypedShortcut(&fyne.ShortcutSelectAll{})
-	t.find.onChanged(t.find.entry.Text)
+	f.entry.TypedShortcut(&fyne.ShortcutSelectAll{})
+	f.onChanged(f.entry.Text)
 }
 
-// HideFind hides the find bar and removes the match highlight.
-func (t *Transcript) HideFind() {
-	if c := t.canvasOf(); c != nil && c.Focused() == fyne.Focusable(t.find.entry) {
+// Hide hides the find bar and removes the match highlight.
+func (f *FindBar) Hide() {
+	t := f.t
+	if c := t.canvasOf(); c != nil && c.Focused() == fyne.Focusable(f.entry) {
 		c.Unfocus()
 	}
-	t.find.bar.Hide()
+	f.bar.Hide()
 	t.refreshTop()
-	t.find.matches, t.find.cur = nil, -1
-	t.find.show()
-	t.setFindRow(-1)
+	f.matches, f.cur = nil, -1
+	f.showCurrent()
+	f.setRow(-1)
 }
 
-// canvasOf is the canvas the transcript is on. The driver finds an object's
-// canvas only once it has been drawn, and the find entry has not been when
-// the bar first opens: asked for the entry, it answered nil and the
-// keyboard stayed where it was.
-func (t *Transcript) canvasOf() fyne.Canvas {
-	if t.canvas != nil {
-		return t.canvas
-	}
-	return fyne.CurrentApp().Driver().CanvasForObject(t.root)
-}
+// Next moves to the next match, wrapping around.
+func (f *FindBar) Next() { f.step(1) }
 
-// FindNext moves to the next match, wrapping around.
-func (t *Transcript) FindNext() { t.find.step(1) }
+// Previous moves to the previous match, wrapping around.
+func (f *FindBar) Previous() { f.step(-1) }
 
-// FindPrevious moves to the previous match, wrapping around.
-func (t *Transcript) FindPrevious() { t.find.step(-1) }
-
-// FindStatus returns the find bar's count text, e.g. "2 of 5".
-func (t *Transcript) FindStatus() string { return t.find.count.Text }
-
-// Shortcuts returns the keyboard shortcuts the transcript handles (Ctrl+F,
-// Cmd+F on macOS, for find). The window's owner registers them on its
-// canvas and passes them to HandleShortcut.
-func (t *Transcript) Shortcuts() []fyne.Shortcut {
-	return append([]fyne.Shortcut{&desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}},
-		scrollShortcuts()...)
-}
-
-// HandleShortcut runs the transcript's action for s and reports whether s
-// is one of Shortcuts.
-func (t *Transcript) HandleShortcut(s fyne.Shortcut) bool {
-	if s.ShortcutName() == t.Shortcuts()[0].ShortcutName() {
-		t.ShowFind()
-		return true
-	}
-	for _, sc := range scrollShortcuts() {
-		if s.ShortcutName() == sc.ShortcutName() {
-			return t.ScrollKey(sc.(*desktop.CustomShortcut).KeyName)
-		}
-	}
-	return false
-}
+// Status returns the find bar's count text, e.g. "2 of 5".
+func (f *FindBar) Status() string { return f.count.Text }
 
 // onChanged searches for q and moves to the first match.
-func (f *finder) onChanged(q string) {
+func (f *FindBar) onChanged(q string) {
 	f.search(q)
 	if len(f.matches) > 0 {
 		f.cur = 0
 	}
-	f.show()
+	f.showCurrent()
 }
 
 // search fills matches with the rows whose text contains q, ignoring case.
-func (f *finder) search(q string) {
+func (f *FindBar) search(q string) {
 	f.matches, f.cur = f.matches[:0], -1
 	q = strings.ToLower(q)
 	if q == "" {
 		return
 	}
-	t := f.t
-	for i := len(t.lower); i < len(t.rows); i++ {
-		t.lower = append(t.lower, strings.ToLower(t.rowText(i)))
+	r := f.t.rows
+	for i := len(f.lower); i < len(r.rows); i++ {
+		f.lower = append(f.lower, strings.ToLower(r.rowText(i)))
 	}
-	for i, s := range t.lower {
+	for i, s := range f.lower {
 		if strings.Contains(s, q) {
 			f.matches = append(f.matches, i)
 		}
@@ -139,7 +110,7 @@ func (f *finder) search(q string) {
 
 // rowsAdded re-runs an active search so that new rows can match, keeping
 // the current match.
-func (f *finder) rowsAdded() {
+func (f *FindBar) rowsAdded() {
 	if f.bar.Hidden || f.entry.Text == "" {
 		return
 	}
@@ -157,7 +128,7 @@ func (f *finder) rowsAdded() {
 }
 
 // reset forgets the matches of rows that were replaced.
-func (f *finder) reset() {
+func (f *FindBar) reset() {
 	f.matches, f.cur = nil, -1
 	if !f.bar.Hidden {
 		f.onChanged(f.entry.Text)
@@ -166,7 +137,7 @@ func (f *finder) reset() {
 }
 
 // step moves by delta matches, wrapping around.
-func (f *finder) step(delta int) {
+func (f *FindBar) step(delta int) {
 	n := len(f.matches)
 	if n == 0 {
 		return
@@ -179,32 +150,32 @@ func (f *finder) step(delta int) {
 	default:
 		f.cur = n - 1
 	}
-	f.show()
+	f.showCurrent()
 }
 
-// show scrolls to and highlights the current match and updates the count,
+// showCurrent scrolls to and highlights the current match and updates the count,
 // opening collapsed thinking or a collapsed summary it is in.
-func (f *finder) show() {
+func (f *FindBar) showCurrent() {
 	f.updateCount()
-	if f.t == nil || f.t.list == nil {
+	if f.t == nil || f.t.rows == nil || f.t.rows.list == nil {
 		return
 	}
 	if f.cur < 0 {
-		f.t.setFindRow(-1)
+		f.setRow(-1)
 		return
 	}
 	row := f.matches[f.cur]
-	if r := &f.t.rows[row]; (r.kind == rowThinking || r.kind == rowCompaction) && !r.open {
-		f.t.toggle(row) // a collapsed card shows one line at most: the match would be hidden
+	if r := &f.t.rows.rows[row]; (r.kind == rowThinking || r.kind == rowCompaction) && !r.open {
+		f.t.rows.toggle(row) // a collapsed card shows one line at most: the match would be hidden
 	}
-	f.t.setFindRow(row)
-	f.t.scrollToMatch(row, f.matchAt(row))
+	f.setRow(row)
+	f.t.rows.scrollToMatch(row, f.matchAt(row))
 }
 
 // matchAt is where in row's text the query first occurs, as a fraction of
 // the text (0 at its start, 1 at its end).
-func (f *finder) matchAt(row int) float32 {
-	s := f.t.lower[row]
+func (f *FindBar) matchAt(row int) float32 {
+	s := f.lower[row]
 	i := strings.Index(s, strings.ToLower(f.entry.Text))
 	if i <= 0 || len(s) == 0 {
 		return 0
@@ -213,14 +184,14 @@ func (f *finder) matchAt(row int) float32 {
 }
 
 // highlightIn is the lower-case text to highlight in row; "" for none.
-func (t *Transcript) highlightIn(row int) string {
-	if row != t.findRow || row < 0 || t.find.bar.Hidden {
+func (f *FindBar) highlightIn(row int) string {
+	if row != f.row || row < 0 || f.bar.Hidden {
 		return ""
 	}
-	return strings.ToLower(t.find.entry.Text)
+	return strings.ToLower(f.entry.Text)
 }
 
-func (f *finder) updateCount() {
+func (f *FindBar) updateCount() {
 	switch {
 	case f.entry.Text == "" || f.bar.Hidden:
 		f.count.SetText("")
@@ -232,12 +203,19 @@ func (f *finder) updateCount() {
 	f.bar.Refresh() // the count's width changed
 }
 
-// setFindRow moves the match highlight to row (-1: none), and redraws the
+// setRow moves the match highlight to row (-1: none), and redraws the
 // cards: the current match's shows the query highlighted in its text.
-func (t *Transcript) setFindRow(row int) {
-	t.findRow = row
-	t.list.Refresh()
+func (f *FindBar) setRow(row int) {
+	f.row = row
+	f.t.rows.list.Refresh()
 }
+
+// textChanged forgets the rows' lower-case texts: what a row says changed.
+func (f *FindBar) textChanged() { f.lower = nil }
+
+// forget forgets the rows' texts and the highlight of rows being
+// replaced, before the new rows are measured; reset follows.
+func (f *FindBar) forget() { f.lower, f.row = nil, -1 }
 
 // findEntry is the find bar's entry: Esc closes the bar.
 type findEntry struct {

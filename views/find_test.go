@@ -45,7 +45,7 @@ func TestFindKeyboard(t *testing.T) {
 	m := NewMainView(&fakeActions{})
 	tr := m.Transcript()
 	q := &postQueue{}
-	tr.post = q.post
+	tr.rows.post = q.post
 	w := test.NewTempWindow(t, m.Content())
 	w.Resize(fyne.NewSize(900, 500))
 	m.BindShortcuts(w.Canvas())
@@ -55,17 +55,17 @@ func TestFindKeyboard(t *testing.T) {
 	c := w.Canvas()
 	focusPrompt(t, tr, c)
 
-	tr.ShowFind()
+	tr.find.Show()
 	typeInto(t, c, "needle")
-	if tr.find.entry.Text != "needle" || tr.FindStatus() != "1 of 2" {
-		t.Fatalf("after Ctrl+F and typing: entry %q, %q", tr.find.entry.Text, tr.FindStatus())
+	if tr.find.entry.Text != "needle" || tr.find.Status() != "1 of 2" {
+		t.Fatalf("after Ctrl+F and typing: entry %q, %q", tr.find.entry.Text, tr.find.Status())
 	}
-	tr.HideFind()
+	tr.find.Hide()
 	focusPrompt(t, tr, c)
-	tr.ShowFind()
+	tr.find.Show()
 	typeInto(t, c, "pin")
-	if tr.find.entry.Text != "pin" || tr.FindStatus() != "1 of 1" {
-		t.Fatalf("reopened and typed: entry %q, %q; want the old query replaced", tr.find.entry.Text, tr.FindStatus())
+	if tr.find.entry.Text != "pin" || tr.find.Status() != "1 of 1" {
+		t.Fatalf("reopened and typed: entry %q, %q; want the old query replaced", tr.find.entry.Text, tr.find.Status())
 	}
 	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	if tr.find.bar.Visible() || c.Focused() != nil {
@@ -85,20 +85,20 @@ func TestFindShowsMatchInTallCard(t *testing.T) {
 	tall := strings.Join(lines, "\n\n")
 	tr.SetSession(store.Session{ID: 1}, stored(store.UserMessage("q"), store.AssistantText(tall), store.AssistantText("after")), nil)
 	q.drain()
-	tr.ShowFind()
+	tr.find.Show()
 	tr.find.entry.SetText("needle")
 	q.drain()
-	if tr.findRow != 1 {
-		t.Fatalf("match on row %d, want 1", tr.findRow)
+	if tr.find.row != 1 {
+		t.Fatalf("match on row %d, want 1", tr.find.row)
 	}
-	pad := tr.list.Theme().Size(theme.SizeNamePadding)
-	top := tr.heightOf(0) + pad
-	h := tr.heightOf(1)
-	if h < 3*tr.list.Size().Height {
-		t.Fatalf("card is %v high in a %v view: not tall", h, tr.list.Size().Height)
+	pad := tr.rows.list.Theme().Size(theme.SizeNamePadding)
+	top := tr.rows.heightOf(0) + pad
+	h := tr.rows.heightOf(1)
+	if h < 3*tr.rows.list.Size().Height {
+		t.Fatalf("card is %v high in a %v view: not tall", h, tr.rows.list.Size().Height)
 	}
 	matchY := top + h*40/120
-	off, view := tr.list.GetScrollOffset(), tr.list.Size().Height
+	off, view := tr.rows.list.GetScrollOffset(), tr.rows.list.Size().Height
 	if matchY < off || matchY > off+view {
 		t.Errorf("match at y %.0f, view shows %.0f..%.0f", matchY, off, off+view)
 	}
@@ -133,12 +133,12 @@ func TestFindHighlightsMatches(t *testing.T) {
 		store.ToolResult("t1", "Bash", nil, "hay\nneedle found", false),
 	), nil)
 	q.drain()
-	tr.ShowFind()
+	tr.find.Show()
 	tr.find.entry.SetText("needle")
 	q.drain()
 	want := map[int][]string{0: {"Needle"}, 1: {"needle", "needle"}, 3: {"needle"}}
 	for step := range 4 {
-		row := tr.findRow
+		row := tr.find.row
 		c := cardsByRow(tr)[row]
 		var got []string
 		switch {
@@ -152,10 +152,10 @@ func TestFindHighlightsMatches(t *testing.T) {
 		if w, ok := want[row]; ok && strings.Join(got, "|") != strings.Join(w, "|") {
 			t.Errorf("step %d, row %d: marked %q, want %q", step, row, got, w)
 		}
-		tr.FindNext()
+		tr.find.Next()
 		q.drain()
 	}
-	tr.HideFind()
+	tr.find.Hide()
 	q.drain()
 	if c := cardsByRow(tr)[0]; c.textHL.Visible() || !c.text.Visible() {
 		t.Error("the prompt still shows the highlight after the bar closed")
@@ -171,14 +171,14 @@ func TestFindOpensCollapsedThinking(t *testing.T) {
 	events[1].Thinking = []string{"First I weigh it.\nThen the zorp detail."}
 	tr.SetSession(store.Session{ID: 1}, events, nil)
 	q.drain()
-	tr.ShowFind()
+	tr.find.Show()
 	tr.find.entry.SetText("zorp")
 	q.drain()
-	if tr.findRow != 1 || tr.rows[1].kind != rowThinking {
-		t.Fatalf("match on row %d, want the thinking row 1", tr.findRow)
+	if tr.find.row != 1 || tr.rows.rows[1].kind != rowThinking {
+		t.Fatalf("match on row %d, want the thinking row 1", tr.find.row)
 	}
 	c := cardsByRow(tr)[1]
-	if !tr.rows[1].open || c.toggle.text.Text != "▾ hide" {
+	if !tr.rows.rows[1].open || c.toggle.text.Text != "▾ hide" {
 		t.Fatalf("the matched thinking stays collapsed (toggle %q)", c.toggle.text.Text)
 	}
 	if c.textHL == nil || !c.textHL.Visible() || strings.Join(markedText(c.textHL.Segments), "|") != "zorp" {
@@ -197,22 +197,22 @@ func TestFindShowsWholeCard(t *testing.T) {
 		store.UserMessage(strings.Repeat("the answer goes on\n", 6)+"the needle"),
 		store.AssistantText("after")), nil)
 	q.drain()
-	tr.list.ScrollToTop()
+	tr.rows.list.ScrollToTop()
 	q.drain()
-	pad := tr.list.Theme().Size(theme.SizeNamePadding)
-	top := tr.heightOf(0) + pad
-	bottom := top + tr.heightOf(1)
-	view := tr.list.Size().Height
-	if top >= view || bottom <= view || tr.heightOf(1) > view {
+	pad := tr.rows.list.Theme().Size(theme.SizeNamePadding)
+	top := tr.rows.heightOf(0) + pad
+	bottom := top + tr.rows.heightOf(1)
+	view := tr.rows.list.Size().Height
+	if top >= view || bottom <= view || tr.rows.heightOf(1) > view {
 		t.Fatalf("setup: card at y %.0f..%.0f in a %.0f view; want its top shown, its end below, its height within the view", top, bottom, view)
 	}
-	tr.ShowFind()
+	tr.find.Show()
 	tr.find.entry.SetText("needle")
 	q.drain()
-	if tr.findRow != 1 {
-		t.Fatalf("match on row %d, want 1", tr.findRow)
+	if tr.find.row != 1 {
+		t.Fatalf("match on row %d, want 1", tr.find.row)
 	}
-	if off := tr.list.GetScrollOffset(); top < off || bottom > off+view {
+	if off := tr.rows.list.GetScrollOffset(); top < off || bottom > off+view {
 		t.Errorf("card at y %.0f..%.0f, view shows %.0f..%.0f", top, bottom, off, off+view)
 	}
 }
@@ -226,17 +226,17 @@ func TestFindShowsOpenedThinking(t *testing.T) {
 	events[1].Thinking = []string{"First I weigh it.\nthen\nmore\nand more\nThen the zorp detail."}
 	tr.SetSession(store.Session{ID: 1}, events, nil)
 	q.drain()
-	tr.list.ScrollToTop()
-	tr.ShowFind()
+	tr.rows.list.ScrollToTop()
+	tr.find.Show()
 	tr.find.entry.SetText("zorp")
 	q.drain()
-	if tr.findRow != 1 || !tr.rows[1].open {
-		t.Fatalf("match on row %d (open %v), want the opened thinking row 1", tr.findRow, tr.rows[1].open)
+	if tr.find.row != 1 || !tr.rows.rows[1].open {
+		t.Fatalf("match on row %d (open %v), want the opened thinking row 1", tr.find.row, tr.rows.rows[1].open)
 	}
-	pad := tr.list.Theme().Size(theme.SizeNamePadding)
-	top := tr.heightOf(0) + pad
-	bottom := top + tr.heightOf(1)
-	off, view := tr.list.GetScrollOffset(), tr.list.Size().Height
+	pad := tr.rows.list.Theme().Size(theme.SizeNamePadding)
+	top := tr.rows.heightOf(0) + pad
+	bottom := top + tr.rows.heightOf(1)
+	off, view := tr.rows.list.GetScrollOffset(), tr.rows.list.Size().Height
 	if top < off || bottom > off+view {
 		t.Errorf("thinking at y %.0f..%.0f, view shows %.0f..%.0f", top, bottom, off, off+view)
 	}

@@ -37,34 +37,34 @@ func TestTranscriptFullText(t *testing.T) {
 	tr.SetSession(store.Session{ID: 1}, stored(events...), nil)
 	tr.SetFullText(map[int64]string{row + 1: full})
 	q.drain()
-	if tr.rows[row].open || tr.rowText(row) != "output line 298\noutput line 299" {
-		t.Fatalf("before: open %v, text %q", tr.rows[row].open, tr.rowText(row))
+	if tr.rows.rows[row].open || tr.rows.rowText(row) != "output line 298\noutput line 299" {
+		t.Fatalf("before: open %v, text %q", tr.rows.rows[row].open, tr.rows.rowText(row))
 	}
-	if !tr.ShowFullEvent(row+1, strings.Index(full, "handleSubmit")) {
+	if !tr.nav.ShowFullEvent(row+1, strings.Index(full, "handleSubmit")) {
 		t.Fatal("ShowFullEvent found nothing")
 	}
 	q.drain()
-	if !tr.rows[row].open || tr.findRow != row || tr.rowText(row) != full {
-		t.Errorf("after: open %v, find row %d, text %d bytes", tr.rows[row].open, tr.findRow, len(tr.rowText(row)))
+	if !tr.rows.rows[row].open || tr.find.row != row || tr.rows.rowText(row) != full {
+		t.Errorf("after: open %v, find row %d, text %d bytes", tr.rows.rows[row].open, tr.find.row, len(tr.rows.rowText(row)))
 	}
 	c := cardsByRow(tr)[row]
 	if c == nil || !c.toggle.Visible() || !strings.HasPrefix(c.toggle.text.Text, "▾ full output") || c.mono.Text != full {
 		t.Fatalf("the card does not show the full output: %+v", c)
 	}
-	if y := tr.list.GetScrollOffset(); y < tr.rowTop(row)+200*lineHeight() {
-		t.Errorf("scrolled to %v; the match is near %v", y, tr.rowTop(row)+250*lineHeight())
+	if y := tr.rows.list.GetScrollOffset(); y < tr.rows.rowTop(row)+200*lineHeight() {
+		t.Errorf("scrolled to %v; the match is near %v", y, tr.rows.rowTop(row)+250*lineHeight())
 	}
 	// The match's line is in view, by the list's own layout: every row
 	// above with the padding after it.
 	var top float32
 	for i := range row {
-		top += tr.heightOf(i) + tr.list.Theme().Size(theme.SizeNamePadding)
+		top += tr.rows.heightOf(i) + tr.rows.list.Theme().Size(theme.SizeNamePadding)
 	}
-	match := top + tr.template + 250*lineHeight()
-	if y, view := tr.list.GetScrollOffset(), tr.list.Size().Height; match < y || match > y+view {
+	match := top + tr.rows.template + 250*lineHeight()
+	if y, view := tr.rows.list.GetScrollOffset(), tr.rows.list.Size().Height; match < y || match > y+view {
 		t.Errorf("the match at %v is out of the view %v–%v", match, y, y+view)
 	}
-	tr.toggle(row)
+	tr.rows.toggle(row)
 	q.drain()
 	if c := cardsByRow(tr)[row]; c != nil && c.mono.Text == full {
 		t.Error("closing the toggle still shows the full output")

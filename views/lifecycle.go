@@ -31,10 +31,10 @@ func newForkAction(c *card) *tapText {
 // onFork sends ForkSession for the prompt the card shows.
 func (c *card) onFork() {
 	t := c.t
-	if c.id < 0 || c.id >= len(t.rows) || t.rows[c.id].event < 0 || t.actions == nil || t.ref.IsTeam() {
+	if c.id < 0 || c.id >= len(t.rows.rows) || t.rows.rows[c.id].event < 0 || t.actions == nil || t.ref.IsTeam() {
 		return // a team session is read-only: pull it to fork it
 	}
-	e := &t.events[t.rows[c.id].event]
+	e := &t.rows.events[t.rows.rows[c.id].event]
 	t.actions.ForkSession(t.ref, e.Seq, e.Event.Content)
 }
 
@@ -168,7 +168,7 @@ func (readOnly) ForkSession(SessionRef, int64, string) {}
 
 // canFork reports whether the transcript's prompt cards offer "Fork from
 // here": not in a read-only transcript.
-func (t *Transcript) canFork() bool {
-	_, ro := t.actions.(readOnly)
-	return t.actions != nil && !ro && !t.readOnly
+func (cs *cardSet) canFork() bool {
+	_, ro := cs.t.actions.(readOnly)
+	return cs.t.actions != nil && !ro && !cs.readOnly
 }

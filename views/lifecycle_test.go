@@ -26,7 +26,7 @@ func TestForkFromHere(t *testing.T) {
 	w.Resize(fyne.NewSize(900, 2000))
 	tr := m.Transcript()
 	q := &postQueue{}
-	tr.post = q.post
+	tr.rows.post = q.post
 	ref := SessionRef{StorePath: "/p/a.azs", ID: 4}
 	m.ShowSession(ref, store.Session{ID: 4, Name: "plan"}, storedFrom(5, store.UserMessage("first"),
 		store.AssistantText("reply"), store.UserMessage("second\nline")), nil, 0)
@@ -36,8 +36,8 @@ func TestForkFromHere(t *testing.T) {
 		t.Fatalf("%d cards on screen", len(cards))
 	}
 	for id, c := range cards {
-		if want := tr.rows[id].kind == rowUser; c.forkBox.Visible() != want || c.fork.text.Text != forkLabel {
-			t.Errorf("row %d (kind %d): fork action shown %v", id, tr.rows[id].kind, c.forkBox.Visible())
+		if want := tr.rows.rows[id].kind == rowUser; c.forkBox.Visible() != want || c.fork.text.Text != forkLabel {
+			t.Errorf("row %d (kind %d): fork action shown %v", id, tr.rows.rows[id].kind, c.forkBox.Visible())
 		}
 	}
 	test.Tap(cards[2].fork)
@@ -146,7 +146,7 @@ func TestNoForkInReadOnlyTranscript(t *testing.T) {
 	test.NewTempApp(t)
 	tr := NewTranscript(readOnly{})
 	q := &postQueue{}
-	tr.post = q.post
+	tr.rows.post = q.post
 	w := test.NewTempWindow(t, tr.Content())
 	w.Resize(fyne.NewSize(800, 600))
 	tr.SetSession(store.Session{ID: 1}, stored(store.UserMessage("hi")), nil)

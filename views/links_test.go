@@ -126,7 +126,7 @@ func TestTranscriptCardLinks(t *testing.T) {
 	a := &fakeActions{}
 	tr := NewTranscript(a)
 	q := &postQueue{}
-	tr.post = q.post
+	tr.rows.post = q.post
 	w := test.NewTempWindow(t, tr.Content())
 	w.Resize(fyne.NewSize(800, 8000))
 	var evs []store.Event

@@ -301,12 +301,12 @@ func (m *MainView) BindShortcuts(c fyne.Canvas) {
 	for _, s := range m.transcript.Shortcuts() {
 		c.AddShortcut(s, func(s fyne.Shortcut) { m.transcript.HandleShortcut(s) })
 	}
-	bindPromptKeys(c, m.transcript)
+	bindPromptKeys(c, m.transcript.nav)
 	// With no widget focused (after a click in the transcript), Home, End,
 	// Page Up and Page Down scroll the transcript.
 	prevKey := c.OnTypedKey()
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		if !m.transcript.ScrollKey(ev.Name) && prevKey != nil {
+		if !m.transcript.nav.ScrollKey(ev.Name) && prevKey != nil {
 			prevKey(ev)
 		}
 	})

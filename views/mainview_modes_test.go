@@ -38,7 +38,7 @@ func TestMainViewReadOnly(t *testing.T) {
 			t.Errorf("read-only window offers %s", name)
 		}
 	}
-	if m.PromptBox().Content().Visible() || m.Transcript().canFork() {
+	if m.PromptBox().Content().Visible() || m.Transcript().cards.canFork() {
 		t.Error("read-only window offers the prompt box or Fork from here")
 	}
 	found := false

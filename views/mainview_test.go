@@ -35,14 +35,14 @@ func TestMainViewShowSession(t *testing.T) {
 	if ref, ok := m.Sidebar().Selected(); !ok || ref.ID != 3 || len(a.calls) != 0 {
 		t.Errorf("sidebar selection %v %v, intents %q", ref, ok, a)
 	}
-	if m.Transcript().length() != len(sampleEvents(t)) {
-		t.Errorf("transcript has %d rows", m.Transcript().length())
+	if m.Transcript().rows.length() != len(sampleEvents(t)) {
+		t.Errorf("transcript has %d rows", m.Transcript().rows.length())
 	}
 	if w := m.Sidebar().Content().Size().Width; w < sidebarWidth {
 		t.Errorf("sidebar is %v wide, want at least %v", w, sidebarWidth)
 	}
 	m.ClearSession()
-	if m.Transcript().length() != 0 || m.Meter().Visible() {
+	if m.Transcript().rows.length() != 0 || m.Meter().Visible() {
 		t.Error("ClearSession left the session shown")
 	}
 }
@@ -77,10 +77,10 @@ func TestTranscriptAddCompaction(t *testing.T) {
 	q.drain()
 	tr.AddCompaction(store.Compaction{AfterSeq: 2, Summary: "S"})
 	q.drain()
-	if r := tr.rows[2]; r.kind != rowCompaction || len(tr.rows) != len(sampleEvents(t))+1 {
-		t.Errorf("row 2 kind %d, %d rows", r.kind, len(tr.rows))
+	if r := tr.rows.rows[2]; r.kind != rowCompaction || len(tr.rows.rows) != len(sampleEvents(t))+1 {
+		t.Errorf("row 2 kind %d, %d rows", r.kind, len(tr.rows.rows))
 	}
-	if !tr.atBottom() {
+	if !tr.rows.atBottom() {
 		t.Error("AddCompaction left the bottom")
 	}
 }

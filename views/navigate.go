@@ -27,60 +27,63 @@ var PromptShortcuts = struct{ Next, Previous fyne.Shortcut }{
 // (Cmd+L on macOS).
 var PromptOutlineShortcut fyne.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyL, Modifier: fyne.KeyModifierShortcutDefault}
 
+// Navigator is the transcript's keys and navigation: from prompt to
+// prompt, the outline of the prompts, the scrolling keys (Home, End, Page
+// Up, Page Down), and going to an event, a thought or a full output (as
+// search hits and deep links do).
+type Navigator struct {
+	t   *Transcript
+	row int // the prompt NextPrompt or PreviousPrompt last went to; -1 for none
+}
+
 // promptRows returns the rows of the user's prompts, in order.
-func (t *Transcript) promptRows() []int {
+func (n *Navigator) promptRows() []int {
 	var out []int
-	for i := range t.rows {
-		if t.rows[i].kind == rowUser {
+	rows := n.t.rows.rows
+	for i := range rows {
+		if rows[i].kind == rowUser {
 			out = append(out, i)
 		}
 	}
 	return out
 }
 
-// rowOffset is the offset of row id's top in the list's content, padding included.
-func (t *Transcript) rowOffset(id int) float32 {
-	top := float32(id) * t.list.Theme().Size(theme.SizeNamePadding)
-	for i := range id {
-		top += t.heightOf(i)
-	}
-	return top
-}
-
 // topRow is the row at the top of the view (the first one whose bottom is
 // below the view's top).
-func (t *Transcript) topRow() int {
-	off := t.list.GetScrollOffset()
-	pad := t.list.Theme().Size(theme.SizeNamePadding)
+func (n *Navigator) topRow() int {
+	r := n.t.rows
+	off := r.list.GetScrollOffset()
+	pad := r.list.Theme().Size(theme.SizeNamePadding)
 	y := float32(0)
-	for i := range t.rows {
-		y += t.heightOf(i)
+	for i := range r.rows {
+		y += r.heightOf(i)
 		if y > off+1 {
 			return i
 		}
 		y += pad
 	}
-	return len(t.rows) - 1
+	return len(r.rows) - 1
 }
 
 // current is the prompt navigation's position: the prompt it last went to
 // while that is still on screen at the view's top (or the view ended there,
 // at the session's end), else the row at the view's top.
-func (t *Transcript) current() int {
-	top := t.topRow()
-	if n := t.navRow; n >= top && n < len(t.rows) && t.rowOffset(n) <= t.list.GetScrollOffset()+t.list.Size().Height {
-		return n
+func (n *Navigator) current() int {
+	r := n.t.rows
+	top := n.topRow()
+	if row := n.row; row >= top && row < len(r.rows) && r.rowOffset(row) <= r.list.GetScrollOffset()+r.list.Size().Height {
+		return row
 	}
 	return top
 }
 
 // NextPrompt scrolls to the next prompt below the one at the view's top
 // and reports whether there is one.
-func (t *Transcript) NextPrompt() bool {
-	cur := t.current()
-	for _, r := range t.promptRows() {
+func (n *Navigator) NextPrompt() bool {
+	cur := n.current()
+	for _, r := range n.promptRows() {
 		if r > cur {
-			t.showPromptRow(r)
+			n.showPromptRow(r)
 			return true
 		}
 	}
@@ -90,13 +93,13 @@ func (t *Transcript) NextPrompt() bool {
 // PreviousPrompt scrolls to the prompt above the one at the view's top (to
 // that prompt's own top when the view is inside it) and reports whether
 // there is one.
-func (t *Transcript) PreviousPrompt() bool {
-	cur := t.current()
-	off := t.list.GetScrollOffset()
-	rows := t.promptRows()
+func (n *Navigator) PreviousPrompt() bool {
+	cur := n.current()
+	off := n.t.rows.list.GetScrollOffset()
+	rows := n.promptRows()
 	for i := len(rows) - 1; i >= 0; i-- {
-		if r := rows[i]; r < cur || (r == cur && t.rowOffset(r) < off-1) {
-			t.showPromptRow(r)
+		if r := rows[i]; r < cur || (r == cur && n.t.rows.rowOffset(r) < off-1) {
+			n.showPromptRow(r)
 			return true
 		}
 	}
@@ -105,24 +108,26 @@ func (t *Transcript) PreviousPrompt() bool {
 
 // showPromptRow puts row id's top at the view's top (as far as the
 // content allows) and outlines it.
-func (t *Transcript) showPromptRow(id int) {
-	t.navRow = id
-	t.target = -1
-	off := min(t.rowOffset(id), max(t.contentHeight()-t.list.Size().Height, 0))
-	t.list.ScrollToOffset(off)
-	t.setFindRow(id)
+func (n *Navigator) showPromptRow(id int) {
+	r := n.t.rows
+	n.row = id
+	r.target = -1
+	off := min(r.rowOffset(id), max(r.contentHeight()-r.list.Size().Height, 0))
+	r.list.ScrollToOffset(off)
+	n.t.find.setRow(id)
 }
 
 // ShowPromptAt scrolls to the prompt with seq (or the first row after it)
 // as the outline and deep links do, and reports whether there was a row.
-func (t *Transcript) ShowPromptAt(seq int64) bool {
-	for i := range t.rows {
-		r := &t.rows[i]
+func (n *Navigator) ShowPromptAt(seq int64) bool {
+	rows := n.t.rows
+	for i := range rows.rows {
+		r := &rows.rows[i]
 		if isSideRow(r.kind) {
 			continue
 		}
-		if t.events[r.event].Seq >= seq {
-			t.showPromptRow(i)
+		if rows.events[r.event].Seq >= seq {
+			n.showPromptRow(i)
 			return true
 		}
 	}
@@ -136,10 +141,11 @@ type PromptOutlineItem struct {
 }
 
 // PromptOutline lists the prompts of the events shown, in order.
-func (t *Transcript) PromptOutline() []PromptOutlineItem {
+func (n *Navigator) PromptOutline() []PromptOutlineItem {
 	var out []PromptOutlineItem
-	for _, r := range t.promptRows() {
-		e := &t.events[t.rows[r].event]
+	rows := n.t.rows
+	for _, r := range n.promptRows() {
+		e := &rows.events[rows.rows[r].event]
 		out = append(out, PromptOutlineItem{Seq: e.Seq, Text: firstLine(e.Event.Content)})
 	}
 	return out
@@ -147,8 +153,8 @@ func (t *Transcript) PromptOutline() []PromptOutlineItem {
 
 // ShowOutline opens the outline of the session's prompts over w: choosing
 // one (click, or Enter on the highlighted row) scrolls there and closes it.
-func (t *Transcript) ShowOutline(w fyne.Window) {
-	items := t.PromptOutline()
+func (n *Navigator) ShowOutline(w fyne.Window) {
+	items := n.PromptOutline()
 	if len(items) == 0 {
 		dialog.ShowInformation("Prompts", "This session has no prompts to go to.", w)
 		return
@@ -165,10 +171,10 @@ func (t *Transcript) ShowOutline(w fyne.Window) {
 		})
 	list.OnSelected = func(id widget.ListItemID) {
 		d.Hide()
-		t.ShowPromptAt(items[id].Seq)
+		n.ShowPromptAt(items[id].Seq)
 	}
 	note := ""
-	if t.earlier > 0 {
+	if n.t.load.earlier > 0 {
 		note = "Prompts of the events shown; Earlier loads older ones."
 	}
 	head := widget.NewLabel(note)
@@ -180,8 +186,8 @@ func (t *Transcript) ShowOutline(w fyne.Window) {
 	d = dialog.NewCustom(fmt.Sprintf("Prompts (%d)", len(items)), "Close", body, w)
 	d.Resize(fyne.NewSize(min(w.Canvas().Size().Width*0.8, 720), min(w.Canvas().Size().Height*0.8, 560)))
 	d.Show()
-	if cur := t.current(); cur >= 0 {
-		for i, r := range t.promptRows() {
+	if cur := n.current(); cur >= 0 {
+		for i, r := range n.promptRows() {
 			if r <= cur {
 				list.ScrollTo(i)
 			}
@@ -192,12 +198,12 @@ func (t *Transcript) ShowOutline(w fyne.Window) {
 
 // typedRune handles j and k (next and previous prompt) and reports
 // whether it did.
-func (t *Transcript) typedRune(r rune) bool {
+func (n *Navigator) typedRune(r rune) bool {
 	switch r {
 	case 'j':
-		t.NextPrompt()
+		n.NextPrompt()
 	case 'k':
-		t.PreviousPrompt()
+		n.PreviousPrompt()
 	default:
 		return false
 	}
@@ -232,12 +238,12 @@ func firstLine(s string) string {
 // bindPromptKeys binds Alt+Down and Alt+Up on c,
 // and j and k typed while nothing has the keyboard. (The window's menu
 // carries the same shortcuts, which Fyne runs wherever the keyboard is.)
-func bindPromptKeys(c fyne.Canvas, t *Transcript) {
-	c.AddShortcut(PromptShortcuts.Next, func(fyne.Shortcut) { t.NextPrompt() })
-	c.AddShortcut(PromptShortcuts.Previous, func(fyne.Shortcut) { t.PreviousPrompt() })
+func bindPromptKeys(c fyne.Canvas, n *Navigator) {
+	c.AddShortcut(PromptShortcuts.Next, func(fyne.Shortcut) { n.NextPrompt() })
+	c.AddShortcut(PromptShortcuts.Previous, func(fyne.Shortcut) { n.PreviousPrompt() })
 	prev := c.OnTypedRune()
 	c.SetOnTypedRune(func(r rune) {
-		if !t.typedRune(r) && prev != nil {
+		if !n.typedRune(r) && prev != nil {
 			prev(r)
 		}
 	})

@@ -32,56 +32,56 @@ func TestPromptNavigation(t *testing.T) {
 	tr, w, q := newTestTranscript(t, fyne.NewSize(600, 300))
 	tr.SetSession(store.Session{ID: 1}, promptSession(), nil)
 	q.drain()
-	tr.list.ScrollToTop()
+	tr.rows.list.ScrollToTop()
 	q.drain()
 	var got []int
-	for tr.NextPrompt() {
+	for tr.nav.NextPrompt() {
 		q.drain()
-		got = append(got, tr.navRow)
-		if tr.findRow != tr.navRow {
-			t.Errorf("prompt row %d is not outlined (find row %d)", tr.navRow, tr.findRow)
+		got = append(got, tr.nav.row)
+		if tr.find.row != tr.nav.row {
+			t.Errorf("prompt row %d is not outlined (find row %d)", tr.nav.row, tr.find.row)
 		}
 	}
 	if want := []int{5, 10, 15, 20}; !slices.Equal(got, want) {
 		t.Fatalf("NextPrompt went to rows %v, want %v", got, want)
 	}
 	got = nil
-	for tr.PreviousPrompt() {
+	for tr.nav.PreviousPrompt() {
 		q.drain()
-		got = append(got, tr.navRow)
+		got = append(got, tr.nav.row)
 	}
 	if want := []int{15, 10, 5, 0}; !slices.Equal(got, want) {
 		t.Fatalf("PreviousPrompt went to rows %v, want %v", got, want)
 	}
-	if off := tr.list.GetScrollOffset(); off != 0 {
+	if off := tr.rows.list.GetScrollOffset(); off != 0 {
 		t.Errorf("the first prompt is at offset %v, want 0", off)
 	}
-	tr.list.TypedRune('j')
-	tr.list.TypedRune('j')
-	if tr.navRow != 10 {
-		t.Errorf("j j went to row %d, want 10", tr.navRow)
+	tr.rows.list.TypedRune('j')
+	tr.rows.list.TypedRune('j')
+	if tr.nav.row != 10 {
+		t.Errorf("j j went to row %d, want 10", tr.nav.row)
 	}
-	if off, top := tr.list.GetScrollOffset(), tr.rowOffset(10); off != top {
+	if off, top := tr.rows.list.GetScrollOffset(), tr.rows.rowOffset(10); off != top {
 		t.Errorf("row 10 at offset %v, its top is %v", off, top)
 	}
-	tr.list.TypedRune('k')
-	if tr.navRow != 5 {
-		t.Errorf("k went to row %d, want 5", tr.navRow)
+	tr.rows.list.TypedRune('k')
+	if tr.nav.row != 5 {
+		t.Errorf("k went to row %d, want 5", tr.nav.row)
 	}
 	// Alt+Down and Alt+Up, as the window's canvas binds them.
 	c := &shortcutCanvas{Canvas: w.Canvas(), handlers: map[string]func(fyne.Shortcut){}}
-	bindPromptKeys(c, tr)
+	bindPromptKeys(c, tr.nav)
 	c.handlers[PromptShortcuts.Next.ShortcutName()](PromptShortcuts.Next)
-	if tr.navRow != 10 {
-		t.Errorf("Alt+Down went to row %d, want 10", tr.navRow)
+	if tr.nav.row != 10 {
+		t.Errorf("Alt+Down went to row %d, want 10", tr.nav.row)
 	}
 	c.handlers[PromptShortcuts.Previous.ShortcutName()](PromptShortcuts.Previous)
-	if tr.navRow != 5 {
-		t.Errorf("Alt+Up went to row %d, want 5", tr.navRow)
+	if tr.nav.row != 5 {
+		t.Errorf("Alt+Up went to row %d, want 5", tr.nav.row)
 	}
 	test.TypeOnCanvas(w.Canvas(), "j")
-	if tr.navRow != 10 {
-		t.Errorf("j with nothing focused went to row %d, want 10", tr.navRow)
+	if tr.nav.row != 10 {
+		t.Errorf("j with nothing focused went to row %d, want 10", tr.nav.row)
 	}
 }
 
@@ -91,22 +91,22 @@ func TestPromptOutline(t *testing.T) {
 	tr, w, q := newTestTranscript(t, fyne.NewSize(600, 400))
 	tr.SetSession(store.Session{ID: 1}, promptSession(), nil)
 	q.drain()
-	items := tr.PromptOutline()
+	items := tr.nav.PromptOutline()
 	if len(items) != 5 || items[2] != (PromptOutlineItem{Seq: 11, Text: "prompt 3"}) {
 		t.Fatalf("PromptOutline() = %+v", items)
 	}
-	tr.ShowOutline(w)
+	tr.nav.ShowOutline(w)
 	lists := objectsOf[*widget.List](w.Canvas().Overlays().Top())
 	if len(lists) != 1 {
 		t.Fatalf("the outline shows %d lists", len(lists))
 	}
 	lists[0].Select(3)
 	q.drain()
-	if tr.navRow != 15 || w.Canvas().Overlays().Top() != nil {
-		t.Errorf("choosing prompt 4 went to row %d (want 15), outline open: %v", tr.navRow, w.Canvas().Overlays().Top() != nil)
+	if tr.nav.row != 15 || w.Canvas().Overlays().Top() != nil {
+		t.Errorf("choosing prompt 4 went to row %d (want 15), outline open: %v", tr.nav.row, w.Canvas().Overlays().Top() != nil)
 	}
-	if !tr.ShowPromptAt(6) || tr.navRow != 5 {
-		t.Errorf("ShowPromptAt(6) went to row %d, want 5", tr.navRow)
+	if !tr.nav.ShowPromptAt(6) || tr.nav.row != 5 {
+		t.Errorf("ShowPromptAt(6) went to row %d, want 5", tr.nav.row)
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 func (m *MainView) SetReadOnly(why string, onClose func()) {
 	m.readOnly = true
 	m.sidebar.SetReadOnly(true)
-	m.transcript.readOnly = true
+	m.transcript.cards.readOnly = true
 	m.prompt.Content().Hide()
 	text := "Read-only: nothing in this window writes to the file."
 	if why != "" {

@@ -21,7 +21,7 @@ func TestTranscriptRunFailure(t *testing.T) {
 	tr.SetSession(store.Session{ID: 1}, events, nil)
 	q.drain()
 	var kinds []rowKind
-	for _, r := range tr.rows {
+	for _, r := range tr.rows.rows {
 		kinds = append(kinds, r.kind)
 	}
 	if want := []rowKind{rowUser, rowComplete, rowFailure}; !slices.Equal(kinds, want) {
@@ -31,17 +31,17 @@ func TestTranscriptRunFailure(t *testing.T) {
 	if c.title.Text != "Why the run failed" || c.title.Color != theme.Color(theme.ColorNameError) || cardBody(c) != why {
 		t.Errorf("failure card: %q %v body %q", c.title.Text, c.title.Color, cardBody(c))
 	}
-	if got := tr.rowOfSeq(2); got != 1 {
+	if got := tr.rows.rowOfSeq(2); got != 1 {
 		t.Errorf("rowOfSeq(2) = %d, want the ✗ row 1", got)
 	}
-	if tr.rowText(2) != why {
-		t.Errorf("rowText = %q", tr.rowText(2))
+	if tr.rows.rowText(2) != why {
+		t.Errorf("rowText = %q", tr.rows.rowText(2))
 	}
 	live := []store.StoredEvent{{Seq: 3, Kind: store.KindUserMessage, Event: store.UserMessage("again")},
 		{Seq: 4, Kind: store.KindComplete, Event: store.Complete(false, 5, 0), RunFailures: []string{"agent stopped: no answer from the model within 5m0s"}}}
 	tr.AppendEvents(live)
 	q.drain()
-	if n := len(tr.rows); n != 6 || tr.rows[5].kind != rowFailure || len(tr.heights) != 6 {
-		t.Fatalf("after AppendEvents: %d rows, last %v", n, tr.rows[n-1].kind)
+	if n := len(tr.rows.rows); n != 6 || tr.rows.rows[5].kind != rowFailure || len(tr.rows.heights) != 6 {
+		t.Fatalf("after AppendEvents: %d rows, last %v", n, tr.rows.rows[n-1].kind)
 	}
 }

@@ -386,34 +386,36 @@ func (e *searchEntry) TypedKey(k *fyne.KeyEvent) {
 // ShowThought scrolls the transcript to the first thinking that came
 // before the event with seq, opens it and highlights it. It reports
 // whether there is one.
-func (t *Transcript) ShowThought(seq int64) bool {
-	for i := range t.rows {
-		if r := &t.rows[i]; r.kind == rowThinking && t.events[r.event].Seq == seq {
+func (n *Navigator) ShowThought(seq int64) bool {
+	rows := n.t.rows
+	for i := range rows.rows {
+		if r := &rows.rows[i]; r.kind == rowThinking && rows.events[r.event].Seq == seq {
 			if !r.open {
-				t.toggle(i)
+				rows.toggle(i)
 			}
-			t.setFindRow(i)
-			t.scrollTo(i)
+			n.t.find.setRow(i)
+			rows.scrollTo(i)
 			return true
 		}
 	}
-	return t.ShowEvent(seq, false)
+	return n.ShowEvent(seq, false)
 }
 
 // ShowEvent scrolls the transcript to the event with seq (or, for a
 // compaction summary, to the summary that follows seq) and highlights its
 // row. When no row has that seq (the read-time filter hid the event), the
 // first row after it is shown. It reports whether a row was found.
-func (t *Transcript) ShowEvent(seq int64, compaction bool) bool {
+func (n *Navigator) ShowEvent(seq int64, compaction bool) bool {
+	rows := n.t.rows
 	row := -1
-	for i := range t.rows {
-		r := &t.rows[i]
+	for i := range rows.rows {
+		r := &rows.rows[i]
 		var s int64
 		switch {
 		case r.kind == rowCompaction:
-			s = t.compactions[r.comp].AfterSeq
+			s = rows.compactions[r.comp].AfterSeq
 		default:
-			s = t.events[r.event].Seq
+			s = rows.events[r.event].Seq
 		}
 		if r.kind == rowThinking && s == seq {
 			continue // the event's own row, below its thinking
@@ -426,8 +428,8 @@ func (t *Transcript) ShowEvent(seq int64, compaction bool) bool {
 	if row < 0 {
 		return false
 	}
-	t.setFindRow(row)
-	t.scrollTo(row)
+	n.t.find.setRow(row)
+	rows.scrollTo(row)
 	return true
 }
 
@@ -435,39 +437,28 @@ func (t *Transcript) ShowEvent(seq int64, compaction bool) bool {
 // output (or Write content) open, scrolled to the line holding byte
 // offset of that full text: where a search hit matched text that the
 // shortened card does not show. It reports whether the row was found.
-func (t *Transcript) ShowFullEvent(seq int64, offset int) bool {
-	row := t.rowOfSeq(seq)
+func (n *Navigator) ShowFullEvent(seq int64, offset int) bool {
+	rows := n.t.rows
+	row := rows.rowOfSeq(seq)
 	full, ok := "", false
 	if row >= 0 {
-		full, ok = t.fullOf(row)
+		full, ok = n.t.cards.fullOf(row)
 	}
 	if !ok {
-		return t.ShowEvent(seq, false)
+		return n.ShowEvent(seq, false)
 	}
-	if !t.rows[row].open {
-		t.toggle(row)
+	if !rows.rows[row].open {
+		rows.toggle(row)
 	}
-	t.setFindRow(row)
-	t.scrollTo(row)
+	n.t.find.setRow(row)
+	rows.scrollTo(row)
 	line := strings.Count(full[:min(max(offset, 0), len(full))], "\n")
-	t.post(func() { // after the opened card has its height
-		t.target = -1
-		y := t.rowTop(row) + t.template + float32(line)*lineHeight() - t.body.Size().Height/3
-		t.list.ScrollToOffset(max(y, t.rowTop(row)))
+	rows.post(func() { // after the opened card has its height
+		rows.target = -1
+		y := rows.rowTop(row) + rows.template + float32(line)*lineHeight() - rows.body.Size().Height/3
+		rows.list.ScrollToOffset(max(y, rows.rowTop(row)))
 	})
 	return true
-}
-
-// rowTop is the y of row id in the list: the heights the list gives the
-// rows above it (the template height for those not measured yet) and the
-// padding the list puts between rows.
-func (t *Transcript) rowTop(id int) float32 {
-	id = min(id, len(t.heights))
-	y := float32(id) * t.list.Theme().Size(theme.SizeNamePadding)
-	for i := range id {
-		y += t.heightOf(i)
-	}
-	return y
 }
 
 // lineHeight is the height of one line of monospace card text.

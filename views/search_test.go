@@ -180,18 +180,18 @@ func TestTranscriptShowEvent(t *testing.T) {
 	}{
 		{5, false, 4}, {10, true, 10}, {11, false, 11}, {21, false, 21}, {80, false, 79},
 	} {
-		if !tr.ShowEvent(tc.seq, tc.compaction) {
+		if !tr.nav.ShowEvent(tc.seq, tc.compaction) {
 			t.Fatalf("ShowEvent(%d) found nothing", tc.seq)
 		}
 		q.drain()
-		if tr.findRow != tc.row {
-			t.Errorf("ShowEvent(%d, %v) highlighted row %d, want %d", tc.seq, tc.compaction, tr.findRow, tc.row)
+		if tr.find.row != tc.row {
+			t.Errorf("ShowEvent(%d, %v) highlighted row %d, want %d", tc.seq, tc.compaction, tr.find.row, tc.row)
 		}
 		if c := cardsByRow(tr)[tc.row]; c == nil {
 			t.Errorf("ShowEvent(%d): row %d is not on screen", tc.seq, tc.row)
 		}
 	}
-	if tr.ShowEvent(500, false) {
+	if tr.nav.ShowEvent(500, false) {
 		t.Error("ShowEvent past the end found a row")
 	}
 }

@@ -184,25 +184,23 @@ func newRefsRow() (*fyne.Container, *container.Scroll) {
 	return box, s
 }
 
-// SetTurnUsage gives the usage of the session's turns; each completion
-// row shows the tokens and cost of the turn it ends. SetSession drops it
-// when another session is shown.
-func (t *Transcript) SetTurnUsage(turns []TurnUsage) {
-	t.turns = append([]TurnUsage(nil), turns...)
-	sort.Slice(t.turns, func(i, j int) bool { return t.turns[i].FirstSeq < t.turns[j].FirstSeq })
-	t.gen++ // rebind: completion rows change
-	clear(t.widths)
-	t.lower = nil
-	t.list.Refresh()
+// setTurnUsage is Transcript.SetTurnUsage.
+func (cs *cardSet) setTurnUsage(turns []TurnUsage) {
+	cs.turns = append([]TurnUsage(nil), turns...)
+	sort.Slice(cs.turns, func(i, j int) bool { return cs.turns[i].FirstSeq < cs.turns[j].FirstSeq })
+	cs.gen++ // rebind: completion rows change
+	clear(cs.t.rows.widths)
+	cs.t.find.textChanged()
+	cs.t.rows.list.Refresh()
 }
 
 // turnUsageAt returns the usage of the turn holding seq.
-func (t *Transcript) turnUsageAt(seq int64) (TurnUsage, bool) {
-	i := sort.Search(len(t.turns), func(i int) bool { return t.turns[i].FirstSeq > seq }) - 1
-	if i < 0 || seq > t.turns[i].LastSeq {
+func (cs *cardSet) turnUsageAt(seq int64) (TurnUsage, bool) {
+	i := sort.Search(len(cs.turns), func(i int) bool { return cs.turns[i].FirstSeq > seq }) - 1
+	if i < 0 || seq > cs.turns[i].LastSeq {
 		return TurnUsage{}, false
 	}
-	return t.turns[i], true
+	return cs.turns[i], true
 }
 
 // usageText is a turn's tokens and cost on its completion row:

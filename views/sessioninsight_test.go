@@ -35,10 +35,10 @@ func TestCompletionRowUsage(t *testing.T) {
 	m.SetSessionInsight(a, SessionInsight{Turns: []TurnUsage{
 		{FirstSeq: 1, LastSeq: 2, Input: 12300, Output: 450, Cache: 1_200_000, CostUSD: 0.0421, Estimated: true}}})
 	tr := m.Transcript()
-	if got, want := tr.rowText(1), "✓ Completed in 1.2s · 12.3k in · 450 out · 1.2M cache · ~$0.0421 (estimated)"; got != want {
+	if got, want := tr.rows.rowText(1), "✓ Completed in 1.2s · 12.3k in · 450 out · 1.2M cache · ~$0.0421 (estimated)"; got != want {
 		t.Errorf("first completion row %q, want %q", got, want)
 	}
-	if got, want := tr.rowText(3), "✓ Completed in 3.0s · $0.5000"; got != want {
+	if got, want := tr.rows.rowText(3), "✓ Completed in 3.0s · $0.5000"; got != want {
 		t.Errorf("second completion row %q, want %q", got, want)
 	}
 	cards := cardsByRow(tr)
@@ -47,7 +47,7 @@ func TestCompletionRowUsage(t *testing.T) {
 	}
 	b := SessionRef{StorePath: "/p", ID: 2}
 	m.ShowSession(b, store.Session{ID: 2, Worktree: "main"}, events, nil, 0)
-	if got := tr.rowText(1); got != "✓ Completed in 1.2s · $0.0000" {
+	if got := tr.rows.rowText(1); got != "✓ Completed in 1.2s · $0.0000" {
 		t.Errorf("usage kept for another session: %q", got)
 	}
 }

@@ -100,7 +100,7 @@ func TestMainViewShowsTeamSessionReadOnly(t *testing.T) {
 		t.Fatalf("the prompt box of a team session: takes prompts %v, says %q", ok, m.PromptBox().IdleNote())
 	}
 	n := len(a.calls)
-	for i := range m.Transcript().rows {
+	for i := range m.Transcript().rows.rows {
 		c := &card{t: m.Transcript(), id: i}
 		c.onFork()
 	}

@@ -19,7 +19,7 @@ func TestAgentCardOpensSubagentSession(t *testing.T) {
 	w.Resize(fyne.NewSize(1000, 1500))
 	tr := m.Transcript()
 	q := &postQueue{}
-	tr.post = q.post
+	tr.rows.post = q.post
 	events := stored(
 		store.UserMessage("take stock"),
 		store.ToolCall("toolu_agent", "Agent", nil, rawJSON(t, map[string]any{"description": "Inventory", "prompt": "List the files."})),

@@ -20,7 +20,7 @@ func TestTranscriptThinking(t *testing.T) {
 	tr.SetSession(store.Session{ID: 1}, events, nil)
 	q.drain()
 	kinds := []rowKind{}
-	for _, r := range tr.rows {
+	for _, r := range tr.rows.rows {
 		kinds = append(kinds, r.kind)
 	}
 	if want := []rowKind{rowUser, rowThinking, rowThinking, rowAssistant, rowAssistant}; !slices.Equal(kinds, want) {
@@ -35,21 +35,21 @@ func TestTranscriptThinking(t *testing.T) {
 	if c := cardsByRow(tr)[1]; cardBody(c) != "\nFirst I weigh it.\nThen the zorp detail." || c.toggle.text.Text != "▾ hide" {
 		t.Errorf("opened thinking shows %q", cardBody(c))
 	}
-	if got := tr.rowOfSeq(2); got != 3 {
+	if got := tr.rows.rowOfSeq(2); got != 3 {
 		t.Errorf("rowOfSeq(2) = %d, want the event's row 3", got)
 	}
-	if !tr.ShowEvent(2, false) || tr.findRow != 3 {
-		t.Errorf("ShowEvent(2) chose row %d, want 3", tr.findRow)
+	if !tr.nav.ShowEvent(2, false) || tr.find.row != 3 {
+		t.Errorf("ShowEvent(2) chose row %d, want 3", tr.find.row)
 	}
-	if !tr.ShowThought(2) || tr.findRow != 1 {
-		t.Errorf("ShowThought(2) chose row %d, want 1", tr.findRow)
+	if !tr.nav.ShowThought(2) || tr.find.row != 1 {
+		t.Errorf("ShowThought(2) chose row %d, want 1", tr.find.row)
 	}
 	tr.AppendEvents([]store.StoredEvent{{Seq: 4, Kind: store.KindAssistantText, Event: store.AssistantText("more"), Thinking: []string{"late zorp"}}})
 	q.drain()
-	if len(tr.rows) != 7 || len(tr.heights) != 7 || len(tr.widths) != 7 || tr.rows[5].kind != rowThinking {
-		t.Fatalf("after AppendEvents: %d rows, %d heights, %d widths", len(tr.rows), len(tr.heights), len(tr.widths))
+	if len(tr.rows.rows) != 7 || len(tr.rows.heights) != 7 || len(tr.rows.widths) != 7 || tr.rows.rows[5].kind != rowThinking {
+		t.Fatalf("after AppendEvents: %d rows, %d heights, %d widths", len(tr.rows.rows), len(tr.rows.heights), len(tr.rows.widths))
 	}
-	if tr.rowText(5) != "late zorp" {
-		t.Errorf("rowText of the appended thinking = %q", tr.rowText(5))
+	if tr.rows.rowText(5) != "late zorp" {
+		t.Errorf("rowText of the appended thinking = %q", tr.rows.rowText(5))
 	}
 }

@@ -19,22 +19,23 @@ const pageFraction = 0.9
 // ScrollKey scrolls the transcript for a navigation key — Home (and
 // Ctrl+Home) to the top, End (and Ctrl+End) to the bottom, Page Up and
 // Page Down by most of a view — and reports whether name is one of them.
-func (t *Transcript) ScrollKey(name fyne.KeyName) bool {
-	view := t.list.Size().Height
-	off := t.list.GetScrollOffset()
+func (n *Navigator) ScrollKey(name fyne.KeyName) bool {
+	r := n.t.rows
+	view := r.list.Size().Height
+	off := r.list.GetScrollOffset()
 	switch name {
 	case fyne.KeyHome:
-		t.target = -1
-		t.list.ScrollToTop()
+		r.target = -1
+		r.list.ScrollToTop()
 	case fyne.KeyEnd:
-		t.target = -1
-		t.list.ScrollToBottom()
+		r.target = -1
+		r.list.ScrollToBottom()
 	case fyne.KeyPageUp:
-		t.target = -1
-		t.list.ScrollToOffset(max(0, off-view*pageFraction))
+		r.target = -1
+		r.list.ScrollToOffset(max(0, off-view*pageFraction))
 	case fyne.KeyPageDown:
-		t.target = -1
-		t.list.ScrollToOffset(max(0, min(off+view*pageFraction, t.contentHeight()-view)))
+		r.target = -1
+		r.list.ScrollToOffset(max(0, min(off+view*pageFraction, r.contentHeight()-view)))
 	default:
 		return false
 	}

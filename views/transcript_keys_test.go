@@ -24,31 +24,31 @@ func TestTranscriptScrollKeys(t *testing.T) {
 	m := NewMainView(&fakeActions{})
 	m.transcript = tr
 	m.BindShortcuts(w.Canvas())
-	off := func() float32 { return tr.list.GetScrollOffset() }
-	if !tr.atBottom() || off() == 0 {
+	off := func() float32 { return tr.rows.list.GetScrollOffset() }
+	if !tr.rows.atBottom() || off() == 0 {
 		t.Fatalf("a new session is not shown at its end: offset %v", off())
 	}
 	end := off()
-	view := tr.list.Size().Height
+	view := tr.rows.list.Size().Height
 
-	tr.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageUp})
+	tr.rows.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageUp})
 	q.drain()
 	if got := off(); got >= end || got < end-view {
 		t.Errorf("Page Up: offset %v, want within a view above %v", got, end)
 	}
-	tr.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyHome})
+	tr.rows.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyHome})
 	q.drain()
 	if off() != 0 {
 		t.Errorf("Home: offset %v, want 0", off())
 	}
-	tr.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageDown})
+	tr.rows.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageDown})
 	q.drain()
 	if got := off(); got <= 0 || got > view {
 		t.Errorf("Page Down: offset %v, want within (0, %v]", got, view)
 	}
-	tr.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
+	tr.rows.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
 	q.drain()
-	if !tr.atBottom() {
+	if !tr.rows.atBottom() {
 		t.Errorf("End: offset %v, not at the end", off())
 	}
 
@@ -62,7 +62,7 @@ func TestTranscriptScrollKeys(t *testing.T) {
 		t.Error("Ctrl+End is not a transcript shortcut")
 	}
 	q.drain()
-	if !tr.atBottom() {
+	if !tr.rows.atBottom() {
 		t.Errorf("Ctrl+End: offset %v, not at the end", off())
 	}
 	if !tr.HandleShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyHome, Modifier: fyne.KeyModifierShortcutDefault}) || off() != 0 {

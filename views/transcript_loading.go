@@ -1,22 +1,40 @@
 package views
 
 import (
+	"fmt"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/lazuli-app/lazuli/display"
 )
 
-// loadingView is what the transcript shows in place while a session
-// loads: a moving bar and what is loading. Loading runs in the background;
-// the window stays responsive meanwhile.
-type loadingView struct {
-	box   *fyne.Container
+// Loader is the transcript's loading: what it shows in place while a
+// session loads (a moving bar and what is loading; loading runs in the
+// background and the window stays responsive meanwhile), and the bar over
+// a session shown from its newest events, with how many earlier events
+// are not loaded and buttons to load them.
+type Loader struct {
+	t *Transcript
+
+	box   *fyne.Container // shown in place while a session loads
 	bar   *widget.ProgressBarInfinite
 	label *widget.Label
+
+	earlier      int             // the session's events before the first shown that are not loaded
+	earlierBar   *fyne.Container // shown while earlier > 0
+	earlierLabel *widget.Label
+	earlierMore  *widget.Button
+	earlierAll   *widget.Button
+	// earlierProgress moves while earlier events load.
+	earlierProgress *widget.ProgressBarInfinite
 }
 
-func newLoadingView() *loadingView {
-	l := &loadingView{bar: widget.NewProgressBarInfinite(), label: widget.NewLabel("")}
+func newLoader(t *Transcript) *Loader {
+	l := &Loader{t: t, bar: widget.NewProgressBarInfinite(), label: widget.NewLabel("")}
+	l.newEarlierBar()
 	l.label.Alignment = fyne.TextAlignCenter
 	l.bar.Stop()
 	l.box = container.NewCenter(container.NewVBox(l.label, container.NewGridWrap(fyne.NewSize(240, l.bar.MinSize().Height), l.bar)))
@@ -24,48 +42,102 @@ func newLoadingView() *loadingView {
 	return l
 }
 
-// ShowLoading shows text ("Loading S3…") and a moving bar in place of the
+// Show shows text ("Loading S3…") and a moving bar in place of the
 // transcript until the session arrives (SetSession, SetSessionTail, Clear
-// or HideLoading).
-func (t *Transcript) ShowLoading(text string) {
-	t.loading.label.SetText(text)
-	t.empty.Hide()
-	t.body.Hide()
-	t.loading.bar.Start()
-	t.loading.box.Show()
+// or Hide).
+func (l *Loader) Show(text string) {
+	l.label.SetText(text)
+	l.t.empty.Hide()
+	l.t.rows.body.Hide()
+	l.bar.Start()
+	l.box.Show()
 }
 
-// HideLoading takes the loading indicator away (a load that failed: the
+// Hide takes the loading indicator away (a load that failed: the
 // transcript shown before stays).
-func (t *Transcript) HideLoading() {
-	if !t.loading.box.Visible() {
+func (l *Loader) Hide() {
+	if !l.box.Visible() {
 		return
 	}
-	t.loading.bar.Stop()
-	t.loading.box.Hide()
-	t.body.Show()
-	if t.session.ID == 0 {
-		t.empty.Show()
+	l.bar.Stop()
+	l.box.Hide()
+	l.t.rows.body.Show()
+	if l.t.session.ID == 0 {
+		l.t.empty.Show()
 	}
 }
 
-// Loading reports whether the loading indicator is shown.
-func (t *Transcript) Loading() bool { return t.loading.box.Visible() }
+// Shown reports whether the loading indicator is shown.
+func (l *Loader) Shown() bool { return l.box.Visible() }
+
+// newEarlierBar makes the bar over a session shown from its newest events:
+// how many earlier events are not loaded, and buttons to load them.
+func (l *Loader) newEarlierBar() {
+	l.earlierLabel = widget.NewLabel("")
+	l.earlierLabel.Importance = widget.LowImportance
+	l.earlierLabel.Truncation = fyne.TextTruncateEllipsis
+	l.earlierMore = widget.NewButtonWithIcon("Earlier", theme.MoveUpIcon(), func() { l.loadEarlier(false) })
+	l.earlierAll = widget.NewButton("All", func() { l.loadEarlier(true) })
+	for _, b := range []*widget.Button{l.earlierMore, l.earlierAll} {
+		b.Importance = widget.LowImportance
+	}
+	l.earlierProgress = widget.NewProgressBarInfinite()
+	l.earlierProgress.Stop()
+	l.earlierProgress.Hide()
+	l.earlierBar = container.NewBorder(nil, nil, nil,
+		container.NewHBox(container.NewGridWrap(fyne.NewSize(120, l.earlierProgress.MinSize().Height), l.earlierProgress),
+			l.earlierMore, l.earlierAll), l.earlierLabel)
+	l.earlierBar.Hide()
+}
+
+// loadEarlier asks for the session's earlier events (all of them, or the
+// next batch); they arrive through Transcript.PrependEvents. The buttons
+// stay disabled until then.
+func (l *Loader) loadEarlier(all bool) {
+	if l.earlier <= 0 || l.earlierMore.Disabled() {
+		return
+	}
+	l.earlierMore.Disable()
+	l.earlierAll.Disable()
+	l.showEarlierLoading(all)
+	l.t.actions.LoadEarlier(l.t.ref, all)
+}
+
+// Earlier returns how many of the session's events, before those shown,
+// are not loaded.
+func (l *Loader) Earlier() int { return l.earlier }
+
+// showEarlierBar shows or hides the earlier bar as l.earlier says.
+func (l *Loader) showEarlierBar() {
+	l.hideEarlierLoading()
+	if l.earlier == 0 {
+		l.earlierBar.Hide()
+		l.t.refreshTop()
+		return
+	}
+	n := len(l.t.rows.events)
+	l.earlierLabel.SetText(fmt.Sprintf("Showing the newest %s of %s events; find covers these.",
+		display.Count(int64(n)), display.Count(int64(n+l.earlier))))
+	l.earlierMore.Enable()
+	l.earlierAll.Enable()
+	l.earlierBar.Show()
+	l.t.refreshTop()
+}
 
 // showEarlierLoading shows, in the earlier bar, that earlier events are
 // loading; showEarlierBar ends it.
-func (t *Transcript) showEarlierLoading(all bool) {
+func (l *Loader) showEarlierLoading(all bool) {
 	what := "Loading earlier events…"
 	if all {
 		what = "Loading all earlier events…"
 	}
-	t.earlierLabel.SetText(what)
-	t.earlierProgress.Start()
-	t.earlierProgress.Show()
+	l.earlierLabel.SetText(what)
+	l.earlierProgress.Start()
+	l.earlierProgress.Show()
 }
 
 // hideEarlierLoading hides the earlier bar's progress.
-func (t *Transcript) hideEarlierLoading() {
-	t.earlierProgress.Stop()
-	t.earlierProgress.Hide()
+func (l *Loader) hideEarlierLoading() {
+	l.earlierProgress.Stop()
+	l.earlierProgress.Hide()
 }

@@ -1,13 +1,17 @@
 package views
 
-// This file holds how the transcript measures its rows, keeps their
-// heights and scrolls to a row or a match.
+// This file holds the transcript's rows (rowList): the events and
+// compactions shown, their rows in the list, how the rows are measured,
+// their heights kept, and the list scrolled to a row or a match.
 
 import (
+	"cmp"
 	"image/color"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/lazuli-app/lazuli/store"
@@ -23,49 +27,189 @@ func currentThemeKey() themeKey {
 	return themeKey{theme.Color(theme.ColorNameForeground), theme.Size(theme.SizeNameText)}
 }
 
-// detailOf returns the detail of row id, computing it on first use.
-func (t *Transcript) detailOf(id int) *rowDetail {
-	r := &t.rows[id]
-	if r.detail == nil {
-		var e *store.Event
-		if r.event >= 0 {
-			e = &t.events[r.event].Event
+// rowList owns the transcript's rows and their measuring: the events and
+// compactions shown, one row per card, the list widget, and the heights
+// the list gives the rows.
+//
+// Row heights: each card is measured (its MinSize at the list's width) when
+// the list first shows it, and the height is handed to List.SetItemHeight
+// through fyne.Do, which in the running app runs after the list's layout
+// pass (the test driver runs it at once; a guard keeps that re-entry to one
+// level). SetSession measures the rows it scrolls to before showing the
+// list. A width change re-measures the rows shown.
+type rowList struct {
+	t           *Transcript
+	events      []store.StoredEvent
+	compactions []store.Compaction
+	rows        []transcriptRow
+
+	heights    []float32       // measured height per row; 0 until measured
+	widths     []float32       // the width each height was measured at
+	pending    map[int]float32 // measured heights the list has not been given
+	target     int             // the row to keep shown while heights settle; -1 for none
+	targetFrac float32         // the part of target to show when it is taller than the view
+	scheduled  bool
+	installing bool
+	flushing   bool
+	post       func(func()) // runs a function on a later turn of the event loop
+	width      float32
+	template   float32 // the height the list gives unmeasured rows
+	measurer   *card   // an off-screen card for measuring rows
+	total      float32 // the sum of the row heights the list uses
+
+	list *transcriptList
+	body *fyne.Container
+}
+
+// maxPremeasure caps the rows SetSession measures before showing them.
+const maxPremeasure = 100
+
+func newRowList(t *Transcript) *rowList {
+	r := &rowList{t: t, post: fyne.Do, target: -1}
+	r.template = newCard(t).MinSize().Height
+	r.list = r.newList()
+	r.body = container.New(&widthWatcher{onWidth: r.onWidth, pinned: r.atBottom,
+		toBottom: func() { r.list.ScrollToBottom() }}, r.list)
+	return r
+}
+
+func (r *rowList) newList() *transcriptList {
+	l := &transcriptList{onRune: r.t.nav.typedRune, onKey: r.t.nav.ScrollKey}
+	l.Length, l.CreateItem, l.UpdateItem = r.length, r.t.cards.createItem, r.t.cards.updateItem
+	l.HideSeparators = true
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+func (r *rowList) length() int { return len(r.rows) }
+
+// rowOfSeq returns the row of the event with seq, or -1.
+func (r *rowList) rowOfSeq(seq int64) int {
+	for i := range r.rows {
+		if row := &r.rows[i]; !isSideRow(row.kind) && r.events[row.event].Seq == seq {
+			return i
 		}
-		r.detail = computeDetail(r.kind, e)
 	}
-	return r.detail
+	return -1
+}
+
+// rebuild makes the rows anew from the events and compactions. While
+// earlier events are not loaded, compactions of those are left out.
+func (r *rowList) rebuild() {
+	r.replace(buildRowsFrom(r.events, r.compactions, r.firstShownCompaction()))
+}
+
+// firstShownCompaction returns the index of the first compaction to show:
+// while earlier events are not loaded, those that end before the events
+// shown are left out.
+func (r *rowList) firstShownCompaction() int {
+	if r.t.load.earlier == 0 || len(r.events) == 0 {
+		return 0
+	}
+	first, _ := slices.BinarySearchFunc(r.compactions, r.events[0].Seq-1, func(c store.Compaction, seq int64) int {
+		return cmp.Compare(c.AfterSeq, seq)
+	})
+	return first
+}
+
+// appendEvents adds the rows of events at the end, unmeasured.
+func (r *rowList) appendEvents(events []store.StoredEvent) {
+	first := len(r.events)
+	r.events = append(r.events, events...)
+	n := len(r.rows)
+	r.rows = appendRows(r.rows, events, first)
+	added := len(r.rows) - n // thinking and failures add rows of their own
+	r.heights = append(r.heights, make([]float32, added)...)
+	r.total += float32(added) * r.template
+	r.widths = append(r.widths, make([]float32, added)...)
+	r.list.Refresh()
+}
+
+// replace installs rows in a new list: a List keeps the heights set on
+// its item ids, which mean nothing for other rows.
+func (r *rowList) replace(rows []transcriptRow) {
+	t := r.t
+	t.cards.gen++
+	r.rows = rows
+	r.heights = make([]float32, len(rows))
+	r.widths = make([]float32, len(rows))
+	r.total = float32(len(rows)) * r.template
+	r.pending = make(map[int]float32)
+	r.target = -1
+	t.find.forget()
+	r.list = r.newList()
+	r.premeasureTail()
+	r.installing = true // the first layout shows the top rows, which SetSession scrolls away from
+	r.body.Objects = []fyne.CanvasObject{r.list}
+	r.body.Refresh()
+	r.installing = false
+	t.find.reset()
+}
+
+// premeasureTail measures the last rows, which SetSession scrolls to, off
+// screen and gives their heights to the list before it is shown: the list
+// then opens at its final layout, and setting heights on a list that has
+// no renderer yet costs no re-layout.
+func (r *rowList) premeasureTail() {
+	size := r.body.Size()
+	if size.Width <= 0 {
+		return
+	}
+	if r.measurer == nil {
+		r.measurer = newCard(r.t)
+	}
+	var sum float32
+	for id := len(r.rows) - 1; id >= 0 && sum < size.Height && len(r.rows)-id <= maxPremeasure; id-- {
+		r.measurer.bind(id)
+		h := r.measurer.heightFor(size.Width)
+		r.setHeight(id, h)
+		sum += h
+	}
+}
+
+// detailOf returns the detail of row id, computing it on first use.
+func (r *rowList) detailOf(id int) *rowDetail {
+	row := &r.rows[id]
+	if row.detail == nil {
+		var e *store.Event
+		if row.event >= 0 {
+			e = &r.events[row.event].Event
+		}
+		row.detail = computeDetail(row.kind, e)
+	}
+	return row.detail
 }
 
 // toggle opens or closes a row's tool input or summary.
-func (t *Transcript) toggle(id int) {
-	r := &t.rows[id]
-	r.open = !r.open
-	r.version++
-	t.widths[id] = 0
-	t.list.RefreshItem(id)
+func (r *rowList) toggle(id int) {
+	row := &r.rows[id]
+	row.open = !row.open
+	row.version++
+	r.widths[id] = 0
+	r.list.RefreshItem(id)
 }
 
 // measure records the height card c needs for row id at the list's width,
 // and schedules handing it to the list when it changed.
-func (t *Transcript) measure(id int, c *card) {
+func (r *rowList) measure(id int, c *card) {
 	w := c.Size().Width
-	if w <= 0 || t.widths[id] == w || t.installing {
+	if w <= 0 || r.widths[id] == w || r.installing {
 		return
 	}
 	h := c.heightFor(w)
-	t.widths[id] = w
-	if h == t.heights[id] {
-		delete(t.pending, id)
+	r.widths[id] = w
+	if h == r.heights[id] {
+		delete(r.pending, id)
 		return
 	}
-	t.pending[id] = h
-	t.schedule()
+	r.pending[id] = h
+	r.schedule()
 }
 
-func (t *Transcript) schedule() {
-	if !t.scheduled && !t.flushing {
-		t.scheduled = true
-		t.post(t.flush)
+func (r *rowList) schedule() {
+	if !r.scheduled && !r.flushing {
+		r.scheduled = true
+		r.post(r.flush)
 	}
 }
 
@@ -73,135 +217,135 @@ func (t *Transcript) schedule() {
 // keeps the view at the bottom, or on the find match, when it was there.
 // Setting a height or scrolling re-lays the list out, which may measure
 // more rows: the loop takes those too.
-func (t *Transcript) flush() {
-	t.scheduled = false
-	if t.flushing {
+func (r *rowList) flush() {
+	r.scheduled = false
+	if r.flushing {
 		return
 	}
-	t.flushing = true
-	bottom := t.atBottom()
-	for round := 0; len(t.pending) > 0 && round < 8; round++ {
-		batch := t.pending
-		t.pending = make(map[int]float32)
+	r.flushing = true
+	bottom := r.atBottom()
+	for round := 0; len(r.pending) > 0 && round < 8; round++ {
+		batch := r.pending
+		r.pending = make(map[int]float32)
 		for id, h := range batch {
-			if id < len(t.rows) {
-				t.setHeight(id, h)
+			if id < len(r.rows) {
+				r.setHeight(id, h)
 			}
 		}
 		switch {
 		case bottom:
-			t.list.ScrollToBottom()
-		case t.target >= 0:
-			t.list.ScrollTo(t.target)
-			t.showTargetPart()
+			r.list.ScrollToBottom()
+		case r.target >= 0:
+			r.list.ScrollTo(r.target)
+			r.showTargetPart()
 		}
 	}
-	if len(t.pending) == 0 {
-		t.target = -1
+	if len(r.pending) == 0 {
+		r.target = -1
 	}
-	t.flushing = false
-	if len(t.pending) > 0 {
-		t.schedule()
+	r.flushing = false
+	if len(r.pending) > 0 {
+		r.schedule()
 	}
 }
 
 // scrollTo shows row id and keeps it shown while the rows around it get
 // their measured heights.
-func (t *Transcript) scrollTo(id int) {
-	t.scrollToMatch(id, 0)
+func (r *rowList) scrollTo(id int) {
+	r.scrollToMatch(id, 0)
 }
 
 // scrollToMatch shows row id, and for a row taller than the view, the part
 // at frac of its height (0: its top), a third of the way down the view:
 // List.ScrollTo alone shows a tall row's end when it scrolls down.
-func (t *Transcript) scrollToMatch(id int, frac float32) {
-	t.target, t.targetFrac = id, frac
-	t.list.ScrollTo(id)
-	t.showTargetPart()
+func (r *rowList) scrollToMatch(id int, frac float32) {
+	r.target, r.targetFrac = id, frac
+	r.list.ScrollTo(id)
+	r.showTargetPart()
 }
 
 // showTargetPart moves the view onto the target's part, when the target
 // row is taller than the view, and onto the whole row otherwise: Fyne's
 // List.ScrollTo compares the row's top plus the template height with the
 // view, so a row whose top shows at the view's bottom stayed cut off.
-func (t *Transcript) showTargetPart() {
-	id, view := t.target, t.list.Size().Height
-	if id < 0 || id >= len(t.heights) || view <= 0 {
+func (r *rowList) showTargetPart() {
+	id, view := r.target, r.list.Size().Height
+	if id < 0 || id >= len(r.heights) || view <= 0 {
 		return
 	}
-	top, h := t.rowTop(id), t.heightOf(id)
+	top, h := r.rowTop(id), r.heightOf(id)
 	if h <= view {
-		if off := t.list.GetScrollOffset(); top+h > off+view {
-			t.list.ScrollToOffset(top + h - view)
+		if off := r.list.GetScrollOffset(); top+h > off+view {
+			r.list.ScrollToOffset(top + h - view)
 		}
 		return
 	}
-	off := top + t.targetFrac*h - view/3
+	off := top + r.targetFrac*h - view/3
 	off = max(top, min(off, top+h-view))
-	t.list.ScrollToOffset(off)
+	r.list.ScrollToOffset(off)
 }
 
 // heightOf is the height the list gives row id.
-func (t *Transcript) heightOf(id int) float32 {
-	if h := t.heights[id]; h > 0 {
+func (r *rowList) heightOf(id int) float32 {
+	if h := r.heights[id]; h > 0 {
 		return h
 	}
-	return t.template
+	return r.template
 }
 
 // onWidth re-measures the rows shown after the width changed.
-func (t *Transcript) onWidth(w float32) {
-	if w == t.width {
+func (r *rowList) onWidth(w float32) {
+	if w == r.width {
 		return
 	}
-	t.width = w
-	t.post(func() { t.list.Refresh() })
+	r.width = w
+	r.post(func() { r.list.Refresh() })
 }
 
 // atBottom reports whether the list shows its last row's end (or has not
 // been laid out yet).
-func (t *Transcript) atBottom() bool {
-	view := t.list.Size().Height
+func (r *rowList) atBottom() bool {
+	view := r.list.Size().Height
 	if view <= 0 {
 		return true
 	}
-	return t.list.GetScrollOffset()+view >= t.contentHeight()-1
+	return r.list.GetScrollOffset()+view >= r.contentHeight()-1
 }
 
 // contentHeight is the list's content height as the list computes it.
-func (t *Transcript) contentHeight() float32 {
-	if n := len(t.heights); n > 1 {
-		return t.total + float32(n-1)*t.list.Theme().Size(theme.SizeNamePadding)
+func (r *rowList) contentHeight() float32 {
+	if n := len(r.heights); n > 1 {
+		return r.total + float32(n-1)*r.list.Theme().Size(theme.SizeNamePadding)
 	}
-	return t.total
+	return r.total
 }
 
 // setHeight gives row id height h, in the list and in the total.
-func (t *Transcript) setHeight(id int, h float32) {
-	old := t.heights[id]
+func (r *rowList) setHeight(id int, h float32) {
+	old := r.heights[id]
 	if old == 0 {
-		old = t.template
+		old = r.template
 	}
-	t.total += h - old
-	t.heights[id] = h
-	t.list.SetItemHeight(id, h)
+	r.total += h - old
+	r.heights[id] = h
+	r.list.SetItemHeight(id, h)
 }
 
 // rowText is the plain text of row id, for Copy and find.
-func (t *Transcript) rowText(id int) string {
-	r := &t.rows[id]
-	d := t.detailOf(id)
-	if r.kind == rowCompaction {
-		return t.compactions[r.comp].Summary
+func (r *rowList) rowText(id int) string {
+	row := &r.rows[id]
+	d := r.detailOf(id)
+	if row.kind == rowCompaction {
+		return r.compactions[row.comp].Summary
 	}
-	if r.kind == rowThinking {
-		return t.events[r.event].Thinking[r.thought]
+	if row.kind == rowThinking {
+		return r.events[row.event].Thinking[row.thought]
 	}
-	if r.kind == rowFailure {
-		return t.events[r.event].RunFailures[r.thought]
+	if row.kind == rowFailure {
+		return r.events[row.event].RunFailures[row.thought]
 	}
-	e := &t.events[r.event].Event
-	switch r.kind {
+	e := &r.events[row.event].Event
+	switch row.kind {
 	case rowUser:
 		return e.Content
 	case rowAssistant:
@@ -215,14 +359,35 @@ func (t *Transcript) rowText(id int) string {
 		}
 		return strings.TrimSuffix(head+"\n"+d.input, "\n")
 	case rowResult:
-		if full, ok := t.fullOf(id); ok && r.open {
+		if full, ok := r.t.cards.fullOf(id); ok && row.open {
 			return full
 		}
 		return e.Content
 	case rowComplete:
-		return t.completeRowText(t.events[r.event].Seq, e)
+		return r.t.cards.completeRowText(r.events[row.event].Seq, e)
 	}
 	return d.title
+}
+
+// rowTop is the y of row id in the list: the heights the list gives the
+// rows above it (the template height for those not measured yet) and the
+// padding the list puts between rows.
+func (r *rowList) rowTop(id int) float32 {
+	id = min(id, len(r.heights))
+	y := float32(id) * r.list.Theme().Size(theme.SizeNamePadding)
+	for i := range id {
+		y += r.heightOf(i)
+	}
+	return y
+}
+
+// rowOffset is the offset of row id's top in the list's content, padding included.
+func (r *rowList) rowOffset(id int) float32 {
+	top := float32(id) * r.list.Theme().Size(theme.SizeNamePadding)
+	for i := range id {
+		top += r.heightOf(i)
+	}
+	return top
 }
 
 // widthWatcher lays its objects out to fill the container and reports

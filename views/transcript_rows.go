@@ -34,8 +34,8 @@ const (
 // pretty JSON) is computed once, the first time the row is shown.
 type transcriptRow struct {
 	kind    rowKind
-	event   int  // index into Transcript.events; -1 for a compaction
-	comp    int  // index into Transcript.compactions; -1 for an event
+	event   int  // index into rowList.events; -1 for a compaction
+	comp    int  // index into rowList.compactions; -1 for an event
 	thought int  // rowThinking, rowFailure: index into the event's Thinking, RunFailures
 	open    bool // tool input shown / summary expanded
 	version uint32
@@ -220,8 +220,8 @@ func completeHead(e *store.Event) string {
 // tokens and cost of its turn when the insight index gave them (see
 // Transcript.SetTurnUsage), "✓ Completed in 12.3s · 12.3k in · 450 out ·
 // 1.2M cache · ~$0.0421 (estimated)".
-func (t *Transcript) completeRowText(seq int64, e *store.Event) string {
-	if u, ok := t.turnUsageAt(seq); ok {
+func (cs *cardSet) completeRowText(seq int64, e *store.Event) string {
+	if u, ok := cs.turnUsageAt(seq); ok {
 		return completeHead(e) + " · " + u.text()
 	}
 	return completeText(e)

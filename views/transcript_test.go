@@ -50,7 +50,7 @@ func newTestTranscript(t *testing.T, size fyne.Size) (*Transcript, fyne.Window, 
 	test.NewTempApp(t)
 	tr := NewTranscript(&fakeActions{})
 	q := &postQueue{}
-	tr.post = q.post
+	tr.rows.post = q.post
 	w := test.NewTempWindow(t, tr.Content())
 	w.Resize(size)
 	return tr, w, q
@@ -113,7 +113,7 @@ func TestTranscriptCompactionPlacement(t *testing.T) {
 // cardsByRow returns the cards on screen by the row they show.
 func cardsByRow(tr *Transcript) map[int]*card {
 	out := map[int]*card{}
-	for _, c := range objectsOf[*card](tr.list) {
+	for _, c := range objectsOf[*card](tr.rows.list) {
 		if c.id >= 0 && c.Visible() {
 			out[c.id] = c
 		}
@@ -162,7 +162,7 @@ func TestTranscriptCards(t *testing.T) {
 		if c.title.Text != w.title || detail != w.detail || cardBody(c) != w.body {
 			t.Errorf("row %d: card %q / %q / %q, want %q / %q / %q", i, c.title.Text, detail, cardBody(c), w.title, w.detail, w.body)
 		}
-		if h := tr.heights[i]; h < c.MinSize().Height || h == 0 {
+		if h := tr.rows.heights[i]; h < c.MinSize().Height || h == 0 {
 			t.Errorf("row %d: height %v, card needs %v", i, h, c.MinSize().Height)
 		}
 	}
@@ -194,15 +194,15 @@ func TestTranscriptToggleAndCopy(t *testing.T) {
 	tr.SetSession(store.Session{ID: 1}, sampleEvents(t), []store.Compaction{{AfterSeq: 3, Summary: "Earlier: **X**"}})
 	q.drain()
 	bash := cardsByRow(tr)[4]
-	before := tr.heights[4]
+	before := tr.rows.heights[4]
 	test.Tap(bash.toggle)
 	q.drain()
 	bash = cardsByRow(tr)[4]
 	if bash.mono == nil || !bash.mono.Visible() || bash.mono.Text != "{\n  \"command\": \"go test ./...\"\n}" {
 		t.Fatalf("input not shown after the toggle")
 	}
-	if tr.heights[4] <= before {
-		t.Errorf("height %v after opening the input, was %v", tr.heights[4], before)
+	if tr.rows.heights[4] <= before {
+		t.Errorf("height %v after opening the input, was %v", tr.rows.heights[4], before)
 	}
 	summary := cardsByRow(tr)[3]
 	test.Tap(summary.toggle)
@@ -229,7 +229,7 @@ func TestTranscriptFind(t *testing.T) {
 	}
 	tr.SetSession(store.Session{ID: 1}, stored(events...), nil)
 	q.drain()
-	tr.ShowFind()
+	tr.find.Show()
 	tr.find.entry.SetText("needle")
 	steps := []struct {
 		do     func()
@@ -237,17 +237,17 @@ func TestTranscriptFind(t *testing.T) {
 		row    int
 	}{
 		{func() {}, "1 of 3", 5},
-		{tr.FindNext, "2 of 3", 25},
-		{tr.FindNext, "3 of 3", 45},
-		{tr.FindNext, "1 of 3", 5},
-		{tr.FindPrevious, "3 of 3", 45},
-		{tr.FindPrevious, "2 of 3", 25},
+		{tr.find.Next, "2 of 3", 25},
+		{tr.find.Next, "3 of 3", 45},
+		{tr.find.Next, "1 of 3", 5},
+		{tr.find.Previous, "3 of 3", 45},
+		{tr.find.Previous, "2 of 3", 25},
 	}
 	for i, s := range steps {
 		s.do()
 		q.drain()
-		if tr.FindStatus() != s.status || tr.findRow != s.row {
-			t.Fatalf("step %d: %q at row %d, want %q at row %d", i, tr.FindStatus(), tr.findRow, s.status, s.row)
+		if tr.find.Status() != s.status || tr.find.row != s.row {
+			t.Fatalf("step %d: %q at row %d, want %q at row %d", i, tr.find.Status(), tr.find.row, s.status, s.row)
 		}
 		c := cardsByRow(tr)[s.row]
 		if c == nil || c.bg.StrokeWidth == 0 {
@@ -255,10 +255,10 @@ func TestTranscriptFind(t *testing.T) {
 		}
 	}
 	tr.find.entry.SetText("absent")
-	if tr.FindStatus() != "No matches" || tr.findRow != -1 {
-		t.Errorf("no match: %q at row %d", tr.FindStatus(), tr.findRow)
+	if tr.find.Status() != "No matches" || tr.find.row != -1 {
+		t.Errorf("no match: %q at row %d", tr.find.Status(), tr.find.row)
 	}
-	tr.HideFind()
+	tr.find.Hide()
 	if tr.find.bar.Visible() {
 		t.Error("find bar still shown")
 	}
@@ -282,19 +282,19 @@ func TestTranscriptAppendKeepsBottom(t *testing.T) {
 	}
 	tr.SetSession(store.Session{ID: 1}, stored(events...), nil)
 	q.drain()
-	if !tr.atBottom() {
+	if !tr.rows.atBottom() {
 		t.Fatal("a new session does not open at the bottom")
 	}
 	tr.AppendEvents(storedFrom(41, store.AssistantText("the newest")))
 	q.drain()
-	if !tr.atBottom() || cardsByRow(tr)[40] == nil {
+	if !tr.rows.atBottom() || cardsByRow(tr)[40] == nil {
 		t.Fatal("after AppendEvents at the bottom, the new card is not shown")
 	}
-	tr.list.ScrollToTop()
+	tr.rows.list.ScrollToTop()
 	tr.AppendEvents(storedFrom(42, store.AssistantText("one more")))
 	q.drain()
-	if tr.list.GetScrollOffset() != 0 {
-		t.Errorf("AppendEvents scrolled a view that was not at the bottom (offset %v)", tr.list.GetScrollOffset())
+	if tr.rows.list.GetScrollOffset() != 0 {
+		t.Errorf("AppendEvents scrolled a view that was not at the bottom (offset %v)", tr.rows.list.GetScrollOffset())
 	}
 }
 
@@ -303,8 +303,8 @@ func TestTranscriptClear(t *testing.T) {
 	tr.SetSession(store.Session{ID: 1}, sampleEvents(t), nil)
 	q.drain()
 	tr.Clear()
-	if tr.length() != 0 || !tr.empty.Visible() {
-		t.Errorf("after Clear: %d rows, placeholder shown %v", tr.length(), tr.empty.Visible())
+	if tr.rows.length() != 0 || !tr.empty.Visible() {
+		t.Errorf("after Clear: %d rows, placeholder shown %v", tr.rows.length(), tr.empty.Visible())
 	}
 }
 
@@ -341,8 +341,8 @@ func TestTranscriptImmediatePost(t *testing.T) {
 	}
 	tr.SetSession(store.Session{ID: 1}, storedFrom(1, events...), nil)
 	tr.AppendEvents(storedFrom(int64(len(events)+1), store.AssistantText("tail\n\nwith two paragraphs")))
-	if !tr.atBottom() || len(tr.pending) != 0 {
-		t.Fatalf("at bottom %v, %d heights pending", tr.atBottom(), len(tr.pending))
+	if !tr.rows.atBottom() || len(tr.rows.pending) != 0 {
+		t.Fatalf("at bottom %v, %d heights pending", tr.rows.atBottom(), len(tr.rows.pending))
 	}
 	for id, c := range cardsByRow(tr) {
 		if c.Size().Height < c.MinSize().Height {
@@ -351,8 +351,8 @@ func TestTranscriptImmediatePost(t *testing.T) {
 	}
 	w.Resize(fyne.NewSize(400, 500)) // narrower: rows are measured again
 	for id, c := range cardsByRow(tr) {
-		if tr.widths[id] != c.Size().Width || c.Size().Height < c.MinSize().Height {
-			t.Errorf("after resize, row %d: card %v, needs %v, measured at width %v", id, c.Size(), c.MinSize(), tr.widths[id])
+		if tr.rows.widths[id] != c.Size().Width || c.Size().Height < c.MinSize().Height {
+			t.Errorf("after resize, row %d: card %v, needs %v, measured at width %v", id, c.Size(), c.MinSize(), tr.rows.widths[id])
 		}
 	}
 }
@@ -364,11 +364,11 @@ func TestTranscriptBeforeWindow(t *testing.T) {
 	tr := NewTranscript(&fakeActions{})
 	tr.SetSession(store.Session{ID: 1}, sampleEvents(t), nil)
 	tr.AppendEvents(storedFrom(100, store.AssistantText("late")))
-	tr.ShowFind()
-	tr.FindNext()
+	tr.find.Show()
+	tr.find.Next()
 	w := test.NewTempWindow(t, tr.Content())
 	w.Resize(fyne.NewSize(600, 400))
-	if cardsByRow(tr)[len(tr.rows)-1] == nil {
+	if cardsByRow(tr)[len(tr.rows.rows)-1] == nil {
 		t.Error("the last card is not shown")
 	}
 }
@@ -377,19 +377,19 @@ func TestTranscriptStaysAtBottomWhenShorter(t *testing.T) {
 	tr, w, q := newTestTranscript(t, fyne.NewSize(600, 500))
 	tr.SetSession(store.Session{ID: 1}, sampleEvents(t), nil)
 	q.drain()
-	if !tr.atBottom() {
+	if !tr.rows.atBottom() {
 		t.Fatal("SetSession left the bottom")
 	}
 	w.Resize(fyne.NewSize(600, 380)) // e.g. the prompt box below grew
 	q.drain()
-	if !tr.atBottom() {
+	if !tr.rows.atBottom() {
 		t.Error("the transcript left the bottom when it got shorter")
 	}
-	tr.list.ScrollToTop()
+	tr.rows.list.ScrollToTop()
 	w.Resize(fyne.NewSize(600, 300))
 	q.drain()
-	if tr.list.GetScrollOffset() != 0 {
-		t.Errorf("a transcript scrolled to the top moved to %v when it got shorter", tr.list.GetScrollOffset())
+	if tr.rows.list.GetScrollOffset() != 0 {
+		t.Errorf("a transcript scrolled to the top moved to %v when it got shorter", tr.rows.list.GetScrollOffset())
 	}
 }
 
@@ -401,7 +401,7 @@ func TestTranscriptEarlierEvents(t *testing.T) {
 	fa := &fakeActions{}
 	tr := NewTranscript(fa)
 	q := &postQueue{}
-	tr.post = q.post
+	tr.rows.post = q.post
 	w := test.NewTempWindow(t, tr.Content())
 	w.Resize(fyne.NewSize(600, 400))
 	prompts := func(n int) []store.Event {
@@ -413,9 +413,9 @@ func TestTranscriptEarlierEvents(t *testing.T) {
 	}
 	compactionRows := func() []int64 {
 		var after []int64
-		for _, r := range tr.rows {
+		for _, r := range tr.rows.rows {
 			if r.kind == rowCompaction {
-				after = append(after, tr.compactions[r.comp].AfterSeq)
+				after = append(after, tr.rows.compactions[r.comp].AfterSeq)
 			}
 		}
 		return after
@@ -424,43 +424,43 @@ func TestTranscriptEarlierEvents(t *testing.T) {
 	tr.ref = SessionRef{StorePath: "/s.azs", ID: 7}
 	tr.SetSessionTail(store.Session{ID: 7}, storedFrom(101, prompts(40)...), comps, 100)
 	q.drain()
-	if !tr.earlierBar.Visible() || tr.earlierLabel.Text != "Showing the newest 40 of 140 events; find covers these." {
-		t.Fatalf("bar shown %v, %q", tr.earlierBar.Visible(), tr.earlierLabel.Text)
+	if !tr.load.earlierBar.Visible() || tr.load.earlierLabel.Text != "Showing the newest 40 of 140 events; find covers these." {
+		t.Fatalf("bar shown %v, %q", tr.load.earlierBar.Visible(), tr.load.earlierLabel.Text)
 	}
 	if got := compactionRows(); !slices.Equal(got, []int64{100, 120}) {
 		t.Errorf("compaction rows after %v, want [100 120] (50 covers events not loaded)", got)
 	}
-	test.Tap(tr.earlierMore)
-	test.Tap(tr.earlierMore) // a second tap while loading asks nothing more
-	test.Tap(tr.earlierAll)
+	test.Tap(tr.load.earlierMore)
+	test.Tap(tr.load.earlierMore) // a second tap while loading asks nothing more
+	test.Tap(tr.load.earlierAll)
 	if got := fa.String(); got != "earlier /s.azs#7 all=false" {
 		t.Errorf("intents %q", got)
 	}
 
-	tr.list.ScrollToTop()
+	tr.rows.list.ScrollToTop()
 	q.drain()
 	tr.PrependEvents(storedFrom(51, prompts(50)...), 50)
 	q.drain()
-	if tr.Earlier() != 50 || len(tr.events) != 90 || tr.events[0].Seq != 51 {
-		t.Fatalf("after prepend: %d earlier, %d events from seq %d", tr.Earlier(), len(tr.events), tr.events[0].Seq)
+	if tr.load.Earlier() != 50 || len(tr.rows.events) != 90 || tr.rows.events[0].Seq != 51 {
+		t.Fatalf("after prepend: %d earlier, %d events from seq %d", tr.load.Earlier(), len(tr.rows.events), tr.rows.events[0].Seq)
 	}
 	if got := compactionRows(); !slices.Equal(got, []int64{50, 100, 120}) {
 		t.Errorf("compaction rows after %v, want [50 100 120]", got)
 	}
-	if row := tr.rowOfSeq(101); cardsByRow(tr)[row] == nil {
+	if row := tr.rows.rowOfSeq(101); cardsByRow(tr)[row] == nil {
 		t.Errorf("the row that was at the top (seq 101, row %d) is not shown after the prepend", row)
 	}
-	if tr.earlierMore.Disabled() || tr.earlierLabel.Text != "Showing the newest 90 of 140 events; find covers these." {
-		t.Errorf("bar after prepend: more disabled %v, %q", tr.earlierMore.Disabled(), tr.earlierLabel.Text)
+	if tr.load.earlierMore.Disabled() || tr.load.earlierLabel.Text != "Showing the newest 90 of 140 events; find covers these." {
+		t.Errorf("bar after prepend: more disabled %v, %q", tr.load.earlierMore.Disabled(), tr.load.earlierLabel.Text)
 	}
 
 	tr.PrependEvents(storedFrom(1, prompts(50)...), 0)
 	q.drain()
-	if tr.earlierBar.Visible() || len(tr.events) != 140 {
-		t.Errorf("everything loaded: bar shown %v, %d events", tr.earlierBar.Visible(), len(tr.events))
+	if tr.load.earlierBar.Visible() || len(tr.rows.events) != 140 {
+		t.Errorf("everything loaded: bar shown %v, %d events", tr.load.earlierBar.Visible(), len(tr.rows.events))
 	}
 	tr.SetSession(store.Session{ID: 8}, storedFrom(1, prompts(3)...), nil)
-	if tr.Earlier() != 0 || tr.earlierBar.Visible() {
+	if tr.load.Earlier() != 0 || tr.load.earlierBar.Visible() {
 		t.Error("a new session kept the earlier bar")
 	}
 }
