@@ -29,32 +29,25 @@ type PromptBox struct {
 	ref        SessionRef
 	hasSession bool
 	running    bool
-	choices    []ModelChoice // the model menu, in Options order
-	models     []ModelChoice // as given to SetModels
-	backends   []BackendStatus
 	statusText string
 	statusErr  bool
-	quiet      bool                  // a programmatic model change: no intent
 	drafts     map[SessionRef]string // unsent text of the sessions left
 	// sending is set from a send until the app says the agent started
 	// (PromptStarted) or could not (SendFailed): the text stays in the
 	// box meanwhile, and is not sent twice.
 	sending bool
 
-	entry      *promptEntry
-	rows       *entryRows
-	model      *widget.Select
-	modelWidth *minWidthLayout
-	backend    *widget.RichText
-	backendTip *hoverTip
-	button     *widget.Button // Send, or Stop while running
-	activity   *widget.Activity
-	runLabel   *widget.Label
-	runBox     *fyne.Container // activity and runLabel
-	status     *widget.RichText
-	statusRow  *fyne.Container
-	sendErr    *widget.Label // why the last send failed, under the entry
-	root       fyne.CanvasObject
+	entry     *promptEntry
+	rows      *entryRows
+	menu      *modelMenu
+	button    *widget.Button // Send, or Stop while running
+	activity  *widget.Activity
+	runLabel  *widget.Label
+	runBox    *fyne.Container // activity and runLabel
+	status    *widget.RichText
+	statusRow *fyne.Container
+	sendErr   *widget.Label // why the last send failed, under the entry
+	root      fyne.CanvasObject
 }
 
 // NewPromptBox returns a prompt box without a session (disabled) that sends
@@ -64,22 +57,17 @@ func NewPromptBox(a RunActions) *PromptBox {
 	p.entry = newPromptEntry(p.onSend)
 	p.entry.OnChanged = p.onTextChanged
 	p.rows = newEntryRows(p.entry)
-	p.model = widget.NewSelect(nil, p.onModelChanged)
-	p.model.PlaceHolder = defaultModelLabel
-	p.modelWidth = &minWidthLayout{}
-	p.backend = newStatusText()
-	p.backendTip = newHoverTip(p.backend, p.backendDetail)
+	p.menu = newModelMenu(p.onModelChanged)
 	p.button = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), p.onButton)
 	p.activity = widget.NewActivity()
 	p.runLabel = widget.NewLabel("")
 	p.status = newStatusText()
 	p.status.Truncation = fyne.TextTruncateEllipsis
-	p.backend.Truncation = fyne.TextTruncateEllipsis
 
 	p.runBox = container.NewHBox(p.activity, p.runLabel)
 	p.statusRow = container.NewBorder(nil, nil, p.runBox, nil, p.status)
 	toolbar := container.NewBorder(nil, nil,
-		container.New(p.modelWidth, p.model), p.button, p.backendTip)
+		container.New(p.menu.modelWidth, p.menu.model), p.button, p.menu.backendTip)
 	p.sendErr = widget.NewLabel("")
 	p.sendErr.Importance = widget.DangerImportance
 	p.sendErr.Wrapping = fyne.TextWrapWord
@@ -95,16 +83,13 @@ func (p *PromptBox) Content() fyne.CanvasObject { return p.root }
 
 // Model returns the name of the selected model, or "" for the backend's
 // default.
-func (p *PromptBox) Model() string {
-	c, _ := p.selectedChoice()
-	return c.Name
-}
+func (p *PromptBox) Model() string { return p.menu.name() }
 
 // SetModels replaces the model menu. The selected model stays selected,
 // without a SwitchModel intent.
 func (p *PromptBox) SetModels(models []ModelChoice) {
-	p.models = models
-	p.setChoices(p.Model())
+	p.menu.models = models
+	p.menu.setChoices(p.Model())
 	p.update()
 }
 
@@ -131,7 +116,7 @@ func (p *PromptBox) SetSession(ref SessionRef, ok bool, model string) {
 		p.entry.SetText(p.drafts[ref])
 		delete(p.drafts, ref)
 	}
-	p.setChoices(model)
+	p.menu.setChoices(model)
 	p.update()
 }
 
@@ -148,7 +133,7 @@ func (p *PromptBox) SetRunning(running bool) {
 // SetBackends sets the agent CLIs found. The status line shows the one of
 // the selected model's backend; sending to a backend with an Err is off.
 func (p *PromptBox) SetBackends(backends []BackendStatus) {
-	p.backends = backends
+	p.menu.backends = backends
 	p.update()
 }
 
@@ -164,35 +149,6 @@ func (p *PromptBox) Focus(c fyne.Canvas) {
 	if c != nil && !p.entry.Disabled() {
 		c.Focus(p.entry)
 	}
-}
-
-// setChoices rebuilds the model menu from p.models and selects the model
-// named model, quietly. An unknown model gets its own entry.
-func (p *PromptBox) setChoices(model string) {
-	p.choices = append(p.choices[:0:0], p.models...)
-	if model != "" && indexOfModel(p.choices, model) < 0 {
-		p.choices = append(p.choices, ModelChoice{Name: model})
-	}
-	options := make([]string, len(p.choices))
-	width := fyne.MeasureText(defaultModelLabel, theme.TextSize(), fyne.TextStyle{}).Width
-	for i, c := range p.choices {
-		options[i] = modelLabel(c)
-		width = max(width, fyne.MeasureText(options[i], theme.TextSize(), fyne.TextStyle{}).Width)
-	}
-	// Select sizes itself to its placeholder: make room for the longest
-	// option, plus the Select's own padding and drop-down icon.
-	pad := theme.Size(theme.SizeNameInnerPadding)
-	p.modelWidth.width = width + 4*pad + theme.Size(theme.SizeNameInlineIcon)
-
-	p.quiet = true
-	defer func() { p.quiet = false }()
-	p.model.Options = options
-	if i := indexOfModel(p.choices, model); i >= 0 {
-		p.model.SetSelectedIndex(i)
-	} else {
-		p.model.ClearSelected()
-	}
-	p.model.Refresh()
 }
 
 func indexOfModel(choices []ModelChoice, name string) int {
@@ -218,29 +174,6 @@ func capitalize(s string) string {
 	return string(unicode.ToUpper(r)) + s[n:]
 }
 
-func (p *PromptBox) selectedChoice() (ModelChoice, bool) {
-	i := p.model.SelectedIndex()
-	if i < 0 || i >= len(p.choices) {
-		return ModelChoice{}, false
-	}
-	return p.choices[i], true
-}
-
-// backendStatus returns the status of the selected model's backend, when
-// both are known.
-func (p *PromptBox) backendStatus() (BackendStatus, bool) {
-	c, ok := p.selectedChoice()
-	if !ok || c.Backend == "" {
-		return BackendStatus{}, false
-	}
-	for _, b := range p.backends {
-		if b.Backend == c.Backend {
-			return b, true
-		}
-	}
-	return BackendStatus{}, false
-}
-
 // backendText is the status line of b: "claude 2.1.328", or "codex not
 // found: set its path in Agent settings".
 func backendText(b BackendStatus) string {
@@ -250,18 +183,9 @@ func backendText(b BackendStatus) string {
 	return strings.TrimSpace(b.Backend + " " + b.Version)
 }
 
-// backendDetail is the hover text of the status line: it adds the path.
-func (p *PromptBox) backendDetail() string {
-	b, ok := p.backendStatus()
-	if !ok || b.Path == "" {
-		return ""
-	}
-	return backendText(b) + "\n" + b.Path
-}
-
 // CanSend reports whether Send would send the text typed now.
 func (p *PromptBox) CanSend() bool {
-	b, _ := p.backendStatus()
+	b, _ := p.menu.backendStatus()
 	return p.hasSession && !p.running && !p.sending && b.Err == "" && strings.TrimSpace(p.entry.Text) != ""
 }
 
@@ -349,7 +273,7 @@ func (p *PromptBox) onTextChanged(string) {
 }
 
 func (p *PromptBox) onModelChanged(string) {
-	if !p.quiet && p.hasSession {
+	if !p.menu.quiet && p.hasSession {
 		p.actions.SwitchModel(p.ref, p.Model())
 	}
 	p.update()
@@ -379,15 +303,15 @@ func (p *PromptBox) saveDraft() {
 func (p *PromptBox) update() {
 	if p.hasSession {
 		p.entry.Enable()
-		p.model.Enable()
+		p.menu.model.Enable()
 		p.entry.SetPlaceHolder(promptPlaceHolder)
 	} else {
 		p.entry.Disable()
-		p.model.Disable()
+		p.menu.model.Disable()
 		p.entry.SetPlaceHolder(cmpOr(p.idleNote, noSessionPlaceHolder))
 	}
 	p.updateButton()
-	p.updateBackend()
+	p.menu.updateBackend()
 	p.updateStatus()
 }
 
@@ -415,22 +339,10 @@ func setEnabled(w fyne.Disableable, enabled bool) {
 	}
 }
 
-func (p *PromptBox) updateBackend() {
-	b, ok := p.backendStatus()
-	switch {
-	case !ok:
-		setStatusText(p.backend, "", theme.ColorNamePlaceHolder)
-	case b.Err != "":
-		setStatusText(p.backend, backendText(b), theme.ColorNameError)
-	default:
-		setStatusText(p.backend, backendText(b), theme.ColorNamePlaceHolder)
-	}
-}
-
 func (p *PromptBox) updateStatus() {
 	if p.running {
 		backend := "agent"
-		if c, ok := p.selectedChoice(); ok && c.Backend != "" {
+		if c, ok := p.menu.selected(); ok && c.Backend != "" {
 			backend = c.Backend
 		}
 		p.runLabel.SetText("Running " + backend + "…")

@@ -175,9 +175,9 @@ func TestPromptWithoutSession(t *testing.T) {
 	w := test.NewTempWindow(t, p.Content())
 	check := func(when string) {
 		t.Helper()
-		if !p.entry.Disabled() || !p.button.Disabled() || !p.model.Disabled() {
+		if !p.entry.Disabled() || !p.button.Disabled() || !p.menu.model.Disabled() {
 			t.Errorf("%s: entry, Send, model disabled = %v %v %v, want all", when,
-				p.entry.Disabled(), p.button.Disabled(), p.model.Disabled())
+				p.entry.Disabled(), p.button.Disabled(), p.menu.model.Disabled())
 		}
 		if p.entry.PlaceHolder != noSessionPlaceHolder {
 			t.Errorf("%s: placeholder %q", when, p.entry.PlaceHolder)
@@ -239,32 +239,32 @@ func TestPromptStopWhileRunning(t *testing.T) {
 
 func TestPromptModelChoice(t *testing.T) {
 	p, a, _ := newTestPrompt(t)
-	if got, want := strings.Join(p.model.Options, ", "), "opus · Claude, sonnet · Claude, gpt-5.5 · Codex"; got != want {
+	if got, want := strings.Join(p.menu.model.Options, ", "), "opus · Claude, sonnet · Claude, gpt-5.5 · Codex"; got != want {
 		t.Errorf("options = %q, want %q", got, want)
 	}
-	if p.model.Selected != "opus · Claude" || p.Model() != "opus" {
-		t.Errorf("selected %q (%q), want opus", p.model.Selected, p.Model())
+	if p.menu.model.Selected != "opus · Claude" || p.Model() != "opus" {
+		t.Errorf("selected %q (%q), want opus", p.menu.model.Selected, p.Model())
 	}
 	p.SetModels(sampleModels[1:])
-	if p.model.Selected != "opus" || p.Model() != "opus" {
-		t.Errorf("opus left the menu: selected %q, want it kept as an entry of its own", p.model.Selected)
+	if p.menu.model.Selected != "opus" || p.Model() != "opus" {
+		t.Errorf("opus left the menu: selected %q, want it kept as an entry of its own", p.menu.model.Selected)
 	}
 	p.SetModels(sampleModels)
 	p.SetSession(promptRef, true, "gpt-5.5")
 	if len(a.calls) != 0 {
 		t.Fatalf("programmatic changes sent %q", a)
 	}
-	p.model.SetSelected("sonnet · Claude") // what the menu does on a click
+	p.menu.model.SetSelected("sonnet · Claude") // what the menu does on a click
 	if got, want := a.String(), `model /p/a.azs#3 "sonnet"`; got != want {
 		t.Errorf("user choice: intents = %q, want %q", got, want)
 	}
 	p.SetSession(SessionRef{StorePath: "/p/a.azs", ID: 4}, true, "claude-sonnet-4-5")
-	if p.model.Selected != "claude-sonnet-4-5" || p.Model() != "claude-sonnet-4-5" || len(a.calls) != 1 {
-		t.Errorf("unknown model: selected %q, intents %q", p.model.Selected, a)
+	if p.menu.model.Selected != "claude-sonnet-4-5" || p.Model() != "claude-sonnet-4-5" || len(a.calls) != 1 {
+		t.Errorf("unknown model: selected %q, intents %q", p.menu.model.Selected, a)
 	}
 	p.SetSession(promptRef, true, "")
-	if p.model.Selected != "" || p.Model() != "" || len(a.calls) != 1 {
-		t.Errorf("default model: selected %q, intents %q", p.model.Selected, a)
+	if p.menu.model.Selected != "" || p.Model() != "" || len(a.calls) != 1 {
+		t.Errorf("default model: selected %q, intents %q", p.menu.model.Selected, a)
 	}
 	typePrompt(fyne.CurrentApp().Driver().CanvasForObject(p.entry), p, "hi")
 	test.Tap(p.button)
@@ -275,23 +275,23 @@ func TestPromptModelChoice(t *testing.T) {
 
 func TestPromptModelMenuFitsLabels(t *testing.T) {
 	p, _, _ := newTestPrompt(t)
-	label := objectsOf[*widget.RichText](p.model)[0]
-	if got, need := p.model.Size().Width, label.MinSize().Width; got < need {
+	label := objectsOf[*widget.RichText](p.menu.model)[0]
+	if got, need := p.menu.model.Size().Width, label.MinSize().Width; got < need {
 		t.Errorf("model menu is %v wide, its label needs %v", got, need)
 	}
 }
 
 func TestPromptBackendStatus(t *testing.T) {
 	p, a, w := newTestPrompt(t)
-	if got := p.backend.String(); got != "claude 2.1.328" {
+	if got := p.menu.backend.String(); got != "claude 2.1.328" {
 		t.Errorf("claude status = %q", got)
 	}
-	if got := p.backendDetail(); got != "claude 2.1.328\n/usr/bin/claude" {
+	if got := p.menu.backendDetail(); got != "claude 2.1.328\n/usr/bin/claude" {
 		t.Errorf("hover = %q", got)
 	}
 	p.SetBackends(codexMissing)
 	p.SetSession(promptRef, true, "gpt-5.5")
-	seg := p.backend.Segments[0].(*widget.TextSegment)
+	seg := p.menu.backend.Segments[0].(*widget.TextSegment)
 	if want := "codex not found: set its path in Agent settings"; seg.Text != want || seg.Style.ColorName != theme.ColorNameError {
 		t.Errorf("codex status = %q in %q, want %q in the error colour", seg.Text, seg.Style.ColorName, want)
 	}
@@ -301,10 +301,10 @@ func TestPromptBackendStatus(t *testing.T) {
 	if len(a.calls) != 0 || !p.button.Disabled() {
 		t.Fatalf("backend error: intents %q, Send disabled %v", a, p.button.Disabled())
 	}
-	p.model.SetSelected("opus · Claude")
+	p.menu.model.SetSelected("opus · Claude")
 	w.Canvas().Focus(p.entry) // the tap on the disabled button took the focus
-	if p.button.Disabled() || p.backend.String() != "claude 2.1.328" {
-		t.Errorf("back on claude: Send disabled %v, status %q", p.button.Disabled(), p.backend.String())
+	if p.button.Disabled() || p.menu.backend.String() != "claude 2.1.328" {
+		t.Errorf("back on claude: Send disabled %v, status %q", p.button.Disabled(), p.menu.backend.String())
 	}
 	ctrlEnter(t, w.Canvas())
 	if got, want := a.String(), `model /p/a.azs#3 "opus"; send /p/a.azs#3 "hello" model="opus"`; got != want {
