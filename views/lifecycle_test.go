@@ -84,7 +84,7 @@ func TestSidebarForksUnderParent(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("rows %q, want %q", got, want)
 	}
-	s.filter.SetText("⑂ 1 ⑂")
+	s.filters.entry.SetText("⑂ 1 ⑂")
 	if len(s.rows) != 2 || s.rows[1].title != "   ↳ plan ⑂ 1 ⑂ 1" {
 		t.Errorf("filtered rows %+v", s.rows)
 	}

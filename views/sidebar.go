@@ -31,25 +31,19 @@ type Sidebar struct {
 	hasSelected bool
 	quiet       bool // a programmatic selection: no intent
 
-	filter     *widget.Entry
-	filtersBtn *widget.Button // opens the filters (sidebar_filters.go)
-	filt       SidebarFilter
-	facets     map[SessionRef]SessionFacets
-	list       *navList
-	newBtn     *widget.Button
-	rename     *widget.Button
-	delete     *widget.Button
-	buttons    *fyne.Container // New, Rename, Delete; hidden in a read-only window
-	root       fyne.CanvasObject
+	filters *sidebarFilters // the name filter and the filters (sidebar_filters.go)
+	list    *navList
+	newBtn  *widget.Button
+	rename  *widget.Button
+	delete  *widget.Button
+	buttons *fyne.Container // New, Rename, Delete; hidden in a read-only window
+	root    fyne.CanvasObject
 }
 
 // NewSidebar returns an empty sidebar that sends its intents to a.
 func NewSidebar(a Actions) *Sidebar {
 	s := &Sidebar{actions: a, now: time.Now}
-	s.filter = widget.NewEntry()
-	s.filter.SetPlaceHolder("Filter sessions")
-	s.filter.OnChanged = s.onFilterChanged
-	s.filtersBtn = widget.NewButtonWithIcon("Filters", theme.ListIcon(), s.showFilters)
+	s.filters = newSidebarFilters(s)
 	s.newBtn = widget.NewButtonWithIcon("New", theme.ContentAddIcon(), s.onNew)
 	s.rename = widget.NewButtonWithIcon("Rename", theme.DocumentCreateIcon(), s.onRename)
 	s.delete = widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), s.onDelete)
@@ -62,7 +56,7 @@ func NewSidebar(a Actions) *Sidebar {
 	s.source.SetSelected(sourceLocal)
 	s.source.Hide()
 	s.buttons = container.NewGridWithColumns(3, s.newBtn, s.rename, s.delete)
-	top := container.NewVBox(s.source, container.NewBorder(nil, nil, nil, s.filtersBtn, s.filter), s.buttons)
+	top := container.NewVBox(s.source, container.NewBorder(nil, nil, nil, s.filters.button, s.filters.entry), s.buttons)
 	s.root = container.NewBorder(top, nil, nil, nil, s.list)
 	return s
 }
@@ -166,7 +160,7 @@ func (s *Sidebar) show(groups []WorktreeGroup) {
 	s.groups = groups
 	s.all = buildSidebarRows(groups)
 	for i := range s.all {
-		s.all[i].agent = s.facets[s.all[i].ref].Agent
+		s.all[i].agent = s.filters.facets[s.all[i].ref].Agent
 	}
 	s.applyFilter()
 }
@@ -184,16 +178,14 @@ func (s *Sidebar) Groups() []WorktreeGroup { return s.groups }
 // Selected returns the selected session, if any.
 func (s *Sidebar) Selected() (SessionRef, bool) { return s.selected, s.hasSelected }
 
-func (s *Sidebar) onFilterChanged(string) { s.applyFilter() }
-
 // applyFilter rebuilds the shown rows: sessions whose display name contains
 // the filter text (case-insensitive), under the headers of their groups.
 func (s *Sidebar) applyFilter() {
-	q := strings.ToLower(strings.TrimSpace(s.filter.Text))
-	if q == "" && s.filt.active() == 0 {
+	q := strings.ToLower(strings.TrimSpace(s.filters.entry.Text))
+	if q == "" && s.filters.filt.active() == 0 {
 		s.rows = s.all
 	} else {
-		s.rows = s.filteredRows(q)
+		s.rows = s.filters.rows(s.all, q)
 	}
 	s.list.Refresh()
 	s.syncSelection()

@@ -69,10 +69,30 @@ func (f SidebarFilter) keeps(r *sidebarRow, fc SessionFacets) bool {
 	return true
 }
 
+// sidebarFilters is the sidebar's filter bar: the name filter, and the
+// Filters button that opens the other filters, with what it knows of the
+// sessions (their facets) to offer and apply them.
+type sidebarFilters struct {
+	s      *Sidebar
+	entry  *widget.Entry  // the name filter
+	button *widget.Button // opens the filters
+	filt   SidebarFilter
+	facets map[SessionRef]SessionFacets
+}
+
+func newSidebarFilters(s *Sidebar) *sidebarFilters {
+	fs := &sidebarFilters{s: s}
+	fs.entry = widget.NewEntry()
+	fs.entry.SetPlaceHolder("Filter sessions")
+	fs.entry.OnChanged = func(string) { s.applyFilter() }
+	fs.button = widget.NewButtonWithIcon("Filters", theme.ListIcon(), fs.show)
+	return fs
+}
+
 // SetFacets gives the sidebar what it knows of the sessions' agents,
 // models and failures, and shows the rows again.
 func (s *Sidebar) SetFacets(f map[SessionRef]SessionFacets) {
-	s.facets = f
+	s.filters.facets = f
 	for i := range s.all {
 		s.all[i].agent = f[s.all[i].ref].Agent
 	}
@@ -81,19 +101,20 @@ func (s *Sidebar) SetFacets(f map[SessionRef]SessionFacets) {
 
 // SetFilter replaces the filters (the name filter stays).
 func (s *Sidebar) SetFilter(f SidebarFilter) {
-	s.filt = f
-	s.filtersBtn.SetText(filtersLabel(f))
+	fs := s.filters
+	fs.filt = f
+	fs.button.SetText(filtersLabel(f))
 	if f.active() > 0 {
-		s.filtersBtn.Importance = widget.HighImportance
+		fs.button.Importance = widget.HighImportance
 	} else {
-		s.filtersBtn.Importance = widget.MediumImportance
+		fs.button.Importance = widget.MediumImportance
 	}
-	s.filtersBtn.Refresh()
+	fs.button.Refresh()
 	s.applyFilter()
 }
 
 // Filter returns the filters set.
-func (s *Sidebar) Filter() SidebarFilter { return s.filt }
+func (s *Sidebar) Filter() SidebarFilter { return s.filters.filt }
 
 func filtersLabel(f SidebarFilter) string {
 	if n := f.active(); n > 0 {
@@ -102,11 +123,11 @@ func filtersLabel(f SidebarFilter) string {
 	return "Filters"
 }
 
-// filteredRows keeps the sessions the name query q and the filters show,
-// under the headers of their groups, each header counting them ("2 of 5
-// sessions" while something is filtered out).
-func (s *Sidebar) filteredRows(q string) []sidebarRow {
-	out := make([]sidebarRow, 0, len(s.all))
+// rows keeps the sessions of all that the name query q and the filters
+// show, under the headers of their groups, each header counting them ("2
+// of 5 sessions" while something is filtered out).
+func (fs *sidebarFilters) rows(all []sidebarRow, q string) []sidebarRow {
+	out := make([]sidebarRow, 0, len(all))
 	header, total, shown := -1, 0, 0 // header: index in out of the group's header
 	closeGroup := func() {
 		if header < 0 {
@@ -118,8 +139,8 @@ func (s *Sidebar) filteredRows(q string) []sidebarRow {
 			out[header].msgs = strconv.Itoa(shown) + " of " + sessionCount(total)
 		}
 	}
-	for i := range s.all {
-		r := &s.all[i]
+	for i := range all {
+		r := &all[i]
 		if r.header {
 			closeGroup()
 			header, total, shown = len(out), 0, 0
@@ -127,7 +148,7 @@ func (s *Sidebar) filteredRows(q string) []sidebarRow {
 			continue
 		}
 		total++
-		if (q == "" || strings.Contains(r.lower, q)) && s.filt.keeps(r, s.facets[r.ref]) {
+		if (q == "" || strings.Contains(r.lower, q)) && fs.filt.keeps(r, fs.facets[r.ref]) {
 			shown++
 			out = append(out, *r)
 		}
@@ -136,17 +157,18 @@ func (s *Sidebar) filteredRows(q string) []sidebarRow {
 	return out
 }
 
-// showFilters opens the filters over the sidebar.
-func (s *Sidebar) showFilters() {
-	c := fyne.CurrentApp().Driver().CanvasForObject(s.filtersBtn)
+// show opens the filters over the sidebar.
+func (fs *sidebarFilters) show() {
+	c := fyne.CurrentApp().Driver().CanvasForObject(fs.button)
 	if c == nil {
 		return
 	}
-	f := s.filt
+	s := fs.s
+	f := fs.filt
 	agent := widget.NewSelect([]string{"Any agent", AgentClaude, AgentCodex}, nil)
 	agent.SetSelected(cmpOr(f.Agent, "Any agent"))
 	models := []string{"Any model"}
-	for _, fc := range s.facets {
+	for _, fc := range fs.facets {
 		if fc.Model != "" && !slices.Contains(models, fc.Model) {
 			models = append(models, fc.Model)
 		}

@@ -58,12 +58,12 @@ func TestSidebarFilters(t *testing.T) {
 	}
 	// The name filter and the filters together.
 	s.SetFilter(SidebarFilter{Agent: AgentClaude})
-	s.filter.SetText("login")
+	s.filters.entry.SetText("login")
 	if got := shownRows(s); fmt.Sprint(got) != fmt.Sprint([]string{"# main (1 of 4 sessions)", "Fix login/Claude"}) {
 		t.Errorf("name and agent: %q", got)
 	}
-	if s.filtersBtn.Text != "Filters (1)" {
-		t.Errorf("button says %q", s.filtersBtn.Text)
+	if s.filters.button.Text != "Filters (1)" {
+		t.Errorf("button says %q", s.filters.button.Text)
 	}
 }
 
@@ -71,7 +71,7 @@ func TestSidebarFilters(t *testing.T) {
 func TestSidebarFiltersPopup(t *testing.T) {
 	s, _, w := newTestSidebar(t)
 	s.SetFacets(sampleFacets())
-	test.Tap(s.filtersBtn)
+	test.Tap(s.filters.button)
 	pop := w.Canvas().Overlays().Top()
 	if pop == nil {
 		t.Fatal("no popup")

@@ -160,7 +160,7 @@ func TestSidebarFilter(t *testing.T) {
 		{"", []string{"main", "Fix login", "S3", "Refactor store", "Docs", "feature/login", "Login form"}},
 	}
 	for _, tt := range tests {
-		s.filter.SetText(tt.query)
+		s.filters.entry.SetText(tt.query)
 		var got []string
 		for _, r := range s.rows {
 			got = append(got, r.title)
