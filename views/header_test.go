@@ -27,7 +27,7 @@ func TestHeaderNarrow(t *testing.T) {
 	for _, width := range []float32{1400, 1000, 816, 800, 700, 640} {
 		w.Resize(fyne.NewSize(width, 600))
 		d := fyne.CurrentApp().Driver()
-		title, meter := m.title, m.meter
+		title, meter := m.head.title, m.meter
 		tPos, mPos := d.AbsolutePositionForObject(title), d.AbsolutePositionForObject(meter)
 		side := d.AbsolutePositionForObject(m.sidebar.Content()).X + m.sidebar.Content().Size().Width
 		if tPos.X < side {

@@ -33,20 +33,11 @@ type MainView struct {
 	meter      *Meter
 	prompt     *PromptBox
 	banner     *banner
-	title      *widget.Label
-	usage      *widget.Label     // tokens and cost of the session shown
-	usageRef   SessionRef        // the session usage is about
+	head       *sessionHeader    // title, meter, usage, mode, parent link, ref chips (mainview_header.go)
 	forkLink   *widget.Hyperlink // back to a fork's parent (lifecycle.go)
 	origin     ForkOrigin
-	parentLink *tapText        // "↖ <parent>" on a sub-agent's session
-	parentBox  *fyne.Container // parentLink, centred; hidden as a whole
-	mode       *widget.Button  // the session's permission mode; opens its settings
-	usageRow   *fyne.Container // usage and mode; hidden when both are
-	header     *fyne.Container
 	files      *FilesPanel        // the Files tab: the files of the session shown
 	tabs       *container.AppTabs // the transcript and the Files tab
-	refs       *fyne.Container    // the session's ref chips
-	refsRow    *container.Scroll  // refs, scrolling sideways; hidden without refs
 	top        *fyne.Container    // the header and the banner
 	right      *fyne.Container    // top, transcript and prompt box
 	root       fyne.CanvasObject
@@ -66,29 +57,11 @@ func NewMainView(a Actions) *MainView {
 		meter:      NewMeter(),
 		prompt:     NewPromptBox(a),
 		banner:     newBanner(),
-		title:      widget.NewLabel(""),
-		usage:      widget.NewLabel(""),
 	}
-	m.title.TextStyle.Bold = true
-	m.title.Truncation = fyne.TextTruncateEllipsis
-	m.usage.Importance = widget.LowImportance
-	m.usage.Truncation = fyne.TextTruncateEllipsis // the mode button beside it keeps its width
-	m.usage.Hide()
-	m.parentLink = newTapText("", func() { a.OpenParent(m.transcript.ref) })
-	m.parentBox = container.NewCenter(m.parentLink)
-	m.parentBox.Hide()
-	m.refs, m.refsRow = newRefsRow()
-	m.refsRow.Hide()
-	m.mode = widget.NewButtonWithIcon("", theme.AccountIcon(), func() { a.EditPermissions(m.transcript.ref) })
-	m.mode.Importance = widget.LowImportance
-	m.mode.Hide()
-	m.usageRow = container.NewBorder(nil, nil, nil, m.mode, m.usage)
-	m.usageRow.Hide()
-	m.header = container.NewBorder(nil, widget.NewSeparator(), m.parentBox, nil, container.NewVBox(
-		container.New(&sessionHeaderLayout{title: m.title, meter: m.meter}, m.title, m.meter), m.usageRow, m.refsRow))
+	m.head = newSessionHeader(a, m.meter, func() SessionRef { return m.transcript.ref })
 	m.banner.Hide()
 	m.forkLink = newForkLink(m, a)
-	m.top = container.NewVBox(m.header, m.forkLink, m.banner)
+	m.top = container.NewVBox(m.head.box, m.forkLink, m.banner)
 	m.center = container.NewStack(m.transcript.Content())
 	m.files = NewFilesPanel(a, false)
 	m.tabs = container.NewAppTabs(container.NewTabItem("Transcript", m.center),
@@ -151,22 +124,23 @@ func (m *MainView) ShowSession(ref SessionRef, s store.Session, events []store.S
 			m.prompt.SetSession(ref, true, "")
 		}
 	}
-	m.title.SetText(s.DisplayName() + " · " + s.Worktree)
-	if m.usageRef != ref {
-		m.usage.SetText("")
-		m.usage.Hide()
-		m.showUsageRow()
+	h := m.head
+	h.title.SetText(s.DisplayName() + " · " + s.Worktree)
+	if h.usageRef != ref {
+		h.usage.SetText("")
+		h.usage.Hide()
+		h.showUsageRow()
 	}
 	if m.transcript.ref != ref {
 		m.files.SetFiles(nil)
-		m.setRefs(nil)
+		h.setRefs(nil)
 	}
 	if m.transcript.ref != ref {
-		m.parentBox.Hide()
+		h.parentBox.Hide()
 	}
 	m.meter.Set(s.CharsSinceCompaction)
 	m.meter.Show()
-	m.header.Refresh()
+	h.box.Refresh()
 	m.transcript.ref = ref
 	m.transcript.SetSessionTail(s, events, compactions, earlier)
 	m.ShowFirstRun(nil, nil) // a session is shown: the transcript is not empty (a team session in a new project)
@@ -194,14 +168,15 @@ func (m *MainView) SetSessionUsage(ref SessionRef, text string) {
 	if m.transcript.ref != ref {
 		return
 	}
-	m.usageRef = ref
-	m.usage.SetText(text)
+	h := m.head
+	h.usageRef = ref
+	h.usage.SetText(text)
 	if text == "" {
-		m.usage.Hide()
+		h.usage.Hide()
 	} else {
-		m.usage.Show()
+		h.usage.Show()
 	}
-	m.showUsageRow()
+	h.showUsageRow()
 	m.right.Refresh() // the header's height changed: lay out what sits below it again
 }
 
@@ -209,11 +184,11 @@ func (m *MainView) SetSessionUsage(ref SessionRef, text string) {
 // back to the session that started it, named parent; "" hides it.
 // Tapping it sends OpenParent for the session shown.
 func (m *MainView) SetParentLink(parent string) {
-	if parent == "" {
-		m.parentBox.Hide()
+	if h := m.head; parent == "" {
+		h.parentBox.Hide()
 	} else {
-		m.parentLink.setText("↖ " + parent)
-		m.parentBox.Show()
+		h.parentLink.setText("↖ " + parent)
+		h.parentBox.Show()
 	}
 	m.right.Refresh() // the header's height may have changed
 }
@@ -224,44 +199,34 @@ func (m *MainView) SetPermissionMode(ref SessionRef, mode string) {
 	if m.transcript.ref != ref {
 		return
 	}
-	if mode == "" {
-		m.mode.Hide()
+	if h := m.head; mode == "" {
+		h.mode.Hide()
 	} else {
-		m.mode.SetText("Permissions: " + mode)
-		m.mode.Show()
+		h.mode.SetText("Permissions: " + mode)
+		h.mode.Show()
 	}
-	m.showUsageRow()
+	m.head.showUsageRow()
 	m.right.Refresh()
-}
-
-// showUsageRow shows the row of the usage and the mode when either is
-// shown: an empty row would still take the VBox's padding.
-func (m *MainView) showUsageRow() {
-	if m.usage.Hidden && m.mode.Hidden {
-		m.usageRow.Hide()
-	} else {
-		m.usageRow.Show()
-	}
 }
 
 // PermissionMode returns the mode the header shows; "" when hidden.
 func (m *MainView) PermissionMode() string {
-	if m.mode.Hidden {
+	if m.head.mode.Hidden {
 		return ""
 	}
-	return strings.TrimPrefix(m.mode.Text, "Permissions: ")
+	return strings.TrimPrefix(m.head.mode.Text, "Permissions: ")
 }
 
 // SessionUsage returns the usage text of the header.
-func (m *MainView) SessionUsage() string { return m.usage.Text }
+func (m *MainView) SessionUsage() string { return m.head.usage.Text }
 
 // ParentLink returns the text of the link to the parent session; "" when
 // it is hidden.
 func (m *MainView) ParentLink() string {
-	if m.parentBox.Hidden {
+	if m.head.parentBox.Hidden {
 		return ""
 	}
-	return m.parentLink.text.Text
+	return m.head.parentLink.text.Text
 }
 
 // ClearSession shows no session (e.g. after the shown one was deleted) and
@@ -277,19 +242,20 @@ func (m *MainView) ClearSession() {
 // emptyHeader shows title in a header with no session's usage, fork link,
 // parent link or meter.
 func (m *MainView) emptyHeader(title string) {
-	m.title.SetText(title)
-	m.usage.SetText("")
-	m.usage.Hide()
-	m.usageRef = SessionRef{}
+	h := m.head
+	h.title.SetText(title)
+	h.usage.SetText("")
+	h.usage.Hide()
+	h.usageRef = SessionRef{}
 	m.files.SetFiles(nil)
-	m.setRefs(nil)
+	h.setRefs(nil)
 	m.SetForkOrigin(ForkOrigin{})
-	m.parentBox.Hide()
-	m.mode.Hide()
-	m.showUsageRow()
+	h.parentBox.Hide()
+	h.mode.Hide()
+	h.showUsageRow()
 	m.meter.Set(0)
 	m.meter.Hide()
-	m.header.Refresh()
+	h.box.Refresh()
 }
 
 // BindShortcuts registers the views' keyboard shortcuts (Ctrl+F: find in

@@ -123,8 +123,8 @@ func TestMainViewNewSession(t *testing.T) {
 	if _, ok := m.Sidebar().selectedRow(); ok {
 		t.Error("a sidebar row is selected")
 	}
-	if !strings.Contains(m.Transcript().empty.Text, "New session in feature/login") || !m.Transcript().empty.Visible() || m.title.Text != "New session · feature/login" {
-		t.Errorf("shows %q / %q", m.Transcript().empty.Text, m.title.Text)
+	if !strings.Contains(m.Transcript().empty.Text, "New session in feature/login") || !m.Transcript().empty.Visible() || m.head.title.Text != "New session · feature/login" {
+		t.Errorf("shows %q / %q", m.Transcript().empty.Text, m.head.title.Text)
 	}
 }
 

@@ -19,15 +19,15 @@ func TestMainViewShowSession(t *testing.T) {
 	m := NewMainView(a)
 	w := test.NewTempWindow(t, m.Content())
 	w.Resize(fyne.NewSize(1000, 700))
-	if m.Meter().Visible() || m.title.Text != "Lazuli" {
-		t.Errorf("empty view: meter shown %v, title %q", m.Meter().Visible(), m.title.Text)
+	if m.Meter().Visible() || m.head.title.Text != "Lazuli" {
+		t.Errorf("empty view: meter shown %v, title %q", m.Meter().Visible(), m.head.title.Text)
 	}
 	m.Sidebar().Apply(sampleGroups())
 	s := sampleGroups()[0].Sessions[1]
 	s.CharsSinceCompaction = 123_456
 	m.ShowSession(SessionRef{"/p/a.azs", 3}, s, sampleEvents(t), nil, 0)
-	if m.title.Text != "S3 · " || !m.Meter().Visible() || m.Meter().chars != 123_456 {
-		t.Errorf("title %q, meter shown %v with %d", m.title.Text, m.Meter().Visible(), m.Meter().chars)
+	if m.head.title.Text != "S3 · " || !m.Meter().Visible() || m.Meter().chars != 123_456 {
+		t.Errorf("title %q, meter shown %v with %d", m.head.title.Text, m.Meter().Visible(), m.Meter().chars)
 	}
 	if m.Meter().Size().Width == 0 {
 		t.Error("the meter was not laid out when shown")

@@ -138,7 +138,7 @@ func TestHeaderPermissionMode(t *testing.T) {
 	if min := m.Content().MinSize(); min.Width > MinWindowSize.Width || min.Height > MinWindowSize.Height {
 		t.Errorf("with usage and mode the view needs %v, more than MinWindowSize %v", min, MinWindowSize)
 	}
-	test.Tap(m.mode)
+	test.Tap(m.head.mode)
 	if len(a.calls) == 0 || a.calls[len(a.calls)-1] != "permissions /p/a.azs#7" {
 		t.Errorf("calls %q", a.calls)
 	}

@@ -81,7 +81,7 @@ func (m *MainView) SetSessionInsight(ref SessionRef, in SessionInsight) {
 	}
 	m.transcript.SetTurnUsage(in.Turns)
 	m.files.SetFiles(in.Files)
-	m.setRefs(in.Refs)
+	m.head.setRefs(in.Refs)
 	m.SetSessionUsage(ref, in.Usage) // lays the header out again
 }
 
@@ -100,25 +100,26 @@ func (m *MainView) ShowFilesTab(files bool) {
 // RefChips returns the chips' labels.
 func (m *MainView) RefChips() []string {
 	var out []string
-	for _, o := range m.refs.Objects {
+	for _, o := range m.head.refs.Objects {
 		out = append(out, o.(*refChip).ref.Label())
 	}
 	return out
 }
 
 // TapRef taps chip i, as a click does.
-func (m *MainView) TapRef(i int) { m.refs.Objects[i].(*refChip).Tapped(nil) }
+func (m *MainView) TapRef(i int) { m.head.refs.Objects[i].(*refChip).Tapped(nil) }
 
-func (m *MainView) setRefs(refs []RefChip) {
-	m.refs.Objects = nil
+// setRefs shows the session's ref chips; none hides their row.
+func (h *sessionHeader) setRefs(refs []RefChip) {
+	h.refs.Objects = nil
 	for _, r := range refs {
-		m.refs.Add(newRefChip(r, m.actions.OpenRef))
+		h.refs.Add(newRefChip(r, h.actions.OpenRef))
 	}
-	m.refs.Refresh()
+	h.refs.Refresh()
 	if len(refs) == 0 {
-		m.refsRow.Hide()
+		h.refsRow.Hide()
 	} else {
-		m.refsRow.Show()
+		h.refsRow.Show()
 	}
 }
 

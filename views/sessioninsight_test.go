@@ -91,7 +91,7 @@ func TestSessionFilesTab(t *testing.T) {
 // OpenRef with its address (or none, to copy); another session's chips go.
 func TestRefChips(t *testing.T) {
 	m, f, a := shownMainView(t, nil)
-	if m.refsRow.Visible() {
+	if m.head.refsRow.Visible() {
 		t.Error("the chips' row shows without refs")
 	}
 	m.SetSessionInsight(a, SessionInsight{Refs: []RefChip{
@@ -102,7 +102,7 @@ func TestRefChips(t *testing.T) {
 	if got, want := strings.Join(m.RefChips(), "|"), "PR acme/app#7|Commit abc1234def|Branch fix/x|example.com/docs/page"; got != want {
 		t.Errorf("chips %q, want %q", got, want)
 	}
-	if !m.refsRow.Visible() {
+	if !m.head.refsRow.Visible() {
 		t.Error("the chips' row is hidden")
 	}
 	headerBottom := m.top.Position().Y + m.top.Size().Height
@@ -118,7 +118,7 @@ func TestRefChips(t *testing.T) {
 		t.Errorf("the transcript starts at y=%v, under the header that ends at y=%v", top, headerBottom)
 	}
 	m.ShowSession(SessionRef{StorePath: "/p", ID: 2}, store.Session{ID: 2, Worktree: "main"}, nil, nil, 0)
-	if len(m.RefChips()) != 0 || m.refsRow.Visible() {
+	if len(m.RefChips()) != 0 || m.head.refsRow.Visible() {
 		t.Errorf("chips kept for another session: %q", m.RefChips())
 	}
 }

@@ -57,7 +57,7 @@ func TestSubagentSessionLinksBackToParent(t *testing.T) {
 	if m.ParentLink() != "↖ S4" {
 		t.Fatalf("parent link %q", m.ParentLink())
 	}
-	test.Tap(m.parentLink)
+	test.Tap(m.head.parentLink)
 	if got := a.String(); got != "parent /p/a.azs#5" {
 		t.Fatalf("intents %q", got)
 	}
