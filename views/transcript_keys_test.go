@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
 
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -67,5 +68,54 @@ func TestTranscriptScrollKeys(t *testing.T) {
 	}
 	if !tr.HandleShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyHome, Modifier: fyne.KeyModifierShortcutDefault}) || off() != 0 {
 		t.Errorf("Ctrl+Home: offset %v, want 0", off())
+	}
+}
+
+// TestBindShortcutsReachOwners: the shortcuts MainView.BindShortcuts puts
+// on the window's canvas reach the transcript's owners: Ctrl+F opens the
+// find bar with the keyboard in it, Alt+Down and Alt+Up go from prompt to
+// prompt, Ctrl+Home and Ctrl+End scroll.
+func TestBindShortcutsReachOwners(t *testing.T) {
+	test.NewTempApp(t)
+	m := NewMainView(&fakeActions{})
+	tr := m.Transcript()
+	q := &postQueue{}
+	tr.rows.post = q.post
+	w := test.NewTempWindow(t, m.Content())
+	w.Resize(fyne.NewSize(900, 400))
+	c := &shortcutCanvas{Canvas: w.Canvas(), handlers: map[string]func(fyne.Shortcut){}}
+	m.BindShortcuts(c)
+	tr.SetSession(store.Session{ID: 1}, promptSession(), nil)
+	q.drain()
+	off := func() float32 { return tr.rows.list.GetScrollOffset() }
+	ctrl := func(k fyne.KeyName) fyne.Shortcut {
+		return &desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault}
+	}
+	steps := []struct {
+		name string
+		key  fyne.Shortcut
+		ok   func() bool // the state the key must leave
+		want string      // that state, said
+	}{
+		{"Ctrl+Home", ctrl(fyne.KeyHome), func() bool { return off() == 0 }, "offset 0"},
+		{"Alt+Down", PromptShortcuts.Next, func() bool { return tr.nav.row == 5 && off() == tr.rows.rowOffset(5) }, "prompt row 5 at the top"},
+		{"Alt+Down again", PromptShortcuts.Next, func() bool { return tr.nav.row == 10 }, "prompt row 10"},
+		{"Alt+Up", PromptShortcuts.Previous, func() bool { return tr.nav.row == 5 }, "prompt row 5"},
+		{"Ctrl+End", ctrl(fyne.KeyEnd), func() bool { return off() > 0 && tr.rows.atBottom() }, "at the bottom"},
+		{"Ctrl+F", ctrl(fyne.KeyF), func() bool {
+			return tr.find.bar.Visible() && w.Canvas().Focused() == fyne.Focusable(tr.find.entry)
+		}, "the find bar shown, its entry focused"},
+	}
+	for _, st := range steps {
+		h := c.handlers[st.key.ShortcutName()]
+		if h == nil {
+			t.Fatalf("BindShortcuts(%q) bound nothing", st.name)
+		}
+		h(st.key)
+		q.drain()
+		if !st.ok() {
+			t.Errorf("%s: offset %v, prompt row %d, find bar shown %v, focus %T; want %s",
+				st.name, off(), tr.nav.row, tr.find.bar.Visible(), w.Canvas().Focused(), st.want)
+		}
 	}
 }
