@@ -67,7 +67,7 @@ func (sl *sessionList) markLifecycle(groups []views.WorktreeGroup) {
 				m.forks, err = st.Forks(sl.pw.ctx)
 			}
 			if err == nil {
-				m.flags, err = st.SessionFlags(sl.pw.ctx)
+				m.flags, err = st.Flags().All(sl.pw.ctx)
 			}
 			if err != nil {
 				sl.pw.showError("read session marks", err)
@@ -114,9 +114,9 @@ func (sl *sessionList) lifecycleMenuItems() []*fyne.MenuItem {
 		sl.refresh()
 	}
 	return []*fyne.MenuItem{
-		{Label: "Pin or unpin session", Action: func() { sl.toggleMark("pin session", store.Flags.Pinned, (*store.Store).SetPinned) }},
+		{Label: "Pin or unpin session", Action: func() { sl.toggleMark("pin session", store.Flags.Pinned, store.FlagService.SetPinned) }},
 		{Label: "Archive or unarchive session", Action: func() {
-			sl.toggleMark("archive session", store.Flags.Archived, (*store.Store).SetArchived)
+			sl.toggleMark("archive session", store.Flags.Archived, store.FlagService.SetArchived)
 		}},
 		show,
 	}
@@ -124,7 +124,7 @@ func (sl *sessionList) lifecycleMenuItems() []*fyne.MenuItem {
 
 // toggleMark flips one mark of the session shown: is reads it, set
 // writes it.
-func (sl *sessionList) toggleMark(what string, is func(store.Flags) bool, set func(*store.Store, context.Context, int64, bool) error) {
+func (sl *sessionList) toggleMark(what string, is func(store.Flags) bool, set func(store.FlagService, context.Context, int64, bool) error) {
 	ref := sl.pw.shown.ref()
 	if ref.ID == 0 {
 		return
@@ -137,10 +137,10 @@ func (sl *sessionList) toggleMark(what string, is func(store.Flags) bool, set fu
 		st, err := sl.pw.store(ref.StorePath)
 		var flags map[int64]store.Flags
 		if err == nil {
-			flags, err = st.SessionFlags(sl.pw.ctx)
+			flags, err = st.Flags().All(sl.pw.ctx)
 		}
 		if err == nil {
-			err = set(st, sl.pw.ctx, ref.ID, !is(flags[ref.ID]))
+			err = set(st.Flags(), sl.pw.ctx, ref.ID, !is(flags[ref.ID]))
 		}
 		if err != nil {
 			sl.pw.showError(what, err)

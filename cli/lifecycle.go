@@ -55,7 +55,7 @@ func runFork(ctx context.Context, env *Env, args []string) error {
 }
 
 // flagCommand is pin, unpin, archive or unarchive: it sets one mark of
-// SESSION (store.SetPinned, store.SetArchived) and says what it did.
+// SESSION (store.FlagService.SetPinned, SetArchived) and says what it did.
 func flagCommand(name, done string, set func(ctx context.Context, st *store.Store, id int64) error) func(context.Context, *Env, []string) error {
 	return func(ctx context.Context, env *Env, args []string) error {
 		fs := newFlags(name, env)
@@ -82,10 +82,10 @@ func flagCommand(name, done string, set func(ctx context.Context, st *store.Stor
 
 func pinCommands() []command {
 	pin := func(on bool) func(ctx context.Context, st *store.Store, id int64) error {
-		return func(ctx context.Context, st *store.Store, id int64) error { return st.SetPinned(ctx, id, on) }
+		return func(ctx context.Context, st *store.Store, id int64) error { return st.Flags().SetPinned(ctx, id, on) }
 	}
 	archive := func(on bool) func(ctx context.Context, st *store.Store, id int64) error {
-		return func(ctx context.Context, st *store.Store, id int64) error { return st.SetArchived(ctx, id, on) }
+		return func(ctx context.Context, st *store.Store, id int64) error { return st.Flags().SetArchived(ctx, id, on) }
 	}
 	return []command{
 		{"pin", "[--store P] SESSION", "keep a session at the top of its group", flagCommand("pin", "pinned", pin(true))},
@@ -106,7 +106,7 @@ type lsJSON struct {
 // withFlags reads the sessions' marks and leaves out the archived
 // sessions unless all is set.
 func withFlags(ctx context.Context, st *store.Store, sessions []store.Session, all bool) ([]store.Session, map[int64]store.Flags, error) {
-	flags, err := st.SessionFlags(ctx)
+	flags, err := st.Flags().All(ctx)
 	if err != nil || all {
 		return sessions, flags, err
 	}

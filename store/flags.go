@@ -39,15 +39,23 @@ func (f Flags) Pinned() bool { return f.PinnedAt != "" }
 // Archived reports whether the session is archived.
 func (f Flags) Archived() bool { return f.ArchivedAt != "" }
 
+// FlagService is a store's session marks, pinned and archived, kept in
+// FlagsTable (AZUREAL ignores it): the sidebar and `lazuli pin`/`archive`
+// read and set them.
+type FlagService struct{ s *Store }
+
+// Flags returns the store's session marks.
+func (s *Store) Flags() FlagService { return FlagService{s} }
+
 // liveFlags joins FlagsTable to the sessions it names, leaving out rows
 // whose session is gone or replaced under a reused id.
 const liveFlags = `FROM lazuli_session_flags f JOIN sessions s ON s.id = f.session_id AND s.created = f.session_created`
 
-// SessionFlags returns the marks of the store's marked sessions, by id. A
-// store without FlagsTable yields an empty map.
-func (s *Store) SessionFlags(ctx context.Context) (map[int64]Flags, error) {
+// All returns the marks of the store's marked sessions, by id. A store
+// without FlagsTable yields an empty map.
+func (fl FlagService) All(ctx context.Context) (map[int64]Flags, error) {
 	out := map[int64]Flags{}
-	db, err := s.ownTableReader(ctx, FlagsTable)
+	db, err := fl.s.ownTableReader(ctx, FlagsTable)
 	if err != nil || db == nil {
 		return out, wrapFlags(err)
 	}
@@ -77,8 +85,8 @@ func wrapFlags(err error) error {
 }
 
 // SetPinned pins or unpins session id.
-func (s *Store) SetPinned(ctx context.Context, id int64, on bool) error {
-	if err := s.setFlag(ctx, id, "pinned_at", on); err != nil {
+func (fl FlagService) SetPinned(ctx context.Context, id int64, on bool) error {
+	if err := fl.set(ctx, id, "pinned_at", on); err != nil {
 		return fmt.Errorf("pin session %d: %w", id, err)
 	}
 	return nil
@@ -86,18 +94,18 @@ func (s *Store) SetPinned(ctx context.Context, id int64, on bool) error {
 
 // SetArchived archives or unarchives session id. Archiving hides nothing
 // in the store: the session and its events stay as they are.
-func (s *Store) SetArchived(ctx context.Context, id int64, on bool) error {
-	if err := s.setFlag(ctx, id, "archived_at", on); err != nil {
+func (fl FlagService) SetArchived(ctx context.Context, id int64, on bool) error {
+	if err := fl.set(ctx, id, "archived_at", on); err != nil {
 		return fmt.Errorf("archive session %d: %w", id, err)
 	}
 	return nil
 }
 
-// setFlag sets column (pinned_at or archived_at) of session id to now, or
+// set sets column (pinned_at or archived_at) of session id to now, or
 // clears it; a row left with neither mark is removed, and so are rows of
 // sessions that are gone.
-func (s *Store) setFlag(ctx context.Context, id int64, column string, on bool) error {
-	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
+func (fl FlagService) set(ctx context.Context, id int64, column string, on bool) error {
+	err := fl.s.writeTx(ctx, false, func(tx *sql.Tx) error {
 		created, err := sessionRowTx(ctx, tx, id, FlagsTable, flagsSchema)
 		if err != nil {
 			return err

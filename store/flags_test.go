@@ -18,8 +18,8 @@ func TestSessionFlags(t *testing.T) {
 	if _, err := s.AppendEvents(ctx, a.ID, []Event{UserMessage("x")}); err != nil {
 		t.Fatal(err)
 	}
-	if f, err := s.SessionFlags(ctx); err != nil || len(f) != 0 {
-		t.Fatalf("SessionFlags() before = %v, %v", f, err)
+	if f, err := s.Flags().All(ctx); err != nil || len(f) != 0 {
+		t.Fatalf("Flags().All() before = %v, %v", f, err)
 	}
 	if got := rawQueryString(t, s.Path(), "SELECT COUNT(*) FROM sqlite_master WHERE name = 'lazuli_session_flags'"); got != "0" {
 		t.Errorf("reading created the table")
@@ -31,17 +31,17 @@ func TestSessionFlags(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(s.SetPinned(ctx, a.ID, true))
-	must(s.SetArchived(ctx, b.ID, true))
-	must(s.SetArchived(ctx, a.ID, true))
-	must(s.SetPinned(ctx, a.ID, true)) // again: no change
-	f, err := s.SessionFlags(ctx)
+	must(s.Flags().SetPinned(ctx, a.ID, true))
+	must(s.Flags().SetArchived(ctx, b.ID, true))
+	must(s.Flags().SetArchived(ctx, a.ID, true))
+	must(s.Flags().SetPinned(ctx, a.ID, true)) // again: no change
+	f, err := s.Flags().All(ctx)
 	if err != nil || len(f) != 2 || !f[a.ID].Pinned() || !f[a.ID].Archived() || f[b.ID].Pinned() || !f[b.ID].Archived() {
-		t.Fatalf("SessionFlags() = %+v, %v", f, err)
+		t.Fatalf("Flags().All() = %+v, %v", f, err)
 	}
-	must(s.SetArchived(ctx, a.ID, false))
-	must(s.SetArchived(ctx, b.ID, false))
-	f, _ = s.SessionFlags(ctx)
+	must(s.Flags().SetArchived(ctx, a.ID, false))
+	must(s.Flags().SetArchived(ctx, b.ID, false))
+	f, _ = s.Flags().All(ctx)
 	if len(f) != 1 || !f[a.ID].Pinned() || f[a.ID].Archived() {
 		t.Errorf("after unarchive: %+v", f)
 	}
@@ -51,7 +51,7 @@ func TestSessionFlags(t *testing.T) {
 	if after := sessionRows(t, s.Path()); after != before {
 		t.Errorf("marks changed AZUREAL's rows")
 	}
-	if err := s.SetPinned(ctx, 99, true); !errors.Is(err, ErrNotFound) {
+	if err := s.Flags().SetPinned(ctx, 99, true); !errors.Is(err, ErrNotFound) {
 		t.Errorf("pin of a missing session: %v", err)
 	}
 	rep, err := s.Check(ctx)
@@ -88,7 +88,7 @@ func TestSessionFlagsUnderAZUREAL(t *testing.T) {
 	b := mustCreateSession(t, s, "main", "b")
 	c := mustCreateSession(t, s, "main", "c")
 	for _, id := range []int64{a.ID, b.ID, c.ID} {
-		if err := s.SetArchived(ctx, id, true); err != nil {
+		if err := s.Flags().SetArchived(ctx, id, true); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -99,15 +99,15 @@ func TestSessionFlagsUnderAZUREAL(t *testing.T) {
 		t.Errorf("rows left %q", got)
 	}
 	s = mustOpenPath(t, path)
-	f, err := s.SessionFlags(ctx)
+	f, err := s.Flags().All(ctx)
 	if err != nil || len(f) != 1 || !f[b.ID].Archived() {
-		t.Errorf("SessionFlags() = %+v, %v; the reused id must not be archived", f, err)
+		t.Errorf("Flags().All() = %+v, %v; the reused id must not be archived", f, err)
 	}
 	rep, err := s.Check(ctx)
 	if err != nil || !rep.OK() || !hasFinding(rep, "session_flags_stale", SeverityWarning) {
 		t.Errorf("Check() = %+v, %v", rep.Findings, err)
 	}
-	if err := s.SetPinned(ctx, b.ID, true); err != nil {
+	if err := s.Flags().SetPinned(ctx, b.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	if got := rawQueryString(t, path, "SELECT group_concat(session_id) FROM lazuli_session_flags"); got != fmt.Sprint(b.ID) {
