@@ -83,7 +83,7 @@ func (t *turn) startPrompts(inv *Invocation) (*permprompt.Broker, error) {
 
 // answer answers one permission request of the turn's agent.
 func (t *turn) answer(ctx context.Context, req permprompt.Request) permprompt.Response {
-	own, err := t.st.SessionPermissions(ctx, t.session)
+	own, err := t.st.Permissions().Of(ctx, t.session)
 	if err != nil {
 		return permprompt.Deny("Lazuli could not read the session's rules: " + err.Error())
 	}
@@ -99,7 +99,7 @@ func (t *turn) answer(ctx context.Context, req permprompt.Request) permprompt.Re
 	switch t.opts.Ask(ctx, pr) {
 	case AnswerAlways:
 		rule := AlwaysRule(req.ToolName, req.Input, t.opts.Dir, time.Now())
-		if err := t.st.UpdateSessionPermissions(ctx, t.session, func(p *store.Permissions) error {
+		if err := t.st.Permissions().Update(ctx, t.session, func(p *store.Permissions) error {
 			p.Rules = append(p.Rules, rule)
 			return nil
 		}); err != nil {

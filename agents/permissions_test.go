@@ -21,7 +21,7 @@ func permArgs(t *testing.T, b Backend, project, perms store.Permissions, extra f
 	ctx := context.Background()
 	st, id := newStore(t)
 	if !perms.IsZero() {
-		if err := st.SetSessionPermissions(ctx, id, perms); err != nil {
+		if err := st.Permissions().Set(ctx, id, perms); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -137,7 +137,7 @@ func TestPermissionArgvAsRoot(t *testing.T) {
 func TestAskThroughLazuli(t *testing.T) {
 	ctx := context.Background()
 	st, id := newStore(t)
-	if err := st.SetSessionPermissions(ctx, id, store.Permissions{Mode: "ask", Rules: []store.PermissionRule{rule("deny", "Bash(rm *)")}}); err != nil {
+	if err := st.Permissions().Set(ctx, id, store.Permissions{Mode: "ask", Rules: []store.PermissionRule{rule("deny", "Bash(rm *)")}}); err != nil {
 		t.Fatal(err)
 	}
 	cfg, env, rec := fakeCLI(t, claudeInit,
@@ -190,7 +190,7 @@ func TestAskThroughLazuli(t *testing.T) {
 	if want := []string{"allow", "deny", "allow", "allow", "deny"}; !reflect.DeepEqual(behaviors, want) {
 		t.Errorf("answers %q, want %q", behaviors, want)
 	}
-	p, err := st.SessionPermissions(ctx, id)
+	p, err := st.Permissions().Of(ctx, id)
 	if err != nil || len(p.Rules) != 2 || p.Rules[1].Permission != "Bash" || p.Rules[1].Pattern != "ls -l" || p.Rules[1].Action != "allow" ||
 		p.Rules[1].Source != SourceSession || p.Rules[1].AddedAt == "" {
 		t.Errorf("rules after always %+v, %v", p.Rules, err)

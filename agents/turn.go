@@ -65,7 +65,7 @@ type TurnOptions struct {
 	// written to the sub-agent's own session.
 	OnSubagent func(SubagentSaved)
 	// ProjectPermissions are the project's defaults; the session's own
-	// mode and rules (store.SessionPermissions) override them.
+	// mode and rules (store.PermissionService.Of) override them.
 	ProjectPermissions store.Permissions
 	// Ask answers claude's permission prompts that no rule decides, on the
 	// prompt server's goroutine; ctx ends when the agent stops waiting.
@@ -203,7 +203,7 @@ type subagentSink struct {
 }
 
 func (t *turn) run(ctx context.Context, full string) (TurnResult, error) {
-	own, err := t.st.SessionPermissions(ctx, t.session)
+	own, err := t.st.Permissions().Of(ctx, t.session)
 	if err != nil {
 		return *t.res, err
 	}

@@ -61,7 +61,7 @@ func (pm *permissions) policy(ref views.SessionRef) (store.Permissions, store.Pe
 	if err != nil {
 		return proj, store.Permissions{}, agents.Policy{}, err
 	}
-	own, err := st.SessionPermissions(pm.pw.ctx, ref.ID)
+	own, err := st.Permissions().Of(pm.pw.ctx, ref.ID)
 	if err != nil {
 		return proj, own, agents.Policy{}, err
 	}
@@ -114,7 +114,7 @@ func (pm *permissions) EditPermissions(ref views.SessionRef) {
 				pw.wg.Go(func() {
 					st, err := pw.store(ref.StorePath)
 					if err == nil {
-						err = st.SetSessionPermissions(pw.ctx, ref.ID, p)
+						err = st.Permissions().Set(pw.ctx, ref.ID, p)
 					}
 					if err != nil {
 						pw.showError("save permissions", err)

@@ -60,7 +60,7 @@ func TestPermissionsInWindow(t *testing.T) {
 	tapOverlay(t, pw.win, "Save")
 	pw.wg.Wait()
 	st2, _ := pw.store(wt.StorePath)
-	if p, err := st2.SessionPermissions(bg, s.ID); err != nil || p.Mode != "ask" {
+	if p, err := st2.Permissions().Of(bg, s.ID); err != nil || p.Mode != "ask" {
 		t.Errorf("stored %+v, %v", p, err)
 	}
 	if got := pw.mv.PermissionMode(); got != "Ask" {

@@ -97,7 +97,7 @@ func runPermissions(ctx context.Context, env *Env, args []string) error {
 	}
 	own := projectPerms
 	if st != nil {
-		if own, err = st.SessionPermissions(ctx, sess.ID); err != nil {
+		if own, err = st.Permissions().Of(ctx, sess.ID); err != nil {
 			return err
 		}
 	}
@@ -110,7 +110,7 @@ func runPermissions(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 		if st != nil {
-			err = st.SetSessionPermissions(ctx, sess.ID, own)
+			err = st.Permissions().Set(ctx, sess.ID, own)
 		} else {
 			err = project.SetDefaultPermissions(key, own)
 		}

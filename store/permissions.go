@@ -49,12 +49,20 @@ type Permissions struct {
 // IsZero reports whether p holds neither a mode nor rules.
 func (p Permissions) IsZero() bool { return p.Mode == "" && len(p.Rules) == 0 }
 
-// SessionPermissions returns session id's mode and rules: the zero value
-// when it has none (or the store has no PermissionsTable). A row whose
-// rules are not a JSON list is an error, never read as "no rules".
-func (s *Store) SessionPermissions(ctx context.Context, id int64) (Permissions, error) {
+// PermissionService is a store's sessions' own permission modes and rules,
+// kept in PermissionsTable (AZUREAL ignores it): the agents apply them to a
+// run, and an "always allow" answer adds to them.
+type PermissionService struct{ s *Store }
+
+// Permissions returns the store's sessions' permissions.
+func (s *Store) Permissions() PermissionService { return PermissionService{s} }
+
+// Of returns session id's mode and rules: the zero value when it has none
+// (or the store has no PermissionsTable). A row whose rules are not a
+// JSON list is an error, never read as "no rules".
+func (ps PermissionService) Of(ctx context.Context, id int64) (Permissions, error) {
 	var p Permissions
-	db, err := s.ownTableReader(ctx, PermissionsTable)
+	db, err := ps.s.ownTableReader(ctx, PermissionsTable)
 	if err != nil || db == nil {
 		return p, wrapPermissions(err)
 	}
@@ -73,11 +81,11 @@ func (s *Store) SessionPermissions(ctx context.Context, id int64) (Permissions, 
 	return p, nil
 }
 
-// SessionModes returns the permission mode of every session that has one
-// of its own, by id (for the sidebar and headers).
-func (s *Store) SessionModes(ctx context.Context) (map[int64]string, error) {
+// Modes returns the permission mode of every session that has one of its
+// own, by id (for the sidebar and headers).
+func (ps PermissionService) Modes(ctx context.Context) (map[int64]string, error) {
 	out := map[int64]string{}
-	db, err := s.ownTableReader(ctx, PermissionsTable)
+	db, err := ps.s.ownTableReader(ctx, PermissionsTable)
 	if err != nil || db == nil {
 		return out, wrapPermissions(err)
 	}
@@ -105,17 +113,17 @@ func wrapPermissions(err error) error {
 	return fmt.Errorf("read session permissions: %w", err)
 }
 
-// SetSessionPermissions replaces session id's mode and rules with p; the
-// zero value removes them. Rows of sessions that are gone are removed.
-func (s *Store) SetSessionPermissions(ctx context.Context, id int64, p Permissions) error {
-	return s.UpdateSessionPermissions(ctx, id, func(cur *Permissions) error { *cur = p; return nil })
+// Set replaces session id's mode and rules with p; the zero value removes
+// them. Rows of sessions that are gone are removed.
+func (ps PermissionService) Set(ctx context.Context, id int64, p Permissions) error {
+	return ps.Update(ctx, id, func(cur *Permissions) error { *cur = p; return nil })
 }
 
-// UpdateSessionPermissions reads session id's permissions, lets change
-// edit them and writes the result, in one write transaction (so that two
-// "always allow" answers do not lose each other).
-func (s *Store) UpdateSessionPermissions(ctx context.Context, id int64, change func(*Permissions) error) error {
-	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
+// Update reads session id's permissions, lets change edit them and writes
+// the result, in one write transaction (so that two "always allow"
+// answers do not lose each other).
+func (ps PermissionService) Update(ctx context.Context, id int64, change func(*Permissions) error) error {
+	err := ps.s.writeTx(ctx, false, func(tx *sql.Tx) error {
 		created, err := sessionRowTx(ctx, tx, id, PermissionsTable, permissionsSchema)
 		if err != nil {
 			return err

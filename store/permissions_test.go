@@ -20,8 +20,8 @@ func TestSessionPermissions(t *testing.T) {
 	if _, err := s.AppendEvents(ctx, a.ID, []Event{UserMessage("x")}); err != nil {
 		t.Fatal(err)
 	}
-	if p, err := s.SessionPermissions(ctx, a.ID); err != nil || !p.IsZero() {
-		t.Fatalf("SessionPermissions() before = %+v, %v", p, err)
+	if p, err := s.Permissions().Of(ctx, a.ID); err != nil || !p.IsZero() {
+		t.Fatalf("Permissions().Of() before = %+v, %v", p, err)
 	}
 	if got := rawQueryString(t, s.Path(), "SELECT COUNT(*) FROM sqlite_master WHERE name = 'lazuli_permissions'"); got != "0" {
 		t.Errorf("reading created the table")
@@ -29,26 +29,26 @@ func TestSessionPermissions(t *testing.T) {
 	before := sessionRows(t, s.Path())
 	want := Permissions{Mode: "ask", Rules: []PermissionRule{
 		{Permission: "Bash", Pattern: "git *", Action: "allow", Source: "session", AddedAt: "2026-01-02 03:04:05"}}}
-	if err := s.SetSessionPermissions(ctx, a.ID, want); err != nil {
+	if err := s.Permissions().Set(ctx, a.ID, want); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.UpdateSessionPermissions(ctx, a.ID, func(p *Permissions) error {
+	if err := s.Permissions().Update(ctx, a.ID, func(p *Permissions) error {
 		p.Rules = append(p.Rules, PermissionRule{Permission: "Edit", Pattern: "src/**", Action: "deny", Source: "session"})
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
 	want.Rules = append(want.Rules, PermissionRule{Permission: "Edit", Pattern: "src/**", Action: "deny", Source: "session"})
-	if got, err := s.SessionPermissions(ctx, a.ID); err != nil || !reflect.DeepEqual(got, want) {
-		t.Errorf("SessionPermissions() = %+v, %v; want %+v", got, err, want)
+	if got, err := s.Permissions().Of(ctx, a.ID); err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Permissions().Of() = %+v, %v; want %+v", got, err, want)
 	}
-	if err := s.SetSessionPermissions(ctx, b.ID, Permissions{Mode: "plan"}); err != nil {
+	if err := s.Permissions().Set(ctx, b.ID, Permissions{Mode: "plan"}); err != nil {
 		t.Fatal(err)
 	}
-	if m, err := s.SessionModes(ctx); err != nil || !reflect.DeepEqual(m, map[int64]string{a.ID: "ask", b.ID: "plan"}) {
-		t.Errorf("SessionModes() = %v, %v", m, err)
+	if m, err := s.Permissions().Modes(ctx); err != nil || !reflect.DeepEqual(m, map[int64]string{a.ID: "ask", b.ID: "plan"}) {
+		t.Errorf("Permissions().Modes() = %v, %v", m, err)
 	}
-	if err := s.SetSessionPermissions(ctx, b.ID, Permissions{}); err != nil {
+	if err := s.Permissions().Set(ctx, b.ID, Permissions{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := rawQueryString(t, s.Path(), "SELECT group_concat(session_id) FROM lazuli_permissions"); got != fmt.Sprint(a.ID) {
@@ -57,7 +57,7 @@ func TestSessionPermissions(t *testing.T) {
 	if after := sessionRows(t, s.Path()); after != before {
 		t.Errorf("permissions changed AZUREAL's rows")
 	}
-	if err := s.SetSessionPermissions(ctx, 99, Permissions{Mode: "ask"}); !errors.Is(err, ErrNotFound) {
+	if err := s.Permissions().Set(ctx, 99, Permissions{Mode: "ask"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("permissions of a missing session: %v", err)
 	}
 	rep, err := s.Check(ctx)
@@ -69,7 +69,7 @@ func TestSessionPermissions(t *testing.T) {
 	s.Close()
 	rawExec(t, path, fmt.Sprintf("UPDATE lazuli_permissions SET rules = '{' WHERE session_id = %d", a.ID))
 	s = mustOpenPath(t, path)
-	if _, err := s.SessionPermissions(ctx, a.ID); err == nil {
+	if _, err := s.Permissions().Of(ctx, a.ID); err == nil {
 		t.Errorf("damaged rules read without an error")
 	}
 }
@@ -95,7 +95,7 @@ func TestSessionPermissionsUnderAZUREAL(t *testing.T) {
 	before := azureal()
 	rule := []PermissionRule{{Permission: "Bash", Pattern: "rm *", Action: "deny", Source: "session"}}
 	for _, id := range []int64{a.ID, b.ID, c.ID} {
-		if err := s.SetSessionPermissions(ctx, id, Permissions{Mode: "acceptEdits", Rules: rule}); err != nil {
+		if err := s.Permissions().Set(ctx, id, Permissions{Mode: "acceptEdits", Rules: rule}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -109,17 +109,17 @@ func TestSessionPermissionsUnderAZUREAL(t *testing.T) {
 		t.Errorf("rows left %q", got)
 	}
 	s = mustOpenPath(t, path)
-	if p, err := s.SessionPermissions(ctx, c.ID); err != nil || !p.IsZero() {
-		t.Errorf("SessionPermissions(reused id) = %+v, %v; the new session must not inherit the rules", p, err)
+	if p, err := s.Permissions().Of(ctx, c.ID); err != nil || !p.IsZero() {
+		t.Errorf("Permissions().Of(reused id) = %+v, %v; the new session must not inherit the rules", p, err)
 	}
-	if m, err := s.SessionModes(ctx); err != nil || !reflect.DeepEqual(m, map[int64]string{b.ID: "acceptEdits"}) {
-		t.Errorf("SessionModes() = %v, %v", m, err)
+	if m, err := s.Permissions().Modes(ctx); err != nil || !reflect.DeepEqual(m, map[int64]string{b.ID: "acceptEdits"}) {
+		t.Errorf("Permissions().Modes() = %v, %v", m, err)
 	}
 	rep, err := s.Check(ctx)
 	if err != nil || !rep.OK() || !hasFinding(rep, "permissions_stale", SeverityWarning) {
 		t.Errorf("Check() = %+v, %v", rep.Findings, err)
 	}
-	if err := s.SetSessionPermissions(ctx, b.ID, Permissions{Mode: "plan"}); err != nil {
+	if err := s.Permissions().Set(ctx, b.ID, Permissions{Mode: "plan"}); err != nil {
 		t.Fatal(err)
 	}
 	if got := rawQueryString(t, path, "SELECT group_concat(session_id) FROM lazuli_permissions"); got != fmt.Sprint(b.ID) {
