@@ -26,7 +26,7 @@ func matchingThoughts(ctx context.Context, st *store.Store, hb *hitBuilder) ([]H
 		_, _, ok := hb.q.match(capText(t.Text))
 		return ok
 	}
-	err := st.ScanThoughts(ctx, match, func(t store.Thought, order int64) error {
+	err := st.Thinking().Scan(ctx, match, func(t store.Thought, order int64) error {
 		h, _, ok := hb.hit(t.SessionID, capText(t.Text))
 		if !ok {
 			return nil

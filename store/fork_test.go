@@ -78,7 +78,7 @@ func TestFork(t *testing.T) {
 		if wantComps := map[int64]int{1: 0, 7: 1, 13: 2}[at]; len(comps) != wantComps {
 			t.Errorf("fork at %d: %d compactions, want %d", at, len(comps), wantComps)
 		}
-		thoughts, err := s.Thoughts(ctx, f.ID)
+		thoughts, err := s.Thinking().Of(ctx, f.ID)
 		if n := int((at - 1) / 6); err != nil || len(thoughts) != n || (n > 0 && (thoughts[n-1].BeforeSeq != at-5 || thoughts[n-1].Text != fmt.Sprintf("why %d", n-1))) {
 			t.Errorf("fork at %d: thoughts %+v, %v", at, thoughts, err)
 		}

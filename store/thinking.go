@@ -51,6 +51,14 @@ type Thought struct {
 	Text      string
 }
 
+// ThinkingService is a store's kept thinking, in ThinkingTable (AZUREAL's
+// queries never name it): a session's thoughts, and every thought for
+// search. Writes and loads of events carry thinking themselves.
+type ThinkingService struct{ s *Store }
+
+// Thinking returns the store's kept thinking.
+func (s *Store) Thinking() ThinkingService { return ThinkingService{s} }
+
 // createThinkingTable creates ThinkingTable and its index if missing.
 func createThinkingTable(ctx context.Context, tx *sql.Tx) error {
 	for _, q := range thinkingSchema {
@@ -84,11 +92,11 @@ func insertThinking(ctx context.Context, tx *sql.Tx, sessionID int64, thoughts [
 	return nil
 }
 
-// Thoughts returns the thinking kept for a session, ordered by BeforeSeq
-// and then as it was written. A store without ThinkingTable, or a session
-// with none, yields nothing.
-func (s *Store) Thoughts(ctx context.Context, sessionID int64) ([]Thought, error) {
-	db, _, err := s.reader(ctx)
+// Of returns the thinking kept for a session, ordered by BeforeSeq and
+// then as it was written. A store without ThinkingTable, or a session with
+// none, yields nothing.
+func (th ThinkingService) Of(ctx context.Context, sessionID int64) ([]Thought, error) {
+	db, _, err := th.s.reader(ctx)
 	if err != nil || db == nil {
 		return nil, err
 	}
@@ -145,7 +153,7 @@ func attachThinking(events []StoredEvent, thoughts []Thought) {
 	}
 }
 
-// ScanThoughts calls fn, in order of their ids, with every thought of the
+// Scan calls fn, in order of their ids, with every thought of the
 // store whose session is still the one it was written for and that match
 // accepts, and order: the events.id of the event it precedes (the first of
 // its session with seq ≥ BeforeSeq), or, for thinking after a session's
@@ -153,8 +161,8 @@ func attachThinking(events []StoredEvent, thoughts []Thought) {
 // order to place thinking among event hits. order is looked up only for
 // the thoughts match accepts: looking it up for every thought was nearly
 // all of a search of a store with many (95 of 97 ms for 9,000).
-func (s *Store) ScanThoughts(ctx context.Context, match func(Thought) bool, fn func(t Thought, order int64) error) error {
-	db, _, err := s.reader(ctx)
+func (th ThinkingService) Scan(ctx context.Context, match func(Thought) bool, fn func(t Thought, order int64) error) error {
+	db, _, err := th.s.reader(ctx)
 	if err != nil || db == nil {
 		return err
 	}
@@ -208,7 +216,7 @@ func (s *Store) ScanThoughts(ctx context.Context, match func(Thought) bool, fn f
 	return nil
 }
 
-// scanMatchingThoughts returns the thoughts of ScanThoughts that match
+// scanMatchingThoughts returns the thoughts of Scan that match
 // accepts, in order of their ids.
 func scanMatchingThoughts(ctx context.Context, tx *readTx, match func(Thought) bool) ([]Thought, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT t.id, t.session_id, t.before_seq, t.text

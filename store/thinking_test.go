@@ -80,11 +80,11 @@ func TestThinkingStaysOutOfEvents(t *testing.T) {
 	if last := events[len(events)-1]; !slices.Equal(last.Thinking, []string{"the end"}) {
 		t.Errorf("the event after the trailing thought has %q", last.Thinking)
 	}
-	all, err := with.Thoughts(ctx, id)
+	all, err := with.Thinking().Of(ctx, id)
 	if err != nil || len(all) != 4 {
-		t.Errorf("Thoughts() = %+v, %v", all, err)
+		t.Errorf("Thinking().Of() = %+v, %v", all, err)
 	}
-	if th, err := without.Thoughts(ctx, 1); err != nil || th != nil {
+	if th, err := without.Thinking().Of(ctx, 1); err != nil || th != nil {
 		t.Errorf("a store without the table: Thoughts() = %v, %v", th, err)
 	}
 	if rep, err := with.Check(ctx); err != nil || len(rep.Findings) != 0 {
@@ -128,7 +128,7 @@ func TestThinkingUnderAZUREAL(t *testing.T) {
 	mustAppend(t, s, a.ID, UserMessage("q"), Thinking("old thought"), AssistantText("a"))
 	rawExec(t, s.Path(), "DELETE FROM sessions WHERE id = 1",
 		"INSERT INTO sessions(id, worktree, created) VALUES (1, 'main', '2000-01-01 00:00:00')")
-	if th, err := s.Thoughts(ctx, a.ID); err != nil || len(th) != 0 {
+	if th, err := s.Thinking().Of(ctx, a.ID); err != nil || len(th) != 0 {
 		t.Errorf("a reused session id shows %v, %v", th, err)
 	}
 }
@@ -143,8 +143,8 @@ func TestMergeCopiesThinking(t *testing.T) {
 	if _, err := dst.Merge(ctx, with); err != nil {
 		t.Fatal(err)
 	}
-	want, _ := with.Thoughts(ctx, id)
-	got, err := dst.Thoughts(ctx, 2)
+	want, _ := with.Thinking().Of(ctx, id)
+	got, err := dst.Thinking().Of(ctx, 2)
 	if err != nil || len(got) != len(want) {
 		t.Fatalf("merged thoughts %+v, %v; want %+v", got, err, want)
 	}
@@ -158,12 +158,12 @@ func TestMergeCopiesThinking(t *testing.T) {
 		t.Fatal(err)
 	}
 	exp := mustOpenPath(t, out)
-	if got, err := exp.Thoughts(ctx, 1); err != nil || len(got) != len(want) {
+	if got, err := exp.Thinking().Of(ctx, 1); err != nil || len(got) != len(want) {
 		t.Errorf("exported thoughts %+v, %v", got, err)
 	}
 }
 
-// TestScanThoughtsMatch: ScanThoughts hands fn the thoughts match accepts,
+// TestScanThoughtsMatch: Thinking().Scan hands fn the thoughts match accepts,
 // in order of their ids, each with the events.id of the event it precedes
 // (one more than the largest for thinking after the last event), and
 // never the others.
@@ -177,7 +177,7 @@ func TestScanThoughtsMatch(t *testing.T) {
 	last := evs[len(evs)-1].ID
 	var seen []string
 	var got []string
-	err = st.ScanThoughts(ctx, func(th Thought) bool {
+	err = st.Thinking().Scan(ctx, func(th Thought) bool {
 		seen = append(seen, th.Text)
 		return th.Text == "let me think it over" || th.Text == "the end"
 	}, func(th Thought, order int64) error {
@@ -189,7 +189,7 @@ func TestScanThoughtsMatch(t *testing.T) {
 	}
 	want := []string{fmt.Sprintf("let me think it over@%d", evs[1].ID), fmt.Sprintf("the end@%d", last+1)}
 	if !slices.Equal(got, want) {
-		t.Errorf("ScanThoughts gave %q, want %q", got, want)
+		t.Errorf("Thinking().Scan gave %q, want %q", got, want)
 	}
 	if len(seen) != 4 {
 		t.Errorf("match saw %q, want the 4 thoughts with text", seen)

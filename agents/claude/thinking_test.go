@@ -54,7 +54,7 @@ func TestClaudeThinkingIsKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	thoughts, err := st.Thoughts(ctx, sess.ID)
+	thoughts, err := st.Thinking().Of(ctx, sess.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
