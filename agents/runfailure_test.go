@@ -53,7 +53,7 @@ func TestRunTurnRecordsWhyItFailed(t *testing.T) {
 	if _, err := RunTurn(context.Background(), st2, id2, "hi", TurnOptions{Config: cfg, Env: env}); err != nil {
 		t.Fatal(err)
 	}
-	if fs, err := st2.RunFailures(ctx, id2); err != nil || len(fs) != 0 {
+	if fs, err := st2.RunFailures().Of(ctx, id2); err != nil || len(fs) != 0 {
 		t.Errorf("a successful turn recorded %v, %v", fs, err)
 	}
 }
@@ -95,7 +95,7 @@ func TestRunTurnNoAnswerTimesOut(t *testing.T) {
 	if len(progress) != 2 || !strings.Contains(all, "stream disconnected - retrying") || !strings.Contains(all, "Reconnecting... 1/5") {
 		t.Errorf("progress = %q, want the stderr line and the retry notice", progress)
 	}
-	fs, err := st.RunFailures(context.Background(), id)
+	fs, err := st.RunFailures().Of(context.Background(), id)
 	if err != nil || len(fs) != 1 || !strings.Contains(fs[0].Reason, "no answer from the model within 5m0s") ||
 		!strings.Contains(fs[0].Reason, "stream disconnected") {
 		t.Errorf("failures %+v, %v", fs, err)

@@ -50,6 +50,14 @@ type RunFailure struct {
 	Reason    string
 }
 
+// RunFailureService is a store's reasons why agent runs failed, kept in
+// RunFailureTable (AZUREAL's queries never name it). Writes record them
+// (RunFailed events) and loads attach them to events themselves.
+type RunFailureService struct{ s *Store }
+
+// RunFailures returns the store's reasons why runs failed.
+func (s *Store) RunFailures() RunFailureService { return RunFailureService{s} }
+
 // liveRunFailures joins RunFailureTable to the sessions it names, leaving
 // out rows whose session is gone or replaced under a reused id.
 const liveRunFailures = `FROM lazuli_run_failures f JOIN sessions s ON s.id = f.session_id AND s.created = f.session_created`
@@ -102,10 +110,10 @@ func insertRunFailures(ctx context.Context, tx *sql.Tx, sessionID int64, fails [
 	return nil
 }
 
-// RunFailures returns the failure reasons kept for a session, oldest
-// first. A store without RunFailureTable yields nothing.
-func (s *Store) RunFailures(ctx context.Context, id int64) ([]RunFailure, error) {
-	db, _, err := s.reader(ctx)
+// Of returns the failure reasons kept for a session, oldest first. A
+// store without RunFailureTable yields nothing.
+func (rf RunFailureService) Of(ctx context.Context, id int64) ([]RunFailure, error) {
+	db, _, err := rf.s.reader(ctx)
 	if err != nil || db == nil {
 		return nil, err
 	}

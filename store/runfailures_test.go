@@ -54,7 +54,7 @@ func TestRunFailureBesideTheEvents(t *testing.T) {
 	if part, err := with.LoadEventsRange(ctx, a.ID, 1, 1); err != nil || part[0].RunFailures != nil {
 		t.Errorf("a range before the failure shows it: %+v, %v", part, err)
 	}
-	if fs, err := without.RunFailures(ctx, b.ID); err != nil || fs != nil {
+	if fs, err := without.RunFailures().Of(ctx, b.ID); err != nil || fs != nil {
 		t.Errorf("a store without the table: %v, %v", fs, err)
 	}
 	rep, err := with.Check(ctx)
@@ -97,7 +97,7 @@ func TestRunFailuresUnderAZUREAL(t *testing.T) {
 	mustAppend(t, s, a.ID, RunFailed("old reason"))
 	rawExec(t, s.Path(), "DELETE FROM sessions WHERE id = 1",
 		"INSERT INTO sessions(id, worktree, created) VALUES (1, 'main', '2000-01-01 00:00:00')")
-	if fs, err := s.RunFailures(ctx, a.ID); err != nil || len(fs) != 0 {
+	if fs, err := s.RunFailures().Of(ctx, a.ID); err != nil || len(fs) != 0 {
 		t.Errorf("a reused session id shows %v, %v", fs, err)
 	}
 	rep, err := s.Check(ctx)
@@ -124,7 +124,7 @@ func TestRunFailureCapped(t *testing.T) {
 	a := mustCreateSession(t, s, "main", "")
 	long := strings.Repeat("é", MaxRunFailureLen) + "\nError: the last line says most"
 	mustAppend(t, s, a.ID, UserMessage("q"), RunFailed(long))
-	fs, err := s.RunFailures(context.Background(), a.ID)
+	fs, err := s.RunFailures().Of(context.Background(), a.ID)
 	if err != nil || len(fs) != 1 {
 		t.Fatalf("%+v, %v", fs, err)
 	}
