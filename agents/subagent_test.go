@@ -143,11 +143,11 @@ func TestStoreTranscriptCreatesLinkedSubagentSessions(t *testing.T) {
 		t.Fatalf("list %+v", list)
 	}
 	child := list[1].ID
-	if got, ok, err := st.SubagentSession(ctx, id, tr.Subagents[0].ToolUseID); err != nil || !ok || got != child {
-		t.Fatalf("SubagentSession = %d %v %v, want %d", got, ok, err, child)
+	if got, ok, err := st.Subagents().Session(ctx, id, tr.Subagents[0].ToolUseID); err != nil || !ok || got != child {
+		t.Fatalf("Subagents().Session = %d %v %v, want %d", got, ok, err, child)
 	}
-	if l, ok, err := st.SubagentParent(ctx, child); err != nil || !ok || l.ParentID != id {
-		t.Fatalf("SubagentParent = %+v %v %v", l, ok, err)
+	if l, ok, err := st.Subagents().Parent(ctx, child); err != nil || !ok || l.ParentID != id {
+		t.Fatalf("Subagents().Parent = %+v %v %v", l, ok, err)
 	}
 	if got := strings.Join(kinds(t, st, child), " "); got != "UserMessage ToolCall ToolResult" {
 		t.Fatalf("sub-agent kinds: %s", got)
@@ -227,7 +227,7 @@ func TestRunTurnStoresSubagentSessionAsItStreams(t *testing.T) {
 	if err != nil || s.Name != "S1 › List the files." {
 		t.Fatalf("sub-agent session %+v, %v", s, err)
 	}
-	if got, ok, _ := st.SubagentSession(ctx, id, "toolu_agent"); !ok || got != child {
+	if got, ok, _ := st.Subagents().Session(ctx, id, "toolu_agent"); !ok || got != child {
 		t.Fatalf("the parent's call does not lead to S%d", child)
 	}
 	cancel()

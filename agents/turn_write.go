@@ -111,7 +111,7 @@ func (t *turn) flushSubagent(ctx context.Context, s *subagentSink) {
 	}
 	saved := SubagentSaved{ToolUseID: s.toolUseID, Saved: s.pending}
 	if s.session == 0 {
-		id, name, err := t.st.CreateSubagentSession(ctx, t.session, subagentBatch(s.toolUseID, s.asked, s.pending))
+		id, name, err := t.st.Subagents().Create(ctx, t.session, subagentBatch(s.toolUseID, s.asked, s.pending))
 		if err != nil {
 			t.storeErr = err
 			return

@@ -267,7 +267,7 @@ func (sh *shownSession) stored(old, ref views.SessionRef) (gen int, shown bool) 
 // session id, "" when id is no sub-agent's (or the link cannot be read:
 // the session is shown without it).
 func (sh *shownSession) parentName(st *store.Store, id int64) string {
-	link, ok, err := st.SubagentParent(sh.pw.ctx, id)
+	link, ok, err := st.Subagents().Parent(sh.pw.ctx, id)
 	if err != nil || !ok {
 		if err != nil {
 			log.Printf("sub-agent link of S%d: %v", id, err)
@@ -290,7 +290,7 @@ func (sh *shownSession) OpenSubagent(parent views.SessionRef, toolUseID string) 
 			sh.pw.showError("open sub-agent", err)
 			return
 		}
-		id, ok, err := st.SubagentSession(sh.pw.ctx, parent.ID, toolUseID)
+		id, ok, err := st.Subagents().Session(sh.pw.ctx, parent.ID, toolUseID)
 		switch {
 		case err != nil:
 			sh.pw.showError("open sub-agent", err)
@@ -310,7 +310,7 @@ func (sh *shownSession) OpenParent(ref views.SessionRef) {
 			sh.pw.showError("open parent session", err)
 			return
 		}
-		link, ok, err := st.SubagentParent(sh.pw.ctx, ref.ID)
+		link, ok, err := st.Subagents().Parent(sh.pw.ctx, ref.ID)
 		switch {
 		case err != nil:
 			sh.pw.showError("open parent session", err)

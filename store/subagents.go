@@ -55,17 +55,29 @@ type SubagentLink struct {
 	ToolUseID string
 }
 
-// CreateSubagentSession creates a sub-agent session of parentID, with the
-// worktree of its parent, its name and its first events, linked to the
-// parent's call b.ToolUseID, in one transaction. It returns the session's
-// id and name.
-func (s *Store) CreateSubagentSession(ctx context.Context, parentID int64, b SubagentBatch) (int64, string, error) {
-	ids, names, _, err := s.createSubagents(ctx, parentID, nil, []SubagentBatch{b})
+// SubagentService is a store's sub-agent links, kept in SubagentTable
+// (AZUREAL ignores it): which sub-agent session holds the work of which
+// call of its parent, read to open one from its call's card and to go
+// back; and creating a sub-agent session of a running turn.
+type SubagentService struct{ s *Store }
+
+// Subagents returns the store's sub-agent links.
+func (s *Store) Subagents() SubagentService { return SubagentService{s} }
+
+// Create creates a sub-agent session of parentID, with the worktree of its
+// parent, its name and its first events, linked to the parent's call
+// b.ToolUseID, in one transaction. It returns the session's id and name.
+func (sa SubagentService) Create(ctx context.Context, parentID int64, b SubagentBatch) (int64, string, error) {
+	ids, names, _, err := sa.s.createSubagents(ctx, parentID, nil, []SubagentBatch{b})
 	if err != nil {
 		return 0, "", err
 	}
 	return ids[0], names[0], nil
 }
+
+// The three writes below are sessions writes, Store's as
+// CreateSessionWithEvents and AppendEvents are: they write a session's
+// events and usage, and its sub-agent sessions with their links.
 
 // CreateSessionWithSubagents creates a session with its events and its
 // sub-agent sessions with theirs, in one transaction: all of it or
@@ -231,22 +243,22 @@ const subagentLinks = `SELECT l.session_id, l.parent_id, l.tool_use_id FROM lazu
 	JOIN sessions c ON c.id = l.session_id AND c.created = l.session_created
 	JOIN sessions p ON p.id = l.parent_id AND p.created = l.parent_created`
 
-// SubagentSession returns the sub-agent session that holds the work of
-// parentID's call toolUseID; ok is false when there is none.
-func (s *Store) SubagentSession(ctx context.Context, parentID int64, toolUseID string) (int64, bool, error) {
-	l, ok, err := s.subagentLink(ctx, " WHERE l.parent_id = ? AND l.tool_use_id = ? ORDER BY l.session_id LIMIT 1", parentID, toolUseID)
+// Session returns the sub-agent session that holds the work of parentID's
+// call toolUseID; ok is false when there is none.
+func (sa SubagentService) Session(ctx context.Context, parentID int64, toolUseID string) (int64, bool, error) {
+	l, ok, err := sa.link(ctx, " WHERE l.parent_id = ? AND l.tool_use_id = ? ORDER BY l.session_id LIMIT 1", parentID, toolUseID)
 	return l.SessionID, ok, err
 }
 
-// SubagentParent returns the link of sub-agent session id to its parent;
-// ok is false for a session that is no sub-agent's.
-func (s *Store) SubagentParent(ctx context.Context, id int64) (SubagentLink, bool, error) {
-	return s.subagentLink(ctx, " WHERE l.session_id = ?", id)
+// Parent returns the link of sub-agent session id to its parent; ok is
+// false for a session that is no sub-agent's.
+func (sa SubagentService) Parent(ctx context.Context, id int64) (SubagentLink, bool, error) {
+	return sa.link(ctx, " WHERE l.session_id = ?", id)
 }
 
-// Subagents returns the links of parentID's sub-agent sessions, oldest first.
-func (s *Store) Subagents(ctx context.Context, parentID int64) ([]SubagentLink, error) {
-	db, _, err := s.reader(ctx)
+// Of returns the links of parentID's sub-agent sessions, oldest first.
+func (sa SubagentService) Of(ctx context.Context, parentID int64) ([]SubagentLink, error) {
+	db, _, err := sa.s.reader(ctx)
 	if err != nil || db == nil {
 		return nil, wrapSubagents(err)
 	}
@@ -269,10 +281,10 @@ func (s *Store) Subagents(ctx context.Context, parentID int64) ([]SubagentLink, 
 	return out, wrapSubagents(classify(rows.Err()))
 }
 
-// subagentLink reads one live link.
-func (s *Store) subagentLink(ctx context.Context, where string, args ...any) (SubagentLink, bool, error) {
+// link reads one live link.
+func (sa SubagentService) link(ctx context.Context, where string, args ...any) (SubagentLink, bool, error) {
 	var l SubagentLink
-	db, _, err := s.reader(ctx)
+	db, _, err := sa.s.reader(ctx)
 	if err != nil || db == nil {
 		return l, false, wrapSubagents(err)
 	}

@@ -27,26 +27,26 @@ func TestSubagentLinkFollowsItsSessions(t *testing.T) {
 			t.Errorf("check of a store with sub-agent links: %s %s: %s", f.Severity, f.Code, f.Message)
 		}
 	}
-	links, err := st.Subagents(ctx, parent)
+	links, err := st.Subagents().Of(ctx, parent)
 	if err != nil || len(links) != 2 || links[0].ToolUseID != "toolu_1" {
 		t.Fatalf("links %+v, %v", links, err)
 	}
 	if s, _ := st.GetSession(ctx, links[0].SessionID); s.Name != DisplayName(parent, "")+" › sub" {
 		t.Fatalf("sub-agent name %q", s.Name)
 	}
-	if l, ok, err := st.SubagentParent(ctx, links[1].SessionID); err != nil || !ok || l.ParentID != parent || l.ToolUseID != "toolu_2" {
+	if l, ok, err := st.Subagents().Parent(ctx, links[1].SessionID); err != nil || !ok || l.ParentID != parent || l.ToolUseID != "toolu_2" {
 		t.Fatalf("parent link %+v %v %v", l, ok, err)
 	}
 	if err := st.DeleteSession(ctx, links[0].SessionID); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok, _ := st.SubagentSession(ctx, parent, "toolu_1"); ok {
+	if _, ok, _ := st.Subagents().Session(ctx, parent, "toolu_1"); ok {
 		t.Fatal("the link of a deleted sub-agent session remains")
 	}
 	if err := st.DeleteSession(ctx, parent); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok, _ := st.SubagentParent(ctx, links[1].SessionID); ok {
+	if _, ok, _ := st.Subagents().Parent(ctx, links[1].SessionID); ok {
 		t.Fatal("a sub-agent still links to a deleted parent")
 	}
 	if rep, err := st.Check(ctx); err != nil || !rep.OK() {
@@ -63,8 +63,8 @@ func TestSubagentReadsNeverCreateTheTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok, err := st.SubagentParent(ctx, s.ID); ok || err != nil {
-		t.Fatalf("SubagentParent = %v, %v", ok, err)
+	if _, ok, err := st.Subagents().Parent(ctx, s.ID); ok || err != nil {
+		t.Fatalf("Subagents().Parent = %v, %v", ok, err)
 	}
 	if _, err := st.AppendEvents(ctx, s.ID, []Event{UserMessage("x")}); err != nil {
 		t.Fatal(err)

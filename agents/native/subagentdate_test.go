@@ -50,7 +50,7 @@ func TestImportTranscriptDatesSubagentsFromTheFile(t *testing.T) {
 			if r.Session.Created != tc.wantParent {
 				t.Errorf("parent created %q, want %q (its first timestamp, else the file's time)", r.Session.Created, tc.wantParent)
 			}
-			links, err := st.Subagents(ctx, r.Session.ID)
+			links, err := st.Subagents().Of(ctx, r.Session.ID)
 			if err != nil || len(links) != 1 {
 				t.Fatalf("sub-agents %+v, %v", links, err)
 			}
