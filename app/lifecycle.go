@@ -13,7 +13,7 @@ import (
 	"github.com/lazuli-app/lazuli/views"
 )
 
-// ForkSession forks ref before its prompt at atSeq (store.Fork), shows the
+// ForkSession forks ref before its prompt at atSeq (store.ForkService.Create), shows the
 // fork and places prompt, that prompt's text, in its prompt box.
 func (sh *shownSession) ForkSession(ref views.SessionRef, atSeq int64, prompt string) {
 	if sh.pw.readOnly {
@@ -26,7 +26,7 @@ func (sh *shownSession) ForkSession(ref views.SessionRef, atSeq int64, prompt st
 			sh.pw.showError("open store", err)
 			return
 		}
-		f, err := st.Fork(sh.pw.ctx, ref.ID, atSeq, "")
+		f, err := st.Forks().Create(sh.pw.ctx, ref.ID, atSeq, "")
 		if err != nil {
 			sh.pw.showError("fork session", err)
 			return
@@ -64,7 +64,7 @@ func (sl *sessionList) markLifecycle(groups []views.WorktreeGroup) {
 		if !ok {
 			st, err := sl.pw.store(g.StorePath)
 			if err == nil {
-				m.forks, err = st.Forks(sl.pw.ctx)
+				m.forks, err = st.Forks().All(sl.pw.ctx)
 			}
 			if err == nil {
 				m.flags, err = st.Flags().All(sl.pw.ctx)
@@ -154,7 +154,7 @@ func (sl *sessionList) toggleMark(what string, is func(store.Flags) bool, set fu
 // not a fork, its parent is gone, or the links cannot be read (the header
 // then shows no link; the error is reported).
 func (sh *shownSession) forkOrigin(st *store.Store, ref views.SessionRef) views.ForkOrigin {
-	links, err := st.Forks(sh.pw.ctx)
+	links, err := st.Forks().All(sh.pw.ctx)
 	if err != nil {
 		sh.pw.showError("read forks", err)
 		return views.ForkOrigin{}

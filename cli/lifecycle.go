@@ -39,7 +39,7 @@ func runFork(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	f, err := st.Fork(ctx, parent.ID, *at, *name)
+	f, err := st.Forks().Create(ctx, parent.ID, *at, *name)
 	if errors.Is(err, store.ErrNotPrompt) {
 		return fmt.Errorf("session S%d has no prompt at seq %d: a fork starts before one of its prompts", parent.ID, *at)
 	}

@@ -50,18 +50,26 @@ type ForkLink struct {
 	Forked    string
 }
 
+// ForkService is a store's session forks: the links in ForkTable from a
+// fork to the parent and prompt it was made before (AZUREAL ignores the
+// table; the fork itself is an ordinary session), making a fork, and the
+// context a fork starts with.
+type ForkService struct{ s *Store }
+
+// Forks returns the store's forks.
+func (s *Store) Forks() ForkService { return ForkService{s} }
+
 // liveForks joins ForkTable to the sessions it names, leaving out rows
 // whose fork or parent is gone or replaced under a reused id.
 const liveForks = `FROM lazuli_forks f
 	JOIN sessions s ON s.id = f.session_id AND s.created = f.session_created
 	JOIN sessions p ON p.id = f.parent_id AND p.created = f.parent_created`
 
-// Forks returns the links of the store's forks, by fork id. A store
-// without ForkTable (every store that was never forked) yields an empty
-// map.
-func (s *Store) Forks(ctx context.Context) (map[int64]ForkLink, error) {
+// All returns the links of the store's forks, by fork id. A store without
+// ForkTable (every store that was never forked) yields an empty map.
+func (fk ForkService) All(ctx context.Context) (map[int64]ForkLink, error) {
 	out := map[int64]ForkLink{}
-	db, _, err := s.reader(ctx)
+	db, _, err := fk.s.reader(ctx)
 	if err != nil || db == nil {
 		return out, wrapForks(err)
 	}
@@ -97,16 +105,16 @@ func hasTable(ctx context.Context, q querier, name string) (bool, error) {
 	return n > 0, err
 }
 
-// Fork creates a session in the parent's worktree holding a copy of every
+// Create creates a session in the parent's worktree holding a copy of every
 // event of the parent stored before the prompt at seq at: payloads byte
 // for byte, renumbered from 1, with the compactions that lie wholly before
 // at (after_seq < at, renumbered likewise), and the kept full text and
 // thinking of the copied events. name "" means "<parent> ⑂ <n>" with the first n no
 // session of the worktree has. The parent is not changed; the link goes to
 // ForkTable. It returns the new session.
-func (s *Store) Fork(ctx context.Context, parentID, at int64, name string) (Session, error) {
+func (fk ForkService) Create(ctx context.Context, parentID, at int64, name string) (Session, error) {
 	var id int64
-	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
+	err := fk.s.writeTx(ctx, false, func(tx *sql.Tx) error {
 		var err error
 		id, err = forkTx(ctx, tx, parentID, at, name)
 		return err
@@ -117,7 +125,7 @@ func (s *Store) Fork(ctx context.Context, parentID, at int64, name string) (Sess
 	if err != nil {
 		return Session{}, fmt.Errorf("fork session %d at seq %d: %w", parentID, at, err)
 	}
-	return s.GetSession(ctx, id)
+	return fk.s.GetSession(ctx, id)
 }
 
 func forkTx(ctx context.Context, tx *sql.Tx, parentID, at int64, name string) (int64, error) {
@@ -228,11 +236,11 @@ func forkName(ctx context.Context, tx *sql.Tx, worktree, parent string) (string,
 	}
 }
 
-// BuildContextAt is BuildContext as it was for the session when the
-// prompt at seq at was sent: the latest compaction wholly before at and
-// the events after it up to at - 1. A fork made at at has this context.
-func (s *Store) BuildContextAt(ctx context.Context, sessionID, at int64) (*ContextPayload, error) {
-	comps, err := s.Compactions(ctx, sessionID)
+// ContextAt is BuildContext as it was for the session when the prompt at
+// seq at was sent: the latest compaction wholly before at and the events
+// after it up to at - 1. A fork made at at has this context.
+func (fk ForkService) ContextAt(ctx context.Context, sessionID, at int64) (*ContextPayload, error) {
+	comps, err := fk.s.Compactions(ctx, sessionID)
 	if err != nil {
 		return nil, fmt.Errorf("build context of session %d at seq %d: %w", sessionID, at, err)
 	}
@@ -252,7 +260,7 @@ func (s *Store) BuildContextAt(ctx context.Context, sessionID, at int64) (*Conte
 		}
 		return &ContextPayload{Summary: &latest.Summary, Events: []Event{}}, nil
 	}
-	stored, err := s.LoadEventsRange(ctx, sessionID, from, at-1)
+	stored, err := fk.s.LoadEventsRange(ctx, sessionID, from, at-1)
 	if err != nil {
 		return nil, fmt.Errorf("build context of session %d at seq %d: %w", sessionID, at, err)
 	}

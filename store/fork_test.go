@@ -50,7 +50,7 @@ func TestFork(t *testing.T) {
 	parent := forkParent(t, s)
 	before := forkRows(t, s.Path(), parent.ID, 1, 100)
 	for _, at := range []int64{1, 7, 13} {
-		f, err := s.Fork(ctx, parent.ID, at, "")
+		f, err := s.Forks().Create(ctx, parent.ID, at, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +63,7 @@ func TestFork(t *testing.T) {
 		if got := rawQueryString(t, s.Path(), fmt.Sprintf("SELECT COALESCE(MIN(seq), 0) || '-' || COALESCE(MAX(seq), 0) FROM events WHERE session_id = %d", f.ID)); got != fmt.Sprintf("%d-%d", min(1, at-1), at-1) {
 			t.Errorf("fork at %d: seqs %s", at, got)
 		}
-		want, err := s.BuildContextAt(ctx, parent.ID, at)
+		want, err := s.Forks().ContextAt(ctx, parent.ID, at)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,28 +94,28 @@ func TestFork(t *testing.T) {
 	if got := forkRows(t, s.Path(), parent.ID, 1, 100); got != before {
 		t.Errorf("forking changed the parent")
 	}
-	links, err := s.Forks(ctx)
+	links, err := s.Forks().All(ctx)
 	if err != nil || len(links) != 3 {
-		t.Fatalf("Forks() = %v, %v", links, err)
+		t.Fatalf("Forks().All() = %v, %v", links, err)
 	}
 	for id, l := range links {
 		if l.SessionID != id || l.ParentID != parent.ID || (l.ParentSeq != 1 && l.ParentSeq != 7 && l.ParentSeq != 13) {
 			t.Errorf("link %+v", l)
 		}
 	}
-	named, err := s.Fork(ctx, parent.ID, 7, "other way")
+	named, err := s.Forks().Create(ctx, parent.ID, 7, "other way")
 	if err != nil || named.Name != "other way" {
 		t.Errorf("named fork: %+v, %v", named, err)
 	}
-	if again, err := s.Fork(ctx, parent.ID, 7, ""); err != nil || again.Name != "plan ⑂ 4" {
+	if again, err := s.Forks().Create(ctx, parent.ID, 7, ""); err != nil || again.Name != "plan ⑂ 4" {
 		t.Errorf("fork of a fork point again: %q, %v", again.Name, err)
 	}
 	for _, bad := range []int64{0, 2, 99} {
-		if _, err := s.Fork(ctx, parent.ID, bad, ""); !errors.Is(err, ErrNotPrompt) {
+		if _, err := s.Forks().Create(ctx, parent.ID, bad, ""); !errors.Is(err, ErrNotPrompt) {
 			t.Errorf("fork at %d: %v, want ErrNotPrompt", bad, err)
 		}
 	}
-	if _, err := s.Fork(ctx, 99, 1, ""); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Forks().Create(ctx, 99, 1, ""); !errors.Is(err, ErrNotFound) {
 		t.Errorf("fork of a missing session: %v", err)
 	}
 	rep, err := s.Check(ctx)
@@ -134,7 +134,7 @@ func TestForkInsideCompaction(t *testing.T) {
 	if _, err := s.StoreCompaction(ctx, parent.ID, 15, "past the third prompt"); err != nil {
 		t.Fatal(err)
 	}
-	f, err := s.Fork(ctx, parent.ID, 13, "")
+	f, err := s.Forks().Create(ctx, parent.ID, 13, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestForkInsideCompaction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := s.BuildContextAt(ctx, parent.ID, 13)
+	want, err := s.Forks().ContextAt(ctx, parent.ID, 13)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,9 +162,9 @@ func TestForkUnderAZUREAL(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
 	parent := forkParent(t, s)
-	a, _ := s.Fork(ctx, parent.ID, 7, "")
-	b, _ := s.Fork(ctx, parent.ID, 13, "")
-	c, _ := s.Fork(ctx, a.ID, 1, "")
+	a, _ := s.Forks().Create(ctx, parent.ID, 7, "")
+	b, _ := s.Forks().Create(ctx, parent.ID, 13, "")
+	c, _ := s.Forks().Create(ctx, a.ID, 1, "")
 	path := s.Path()
 	// AZUREAL's list query sees four sessions with their names and counts.
 	if got := rawQueryString(t, path, `SELECT group_concat(s.id || ':' || s.name || ':' || (SELECT COUNT(*) FROM events e WHERE e.session_id = s.id), ',')
@@ -181,9 +181,9 @@ func TestForkUnderAZUREAL(t *testing.T) {
 	rawExec(t, path, "PRAGMA foreign_keys = OFF", fmt.Sprintf("DELETE FROM sessions WHERE id = %d", c.ID),
 		fmt.Sprintf("INSERT INTO sessions(id, name, worktree, created) VALUES (%d, 'reused', 'main', '2001-01-01 00:00:00')", c.ID))
 	s = mustOpenPath(t, path)
-	links, err := s.Forks(ctx)
+	links, err := s.Forks().All(ctx)
 	if err != nil || len(links) != 0 {
-		t.Errorf("Forks() = %v, %v; want none: one parent and one fork are gone", links, err)
+		t.Errorf("Forks().All() = %v, %v; want none: one parent and one fork are gone", links, err)
 	}
 	list, err := s.ListSessions(ctx, "")
 	if err != nil || len(list) != 2 {
@@ -196,14 +196,14 @@ func TestForkUnderAZUREAL(t *testing.T) {
 	if _, err := s.AppendEvents(ctx, c.ID, []Event{UserMessage("again")}); err != nil {
 		t.Fatal(err)
 	}
-	d, err := s.Fork(ctx, c.ID, 1, "")
+	d, err := s.Forks().Create(ctx, c.ID, 1, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := rawQueryString(t, path, "SELECT group_concat(session_id) FROM lazuli_forks"); got != fmt.Sprint(d.ID) {
 		t.Errorf("rows after the next fork %q, want only %d", got, d.ID)
 	}
-	if links, err := s.Forks(ctx); err != nil || links[d.ID].ParentID != c.ID {
-		t.Errorf("Forks() = %v, %v", links, err)
+	if links, err := s.Forks().All(ctx); err != nil || links[d.ID].ParentID != c.ID {
+		t.Errorf("Forks().All() = %v, %v", links, err)
 	}
 }
