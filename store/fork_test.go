@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -151,6 +152,59 @@ func TestForkInsideCompaction(t *testing.T) {
 	}
 	if now, _ := s.BuildContext(ctx, parent.ID); reflect.DeepEqual(now, want) {
 		t.Errorf("the parent's context today is its context at seq 13: the test shows nothing")
+	}
+}
+
+// TestForkCompactionAtThePrompt: a fork at the prompt at seq 13 carries a
+// compaction that ends right before the prompt (after_seq 12, kept as 12:
+// the fork's context is that summary alone) and not one that ends at the
+// prompt itself (after_seq 13 covers the prompt, which the fork does not
+// copy: its context is the earlier summary and the events after it).
+func TestForkCompactionAtThePrompt(t *testing.T) {
+	ctx := context.Background()
+	const at = 13
+	for _, tc := range []struct {
+		name      string
+		afterSeq  int64
+		wantComps string // the fork's compactions, after_seq:summary
+		wantSum   string // the summary of the fork's context
+		wantEvs   int    // the events of the fork's context
+	}{
+		{"ends before the prompt", at - 1, "5:the first turn,9:through the second prompt,12:up to the prompt", "up to the prompt", 0},
+		{"ends at the prompt", at, "5:the first turn,9:through the second prompt", "through the second prompt", 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := mustOpen(t)
+			parent := forkParent(t, s)
+			if _, err := s.StoreCompaction(ctx, parent.ID, tc.afterSeq, "up to the prompt"); err != nil {
+				t.Fatal(err)
+			}
+			f, err := s.Forks().Create(ctx, parent.ID, at, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			comps, err := s.Compactions(ctx, f.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range comps {
+				got = append(got, fmt.Sprintf("%d:%s", c.AfterSeq, c.Summary))
+			}
+			if g := strings.Join(got, ","); g != tc.wantComps {
+				t.Errorf("Forks().Create(%d) after a compaction at %d: compactions %q, want %q", at, tc.afterSeq, g, tc.wantComps)
+			}
+			fc, err := s.BuildContext(ctx, f.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fc == nil || fc.Summary == nil || *fc.Summary != tc.wantSum || len(fc.Events) != tc.wantEvs {
+				t.Errorf("BuildContext(fork) = %+v, want summary %q and %d events", fc, tc.wantSum, tc.wantEvs)
+			}
+			if pc, err := s.Forks().ContextAt(ctx, parent.ID, at); err != nil || !reflect.DeepEqual(fc, pc) {
+				t.Errorf("Forks().ContextAt(parent, %d) = %+v, %v; want the fork's %+v", at, pc, err, fc)
+			}
+		})
 	}
 }
 
