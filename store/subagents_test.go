@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"testing"
 )
 
@@ -51,6 +52,74 @@ func TestSubagentLinkFollowsItsSessions(t *testing.T) {
 	}
 	if rep, err := st.Check(ctx); err != nil || !rep.OK() {
 		t.Fatalf("check: %+v %v", rep, err)
+	}
+}
+
+// TestSubagentLinkNotInheritedByReusedID: AZUREAL deletes a sub-agent
+// session or its parent with foreign keys off, leaving the link row, and
+// gives the id to a new session (azurealDeletes); the new session inherits
+// no link, from either side, while the other links stay.
+func TestSubagentLinkNotInheritedByReusedID(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name   string
+		reused func(parent int64, subs []SubagentLink) int64 // the id deleted and reused
+		live   map[string]bool                               // by call: whether its link is still read
+	}{
+		{"sub-agent", func(_ int64, subs []SubagentLink) int64 { return subs[0].SessionID },
+			map[string]bool{"toolu_1": false, "toolu_2": true}},
+		{"parent", func(parent int64, _ []SubagentLink) int64 { return parent },
+			map[string]bool{"toolu_1": false, "toolu_2": false}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := mustOpen(t)
+			other := mustCreateSession(t, st, "main", "other")
+			name := func(parent string) string { return parent + " › sub" }
+			parent, _, err := st.CreateSessionWithSubagents(ctx, "main", "", []Event{UserMessage("go")},
+				[]SubagentBatch{{ToolUseID: "toolu_1", Name: name, Events: []Event{UserMessage("a")}},
+					{ToolUseID: "toolu_2", Name: name, Events: []Event{UserMessage("b")}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			subs, err := st.Subagents().Of(ctx, parent)
+			if err != nil || len(subs) != 2 {
+				t.Fatalf("Subagents().Of(%d) = %+v, %v", parent, subs, err)
+			}
+			reused := tc.reused(parent, subs)
+			path := st.Path()
+			st.Close()
+			azurealDeletes(t, path, other.ID, reused)
+			if got := rawQueryString(t, path, "SELECT COUNT(*) FROM lazuli_subagents"); got != "2" {
+				t.Fatalf("link rows left %s, want 2: the test shows nothing", got)
+			}
+			st = mustOpenPath(t, path)
+			live := tc.live
+			var wantOf []int64
+			for _, l := range subs {
+				if live[l.ToolUseID] {
+					wantOf = append(wantOf, l.SessionID)
+				}
+			}
+			of, err := st.Subagents().Of(ctx, parent)
+			var gotOf []int64
+			for _, l := range of {
+				gotOf = append(gotOf, l.SessionID)
+			}
+			if err != nil || fmt.Sprint(gotOf) != fmt.Sprint(wantOf) {
+				t.Errorf("Subagents().Of(%d) = %v, %v; want %v", parent, gotOf, err, wantOf)
+			}
+			for _, l := range subs {
+				if _, ok, err := st.Subagents().Session(ctx, parent, l.ToolUseID); err != nil || ok != live[l.ToolUseID] {
+					t.Errorf("Subagents().Session(%d, %q) = %v, %v; want %v", parent, l.ToolUseID, ok, err, live[l.ToolUseID])
+				}
+				if _, ok, err := st.Subagents().Parent(ctx, l.SessionID); err != nil || ok != live[l.ToolUseID] {
+					t.Errorf("Subagents().Parent(%d) = %v, %v; want %v", l.SessionID, ok, err, live[l.ToolUseID])
+				}
+			}
+			if rep, err := st.Check(ctx); err != nil || !rep.OK() || !hasFinding(rep, "subagents_stale", SeverityWarning) {
+				t.Errorf("Check() = %+v, %v", rep.Findings, err)
+			}
+		})
 	}
 }
 
