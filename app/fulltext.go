@@ -30,7 +30,7 @@ func (pw *projectWindow) keepFullText() bool {
 func (pw *projectWindow) setKeepFullText(on bool) {
 	pw.ui.fa.Preferences().SetBool(prefFullTextOff+pw.projectKey(), !on)
 	for _, st := range pw.stores.all() {
-		st.SetKeepFullText(on)
+		st.FullText().SetKeep(on)
 	}
 }
 

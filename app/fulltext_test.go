@@ -26,7 +26,7 @@ func TestKeepFullTextSetting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !st.KeepsFullText() {
+	if !st.FullText().Keeps() {
 		t.Error("full text is off by default")
 	}
 	item := pw.fullTextMenuItem()
@@ -34,16 +34,16 @@ func TestKeepFullTextSetting(t *testing.T) {
 		t.Error("the menu item is not checked by default")
 	}
 	item.Action()
-	if item.Checked || st.KeepsFullText() {
-		t.Errorf("after turning it off: checked %v, store keeps %v", item.Checked, st.KeepsFullText())
+	if item.Checked || st.FullText().Keeps() {
+		t.Errorf("after turning it off: checked %v, store keeps %v", item.Checked, st.FullText().Keeps())
 	}
 	other := window(wtB, wtA)
-	if st2, err := other.store(wtB.StorePath); err != nil || st2.KeepsFullText() {
+	if st2, err := other.store(wtB.StorePath); err != nil || st2.FullText().Keeps() {
 		t.Errorf("the same project from its other worktree keeps full text (%v)", err)
 	}
 	c := t.TempDir()
 	third := window(Worktree{Dir: c, Branch: "main", StorePath: filepath.Join(c, StoreRelPath)})
-	if st3, err := third.store(filepath.Join(c, StoreRelPath)); err != nil || !st3.KeepsFullText() {
+	if st3, err := third.store(filepath.Join(c, StoreRelPath)); err != nil || !st3.FullText().Keeps() {
 		t.Errorf("another project lost full text (%v)", err)
 	}
 }

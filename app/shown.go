@@ -139,7 +139,7 @@ func (sh *shownSession) loadSession(ref views.SessionRef, gen int) {
 		sh.pw.showError("load compactions", err)
 		return
 	}
-	full, err := st.FullTexts(sh.pw.ctx, ref.ID)
+	full, err := st.FullText().Of(sh.pw.ctx, ref.ID)
 	if err != nil {
 		sh.pw.showError("load full tool output", err)
 		return

@@ -45,7 +45,7 @@ func (ss *storeSet) open(path string) (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	st.SetKeepFullText(pw.keepFullText())
+	st.FullText().SetKeep(pw.keepFullText())
 	ss.stores[path] = st
 	return st, nil
 }

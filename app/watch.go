@@ -87,7 +87,7 @@ func (sh *shownSession) followStore(path string) {
 	}
 	var full map[int64]store.FullText
 	if len(events) > 0 {
-		if full, err = st.FullTextsRange(sh.pw.ctx, ref.ID, last+1, 0); err != nil {
+		if full, err = st.FullText().Range(sh.pw.ctx, ref.ID, last+1, 0); err != nil {
 			return
 		}
 	}

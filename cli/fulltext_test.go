@@ -57,7 +57,7 @@ func TestSearchFindsFullToolOutput(t *testing.T) {
 				shown[w] = true
 			}
 		}
-		texts, err := st.FullTexts(ctx, s.ID)
+		texts, err := st.FullText().Of(ctx, s.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -67,7 +67,7 @@ func runImport(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	st.SetKeepFullText(!*noFull)
+	st.FullText().SetKeep(!*noFull)
 	if target != 0 {
 		if _, err := sessionByID(ctx, st, target); err != nil {
 			return err

@@ -66,7 +66,7 @@ func runImportNative(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	st.SetKeepFullText(!f.noFull)
+	st.FullText().SetKeep(!f.noFull)
 	records, err := st.NativeImports(ctx)
 	if err != nil {
 		return err

@@ -50,7 +50,7 @@ func runRun(ctx context.Context, env *Env, args []string) error {
 	}
 	defer st.Close()
 	defer reportUnreadable(env, st) // before Close: runs first
-	st.SetKeepFullText(req.keepFull)
+	st.FullText().SetKeep(req.keepFull)
 	if req.session != 0 {
 		if _, err := sessionByID(ctx, st, req.session); err != nil {
 			return err

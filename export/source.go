@@ -45,7 +45,7 @@ func Load(ctx context.Context, st *store.Store, id int64) (Source, error) {
 	if err != nil {
 		return Source{}, fmt.Errorf("load compactions of S%d: %w", id, err)
 	}
-	full, err := st.FullTexts(ctx, id)
+	full, err := st.FullText().Of(ctx, id)
 	if err != nil {
 		return Source{}, fmt.Errorf("load full text of S%d: %w", id, err)
 	}

@@ -211,7 +211,7 @@ type sampleRow struct {
 func (x *Index) sampleRows(ctx context.Context, ids []int64) ([]sampleRow, error) {
 	var rows []sampleRow
 	add := func(evs []store.ScannedEvent) error {
-		if err := x.st.AttachFullText(ctx, evs); err != nil {
+		if err := x.st.FullText().Attach(ctx, evs); err != nil {
 			return err
 		}
 		for i := range evs {

@@ -53,7 +53,7 @@ func scan(ctx context.Context, st *store.Store, q *query, limit, maxEvents int) 
 		stopped bool // at maxEvents
 	)
 	err = st.ScanEvents(ctx, store.ScanOptions{Desc: true}, func(b []store.ScannedEvent) error {
-		if err := st.AttachFullText(ctx, b); err != nil {
+		if err := st.FullText().Attach(ctx, b); err != nil {
 			return err
 		}
 		for i := range b {

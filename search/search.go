@@ -223,7 +223,7 @@ func (x *Index) checkIDs(ctx context.Context, hb *hitBuilder, ids []int64) ([]in
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := x.st.AttachFullText(ctx, evs); err != nil {
+	if err := x.st.FullText().Attach(ctx, evs); err != nil {
 		return nil, nil, err
 	}
 	found := make([]int64, len(evs))

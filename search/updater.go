@@ -278,7 +278,7 @@ type doc struct {
 // moves the marks past each event it accepts, and rejects the events the
 // marks already cover (another process may have indexed them meanwhile).
 func (u *updater) events(ctx context.Context, batch []store.ScannedEvent, take func(*marks, *store.ScannedEvent) bool) error {
-	if err := u.x.st.AttachFullText(ctx, batch); err != nil {
+	if err := u.x.st.FullText().Attach(ctx, batch); err != nil {
 		return err
 	}
 	return u.rows(ctx, batch, take)

@@ -83,7 +83,7 @@ func TestFork(t *testing.T) {
 		if n := int((at - 1) / 6); err != nil || len(thoughts) != n || (n > 0 && (thoughts[n-1].BeforeSeq != at-5 || thoughts[n-1].Text != fmt.Sprintf("why %d", n-1))) {
 			t.Errorf("fork at %d: thoughts %+v, %v", at, thoughts, err)
 		}
-		full, err := s.FullTexts(ctx, f.ID)
+		full, err := s.FullText().Of(ctx, f.ID)
 		if wantFull := 2 * int((at-1)/6); err != nil || len(full) != wantFull {
 			t.Errorf("fork at %d: %d full texts, want %d (%v)", at, len(full), wantFull, err)
 		}

@@ -52,12 +52,20 @@ type FullText struct {
 	Text  string
 }
 
-// SetKeepFullText turns keeping full text on (the default) or off for the
-// writes that follow.
-func (s *Store) SetKeepFullText(on bool) { s.dropFull.Store(!on) }
+// FullTextService reads and measures the full texts a store keeps (see
+// FullTextTable), and says whether its writes keep them. It is a value over
+// its Store, reached by Store.FullText.
+type FullTextService struct{ s *Store }
 
-// KeepsFullText reports whether writes keep full text.
-func (s *Store) KeepsFullText() bool { return !s.dropFull.Load() }
+// FullText returns the store's full texts.
+func (s *Store) FullText() FullTextService { return FullTextService{s} }
+
+// SetKeep turns keeping full text on (the default) or off for the
+// writes that follow.
+func (f FullTextService) SetKeep(on bool) { f.s.dropFull.Store(!on) }
+
+// Keeps reports whether writes keep full text.
+func (f FullTextService) Keeps() bool { return !f.s.dropFull.Load() }
 
 // fullTextOf returns what compaction removed from e (c is CompactEvent(e)):
 // the field and its full text, or ok false when nothing was shortened.
@@ -131,32 +139,33 @@ func (w *fullWriter) close() {
 	}
 }
 
-// FullTexts returns the full texts kept for a session's events, by seq.
+// Of returns the full texts kept for a session's events, by seq.
 // A store without the table, or a session without any, gives an empty map.
-func (s *Store) FullTexts(ctx context.Context, sessionID int64) (map[int64]FullText, error) {
-	return s.fullTexts(ctx, sessionID, 0, -1)
+func (f FullTextService) Of(ctx context.Context, sessionID int64) (map[int64]FullText, error) {
+	return f.read(ctx, sessionID, 0, -1)
 }
 
-// FullTextsRange is FullTexts for the events with from ≤ seq (to ≤ 0: no
-// upper bound; else seq ≤ to).
-func (s *Store) FullTextsRange(ctx context.Context, sessionID, from, to int64) (map[int64]FullText, error) {
+// Range is Of for the events with from ≤ seq (to ≤ 0: no upper bound;
+// else seq ≤ to).
+func (f FullTextService) Range(ctx context.Context, sessionID, from, to int64) (map[int64]FullText, error) {
 	if to <= 0 {
 		to = -1
 	}
-	return s.fullTexts(ctx, sessionID, from, to)
+	return f.read(ctx, sessionID, from, to)
 }
 
-// FullTextOf returns the full text kept for one event; ok is false when
-// there is none.
-func (s *Store) FullTextOf(ctx context.Context, sessionID, seq int64) (FullText, bool, error) {
-	m, err := s.fullTexts(ctx, sessionID, seq, seq)
-	f, ok := m[seq]
-	return f, ok, err
+// At returns the full text kept for one event; ok is false when there is
+// none.
+func (f FullTextService) At(ctx context.Context, sessionID, seq int64) (FullText, bool, error) {
+	m, err := f.read(ctx, sessionID, seq, seq)
+	ft, ok := m[seq]
+	return ft, ok, err
 }
 
-// fullTexts reads the rows of a session with lo ≤ seq ≤ hi (hi < 0: no
+// read reads the rows of a session with lo ≤ seq ≤ hi (hi < 0: no
 // bound) whose session is still the one they were written for.
-func (s *Store) fullTexts(ctx context.Context, sessionID, lo, hi int64) (map[int64]FullText, error) {
+func (f FullTextService) read(ctx context.Context, sessionID, lo, hi int64) (map[int64]FullText, error) {
+	s := f.s
 	out := map[int64]FullText{}
 	db, _, err := s.reader(ctx)
 	if err != nil || db == nil {
@@ -217,9 +226,9 @@ type FullTextUsage struct {
 	Orphans    int64 // rows whose session is gone or was replaced
 }
 
-// FullTextSize measures the table; a store without it gives zeros.
-func (s *Store) FullTextSize(ctx context.Context) (FullTextUsage, error) {
-	db, _, err := s.reader(ctx)
+// Size measures the table; a store without it gives zeros.
+func (f FullTextService) Size(ctx context.Context) (FullTextUsage, error) {
+	db, _, err := f.s.reader(ctx)
 	if err != nil || db == nil {
 		return FullTextUsage{}, wrapFull(err)
 	}
@@ -264,10 +273,11 @@ func checkFullText(ctx context.Context, q querier, r *Report, fs *findings) erro
 	return nil
 }
 
-// AttachFullText fills the Full field of evs (as ScanEvents or EventsByID
+// Attach fills the Full field of evs (as ScanService.Events or EventsByID
 // returned them) from FullTextTable. Texts over MaxEventSize, and rows whose
 // session is gone or was replaced, are left out.
-func (s *Store) AttachFullText(ctx context.Context, evs []ScannedEvent) error {
+func (f FullTextService) Attach(ctx context.Context, evs []ScannedEvent) error {
+	s := f.s
 	if len(evs) == 0 {
 		return nil
 	}
@@ -295,7 +305,7 @@ func (s *Store) AttachFullText(ctx context.Context, evs []ScannedEvent) error {
 		for i, e := range part {
 			args[i] = e.ID
 		}
-		if err := s.attachFull(ctx, db, cd, args, at, evs); err != nil {
+		if err := attachFull(ctx, db, cd, args, at, evs); err != nil {
 			return err
 		}
 	}
@@ -303,7 +313,7 @@ func (s *Store) AttachFullText(ctx context.Context, evs []ScannedEvent) error {
 }
 
 // attachFull reads the full texts of the events whose ids are args.
-func (s *Store) attachFull(ctx context.Context, db *sql.DB, cd *codec, args []any, at map[int64]int, evs []ScannedEvent) error {
+func attachFull(ctx context.Context, db *sql.DB, cd *codec, args []any, at map[int64]int, evs []ScannedEvent) error {
 	rows, err := db.QueryContext(ctx, `SELECT e.id, f.data FROM events e
 		JOIN lazuli_full_text f ON f.session_id = e.session_id AND f.seq = e.seq
 		JOIN sessions s ON s.id = f.session_id AND s.created = f.session_created

@@ -39,7 +39,7 @@ func rawEventRows(t *testing.T, path string) string {
 // TestFullText: the full text of what compaction shortens is kept beside
 // the event, while the event rows are byte for byte what they are without
 // it (so char_len, the meter, the context and AZUREAL see no change);
-// SetKeepFullText(false) keeps none and creates no table.
+// FullText().SetKeep(false) keeps none and creates no table.
 func TestFullText(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
@@ -47,7 +47,7 @@ func TestFullText(t *testing.T) {
 	if _, err := s.AppendEvents(ctx, sess.ID, fullEvents()); err != nil {
 		t.Fatal(err)
 	}
-	full, err := s.FullTexts(ctx, sess.ID)
+	full, err := s.FullText().Of(ctx, sess.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,12 +62,12 @@ func TestFullText(t *testing.T) {
 	if strings.Contains(evs[2].Event.Content, "line a ") || strings.Contains(string(evs[3].Event.Input), "writeOnlyWord") {
 		t.Errorf("the stored events are not shortened: %q, %s", evs[2].Event.Content, evs[3].Event.Input)
 	}
-	if f, ok, err := s.FullTextOf(ctx, sess.ID, 3); err != nil || !ok || f.Text != full[3].Text {
-		t.Errorf("FullTextOf = %+v, %v, %v", f, ok, err)
+	if f, ok, err := s.FullText().At(ctx, sess.ID, 3); err != nil || !ok || f.Text != full[3].Text {
+		t.Errorf("FullText().At = %+v, %v, %v", f, ok, err)
 	}
 
 	off := mustOpen(t)
-	off.SetKeepFullText(false)
+	off.FullText().SetKeep(false)
 	o := mustCreateSession(t, off, "main", "a")
 	if _, err := off.AppendEvents(ctx, o.ID, fullEvents()); err != nil {
 		t.Fatal(err)
@@ -96,7 +96,7 @@ func TestFullText(t *testing.T) {
 		if _, err := dst.Merge(ctx, s); err != nil {
 			t.Fatal(err)
 		}
-		if got, err := dst.FullTexts(ctx, 1); err != nil || len(got) != 2 || got[3].Text != full[3].Text {
+		if got, err := dst.FullText().Of(ctx, 1); err != nil || len(got) != 2 || got[3].Text != full[3].Text {
 			t.Errorf("merged: %d full texts, %v", len(got), err)
 		}
 		out := filepath.Join(t.TempDir(), "x.azs")
@@ -104,7 +104,7 @@ func TestFullText(t *testing.T) {
 			t.Fatal(err)
 		}
 		exp := mustOpenPath(t, out)
-		if got, err := exp.FullTexts(ctx, 1); err != nil || len(got) != 2 || got[4].Text != full[4].Text {
+		if got, err := exp.FullText().Of(ctx, 1); err != nil || len(got) != 2 || got[4].Text != full[4].Text {
 			t.Errorf("exported: %d full texts, %v", len(got), err)
 		}
 	})
@@ -132,7 +132,7 @@ func TestFullTextUnderAZUREAL(t *testing.T) {
 		t.Errorf("rows left: %q, want only session 2's (deleted with foreign keys off)", got)
 	}
 	s = mustOpenPath(t, path)
-	if got, err := s.FullTexts(ctx, 2); err != nil || len(got) != 0 {
+	if got, err := s.FullText().Of(ctx, 2); err != nil || len(got) != 0 {
 		t.Errorf("the reused id sees %d full texts, %v", len(got), err)
 	}
 	rep, err := s.Check(ctx)
@@ -142,7 +142,7 @@ func TestFullTextUnderAZUREAL(t *testing.T) {
 	if _, err := s.AppendEvents(ctx, 2, fullEvents()); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := s.FullTexts(ctx, 2); err != nil || len(got) != 2 {
+	if got, err := s.FullText().Of(ctx, 2); err != nil || len(got) != 2 {
 		t.Errorf("after a write into the reused id: %d full texts, %v", len(got), err)
 	}
 	if rep, err := s.Check(ctx); err != nil || !rep.OK() || hasFinding(rep, "full_text_orphans", SeverityWarning) {

@@ -384,7 +384,7 @@ func TestImportNativeRows(t *testing.T) {
 	}
 	var want []ScannedEvent
 	err := s.ScanEvents(ctx, ScanOptions{After: 2}, func(b []ScannedEvent) error {
-		if err := s.AttachFullText(ctx, b); err != nil {
+		if err := s.FullText().Attach(ctx, b); err != nil {
 			return err
 		}
 		want = append(want, b...)

@@ -77,7 +77,7 @@ type eventRows struct {
 	decoders decoderPool // zstd decoders for the goroutines of a load
 	encoders encoderPool // zstd encoders for parallel compression
 	events   eventCache  // decoded rows of recently loaded sessions
-	dropFull atomic.Bool // SetKeepFullText(false): writes keep no full text
+	dropFull atomic.Bool // FullText().SetKeep(false): writes keep no full text
 }
 
 // file is a Store's connections to its file: the read pool, the write

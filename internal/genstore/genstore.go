@@ -252,7 +252,7 @@ func Create(ctx context.Context, path string, opts Options, overwrite bool) (Sta
 	if err != nil {
 		return Stats{}, err
 	}
-	st.SetKeepFullText(false) // a store as AZUREAL writes it: the baselines read the same file
+	st.FullText().SetKeep(false) // a store as AZUREAL writes it: the baselines read the same file
 	stats, err := Generate(ctx, st, opts)
 	if cerr := st.Close(); err == nil {
 		err = cerr
