@@ -55,7 +55,7 @@ func (sl *sessionList) refreshFacets(groups []views.WorktreeGroup) {
 			sl.pw.showError("read sessions' agents", err)
 			continue
 		}
-		native, _ := st.NativeImports(sl.pw.ctx) // none: the model tells
+		native, _ := st.Native().Imports(sl.pw.ctx) // none: the model tells
 		agentOf := map[int64]string{}
 		for k, rec := range native {
 			agentOf[rec.SessionID] = k.Agent

@@ -89,7 +89,7 @@ func (ni *nativeImport) rows(scan native.ScanResult) ([]views.NativeRow, error) 
 			if err != nil {
 				return nil, err
 			}
-			if recs, err = st.NativeImports(ni.pw.ctx); err != nil {
+			if recs, err = st.Native().Imports(ni.pw.ctx); err != nil {
 				return nil, err
 			}
 			records[wt.StorePath] = recs
@@ -182,7 +182,7 @@ func (ni *nativeImport) states(groups []nativeGroup) map[string]string {
 		if err != nil {
 			continue
 		}
-		recs, err := st.NativeImports(ni.pw.ctx)
+		recs, err := st.Native().Imports(ni.pw.ctx)
 		if err != nil {
 			continue
 		}

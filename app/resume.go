@@ -52,7 +52,7 @@ func (sh *shownSession) sessionResumeCommand(ref views.SessionRef) (string, erro
 			dir = wt.Dir
 		}
 	}
-	native, err := st.NativeImports(sh.pw.ctx)
+	native, err := st.Native().Imports(sh.pw.ctx)
 	if err != nil {
 		return "", err
 	}

@@ -34,7 +34,7 @@ func TestCopyResumeCommand(t *testing.T) {
 		return store.NativeBatch{Key: store.NativeKey{Agent: agent, ID: id}, Path: "/n/" + id + ".jsonl", Bytes: 1, Lines: 1, Checksum: "c",
 			Events: []store.Event{store.UserMessage("q")}, Worktree: "main", Name: id, Created: "2026-01-02 03:04:05"}
 	}
-	res, err := st.ImportNative(bg, []store.NativeBatch{batch("claude", "cl-1"), batch("codex", "cx-2")})
+	res, err := st.Native().Import(bg, []store.NativeBatch{batch("claude", "cl-1"), batch("codex", "cx-2")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -67,7 +67,7 @@ func runImportNative(ctx context.Context, env *Env, args []string) error {
 	}
 	defer st.Close()
 	st.FullText().SetKeep(!f.noFull)
-	records, err := st.NativeImports(ctx)
+	records, err := st.Native().Imports(ctx)
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ func importNative(t *testing.T, st *store.Store, id string, words ...string) []s
 	}
 	evs = append(evs, store.ToolCall("g", "Glob", nil, json.RawMessage(`{"pattern":"*.go"}`)),
 		store.ToolResult("g", "Glob", nil, strings.Join(paths, "\n"), false))
-	res, err := st.ImportNative(context.Background(), []store.NativeBatch{{
+	res, err := st.Native().Import(context.Background(), []store.NativeBatch{{
 		Key: store.NativeKey{Agent: "claude", ID: id}, Path: "/h/" + id + ".jsonl", Bytes: 10, Lines: 1, Checksum: "v1:" + id,
 		Events: evs, Worktree: "main", Name: id, Created: "2025-06-01 10:00:00"}})
 	if err != nil {

@@ -79,7 +79,8 @@ type FileStat struct {
 
 // ErrNativeConflict reports that a native session's record changed between
 // reading it and importing: another process imported the same native
-// session meanwhile. Nothing of the failed ImportNative call was written.
+// session meanwhile. Nothing of the failed NativeService.Import call was
+// written.
 var ErrNativeConflict = errors.New("the native session was imported by another process meanwhile")
 
 // NativeKey names a native session: the agent ("claude" or "codex") and
@@ -107,7 +108,7 @@ type NativeImport struct {
 	Stat           FileStat
 }
 
-// NativeBatch is what ImportNative writes for one native transcript file.
+// NativeBatch is what NativeService.Import writes for one native transcript file.
 type NativeBatch struct {
 	Key      NativeKey
 	ParentID string
@@ -118,7 +119,7 @@ type NativeBatch struct {
 	Stat     FileStat // the file's, taken before it was read
 	Events   []Event  // stored by AppendEvents' rules
 	Usage    []Usage  // token usage of Events, kept in UsageTable
-	// Prev is the record this batch continues, as NativeImports returned
+	// Prev is the record this batch continues, as Imports returned
 	// it: Events are appended to its session. Nil means a new session
 	// with Worktree, Name and Created (in TimeFormat).
 	Prev *NativeImport
@@ -130,26 +131,34 @@ type NativeBatch struct {
 	Created  string
 }
 
-// NativeResult says what ImportNative did with one batch.
+// NativeResult says what NativeService.Import did with one batch.
 type NativeResult struct {
 	SessionID      int64
 	SessionCreated string // the session's created time (TimeFormat)
 	Events         int    // rows stored
 	Created        bool   // a new session
-	// Rows are the events stored, with their ids, as ScanEvents and
-	// AttachFullText would read them back: for a search index to take
+	// Rows are the events stored, with their ids, as ScanService.Events
+	// and FullTextService.Attach would read them back: for a search index to take
 	// them without reading the store again.
 	Rows []ScannedEvent
 }
 
-// NativeImports returns the record of imported native transcripts, by key.
+// NativeService keeps the record of imported native transcripts (see
+// NativeTable) and imports them. It is a value over its Store, reached by
+// Store.Native.
+type NativeService struct{ s *Store }
+
+// Native returns the store's record of imported native history.
+func (s *Store) Native() NativeService { return NativeService{s} }
+
+// Imports returns the record of imported native transcripts, by key.
 // A store without the table (every store that never imported native
 // history) yields an empty map. Rows whose session is gone, or now holds a
 // different session under a reused id, are left out: their native session
 // counts as not imported.
-func (s *Store) NativeImports(ctx context.Context) (map[NativeKey]NativeImport, error) {
+func (n NativeService) Imports(ctx context.Context) (map[NativeKey]NativeImport, error) {
 	out := map[NativeKey]NativeImport{}
-	db, _, err := s.reader(ctx)
+	db, _, err := n.s.reader(ctx)
 	if err != nil || db == nil {
 		return out, wrapNative(err)
 	}
@@ -199,7 +208,7 @@ func hasNativeTable(ctx context.Context, q querier) (bool, error) {
 	return hasTable(ctx, q, NativeTable)
 }
 
-// ImportNative stores batches in one transaction: each batch either creates
+// Import stores batches in one transaction: each batch either creates
 // a session with its events or appends its events to the session of its
 // Prev record, and writes the batch's record. Either every batch lands,
 // with its record, or nothing does, so a process killed at any point
@@ -207,7 +216,8 @@ func hasNativeTable(ctx context.Context, q querier) (bool, error) {
 // longer what the caller read (a batch without Prev whose key now has a
 // record, or a Prev that changed), it fails with ErrNativeConflict.
 // The record table is created by the first call that writes.
-func (s *Store) ImportNative(ctx context.Context, batches []NativeBatch) ([]NativeResult, error) {
+func (n NativeService) Import(ctx context.Context, batches []NativeBatch) ([]NativeResult, error) {
+	s := n.s
 	if len(batches) == 0 {
 		return nil, nil
 	}
@@ -257,7 +267,7 @@ func createNativeTable(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-// importNativeBatch writes one batch inside ImportNative's transaction.
+// importNativeBatch writes one batch inside Import's transaction.
 func importNativeBatch(ctx context.Context, tx *sql.Tx, b *NativeBatch, enc *encodedBatch) (NativeResult, error) {
 	cur, err := currentNative(ctx, tx, b.Key)
 	if err != nil {

@@ -21,12 +21,12 @@ func nativeBatch(id string, events ...Event) NativeBatch {
 	}
 }
 
-// mustImportNative runs ImportNative or fails the test.
+// mustImportNative runs Native().Import or fails the test.
 func mustImportNative(tb testing.TB, s *Store, batches ...NativeBatch) []NativeResult {
 	tb.Helper()
-	res, err := s.ImportNative(context.Background(), batches)
+	res, err := s.Native().Import(context.Background(), batches)
 	if err != nil {
-		tb.Fatalf("ImportNative() = %v", err)
+		tb.Fatalf("Native().Import() = %v", err)
 	}
 	return res
 }
@@ -34,9 +34,9 @@ func mustImportNative(tb testing.TB, s *Store, batches ...NativeBatch) []NativeR
 // mustNativeImports reads the record or fails the test.
 func mustNativeImports(tb testing.TB, s *Store) map[NativeKey]NativeImport {
 	tb.Helper()
-	recs, err := s.NativeImports(context.Background())
+	recs, err := s.Native().Imports(context.Background())
 	if err != nil {
-		tb.Fatalf("NativeImports() = %v", err)
+		tb.Fatalf("Native().Imports() = %v", err)
 	}
 	return recs
 }
@@ -46,7 +46,7 @@ func TestImportNativeNewAndAppend(t *testing.T) {
 	s := mustOpen(t)
 	res := mustImportNative(t, s, nativeBatch("a", UserMessage("fix the build"), AssistantText("done")))
 	if len(res) != 1 || !res[0].Created || res[0].Events != 2 || res[0].SessionID != 1 {
-		t.Fatalf("ImportNative() = %+v", res)
+		t.Fatalf("Native().Import() = %+v", res)
 	}
 	sess, err := s.GetSession(ctx, 1)
 	if err != nil {
@@ -78,10 +78,10 @@ func TestImportNativeNewAndAppend(t *testing.T) {
 
 	t.Run("ErrNativeConflict", func(t *testing.T) {
 		stale := next // continues the record before the append: someone else moved it
-		if _, err := s.ImportNative(ctx, []NativeBatch{stale}); !errors.Is(err, ErrNativeConflict) {
+		if _, err := s.Native().Import(ctx, []NativeBatch{stale}); !errors.Is(err, ErrNativeConflict) {
 			t.Errorf("a stale Prev: error = %v, want ErrNativeConflict", err)
 		}
-		if _, err := s.ImportNative(ctx, []NativeBatch{nativeBatch("a", UserMessage("x"))}); !errors.Is(err, ErrNativeConflict) {
+		if _, err := s.Native().Import(ctx, []NativeBatch{nativeBatch("a", UserMessage("x"))}); !errors.Is(err, ErrNativeConflict) {
 			t.Errorf("a new session for a recorded key: error = %v, want ErrNativeConflict", err)
 		}
 		if n := len(mustLoad(t, s, 1)); n != 3 {
@@ -114,7 +114,7 @@ func TestImportNativeIsAtomic(t *testing.T) {
 	good := nativeBatch("a", UserMessage("one"), AssistantText("two"))
 	sub := nativeBatch("a/agent-1", UserMessage("sub"), Event{Kind: "Bogus"})
 	sub.ParentID = "a"
-	if _, err := s.ImportNative(context.Background(), []NativeBatch{good, sub}); err == nil {
+	if _, err := s.Native().Import(context.Background(), []NativeBatch{good, sub}); err == nil {
 		t.Fatal("a bad event did not fail the import")
 	}
 	list, err := s.ListSessions(context.Background(), "")
@@ -126,7 +126,7 @@ func TestImportNativeIsAtomic(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := s.ImportNative(ctx, []NativeBatch{good}); err == nil {
+	if _, err := s.Native().Import(ctx, []NativeBatch{good}); err == nil {
 		t.Error("a cancelled import succeeded")
 	}
 	if len(mustNativeImports(t, s)) != 0 {
@@ -148,7 +148,7 @@ func TestNativeTableSchema(t *testing.T) {
 		t.Errorf("a new store has records %v", recs)
 	}
 	if after, _ := os.ReadFile(s.Path()); !bytes.Equal(data, after) {
-		t.Error("NativeImports changed the file")
+		t.Error("Native().Imports changed the file")
 	}
 	mustImportNative(t, s, nativeBatch("a", UserMessage("x")))
 	after := rawQueryString(t, s.Path(), q)
@@ -243,10 +243,10 @@ func TestNativeImportsReadOnly(t *testing.T) {
 	}
 	defer ro.Close()
 	if recs := mustNativeImports(t, ro); len(recs) != 1 {
-		t.Errorf("read-only NativeImports = %v", recs)
+		t.Errorf("read-only Native().Imports = %v", recs)
 	}
-	if _, err := ro.ImportNative(context.Background(), []NativeBatch{nativeBatch("b", UserMessage("y"))}); !errors.Is(err, ErrReadOnly) {
-		t.Errorf("ImportNative on a read-only store: %v, want ErrReadOnly", err)
+	if _, err := ro.Native().Import(context.Background(), []NativeBatch{nativeBatch("b", UserMessage("y"))}); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("Native().Import on a read-only store: %v, want ErrReadOnly", err)
 	}
 	if after, _ := os.ReadFile(s.Path()); !bytes.Equal(data, after) {
 		t.Error("the read-only store changed")
@@ -357,7 +357,7 @@ func openAsAZUREAL(t *testing.T, path string) (*sql.DB, *sql.Conn) {
 	return db, conn
 }
 
-// TestImportNativeRows: the rows ImportNative returns are the events as
+// TestImportNativeRows: the rows Native().Import returns are the events as
 // ScanEvents and AttachFullText read them back (ids, seqs, kinds, lengths,
 // payloads, full text), across batches of one transaction and after
 // another session's rows, so a search index can take them instead of

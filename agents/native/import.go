@@ -100,7 +100,7 @@ const (
 // first) and ctx's error, and at the first store error (busy, read-only,
 // damaged).
 func Import(ctx context.Context, st *store.Store, sessions []Session, opts ImportOptions) ([]Result, error) {
-	records, err := st.NativeImports(ctx)
+	records, err := st.Native().Imports(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -333,7 +333,7 @@ func (im *nativeImporter) store(ctx context.Context, group []*nativeUnit) error 
 	for _, u := range group {
 		batches = append(batches, u.batches...)
 	}
-	stored, err := im.st.ImportNative(ctx, batches)
+	stored, err := im.st.Native().Import(ctx, batches)
 	switch {
 	case errors.Is(err, store.ErrNativeConflict) && len(group) > 1:
 		for _, u := range group {

@@ -251,7 +251,7 @@ func mustImport(tb testing.TB, st *store.Store, sessions []Session, opts ImportO
 	tb.Helper()
 	res, err := Import(context.Background(), st, sessions, opts)
 	if err != nil {
-		tb.Fatalf("ImportNative() = %v", err)
+		tb.Fatalf("Native().Import() = %v", err)
 	}
 	return res
 }
@@ -318,7 +318,7 @@ func TestImportNativeFixtures(t *testing.T) {
 			t.Errorf("the parent has %d events, alone %d: sub-agent events leaked into it", parent.Events, len(alone))
 		}
 		ps, _ := st.GetSession(ctx, parent.SessionID)
-		recs, _ := st.NativeImports(ctx)
+		recs, _ := st.Native().Imports(ctx)
 		for _, id := range []string{"agent-a4ca7529859c158c2", "agent-a52886dc180afb356"} {
 			sub := byID[parent.ID+"/"+id]
 			s, err := st.GetSession(ctx, sub.SessionID)
@@ -390,7 +390,7 @@ func TestImportNativeAppend(t *testing.T) {
 		if res[0].Outcome != Skipped || !strings.Contains(res[0].Reason, "rewritten or truncated after it was imported into S1") {
 			t.Errorf("truncated: %+v", res)
 		}
-		recs, _ := st.NativeImports(ctx)
+		recs, _ := st.Native().Imports(ctx)
 		if st := sessions[0].State(recs); st != StateChanged {
 			t.Errorf("State = %s, want changed", st)
 		}

@@ -62,7 +62,7 @@ const (
 )
 
 // State compares the session and its sub-agents with records (what
-// store.NativeImports returned), reading at most a few KiB per file. The
+// store.NativeService.Imports returned), reading at most a few KiB per file. The
 // main transcript decides, then any sub-agent with something to import.
 func (n Session) State(records map[store.NativeKey]store.NativeImport) State {
 	st := fileState(n, records)
