@@ -68,7 +68,7 @@ func (x *Index) writeTx(ctx context.Context, fn func(*sql.Tx) error) error {
 }
 
 func (x *Index) update(ctx context.Context, s *UpdateStats, rebuild bool) error {
-	sessions, err := x.st.SessionRows(ctx)
+	sessions, err := x.st.Scan().Sessions(ctx)
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func (x *Index) update(ctx context.Context, s *UpdateStats, rebuild bool) error 
 		return err
 	}
 	hi := getMetaInt(ctx, x.db, "hi")
-	err = x.st.ScanEvents(ctx, store.ScanOptions{After: hi, Batch: x.batch}, func(b []store.ScannedEvent) error {
+	err = x.st.Scan().Events(ctx, store.ScanOptions{After: hi, Batch: x.batch}, func(b []store.ScannedEvent) error {
 		s.Events += int64(len(b))
 		return x.writeTx(ctx, func(tx *sql.Tx) error { return u.batch(ctx, tx, b) })
 	})
@@ -123,14 +123,14 @@ func (x *Index) sameStore(ctx context.Context, sessions map[int64]store.Session)
 	if hi == 0 {
 		return true, nil
 	}
-	b, err := x.st.IDBounds(ctx)
+	b, err := x.st.Scan().IDBounds(ctx)
 	if err != nil {
 		return false, err
 	}
 	if b.MaxEventID < hi && (b.EventSequence < hi) {
 		return false, nil // ids never go back: another, smaller file
 	}
-	evs, err := x.st.EventsByID(ctx, []int64{hi})
+	evs, err := x.st.Scan().EventsByID(ctx, []int64{hi})
 	if err != nil {
 		return false, err
 	}
@@ -155,7 +155,7 @@ func (x *Index) sameStore(ctx context.Context, sessions map[int64]store.Session)
 		if _, ok := sessions[id]; !ok {
 			continue // deleted
 		}
-		first, err := x.st.FirstEventID(ctx, id)
+		first, err := x.st.Scan().FirstEventID(ctx, id)
 		if err != nil || (first > 0 && first <= hi) {
 			return false, err
 		}
@@ -375,7 +375,7 @@ func (u *updater) session(ctx context.Context, id int64) (store.Session, bool, e
 	if ss, ok := u.sessions[id]; ok {
 		return ss, true, nil
 	}
-	list, err := u.x.st.SessionRows(ctx)
+	list, err := u.x.st.Scan().Sessions(ctx)
 	if err != nil {
 		return store.Session{}, false, err
 	}

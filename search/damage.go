@@ -126,7 +126,7 @@ func (x *Index) verifySample(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	list, err := x.st.SessionRows(ctx)
+	list, err := x.st.Scan().Sessions(ctx)
 	if err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ func (x *Index) verifySample(ctx context.Context) error {
 	if err != nil || m.fresh {
 		return err
 	}
-	b, err := x.st.IDBounds(ctx)
+	b, err := x.st.Scan().IDBounds(ctx)
 	if err != nil {
 		return err
 	}
@@ -221,7 +221,7 @@ func (x *Index) sampleRows(ctx context.Context, ids []int64) ([]sampleRow, error
 		}
 		return nil
 	}
-	evs, err := x.st.EventsByID(ctx, ids)
+	evs, err := x.st.Scan().EventsByID(ctx, ids)
 	var tooMuch *store.LoadLimitError
 	if !errors.As(err, &tooMuch) {
 		if err != nil {
@@ -230,7 +230,7 @@ func (x *Index) sampleRows(ctx context.Context, ids []int64) ([]sampleRow, error
 		return rows, add(evs)
 	}
 	for _, id := range ids {
-		one, err := x.st.EventsByID(ctx, []int64{id})
+		one, err := x.st.Scan().EventsByID(ctx, []int64{id})
 		switch {
 		case errors.As(err, &tooMuch):
 		case err != nil:

@@ -9,7 +9,7 @@ import (
 
 // Feed indexes events in the same pass as they are stored: an importer
 // hands each group of rows it has just committed to Add (with their ids,
-// payloads and full text, as store.ImportNative returns them), and the
+// payloads and full text, as store.NativeService.Import returns them), and the
 // feed indexes them on a goroutine of its own while the importer reads
 // and stores the next group, without reading or decoding the store again.
 //

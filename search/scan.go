@@ -52,7 +52,7 @@ func scan(ctx context.Context, st *store.Store, q *query, limit, maxEvents int) 
 		seen    int
 		stopped bool // at maxEvents
 	)
-	err = st.ScanEvents(ctx, store.ScanOptions{Desc: true}, func(b []store.ScannedEvent) error {
+	err = st.Scan().Events(ctx, store.ScanOptions{Desc: true}, func(b []store.ScannedEvent) error {
 		if err := st.FullText().Attach(ctx, b); err != nil {
 			return err
 		}
@@ -98,13 +98,13 @@ func scan(ctx context.Context, st *store.Store, q *query, limit, maxEvents int) 
 // summaries, ordered by where they sit among the events, newest first.
 func matchingCompactions(ctx context.Context, st *store.Store, hb *hitBuilder) ([]Hit, error) {
 	var hits []Hit
-	err := st.ScanCompactions(ctx, 0, func(b []store.Compaction) error {
+	err := st.Scan().Compactions(ctx, 0, func(b []store.Compaction) error {
 		for i := range b {
 			h, ok := hb.compaction(&b[i], 0)
 			if !ok {
 				continue
 			}
-			ord, err := st.EventIDAt(ctx, b[i].SessionID, b[i].AfterSeq)
+			ord, err := st.Scan().EventIDAt(ctx, b[i].SessionID, b[i].AfterSeq)
 			if err != nil {
 				return err
 			}

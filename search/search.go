@@ -206,7 +206,7 @@ func (x *Index) search(ctx context.Context, q *query, limit int) (Result, error)
 // few kilobytes of zstd can hold tens of megabytes) are read and checked
 // one at a time, so that one of them at most is decoded at once.
 func (x *Index) checkIDs(ctx context.Context, hb *hitBuilder, ids []int64) ([]int64, []checkedEvent, error) {
-	evs, err := x.st.EventsByID(ctx, ids)
+	evs, err := x.st.Scan().EventsByID(ctx, ids)
 	var tooMuch *store.LoadLimitError
 	if errors.As(err, &tooMuch) && len(ids) > 1 {
 		var found []int64
@@ -309,7 +309,7 @@ func (x *Index) coverage(ctx context.Context, res *Result) error {
 	if !m.fresh && m.lo == 0 {
 		return nil
 	}
-	b, err := x.st.IDBounds(ctx)
+	b, err := x.st.Scan().IDBounds(ctx)
 	if err != nil || b.MaxEventID == 0 || (!m.fresh && m.complete(b.MinEventID)) {
 		return err
 	}
@@ -352,7 +352,7 @@ func (cq *compactionQueue) emitAbove(ctx context.Context, hb *hitBuilder, hits [
 		ids[i], ords[c.id] = c.id, c.ord
 	}
 	cq.pending = cq.pending[n:]
-	comps, err := cq.st.CompactionsByID(ctx, ids)
+	comps, err := cq.st.Scan().CompactionsByID(ctx, ids)
 	if err != nil {
 		return hits, err
 	}
@@ -372,7 +372,7 @@ type hitBuilder struct {
 }
 
 func newHitBuilder(ctx context.Context, st *store.Store, q *query) (*hitBuilder, error) {
-	list, err := st.SessionRows(ctx)
+	list, err := st.Scan().Sessions(ctx)
 	if err != nil {
 		return nil, err
 	}

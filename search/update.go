@@ -239,7 +239,7 @@ func (x *Index) update(ctx context.Context, s *Stats, progress Progress) error {
 // path starts it over), writes the marks of a new index and removes the
 // rows of deleted sessions, and returns the updater that indexes the rest.
 func (x *Index) newUpdater(ctx context.Context, s *Stats, progress Progress) (*updater, error) {
-	b, err := x.st.IDBounds(ctx)
+	b, err := x.st.Scan().IDBounds(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -309,7 +309,7 @@ func (x *Index) start(ctx context.Context, b store.IDBounds, sessions map[int64]
 	if m.hi == 0 {
 		m.lo = 0 // no events: complete
 	} else {
-		evs, err := x.st.EventsByID(ctx, []int64{m.hi})
+		evs, err := x.st.Scan().EventsByID(ctx, []int64{m.hi})
 		if err != nil {
 			return m, err
 		}
@@ -332,7 +332,7 @@ func (x *Index) sameStore(ctx context.Context, m marks, b store.IDBounds, sessio
 	if b.EventSequence < m.hi && (b.EventSequence != 0 || b.MaxEventID == 0) {
 		return false, nil // ids never go back: a newer, smaller file
 	}
-	evs, err := x.st.EventsByID(ctx, []int64{m.hi})
+	evs, err := x.st.Scan().EventsByID(ctx, []int64{m.hi})
 	if err != nil {
 		return false, err
 	}

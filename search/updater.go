@@ -119,7 +119,7 @@ func (u *updater) rollback() {
 
 // loadSessions reads the store's sessions.
 func (u *updater) loadSessions(ctx context.Context) error {
-	list, err := u.x.st.SessionRows(ctx)
+	list, err := u.x.st.Scan().Sessions(ctx)
 	if err != nil {
 		return err
 	}
@@ -160,13 +160,13 @@ func (u *updater) catchUp(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	err = u.x.st.ScanEvents(ctx, store.ScanOptions{After: m.hi}, func(b []store.ScannedEvent) error {
+	err = u.x.st.Scan().Events(ctx, store.ScanOptions{After: m.hi}, func(b []store.ScannedEvent) error {
 		return u.events(ctx, b, u.takeNew)
 	})
 	if err != nil {
 		return err
 	}
-	return u.x.st.ScanCompactions(ctx, m.comp, func(b []store.Compaction) error {
+	return u.x.st.Scan().Compactions(ctx, m.comp, func(b []store.Compaction) error {
 		return u.compactions(ctx, b)
 	})
 }
@@ -210,7 +210,7 @@ func (u *updater) backfill(ctx context.Context) error {
 // openWindow starts the next backfill window: the backfillWindow events
 // below lo, or all of them.
 func (u *updater) openWindow(ctx context.Context, tx *sql.Tx, m marks) (marks, error) {
-	from, ok, err := u.x.st.EventIDBelow(ctx, m.lo, u.x.window)
+	from, ok, err := u.x.st.Scan().EventIDBelow(ctx, m.lo, u.x.window)
 	if err != nil {
 		return m, err
 	}
@@ -224,7 +224,7 @@ func (u *updater) openWindow(ctx context.Context, tx *sql.Tx, m marks) (marks, e
 // fillWindow indexes the window's events in id order, then moves lo down
 // to the window's start.
 func (u *updater) fillWindow(ctx context.Context, m marks) error {
-	err := u.x.st.ScanEvents(ctx, store.ScanOptions{After: m.next - 1, Before: m.lo}, func(b []store.ScannedEvent) error {
+	err := u.x.st.Scan().Events(ctx, store.ScanOptions{After: m.next - 1, Before: m.lo}, func(b []store.ScannedEvent) error {
 		err := u.events(ctx, b, func(m *marks, e *store.ScannedEvent) bool {
 			if m.win == 0 || e.ID < m.next || e.ID >= m.lo {
 				return false
@@ -341,7 +341,7 @@ func (u *updater) compactions(ctx context.Context, batch []store.Compaction) err
 		if !ok || text == "" {
 			continue
 		}
-		ord, err := u.x.st.EventIDAt(ctx, c.SessionID, c.AfterSeq)
+		ord, err := u.x.st.Scan().EventIDAt(ctx, c.SessionID, c.AfterSeq)
 		if err != nil {
 			return err
 		}

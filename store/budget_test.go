@@ -27,7 +27,7 @@ func TestLoadLimit(t *testing.T) {
 		"Load":         func() error { _, err := s.Load(ctx, big.ID, 0, 0); return err },
 		"Range":        func() error { _, err := s.Load(ctx, big.ID, 2, 4); return err },
 		"BuildContext": func() error { _, err := s.BuildContext(ctx, big.ID); return err },
-		"EventsByID":   func() error { _, err := s.EventsByID(ctx, []int64{2, 4, 5}); return err },
+		"EventsByID":   func() error { _, err := s.Scan().EventsByID(ctx, []int64{2, 4, 5}); return err },
 	} {
 		err := load()
 		var le *LoadLimitError

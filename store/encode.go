@@ -38,7 +38,7 @@ type encodedBatch struct {
 	wg     sync.WaitGroup
 	chunks int
 	// collect makes insertEvents keep the rows it inserts in stored, as
-	// ScanEvents and AttachFullText would read them back.
+	// Scan().Events and FullText().Attach would read them back.
 	collect bool
 	stored  []ScannedEvent
 }

@@ -358,7 +358,7 @@ func openAsAZUREAL(t *testing.T, path string) (*sql.DB, *sql.Conn) {
 }
 
 // TestImportNativeRows: the rows Native().Import returns are the events as
-// ScanEvents and AttachFullText read them back (ids, seqs, kinds, lengths,
+// Scan().Events and FullText().Attach read them back (ids, seqs, kinds, lengths,
 // payloads, full text), across batches of one transaction and after
 // another session's rows, so a search index can take them instead of
 // reading the store again.
@@ -383,7 +383,7 @@ func TestImportNativeRows(t *testing.T) {
 		got = append(got, r.Rows...)
 	}
 	var want []ScannedEvent
-	err := s.ScanEvents(ctx, ScanOptions{After: 2}, func(b []ScannedEvent) error {
+	err := s.Scan().Events(ctx, ScanOptions{After: 2}, func(b []ScannedEvent) error {
 		if err := s.FullText().Attach(ctx, b); err != nil {
 			return err
 		}

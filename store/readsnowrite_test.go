@@ -58,14 +58,14 @@ func readAll(t *testing.T, s *Store) []Session {
 	}
 	for name, read := range map[string]func() error{
 		"Dump":             func() error { _, err := s.Dump(ctx); return err },
-		"ScanEvents":       func() error { return s.ScanEvents(ctx, ScanOptions{}, func([]ScannedEvent) error { return nil }) },
-		"SessionRows":      func() error { _, err := s.SessionRows(ctx); return err },
+		"Scan().Events":    func() error { return s.Scan().Events(ctx, ScanOptions{}, func([]ScannedEvent) error { return nil }) },
+		"Scan().Sessions":  func() error { _, err := s.Scan().Sessions(ctx); return err },
 		"SessionNames":     func() error { _, err := s.SessionNames(ctx); return err },
-		"IDBounds":         func() error { _, err := s.IDBounds(ctx); return err },
+		"IDBounds":         func() error { _, err := s.Scan().IDBounds(ctx); return err },
 		"Native().Imports": func() error { _, err := s.Native().Imports(ctx); return err },
 		"Check":            func() error { _, err := s.Check(ctx); return err },
-		"EventIDBelow":     func() error { _, _, err := s.EventIDBelow(ctx, 1<<40, 5); return err },
-		"ScanCompaction":   func() error { return s.ScanCompactions(ctx, 0, func([]Compaction) error { return nil }) },
+		"EventIDBelow":     func() error { _, _, err := s.Scan().EventIDBelow(ctx, 1<<40, 5); return err },
+		"ScanCompaction":   func() error { return s.Scan().Compactions(ctx, 0, func([]Compaction) error { return nil }) },
 	} {
 		if err := read(); err != nil {
 			t.Fatalf("%s: %v", name, err)

@@ -33,7 +33,17 @@ const (
 	byIDChunk        = 256 // ids per query of EventsByID and CompactionsByID
 )
 
-// ScannedEvent is one events row as ScanEvents and EventsByID return it.
+// ScanService reads the events, compactions and sessions tables across
+// sessions, by id, for the readers that keep data derived from the store
+// up to date (the search and insight indexes, team sync). It is a value
+// over its Store, reached by Store.Scan.
+type ScanService struct{ s *Store }
+
+// Scan returns the store's scan API.
+func (s *Store) Scan() ScanService { return ScanService{s} }
+
+// ScannedEvent is one events row as ScanService.Events and EventsByID
+// return it.
 // No read-time filter is applied: each row is decoded on its own.
 type ScannedEvent struct {
 	ID        int64
@@ -43,14 +53,14 @@ type ScannedEvent struct {
 	CharLen   int64 // the char_len column
 	Event     Event // the payload; the zero Event (Kind "") when it cannot be decoded
 	// Full is what compaction shortened of the event (see FullTextTable),
-	// filled by AttachFullText; "" when nothing was kept.
+	// filled by FullTextService.Attach; "" when nothing was kept.
 	Full string
 	// Payload is the stored data column as it is (a zstd frame, or the
 	// plain JSON text of a v1 file); only with ScanOptions.Raw.
 	Payload []byte
 }
 
-// ScanOptions selects the rows ScanEvents reads.
+// ScanOptions selects the rows ScanService.Events reads.
 type ScanOptions struct {
 	After  int64  // only ids greater than After
 	Before int64  // only ids less than Before; ≤ 0 means no upper bound
@@ -60,7 +70,7 @@ type ScanOptions struct {
 	Raw    bool   // also return each row's stored payload bytes
 }
 
-// ScanEvents reads the events with After < id < Before in id order
+// Events reads the events with After < id < Before in id order
 // (descending with Desc) and calls fn with each batch of rows, decoded.
 // Each batch is read by a query of its own, not in one long transaction,
 // so a scan of the whole table never keeps a writer (AZUREAL, an agent)
@@ -68,7 +78,8 @@ type ScanOptions struct {
 // may not be seen. Batches are read and decoded (in parallel) while fn
 // handles the previous one. fn may keep the slice. An error from fn stops
 // the scan and is returned as is. A store without a file has no rows.
-func (s *Store) ScanEvents(ctx context.Context, opt ScanOptions, fn func([]ScannedEvent) error) error {
+func (sc ScanService) Events(ctx context.Context, opt ScanOptions, fn func([]ScannedEvent) error) error {
+	s := sc.s
 	db, _, err := s.reader(ctx)
 	if err != nil {
 		return fmt.Errorf("scan events: %w", err)
@@ -83,7 +94,7 @@ func (s *Store) ScanEvents(ctx context.Context, opt ScanOptions, fn func([]Scann
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		defer close(batches)
-		readErr = s.readBatches(ctx, db, opt, batches)
+		readErr = sc.readBatches(ctx, db, opt, batches)
 	})
 	var fnErr error
 	for b := range batches {
@@ -111,7 +122,7 @@ type scanRow struct {
 }
 
 // readBatches reads and decodes the batches of opt and sends them to out.
-func (s *Store) readBatches(ctx context.Context, db *sql.DB, opt ScanOptions, out chan<- []ScannedEvent) error {
+func (sc ScanService) readBatches(ctx context.Context, db *sql.DB, opt ScanOptions, out chan<- []ScannedEvent) error {
 	after, before := opt.After, opt.Before
 	if before <= 0 {
 		before = math.MaxInt64
@@ -135,7 +146,7 @@ func (s *Store) readBatches(ctx context.Context, db *sql.DB, opt ScanOptions, ou
 			after = rows[len(rows)-1].id
 		}
 		select {
-		case out <- s.decodeScanRows(rows, opt.Raw):
+		case out <- sc.decodeRows(rows, opt.Raw):
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -222,15 +233,15 @@ func scanCost(data []byte) int64 {
 	return MaxEventSize
 }
 
-// decodeScanRows decodes rows on up to GOMAXPROCS goroutines.
+// decodeRows decodes rows on up to GOMAXPROCS goroutines.
 // With raw, each ScannedEvent also carries its stored payload.
-func (s *Store) decodeScanRows(rows []scanRow, raw bool) []ScannedEvent {
+func (sc ScanService) decodeRows(rows []scanRow, raw bool) []ScannedEvent {
 	out := make([]ScannedEvent, len(rows))
 	decode := func(lo, hi int) {
 		var arena jsonArena
 		for i := lo; i < hi; i++ {
 			r := &rows[i]
-			ev, ok := s.decodePayloadInto(r.data, &arena)
+			ev, ok := sc.s.decodePayloadInto(r.data, &arena)
 			if !ok {
 				ev = Event{}
 			}
@@ -266,7 +277,8 @@ func (s *Store) decodeScanRows(rows []scanRow, raw bool) []ScannedEvent {
 // of ids; ids that do not exist (a deleted session's) are left out. Events
 // that decode to more than MaxLoadBytes in all yield a *LoadLimitError
 // before they are decoded.
-func (s *Store) EventsByID(ctx context.Context, ids []int64) ([]ScannedEvent, error) {
+func (sc ScanService) EventsByID(ctx context.Context, ids []int64) ([]ScannedEvent, error) {
+	s := sc.s
 	db, _, err := s.reader(ctx)
 	if err != nil || db == nil || len(ids) == 0 {
 		return nil, wrapByID("events", err)
@@ -285,7 +297,7 @@ func (s *Store) EventsByID(ctx context.Context, ids []int64) ([]ScannedEvent, er
 		if decoded > MaxLoadBytes {
 			return nil, wrapByID("events", &LoadLimitError{Bytes: decoded, Limit: MaxLoadBytes})
 		}
-		for _, e := range s.decodeScanRows(rows, false) {
+		for _, e := range sc.decodeRows(rows, false) {
 			byID[e.ID] = e
 		}
 	}
@@ -336,7 +348,8 @@ func readRowsByID(ctx context.Context, db *sql.DB, ids []int64) ([]scanRow, erro
 
 // CompactionsByID returns the compactions with the given ids, in the order
 // of ids; ids that do not exist are left out.
-func (s *Store) CompactionsByID(ctx context.Context, ids []int64) ([]Compaction, error) {
+func (sc ScanService) CompactionsByID(ctx context.Context, ids []int64) ([]Compaction, error) {
+	s := sc.s
 	db, info, err := s.reader(ctx)
 	if err != nil || db == nil || len(ids) == 0 || !info.hasTable("compactions") {
 		return nil, wrapByID("compactions", err)
@@ -361,9 +374,10 @@ func (s *Store) CompactionsByID(ctx context.Context, ids []int64) ([]Compaction,
 	return out, nil
 }
 
-// ScanCompactions calls fn with the compactions whose id is greater than
+// Compactions calls fn with the compactions whose id is greater than
 // afterID, in id order, in batches read by queries of their own.
-func (s *Store) ScanCompactions(ctx context.Context, afterID int64, fn func([]Compaction) error) error {
+func (sc ScanService) Compactions(ctx context.Context, afterID int64, fn func([]Compaction) error) error {
+	s := sc.s
 	db, info, err := s.reader(ctx)
 	if err != nil {
 		return fmt.Errorf("scan compactions: %w", err)
@@ -410,10 +424,11 @@ func queryCompactions(ctx context.Context, q querier, clause string, args []any,
 	return rows.Err()
 }
 
-// SessionRows returns every session in id order with its columns only:
+// Sessions returns every session in id order with its columns only:
 // none of the counts ListSessions computes, so it costs one read of the
 // sessions table however many events there are.
-func (s *Store) SessionRows(ctx context.Context) ([]Session, error) {
+func (sc ScanService) Sessions(ctx context.Context) ([]Session, error) {
+	s := sc.s
 	db, info, err := s.reader(ctx)
 	if err != nil || db == nil {
 		return nil, wrapSessionRows(err)
@@ -446,7 +461,8 @@ type IDBounds struct {
 
 // IDBounds reads the id bounds in one read transaction. A store without a
 // file has zero bounds.
-func (s *Store) IDBounds(ctx context.Context) (IDBounds, error) {
+func (sc ScanService) IDBounds(ctx context.Context) (IDBounds, error) {
+	s := sc.s
 	var b IDBounds
 	db, info, err := s.reader(ctx)
 	if err != nil || db == nil {
@@ -505,7 +521,8 @@ func wrapBounds(err error) error {
 // EventIDAt returns the id of the session's last event with a seq at most
 // seq, or 0 when there is none: where a compaction with that after_seq
 // sits among the events.
-func (s *Store) EventIDAt(ctx context.Context, sessionID, seq int64) (int64, error) {
+func (sc ScanService) EventIDAt(ctx context.Context, sessionID, seq int64) (int64, error) {
+	s := sc.s
 	db, _, err := s.reader(ctx)
 	if err != nil || db == nil {
 		return 0, wrapEventIDAt(err)
@@ -532,7 +549,8 @@ func wrapEventIDAt(err error) error {
 // EventIDBelow returns the id of the n-th event below id before (n ≥ 1;
 // the largest id less than before is the first), or false when fewer than
 // n events lie below it.
-func (s *Store) EventIDBelow(ctx context.Context, before int64, n int) (int64, bool, error) {
+func (sc ScanService) EventIDBelow(ctx context.Context, before int64, n int) (int64, bool, error) {
+	s := sc.s
 	db, _, err := s.reader(ctx)
 	if err != nil || db == nil || n < 1 {
 		return 0, false, wrapEventIDBelow(err)
@@ -558,7 +576,8 @@ func wrapEventIDBelow(err error) error {
 // FirstEventID returns the smallest events id of a session, or 0 when it
 // has no events: an index tells by it whether a session it has not seen
 // can have events below its high-water mark.
-func (s *Store) FirstEventID(ctx context.Context, sessionID int64) (int64, error) {
+func (sc ScanService) FirstEventID(ctx context.Context, sessionID int64) (int64, error) {
+	s := sc.s
 	db, _, err := s.reader(ctx)
 	var id int64
 	if err == nil && db != nil {

@@ -12,7 +12,7 @@ import (
 // and the rows that could not be decoded.
 func scanIDs(t *testing.T, s *Store, opt ScanOptions) (ids []int64, batches []int, undecodable []int64) {
 	t.Helper()
-	err := s.ScanEvents(context.Background(), opt, func(b []ScannedEvent) error {
+	err := s.Scan().Events(context.Background(), opt, func(b []ScannedEvent) error {
 		batches = append(batches, len(b))
 		for _, e := range b {
 			ids = append(ids, e.ID)
@@ -25,7 +25,7 @@ func scanIDs(t *testing.T, s *Store, opt ScanOptions) (ids []int64, batches []in
 		return nil
 	})
 	if err != nil {
-		t.Fatalf("ScanEvents(%+v) = %v", opt, err)
+		t.Fatalf("Scan().Events(%+v) = %v", opt, err)
 	}
 	return ids, batches, undecodable
 }
@@ -71,7 +71,7 @@ func TestScanEvents(t *testing.T) {
 		t.Errorf("kinds = %v, want %v", ids, want)
 	}
 	var got []ScannedEvent
-	_ = s.ScanEvents(context.Background(), ScanOptions{After: 30}, func(b []ScannedEvent) error {
+	_ = s.Scan().Events(context.Background(), ScanOptions{After: 30}, func(b []ScannedEvent) error {
 		got = append(got, b...)
 		return nil
 	})
@@ -83,56 +83,56 @@ func TestScanEvents(t *testing.T) {
 	// An error from fn stops the scan and comes back as is.
 	stop := errors.New("stop")
 	calls := 0
-	err := s.ScanEvents(context.Background(), ScanOptions{Batch: 2}, func([]ScannedEvent) error {
+	err := s.Scan().Events(context.Background(), ScanOptions{Batch: 2}, func([]ScannedEvent) error {
 		calls++
 		return stop
 	})
 	if err != stop || calls != 1 {
-		t.Errorf("ScanEvents with a failing fn = %v after %d calls", err, calls)
+		t.Errorf("Scan().Events with a failing fn = %v after %d calls", err, calls)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := s.ScanEvents(ctx, ScanOptions{}, func([]ScannedEvent) error { return nil }); !errors.Is(err, context.Canceled) {
-		t.Errorf("ScanEvents with a cancelled context = %v", err)
+	if err := s.Scan().Events(ctx, ScanOptions{}, func([]ScannedEvent) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("Scan().Events with a cancelled context = %v", err)
 	}
 }
 
 func TestEventsAndCompactionsByID(t *testing.T) {
 	s := mustOpen(t)
 	ctx := context.Background()
-	if evs, err := s.EventsByID(ctx, []int64{1}); err != nil || len(evs) != 0 {
+	if evs, err := s.Scan().EventsByID(ctx, []int64{1}); err != nil || len(evs) != 0 {
 		t.Errorf("EventsByID on a missing store = %v, %v", evs, err)
 	}
 	a := mustCreateSession(t, s, "main", "a")
 	mustAppend(t, s, a.ID, UserMessage("one"), AssistantText("two"), AssistantText("three"))
-	evs, err := s.EventsByID(ctx, []int64{3, 99, 1})
+	evs, err := s.Scan().EventsByID(ctx, []int64{3, 99, 1})
 	if err != nil || len(evs) != 2 || evs[0].Event.Text != "three" || evs[1].Event.Content != "one" {
 		t.Errorf("EventsByID(3, 99, 1) = %+v, %v", evs, err)
 	}
 	many := seqIDs(1, 600) // more than one query's worth
-	if evs, err := s.EventsByID(ctx, many); err != nil || len(evs) != 3 {
+	if evs, err := s.Scan().EventsByID(ctx, many); err != nil || len(evs) != 3 {
 		t.Errorf("EventsByID(1..600) = %d events, %v", len(evs), err)
 	}
 	c1, _ := s.StoreCompaction(ctx, a.ID, 1, "first")
 	c2, _ := s.StoreCompaction(ctx, a.ID, 2, "second")
-	comps, err := s.CompactionsByID(ctx, []int64{c2.ID, 42, c1.ID})
+	comps, err := s.Scan().CompactionsByID(ctx, []int64{c2.ID, 42, c1.ID})
 	if err != nil || len(comps) != 2 || comps[0].Summary != "second" || comps[1].Summary != "first" {
 		t.Errorf("CompactionsByID = %+v, %v", comps, err)
 	}
 	var scanned []string
-	err = s.ScanCompactions(ctx, c1.ID, func(b []Compaction) error {
+	err = s.Scan().Compactions(ctx, c1.ID, func(b []Compaction) error {
 		for _, c := range b {
 			scanned = append(scanned, c.Summary)
 		}
 		return nil
 	})
 	if err != nil || !slices.Equal(scanned, []string{"second"}) {
-		t.Errorf("ScanCompactions after %d = %v, %v", c1.ID, scanned, err)
+		t.Errorf("Scan().Compactions after %d = %v, %v", c1.ID, scanned, err)
 	}
-	if id, err := s.EventIDAt(ctx, a.ID, 2); err != nil || id != 2 {
+	if id, err := s.Scan().EventIDAt(ctx, a.ID, 2); err != nil || id != 2 {
 		t.Errorf("EventIDAt(seq 2) = %d, %v", id, err)
 	}
-	if id, err := s.EventIDAt(ctx, a.ID, 0); err != nil || id != 0 {
+	if id, err := s.Scan().EventIDAt(ctx, a.ID, 0); err != nil || id != 0 {
 		t.Errorf("EventIDAt(seq 0) = %d, %v", id, err)
 	}
 	for _, tc := range []struct {
@@ -141,7 +141,7 @@ func TestEventsAndCompactionsByID(t *testing.T) {
 		id     int64
 		ok     bool
 	}{{4, 1, 3, true}, {4, 3, 1, true}, {4, 4, 0, false}, {2, 1, 1, true}} {
-		id, ok, err := s.EventIDBelow(ctx, tc.before, tc.n)
+		id, ok, err := s.Scan().EventIDBelow(ctx, tc.before, tc.n)
 		if err != nil || id != tc.id || ok != tc.ok {
 			t.Errorf("EventIDBelow(%d, %d) = %d %v %v, want %d %v", tc.before, tc.n, id, ok, err, tc.id, tc.ok)
 		}
@@ -151,7 +151,7 @@ func TestEventsAndCompactionsByID(t *testing.T) {
 func TestSessionRowsAndIDBounds(t *testing.T) {
 	s := mustOpen(t)
 	ctx := context.Background()
-	if b, err := s.IDBounds(ctx); err != nil || b != (IDBounds{}) {
+	if b, err := s.Scan().IDBounds(ctx); err != nil || b != (IDBounds{}) {
 		t.Errorf("IDBounds of a missing store = %+v, %v", b, err)
 	}
 	a := mustCreateSession(t, s, "main", "a")
@@ -159,12 +159,12 @@ func TestSessionRowsAndIDBounds(t *testing.T) {
 	mustAppend(t, s, a.ID, UserMessage("one"))
 	mustAppend(t, s, b.ID, UserMessage("two"), UserMessage("three"))
 	c, _ := s.StoreCompaction(ctx, a.ID, 1, "sum")
-	rows, err := s.SessionRows(ctx)
+	rows, err := s.Scan().Sessions(ctx)
 	if err != nil || len(rows) != 2 || rows[0].Name != "a" || rows[1].Worktree != "feat" || rows[1].DisplayName() != "S2" ||
 		rows[0].Created == "" || rows[0].EventCount != 0 {
-		t.Errorf("SessionRows = %+v, %v", rows, err)
+		t.Errorf("Scan().Sessions = %+v, %v", rows, err)
 	}
-	bounds, err := s.IDBounds(ctx)
+	bounds, err := s.Scan().IDBounds(ctx)
 	if err != nil || bounds != (IDBounds{MinEventID: 1, MaxEventID: 3, EventSequence: 3, MaxCompactionID: c.ID}) {
 		t.Errorf("IDBounds = %+v, %v", bounds, err)
 	}
@@ -172,7 +172,7 @@ func TestSessionRowsAndIDBounds(t *testing.T) {
 	if err := s.DeleteSession(ctx, b.ID); err != nil {
 		t.Fatal(err)
 	}
-	bounds, err = s.IDBounds(ctx)
+	bounds, err = s.Scan().IDBounds(ctx)
 	if err != nil || bounds.MaxEventID != 1 || bounds.EventSequence != 3 {
 		t.Errorf("IDBounds after a delete = %+v, %v", bounds, err)
 	}
@@ -183,7 +183,7 @@ func TestSessionRowsAndIDBounds(t *testing.T) {
 func TestFirstEventID(t *testing.T) {
 	s := mustOpen(t)
 	ctx := context.Background()
-	if id, err := s.FirstEventID(ctx, 1); err != nil || id != 0 {
+	if id, err := s.Scan().FirstEventID(ctx, 1); err != nil || id != 0 {
 		t.Errorf("FirstEventID of a missing store = %d, %v", id, err)
 	}
 	a := mustCreateSession(t, s, "main", "a")
@@ -193,7 +193,7 @@ func TestFirstEventID(t *testing.T) {
 	mustAppend(t, s, b.ID, UserMessage("two"), UserMessage("three"))
 	mustAppend(t, s, a.ID, UserMessage("four"))
 	for _, c := range []struct{ session, want int64 }{{a.ID, 1}, {b.ID, 2}, {e.ID, 0}, {99, 0}} {
-		if id, err := s.FirstEventID(ctx, c.session); err != nil || id != c.want {
+		if id, err := s.Scan().FirstEventID(ctx, c.session); err != nil || id != c.want {
 			t.Errorf("FirstEventID(%d) = %d, %v; want %d", c.session, id, err, c.want)
 		}
 	}

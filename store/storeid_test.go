@@ -68,7 +68,7 @@ func TestImportRawKeepsPayloads(t *testing.T) {
 	raw := RawSession{}
 	raw.Session, _ = src.GetSession(ctx, sess.ID)
 	raw.Compactions, _ = src.Compactions(ctx, sess.ID)
-	err = src.ScanEvents(ctx, ScanOptions{Raw: true}, func(evs []ScannedEvent) error {
+	err = src.Scan().Events(ctx, ScanOptions{Raw: true}, func(evs []ScannedEvent) error {
 		for _, e := range evs {
 			raw.Events = append(raw.Events, RawEvent{Seq: e.Seq, Kind: e.Kind, CharLen: e.CharLen, Data: bytes.Clone(e.Payload)})
 		}

@@ -88,7 +88,7 @@ func runChild(t *testing.T, url, path string, killAt, batch int) bool {
 func grow(t *testing.T, st *store.Store, r *rand.Rand, round int) {
 	t.Helper()
 	ctx := context.Background()
-	list, err := st.SessionRows(ctx)
+	list, err := st.Scan().Sessions(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,7 +122,7 @@ func localCounts(t *testing.T, st *store.Store) counts {
 		}
 		c.Compactions += int64(len(comps))
 	}
-	err = st.ScanEvents(ctx, store.ScanOptions{}, func(evs []store.ScannedEvent) error {
+	err = st.Scan().Events(ctx, store.ScanOptions{}, func(evs []store.ScannedEvent) error {
 		for _, e := range evs {
 			c.EventIDs += e.ID
 		}

@@ -237,7 +237,7 @@ func (p *pusher) forked(ctx context.Context, id string) (bool, error) {
 	if err != nil {
 		return false, p.db.wrap("read the last pushed event", err)
 	}
-	b, err := p.st.IDBounds(ctx)
+	b, err := p.st.Scan().IDBounds(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -245,7 +245,7 @@ func (p *pusher) forked(ctx context.Context, id string) (bool, error) {
 		return true, nil
 	}
 	var local []byte
-	err = p.st.ScanEvents(ctx, store.ScanOptions{After: w - 1, Before: w + 1, Raw: true}, func(evs []store.ScannedEvent) error {
+	err = p.st.Scan().Events(ctx, store.ScanOptions{After: w - 1, Before: w + 1, Raw: true}, func(evs []store.ScannedEvent) error {
 		for _, e := range evs {
 			if e.ID == w {
 				local = e.Payload
@@ -264,7 +264,7 @@ func (p *pusher) forked(ctx context.Context, id string) (bool, error) {
 }
 
 func (p *pusher) loadSessionRows(ctx context.Context) error {
-	list, err := p.st.SessionRows(ctx)
+	list, err := p.st.Scan().Sessions(ctx)
 	if err != nil {
 		return err
 	}
@@ -309,7 +309,7 @@ func (p *pusher) pushCompactions(ctx context.Context) error {
 		return err
 	}
 	var rows [][]any
-	err = p.st.ScanCompactions(ctx, after, func(cs []store.Compaction) error {
+	err = p.st.Scan().Compactions(ctx, after, func(cs []store.Compaction) error {
 		for _, c := range cs {
 			sess, ok, err := p.session(ctx, c.SessionID)
 			if err != nil {

@@ -218,7 +218,7 @@ func (p *pusher) scanBatches(ctx context.Context, w int64, done []span, out chan
 		b = &eventBatch{after: b.upto, upto: b.upto}
 		return nil
 	}
-	err := p.st.ScanEvents(ctx, store.ScanOptions{After: w, Raw: true}, func(evs []store.ScannedEvent) error {
+	err := p.st.Scan().Events(ctx, store.ScanOptions{After: w, Raw: true}, func(evs []store.ScannedEvent) error {
 		for _, e := range evs {
 			b.upto = e.ID
 			if covered(done, e.ID) {

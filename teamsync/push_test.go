@@ -132,7 +132,7 @@ func TestMigrateFromVersion1(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := &eventBatch{}
-	err := st.ScanEvents(ctx, store.ScanOptions{Raw: true}, func(evs []store.ScannedEvent) error {
+	err := st.Scan().Events(ctx, store.ScanOptions{Raw: true}, func(evs []store.ScannedEvent) error {
 		for _, e := range evs {
 			b.events = append(b.events, e)
 			b.created = append(b.created, p.rows[e.SessionID].Created)

@@ -115,7 +115,7 @@ func TestTwoMachinesListShowSearchPull(t *testing.T) {
 func rawPayloads(t *testing.T, st *store.Store, id int64) [][]byte {
 	t.Helper()
 	var out [][]byte
-	err := st.ScanEvents(context.Background(), store.ScanOptions{Raw: true}, func(evs []store.ScannedEvent) error {
+	err := st.Scan().Events(context.Background(), store.ScanOptions{Raw: true}, func(evs []store.ScannedEvent) error {
 		for _, e := range evs {
 			if e.SessionID == id {
 				out = append(out, bytes.Clone(e.Payload))

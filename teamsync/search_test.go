@@ -50,7 +50,7 @@ func TestSearchFindsWhatTheMatcherFinds(t *testing.T) {
 			t.Fatal(err)
 		}
 		var want []string
-		err = st.ScanEvents(ctx, store.ScanOptions{}, func(evs []store.ScannedEvent) error {
+		err = st.Scan().Events(ctx, store.ScanOptions{}, func(evs []store.ScannedEvent) error {
 			for _, e := range evs {
 				if _, _, ok := m.Match(search.EventText(&e.Event)); ok {
 					want = append(want, fmt.Sprintf("S%d#%d", e.SessionID, e.Seq))

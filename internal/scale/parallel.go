@@ -24,7 +24,7 @@ func SearchAZUREALParallel(ctx context.Context, st *store.Store, query string) (
 	needle := strings.ToLower(query)
 	var out []Match
 	opts := store.ScanOptions{Kinds: []store.Kind{store.KindUserMessage, store.KindAssistantText}}
-	err := st.ScanEvents(ctx, opts, func(b []store.ScannedEvent) error {
+	err := st.Scan().Events(ctx, opts, func(b []store.ScannedEvent) error {
 		for i := range b {
 			e := &b[i].Event
 			text := e.Content
