@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lazuli-app/lazuli/internal/cputime"
+	"github.com/lazuli-app/lazuli/store/listcache"
 )
 
 var benchListEvents = flag.Int("store.listevents", 300_000,
@@ -254,11 +255,11 @@ func BenchmarkListSessions2000(b *testing.B) {
 		if cerr := fresh.Close(); err == nil { // Close waits for the cache file
 			err = cerr
 		}
-		return list, fresh.list.counted, err
+		return list, fresh.list.Counted(), err
 	}
 	b.Run("cold-nocache", func(b *testing.B) {
 		run(b, func() ([]Session, int, error) {
-			if err := os.Remove(s.list.disk.file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := os.Remove(s.list.CacheFile()); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return nil, 0, err
 			}
 			return openAndList()
@@ -274,7 +275,7 @@ func BenchmarkListSessions2000(b *testing.B) {
 		if _, _, err := openAndList(); err != nil {
 			b.Fatal(err)
 		}
-		mustAppend(b, s, 1, newBenchGen(4).events(listSaveRows/2)...) // too few to be saved
+		mustAppend(b, s, 1, newBenchGen(4).events(listcache.SaveRows/2)...) // too few to be saved
 		run(b, openAndList, 0)
 	})
 }

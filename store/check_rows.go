@@ -6,6 +6,8 @@ import (
 	"database/sql"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/lazuli-app/lazuli/store/listcache"
 )
 
 // classRule is a storage-class rule for one column (spec §1.5).
@@ -102,7 +104,7 @@ type eventScan struct {
 	session, prevSeq int64
 	started          bool
 	chars            int64 // its char_len values added up
-	overflow         bool  // they do not add up (see charSum)
+	overflow         bool  // they do not add up (see listcache.CharSum)
 }
 
 // checkEvents reads every event row in session and seq order and returns
@@ -160,7 +162,7 @@ func (st *eventScan) addChars(fs *findings, session, seq, charLen int64) {
 	if st.overflow { // checkSeq resets it for each session
 		return
 	}
-	if st.chars, st.overflow = charSum(float64(st.chars) + float64(charLen)); st.overflow {
+	if st.chars, st.overflow = listcache.CharSum(float64(st.chars) + float64(charLen)); st.overflow {
 		fs.add(SeverityError, "char_len_overflow", session, seq,
 			"char_len values too large to add up: AZUREAL's context size query fails, Lazuli marks the session damaged")
 	}

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/lazuli-app/lazuli/store/listcache"
 )
 
 const compactionColumns = "id, session_id, after_seq, COALESCE(summary, ''), COALESCE(created, '')"
@@ -159,7 +161,7 @@ func (s *Store) CharsSinceCompaction(ctx context.Context, sessionID int64) (int6
 	}
 	n, overflow, err := charsSince(ctx, db, info, sessionID)
 	if err == nil && overflow {
-		err = fmt.Errorf("%w: %s", ErrDamaged, sessionAgg{overflow: true}.damage())
+		err = fmt.Errorf("%w: %s", ErrDamaged, listcache.Agg{Overflow: true}.Damage())
 	}
 	return n, wrapChars(sessionID, classify(err))
 }
@@ -172,16 +174,16 @@ func wrapChars(id int64, err error) error {
 }
 
 // charsSince computes CharsSinceCompaction within q; overflow reports
-// char_len values too large to add up (see charSum).
+// char_len values too large to add up (see listcache.CharSum).
 func charsSince(ctx context.Context, q querier, info *schemaInfo, sessionID int64) (n int64, overflow bool, err error) {
 	c, err := latestCompaction(ctx, q, info, sessionID)
 	if err != nil {
 		return 0, false, err
 	}
 	if c == nil {
-		return sumCharsAfter(ctx, q, sessionID, 0, false)
+		return listcache.SumCharsAfter(ctx, q, sessionID, 0, false)
 	}
-	return sumCharsAfter(ctx, q, sessionID, c.AfterSeq, true)
+	return listcache.SumCharsAfter(ctx, q, sessionID, c.AfterSeq, true)
 }
 
 // BuildContext is AZUREAL's build_context (spec §6.1): the latest

@@ -206,29 +206,6 @@ func headerPage(ctx context.Context, q querier, b *[100]byte) error {
 	return nil
 }
 
-// fileStamp is what the header says about the file's version: SQLite's
-// file change counter and the size in pages. In rollback-journal mode,
-// AZUREAL's and Lazuli's, every write transaction increments the counter,
-// so an equal stamp means an unchanged file. trusted is false when the
-// counter need not change (WAL mode) or the size field is stale.
-type fileStamp struct {
-	counter, pages uint32
-	trusted        bool
-}
-
-// stamp returns the header's fileStamp.
-func (h dbHeader) stamp() fileStamp {
-	be := binary.BigEndian
-	st := fileStamp{counter: be.Uint32(h.b[24:]), pages: be.Uint32(h.b[28:])}
-	st.trusted = h.b[18] == 1 && h.b[19] == 1 && st.pages > 0 && st.counter == be.Uint32(h.b[92:])
-	return st
-}
-
-// same reports whether two stamps prove the file unchanged.
-func (st fileStamp) same(o fileStamp) bool {
-	return st.trusted && o.trusted && st == o
-}
-
 // checkLength reports a file that is shorter than its header says: a
 // truncated copy, for example. It is the part of PRAGMA quick_check that
 // Open can afford; the full check runs before the first write (see

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/store/listcache"
 )
 
 // Environment of the helper process (see helperMain).
@@ -182,7 +184,7 @@ func TestFileStamp(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
-	stamp := func() fileStamp {
+	stamp := func() listcache.Stamp {
 		t.Helper()
 		db, _, err := s.reader(ctx)
 		if err != nil {
@@ -192,23 +194,23 @@ func TestFileStamp(t *testing.T) {
 		if err := headerPage(ctx, db, &h.b); err != nil {
 			t.Fatal(err)
 		}
-		return h.stamp()
+		return listcache.StampOf(&h.b)
 	}
 	before := stamp()
-	if !before.trusted {
+	if !before.Trusted {
 		t.Fatalf("stamp of a rollback-journal store = %+v, want trusted", before)
 	}
 	mustLoad(t, s, sess.ID)
 	if _, err := s.ListSessions(ctx, ""); err != nil {
 		t.Fatal(err)
 	}
-	if got := stamp(); !got.same(before) {
+	if got := stamp(); !got.Same(before) {
 		t.Fatalf("reading changed the stamp: %+v → %+v", before, got)
 	}
 	if err := s.RenameSession(ctx, sess.ID, "renamed"); err != nil {
 		t.Fatal(err)
 	}
-	if got := stamp(); got.same(before) {
+	if got := stamp(); got.Same(before) {
 		t.Fatalf("a write left the stamp as it was: %+v", got)
 	}
 }

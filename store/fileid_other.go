@@ -12,5 +12,5 @@ func fileIDOf(path string) (id fileID, ok bool) {
 	if err != nil {
 		return fileID{}, false
 	}
-	return fileID{size: fi.Size(), mtime: fi.ModTime().UnixNano()}, true
+	return fileID{Size: fi.Size(), MTime: fi.ModTime().UnixNano()}, true
 }

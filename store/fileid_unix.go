@@ -15,9 +15,9 @@ func fileIDOf(path string) (id fileID, ok bool) {
 	if err != nil {
 		return fileID{}, false
 	}
-	id = fileID{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+	id = fileID{Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		id.dev, id.ino = uint64(st.Dev), uint64(st.Ino) //nolint:unconvert // their types differ by platform
+		id.Dev, id.Ino = uint64(st.Dev), uint64(st.Ino) //nolint:unconvert // their types differ by platform
 	}
 	return id, true
 }

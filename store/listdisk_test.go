@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/lazuli-app/lazuli/store/listcache"
 )
 
 // useCacheDir points Stores opened from now on to dir for their caches.
@@ -42,7 +44,7 @@ func listWith(t *testing.T, path string, open func(context.Context, string, ...O
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return list, s.list.counted
+	return list, s.list.Counted()
 }
 
 // listFresh lists the store at path like a first run: with an empty cache.
@@ -73,6 +75,14 @@ func fillListStore(t *testing.T, s *Store, seed uint64, sessions int) {
 				t.Fatal(err)
 			}
 		}
+	}
+}
+
+// TestListCacheReadsCharLenAsLoads: the counts add up char_len as a load
+// reads it, or a session's list entry and its load would disagree.
+func TestListCacheReadsCharLenAsLoads(t *testing.T) {
+	if listcache.CharLenColumn != charLenColumn {
+		t.Errorf("listcache.CharLenColumn = %q, want charLenColumn %q", listcache.CharLenColumn, charLenColumn)
 	}
 }
 
@@ -223,13 +233,10 @@ func TestListCacheSameStamp(t *testing.T) {
 	path := filepath.Join(dir, "sessions.azs")
 	copyFile(t, a.Path(), path)
 	listWith(t, path, Open)
-	st, err := newListDisk(path).read()
-	if err != nil {
-		t.Fatal(err)
-	}
+	saved := fileStampOf(t, path) // as the cache file records it
 	copyFile(t, b, path)
-	if stamp := fileStampOf(t, path); !stamp.same(st.stamp) {
-		t.Fatalf("stamps differ (%+v, %+v): the test does not test what it should", stamp, st.stamp)
+	if stamp := fileStampOf(t, path); !stamp.Same(saved) {
+		t.Fatalf("stamps differ (%+v, %+v): the test does not test what it should", stamp, saved)
 	}
 	got, counted := listWith(t, path, Open)
 	if want := listFresh(t, path); !reflect.DeepEqual(got, want) || counted != 1 {
@@ -237,7 +244,7 @@ func TestListCacheSameStamp(t *testing.T) {
 	}
 }
 
-func fileStampOf(t *testing.T, path string) fileStamp {
+func fileStampOf(t *testing.T, path string) listcache.Stamp {
 	t.Helper()
 	s, err := OpenReadOnly(context.Background(), path)
 	if err != nil {
@@ -252,7 +259,7 @@ func fileStampOf(t *testing.T, path string) fileStamp {
 	if err := headerPage(context.Background(), db, &h.b); err != nil {
 		t.Fatal(err)
 	}
-	return h.stamp()
+	return listcache.StampOf(&h.b)
 }
 
 // TestListCacheBadFile checks that a damaged, truncated or foreign cache
@@ -270,7 +277,7 @@ func TestListCacheBadFile(t *testing.T) {
 	}
 	flipped := bytes.Clone(good)
 	flipped[len(flipped)/2] ^= 0x10
-	newer := append([]byte(listMagic), 2) // version 2
+	newer := append(bytes.Clone(good[:bytes.IndexByte(good, '\n')+1]), 2) // the magic string, version 2, nothing more
 	tests := map[string][]byte{
 		"Empty":     {},
 		"Garbage":   []byte("not a list cache at all, but long enough to look like one"),
@@ -339,43 +346,6 @@ func TestListCacheKeepsStoreUnchanged(t *testing.T) {
 	}
 }
 
-// TestListStateRoundTrip encodes and decodes a state.
-func TestListStateRoundTrip(t *testing.T) {
-	st := listState{
-		stamp:    fileStamp{counter: 77, pages: 1 << 31, trusted: true},
-		sessions: []sessionKey{{1, "2025-01-01 10:00:00"}, {3, ""}, {1 << 40, "x"}},
-		last:     eventKey{session: 3, seq: -2, charLen: 1 << 50},
-		lastID:   99, total: 12,
-		aggs: map[int64]sessionAgg{
-			1: {count: 5, msgs: 2, maxID: 97, chars: 1234, afterSeq: 3, compacted: true},
-			3: {count: 7, msgs: 0, maxID: 99, chars: -1},
-			8: {afterSeq: 4, compacted: true}, // a compaction without events
-		},
-	}
-	got, err := decodeListState(st.encode())
-	if err != nil || !reflect.DeepEqual(*got, st) {
-		t.Fatalf("decode(encode(%+v)) = %+v, %v", st, got, err)
-	}
-}
-
-// FuzzDecodeListState checks that no cache file content crashes the
-// decoder, and that what it accepts encodes back to the same bytes.
-func FuzzDecodeListState(f *testing.F) {
-	st := listState{sessions: []sessionKey{{1, "a"}}, lastID: 3, total: 3,
-		aggs: map[int64]sessionAgg{1: {count: 3, maxID: 3, chars: 10}}}
-	f.Add(st.encode())
-	f.Add([]byte(listMagic))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		got, err := decodeListState(data)
-		if err != nil {
-			return
-		}
-		if again := got.encode(); !bytes.Equal(again, data) {
-			t.Fatalf("accepted %q, which encodes back as %q", data, again)
-		}
-	})
-}
-
 // TestListCacheSavePolicy checks when a Store rewrites the cache file: after
 // a full count, after refreshes only once enough rows were folded in and
 // not too soon after the last save, and at the next list after a delete.
@@ -391,7 +361,7 @@ func TestListCacheSavePolicy(t *testing.T) {
 		if _, err := s.ListSessions(ctx, ""); err != nil {
 			t.Fatal(err)
 		}
-		s.list.disk.wait()
+		s.list.Wait()
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
@@ -403,15 +373,15 @@ func TestListCacheSavePolicy(t *testing.T) {
 	if now := saved(); !bytes.Equal(now, first) {
 		t.Error("a refresh of 10 rows rewrote the cache file")
 	}
-	mustAppend(t, writer, 2, newBenchGen(63).events(listSaveRows)...)
-	s.list.savedAt = time.Now() // however long the appends took on a busy machine
+	mustAppend(t, writer, 2, newBenchGen(63).events(listcache.SaveRows)...)
+	s.list.MarkSaved(time.Now()) // however long the appends took on a busy machine
 	if now := saved(); !bytes.Equal(now, first) {
-		t.Errorf("a refresh rewrote the cache file less than %v after the last save", listSaveEvery)
+		t.Errorf("a refresh rewrote the cache file less than %v after the last save", listcache.SaveEvery)
 	}
-	s.list.savedAt = time.Now().Add(-listSaveEvery)
+	s.list.MarkSaved(time.Now().Add(-listcache.SaveEvery))
 	second := saved()
 	if bytes.Equal(second, first) {
-		t.Fatalf("a refresh of %d rows, %v after the last save, did not rewrite the cache file", listSaveRows+10, listSaveEvery)
+		t.Fatalf("a refresh of %d rows, %v after the last save, did not rewrite the cache file", listcache.SaveRows+10, listcache.SaveEvery)
 	}
 	if err := s.DeleteSession(ctx, 3); err != nil {
 		t.Fatal(err)
@@ -422,45 +392,6 @@ func TestListCacheSavePolicy(t *testing.T) {
 	got, counted := listWith(t, s.Path(), Open)
 	if want := listFresh(t, s.Path()); !reflect.DeepEqual(got, want) || counted != 0 {
 		t.Errorf("list from the saved counts (%d full counts) differs from a full count:\n%+v\n%+v", counted, got, want)
-	}
-}
-
-// TestListCachePrune checks that a Store's first save removes cache files
-// not written for listKeep and stale temporary files, and nothing else.
-func TestListCachePrune(t *testing.T) {
-	useCacheDir(t, t.TempDir())
-	s := mustOpen(t)
-	fillListStore(t, s, 71, 3)
-	dir := filepath.Dir(listFile(t, s.Path()))
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	now := time.Now()
-	files := map[string]struct {
-		age  time.Duration
-		kept bool
-	}{
-		"old.list":       {listKeep + time.Hour, false},
-		"recent.list":    {listKeep - time.Hour, true},
-		"x.list.123.tmp": {listTmpKeep + time.Minute, false},
-		"y.list.456.tmp": {time.Minute, true},
-		"notes.txt":      {listKeep * 2, true},
-	}
-	for name, f := range files {
-		path := filepath.Join(dir, name)
-		writeFile(t, path, []byte("x"))
-		if err := os.Chtimes(path, now.Add(-f.age), now.Add(-f.age)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	listWith(t, s.Path(), Open)
-	for name, f := range files {
-		if _, err := os.Stat(filepath.Join(dir, name)); (err == nil) != f.kept {
-			t.Errorf("%s (%v old): kept %v, want %v", name, f.age, err == nil, f.kept)
-		}
-	}
-	if _, err := os.Stat(listFile(t, s.Path())); err != nil {
-		t.Errorf("the store's own cache file: %v", err)
 	}
 }
 
@@ -488,8 +419,8 @@ func TestListSessionsQuick(t *testing.T) {
 		if err != nil || complete != wantComplete {
 			t.Fatalf("ListSessionsQuick: complete %v, %v; want complete %v", complete, err, wantComplete)
 		}
-		if st.list.counted != 0 {
-			t.Errorf("ListSessionsQuick counted %d times", st.list.counted)
+		if st.list.Counted() != 0 {
+			t.Errorf("ListSessionsQuick counted %d times", st.list.Counted())
 		}
 		if !complete { // the same Store lists fully next, and then has the counts
 			if _, err := st.ListSessions(ctx, ""); err != nil {

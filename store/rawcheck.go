@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/lazuli-app/lazuli/store/listcache"
 )
 
 // ErrRefused reports a session from elsewhere (a teammate's, through the
@@ -99,7 +101,7 @@ func CheckRaw(r RawSession) error {
 			return refuse("has char_len %d, but its event's size is %d", e.CharLen, n)
 		}
 		var over bool
-		if chars, over = charSum(float64(chars) + float64(e.CharLen)); over {
+		if chars, over = listcache.CharSum(float64(chars) + float64(e.CharLen)); over {
 			return refuse("brings the char_len values past what adds up")
 		}
 	}

@@ -9,7 +9,7 @@ package store
 // looks at the file (see fileID) before each read: when it changed in a
 // way this Store did not make, the idle connections, and their caches, are
 // closed, and the next read starts afresh. The counts ListSessions keeps
-// prove their rows on their own (see contentProof).
+// prove their rows on their own (see listcache's contentProof).
 
 // followFile closes the idle connections of the read and write pools when
 // the file changed since the Store last looked: before every read (reader)

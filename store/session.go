@@ -1,6 +1,10 @@
 package store
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/lazuli-app/lazuli/store/listcache"
+)
 
 // Session is one row of the sessions table with the aggregates AZUREAL's
 // list_sessions computes.
@@ -41,8 +45,8 @@ type Session struct {
 }
 
 // setDamage records the damage the counts a found.
-func (s *Session) setDamage(a sessionAgg) {
-	if s.Damage = a.damage(); a.overflow {
+func (s *Session) setDamage(a listcache.Agg) {
+	if s.Damage = a.Damage(); a.Overflow {
 		s.CharsSinceCompaction = -1
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/lazuli-app/lazuli/store/listcache"
 )
 
 // sessionColumns returns the SELECT list for the sessions table, reading a
@@ -55,7 +57,7 @@ func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 // highest id. Each carries its event, message and since-compaction counts.
 // The counts come from an incremental cache, so repeated calls cost about a
 // millisecond per thousand sessions. A Store's first call starts from the
-// counts saved in Lazuli's cache folder (listdisk.go) once they check out
+// counts saved in Lazuli's cache folder (listcache) once they check out
 // against the file; without them it counts the whole events table, on two
 // connections.
 func (s *Store) ListSessions(ctx context.Context, worktree string) ([]Session, error) {
@@ -68,7 +70,7 @@ func (s *Store) ListSessions(ctx context.Context, worktree string) ([]Session, e
 		return nil, wrapList(classify(err))
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only transaction
-	aggs, err := s.list.snapshot(ctx, tx, info, s.helper())
+	aggs, err := s.list.Snapshot(ctx, tx, info.hasTable("compactions"), s.helper())
 	if err != nil {
 		return nil, wrapList(formatOrErr(s.path, err)) // Open does not read every page
 	}
@@ -81,8 +83,8 @@ func (s *Store) ListSessions(ctx context.Context, worktree string) ([]Session, e
 	}
 	for i := range list {
 		a := aggs[list[i].ID]
-		list[i].EventCount, list[i].MessageCount = a.count, a.msgs
-		list[i].CharsSinceCompaction, list[i].LastEventID = a.chars, a.maxID
+		list[i].EventCount, list[i].MessageCount = a.Count, a.Msgs
+		list[i].CharsSinceCompaction, list[i].LastEventID = a.Chars, a.MaxID
 		list[i].setDamage(a)
 	}
 	sortList(list)
@@ -132,7 +134,7 @@ func (s *Store) listUncounted(ctx context.Context, db *sql.DB, info *schemaInfo,
 		return nil, false, err
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only transaction
-	if s.list.cached(ctx, tx) {
+	if s.list.Cached(ctx, tx) {
 		return nil, true, nil
 	}
 	list, err := querySessions(ctx, tx, info, worktree)
@@ -230,14 +232,14 @@ func (s *Store) getSession(ctx context.Context, id int64) (Session, error) {
 	if err != nil {
 		return Session{}, classify(err)
 	}
-	var a sessionAgg
+	var a listcache.Agg
 	err = tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(kind IN ('UserMessage', 'AssistantText')), 0),
 		COALESCE(MAX(id), 0), COALESCE(SUM(typeof(seq) != 'integer'), 0) FROM events WHERE session_id = ?`, id).
-		Scan(&sess.EventCount, &sess.MessageCount, &sess.LastEventID, &a.badSeqs)
+		Scan(&sess.EventCount, &sess.MessageCount, &sess.LastEventID, &a.BadSeqs)
 	if err != nil {
 		return Session{}, classify(err)
 	}
-	sess.CharsSinceCompaction, a.overflow, err = charsSince(ctx, tx, info, id)
+	sess.CharsSinceCompaction, a.Overflow, err = charsSince(ctx, tx, info, id)
 	sess.setDamage(a)
 	if err != nil {
 		return sess, classify(err)
@@ -339,10 +341,10 @@ func requireRow(res sql.Result) error {
 // leftovers would attach to the next session; the delete fails rather than
 // leave any. Unlike AZUREAL it does not VACUUM.
 func (s *Store) DeleteSession(ctx context.Context, id int64) error {
-	s.list.mu.Lock() // keep the list cache in step with the delete
-	defer s.list.mu.Unlock()
+	s.list.Lock() // keep the list cache in step with the delete
+	defer s.list.Unlock()
 	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
-		return s.list.deleting(ctx, tx, id, func() error {
+		return s.list.Deleting(ctx, tx, id, func() error {
 			res, err := tx.ExecContext(ctx, "DELETE FROM sessions WHERE id = ?", id)
 			if err != nil {
 				return err

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/lazuli-app/lazuli/store/listcache"
 )
 
 // DefaultBusyTimeout is how long an operation waits for a lock held by
@@ -62,10 +64,10 @@ func WithFirstWrite(fn func()) Option {
 // by multiple goroutines. The file is opened lazily for writing: nothing is
 // created or modified until the first write.
 type Store struct {
-	file                // the file's read and write pools (see file)
-	eventRows           // event rows decoded and encoded, and recent loads kept (see eventRows)
-	list      listCache // per-session counts for ListSessions
-	unread    unreadLog // rows loads left out as unreadable (see Unreadable)
+	file                       // the file's read and write pools (see file)
+	eventRows                  // event rows decoded and encoded, and recent loads kept (see eventRows)
+	list      *listcache.Cache // per-session counts for ListSessions
+	unread    unreadLog        // rows loads left out as unreadable (see Unreadable)
 }
 
 // eventRows turns event rows into events and back: the zstd codec with its
@@ -199,7 +201,7 @@ func newStore(path string, readOnly bool, opts []Option) (*Store, error) {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	s := &Store{file: file{path: abs, readOnly: readOnly, opts: o}, eventRows: eventRows{codec: c}}
-	s.list.disk = newListDisk(abs)
+	s.list = listcache.New(storeFile(abs), listCacheFile(abs))
 	return s, nil
 }
 
@@ -211,7 +213,7 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.closed = true
-	s.list.disk.close() // waits for a cache file write under way
+	s.list.Close() // waits for a cache file write under way
 	s.codec.close()
 	s.decoders.close()
 	s.encoders.close()

@@ -1,4 +1,4 @@
-package store
+package listcache
 
 import (
 	"bytes"
@@ -18,11 +18,12 @@ import (
 )
 
 // The counts ListSessions reports are kept on disk between runs, in
-// Lazuli's cache folder (CacheDir()/list/CacheKey(path).list), not in the
+// Lazuli's cache folder (store.CacheDir()/list/store.CacheKey(path).list,
+// the file New is given), not in the
 // user's file: no index of AZUREAL's schema covers them, and its schema
 // must stay as it is. A Store's first list loads them and checks them
 // against the file inside its read transaction before trusting them (see
-// listCache.load); the incremental refresh then folds in what changed since.
+// Cache.load); the incremental refresh then folds in what changed since.
 // Anything doubtful, a damaged cache file included, means a full recount,
 // which writes the file anew. Nothing here is needed for correctness:
 // deleting the folder only costs one full count per store.
@@ -41,14 +42,14 @@ const listMaxFile = 64 << 20
 // listState is what the cache file holds: the counts, and the facts of the
 // file they were counted in, all read in one transaction.
 type listState struct {
-	stamp    fileStamp    // the header's change counter and page count
-	file     fileID       // the file's inode, size and mtime
+	stamp    Stamp        // the header's change counter and page count
+	file     FileID       // the file's inode, size and mtime
 	sessions []sessionKey // every sessions row, in id order
 	last     eventKey     // the row at lastID (zero when lastID is 0)
 	lastID   int64
 	total    int64
 	proof    contentProof // of the rows up to lastID
-	aggs     map[int64]sessionAgg
+	aggs     map[int64]Agg
 }
 
 // sessionKey identifies a sessions row: ids can be reused, created tells
@@ -61,22 +62,22 @@ type sessionKey struct {
 // eventKey is what identifies an events row besides its id.
 type eventKey struct{ session, seq, charLen int64 }
 
-// readFacts reads the file's facts for a listState in q's transaction.
-func readFacts(ctx context.Context, q querier, lastID int64) (fileStamp, []sessionKey, eventKey, error) {
-	var h dbHeader
-	if err := headerPage(ctx, q, &h.b); err != nil {
-		return fileStamp{}, nil, eventKey{}, err
+// readFacts reads the facts of f for a listState in q's transaction.
+func readFacts(ctx context.Context, q Querier, f File, lastID int64) (Stamp, []sessionKey, eventKey, error) {
+	h, err := f.Header(ctx, q)
+	if err != nil {
+		return Stamp{}, nil, eventKey{}, err
 	}
 	keys, err := sessionKeys(ctx, q)
 	if err != nil {
-		return fileStamp{}, nil, eventKey{}, err
+		return Stamp{}, nil, eventKey{}, err
 	}
 	last, err := eventAt(ctx, q, lastID)
-	return h.stamp(), keys, last, err
+	return StampOf(&h), keys, last, err
 }
 
 // sessionKeys returns every sessions row's key, in id order.
-func sessionKeys(ctx context.Context, q querier) ([]sessionKey, error) {
+func sessionKeys(ctx context.Context, q Querier) ([]sessionKey, error) {
 	rows, err := q.QueryContext(ctx, "SELECT id, COALESCE(CAST(created AS TEXT), '') FROM sessions ORDER BY id")
 	if err != nil {
 		return nil, err
@@ -95,12 +96,12 @@ func sessionKeys(ctx context.Context, q querier) ([]sessionKey, error) {
 
 // eventAt returns the key of the events row with the given id; zero for
 // id 0, and errNoEvent when there is no such row.
-func eventAt(ctx context.Context, q querier, id int64) (eventKey, error) {
+func eventAt(ctx context.Context, q Querier, id int64) (eventKey, error) {
 	var k eventKey
 	if id == 0 {
 		return k, nil
 	}
-	err := q.QueryRowContext(ctx, "SELECT COALESCE(session_id, 0), COALESCE(seq, 0), "+charLenColumn+" FROM events WHERE id = ?", id).Scan(&k.session, &k.seq, &k.charLen)
+	err := q.QueryRowContext(ctx, "SELECT COALESCE(session_id, 0), COALESCE(seq, 0), "+CharLenColumn+" FROM events WHERE id = ?", id).Scan(&k.session, &k.seq, &k.charLen)
 	if err == nil {
 		return k, nil
 	}
@@ -133,13 +134,13 @@ func keptSessions(old, now []sessionKey) bool {
 func (st *listState) encode() []byte {
 	b := append(make([]byte, 0, 64+len(st.sessions)*32+len(st.aggs)*24), listMagic...)
 	b = binary.AppendUvarint(b, listFileVersion)
-	b = binary.AppendUvarint(b, uint64(st.stamp.counter))
-	b = binary.AppendUvarint(b, uint64(st.stamp.pages))
-	b = appendBool(b, st.stamp.trusted)
-	b = binary.AppendUvarint(b, st.file.dev)
-	b = binary.AppendUvarint(b, st.file.ino)
-	b = binary.AppendVarint(b, st.file.size)
-	b = binary.AppendVarint(b, st.file.mtime)
+	b = binary.AppendUvarint(b, uint64(st.stamp.Counter))
+	b = binary.AppendUvarint(b, uint64(st.stamp.Pages))
+	b = appendBool(b, st.stamp.Trusted)
+	b = binary.AppendUvarint(b, st.file.Dev)
+	b = binary.AppendUvarint(b, st.file.Ino)
+	b = binary.AppendVarint(b, st.file.Size)
+	b = binary.AppendVarint(b, st.file.MTime)
 	b = append(b, st.proof[:]...)
 	b = binary.AppendVarint(b, st.lastID)
 	b = binary.AppendVarint(b, st.total)
@@ -155,11 +156,11 @@ func (st *listState) encode() []byte {
 	b = binary.AppendUvarint(b, uint64(len(st.aggs)))
 	for _, id := range slices.Sorted(maps.Keys(st.aggs)) {
 		a := st.aggs[id]
-		for _, v := range []int64{id, a.count, a.msgs, a.maxID, a.chars, a.afterSeq, a.badSeqs} {
+		for _, v := range []int64{id, a.Count, a.Msgs, a.MaxID, a.Chars, a.AfterSeq, a.BadSeqs} {
 			b = binary.AppendVarint(b, v)
 		}
-		b = appendBool(b, a.compacted)
-		b = appendBool(b, a.overflow)
+		b = appendBool(b, a.Compacted)
+		b = appendBool(b, a.Overflow)
 	}
 	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 }
@@ -188,8 +189,8 @@ func decodeListState(data []byte) (*listState, error) {
 	if r.uint() != listFileVersion {
 		return nil, errBadListFile
 	}
-	st := &listState{stamp: fileStamp{counter: uint32(r.uint()), pages: uint32(r.uint()), trusted: r.bool()}}
-	st.file = fileID{dev: r.uint(), ino: r.uint(), size: r.int(), mtime: r.int()}
+	st := &listState{stamp: Stamp{Counter: uint32(r.uint()), Pages: uint32(r.uint()), Trusted: r.bool()}}
+	st.file = FileID{Dev: r.uint(), Ino: r.uint(), Size: r.int(), MTime: r.int()}
 	r.bytes(st.proof[:])
 	st.lastID, st.total = r.int(), r.int()
 	st.last = eventKey{session: r.int(), seq: r.int(), charLen: r.int()}
@@ -203,11 +204,11 @@ func decodeListState(data []byte) (*listState, error) {
 		st.sessions = append(st.sessions, k)
 	}
 	n = r.count(9)
-	st.aggs = make(map[int64]sessionAgg, n)
+	st.aggs = make(map[int64]Agg, n)
 	for range n {
 		id := r.int()
-		st.aggs[id] = sessionAgg{count: r.int(), msgs: r.int(), maxID: r.int(), chars: r.int(), afterSeq: r.int(),
-			badSeqs: r.int(), compacted: r.bool(), overflow: r.bool()}
+		st.aggs[id] = Agg{Count: r.int(), Msgs: r.int(), MaxID: r.int(), Chars: r.int(), AfterSeq: r.int(),
+			BadSeqs: r.int(), Compacted: r.bool(), Overflow: r.bool()}
 	}
 	if r.err != nil || len(r.b) != 0 || len(st.aggs) != n {
 		return nil, errBadListFile
@@ -290,8 +291,7 @@ func (r *listReader) count(size int) int {
 // listDisk reads and writes one Store's cache file. Writes run in the
 // background, one at a time, newest content last; Close waits for them.
 type listDisk struct {
-	file  string // "" when there is no cache folder
-	store string // the store file's absolute path
+	file string // "" when there is no cache folder
 
 	wg      sync.WaitGroup
 	mu      sync.Mutex // guards the fields below
@@ -301,13 +301,10 @@ type listDisk struct {
 	closed  bool
 }
 
-// newListDisk returns the cache file of the store at path.
-func newListDisk(path string) *listDisk {
-	dir, err := CacheDir()
-	if err != nil {
-		return &listDisk{store: path} // no cache folder: every first list counts
-	}
-	return &listDisk{file: filepath.Join(dir, "list", CacheKey(path)+".list"), store: path}
+// newListDisk returns the cache file at file; "" is none (no cache
+// folder: every first list counts).
+func newListDisk(file string) *listDisk {
+	return &listDisk{file: file}
 }
 
 // enabled reports whether there is a cache file to use; d may be nil.

@@ -1,4 +1,4 @@
-package store
+package listcache
 
 import (
 	"context"
@@ -6,13 +6,37 @@ import (
 	"encoding/binary"
 )
 
-// fileID is what the file system says about a store file. Together with
-// the header's fileStamp it tells an unchanged file from one that was
+// FileID is what the file system says about a store file. Together with
+// the header's Stamp it tells an unchanged file from one that was
 // written, or replaced by a copy of another store (which may have the same
 // change counter, page count, sessions and last row).
-type fileID struct {
-	dev, ino    uint64
-	size, mtime int64 // mtime in nanoseconds
+type FileID struct {
+	Dev, Ino    uint64
+	Size, MTime int64 // MTime in nanoseconds
+}
+
+// Stamp is what the header says about the file's version: SQLite's
+// file change counter and the size in pages. In rollback-journal mode,
+// AZUREAL's and Lazuli's, every write transaction increments the counter,
+// so an equal stamp means an unchanged file. Trusted is false when the
+// counter need not change (WAL mode) or the size field is stale.
+type Stamp struct {
+	Counter, Pages uint32
+	Trusted        bool
+}
+
+// StampOf returns the Stamp of a database header
+// (https://sqlite.org/fileformat.html#the_database_header).
+func StampOf(h *[100]byte) Stamp {
+	be := binary.BigEndian
+	st := Stamp{Counter: be.Uint32(h[24:]), Pages: be.Uint32(h[28:])}
+	st.Trusted = h[18] == 1 && h[19] == 1 && st.Pages > 0 && st.Counter == be.Uint32(h[92:])
+	return st
+}
+
+// Same reports whether two stamps prove the file unchanged.
+func (st Stamp) Same(o Stamp) bool {
+	return st.Trusted && o.Trusted && st == o
 }
 
 // The rows a contentProof samples: spread evenly over the ids counted, and
@@ -33,7 +57,7 @@ type contentProof [16]byte
 
 // proveContent returns the contentProof of the rows up to lastID, in q's
 // transaction.
-func proveContent(ctx context.Context, q querier, lastID int64) (contentProof, error) {
+func proveContent(ctx context.Context, q Querier, lastID int64) (contentProof, error) {
 	h := sha256.New()
 	var num [8]byte
 	add := func(query string, args ...any) error {

@@ -1,4 +1,4 @@
-package store
+package listcache
 
 import (
 	"context"
@@ -8,20 +8,20 @@ import (
 )
 
 // A full count (the first ListSessions of a Store that has no usable saved
-// counts, see listdisk.go) has to visit every row of the events table: the
+// counts, see disk.go) has to visit every row of the events table: the
 // message count needs each row's kind and the char sum its char_len, and
 // no index of AZUREAL's schema holds them. Reading the rows
 // into Go costs about a microsecond each, so SQLite aggregates them
 // instead, through the index on events(session_id, seq), which yields the
 // rows grouped by session without a sort. The work is split in two halves
-// by session id, the second on a helper connection (see Store.helper), so
-// that both cores count.
+// by session id, the second on a helper connection (the aux pool the
+// store passes to Snapshot), so that both cores count.
 
 // sessionTotals is what the aggregate query returns for one session.
 type sessionTotals struct {
 	count, msgs, maxID, chars int64 // chars: the char_len of every row, added up
 	badSeqs                   int64 // rows whose seq is not an integer
-	overflow                  bool  // chars is too large to be true (see charSum)
+	overflow                  bool  // chars is too large to be true (see CharSum)
 }
 
 // afterChars is the char sum of a compacted session after its compaction.
@@ -37,7 +37,7 @@ type half struct {
 }
 
 // aggregateQuery totals the rows of the sessions in a range of ids. The
-// chars are a TOTAL (see charSum), which unlike SUM never fails: two
+// chars are a TOTAL (see CharSum), which unlike SUM never fails: two
 // absurd char_len values in one session (2^63-1 each) must not make the
 // whole list fail. The CASE counts what kind IN ('UserMessage',
 // 'AssistantText') does, a fifth faster: SQLite tests an IN list through a
@@ -53,15 +53,21 @@ const afterCharsQuery = `SELECT c.session_id, c.after_seq,
 	(SELECT ` + charTotal + ` FROM events WHERE session_id = c.session_id AND seq > c.after_seq)
 	FROM (SELECT session_id, MAX(after_seq) AS after_seq FROM compactions GROUP BY session_id) AS c`
 
-// charTotal adds up the char_len of rows as a load reports each (see
-// charLenColumn), in a float, which SQLite adds exactly while the total is
-// below 2^53 (a store of 8 PB of text); charSum makes it an integer.
-const charTotal = "TOTAL(" + charLenColumn + ")"
+// CharLenColumn is char_len as a load reports it: the integer value of any
+// storage class, 0 for NULL or text that is not a number. It is the store's
+// charLenColumn (a store test holds them equal): the counts must add up
+// what a load of the session reports.
+const CharLenColumn = "COALESCE(CAST(char_len AS INTEGER), 0)"
 
-// charSum returns a charTotal as an integer; overflow is true when it is
+// charTotal adds up the char_len of rows as a load reports each (see
+// CharLenColumn), in a float, which SQLite adds exactly while the total is
+// below 2^53 (a store of 8 PB of text); CharSum makes it an integer.
+const charTotal = "TOTAL(" + CharLenColumn + ")"
+
+// CharSum returns a charTotal as an integer; overflow is true when it is
 // 2^53 or more either way, which no real session reaches: char_len values
 // that large are damage, and AZUREAL's SUM fails on them.
-func charSum(total float64) (n int64, overflow bool) {
+func CharSum(total float64) (n int64, overflow bool) {
 	if total >= 1<<53 || total <= -(1<<53) {
 		return 0, true
 	}
@@ -72,7 +78,7 @@ func charSum(total float64) (n int64, overflow bool) {
 // totalling half of the sessions. It reports false when the queries do not
 // agree (rows of no session: a NULL session_id) and the counts must be
 // made in Go instead.
-func (c *listCache) rebuildSQL(ctx context.Context, q querier, info *schemaInfo, comps map[int64]int64, aux *sql.DB) (bool, error) {
+func (c *Cache) rebuildSQL(ctx context.Context, q Querier, compactions bool, comps map[int64]int64, aux *sql.DB) (bool, error) {
 	mid, err := medianSession(ctx, q)
 	if err != nil {
 		return false, err
@@ -86,7 +92,7 @@ func (c *listCache) rebuildSQL(ctx context.Context, q querier, info *schemaInfo,
 	lower := totalsOf(ctx, q, math.MinInt64, mid)
 	var after map[int64]afterChars
 	if lower.err == nil {
-		after, lower.err = charsAfterCompactions(ctx, q, info)
+		after, lower.err = charsAfterCompactions(ctx, q, compactions)
 	}
 	up := <-upper
 	if lower.err != nil {
@@ -112,16 +118,16 @@ func (c *listCache) rebuildSQL(ctx context.Context, q querier, info *schemaInfo,
 	if !sameAfter(after, comps) {
 		return false, nil
 	}
-	aggs := make(map[int64]sessionAgg, len(lower.totals)+len(up.totals)+len(after))
+	aggs := make(map[int64]Agg, len(lower.totals)+len(up.totals)+len(after))
 	for _, h := range []half{lower, up} {
 		for id, t := range h.totals {
-			aggs[id] = sessionAgg{count: t.count, msgs: t.msgs, maxID: t.maxID, chars: t.chars,
-				badSeqs: t.badSeqs, overflow: t.overflow}
+			aggs[id] = Agg{Count: t.count, Msgs: t.msgs, MaxID: t.maxID, Chars: t.chars,
+				BadSeqs: t.badSeqs, Overflow: t.overflow}
 		}
 	}
 	for id, ac := range after {
 		a := aggs[id]
-		a.afterSeq, a.compacted, a.chars, a.overflow = ac.afterSeq, true, ac.chars, ac.overflow
+		a.AfterSeq, a.Compacted, a.Chars, a.Overflow = ac.afterSeq, true, ac.chars, ac.overflow
 		aggs[id] = a
 	}
 	c.aggs, c.lastID, c.total, c.valid = aggs, wantMax, wantCount, true
@@ -132,7 +138,7 @@ func (c *listCache) rebuildSQL(ctx context.Context, q querier, info *schemaInfo,
 var errNoHelper = errors.New("no helper connection")
 
 // medianSession returns the id that splits the sessions in two halves.
-func medianSession(ctx context.Context, q querier) (int64, error) {
+func medianSession(ctx context.Context, q Querier) (int64, error) {
 	var mid sql.NullInt64
 	err := q.QueryRowContext(ctx, "SELECT id FROM sessions ORDER BY id LIMIT 1 OFFSET (SELECT COUNT(*) / 2 FROM sessions)").Scan(&mid)
 	if err != nil && err != sql.ErrNoRows {
@@ -156,7 +162,7 @@ func upperHalf(ctx context.Context, aux *sql.DB, mid int64) half {
 }
 
 // totalsOf totals the sessions with lo < id ≤ hi.
-func totalsOf(ctx context.Context, q querier, lo, hi int64) half {
+func totalsOf(ctx context.Context, q Querier, lo, hi int64) half {
 	h := half{totals: map[int64]sessionTotals{}}
 	rows, err := q.QueryContext(ctx, aggregateQuery, lo, hi)
 	if err != nil {
@@ -172,7 +178,7 @@ func totalsOf(ctx context.Context, q querier, lo, hi int64) half {
 		if err := rows.Scan(&id, &t.count, &t.msgs, &t.maxID, &total, &t.badSeqs); err != nil {
 			return half{err: err}
 		}
-		t.chars, t.overflow = charSum(total)
+		t.chars, t.overflow = CharSum(total)
 		h.totals[id] = t
 	}
 	if err := rows.Err(); err != nil {
@@ -183,9 +189,9 @@ func totalsOf(ctx context.Context, q querier, lo, hi int64) half {
 
 // charsAfterCompactions returns the char sums after the latest compaction
 // of every compacted session.
-func charsAfterCompactions(ctx context.Context, q querier, info *schemaInfo) (map[int64]afterChars, error) {
+func charsAfterCompactions(ctx context.Context, q Querier, compactions bool) (map[int64]afterChars, error) {
 	after := map[int64]afterChars{}
-	if !info.hasTable("compactions") {
+	if !compactions {
 		return after, nil
 	}
 	rows, err := q.QueryContext(ctx, afterCharsQuery)
@@ -202,7 +208,7 @@ func charsAfterCompactions(ctx context.Context, q querier, info *schemaInfo) (ma
 			return nil, err
 		}
 		ac := afterChars{afterSeq: afterSeq}
-		ac.chars, ac.overflow = charSum(total)
+		ac.chars, ac.overflow = CharSum(total)
 		after[id] = ac
 	}
 	return after, rows.Err()

@@ -1,35 +1,56 @@
-package store
+package listcache
 
 import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 )
 
-// sessionAgg holds the per-session counts ListSessions reports.
-type sessionAgg struct {
-	count, msgs, maxID int64 // rows, UserMessage+AssistantText rows, MAX(events.id)
-	chars              int64 // SUM(char_len) for seq > afterSeq
-	afterSeq           int64 // latest compaction's after_seq
-	compacted          bool  // the session has a compaction
-	badSeqs            int64 // rows whose seq is not an integer
-	overflow           bool  // chars is too large to be true (see charSum)
+// Querier runs queries: a *sql.DB, *sql.Tx or *sql.Conn. The cache reads
+// the store file only through the Querier its caller passes, inside the
+// caller's read (or write) transaction.
+type Querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// damage says why the session cannot be read as it should, or "".
-func (a sessionAgg) damage() string {
+// File is the store file the counts belong to, as its owner sees it: the
+// cache records both facts in the cache file and compares them with the
+// file's before it trusts the counts without a refresh.
+type File interface {
+	// Header reads the file's 100-byte SQLite header in q's transaction.
+	Header(ctx context.Context, q Querier) ([100]byte, error)
+	// ID returns what the file system says about the file now; ok is
+	// false when it cannot be read.
+	ID() (id FileID, ok bool)
+}
+
+// Agg holds the per-session counts ListSessions reports.
+type Agg struct {
+	Count, Msgs, MaxID int64 // rows, UserMessage+AssistantText rows, MAX(events.id)
+	Chars              int64 // SUM(char_len) for seq > AfterSeq
+	AfterSeq           int64 // latest compaction's after_seq
+	Compacted          bool  // the session has a compaction
+	BadSeqs            int64 // rows whose seq is not an integer
+	Overflow           bool  // Chars is too large to be true (see CharSum)
+}
+
+// Damage says why the session cannot be read as it should, or "".
+func (a Agg) Damage() string {
 	switch {
-	case a.badSeqs > 0:
-		return fmt.Sprintf("%d event(s) have a seq that is not an integer: the session cannot be loaded", a.badSeqs)
-	case a.overflow:
+	case a.BadSeqs > 0:
+		return fmt.Sprintf("%d event(s) have a seq that is not an integer: the session cannot be loaded", a.BadSeqs)
+	case a.Overflow:
 		return "char_len values too large to add up: the context size is unknown"
 	}
 	return ""
 }
 
-// listCache keeps the per-session counts between ListSessions calls. Counting
+// Cache keeps the per-session counts between ListSessions calls. Counting
 // needs the kind and char_len of every row, which no index covers, so a
 // full count reads the whole events table (see rebuildSQL). The cache is kept up to date
 // incrementally instead, relying on what AZUREAL's format guarantees: events
@@ -39,16 +60,16 @@ func (a sessionAgg) damage() string {
 // total row count; any mismatch (a session deleted by another program)
 // triggers a full recount.
 //
-// The counts also outlive the Store, in a cache file (see listdisk.go): a
+// The counts also outlive the Store, in a cache file (see disk.go): a
 // Store's first list starts from them when they check out against the
 // file, and saves them after a full count, and after refreshes that changed
-// enough to matter (at most every listSaveEvery).
-type listCache struct {
+// enough to matter (at most every SaveEvery).
+type Cache struct {
 	mu     sync.Mutex
 	valid  bool
 	lastID int64 // largest events.id folded in
 	total  int64 // rows counted
-	aggs   map[int64]sessionAgg
+	aggs   map[int64]Agg
 	// proof is the contentProof of the rows up to proofID, when proved is
 	// set. Every refresh first checks that the file still
 	// has these rows (see proven): a file replaced by another store's copy
@@ -57,6 +78,7 @@ type listCache struct {
 	proofID int64
 	proved  bool
 
+	file    File      // the store file
 	disk    *listDisk // the cache file; nil keeps the counts in memory only
 	loaded  bool      // the cache file was tried
 	unsaved int       // rows (and compactions, weighted) folded in since the last save
@@ -65,29 +87,70 @@ type listCache struct {
 	counted int       // full counts made (tests and benchmarks look at it)
 }
 
+// New returns the counts of the store file f, kept between runs in
+// cacheFile; "" keeps them in memory only.
+func New(f File, cacheFile string) *Cache {
+	return &Cache{file: f, disk: newListDisk(cacheFile)}
+}
+
+// Close waits for a cache file write under way; later saves do nothing.
+func (c *Cache) Close() { c.disk.close() }
+
+// CacheFile returns the cache file's path ("" when there is none).
+func (c *Cache) CacheFile() string { return c.disk.file }
+
+// Counted returns how many full counts the cache made: for tests and
+// benchmarks, which tell by it whether a list used the saved counts.
+func (c *Cache) Counted() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.counted
+}
+
+// Wait waits for the cache file writes under way: for tests, which read
+// the file.
+func (c *Cache) Wait() { c.disk.wait() }
+
+// MarkSaved sets when the counts were last saved: for tests of the save
+// policy (SaveRows, SaveEvery), which must not depend on how long a busy
+// machine takes between two lists.
+func (c *Cache) MarkSaved(at time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.savedAt = at
+}
+
+// Lock holds the counts still while the caller deletes a session in a
+// write transaction (see Deleting). A Snapshot waits meanwhile.
+func (c *Cache) Lock() { c.mu.Lock() }
+
+// Unlock ends what Lock began.
+func (c *Cache) Unlock() { c.mu.Unlock() }
+
 // When a refresh's changes are worth saving: enough rows that the next
 // run's refresh would take a noticeable time, and not too often.
 const (
-	listSaveRows  = 1000
-	listSaveEvery = 10 * time.Second
-	movedWeight   = 100 // a moved compaction costs about this many rows to recount
+	SaveRows    = 1000             // rows folded in since the last save
+	SaveEvery   = 10 * time.Second // since the last save
+	movedWeight = 100              // a moved compaction costs about this many rows to recount
 )
 
-// snapshot brings the cache up to date within q's read transaction and
-// returns a copy of the per-session counts. A full count uses aux, a
-// helper connection pool, for half of the work; aux may be nil.
-func (c *listCache) snapshot(ctx context.Context, q querier, info *schemaInfo, aux *sql.DB) (map[int64]sessionAgg, error) {
+// Snapshot brings the cache up to date within q's read transaction and
+// returns a copy of the per-session counts. compactions tells whether the
+// file has a compactions table. A full count uses aux, a helper
+// connection pool, for half of the work; aux may be nil.
+func (c *Cache) Snapshot(ctx context.Context, q Querier, compactions bool, aux *sql.DB) (map[int64]Agg, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	fresh := c.adopt(ctx, q)
 	var err error
 	if c.valid && !fresh {
 		if c.valid, err = c.proven(ctx, q); c.valid && err == nil {
-			err = c.refresh(ctx, q, info)
+			err = c.refresh(ctx, q, compactions)
 		}
 	}
 	if !c.valid || err != nil {
-		if err = c.rebuild(ctx, q, info, aux); err != nil {
+		if err = c.rebuild(ctx, q, compactions, aux); err != nil {
 			c.valid = false
 			return nil, err
 		}
@@ -98,17 +161,17 @@ func (c *listCache) snapshot(ctx context.Context, q querier, info *schemaInfo, a
 		return nil, err
 	}
 	c.maybeSave(ctx, q)
-	out := make(map[int64]sessionAgg, len(c.aggs))
+	out := make(map[int64]Agg, len(c.aggs))
 	for id, a := range c.aggs {
 		out[id] = a
 	}
 	return out, nil
 }
 
-// cached reports whether the counts are at hand without a full count: in
+// Cached reports whether the counts are at hand without a full count: in
 // memory, or in a cache file that belongs to this file (adopted then, and
-// brought up to date by the next snapshot).
-func (c *listCache) cached(ctx context.Context, q querier) bool {
+// brought up to date by the next Snapshot).
+func (c *Cache) Cached(ctx context.Context, q Querier) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.adopt(ctx, q) // fresh or not, the snapshot runs in another transaction: it refreshes
@@ -117,7 +180,7 @@ func (c *listCache) cached(ctx context.Context, q querier) bool {
 
 // proven reports whether the rows the counts were made of are still in the
 // file, checked in q's transaction. c.mu must be held.
-func (c *listCache) proven(ctx context.Context, q querier) (bool, error) {
+func (c *Cache) proven(ctx context.Context, q Querier) (bool, error) {
 	if !c.proved {
 		return false, nil
 	}
@@ -127,7 +190,7 @@ func (c *listCache) proven(ctx context.Context, q querier) (bool, error) {
 
 // prove records the contentProof of the rows counted, unless it is at
 // hand. c.mu must be held.
-func (c *listCache) prove(ctx context.Context, q querier) error {
+func (c *Cache) prove(ctx context.Context, q Querier) error {
 	if c.proved && c.proofID == c.lastID {
 		return nil
 	}
@@ -139,7 +202,7 @@ func (c *listCache) prove(ctx context.Context, q querier) error {
 // adopt tries the cache file, once per Store, when the counts are not at
 // hand (see load); fresh reports counts adopted from an unchanged file.
 // c.mu must be held.
-func (c *listCache) adopt(ctx context.Context, q querier) (fresh bool) {
+func (c *Cache) adopt(ctx context.Context, q Querier) (fresh bool) {
 	if c.valid || c.loaded || !c.disk.enabled() {
 		return false
 	}
@@ -156,16 +219,16 @@ func (c *listCache) adopt(ctx context.Context, q querier) (fresh bool) {
 // corrects for anything appended, compacted or deleted since, and falls
 // back to a full count when the row count does not add up. fresh reports
 // that the file is unchanged since the counts were saved (the same change
-// counter and size, see fileStamp, and the same inode, size and mtime, see
-// fileID), so no refresh is needed. Counts that lag far behind the file are
+// counter and size, see Stamp, and the same inode, size and mtime, see
+// FileID), so no refresh is needed. Counts that lag far behind the file are
 // not adopted: folding in rows one by one would be slower than counting
 // afresh.
-func (c *listCache) load(ctx context.Context, q querier) (fresh bool) {
+func (c *Cache) load(ctx context.Context, q Querier) (fresh bool) {
 	st, err := c.disk.read()
 	if err != nil {
 		return false
 	}
-	stamp, keys, last, err := readFacts(ctx, q, st.lastID)
+	stamp, keys, last, err := readFacts(ctx, q, c.file, st.lastID)
 	if err != nil || last != st.last || !keptSessions(st.sessions, keys) {
 		return false
 	}
@@ -179,19 +242,19 @@ func (c *listCache) load(ctx context.Context, q querier) (fresh bool) {
 	}
 	c.aggs, c.lastID, c.total, c.valid = st.aggs, st.lastID, st.total, true
 	c.proof, c.proofID, c.proved = st.proof, st.lastID, true
-	id, ok := fileIDOf(c.disk.store)
-	return stamp.same(st.stamp) && ok && id == st.file
+	id, ok := c.file.ID()
+	return stamp.Same(st.stamp) && ok && id == st.file
 }
 
 // maybeSave saves the counts to the cache file, with the file's facts read
 // in q's transaction, when they changed enough since the last save. The
 // file is written in the background.
-func (c *listCache) maybeSave(ctx context.Context, q querier) {
-	if !c.disk.enabled() || !(c.urgent || (c.unsaved >= listSaveRows && time.Since(c.savedAt) >= listSaveEvery)) {
+func (c *Cache) maybeSave(ctx context.Context, q Querier) {
+	if !c.disk.enabled() || !(c.urgent || (c.unsaved >= SaveRows && time.Since(c.savedAt) >= SaveEvery)) {
 		return
 	}
-	stamp, keys, last, err := readFacts(ctx, q, c.lastID)
-	id, ok := fileIDOf(c.disk.store) // in q's transaction: no SQLite writer changes it now
+	stamp, keys, last, err := readFacts(ctx, q, c.file, c.lastID)
+	id, ok := c.file.ID() // in q's transaction: no SQLite writer changes it now
 	if err != nil || !ok || !c.proved || c.proofID != c.lastID {
 		return // the next list tries again
 	}
@@ -200,11 +263,12 @@ func (c *listCache) maybeSave(ctx context.Context, q querier) {
 	c.unsaved, c.urgent, c.savedAt = 0, false, time.Now()
 }
 
-// deleting runs del, which deletes session id in q's write transaction,
+// Deleting runs del, which deletes session id in q's write transaction,
 // and keeps the counts in step: they must be proven before (see proven),
 // and the proof is made anew after, since the sampled rows may be among
-// the deleted ones. c.mu must be held.
-func (c *listCache) deleting(ctx context.Context, q querier, id int64, del func() error) error {
+// the deleted ones. The caller holds Lock from before the transaction
+// began.
+func (c *Cache) Deleting(ctx context.Context, q Querier, id int64, del func() error) error {
 	ok, err := c.proven(ctx, q)
 	if err != nil {
 		return err
@@ -222,18 +286,18 @@ func (c *listCache) deleting(ctx context.Context, q querier, id int64, del func(
 }
 
 // forget drops a session this Store deleted. c.mu must be held.
-func (c *listCache) forget(id int64) {
+func (c *Cache) forget(id int64) {
 	if a, ok := c.aggs[id]; ok {
-		c.total -= a.count
+		c.total -= a.Count
 		delete(c.aggs, id)
 		c.urgent = true // a next run that did not know would count everything
 	}
 }
 
 // latestCompactions maps session id to its largest after_seq.
-func latestCompactions(ctx context.Context, q querier, info *schemaInfo) (map[int64]int64, error) {
+func latestCompactions(ctx context.Context, q Querier, compactions bool) (map[int64]int64, error) {
 	out := map[int64]int64{}
-	if !info.hasTable("compactions") {
+	if !compactions {
 		return out, nil
 	}
 	rows, err := q.QueryContext(ctx, "SELECT session_id, MAX(after_seq) FROM compactions GROUP BY session_id")
@@ -253,12 +317,12 @@ func latestCompactions(ctx context.Context, q querier, info *schemaInfo) (map[in
 
 // rebuild counts everything, with SQL aggregates (see rebuildSQL) or, when
 // some char_len is not an integer, with one scan of the events table.
-func (c *listCache) rebuild(ctx context.Context, q querier, info *schemaInfo, aux *sql.DB) error {
-	comps, err := latestCompactions(ctx, q, info) // also takes q's read lock first
+func (c *Cache) rebuild(ctx context.Context, q Querier, compactions bool, aux *sql.DB) error {
+	comps, err := latestCompactions(ctx, q, compactions) // also takes q's read lock first
 	if err != nil {
 		return err
 	}
-	if ok, err := c.rebuildSQL(ctx, q, info, comps, aux); err != nil || ok {
+	if ok, err := c.rebuildSQL(ctx, q, compactions, comps, aux); err != nil || ok {
 		return err
 	}
 	return c.rebuildScan(ctx, q, comps)
@@ -266,10 +330,10 @@ func (c *listCache) rebuild(ctx context.Context, q querier, info *schemaInfo, au
 
 // rebuildScan counts everything with one scan of the events table, adding
 // each row in Go. comps are the latest compactions.
-func (c *listCache) rebuildScan(ctx context.Context, q querier, comps map[int64]int64) error {
-	aggs := make(map[int64]sessionAgg, len(comps))
+func (c *Cache) rebuildScan(ctx context.Context, q Querier, comps map[int64]int64) error {
+	aggs := make(map[int64]Agg, len(comps))
 	for id, after := range comps {
-		aggs[id] = sessionAgg{afterSeq: after, compacted: true}
+		aggs[id] = Agg{AfterSeq: after, Compacted: true}
 	}
 	rows, err := q.QueryContext(ctx, "SELECT "+metaColumns+" FROM events")
 	if err != nil {
@@ -303,7 +367,7 @@ type eventMeta struct {
 
 // metaColumns selects an eventMeta (see scanMeta).
 const metaColumns = "session_id, CASE typeof(seq) WHEN 'integer' THEN seq END, kind IN ('UserMessage', 'AssistantText'), " +
-	charLenColumn + ", id"
+	CharLenColumn + ", id"
 
 // scanMeta reads the eventMeta of a row of metaColumns.
 func scanMeta(rows *sql.Rows) (eventMeta, error) {
@@ -315,27 +379,27 @@ func scanMeta(rows *sql.Rows) (eventMeta, error) {
 }
 
 // add counts one row; chars only when countChars is set.
-func (a *sessionAgg) add(r eventMeta, countChars bool) {
-	a.count++
+func (a *Agg) add(r eventMeta, countChars bool) {
+	a.Count++
 	if r.message {
-		a.msgs++
+		a.Msgs++
 	}
 	if r.badSeq {
-		a.badSeqs++
+		a.BadSeqs++
 	}
-	a.maxID = max(a.maxID, r.id)
-	if countChars && (!a.compacted || r.badSeq || r.seq > a.afterSeq) { // SQLite: text > any integer
-		sum := a.chars + r.charLen
-		if a.overflow = a.overflow || sum >= 1<<53 || sum <= -(1<<53); !a.overflow {
-			a.chars = sum
+	a.MaxID = max(a.MaxID, r.id)
+	if countChars && (!a.Compacted || r.badSeq || r.seq > a.AfterSeq) { // SQLite: text > any integer
+		sum := a.Chars + r.charLen
+		if a.Overflow = a.Overflow || sum >= 1<<53 || sum <= -(1<<53); !a.Overflow {
+			a.Chars = sum
 		}
 	}
 }
 
 // refresh folds in rows added since the last call and compactions that
 // moved. It leaves c invalid when the row count does not add up.
-func (c *listCache) refresh(ctx context.Context, q querier, info *schemaInfo) error {
-	comps, err := latestCompactions(ctx, q, info)
+func (c *Cache) refresh(ctx context.Context, q Querier, compactions bool) error {
+	comps, err := latestCompactions(ctx, q, compactions)
 	if err != nil {
 		return err
 	}
@@ -362,7 +426,7 @@ func (c *listCache) refresh(ctx context.Context, q querier, info *schemaInfo) er
 	c.unsaved += movedWeight * len(moved)
 	for id := range moved {
 		a := c.aggs[id]
-		if a.chars, a.overflow, err = sumCharsAfter(ctx, q, id, a.afterSeq, a.compacted); err != nil {
+		if a.Chars, a.Overflow, err = SumCharsAfter(ctx, q, id, a.AfterSeq, a.Compacted); err != nil {
 			return err
 		}
 		c.aggs[id] = a
@@ -377,34 +441,34 @@ func (c *listCache) refresh(ctx context.Context, q querier, info *schemaInfo) er
 
 // applyCompactions records each session's latest after_seq and returns the
 // sessions whose value changed (their chars must be recounted).
-func (c *listCache) applyCompactions(comps map[int64]int64) map[int64]bool {
+func (c *Cache) applyCompactions(comps map[int64]int64) map[int64]bool {
 	moved := map[int64]bool{}
 	for id, a := range c.aggs {
 		after, ok := comps[id]
-		if ok != a.compacted || after != a.afterSeq {
-			a.afterSeq, a.compacted = after, ok
+		if ok != a.Compacted || after != a.AfterSeq {
+			a.AfterSeq, a.Compacted = after, ok
 			c.aggs[id] = a
 			moved[id] = true
 		}
 	}
 	for id, after := range comps {
 		if _, ok := c.aggs[id]; !ok {
-			c.aggs[id] = sessionAgg{afterSeq: after, compacted: true}
+			c.aggs[id] = Agg{AfterSeq: after, Compacted: true}
 			moved[id] = true
 		}
 	}
 	return moved
 }
 
-// sumCharsAfter adds up the char_len of a session's rows after its
+// SumCharsAfter adds up the char_len of a session's rows after its
 // compaction (all rows when it has none); overflow reports a total too
-// large to be true (see charSum).
-func sumCharsAfter(ctx context.Context, q querier, id, afterSeq int64, compacted bool) (n int64, overflow bool, err error) {
+// large to be true (see CharSum).
+func SumCharsAfter(ctx context.Context, q Querier, id, afterSeq int64, compacted bool) (n int64, overflow bool, err error) {
 	if !compacted {
-		afterSeq = minSeq
+		afterSeq = math.MinInt64
 	}
 	var total float64
 	err = q.QueryRowContext(ctx, "SELECT "+charTotal+" FROM events WHERE session_id = ? AND seq > ?", id, afterSeq).Scan(&total)
-	n, overflow = charSum(total)
+	n, overflow = CharSum(total)
 	return n, overflow, err
 }
