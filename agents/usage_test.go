@@ -65,9 +65,9 @@ func TestRolloutUsagePerTurn(t *testing.T) {
 		tc(300, 100, 35, 5),
 	)
 	want := []store.Usage{
-		{Input: 60, CacheRead: 40, Output: 10, Reasoning: 3},
-		{Input: 90, CacheRead: 60, Output: 20, Reasoning: 2},
-		{Input: 50, CacheRead: 0, Output: 5, Reasoning: 0},
+		{Tokens: store.Tokens{Input: 60, CacheRead: 40, Output: 10, Reasoning: 3}},
+		{Tokens: store.Tokens{Input: 90, CacheRead: 60, Output: 20, Reasoning: 2}},
+		{Tokens: store.Tokens{Input: 50, CacheRead: 0, Output: 5, Reasoning: 0}},
 	}
 	if len(us) != len(want) {
 		t.Fatalf("usage %+v", us)

@@ -80,7 +80,7 @@ func pushTwoMachines(t *testing.T) (*pgtest.Server, string) {
 		}
 		if _, _, err := st.CreateSessionWithEvents(ctx, "main", "work on "+m, []store.Event{
 			store.UserMessage("the wombat bug"), store.AssistantText("fixed the wombat in step " + string(rune('1'+i))),
-		}, store.Usage{Event: 1, Source: "claude-stream", Model: "claude-sonnet-4-5", Backend: "claude", Input: 1200, Output: 300}); err != nil {
+		}, store.Usage{Event: 1, Source: "claude-stream", Model: "claude-sonnet-4-5", Backend: "claude", Tokens: store.Tokens{Input: 1200, Output: 300}}); err != nil {
 			t.Fatal(err)
 		}
 		o := teamsync.Options{Machine: m, User: "u", Repository: "app", Insight: teamsync.IndexInsight{}}

@@ -35,7 +35,7 @@ func edit(id, path string) store.Event {
 // usage is one turn's usage row for the event at index ev.
 func usage(ev int, model, backend string, cost float64) store.Usage {
 	return store.Usage{Event: ev, At: "2026-11-25 10:00:00", Source: "claude-stream", Model: model, Backend: backend,
-		Input: 1000, Output: 100, CostUSD: cost, HasCost: true}
+		Tokens: store.Tokens{Input: 1000, Output: 100, CostUSD: cost}, HasCost: true}
 }
 
 // The crafted store's sessions. Seqs are the events' positions, from 1.

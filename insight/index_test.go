@@ -84,7 +84,7 @@ func turnEvents(i int) ([]store.Event, []store.Usage) {
 		store.AssistantText(fmt.Sprintf("see https://github.com/o/r/pull/%d", i%5)),
 		store.Complete(true, 10, 0),
 	}
-	u := []store.Usage{{Event: len(evs) - 1, Model: "gpt-5", Backend: "codex", Input: int64(100 + i), Output: 10, CacheRead: 5}}
+	u := []store.Usage{{Event: len(evs) - 1, Model: "gpt-5", Backend: "codex", Tokens: store.Tokens{Input: int64(100 + i), Output: 10, CacheRead: 5}}}
 	return evs, u
 }
 

@@ -21,7 +21,7 @@ func TestListLastActivity(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := s.AppendEvents(ctx, old.ID, []Event{UserMessage("more"), AssistantText("done"), Complete(true, 10, 0)},
-		Usage{Event: 2, At: "2026-11-20 10:00:00", Backend: "claude", Input: 1}); err != nil {
+		Usage{Event: 2, At: "2026-11-20 10:00:00", Backend: "claude", Tokens: Tokens{Input: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	want := map[int64]string{old.ID: "2026-11-20 10:00:00", fresh.ID: "2026-06-01 00:00:00"}

@@ -55,15 +55,49 @@ type Usage struct {
 	MessageID string
 	Model     string
 	Backend   string // "claude" or "codex"
+	// Tokens are the turn's tokens; its CostUSD is the cost the CLI
+	// reported (CostEstimated is always false here: the store keeps no
+	// estimate).
+	Tokens
+	// HasCost is false when the CLI reported no cost (Codex): the insight
+	// index then estimates it from its price table.
+	HasCost bool
+}
+
+// Tokens is token usage by kind with its cost: one turn's, or the sum of
+// many (Add). It is the one usage type of every package: the store's rows
+// (Usage), the insight index's sums and the team's. Its JSON names are
+// those of `lazuli stats --json`.
+type Tokens struct {
 	// Input is the uncached input; CacheRead and CacheWrite are the cached
 	// input read and written. Output includes Reasoning when the backend
 	// reports reasoning tokens (Codex).
-	Input, Output, CacheRead, CacheWrite, Reasoning int64
-	// CostUSD is the cost the CLI reported; HasCost is false when it
-	// reported none (Codex), and the insight index estimates it.
-	CostUSD float64
-	HasCost bool
+	Input      int64 `json:"input_tokens"`
+	Output     int64 `json:"output_tokens"`
+	CacheRead  int64 `json:"cache_read_tokens"`
+	CacheWrite int64 `json:"cache_write_tokens"`
+	Reasoning  int64 `json:"reasoning_tokens"`
+	// CostUSD is the cost in US dollars: reported by the CLI, or estimated
+	// from a price table where it reported none.
+	CostUSD float64 `json:"cost_usd"`
+	// CostEstimated is true when some of CostUSD is such an estimate.
+	CostEstimated bool `json:"cost_estimated"`
 }
+
+// Add adds o's tokens and cost to t; the sum is estimated when either was.
+func (t *Tokens) Add(o Tokens) {
+	t.Input += o.Input
+	t.Output += o.Output
+	t.CacheRead += o.CacheRead
+	t.CacheWrite += o.CacheWrite
+	t.Reasoning += o.Reasoning
+	t.CostUSD += o.CostUSD
+	t.CostEstimated = t.CostEstimated || o.CostEstimated
+}
+
+// Total is the tokens of every kind: input, output and cache read and
+// written (Reasoning is part of Output, so not added again).
+func (t Tokens) Total() int64 { return t.Input + t.Output + t.CacheRead + t.CacheWrite }
 
 // SessionUsage is a stored usage row with its session.
 type SessionUsage struct {

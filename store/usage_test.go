@@ -15,8 +15,8 @@ func TestUsageRows(t *testing.T) {
 	sess, _, err := s.CreateSessionWithEvents(ctx, "main", "", []Event{
 		UserMessage("one"), Unit(KindFiltered), AssistantText("a"), Complete(true, 1, 0.5),
 		UserMessage("two"), AssistantText("b"),
-	}, Usage{Event: 3, Model: "m1", Backend: "claude", Input: 10, Output: 5, CostUSD: 0.5, HasCost: true},
-		Usage{Event: 5, Model: "m2", Backend: "codex", Input: 7, CacheRead: 3},
+	}, Usage{Event: 3, Model: "m1", Backend: "claude", Tokens: Tokens{Input: 10, Output: 5, CostUSD: 0.5}, HasCost: true},
+		Usage{Event: 5, Model: "m2", Backend: "codex", Tokens: Tokens{Input: 7, CacheRead: 3}},
 		Usage{Event: -1, Model: "m0"})
 	if err != nil {
 		t.Fatal(err)
@@ -24,7 +24,7 @@ func TestUsageRows(t *testing.T) {
 	if _, err := s.AppendEvents(ctx, sess.ID, []Event{AssistantText("c")}, Usage{Event: 0, Model: "m3"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AppendUsage(ctx, sess.ID, 2, []Usage{{Model: "m4", Output: 1}}); err != nil {
+	if err := s.AppendUsage(ctx, sess.ID, 2, []Usage{{Model: "m4", Tokens: Tokens{Output: 1}}}); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := s.UsageRows(ctx, 0)
@@ -76,7 +76,7 @@ func TestUsageRows(t *testing.T) {
 func TestUsageUnderAZUREAL(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
-	if _, _, err := s.CreateSessionWithEvents(ctx, "main", "", []Event{UserMessage("one")}, Usage{Event: 0, Input: 9}); err != nil {
+	if _, _, err := s.CreateSessionWithEvents(ctx, "main", "", []Event{UserMessage("one")}, Usage{Event: 0, Tokens: Tokens{Input: 9}}); err != nil {
 		t.Fatal(err)
 	}
 	path := s.Path()
@@ -106,5 +106,63 @@ func TestUsageUnderAZUREAL(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("check did not warn about stale usage rows: %+v", rep.Findings)
+	}
+}
+
+// TestTokensAdd: Add sums each kind of tokens and the cost, and the sum is
+// estimated when either side was; each case adds one field, so a field
+// Add drops fails its case.
+func TestTokensAdd(t *testing.T) {
+	base := Tokens{Input: 1, Output: 2, CacheRead: 3, CacheWrite: 4, Reasoning: 5, CostUSD: 0.5}
+	with := func(f func(*Tokens)) Tokens {
+		t := base
+		f(&t)
+		return t
+	}
+	for _, tc := range []struct {
+		name string
+		t, o Tokens
+		want Tokens
+	}{
+		{"Input", base, Tokens{Input: 10}, with(func(t *Tokens) { t.Input = 11 })},
+		{"Output", base, Tokens{Output: 20}, with(func(t *Tokens) { t.Output = 22 })},
+		{"CacheRead", base, Tokens{CacheRead: 30}, with(func(t *Tokens) { t.CacheRead = 33 })},
+		{"CacheWrite", base, Tokens{CacheWrite: 40}, with(func(t *Tokens) { t.CacheWrite = 44 })},
+		{"Reasoning", base, Tokens{Reasoning: 50}, with(func(t *Tokens) { t.Reasoning = 55 })},
+		{"CostUSD", base, Tokens{CostUSD: 0.25}, with(func(t *Tokens) { t.CostUSD = 0.75 })},
+		{"EstimatedAdded", base, Tokens{CostEstimated: true}, with(func(t *Tokens) { t.CostEstimated = true })},
+		{"EstimatedKept", with(func(t *Tokens) { t.CostEstimated = true }), Tokens{}, with(func(t *Tokens) { t.CostEstimated = true })},
+		{"Zero", base, Tokens{}, base},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tc.t
+			got.Add(tc.o)
+			if got != tc.want {
+				t.Errorf("%+v.Add(%+v) = %+v, want %+v", tc.t, tc.o, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestTokensTotal: Total counts input, output and cache read and written,
+// and not reasoning (already in output).
+func TestTokensTotal(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		t    Tokens
+		want int64
+	}{
+		{"Input", Tokens{Input: 1}, 1},
+		{"Output", Tokens{Output: 2}, 2},
+		{"CacheRead", Tokens{CacheRead: 3}, 3},
+		{"CacheWrite", Tokens{CacheWrite: 4}, 4},
+		{"Reasoning", Tokens{Output: 5, Reasoning: 5}, 5},
+		{"All", Tokens{Input: 1, Output: 20, CacheRead: 300, CacheWrite: 4000, Reasoning: 10, CostUSD: 9}, 4321},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.t.Total(); got != tc.want {
+				t.Errorf("%+v.Total() = %d, want %d", tc.t, got, tc.want)
+			}
+		})
 	}
 }

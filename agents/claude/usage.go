@@ -11,11 +11,13 @@ import (
 // result's usage).
 func claudeAPIUsage(u parse.Object) store.Usage {
 	return store.Usage{
-		Backend:    "claude",
-		Input:      parse.NonNeg(u, "input_tokens"),
-		Output:     parse.NonNeg(u, "output_tokens"),
-		CacheRead:  parse.NonNeg(u, "cache_read_input_tokens"),
-		CacheWrite: parse.NonNeg(u, "cache_creation_input_tokens"),
+		Backend: "claude",
+		Tokens: store.Tokens{
+			Input:      parse.NonNeg(u, "input_tokens"),
+			Output:     parse.NonNeg(u, "output_tokens"),
+			CacheRead:  parse.NonNeg(u, "cache_read_input_tokens"),
+			CacheWrite: parse.NonNeg(u, "cache_creation_input_tokens"),
+		},
 	}
 }
 
@@ -38,9 +40,10 @@ func claudeResultUsage(o parse.Object, model string) []store.Usage {
 			cost, ok := m.F64("costUSD")
 			out = append(out, store.Usage{
 				At: at, Source: string(parse.FormatClaudeStream), Model: name, Backend: "claude",
-				Input: parse.NonNeg(m, "inputTokens"), Output: parse.NonNeg(m, "outputTokens"),
-				CacheRead: parse.NonNeg(m, "cacheReadInputTokens"), CacheWrite: parse.NonNeg(m, "cacheCreationInputTokens"),
-				CostUSD: cost, HasCost: ok,
+				Tokens: store.Tokens{Input: parse.NonNeg(m, "inputTokens"), Output: parse.NonNeg(m, "outputTokens"),
+					CacheRead: parse.NonNeg(m, "cacheReadInputTokens"), CacheWrite: parse.NonNeg(m, "cacheCreationInputTokens"),
+					CostUSD: cost},
+				HasCost: ok,
 			})
 		}
 		return out

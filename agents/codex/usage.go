@@ -11,11 +11,13 @@ func codexUsage(u parse.Object) store.Usage {
 	in, cached := parse.NonNeg(u, "input_tokens"), parse.NonNeg(u, "cached_input_tokens")
 	cached = min(cached, in)
 	return store.Usage{
-		Backend:   "codex",
-		Input:     in - cached,
-		CacheRead: cached,
-		Output:    parse.NonNeg(u, "output_tokens"),
-		Reasoning: parse.NonNeg(u, "reasoning_output_tokens"),
+		Backend: "codex",
+		Tokens: store.Tokens{
+			Input:     in - cached,
+			CacheRead: cached,
+			Output:    parse.NonNeg(u, "output_tokens"),
+			Reasoning: parse.NonNeg(u, "reasoning_output_tokens"),
+		},
 	}
 }
 
@@ -41,12 +43,12 @@ func (c *codexTotals) bill() (store.Usage, bool) {
 	if !c.seen {
 		return store.Usage{}, false
 	}
-	d := store.Usage{Backend: "codex", At: c.at,
+	d := store.Usage{Backend: "codex", At: c.at, Tokens: store.Tokens{
 		Input:     max(c.total.Input-c.billed.Input, 0),
 		CacheRead: max(c.total.CacheRead-c.billed.CacheRead, 0),
 		Output:    max(c.total.Output-c.billed.Output, 0),
 		Reasoning: max(c.total.Reasoning-c.billed.Reasoning, 0),
-	}
+	}}
 	c.billed, c.seen = c.total, false
 	return d, d.Input+d.CacheRead+d.Output > 0
 }

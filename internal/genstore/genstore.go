@@ -310,7 +310,7 @@ func usageOf(evs []store.Event) []store.Usage {
 			model = e.Model
 		case store.KindComplete:
 			d := int64(e.DurationMS)
-			u := store.Usage{Event: i, Model: model, Backend: "codex", Input: d / 10, Output: d / 40, CacheRead: d * 3}
+			u := store.Usage{Event: i, Model: model, Backend: "codex", Tokens: store.Tokens{Input: d / 10, Output: d / 40, CacheRead: d * 3}}
 			if e.CostUSD > 0 {
 				u.Backend, u.CostUSD, u.HasCost, u.CacheWrite = "claude", e.CostUSD, true, d/5
 			} else {
