@@ -134,7 +134,7 @@ func sessionInsight(ctx context.Context, x *insight.Index, ref views.SessionRef)
 		return in, err
 	}
 	if len(rows) > 0 {
-		in.Usage = usageText(rows[0])
+		in.Usage = usageText(rows[0].Tokens)
 	}
 	turns, err := x.TurnUsages(ctx, ref.ID)
 	if err != nil {
@@ -200,16 +200,16 @@ func (sh *shownSession) OpenRef(r views.RefChip) {
 }
 
 // usageText is a session's usage for the header; "" without usage.
-func usageText(t insight.Totals) string {
-	if t.InputTokens+t.OutputTokens+t.CacheReadTokens+t.CacheWriteTokens == 0 && t.CostUSD == 0 {
+func usageText(t store.Tokens) string {
+	if t.Total() == 0 && t.CostUSD == 0 {
 		return ""
 	}
 	cost := display.USD(t.CostUSD)
 	if t.CostEstimated {
 		cost = "~" + cost
 	}
-	return fmt.Sprintf("%s in · %s out · %s cache · %s", display.Short(t.InputTokens), display.Short(t.OutputTokens),
-		display.Short(t.CacheReadTokens+t.CacheWriteTokens), cost)
+	return fmt.Sprintf("%s in · %s out · %s cache · %s", display.Short(t.Input), display.Short(t.Output),
+		display.Short(t.CacheRead+t.CacheWrite), cost)
 }
 
 // toolWindows opens the window's companion windows: Insights, the SQL

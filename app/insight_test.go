@@ -118,16 +118,16 @@ func toS(v any) string {
 
 // TestUsageText: the header's usage line, the estimate marked.
 func TestUsageText(t *testing.T) {
-	got := usageText(insight.Totals{InputTokens: 12345, OutputTokens: 450, CacheReadTokens: 1_000_000, CacheWriteTokens: 200_000, CostUSD: 0.4249, CostEstimated: true})
+	got := usageText(store.Tokens{Input: 12345, Output: 450, CacheRead: 1_000_000, CacheWrite: 200_000, CostUSD: 0.4249, CostEstimated: true})
 	if want := "12.3k in · 450 out · 1.2M cache · ~$0.42"; got != want {
 		t.Errorf("usageText = %q, want %q", got, want)
 	}
-	if got := usageText(insight.Totals{}); got != "" {
+	if got := usageText(store.Tokens{}); got != "" {
 		t.Errorf("no usage: %q", got)
 	}
 	// A turn under a cent is not shown as free ("$0.00") beside its
 	// completion row's "$0.0016".
-	if got, want := usageText(insight.Totals{InputTokens: 200, OutputTokens: 40, CostUSD: 0.0016}), "200 in · 40 out · 0 cache · $0.0016"; got != want {
+	if got, want := usageText(store.Tokens{Input: 200, Output: 40, CostUSD: 0.0016}), "200 in · 40 out · 0 cache · $0.0016"; got != want {
 		t.Errorf("usageText = %q, want %q", got, want)
 	}
 }

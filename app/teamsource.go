@@ -11,7 +11,6 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"github.com/lazuli-app/lazuli/insight"
 	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/teamsync"
@@ -193,8 +192,8 @@ func (ts *teamSource) show(ref views.SessionRef, gen int) {
 	if err != nil {
 		return // the transcript is shown; the header goes without its usage line
 	}
-	text := usageText(insight.Totals{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadTokens: u.CacheReadTokens,
-		CacheWriteTokens: u.CacheWriteTokens, CostUSD: u.CostUSD, CostEstimated: u.CostEstimated})
+	text := usageText(store.Tokens{Input: u.InputTokens, Output: u.OutputTokens, CacheRead: u.CacheReadTokens,
+		CacheWrite: u.CacheWriteTokens, CostUSD: u.CostUSD, CostEstimated: u.CostEstimated})
 	fyne.Do(func() { pw.mv.SetSessionUsage(ref, text) })
 }
 

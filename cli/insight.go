@@ -123,8 +123,8 @@ func runStats(ctx context.Context, env *Env, args []string) error {
 		if r.CostEstimated {
 			cost = "~" + cost
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", key, r.Sessions, r.Turns, r.InputTokens, r.OutputTokens,
-			r.CacheReadTokens, r.CacheWriteTokens, r.ReasoningTokens, cost)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", key, r.Sessions, r.Turns, r.Input, r.Output,
+			r.CacheRead, r.CacheWrite, r.Reasoning, cost)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -165,8 +165,8 @@ func TestStatsMatchFixtures(t *testing.T) {
 		t.Fatalf("stats --json = %s (%v)", out, err)
 	}
 	g := got[0]
-	if g.InputTokens != want.in || g.OutputTokens != want.out || g.CacheReadTokens != want.cr || g.CacheWriteTokens != want.cw || g.ReasoningTokens != want.reasoning {
-		t.Errorf("tokens: got in %d out %d cr %d cw %d rs %d; want %+v", g.InputTokens, g.OutputTokens, g.CacheReadTokens, g.CacheWriteTokens, g.ReasoningTokens, want)
+	if g.Input != want.in || g.Output != want.out || g.CacheRead != want.cr || g.CacheWrite != want.cw || g.Reasoning != want.reasoning {
+		t.Errorf("tokens: got in %d out %d cr %d cw %d rs %d; want %+v", g.Input, g.Output, g.CacheRead, g.CacheWrite, g.Reasoning, want)
 	}
 	if math.Abs(g.CostUSD-want.cost) > 1e-9 || !g.CostEstimated {
 		t.Errorf("cost %v (estimated %v), want %v", g.CostUSD, g.CostEstimated, want.cost)
@@ -184,7 +184,7 @@ func TestStatsMatchFixtures(t *testing.T) {
 		var in int64
 		var cost float64
 		for _, r := range rows {
-			in += r.InputTokens
+			in += r.Input
 			cost += r.CostUSD
 		}
 		if in != want.in || math.Abs(cost-want.cost) > 1e-9 {

@@ -208,8 +208,8 @@ func TestCounts(t *testing.T) {
 	if err != nil || len(tot) != 1 {
 		t.Fatalf("stats %v %v", tot, err)
 	}
-	want := Totals{Key: "total", Sessions: 1, Turns: 4, InputTokens: 100 + 101 + 102 + 103, OutputTokens: 40, CacheReadTokens: 20,
-		CostUSD: EstimateCost("gpt-5", "codex", 406, 40, 20, 0), CostEstimated: true}
+	want := Totals{Key: "total", Sessions: 1, Turns: 4, Tokens: store.Tokens{Input: 100 + 101 + 102 + 103, Output: 40, CacheRead: 20,
+		CostUSD: EstimateCost("gpt-5", "codex", 406, 40, 20, 0), CostEstimated: true}}
 	if tot[0] != want {
 		t.Errorf("stats = %+v\nwant %+v", tot[0], want)
 	}

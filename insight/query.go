@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/lazuli-app/lazuli/store"
 )
 
 // Grouping names what Stats groups by.
@@ -20,19 +22,14 @@ const (
 	ByBackend  Grouping = "backend"
 )
 
-// Totals is one row of Stats: the JSON shape of `lazuli stats --json`.
+// Totals is one row of Stats: the JSON shape of `lazuli stats --json`,
+// also over the team (teamsync). The tokens' fields follow Turns in it.
 type Totals struct {
-	Key              string  `json:"key"`
-	Worktree         string  `json:"worktree,omitempty"` // for BySession
-	Sessions         int64   `json:"sessions"`
-	Turns            int64   `json:"turns"`
-	InputTokens      int64   `json:"input_tokens"`
-	OutputTokens     int64   `json:"output_tokens"`
-	CacheReadTokens  int64   `json:"cache_read_tokens"`
-	CacheWriteTokens int64   `json:"cache_write_tokens"`
-	ReasoningTokens  int64   `json:"reasoning_tokens"`
-	CostUSD          float64 `json:"cost_usd"`
-	CostEstimated    bool    `json:"cost_estimated"`
+	Key      string `json:"key"`
+	Worktree string `json:"worktree,omitempty"` // for BySession (by=session over the team)
+	Sessions int64  `json:"sessions"`
+	Turns    int64  `json:"turns"`
+	store.Tokens
 }
 
 // StatsQuery selects what Stats sums.
@@ -92,7 +89,7 @@ func (x *Index) Stats(ctx context.Context, q StatsQuery) ([]Totals, error) {
 		if err := rows.Scan(&t.Key, &t.Worktree, &t.Sessions, &t.Turns, &in, &outT, &cr, &cw, &rs, &cost, &est); err != nil {
 			return nil, fmt.Errorf("stats of %s: %w", x.st.Path(), err)
 		}
-		t.InputTokens, t.OutputTokens, t.CacheReadTokens, t.CacheWriteTokens, t.ReasoningTokens = in.v, outT.v, cr.v, cw.v, rs.v
+		t.Input, t.Output, t.CacheRead, t.CacheWrite, t.Reasoning = in.v, outT.v, cr.v, cw.v, rs.v
 		t.CostUSD, t.CostEstimated = cost.v, est.v != 0
 		if q.By != BySession {
 			t.Worktree = ""
@@ -152,13 +149,7 @@ func MergeTotals(lists ...[]Totals) []Totals {
 			}
 			a.Sessions += t.Sessions
 			a.Turns += t.Turns
-			a.InputTokens += t.InputTokens
-			a.OutputTokens += t.OutputTokens
-			a.CacheReadTokens += t.CacheReadTokens
-			a.CacheWriteTokens += t.CacheWriteTokens
-			a.ReasoningTokens += t.ReasoningTokens
-			a.CostUSD += t.CostUSD
-			a.CostEstimated = a.CostEstimated || t.CostEstimated
+			a.Tokens.Add(t.Tokens)
 		}
 	}
 	sort.Slice(keys, func(i, j int) bool {
@@ -351,10 +342,8 @@ func (x *Index) Tools(ctx context.Context, since string, session int64) ([]ToolR
 
 // UsageGroup is the usage of one day, model, backend and worktree.
 type UsageGroup struct {
-	Day, Model, Backend, Worktree                   string
-	Input, Output, CacheRead, CacheWrite, Reasoning int64
-	CostUSD                                         float64
-	CostEstimated                                   bool
+	Day, Model, Backend, Worktree string
+	store.Tokens
 }
 
 // SessionGroup is the sessions created on one day in one worktree, and
@@ -411,11 +400,9 @@ func (x *Index) Summary(ctx context.Context, since string, session int64) ([]Usa
 // ModelUsage is the usage of one turn with one model and backend: the
 // rows of the usage table summed by session, turn, model and backend.
 type ModelUsage struct {
-	Session, Turn                                                                 int64
-	Day, Model, Backend                                                           string
-	InputTokens, OutputTokens, CacheReadTokens, CacheWriteTokens, ReasoningTokens int64
-	CostUSD                                                                       float64
-	CostEstimated                                                                 bool
+	Session, Turn       int64
+	Day, Model, Backend string
+	store.Tokens
 }
 
 // UsageByTurnAndModel returns the usage of every turn of every session,
@@ -434,8 +421,8 @@ func (x *Index) UsageByTurnAndModel(ctx context.Context) ([]ModelUsage, error) {
 		var u ModelUsage
 		var cost nullFloat
 		var est nullInt
-		if err := rows.Scan(&u.Session, &u.Turn, &u.Day, &u.Model, &u.Backend, &u.InputTokens, &u.OutputTokens,
-			&u.CacheReadTokens, &u.CacheWriteTokens, &u.ReasoningTokens, &cost, &est); err != nil {
+		if err := rows.Scan(&u.Session, &u.Turn, &u.Day, &u.Model, &u.Backend, &u.Input, &u.Output,
+			&u.CacheRead, &u.CacheWrite, &u.Reasoning, &cost, &est); err != nil {
 			return nil, fmt.Errorf("usage of %s: %w", x.st.Path(), err)
 		}
 		u.CostUSD, u.CostEstimated = cost.v, est.v != 0

@@ -9,13 +9,12 @@ import (
 )
 
 // TurnUsage is the usage of one turn of a session: the sums of its usage
-// rows, and the seqs its events span.
+// rows (CostEstimated: some of the cost is estimated from the price
+// table), and the seqs its events span.
 type TurnUsage struct {
-	Turn                                            int64
-	FirstSeq, LastSeq                               int64
-	Input, Output, CacheRead, CacheWrite, Reasoning int64
-	CostUSD                                         float64
-	CostEstimated                                   bool // some of the cost is estimated from the price table
+	Turn              int64
+	FirstSeq, LastSeq int64
+	store.Tokens
 }
 
 // TurnUsages lists the usage of each turn of session that has usage, in

@@ -123,7 +123,7 @@ func TestSummaryEqualsStats(t *testing.T) {
 	if err != nil || len(tot) != 1 {
 		t.Fatal(tot, err)
 	}
-	if w := tot[0]; in != w.InputTokens || n != w.Sessions || turns != w.Turns || fmt.Sprintf("%.9f", cost) != fmt.Sprintf("%.9f", w.CostUSD) {
+	if w := tot[0]; in != w.Input || n != w.Sessions || turns != w.Turns || fmt.Sprintf("%.9f", cost) != fmt.Sprintf("%.9f", w.CostUSD) {
 		t.Errorf("summary input %d sessions %d turns %d cost %v; stats %+v", in, n, turns, cost, w)
 	}
 	if len(sessions) == 0 || len(usage) == 0 {

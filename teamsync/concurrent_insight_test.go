@@ -66,7 +66,7 @@ func insightDigest(t *testing.T, x *insight.Index) string {
 	var cost float64
 	for _, r := range rows {
 		turns += r.Turns
-		tokens += r.InputTokens + r.OutputTokens + r.CacheReadTokens + r.CacheWriteTokens + r.ReasoningTokens
+		tokens += r.Input + r.Output + r.CacheRead + r.CacheWrite + r.Reasoning
 		cost += r.CostUSD
 	}
 	files, err := x.Files(context.Background(), 0)

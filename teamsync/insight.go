@@ -40,8 +40,8 @@ func (IndexInsight) StoreInsight(ctx context.Context, st *store.Store) (map[int6
 			continue
 		}
 		in := out[id]
-		in.Usage = &Usage{Turns: t.Turns, InputTokens: t.InputTokens, OutputTokens: t.OutputTokens,
-			CacheReadTokens: t.CacheReadTokens, CacheWriteTokens: t.CacheWriteTokens, ReasoningTokens: t.ReasoningTokens,
+		in.Usage = &Usage{Turns: t.Turns, InputTokens: t.Input, OutputTokens: t.Output,
+			CacheReadTokens: t.CacheRead, CacheWriteTokens: t.CacheWrite, ReasoningTokens: t.Reasoning,
 			CostUSD: t.CostUSD, CostEstimated: t.CostEstimated}
 		out[id] = in
 	}
@@ -52,8 +52,8 @@ func (IndexInsight) StoreInsight(ctx context.Context, st *store.Store) (map[int6
 	for _, u := range turns {
 		in := out[u.Session]
 		in.Turns = append(in.Turns, TurnUsage{Turn: u.Turn, Day: u.Day, Model: u.Model, Backend: u.Backend,
-			InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CacheReadTokens: u.CacheReadTokens,
-			CacheWriteTokens: u.CacheWriteTokens, ReasoningTokens: u.ReasoningTokens, CostUSD: u.CostUSD, CostEstimated: u.CostEstimated})
+			InputTokens: u.Input, OutputTokens: u.Output, CacheReadTokens: u.CacheRead,
+			CacheWriteTokens: u.CacheWrite, ReasoningTokens: u.Reasoning, CostUSD: u.CostUSD, CostEstimated: u.CostEstimated})
 		out[u.Session] = in
 	}
 	files, err := x.Files(ctx, 0)
