@@ -40,9 +40,7 @@ func (IndexInsight) StoreInsight(ctx context.Context, st *store.Store) (map[int6
 			continue
 		}
 		in := out[id]
-		in.Usage = &Usage{Turns: t.Turns, InputTokens: t.Input, OutputTokens: t.Output,
-			CacheReadTokens: t.CacheRead, CacheWriteTokens: t.CacheWrite, ReasoningTokens: t.Reasoning,
-			CostUSD: t.CostUSD, CostEstimated: t.CostEstimated}
+		in.Usage = &Usage{Turns: t.Turns, Tokens: t.Tokens}
 		out[id] = in
 	}
 	turns, err := x.UsageByTurnAndModel(ctx)
@@ -51,9 +49,7 @@ func (IndexInsight) StoreInsight(ctx context.Context, st *store.Store) (map[int6
 	}
 	for _, u := range turns {
 		in := out[u.Session]
-		in.Turns = append(in.Turns, TurnUsage{Turn: u.Turn, Day: u.Day, Model: u.Model, Backend: u.Backend,
-			InputTokens: u.Input, OutputTokens: u.Output, CacheReadTokens: u.CacheRead,
-			CacheWriteTokens: u.CacheWrite, ReasoningTokens: u.Reasoning, CostUSD: u.CostUSD, CostEstimated: u.CostEstimated})
+		in.Turns = append(in.Turns, TurnUsage{Turn: u.Turn, Day: u.Day, Model: u.Model, Backend: u.Backend, Tokens: u.Tokens})
 		out[u.Session] = in
 	}
 	files, err := x.Files(ctx, 0)

@@ -54,18 +54,15 @@ type SessionInsight struct {
 
 // TurnUsage is the usage of one turn with one model.
 type TurnUsage struct {
-	Turn                                                                          int64
-	Day, Model, Backend                                                           string // Day: YYYY-MM-DD
-	InputTokens, OutputTokens, CacheReadTokens, CacheWriteTokens, ReasoningTokens int64
-	CostUSD                                                                       float64
-	CostEstimated                                                                 bool
+	Turn                int64
+	Day, Model, Backend string // Day: YYYY-MM-DD
+	store.Tokens
 }
 
-// Usage is a session's token usage and cost.
+// Usage is a session's token usage and cost over its turns.
 type Usage struct {
-	Turns, InputTokens, OutputTokens, CacheReadTokens, CacheWriteTokens, ReasoningTokens int64
-	CostUSD                                                                              float64
-	CostEstimated                                                                        bool
+	Turns int64
+	store.Tokens
 }
 
 // File is a file a session touched.

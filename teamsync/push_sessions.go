@@ -167,8 +167,8 @@ func (p *pusher) sessionRow(s store.Session, in SessionInsight) (row []any, file
 		p.opt.Machine, p.opt.User, s.Completed, s.DurationMS, finite(s.CostUSD), textSafe(s.LastClaudeUUID),
 		s.EventCount, s.MessageCount, s.CharsSinceCompaction, s.LastEventID}
 	if u := in.Usage; u != nil {
-		row = append(row, u.Turns, u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens,
-			u.ReasoningTokens, u.CostUSD, u.CostEstimated)
+		row = append(row, u.Turns, u.Input, u.Output, u.CacheRead, u.CacheWrite,
+			u.Reasoning, u.CostUSD, u.CostEstimated)
 	} else {
 		row = append(row, int64(0), nil, nil, nil, nil, nil, nil, false)
 	}
@@ -193,10 +193,10 @@ func (p *pusher) sessionRow(s store.Session, in SessionInsight) (row []any, file
 		if math.IsNaN(cost) || math.IsInf(cost, 0) {
 			cost = 0
 		}
-		usage = append(usage, []any{p.id, s.ID, s.Created, u.Turn, day, textSafe(u.Model), textSafe(u.Backend), u.InputTokens,
-			u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, u.ReasoningTokens, cost, u.CostEstimated})
+		usage = append(usage, []any{p.id, s.ID, s.Created, u.Turn, day, textSafe(u.Model), textSafe(u.Backend), u.Input,
+			u.Output, u.CacheRead, u.CacheWrite, u.Reasoning, cost, u.CostEstimated})
 		fmt.Fprintf(h, "U%d\x00%s\x00%s\x00%s\x00%d\x00%d\x00%d\x00%d\x00%d\x00%v\x00%v\x00", u.Turn, u.Day, u.Model, u.Backend,
-			u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, u.ReasoningTokens, cost, u.CostEstimated)
+			u.Input, u.Output, u.CacheRead, u.CacheWrite, u.Reasoning, cost, u.CostEstimated)
 	}
 	var n [8]byte
 	binary.LittleEndian.PutUint64(n[:], SchemaVersion)
