@@ -11,6 +11,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/lazuli-app/lazuli/insight"
 	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/teamsync"
@@ -183,7 +184,7 @@ func (ts *teamSource) show(ref views.SessionRef, gen int) {
 		pw.mv.ShowSession(ref, sess, events, comps, 0)
 		sh.showPendingEvent(ref)
 	})
-	var u teamsync.StatRow
+	var u insight.Totals
 	err = ts.with(ts.pw.ctx, func(db *teamsync.DB) error {
 		var err error
 		u, err = db.SessionUsage(ts.pw.ctx, ref.ID)
@@ -192,8 +193,7 @@ func (ts *teamSource) show(ref views.SessionRef, gen int) {
 	if err != nil {
 		return // the transcript is shown; the header goes without its usage line
 	}
-	text := usageText(store.Tokens{Input: u.InputTokens, Output: u.OutputTokens, CacheRead: u.CacheReadTokens,
-		CacheWrite: u.CacheWriteTokens, CostUSD: u.CostUSD, CostEstimated: u.CostEstimated})
+	text := usageText(u.Tokens)
 	fyne.Do(func() { pw.mv.SetSessionUsage(ref, text) })
 }
 
@@ -238,14 +238,14 @@ func (ts *teamSource) insights(ctx context.Context, days int, now time.Time) (vi
 			for _, r := range rows {
 				d.CostEstimated = d.CostEstimated || r.CostEstimated
 				if by == "day" {
-					dayEntry(byDay, r.Key).Add(views.InsightDay{Sessions: r.Sessions, Turns: r.Turns, Input: r.InputTokens,
-						Output: r.OutputTokens, CacheRead: r.CacheReadTokens, CacheWrite: r.CacheWriteTokens,
-						Reasoning: r.ReasoningTokens, CostUSD: r.CostUSD})
+					dayEntry(byDay, r.Key).Add(views.InsightDay{Sessions: r.Sessions, Turns: r.Turns, Input: r.Input,
+						Output: r.Output, CacheRead: r.CacheRead, CacheWrite: r.CacheWrite,
+						Reasoning: r.Reasoning, CostUSD: r.CostUSD})
 					continue
 				}
 				sh := shareEntry(shareMaps[by], r.Key)
 				sh.Sessions += r.Sessions
-				sh.Tokens += r.InputTokens + r.OutputTokens + r.CacheReadTokens + r.CacheWriteTokens
+				sh.Tokens += r.Total()
 				sh.CostUSD += r.CostUSD
 			}
 		}

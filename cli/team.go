@@ -226,7 +226,7 @@ func runTeam(ctx context.Context, env *Env, args []string) error {
 		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "KEY\tSESSIONS\tTURNS\tINPUT\tOUTPUT\tCOST")
 		for _, r := range rows {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t$%.2f\n", printable.Line(r.Key), r.Sessions, r.Turns, r.InputTokens, r.OutputTokens, r.CostUSD)
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t$%.2f\n", printable.Line(r.Key), r.Sessions, r.Turns, r.Input, r.Output, r.CostUSD)
 		}
 		return tw.Flush()
 	}

@@ -44,8 +44,8 @@ func TestPushSendsInsight(t *testing.T) {
 			if by == "model" && m.Key != l.Key {
 				t.Fatalf("by model: team key %q, local %q", m.Key, l.Key)
 			}
-			if m.Sessions != l.Sessions || m.Turns != l.Turns || m.InputTokens != l.Input || m.OutputTokens != l.Output ||
-				m.CacheReadTokens != l.CacheRead || m.CacheWriteTokens != l.CacheWrite || m.InputTokens == 0 {
+			if m.Sessions != l.Sessions || m.Turns != l.Turns || m.Input != l.Input || m.Output != l.Output ||
+				m.CacheRead != l.CacheRead || m.CacheWrite != l.CacheWrite || m.Input == 0 {
 				t.Fatalf("by %s: team %+v, local %+v", by, m, l)
 			}
 			if d := m.CostUSD - l.CostUSD; d > 1e-6 || d < -1e-6 {

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lazuli-app/lazuli/export"
+	"github.com/lazuli-app/lazuli/insight"
 	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -443,21 +444,6 @@ func likeEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
-// StatRow is one row of `lazuli stats --json`, over the team.
-type StatRow struct {
-	Key              string  `json:"key"`
-	Worktree         string  `json:"worktree,omitempty"` // for by=session
-	Sessions         int64   `json:"sessions"`
-	Turns            int64   `json:"turns"`
-	InputTokens      int64   `json:"input_tokens"`
-	OutputTokens     int64   `json:"output_tokens"`
-	CacheReadTokens  int64   `json:"cache_read_tokens"`
-	CacheWriteTokens int64   `json:"cache_write_tokens"`
-	ReasoningTokens  int64   `json:"reasoning_tokens"`
-	CostUSD          float64 `json:"cost_usd"`
-	CostEstimated    bool    `json:"cost_estimated"`
-}
-
 // StatKeys are the groupings Stats knows, with the SQL of each key: over
 // the sessions, or (model, backend) over the usage of their turns.
 var StatKeys = map[string]string{
@@ -471,13 +457,14 @@ var StatKeys = map[string]string{
 	"backend":    `backend`,
 }
 
-// Stats totals the team's usage by key (see StatKeys), over sessions
+// Stats totals the team's usage by key (see StatKeys), in the rows of
+// `lazuli stats --json` that a store's insight index gives, over sessions
 // created on or after since ("" for all time, else YYYY-MM-DD). The usage
 // is what the pushers' insight indexes supplied (tokens 0 without it;
 // cost then falls back to the sessions' own completion cost). By model or
 // backend, it sums the usage of turns reported since the day, with the
 // sessions and turns that had it.
-func (db *DB) Stats(ctx context.Context, by, since string) ([]StatRow, error) {
+func (db *DB) Stats(ctx context.Context, by, since string) ([]insight.Totals, error) {
 	key, ok := StatKeys[by]
 	if !ok {
 		return nil, fmt.Errorf("unknown grouping %q (want day, worktree, repository, machine, user, session, model or backend)", by)
@@ -507,23 +494,23 @@ func (db *DB) Stats(ctx context.Context, by, since string) ([]StatRow, error) {
 	if err != nil {
 		return nil, db.wrap("team stats", err)
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (StatRow, error) { return scanStat(r) })
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (insight.Totals, error) { return scanStat(r) })
 	if out == nil {
-		out = []StatRow{}
+		out = []insight.Totals{}
 	}
 	return out, db.wrap("team stats", err)
 }
 
-func scanStat(r pgx.Row) (StatRow, error) {
-	var s StatRow
-	err := r.Scan(&s.Key, &s.Worktree, &s.Sessions, &s.Turns, &s.InputTokens, &s.OutputTokens,
-		&s.CacheReadTokens, &s.CacheWriteTokens, &s.ReasoningTokens, &s.CostUSD, &s.CostEstimated)
+func scanStat(r pgx.Row) (insight.Totals, error) {
+	var s insight.Totals
+	err := r.Scan(&s.Key, &s.Worktree, &s.Sessions, &s.Turns, &s.Input, &s.Output,
+		&s.CacheRead, &s.CacheWrite, &s.Reasoning, &s.CostUSD, &s.CostEstimated)
 	return s, err
 }
 
 // SessionUsage returns the usage of team session id: its row of `team
 // stats --by session`.
-func (db *DB) SessionUsage(ctx context.Context, id int64) (StatRow, error) {
+func (db *DB) SessionUsage(ctx context.Context, id int64) (insight.Totals, error) {
 	s, err := scanStat(db.conn.QueryRow(ctx, `SELECT 'T' || team_id, coalesce(worktree, ''), 1, coalesce(turns, 0), coalesce(input_tokens, 0),
 		coalesce(output_tokens, 0), coalesce(cache_read_tokens, 0), coalesce(cache_write_tokens, 0),
 		coalesce(reasoning_tokens, 0), coalesce(usage_cost_usd, cost_usd, 0), coalesce(cost_estimated, false)
