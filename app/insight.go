@@ -320,10 +320,9 @@ func computeInsights(ctx context.Context, pw *projectWindow, scope views.Insight
 			return d, err
 		}
 		for _, u := range usage {
-			dayEntry(byDay, u.Day).Add(views.InsightDay{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead,
-				CacheWrite: u.CacheWrite, Reasoning: u.Reasoning, CostUSD: u.CostUSD})
+			dayEntry(byDay, u.Day).Add(views.InsightDay{Tokens: u.Tokens})
 			d.CostEstimated = d.CostEstimated || u.CostEstimated
-			tokens := u.Input + u.Output + u.CacheRead + u.CacheWrite
+			tokens := u.Total()
 			for _, sh := range []struct {
 				m   map[string]*views.InsightShare
 				key string

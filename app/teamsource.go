@@ -238,9 +238,7 @@ func (ts *teamSource) insights(ctx context.Context, days int, now time.Time) (vi
 			for _, r := range rows {
 				d.CostEstimated = d.CostEstimated || r.CostEstimated
 				if by == "day" {
-					dayEntry(byDay, r.Key).Add(views.InsightDay{Sessions: r.Sessions, Turns: r.Turns, Input: r.Input,
-						Output: r.Output, CacheRead: r.CacheRead, CacheWrite: r.CacheWrite,
-						Reasoning: r.Reasoning, CostUSD: r.CostUSD})
+					dayEntry(byDay, r.Key).Add(views.InsightDay{Sessions: r.Sessions, Turns: r.Turns, Tokens: r.Tokens})
 					continue
 				}
 				sh := shareEntry(shareMaps[by], r.Key)

@@ -105,7 +105,7 @@ func BenchmarkInsightsRedraw(b *testing.B) {
 	var d InsightData
 	for i := range 365 {
 		d.Days = append(d.Days, InsightDay{Day: fmt.Sprintf("day %d", i), Sessions: int64(i % 9), Turns: int64(i % 31),
-			Input: int64(i * 1000), Output: int64(i * 300), CacheRead: int64(i * 9000), CacheWrite: int64(i * 700), CostUSD: float64(i) / 10})
+			Tokens: store.Tokens{Input: int64(i * 1000), Output: int64(i * 300), CacheRead: int64(i * 9000), CacheWrite: int64(i * 700), CostUSD: float64(i) / 10}})
 	}
 	for i := range 7 {
 		for h := range 24 {

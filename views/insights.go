@@ -10,6 +10,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/editdiff"
+	"github.com/lazuli-app/lazuli/store"
 )
 
 // InsightScope is what the Insights window sums: the project (Store ""),
@@ -25,24 +26,19 @@ type InsightScopeOption struct {
 	Scope InsightScope
 }
 
-// InsightDay is one day's figures (or the totals).
+// InsightDay is one day's figures (or the totals). The window marks the
+// cost estimated by InsightData.CostEstimated.
 type InsightDay struct {
-	Day                                             string
-	Sessions, Turns                                 int64
-	Input, Output, CacheRead, CacheWrite, Reasoning int64
-	CostUSD                                         float64
+	Day             string
+	Sessions, Turns int64
+	store.Tokens
 }
 
 // Add adds o's figures (not its Day) to d.
 func (d *InsightDay) Add(o InsightDay) {
 	d.Sessions += o.Sessions
 	d.Turns += o.Turns
-	d.Input += o.Input
-	d.Output += o.Output
-	d.CacheRead += o.CacheRead
-	d.CacheWrite += o.CacheWrite
-	d.Reasoning += o.Reasoning
-	d.CostUSD += o.CostUSD
+	d.Tokens.Add(o.Tokens)
 }
 
 // InsightShare is one row of a breakdown (by model, backend, worktree).

@@ -74,8 +74,8 @@ func TestInsightsView(t *testing.T) {
 		t.Fatalf("loads %v days %v", f.loads, f.days)
 	}
 	v.SetData(InsightData{
-		Days:  []InsightDay{{Day: "2026-11-24", CostUSD: 1.5, Input: 10}, {Day: "2026-11-25"}},
-		Total: InsightDay{Sessions: 2, Turns: 3, Input: 10, CostUSD: 1.5}, CostEstimated: true,
+		Days:  []InsightDay{{Day: "2026-11-24", Tokens: store.Tokens{CostUSD: 1.5, Input: 10}}, {Day: "2026-11-25"}},
+		Total: InsightDay{Sessions: 2, Turns: 3, Tokens: store.Tokens{Input: 10, CostUSD: 1.5}}, CostEstimated: true,
 		Tools: []InsightTool{{Name: "Bash", Calls: 4, Errors: 1}},
 		Files: []InsightFile{{Store: "/p/s.azs", SessionID: 2, Path: "a.go", Action: "edit", Count: 2}},
 	})
@@ -175,5 +175,29 @@ func TestSessionUsageHeaderMakesRoom(t *testing.T) {
 	}
 	if got, want := m.top.Size().Height, m.top.MinSize().Height; got < want {
 		t.Errorf("the header has %v of the %v it needs", got, want)
+	}
+}
+
+// TestInsightDayAdd: Add sums sessions, turns and tokens, and keeps d's
+// Day; each case adds one figure, so one Add drops fails its case.
+func TestInsightDayAdd(t *testing.T) {
+	base := InsightDay{Day: "2026-11-24", Sessions: 1, Turns: 2, Tokens: store.Tokens{Input: 3, CostUSD: 0.5}}
+	for _, tc := range []struct {
+		name string
+		o    InsightDay
+		want InsightDay
+	}{
+		{"Sessions", InsightDay{Day: "other", Sessions: 10}, InsightDay{Day: "2026-11-24", Sessions: 11, Turns: 2, Tokens: base.Tokens}},
+		{"Turns", InsightDay{Turns: 20}, InsightDay{Day: "2026-11-24", Sessions: 1, Turns: 22, Tokens: base.Tokens}},
+		{"Tokens", InsightDay{Tokens: store.Tokens{Input: 30, CacheWrite: 4, CostUSD: 0.25}},
+			InsightDay{Day: "2026-11-24", Sessions: 1, Turns: 2, Tokens: store.Tokens{Input: 33, CacheWrite: 4, CostUSD: 0.75}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := base
+			got.Add(tc.o)
+			if got != tc.want {
+				t.Errorf("%+v.Add(%+v) = %+v, want %+v", base, tc.o, got, tc.want)
+			}
+		})
 	}
 }
