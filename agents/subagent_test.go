@@ -158,7 +158,7 @@ func TestStoreTranscriptCreatesLinkedSubagentSessions(t *testing.T) {
 	// Claude's result line counts the whole run, the sub-agent included
 	// (its modelUsage: 400 input, 80 output tokens, $0.0032): that usage is
 	// stored once, on the parent.
-	usage, err := st.UsageRows(ctx, 0)
+	usage, err := st.Usage().Rows(ctx, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -219,7 +219,7 @@ type usageUpdate struct {
 // Update: only those added when the store's usage version grew by exactly
 // them, else (a session deleted or replaced) all.
 func (x *Index) readUsage(ctx context.Context) (usageUpdate, error) {
-	v, err := x.st.UsageVersion(ctx)
+	v, err := x.st.Usage().Version(ctx)
 	if err != nil {
 		return usageUpdate{}, err
 	}
@@ -228,7 +228,7 @@ func (x *Index) readUsage(ctx context.Context) (usageUpdate, error) {
 	if v == old {
 		return usageUpdate{skip: true}, nil
 	}
-	rows, err := x.st.UsageRows(ctx, old.MaxID)
+	rows, err := x.st.Usage().Rows(ctx, old.MaxID)
 	if err != nil {
 		return usageUpdate{}, err
 	}
@@ -240,7 +240,7 @@ func (x *Index) readUsage(ctx context.Context) (usageUpdate, error) {
 	}
 	full := grown != v
 	if full {
-		if rows, err = x.st.UsageRows(ctx, 0); err != nil {
+		if rows, err = x.st.Usage().Rows(ctx, 0); err != nil {
 			return usageUpdate{}, err
 		}
 	}

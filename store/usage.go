@@ -8,7 +8,7 @@ package store
 // its rows go with their session (ON DELETE CASCADE). A row whose session
 // was deleted with foreign keys off, or whose id AZUREAL reused for a new
 // session, no longer matches its session's created text and is ignored by
-// UsageRows, so it never lends its tokens to another session.
+// UsageService.Rows, so it never lends its tokens to another session.
 
 import (
 	"context"
@@ -107,7 +107,7 @@ type SessionUsage struct {
 }
 
 // UsageVersion identifies the live usage rows of a store; see
-// Store.UsageVersion.
+// UsageService.Version.
 type UsageVersion struct {
 	Rows   int64 // live rows (their session still there)
 	MaxID  int64 // the largest rowid among them
@@ -176,14 +176,23 @@ func insertUsageRows(ctx context.Context, tx *sql.Tx, sessionID int64, usage []U
 	return nil
 }
 
-// AppendUsage records usage for events already stored in session id, after
+// UsageService is a store's token usage: the rows of UsageTable, Lazuli's
+// own, one a turn (written with the events they follow by
+// CreateSessionWithEvents and AppendEvents, or later by Append), and the
+// version a derived index tells their changes by.
+type UsageService struct{ s *Store }
+
+// Usage returns the store's token usage.
+func (s *Store) Usage() UsageService { return UsageService{s} }
+
+// Append records usage for events already stored in session id, after
 // the event with seq afterSeq (a live run records a turn's usage when the
 // turn ends). Usage.Event is ignored.
-func (s *Store) AppendUsage(ctx context.Context, sessionID, afterSeq int64, usage []Usage) error {
+func (us UsageService) Append(ctx context.Context, sessionID, afterSeq int64, usage []Usage) error {
 	if len(usage) == 0 {
 		return nil
 	}
-	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
+	err := us.s.writeTx(ctx, false, func(tx *sql.Tx) error {
 		if err := requireSession(ctx, tx, sessionID); err != nil {
 			return err
 		}
@@ -206,12 +215,12 @@ func hasUsageTable(ctx context.Context, q querier) (bool, error) {
 	return n > 0, err
 }
 
-// UsageRows returns the recorded usage with rowids above afterRowID (0:
+// Rows returns the recorded usage with rowids above afterRowID (0:
 // all), in session and seq order. Rows whose session is gone or
 // now holds another session under a reused id are left out. A store without
 // the table yields none.
-func (s *Store) UsageRows(ctx context.Context, afterRowID int64) ([]SessionUsage, error) {
-	db, _, err := s.reader(ctx)
+func (us UsageService) Rows(ctx context.Context, afterRowID int64) ([]SessionUsage, error) {
+	db, _, err := us.s.reader(ctx)
 	if err != nil || db == nil {
 		return nil, wrapUsage(err)
 	}
@@ -246,13 +255,13 @@ func (s *Store) UsageRows(ctx context.Context, afterRowID int64) ([]SessionUsage
 	return out, wrapUsage(rows.Err())
 }
 
-// UsageVersion describes the live usage rows (those whose session still
+// Version describes the live usage rows (those whose session still
 // matches): it changes when rows are added, or their sessions deleted or
 // replaced, so a derived index can tell what to re-read. A store without
 // the table gives the zero version.
-func (s *Store) UsageVersion(ctx context.Context) (UsageVersion, error) {
+func (us UsageService) Version(ctx context.Context) (UsageVersion, error) {
 	var v UsageVersion
-	db, _, err := s.reader(ctx)
+	db, _, err := us.s.reader(ctx)
 	if err != nil || db == nil {
 		return v, wrapUsage(err)
 	}

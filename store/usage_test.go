@@ -24,10 +24,10 @@ func TestUsageRows(t *testing.T) {
 	if _, err := s.AppendEvents(ctx, sess.ID, []Event{AssistantText("c")}, Usage{Event: 0, Model: "m3"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AppendUsage(ctx, sess.ID, 2, []Usage{{Model: "m4", Tokens: Tokens{Output: 1}}}); err != nil {
+	if err := s.Usage().Append(ctx, sess.ID, 2, []Usage{{Model: "m4", Tokens: Tokens{Output: 1}}}); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := s.UsageRows(ctx, 0)
+	rows, err := s.Usage().Rows(ctx, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,9 +65,43 @@ func TestUsageRows(t *testing.T) {
 	if err := s.DeleteSession(ctx, sess.ID); err != nil {
 		t.Fatal(err)
 	}
-	if rows, err := s.UsageRows(ctx, 0); err != nil || len(rows) != 0 {
+	if rows, err := s.Usage().Rows(ctx, 0); err != nil || len(rows) != 0 {
 		t.Errorf("after delete: %+v, %v", rows, err)
 	}
+}
+
+// TestUsageVersion: the version of a store without usage is zero; it
+// counts the live rows, their largest rowid and their input, output and
+// cache read tokens (not cache write nor reasoning), and changes when a
+// row is appended or its session deleted.
+func TestUsageVersion(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	version := func(label string, want UsageVersion) {
+		t.Helper()
+		if got, err := s.Usage().Version(ctx); err != nil || got != want {
+			t.Errorf("%s: Version() = %+v, %v, want %+v", label, got, err, want)
+		}
+	}
+	version("no table", UsageVersion{})
+	a, _, err := s.CreateSessionWithEvents(ctx, "main", "", []Event{UserMessage("one"), Complete(true, 1, 0)},
+		Usage{Event: 1, Tokens: Tokens{Input: 1, Output: 20, CacheRead: 300, CacheWrite: 4000, Reasoning: 50000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := s.CreateSessionWithEvents(ctx, "main", "", []Event{UserMessage("two")}, Usage{Event: 0, Tokens: Tokens{Input: 7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	version("created", UsageVersion{Rows: 2, MaxID: 2, Tokens: 328})
+	if err := s.Usage().Append(ctx, a.ID, 2, []Usage{{Tokens: Tokens{Output: 1000}}}); err != nil {
+		t.Fatal(err)
+	}
+	version("appended", UsageVersion{Rows: 3, MaxID: 3, Tokens: 1328})
+	if err := s.DeleteSession(ctx, b.ID); err != nil {
+		t.Fatal(err)
+	}
+	version("deleted", UsageVersion{Rows: 2, MaxID: 3, Tokens: 1321})
 }
 
 // TestUsageUnderAZUREAL plays AZUREAL deleting a session with foreign keys
@@ -93,8 +127,11 @@ func TestUsageUnderAZUREAL(t *testing.T) {
 	}
 	db.Close()
 	s = mustOpenPath(t, path)
-	if rows, err := s.UsageRows(ctx, 0); err != nil || len(rows) != 0 {
+	if rows, err := s.Usage().Rows(ctx, 0); err != nil || len(rows) != 0 {
 		t.Errorf("usage of a reused id: %+v, %v", rows, err)
+	}
+	if v, err := s.Usage().Version(ctx); err != nil || v != (UsageVersion{}) {
+		t.Errorf("version with only the rows of a reused id: Version() = %+v, %v, want the zero version", v, err)
 	}
 	rep, err := s.Check(ctx)
 	if err != nil {
