@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -271,5 +272,35 @@ func TestRules(t *testing.T) {
 	if got := CodexUnexpressed(Policy{Mode: ModeAsk, Rules: []store.PermissionRule{rule("allow", "Bash(git *)")}}); len(got) != 2 ||
 		!strings.Contains(got[1], "allow Bash(git *)") {
 		t.Errorf("CodexUnexpressed = %q", got)
+	}
+}
+
+// TestClaudeBypassPassesNoPromptTool: with a prompt tool at hand, bypass
+// (not refused as root) gives claude neither --permission-prompt-tool nor
+// an MCP server; every other mode, and bypass turned into acceptEdits as
+// root, gets both.
+func TestClaudeBypassPassesNoPromptTool(t *testing.T) {
+	prompt := &PromptTool{Server: []string{"lazuli", "mcp-permissions"}, Socket: "/tmp/s", Tool: "mcp__lazuli__prompt"}
+	cases := []struct {
+		name     string
+		mode     PermissionMode
+		root     bool
+		wantTool bool
+	}{
+		{"bypass", ModeBypass, false, false},
+		{"bypass as root", ModeBypass, true, true},
+		{"acceptEdits", ModeAcceptEdits, false, true},
+		{"plan", ModePlan, false, true},
+		{"ask", ModeAsk, false, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := claudePermissionArgs(Policy{Mode: c.mode}, c.root, prompt)
+			for _, flag := range []string{"--permission-prompt-tool", "--mcp-config"} {
+				if got := slices.Contains(args, flag); got != c.wantTool {
+					t.Errorf("claudePermissionArgs(%q, root=%v) has %s = %v, want %v (args %q)", c.mode, c.root, flag, got, c.wantTool, args)
+				}
+			}
+		})
 	}
 }
