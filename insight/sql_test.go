@@ -147,3 +147,53 @@ func TestRunSQLMemoryLimit(t *testing.T) {
 		t.Fatalf("RunSQL(%q) = %v, want ErrSQLTooLarge for memory", q, err)
 	}
 }
+
+// TestRunSQLRefusesPragmaAndAttach: the authorizer refuses PRAGMA (reading
+// or setting) and ATTACH/DETACH with ErrRefused naming the action, before
+// SQLite runs them: no file is attached or created and the sources do not
+// change; a SELECT still answers.
+func TestRunSQLRefusesPragmaAndAttach(t *testing.T) {
+	st := mustOpenStore(t)
+	fill(t, st, 1, 2)
+	x := mustIndex(t, st)
+	sources := []SQLSource{{Store: st.Path(), Index: x.Path()}}
+	other := filepath.Join(t.TempDir(), "other.db")
+	hash := func(path string) [32]byte {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sha256.Sum256(b)
+	}
+	before := map[string][32]byte{st.Path(): hash(st.Path()), x.Path(): hash(x.Path())}
+	for _, tt := range []struct {
+		query, want string // want: the refusal's action, in the error
+	}{
+		{"PRAGMA query_only = 0", "(PRAGMA query_only"},
+		{"PRAGMA s0.user_version", "(PRAGMA user_version"},
+		{"PRAGMA s0.user_version = 7", "(PRAGMA user_version"},
+		{"PRAGMA writable_schema = 1", "(PRAGMA writable_schema"},
+		{"PRAGMA x0.journal_mode = DELETE", "(PRAGMA journal_mode"},
+		{"PRAGMA table_info(sessions)", "(PRAGMA table_info"},
+		{"SELECT * FROM pragma_table_info('sessions')", "(PRAGMA table_info"},
+		{"ATTACH DATABASE '" + other + "' AS o", "(ATTACH"},
+		{"ATTACH DATABASE ':memory:' AS m", "(ATTACH"},
+		{"DETACH DATABASE s0", "(DETACH"},
+	} {
+		res, err := RunSQL(context.Background(), sources, tt.query, 10, time.Hour)
+		if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("RunSQL(%q) = %+v, %v, want ErrRefused with %q", tt.query, res, err, tt.want)
+		}
+	}
+	if _, err := os.Stat(other); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Stat(%q) = %v, want not exist: ATTACH created it", other, err)
+	}
+	for p, h := range before {
+		if hash(p) != h {
+			t.Errorf("%s changed", p)
+		}
+	}
+	if res, err := RunSQL(context.Background(), sources, "SELECT COUNT(*) FROM s0.sessions", 10, time.Hour); err != nil || len(res.Rows) != 1 {
+		t.Errorf("RunSQL(SELECT) = %+v, %v, want one row", res, err)
+	}
+}
