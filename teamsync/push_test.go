@@ -3,6 +3,7 @@ package teamsync
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -169,5 +170,58 @@ func TestMigrateFromVersion1(t *testing.T) {
 	}
 	if res, err := db.Search(ctx, "wombatron", 10); err != nil || len(res.Hits) != 1 {
 		t.Fatalf("search of an event pushed before the migration: %d hits, %v", len(res.Hits), err)
+	}
+}
+
+// TestPushedMergesPrefixSpans: the spans a push finds recorded (batches
+// commit in any order, and twice when a push was retried) are merged, not
+// only de-duplicated: adjacent, overlapping, contained and repeated spans
+// from 0 make one covered prefix, which is left as the one row of it; the
+// spans above a gap stay as they are.
+func TestPushedMergesPrefixSpans(t *testing.T) {
+	_, url := testDB(t)
+	db := connect(t, url)
+	ctx := context.Background()
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	recorded := []span{{0, 10}, {10, 20}, {5, 25}, {12, 18}, {0, 10}, {30, 40}, {45, 50}, {45, 50}}
+	for _, s := range recorded {
+		if _, err := db.conn.Exec(ctx, `INSERT INTO lazuli_pushed VALUES ('s1', $1, $2)`, s.after, s.upto); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Another store's spans are not merged into it.
+	if _, err := db.conn.Exec(ctx, `INSERT INTO lazuli_pushed VALUES ('s2', 25, 30)`); err != nil {
+		t.Fatal(err)
+	}
+	rows := func(id string) []span {
+		t.Helper()
+		r, err := db.conn.Query(ctx, `SELECT after_id, upto_id FROM lazuli_pushed WHERE store_id = $1 ORDER BY after_id, upto_id`, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := pgx.CollectRows(r, func(r pgx.CollectableRow) (span, error) {
+			var s span
+			return s, r.Scan(&s.after, &s.upto)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	p := &pusher{db: db, id: "s1"}
+	wantAbove := []span{{30, 40}, {45, 50}, {45, 50}}
+	for i := range 2 { // the second time finds the merged rows
+		w, above, err := p.pushed(ctx)
+		if err != nil || w != 25 || !slices.Equal(above, wantAbove) {
+			t.Fatalf("pushed (call %d) = %d, %v, %v, want 25, %v", i+1, w, above, err, wantAbove)
+		}
+		if got, want := rows("s1"), []span{{0, 25}, {30, 40}, {45, 50}, {45, 50}}; !slices.Equal(got, want) {
+			t.Fatalf("lazuli_pushed after pushed (call %d) = %v, want %v", i+1, got, want)
+		}
+	}
+	if got, want := rows("s2"), []span{{25, 30}}; !slices.Equal(got, want) {
+		t.Errorf("another store's spans = %v, want %v", got, want)
 	}
 }
