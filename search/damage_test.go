@@ -193,3 +193,76 @@ func TestLongTermSampledGrams(t *testing.T) {
 		t.Error("a text lacking a 4-gram the lookup uses does not count as lacking it")
 	}
 }
+
+// TestOneQuickCheckProblemIsDamage: an index file of which PRAGMA
+// quick_check reports one problem (here a NULL in a NOT NULL column,
+// written behind SQLite's back) is damaged: Open starts it over and a
+// search says it was damaged.
+func TestOneQuickCheckProblemIsDamage(t *testing.T) {
+	ctx := context.Background()
+	st := probeStore(t)
+	x := mustIndex(t, st)
+	path := x.Path()
+	x.Close()
+	oneProblem(t, path)
+	x, err := Open(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := x.damaged
+	x.Close()
+	if !damaged {
+		t.Errorf("Open of an index with one quick_check problem: damaged = false, want true")
+	}
+	oneProblem(t, path)
+	if hits, damaged, err := searchOnce(ctx, st); err != nil || hits != 100 || !damaged {
+		t.Errorf("searchOnce = %d hits, damaged %v, %v; want 100, true, nil", hits, damaged, err)
+	}
+}
+
+// oneProblem writes into the index file at path a row that breaks a NOT
+// NULL constraint, and checks that PRAGMA quick_check reports it as the
+// one problem of the file.
+func oneProblem(t *testing.T, path string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		"DROP TABLE IF EXISTS extra",
+		"CREATE TABLE extra(c)",
+		"INSERT INTO extra VALUES (NULL)",
+		"PRAGMA writable_schema = ON",
+		"UPDATE sqlite_master SET sql = 'CREATE TABLE extra(c NOT NULL)' WHERE name = 'extra'",
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db.Close()
+	check, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer check.Close()
+	rows, err := check.Query("PRAGMA quick_check")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for rows.Next() {
+		var l string
+		if err := rows.Scan(&l); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, l)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 1 || lines[0] == "ok" {
+		t.Fatalf("PRAGMA quick_check = %q, want one problem", lines)
+	}
+}
