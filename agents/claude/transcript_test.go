@@ -3,6 +3,7 @@ package claude
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -383,4 +384,38 @@ func FuzzClaudeTranscriptParser(f *testing.F) {
 func BenchmarkClaudeTranscriptParser(b *testing.B) {
 	path := filepath.Join(claudeFixtureDir(b), "transcripts", "B_claude-code-log_37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl")
 	claudeBenchParser(b, path, func() parse.Parser { return NewTranscriptParser(parse.Options{}) })
+}
+
+// TestClaudeTranscriptUsageOncePerMessage: Claude writes one transcript
+// line per content block of a message, each carrying the message's usage
+// so far; the message counts once, with the usage of its last line. Lines
+// without a message id count each.
+func TestClaudeTranscriptUsageOncePerMessage(t *testing.T) {
+	p := NewTranscriptParser(parse.Options{ClaudeHome: t.TempDir()})
+	for _, line := range []string{
+		`{"type":"user","message":{"content":"go"}}`,
+		`{"type":"assistant","message":{"id":"m1","model":"opus","content":[{"type":"thinking","thinking":"hmm"}],"usage":{"input_tokens":10,"output_tokens":1,"cache_read_input_tokens":100}}}`,
+		`{"type":"assistant","message":{"id":"m1","model":"opus","content":[{"type":"text","text":"Reading."}],"usage":{"input_tokens":10,"output_tokens":5,"cache_read_input_tokens":100}}}`,
+		`{"type":"assistant","message":{"id":"m1","model":"opus","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"a.go"}}],"usage":{"input_tokens":10,"output_tokens":20,"cache_read_input_tokens":100}}}`,
+		`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"package a"}]}}`,
+		`{"type":"assistant","message":{"id":"m2","model":"opus","content":[{"type":"text","text":"Done."}],"usage":{"input_tokens":3,"output_tokens":4}}}`,
+		`{"type":"assistant","message":{"model":"opus","content":[{"type":"text","text":"no id"}],"usage":{"input_tokens":1,"output_tokens":1}}}`,
+		`{"type":"assistant","message":{"model":"opus","content":[{"type":"text","text":"no id again"}],"usage":{"input_tokens":1,"output_tokens":1}}}`,
+	} {
+		p.Feed([]byte(line))
+	}
+	p.Finish()
+	type row struct {
+		id            string
+		in, out, read int64
+	}
+	var got []row
+	for _, r := range p.Usage() {
+		u := r.Usage()
+		got = append(got, row{u.MessageID, u.Input, u.Output, u.CacheRead})
+	}
+	want := []row{{"m1", 10, 20, 100}, {"m2", 3, 4, 0}, {"", 1, 1, 0}, {"", 1, 1, 0}}
+	if !slices.Equal(got, want) {
+		t.Errorf("Usage() = %+v, want %+v", got, want)
+	}
 }
