@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -21,10 +22,7 @@ import (
 // time (issue 14 item 2). The pairs are stores whose sessions, last row
 // and change counter look alike.
 func TestRefreshAfterCopyOver(t *testing.T) {
-	dir := filepath.Join("..", "..", "shared", "fixtures", "reference")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("fixtures not available: %v", err)
-	}
+	dir := fixtures.Dir(t, "reference")
 	t.Setenv(store.CacheDirEnv, t.TempDir())
 	fa := test.NewTempApp(t)
 	wtDir := t.TempDir()

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -17,7 +18,7 @@ import (
 // blocks: each becomes thinking, stored beside the events, so the store's
 // events (AZUREAL's view) are what they were without it.
 func TestClaudeThinkingIsKept(t *testing.T) {
-	path := filepath.Join(claudeFixtureDir(t), "transcripts/B_claude-code-log_7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl")
+	path := fixtures.Dir(t, "transcripts", "B_claude-code-log_7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl")
 	want := countThinkingBlocks(t, path)
 	if want != 36 {
 		t.Fatalf("the fixture has %d non-blank thinking blocks, want 36", want)
@@ -79,7 +80,7 @@ func countThinkingBlocks(t *testing.T, path string) int {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
