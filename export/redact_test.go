@@ -177,10 +177,18 @@ func TestNoFalsePositivesInFixtures(t *testing.T) {
 	t.Logf("scanned %d bytes of %d transcripts", scanned, len(files))
 }
 
-// Scan and Redact only read their Source: run under -race, a reader of
-// the same events (the window, the store's cache) sees no write.
+// Scan and Redact only read their Source: afterwards it equals a fresh
+// copy field for field (the events, their thinking, the full texts, the
+// compactions), and, run under -race, a reader of the same events (the
+// window, the store's cache) sees no write, not even of the same values.
 func TestScanRedactDoNotWriteSource(t *testing.T) {
-	src := secretSource()
+	source := func() Source {
+		s := secretSource()
+		s.Full = map[int64]string{3: "the whole output: aws_secret_access_key = " + awsSecret}
+		s.Events[5].Thinking = []string{"the password is " + dbPassword}
+		return s
+	}
+	src := source()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -195,8 +203,15 @@ func TestScanRedactDoNotWriteSource(t *testing.T) {
 		}
 		_ = n
 	}()
+	redactions := 0
 	for range 20 {
-		Redact(src, Scan(src))
+		redactions = Redact(src, Scan(src)).Redactions
 	}
 	<-done
+	if redactions == 0 {
+		t.Fatalf("Redact(src, Scan(src)).Redactions = 0, want the secrets of src replaced")
+	}
+	if want := source(); !reflect.DeepEqual(src, want) {
+		t.Errorf("Scan and Redact changed their source:\n got %+v\nwant %+v", src, want)
+	}
 }
