@@ -268,8 +268,13 @@ func TestCodexRolloutFixtures(t *testing.T) {
 	}
 }
 
-// cxCheckKeepsPrompts checks that every prompt AZUREAL stored is kept, or
-// is context that Lazuli drops or reduces to the request it contains.
+// cxCheckKeepsPrompts checks that every prompt AZUREAL stored is kept:
+// as it is, or, for one Codex wrapped in the IDE's context, as the request
+// after the context's last "## My request for Codex:" heading; a prompt
+// that is only context (<environment_context>, <user_instructions>) is
+// dropped. The expected prompts come from the reference dump and the
+// literals here, not from the parser's own UserText, and their number
+// from cxReferencePrompts.
 func cxCheckKeepsPrompts(t *testing.T, name string, evs []store.Event) {
 	t.Helper()
 	prompts := map[string]bool{}
@@ -278,15 +283,43 @@ func cxCheckKeepsPrompts(t *testing.T, name string, evs []store.Event) {
 			prompts[e.Content] = true
 		}
 	}
+	const ideContext, ideRequest = "# Context from my IDE setup:", "## My request for Codex:"
+	n := 0
 	for _, e := range cxReference(t, name) {
 		if e.Kind != store.KindUserMessage {
 			continue
 		}
-		want, ok := UserText(e.Content)
-		if ok && !prompts[want] {
+		want := e.Content
+		switch trimmed := strings.TrimSpace(want); {
+		case strings.HasPrefix(trimmed, "<environment_context>"), strings.HasPrefix(trimmed, "<user_instructions>"):
+			continue
+		case strings.HasPrefix(trimmed, ideContext):
+			i := strings.LastIndex(trimmed, ideRequest)
+			if i < 0 {
+				t.Errorf("reference prompt %.80q: IDE context without a request", trimmed)
+				continue
+			}
+			want = strings.TrimSpace(trimmed[i+len(ideRequest):])
+		}
+		n++
+		if !prompts[want] {
 			t.Errorf("lost prompt %.80q", want)
 		}
 	}
+	if w, ok := cxReferencePrompts[name]; ok && n != w {
+		t.Errorf("%s: the reference has %d prompts the user wrote, want %d", name, n, w)
+	}
+}
+
+// cxReferencePrompts is the number of prompts the user wrote in each
+// reference dump with any (context-only prompts left out).
+var cxReferencePrompts = map[string]int{
+	"D_agent-sessions_codex-small.jsonl":                                                2,
+	"D_agentcmd_rollout-2025-09-24T19-22-20-01997e76-d124-7592-9cac-2ec05abbca08.jsonl": 13,
+	"D_agentcmd_rollout-2025-09-24T20-12-23-01997ea4-a70d-7da3-8c20-c736db82a7c5.jsonl": 2,
+	"D_agentcmd_rollout-2025-09-25T08-02-05-0199812e-64f0-7f73-91fc-095dda01c36e.jsonl": 2,
+	"D_agentcmd_rollout-2025-09-25T09-49-46-01998190-fba6-7f40-9309-dc4e48c5844a.jsonl": 1,
+	"D_agentcmd_rollout-2025-09-25T15-12-14-019982b8-3422-79e0-8b3b-05abaf4f3c3e.jsonl": 1,
 }
 
 func TestCodexRolloutCounts(t *testing.T) {
