@@ -8,7 +8,8 @@
 // server runs as the unprivileged "postgres" system user the package
 // creates. Under CI (CI=true or CI=1) or with LAZULI_PG_REQUIRED=1 a missing
 // server fails the test; elsewhere the test is skipped with one line (the
-// decision of internal/fixtures).
+// decision of internal/fixtures), also written to $LAZULI_PG_SKIPPED_FILE
+// when set, so that `make test` can say loudly that they did not run.
 package pgtest
 
 import (
@@ -45,6 +46,11 @@ const (
 
 // RequiredEnv set to 1 makes a missing server a failure outside CI too.
 const RequiredEnv = "LAZULI_PG_REQUIRED"
+
+// SkippedFileEnv names a file to which Missing appends one line (the
+// test's name and why) for each test it skips; `make test` sets it and
+// prints a banner after the tests when the file is not empty.
+const SkippedFileEnv = "LAZULI_PG_SKIPPED_FILE"
 
 // Required reports whether a missing server fails a test: when missing
 // fixtures do (CI, LAZULI_FIXTURES_REQUIRED=1; see internal/fixtures), or
@@ -103,7 +109,23 @@ func Missing(tb testing.TB, err error) {
 	if Required() {
 		tb.Fatalf("PostgreSQL test server: %v", err)
 	}
+	if path := os.Getenv(SkippedFileEnv); path != "" {
+		if werr := noteSkipped(path, tb.Name(), err); werr != nil {
+			tb.Errorf("PostgreSQL test server: note the skip in %s: %v", path, werr)
+		}
+	}
 	tb.Skipf("PostgreSQL test server: %v (set %s=1 to make this a failure)", err, RequiredEnv)
+}
+
+// noteSkipped appends "name: err" to the file at path, in one write (the
+// tests of several packages may append at once).
+func noteSkipped(path, name string, err error) error {
+	f, ferr := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if ferr != nil {
+		return ferr
+	}
+	_, werr := f.WriteString(strings.ReplaceAll(fmt.Sprintf("%s: %v", name, err), "\n", " ") + "\n")
+	return errors.Join(werr, f.Close())
 }
 
 // New creates and starts a server; Close stops it and removes its folder.
