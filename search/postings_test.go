@@ -72,8 +72,9 @@ func writeTx(t *testing.T, db *sql.DB, fn func(*sql.Tx) error) {
 	}
 }
 
-// checkLists compares the lists with m for a spread of ranges.
-func checkLists(t *testing.T, db *sql.DB, m model, rng *rand.Rand, step string) {
+// checkLists compares the lists with m for a spread of ranges, and
+// returns how many stale keys (a removed row's) the lists named.
+func checkLists(t *testing.T, db *sql.DB, m model, rng *rand.Rand, step string) (staleNamed int) {
 	t.Helper()
 	ctx := context.Background()
 	r, err := newReader(ctx, db)
@@ -82,7 +83,7 @@ func checkLists(t *testing.T, db *sql.DB, m model, rng *rand.Rand, step string) 
 	}
 	defer r.close()
 	ranges := []gramRange{{0, 0}, {0, noGram - 1}, {1 << 31, 1<<31 + 255}}
-	for range 15 {
+	for range 5 {
 		lo := uint32(rng.Intn(gramSpace))
 		ranges = append(ranges, gramRange{lo, lo}, gramRange{lo &^ 0xff, lo | 0xff})
 	}
@@ -99,17 +100,25 @@ func checkLists(t *testing.T, db *sql.DB, m model, rng *rand.Rand, step string) 
 		stale[id] = true
 	}
 	rows.Close()
-	for _, gr := range ranges {
-		got, err := r.ids(gr)
-		if err != nil {
+	// Each range's ids, read once: a range is also another's "other".
+	read := make([][]int64, len(ranges))
+	for i, gr := range ranges {
+		if read[i], err = r.ids(gr); err != nil {
 			t.Fatalf("%s: ids(%x): %v", step, gr, err)
 		}
+	}
+	for i, gr := range ranges {
+		got := read[i]
 		// Every row that holds a 4-gram of gr, and others only when their
 		// postings are stale (a removed row's, until a merge drops them).
 		want := m.ids(gr)
+		wanted := make(map[int64]bool, len(want))
+		for _, k := range want {
+			wanted[k] = true
+		}
 		extra := 0
 		for _, k := range got {
-			if !slices.Contains(want, k) {
+			if !wanted[k] {
 				if !stale[rowOf(k)] {
 					t.Fatalf("%s: ids(%x) names %d, which does not hold it and is not stale", step, gr, rowOf(k))
 				}
@@ -119,15 +128,17 @@ func checkLists(t *testing.T, db *sql.DB, m model, rng *rand.Rand, step string) 
 		if len(got)-extra != len(want) {
 			t.Fatalf("%s: ids(%x) = %v, want %v", step, gr, got, want)
 		}
+		staleNamed += extra
 		// A stream of gr and another range gives the keys both hold.
-		other := ranges[rng.Intn(len(ranges))]
-		both, err := r.ids(other)
-		if err != nil {
-			t.Fatal(err)
+		j := rng.Intn(len(ranges))
+		other := ranges[j]
+		both := make(map[int64]bool, len(read[j]))
+		for _, k := range read[j] {
+			both[k] = true
 		}
 		var inter []int64
 		for _, k := range got {
-			if slices.Contains(both, k) {
+			if both[k] {
 				inter = append(inter, k)
 			}
 		}
@@ -152,17 +163,29 @@ func checkLists(t *testing.T, db *sql.DB, m model, rng *rand.Rand, step string) 
 			}
 		}
 	}
+	return staleNamed
 }
 
 // gramSpace keeps the random 4-grams few, so that rows share them and
 // lists are long enough to span blocks.
 const gramSpace = 3000
 
+// TestListsMatchModel's sizes: at most listRows rows a transaction, fewer
+// than listGrams 4-grams a row. Enough for segments of several blocks and
+// merges two levels up (the test checks that it got them); the lookups,
+// not the writes, are what cost (a union of every list in a range).
+const (
+	listRows  = 60
+	listGrams = 80
+)
+
 // TestListsMatchModel writes random rows in random transactions (ids out
 // of order, compactions' negative ids, large lists that fill several
 // blocks), removes random sessions' rows, merges level by level and all at
 // once, and after each step compares every list looked up with what was
-// written.
+// written. It fails if the random writes did not reach each of those
+// cases: a segment of several blocks, a merge two levels up, a removed
+// row's stale postings named by a lookup, an id given again.
 func TestListsMatchModel(t *testing.T) {
 	ctx := context.Background()
 	for seed := int64(1); seed <= 2; seed++ {
@@ -172,11 +195,11 @@ func TestListsMatchModel(t *testing.T) {
 			m := model{}
 			next := int64(1)
 			var removed []int64
-			reused := 0
+			reused, staleNamed, compactions, maxBlocks, maxLevel := 0, 0, 0, 0, 0
 			for round := range 24 {
 				var p pending
 				writeTx(t, db, func(tx *sql.Tx) error {
-					for range 1 + rng.Intn(150) {
+					for range 1 + rng.Intn(listRows) {
 						id := next
 						next++
 						if rng.Intn(20) == 0 {
@@ -190,7 +213,7 @@ func TestListsMatchModel(t *testing.T) {
 						}
 						var grams []uint32
 						seen := map[uint32]bool{}
-						for range rng.Intn(120) {
+						for range rng.Intn(listGrams) {
 							g := uint32(rng.Intn(gramSpace))
 							if rng.Intn(10) == 0 {
 								g = uint32(rng.Int63n(noGram))
@@ -205,6 +228,9 @@ func TestListsMatchModel(t *testing.T) {
 						}
 						m[id] = grams
 						p.add(id, grams)
+						if id < 0 {
+							compactions++
+						}
 						if _, err := tx.Exec("INSERT INTO docs(id, session) VALUES (?, ?)", id, id%7); err != nil {
 							return err
 						}
@@ -232,7 +258,12 @@ func TestListsMatchModel(t *testing.T) {
 				step := fmt.Sprintf("round %d", round)
 				// Removed rows may still be named (see postings.go) until a
 				// merge drops them; compare with the model plus those.
-				checkLists(t, db, m, rng, step)
+				staleNamed += checkLists(t, db, m, rng, step)
+				var blocks, level int
+				if err := db.QueryRow("SELECT (SELECT COALESCE(MAX(n), 0) FROM (SELECT COUNT(*) AS n FROM blocks GROUP BY seg)), (SELECT COALESCE(MAX(level), 0) FROM segs)").Scan(&blocks, &level); err != nil {
+					t.Fatal(err)
+				}
+				maxBlocks, maxLevel = max(maxBlocks, blocks), max(maxLevel, level)
 			}
 			writeTx(t, db, func(tx *sql.Tx) error { return mergeAll(ctx, tx) })
 			var segs, gone int
@@ -243,9 +274,24 @@ func TestListsMatchModel(t *testing.T) {
 				t.Errorf("after mergeAll: %d segments, %d stale rows, want 1 and 0", segs, gone)
 			}
 			checkLists(t, db, m, rng, "merged")
-			if reused == 0 {
-				t.Error("no id was given again: the test does not cover it")
+			// What the random writes must have reached, or the test covers less
+			// than it says.
+			for _, c := range []struct {
+				what     string
+				got, min int
+			}{
+				{"ids given again", reused, 1},
+				{"compactions (negative ids)", compactions, 1},
+				{"stale keys named by a lookup", staleNamed, 1},
+				{"blocks of the largest segment", maxBlocks, 3},
+				{"level of the highest merged segment", maxLevel, 2},
+			} {
+				if c.got < c.min {
+					t.Errorf("%s: %d, want at least %d: the test does not cover it", c.what, c.got, c.min)
+				}
 			}
+			t.Logf("ids given again %d, compactions %d, stale keys named %d, largest segment %d blocks, highest level %d",
+				reused, compactions, staleNamed, maxBlocks, maxLevel)
 		})
 	}
 }
