@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -47,6 +48,52 @@ func OpenWriter(path string) (*sql.DB, error) {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
+	return db, nil
+}
+
+// Path returns where a derived index of a store lives: key.db (key is
+// the store's store.CacheKey) in folder of Lazuli's cache folder, which
+// cacheDir returns (store.CacheDir: indexdb imports none of ours). It
+// creates nothing.
+func Path(cacheDir func() (string, error), folder, key string) (string, error) {
+	dir, err := cacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, folder, key+".db"), nil
+}
+
+// MakeDir creates the folder of the index file at path (0700: the cache
+// folder's files are private) and returns path. An error given is returned
+// as it is, so that MakeDir(IndexPath(p)) is one step.
+func MakeDir(path string, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// Open opens the index file at path as every derived index does: the
+// writer's pool (OpenWriter), prepare run on it (creating the tables of a
+// new file, or starting over a file of another format or store), and the
+// file kept private (0600). On an error the pool is closed and the error
+// is the one of the step that failed.
+func Open(ctx context.Context, path string, prepare func(context.Context, *sql.DB) error) (*sql.DB, error) {
+	db, err := OpenWriter(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := prepare(ctx, db); err != nil {
+		_ = db.Close() // the preparation error is the one to report
+		return nil, err
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		_ = db.Close() // the chmod error is the one to report
+		return nil, err
+	}
 	return db, nil
 }
 

@@ -86,3 +86,41 @@ func TestIsDamaged(t *testing.T) {
 		t.Error("a plain error counts as damage")
 	}
 }
+
+// TestPathMakeDirOpen: an index file's path is key.db in its folder of the
+// cache folder; MakeDir creates that folder private (0700) and passes an
+// error through; Open leaves the file private (0600) with what prepare
+// made, and returns prepare's error.
+func TestPathMakeDirOpen(t *testing.T) {
+	ctx := context.Background()
+	cache := t.TempDir()
+	path, err := MakeDir(Path(func() (string, error) { return cache, nil }, "index", "k1"))
+	if want := filepath.Join(cache, "index", "k1.db"); err != nil || path != want {
+		t.Fatalf("MakeDir(Path(…)) = %q, %v, want %q", path, err, want)
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("Stat(folder) = %v, want a folder of mode 0700 (%v)", err, fi.Mode())
+	}
+	noCache := errors.New("no cache folder")
+	if p, err := MakeDir(Path(func() (string, error) { return "", noCache }, "index", "k1")); !errors.Is(err, noCache) || p != "" {
+		t.Errorf("MakeDir(Path(failing)) = %q, %v, want %v", p, err, noCache)
+	}
+	db, err := Open(ctx, path, func(ctx context.Context, db *sql.DB) error {
+		_, err := db.ExecContext(ctx, "CREATE TABLE meta(key TEXT PRIMARY KEY, value)")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := GetMeta(ctx, db, "format"); !errors.Is(err, sql.ErrNoRows) {
+		t.Errorf("GetMeta after Open = %v, want sql.ErrNoRows from the table prepare made", err)
+	}
+	db.Close()
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("Stat(index) = %v, want a file of mode 0600 (%v)", err, fi.Mode())
+	}
+	bad := errors.New("another format")
+	if db, err := Open(ctx, path, func(context.Context, *sql.DB) error { return bad }); !errors.Is(err, bad) || db != nil {
+		t.Errorf("Open with a failing prepare = %v, %v, want nil, %v", db, err, bad)
+	}
+}

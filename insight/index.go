@@ -13,8 +13,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
@@ -82,21 +80,14 @@ type Index struct {
 // lives: insight/<store.CacheKey>.db in Lazuli's cache folder, beside the
 // search package's index/ folder.
 func IndexPath(storePath string) (string, error) {
-	dir, err := store.CacheDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, "insight", store.CacheKey(storePath)+".db"), nil
+	return indexdb.Path(store.CacheDir, "insight", store.CacheKey(storePath))
 }
 
 // Open opens (creating it when needed) the insight index of st. A damaged
 // file, or one of another format or store, is started over.
 func Open(ctx context.Context, st *store.Store) (*Index, error) {
-	path, err := IndexPath(st.Path())
+	path, err := indexdb.MakeDir(IndexPath(st.Path()))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	x := &Index{st: st, path: path, batch: scanBatch}
@@ -135,16 +126,10 @@ func (x *Index) Close() error {
 }
 
 func (x *Index) open(ctx context.Context) error {
-	db, err := indexdb.OpenWriter(x.path)
+	db, err := indexdb.Open(ctx, x.path, func(ctx context.Context, db *sql.DB) error {
+		return prepare(ctx, db, x.st.Path())
+	})
 	if err != nil {
-		return err
-	}
-	if err := prepare(ctx, db, x.st.Path()); err != nil {
-		_ = db.Close() // the preparation error is the one to report
-		return err
-	}
-	if err := os.Chmod(x.path, 0o600); err != nil {
-		_ = db.Close() // the chmod error is the one to report
 		return err
 	}
 	x.db = db

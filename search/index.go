@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -77,11 +76,7 @@ type Index struct {
 // in or beside the store. The search package owns that folder; it does not
 // create it.
 func IndexPath(storePath string) (string, error) {
-	dir, err := store.CacheDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, "index", store.CacheKey(storePath)+".db"), nil
+	return indexdb.Path(store.CacheDir, "index", store.CacheKey(storePath))
 }
 
 // Open opens (creating it when needed) the index of st. An index file that
@@ -89,11 +84,8 @@ func IndexPath(storePath string) (string, error) {
 // error wraps ErrUnavailable when the cache folder or the file cannot be
 // created or opened.
 func Open(ctx context.Context, st *store.Store) (*Index, error) {
-	path, err := IndexPath(st.Path())
+	path, err := indexdb.MakeDir(IndexPath(st.Path()))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	x := &Index{st: st, path: path, budget: DefaultBudget, window: backfillWindow}
@@ -145,16 +137,16 @@ func (x *Index) closeLocked() error {
 // openLocked opens the pools on the file and prepares its tables. x.dbMu
 // must be held for writing.
 func (x *Index) openLocked(ctx context.Context) error {
-	w, err := indexdb.OpenWriter(x.path)
+	w, err := indexdb.Open(ctx, x.path, func(ctx context.Context, w *sql.DB) error {
+		damaged, err := prepare(ctx, w, x.st.Path())
+		if err == nil {
+			x.damaged = x.damaged || damaged
+		}
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	damaged, err := prepare(ctx, w, x.st.Path())
-	if err != nil {
-		_ = w.Close() // the preparation error is the one to report
-		return err
-	}
-	x.damaged = x.damaged || damaged
 	r, err := sql.Open("sqlite", indexdb.DSN(x.path, false))
 	if err != nil {
 		_ = w.Close() // the open error is the one to report
@@ -164,11 +156,6 @@ func (x *Index) openLocked(ctx context.Context) error {
 	fi, err := os.Stat(x.path)
 	if err != nil {
 		_ = w.Close() // the stat error is the one to report
-		_ = r.Close()
-		return err
-	}
-	if err := os.Chmod(x.path, 0o600); err != nil {
-		_ = w.Close() // the chmod error is the one to report
 		_ = r.Close()
 		return err
 	}
