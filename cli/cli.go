@@ -255,6 +255,20 @@ func openExisting(ctx context.Context, env *Env, p string, readOnly bool) (*stor
 	return st, nil
 }
 
+// parseSession parses args with fs (whose --store flag is storeArg),
+// wanting one SESSION, and opens it (openSession): what a command on one
+// session starts with.
+func parseSession(ctx context.Context, env *Env, fs *flag.FlagSet, storeArg *string, args []string, readOnly bool) (*store.Store, store.Session, error) {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, store.Session{}, err
+	}
+	if len(pos) != 1 {
+		return nil, store.Session{}, usagef("want one SESSION")
+	}
+	return openSession(ctx, env, *storeArg, pos[0], readOnly)
+}
+
 // openSession opens the existing store named by --store (see openExisting)
 // and finds the session named by arg (3 or S3). The caller closes the
 // store.

@@ -60,14 +60,7 @@ func flagCommand(name, done string, set func(ctx context.Context, st *store.Stor
 	return func(ctx context.Context, env *Env, args []string) error {
 		fs := newFlags(name, env)
 		storeArg := fs.String("store", "", "store file or folder")
-		pos, err := parseFlags(fs, args)
-		if err != nil {
-			return err
-		}
-		if len(pos) != 1 {
-			return usagef("want one SESSION")
-		}
-		st, sess, err := openSession(ctx, env, *storeArg, pos[0], false)
+		st, sess, err := parseSession(ctx, env, fs, storeArg, args, false)
 		if err != nil {
 			return err
 		}

@@ -29,14 +29,7 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("show", env)
 	storeArg := fs.String("store", "", "store file or folder")
 	asJSON := fs.Bool("json", false, "print JSON")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usagef("want one SESSION")
-	}
-	st, sess, err := openSession(ctx, env, *storeArg, pos[0], false)
+	st, sess, err := parseSession(ctx, env, fs, storeArg, args, false)
 	if err != nil {
 		return err
 	}
