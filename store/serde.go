@@ -284,22 +284,12 @@ func SerdeJSON(raw json.RawMessage) ([]byte, error) {
 	return appendSerdeValue(nil, raw)
 }
 
-// SortedJSON re-prints one JSON value the way AZUREAL's fixture dumps are
-// printed: serde_json's pretty form (two-space indentation, "key": value,
-// a trailing newline), with the keys of every object sorted byte-wise at
-// every depth (a key that comes again takes the last value), strings
-// escaped as serde_json escapes them, and number literals kept as they
-// are.
-func SortedJSON(raw []byte) ([]byte, error) {
-	out, err := sortedJSONAt(raw, 0)
-	if err != nil {
-		return nil, err
-	}
-	return append(out, '\n'), nil
-}
-
-// sortedJSONAt is SortedJSON for a value that is depth levels deep in the
-// document, without the trailing newline.
+// sortedJSONAt re-prints one JSON value, depth levels deep in the
+// document, the way AZUREAL's fixture dumps are printed: serde_json's
+// pretty form (two-space indentation, "key": value), with the keys of
+// every object sorted byte-wise at every depth (a key that comes again
+// takes the last value), strings escaped as serde_json escapes them, and
+// number literals kept as they are; without a trailing newline.
 func sortedJSONAt(raw []byte, depth int) ([]byte, error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
