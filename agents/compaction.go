@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lazuli-app/lazuli/agents/summary"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -109,7 +110,7 @@ func CompactSession(ctx context.Context, st *store.Store, sessionID int64, opts 
 	if len(stored) == 0 {
 		return out, ErrNoBoundary
 	}
-	events := make([]store.Event, len(stored))
+	events := make([]codec.Event, len(stored))
 	for i := range stored {
 		events[i] = stored[i].Event
 	}
@@ -142,7 +143,7 @@ func CompactSession(ctx context.Context, st *store.Store, sessionID int64, opts 
 }
 
 // summarize produces the summary with the agents opts asks for.
-func summarize(ctx context.Context, previous *string, events []store.Event, opts CompactOptions) (written, agent string, attempts []string, err error) {
+func summarize(ctx context.Context, previous *string, events []codec.Event, opts CompactOptions) (written, agent string, attempts []string, err error) {
 	type try struct {
 		backend Backend
 		model   string
@@ -229,12 +230,12 @@ func SessionModel(events []store.StoredEvent) string {
 	for i := len(events) - 1; i >= 0; i-- {
 		e := events[i].Event
 		switch e.Kind {
-		case store.KindModelSwitch:
+		case codec.KindModelSwitch:
 			return e.Model
 		}
 	}
 	for i := len(events) - 1; i >= 0; i-- {
-		if e := events[i].Event; e.Kind == store.KindInit {
+		if e := events[i].Event; e.Kind == codec.KindInit {
 			return ModelAlias(e.Model)
 		}
 	}
@@ -244,11 +245,11 @@ func SessionModel(events []store.StoredEvent) string {
 // StoredSessionModel is SessionModel of a stored session, read without
 // loading its events: for a session too long to hold in memory at once.
 func StoredSessionModel(ctx context.Context, st *store.Store, sessionID int64) (string, error) {
-	e, ok, err := st.LastOfKind(ctx, sessionID, store.KindModelSwitch)
+	e, ok, err := st.LastOfKind(ctx, sessionID, codec.KindModelSwitch)
 	if err != nil || ok {
 		return e.Event.Model, err
 	}
-	e, ok, err = st.LastOfKind(ctx, sessionID, store.KindInit)
+	e, ok, err = st.LastOfKind(ctx, sessionID, codec.KindInit)
 	if err != nil || !ok {
 		return "", err
 	}

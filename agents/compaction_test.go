@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -20,12 +21,12 @@ func seedSession(t *testing.T, st *store.Store, id int64, n int) []int64 {
 	var users []int64
 	for i := 1; i <= n; i++ {
 		path := fmt.Sprintf("/w/file%d.go", i)
-		evs := []store.Event{
-			store.UserMessage(fmt.Sprintf("request number %d: please change file%d", i, i)),
-			store.ToolCall(fmt.Sprintf("t%d", i), "Edit", &path, json.RawMessage(`{"file_path":"`+path+`","old_string":"a","new_string":"b"}`)),
-			store.ToolResult(fmt.Sprintf("t%d", i), "Edit", &path, "ok", false),
-			store.AssistantText(fmt.Sprintf("I decided to change file%d because it was wrong. %s", i, strings.Repeat("More detail. ", 40))),
-			store.Complete(true, 1000, 0.01),
+		evs := []codec.Event{
+			codec.UserMessage(fmt.Sprintf("request number %d: please change file%d", i, i)),
+			codec.ToolCall(fmt.Sprintf("t%d", i), "Edit", &path, json.RawMessage(`{"file_path":"`+path+`","old_string":"a","new_string":"b"}`)),
+			codec.ToolResult(fmt.Sprintf("t%d", i), "Edit", &path, "ok", false),
+			codec.AssistantText(fmt.Sprintf("I decided to change file%d because it was wrong. %s", i, strings.Repeat("More detail. ", 40))),
+			codec.Complete(true, 1000, 0.01),
 		}
 		if _, err := st.AppendEvents(ctx, id, evs); err != nil {
 			t.Fatal(err)

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
-	"github.com/lazuli-app/lazuli/store"
 )
 
 func TestLoadTranscript(t *testing.T) {
@@ -23,7 +23,7 @@ func TestLoadTranscript(t *testing.T) {
 		}
 		return p
 	}
-	wrapped := store.ContextOpenTag + "\n## User\nold\n" + store.ContextCloseTag + "\n\nreal prompt"
+	wrapped := codec.ContextOpenTag + "\n## User\nold\n" + codec.ContextCloseTag + "\n\nreal prompt"
 	ok := write("ok.jsonl", `{"type":"user","message":{"role":"user","content":"`+jsonEscape(wrapped)+`"},"session_id":"s"}`+"\n")
 	events, f, _, err := LoadTranscript(ok, parse.FormatClaudeStream, parse.Options{})
 	if err != nil || f != parse.FormatClaudeStream {
@@ -90,9 +90,9 @@ func TestDetectAutoParseCodex(t *testing.T) {
 }
 
 // sameEventJSON reports whether a and b encode to the same stored JSON.
-func sameEventJSON(a, b store.Event) bool {
-	ja, errA := store.EncodeEventJSON(a)
-	jb, errB := store.EncodeEventJSON(b)
+func sameEventJSON(a, b codec.Event) bool {
+	ja, errA := codec.EncodeEventJSON(a)
+	jb, errB := codec.EncodeEventJSON(b)
 	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/lazuli-app/lazuli/agents/claude"
 	"github.com/lazuli-app/lazuli/agents/codex"
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -43,7 +44,7 @@ func NewParser(f parse.Format, opts parse.Options) (parse.Parser, error) {
 // ParseFile parses the transcript at path. With FormatAuto the format is
 // detected from the file's first lines. It fails with ErrNotTranscript when
 // the file holds no line of any known format.
-func ParseFile(path string, f parse.Format, opts parse.Options) ([]store.Event, parse.Format, parse.Stats, error) {
+func ParseFile(path string, f parse.Format, opts parse.Options) ([]codec.Event, parse.Format, parse.Stats, error) {
 	if err := store.CheckRegular(path); err != nil {
 		return nil, "", parse.Stats{}, err // a FIFO would block the open and the read
 	}
@@ -59,7 +60,7 @@ func ParseFile(path string, f parse.Format, opts parse.Options) ([]store.Event, 
 // injected context is filtered out as on every ingestion path (spec §6.4),
 // and a file whose every line was malformed fails with ErrNotTranscript.
 // Sub-agents' work is left out; ReadTranscript keeps it.
-func LoadTranscript(path string, f parse.Format, opts parse.Options) ([]store.Event, parse.Format, parse.Stats, error) {
+func LoadTranscript(path string, f parse.Format, opts parse.Options) ([]codec.Event, parse.Format, parse.Stats, error) {
 	t, err := ReadTranscript(path, f, opts)
 	return t.Events, t.Format, t.Stats, err
 }
@@ -71,7 +72,7 @@ func LoadTranscript(path string, f parse.Format, opts parse.Options) ([]store.Ev
 // included, and that usage is placed on the main thread's events.
 type Transcript struct {
 	Format    parse.Format
-	Events    []store.Event
+	Events    []codec.Event
 	Usage     []store.Usage // Event indexes Events
 	Subagents []parse.SubagentEvents
 	Stats     parse.Stats
@@ -101,7 +102,7 @@ func ReadTranscript(path string, f parse.Format, opts parse.Options) (Transcript
 }
 
 // Parse parses a whole transcript from r; see ParseFile.
-func Parse(r io.Reader, f parse.Format, opts parse.Options) ([]store.Event, parse.Format, parse.Stats, error) {
+func Parse(r io.Reader, f parse.Format, opts parse.Options) ([]codec.Event, parse.Format, parse.Stats, error) {
 	t, _, err := parseTranscript(r, f, opts)
 	return t.Events, t.Format, t.Stats, err
 }

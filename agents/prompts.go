@@ -1,6 +1,6 @@
 package agents
 
-import "github.com/lazuli-app/lazuli/store"
+import "github.com/lazuli-app/lazuli/codec"
 
 // compactionIntro and compactionRequest frame the transcript sent to the
 // compaction agent. They are Lazuli's own wording of AZUREAL's request
@@ -23,8 +23,8 @@ const (
 // BuildCompactionPrompt returns the prompt for the background compaction
 // agent (spec §7.3 step 4): an introduction, the transcript of the previous
 // summary and events between <transcript> tags, and the summary request.
-func BuildCompactionPrompt(previousSummary *string, events []store.Event) string {
-	t := store.BuildTranscript(store.ContextPayload{Summary: previousSummary, Events: events})
+func BuildCompactionPrompt(previousSummary *string, events []codec.Event) string {
+	t := codec.BuildTranscript(codec.ContextPayload{Summary: previousSummary, Events: events})
 	return compactionIntro + "\n\n<transcript>\n" + t + "\n</transcript>\n\n" + compactionRequest
 }
 
@@ -38,5 +38,5 @@ const autoContinueInstruction = "Carry on with the work that was in progress, pi
 // context-injected like any prompt, and store.SanitizeUserMessage drops it, so it
 // is never shown or stored.
 func AutoContinuePrompt() string {
-	return store.AutoContinueOpenTag + "\n" + autoContinueInstruction + "\n" + store.AutoContinueCloseTag
+	return codec.AutoContinueOpenTag + "\n" + autoContinueInstruction + "\n" + codec.AutoContinueCloseTag
 }

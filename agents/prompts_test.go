@@ -4,14 +4,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
 // promptEvents are three turns of a conversation.
-var promptEvents = []store.Event{
-	store.UserMessage("question 1"), store.AssistantText("answer 1"),
-	store.UserMessage("question 2"), store.AssistantText("answer 2"),
-	store.UserMessage("question 3"), store.AssistantText("answer 3"),
+var promptEvents = []codec.Event{
+	codec.UserMessage("question 1"), codec.AssistantText("answer 1"),
+	codec.UserMessage("question 2"), codec.AssistantText("answer 2"),
+	codec.UserMessage("question 3"), codec.AssistantText("answer 3"),
 }
 
 func TestBuildCompactionPrompt(t *testing.T) {
@@ -19,7 +20,7 @@ func TestBuildCompactionPrompt(t *testing.T) {
 	tests := []struct {
 		name    string
 		summary *string
-		events  []store.Event
+		events  []codec.Event
 	}{
 		{"events only", nil, promptEvents[:4]},
 		{"previous summary and events", &prev, promptEvents},
@@ -28,7 +29,7 @@ func TestBuildCompactionPrompt(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := BuildCompactionPrompt(tc.summary, tc.events)
-			transcript := store.BuildTranscript(store.ContextPayload{Summary: tc.summary, Events: tc.events})
+			transcript := codec.BuildTranscript(codec.ContextPayload{Summary: tc.summary, Events: tc.events})
 			block := "\n\n<transcript>\n" + transcript + "\n</transcript>\n\n"
 			intro, request, ok := strings.Cut(got, block)
 			if !ok {
@@ -49,7 +50,7 @@ func TestBuildCompactionPrompt(t *testing.T) {
 					t.Errorf("BuildCompactionPrompt request = %q, want it to mention %q", request, w)
 				}
 			}
-			if strings.Contains(got, store.ContextOpenTag) || strings.Contains(got, store.ContextCloseTag) {
+			if strings.Contains(got, codec.ContextOpenTag) || strings.Contains(got, codec.ContextCloseTag) {
 				t.Errorf("BuildCompactionPrompt = %q, must not contain a context tag", got)
 			}
 		})
@@ -58,23 +59,23 @@ func TestBuildCompactionPrompt(t *testing.T) {
 
 func TestAutoContinuePrompt(t *testing.T) {
 	got := AutoContinuePrompt()
-	sentence, ok := strings.CutPrefix(got, store.AutoContinueOpenTag+"\n")
-	sentence, ok2 := strings.CutSuffix(sentence, "\n"+store.AutoContinueCloseTag)
+	sentence, ok := strings.CutPrefix(got, codec.AutoContinueOpenTag+"\n")
+	sentence, ok2 := strings.CutSuffix(sentence, "\n"+codec.AutoContinueCloseTag)
 	if !ok || !ok2 || sentence == "" || strings.ContainsAny(sentence, "\n<>") {
 		t.Fatalf("AutoContinuePrompt() = %q, want open tag, one sentence, close tag", got)
 	}
-	if !store.IsInternalAutoContinue(got) {
+	if !codec.IsInternalAutoContinue(got) {
 		t.Errorf("IsInternalAutoContinue(%q) = false, want true", got)
 	}
 	summary := "S"
-	wrapped := store.BuildContextPrompt(&store.ContextPayload{Summary: &summary, Events: promptEvents[:2]}, got)
+	wrapped := codec.BuildContextPrompt(&codec.ContextPayload{Summary: &summary, Events: promptEvents[:2]}, got)
 	for _, in := range []string{got, wrapped} {
-		if s, ok := store.SanitizeUserMessage(in); ok {
+		if s, ok := codec.SanitizeUserMessage(in); ok {
 			t.Errorf("SanitizeUserMessage(%q) = %q, true, want it dropped", in, s)
 		}
 	}
-	out := store.FilterInjectedEvents([]store.Event{store.UserMessage(wrapped), store.AssistantText("resumed")})
-	if len(out) != 1 || out[0].Kind != store.KindAssistantText {
+	out := store.FilterInjectedEvents([]codec.Event{codec.UserMessage(wrapped), codec.AssistantText("resumed")})
+	if len(out) != 1 || out[0].Kind != codec.KindAssistantText {
 		t.Errorf("FilterInjectedEvents(wrapped auto-continue, assistant) = %+v, want only the assistant text", out)
 	}
 }

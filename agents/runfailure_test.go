@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // TestRunTurnRecordsWhyItFailed: claude run as root exits at once with
@@ -30,12 +30,12 @@ func TestRunTurnRecordsWhyItFailed(t *testing.T) {
 		t.Fatal(err)
 	}
 	last := events[len(events)-1]
-	if last.Kind != store.KindComplete || len(last.RunFailures) != 1 ||
+	if last.Kind != codec.KindComplete || len(last.RunFailures) != 1 ||
 		!strings.Contains(last.RunFailures[0], "exit code 1") || !strings.Contains(last.RunFailures[0], why) {
 		t.Fatalf("the failed run's last event %+v, want its reason beside it", last)
 	}
 	for _, e := range events {
-		if e.Kind == store.KindHook || strings.Contains(e.Event.Text+e.Event.Content+e.Event.Output, "root/sudo") {
+		if e.Kind == codec.KindHook || strings.Contains(e.Event.Text+e.Event.Content+e.Event.Output, "root/sudo") {
 			t.Errorf("the reason is in an event: %+v", e)
 		}
 	}
@@ -43,7 +43,7 @@ func TestRunTurnRecordsWhyItFailed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(store.BuildContextPrompt(p, "next"), "root/sudo") {
+	if strings.Contains(codec.BuildContextPrompt(p, "next"), "root/sudo") {
 		t.Error("the reason reached the context")
 	}
 

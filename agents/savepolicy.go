@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // SavePolicy says when RunTurn writes what the agent printed: how many
@@ -92,16 +92,16 @@ func (o SaveOptions) interval() time.Duration {
 
 // endsStep reports an event that ends a model step: a tool call's result,
 // a reply's text (or plan), or the turn's result.
-func endsStep(e store.Event) bool {
+func endsStep(e codec.Event) bool {
 	switch e.Kind {
-	case store.KindToolResult, store.KindAssistantText, store.KindPlan, store.KindComplete:
+	case codec.KindToolResult, codec.KindAssistantText, codec.KindPlan, codec.KindComplete:
 		return true
 	}
 	return false
 }
 
 // anyEndsStep reports whether events hold the end of a step.
-func anyEndsStep(events []store.Event) bool {
+func anyEndsStep(events []codec.Event) bool {
 	for _, e := range events {
 		if endsStep(e) {
 			return true

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -44,7 +45,7 @@ func runSaved(t *testing.T, save SaveOptions, lines ...string) savedTurn {
 	st, id := newStore(t)
 	cfg, env, _ := fakeCLI(t, lines...)
 	var got savedTurn
-	batch := func(evs []store.Event) string {
+	batch := func(evs []codec.Event) string {
 		var ks []string
 		for _, e := range evs {
 			ks = append(ks, string(e.Kind))
@@ -52,7 +53,7 @@ func runSaved(t *testing.T, save SaveOptions, lines ...string) savedTurn {
 		return strings.Join(ks, " ")
 	}
 	opts := TurnOptions{Config: cfg, Backend: Claude, Env: env, Save: save,
-		OnSaved:    func(saved []store.Event) { got.parent = append(got.parent, batch(saved)) },
+		OnSaved:    func(saved []codec.Event) { got.parent = append(got.parent, batch(saved)) },
 		OnSubagent: func(s SubagentSaved) { got.subs = append(got.subs, batch(s.Saved)) }}
 	before := writeCount(t, st)
 	if _, err := RunTurn(context.Background(), st, id, "list the files", opts); err != nil {
@@ -116,9 +117,9 @@ func TestSaveChunkWritesOnItsClock(t *testing.T) {
 	st, id := newStore(t)
 	gate := t.TempDir() + "/go"
 	cfg, env, _ := fakeCLI(t, claudeInit, claudeTool, "#wait-file "+gate, claudeToolOut, claudeOK)
-	saved := make(chan []store.Event, 10)
+	saved := make(chan []codec.Event, 10)
 	opts := TurnOptions{Config: cfg, Env: env, Save: SaveOptions{Buffer: 10 * time.Millisecond},
-		OnSaved: func(evs []store.Event) { saved <- evs }}
+		OnSaved: func(evs []codec.Event) { saved <- evs }}
 	done := make(chan error, 1)
 	go func() {
 		_, err := RunTurn(context.Background(), st, id, "list", opts)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // ScratchRun is one prompt run on an agent CLI that only writes text: a
@@ -58,13 +58,13 @@ func RunScratch(ctx context.Context, r ScratchRun) (string, error) {
 		return "", err
 	}
 	var texts []string
-	var failed *store.Event
-	collect := func(events []store.Event) {
+	var failed *codec.Event
+	collect := func(events []codec.Event) {
 		for _, e := range events {
 			switch {
-			case e.Kind == store.KindAssistantText && !strings.HasPrefix(e.Text, "Error: "):
+			case e.Kind == codec.KindAssistantText && !strings.HasPrefix(e.Text, "Error: "):
 				texts = append(texts, e.Text)
-			case e.Kind == store.KindComplete && !e.Success:
+			case e.Kind == codec.KindComplete && !e.Success:
 				failed = &e
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -50,7 +51,7 @@ func StoreTranscriptAt(ctx context.Context, st *store.Store, t Transcript, targe
 
 // subagentBatch is a new sub-agent session, named after its parent and
 // what it was asked.
-func subagentBatch(toolUseID, asked string, events []store.Event) store.SubagentBatch {
+func subagentBatch(toolUseID, asked string, events []codec.Event) store.SubagentBatch {
 	return store.SubagentBatch{ToolUseID: toolUseID, Events: events,
 		Name: func(parent string) string { return SubagentName(parent, asked) }}
 }

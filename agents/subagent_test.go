@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
-	"github.com/lazuli-app/lazuli/store"
 )
 
 // streamSubagentWork counts, straight from a stream-json file, the tool
@@ -85,7 +85,7 @@ func TestReadTranscriptKeepsEverySubagentCall(t *testing.T) {
 			}
 			parentCalls := map[string]bool{}
 			for _, e := range tr.Events {
-				if e.Kind == store.KindToolCall {
+				if e.Kind == codec.KindToolCall {
 					parentCalls[e.ToolUseID] = true
 				}
 			}
@@ -94,12 +94,12 @@ func TestReadTranscriptKeepsEverySubagentCall(t *testing.T) {
 				calls, results := 0, 0
 				for _, e := range s.Events {
 					switch e.Kind {
-					case store.KindToolCall:
+					case codec.KindToolCall:
 						calls++
 						if parentCalls[e.ToolUseID] {
 							t.Errorf("sub-agent call %s is also in the parent", e.ToolUseID)
 						}
-					case store.KindToolResult:
+					case codec.KindToolResult:
 						results++
 					}
 				}
@@ -110,7 +110,7 @@ func TestReadTranscriptKeepsEverySubagentCall(t *testing.T) {
 				if !parentCalls[s.ToolUseID] {
 					t.Errorf("sub-agent %s: the parent has no such call", s.ToolUseID)
 				}
-				if s.Asked == "" || len(s.Events) == 0 || s.Events[0].Kind != store.KindUserMessage || s.Events[0].Content != s.Asked {
+				if s.Asked == "" || len(s.Events) == 0 || s.Events[0].Kind != codec.KindUserMessage || s.Events[0].Content != s.Asked {
 					t.Errorf("sub-agent %s does not start with what it was asked (%q)", s.ToolUseID, s.Asked)
 				}
 				total += calls
@@ -191,9 +191,9 @@ func TestRunTurnStoresSubagentSessionAsItStreams(t *testing.T) {
 	parentSaved := make(chan struct{}, 10)
 	opts := TurnOptions{Config: cfg, Env: env, Grace: 200 * time.Millisecond, Save: SaveOptions{Buffer: 20 * time.Millisecond},
 		OnSubagent: func(s SubagentSaved) { saw <- s },
-		OnSaved: func(saved []store.Event) {
+		OnSaved: func(saved []codec.Event) {
 			for _, e := range saved {
-				if e.Kind == store.KindToolResult {
+				if e.Kind == codec.KindToolResult {
 					parentSaved <- struct{}{}
 				}
 			}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -60,7 +61,7 @@ type TurnOptions struct {
 	// it with the first step or the turn).
 	OnStarted func()
 	// OnSaved is called after each batch of events is written.
-	OnSaved func(saved []store.Event)
+	OnSaved func(saved []codec.Event)
 	// OnSubagent is called after each batch of a sub-agent's events is
 	// written to the sub-agent's own session.
 	OnSubagent func(SubagentSaved)
@@ -85,7 +86,7 @@ type SubagentSaved struct {
 	SessionID int64
 	Name      string
 	Created   bool // this batch created the session
-	Saved     []store.Event
+	Saved     []codec.Event
 }
 
 // TurnResult reports how a turn ended.
@@ -154,7 +155,7 @@ func RunTurn(ctx context.Context, st *store.Store, sessionID int64, prompt strin
 	if err != nil {
 		return res, err
 	}
-	full := store.BuildContextPrompt(payload, prompt)
+	full := codec.BuildContextPrompt(payload, prompt)
 	before, err := st.CharsSinceCompaction(ctx, sessionID)
 	if err != nil {
 		return res, err
@@ -177,8 +178,8 @@ type turn struct {
 	parser    parse.Parser
 	proc      *process
 	started   time.Time
-	pending   []store.Event
-	recent    []store.Event // the last events of the turn, for the Complete check
+	pending   []codec.Event
+	recent    []codec.Event // the last events of the turn, for the Complete check
 	chars     int64
 	threshold int64
 	echoSeen  bool
@@ -189,7 +190,7 @@ type turn struct {
 	stopWhy   error  // why Lazuli stopped the agent, if it did
 	storeErr  error
 	usageDone int                // the parser's usage rows stored so far
-	flushed   map[store.Kind]int // anchorable events stored so far, by kind (see parse.PlaceUsageAfter)
+	flushed   map[codec.Kind]int // anchorable events stored so far, by kind (see parse.PlaceUsageAfter)
 	subs      []*subagentSink    // sub-agents' sessions, in the order they began
 	mark      *runMark           // held while last_claude_uuid is this run's
 }
@@ -199,7 +200,7 @@ type subagentSink struct {
 	toolUseID, asked string
 	session          int64 // 0 until its first batch is written
 	name             string
-	pending          []store.Event
+	pending          []codec.Event
 }
 
 func (t *turn) run(ctx context.Context, full string) (TurnResult, error) {
@@ -234,7 +235,7 @@ func (t *turn) run(ctx context.Context, full string) (TurnResult, error) {
 	}
 	t.proc, t.started = proc, time.Now()
 	if !t.opts.Hidden {
-		t.pending = append(t.pending, store.UserMessage(t.prompt))
+		t.pending = append(t.pending, codec.UserMessage(t.prompt))
 		if t.opts.Save.policy() == SaveChunk {
 			t.flush(ctx) // step and turn write it with the first step, or the turn
 		}
@@ -380,12 +381,12 @@ func (t *turn) feed(ctx context.Context, l line) {
 }
 
 // add queues one parsed event.
-func (t *turn) add(e store.Event) {
-	if e.Kind == store.KindUserMessage && !t.echoSeen && e.Content == t.prompt {
+func (t *turn) add(e codec.Event) {
+	if e.Kind == codec.KindUserMessage && !t.echoSeen && e.Content == t.prompt {
 		t.echoSeen = true // the CLI echoed the prompt stored already
 		return
 	}
-	if e.Kind == store.KindComplete {
+	if e.Kind == codec.KindComplete {
 		t.sawResult = true
 		if t.opts.Backend == Codex && e.DurationMS == 0 {
 			e.DurationMS = uint64(time.Since(t.started).Milliseconds())
@@ -395,7 +396,7 @@ func (t *turn) add(e store.Event) {
 	} else if e.IsTurnContent() {
 		t.res.Completed = nil
 	}
-	if e.Kind != store.KindInit && e.Kind != store.KindHook { // start-up, not the model
+	if e.Kind != codec.KindInit && e.Kind != codec.KindHook { // start-up, not the model
 		t.answered = true
 	}
 	t.pending = append(t.pending, e)
@@ -404,7 +405,7 @@ func (t *turn) add(e store.Event) {
 	if len(t.recent) > 20 {
 		t.recent = t.recent[len(t.recent)-20:]
 	}
-	t.chars += store.CharLen(store.CompactEvent(e))
+	t.chars += codec.CharLen(codec.CompactEvent(e))
 }
 
 // captureSessionID records the CLI's session id in last_claude_uuid the
@@ -468,7 +469,7 @@ func (t *turn) finish(ctx context.Context, exitCode int, waitErr error) {
 	t.takeSubagents()
 	stoppedByUs := t.res.Stopped || t.res.StoppedForCompaction
 	if !t.sawResult && !stoppedByUs && (t.stopWhy != nil || exitCode != 0 || t.res.EventsSaved+len(t.pending) > 0) {
-		fail := store.Complete(false, uint64(time.Since(t.started).Milliseconds()), 0)
+		fail := codec.Complete(false, uint64(time.Since(t.started).Milliseconds()), 0)
 		t.pending = append(t.pending, fail)
 		ok := false
 		t.res.Completed, t.res.DurationMS = &ok, fail.DurationMS
@@ -520,9 +521,9 @@ func (t *turn) failure(exitCode int, waitErr error) string {
 }
 
 // hasComplete reports whether events hold a Complete.
-func hasComplete(events []store.Event) bool {
+func hasComplete(events []codec.Event) bool {
 	for _, e := range events {
-		if e.Kind == store.KindComplete {
+		if e.Kind == codec.KindComplete {
 			return true
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -77,9 +78,9 @@ func TestRunTurnClaudeStoresTurnAndTracksCLISession(t *testing.T) {
 	cfg, env, rec := fakeCLI(t, claudeInit, "#sleep 300ms", claudeText, claudeTool, claudeToolOut, claudeDone, claudeOK)
 	var uuidWhileRunning string
 	opts := TurnOptions{Config: cfg, Backend: Claude, Model: "opus", Dir: t.TempDir(), Env: env,
-		OnSaved: func(saved []store.Event) {
+		OnSaved: func(saved []codec.Event) {
 			for _, e := range saved {
-				if e.Kind == store.KindInit {
+				if e.Kind == codec.KindInit {
 					s, _ := st.GetSession(ctx, id)
 					uuidWhileRunning = s.LastClaudeUUID
 				}
@@ -127,14 +128,14 @@ func TestRunTurnSecondPromptIsContextInjectedAndStoredClean(t *testing.T) {
 	}
 	r := readRecord(t, rec)
 	sent := r.Args[len(r.Args)-1] // -- <prompt>
-	if !strings.HasPrefix(sent, store.ContextOpenTag) || !strings.HasSuffix(sent, "second question") ||
+	if !strings.HasPrefix(sent, codec.ContextOpenTag) || !strings.HasSuffix(sent, "second question") ||
 		!strings.Contains(sent, "first question") || !strings.Contains(sent, "I will list the files.") {
 		t.Fatalf("second prompt is not context-injected:\n%s", sent)
 	}
 	evs, _ := st.LoadEvents(ctx, id)
 	var users []string
 	for _, e := range evs {
-		if e.Kind == store.KindUserMessage {
+		if e.Kind == codec.KindUserMessage {
 			users = append(users, e.Event.Content)
 		}
 	}
@@ -221,9 +222,9 @@ func TestRunTurnStopKeepsPartialTurn(t *testing.T) {
 	cfg, env, _ := fakeCLI(t, claudeInit, claudeText, claudeTool, "#ignore-term", "#hang")
 	ctx, cancel := context.WithCancel(context.Background())
 	opts := TurnOptions{Config: cfg, Env: env, Grace: 300 * time.Millisecond,
-		OnSaved: func(saved []store.Event) {
+		OnSaved: func(saved []codec.Event) {
 			for _, e := range saved {
-				if e.Kind == store.KindToolCall {
+				if e.Kind == codec.KindToolCall {
 					cancel()
 				}
 			}
@@ -292,9 +293,9 @@ func TestRunTurnStopSendsTermFirst(t *testing.T) {
 	defer cancel()
 	released := make(chan bool, 1)
 	opts := TurnOptions{Config: cfg, Env: env, Grace: time.Hour,
-		OnSaved: func(saved []store.Event) {
+		OnSaved: func(saved []codec.Event) {
 			for _, e := range saved {
-				if e.Kind == store.KindAssistantText && ctx.Err() == nil {
+				if e.Kind == codec.KindAssistantText && ctx.Err() == nil {
 					cancel()
 					go func() {
 						ok := waitForFile(gate+".term", 2*time.Minute)
@@ -335,9 +336,9 @@ func TestRunTurnStopKillsAfterTheGrace(t *testing.T) {
 	defer cancel()
 	var stopAt time.Time
 	opts := TurnOptions{Config: cfg, Env: env, Grace: grace,
-		OnSaved: func(saved []store.Event) {
+		OnSaved: func(saved []codec.Event) {
 			for _, e := range saved {
-				if e.Kind == store.KindAssistantText && stopAt.IsZero() {
+				if e.Kind == codec.KindAssistantText && stopAt.IsZero() {
 					stopAt = time.Now()
 					cancel()
 				}
@@ -427,7 +428,7 @@ func TestRunTurnHiddenPromptIsNotStored(t *testing.T) {
 	if got := strings.Join(kinds(t, st, id), " "); got != "Init AssistantText Complete" {
 		t.Fatalf("stored kinds: %s", got)
 	}
-	if r := readRecord(t, rec); !strings.Contains(strings.Join(r.Args, " "), store.AutoContinueOpenTag) {
+	if r := readRecord(t, rec); !strings.Contains(strings.Join(r.Args, " "), codec.AutoContinueOpenTag) {
 		t.Fatalf("the auto-continue prompt was not sent: %q", r.Args)
 	}
 }

@@ -6,16 +6,17 @@ import (
 	"testing"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
-func parseUsage(t *testing.T, f parse.Format, lines ...string) ([]store.Event, []store.Usage) {
+func parseUsage(t *testing.T, f parse.Format, lines ...string) ([]codec.Event, []store.Usage) {
 	t.Helper()
 	p, err := NewParser(f, parse.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var evs []store.Event
+	var evs []codec.Event
 	for _, l := range lines {
 		evs = append(evs, p.Feed([]byte(l))...)
 	}
@@ -37,7 +38,7 @@ func TestTranscriptUsageOncePerMessage(t *testing.T) {
 	if len(us) != 2 {
 		t.Fatalf("usage %+v", us)
 	}
-	if u := us[0]; u.Output != 9 || u.Input != 5 || u.CacheRead != 100 || u.MessageID != "m1" || u.At != "2026-11-20 10:00:01" || evs[u.Event].Kind != store.KindToolCall {
+	if u := us[0]; u.Output != 9 || u.Input != 5 || u.CacheRead != 100 || u.MessageID != "m1" || u.At != "2026-11-20 10:00:01" || evs[u.Event].Kind != codec.KindToolCall {
 		t.Errorf("m1 = %+v (after %v)", u, evs[u.Event].Kind)
 	}
 	if u := us[1]; u.Output != 2 || evs[u.Event].Text != "two" {
@@ -78,7 +79,7 @@ func TestRolloutUsagePerTurn(t *testing.T) {
 			t.Errorf("turn %d = %+v, want %+v", i, u, w)
 		}
 	}
-	if evs[us[0].Event].Kind != store.KindComplete || evs[us[1].Event].Kind != store.KindComplete {
+	if evs[us[0].Event].Kind != codec.KindComplete || evs[us[1].Event].Kind != codec.KindComplete {
 		t.Errorf("turns not anchored at their Complete: %v %v", evs[us[0].Event].Kind, evs[us[1].Event].Kind)
 	}
 }

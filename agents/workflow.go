@@ -11,6 +11,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -70,7 +71,7 @@ type RunEvent struct {
 	SessionID int64
 	Backend   Backend
 	Model     string
-	Saved     []store.Event
+	Saved     []codec.Event
 	Subagent  SubagentSaved
 	Turn      TurnResult
 	Outcome   CompactOutcome
@@ -142,12 +143,12 @@ func RunWorkflow(ctx context.Context, st *store.Store, sessionID int64, prompt s
 		}
 		sessionID, res.SessionID = s.ID, s.ID
 	} else if hasEvents && topts.Model != "" && topts.Model != sessionModel {
-		if _, err := st.AppendEvents(ctx, sessionID, []store.Event{store.ModelSwitch(topts.Model)}); err != nil {
+		if _, err := st.AppendEvents(ctx, sessionID, []codec.Event{codec.ModelSwitch(topts.Model)}); err != nil {
 			return res, err
 		}
 	}
 	w := &workflow{st: st, session: sessionID, opts: opts, res: &res}
-	topts.OnSaved = func(saved []store.Event) { w.emit(RunEvent{Kind: RunSaved, Saved: saved}) }
+	topts.OnSaved = func(saved []codec.Event) { w.emit(RunEvent{Kind: RunSaved, Saved: saved}) }
 	topts.OnSubagent = func(s SubagentSaved) { w.emit(RunEvent{Kind: RunSubagent, Subagent: s}) }
 	started, onStarted := false, topts.OnStarted
 	topts.OnStarted = func() {

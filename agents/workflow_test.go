@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // versionScript makes the fake agent answer Detect's --version (Detect runs
@@ -54,7 +54,7 @@ func TestRunWorkflowMissingCLICreatesNothing(t *testing.T) {
 	if _, err := RunWorkflow(ctx, st, 0, "hi", RunOptions{Turn: TurnOptions{Config: cfg}}); err == nil {
 		t.Fatal("want an error for a missing CLI")
 	}
-	if _, err := st.AppendEvents(ctx, id, []store.Event{store.Init("/w", "claude-opus-5-5")}); err != nil {
+	if _, err := st.AppendEvents(ctx, id, []codec.Event{codec.Init("/w", "claude-opus-5-5")}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := RunWorkflow(ctx, st, id, "hi", RunOptions{Turn: TurnOptions{Config: cfg, Model: "sonnet"}}); err == nil {
@@ -70,7 +70,7 @@ func TestRunWorkflowRecordsModelSwitchAndUsesSessionModel(t *testing.T) {
 	versionScript(t)
 	ctx := context.Background()
 	st, id := newStore(t)
-	if _, err := st.AppendEvents(ctx, id, []store.Event{store.UserMessage("first"), store.Init("/w", "claude-haiku-4-5")}); err != nil {
+	if _, err := st.AppendEvents(ctx, id, []codec.Event{codec.UserMessage("first"), codec.Init("/w", "claude-haiku-4-5")}); err != nil {
 		t.Fatal(err)
 	}
 	cfg, env, rec := fakeCLI(t, claudeInit, claudeText, claudeOK)
@@ -103,8 +103,8 @@ func TestRunWorkflowCompactsAndAutoContinues(t *testing.T) {
 	versionScript(t)
 	ctx := context.Background()
 	st, id := newStore(t)
-	seed := []store.Event{store.UserMessage("first prompt"), store.AssistantText(strings.Repeat("old words ", 400)),
-		store.UserMessage("second prompt"), store.AssistantText("short")}
+	seed := []codec.Event{codec.UserMessage("first prompt"), codec.AssistantText(strings.Repeat("old words ", 400)),
+		codec.UserMessage("second prompt"), codec.AssistantText("short")}
 	if _, err := st.AppendEvents(ctx, id, seed); err != nil {
 		t.Fatal(err)
 	}
@@ -137,12 +137,12 @@ func TestRunWorkflowCompactsAndAutoContinues(t *testing.T) {
 	if !inOrder(kindsSeen, want) {
 		t.Fatalf("events %v, want %v in this order", kindsSeen, want)
 	}
-	if r := readRecord(t, rec); !strings.Contains(strings.Join(r.Args, " "), store.AutoContinueOpenTag) {
+	if r := readRecord(t, rec); !strings.Contains(strings.Join(r.Args, " "), codec.AutoContinueOpenTag) {
 		t.Fatalf("the last turn was not the auto-continue prompt: %q", r.Args)
 	}
 	users := 0
 	for _, k := range kinds(t, st, id) {
-		if k == string(store.KindUserMessage) {
+		if k == string(codec.KindUserMessage) {
 			users++
 		}
 	}

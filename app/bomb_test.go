@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/views"
 )
 
@@ -23,8 +23,8 @@ func TestWindowRefusesBombSession(t *testing.T) {
 	fa := test.NewTempApp(t)
 	wt, st := openTestWorktree(t)
 	bg := context.Background()
-	s, _, err := st.CreateSessionWithEvents(bg, "main", "bomb", []store.Event{
-		store.UserMessage("start"), store.AssistantText(strings.Repeat("a", 60<<20))})
+	s, _, err := st.CreateSessionWithEvents(bg, "main", "bomb", []codec.Event{
+		codec.UserMessage("start"), codec.AssistantText(strings.Repeat("a", 60<<20))})
 	st.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -72,8 +72,8 @@ func rleBomb(n int) []byte {
 func TestWindowShowsUnreadableEvent(t *testing.T) {
 	fa := test.NewTempApp(t)
 	wt, st := openTestWorktree(t)
-	s, _, err := st.CreateSessionWithEvents(context.Background(), "main", "bomb", []store.Event{
-		store.UserMessage("before the bomb"), store.AssistantText("x"), store.AssistantText("after the bomb")})
+	s, _, err := st.CreateSessionWithEvents(context.Background(), "main", "bomb", []codec.Event{
+		codec.UserMessage("before the bomb"), codec.AssistantText("x"), codec.AssistantText("after the bomb")})
 	st.Close()
 	if err != nil {
 		t.Fatal(err)

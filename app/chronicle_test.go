@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/lazuli-app/lazuli/chronicle"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -25,10 +26,10 @@ func TestChronicleWindow(t *testing.T) {
 	wt, st := openTestWorktree(t)
 	bg := context.Background()
 	cmd, _ := json.Marshal(map[string]string{"command": "go test ./..."})
-	events := []store.Event{store.UserMessage("fix the build"),
-		store.ToolCall("1", "Bash", nil, cmd), store.ToolResult("1", "Bash", nil, "FAIL", true),
-		store.ToolCall("2", "Bash", nil, cmd), store.ToolResult("2", "Bash", nil, "FAIL", true),
-		store.Complete(false, 10, 0.1)}
+	events := []codec.Event{codec.UserMessage("fix the build"),
+		codec.ToolCall("1", "Bash", nil, cmd), codec.ToolResult("1", "Bash", nil, "FAIL", true),
+		codec.ToolCall("2", "Bash", nil, cmd), codec.ToolResult("2", "Bash", nil, "FAIL", true),
+		codec.Complete(false, 10, 0.1)}
 	if _, err := st.CreateSession(bg, "main", "other"); err != nil {
 		t.Fatal(err)
 	}

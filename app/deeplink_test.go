@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -50,9 +51,9 @@ func TestDeepLinkOpensEvent(t *testing.T) {
 	wt, st := openTestWorktree(t)
 	bg := context.Background()
 	const total = tailFirstEvents + 10
-	var events []store.Event
+	var events []codec.Event
 	for i := 0; len(events) < total; i++ {
-		events = append(events, store.UserMessage(fmt.Sprintf("prompt %d", i)), store.AssistantText(fmt.Sprintf("reply %d", i)))
+		events = append(events, codec.UserMessage(fmt.Sprintf("prompt %d", i)), codec.AssistantText(fmt.Sprintf("reply %d", i)))
 	}
 	if _, err := st.CreateSession(bg, "main", "other"); err != nil {
 		t.Fatal(err)

@@ -8,13 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
 // demoSession is one sample session of the demo project.
 type demoSession struct {
 	name    string
-	events  [][]store.Event // one batch per turn, as an agent run stores them
+	events  [][]codec.Event // one batch per turn, as an agent run stores them
 	summary string          // a compaction summary stored after the first turns
 }
 
@@ -82,82 +83,82 @@ func input(v any) json.RawMessage {
 	return b
 }
 
-func claudeInit(cwd string) store.Event { return store.Init(cwd, "claude-opus-4-5") }
+func claudeInit(cwd string) codec.Event { return codec.Init(cwd, "claude-opus-4-5") }
 
 func demoParserFix() demoSession {
 	old := "func parseLine(b []byte) (Event, error) {\n\tvar e Event\n\tif err := json.Unmarshal(b, &e); err != nil {\n\t\treturn Event{}, err\n\t}\n\treturn e, nil\n}"
 	updated := "func parseLine(b []byte) (Event, error) {\n\tb = bytes.TrimSpace(b)\n\tif len(b) == 0 {\n\t\treturn Event{}, errBlankLine\n\t}\n\tvar e Event\n\tif err := json.Unmarshal(b, &e); err != nil {\n\t\treturn Event{}, fmt.Errorf(\"parse line: %w\", err)\n\t}\n\treturn e, nil\n}"
-	return demoSession{name: "Fix blank lines in the log parser", events: [][]store.Event{{
+	return demoSession{name: "Fix blank lines in the log parser", events: [][]codec.Event{{
 		claudeInit("/home/ada/src/logtail"),
-		store.UserMessage("The log parser crashes on blank lines at the end of a file. Can you make it skip them and wrap the JSON error with context?"),
-		store.AssistantText("I'll look at the parser first."),
-		store.ToolCall("toolu_01", "Read", new("/home/ada/src/logtail/parse.go"), input(map[string]any{"file_path": "/home/ada/src/logtail/parse.go"})),
-		store.ToolResult("toolu_01", "Read", new("/home/ada/src/logtail/parse.go"), "package logtail\n\nimport \"encoding/json\"\n\n"+old+"\n", false),
-		store.ToolCall("toolu_02", "Edit", new("/home/ada/src/logtail/parse.go"), input(map[string]any{
+		codec.UserMessage("The log parser crashes on blank lines at the end of a file. Can you make it skip them and wrap the JSON error with context?"),
+		codec.AssistantText("I'll look at the parser first."),
+		codec.ToolCall("toolu_01", "Read", new("/home/ada/src/logtail/parse.go"), input(map[string]any{"file_path": "/home/ada/src/logtail/parse.go"})),
+		codec.ToolResult("toolu_01", "Read", new("/home/ada/src/logtail/parse.go"), "package logtail\n\nimport \"encoding/json\"\n\n"+old+"\n", false),
+		codec.ToolCall("toolu_02", "Edit", new("/home/ada/src/logtail/parse.go"), input(map[string]any{
 			"file_path": "/home/ada/src/logtail/parse.go", "old_string": old, "new_string": updated})),
-		store.ToolResult("toolu_02", "Edit", new("/home/ada/src/logtail/parse.go"), "The file /home/ada/src/logtail/parse.go has been updated.", false),
-		store.ToolCall("toolu_03", "Write", new("/home/ada/src/logtail/parse_test.go"), input(map[string]any{
+		codec.ToolResult("toolu_02", "Edit", new("/home/ada/src/logtail/parse.go"), "The file /home/ada/src/logtail/parse.go has been updated.", false),
+		codec.ToolCall("toolu_03", "Write", new("/home/ada/src/logtail/parse_test.go"), input(map[string]any{
 			"file_path": "/home/ada/src/logtail/parse_test.go",
 			"content":   "// Tests for blank and malformed lines.\npackage logtail\n\nimport \"testing\"\n\nfunc TestBlankLine(t *testing.T) {\n\tif _, err := parseLine([]byte(\"  \")); err != errBlankLine {\n\t\tt.Fatalf(\"err = %v\", err)\n\t}\n}\n"})),
-		store.ToolResult("toolu_03", "Write", new("/home/ada/src/logtail/parse_test.go"), "File created successfully at: /home/ada/src/logtail/parse_test.go", false),
-		store.ToolCall("toolu_04", "Bash", nil, input(map[string]any{"command": "go test ./...", "description": "Run the tests"})),
-		store.ToolResult("toolu_04", "Bash", nil, "=== RUN   TestBlankLine\n--- PASS: TestBlankLine (0.00s)\nPASS\nok  \tlogtail\t0.004s", false),
-		store.AssistantText("Fixed. `parseLine` now:\n\n1. trims the line and returns `errBlankLine` for empty input, which the reader loop skips;\n2. wraps JSON errors as `parse line: …` so the caller sees where it failed.\n\n```go\nb = bytes.TrimSpace(b)\nif len(b) == 0 {\n\treturn Event{}, errBlankLine\n}\n```\n\nI added `TestBlankLine`; `go test ./...` passes."),
-		store.Complete(true, 48_200, 0.1832),
+		codec.ToolResult("toolu_03", "Write", new("/home/ada/src/logtail/parse_test.go"), "File created successfully at: /home/ada/src/logtail/parse_test.go", false),
+		codec.ToolCall("toolu_04", "Bash", nil, input(map[string]any{"command": "go test ./...", "description": "Run the tests"})),
+		codec.ToolResult("toolu_04", "Bash", nil, "=== RUN   TestBlankLine\n--- PASS: TestBlankLine (0.00s)\nPASS\nok  \tlogtail\t0.004s", false),
+		codec.AssistantText("Fixed. `parseLine` now:\n\n1. trims the line and returns `errBlankLine` for empty input, which the reader loop skips;\n2. wraps JSON errors as `parse line: …` so the caller sees where it failed.\n\n```go\nb = bytes.TrimSpace(b)\nif len(b) == 0 {\n\treturn Event{}, errBlankLine\n}\n```\n\nI added `TestBlankLine`; `go test ./...` passes."),
+		codec.Complete(true, 48_200, 0.1832),
 	}}}
 }
 
 func demoFailedRun() demoSession {
-	return demoSession{name: "", events: [][]store.Event{{
-		store.Init("/home/ada/src/logtail", "gpt-5.5"),
-		store.UserMessage("Bump the Go version in CI to 1.26 and run the release build."),
-		store.ToolCall("call_1", "Bash", nil, input(map[string]any{"command": "make release"})),
-		store.ToolResult("call_1", "Bash", nil, "go: go.mod requires go >= 1.26 (running go 1.24.3)\nmake: *** [Makefile:12: release] Error 1", true),
-		store.AssistantText("Error: the release build failed because the runner still has Go 1.24. The workflow pins `setup-go` to 1.24; it needs `go-version: '1.26'` first."),
-		store.Complete(false, 12_400, 0.0412),
+	return demoSession{name: "", events: [][]codec.Event{{
+		codec.Init("/home/ada/src/logtail", "gpt-5.5"),
+		codec.UserMessage("Bump the Go version in CI to 1.26 and run the release build."),
+		codec.ToolCall("call_1", "Bash", nil, input(map[string]any{"command": "make release"})),
+		codec.ToolResult("call_1", "Bash", nil, "go: go.mod requires go >= 1.26 (running go 1.24.3)\nmake: *** [Makefile:12: release] Error 1", true),
+		codec.AssistantText("Error: the release build failed because the runner still has Go 1.24. The workflow pins `setup-go` to 1.24; it needs `go-version: '1.26'` first."),
+		codec.Complete(false, 12_400, 0.0412),
 	}}}
 }
 
 func demoCodexPatch() demoSession {
 	patch := "*** Begin Patch\n*** Update File: views/diff.go\n@@ func render(lines []Line) string {\n-\tfor _, l := range lines {\n-\t\tout += l.Text + \"\\n\"\n-\t}\n+\tvar b strings.Builder\n+\tfor _, l := range lines {\n+\t\tb.WriteString(l.Text)\n+\t\tb.WriteByte('\\n')\n+\t}\n+\treturn b.String()\n*** End Patch\n"
-	return demoSession{name: "Speed up diff rendering", events: [][]store.Event{{
-		store.Init("/home/ada/src/logtail-diff", "gpt-5.5"),
-		store.UserMessage("Rendering a 5,000-line diff takes seconds. Profile it and fix the hot spot."),
-		store.AssistantText("**Profiling the renderer**\n\nThe profile shows `render` spends 92% of its time in string concatenation: every `+=` copies the whole output."),
-		store.ToolCall("call_a", "Bash", nil, input(map[string]any{"command": "go test -run '^$' -bench Render -cpuprofile cpu.out ./views"})),
-		store.ToolResult("call_a", "Bash", nil, "BenchmarkRender-2   \t       3\t 1843211203 ns/op\nok  \tviews\t7.9s", false),
-		store.ToolCall("call_b", "Edit", new("views/diff.go"), input(map[string]any{"patch": patch})),
-		store.ToolResult("call_b", "Edit", new("views/diff.go"), "Success. Updated the following files:\nM views/diff.go", false),
-		store.ToolCall("call_c", "Bash", nil, input(map[string]any{"command": "go test -run '^$' -bench Render ./views"})),
-		store.ToolResult("call_c", "Bash", nil, "BenchmarkRender-2   \t    1203\t    973412 ns/op\nok  \tviews\t2.1s", false),
-		store.AssistantText("`render` now uses a `strings.Builder`: from **1.84 s to 0.97 ms** per 5,000-line diff (about 1,900× faster)."),
-		store.Complete(true, 95_000, 0.2104),
+	return demoSession{name: "Speed up diff rendering", events: [][]codec.Event{{
+		codec.Init("/home/ada/src/logtail-diff", "gpt-5.5"),
+		codec.UserMessage("Rendering a 5,000-line diff takes seconds. Profile it and fix the hot spot."),
+		codec.AssistantText("**Profiling the renderer**\n\nThe profile shows `render` spends 92% of its time in string concatenation: every `+=` copies the whole output."),
+		codec.ToolCall("call_a", "Bash", nil, input(map[string]any{"command": "go test -run '^$' -bench Render -cpuprofile cpu.out ./views"})),
+		codec.ToolResult("call_a", "Bash", nil, "BenchmarkRender-2   \t       3\t 1843211203 ns/op\nok  \tviews\t7.9s", false),
+		codec.ToolCall("call_b", "Edit", new("views/diff.go"), input(map[string]any{"patch": patch})),
+		codec.ToolResult("call_b", "Edit", new("views/diff.go"), "Success. Updated the following files:\nM views/diff.go", false),
+		codec.ToolCall("call_c", "Bash", nil, input(map[string]any{"command": "go test -run '^$' -bench Render ./views"})),
+		codec.ToolResult("call_c", "Bash", nil, "BenchmarkRender-2   \t    1203\t    973412 ns/op\nok  \tviews\t2.1s", false),
+		codec.AssistantText("`render` now uses a `strings.Builder`: from **1.84 s to 0.97 ms** per 5,000-line diff (about 1,900× faster)."),
+		codec.Complete(true, 95_000, 0.2104),
 	}}}
 }
 
 func demoQuestion() demoSession {
-	return demoSession{name: "How does compaction work?", events: [][]store.Event{{
-		store.Init("/home/ada/src/logtail-diff", "claude-sonnet-4-5"),
-		store.UserMessage("How does session compaction decide what to keep?"),
-		store.AssistantText("When the characters stored since the last compaction reach **400,000**, a summary replaces the older history:\n\n- the last three user prompts and everything after them stay verbatim;\n- the rest is summarised in 2,000–4,000 characters (decisions, files touched, current state, next steps);\n- nothing is deleted: the summary is a new row with `after_seq`, and every event stays in the store."),
+	return demoSession{name: "How does compaction work?", events: [][]codec.Event{{
+		codec.Init("/home/ada/src/logtail-diff", "claude-sonnet-4-5"),
+		codec.UserMessage("How does session compaction decide what to keep?"),
+		codec.AssistantText("When the characters stored since the last compaction reach **400,000**, a summary replaces the older history:\n\n- the last three user prompts and everything after them stay verbatim;\n- the rest is summarised in 2,000–4,000 characters (decisions, files touched, current state, next steps);\n- nothing is deleted: the summary is a new row with `after_seq`, and every event stays in the store."),
 	}}}
 }
 
 func demoLongSession() demoSession {
-	var turns [][]store.Event
+	var turns [][]codec.Event
 	topics := []string{"the store schema", "the event codec", "ingestion-time compaction", "context injection", "the session sidebar", "the diff card"}
 	for i, topic := range topics {
 		path := fmt.Sprintf("/home/ada/src/lazuli/notes/%02d.md", i+1)
 		body := strings.Repeat(fmt.Sprintf("Notes on %s: decisions, trade-offs and the tests that pin them down.\n", topic), 40)
-		turn := []store.Event{
-			store.UserMessage(fmt.Sprintf("Write up what we decided about %s.", topic)),
-			store.ToolCall(fmt.Sprintf("toolu_w%d", i), "Write", new(path), input(map[string]any{"file_path": path, "content": "# " + topic + "\n" + body})),
-			store.ToolResult(fmt.Sprintf("toolu_w%d", i), "Write", new(path), "File created successfully at: "+path, false),
-			store.AssistantText(fmt.Sprintf("Written to `%s`.\n\n%s", path, body)),
-			store.Complete(true, uint64(20_000+i*3_000), 0.05+float64(i)/100),
+		turn := []codec.Event{
+			codec.UserMessage(fmt.Sprintf("Write up what we decided about %s.", topic)),
+			codec.ToolCall(fmt.Sprintf("toolu_w%d", i), "Write", new(path), input(map[string]any{"file_path": path, "content": "# " + topic + "\n" + body})),
+			codec.ToolResult(fmt.Sprintf("toolu_w%d", i), "Write", new(path), "File created successfully at: "+path, false),
+			codec.AssistantText(fmt.Sprintf("Written to `%s`.\n\n%s", path, body)),
+			codec.Complete(true, uint64(20_000+i*3_000), 0.05+float64(i)/100),
 		}
 		if i == 0 {
-			turn = append([]store.Event{claudeInit("/home/ada/src/lazuli")}, turn...)
+			turn = append([]codec.Event{claudeInit("/home/ada/src/lazuli")}, turn...)
 		}
 		turns = append(turns, turn)
 	}

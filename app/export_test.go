@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/export"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
@@ -41,11 +42,11 @@ func exportWindow(t *testing.T, leaky bool) (*projectWindow, Worktree, views.Ses
 	if err != nil {
 		t.Fatal(err)
 	}
-	events := []store.Event{store.UserMessage("Deploy the branch to staging"), store.AssistantText("Deployed.")}
+	events := []codec.Event{codec.UserMessage("Deploy the branch to staging"), codec.AssistantText("Deployed.")}
 	if leaky {
 		events = append(events,
-			store.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"cat ~/.aws/credentials"}`)),
-			store.ToolResult("t1", "Bash", nil, "aws_access_key_id = "+"AK"+"IA"+"Q3EGRT7NBVWX5LZM", false))
+			codec.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"cat ~/.aws/credentials"}`)),
+			codec.ToolResult("t1", "Bash", nil, "aws_access_key_id = "+"AK"+"IA"+"Q3EGRT7NBVWX5LZM", false))
 	}
 	s, _, err := st.CreateSessionWithEvents(bg, "main", "Deploy to staging", events)
 	if err != nil {

@@ -8,8 +8,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
-
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // TestFirstRunPanel: a project without sessions offers importing its
@@ -49,7 +48,7 @@ func TestFirstRunPanel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := st2.CreateSessionWithEvents(context.Background(), "main", "first", []store.Event{store.UserMessage("hi")}); err != nil {
+	if _, _, err := st2.CreateSessionWithEvents(context.Background(), "main", "first", []codec.Event{codec.UserMessage("hi")}); err != nil {
 		t.Fatal(err)
 	}
 	pw.list.refreshList()

@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/gittest"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -36,7 +37,7 @@ func TestWindowKeepsStoreOutOfGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := seed.CreateSessionWithEvents(context.Background(), "feature", "seed", []store.Event{store.UserMessage("hi")}); err != nil {
+	if _, _, err := seed.CreateSessionWithEvents(context.Background(), "feature", "seed", []codec.Event{codec.UserMessage("hi")}); err != nil {
 		t.Fatal(err)
 	}
 	seed.Close()
@@ -56,7 +57,7 @@ func TestWindowKeepsStoreOutOfGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := st.CreateSessionWithEvents(context.Background(), "feature", "secret", []store.Event{store.UserMessage("token=…")}); err != nil {
+	if _, _, err := st.CreateSessionWithEvents(context.Background(), "feature", "secret", []codec.Event{codec.UserMessage("token=…")}); err != nil {
 		t.Fatal(err)
 	}
 	pw.wg.Wait()

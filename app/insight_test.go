@@ -15,6 +15,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/insight"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
@@ -43,12 +44,12 @@ func insightWindow(t *testing.T) (*projectWindow, []Worktree, context.Context) {
 			b, _ := json.Marshal(map[string]string{"file_path": path, "old_string": o, "new_string": n})
 			return b
 		}
-		events := []store.Event{store.UserMessage("go"),
-			store.ToolCall("1", "Edit", &path, edit("one", "two")), store.ToolResult("1", "Edit", &path, "ok", false),
-			store.ToolCall("2", "Edit", &path, edit("two", "three")), store.ToolResult("2", "Edit", &path, "ok", i == 1),
-			store.ToolCall("3", "Bash", nil, json.RawMessage(`{"command":"git checkout -b topic"}`)),
-			store.ToolResult("3", "Bash", nil, "[topic 1234abc] done", false),
-			store.Complete(true, 5, 0.25)}
+		events := []codec.Event{codec.UserMessage("go"),
+			codec.ToolCall("1", "Edit", &path, edit("one", "two")), codec.ToolResult("1", "Edit", &path, "ok", false),
+			codec.ToolCall("2", "Edit", &path, edit("two", "three")), codec.ToolResult("2", "Edit", &path, "ok", i == 1),
+			codec.ToolCall("3", "Bash", nil, json.RawMessage(`{"command":"git checkout -b topic"}`)),
+			codec.ToolResult("3", "Bash", nil, "[topic 1234abc] done", false),
+			codec.Complete(true, 5, 0.25)}
 		u := store.Usage{Event: 7, Model: "claude-sonnet-4-5", Backend: "claude", Tokens: store.Tokens{Input: 100, Output: 10, CostUSD: 0.25}, HasCost: true}
 		if _, _, err := st.CreateSessionWithEvents(bg, wt.Branch, "", events, u); err != nil {
 			t.Fatal(err)

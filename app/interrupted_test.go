@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/interrupted"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
@@ -39,8 +40,8 @@ func TestWindowLeavesInterruptedStore(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, _, err := st.CreateSessionWithEvents(bg, "main", "kept", []store.Event{
-				store.UserMessage("find the quaggle"), store.AssistantText("the quaggle is committed")})
+			s, _, err := st.CreateSessionWithEvents(bg, "main", "kept", []codec.Event{
+				codec.UserMessage("find the quaggle"), codec.AssistantText("the quaggle is committed")})
 			st.Close()
 			if err != nil {
 				t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/views"
 )
 
@@ -19,8 +19,8 @@ func TestForkSession(t *testing.T) {
 	fa := test.NewTempApp(t)
 	wt, st := openTestWorktree(t)
 	bg := context.Background()
-	s, _, err := st.CreateSessionWithEvents(bg, "main", "plan", []store.Event{store.UserMessage("one"),
-		store.AssistantText("a"), store.UserMessage("two"), store.AssistantText("b")})
+	s, _, err := st.CreateSessionWithEvents(bg, "main", "plan", []codec.Event{codec.UserMessage("one"),
+		codec.AssistantText("a"), codec.UserMessage("two"), codec.AssistantText("b")})
 	st.Close()
 	if err != nil {
 		t.Fatal(err)

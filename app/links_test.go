@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/lazuli-app/lazuli/chronicle"
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/views"
 )
 
@@ -36,7 +36,7 @@ func TestOpenLink(t *testing.T) {
 	fa := &urlRecorder{App: test.NewTempApp(t)}
 	wt, st := openTestWorktree(t)
 	s, _, err := st.CreateSessionWithEvents(context.Background(), "main", "linked",
-		[]store.Event{store.UserMessage("hi"), store.AssistantText("there")})
+		[]codec.Event{codec.UserMessage("hi"), codec.AssistantText("there")})
 	st.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +100,7 @@ func TestOpenLink(t *testing.T) {
 func TestOpenLinkCancelled(t *testing.T) {
 	fa := test.NewTempApp(t)
 	wt, st := openTestWorktree(t)
-	s, _, err := st.CreateSessionWithEvents(context.Background(), "main", "linked", []store.Event{store.UserMessage("hi")})
+	s, _, err := st.CreateSessionWithEvents(context.Background(), "main", "linked", []codec.Event{codec.UserMessage("hi")})
 	st.Close()
 	if err != nil {
 		t.Fatal(err)

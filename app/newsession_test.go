@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/gittest"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
@@ -106,7 +107,7 @@ func TestNewSessionStoredOnlyOnceTheAgentStarted(t *testing.T) {
 		t.Errorf("after the agent started: text %q, in place %q", box.Text(), box.SendError())
 	}
 	events, _ := s.LoadEvents(bg, list[0].ID)
-	if len(events) == 0 || events[0].Kind != store.KindUserMessage || events[0].Event.Content != "Fix the login bug" {
+	if len(events) == 0 || events[0].Kind != codec.KindUserMessage || events[0].Event.Content != "Fix the login bug" {
 		t.Errorf("stored %+v", events)
 	}
 }
@@ -127,7 +128,7 @@ func TestNewSessionInTheWindowsWorktree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := seed.CreateSessionWithEvents(context.Background(), "main", "on main", []store.Event{store.UserMessage("x")})
+	s, _, err := seed.CreateSessionWithEvents(context.Background(), "main", "on main", []codec.Event{codec.UserMessage("x")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,8 +162,8 @@ func TestStatusClearedWhenItsSessionIsLeft(t *testing.T) {
 	fa := test.NewTempApp(t)
 	wt, st := openTestWorktree(t)
 	bg := context.Background()
-	a, _, _ := st.CreateSessionWithEvents(bg, "main", "a", []store.Event{store.UserMessage("a")})
-	b, _, _ := st.CreateSessionWithEvents(bg, "main", "b", []store.Event{store.UserMessage("b")})
+	a, _, _ := st.CreateSessionWithEvents(bg, "main", "a", []codec.Event{codec.UserMessage("a")})
+	b, _, _ := st.CreateSessionWithEvents(bg, "main", "b", []codec.Event{codec.UserMessage("b")})
 	st.Close()
 	pw := testWindow(t, fa, wt)
 	defer pw.close()

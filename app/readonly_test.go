@@ -8,8 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // TestReadOnlyWindow: a store opened only to look at gets a window that
@@ -18,7 +17,7 @@ import (
 func TestReadOnlyWindow(t *testing.T) {
 	fa := test.NewTempApp(t)
 	wt, st := openTestWorktree(t)
-	if _, _, err := st.CreateSessionWithEvents(context.Background(), "main", "look only", []store.Event{store.UserMessage("hi")}); err != nil {
+	if _, _, err := st.CreateSessionWithEvents(context.Background(), "main", "look only", []codec.Event{codec.UserMessage("hi")}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

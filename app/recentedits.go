@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -54,7 +55,7 @@ func (rw *recentEditsWindow) LoadRecentEdits() {
 
 // OpenEdit shows the edit's session in the main window at its event.
 func (rw *recentEditsWindow) OpenEdit(e views.RecentEdit) {
-	rw.pw.shown.OpenSearchHit(views.SearchHit{Ref: e.Ref, Seq: e.Seq, Kind: string(store.KindToolCall)})
+	rw.pw.shown.OpenSearchHit(views.SearchHit{Ref: e.Ref, Seq: e.Seq, Kind: string(codec.KindToolCall)})
 	rw.pw.win.RequestFocus()
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -32,7 +33,7 @@ func TestCopyResumeCommand(t *testing.T) {
 	dir, bg := wt.Dir, context.Background()
 	batch := func(agent, id string) store.NativeBatch {
 		return store.NativeBatch{Key: store.NativeKey{Agent: agent, ID: id}, Path: "/n/" + id + ".jsonl", Bytes: 1, Lines: 1, Checksum: "c",
-			Events: []store.Event{store.UserMessage("q")}, Worktree: "main", Name: id, Created: "2026-01-02 03:04:05"}
+			Events: []codec.Event{codec.UserMessage("q")}, Worktree: "main", Name: id, Created: "2026-01-02 03:04:05"}
 	}
 	res, err := st.Native().Import(bg, []store.NativeBatch{batch("claude", "cl-1"), batch("codex", "cx-2")})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/project"
 	"github.com/lazuli-app/lazuli/store"
@@ -354,7 +355,7 @@ func (rn *runner) SwitchModel(ref views.SessionRef, model string) {
 		if cur, err := agents.StoredSessionModel(rn.pw.ctx, st, ref.ID); err != nil || cur == model {
 			return
 		}
-		if _, err := st.AppendEvents(rn.pw.ctx, ref.ID, []store.Event{store.ModelSwitch(model)}); err != nil {
+		if _, err := st.AppendEvents(rn.pw.ctx, ref.ID, []codec.Event{codec.ModelSwitch(model)}); err != nil {
 			rn.pw.showError("switch model", err)
 		}
 	})

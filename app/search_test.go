@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
@@ -38,7 +39,7 @@ func TestSearchDamagedIndexStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := st.CreateSessionWithEvents(context.Background(), "main", "s", []store.Event{store.UserMessage("find the zorblex bug")}); err != nil {
+	if _, _, err := st.CreateSessionWithEvents(context.Background(), "main", "s", []codec.Event{codec.UserMessage("find the zorblex bug")}); err != nil {
 		t.Fatal(err)
 	}
 	x, err := search.Open(context.Background(), st)
@@ -82,11 +83,11 @@ func TestSearchAcrossWorktrees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		events := []store.Event{store.UserMessage("find the zorblex bug"), store.AssistantText("filler reply")}
+		events := []codec.Event{codec.UserMessage("find the zorblex bug"), codec.AssistantText("filler reply")}
 		for range 30 {
-			events = append(events, store.AssistantText("more filler"))
+			events = append(events, codec.AssistantText("more filler"))
 		}
-		events = append(events, store.AssistantText("zorblex fixed in "+wt.Branch))
+		events = append(events, codec.AssistantText("zorblex fixed in "+wt.Branch))
 		if _, _, err := st.CreateSessionWithEvents(bg, wt.Branch, "work "+string(rune('A'+i)), events); err != nil {
 			t.Fatal(err)
 		}
@@ -113,7 +114,7 @@ func TestSearchAcrossWorktrees(t *testing.T) {
 	// Opening the first user prompt shows its session, scrolled to it.
 	var hit views.SearchHit
 	for _, h := range res.Hits {
-		if h.Kind == string(store.KindUserMessage) && h.Worktree == "feat" {
+		if h.Kind == string(codec.KindUserMessage) && h.Worktree == "feat" {
 			hit = h
 		}
 	}

@@ -6,7 +6,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/views"
 )
 
@@ -18,15 +18,15 @@ func TestRememberedSessionGone(t *testing.T) {
 	fa := test.NewTempApp(t)
 	wt, st := openTestWorktree(t)
 	bg := context.Background()
-	older, _, err := st.CreateSessionWithEvents(bg, "main", "older", []store.Event{store.UserMessage("a")})
+	older, _, err := st.CreateSessionWithEvents(bg, "main", "older", []codec.Event{codec.UserMessage("a")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	newer, _, err := st.CreateSessionWithEvents(bg, "main", "newer", []store.Event{store.UserMessage("b")})
+	newer, _, err := st.CreateSessionWithEvents(bg, "main", "newer", []codec.Event{codec.UserMessage("b")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	gone, _, err := st.CreateSessionWithEvents(bg, "main", "viewed, then deleted", []store.Event{store.UserMessage("c")})
+	gone, _, err := st.CreateSessionWithEvents(bg, "main", "viewed, then deleted", []codec.Event{codec.UserMessage("c")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/views"
 )
 
@@ -29,9 +29,9 @@ func TestLoadBigSessionFromItsEnd(t *testing.T) {
 	wt, st := openTestWorktree(t)
 	bg := context.Background()
 	const total = tailFirstEvents + 500
-	events := []store.Event{store.Init("/w", "claude-sonnet-4-5")}
+	events := []codec.Event{codec.Init("/w", "claude-sonnet-4-5")}
 	for i := 0; len(events) < total; i++ {
-		events = append(events, store.UserMessage(fmt.Sprintf("prompt %d", i)), store.AssistantText(fmt.Sprintf("reply %d", i)))
+		events = append(events, codec.UserMessage(fmt.Sprintf("prompt %d", i)), codec.AssistantText(fmt.Sprintf("reply %d", i)))
 	}
 	events = events[:total]
 	s, n, err := st.CreateSessionWithEvents(bg, "main", "big", events)

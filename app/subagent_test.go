@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -17,8 +18,8 @@ func TestOpenSubagentAndBack(t *testing.T) {
 	wt, st := openTestWorktree(t)
 	bg := context.Background()
 	parentID, _, err := st.CreateSessionWithSubagents(bg, "main", "take stock",
-		[]store.Event{store.UserMessage("take stock"), store.ToolCall("toolu_agent", "Agent", nil, []byte(`{"prompt":"List."}`))},
-		[]store.SubagentBatch{{ToolUseID: "toolu_agent", Events: []store.Event{store.UserMessage("List.")},
+		[]codec.Event{codec.UserMessage("take stock"), codec.ToolCall("toolu_agent", "Agent", nil, []byte(`{"prompt":"List."}`))},
+		[]store.SubagentBatch{{ToolUseID: "toolu_agent", Events: []codec.Event{codec.UserMessage("List.")},
 			Name: func(parent string) string { return parent + " › List." }}})
 	st.Close()
 	if err != nil {

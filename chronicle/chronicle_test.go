@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/insight"
 	"github.com/lazuli-app/lazuli/internal/testcache"
 	"github.com/lazuli-app/lazuli/store"
@@ -24,12 +25,12 @@ func input(v any) json.RawMessage {
 	return b
 }
 
-func bash(id, cmd string) store.Event {
-	return store.ToolCall(id, "Bash", nil, input(map[string]string{"command": cmd}))
+func bash(id, cmd string) codec.Event {
+	return codec.ToolCall(id, "Bash", nil, input(map[string]string{"command": cmd}))
 }
 
-func edit(id, path string) store.Event {
-	return store.ToolCall(id, "Edit", ptr(path), input(map[string]string{"file_path": path, "old_string": "a", "new_string": "b"}))
+func edit(id, path string) codec.Event {
+	return codec.ToolCall(id, "Edit", ptr(path), input(map[string]string{"file_path": path, "old_string": "a", "new_string": "b"}))
 }
 
 // usage is one turn's usage row for the event at index ev.
@@ -42,53 +43,53 @@ func usage(ev int, model, backend string, cost float64) store.Usage {
 var (
 	// S1 "login": a failing command run twice unchanged, a file edited five
 	// times, a correction, and a last turn that failed.
-	login = []store.Event{
-		store.Init("/w", "claude-sonnet-4-5"),                    // 1
-		store.UserMessage("fix the login bug in auth.go"),        // 2
+	login = []codec.Event{
+		codec.Init("/w", "claude-sonnet-4-5"),                    // 1
+		codec.UserMessage("fix the login bug in auth.go"),        // 2
 		bash("b1", "go test ./..."),                              // 3
-		store.ToolResult("b1", "Bash", nil, "FAIL auth", true),   // 4
+		codec.ToolResult("b1", "Bash", nil, "FAIL auth", true),   // 4
 		bash("b2", "go test ./..."),                              // 5
-		store.ToolResult("b2", "Bash", nil, "FAIL auth", true),   // 6
+		codec.ToolResult("b2", "Bash", nil, "FAIL auth", true),   // 6
 		edit("e1", "/w/auth.go"),                                 // 7
 		edit("e2", "/w/auth.go"),                                 // 8
 		edit("e3", "/w/auth.go"),                                 // 9
 		edit("e4", "/w/auth.go"),                                 // 10
 		edit("e5", "/w/auth.go"),                                 // 11
-		store.AssistantText("Fixed, see PR #12."),                // 12
-		store.Complete(true, 5000, 0.5),                          // 13
-		store.UserMessage("no, that's wrong: keep the old API"),  // 14
-		store.AssistantText("Restored the old API."),             // 15
-		store.Complete(true, 3000, 0.2),                          // 16
-		store.UserMessage("run the full test suite please"),      // 17
+		codec.AssistantText("Fixed, see PR #12."),                // 12
+		codec.Complete(true, 5000, 0.5),                          // 13
+		codec.UserMessage("no, that's wrong: keep the old API"),  // 14
+		codec.AssistantText("Restored the old API."),             // 15
+		codec.Complete(true, 3000, 0.2),                          // 16
+		codec.UserMessage("run the full test suite please"),      // 17
 		bash("b3", "make test"),                                  // 18
-		store.ToolResult("b3", "Bash", nil, "make: error", true), // 19
-		store.Complete(false, 2000, 0.1),                         // 20
+		codec.ToolResult("b3", "Bash", nil, "make: error", true), // 19
+		codec.Complete(false, 2000, 0.1),                         // 20
 	}
 	// S2 "tests": the repeated prompt, a long wait for a one-line answer,
 	// an interrupted turn and a second correction.
-	tests = []store.Event{
-		store.UserMessage("run the full test suite please"), // 1
+	tests = []codec.Event{
+		codec.UserMessage("run the full test suite please"), // 1
 		bash("t1", "make test"),                             // 2
-		store.ToolResult("t1", "Bash", nil, "ok", false),    // 3
-		store.AssistantText("All tests pass."),              // 4
-		store.Complete(true, 125000, 0.3),                   // 5
-		store.UserMessage("add a changelog entry"),          // 6
-		store.AssistantText("Looking at CHANGELOG.md"),      // 7
-		store.UserMessage("[Request interrupted by user]"),  // 8
-		store.UserMessage("stop, revert that"),              // 9
-		store.AssistantText("Reverted."),                    // 10
-		store.Complete(true, 1000, 0.1),                     // 11
+		codec.ToolResult("t1", "Bash", nil, "ok", false),    // 3
+		codec.AssistantText("All tests pass."),              // 4
+		codec.Complete(true, 125000, 0.3),                   // 5
+		codec.UserMessage("add a changelog entry"),          // 6
+		codec.AssistantText("Looking at CHANGELOG.md"),      // 7
+		codec.UserMessage("[Request interrupted by user]"),  // 8
+		codec.UserMessage("stop, revert that"),              // 9
+		codec.AssistantText("Reverted."),                    // 10
+		codec.Complete(true, 1000, 0.1),                     // 11
 	}
 	// S3 "refactor": a long session compacted three times, run with Codex.
-	refactor = []store.Event{
-		store.UserMessage("refactor the storage layer"),                            // 1
-		store.Unit(store.KindCompacted),                                            // 2
-		store.AssistantText("step 1"),                                              // 3
-		store.Unit(store.KindCompacted),                                            // 4
-		store.AssistantText("step 2"),                                              // 5
-		store.Unit(store.KindCompacted),                                            // 6
-		store.AssistantText("Done: the storage layer is refactored.\nTests pass."), // 7
-		store.Complete(true, 9000, 0),                                              // 8
+	refactor = []codec.Event{
+		codec.UserMessage("refactor the storage layer"),                            // 1
+		codec.Unit(codec.KindCompacted),                                            // 2
+		codec.AssistantText("step 1"),                                              // 3
+		codec.Unit(codec.KindCompacted),                                            // 4
+		codec.AssistantText("step 2"),                                              // 5
+		codec.Unit(codec.KindCompacted),                                            // 6
+		codec.AssistantText("Done: the storage layer is refactored.\nTests pass."), // 7
+		codec.Complete(true, 9000, 0),                                              // 8
 	}
 )
 
@@ -102,7 +103,7 @@ func craftedStore(t *testing.T) []Source {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	add := func(wt, name string, evs []store.Event, u ...store.Usage) {
+	add := func(wt, name string, evs []codec.Event, u ...store.Usage) {
 		t.Helper()
 		s, err := st.CreateSession(ctx, wt, name)
 		if err != nil {
@@ -117,8 +118,8 @@ func craftedStore(t *testing.T) []Source {
 	add("main", "tests", tests, usage(3, "claude-haiku-4-5", "claude", 0.3), usage(9, "claude-haiku-4-5", "claude", 0.1))
 	add("feature", "refactor", refactor, usage(6, "gpt-5-codex", "codex", 5))
 	for i := range 5 {
-		add("feature", fmt.Sprintf("small %d", i), []store.Event{store.UserMessage(fmt.Sprintf("small task %d", i)),
-			store.AssistantText("ok"), store.Complete(true, 100, 0.1)}, usage(1, "claude-haiku-4-5", "claude", 0.1))
+		add("feature", fmt.Sprintf("small %d", i), []codec.Event{codec.UserMessage(fmt.Sprintf("small task %d", i)),
+			codec.AssistantText("ok"), codec.Complete(true, 100, 0.1)}, usage(1, "claude-haiku-4-5", "claude", 0.1))
 	}
 	x, err := insight.Open(ctx, st)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/insight"
 	"github.com/lazuli-app/lazuli/store"
@@ -86,20 +87,20 @@ func (h *history) failures(ctx context.Context) ([]toolFailure, error) {
 // failuresIn pairs the error results of evs with their calls, and notes
 // a call repeated unchanged after its error.
 func failuresIn(s *session, evs []store.StoredEvent) []toolFailure {
-	calls := map[string]*store.Event{}
+	calls := map[string]*codec.Event{}
 	var out []toolFailure
 	open := map[string]int{} // a failed call's tool and input → its failure, until the next call
 	for i := range evs {
 		e, seq := &evs[i].Event, evs[i].Seq
 		switch e.Kind {
-		case store.KindToolCall:
+		case codec.KindToolCall:
 			calls[e.ToolUseID] = e
 			k := e.ToolName + "\x00" + string(e.Input)
 			if j, ok := open[k]; ok && out[j].retrySeq == 0 {
 				out[j].retrySeq = seq
 			}
 			clear(open)
-		case store.KindToolResult:
+		case codec.KindToolResult:
 			if !e.IsError {
 				continue
 			}

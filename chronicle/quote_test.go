@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/insight"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -22,17 +23,17 @@ func hostileStore(t *testing.T, cmd, path, tool string) []Source {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	evs := []store.Event{store.UserMessage("fix it"),
-		bash("b1", cmd), store.ToolResult("b1", "Bash", nil, "FAIL", true),
-		bash("b2", cmd), store.ToolResult("b2", "Bash", nil, "FAIL", true)}
+	evs := []codec.Event{codec.UserMessage("fix it"),
+		bash("b1", cmd), codec.ToolResult("b1", "Bash", nil, "FAIL", true),
+		bash("b2", cmd), codec.ToolResult("b2", "Bash", nil, "FAIL", true)}
 	for i := range 4 {
 		evs = append(evs, edit(strconv.Itoa(i), path))
 	}
 	for i := range 2 {
 		id := "m" + strconv.Itoa(i)
-		evs = append(evs, store.ToolCall(id, tool, nil, input(map[string]int{"n": i})), store.ToolResult(id, tool, nil, "denied", true))
+		evs = append(evs, codec.ToolCall(id, tool, nil, input(map[string]int{"n": i})), codec.ToolResult(id, tool, nil, "denied", true))
 	}
-	evs = append(evs, store.Complete(false, 1000, 0.1))
+	evs = append(evs, codec.Complete(false, 1000, 0.1))
 	s, err := st.CreateSession(ctx, "main", "hostile")
 	if err != nil {
 		t.Fatal(err)

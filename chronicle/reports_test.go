@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/insight"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
@@ -154,7 +155,7 @@ func TestImproveCodexWritesAgentsMD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs := []store.Event{store.UserMessage("tidy the parser")}
+	evs := []codec.Event{codec.UserMessage("tidy the parser")}
 	for i := range 4 {
 		evs = append(evs, edit(string(rune('a'+i)), "/w/parser.go"))
 	}

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/insight"
 	"github.com/lazuli-app/lazuli/store"
@@ -59,7 +60,7 @@ func (h *history) compacted(ctx context.Context, f *Facts) error {
 	})
 	for _, s := range big {
 		st := h.sources[s.store].Store
-		seqs, err := st.KindSeqs(ctx, s.ID, store.KindCompacted)
+		seqs, err := st.KindSeqs(ctx, s.ID, codec.KindCompacted)
 		if err != nil {
 			return err
 		}
@@ -212,7 +213,7 @@ func (h *history) slowShort(ctx context.Context, f *Facts) error {
 		}
 		var answer *store.StoredEvent
 		for i := len(evs) - 1; i >= 0 && answer == nil; i-- {
-			if evs[i].Kind == store.KindAssistantText && strings.TrimSpace(evs[i].Event.Text) != "" {
+			if evs[i].Kind == codec.KindAssistantText && strings.TrimSpace(evs[i].Event.Text) != "" {
 				answer = &evs[i]
 			}
 		}

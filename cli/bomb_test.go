@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -90,8 +91,8 @@ func bombStore(t *testing.T, dir string, n int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, _, err := st.CreateSessionWithEvents(ctx, "main", "bomb", []store.Event{
-		store.UserMessage("aaaa bomb"), store.AssistantText(strings.Repeat("a", 60<<20))})
+	sess, _, err := st.CreateSessionWithEvents(ctx, "main", "bomb", []codec.Event{
+		codec.UserMessage("aaaa bomb"), codec.AssistantText(strings.Repeat("a", 60<<20))})
 	st.Close()
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -132,10 +133,10 @@ func TestChronicleImproveProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd, _ := json.Marshal(map[string]string{"command": "make lint"})
-	evs := []store.Event{store.UserMessage("tidy up"),
-		store.ToolCall("1", "Bash", nil, cmd), store.ToolResult("1", "Bash", nil, "lint: 3 errors", true),
-		store.ToolCall("2", "Bash", nil, cmd), store.ToolResult("2", "Bash", nil, "lint: 3 errors", true),
-		store.Complete(false, 10, 0)}
+	evs := []codec.Event{codec.UserMessage("tidy up"),
+		codec.ToolCall("1", "Bash", nil, cmd), codec.ToolResult("1", "Bash", nil, "lint: 3 errors", true),
+		codec.ToolCall("2", "Bash", nil, cmd), codec.ToolResult("2", "Bash", nil, "lint: 3 errors", true),
+		codec.Complete(false, 10, 0)}
 	_, _, err = st.CreateSessionWithEvents(ctx, "main", "lint", evs)
 	st.Close()
 	if err != nil {

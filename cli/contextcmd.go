@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/printable"
 	"github.com/lazuli-app/lazuli/store"
@@ -31,7 +32,7 @@ func runContext(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	out := store.BuildContextPrompt(payload, prompt)
+	out := codec.BuildContextPrompt(payload, prompt)
 	if isTerminal(env.Stdout) {
 		// For reading: piped, the prompt stays byte-exact.
 		out = printable.Text(out)

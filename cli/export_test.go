@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/export"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -28,15 +29,15 @@ func exportStore(t *testing.T) (string, string) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	clean := []store.Event{store.UserMessage("List the files"), store.AssistantText("Here they are."), store.Complete(true, 1200, 0.01)}
+	clean := []codec.Event{codec.UserMessage("List the files"), codec.AssistantText("Here they are."), codec.Complete(true, 1200, 0.01)}
 	if _, _, err := st.CreateSessionWithEvents(ctx, "main", "Clean session", clean); err != nil {
 		t.Fatal(err)
 	}
-	leaky := []store.Event{
-		store.UserMessage("Show the credentials file"),
-		store.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"cat ~/.aws/credentials"}`)),
-		store.ToolResult("t1", "Bash", nil, "[default]\naws_access_key_id = "+fakeAWSKeyID+"\n", false),
-		store.AssistantText("Your key is " + fakeAWSKeyID + "."),
+	leaky := []codec.Event{
+		codec.UserMessage("Show the credentials file"),
+		codec.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"cat ~/.aws/credentials"}`)),
+		codec.ToolResult("t1", "Bash", nil, "[default]\naws_access_key_id = "+fakeAWSKeyID+"\n", false),
+		codec.AssistantText("Your key is " + fakeAWSKeyID + "."),
 	}
 	if _, _, err := st.CreateSessionWithEvents(ctx, "main", "", leaky); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/internal/nativetree"
 	"github.com/lazuli-app/lazuli/search"
@@ -46,7 +47,7 @@ func TestSearchFindsFullToolOutput(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, e := range evs {
-			js, _ := store.EncodeEventJSON(e.Event)
+			js, _ := codec.EncodeEventJSON(e.Event)
 			for _, w := range wordRE.FindAllString(strings.ToLower(string(js)), -1) {
 				shown[w] = true
 			}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lazuli-app/lazuli/agents/native"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/nativetree"
 	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
@@ -154,7 +155,7 @@ func TestImportNativeCommandAppends(t *testing.T) {
 func TestImportNativeCommandOwnRuns(t *testing.T) {
 	dir := t.TempDir()
 	claude := filepath.Join(dir, "claude")
-	wrapped := store.ContextOpenTag + "\n## User\nold\n" + store.ContextCloseTag + "\n\nnext"
+	wrapped := codec.ContextOpenTag + "\n## User\nold\n" + codec.ContextCloseTag + "\n\nnext"
 	body, _ := json.Marshal(wrapped)
 	line := `{"type":"user","message":{"role":"user","content":` + string(body) + `},"uuid":"u1","parentUuid":null,"sessionId":"own","cwd":"/w","timestamp":"2025-06-01T10:00:00.000Z"}` + "\n"
 	if err := os.MkdirAll(filepath.Join(claude, "-w"), 0o755); err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -29,8 +30,8 @@ func lifecycleStore(t *testing.T, dir string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.AppendEvents(ctx, sess.ID, []store.Event{store.UserMessage("one"), store.AssistantText("a"),
-		store.UserMessage("two"), store.AssistantText("b")}); err != nil {
+	if _, err := st.AppendEvents(ctx, sess.ID, []codec.Event{codec.UserMessage("one"), codec.AssistantText("a"),
+		codec.UserMessage("two"), codec.AssistantText("b")}); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/printable"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -28,15 +29,15 @@ func hostileStore(t *testing.T) string {
 	}
 	defer st.Close()
 	input, _ := json.Marshal(map[string]string{"command": "echo " + hostile})
-	events := []store.Event{
-		store.Init("/work/"+hostile, "model"+hostile),
-		store.UserMessage("prompt " + hostile + "\nline two"),
-		store.AssistantText("reply " + hostile),
-		store.ToolCall("t1", "Bash"+hostile, nil, input),
-		store.ToolResult("t1", "Bash"+hostile, nil, "result "+hostile, true),
-		store.Hook("hook"+hostile, "out "+hostile),
-		store.Plan("plan"+hostile, hostile),
-		store.Complete(true, 1000, 0.01),
+	events := []codec.Event{
+		codec.Init("/work/"+hostile, "model"+hostile),
+		codec.UserMessage("prompt " + hostile + "\nline two"),
+		codec.AssistantText("reply " + hostile),
+		codec.ToolCall("t1", "Bash"+hostile, nil, input),
+		codec.ToolResult("t1", "Bash"+hostile, nil, "result "+hostile, true),
+		codec.Hook("hook"+hostile, "out "+hostile),
+		codec.Plan("plan"+hostile, hostile),
+		codec.Complete(true, 1000, 0.01),
 	}
 	if _, _, err := st.CreateSessionWithEvents(ctx, "wt"+hostile, "name"+hostile, events); err != nil {
 		t.Fatal(err)

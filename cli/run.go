@@ -13,10 +13,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/printable"
 	"github.com/lazuli-app/lazuli/project"
-	"github.com/lazuli-app/lazuli/store"
 )
 
 // runResult is the --json output of `lazuli run`.
@@ -28,7 +28,7 @@ type runResult struct {
 	EventsSaved   int              `json:"events_saved"`
 	Completed     *bool            `json:"completed"`
 	DurationMS    uint64           `json:"duration_ms"`
-	CostUSD       store.SerdeFloat `json:"cost_usd"` // 0.0, not 0, as in AZUREAL's dumps
+	CostUSD       codec.SerdeFloat `json:"cost_usd"` // 0.0, not 0, as in AZUREAL's dumps
 	ExitCode      int              `json:"exit_code"`
 	Stopped       bool             `json:"stopped"`
 	Compacted     bool             `json:"compacted"`
@@ -222,7 +222,7 @@ func readPrompt(arg string) (string, error) {
 func newRunResult(path string, run agents.RunResult, runErr error) runResult {
 	t := run.Turn
 	res := runResult{Store: path, Session: run.SessionID, Backend: string(run.Backend), Model: run.Model,
-		EventsSaved: t.EventsSaved, Completed: t.Completed, DurationMS: t.DurationMS, CostUSD: store.SerdeFloat(t.CostUSD),
+		EventsSaved: t.EventsSaved, Completed: t.Completed, DurationMS: t.DurationMS, CostUSD: codec.SerdeFloat(t.CostUSD),
 		ExitCode: t.ExitCode, Stopped: t.Stopped, Compacted: run.Compacted, AutoContinued: run.AutoContinued}
 	switch {
 	case runErr != nil:
@@ -283,23 +283,23 @@ func (p *transcriptPrinter) event(ev agents.RunEvent) {
 	}
 }
 
-func (p *transcriptPrinter) print(events []store.Event) {
+func (p *transcriptPrinter) print(events []codec.Event) {
 	if p.quiet {
 		return
 	}
 	for _, e := range events {
 		switch e.Kind {
-		case store.KindUserMessage:
+		case codec.KindUserMessage:
 			fmt.Fprintf(p.w, "› %s\n", firstLines(e.Content, 3))
-		case store.KindAssistantText:
+		case codec.KindAssistantText:
 			fmt.Fprintf(p.w, "%s\n", printable.Text(strings.TrimSpace(e.Text)))
-		case store.KindToolCall:
-			fmt.Fprintf(p.w, "  ⚙ %s %s\n", printable.Line(e.ToolName), printable.Line(store.ToolKeyParam(e.ToolName, e.Input)))
-		case store.KindToolResult:
+		case codec.KindToolCall:
+			fmt.Fprintf(p.w, "  ⚙ %s %s\n", printable.Line(e.ToolName), printable.Line(codec.ToolKeyParam(e.ToolName, e.Input)))
+		case codec.KindToolResult:
 			if e.IsError {
 				fmt.Fprintf(p.w, "  ✗ %s\n", firstLines(e.Content, 2))
 			}
-		case store.KindComplete:
+		case codec.KindComplete:
 			mark := "✓"
 			if !e.Success {
 				mark = "✗"

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/fakeclaude"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -97,7 +98,7 @@ func TestRunKilledMidTurnLosesWhatItsSavePolicySays(t *testing.T) {
 			waitFor(t, path, tc.wait, func(st *store.Store) bool {
 				if tc.policy == "chunk" {
 					evs, err := st.LoadEvents(context.Background(), id)
-					return err == nil && len(evs) > 0 && evs[len(evs)-1].Kind == store.KindInit
+					return err == nil && len(evs) > 0 && evs[len(evs)-1].Kind == codec.KindInit
 				}
 				got, err := st.GetSession(context.Background(), id)
 				return err == nil && got.LastClaudeUUID == "cli-killed"

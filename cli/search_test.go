@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -21,9 +22,9 @@ func makeSearchStore(t *testing.T, dir, name string, texts ...string) string {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	var evs []store.Event
+	var evs []codec.Event
 	for _, s := range texts {
-		evs = append(evs, store.AssistantText(s))
+		evs = append(evs, codec.AssistantText(s))
 	}
 	if _, _, err := st.CreateSessionWithEvents(context.Background(), "main", name, evs); err != nil {
 		t.Fatal(err)

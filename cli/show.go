@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/printable"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -14,7 +15,7 @@ import (
 // eventJSON is one element of `lazuli show --json`.
 type eventJSON struct {
 	Seq     int64           `json:"seq"`
-	Kind    store.Kind      `json:"kind"`
+	Kind    codec.Kind      `json:"kind"`
 	CharLen int64           `json:"char_len"`
 	Event   json.RawMessage `json:"event"`
 	// Thinking is the agent's thinking that came before the event (kept
@@ -51,7 +52,7 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 func writeEventsJSON(w io.Writer, events []store.StoredEvent) error {
 	out := make([]eventJSON, 0, len(events))
 	for _, e := range events {
-		js, err := store.EncodeEventJSON(e.Event)
+		js, err := codec.EncodeEventJSON(e.Event)
 		if err != nil {
 			return fmt.Errorf("encode event %d: %w", e.Seq, err)
 		}
@@ -83,39 +84,39 @@ func printTranscript(w io.Writer, s store.Session, events []store.StoredEvent) {
 }
 
 // describeEvent returns a one-line heading and an optional body for e.
-func describeEvent(e store.Event) (string, string) {
+func describeEvent(e codec.Event) (string, string) {
 	switch e.Kind {
-	case store.KindInit:
+	case codec.KindInit:
 		return fmt.Sprintf("Init  model %s  cwd %s", e.Model, e.CWD), ""
-	case store.KindUserMessage:
+	case codec.KindUserMessage:
 		return "User", e.Content
-	case store.KindAssistantText:
+	case codec.KindAssistantText:
 		return "Assistant", e.Text
-	case store.KindToolCall:
+	case codec.KindToolCall:
 		head := "Tool: " + e.ToolName
-		if p := store.ToolKeyParam(e.ToolName, e.Input); p != "" {
+		if p := codec.ToolKeyParam(e.ToolName, e.Input); p != "" {
 			head += " (" + p + ")"
 		}
 		return head, ""
-	case store.KindToolResult:
+	case codec.KindToolResult:
 		label := "Result"
 		if e.IsError {
 			label = "Error"
 		}
 		return label + ": " + e.ToolName, e.Content
-	case store.KindComplete:
+	case codec.KindComplete:
 		mark := "✓ completed"
 		if !e.Success {
 			mark = "✗ failed"
 		}
 		return fmt.Sprintf("%s  %.1fs  $%.4f", mark, float64(e.DurationMS)/1000, e.CostUSD), ""
-	case store.KindHook:
+	case codec.KindHook:
 		return "Hook: " + e.Name, e.Output
-	case store.KindCommand:
+	case codec.KindCommand:
 		return "Command: " + e.Name, ""
-	case store.KindPlan:
+	case codec.KindPlan:
 		return "Plan: " + e.Name, e.Content
-	case store.KindModelSwitch:
+	case codec.KindModelSwitch:
 		return "Model: " + e.Model, ""
 	}
 	return string(e.Kind), ""

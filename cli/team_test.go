@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/genstore"
 	"github.com/lazuli-app/lazuli/internal/pgtest"
 	"github.com/lazuli-app/lazuli/store"
@@ -33,10 +34,10 @@ func TestTeamCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := st.CreateSessionWithEvents(ctx, "main", "quokka", []store.Event{store.UserMessage("find the quokka bug")}); err != nil {
+	if _, _, err := st.CreateSessionWithEvents(ctx, "main", "quokka", []codec.Event{codec.UserMessage("find the quokka bug")}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := st.CreateSessionWithEvents(ctx, "main", "evil\x1b]0;title\x07name", []store.Event{store.UserMessage("x")}); err != nil {
+	if _, _, err := st.CreateSessionWithEvents(ctx, "main", "evil\x1b]0;title\x07name", []codec.Event{codec.UserMessage("x")}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -44,8 +45,8 @@ func TestShowRunFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := st.CreateSessionWithEvents(context.Background(), "main", "root", []store.Event{store.UserMessage("fix it"),
-		store.Complete(false, 900, 0), store.RunFailed("--dangerously-skip-permissions cannot be used with root")}); err != nil {
+	if _, _, err := st.CreateSessionWithEvents(context.Background(), "main", "root", []codec.Event{codec.UserMessage("fix it"),
+		codec.Complete(false, 900, 0), store.RunFailed("--dangerously-skip-permissions cannot be used with root")}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -34,8 +35,8 @@ func unreadableStore(t *testing.T, dir string, bomb bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = st.CreateSessionWithEvents(ctx, "main", "bomb", []store.Event{
-		store.UserMessage("before the bomb"), store.AssistantText("x"), store.AssistantText("after the bomb")})
+	_, _, err = st.CreateSessionWithEvents(ctx, "main", "bomb", []codec.Event{
+		codec.UserMessage("before the bomb"), codec.AssistantText("x"), codec.AssistantText("after the bomb")})
 	st.Close()
 	if err != nil || !bomb {
 		return

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -23,23 +24,23 @@ func bigSource(n int) Source {
 		strings.Repeat("    token, err := s.issue(ctx, user.ID) // session 550e8400-e29b-41d4-a716-446655440000\n", 4)
 	evs := make([]store.StoredEvent, n)
 	for i := range evs {
-		var e store.Event
+		var e codec.Event
 		switch i % 8 {
 		case 0:
-			e = store.UserMessage(fmt.Sprintf("Step %d: make the password reset send a token by mail, then run the tests.", i))
+			e = codec.UserMessage(fmt.Sprintf("Step %d: make the password reset send a token by mail, then run the tests.", i))
 		case 1, 4:
-			e = store.AssistantText(reply)
+			e = codec.AssistantText(reply)
 		case 2:
-			e = store.ToolCall("t", "Bash", nil, json.RawMessage(`{"command":"go test ./auth/... -run TestToken -count=1"}`))
+			e = codec.ToolCall("t", "Bash", nil, json.RawMessage(`{"command":"go test ./auth/... -run TestToken -count=1"}`))
 		case 3, 6:
-			e = store.ToolResult("t", "Bash", nil, result, false)
+			e = codec.ToolResult("t", "Bash", nil, result, false)
 		case 5:
-			e = store.ToolCall("t", "Edit", nil, json.RawMessage(`{"file_path":"auth/session.go","old_string":"if tok.Expired() {\n\treturn ErrExpired\n}","new_string":"if tok.Expired() {\n\treturn s.refresh(ctx, tok)\n}"}`))
+			e = codec.ToolCall("t", "Edit", nil, json.RawMessage(`{"file_path":"auth/session.go","old_string":"if tok.Expired() {\n\treturn ErrExpired\n}","new_string":"if tok.Expired() {\n\treturn s.refresh(ctx, tok)\n}"}`))
 		case 7:
-			e = store.Complete(true, 12_000, 0.02)
+			e = codec.Complete(true, 12_000, 0.02)
 		}
 		if i%1000 == 999 {
-			e = store.ToolResult("t", "Bash", nil, "AWS_ACCESS_KEY_ID="+awsKeyID+"\nGITHUB_TOKEN="+githubToken, false)
+			e = codec.ToolResult("t", "Bash", nil, "AWS_ACCESS_KEY_ID="+awsKeyID+"\nGITHUB_TOKEN="+githubToken, false)
 		}
 		evs[i] = store.StoredEvent{Seq: int64(i + 1), Kind: e.Kind, Event: e}
 	}

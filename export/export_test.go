@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -200,7 +201,7 @@ func decodeJSONExport(t *testing.T, doc string, src Source) JSONDocument {
 	}
 	for i, je := range d.Events {
 		want := src.Events[i]
-		e, err := store.DecodeEventJSON(je.Event)
+		e, err := codec.DecodeEventJSON(je.Event)
 		if err != nil {
 			t.Fatalf("event %d: %v", je.Seq, err)
 		}
@@ -212,7 +213,7 @@ func decodeJSONExport(t *testing.T, doc string, src Source) JSONDocument {
 }
 
 // sameEvent compares events, their inputs as compact JSON.
-func sameEvent(a, b store.Event) bool {
+func sameEvent(a, b codec.Event) bool {
 	ai, bi := a.Input, b.Input
 	a.Input, b.Input = nil, nil
 	if !reflect.DeepEqual(a, b) {
@@ -362,7 +363,7 @@ func TestCodeSpan(t *testing.T) {
 }
 
 func TestLoadMissingSession(t *testing.T) {
-	path := storeWith(t, "x", []store.Event{store.UserMessage("hi")})
+	path := storeWith(t, "x", []codec.Event{codec.UserMessage("hi")})
 	st, err := store.OpenReadOnly(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -19,32 +20,32 @@ var sharedDir, _ = fixtures.Path()
 
 // synthEvents has every kind of event, with content that tries to break
 // out of fences and markup.
-func synthEvents() []store.Event {
+func synthEvents() []codec.Event {
 	path := "/work/app/main.go"
-	return []store.Event{
-		store.Init("/work/app", "claude-opus-4"),
-		store.Hook("SessionStart", "hook says <hi>\nsecond line"),
-		store.UserMessage("Fix the parser <script>alert('x')</script> & add a test.\n```\nunclosed fence in a prompt"),
-		store.AssistantText("I'll look at `main.go` first.\n\n- one\n- **two**\n\n```go\nfunc main() {}\n```"),
-		store.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"go test ./... && echo '`+"```"+`'"}`)),
-		store.ToolResult("t1", "Bash", nil, "ok  \tapp\t0.01s\n```\n````\nthis tries to close the fence", false),
-		store.ToolCall("t2", "Edit", &path, json.RawMessage(`{"file_path":"/work/app/main.go","old_string":"func main() {}\n","new_string":"func main() {\n\trun()\n}\n"}`)),
-		store.ToolResult("t2", "Edit", &path, "The file has been updated.", false),
-		store.ToolCall("t3", "Write", &path, json.RawMessage(`{"file_path":"/work/app/run.go","_lines":12,"_purpose":"// run starts the app"}`)),
-		store.ToolCall("t4", "Grep", nil, json.RawMessage(`{"pattern":"TODO","path":"src","glob":"*.go"}`)),
-		store.ToolResult("t4", "Grep", nil, "", false),
-		store.ToolCall("t5", "Read", &path, json.RawMessage(`{"file_path":"/work/app/missing.go"}`)),
-		store.ToolResult("t5", "Read", &path, "File does not exist.", true),
-		store.Plan("Plan", "1. Parse\n2. Test"),
-		store.Command("/compact"),
-		store.ModelSwitch("sonnet"),
-		store.Unit(store.KindCompacting),
-		store.Unit(store.KindCompacted),
-		store.Unit(store.KindMayBeCompacting),
-		store.Complete(true, 12_345, 0.0123),
-		store.UserMessage("Second prompt"),
-		store.AssistantText("Done."),
-		store.Complete(false, 2_000, 0.5),
+	return []codec.Event{
+		codec.Init("/work/app", "claude-opus-4"),
+		codec.Hook("SessionStart", "hook says <hi>\nsecond line"),
+		codec.UserMessage("Fix the parser <script>alert('x')</script> & add a test.\n```\nunclosed fence in a prompt"),
+		codec.AssistantText("I'll look at `main.go` first.\n\n- one\n- **two**\n\n```go\nfunc main() {}\n```"),
+		codec.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"go test ./... && echo '`+"```"+`'"}`)),
+		codec.ToolResult("t1", "Bash", nil, "ok  \tapp\t0.01s\n```\n````\nthis tries to close the fence", false),
+		codec.ToolCall("t2", "Edit", &path, json.RawMessage(`{"file_path":"/work/app/main.go","old_string":"func main() {}\n","new_string":"func main() {\n\trun()\n}\n"}`)),
+		codec.ToolResult("t2", "Edit", &path, "The file has been updated.", false),
+		codec.ToolCall("t3", "Write", &path, json.RawMessage(`{"file_path":"/work/app/run.go","_lines":12,"_purpose":"// run starts the app"}`)),
+		codec.ToolCall("t4", "Grep", nil, json.RawMessage(`{"pattern":"TODO","path":"src","glob":"*.go"}`)),
+		codec.ToolResult("t4", "Grep", nil, "", false),
+		codec.ToolCall("t5", "Read", &path, json.RawMessage(`{"file_path":"/work/app/missing.go"}`)),
+		codec.ToolResult("t5", "Read", &path, "File does not exist.", true),
+		codec.Plan("Plan", "1. Parse\n2. Test"),
+		codec.Command("/compact"),
+		codec.ModelSwitch("sonnet"),
+		codec.Unit(codec.KindCompacting),
+		codec.Unit(codec.KindCompacted),
+		codec.Unit(codec.KindMayBeCompacting),
+		codec.Complete(true, 12_345, 0.0123),
+		codec.UserMessage("Second prompt"),
+		codec.AssistantText("Done."),
+		codec.Complete(false, 2_000, 0.5),
 	}
 }
 
@@ -53,7 +54,7 @@ func synthSource() Source {
 	evs := synthEvents()
 	stored := make([]store.StoredEvent, len(evs))
 	for i, e := range evs {
-		stored[i] = store.StoredEvent{ID: int64(i + 1), Seq: int64(i + 1), Kind: e.Kind, CharLen: store.CharLen(e), Event: e}
+		stored[i] = store.StoredEvent{ID: int64(i + 1), Seq: int64(i + 1), Kind: e.Kind, CharLen: codec.CharLen(e), Event: e}
 	}
 	done := false
 	dur, cost := int64(2000), 0.5
@@ -65,7 +66,7 @@ func synthSource() Source {
 
 // storeWith writes events as session "name" into a new store in a temp
 // folder and returns the store's path.
-func storeWith(t testing.TB, name string, events []store.Event) string {
+func storeWith(t testing.TB, name string, events []codec.Event) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), ".azureal", "sessions.azs")
 	ctx := context.Background()
@@ -82,7 +83,7 @@ func storeWith(t testing.TB, name string, events []store.Event) string {
 
 // fixtureEvents parses a real transcript from the shared fixtures (see
 // internal/fixtures for what happens when it is missing).
-func fixtureEvents(t testing.TB, rel string) []store.Event {
+func fixtureEvents(t testing.TB, rel string) []codec.Event {
 	t.Helper()
 	path := fixtures.Dir(t, rel)
 	events, _, _, err := agents.LoadTranscript(path, parse.FormatAuto, parse.Options{})

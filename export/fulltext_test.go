@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -24,10 +25,10 @@ func TestExportFullText(t *testing.T) {
 	defer st.Close()
 	secret := "ghp_" + "R8kq2ZtW9xLmB4vN7cYpQ1sD6fH3jG5aE0uT"
 	lines := []string{"building", "fullOnlyMarker", "export GITHUB_TOKEN=" + secret, "step three", "step four", "done"}
-	sess, _, err := st.CreateSessionWithEvents(ctx, "main", "s", []store.Event{
-		store.UserMessage("run it"),
-		store.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"make"}`)),
-		store.ToolResult("t1", "Bash", nil, strings.Join(lines, "\n"), false),
+	sess, _, err := st.CreateSessionWithEvents(ctx, "main", "s", []codec.Event{
+		codec.UserMessage("run it"),
+		codec.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"make"}`)),
+		codec.ToolResult("t1", "Bash", nil, strings.Join(lines, "\n"), false),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/editdiff"
 	"github.com/lazuli-app/lazuli/store"
@@ -96,24 +97,24 @@ func compactionItem(c store.Compaction) item {
 }
 
 // eventItem renders one event.
-func eventItem(seq int64, e *store.Event) item {
+func eventItem(seq int64, e *codec.Event) item {
 	it := item{seq: seq}
 	switch e.Kind {
-	case store.KindUserMessage:
+	case codec.KindUserMessage:
 		it.kind, it.text = itemUser, e.Content
-	case store.KindAssistantText:
+	case codec.KindAssistantText:
 		it.kind, it.text = itemAssistant, e.Text
-	case store.KindPlan:
+	case codec.KindPlan:
 		it.kind, it.title, it.text = itemPlan, e.Name, e.Content
-	case store.KindToolCall:
+	case codec.KindToolCall:
 		toolItem(&it, e)
-	case store.KindToolResult:
+	case codec.KindToolResult:
 		it.kind, it.title, it.ok = itemResult, e.ToolName, !e.IsError
 		it.text, it.note = truncate(e.Content, maxResultLines)
-	case store.KindHook:
+	case codec.KindHook:
 		it.kind, it.title = itemHook, e.Name
 		it.text, it.note = truncate(e.Output, maxResultLines)
-	case store.KindComplete:
+	case codec.KindComplete:
 		it.kind, it.ok, it.title = itemComplete, e.Success, completeText(e)
 	default:
 		it.kind, it.title = itemNotice, e.Notice()
@@ -124,9 +125,9 @@ func eventItem(seq int64, e *store.Event) item {
 // toolItem fills it for a tool call: an Edit or Write as a diff, a
 // command as shell code, anything else as its key parameter plus its input
 // JSON when that holds more.
-func toolItem(it *item, e *store.Event) {
+func toolItem(it *item, e *codec.Event) {
 	it.kind, it.title = itemTool, e.ToolName
-	it.param = store.ToolKeyParam(e.ToolName, e.Input)
+	it.param = codec.ToolKeyParam(e.ToolName, e.Input)
 	isEdit := false
 	switch e.ToolName {
 	case "Edit", "edit", "Write", "write", "apply_patch":
@@ -281,7 +282,7 @@ func truncate(s string, maxLines int) (string, string) {
 }
 
 // completeText is a Complete row: "✓ Completed in 12.3s · $0.0123".
-func completeText(e *store.Event) string {
+func completeText(e *codec.Event) string {
 	verb := "✓ Completed"
 	if !e.Success {
 		verb = "✗ Failed"

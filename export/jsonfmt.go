@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -25,7 +26,7 @@ type JSONSession struct {
 	Created              string            `json:"created"`
 	Completed            *bool             `json:"completed"`
 	DurationMS           *int64            `json:"duration_ms"`
-	CostUSD              *store.SerdeFloat `json:"cost_usd"` // 0.0, not 0, as in AZUREAL's dumps
+	CostUSD              *codec.SerdeFloat `json:"cost_usd"` // 0.0, not 0, as in AZUREAL's dumps
 	LastClaudeUUID       string            `json:"last_claude_uuid"`
 	EventCount           int64             `json:"event_count"`
 	MessageCount         int64             `json:"message_count"`
@@ -39,7 +40,7 @@ type JSONSession struct {
 func SessionJSON(s store.Session) JSONSession {
 	return JSONSession{
 		ID: s.ID, Name: s.Name, DisplayName: s.DisplayName(), Worktree: s.Worktree, Created: s.Created,
-		Completed: s.Completed, DurationMS: s.DurationMS, CostUSD: (*store.SerdeFloat)(s.CostUSD), LastClaudeUUID: s.LastClaudeUUID,
+		Completed: s.Completed, DurationMS: s.DurationMS, CostUSD: (*codec.SerdeFloat)(s.CostUSD), LastClaudeUUID: s.LastClaudeUUID,
 		EventCount: s.EventCount, MessageCount: s.MessageCount, CharsSinceCompaction: s.CharsSinceCompaction,
 		Damaged: s.Damage,
 	}
@@ -58,7 +59,7 @@ type JSONCompaction struct {
 // store.DecodeEventJSON reads back.
 type JSONEvent struct {
 	Seq   int64           `json:"seq"`
-	Kind  store.Kind      `json:"kind"`
+	Kind  codec.Kind      `json:"kind"`
 	Event json.RawMessage `json:"event"`
 	// Full is the whole tool output or Write content that ingestion
 	// shortened in Event (store.FullTextTable); absent when none was kept.
@@ -110,7 +111,7 @@ func renderJSON(w *bufio.Writer, src Source) error {
 	w.WriteString(",\n  \"events\": [")
 	line := make([]byte, 0, 1024)
 	for i, se := range src.Events {
-		js, err := store.EncodeEventJSON(se.Event)
+		js, err := codec.EncodeEventJSON(se.Event)
 		if err != nil {
 			return fmt.Errorf("encode event %d: %w", se.Seq, err)
 		}
@@ -119,12 +120,12 @@ func renderJSON(w *bufio.Writer, src Source) error {
 			line = append(line, ',')
 		}
 		line = fmt.Appendf(line, "\n    {\"seq\": %d, \"kind\": ", se.Seq)
-		line = store.AppendJSONString(line, string(se.Kind))
+		line = codec.AppendJSONString(line, string(se.Kind))
 		line = append(line, ", \"event\": "...)
 		line = append(line, js...)
 		if full, ok := src.Full[se.Seq]; ok && full != "" {
 			line = append(line, ", \"full\": "...)
-			line = store.AppendJSONString(line, full)
+			line = codec.AppendJSONString(line, full)
 		}
 		if len(se.Thinking) > 0 {
 			line = append(line, ", \"thinking\": ["...)
@@ -132,7 +133,7 @@ func renderJSON(w *bufio.Writer, src Source) error {
 				if j > 0 {
 					line = append(line, ", "...)
 				}
-				line = store.AppendJSONString(line, th)
+				line = codec.AppendJSONString(line, th)
 			}
 			line = append(line, ']')
 		}

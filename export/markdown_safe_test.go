@@ -12,6 +12,7 @@ import (
 	gmhtml "github.com/yuin/goldmark/renderer/html"
 	"golang.org/x/net/html"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/safelink"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -90,16 +91,16 @@ func checkViewer(t *testing.T, md string) {
 // is still there, as text. A definition in one event cannot arm a link in
 // another.
 func TestMarkdownExportInert(t *testing.T) {
-	var evs []store.Event
-	evs = append(evs, store.UserMessage("<script>alert('prompt')</script> [p](file:///etc/passwd)"))
+	var evs []codec.Event
+	evs = append(evs, codec.UserMessage("<script>alert('prompt')</script> [p](file:///etc/passwd)"))
 	for _, md := range hostileMarkdown {
-		evs = append(evs, store.AssistantText(md))
+		evs = append(evs, codec.AssistantText(md))
 	}
 	evs = append(evs,
-		store.AssistantText("uses [the ref] of another event"),
-		store.AssistantText("[the ref]: javascript:alert(document.cookie)"),
-		store.Plan("Plan", "1. <img src=x onerror=alert(1)>\n2. [run](ssh://evil.example)"),
-		store.AssistantText("\x01[ctl](\x01javascript:alert(1)) <javascript:\ralert(1)>"),
+		codec.AssistantText("uses [the ref] of another event"),
+		codec.AssistantText("[the ref]: javascript:alert(document.cookie)"),
+		codec.Plan("Plan", "1. <img src=x onerror=alert(1)>\n2. [run](ssh://evil.example)"),
+		codec.AssistantText("\x01[ctl](\x01javascript:alert(1)) <javascript:\ralert(1)>"),
 	)
 	stored := make([]store.StoredEvent, len(evs))
 	for i, e := range evs {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/printable"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -20,22 +21,22 @@ func hostileSource() Source {
 	path := "/work/" + hostileText
 	input, _ := json.Marshal(map[string]string{"command": "echo " + hostileText, "file_path": path})
 	edit, _ := json.Marshal(map[string]string{"file_path": path, "old_string": hostileText + "\n", "new_string": "x" + hostileText + "\n"})
-	evs := []store.Event{
-		store.Init("/work/"+hostileText, "model"+hostileText),
-		store.Hook("hook"+hostileText, "out "+hostileText),
-		store.UserMessage("prompt " + hostileText),
-		store.AssistantText("reply " + hostileText + "\n```\n" + hostileText + "\n```"),
-		store.ToolCall("t1", "Bash"+hostileText, nil, input),
-		store.ToolResult("t1", "Bash"+hostileText, nil, "result "+hostileText, true),
-		store.ToolCall("t2", "Edit", &path, edit),
-		store.Plan("plan"+hostileText, "1. "+hostileText),
-		store.Command("/cmd" + hostileText),
-		store.ModelSwitch("m" + hostileText),
-		store.Complete(true, 1000, 0.01),
+	evs := []codec.Event{
+		codec.Init("/work/"+hostileText, "model"+hostileText),
+		codec.Hook("hook"+hostileText, "out "+hostileText),
+		codec.UserMessage("prompt " + hostileText),
+		codec.AssistantText("reply " + hostileText + "\n```\n" + hostileText + "\n```"),
+		codec.ToolCall("t1", "Bash"+hostileText, nil, input),
+		codec.ToolResult("t1", "Bash"+hostileText, nil, "result "+hostileText, true),
+		codec.ToolCall("t2", "Edit", &path, edit),
+		codec.Plan("plan"+hostileText, "1. "+hostileText),
+		codec.Command("/cmd" + hostileText),
+		codec.ModelSwitch("m" + hostileText),
+		codec.Complete(true, 1000, 0.01),
 	}
 	stored := make([]store.StoredEvent, len(evs))
 	for i, e := range evs {
-		stored[i] = store.StoredEvent{ID: int64(i + 1), Seq: int64(i + 1), Kind: e.Kind, CharLen: store.CharLen(e), Event: e}
+		stored[i] = store.StoredEvent{ID: int64(i + 1), Seq: int64(i + 1), Kind: e.Kind, CharLen: codec.CharLen(e), Event: e}
 	}
 	s := store.Session{ID: 1, Name: "name " + hostileText, Worktree: "wt" + hostileText, Created: "2026-05-01 10:00:00" + hostileText}
 	comps := []store.Compaction{{ID: 1, SessionID: 1, AfterSeq: 5, Summary: "summary " + hostileText}}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -17,13 +18,13 @@ import (
 // secretSource has a secret in every kind of field an export contains.
 func secretSource() Source {
 	path := "/home/u/" + githubToken + "/notes.txt"
-	evs := []store.Event{
-		store.UserMessage("deploy with " + awsKeyID + " please"),
-		store.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"curl -H \"Authorization: Bearer `+bearerToken+`\" https://api"}`)),
-		store.ToolResult("t1", "Bash", nil, "aws_access_key_id = "+awsKeyID+"\naws_secret_access_key = "+awsSecret+"\n", false),
-		store.ToolCall("t2", "Read", &path, json.RawMessage(`{"file_path":"`+path+`"}`)),
-		store.ToolCall("t3", "Edit", nil, json.RawMessage(`{"file_path":"a.env","old_string":"KEY=","new_string":"STRIPE=`+stripeKey+`"}`)),
-		store.AssistantText("Connected to postgres://app:" + dbPassword + "@db/app"),
+	evs := []codec.Event{
+		codec.UserMessage("deploy with " + awsKeyID + " please"),
+		codec.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"curl -H \"Authorization: Bearer `+bearerToken+`\" https://api"}`)),
+		codec.ToolResult("t1", "Bash", nil, "aws_access_key_id = "+awsKeyID+"\naws_secret_access_key = "+awsSecret+"\n", false),
+		codec.ToolCall("t2", "Read", &path, json.RawMessage(`{"file_path":"`+path+`"}`)),
+		codec.ToolCall("t3", "Edit", nil, json.RawMessage(`{"file_path":"a.env","old_string":"KEY=","new_string":"STRIPE=`+stripeKey+`"}`)),
+		codec.AssistantText("Connected to postgres://app:" + dbPassword + "@db/app"),
 	}
 	stored := make([]store.StoredEvent, len(evs))
 	for i, e := range evs {
@@ -72,8 +73,8 @@ func TestScanFindsEveryField(t *testing.T) {
 // A secret found by a rule in one place is found wherever else it occurs.
 func TestScanEcho(t *testing.T) {
 	src := secretSource()
-	src.Events = append(src.Events, store.StoredEvent{Seq: 7, Kind: store.KindUserMessage,
-		Event: store.UserMessage("is " + dbPassword + " still valid?")})
+	src.Events = append(src.Events, store.StoredEvent{Seq: 7, Kind: codec.KindUserMessage,
+		Event: codec.UserMessage("is " + dbPassword + " still valid?")})
 	rep := Scan(src)
 	for _, f := range rep.Findings {
 		if f.Rule == "connection-string" && (f.Count != 2 || f.Locations[1].Seq != 7) {

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/printable"
-	"github.com/lazuli-app/lazuli/store"
 )
 
 // Render writes src in format f to w. Render does not scan or redact:
@@ -60,11 +60,11 @@ func metadata(src Source) []meta {
 	prompts := 0
 	for i := range src.Events {
 		switch e := &src.Events[i].Event; e.Kind {
-		case store.KindComplete:
+		case codec.KindComplete:
 			turns++
 			durationMS += int64(e.DurationMS)
 			cost += e.CostUSD
-		case store.KindUserMessage:
+		case codec.KindUserMessage:
 			prompts++
 		}
 	}

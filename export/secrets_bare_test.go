@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -71,9 +72,9 @@ func TestScanBareDiscordAndHuggingFace(t *testing.T) {
 // TestRedactBareDiscordAndHuggingFace: the export's Scan and Redact (which
 // a team push runs too) report and replace both shapes in a session.
 func TestRedactBareDiscordAndHuggingFace(t *testing.T) {
-	evs := []store.Event{
-		store.UserMessage("start the bot with " + discordBare19),
-		store.AssistantText("Logged in to the Hub as " + hfDigits + "."),
+	evs := []codec.Event{
+		codec.UserMessage("start the bot with " + discordBare19),
+		codec.AssistantText("Logged in to the Hub as " + hfDigits + "."),
 	}
 	stored := make([]store.StoredEvent, len(evs))
 	for i, e := range evs {

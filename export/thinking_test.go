@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -19,10 +20,10 @@ func thinkingSource(t *testing.T) Source {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	s, _, err := st.CreateSessionWithEvents(ctx, "main", "think", []store.Event{
-		store.UserMessage("plan the fix"),
+	s, _, err := st.CreateSessionWithEvents(ctx, "main", "think", []codec.Event{
+		codec.UserMessage("plan the fix"),
 		store.Thinking("First <check> the parser, the key is " + awsKeyID),
-		store.AssistantText("The parser is fine."),
+		codec.AssistantText("The parser is fine."),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +57,7 @@ func TestThinkingInExports(t *testing.T) {
 	found := false
 	for _, e := range got.Events {
 		if len(e.Thinking) == 1 && strings.HasPrefix(e.Thinking[0], "First <check> the parser") {
-			found = e.Kind == store.KindAssistantText
+			found = e.Kind == codec.KindAssistantText
 		}
 	}
 	if !found {

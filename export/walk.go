@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -120,29 +121,29 @@ func (w *walker) event(se *store.StoredEvent) {
 		tool = "tool"
 	}
 	switch e.Kind {
-	case store.KindInit:
+	case codec.KindInit:
 		e.CWD = w.text(seq, "working folder", e.CWD)
 		e.Model = w.text(seq, "model", e.Model)
-	case store.KindModelSwitch:
+	case codec.KindModelSwitch:
 		e.Model = w.text(seq, "model", e.Model)
-	case store.KindHook:
+	case codec.KindHook:
 		e.Name = w.text(seq, "hook name", e.Name)
 		e.Output = w.text(seq, "hook output", e.Output)
-	case store.KindCommand:
+	case codec.KindCommand:
 		e.Name = w.text(seq, "command", e.Name)
-	case store.KindUserMessage:
+	case codec.KindUserMessage:
 		e.Content = w.text(seq, "prompt", e.Content)
-	case store.KindAssistantText:
+	case codec.KindAssistantText:
 		e.Text = w.text(seq, "assistant text", e.Text)
-	case store.KindPlan:
+	case codec.KindPlan:
 		e.Name = w.text(seq, "plan name", e.Name)
 		e.Content = w.text(seq, "plan", e.Content)
-	case store.KindToolCall:
+	case codec.KindToolCall:
 		e.ToolUseID = w.text(seq, "tool use id", e.ToolUseID)
 		e.ToolName = w.text(seq, "tool name", e.ToolName)
 		e.FilePath = w.path(seq, tool, e.FilePath)
 		e.Input = w.json(seq, tool, e.Input)
-	case store.KindToolResult:
+	case codec.KindToolResult:
 		e.ToolUseID = w.text(seq, "tool use id", e.ToolUseID)
 		e.ToolName = w.text(seq, "tool name", e.ToolName)
 		e.FilePath = w.path(seq, tool, e.FilePath)
@@ -200,7 +201,7 @@ func (w *walker) json(seq int64, tool string, raw json.RawMessage) json.RawMessa
 		}
 		if w.rewrite && got != s {
 			out = append(out, raw[copied:i]...)
-			out = store.AppendJSONString(out, got)
+			out = codec.AppendJSONString(out, got)
 			copied = end
 		}
 		i = end

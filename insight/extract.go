@@ -8,8 +8,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/editdiff"
-	"github.com/lazuli-app/lazuli/store"
 )
 
 // The actions of a file touch.
@@ -30,8 +30,8 @@ type fileTouch struct {
 // Write and NotebookEdit by their path; Codex's apply_patch (mapped to
 // Edit, or run through the shell) and file_change items (Edit calls with
 // a kind) by every file their patch names.
-func filesOf(e *store.Event) []fileTouch {
-	if e.Kind != store.KindToolCall {
+func filesOf(e *codec.Event) []fileTouch {
+	if e.Kind != codec.KindToolCall {
 		return nil
 	}
 	switch e.ToolName {
@@ -78,7 +78,7 @@ func one(path, action string) []fileTouch {
 
 // pathOf is a call's file_path column, else its input's file_path,
 // notebook_path or path.
-func pathOf(e *store.Event) string {
+func pathOf(e *codec.Event) string {
 	if p := editdiff.Deref(e.FilePath); p != "" {
 		return p
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -71,18 +72,18 @@ func input(v any) json.RawMessage {
 }
 
 // turnEvents is one turn touching files and refs, with its usage.
-func turnEvents(i int) ([]store.Event, []store.Usage) {
+func turnEvents(i int) ([]codec.Event, []store.Usage) {
 	f := fmt.Sprintf("/w/src/f%d.go", i%3)
-	evs := []store.Event{
-		store.UserMessage(fmt.Sprintf("turn %d: fix issue #%d", i, i)),
-		store.ToolCall("r", "Read", ptr(f), input(map[string]string{"file_path": f})),
-		store.ToolResult("r", "Read", ptr(f), "x", false),
-		store.ToolCall("e", "Edit", ptr(f), input(map[string]string{"file_path": f, "old_string": "a", "new_string": "b"})),
-		store.ToolResult("e", "Edit", ptr(f), "failed", i%2 == 0),
-		store.ToolCall("b", "Bash", nil, input(map[string]string{"command": fmt.Sprintf("git checkout -b topic-%d", i%4)})),
-		store.ToolResult("b", "Bash", nil, fmt.Sprintf("[topic %07x] msg", 0xabc0000+i), false),
-		store.AssistantText(fmt.Sprintf("see https://github.com/o/r/pull/%d", i%5)),
-		store.Complete(true, 10, 0),
+	evs := []codec.Event{
+		codec.UserMessage(fmt.Sprintf("turn %d: fix issue #%d", i, i)),
+		codec.ToolCall("r", "Read", ptr(f), input(map[string]string{"file_path": f})),
+		codec.ToolResult("r", "Read", ptr(f), "x", false),
+		codec.ToolCall("e", "Edit", ptr(f), input(map[string]string{"file_path": f, "old_string": "a", "new_string": "b"})),
+		codec.ToolResult("e", "Edit", ptr(f), "failed", i%2 == 0),
+		codec.ToolCall("b", "Bash", nil, input(map[string]string{"command": fmt.Sprintf("git checkout -b topic-%d", i%4)})),
+		codec.ToolResult("b", "Bash", nil, fmt.Sprintf("[topic %07x] msg", 0xabc0000+i), false),
+		codec.AssistantText(fmt.Sprintf("see https://github.com/o/r/pull/%d", i%5)),
+		codec.Complete(true, 10, 0),
 	}
 	u := []store.Usage{{Event: len(evs) - 1, Model: "gpt-5", Backend: "codex", Tokens: store.Tokens{Input: int64(100 + i), Output: 10, CacheRead: 5}}}
 	return evs, u
@@ -93,7 +94,7 @@ func fill(t testing.TB, st *store.Store, sessions, turns int) {
 	t.Helper()
 	ctx := context.Background()
 	for s := range sessions {
-		var evs []store.Event
+		var evs []codec.Event
 		var us []store.Usage
 		for i := range turns {
 			e, u := turnEvents(s*turns + i)
@@ -315,7 +316,7 @@ func fillAt(t *testing.T, path string, base int, tail string, created ...string)
 	}
 	defer st.Close()
 	for s, c := range created {
-		var evs []store.Event
+		var evs []codec.Event
 		var us []store.Usage
 		for i := range 3 {
 			e, u := turnEvents(base + s*3 + i)
@@ -326,7 +327,7 @@ func fillAt(t *testing.T, path string, base int, tail string, created ...string)
 			evs = append(evs, e...)
 		}
 		if tail != "" {
-			evs = append(evs, store.AssistantText(tail))
+			evs = append(evs, codec.AssistantText(tail))
 		}
 		if _, _, err := st.CreateSessionAt(context.Background(), "main", "", c, evs, us...); err != nil {
 			t.Fatal(err)
@@ -402,11 +403,11 @@ func TestCopyOverEqualsFresh(t *testing.T) {
 func TestReusedIDForgetsFolder(t *testing.T) {
 	ctx := context.Background()
 	st := mustOpenStore(t)
-	read := func(f string) store.Event {
-		return store.ToolCall("r", "Read", ptr(f), input(map[string]string{"file_path": f}))
+	read := func(f string) codec.Event {
+		return codec.ToolCall("r", "Read", ptr(f), input(map[string]string{"file_path": f}))
 	}
 	old, _, err := st.CreateSessionAt(ctx, "main", "", "2026-01-02 03:04:05",
-		[]store.Event{store.Init("/elsewhere", "m"), read("/elsewhere/a.go")})
+		[]codec.Event{codec.Init("/elsewhere", "m"), read("/elsewhere/a.go")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,12 +415,12 @@ func TestReusedIDForgetsFolder(t *testing.T) {
 	if err := st.DeleteSession(ctx, old.ID); err != nil {
 		t.Fatal(err)
 	}
-	reused, _, err := st.CreateSessionAt(ctx, "main", "", "2026-01-03 03:04:05", []store.Event{store.UserMessage("x")})
+	reused, _, err := st.CreateSessionAt(ctx, "main", "", "2026-01-03 03:04:05", []codec.Event{codec.UserMessage("x")})
 	if err != nil || reused.ID != old.ID {
 		t.Fatalf("new session %d, %v; want the id %d again", reused.ID, err, old.ID)
 	}
 	for _, f := range []string{"/elsewhere/b.go", "/elsewhere/c.go"} {
-		if _, err := st.AppendEvents(ctx, reused.ID, []store.Event{read(f)}); err != nil {
+		if _, err := st.AppendEvents(ctx, reused.ID, []codec.Event{read(f)}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := x.Update(ctx); err != nil {

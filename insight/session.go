@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/editdiff"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -98,10 +99,10 @@ func FileChanges(events []store.StoredEvent, storePath, path string) []FileChang
 	dirs := []string{"", worktreeDir(storePath)}
 	var out []FileChange
 	for _, e := range events {
-		if e.Event.Kind == store.KindInit && dirs[0] == "" {
+		if e.Event.Kind == codec.KindInit && dirs[0] == "" {
 			dirs[0] = e.Event.CWD
 		}
-		if e.Event.Kind != store.KindToolCall {
+		if e.Event.Kind != codec.KindToolCall {
 			continue
 		}
 		files := editdiff.Files(editdiff.Deref(e.Event.FilePath), e.Event.Input)

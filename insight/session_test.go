@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -78,15 +79,15 @@ func TestTurnUsagesAndRecentEdits(t *testing.T) {
 func TestFileChanges(t *testing.T) {
 	raw := func(v any) json.RawMessage { b, _ := json.Marshal(v); return b }
 	edit := func(seq int64, path, old, new string) store.StoredEvent {
-		return store.StoredEvent{Seq: seq, Event: store.ToolCall("e", "Edit", ptr(path),
+		return store.StoredEvent{Seq: seq, Event: codec.ToolCall("e", "Edit", ptr(path),
 			raw(map[string]string{"file_path": path, "old_string": old, "new_string": new}))}
 	}
 	events := []store.StoredEvent{
-		{Seq: 1, Event: store.Init("/w", "m")},
+		{Seq: 1, Event: codec.Init("/w", "m")},
 		edit(2, "/w/a.go", "x", "y"),
-		{Seq: 3, Event: store.ToolCall("r", "Read", ptr("/w/a.go"), raw(map[string]string{"file_path": "/w/a.go"}))},
+		{Seq: 3, Event: codec.ToolCall("r", "Read", ptr("/w/a.go"), raw(map[string]string{"file_path": "/w/a.go"}))},
 		edit(4, "/w/b.go", "p", "q"),
-		{Seq: 5, Event: store.ToolCall("s", "shell", nil, raw(map[string]any{"command": []string{"bash", "-lc",
+		{Seq: 5, Event: codec.ToolCall("s", "shell", nil, raw(map[string]any{"command": []string{"bash", "-lc",
 			"apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: a.go\n@@\n-y\n+z\n*** End Patch\nEOF"}}))},
 	}
 	got := FileChanges(events, "/w/.azureal/sessions.azs", "a.go")

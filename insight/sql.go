@@ -13,10 +13,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
-
-	"github.com/lazuli-app/lazuli/store"
 )
 
 // MaxSQLValue is the largest string or blob a RunSQL query may make, in
@@ -24,11 +23,11 @@ import (
 // largest event payload Lazuli stores (store.MaxEventSize) decoded by the
 // events view, and no more, so that one call of zeroblob, randomblob,
 // printf or hex cannot allocate gigabytes before the budget is checked.
-const MaxSQLValue = store.MaxEventSize + 1<<20
+const MaxSQLValue = codec.MaxEventSize + 1<<20
 
 // MaxSQLResult is the most text and blob bytes a RunSQL answer holds; a
 // query whose rows add up to more stops with an error.
-const MaxSQLResult = store.MaxEventSize + 1<<20
+const MaxSQLResult = codec.MaxEventSize + 1<<20
 
 // sqlLimits are the SQLite limits of RunSQL's connection: values up to
 // MaxSQLValue, and a query's shape within what the documented views need
@@ -136,7 +135,7 @@ func decodeFunc(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, e
 	default:
 		return nil, nil
 	}
-	js, err := store.PayloadJSON(data)
+	js, err := codec.PayloadJSON(data)
 	if err != nil || !utf8.Valid(js) {
 		return nil, nil
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/indexdb"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -165,7 +166,7 @@ func (x *Index) sameStore(ctx context.Context, sessions map[int64]store.Session)
 
 // markOf is the mark of event e of a session created at created.
 func markOf(e *store.ScannedEvent, created string) indexdb.Mark {
-	js, err := store.EncodeEventJSON(e.Event)
+	js, err := codec.EncodeEventJSON(e.Event)
 	if err != nil || e.Event.Kind == "" {
 		js = nil // undecodable: the kind and position still identify it
 	}
@@ -455,20 +456,20 @@ func (u *updater) batch(ctx context.Context, tx *sql.Tx, b []store.ScannedEvent)
 		}
 		events[se.SessionID]++
 		e := &se.Event
-		if e.Kind == store.KindInit && e.CWD != "" && u.cwd[se.SessionID] == "" {
+		if e.Kind == codec.KindInit && e.CWD != "" && u.cwd[se.SessionID] == "" {
 			u.cwd[se.SessionID] = e.CWD
 			if err := indexdb.SetMeta(ctx, tx, fmt.Sprint("cwd", se.SessionID), e.CWD); err != nil {
 				return err
 			}
 		}
-		if e.Kind == store.KindUserMessage {
+		if e.Kind == codec.KindUserMessage {
 			u.turn[se.SessionID]++
 		}
 		k := turnKey{se.SessionID, u.turn[se.SessionID]}
 		t := turns[k]
 		if t == nil {
 			t = &turnAgg{firstSeq: se.Seq, firstEvent: se.ID}
-			if e.Kind == store.KindUserMessage {
+			if e.Kind == codec.KindUserMessage {
 				t.prompt = clip(e.Content, 300)
 			}
 			turns[k] = t
@@ -476,7 +477,7 @@ func (u *updater) batch(ctx context.Context, tx *sql.Tx, b []store.ScannedEvent)
 		}
 		t.lastSeq = se.Seq
 		switch e.Kind {
-		case store.KindToolCall:
+		case codec.KindToolCall:
 			t.calls++
 			tk := toolKey{se.SessionID, e.ToolName}
 			if tools[tk] == nil {
@@ -491,7 +492,7 @@ func (u *updater) batch(ctx context.Context, tx *sql.Tx, b []store.ScannedEvent)
 					files[fk] = &fileAgg{1, se.Seq, se.Seq, se.ID, se.ID}
 				}
 			}
-		case store.KindToolResult:
+		case codec.KindToolResult:
 			if e.IsError {
 				t.errors++
 				tk := toolKey{se.SessionID, e.ToolName}
@@ -500,7 +501,7 @@ func (u *updater) batch(ctx context.Context, tx *sql.Tx, b []store.ScannedEvent)
 				}
 				tools[tk][1]++
 			}
-		case store.KindComplete:
+		case codec.KindComplete:
 			t.success = sql.NullBool{Bool: e.Success, Valid: true}
 			t.duration = sql.NullInt64{Int64: int64(min(e.DurationMS, 1<<62)), Valid: true}
 		}
@@ -566,18 +567,18 @@ func (u *updater) batch(ctx context.Context, tx *sql.Tx, b []store.ScannedEvent)
 // refsOf finds the refs an event mentions: in prompts and replies, in tool
 // calls (commands name branches) and in tool results (git's output names
 // commits).
-func (u *updater) refsOf(e *store.Event) []Ref {
+func (u *updater) refsOf(e *codec.Event) []Ref {
 	switch e.Kind {
-	case store.KindUserMessage:
+	case codec.KindUserMessage:
 		return refsIn(e.Content, false, false, u.remote)
-	case store.KindAssistantText:
+	case codec.KindAssistantText:
 		return refsIn(e.Text, false, false, u.remote)
-	case store.KindToolCall:
+	case codec.KindToolCall:
 		if cmd := commandOf(e.Input); cmd != "" {
 			return refsIn(cmd, false, true, u.remote)
 		}
 		return refsIn(string(e.Input), false, false, u.remote)
-	case store.KindToolResult:
+	case codec.KindToolResult:
 		return refsIn(e.Content, true, false, u.remote)
 	}
 	return nil

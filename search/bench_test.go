@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/genstore"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -165,9 +166,9 @@ func BenchmarkIndexOpen(b *testing.B) {
 	ctx := context.Background()
 	b.Run("200-events", func(b *testing.B) {
 		st := mustOpenStore(b, testStorePath(b))
-		var evs []store.Event
+		var evs []codec.Event
 		for i := range 200 {
-			evs = append(evs, store.AssistantText("an error number "+strings.Repeat("lorem ipsum ", 1+i%9)))
+			evs = append(evs, codec.AssistantText("an error number "+strings.Repeat("lorem ipsum ", 1+i%9)))
 		}
 		mustSession(b, st, "s", evs...)
 		benchOpen(ctx, b, st)

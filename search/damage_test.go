@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -17,11 +18,11 @@ import (
 func probeStore(t *testing.T) *store.Store {
 	t.Helper()
 	st := mustOpenStore(t, testStorePath(t))
-	var evs []store.Event
+	var evs []codec.Event
 	for i := range 100 {
 		evs = append(evs,
-			store.UserMessage(fmt.Sprintf("an error number %d happened in module m%d with words lorem ipsum dolor sit amet %d", i, i*7, i*i)),
-			store.AssistantText(fmt.Sprintf("reply %d about something else entirely, nothing to see %d", i, i*13)))
+			codec.UserMessage(fmt.Sprintf("an error number %d happened in module m%d with words lorem ipsum dolor sit amet %d", i, i*7, i*i)),
+			codec.AssistantText(fmt.Sprintf("reply %d about something else entirely, nothing to see %d", i, i*13)))
 	}
 	mustSession(t, st, "s", evs...)
 	return st
@@ -127,7 +128,7 @@ func TestIndexDeletedMidBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		mustSession(t, st, fmt.Sprint("more ", i), store.UserMessage(fmt.Sprint("one more error to index ", i)))
+		mustSession(t, st, fmt.Sprint("more ", i), codec.UserMessage(fmt.Sprint("one more error to index ", i)))
 		if _, err := x.Update(ctx, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -150,9 +151,9 @@ func TestReplacedStoreIsNotDamage(t *testing.T) {
 	x := mustIndex(t, st)
 	x.Close()
 	other := mustOpenStore(t, testStorePath(t))
-	var evs []store.Event
+	var evs []codec.Event
 	for i := range 200 {
-		evs = append(evs, store.UserMessage(fmt.Sprint("a different error text, number ", i)))
+		evs = append(evs, codec.UserMessage(fmt.Sprint("a different error text, number ", i)))
 	}
 	mustSession(t, other, "other", evs...)
 	other.Close()

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -16,16 +17,16 @@ import (
 // importer does, and returns what the store wrote.
 func importNative(t *testing.T, st *store.Store, id string, words ...string) []store.NativeResult {
 	t.Helper()
-	evs := []store.Event{store.UserMessage("prompt of " + id)}
+	evs := []codec.Event{codec.UserMessage("prompt of " + id)}
 	for _, w := range words {
-		evs = append(evs, store.AssistantText(w+" sharedword"))
+		evs = append(evs, codec.AssistantText(w+" sharedword"))
 	}
 	var paths []string
 	for i := range 12 {
 		paths = append(paths, "/w/"+id+strconv.Itoa(i)+"_only_in_full.go")
 	}
-	evs = append(evs, store.ToolCall("g", "Glob", nil, json.RawMessage(`{"pattern":"*.go"}`)),
-		store.ToolResult("g", "Glob", nil, strings.Join(paths, "\n"), false))
+	evs = append(evs, codec.ToolCall("g", "Glob", nil, json.RawMessage(`{"pattern":"*.go"}`)),
+		codec.ToolResult("g", "Glob", nil, strings.Join(paths, "\n"), false))
 	res, err := st.Native().Import(context.Background(), []store.NativeBatch{{
 		Key: store.NativeKey{Agent: "claude", ID: id}, Path: "/h/" + id + ".jsonl", Bytes: 10, Lines: 1, Checksum: "v1:" + id,
 		Events: evs, Worktree: "main", Name: id, Created: "2025-06-01 10:00:00"}})
@@ -112,7 +113,7 @@ func TestFeedReadsWhatDoesNotFollow(t *testing.T) {
 	st, x := indexedStore(t)
 	f := x.NewFeed(context.Background())
 	importNative(t, st, "a", "alphamissed") // never handed over
-	mustSession(t, st, "other writer", store.AssistantText("appendedbetween"))
+	mustSession(t, st, "other writer", codec.AssistantText("appendedbetween"))
 	b := importNative(t, st, "b", "betafed")
 	feedAll(f, b)
 	if _, err := f.Close(nil); err != nil {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // TestSearchFullText: a word that only the full tool output or Write
@@ -25,9 +25,9 @@ func TestSearchFullText(t *testing.T) {
 	path := "/w/a.go"
 	write, _ := json.Marshal(map[string]string{"file_path": path, "content": "package a\n\nfunc gribbleWrite() {}\n"})
 	mustSession(t, st, "full",
-		store.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"npm test"}`)),
-		store.ToolResult("t1", "Bash", nil, strings.Join(lines, "\n"), true),
-		store.ToolCall("t2", "Write", &path, write))
+		codec.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"npm test"}`)),
+		codec.ToolResult("t1", "Bash", nil, strings.Join(lines, "\n"), true),
+		codec.ToolCall("t2", "Write", &path, write))
 	x := mustIndex(t, st)
 	for _, q := range []string{"handleSubmit", "gribbleWrite", "visibleTail"} {
 		for name, search := range map[string]func() (Result, error){
@@ -72,8 +72,8 @@ func TestFullTextIndexReopens(t *testing.T) {
 		lines = append(lines, "/w/"+strings.Repeat("y", i)+"_globbed.go")
 	}
 	mustSession(t, st, "full", // Glob's result shows as "12 files"
-		store.ToolCall("t1", "Glob", nil, json.RawMessage(`{"pattern":"**/*.go"}`)),
-		store.ToolResult("t1", "Glob", nil, strings.Join(lines, "\n"), false))
+		codec.ToolCall("t1", "Glob", nil, json.RawMessage(`{"pattern":"**/*.go"}`)),
+		codec.ToolResult("t1", "Glob", nil, strings.Join(lines, "\n"), false))
 	x := mustIndex(t, st)
 	if r := mustSearch(t, x, "yyyyyyyyyyy_globbed"); len(r.Hits) != 1 || !r.Hits[0].InFull {
 		t.Fatalf("the full text is not indexed: %+v", r.Hits)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 func TestGrams(t *testing.T) {
@@ -46,11 +46,11 @@ func TestGrams(t *testing.T) {
 func TestGramEdges(t *testing.T) {
 	st := mustOpenStore(t, testStorePath(t))
 	mustSession(t, st, "s",
-		store.AssistantText("api"),
-		store.AssistantText("call the API"),
-		store.AssistantText("apiary keepers"),
-		store.AssistantText("Überprüfung läuft"),
-		store.AssistantText("ap i"),
+		codec.AssistantText("api"),
+		codec.AssistantText("call the API"),
+		codec.AssistantText("apiary keepers"),
+		codec.AssistantText("Überprüfung läuft"),
+		codec.AssistantText("ap i"),
 	)
 	x := mustIndex(t, st)
 	for _, tc := range []struct {

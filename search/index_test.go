@@ -12,24 +12,25 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
 // kindEvents holds one unusual word in each kind of text Search covers,
 // and one (initonlyword) in an Init event, which it does not.
-func kindEvents() []store.Event {
+func kindEvents() []codec.Event {
 	path := "/src/frobfile.go"
-	return []store.Event{
-		store.UserMessage("please refactor quuxparser now"),                                                                                       // 1
-		store.AssistantText("I will use **Zorblex** here"),                                                                                        // 2
-		store.Plan("plonkplan", "first step"),                                                                                                     // 3
-		store.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"grep -rn wibblecmd ."}`)),                                                  // 4
-		store.ToolResult("t1", "Bash", nil, "line one\ngronkresult here", false),                                                                  // 5
-		store.ToolCall("t2", "Edit", &path, json.RawMessage(`{"file_path":"/src/frobfile.go","old_string":"quibble\tx","new_string":"snazzle"}`)), // 6
-		store.Hook("PreToolUse", "blarghook fired"),                                                                                               // 7
-		store.Command("/compactify"),                                                                                                              // 8
-		store.Init("/cwd/initonlyword", "opus"),                                                                                                   // 9
-		store.Complete(true, 5, 0.1),                                                                                                              // 10
+	return []codec.Event{
+		codec.UserMessage("please refactor quuxparser now"),                                                                                       // 1
+		codec.AssistantText("I will use **Zorblex** here"),                                                                                        // 2
+		codec.Plan("plonkplan", "first step"),                                                                                                     // 3
+		codec.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"grep -rn wibblecmd ."}`)),                                                  // 4
+		codec.ToolResult("t1", "Bash", nil, "line one\ngronkresult here", false),                                                                  // 5
+		codec.ToolCall("t2", "Edit", &path, json.RawMessage(`{"file_path":"/src/frobfile.go","old_string":"quibble\tx","new_string":"snazzle"}`)), // 6
+		codec.Hook("PreToolUse", "blarghook fired"),                                                                                               // 7
+		codec.Command("/compactify"),                                                                                                              // 8
+		codec.Init("/cwd/initonlyword", "opus"),                                                                                                   // 9
+		codec.Complete(true, 5, 0.1),                                                                                                              // 10
 	}
 }
 
@@ -81,9 +82,9 @@ func TestSearchKinds(t *testing.T) {
 
 func TestSearchLiteralSyntax(t *testing.T) {
 	texts := []string{`say "hi" now`, "a*b", "x AND y", "NEAR(abc", "foo-bar", "key:value", "(paren)", "^caret", `"quoted"`, "Große ÄÖÜ-Straße"}
-	var evs []store.Event
+	var evs []codec.Event
 	for _, s := range texts {
-		evs = append(evs, store.AssistantText(s))
+		evs = append(evs, codec.AssistantText(s))
 	}
 	st := mustOpenStore(t, testStorePath(t))
 	mustSession(t, st, "syntax", evs...)
@@ -120,7 +121,7 @@ func TestSearchLiteralSyntax(t *testing.T) {
 
 func TestSearchQueryErrors(t *testing.T) {
 	st := mustOpenStore(t, testStorePath(t))
-	mustSession(t, st, "s", store.AssistantText("go is a language"), store.AssistantText("nothing here"))
+	mustSession(t, st, "s", codec.AssistantText("go is a language"), codec.AssistantText("nothing here"))
 	x := mustIndex(t, st)
 	ctx := context.Background()
 	for q, want := range map[string]error{"": ErrEmptyQuery, "  ": ErrEmptyQuery, "g": ErrShortQuery, "a b": ErrShortQuery} {
@@ -139,11 +140,11 @@ func TestSearchQueryErrors(t *testing.T) {
 
 func TestShortQueryScansNewestEvents(t *testing.T) {
 	st := mustOpenStore(t, testStorePath(t))
-	var evs []store.Event
+	var evs []codec.Event
 	for i := range 10 {
-		evs = append(evs, store.AssistantText(fmt.Sprintf("event %d", i)))
+		evs = append(evs, codec.AssistantText(fmt.Sprintf("event %d", i)))
 	}
-	evs[0] = store.AssistantText("the oldest says qz")
+	evs[0] = codec.AssistantText("the oldest says qz")
 	mustSession(t, st, "s", evs...)
 	q, err := parseQuery("qz")
 	if err != nil {
@@ -161,13 +162,13 @@ func TestShortQueryScansNewestEvents(t *testing.T) {
 
 func TestSearchNewestFirst(t *testing.T) {
 	st := mustOpenStore(t, testStorePath(t))
-	var evs []store.Event
+	var evs []codec.Event
 	for i := range 60 {
-		evs = append(evs, store.AssistantText(fmt.Sprintf("commonword number %d", i)))
+		evs = append(evs, codec.AssistantText(fmt.Sprintf("commonword number %d", i)))
 	}
 	a := mustSession(t, st, "a", evs[:30]...)
 	b := mustSession(t, st, "b", evs[30:]...)
-	if _, err := st.AppendEvents(context.Background(), a.ID, []store.Event{store.AssistantText("commonword latest")}); err != nil {
+	if _, err := st.AppendEvents(context.Background(), a.ID, []codec.Event{codec.AssistantText("commonword latest")}); err != nil {
 		t.Fatal(err)
 	}
 	x := mustIndex(t, st)
@@ -190,14 +191,14 @@ func TestSearchNewestFirst(t *testing.T) {
 func TestIncrementalUpdate(t *testing.T) {
 	ctx := context.Background()
 	st := mustOpenStore(t, testStorePath(t))
-	mustSession(t, st, "keep", store.UserMessage("keepword"))
-	a := mustSession(t, st, "a", store.UserMessage("alphaword"))
+	mustSession(t, st, "keep", codec.UserMessage("keepword"))
+	a := mustSession(t, st, "a", codec.UserMessage("alphaword"))
 	x := mustIndex(t, st)
 	count := func(q string) int { return len(mustSearch(t, x, q).Hits) }
 	if count("alphaword") != 1 {
 		t.Fatal("alphaword not found")
 	}
-	if _, err := st.AppendEvents(ctx, a.ID, []store.Event{store.AssistantText("betaword")}); err != nil {
+	if _, err := st.AppendEvents(ctx, a.ID, []codec.Event{codec.AssistantText("betaword")}); err != nil {
 		t.Fatal(err)
 	}
 	if count("betaword") != 0 {
@@ -238,7 +239,7 @@ func TestIncrementalUpdate(t *testing.T) {
 		t.Errorf("%d rows of the deleted session remain", n)
 	}
 	// AZUREAL gives the deleted session's id to the next one.
-	c := mustSession(t, st, "c", store.UserMessage("gammaword"))
+	c := mustSession(t, st, "c", codec.UserMessage("gammaword"))
 	mustUpdate(t, x)
 	if got := hitKeys(mustSearch(t, x, "gammaword")); len(got) != 1 || got[0] != fmt.Sprintf("S%d#1 UserMessage", c.ID) {
 		t.Errorf("gammaword = %v (session %d)", got, c.ID)
@@ -261,7 +262,7 @@ func TestAnotherStoreAtThePath(t *testing.T) {
 	ctx := context.Background()
 	path := testStorePath(t)
 	t.Setenv(store.CacheDirEnv, t.TempDir())
-	build := func(events ...store.Event) *store.Store {
+	build := func(events ...codec.Event) *store.Store {
 		st, err := store.Open(ctx, path)
 		if err != nil {
 			t.Fatal(err)
@@ -271,15 +272,15 @@ func TestAnotherStoreAtThePath(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		next []store.Event
+		next []codec.Event
 	}{
-		{"Longer", []store.Event{store.UserMessage("omegaword"), store.AssistantText("x"), store.AssistantText("y"), store.AssistantText("z")}},
-		{"Shorter", []store.Event{store.UserMessage("omegaword")}},
-		{"SameShape", []store.Event{store.UserMessage("omegaword"), store.AssistantText("other")}},
+		{"Longer", []codec.Event{codec.UserMessage("omegaword"), codec.AssistantText("x"), codec.AssistantText("y"), codec.AssistantText("z")}},
+		{"Shorter", []codec.Event{codec.UserMessage("omegaword")}},
+		{"SameShape", []codec.Event{codec.UserMessage("omegaword"), codec.AssistantText("other")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_ = os.RemoveAll(filepath.Dir(path))
-			st := build(store.UserMessage("alphaword"), store.AssistantText("reply"))
+			st := build(codec.UserMessage("alphaword"), codec.AssistantText("reply"))
 			x, err := Open(ctx, st)
 			if err != nil {
 				t.Fatal(err)
@@ -313,7 +314,7 @@ func TestAnotherStoreAtThePath(t *testing.T) {
 func TestDamagedIndexIsRebuilt(t *testing.T) {
 	ctx := context.Background()
 	st := mustOpenStore(t, testStorePath(t))
-	mustSession(t, st, "s", store.UserMessage("alphaword"))
+	mustSession(t, st, "s", codec.UserMessage("alphaword"))
 	x := mustIndex(t, st)
 	path := x.Path()
 	x.Close()
@@ -338,7 +339,7 @@ func TestDamagedIndexIsRebuilt(t *testing.T) {
 
 func TestIndexFormatChangeRebuilds(t *testing.T) {
 	st := mustOpenStore(t, testStorePath(t))
-	mustSession(t, st, "s", store.UserMessage("alphaword"))
+	mustSession(t, st, "s", codec.UserMessage("alphaword"))
 	x := mustIndex(t, st)
 	if _, err := x.w.Exec("UPDATE meta SET value = 'old' WHERE key = 'format'"); err != nil {
 		t.Fatal(err)
@@ -357,7 +358,7 @@ func TestIndexFormatChangeRebuilds(t *testing.T) {
 func TestUnusableCacheFallsBackToScan(t *testing.T) {
 	ctx := context.Background()
 	st := mustOpenStore(t, testStorePath(t))
-	mustSession(t, st, "s", store.UserMessage("alphaword"))
+	mustSession(t, st, "s", codec.UserMessage("alphaword"))
 	file := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -435,8 +436,8 @@ func TestStoresMerge(t *testing.T) {
 	ctx := context.Background()
 	a := mustOpenStore(t, testStorePath(t))
 	b := mustOpenStore(t, testStorePath(t))
-	mustSession(t, a, "a1", store.UserMessage("sharedword one"))
-	mustSession(t, b, "b1", store.UserMessage("sharedword two"), store.UserMessage("sharedword three"))
+	mustSession(t, a, "a1", codec.UserMessage("sharedword one"))
+	mustSession(t, b, "b1", codec.UserMessage("sharedword two"), codec.UserMessage("sharedword three"))
 	xa := mustIndex(t, a)
 	r, err := Stores(ctx, []Source{{Store: a, Index: xa}, {Store: b}}, "sharedword", 2)
 	if err != nil {
@@ -464,7 +465,7 @@ func TestMissingStore(t *testing.T) {
 	if r := mustSearch(t, x, "anything"); len(r.Hits) != 0 || r.Partial {
 		t.Errorf("search of a missing store = %v partial %v", hitKeys(r), r.Partial)
 	}
-	mustSession(t, st, "s", store.UserMessage("first words"))
+	mustSession(t, st, "s", codec.UserMessage("first words"))
 	if s := mustUpdate(t, x); s.Indexed != 1 {
 		t.Errorf("Update once the store exists = %+v", s)
 	}
@@ -479,7 +480,7 @@ func TestMissingStore(t *testing.T) {
 
 func TestSearchBeforeTheFirstUpdate(t *testing.T) {
 	st := mustOpenStore(t, testStorePath(t))
-	mustSession(t, st, "s", store.UserMessage("alphaword"))
+	mustSession(t, st, "s", codec.UserMessage("alphaword"))
 	t.Setenv(store.CacheDirEnv, t.TempDir())
 	x, err := Open(context.Background(), st)
 	if err != nil {

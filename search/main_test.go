@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -77,7 +78,7 @@ func mustOpenStore(t testing.TB, path string) *store.Store {
 }
 
 // mustSession creates a session holding events.
-func mustSession(t testing.TB, st *store.Store, name string, events ...store.Event) store.Session {
+func mustSession(t testing.TB, st *store.Store, name string, events ...codec.Event) store.Session {
 	t.Helper()
 	s, _, err := st.CreateSessionWithEvents(context.Background(), "main", name, events)
 	if err != nil {

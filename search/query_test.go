@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // queryCases are the parser's table; FuzzParseQuery seeds from it.
@@ -195,33 +195,33 @@ func TestEventText(t *testing.T) {
 	path := "/src/frob.go"
 	for _, tc := range []struct {
 		name string
-		ev   store.Event
+		ev   codec.Event
 		want string
 	}{
-		{"User", store.UserMessage("fix it"), "fix it"},
-		{"UserInjected", store.UserMessage(store.ContextOpenTag + "old\n" + store.ContextCloseTag + "\n\nfix it"), "fix it"},
-		{"UserOnlyContext", store.UserMessage(store.ContextOpenTag + "old"), ""},
-		{"Assistant", store.AssistantText("**done**"), "**done**"},
-		{"Plan", store.Plan("p", "step"), "p\nstep"},
-		{"Bash", store.ToolCall("t", "Bash", nil, json.RawMessage(`{"command":"go test ./...","timeout":5}`)), "Bash\ngo test ./..."},
-		{"Edit", store.ToolCall("t", "Edit", &path, json.RawMessage(`{"file_path":"/src/frob.go","old_string":"a\tb\n\"q\"","new_string":"\u00e9\ud83d\ude00 \/x"}`)),
+		{"User", codec.UserMessage("fix it"), "fix it"},
+		{"UserInjected", codec.UserMessage(codec.ContextOpenTag + "old\n" + codec.ContextCloseTag + "\n\nfix it"), "fix it"},
+		{"UserOnlyContext", codec.UserMessage(codec.ContextOpenTag + "old"), ""},
+		{"Assistant", codec.AssistantText("**done**"), "**done**"},
+		{"Plan", codec.Plan("p", "step"), "p\nstep"},
+		{"Bash", codec.ToolCall("t", "Bash", nil, json.RawMessage(`{"command":"go test ./...","timeout":5}`)), "Bash\ngo test ./..."},
+		{"Edit", codec.ToolCall("t", "Edit", &path, json.RawMessage(`{"file_path":"/src/frob.go","old_string":"a\tb\n\"q\"","new_string":"\u00e9\ud83d\ude00 \/x"}`)),
 			"Edit\n/src/frob.go\na\tb\n\"q\"\né😀 /x"},
-		{"PathOutsideInput", store.ToolCall("t", "Read", &path, json.RawMessage(`{"limit":3}`)), "Read\n/src/frob.go"},
-		{"Nested", store.ToolCall("t", "X", nil, json.RawMessage(`{"a":["one",{"k":"two"}],"b":{"c" : "three"}}`)), "X\none\ntwo\nthree"},
-		{"BadEscape", store.ToolCall("t", "X", nil, json.RawMessage(`{"a":"\ud800x\u12"}`)), "X\n\uFFFDx\uFFFD12"},
-		{"Result", store.ToolResult("t", "Bash", nil, "ok", false), "ok"},
-		{"Hook", store.Hook("Stop", "out"), "Stop\nout"},
-		{"Command", store.Command("/compact"), "/compact"},
-		{"Init", store.Init("/w", "opus"), ""},
-		{"Complete", store.Complete(true, 1, 0), ""},
-		{"ModelSwitch", store.ModelSwitch("opus"), ""},
-		{"Unit", store.Unit(store.KindCompacting), ""},
+		{"PathOutsideInput", codec.ToolCall("t", "Read", &path, json.RawMessage(`{"limit":3}`)), "Read\n/src/frob.go"},
+		{"Nested", codec.ToolCall("t", "X", nil, json.RawMessage(`{"a":["one",{"k":"two"}],"b":{"c" : "three"}}`)), "X\none\ntwo\nthree"},
+		{"BadEscape", codec.ToolCall("t", "X", nil, json.RawMessage(`{"a":"\ud800x\u12"}`)), "X\n\uFFFDx\uFFFD12"},
+		{"Result", codec.ToolResult("t", "Bash", nil, "ok", false), "ok"},
+		{"Hook", codec.Hook("Stop", "out"), "Stop\nout"},
+		{"Command", codec.Command("/compact"), "/compact"},
+		{"Init", codec.Init("/w", "opus"), ""},
+		{"Complete", codec.Complete(true, 1, 0), ""},
+		{"ModelSwitch", codec.ModelSwitch("opus"), ""},
+		{"Unit", codec.Unit(codec.KindCompacting), ""},
 	} {
 		if got := eventText(&tc.ev); got != tc.want {
 			t.Errorf("%s: eventText = %q, want %q", tc.name, got, tc.want)
 		}
 	}
-	big := store.AssistantText(strings.Repeat("é", MaxEventText))
+	big := codec.AssistantText(strings.Repeat("é", MaxEventText))
 	if got := eventText(&big); len(got) > MaxEventText || !utf8.ValidString(got) || len(got) < MaxEventText-1 {
 		t.Errorf("eventText of a long text: %d bytes, valid %v", len(got), utf8.ValidString(got))
 	}

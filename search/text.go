@@ -6,6 +6,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -30,26 +31,26 @@ const KindCompaction = "Compaction"
 // Tool calls contribute the tool's name, the file path and every string
 // value of the input (commands, paths, patterns, old and new strings of an
 // edit), one per line, without the JSON syntax around them.
-func eventText(e *store.Event) string {
+func eventText(e *codec.Event) string {
 	var s string
 	switch e.Kind {
-	case store.KindUserMessage:
-		v, ok := store.SanitizeUserMessage(e.Content)
+	case codec.KindUserMessage:
+		v, ok := codec.SanitizeUserMessage(e.Content)
 		if !ok {
 			return ""
 		}
 		s = v
-	case store.KindAssistantText:
+	case codec.KindAssistantText:
 		s = e.Text
-	case store.KindPlan:
+	case codec.KindPlan:
 		s = joinLines(e.Name, e.Content)
-	case store.KindToolCall:
+	case codec.KindToolCall:
 		s = toolCallText(e)
-	case store.KindToolResult:
+	case codec.KindToolResult:
 		s = e.Content
-	case store.KindHook:
+	case codec.KindHook:
 		s = joinLines(e.Name, e.Output)
-	case store.KindCommand:
+	case codec.KindCommand:
 		s = e.Name
 	}
 	return capText(s)
@@ -99,7 +100,7 @@ func joinLines(a, b string) string {
 
 // toolCallText is the tool's name, its file path and the string leaves of
 // its input, one per line.
-func toolCallText(e *store.Event) string {
+func toolCallText(e *codec.Event) string {
 	var b strings.Builder
 	b.Grow(len(e.ToolName) + len(e.Input) + 8)
 	b.WriteString(e.ToolName)
@@ -246,4 +247,4 @@ func isKey(js []byte, i int) bool {
 // EventText returns the searchable text of an event, as the index keeps
 // it: what the transcript shows of it, at most MaxEventText bytes. Team
 // sync sends the same text to its database.
-func EventText(e *store.Event) string { return eventText(e) }
+func EventText(e *codec.Event) string { return eventText(e) }

@@ -9,11 +9,12 @@ import (
 	"context"
 	"slices"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
 // KindThinking is the Kind of a hit in an agent's thinking.
-const KindThinking = string(store.KindThinking)
+const KindThinking = string(codec.KindThinking)
 
 // matchingThoughts returns the hits among the store's thinking, newest
 // first.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -15,9 +16,9 @@ func TestSearchFindsThinking(t *testing.T) {
 	ctx := context.Background()
 	st := mustOpenStore(t, testStorePath(t))
 	mustSession(t, st, "thinks",
-		store.UserMessage("fix the zibblewidget"),                  // 1
+		codec.UserMessage("fix the zibblewidget"),                  // 1
 		store.Thinking("the Zibblewidget leaks; check pondermark"), // before 2
-		store.AssistantText("zibblewidget fixed"),                  // 2
+		codec.AssistantText("zibblewidget fixed"),                  // 2
 		store.Thinking("pondermark again, last"),                   // after 2: before the next event
 	)
 	x := mustIndex(t, st)

@@ -11,6 +11,7 @@ import (
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/indexdb"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -115,7 +116,7 @@ func (m *marks) setHi(e *store.ScannedEvent, s store.Session) {
 // rowHash identifies an event's content: 16 hex digits of the SHA-256 of
 // its JSON.
 func rowHash(e *store.ScannedEvent) string {
-	js, err := store.EncodeEventJSON(e.Event)
+	js, err := codec.EncodeEventJSON(e.Event)
 	if err != nil || e.Event.Kind == "" {
 		js = nil // undecodable: the kind and position still identify it
 	}

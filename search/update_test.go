@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -27,11 +28,11 @@ func manyEvents(t testing.TB, st *store.Store, sessions, perSession int) {
 	// Interleave the sessions, as agents running side by side do.
 	for n := range perSession {
 		for s, id := range ids {
-			ev := store.AssistantText(fmt.Sprintf("w%dx%d sharedword", s, n))
+			ev := codec.AssistantText(fmt.Sprintf("w%dx%d sharedword", s, n))
 			if n%7 == 0 {
-				ev = store.ToolResult("t", "Grep", nil, fmt.Sprintf("w%dx%d found", s, n), false)
+				ev = codec.ToolResult("t", "Grep", nil, fmt.Sprintf("w%dx%d found", s, n), false)
 			}
-			if _, err := st.AppendEvents(ctx, id, []store.Event{ev}); err != nil {
+			if _, err := st.AppendEvents(ctx, id, []codec.Event{ev}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -143,7 +144,7 @@ func TestInterruptedUpdates(t *testing.T) {
 			t.Fatalf("Update %d: %v", i, err)
 		}
 		if i%10 == 9 { // the store grows meanwhile
-			s := mustSession(t, st, "late", store.AssistantText(fmt.Sprintf("lateword%d sharedword", i)))
+			s := mustSession(t, st, "late", codec.AssistantText(fmt.Sprintf("lateword%d sharedword", i)))
 			if _, err := st.StoreCompaction(context.Background(), s.ID, 1, "late summary"); err != nil {
 				t.Fatal(err)
 			}
@@ -232,7 +233,7 @@ func TestSearchWhileAppending(t *testing.T) {
 	wg.Go(func() {
 		defer close(stop)
 		for i := range 60 {
-			s, _, err := writer.CreateSessionWithEvents(ctx, "main", "", []store.Event{store.AssistantText(fmt.Sprintf("appended%d sharedword", i))})
+			s, _, err := writer.CreateSessionWithEvents(ctx, "main", "", []codec.Event{codec.AssistantText(fmt.Sprintf("appended%d sharedword", i))})
 			if err == nil && i%3 == 0 {
 				err = writer.DeleteSession(ctx, s.ID)
 			}
@@ -290,9 +291,9 @@ func (c *fakeClock) now() time.Time {
 // that how busy the machine is does not matter.
 func TestBudget(t *testing.T) {
 	st := mustOpenStore(t, testStorePath(t))
-	evs := []store.Event{store.AssistantText("the alpha beta phrase, oldest")}
+	evs := []codec.Event{codec.AssistantText("the alpha beta phrase, oldest")}
 	for range 100 { // every 4-gram of "alpha beta", never the phrase
-		evs = append(evs, store.AssistantText("alpha, pha b, a beta"))
+		evs = append(evs, codec.AssistantText("alpha, pha b, a beta"))
 	}
 	mustSession(t, st, "s", evs...)
 	x := mustIndex(t, st)
@@ -327,9 +328,9 @@ func TestBudget(t *testing.T) {
 // candidate in its first chunk is complete, however long that took.
 func TestBudgetNotSpentAfterTheLastCandidate(t *testing.T) {
 	st := mustOpenStore(t, testStorePath(t))
-	var evs []store.Event
+	var evs []codec.Event
 	for i := range firstChunk - 1 {
-		evs = append(evs, store.AssistantText(fmt.Sprintf("gamma delta %d", i)))
+		evs = append(evs, codec.AssistantText(fmt.Sprintf("gamma delta %d", i)))
 	}
 	mustSession(t, st, "s", evs...)
 	x := mustIndex(t, st)
@@ -371,7 +372,7 @@ func TestSegments(t *testing.T) {
 		t.Fatalf("segments after the first build = %v, want one", got)
 	}
 	for i := range 3 * mergeFanIn {
-		mustSession(t, st, fmt.Sprint("more ", i), store.UserMessage(fmt.Sprintf("appended needle%03d", i)))
+		mustSession(t, st, fmt.Sprint("more ", i), codec.UserMessage(fmt.Sprintf("appended needle%03d", i)))
 		mustUpdate(t, x)
 	}
 	total := 0

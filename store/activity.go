@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // AZUREAL's events carry no time, and sessions only their created time,
@@ -111,7 +113,7 @@ func (s *Store) settleStatus(ctx context.Context, q querier, byID map[int64]*Ses
 		return fmt.Errorf("read the last turns of finished sessions: %w", err)
 	}
 	defer rows.Close()
-	var arena jsonArena
+	var arena codec.Arena
 	for rows.Next() {
 		var id, completed, seq int64
 		var kind string
@@ -122,7 +124,7 @@ func (s *Store) settleStatus(ctx context.Context, q querier, byID map[int64]*Ses
 		sess := byID[id]
 		switch {
 		case sess == nil:
-		case Kind(kind) == KindUserMessage: // a turn began after the last Complete
+		case codec.Kind(kind) == codec.KindUserMessage: // a turn began after the last Complete
 			sess.Unfinished = true
 		case completed == 0 && before != nil:
 			if e, ok := s.decodePayloadInto(before, &arena); ok {
@@ -142,8 +144,8 @@ var turnAbortedPattern = regexp.MustCompile(`^Turn [a-z_]+$`)
 
 // TurnAborted reports whether e is a TurnAbortedText notice, and its
 // reason.
-func TurnAborted(e Event) (reason string, ok bool) {
-	if e.Kind != KindAssistantText || !turnAbortedPattern.MatchString(e.Text) {
+func TurnAborted(e codec.Event) (reason string, ok bool) {
+	if e.Kind != codec.KindAssistantText || !turnAbortedPattern.MatchString(e.Text) {
 		return "", false
 	}
 	return strings.TrimPrefix(e.Text, "Turn "), true

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // TestListLastActivity: a session created long ago and continued recently
@@ -12,15 +14,15 @@ import (
 func TestListLastActivity(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
-	old, _, err := s.CreateSessionAt(ctx, "main", "old but busy", "2025-01-02 03:04:05", []Event{UserMessage("start")})
+	old, _, err := s.CreateSessionAt(ctx, "main", "old but busy", "2025-01-02 03:04:05", []codec.Event{codec.UserMessage("start")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh, _, err := s.CreateSessionAt(ctx, "main", "new and idle", "2026-06-01 00:00:00", []Event{UserMessage("hi")})
+	fresh, _, err := s.CreateSessionAt(ctx, "main", "new and idle", "2026-06-01 00:00:00", []codec.Event{codec.UserMessage("hi")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AppendEvents(ctx, old.ID, []Event{UserMessage("more"), AssistantText("done"), Complete(true, 10, 0)},
+	if _, err := s.AppendEvents(ctx, old.ID, []codec.Event{codec.UserMessage("more"), codec.AssistantText("done"), codec.Complete(true, 10, 0)},
 		Usage{Event: 2, At: "2026-11-20 10:00:00", Backend: "claude", Tokens: Tokens{Input: 1}}); err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +50,7 @@ func TestListLastActivity(t *testing.T) {
 	check("ListSessionsQuick", quick)
 
 	// A later failure counts too.
-	mustAppend(t, s, fresh.ID, Complete(false, 1, 0), RunFailed("exit 1"))
+	mustAppend(t, s, fresh.ID, codec.Complete(false, 1, 0), RunFailed("exit 1"))
 	list, _ = s.ListSessions(ctx, "")
 	for _, x := range list {
 		if x.ID == fresh.ID && x.LastActive <= "2026-06-01 00:00:00" {
@@ -75,23 +77,23 @@ func TestListLastActivity(t *testing.T) {
 func TestListInterrupted(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
-	mk := func(events ...Event) int64 {
+	mk := func(events ...codec.Event) int64 {
 		x := mustCreateSession(t, s, "main", "")
 		mustAppend(t, s, x.ID, events...)
 		return x.ID
 	}
-	stopped := mk(UserMessage("go"), AssistantText(TurnAbortedText("interrupted")), Complete(false, 5000, 0))
-	failed := mk(UserMessage("go"), AssistantText("I could not."), Complete(false, 5000, 0))
-	resumed := mk(UserMessage("go"), AssistantText(TurnAbortedText("interrupted")), Complete(false, 5000, 0),
-		UserMessage("again"), AssistantText("ok"), Complete(true, 10, 0))
+	stopped := mk(codec.UserMessage("go"), codec.AssistantText(TurnAbortedText("interrupted")), codec.Complete(false, 5000, 0))
+	failed := mk(codec.UserMessage("go"), codec.AssistantText("I could not."), codec.Complete(false, 5000, 0))
+	resumed := mk(codec.UserMessage("go"), codec.AssistantText(TurnAbortedText("interrupted")), codec.Complete(false, 5000, 0),
+		codec.UserMessage("again"), codec.AssistantText("ok"), codec.Complete(true, 10, 0))
 	// A Codex rollout without task_complete: only its interrupted turn
 	// stored a Complete, and the turns after it ended normally.
-	laterTurns := mk(UserMessage("go"), AssistantText(TurnAbortedText("interrupted")), Complete(false, 420000, 0),
-		UserMessage("again"), AssistantText("done"), UserMessage("more"), AssistantText("done too"))
-	doneThenPrompt := mk(UserMessage("go"), AssistantText("ok"), Complete(true, 10, 0), UserMessage("again"))
+	laterTurns := mk(codec.UserMessage("go"), codec.AssistantText(TurnAbortedText("interrupted")), codec.Complete(false, 420000, 0),
+		codec.UserMessage("again"), codec.AssistantText("done"), codec.UserMessage("more"), codec.AssistantText("done too"))
+	doneThenPrompt := mk(codec.UserMessage("go"), codec.AssistantText("ok"), codec.Complete(true, 10, 0), codec.UserMessage("again"))
 	// Events after the interrupted turn's Complete that start no turn.
-	trailing := mk(UserMessage("go"), AssistantText(TurnAbortedText("interrupted")), Complete(false, 5000, 0),
-		AssistantText("a late notice"))
+	trailing := mk(codec.UserMessage("go"), codec.AssistantText(TurnAbortedText("interrupted")), codec.Complete(false, 5000, 0),
+		codec.AssistantText("a late notice"))
 	list, err := s.ListSessions(ctx, "")
 	if err != nil {
 		t.Fatal(err)
@@ -120,10 +122,10 @@ func TestListInterrupted(t *testing.T) {
 		}
 		check(x)
 	}
-	if r, ok := TurnAborted(AssistantText("Turn interrupted")); !ok || r != "interrupted" {
+	if r, ok := TurnAborted(codec.AssistantText("Turn interrupted")); !ok || r != "interrupted" {
 		t.Errorf("TurnAborted = %q, %v", r, ok)
 	}
-	if _, ok := TurnAborted(AssistantText("Turn interrupted by the user, who then asked")); ok {
+	if _, ok := TurnAborted(codec.AssistantText("Turn interrupted by the user, who then asked")); ok {
 		t.Error("ordinary text taken for the notice")
 	}
 }

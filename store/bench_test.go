@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/cputime"
 	"github.com/lazuli-app/lazuli/store/listcache"
 )
@@ -60,41 +61,41 @@ func (g *benchGen) markdown() string {
 }
 
 // toolPair is a tool call with its result (a few KB before compaction).
-func (g *benchGen) toolPair() (Event, Event) {
+func (g *benchGen) toolPair() (codec.Event, codec.Event) {
 	g.tool++
 	id := fmt.Sprintf("toolu_%08d", g.tool)
 	path := fmt.Sprintf("/home/dev/proj/src/%s_%d.go", benchWords[g.r.IntN(len(benchWords))], g.r.IntN(50))
 	mk := func(v any) json.RawMessage { b, _ := json.Marshal(v); return b }
 	switch g.r.IntN(4) {
 	case 0:
-		return ToolCall(id, "Read", &path, mk(map[string]any{"file_path": path, "offset": 1, "limit": 200})),
-			ToolResult(id, "Read", &path, g.lines(40+g.r.IntN(80)), false)
+		return codec.ToolCall(id, "Read", &path, mk(map[string]any{"file_path": path, "offset": 1, "limit": 200})),
+			codec.ToolResult(id, "Read", &path, g.lines(40+g.r.IntN(80)), false)
 	case 1:
 		cmd := "go test ./" + g.words(1) + "/..."
-		return ToolCall(id, "Bash", nil, mk(map[string]any{"command": cmd, "description": g.words(5)})),
-			ToolResult(id, "Bash", nil, g.lines(30+g.r.IntN(40)), g.r.IntN(10) == 0)
+		return codec.ToolCall(id, "Bash", nil, mk(map[string]any{"command": cmd, "description": g.words(5)})),
+			codec.ToolResult(id, "Bash", nil, g.lines(30+g.r.IntN(40)), g.r.IntN(10) == 0)
 	case 2:
-		return ToolCall(id, "Edit", &path, mk(map[string]any{"file_path": path,
+		return codec.ToolCall(id, "Edit", &path, mk(map[string]any{"file_path": path,
 				"old_string": g.lines(4 + g.r.IntN(8)), "new_string": g.lines(4 + g.r.IntN(10))})),
-			ToolResult(id, "Edit", &path, "The file "+path+" has been updated.\n"+g.lines(8), false)
+			codec.ToolResult(id, "Edit", &path, "The file "+path+" has been updated.\n"+g.lines(8), false)
 	}
-	return ToolCall(id, "Grep", nil, mk(map[string]any{"pattern": "func " + g.words(1), "path": "src"})),
-		ToolResult(id, "Grep", nil, g.lines(20+g.r.IntN(30)), false)
+	return codec.ToolCall(id, "Grep", nil, mk(map[string]any{"pattern": "func " + g.words(1), "path": "src"})),
+		codec.ToolResult(id, "Grep", nil, g.lines(20+g.r.IntN(30)), false)
 }
 
 // turn returns one prompt-to-Complete turn of about ten events.
-func (g *benchGen) turn() []Event {
-	evs := []Event{UserMessage(g.words(15 + g.r.IntN(40))), AssistantText(g.markdown())}
+func (g *benchGen) turn() []codec.Event {
+	evs := []codec.Event{codec.UserMessage(g.words(15 + g.r.IntN(40))), codec.AssistantText(g.markdown())}
 	for range 3 {
 		call, result := g.toolPair()
 		evs = append(evs, call, result)
 	}
-	return append(evs, AssistantText(g.markdown()), Complete(true, uint64(1000+g.r.IntN(90000)), g.r.Float64()))
+	return append(evs, codec.AssistantText(g.markdown()), codec.Complete(true, uint64(1000+g.r.IntN(90000)), g.r.Float64()))
 }
 
 // events returns at least n events made of whole turns, cut to n.
-func (g *benchGen) events(n int) []Event {
-	evs := make([]Event, 0, n+10)
+func (g *benchGen) events(n int) []codec.Event {
+	evs := make([]codec.Event, 0, n+10)
 	for len(evs) < n {
 		evs = append(evs, g.turn()...)
 	}
@@ -139,7 +140,7 @@ func BenchmarkAppendEvents(b *testing.B) {
 }
 
 // encodeAll encodes events as AppendEvents does, waiting for every chunk.
-func encodeAll(b *testing.B, s *Store, events []Event) []encodedRow {
+func encodeAll(b *testing.B, s *Store, events []codec.Event) []encodedRow {
 	batch := s.encodeAsync(events)
 	defer batch.finish()
 	for k := range batch.chunks {
@@ -354,7 +355,7 @@ func BenchmarkDecodeEvents(b *testing.B) {
 	b.SetBytes(int64(size))
 	start, cpu := time.Now(), cputime.Process()
 	for b.Loop() {
-		var out jsonArena
+		var out codec.Arena
 		for _, d := range data {
 			if _, ok := s.decodePayloadInto(d, &out); !ok {
 				b.Fatal("a benchmark payload did not decode")

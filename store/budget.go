@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // MaxLoadBytes bounds the decoded size of the events one load reads (a
@@ -66,14 +67,14 @@ func (b *loadBudget) charge(n int64) bool {
 // decodes. It is 0 too for a payload over MaxEventSize: it is refused
 // without being decoded, and costs the load nothing.
 func declaredSize(data []byte) int64 {
-	if !bytes.HasPrefix(data, zstdMagic) {
-		if len(data) > MaxEventSize {
+	if !bytes.HasPrefix(data, codec.ZstdMagic) {
+		if len(data) > codec.MaxEventSize {
 			return 0
 		}
 		return int64(len(data))
 	}
 	var h zstd.Header
-	if h.Decode(data) != nil || !h.HasFCS || h.FrameContentSize > MaxEventSize {
+	if h.Decode(data) != nil || !h.HasFCS || h.FrameContentSize > codec.MaxEventSize {
 		return 0
 	}
 	return int64(h.FrameContentSize)

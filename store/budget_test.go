@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // TestLoadLimit: a session whose events decode to more than MaxLoadBytes
@@ -15,9 +17,9 @@ func TestLoadLimit(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
 	big := mustCreateSession(t, s, "main", "bomb")
-	mustAppend(t, s, big.ID, UserMessage("start"), AssistantText(strings.Repeat("a", 60<<20)))
+	mustAppend(t, s, big.ID, codec.UserMessage("start"), codec.AssistantText(strings.Repeat("a", 60<<20)))
 	small := mustCreateSession(t, s, "main", "fine")
-	mustAppend(t, s, small.ID, UserMessage("hello"))
+	mustAppend(t, s, small.ID, codec.UserMessage("hello"))
 	for k := int64(1); k <= 2; k++ { // three copies of the big event: 180 MiB
 		rawExec(t, s.Path(), "INSERT INTO events(session_id, seq, kind, data, char_len) SELECT session_id, seq + "+
 			string(rune('0'+k))+", kind, data, char_len FROM events WHERE session_id = 1 AND seq = 2")

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // Severity says how bad a Finding is.
@@ -161,11 +163,11 @@ func CheckFile(ctx context.Context, path string) (Report, error) {
 		r.Exists, r.Findings = true, []Finding{{Severity: SeverityError, Code: "not_sqlite", Message: "the file is not an SQLite database"}}
 		return r, nil
 	}
-	cd, err := newCodec()
+	cd, err := codec.New()
 	if err != nil {
 		return r, err
 	}
-	defer cd.close()
+	defer cd.Close()
 	if inWAL(abs) { // read through a copy, as Open does (checkjournal.go)
 		r, err = checkCopy(ctx, abs, cd, walFinding)
 	} else {
@@ -186,7 +188,7 @@ func CheckFile(ctx context.Context, path string) (Report, error) {
 }
 
 // checkDB runs all checks in one read transaction.
-func checkDB(ctx context.Context, db *sql.DB, cd *codec, path string) (Report, error) {
+func checkDB(ctx context.Context, db *sql.DB, cd *codec.Codec, path string) (Report, error) {
 	r := Report{Path: path, Exists: true}
 	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store/listcache"
 )
 
@@ -38,7 +39,7 @@ var classRules = []classRule{
 }
 
 // checkRows checks storage classes, every event row and the compactions.
-func checkRows(ctx context.Context, q querier, cd *codec, r *Report, fs *findings) error {
+func checkRows(ctx context.Context, q querier, cd *codec.Codec, r *Report, fs *findings) error {
 	info, err := readSchema(ctx, q)
 	if err != nil {
 		return err
@@ -109,7 +110,7 @@ type eventScan struct {
 
 // checkEvents reads every event row in session and seq order and returns
 // each session's last seq.
-func checkEvents(ctx context.Context, q querier, cd *codec, r *Report, fs *findings) (map[int64]int64, error) {
+func checkEvents(ctx context.Context, q querier, cd *codec.Codec, r *Report, fs *findings) (map[int64]int64, error) {
 	// A seq or session_id that is not an integer (checkClasses counts them)
 	// comes as NULL: the row is reported, and the others are checked.
 	rows, err := q.QueryContext(ctx, `SELECT CASE typeof(e.session_id) WHEN 'integer' THEN e.session_id END,
@@ -150,7 +151,7 @@ func checkEvents(ctx context.Context, q querier, cd *codec, r *Report, fs *findi
 		if orphan {
 			fs.add(SeverityError, "orphan_events", session, seq, "events of a session that does not exist: they would attach to the next session that reuses the id")
 		}
-		checkPayload(fs, cd, session, seq, Kind(kind), charLen, class, data)
+		checkPayload(fs, cd, session, seq, codec.Kind(kind), charLen, class, data)
 	}
 	return lastSeq, rows.Err()
 }
@@ -183,19 +184,19 @@ func (st *eventScan) checkSeq(fs *findings, session, seq int64) {
 }
 
 // checkPayload checks one row's data against its kind and char_len.
-func checkPayload(fs *findings, cd *codec, session, seq int64, kind Kind, charLen int64, class string, data []byte) {
+func checkPayload(fs *findings, cd *codec.Codec, session, seq int64, kind codec.Kind, charLen int64, class string, data []byte) {
 	switch {
 	case class != "blob":
 		fs.add(SeverityError, "data_not_blob", session, seq, "payload stored as "+class+", not BLOB: AZUREAL cannot load this session at all")
-	case !bytes.HasPrefix(data, zstdMagic):
+	case !bytes.HasPrefix(data, codec.ZstdMagic):
 		fs.add(SeverityError, "data_not_zstd", session, seq, "payload is not a zstd frame: AZUREAL skips the row")
 	}
-	js, err := cd.payload(data)
+	js, err := cd.Payload(data)
 	if err != nil || !utf8.Valid(js) {
 		fs.add(SeverityError, "undecodable", session, seq, "payload cannot be decompressed: the event is lost")
 		return
 	}
-	ev, err := DecodeEventJSON(js)
+	ev, err := codec.DecodeEventJSON(js)
 	if err != nil {
 		fs.add(SeverityError, "undecodable", session, seq, "payload is not a valid event: the event is lost")
 		return
@@ -204,7 +205,7 @@ func checkPayload(fs *findings, cd *codec, session, seq int64, kind Kind, charLe
 		fs.add(SeverityError, "kind_mismatch", session, seq,
 			"kind column differs from the stored event: message counts and compaction boundaries go wrong")
 	}
-	if CharLen(ev) != charLen {
+	if codec.CharLen(ev) != charLen {
 		fs.add(SeverityWarning, "char_len_mismatch", session, seq,
 			"char_len differs from the event's size: only the context meter and compaction threshold are affected")
 	}

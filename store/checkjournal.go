@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -171,7 +172,7 @@ var (
 // checkCopy checks a store whose last write was interrupted, or in WAL
 // mode, without touching it: it checks a copy (copyInterrupted). The report
 // names the store and adds note.
-func checkCopy(ctx context.Context, path string, cd *codec, note Finding) (Report, error) {
+func checkCopy(ctx context.Context, path string, cd *codec.Codec, note Finding) (Report, error) {
 	c, err := copyInterrupted(path)
 	if err != nil {
 		return Report{}, err

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // hotJournalCopy returns a copy of a store taken in the middle of a write
@@ -19,7 +21,7 @@ func hotJournalCopy(t *testing.T) string {
 	ctx := context.Background()
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
-	mustAppend(t, s, sess.ID, UserMessage("kept"))
+	mustAppend(t, s, sess.ID, codec.UserMessage("kept"))
 	path := s.Path()
 	s.Close()
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=cache_size(2)")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store/listcache"
 )
 
@@ -190,7 +191,7 @@ func charsSince(ctx context.Context, q querier, info *schemaInfo, sessionID int6
 // compaction's summary and the filtered events stored after it, or nil when
 // the session has neither (its first prompt goes out unchanged). Pass the
 // result to BuildContextPrompt.
-func (s *Store) BuildContext(ctx context.Context, sessionID int64) (*ContextPayload, error) {
+func (s *Store) BuildContext(ctx context.Context, sessionID int64) (*codec.ContextPayload, error) {
 	c, err := s.LatestCompaction(ctx, sessionID)
 	if err != nil {
 		return nil, fmt.Errorf("build context of session %d: %w", sessionID, err)
@@ -206,7 +207,7 @@ func (s *Store) BuildContext(ctx context.Context, sessionID int64) (*ContextPayl
 	if len(stored) == 0 && c == nil {
 		return nil, nil
 	}
-	p := &ContextPayload{Events: make([]Event, len(stored))}
+	p := &codec.ContextPayload{Events: make([]codec.Event, len(stored))}
 	for i := range stored {
 		p.Events[i] = stored[i].Event
 	}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"sync"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // TestConcurrentAppendsFromTwoStores appends to one session from goroutines
@@ -27,9 +29,9 @@ func TestConcurrentAppendsFromTwoStores(t *testing.T) {
 		s := []*Store{a, b}[g%2]
 		wg.Go(func() {
 			for i := range batches {
-				evs := make([]Event, perBatch)
+				evs := make([]codec.Event, perBatch)
 				for j := range evs {
-					evs[j] = AssistantText(fmt.Sprintf("g%d b%d e%d", g, i, j))
+					evs[j] = codec.AssistantText(fmt.Sprintf("g%d b%d e%d", g, i, j))
 				}
 				if _, err := s.AppendEvents(ctx, sess.ID, evs); err != nil {
 					errs <- err
@@ -79,7 +81,7 @@ func TestEventCacheFollowsChanges(t *testing.T) {
 	other := mustOpenPath(t, s.Path())
 	steps := []func(){
 		func() { mustAppend(t, s, 1, sampleBatch()...) },
-		func() { mustAppend(t, other, 1, UserMessage("from the other store"), AssistantText("ok")) },
+		func() { mustAppend(t, other, 1, codec.UserMessage("from the other store"), codec.AssistantText("ok")) },
 		func() {
 			rawExec(t, s.Path(), "INSERT INTO events(session_id, seq, kind, data, char_len) VALUES (1, 7, 'UserMessage', X'28b52ffd00', 1)")
 		},
@@ -87,7 +89,7 @@ func TestEventCacheFollowsChanges(t *testing.T) {
 		func() {
 			other.DeleteSession(ctx, 1)
 			mustCreateSession(t, other, "main", "")
-			mustAppend(t, other, 1, UserMessage("new"))
+			mustAppend(t, other, 1, codec.UserMessage("new"))
 		},
 		func() { mustAppend(t, other, 1, newBenchGen(4).events(1200)...) },
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // damagedStore writes three sessions and then damages two of them the way
@@ -16,7 +18,7 @@ func damagedStore(t *testing.T) string {
 	s := mustOpen(t)
 	for i := range 3 {
 		sess := mustCreateSession(t, s, "main", "")
-		mustAppend(t, s, sess.ID, UserMessage("hello"), AssistantText("hi there"), UserMessage("more "+strings.Repeat("x", i)))
+		mustAppend(t, s, sess.ID, codec.UserMessage("hello"), codec.AssistantText("hi there"), codec.UserMessage("more "+strings.Repeat("x", i)))
 	}
 	path := s.Path()
 	s.Close()

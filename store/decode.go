@@ -17,7 +17,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/klauspost/compress/zstd"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // loadChunk is the number of rows decoded as one unit of work.
@@ -32,7 +32,7 @@ type rowChunk struct {
 // rawRow is an events row before decoding.
 type rawRow struct {
 	id, seq, charLen int64
-	kind             Kind
+	kind             codec.Kind
 	data             []byte
 	declared         int64 // declaredSize(data), charged to the load's budget when read
 }
@@ -67,7 +67,7 @@ var kindColumn = kindCase("CAST(kind AS TEXT)")
 func kindCase(otherwise string) string {
 	var b strings.Builder
 	b.WriteString("CASE kind")
-	for i, k := range allKinds {
+	for i, k := range codec.AllKinds {
 		b.WriteString(" WHEN '" + string(k) + "' THEN " + strconv.Itoa(i+1))
 	}
 	b.WriteString(" ELSE " + otherwise + " END")
@@ -103,7 +103,7 @@ type rowQuery struct {
 
 // decodeRange reads the session's rows that sel selects, in seq order, and
 // decodes them while reading: chunks of rows go to GOMAXPROCS decoding
-// goroutines, each with a zstd decoder of its own (see decoderPool), which
+// goroutines, each with a zstd decoder of its own (see codec.DecoderPool), which
 // write straight into the result. n is the expected number of rows; with
 // more or fewer, the result is not complete.
 //
@@ -133,10 +133,10 @@ func (r *eventRows) decodeRange(ctx context.Context, t *readTx, session int64, s
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			out := jsonArena{dec: r.decoders.get()}
+			out := codec.Arena{Dec: r.decoders.Get()}
 			defer func() {
-				r.decoders.put(out.dec, out.big)
-				d.payloadBytes.Add(int64(out.kept))
+				r.decoders.Put(out.Dec, out.Big)
+				d.payloadBytes.Add(int64(out.Kept))
 			}()
 			<-allocated
 			for c := range p.work {
@@ -267,8 +267,8 @@ func rawRowOf(v []driver.Value) (r rawRow, ok bool, err error) {
 	}
 	if packed, isInt := v[2].(int64); isInt {
 		code := packed & (1<<kindBits - 1)
-		if ok = code >= 1 && int(code) <= len(allKinds); ok {
-			r.kind, r.charLen = allKinds[code-1], packed>>kindBits
+		if ok = code >= 1 && int(code) <= len(codec.AllKinds); ok {
+			r.kind, r.charLen = codec.AllKinds[code-1], packed>>kindBits
 		}
 	}
 	switch d := v[3].(type) {
@@ -329,16 +329,16 @@ func int64Value(v driver.Value) (int64, error) {
 }
 
 // kindValue turns a value of kindColumn back into a Kind.
-func kindValue(v any) Kind {
+func kindValue(v any) codec.Kind {
 	switch v := v.(type) {
 	case int64:
-		if v >= 1 && int(v) <= len(allKinds) {
-			return allKinds[v-1]
+		if v >= 1 && int(v) <= len(codec.AllKinds) {
+			return codec.AllKinds[v-1]
 		}
 	case []byte:
-		return internKind(v)
+		return codec.InternKind(v)
 	case string:
-		return internKind([]byte(v))
+		return codec.InternKind([]byte(v))
 	}
 	return "" // NULL, or a number: kind is NOT NULL TEXT in every schema
 }
@@ -347,16 +347,16 @@ func kindValue(v any) Kind {
 // payload decodes to beyond its declared size (all of it when the frame
 // does not say) is charged to budget; once it is over, no more rows are
 // decoded.
-func (rs *eventRows) decodeChunk(c rowChunk, d *decoding, out *jsonArena, budget *loadBudget) {
+func (rs *eventRows) decodeChunk(c rowChunk, d *decoding, out *codec.Arena, budget *loadBudget) {
 	for j, r := range c.rows {
 		if budget.over.Load() {
 			return // the load fails: what is left does not matter
 		}
 		e := &d.events[c.lo+j]
 		e.ID, e.Seq, e.Kind, e.CharLen = r.id, r.seq, r.kind, r.charLen
-		kept := out.kept
+		kept := out.Kept
 		d.state[c.lo+j] = rs.decodePayloadTo(r.data, out, &e.Event)
-		if extra := int64(out.kept-kept) - r.declared; extra > 0 {
+		if extra := int64(out.Kept-kept) - r.declared; extra > 0 {
 			budget.charge(extra)
 		}
 	}
@@ -393,153 +393,45 @@ const (
 	rowTooLarge                 // refused: it decodes to more than MaxEventSize
 )
 
-// jsonArena holds decoded payloads back to back in large buffers, and the
-// strings that Event.FilePath points to. Bytes handed out are never
-// written again by the arena: it only appends. A decoding goroutine may
-// give it a zstd decoder of its own (see decoderPool); without one the
-// Store's shared decoder decompresses.
-type jsonArena struct {
-	buf  []byte
-	strs []string
-	dec  *codec // nil: the Store's
-	big  bool   // dec decompressed a payload over bigPayload
-	kept int    // bytes of payloads kept, which the events point into
-}
-
-// bigPayload is the decoded size from which a pooled zstd decoder is
-// dropped after the load rather than kept: its buffers grew with it.
-const bigPayload = 1 << 20
-
-// decoderPool keeps zstd decoders for the goroutines of a load, one each.
-// The Store's shared decoder is safe for concurrent use, but it hands its
-// state from call to call through a channel, and with every event its own
-// zstd frame, two goroutines contending for that channel cost several
-// milliseconds per 50,000 events.
-type decoderPool struct {
-	mu     sync.Mutex
-	free   []*codec // decoders only: enc is nil
-	closed bool
-}
-
-// get returns a decoder, or nil (use the shared one) if none can be made.
-func (p *decoderPool) get() *codec {
-	p.mu.Lock()
-	if n := len(p.free); n > 0 && !p.closed {
-		c := p.free[n-1]
-		p.free = p.free[:n-1]
-		p.mu.Unlock()
-		return c
-	}
-	p.mu.Unlock()
-	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1),
-		zstd.WithDecoderMaxMemory(MaxEventSize), zstd.WithDecoderLowmem(false))
-	if err != nil {
-		return nil
-	}
-	return &codec{dec: dec}
-}
-
-// put returns a decoder from get; at most GOMAXPROCS are kept, and none
-// that decompressed a big payload.
-func (p *decoderPool) put(c *codec, big bool) {
-	if c == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed || big || len(p.free) >= runtime.GOMAXPROCS(0) {
-		c.close()
-		return
-	}
-	p.free = append(p.free, c)
-}
-
-// close closes the kept decoders; later puts close theirs.
-func (p *decoderPool) close() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.closed = true
-	for _, c := range p.free {
-		c.close()
-	}
-	p.free = nil
-}
-
-// newString returns a pointer to a copy of s; a nil arena allocates it.
-func (a *jsonArena) newString(s string) *string {
-	if a == nil {
-		return new(s)
-	}
-	if len(a.strs) == cap(a.strs) {
-		a.strs = make([]string, 0, 256)
-	}
-	a.strs = append(a.strs, s)
-	return &a.strs[len(a.strs)-1]
-}
-
-// arenaBlock is the size of a jsonArena buffer.
-const arenaBlock = 256 << 10
-
-// spare returns an empty slice whose capacity is the unused end of the
-// current buffer, starting a new buffer when less than want bytes are left.
-func (a *jsonArena) spare(want int) []byte {
-	if cap(a.buf)-len(a.buf) < want {
-		a.buf = make([]byte, 0, max(arenaBlock, want))
-	}
-	return a.buf[len(a.buf):len(a.buf)]
-}
-
-// keep marks b, returned by an append to spare(), as used, and returns it
-// with its capacity cut to its length. When b outgrew the spare capacity
-// it lives in a buffer of its own and the arena is unchanged.
-func (a *jsonArena) keep(b []byte) []byte {
-	a.kept += len(b)
-	n := len(a.buf)
-	if len(b) > 0 && len(b) <= cap(a.buf)-n && &a.buf[:n+1][n] == &b[0] {
-		a.buf = a.buf[:n+len(b)]
-	}
-	return b[:len(b):len(b)]
-}
-
 // decodePayloadInto is decodePayload with the JSON decoded into out, and
 // the event's strings pointing into it.
-func (r *eventRows) decodePayloadInto(data []byte, out *jsonArena) (Event, bool) {
-	var e Event
+func (r *eventRows) decodePayloadInto(data []byte, out *codec.Arena) (codec.Event, bool) {
+	var e codec.Event
 	st := r.decodePayloadTo(data, out, &e)
 	return e, st == rowOK
 }
 
 // decodePayloadTo is decodePayloadInto that decodes into *e, which must be
 // the zero Event; it is left zero when the payload does not decode.
-func (r *eventRows) decodePayloadTo(data []byte, out *jsonArena, e *Event) rowState {
+func (r *eventRows) decodePayloadTo(data []byte, out *codec.Arena, e *codec.Event) rowState {
 	var (
 		js  []byte
 		err error
 	)
-	if bytes.HasPrefix(data, zstdMagic) {
+	if bytes.HasPrefix(data, codec.ZstdMagic) {
 		// Room for a typical ratio; a larger payload gets a buffer of its own.
 		zc := r.codec
-		if out.dec != nil {
-			zc = out.dec
+		if out.Dec != nil {
+			zc = out.Dec
 		}
-		js, err = zc.payloadTo(out.spare(min(4*len(data), arenaBlock)), data)
-		out.big = out.big || len(js) > bigPayload
-	} else if len(data) > MaxEventSize {
-		err = ErrEventTooLarge
+		js, err = zc.PayloadTo(out.Spare(min(4*len(data), codec.ArenaBlock)), data)
+		out.Big = out.Big || len(js) > codec.BigPayload
+	} else if len(data) > codec.MaxEventSize {
+		err = codec.ErrEventTooLarge
 	} else {
-		js = append(out.spare(len(data)), data...) // decoded in place: keep data intact
+		js = append(out.Spare(len(data)), data...) // decoded in place: keep data intact
 	}
-	if errors.Is(err, ErrEventTooLarge) {
+	if errors.Is(err, codec.ErrEventTooLarge) {
 		return rowTooLarge
 	}
 	if err != nil {
 		return rowBad
 	}
-	js = out.keep(js)
+	js = out.Keep(js)
 	if !utf8.Valid(js) {
 		return rowBad
 	}
-	if decodeEventTo(js, out, e) {
+	if codec.DecodeEventTo(js, out, e) {
 		return rowOK
 	}
 	// The fast decoder may have rewritten js: decode the payload again.

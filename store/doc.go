@@ -3,10 +3,11 @@
 // and meta, each event a zstd-compressed, serde-shaped JSON blob that was
 // compacted at ingestion.
 //
-// The package owns everything about the file: schema and migration, the event
-// codec (event.go, codec.go), ingestion-time compaction (compact.go), the
-// read-time context filter and context injection (inject.go, context.go), and
-// the queries the rest of Lazuli needs. It never imports Fyne.
+// The package owns everything about the file: schema and migration, the
+// read-time context filter (filter.go), and the queries the rest of Lazuli
+// needs. The events themselves, their exact JSON, their zstd frames,
+// ingestion-time compaction and the context prompt are package codec's,
+// which has no SQL. It never imports Fyne.
 //
 // A *Store is safe for concurrent use by multiple goroutines. Opening a store
 // never creates or modifies the file: the schema and AZUREAL's migration are

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // DumpPrompt is the next prompt the dump's context entries are built for.
@@ -45,27 +47,27 @@ type DumpCompaction struct {
 // DumpEvent is one loaded event in a Dump: the stored row's seq, kind and
 // char_len, and the event as decoded and filtered, in serde's JSON shape.
 type DumpEvent struct {
-	CharLen int64 `json:"char_len"`
-	Event   Event `json:"event"`
-	Kind    Kind  `json:"kind"`
-	Seq     int64 `json:"seq"`
+	CharLen int64       `json:"char_len"`
+	Event   codec.Event `json:"event"`
+	Kind    codec.Kind  `json:"kind"`
+	Seq     int64       `json:"seq"`
 }
 
 // DumpSession is one session in a Dump.
 type DumpSession struct {
-	CharsSinceCompaction int64       `json:"chars_since_compaction"`
-	Completed            *bool       `json:"completed"`
-	CostUSD              *SerdeFloat `json:"cost_usd"`
-	Created              string      `json:"created"`
-	Damaged              string      `json:"damaged,omitempty"` // Session.Damage; never in AZUREAL's dumps
-	DisplayName          string      `json:"display_name"`
-	DurationMS           *uint64     `json:"duration_ms"` // the column as AZUREAL's list_sessions reads it: `as u64`
-	EventCount           int64       `json:"event_count"`
-	ID                   int64       `json:"id"`
-	LastClaudeUUID       string      `json:"last_claude_uuid"`
-	MessageCount         int64       `json:"message_count"`
-	Name                 string      `json:"name"`
-	Worktree             string      `json:"worktree"`
+	CharsSinceCompaction int64             `json:"chars_since_compaction"`
+	Completed            *bool             `json:"completed"`
+	CostUSD              *codec.SerdeFloat `json:"cost_usd"`
+	Created              string            `json:"created"`
+	Damaged              string            `json:"damaged,omitempty"` // Session.Damage; never in AZUREAL's dumps
+	DisplayName          string            `json:"display_name"`
+	DurationMS           *uint64           `json:"duration_ms"` // the column as AZUREAL's list_sessions reads it: `as u64`
+	EventCount           int64             `json:"event_count"`
+	ID                   int64             `json:"id"`
+	LastClaudeUUID       string            `json:"last_claude_uuid"`
+	MessageCount         int64             `json:"message_count"`
+	Name                 string            `json:"name"`
+	Worktree             string            `json:"worktree"`
 }
 
 // Dump reads the whole store into its canonical dump.
@@ -141,7 +143,7 @@ func (s *Store) dumpSession(ctx context.Context, d *Dump, sess Session) error {
 		return err
 	}
 	if p != nil {
-		prompt := BuildContextPrompt(p, DumpPrompt)
+		prompt := codec.BuildContextPrompt(p, DumpPrompt)
 		d.Context[key] = &prompt
 	} else {
 		d.Context[key] = nil
@@ -153,7 +155,7 @@ func (s *Store) dumpSession(ctx context.Context, d *Dump, sess Session) error {
 func dumpSessionRow(sess Session) DumpSession {
 	return DumpSession{
 		CharsSinceCompaction: sess.CharsSinceCompaction, Completed: sess.Completed,
-		CostUSD: (*SerdeFloat)(sess.CostUSD), Created: sess.Created, DisplayName: sess.DisplayName(),
+		CostUSD: (*codec.SerdeFloat)(sess.CostUSD), Created: sess.Created, DisplayName: sess.DisplayName(),
 		DurationMS: asU64(sess.DurationMS), EventCount: sess.EventCount, ID: sess.ID,
 		LastClaudeUUID: sess.LastClaudeUUID, MessageCount: sess.MessageCount,
 		Name: sess.Name, Worktree: sess.Worktree, Damaged: sess.Damage,
@@ -232,7 +234,7 @@ func (s *Store) WriteDump(ctx context.Context, w io.Writer) error {
 		if err != nil || p == nil {
 			return (*string)(nil), err
 		}
-		return BuildContextPrompt(p, DumpPrompt), nil
+		return codec.BuildContextPrompt(p, DumpPrompt), nil
 	})
 	if err != nil {
 		return wrapDump(err)
@@ -297,7 +299,7 @@ func writeJSONMap(w *bufio.Writer, keys []string, value func(string) (any, error
 }
 
 // writeJSONValue writes v as JSON indented as part of a dump, at the level
-// of prefix (two spaces a level), in the fixtures' form (see SortedJSON),
+// of prefix (two spaces a level), in the fixtures' form (see codec.SortedJSONAt),
 // without a trailing newline unless it is the whole dump (prefix "").
 func writeJSONValue(w io.Writer, v any, prefix string) error {
 	var b bytes.Buffer
@@ -306,7 +308,7 @@ func writeJSONValue(w io.Writer, v any, prefix string) error {
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("encode dump: %w", err)
 	}
-	out, err := sortedJSONAt(b.Bytes(), len(prefix)/2)
+	out, err := codec.SortedJSONAt(b.Bytes(), len(prefix)/2)
 	if err != nil {
 		return fmt.Errorf("encode dump: %w", err)
 	}

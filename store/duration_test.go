@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // TestCompletionDurationAsAZUREALCasts: sessions.duration_ms holds
@@ -27,7 +29,7 @@ func TestCompletionDurationAsAZUREALCasts(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			sess := mustCreateSession(t, s, "main", tc.name)
-			mustAppend(t, s, sess.ID, UserMessage("go"), Complete(true, tc.durationMS, 0))
+			mustAppend(t, s, sess.ID, codec.UserMessage("go"), codec.Complete(true, tc.durationMS, 0))
 			got, err := s.GetSession(ctx, sess.ID)
 			if err != nil {
 				t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // encodeChunk is the number of events encoded as one unit of work.
@@ -13,9 +15,9 @@ const encodeChunk = 256
 // encodedRow is one event ready to insert, or skipped.
 type encodedRow struct {
 	skip     bool
-	thinking bool  // a KindThinking event (skip is set too): kept in ThinkingTable
-	failure  bool  // a KindRunFailure event (skip is set too): kept in RunFailureTable
-	event    Event // compacted
+	thinking bool        // a KindThinking event (skip is set too): kept in ThinkingTable
+	failure  bool        // a KindRunFailure event (skip is set too): kept in RunFailureTable
+	event    codec.Event // compacted
 	data     []byte
 	charLen  int64
 	// What compaction shortened, kept in FullTextTable: the field, its
@@ -45,7 +47,7 @@ type encodedBatch struct {
 
 // encodeAsync starts encoding events with up to GOMAXPROCS workers, each
 // with its own zstd encoder. A single chunk is encoded before it returns.
-func (r *eventRows) encodeAsync(events []Event) *encodedBatch {
+func (r *eventRows) encodeAsync(events []codec.Event) *encodedBatch {
 	n := len(events)
 	b := &encodedBatch{rows: make([]encodedRow, n), chunks: max(1, (n+encodeChunk-1)/encodeChunk)}
 	b.done, b.errs = make([]chan struct{}, b.chunks), make([]error, b.chunks)
@@ -76,7 +78,7 @@ func (r *eventRows) encodeAsync(events []Event) *encodedBatch {
 }
 
 // encodeRange encodes events[lo:hi] into rows[lo:hi].
-func encodeRange(cd *codec, events []Event, rows []encodedRow, lo, hi int, keepFull bool) error {
+func encodeRange(cd *codec.Codec, events []codec.Event, rows []encodedRow, lo, hi int, keepFull bool) error {
 	for i := lo; i < hi; i++ {
 		r, err := encodeEvent(cd, events[i], keepFull)
 		if err != nil {
@@ -105,11 +107,11 @@ func (b *encodedBatch) finish() {
 // pool creates up to GOMAXPROCS of them lazily and keeps them.
 type encoderPool struct {
 	mu   sync.Mutex
-	free []*codec
-	all  []*codec
+	free []*codec.Codec
+	all  []*codec.Codec
 }
 
-func (p *encoderPool) get() (*codec, error) {
+func (p *encoderPool) get() (*codec.Codec, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if n := len(p.free); n > 0 {
@@ -117,7 +119,7 @@ func (p *encoderPool) get() (*codec, error) {
 		p.free = p.free[:n-1]
 		return c, nil
 	}
-	c, err := newCodec()
+	c, err := codec.New()
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +127,7 @@ func (p *encoderPool) get() (*codec, error) {
 	return c, nil
 }
 
-func (p *encoderPool) put(c *codec) {
+func (p *encoderPool) put(c *codec.Codec) {
 	if c == nil {
 		return
 	}
@@ -139,7 +141,7 @@ func (p *encoderPool) close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, c := range p.all {
-		c.close()
+		c.Close()
 	}
 	p.all, p.free = nil, nil
 }

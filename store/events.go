@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // AppendEvents stores events at the end of a session exactly as AZUREAL's
@@ -21,7 +23,7 @@ import (
 //
 // Events are compacted, encoded and compressed in parallel; a large batch
 // is inserted chunk by chunk while later chunks are still being encoded.
-func (s *Store) AppendEvents(ctx context.Context, sessionID int64, events []Event, usage ...Usage) (int, error) {
+func (s *Store) AppendEvents(ctx context.Context, sessionID int64, events []codec.Event, usage ...Usage) (int, error) {
 	b := s.encodeAsync(events)
 	defer b.finish()
 	n, err := s.appendEncoded(ctx, sessionID, b, usage)
@@ -51,13 +53,13 @@ func (s *Store) appendEncoded(ctx context.Context, sessionID int64, b *encodedBa
 
 // storedForm is the event a row of events stores for e (compacted), and
 // false when e stores no row there (thinking is kept in ThinkingTable).
-func storedForm(e Event) (Event, bool) {
-	if e.Kind == KindFiltered || e.Kind == KindMayBeCompacting || e.Kind == KindThinking || e.Kind == KindRunFailure {
-		return Event{}, false
+func storedForm(e codec.Event) (codec.Event, bool) {
+	if e.Kind == codec.KindFiltered || e.Kind == codec.KindMayBeCompacting || e.Kind == codec.KindThinking || e.Kind == codec.KindRunFailure {
+		return codec.Event{}, false
 	}
-	c := CompactEvent(e)
-	if e.Kind == KindUserMessage && c.Content == "" && (hasContextTag(e.Content) || IsHiddenCodexContext(e.Content)) {
-		return Event{}, false
+	c := codec.CompactEvent(e)
+	if e.Kind == codec.KindUserMessage && c.Content == "" && (codec.HasContextTag(e.Content) || codec.IsHiddenCodexContext(e.Content)) {
+		return codec.Event{}, false
 	}
 	return c, true
 }
@@ -65,11 +67,11 @@ func storedForm(e Event) (Event, bool) {
 // encodeEvent applies spec §2.1 steps 2.1–2.5 to one event.
 // With keepFull, what compaction shortened is kept for FullTextTable (up
 // to MaxEventSize).
-func encodeEvent(cd *codec, e Event, keepFull bool) (encodedRow, error) {
-	if e.Kind == KindThinking { // kept in ThinkingTable, never in events
+func encodeEvent(cd *codec.Codec, e codec.Event, keepFull bool) (encodedRow, error) {
+	if e.Kind == codec.KindThinking { // kept in ThinkingTable, never in events
 		return encodedRow{skip: true, thinking: e.Text != "", event: e}, nil
 	}
-	if e.Kind == KindRunFailure { // kept in RunFailureTable, never in events
+	if e.Kind == codec.KindRunFailure { // kept in RunFailureTable, never in events
 		e.Text = runFailureText(e.Text)
 		return encodedRow{skip: true, failure: e.Text != "", event: e}, nil
 	}
@@ -77,14 +79,14 @@ func encodeEvent(cd *codec, e Event, keepFull bool) (encodedRow, error) {
 	if !keep {
 		return encodedRow{skip: true}, nil
 	}
-	js, charLen, err := encodeCompacted(c)
+	js, charLen, err := codec.EncodeCompacted(c)
 	if err != nil {
 		return encodedRow{}, err
 	}
-	r := encodedRow{event: c, data: cd.compress(js), charLen: charLen}
+	r := encodedRow{event: c, data: cd.Compress(js), charLen: charLen}
 	if keepFull {
-		if field, text, ok := fullTextOf(e, c); ok && len(text) <= MaxEventSize {
-			r.fullField, r.fullSize, r.full, r.fullText = field, int64(len(text)), cd.compress([]byte(text)), text
+		if field, text, ok := fullTextOf(e, c); ok && len(text) <= codec.MaxEventSize {
+			r.fullField, r.fullSize, r.full, r.fullText = field, int64(len(text)), cd.Compress([]byte(text)), text
 		}
 	}
 	return r, nil
@@ -261,13 +263,13 @@ func requireSession(ctx context.Context, q querier, id int64) error {
 // leaves them otherwise (only Hook, Compacting, Compacted, ModelSwitch).
 func updateCompletion(ctx context.Context, tx *sql.Tx, sessionID int64, rows []encodedRow) error {
 	var (
-		complete *Event
+		complete *codec.Event
 		turn     bool
 	)
 	for i := range rows {
 		switch c := &rows[i].event; {
 		case rows[i].skip:
-		case c.Kind == KindComplete:
+		case c.Kind == codec.KindComplete:
 			complete = c
 		case c.IsTurnContent():
 			turn = true

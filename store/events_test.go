@@ -11,29 +11,31 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // everyVariant is one event of each storable variant, with text that
 // exercises escaping: unicode, <>&, control characters.
-func everyVariant() []Event {
+func everyVariant() []codec.Event {
 	p := "/w/ünï<code>.rs"
-	return []Event{
-		Init("/w/📁", "opus"),
-		Hook("UserPromptSubmit", "ok <b> & \u2028 done"),
-		UserMessage("héllo <b> & \"quotes\" \\ tab\t nul\x00 emoji 🎉"),
-		Command("/compact"),
-		Unit(KindCompacting),
-		Unit(KindCompacted),
-		Plan("P", "step 1\nstep 2"),
-		AssistantText("**bold** <tag> &amp; \r\n日本語"),
-		ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"ls <x> && echo \u00e9","timeout":5}`)),
-		ToolCall("t2", "Edit", &p, json.RawMessage(`{"file_path":"/w/a.rs","old_string":"a\n","new_string":"b\u2028","n":1.5e300,"z":-0.0}`)),
-		ToolCall("t3", "mcp__x__y", nil, nil),
-		ToolResult("t1", "Bash", nil, "a\nb\n\nc\n", false),
-		ToolResult("t2", "Edit", &p, "error <x>", true),
-		Complete(true, 5000, 0.0),
-		Complete(false, 18446744073709551615, 1e-7),
-		ModelSwitch("gpt-5.5"),
+	return []codec.Event{
+		codec.Init("/w/📁", "opus"),
+		codec.Hook("UserPromptSubmit", "ok <b> & \u2028 done"),
+		codec.UserMessage("héllo <b> & \"quotes\" \\ tab\t nul\x00 emoji 🎉"),
+		codec.Command("/compact"),
+		codec.Unit(codec.KindCompacting),
+		codec.Unit(codec.KindCompacted),
+		codec.Plan("P", "step 1\nstep 2"),
+		codec.AssistantText("**bold** <tag> &amp; \r\n日本語"),
+		codec.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"ls <x> && echo \u00e9","timeout":5}`)),
+		codec.ToolCall("t2", "Edit", &p, json.RawMessage(`{"file_path":"/w/a.rs","old_string":"a\n","new_string":"b\u2028","n":1.5e300,"z":-0.0}`)),
+		codec.ToolCall("t3", "mcp__x__y", nil, nil),
+		codec.ToolResult("t1", "Bash", nil, "a\nb\n\nc\n", false),
+		codec.ToolResult("t2", "Edit", &p, "error <x>", true),
+		codec.Complete(true, 5000, 0.0),
+		codec.Complete(false, 18446744073709551615, 1e-7),
+		codec.ModelSwitch("gpt-5.5"),
 	}
 }
 
@@ -47,25 +49,25 @@ func everyVariant() []Event {
 func TestRoundTripEveryVariant(t *testing.T) {
 	p := "/w/ünï<code>.rs"
 	want := []struct {
-		event   Event
+		event   codec.Event
 		charLen int64
 	}{
-		{Init("/w/📁", "opus"), 0},
-		{Hook("UserPromptSubmit", "ok <b> & \u2028 done"), 17},
-		{UserMessage("héllo <b> & \"quotes\" \\ tab\t nul\x00 emoji 🎉"), 44},
-		{Command("/compact"), 8},
-		{Unit(KindCompacting), 0},
-		{Unit(KindCompacted), 0},
-		{Plan("P", "step 1\nstep 2"), 13},
-		{AssistantText("**bold** <tag> &amp; \r\n日本語"), 32},
-		{ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"ls <x> && echo é"}`)), 35},
-		{ToolCall("t2", "Edit", &p, json.RawMessage("{\"file_path\":\"/w/a.rs\",\"old_string\":\"a\\n\",\"new_string\":\"b\u2028\",\"n\":1.5e300,\"z\":-0.0}")), 87},
-		{ToolCall("t3", "mcp__x__y", nil, json.RawMessage(`{}`)), 11},
-		{ToolResult("t1", "Bash", nil, "b\nc", false), 3},
-		{ToolResult("t2", "Edit", &p, "error <x>", true), 9},
-		{Complete(true, 5000, 0.0), 0},
-		{Complete(false, 18446744073709551615, 1e-7), 0},
-		{ModelSwitch("gpt-5.5"), 0},
+		{codec.Init("/w/📁", "opus"), 0},
+		{codec.Hook("UserPromptSubmit", "ok <b> & \u2028 done"), 17},
+		{codec.UserMessage("héllo <b> & \"quotes\" \\ tab\t nul\x00 emoji 🎉"), 44},
+		{codec.Command("/compact"), 8},
+		{codec.Unit(codec.KindCompacting), 0},
+		{codec.Unit(codec.KindCompacted), 0},
+		{codec.Plan("P", "step 1\nstep 2"), 13},
+		{codec.AssistantText("**bold** <tag> &amp; \r\n日本語"), 32},
+		{codec.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"ls <x> && echo é"}`)), 35},
+		{codec.ToolCall("t2", "Edit", &p, json.RawMessage("{\"file_path\":\"/w/a.rs\",\"old_string\":\"a\\n\",\"new_string\":\"b\u2028\",\"n\":1.5e300,\"z\":-0.0}")), 87},
+		{codec.ToolCall("t3", "mcp__x__y", nil, json.RawMessage(`{}`)), 11},
+		{codec.ToolResult("t1", "Bash", nil, "b\nc", false), 3},
+		{codec.ToolResult("t2", "Edit", &p, "error <x>", true), 9},
+		{codec.Complete(true, 5000, 0.0), 0},
+		{codec.Complete(false, 18446744073709551615, 1e-7), 0},
+		{codec.ModelSwitch("gpt-5.5"), 0},
 	}
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
@@ -94,7 +96,7 @@ func TestRoundTripEveryVariant(t *testing.T) {
 func TestInvalidUTF8ComesBackValid(t *testing.T) {
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
-	mustAppend(t, s, sess.ID, UserMessage("bad \xff\xfe bytes"), AssistantText("\xc3"))
+	mustAppend(t, s, sess.ID, codec.UserMessage("bad \xff\xfe bytes"), codec.AssistantText("\xc3"))
 	for _, e := range mustLoad(t, s, sess.ID) {
 		text := e.Event.Content + e.Event.Text
 		if !utf8.ValidString(text) || !strings.Contains(text, "\uFFFD") {
@@ -108,24 +110,24 @@ func TestInvalidUTF8ComesBackValid(t *testing.T) {
 func TestStoredRows(t *testing.T) {
 	p := "/a.rs"
 	tests := []struct {
-		in      Event
+		in      codec.Event
 		charLen int64
 		json    string
 	}{
-		{Init("/w", "opus"), 0, `{"Init":{"cwd":"/w","model":"opus"}}`},
-		{Hook("UserPromptSubmit", "ok"), 2, `{"Hook":{"name":"UserPromptSubmit","output":"ok"}}`},
-		{Command("/compact"), 8, `{"Command":{"name":"/compact"}}`},
-		{Unit(KindCompacting), 0, `"Compacting"`},
-		{Plan("P", "step"), 4, `{"Plan":{"name":"P","content":"step"}}`},
-		{AssistantText("hi"), 2, `{"AssistantText":{"text":"hi"}}`},
-		{ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"ls <x>","timeout":5}`)), 24,
+		{codec.Init("/w", "opus"), 0, `{"Init":{"cwd":"/w","model":"opus"}}`},
+		{codec.Hook("UserPromptSubmit", "ok"), 2, `{"Hook":{"name":"UserPromptSubmit","output":"ok"}}`},
+		{codec.Command("/compact"), 8, `{"Command":{"name":"/compact"}}`},
+		{codec.Unit(codec.KindCompacting), 0, `"Compacting"`},
+		{codec.Plan("P", "step"), 4, `{"Plan":{"name":"P","content":"step"}}`},
+		{codec.AssistantText("hi"), 2, `{"AssistantText":{"text":"hi"}}`},
+		{codec.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"ls <x>","timeout":5}`)), 24,
 			`{"ToolCall":{"tool_use_id":"t1","tool_name":"Bash","file_path":null,"input":{"command":"ls <x>"}}}`},
-		{ToolCall("t1", "Read", &p, json.RawMessage(`{"file_path":"/w/a.rs","offset":3}`)), 27,
+		{codec.ToolCall("t1", "Read", &p, json.RawMessage(`{"file_path":"/w/a.rs","offset":3}`)), 27,
 			`{"ToolCall":{"tool_use_id":"t1","tool_name":"Read","file_path":"/a.rs","input":{"file_path":"/w/a.rs"}}}`},
-		{ToolResult("t1", "Bash", nil, "a\nb\n\nc\n", false), 3,
+		{codec.ToolResult("t1", "Bash", nil, "a\nb\n\nc\n", false), 3,
 			`{"ToolResult":{"tool_use_id":"t1","tool_name":"Bash","file_path":null,"content":"b\nc","is_error":false}}`},
-		{Complete(true, 5000, 0.0), 0, `{"Complete":{"success":true,"duration_ms":5000,"cost_usd":0.0}}`},
-		{ModelSwitch("gpt-5.5"), 0, `{"ModelSwitch":{"model":"gpt-5.5"}}`},
+		{codec.Complete(true, 5000, 0.0), 0, `{"Complete":{"success":true,"duration_ms":5000,"cost_usd":0.0}}`},
+		{codec.ModelSwitch("gpt-5.5"), 0, `{"ModelSwitch":{"model":"gpt-5.5"}}`},
 	}
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
@@ -143,8 +145,8 @@ func TestStoredRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rows.Close()
-	cd, _ := newCodec()
-	defer cd.close()
+	cd, _ := codec.New()
+	defer cd.Close()
 	for i := 0; rows.Next(); i++ {
 		var (
 			seq, charLen          int64
@@ -155,8 +157,8 @@ func TestStoredRows(t *testing.T) {
 			t.Fatal(err)
 		}
 		tt := tests[i]
-		js, err := cd.payload(data)
-		if class != "blob" || !bytes.HasPrefix(data, zstdMagic) || err != nil || lenClass != "integer" {
+		js, err := cd.Payload(data)
+		if class != "blob" || !bytes.HasPrefix(data, codec.ZstdMagic) || err != nil || lenClass != "integer" {
 			t.Errorf("row %d: data is %s %x… (%v), char_len %s", seq, class, data[:4], err, lenClass)
 		}
 		if kind != string(tt.in.Kind) || charLen != tt.charLen || string(js) != tt.json {
@@ -168,7 +170,7 @@ func TestStoredRows(t *testing.T) {
 func TestSchemaMatchesAZUREAL(t *testing.T) {
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
-	mustAppend(t, s, sess.ID, UserMessage("x"))
+	mustAppend(t, s, sess.ID, codec.UserMessage("x"))
 	s.StoreCompaction(context.Background(), sess.ID, 1, "y")
 	const q = "SELECT group_concat(type || ' ' || name || ' ' || COALESCE(sql, ''), char(10)) FROM (SELECT * FROM sqlite_master ORDER BY name)"
 	got := rawQueryString(t, s.Path(), q)
@@ -182,11 +184,11 @@ func TestAppendEventsErrors(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
-	bad := Event{Kind: "Bogus"}
-	if _, err := s.AppendEvents(ctx, sess.ID, []Event{UserMessage("a"), bad}); err == nil || !strings.Contains(err.Error(), "Bogus") {
+	bad := codec.Event{Kind: "Bogus"}
+	if _, err := s.AppendEvents(ctx, sess.ID, []codec.Event{codec.UserMessage("a"), bad}); err == nil || !strings.Contains(err.Error(), "Bogus") {
 		t.Errorf("AppendEvents with an unknown kind: error = %v", err)
 	}
-	if _, err := s.AppendEvents(ctx, 99, []Event{UserMessage("a")}); !errors.Is(err, ErrNotFound) {
+	if _, err := s.AppendEvents(ctx, 99, []codec.Event{codec.UserMessage("a")}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("AppendEvents(missing session) error = %v, want ErrNotFound", err)
 	}
 	if got, _ := s.GetSession(ctx, sess.ID); got.EventCount != 0 {
@@ -202,14 +204,14 @@ func TestAppendLargeBatch(t *testing.T) {
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
 	evs := newBenchGen(9).events(3000)
-	evs[1500] = Event{Kind: "Bogus"}
+	evs[1500] = codec.Event{Kind: "Bogus"}
 	if _, err := s.AppendEvents(ctx, sess.ID, evs); err == nil {
 		t.Fatal("a bad event in a later chunk did not fail the batch")
 	}
 	if got, _ := s.GetSession(ctx, sess.ID); got.EventCount != 0 {
 		t.Fatalf("the failed batch stored %d rows", got.EventCount)
 	}
-	evs = append(newBenchGen(9).events(3000), Unit(KindFiltered))
+	evs = append(newBenchGen(9).events(3000), codec.Unit(codec.KindFiltered))
 	if n := mustAppend(t, s, sess.ID, evs...); n != 3000 {
 		t.Fatalf("AppendEvents() = %d, want 3000", n)
 	}
@@ -249,7 +251,7 @@ var fastDecodeCases = []string{
 func TestDecodeEventFastAgrees(t *testing.T) {
 	payloads := fastDecodeCases
 	for _, e := range append(everyVariant(), newBenchGen(5).events(500)...) {
-		js, _ := EncodeEventJSON(CompactEvent(e))
+		js, _ := codec.EncodeEventJSON(codec.CompactEvent(e))
 		payloads = append(payloads, string(js))
 	}
 	accepted := 0
@@ -267,11 +269,11 @@ func TestDecodeEventFastAgrees(t *testing.T) {
 // DecodeEventJSON, and reports whether it accepted it.
 func checkFastDecode(t *testing.T, js []byte) bool {
 	t.Helper()
-	fast, ok := decodeEventFast(js)
+	fast, ok := codec.DecodeEventFast(js)
 	if !ok {
 		return false
 	}
-	slow, err := DecodeEventJSON(js)
+	slow, err := codec.DecodeEventJSON(js)
 	if err != nil || !reflect.DeepEqual(fast, slow) {
 		t.Errorf("decodeEventFast(%s) = %+v, DecodeEventJSON = %+v, %v", js, fast, slow, err)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // Facets are what the sidebar's filters ask of a session beyond its row in
@@ -62,11 +64,11 @@ func (s *Store) facetsOf(ctx context.Context, stmt *sql.Stmt, id int64) (Facets,
 			continue
 		}
 		switch e.Kind {
-		case KindInit, KindModelSwitch:
+		case codec.KindInit, codec.KindModelSwitch:
 			if e.Model != "" {
 				f.Model = e.Model
 			}
-		case KindComplete:
+		case codec.KindComplete:
 			f.Failed = f.Failed || !e.Success
 		}
 	}

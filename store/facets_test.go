@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 func TestSessionFacets(t *testing.T) {
@@ -11,8 +13,8 @@ func TestSessionFacets(t *testing.T) {
 	a := mustCreateSession(t, s, "main", "")
 	b := mustCreateSession(t, s, "main", "")
 	c := mustCreateSession(t, s, "main", "")
-	mustAppend(t, s, a.ID, Init("/w", "claude-sonnet-4-5"), UserMessage("q"), Complete(false, 5, 0), UserMessage("again"), Complete(true, 5, 0))
-	mustAppend(t, s, b.ID, Init("/w", "gpt-5-codex"), ModelSwitch("gpt-5.5"), UserMessage("q"), Complete(true, 1, 0))
+	mustAppend(t, s, a.ID, codec.Init("/w", "claude-sonnet-4-5"), codec.UserMessage("q"), codec.Complete(false, 5, 0), codec.UserMessage("again"), codec.Complete(true, 5, 0))
+	mustAppend(t, s, b.ID, codec.Init("/w", "gpt-5-codex"), codec.ModelSwitch("gpt-5.5"), codec.UserMessage("q"), codec.Complete(true, 1, 0))
 	got, err := s.SessionFacets(ctx, []int64{a.ID, b.ID, c.ID, 99})
 	if err != nil {
 		t.Fatal(err)

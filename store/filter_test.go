@@ -9,31 +9,32 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
 
 const (
-	openTag  = store.ContextOpenTag
-	closeTag = store.ContextCloseTag
+	openTag  = codec.ContextOpenTag
+	closeTag = codec.ContextCloseTag
 	// hiddenAgents is a Codex AGENTS.md developer item, as in the vi fixture.
 	hiddenAgents = "# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\nBe terse.\n</INSTRUCTIONS>\n" +
 		"<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>"
 )
 
 var (
-	u = store.UserMessage
-	a = store.AssistantText
+	u = codec.UserMessage
+	a = codec.AssistantText
 )
 
 // describeEvents renders events compactly for failure messages.
-func describeEvents(evs []store.Event) []string {
+func describeEvents(evs []codec.Event) []string {
 	out := make([]string, len(evs))
 	for i, e := range evs {
 		switch e.Kind {
-		case store.KindUserMessage:
+		case codec.KindUserMessage:
 			out[i] = "User " + strconv.Quote(e.Content)
-		case store.KindAssistantText:
+		case codec.KindAssistantText:
 			out[i] = "Assistant " + strconv.Quote(e.Text)
 		default:
 			out[i] = string(e.Kind)
@@ -45,53 +46,53 @@ func describeEvents(evs []store.Event) []string {
 // filterInjectedCases is shared by the table test and the fuzz seeds.
 var filterInjectedCases = []struct {
 	name     string
-	in, want []store.Event
+	in, want []codec.Event
 }{
 	{"empty", nil, nil},
 	{"20 legacy split rows",
-		[]store.Event{u("hidden developer instructions"), u("hidden transcript tail\n" + closeTag + "\n\nreal prompt"), a("answer")},
-		[]store.Event{u("real prompt"), a("answer")}},
-	{"20 hidden codex row", []store.Event{u(hiddenAgents), a("answer")}, []store.Event{a("answer")}},
-	{"20 fully injected row", []store.Event{u(openTag + "\nctx\n" + closeTag + "\n\nreal prompt")}, []store.Event{u("real prompt")}},
+		[]codec.Event{u("hidden developer instructions"), u("hidden transcript tail\n" + closeTag + "\n\nreal prompt"), a("answer")},
+		[]codec.Event{u("real prompt"), a("answer")}},
+	{"20 hidden codex row", []codec.Event{u(hiddenAgents), a("answer")}, []codec.Event{a("answer")}},
+	{"20 fully injected row", []codec.Event{u(openTag + "\nctx\n" + closeTag + "\n\nreal prompt")}, []codec.Event{u("real prompt")}},
 	{"25 codex split prompt",
-		[]store.Event{u("<permissions instructions>\nrules"), u("older transcript fragment"),
+		[]codec.Event{u("<permissions instructions>\nrules"), u("older transcript fragment"),
 			u("last hidden chunk\n" + closeTag + "\n\nreal prompt"), a("answer")},
-		[]store.Event{u("real prompt"), a("answer")}},
-	{"25 two plain users preserved", []store.Event{u("one"), u("two"), a("x")}, []store.Event{u("one"), u("two"), a("x")}},
-	{"plain users flushed at end", []store.Event{a("x"), u("one"), u("two")}, []store.Event{a("x"), u("one"), u("two")}},
+		[]codec.Event{u("real prompt"), a("answer")}},
+	{"25 two plain users preserved", []codec.Event{u("one"), u("two"), a("x")}, []codec.Event{u("one"), u("two"), a("x")}},
+	{"plain users flushed at end", []codec.Event{a("x"), u("one"), u("two")}, []codec.Event{a("x"), u("one"), u("two")}},
 	{"inside mode drops until close",
-		[]store.Event{u(openTag + "\nfrag"), u("frag2"), u("frag3 " + closeTag + "\n\nreal"), a("ok")},
-		[]store.Event{u("real"), a("ok")}},
+		[]codec.Event{u(openTag + "\nfrag"), u("frag2"), u("frag3 " + closeTag + "\n\nreal"), a("ok")},
+		[]codec.Event{u("real"), a("ok")}},
 	{"inside mode ended by non-user event",
-		[]store.Event{u(openTag + "\nfrag"), u("lost"), a("ans"), u("after")},
-		[]store.Event{a("ans"), u("after")}},
-	{"unclosed at end drops the tail", []store.Event{a("x"), u(openTag + "\nctx"), u("tail")}, []store.Event{a("x")}},
+		[]codec.Event{u(openTag + "\nfrag"), u("lost"), a("ans"), u("after")},
+		[]codec.Event{a("ans"), u("after")}},
+	{"unclosed at end drops the tail", []codec.Event{a("x"), u(openTag + "\nctx"), u("tail")}, []codec.Event{a("x")}},
 	{"opening tag clears pending plain messages",
-		[]store.Event{u("plain"), u("what is " + openTag + "?"), a("ans")}, []store.Event{a("ans")}},
-	{"blank visible prompt dropped", []store.Event{u(openTag + closeTag + "\n\n \t\u3000"), a("ans")}, []store.Event{a("ans")}},
-	{"wrapped empty prompt dropped", []store.Event{u(openTag + "\nctx\n" + closeTag + "\n\n")}, nil},
+		[]codec.Event{u("plain"), u("what is " + openTag + "?"), a("ans")}, []codec.Event{a("ans")}},
+	{"blank visible prompt dropped", []codec.Event{u(openTag + closeTag + "\n\n \t\u3000"), a("ans")}, []codec.Event{a("ans")}},
+	{"wrapped empty prompt dropped", []codec.Event{u(openTag + "\nctx\n" + closeTag + "\n\n")}, nil},
 	{"wrapped auto-continue dropped",
-		[]store.Event{u(openTag + "\nctx\n" + closeTag + "\n\n" + autoContinuePrompt), a("continuing")},
-		[]store.Event{a("continuing")}},
-	{"bare auto-continue kept as is", []store.Event{u(autoContinuePrompt), a("x")},
-		[]store.Event{u(autoContinuePrompt), a("x")}},
+		[]codec.Event{u(openTag + "\nctx\n" + closeTag + "\n\n" + autoContinuePrompt), a("continuing")},
+		[]codec.Event{a("continuing")}},
+	{"bare auto-continue kept as is", []codec.Event{u(autoContinuePrompt), a("x")},
+		[]codec.Event{u(autoContinuePrompt), a("x")}},
 	{"first closing tag quirk",
-		[]store.Event{u("plain question A"), u(openTag + "\nctx\n" + closeTag + "\n\nWhat does the " + closeTag + " tag do?"), a("ans")},
-		[]store.Event{u("What does the " + closeTag + " tag do?"), a("ans")}},
-	{"quirk on re-filter", []store.Event{u("What does the " + closeTag + " tag do?")}, []store.Event{u(" tag do?")}},
-	{"hidden codex inside mode", []store.Event{u(openTag), u(hiddenAgents), u(closeTag + "\n\nx")}, []store.Event{u("x")}},
-	{"hidden codex keeps pending", []store.Event{u("p"), u(hiddenAgents), a("ans")}, []store.Event{u("p"), a("ans")}},
-	{"close tag only", []store.Event{u(closeTag + "\n\nx")}, []store.Event{u("x")}},
-	{"all leading newlines stripped", []store.Event{u(openTag + closeTag + "\n\n\n\nreal")}, []store.Event{u("real")}},
-	{"only newlines stripped", []store.Event{u(closeTag + "\n\r\n x")}, []store.Event{u("\r\n x")}},
+		[]codec.Event{u("plain question A"), u(openTag + "\nctx\n" + closeTag + "\n\nWhat does the " + closeTag + " tag do?"), a("ans")},
+		[]codec.Event{u("What does the " + closeTag + " tag do?"), a("ans")}},
+	{"quirk on re-filter", []codec.Event{u("What does the " + closeTag + " tag do?")}, []codec.Event{u(" tag do?")}},
+	{"hidden codex inside mode", []codec.Event{u(openTag), u(hiddenAgents), u(closeTag + "\n\nx")}, []codec.Event{u("x")}},
+	{"hidden codex keeps pending", []codec.Event{u("p"), u(hiddenAgents), a("ans")}, []codec.Event{u("p"), a("ans")}},
+	{"close tag only", []codec.Event{u(closeTag + "\n\nx")}, []codec.Event{u("x")}},
+	{"all leading newlines stripped", []codec.Event{u(openTag + closeTag + "\n\n\n\nreal")}, []codec.Event{u("real")}},
+	{"only newlines stripped", []codec.Event{u(closeTag + "\n\r\n x")}, []codec.Event{u("\r\n x")}},
 	{"second wrapped prompt in a row",
-		[]store.Event{u(openTag + "\nc\n" + closeTag + "\n\nfirst"), u(openTag + "\nc\n" + closeTag + "\n\nsecond")},
-		[]store.Event{u("first"), u("second")}},
+		[]codec.Event{u(openTag + "\nc\n" + closeTag + "\n\nfirst"), u(openTag + "\nc\n" + closeTag + "\n\nsecond")},
+		[]codec.Event{u("first"), u("second")}},
 	{"non-user events never dropped",
-		[]store.Event{store.Init("/w", "m"), store.Hook("h", openTag), store.Unit(store.KindCompacting),
-			store.ModelSwitch("opus"), store.Complete(true, 1, 0)},
-		[]store.Event{store.Init("/w", "m"), store.Hook("h", openTag), store.Unit(store.KindCompacting),
-			store.ModelSwitch("opus"), store.Complete(true, 1, 0)}},
+		[]codec.Event{codec.Init("/w", "m"), codec.Hook("h", openTag), codec.Unit(codec.KindCompacting),
+			codec.ModelSwitch("opus"), codec.Complete(true, 1, 0)},
+		[]codec.Event{codec.Init("/w", "m"), codec.Hook("h", openTag), codec.Unit(codec.KindCompacting),
+			codec.ModelSwitch("opus"), codec.Complete(true, 1, 0)}},
 }
 
 func TestFilterInjectedEvents(t *testing.T) {
@@ -108,15 +109,15 @@ func TestFilterInjectedEvents(t *testing.T) {
 func TestFilterInjectedKeepsRowColumns(t *testing.T) {
 	wrapped := openTag + "\nctx\n" + closeTag + "\n\nreal"
 	in := []store.StoredEvent{
-		{ID: 10, Seq: 3, Kind: store.KindUserMessage, CharLen: 99, Event: u("dropped fragment")},
-		{ID: 11, Seq: 4, Kind: store.KindUserMessage, CharLen: int64(len(wrapped)), Event: u(wrapped)},
-		{ID: 12, Seq: 6, Kind: store.KindAssistantText, CharLen: 2, Event: a("ok")},
+		{ID: 10, Seq: 3, Kind: codec.KindUserMessage, CharLen: 99, Event: u("dropped fragment")},
+		{ID: 11, Seq: 4, Kind: codec.KindUserMessage, CharLen: int64(len(wrapped)), Event: u(wrapped)},
+		{ID: 12, Seq: 6, Kind: codec.KindAssistantText, CharLen: 2, Event: a("ok")},
 	}
 	orig := slices.Clone(in)
 	got := store.FilterInjected(in)
 	want := []store.StoredEvent{
-		{ID: 11, Seq: 4, Kind: store.KindUserMessage, CharLen: int64(len(wrapped)), Event: u("real")},
-		{ID: 12, Seq: 6, Kind: store.KindAssistantText, CharLen: 2, Event: a("ok")},
+		{ID: 11, Seq: 4, Kind: codec.KindUserMessage, CharLen: int64(len(wrapped)), Event: u("real")},
+		{ID: 12, Seq: 6, Kind: codec.KindAssistantText, CharLen: 2, Event: a("ok")},
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("FilterInjected(%v) = %v, want %v", in, got, want)
@@ -136,7 +137,7 @@ type ctxDump struct {
 	Context map[string]*string `json:"context"`
 	Events  map[string][]struct {
 		Seq     int64           `json:"seq"`
-		Kind    store.Kind      `json:"kind"`
+		Kind    codec.Kind      `json:"kind"`
 		CharLen int64           `json:"char_len"`
 		Event   json.RawMessage `json:"event"`
 	} `json:"events"`
@@ -162,7 +163,7 @@ func (d ctxDump) loaded(t *testing.T, sid string) []store.StoredEvent {
 	t.Helper()
 	var out []store.StoredEvent
 	for _, r := range d.Events[sid] {
-		e, err := store.DecodeEventJSON(r.Event)
+		e, err := codec.DecodeEventJSON(r.Event)
 		if err != nil {
 			t.Fatalf("decode session %s seq %d: %v", sid, r.Seq, err)
 		}
@@ -172,10 +173,10 @@ func (d ctxDump) loaded(t *testing.T, sid string) []store.StoredEvent {
 }
 
 // payload is what build_context builds for session sid from the dump.
-func (d ctxDump) payload(t *testing.T, sid string) *store.ContextPayload {
+func (d ctxDump) payload(t *testing.T, sid string) *codec.ContextPayload {
 	t.Helper()
 	id, _ := strconv.ParseInt(sid, 10, 64)
-	var p store.ContextPayload
+	var p codec.ContextPayload
 	after := int64(-1)
 	for _, c := range d.Compactions {
 		if c.SessionID == id && c.AfterSeq > after {
@@ -202,7 +203,7 @@ func TestBuildContextPromptFixtures(t *testing.T) {
 				if (p == nil) != (want == nil) {
 					t.Fatalf("session %s: payload %v, want context %v", sid, p, want)
 				}
-				if got := store.BuildContextPrompt(p, "NEXT PROMPT"); want != nil && got != *want {
+				if got := codec.BuildContextPrompt(p, "NEXT PROMPT"); want != nil && got != *want {
 					t.Errorf("BuildContextPrompt(session %s, %q) = %q, want %q", sid, "NEXT PROMPT", got, *want)
 				}
 			}
@@ -215,7 +216,7 @@ func rowLines(t *testing.T, rows []store.StoredEvent) []string {
 	t.Helper()
 	out := make([]string, len(rows))
 	for i, r := range rows {
-		js, err := store.EncodeEventJSON(r.Event)
+		js, err := codec.EncodeEventJSON(r.Event)
 		if err != nil {
 			t.Fatalf("encode seq %d: %v", r.Seq, err)
 		}
@@ -226,49 +227,49 @@ func rowLines(t *testing.T, rows []store.StoredEvent) []string {
 
 // appendLikeAzureal stores events as AZUREAL's append_events does (spec §2.1)
 // and returns the rows.
-func appendLikeAzureal(evs []store.Event) []store.StoredEvent {
+func appendLikeAzureal(evs []codec.Event) []store.StoredEvent {
 	var rows []store.StoredEvent
 	for _, e := range evs {
-		if e.Kind == store.KindFiltered || e.Kind == store.KindMayBeCompacting {
+		if e.Kind == codec.KindFiltered || e.Kind == codec.KindMayBeCompacting {
 			continue
 		}
-		c := store.CompactEvent(e)
+		c := codec.CompactEvent(e)
 		tagged := strings.Contains(e.Content, openTag) || strings.Contains(e.Content, closeTag)
-		if e.Kind == store.KindUserMessage && c.Content == "" && (tagged || store.IsHiddenCodexContext(e.Content)) {
+		if e.Kind == codec.KindUserMessage && c.Content == "" && (tagged || codec.IsHiddenCodexContext(e.Content)) {
 			continue
 		}
 		seq := int64(len(rows) + 1)
-		rows = append(rows, store.StoredEvent{ID: seq, Seq: seq, Kind: c.Kind, CharLen: store.CharLen(c), Event: c})
+		rows = append(rows, store.StoredEvent{ID: seq, Seq: seq, Kind: c.Kind, CharLen: codec.CharLen(c), Event: c})
 	}
 	return rows
 }
 
 // viFirstContext is the payload the fixture's context-wrapped prompts carry.
-func viFirstContext() *store.ContextPayload {
+func viFirstContext() *codec.ContextPayload {
 	summary := "Earlier the user asked for X."
-	return &store.ContextPayload{Summary: &summary, Events: []store.Event{
+	return &codec.ContextPayload{Summary: &summary, Events: []codec.Event{
 		u("first question"), a("first answer"),
-		store.ToolCall("t1", "Read", new("/a.rs"), json.RawMessage(`{"file_path":"/a.rs"}`)),
-		store.ToolResult("t1", "Read", new("/a.rs"), "l1\nl2", false),
+		codec.ToolCall("t1", "Read", new("/a.rs"), json.RawMessage(`{"file_path":"/a.rs"}`)),
+		codec.ToolResult("t1", "Read", new("/a.rs"), "l1\nl2", false),
 	}}
 }
 
 // viRawEvents reconstructs the 19 raw events of the vi_injected_context
 // fixture (its README lists them).
-func viRawEvents() []store.Event {
+func viRawEvents() []codec.Event {
 	ctx := viFirstContext()
-	return []store.Event{
-		store.Init("/repo", "gpt-5.5"),
-		u(store.BuildContextPrompt(ctx, "second question")), a("answer two"),
+	return []codec.Event{
+		codec.Init("/repo", "gpt-5.5"),
+		u(codec.BuildContextPrompt(ctx, "second question")), a("answer two"),
 		u(hiddenAgents),
 		u("<environment_context>\n  <cwd>/repo</cwd>\n  <shell>zsh</shell>\n</environment_context>"),
 		u(openTag + "\n## User\nfirst question\n"), u("## Assistant\nfirst answer"),
 		u(closeTag + "\n\nthird question"), a("answer three"),
-		u(store.BuildContextPrompt(ctx, autoContinuePrompt)), a("continuing"),
+		u(codec.BuildContextPrompt(ctx, autoContinuePrompt)), a("continuing"),
 		u(autoContinuePrompt), a("continuing again"),
 		u("What is " + openTag + " for?"), a("answer four"),
-		u("plain question A"), u(store.BuildContextPrompt(ctx, "What does the "+closeTag+" tag do?")), a("answer five"),
-		store.Complete(true, 9000, 0.02),
+		u("plain question A"), u(codec.BuildContextPrompt(ctx, "What does the "+closeTag+" tag do?")), a("answer five"),
+		codec.Complete(true, 9000, 0.02),
 	}
 }
 
@@ -276,21 +277,21 @@ func viRawEvents() []store.Event {
 // the raw event) as old AZUREAL builds did.
 func viLegacyRows() []store.StoredEvent {
 	ctx := viFirstContext()
-	evs := []store.Event{
-		store.Init("/repo", "gpt-5.5"),
+	evs := []codec.Event{
+		codec.Init("/repo", "gpt-5.5"),
 		u(hiddenAgents), u("<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>"),
-		u(store.BuildContextPrompt(ctx, "second question")), a("answer two"),
+		u(codec.BuildContextPrompt(ctx, "second question")), a("answer two"),
 		u(openTag + "\n## User\nfirst question\n"), u("## Assistant\nfirst answer"),
 		u(closeTag + "\n\nthird question"), a("answer three"),
-		u(store.BuildContextPrompt(ctx, autoContinuePrompt)), a("continuing"),
+		u(codec.BuildContextPrompt(ctx, autoContinuePrompt)), a("continuing"),
 		u(autoContinuePrompt),
 		u(openTag + "\ntruncated context with no closing tag"), a("after truncated"),
-		store.Complete(true, 5000, 0),
+		codec.Complete(true, 5000, 0),
 	}
 	rows := make([]store.StoredEvent, len(evs))
 	for i, e := range evs {
 		seq := int64(i + 1)
-		rows[i] = store.StoredEvent{ID: seq, Seq: seq, Kind: e.Kind, CharLen: store.CharLen(e), Event: e}
+		rows[i] = store.StoredEvent{ID: seq, Seq: seq, Kind: e.Kind, CharLen: codec.CharLen(e), Event: e}
 	}
 	return rows
 }
@@ -329,8 +330,8 @@ func TestFilterInjectedFixture(t *testing.T) {
 
 // fuzzEvents decodes a fuzz input: events separated by '\x1e'; one starting
 // with '\x1f' is an assistant text, any other a user message.
-func fuzzEvents(data string) []store.Event {
-	var evs []store.Event
+func fuzzEvents(data string) []codec.Event {
+	var evs []codec.Event
 	for _, part := range strings.Split(data, "\x1e") {
 		if text, ok := strings.CutPrefix(part, "\x1f"); ok {
 			evs = append(evs, a(text))
@@ -343,13 +344,13 @@ func fuzzEvents(data string) []store.Event {
 
 // encodeFuzzEvents is the inverse of fuzzEvents, for the seeds; it fails
 // on events other than user messages and assistant texts.
-func encodeFuzzEvents(evs []store.Event) (string, bool) {
+func encodeFuzzEvents(evs []codec.Event) (string, bool) {
 	parts := make([]string, len(evs))
 	for i, e := range evs {
 		switch e.Kind {
-		case store.KindUserMessage:
+		case codec.KindUserMessage:
 			parts[i] = e.Content
-		case store.KindAssistantText:
+		case codec.KindAssistantText:
 			parts[i] = "\x1f" + e.Text
 		default:
 			return "", false
@@ -391,12 +392,12 @@ func FuzzFilterInjected(f *testing.F) {
 			if fmt.Sprint(r.Event) != fmt.Sprint(plain[i]) {
 				t.Fatalf("FilterInjected and FilterInjectedEvents disagree at %d: %q vs %q", i, r.Event.Content, plain[i].Content)
 			}
-			if r.Kind == store.KindAssistantText {
+			if r.Kind == codec.KindAssistantText {
 				assistants++
 			}
 		}
 		for _, e := range in {
-			if e.Kind == store.KindAssistantText {
+			if e.Kind == codec.KindAssistantText {
 				assistants--
 			}
 		}
@@ -407,9 +408,9 @@ func FuzzFilterInjected(f *testing.F) {
 }
 
 // checkFilteredEvent checks one kept event against its input.
-func checkFilteredEvent(t *testing.T, in, out store.Event) {
+func checkFilteredEvent(t *testing.T, in, out codec.Event) {
 	t.Helper()
-	if out.Kind != store.KindUserMessage {
+	if out.Kind != codec.KindUserMessage {
 		if fmt.Sprint(in) != fmt.Sprint(out) {
 			t.Fatalf("non-user event changed: %v -> %v", in, out)
 		}
@@ -418,16 +419,20 @@ func checkFilteredEvent(t *testing.T, in, out store.Event) {
 	if len(out.Content) > len(in.Content) {
 		t.Fatalf("user message grew: %q -> %q", in.Content, out.Content)
 	}
-	if store.IsHiddenCodexContext(in.Content) {
+	if codec.IsHiddenCodexContext(in.Content) {
 		t.Fatalf("hidden Codex context kept: %q", in.Content)
 	}
 	tagged := strings.Contains(in.Content, openTag) || strings.Contains(in.Content, closeTag)
 	switch {
 	case !tagged && out.Content != in.Content:
 		t.Fatalf("plain user message changed: %q -> %q", in.Content, out.Content)
-	case tagged && out.Content != store.StripInjectedContext(in.Content):
+	case tagged && out.Content != codec.StripInjectedContext(in.Content):
 		t.Fatalf("tagged user message %q kept as %q, want its visible prompt", in.Content, out.Content)
-	case tagged && (strings.TrimSpace(out.Content) == "" || store.IsInternalAutoContinue(out.Content)):
+	case tagged && (strings.TrimSpace(out.Content) == "" || codec.IsInternalAutoContinue(out.Content)):
 		t.Fatalf("tagged user message %q kept as blank or internal %q", in.Content, out.Content)
 	}
 }
+
+// autoContinuePrompt is an auto-continue message as agents sends it: the
+// tags around the text that asks the agent to carry on.
+const autoContinuePrompt = codec.AutoContinueOpenTag + "\nCarry on with the work in progress.\n" + codec.AutoContinueCloseTag

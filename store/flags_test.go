@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // TestSessionFlags: pin and archive set and clear their marks, keep the
@@ -15,7 +17,7 @@ func TestSessionFlags(t *testing.T) {
 	s := mustOpen(t)
 	a := mustCreateSession(t, s, "main", "a")
 	b := mustCreateSession(t, s, "main", "b")
-	if _, err := s.AppendEvents(ctx, a.ID, []Event{UserMessage("x")}); err != nil {
+	if _, err := s.AppendEvents(ctx, a.ID, []codec.Event{codec.UserMessage("x")}); err != nil {
 		t.Fatal(err)
 	}
 	if f, err := s.Flags().All(ctx); err != nil || len(f) != 0 {

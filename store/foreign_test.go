@@ -7,6 +7,8 @@ import (
 	"errors"
 	"os"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // foreignStore writes two sessions with events, then runs stmts on the
@@ -16,7 +18,7 @@ func foreignStore(t *testing.T, stmts ...string) string {
 	s := mustOpen(t)
 	for range 2 {
 		sess := mustCreateSession(t, s, "main", "")
-		mustAppend(t, s, sess.ID, UserMessage("hello"), AssistantText("hi"))
+		mustAppend(t, s, sess.ID, codec.UserMessage("hello"), codec.AssistantText("hi"))
 	}
 	path := s.Path()
 	s.Close()
@@ -76,7 +78,7 @@ func TestForeignTriggerBlocksWrites(t *testing.T) {
 	if _, err := s.CreateSession(ctx, "main", "x"); !errors.Is(err, ErrReadOnly) || !errors.As(err, &fe) {
 		t.Errorf("CreateSession = %v, want ErrReadOnly with a FormatError", err)
 	}
-	if _, err := s.AppendEvents(ctx, 1, []Event{UserMessage("more")}); !errors.Is(err, ErrReadOnly) {
+	if _, err := s.AppendEvents(ctx, 1, []codec.Event{codec.UserMessage("more")}); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("AppendEvents = %v, want ErrReadOnly", err)
 	}
 	s.Close()
@@ -91,7 +93,7 @@ func TestTriggerAddedWhileOpen(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
-	mustAppend(t, s, sess.ID, UserMessage("hello"))
+	mustAppend(t, s, sess.ID, codec.UserMessage("hello"))
 	execRaw(t, s.Path(), evilTrigger)
 	if _, err := s.CreateSession(ctx, "main", ""); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("CreateSession after the trigger = %v, want ErrReadOnly", err)

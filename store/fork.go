@@ -20,6 +20,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // ForkTable is the table that links forks to their parents.
@@ -140,7 +142,7 @@ func forkTx(ctx context.Context, tx *sql.Tx, parentID, at int64, name string) (i
 	}
 	var kind string
 	err = tx.QueryRowContext(ctx, "SELECT kind FROM events WHERE session_id = ? AND seq = ?", parentID, at).Scan(&kind)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && kind != string(KindUserMessage)) {
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && kind != string(codec.KindUserMessage)) {
 		return 0, fmt.Errorf("seq %d: %w", at, ErrNotPrompt)
 	}
 	if err != nil {
@@ -239,7 +241,7 @@ func forkName(ctx context.Context, tx *sql.Tx, worktree, parent string) (string,
 // ContextAt is BuildContext as it was for the session when the prompt at
 // seq at was sent: the latest compaction wholly before at and the events
 // after it up to at - 1. A fork made at at has this context.
-func (fk ForkService) ContextAt(ctx context.Context, sessionID, at int64) (*ContextPayload, error) {
+func (fk ForkService) ContextAt(ctx context.Context, sessionID, at int64) (*codec.ContextPayload, error) {
 	comps, err := fk.s.Compactions(ctx, sessionID)
 	if err != nil {
 		return nil, fmt.Errorf("build context of session %d at seq %d: %w", sessionID, at, err)
@@ -258,7 +260,7 @@ func (fk ForkService) ContextAt(ctx context.Context, sessionID, at int64) (*Cont
 		if latest == nil {
 			return nil, nil
 		}
-		return &ContextPayload{Summary: &latest.Summary, Events: []Event{}}, nil
+		return &codec.ContextPayload{Summary: &latest.Summary, Events: []codec.Event{}}, nil
 	}
 	stored, err := fk.s.LoadEventsRange(ctx, sessionID, from, at-1)
 	if err != nil {
@@ -267,7 +269,7 @@ func (fk ForkService) ContextAt(ctx context.Context, sessionID, at int64) (*Cont
 	if len(stored) == 0 && latest == nil {
 		return nil, nil
 	}
-	p := &ContextPayload{Events: make([]Event, len(stored))}
+	p := &codec.ContextPayload{Events: make([]codec.Event, len(stored))}
 	for i := range stored {
 		p.Events[i] = stored[i].Event
 	}

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // forkParent stores a session of three prompts, each with thinking and
@@ -18,8 +20,8 @@ func forkParent(t *testing.T, s *Store) Session {
 	sess := mustCreateSession(t, s, "main", "plan")
 	for i := range 3 {
 		evs := fullEvents()
-		evs[0] = UserMessage(fmt.Sprintf("prompt %d", i))
-		evs = append(evs[:1], append([]Event{Thinking(fmt.Sprintf("why %d", i))}, evs[1:]...)...)
+		evs[0] = codec.UserMessage(fmt.Sprintf("prompt %d", i))
+		evs = append(evs[:1], append([]codec.Event{Thinking(fmt.Sprintf("why %d", i))}, evs[1:]...)...)
 		if _, err := s.AppendEvents(ctx, sess.ID, evs); err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +74,7 @@ func TestFork(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(got, want) || BuildContextPrompt(got, "next") != BuildContextPrompt(want, "next") {
+		if !reflect.DeepEqual(got, want) || codec.BuildContextPrompt(got, "next") != codec.BuildContextPrompt(want, "next") {
 			t.Errorf("fork at %d: context %+v, parent's at that seq %+v", at, got, want)
 		}
 		comps, _ := s.Compactions(ctx, f.ID)
@@ -247,7 +249,7 @@ func TestForkUnderAZUREAL(t *testing.T) {
 	if err != nil || !rep.OK() || !hasFinding(rep, "forks_stale", SeverityWarning) {
 		t.Errorf("Check() = %+v, %v", rep.Findings, err)
 	}
-	if _, err := s.AppendEvents(ctx, c.ID, []Event{UserMessage("again")}); err != nil {
+	if _, err := s.AppendEvents(ctx, c.ID, []codec.Event{codec.UserMessage("again")}); err != nil {
 		t.Fatal(err)
 	}
 	d, err := s.Forks().Create(ctx, c.ID, 1, "")

@@ -23,6 +23,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // FullTextTable is the table of full tool output and Write content.
@@ -69,15 +71,15 @@ func (f FullTextService) Keeps() bool { return !f.s.dropFull.Load() }
 
 // fullTextOf returns what compaction removed from e (c is CompactEvent(e)):
 // the field and its full text, or ok false when nothing was shortened.
-func fullTextOf(e, c Event) (field, text string, ok bool) {
+func fullTextOf(e, c codec.Event) (field, text string, ok bool) {
 	switch e.Kind {
-	case KindToolResult:
+	case codec.KindToolResult:
 		// Compaction always trims trailing white space; only a cut that
 		// loses more is worth keeping.
-		if c.Content != trimEnd(e.Content) {
+		if c.Content != codec.TrimEnd(e.Content) {
 			return FullContent, e.Content, true
 		}
-	case KindToolCall:
+	case codec.KindToolCall:
 		if e.ToolName != "Write" && e.ToolName != "write" {
 			return "", "", false
 		}
@@ -189,11 +191,11 @@ func (f FullTextService) read(ctx context.Context, sessionID, lo, hi int64) (map
 		return nil, wrapFull(classify(err))
 	}
 	defer rows.Close()
-	cd := s.decoders.get()
+	cd := s.decoders.Get()
 	if cd == nil {
 		cd = s.codec
 	} else {
-		defer s.decoders.put(cd, true)
+		defer s.decoders.Put(cd, true)
 	}
 	for rows.Next() {
 		var f FullText
@@ -201,7 +203,7 @@ func (f FullTextService) read(ctx context.Context, sessionID, lo, hi int64) (map
 		if err := rows.Scan(&f.Seq, &f.Field, &data); err != nil {
 			return nil, wrapFull(err)
 		}
-		text, err := cd.payloadTo(nil, data)
+		text, err := cd.PayloadTo(nil, data)
 		if err != nil {
 			return nil, wrapFull(fmt.Errorf("seq %d: %w", f.Seq, err))
 		}
@@ -292,11 +294,11 @@ func (f FullTextService) Attach(ctx context.Context, evs []ScannedEvent) error {
 	for i, e := range evs {
 		at[e.ID] = i
 	}
-	cd := s.decoders.get()
+	cd := s.decoders.Get()
 	if cd == nil {
 		cd = s.codec
 	} else {
-		defer s.decoders.put(cd, true)
+		defer s.decoders.Put(cd, true)
 	}
 	const chunk = 512
 	for lo := 0; lo < len(evs); lo += chunk {
@@ -313,7 +315,7 @@ func (f FullTextService) Attach(ctx context.Context, evs []ScannedEvent) error {
 }
 
 // attachFull reads the full texts of the events whose ids are args.
-func attachFull(ctx context.Context, db *sql.DB, cd *codec, args []any, at map[int64]int, evs []ScannedEvent) error {
+func attachFull(ctx context.Context, db *sql.DB, cd *codec.Codec, args []any, at map[int64]int, evs []ScannedEvent) error {
 	rows, err := db.QueryContext(ctx, `SELECT e.id, f.data FROM events e
 		JOIN lazuli_full_text f ON f.session_id = e.session_id AND f.seq = e.seq
 		JOIN sessions s ON s.id = f.session_id AND s.created = f.session_created
@@ -333,7 +335,7 @@ func attachFull(ctx context.Context, db *sql.DB, cd *codec, args []any, at map[i
 		if !ok {
 			continue
 		}
-		if buf, err = cd.payloadTo(buf[:0], data); err != nil {
+		if buf, err = cd.PayloadTo(buf[:0], data); err != nil {
 			continue // too large or damaged: the event stays as stored
 		}
 		evs[i].Full = string(buf)

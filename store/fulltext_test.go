@@ -6,25 +6,27 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // fullEvents are a Bash result and a Write call that compaction shortens,
 // a short Read result it keeps as it is, and a Bash result it only trims
 // the final newline of (nothing worth keeping).
-func fullEvents() []Event {
+func fullEvents() []codec.Event {
 	var out []string
 	for i := range 12 {
 		out = append(out, "line "+itoaTest(i)+" handleSubmitFullOnly")
 	}
 	path := "/w/a.go"
 	write, _ := json.Marshal(map[string]string{"file_path": path, "content": "package a\n\nfunc writeOnlyWord() {}\n"})
-	return []Event{
-		UserMessage("run it"),
-		ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"make"}`)),
-		ToolResult("t1", "Bash", nil, strings.Join(out, "\n"), false),
-		ToolCall("t2", "Write", &path, write),
-		ToolResult("t3", "Read", &path, "short", false),
-		ToolResult("t4", "Bash", nil, "one\ntwo\n", false),
+	return []codec.Event{
+		codec.UserMessage("run it"),
+		codec.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"make"}`)),
+		codec.ToolResult("t1", "Bash", nil, strings.Join(out, "\n"), false),
+		codec.ToolCall("t2", "Write", &path, write),
+		codec.ToolResult("t3", "Read", &path, "short", false),
+		codec.ToolResult("t4", "Bash", nil, "one\ntwo\n", false),
 	}
 }
 

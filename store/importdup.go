@@ -5,12 +5,14 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // CreateSessionAt is CreateSessionWithEvents with the session's created
 // time set (in TimeFormat, UTC) rather than the time of the insert, as an
 // import dates a session when it ran. An empty created means now.
-func (s *Store) CreateSessionAt(ctx context.Context, worktree, name, created string, events []Event, usage ...Usage) (Session, int, error) {
+func (s *Store) CreateSessionAt(ctx context.Context, worktree, name, created string, events []codec.Event, usage ...Usage) (Session, int, error) {
 	b := s.encodeAsync(events)
 	defer b.finish()
 	if _, err := b.chunk(0); err != nil {
@@ -47,7 +49,7 @@ func (s *Store) CreateSessionAt(ctx context.Context, worktree, name, created str
 // the same transcript imported before. ok is false when there is none.
 // Only sessions with that name and time are read, so a store without such
 // a session costs one listing.
-func (s *Store) FindImported(ctx context.Context, worktree, name, created string, events []Event) (_ Session, ok bool, _ error) {
+func (s *Store) FindImported(ctx context.Context, worktree, name, created string, events []codec.Event) (_ Session, ok bool, _ error) {
 	if !s.Exists() {
 		return Session{}, false, nil
 	}
@@ -78,14 +80,14 @@ func (s *Store) FindImported(ctx context.Context, worktree, name, created string
 
 // importPayloads returns the JSON payloads of the rows that storing events
 // writes, by the rules of encodeEvent.
-func importPayloads(events []Event) ([][]byte, error) {
+func importPayloads(events []codec.Event) ([][]byte, error) {
 	out := make([][]byte, 0, len(events))
 	for _, e := range events {
 		c, keep := storedForm(e)
 		if !keep {
 			continue
 		}
-		js, _, err := encodeCompacted(c)
+		js, _, err := codec.EncodeCompacted(c)
 		if err != nil {
 			return nil, err
 		}
@@ -101,7 +103,7 @@ func (s *Store) holdsPayloads(ctx context.Context, sess Session, want [][]byte) 
 		return false, err
 	}
 	for i, e := range c.events {
-		js, err := s.codec.payload(e.data)
+		js, err := s.codec.Payload(e.data)
 		if err != nil {
 			return false, err
 		}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // KindSeqs returns the seqs of a session's events of one kind, in order,
 // without decoding them (a reader that only counts or cites them).
-func (s *Store) KindSeqs(ctx context.Context, sessionID int64, kind Kind) ([]int64, error) {
+func (s *Store) KindSeqs(ctx context.Context, sessionID int64, kind codec.Kind) ([]int64, error) {
 	db, _, err := s.reader(ctx)
 	if err != nil || db == nil {
 		return nil, err

@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 func TestKindSeqsAndExistingSeqs(t *testing.T) {
@@ -13,15 +15,15 @@ func TestKindSeqsAndExistingSeqs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs := []Event{UserMessage("a"), Unit(KindCompacted), AssistantText("b"), Unit(KindCompacted)}
+	evs := []codec.Event{codec.UserMessage("a"), codec.Unit(codec.KindCompacted), codec.AssistantText("b"), codec.Unit(codec.KindCompacted)}
 	if _, err := s.AppendEvents(ctx, sess.ID, evs); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.KindSeqs(ctx, sess.ID, KindCompacted)
+	got, err := s.KindSeqs(ctx, sess.ID, codec.KindCompacted)
 	if err != nil || !slices.Equal(got, []int64{2, 4}) {
 		t.Errorf("KindSeqs(Compacted) = %v, %v; want [2 4]", got, err)
 	}
-	if got, err := s.KindSeqs(ctx, sess.ID+1, KindCompacted); err != nil || len(got) != 0 {
+	if got, err := s.KindSeqs(ctx, sess.ID+1, codec.KindCompacted); err != nil || len(got) != 0 {
 		t.Errorf("KindSeqs of a missing session = %v, %v; want none", got, err)
 	}
 	got2, err := s.ExistingSeqs(ctx, sess.ID, []int64{1, 4, 5, 0})

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store/listcache"
 )
 
@@ -127,7 +128,7 @@ func TestListCacheFollowsChanges(t *testing.T) {
 		{"Nothing", func(*testing.T, *Store) {}, false},
 		{"Append", func(t *testing.T, o *Store) {
 			mustAppend(t, o, 1, newBenchGen(5).events(30)...)
-			mustAppend(t, o, 4, UserMessage("more"), AssistantText("reply"))
+			mustAppend(t, o, 4, codec.UserMessage("more"), codec.AssistantText("reply"))
 		}, false},
 		{"NewSession", func(t *testing.T, o *Store) {
 			sess := mustCreateSession(t, o, "main", "new")
@@ -228,8 +229,8 @@ func TestListCacheSameStamp(t *testing.T) {
 	a.Close()
 	b := filepath.Join(dir, "b.azs")
 	copyFile(t, a.Path(), b)
-	mustAppend(t, mustOpenPath(t, a.Path()), 1, UserMessage("in a"))
-	mustAppend(t, mustOpenPath(t, b), 2, AssistantText("in b, longer"))
+	mustAppend(t, mustOpenPath(t, a.Path()), 1, codec.UserMessage("in a"))
+	mustAppend(t, mustOpenPath(t, b), 2, codec.AssistantText("in b, longer"))
 	path := filepath.Join(dir, "sessions.azs")
 	copyFile(t, a.Path(), path)
 	listWith(t, path, Open)

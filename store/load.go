@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // Bounds for LoadEventsRange.
@@ -266,33 +268,18 @@ func detachPart(events []StoredEvent) {
 	}
 }
 
-// internKind returns the kind column as a Kind, without allocating for the
-// known variant names.
-func internKind(b []byte) Kind {
-	for _, k := range allKinds {
-		if string(k) == string(b) {
-			return k
-		}
-	}
-	return Kind(b)
-}
-
-var allKinds = []Kind{KindToolResult, KindToolCall, KindAssistantText, KindUserMessage, KindComplete,
-	KindInit, KindHook, KindCommand, KindPlan, KindCompacting, KindCompacted, KindModelSwitch,
-	KindMayBeCompacting, KindFiltered}
-
 // decodePayload decodes a stored data value like AZUREAL's load path: a
 // payload that is not UTF-8 is dropped (serde would see an empty string).
 // Unlike AZUREAL, a plain-JSON payload (v1 TEXT rows) is accepted.
-func (r *eventRows) decodePayload(data []byte) (Event, bool) {
-	js, err := r.codec.payload(data)
+func (r *eventRows) decodePayload(data []byte) (codec.Event, bool) {
+	js, err := r.codec.Payload(data)
 	if err != nil || !utf8.Valid(js) {
-		return Event{}, false
+		return codec.Event{}, false
 	}
-	if ev, ok := decodeEventFast(js); ok {
+	if ev, ok := codec.DecodeEventFast(js); ok {
 		return ev, true
 	}
-	ev, err := DecodeEventJSON(js)
+	ev, err := codec.DecodeEventJSON(js)
 	return ev, err == nil
 }
 
@@ -333,7 +320,7 @@ func (s *Store) TailStart(ctx context.Context, sessionID, beforeSeq int64, n int
 // LastOfKind returns the session's decodable event of kind with the
 // highest seq, as LoadEvents would show it, without loading the others;
 // ok is false when there is none.
-func (s *Store) LastOfKind(ctx context.Context, sessionID int64, kind Kind) (_ StoredEvent, ok bool, _ error) {
+func (s *Store) LastOfKind(ctx context.Context, sessionID int64, kind codec.Kind) (_ StoredEvent, ok bool, _ error) {
 	db, _, err := s.reader(ctx)
 	if err != nil || db == nil {
 		return StoredEvent{}, false, err

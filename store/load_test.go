@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // referenceLoad loads a session the plain way, one row at a time: the rows
@@ -45,14 +47,14 @@ func referenceLoad(t *testing.T, s *Store, session, fromSeq, toSeq int64) LoadRe
 		if err := rows.Scan(&e.ID, &e.Seq, &kind, &e.CharLen, &data); err != nil {
 			t.Fatal(err)
 		}
-		e.Kind = Kind(kind)
-		js, err := s.codec.payload(data)
+		e.Kind = codec.Kind(kind)
+		js, err := s.codec.Payload(data)
 		if err == nil && utf8.Valid(js) {
-			e.Event, err = DecodeEventJSON(js)
+			e.Event, err = codec.DecodeEventJSON(js)
 		}
 		if err != nil || !utf8.Valid(js) {
 			r.Skipped++
-			r.Unreadable = append(r.Unreadable, Unreadable{Session: session, Seq: e.Seq, TooLarge: errors.Is(err, ErrEventTooLarge)})
+			r.Unreadable = append(r.Unreadable, Unreadable{Session: session, Seq: e.Seq, TooLarge: errors.Is(err, codec.ErrEventTooLarge)})
 			continue
 		}
 		events = append(events, e)
@@ -72,7 +74,7 @@ func filterRef(in []StoredEvent) []StoredEvent {
 	inside := false
 	for _, x := range in {
 		e := &x.Event
-		if e.Kind != KindUserMessage {
+		if e.Kind != codec.KindUserMessage {
 			if !inside {
 				out = append(out, pending...)
 			}
@@ -81,19 +83,19 @@ func filterRef(in []StoredEvent) []StoredEvent {
 			continue
 		}
 		switch {
-		case IsHiddenCodexContext(e.Content):
+		case codec.IsHiddenCodexContext(e.Content):
 		case inside:
-			if strings.Contains(e.Content, ContextCloseTag) {
+			if strings.Contains(e.Content, codec.ContextCloseTag) {
 				inside = false
-				if s, ok := SanitizeUserMessage(e.Content); ok && !isBlank(s) {
+				if s, ok := codec.SanitizeUserMessage(e.Content); ok && !codec.IsBlank(s) {
 					e.Content = s
 					out = append(out, x)
 				}
 			}
-		case hasContextTag(e.Content):
+		case codec.HasContextTag(e.Content):
 			pending = pending[:0]
-			if strings.Contains(e.Content, ContextCloseTag) {
-				if s, ok := SanitizeUserMessage(e.Content); ok && !isBlank(s) {
+			if strings.Contains(e.Content, codec.ContextCloseTag) {
+				if s, ok := codec.SanitizeUserMessage(e.Content); ok && !codec.IsBlank(s) {
 					e.Content = s
 					out = append(out, x)
 				}
@@ -122,7 +124,7 @@ func insertRow(t *testing.T, db *sql.DB, session, seq int64, kind string, data a
 // zstdJSON compresses a JSON payload as AZUREAL stores it.
 func zstdJSON(t *testing.T, s *Store, js string) []byte {
 	t.Helper()
-	return s.codec.compress([]byte(js))
+	return s.codec.Compress([]byte(js))
 }
 
 // TestLoadAgreesWithReference loads sessions whose rows take each way
@@ -138,8 +140,8 @@ func TestLoadAgreesWithReference(t *testing.T) {
 	// 1: dense, as AZUREAL writes, with every variant and injected context.
 	mustAppend(t, s, 1, everyVariant()...)
 	mustAppend(t, s, 1, gen.events(1500)...)
-	mustAppend(t, s, 1, UserMessage("part one"), UserMessage("part two "+ContextCloseTag+" visible"),
-		UserMessage(ContextOpenTag+"\nhidden\n"+ContextCloseTag+"\n\nshown"), AssistantText("ok"))
+	mustAppend(t, s, 1, codec.UserMessage("part one"), codec.UserMessage("part two "+codec.ContextCloseTag+" visible"),
+		codec.UserMessage(codec.ContextOpenTag+"\nhidden\n"+codec.ContextCloseTag+"\n\nshown"), codec.AssistantText("ok"))
 	// 2 and 3 alternate (their id ranges are twice their counts: still
 	// read by id); 4, 5 and 6 take turns (three times: read through the
 	// index).
@@ -273,7 +275,7 @@ func TestPlainEnd(t *testing.T) {
 			}
 		}
 		for i := 0; i <= len(b); i++ {
-			if got, want := PlainEnd(b, i), naive(b, i); got != want {
+			if got, want := codec.PlainEnd(b, i), naive(b, i); got != want {
 				t.Fatalf("PlainEnd(%q, %d) = %d, want %d", b, i, got, want)
 			}
 		}
@@ -285,13 +287,13 @@ func TestTailStartAndLastOfKind(t *testing.T) {
 	ctx := context.Background()
 	sess := mustCreateSession(t, s, "main", "")
 	other := mustCreateSession(t, s, "main", "")
-	evs := []Event{Init("/w", "claude-opus-4-1"), ModelSwitch("sonnet")}
+	evs := []codec.Event{codec.Init("/w", "claude-opus-4-1"), codec.ModelSwitch("sonnet")}
 	for i := range 6 {
-		evs = append(evs, UserMessage(fmt.Sprintf("p%d", i)))
+		evs = append(evs, codec.UserMessage(fmt.Sprintf("p%d", i)))
 	}
-	evs = append(evs, ModelSwitch("haiku"), AssistantText("done")) // seqs 1..10
+	evs = append(evs, codec.ModelSwitch("haiku"), codec.AssistantText("done")) // seqs 1..10
 	mustAppend(t, s, sess.ID, evs...)
-	mustAppend(t, s, other.ID, ModelSwitch("opus"), UserMessage("x"))
+	mustAppend(t, s, other.ID, codec.ModelSwitch("opus"), codec.UserMessage("x"))
 
 	for _, tc := range []struct {
 		before     int64
@@ -312,15 +314,15 @@ func TestTailStartAndLastOfKind(t *testing.T) {
 		}
 	}
 
-	e, ok, err := s.LastOfKind(ctx, sess.ID, KindModelSwitch)
+	e, ok, err := s.LastOfKind(ctx, sess.ID, codec.KindModelSwitch)
 	if err != nil || !ok || e.Seq != 9 || e.Event.Model != "haiku" {
 		t.Errorf("last ModelSwitch = seq %d %q, %v, %v; want seq 9 haiku", e.Seq, e.Event.Model, ok, err)
 	}
-	e, ok, err = s.LastOfKind(ctx, sess.ID, KindInit)
+	e, ok, err = s.LastOfKind(ctx, sess.ID, codec.KindInit)
 	if err != nil || !ok || e.Seq != 1 || e.Event.Model != "claude-opus-4-1" || e.Event.CWD != "/w" {
 		t.Errorf("last Init = %+v, %v, %v", e, ok, err)
 	}
-	if _, ok, err := s.LastOfKind(ctx, sess.ID, KindPlan); ok || err != nil {
+	if _, ok, err := s.LastOfKind(ctx, sess.ID, codec.KindPlan); ok || err != nil {
 		t.Errorf("last Plan of a session without one: ok %v, %v", ok, err)
 	}
 }
@@ -349,7 +351,7 @@ func TestEventCacheByteBudget(t *testing.T) {
 	// A load measures what it keeps: the structs and the decoded payloads.
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
-	mustAppend(t, s, sess.ID, AssistantText(strings.Repeat("word ", 20000)), UserMessage("short"))
+	mustAppend(t, s, sess.ID, codec.AssistantText(strings.Repeat("word ", 20000)), codec.UserMessage("short"))
 	if _, err := s.LoadEvents(context.Background(), sess.ID); err != nil {
 		t.Fatal(err)
 	}

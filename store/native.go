@@ -18,6 +18,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // NativeTable is the table that records imported native transcripts.
@@ -116,9 +118,9 @@ type NativeBatch struct {
 	Bytes    int64
 	Lines    int64
 	Checksum string
-	Stat     FileStat // the file's, taken before it was read
-	Events   []Event  // stored by AppendEvents' rules
-	Usage    []Usage  // token usage of Events, kept in UsageTable
+	Stat     FileStat      // the file's, taken before it was read
+	Events   []codec.Event // stored by AppendEvents' rules
+	Usage    []Usage       // token usage of Events, kept in UsageTable
 	// Prev is the record this batch continues, as Imports returned
 	// it: Events are appended to its session. Nil means a new session
 	// with Worktree, Name and Created (in TimeFormat).
@@ -221,7 +223,7 @@ func (n NativeService) Import(ctx context.Context, batches []NativeBatch) ([]Nat
 	if len(batches) == 0 {
 		return nil, nil
 	}
-	encoded, err := s.encodeBatches(len(batches), func(i int) []Event { return batches[i].Events })
+	encoded, err := s.encodeBatches(len(batches), func(i int) []codec.Event { return batches[i].Events })
 	defer finishBatches(encoded)
 	if err != nil {
 		return nil, fmt.Errorf("import native session %s: %w", batches[len(encoded)-1].Key, err)

@@ -10,10 +10,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // nativeBatch is a batch for a new session of native transcript id.
-func nativeBatch(id string, events ...Event) NativeBatch {
+func nativeBatch(id string, events ...codec.Event) NativeBatch {
 	return NativeBatch{
 		Key: NativeKey{Agent: "claude", ID: id}, Path: "/h/.claude/projects/p/" + id + ".jsonl",
 		Bytes: 100, Lines: 2, Checksum: "v1:a", Events: events,
@@ -44,7 +46,7 @@ func mustNativeImports(tb testing.TB, s *Store) map[NativeKey]NativeImport {
 func TestImportNativeNewAndAppend(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
-	res := mustImportNative(t, s, nativeBatch("a", UserMessage("fix the build"), AssistantText("done")))
+	res := mustImportNative(t, s, nativeBatch("a", codec.UserMessage("fix the build"), codec.AssistantText("done")))
 	if len(res) != 1 || !res[0].Created || res[0].Events != 2 || res[0].SessionID != 1 {
 		t.Fatalf("Native().Import() = %+v", res)
 	}
@@ -62,7 +64,7 @@ func TestImportNativeNewAndAppend(t *testing.T) {
 		t.Fatalf("record = %+v (%v)", rec, ok)
 	}
 
-	next := nativeBatch("a", UserMessage("and the tests"))
+	next := nativeBatch("a", codec.UserMessage("and the tests"))
 	next.Prev, next.Bytes, next.Checksum = &rec, 150, "v1:b"
 	res = mustImportNative(t, s, next)
 	if res[0].Created || res[0].SessionID != 1 || res[0].Events != 1 {
@@ -81,7 +83,7 @@ func TestImportNativeNewAndAppend(t *testing.T) {
 		if _, err := s.Native().Import(ctx, []NativeBatch{stale}); !errors.Is(err, ErrNativeConflict) {
 			t.Errorf("a stale Prev: error = %v, want ErrNativeConflict", err)
 		}
-		if _, err := s.Native().Import(ctx, []NativeBatch{nativeBatch("a", UserMessage("x"))}); !errors.Is(err, ErrNativeConflict) {
+		if _, err := s.Native().Import(ctx, []NativeBatch{nativeBatch("a", codec.UserMessage("x"))}); !errors.Is(err, ErrNativeConflict) {
 			t.Errorf("a new session for a recorded key: error = %v, want ErrNativeConflict", err)
 		}
 		if n := len(mustLoad(t, s, 1)); n != 3 {
@@ -90,7 +92,7 @@ func TestImportNativeNewAndAppend(t *testing.T) {
 	})
 	t.Run("Reimport", func(t *testing.T) {
 		cur := mustNativeImports(t, s)[NativeKey{"claude", "a"}]
-		b := nativeBatch("a", UserMessage("rewritten"))
+		b := nativeBatch("a", codec.UserMessage("rewritten"))
 		b.Prev, b.Reimport = &cur, true
 		res := mustImportNative(t, s, b)
 		if !res[0].Created || res[0].SessionID != 2 {
@@ -111,8 +113,8 @@ func TestImportNativeNewAndAppend(t *testing.T) {
 func TestImportNativeIsAtomic(t *testing.T) {
 	s := mustOpen(t)
 	mustCreateSession(t, s, "main", "")
-	good := nativeBatch("a", UserMessage("one"), AssistantText("two"))
-	sub := nativeBatch("a/agent-1", UserMessage("sub"), Event{Kind: "Bogus"})
+	good := nativeBatch("a", codec.UserMessage("one"), codec.AssistantText("two"))
+	sub := nativeBatch("a/agent-1", codec.UserMessage("sub"), codec.Event{Kind: "Bogus"})
 	sub.ParentID = "a"
 	if _, err := s.Native().Import(context.Background(), []NativeBatch{good, sub}); err == nil {
 		t.Fatal("a bad event did not fail the import")
@@ -150,7 +152,7 @@ func TestNativeTableSchema(t *testing.T) {
 	if after, _ := os.ReadFile(s.Path()); !bytes.Equal(data, after) {
 		t.Error("Native().Imports changed the file")
 	}
-	mustImportNative(t, s, nativeBatch("a", UserMessage("x")))
+	mustImportNative(t, s, nativeBatch("a", codec.UserMessage("x")))
 	after := rawQueryString(t, s.Path(), q)
 	added := strings.Split(after, ",")
 	added = slices.DeleteFunc(added, func(o string) bool { return slices.Contains(strings.Split(before, ","), o) })
@@ -188,7 +190,7 @@ func hasFinding(r Report, code string, sev Severity) bool {
 func TestNativeRecordOfReusedID(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
-	mustImportNative(t, s, nativeBatch("a", UserMessage("x")))
+	mustImportNative(t, s, nativeBatch("a", codec.UserMessage("x")))
 	s.Close()
 	rawExec(t, s.Path(), "PRAGMA foreign_keys = OFF", "DELETE FROM events", "DELETE FROM sessions")
 	s = mustOpenPath(t, s.Path())
@@ -202,7 +204,7 @@ func TestNativeRecordOfReusedID(t *testing.T) {
 	if err != nil || !rep.OK() || !hasFinding(rep, "native_imports_stale", SeverityWarning) {
 		t.Errorf("Check() = %+v, %v; want OK with a warning", rep.Findings, err)
 	}
-	res := mustImportNative(t, s, nativeBatch("a", UserMessage("again")))
+	res := mustImportNative(t, s, nativeBatch("a", codec.UserMessage("again")))
 	if !res[0].Created || res[0].SessionID != 2 {
 		t.Errorf("import over a stale record = %+v, want a new S2", res)
 	}
@@ -216,7 +218,7 @@ func TestNativeRecordOfReusedID(t *testing.T) {
 func TestNativeRecordStaysHome(t *testing.T) {
 	ctx := context.Background()
 	src := mustOpen(t)
-	mustImportNative(t, src, nativeBatch("a", UserMessage("x")))
+	mustImportNative(t, src, nativeBatch("a", codec.UserMessage("x")))
 	dst := mustOpen(t)
 	if _, err := dst.Merge(ctx, src); err != nil {
 		t.Fatal(err)
@@ -234,7 +236,7 @@ func TestNativeRecordStaysHome(t *testing.T) {
 
 func TestNativeImportsReadOnly(t *testing.T) {
 	s := mustOpen(t)
-	mustImportNative(t, s, nativeBatch("a", UserMessage("x")))
+	mustImportNative(t, s, nativeBatch("a", codec.UserMessage("x")))
 	s.Close()
 	data, _ := os.ReadFile(s.Path())
 	ro, err := OpenReadOnly(context.Background(), s.Path())
@@ -245,7 +247,7 @@ func TestNativeImportsReadOnly(t *testing.T) {
 	if recs := mustNativeImports(t, ro); len(recs) != 1 {
 		t.Errorf("read-only Native().Imports = %v", recs)
 	}
-	if _, err := ro.Native().Import(context.Background(), []NativeBatch{nativeBatch("b", UserMessage("y"))}); !errors.Is(err, ErrReadOnly) {
+	if _, err := ro.Native().Import(context.Background(), []NativeBatch{nativeBatch("b", codec.UserMessage("y"))}); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("Native().Import on a read-only store: %v, want ErrReadOnly", err)
 	}
 	if after, _ := os.ReadFile(s.Path()); !bytes.Equal(data, after) {
@@ -264,7 +266,7 @@ func TestNativeImportsReadOnly(t *testing.T) {
 func TestNativeTableUnderAZUREAL(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
-	mustImportNative(t, s, nativeBatch("a", UserMessage("one")), nativeBatch("b", UserMessage("two")))
+	mustImportNative(t, s, nativeBatch("a", codec.UserMessage("one")), nativeBatch("b", codec.UserMessage("two")))
 	path := s.Path()
 	s.Close()
 	db, conn := openAsAZUREAL(t, path)
@@ -299,7 +301,7 @@ func TestNativeTableUnderAZUREAL(t *testing.T) {
 func TestNativeImportStat(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
-	b := nativeBatch("a", UserMessage("x"))
+	b := nativeBatch("a", codec.UserMessage("x"))
 	b.Stat = FileStat{Size: 120, ModTime: 1_700_000_000_123_456_789, Inode: 1<<63 + 5}
 	mustImportNative(t, s, b)
 	rec := mustNativeImports(t, s)[b.Key]
@@ -318,7 +320,7 @@ func TestNativeImportStat(t *testing.T) {
 	if rec.Stat.Size != -1 || rec.Bytes != 100 {
 		t.Errorf("an old record reads as %+v, want an unknown stat", rec)
 	}
-	c := nativeBatch("c", UserMessage("y"))
+	c := nativeBatch("c", codec.UserMessage("y"))
 	c.Stat = FileStat{Size: 7, ModTime: 8, Inode: 9}
 	mustImportNative(t, s2, c)
 	recs := mustNativeImports(t, s2)
@@ -366,12 +368,12 @@ func TestImportNativeRows(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
 	other := mustCreateSession(t, s, "main", "other")
-	if _, err := s.AppendEvents(ctx, other.ID, []Event{UserMessage("before"), AssistantText("ok")}); err != nil {
+	if _, err := s.AppendEvents(ctx, other.ID, []codec.Event{codec.UserMessage("before"), codec.AssistantText("ok")}); err != nil {
 		t.Fatal(err)
 	}
-	var many []Event
+	var many []codec.Event
 	for i := range 70 { // more than one multi-row INSERT, and its one-row tail
-		many = append(many, AssistantText("reply "+itoaTest(i)))
+		many = append(many, codec.AssistantText("reply "+itoaTest(i)))
 	}
 	a := nativeBatch("a", append(fullEvents(), Thinking("not an event row"))...)
 	res := mustImportNative(t, s, a, nativeBatch("b", many...))
@@ -398,8 +400,8 @@ func TestImportNativeRows(t *testing.T) {
 	}
 	for i := range want {
 		g, w := got[i], want[i]
-		gj, err1 := EncodeEventJSON(g.Event)
-		wj, err2 := EncodeEventJSON(w.Event)
+		gj, err1 := codec.EncodeEventJSON(g.Event)
+		wj, err2 := codec.EncodeEventJSON(w.Event)
 		if g.ID != w.ID || g.SessionID != w.SessionID || g.Seq != w.Seq || g.Kind != w.Kind || g.CharLen != w.CharLen ||
 			g.Full != w.Full || err1 != nil || err2 != nil || !bytes.Equal(gj, wj) {
 			t.Fatalf("row %d returned %+v\nstored %+v", i, g, w)

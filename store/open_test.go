@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 func TestOpenMissingFile(t *testing.T) {
@@ -36,7 +38,7 @@ func TestOpenMissingFile(t *testing.T) {
 		t.Errorf("Dump() = %+v, %v, want empty", d, err)
 	}
 	writes := map[string]func() error{
-		"AppendEvents":      func() error { _, err := s.AppendEvents(ctx, 1, []Event{UserMessage("x")}); return err },
+		"AppendEvents":      func() error { _, err := s.AppendEvents(ctx, 1, []codec.Event{codec.UserMessage("x")}); return err },
 		"RenameSession":     func() error { return s.RenameSession(ctx, 1, "x") },
 		"DeleteSession":     func() error { return s.DeleteSession(ctx, 1) },
 		"SetLastClaudeUUID": func() error { return s.SetLastClaudeUUID(ctx, 1, "u") },
@@ -194,7 +196,7 @@ func newStoreFile(t *testing.T) string {
 	t.Helper()
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
-	mustAppend(t, s, sess.ID, UserMessage("hello"))
+	mustAppend(t, s, sess.ID, codec.UserMessage("hello"))
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +278,7 @@ func TestNewerSchemaIsReadOnly(t *testing.T) {
 	if !errors.Is(err, ErrReadOnly) || !errors.As(err, &fe) || !strings.Contains(err.Error(), "newer") {
 		t.Fatalf("CreateSession() error = %v, want ErrReadOnly and a *FormatError about the newer schema", err)
 	}
-	if _, err := s.AppendEvents(ctx, 1, []Event{UserMessage("x")}); !errors.Is(err, ErrReadOnly) {
+	if _, err := s.AppendEvents(ctx, 1, []codec.Event{codec.UserMessage("x")}); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("AppendEvents() error = %v, want ErrReadOnly", err)
 	}
 	if after := readFileState(t, path); !bytes.Equal(before.data, after.data) {
@@ -369,7 +371,7 @@ func TestLockedStoreIsBusy(t *testing.T) {
 	ops := map[string]func() error{
 		"ListSessions": func() error { _, err := s.ListSessions(ctx, ""); return err },
 		"LoadEvents":   func() error { _, err := s.LoadEvents(ctx, 1); return err },
-		"AppendEvents": func() error { _, err := s.AppendEvents(ctx, 1, []Event{UserMessage("x")}); return err },
+		"AppendEvents": func() error { _, err := s.AppendEvents(ctx, 1, []codec.Event{codec.UserMessage("x")}); return err },
 	}
 	for name, op := range ops {
 		start := time.Now()
@@ -399,7 +401,7 @@ func TestOpenReadOnly(t *testing.T) {
 	}
 	writes := map[string]func() error{
 		"CreateSession":   func() error { _, err := s.CreateSession(ctx, "main", ""); return err },
-		"AppendEvents":    func() error { _, err := s.AppendEvents(ctx, 1, []Event{UserMessage("x")}); return err },
+		"AppendEvents":    func() error { _, err := s.AppendEvents(ctx, 1, []codec.Event{codec.UserMessage("x")}); return err },
 		"RenameSession":   func() error { return s.RenameSession(ctx, 1, "x") },
 		"DeleteSession":   func() error { return s.DeleteSession(ctx, 1) },
 		"StoreCompaction": func() error { _, err := s.StoreCompaction(ctx, 1, 1, "x"); return err },

@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store/listcache"
 )
 
@@ -80,9 +81,9 @@ func CheckRaw(r RawSession) error {
 			return refuse("has a negative char_len")
 		}
 		prev = e.Seq
-		js, err := cd.payload(e.Data)
-		if errors.Is(err, ErrEventTooLarge) {
-			return refuse("decodes to more than %s", mib(MaxEventSize))
+		js, err := cd.Payload(e.Data)
+		if errors.Is(err, codec.ErrEventTooLarge) {
+			return refuse("decodes to more than %s", mib(codec.MaxEventSize))
 		}
 		if err != nil || !utf8.Valid(js) {
 			return refuse("cannot be decompressed")
@@ -90,14 +91,14 @@ func CheckRaw(r RawSession) error {
 		if decoded += int64(len(js)); decoded > MaxLoadBytes {
 			return refuse("brings the session past %s of decoded events, more than one load reads", mib(MaxLoadBytes))
 		}
-		ev, err := DecodeEventJSON(js)
+		ev, err := codec.DecodeEventJSON(js)
 		if err != nil {
 			return refuse("is not a valid event")
 		}
 		if ev.Kind != e.Kind {
 			return refuse("is a %s stored as kind %s", ev.Kind, e.Kind)
 		}
-		if n := CharLen(ev); n != e.CharLen {
+		if n := codec.CharLen(ev); n != e.CharLen {
 			return refuse("has char_len %d, but its event's size is %d", e.CharLen, n)
 		}
 		var over bool
@@ -109,7 +110,7 @@ func CheckRaw(r RawSession) error {
 		switch {
 		case c.AfterSeq < 0:
 			return &RefusedError{Reason: fmt.Sprintf("a compaction covers up to seq %d", c.AfterSeq)}
-		case !utf8.ValidString(c.Summary) || len(c.Summary) > MaxEventSize:
+		case !utf8.ValidString(c.Summary) || len(c.Summary) > codec.MaxEventSize:
 			return &RefusedError{Reason: "a compaction's summary is not valid UTF-8 text within the size of an event"}
 		case c.Created == "":
 			return &RefusedError{Reason: "a compaction's created time is empty"}

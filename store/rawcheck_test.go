@@ -6,10 +6,12 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // rawOf is a sound RawSession of events, encoded as a push sends them.
-func rawOf(t *testing.T, s *Store, events ...Event) RawSession {
+func rawOf(t *testing.T, s *Store, events ...codec.Event) RawSession {
 	t.Helper()
 	r := RawSession{Session: Session{Name: "n", Worktree: "feature/x", Created: "2026-05-02 09:00:00"}}
 	for i, e := range events {
@@ -17,7 +19,7 @@ func rawOf(t *testing.T, s *Store, events ...Event) RawSession {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.Events = append(r.Events, RawEvent{Seq: int64(i + 1), Kind: e.Kind, CharLen: CharLen(e), Data: data})
+		r.Events = append(r.Events, RawEvent{Seq: int64(i + 1), Kind: e.Kind, CharLen: codec.CharLen(e), Data: data})
 	}
 	r.Compactions = []Compaction{{AfterSeq: 1, Summary: "sum", Created: "2026-05-02 09:10:00"}}
 	return r
@@ -29,10 +31,10 @@ func rawOf(t *testing.T, s *Store, events ...Event) RawSession {
 func TestCheckRaw(t *testing.T) {
 	s := mustOpen(t)
 	ctx := context.Background()
-	if _, _, err := s.CreateSessionWithEvents(ctx, "main", "mine", []Event{UserMessage("local")}); err != nil {
+	if _, _, err := s.CreateSessionWithEvents(ctx, "main", "mine", []codec.Event{codec.UserMessage("local")}); err != nil {
 		t.Fatal(err)
 	}
-	big := UserMessage(strings.Repeat("a", MaxEventSize-(1<<20)))
+	big := codec.UserMessage(strings.Repeat("a", codec.MaxEventSize-(1<<20)))
 	bigData, err := s.EncodePayload(big)
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +56,7 @@ func TestCheckRaw(t *testing.T) {
 		{"seq duplicate", func(r *RawSession) { r.Events[1].Seq = 1 }, "event 1 comes after seq 1"},
 		{"seq going back", func(r *RawSession) { r.Events[2].Seq = 1 }, "event 1 comes after seq 2"},
 		{"unknown kind", func(r *RawSession) { r.Events[1].Kind = "Evil" }, `event 2 has an unknown kind "Evil"`},
-		{"kind mismatch", func(r *RawSession) { r.Events[0].Kind = KindAssistantText }, "event 1 is a UserMessage stored as kind AssistantText"},
+		{"kind mismatch", func(r *RawSession) { r.Events[0].Kind = codec.KindAssistantText }, "event 1 is a UserMessage stored as kind AssistantText"},
 		{"char_len wrong", func(r *RawSession) { r.Events[0].CharLen++ }, "event 1 has char_len 6, but its event's size is 5"},
 		{"char_len negative", func(r *RawSession) { r.Events[0].CharLen = -1 }, "event 1 has a negative char_len"},
 		{"not zstd nor JSON", func(r *RawSession) { r.Events[1].Data = []byte{0xff, 0xfe} }, "event 2 cannot be decompressed"},
@@ -63,7 +65,7 @@ func TestCheckRaw(t *testing.T) {
 		{"past the load limit", func(r *RawSession) {
 			r.Events = nil
 			for i := range 3 {
-				r.Events = append(r.Events, RawEvent{Seq: int64(i + 1), Kind: big.Kind, CharLen: CharLen(big), Data: bigData})
+				r.Events = append(r.Events, RawEvent{Seq: int64(i + 1), Kind: big.Kind, CharLen: codec.CharLen(big), Data: bigData})
 			}
 		}, "event 3 brings the session past 128.0 MiB"},
 		{"worktree ..", func(r *RawSession) { r.Session.Worktree = "../../etc" }, `its worktree "../../etc" is a path`},
@@ -83,7 +85,7 @@ func TestCheckRaw(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := rawOf(t, s, UserMessage("hello"), AssistantText("hi there"), UserMessage("bye"))
+			r := rawOf(t, s, codec.UserMessage("hello"), codec.AssistantText("hi there"), codec.UserMessage("bye"))
 			tc.mutate(&r)
 			err := CheckRaw(r)
 			if tc.want == "" {

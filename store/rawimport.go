@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // RawSession is a session read from elsewhere (a team database) with its
@@ -17,7 +19,7 @@ type RawSession struct {
 // RawEvent is one events row: its payload is stored byte for byte.
 type RawEvent struct {
 	Seq     int64
-	Kind    Kind
+	Kind    codec.Kind
 	CharLen int64
 	Data    []byte // a zstd frame, or the plain JSON of a v1 file (compressed on insert)
 }
@@ -42,7 +44,7 @@ func (s *Store) ImportRaw(ctx context.Context, r RawSession) (id int64, dup bool
 			return 0, false, fmt.Errorf("import: event %d: %w", e.Seq, err)
 		}
 		c.events = append(c.events, rawEvent{seq: e.Seq, charLen: e.CharLen, kind: string(e.Kind), data: data})
-		if e.Kind == KindUserMessage || e.Kind == KindAssistantText {
+		if e.Kind == codec.KindUserMessage || e.Kind == codec.KindAssistantText {
 			msgs++
 		}
 	}
@@ -83,8 +85,8 @@ func (s *Store) ImportRaw(ctx context.Context, r RawSession) (id int64, dup bool
 // EncodePayload returns e's serde JSON compressed as the data column holds
 // it, without ingestion-time compaction: for an event read from a store and
 // then changed (a redacted copy), to be stored or sent elsewhere.
-func (s *Store) EncodePayload(e Event) ([]byte, error) {
-	js, err := EncodeEventJSON(e)
+func (s *Store) EncodePayload(e codec.Event) ([]byte, error) {
+	js, err := codec.EncodeEventJSON(e)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +95,7 @@ func (s *Store) EncodePayload(e Event) ([]byte, error) {
 		return nil, err
 	}
 	defer s.encoders.put(cd)
-	return cd.compress(js), nil
+	return cd.Compress(js), nil
 }
 
 // payloadCodecs decode payloads read from outside a Store.
@@ -101,11 +103,11 @@ var payloadCodecs encoderPool
 
 // DecodePayload decodes a stored data value read from elsewhere (a team
 // database): a zstd frame, or a v1 file's plain JSON.
-func DecodePayload(data []byte) (Event, error) {
+func DecodePayload(data []byte) (codec.Event, error) {
 	cd, err := payloadCodecs.get()
 	if err != nil {
-		return Event{}, err
+		return codec.Event{}, err
 	}
 	defer payloadCodecs.put(cd)
-	return cd.decode(data)
+	return cd.Decode(data)
 }

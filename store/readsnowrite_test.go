@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/interrupted"
 )
 
@@ -18,7 +19,7 @@ func walCopy(t *testing.T) string {
 	t.Helper()
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
-	mustAppend(t, s, sess.ID, UserMessage("kept"))
+	mustAppend(t, s, sess.ID, codec.UserMessage("kept"))
 	s.Close()
 	if err := interrupted.WAL(s.Path()); err != nil {
 		t.Fatal(err)
@@ -49,7 +50,7 @@ func readAll(t *testing.T, s *Store) []Session {
 			"Compactions":          func() error { _, err := s.Compactions(ctx, id); return err },
 			"CharsSinceCompaction": func() error { _, err := s.CharsSinceCompaction(ctx, id); return err },
 			"TailStart":            func() error { _, _, err := s.TailStart(ctx, id, 0, 10); return err },
-			"LastOfKind":           func() error { _, _, err := s.LastOfKind(ctx, id, KindUserMessage); return err },
+			"LastOfKind":           func() error { _, _, err := s.LastOfKind(ctx, id, codec.KindUserMessage); return err },
 		} {
 			if err := read(); err != nil {
 				t.Fatalf("%s(%d): %v", name, id, err)
@@ -140,7 +141,7 @@ func TestReadFollowsInterruptionAfterOpen(t *testing.T) {
 	hot := hotJournalCopy(t)
 	s := mustOpen(t)
 	a := mustCreateSession(t, s, "main", "")
-	mustAppend(t, s, a.ID, UserMessage("one"), UserMessage("two"))
+	mustAppend(t, s, a.ID, codec.UserMessage("one"), codec.UserMessage("two"))
 	if got := readAll(t, s); len(got) != 1 {
 		t.Fatalf("listed %d sessions", len(got))
 	}
@@ -187,7 +188,7 @@ func walFixture(t *testing.T, kind string) string {
 	ctx := context.Background()
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
-	mustAppend(t, s, sess.ID, UserMessage("kept"))
+	mustAppend(t, s, sess.ID, codec.UserMessage("kept"))
 	path := s.Path()
 	s.Close()
 	db, err := sql.Open("sqlite", "file:"+path)
@@ -319,7 +320,7 @@ func TestReadFollowsWALAfterOpen(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
 	a := mustCreateSession(t, s, "main", "")
-	mustAppend(t, s, a.ID, UserMessage("one"))
+	mustAppend(t, s, a.ID, codec.UserMessage("one"))
 	if got := readAll(t, s); len(got) != 1 {
 		t.Fatalf("listed %d sessions", len(got))
 	}

@@ -21,6 +21,8 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // RunFailureTable is the table of agent runs' failure reasons.
@@ -62,16 +64,12 @@ func (s *Store) RunFailures() RunFailureService { return RunFailureService{s} }
 // out rows whose session is gone or replaced under a reused id.
 const liveRunFailures = `FROM lazuli_run_failures f JOIN sessions s ON s.id = f.session_id AND s.created = f.session_created`
 
-// KindRunFailure marks an Event that says why an agent run failed. It is
-// not a DisplayEvent variant (Valid reports false): writes keep it in
-// RunFailureTable, after the event stored before it, never in events, so
-// the window's live view gets it with the batch that ends the run.
-const KindRunFailure Kind = "RunFailure"
-
 // RunFailed returns the event that records why a run failed. The reason is
 // trimmed and capped at MaxRunFailureLen (its end is kept: the last lines
 // say most); an empty one stores nothing.
-func RunFailed(reason string) Event { return Event{Kind: KindRunFailure, Text: reason} }
+func RunFailed(reason string) codec.Event {
+	return codec.Event{Kind: codec.KindRunFailure, Text: reason}
+}
 
 // runFailureText is what RunFailureTable keeps of a reason.
 func runFailureText(reason string) string {

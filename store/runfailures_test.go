@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // TestRunFailureBesideTheEvents: a run's failure reason is kept beside the
@@ -13,7 +15,7 @@ import (
 func TestRunFailureBesideTheEvents(t *testing.T) {
 	ctx := context.Background()
 	with, without := mustOpen(t), mustOpen(t)
-	evs := []Event{UserMessage("fix it"), Complete(false, 900, 0)}
+	evs := []codec.Event{codec.UserMessage("fix it"), codec.Complete(false, 900, 0)}
 	a := mustCreateSession(t, with, "main", "")
 	b := mustCreateSession(t, without, "main", "")
 	reason := "--dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons"
@@ -34,7 +36,7 @@ func TestRunFailureBesideTheEvents(t *testing.T) {
 	}
 	cw, _ := with.BuildContext(ctx, a.ID)
 	co, _ := without.BuildContext(ctx, b.ID)
-	if p := BuildContextPrompt(cw, "next"); p != BuildContextPrompt(co, "next") || strings.Contains(p, "root/sudo") {
+	if p := codec.BuildContextPrompt(cw, "next"); p != codec.BuildContextPrompt(co, "next") || strings.Contains(p, "root/sudo") {
 		t.Error("the failure reason reached the context prompt")
 	}
 
@@ -47,7 +49,7 @@ func TestRunFailureBesideTheEvents(t *testing.T) {
 		t.Errorf("failures per event = %q, want %q", shown, wantShown)
 	}
 	// The next run's events come after it; it stays with the event it followed.
-	mustAppend(t, with, a.ID, UserMessage("again"))
+	mustAppend(t, with, a.ID, codec.UserMessage("again"))
 	if events := mustLoad(t, with, a.ID); len(events[1].RunFailures) != 1 || events[2].RunFailures != nil {
 		t.Errorf("after the next prompt: %+v", events)
 	}
@@ -76,7 +78,7 @@ func TestRunFailuresUnderAZUREAL(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
 	a := mustCreateSession(t, s, "main", "")
-	mustAppend(t, s, a.ID, UserMessage("q"))
+	mustAppend(t, s, a.ID, codec.UserMessage("q"))
 	mustAppend(t, s, a.ID, RunFailed("no API key"))
 	path := s.Path()
 	s.Close()
@@ -93,7 +95,7 @@ func TestRunFailuresUnderAZUREAL(t *testing.T) {
 
 	s = mustOpen(t)
 	a = mustCreateSession(t, s, "main", "")
-	mustAppend(t, s, a.ID, UserMessage("q"))
+	mustAppend(t, s, a.ID, codec.UserMessage("q"))
 	mustAppend(t, s, a.ID, RunFailed("old reason"))
 	rawExec(t, s.Path(), "DELETE FROM sessions WHERE id = 1",
 		"INSERT INTO sessions(id, worktree, created) VALUES (1, 'main', '2000-01-01 00:00:00')")
@@ -111,7 +113,7 @@ func TestRunFailuresUnderAZUREAL(t *testing.T) {
 	if !stale {
 		t.Errorf("Check() does not report the stale row: %+v", rep.Findings)
 	}
-	mustAppend(t, s, a.ID, Complete(false, 1, 0), RunFailed("new reason"))
+	mustAppend(t, s, a.ID, codec.Complete(false, 1, 0), RunFailed("new reason"))
 	if got := rawQueryString(t, s.Path(), "SELECT group_concat(reason) FROM lazuli_run_failures"); got != "new reason" {
 		t.Errorf("rows after the next failure: %q, want only the new one", got)
 	}
@@ -123,7 +125,7 @@ func TestRunFailureCapped(t *testing.T) {
 	s := mustOpen(t)
 	a := mustCreateSession(t, s, "main", "")
 	long := strings.Repeat("é", MaxRunFailureLen) + "\nError: the last line says most"
-	mustAppend(t, s, a.ID, UserMessage("q"), RunFailed(long))
+	mustAppend(t, s, a.ID, codec.UserMessage("q"), RunFailed(long))
 	fs, err := s.RunFailures().Of(context.Background(), a.ID)
 	if err != nil || len(fs) != 1 {
 		t.Fatalf("%+v, %v", fs, err)

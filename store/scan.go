@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // Reading the events table across sessions, in id order, for readers that
@@ -49,9 +50,9 @@ type ScannedEvent struct {
 	ID        int64
 	SessionID int64
 	Seq       int64
-	Kind      Kind  // the kind column
-	CharLen   int64 // the char_len column
-	Event     Event // the payload; the zero Event (Kind "") when it cannot be decoded
+	Kind      codec.Kind  // the kind column
+	CharLen   int64       // the char_len column
+	Event     codec.Event // the payload; the zero Event (Kind "") when it cannot be decoded
 	// Full is what compaction shortened of the event (see FullTextTable),
 	// filled by FullTextService.Attach; "" when nothing was kept.
 	Full string
@@ -62,12 +63,12 @@ type ScannedEvent struct {
 
 // ScanOptions selects the rows ScanService.Events reads.
 type ScanOptions struct {
-	After  int64  // only ids greater than After
-	Before int64  // only ids less than Before; ≤ 0 means no upper bound
-	Desc   bool   // largest id first
-	Kinds  []Kind // only rows of these kinds; nil means every row
-	Batch  int    // rows per batch; ≤ 0 means 1,024
-	Raw    bool   // also return each row's stored payload bytes
+	After  int64        // only ids greater than After
+	Before int64        // only ids less than Before; ≤ 0 means no upper bound
+	Desc   bool         // largest id first
+	Kinds  []codec.Kind // only rows of these kinds; nil means every row
+	Batch  int          // rows per batch; ≤ 0 means 1,024
+	Raw    bool         // also return each row's stored payload bytes
 }
 
 // Events reads the events with After < id < Before in id order
@@ -117,7 +118,7 @@ func (sc ScanService) Events(ctx context.Context, opt ScanOptions, fn func([]Sca
 // scanRow is an events row before decoding.
 type scanRow struct {
 	id, session, seq, charLen int64
-	kind                      Kind
+	kind                      codec.Kind
 	data                      []byte
 }
 
@@ -223,14 +224,14 @@ func readScanBatch(ctx context.Context, db *sql.DB, query string, after, before 
 // (zstd's Block_Maximum_Size, at most the window and 128 KiB: Lazuli's
 // small events are such frames), or else the most an event may hold.
 func scanCost(data []byte) int64 {
-	if n := declaredSize(data); n > 0 || !bytes.HasPrefix(data, zstdMagic) {
+	if n := declaredSize(data); n > 0 || !bytes.HasPrefix(data, codec.ZstdMagic) {
 		return n
 	}
 	var h zstd.Header
 	if h.Decode(data) == nil && !h.SingleSegment && h.FirstBlock.OK && h.FirstBlock.Last {
 		return int64(min(h.WindowSize, 128<<10))
 	}
-	return MaxEventSize
+	return codec.MaxEventSize
 }
 
 // decodeRows decodes rows on up to GOMAXPROCS goroutines.
@@ -238,12 +239,12 @@ func scanCost(data []byte) int64 {
 func (sc ScanService) decodeRows(rows []scanRow, raw bool) []ScannedEvent {
 	out := make([]ScannedEvent, len(rows))
 	decode := func(lo, hi int) {
-		var arena jsonArena
+		var arena codec.Arena
 		for i := lo; i < hi; i++ {
 			r := &rows[i]
 			ev, ok := sc.s.decodePayloadInto(r.data, &arena)
 			if !ok {
-				ev = Event{}
+				ev = codec.Event{}
 			}
 			out[i] = ScannedEvent{ID: r.id, SessionID: r.session, Seq: r.seq, Kind: r.kind, CharLen: r.charLen, Event: ev}
 			if raw {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // scanIDs scans with opt and returns the ids of the rows, the batches' sizes
@@ -50,9 +52,9 @@ func TestScanEvents(t *testing.T) {
 		if i%3 == 0 {
 			sess = b
 		}
-		mustAppend(t, s, sess.ID, AssistantText(fmt.Sprintf("reply %d", i)))
+		mustAppend(t, s, sess.ID, codec.AssistantText(fmt.Sprintf("reply %d", i)))
 	}
-	mustAppend(t, s, a.ID, UserMessage("prompt"), Complete(true, 1, 0))
+	mustAppend(t, s, a.ID, codec.UserMessage("prompt"), codec.Complete(true, 1, 0))
 	rawExec(t, s.Path(), "INSERT INTO events(session_id, seq, kind, data, char_len) VALUES (2, 99, 'UserMessage', X'28b52ffd00', 1)")
 
 	ids, batches, bad := scanIDs(t, s, ScanOptions{Batch: 7})
@@ -66,7 +68,7 @@ func TestScanEvents(t *testing.T) {
 	if want := []int64{19, 18, 17, 16, 15, 14, 13, 12, 11}; !slices.Equal(ids, want) {
 		t.Errorf("descending range = %v, want %v", ids, want)
 	}
-	ids, _, _ = scanIDs(t, s, ScanOptions{Kinds: []Kind{KindUserMessage, KindComplete}})
+	ids, _, _ = scanIDs(t, s, ScanOptions{Kinds: []codec.Kind{codec.KindUserMessage, codec.KindComplete}})
 	if want := []int64{31, 32, 33}; !slices.Equal(ids, want) {
 		t.Errorf("kinds = %v, want %v", ids, want)
 	}
@@ -76,7 +78,7 @@ func TestScanEvents(t *testing.T) {
 		return nil
 	})
 	if len(got) != 3 || got[0].SessionID != a.ID || got[0].Seq != 21 || got[0].Event.Content != "prompt" ||
-		got[1].Kind != KindComplete || !got[1].Event.Success || got[2].SessionID != b.ID || got[2].Seq != 99 {
+		got[1].Kind != codec.KindComplete || !got[1].Event.Success || got[2].SessionID != b.ID || got[2].Seq != 99 {
 		t.Errorf("rows = %+v", got)
 	}
 
@@ -104,7 +106,7 @@ func TestEventsAndCompactionsByID(t *testing.T) {
 		t.Errorf("EventsByID on a missing store = %v, %v", evs, err)
 	}
 	a := mustCreateSession(t, s, "main", "a")
-	mustAppend(t, s, a.ID, UserMessage("one"), AssistantText("two"), AssistantText("three"))
+	mustAppend(t, s, a.ID, codec.UserMessage("one"), codec.AssistantText("two"), codec.AssistantText("three"))
 	evs, err := s.Scan().EventsByID(ctx, []int64{3, 99, 1})
 	if err != nil || len(evs) != 2 || evs[0].Event.Text != "three" || evs[1].Event.Content != "one" {
 		t.Errorf("EventsByID(3, 99, 1) = %+v, %v", evs, err)
@@ -156,8 +158,8 @@ func TestSessionRowsAndIDBounds(t *testing.T) {
 	}
 	a := mustCreateSession(t, s, "main", "a")
 	b := mustCreateSession(t, s, "feat", "")
-	mustAppend(t, s, a.ID, UserMessage("one"))
-	mustAppend(t, s, b.ID, UserMessage("two"), UserMessage("three"))
+	mustAppend(t, s, a.ID, codec.UserMessage("one"))
+	mustAppend(t, s, b.ID, codec.UserMessage("two"), codec.UserMessage("three"))
 	c, _ := s.StoreCompaction(ctx, a.ID, 1, "sum")
 	rows, err := s.Scan().Sessions(ctx)
 	if err != nil || len(rows) != 2 || rows[0].Name != "a" || rows[1].Worktree != "feat" || rows[1].DisplayName() != "S2" ||
@@ -189,9 +191,9 @@ func TestFirstEventID(t *testing.T) {
 	a := mustCreateSession(t, s, "main", "a")
 	b := mustCreateSession(t, s, "main", "b")
 	e := mustCreateSession(t, s, "main", "empty")
-	mustAppend(t, s, a.ID, UserMessage("one"))
-	mustAppend(t, s, b.ID, UserMessage("two"), UserMessage("three"))
-	mustAppend(t, s, a.ID, UserMessage("four"))
+	mustAppend(t, s, a.ID, codec.UserMessage("one"))
+	mustAppend(t, s, b.ID, codec.UserMessage("two"), codec.UserMessage("three"))
+	mustAppend(t, s, a.ID, codec.UserMessage("four"))
 	for _, c := range []struct{ session, want int64 }{{a.ID, 1}, {b.ID, 2}, {e.ID, 0}, {99, 0}} {
 		if id, err := s.Scan().FirstEventID(ctx, c.session); err != nil || id != c.want {
 			t.Errorf("FirstEventID(%d) = %d, %v; want %d", c.session, id, err, c.want)

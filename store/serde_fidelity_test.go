@@ -7,11 +7,13 @@ import (
 	"math"
 	"strconv"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // storedRow appends e to a new session of a fresh store and returns the
 // row as stored: its payload JSON and char_len.
-func storedRow(t *testing.T, e Event) (string, int64) {
+func storedRow(t *testing.T, e codec.Event) (string, int64) {
 	t.Helper()
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
@@ -25,7 +27,7 @@ func storedRow(t *testing.T, e Event) (string, int64) {
 	if err := db.QueryRow("SELECT data, char_len FROM events WHERE session_id = ?", sess.ID).Scan(&data, &charLen); err != nil {
 		t.Fatal(err)
 	}
-	js, err := s.codec.payload(data)
+	js, err := s.codec.Payload(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +47,7 @@ func TestWriteWhitespacePurpose(t *testing.T) {
 		{"  fn main() {}  \n", `{"file_path":"/a.rs","_lines":1,"_purpose":"fn main() {}"}`},
 	} {
 		in, _ := json.Marshal(map[string]string{"file_path": "/a.rs", "content": c.content})
-		js, charLen := storedRow(t, ToolCall("t1", "Write", nil, in))
+		js, charLen := storedRow(t, codec.ToolCall("t1", "Write", nil, in))
 		want := `{"ToolCall":{"tool_use_id":"t1","tool_name":"Write","file_path":null,"input":` + c.input + `}}`
 		if js != want || charLen != int64(len("Write")+len(c.input)) {
 			t.Errorf("content %q stored\n%s (char_len %d)\nwant\n%s (char_len %d)", c.content, js, charLen, want, len("Write")+len(c.input))
@@ -65,7 +67,7 @@ func TestEditInputAsSerde(t *testing.T) {
 		{`{"n":0.9500000000000001,"big":18446744073709551616,"neg":-9223372036854775809}`,
 			`{"n":0.95,"big":1.8446744073709552e19,"neg":-9.223372036854776e18}`},
 	} {
-		js, charLen := storedRow(t, ToolCall("t1", "Edit", nil, json.RawMessage(c.in)))
+		js, charLen := storedRow(t, codec.ToolCall("t1", "Edit", nil, json.RawMessage(c.in)))
 		want := `{"ToolCall":{"tool_use_id":"t1","tool_name":"Edit","file_path":null,"input":` + c.want + `}}`
 		if js != want || charLen != int64(len("Edit")+len(c.want)) {
 			t.Errorf("input %s stored\n%s (char_len %d)\nwant\n%s (char_len %d)", c.in, js, charLen, want, len("Edit")+len(c.want))
@@ -79,7 +81,7 @@ func TestEditInputAsSerde(t *testing.T) {
 	}
 	in = append(in, `"k0":0,"k39":2}`...)
 	want[len(want)-1] = '}'
-	if got, err := SerdeJSON(in); err != nil || string(got) != string(want) {
+	if got, err := codec.SerdeJSON(in); err != nil || string(got) != string(want) {
 		t.Errorf("SerdeJSON(40 keys, 2 again) = %s, %v; want %s", got, err, want)
 	}
 }
@@ -104,21 +106,21 @@ func TestParseSerdeFloat(t *testing.T) {
 		{"123456789012345678901234567890.5e-10", 12345678901234567890.0},
 		{"1e-400", 0}, {"0e999999999999", 0},
 	} {
-		got, err := ParseSerdeFloat(c.lit)
+		got, err := codec.ParseSerdeFloat(c.lit)
 		if err != nil || got != c.want {
 			t.Errorf("ParseSerdeFloat(%q) = %v, %v; want %v", c.lit, got, err, c.want)
 		}
 	}
-	if f, err := ParseSerdeFloat("-0"); err != nil || f != 0 || !math.Signbit(f) {
+	if f, err := codec.ParseSerdeFloat("-0"); err != nil || f != 0 || !math.Signbit(f) {
 		t.Errorf("ParseSerdeFloat(-0) = %v, %v; want -0", f, err)
 	}
 	for _, lit := range []string{"1e400", "1e99999999999", "1.8e308"} {
-		if _, err := ParseSerdeFloat(lit); !errors.Is(err, errNumberRange) {
+		if _, err := codec.ParseSerdeFloat(lit); !errors.Is(err, codec.ErrNumberRange) {
 			t.Errorf("ParseSerdeFloat(%q) = %v, want out of range", lit, err)
 		}
 	}
 	for _, lit := range []string{"", "-", "1.", ".5", "1e", "1e+", "01x", "1.5.5", "abc"} {
-		if _, err := ParseSerdeFloat(lit); err == nil || errors.Is(err, errNumberRange) {
+		if _, err := codec.ParseSerdeFloat(lit); err == nil || errors.Is(err, codec.ErrNumberRange) {
 			t.Errorf("ParseSerdeFloat(%q) = %v, want a syntax error", lit, err)
 		}
 	}
@@ -127,18 +129,18 @@ func TestParseSerdeFloat(t *testing.T) {
 // TestCompleteCostAsSerde: a cost AZUREAL's serde_json rounds is stored
 // and read back rounded the same way, and written as serde writes an f64.
 func TestCompleteCostAsSerde(t *testing.T) {
-	cost, err := ParseSerdeFloat("1.4000000000000001")
+	cost, err := codec.ParseSerdeFloat("1.4000000000000001")
 	if err != nil {
 		t.Fatal(err)
 	}
-	js, _ := storedRow(t, Complete(true, 5, cost))
+	js, _ := storedRow(t, codec.Complete(true, 5, cost))
 	if want := `{"Complete":{"success":true,"duration_ms":5,"cost_usd":1.4}}`; js != want {
 		t.Errorf("stored %s, want %s", js, want)
 	}
 	for _, c := range []struct {
-		f    SerdeFloat
+		f    codec.SerdeFloat
 		want string
-	}{{0, "0.0"}, {1, "1.0"}, {0.4213, "0.4213"}, {SerdeFloat(math.Copysign(0, -1)), "-0.0"}} {
+	}{{0, "0.0"}, {1, "1.0"}, {0.4213, "0.4213"}, {codec.SerdeFloat(math.Copysign(0, -1)), "-0.0"}} {
 		if got, err := json.Marshal(c.f); err != nil || string(got) != c.want {
 			t.Errorf("json.Marshal(SerdeFloat(%v)) = %s, %v; want %s", float64(c.f), got, err, c.want)
 		}

@@ -3,6 +3,7 @@ package store
 import (
 	"strconv"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store/listcache"
 )
 
@@ -68,9 +69,9 @@ func DisplayName(id int64, name string) string {
 type StoredEvent struct {
 	ID      int64
 	Seq     int64
-	Kind    Kind
+	Kind    codec.Kind
 	CharLen int64
-	Event   Event
+	Event   codec.Event
 	// Thinking is the agent's thinking that came right before this event
 	// (ThinkingTable), oldest first. It is never part of the context.
 	Thinking []string

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"regexp"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 func TestGetSession(t *testing.T) {
@@ -99,7 +101,7 @@ func TestListSessionsCounts(t *testing.T) {
 	a := mustCreateSession(t, s, "main", "a")
 	b := mustCreateSession(t, s, "feature", "b")
 	mustAppend(t, s, a.ID, sampleBatch()...)
-	mustAppend(t, s, b.ID, UserMessage("12345"), Hook("h", "ab"))
+	mustAppend(t, s, b.ID, codec.UserMessage("12345"), codec.Hook("h", "ab"))
 	rawExec(t, s.Path(), "INSERT INTO events(session_id, seq, kind, data, char_len) VALUES (2, 3, 'AssistantText', X'28b52ffd00', 7)")
 	list, err := s.ListSessions(ctx, "")
 	if err != nil {
@@ -136,14 +138,14 @@ func TestListCacheFollowsOtherWriters(t *testing.T) {
 	other := mustOpenPath(t, s.Path())
 	steps := []func(){
 		func() { mustAppend(t, other, 1, sampleBatch()...) },
-		func() { mustCreateSession(t, other, "main", ""); mustAppend(t, other, 2, UserMessage("two")) },
+		func() { mustCreateSession(t, other, "main", ""); mustAppend(t, other, 2, codec.UserMessage("two")) },
 		func() { other.StoreCompaction(ctx, 1, 2, "sum") },
-		func() { mustAppend(t, other, 1, AssistantText("after compaction")) },
+		func() { mustAppend(t, other, 1, codec.AssistantText("after compaction")) },
 		func() { other.StoreCompaction(ctx, 1, 1, "older boundary, newer row") },
 		func() { other.DeleteSession(ctx, 2) },
-		func() { mustCreateSession(t, other, "main", "reused"); mustAppend(t, other, 2, UserMessage("x")) },
+		func() { mustCreateSession(t, other, "main", "reused"); mustAppend(t, other, 2, codec.UserMessage("x")) },
 		func() { other.DeleteSession(ctx, 2); mustCreateSession(t, other, "main", "") },
-		func() { mustAppend(t, s, 1, UserMessage("own write")) },
+		func() { mustAppend(t, s, 1, codec.UserMessage("own write")) },
 		func() { s.DeleteSession(ctx, 1) },
 	}
 	for i, step := range steps {

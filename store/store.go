@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store/listcache"
 )
 
@@ -75,11 +76,11 @@ type Store struct {
 // an append compresses on several), the decoded rows of recently loaded
 // sessions, and whether writes keep full texts.
 type eventRows struct {
-	codec    *codec
-	decoders decoderPool // zstd decoders for the goroutines of a load
-	encoders encoderPool // zstd encoders for parallel compression
-	events   eventCache  // decoded rows of recently loaded sessions
-	dropFull atomic.Bool // FullText().SetKeep(false): writes keep no full text
+	codec    *codec.Codec
+	decoders codec.DecoderPool // zstd decoders for the goroutines of a load
+	encoders encoderPool       // zstd encoders for parallel compression
+	events   eventCache        // decoded rows of recently loaded sessions
+	dropFull atomic.Bool       // FullText().SetKeep(false): writes keep no full text
 }
 
 // file is a Store's connections to its file: the read pool, the write
@@ -196,7 +197,7 @@ func newStore(path string, readOnly bool, opts []Option) (*Store, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	c, err := newCodec()
+	c, err := codec.New()
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
@@ -214,8 +215,8 @@ func (s *Store) Close() error {
 	}
 	s.closed = true
 	s.list.Close() // waits for a cache file write under way
-	s.codec.close()
-	s.decoders.close()
+	s.codec.Close()
+	s.decoders.Close()
 	s.encoders.close()
 	if s.aux != nil {
 		_ = s.aux.Close() // read-only: nothing to lose

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 )
 
@@ -41,7 +42,7 @@ func mustCreateSession(tb testing.TB, s *Store, worktree, name string) Session {
 }
 
 // mustAppend appends events or fails the test, returning the rows stored.
-func mustAppend(tb testing.TB, s *Store, id int64, events ...Event) int {
+func mustAppend(tb testing.TB, s *Store, id int64, events ...codec.Event) int {
 	tb.Helper()
 	n, err := s.AppendEvents(context.Background(), id, events)
 	if err != nil {

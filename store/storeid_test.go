@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // TestStoreID: a store has no team id until one is written; EnsureStoreID
@@ -58,7 +60,7 @@ func TestImportRawKeepsPayloads(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer src.Close()
-	sess, _, err := src.CreateSessionWithEvents(ctx, "main", "n", []Event{UserMessage("hi"), AssistantText("hello there")})
+	sess, _, err := src.CreateSessionWithEvents(ctx, "main", "n", []codec.Event{codec.UserMessage("hi"), codec.AssistantText("hello there")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // SubagentTable is the table that links sub-agent sessions to their parent.
@@ -41,7 +43,7 @@ type SubagentBatch struct {
 	// Name returns the session's name from its parent's display name
 	// (DisplayName), read in the transaction that creates it.
 	Name   func(parent string) string
-	Events []Event
+	Events []codec.Event
 	// Created is the session's created time in TimeFormat; "" means now
 	// (a sub-agent of a running turn). An import gives the file's time.
 	Created string
@@ -85,13 +87,13 @@ func (sa SubagentService) Create(ctx context.Context, parentID int64, b Subagent
 // (newest event first) shows the parent above them. It returns the
 // parent's id and the number of events stored in all sessions. usage is
 // the parent's, as for CreateSessionWithEvents.
-func (s *Store) CreateSessionWithSubagents(ctx context.Context, worktree, name string, events []Event, subs []SubagentBatch, usage ...Usage) (int64, int, error) {
+func (s *Store) CreateSessionWithSubagents(ctx context.Context, worktree, name string, events []codec.Event, subs []SubagentBatch, usage ...Usage) (int64, int, error) {
 	return s.CreateSessionWithSubagentsAt(ctx, worktree, name, "", events, subs, usage...)
 }
 
 // CreateSessionWithSubagentsAt is CreateSessionWithSubagents with the
 // parent's created time (as CreateSessionAt; "" means now).
-func (s *Store) CreateSessionWithSubagentsAt(ctx context.Context, worktree, name, created string, events []Event, subs []SubagentBatch, usage ...Usage) (int64, int, error) {
+func (s *Store) CreateSessionWithSubagentsAt(ctx context.Context, worktree, name, created string, events []codec.Event, subs []SubagentBatch, usage ...Usage) (int64, int, error) {
 	parent := &newSession{worktree: worktree, name: name, created: created, events: events, usage: usage}
 	_, _, ns, err := s.createSubagents(ctx, 0, parent, subs)
 	if err != nil {
@@ -107,7 +109,7 @@ func (s *Store) CreateSessionWithSubagentsAt(ctx context.Context, worktree, name
 // AppendWithSubagents appends events to session parentID and creates its
 // sub-agent sessions, in one transaction. usage is the parent's, as for
 // AppendEvents.
-func (s *Store) AppendWithSubagents(ctx context.Context, parentID int64, events []Event, subs []SubagentBatch, usage ...Usage) (int, error) {
+func (s *Store) AppendWithSubagents(ctx context.Context, parentID int64, events []codec.Event, subs []SubagentBatch, usage ...Usage) (int, error) {
 	parent := &newSession{id: parentID, events: events, usage: usage}
 	_, _, ns, err := s.createSubagents(ctx, parentID, parent, subs)
 	if err != nil {
@@ -126,7 +128,7 @@ type newSession struct {
 	id             int64
 	worktree, name string
 	created        string // when id is 0: the new session's created time; "" means now
-	events         []Event
+	events         []codec.Event
 	usage          []Usage // Event indexes events
 	stored         int
 }
@@ -134,7 +136,7 @@ type newSession struct {
 // createSubagents writes subs (and parent, when set) in one transaction.
 func (s *Store) createSubagents(ctx context.Context, parentID int64, parent *newSession, subs []SubagentBatch) (
 	ids []int64, names []string, ns []int, err error) {
-	encoded, err := s.encodeBatches(len(subs), func(i int) []Event { return subs[i].Events })
+	encoded, err := s.encodeBatches(len(subs), func(i int) []codec.Event { return subs[i].Events })
 	defer finishBatches(encoded)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("sub-agent session %s: %w", subs[len(encoded)-1].ToolUseID, err)
@@ -356,7 +358,7 @@ func checkOwnTable(ctx context.Context, q querier, fs *findings, t ownTable) err
 // waits for the first chunk of each, so that an event that cannot be
 // encoded fails before the write lock is taken; the error is that of the
 // last list returned. finishBatches releases what it returns.
-func (s *Store) encodeBatches(n int, events func(i int) []Event) ([]*encodedBatch, error) {
+func (s *Store) encodeBatches(n int, events func(i int) []codec.Event) ([]*encodedBatch, error) {
 	encoded := make([]*encodedBatch, 0, n)
 	for i := 0; i < n; i++ {
 		b := s.encodeAsync(events(i))

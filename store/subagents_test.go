@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // TestSubagentLinkFollowsItsSessions deletes a sub-agent session and a
@@ -13,9 +15,9 @@ func TestSubagentLinkFollowsItsSessions(t *testing.T) {
 	ctx := context.Background()
 	st := mustOpen(t)
 	name := func(parent string) string { return parent + " › sub" }
-	parent, n, err := st.CreateSessionWithSubagents(ctx, "main", "", []Event{UserMessage("go")},
-		[]SubagentBatch{{ToolUseID: "toolu_1", Name: name, Events: []Event{UserMessage("a")}},
-			{ToolUseID: "toolu_2", Name: name, Events: []Event{UserMessage("b"), AssistantText("done")}}})
+	parent, n, err := st.CreateSessionWithSubagents(ctx, "main", "", []codec.Event{codec.UserMessage("go")},
+		[]SubagentBatch{{ToolUseID: "toolu_1", Name: name, Events: []codec.Event{codec.UserMessage("a")}},
+			{ToolUseID: "toolu_2", Name: name, Events: []codec.Event{codec.UserMessage("b"), codec.AssistantText("done")}}})
 	if err != nil || n != 4 {
 		t.Fatalf("stored %d: %v", n, err)
 	}
@@ -75,9 +77,9 @@ func TestSubagentLinkNotInheritedByReusedID(t *testing.T) {
 			st := mustOpen(t)
 			other := mustCreateSession(t, st, "main", "other")
 			name := func(parent string) string { return parent + " › sub" }
-			parent, _, err := st.CreateSessionWithSubagents(ctx, "main", "", []Event{UserMessage("go")},
-				[]SubagentBatch{{ToolUseID: "toolu_1", Name: name, Events: []Event{UserMessage("a")}},
-					{ToolUseID: "toolu_2", Name: name, Events: []Event{UserMessage("b")}}})
+			parent, _, err := st.CreateSessionWithSubagents(ctx, "main", "", []codec.Event{codec.UserMessage("go")},
+				[]SubagentBatch{{ToolUseID: "toolu_1", Name: name, Events: []codec.Event{codec.UserMessage("a")}},
+					{ToolUseID: "toolu_2", Name: name, Events: []codec.Event{codec.UserMessage("b")}}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,7 +137,7 @@ func TestSubagentReadsNeverCreateTheTable(t *testing.T) {
 	if _, ok, err := st.Subagents().Parent(ctx, s.ID); ok || err != nil {
 		t.Fatalf("Subagents().Parent = %v, %v", ok, err)
 	}
-	if _, err := st.AppendEvents(ctx, s.ID, []Event{UserMessage("x")}); err != nil {
+	if _, err := st.AppendEvents(ctx, s.ID, []codec.Event{codec.UserMessage("x")}); err != nil {
 		t.Fatal(err)
 	}
 	db, _, err := st.reader(ctx)

@@ -17,18 +17,15 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // ThinkingTable is the table that keeps the agents' thinking.
 const ThinkingTable = "lazuli_thinking"
 
-// KindThinking marks an Event that is an agent's thinking. It is not a
-// DisplayEvent variant (Valid reports false): writes keep it in
-// ThinkingTable, before the next event stored, never in events.
-const KindThinking Kind = "Thinking"
-
 // Thinking returns a thinking event.
-func Thinking(text string) Event { return Event{Kind: KindThinking, Text: text} }
+func Thinking(text string) codec.Event { return codec.Event{Kind: codec.KindThinking, Text: text} }
 
 var thinkingSchema = []string{
 	`CREATE TABLE IF NOT EXISTS lazuli_thinking (

@@ -7,14 +7,16 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // thinkingPair writes the same conversation into two stores, one with the
 // agent's thinking between its events and one without.
 func thinkingPair(t *testing.T) (with, without *Store, id int64) {
 	t.Helper()
-	plain := []Event{UserMessage("why?"), AssistantText("because"), ToolCall("t1", "Bash", nil, []byte(`{"command":"ls"}`)), ToolResult("t1", "Bash", nil, "a\nb", false)}
-	thinking := []Event{UserMessage("why?"), Thinking("let me think it over"), AssistantText("because"),
+	plain := []codec.Event{codec.UserMessage("why?"), codec.AssistantText("because"), codec.ToolCall("t1", "Bash", nil, []byte(`{"command":"ls"}`)), codec.ToolResult("t1", "Bash", nil, "a\nb", false)}
+	thinking := []codec.Event{codec.UserMessage("why?"), Thinking("let me think it over"), codec.AssistantText("because"),
 		Thinking(""), Thinking("now list the files"), Thinking("twice"), plain[2], plain[3], Thinking("the end")}
 	with, without = mustOpen(t), mustOpen(t)
 	a := mustCreateSession(t, with, "main", "")
@@ -57,7 +59,7 @@ func TestThinkingStaysOutOfEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	co, _ := without.BuildContext(ctx, 1)
-	if BuildContextPrompt(cw, "next") != BuildContextPrompt(co, "next") {
+	if codec.BuildContextPrompt(cw, "next") != codec.BuildContextPrompt(co, "next") {
 		t.Error("thinking reached the context prompt")
 	}
 	events := mustLoad(t, with, id)
@@ -75,7 +77,7 @@ func TestThinkingStaysOutOfEvents(t *testing.T) {
 		t.Errorf("LoadEventsRange(3, 3) = %+v, %v", part, err)
 	}
 	// The trailing thought waits for the event after it.
-	mustAppend(t, with, id, AssistantText("done"))
+	mustAppend(t, with, id, codec.AssistantText("done"))
 	events = mustLoad(t, with, id)
 	if last := events[len(events)-1]; !slices.Equal(last.Thinking, []string{"the end"}) {
 		t.Errorf("the event after the trailing thought has %q", last.Thinking)
@@ -125,7 +127,7 @@ func TestThinkingUnderAZUREAL(t *testing.T) {
 	// (and another created time) does not show them.
 	s := mustOpen(t)
 	a := mustCreateSession(t, s, "main", "")
-	mustAppend(t, s, a.ID, UserMessage("q"), Thinking("old thought"), AssistantText("a"))
+	mustAppend(t, s, a.ID, codec.UserMessage("q"), Thinking("old thought"), codec.AssistantText("a"))
 	rawExec(t, s.Path(), "DELETE FROM sessions WHERE id = 1",
 		"INSERT INTO sessions(id, worktree, created) VALUES (1, 'main', '2000-01-01 00:00:00')")
 	if th, err := s.Thinking().Of(ctx, a.ID); err != nil || len(th) != 0 {

@@ -12,12 +12,14 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // CreateSessionWithEvents creates a session and stores events in it in one
 // transaction, so an import either lands whole or not at all. It returns the
 // session and the number of rows stored.
-func (s *Store) CreateSessionWithEvents(ctx context.Context, worktree, name string, events []Event, usage ...Usage) (Session, int, error) {
+func (s *Store) CreateSessionWithEvents(ctx context.Context, worktree, name string, events []codec.Event, usage ...Usage) (Session, int, error) {
 	return s.CreateSessionAt(ctx, worktree, name, "", events, usage...)
 }
 
@@ -250,14 +252,14 @@ func (s *Store) portablePayload(data any) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("data has storage class %T", data)
 	}
-	if bytes.HasPrefix(b, zstdMagic) {
+	if bytes.HasPrefix(b, codec.ZstdMagic) {
 		return bytes.Clone(b), nil
 	}
-	js, err := s.codec.payload(b)
+	js, err := s.codec.Payload(b)
 	if err != nil {
 		return nil, err
 	}
-	return s.codec.compress(js), nil
+	return s.codec.Compress(js), nil
 }
 
 // insert writes the copy as a new session and returns its id.
@@ -391,7 +393,7 @@ func (s *Store) fingerprintCopy(c sessionCopy) ([32]byte, error) {
 	h := sha256.New()
 	var n [8]byte
 	for _, e := range c.events {
-		js, err := s.codec.payload(e.data)
+		js, err := s.codec.Payload(e.data)
 		if err != nil {
 			return [32]byte{}, err
 		}

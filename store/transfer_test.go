@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // rawRows returns a session's (seq, kind, data, char_len) rows as stored.
@@ -38,10 +40,10 @@ func rawRows(tb testing.TB, s *Store, id int64) [][4]any {
 func sampleStore(tb testing.TB) (*Store, Session) {
 	tb.Helper()
 	src := mustOpen(tb)
-	sess, _, err := src.CreateSessionWithEvents(context.Background(), "feature/x", "sample", []Event{
-		Init("/w", "opus"), UserMessage("hello"), AssistantText("hi <b>"),
-		ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"ls"}`)),
-		ToolResult("t1", "Bash", nil, "a\nb", false), Complete(true, 1500, 0.25),
+	sess, _, err := src.CreateSessionWithEvents(context.Background(), "feature/x", "sample", []codec.Event{
+		codec.Init("/w", "opus"), codec.UserMessage("hello"), codec.AssistantText("hi <b>"),
+		codec.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"ls"}`)),
+		codec.ToolResult("t1", "Bash", nil, "a\nb", false), codec.Complete(true, 1500, 0.25),
 	})
 	if err != nil {
 		tb.Fatal(err)
@@ -67,8 +69,8 @@ func TestCreateSessionWithEvents(t *testing.T) {
 
 func TestCreateSessionWithEventsIsAtomic(t *testing.T) {
 	st := mustOpen(t)
-	bad := Event{Kind: "Bogus"}
-	if _, _, err := st.CreateSessionWithEvents(context.Background(), "main", "", []Event{UserMessage("a"), bad}); err == nil {
+	bad := codec.Event{Kind: "Bogus"}
+	if _, _, err := st.CreateSessionWithEvents(context.Background(), "main", "", []codec.Event{codec.UserMessage("a"), bad}); err == nil {
 		t.Fatal("import with an unencodable event succeeded")
 	}
 	if got, err := st.ListSessions(context.Background(), ""); err != nil || len(got) != 0 {
@@ -120,7 +122,7 @@ func TestMergePreservesEverythingAndSkipsDuplicates(t *testing.T) {
 		t.Errorf("after re-merge: %d sessions, want 2", len(list))
 	}
 	// A changed copy is no longer a duplicate.
-	mustAppend(t, src, sess.ID, UserMessage("more"))
+	mustAppend(t, src, sess.ID, codec.UserMessage("more"))
 	if dups, err := dst.Duplicates(ctx, src); err != nil || len(dups) != 0 {
 		t.Errorf("Duplicates after a change = %v, %v", dups, err)
 	}

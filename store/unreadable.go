@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // maxUnreadNoted bounds the unreadable rows a Store remembers; more are
@@ -98,22 +100,16 @@ func UnreadableNotice(rows []Unreadable, more int) string {
 		}
 		b.WriteString("#" + strconv.FormatInt(u.Seq, 10))
 		if u.TooLarge {
-			fmt.Fprintf(&b, ": it decodes to more than %d MiB", MaxEventSize>>20)
+			fmt.Fprintf(&b, ": it decodes to more than %d MiB", codec.MaxEventSize>>20)
 		}
 	}
 	b.WriteString(")")
 	return b.String()
 }
 
-// KindUnreadable marks a placeholder Event that stands where a load left
-// out a row it could not read (see WithUnreadable). It is not a
-// DisplayEvent variant: a view shows it, nothing stores it (encoding it
-// fails).
-const KindUnreadable Kind = "Unreadable"
-
 // tooLargeText is a KindUnreadable placeholder's Text when its row decodes
 // to more than MaxEventSize.
-var tooLargeText = fmt.Sprintf("it decodes to more than %d MiB", MaxEventSize>>20)
+var tooLargeText = fmt.Sprintf("it decodes to more than %d MiB", codec.MaxEventSize>>20)
 
 // WithUnreadable returns events with a KindUnreadable placeholder at the
 // seq of each row in rows, in seq order (both must be in seq order), for
@@ -130,7 +126,7 @@ func WithUnreadable(events []StoredEvent, rows []Unreadable) []StoredEvent {
 			out = append(out, events[i])
 			i++
 		}
-		p := StoredEvent{Seq: u.Seq, Kind: KindUnreadable, Event: Event{Kind: KindUnreadable}}
+		p := StoredEvent{Seq: u.Seq, Kind: codec.KindUnreadable, Event: codec.Event{Kind: codec.KindUnreadable}}
 		if u.TooLarge {
 			p.Event.Text = tooLargeText
 		}

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"reflect"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // TestLoadReportsUnreadable: a load leaves out the rows it cannot read,
@@ -14,9 +16,9 @@ func TestLoadReportsUnreadable(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
 	bomb := mustCreateSession(t, s, "main", "bomb")
-	mustAppend(t, s, bomb.ID, UserMessage("before"), AssistantText("x"), AssistantText("after"), AssistantText("y"))
+	mustAppend(t, s, bomb.ID, codec.UserMessage("before"), codec.AssistantText("x"), codec.AssistantText("after"), codec.AssistantText("y"))
 	healthy := mustCreateSession(t, s, "main", "healthy")
-	mustAppend(t, s, healthy.ID, UserMessage("hello"), AssistantText("hi"))
+	mustAppend(t, s, healthy.ID, codec.UserMessage("hello"), codec.AssistantText("hi"))
 	path := s.Path()
 	s.Close()
 	execRaw(t, path,
@@ -83,7 +85,7 @@ func TestWithUnreadable(t *testing.T) {
 	ev := func(seqs ...int64) []StoredEvent {
 		var out []StoredEvent
 		for _, s := range seqs {
-			out = append(out, StoredEvent{Seq: s, Kind: KindAssistantText, Event: AssistantText("t")})
+			out = append(out, StoredEvent{Seq: s, Kind: codec.KindAssistantText, Event: codec.AssistantText("t")})
 		}
 		return out
 	}
@@ -103,9 +105,9 @@ func TestWithUnreadable(t *testing.T) {
 			got := WithUnreadable(tc.events, tc.rows)
 			var seqs []int64
 			for _, e := range got {
-				if e.Kind == KindUnreadable {
+				if e.Kind == codec.KindUnreadable {
 					seqs = append(seqs, -e.Seq)
-					if _, err := EncodeEventJSON(e.Event); err == nil {
+					if _, err := codec.EncodeEventJSON(e.Event); err == nil {
 						t.Errorf("a placeholder encodes: it could be stored")
 					}
 					continue

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // TestUsageRows: usage stored with events lands after the right seq (a
@@ -12,16 +14,16 @@ import (
 func TestUsageRows(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
-	sess, _, err := s.CreateSessionWithEvents(ctx, "main", "", []Event{
-		UserMessage("one"), Unit(KindFiltered), AssistantText("a"), Complete(true, 1, 0.5),
-		UserMessage("two"), AssistantText("b"),
+	sess, _, err := s.CreateSessionWithEvents(ctx, "main", "", []codec.Event{
+		codec.UserMessage("one"), codec.Unit(codec.KindFiltered), codec.AssistantText("a"), codec.Complete(true, 1, 0.5),
+		codec.UserMessage("two"), codec.AssistantText("b"),
 	}, Usage{Event: 3, Model: "m1", Backend: "claude", Tokens: Tokens{Input: 10, Output: 5, CostUSD: 0.5}, HasCost: true},
 		Usage{Event: 5, Model: "m2", Backend: "codex", Tokens: Tokens{Input: 7, CacheRead: 3}},
 		Usage{Event: -1, Model: "m0"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AppendEvents(ctx, sess.ID, []Event{AssistantText("c")}, Usage{Event: 0, Model: "m3"}); err != nil {
+	if _, err := s.AppendEvents(ctx, sess.ID, []codec.Event{codec.AssistantText("c")}, Usage{Event: 0, Model: "m3"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Usage().Append(ctx, sess.ID, 2, []Usage{{Model: "m4", Tokens: Tokens{Output: 1}}}); err != nil {
@@ -84,12 +86,12 @@ func TestUsageVersion(t *testing.T) {
 		}
 	}
 	version("no table", UsageVersion{})
-	a, _, err := s.CreateSessionWithEvents(ctx, "main", "", []Event{UserMessage("one"), Complete(true, 1, 0)},
+	a, _, err := s.CreateSessionWithEvents(ctx, "main", "", []codec.Event{codec.UserMessage("one"), codec.Complete(true, 1, 0)},
 		Usage{Event: 1, Tokens: Tokens{Input: 1, Output: 20, CacheRead: 300, CacheWrite: 4000, Reasoning: 50000}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _, err := s.CreateSessionWithEvents(ctx, "main", "", []Event{UserMessage("two")}, Usage{Event: 0, Tokens: Tokens{Input: 7}})
+	b, _, err := s.CreateSessionWithEvents(ctx, "main", "", []codec.Event{codec.UserMessage("two")}, Usage{Event: 0, Tokens: Tokens{Input: 7}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +112,7 @@ func TestUsageVersion(t *testing.T) {
 func TestUsageUnderAZUREAL(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
-	if _, _, err := s.CreateSessionWithEvents(ctx, "main", "", []Event{UserMessage("one")}, Usage{Event: 0, Tokens: Tokens{Input: 9}}); err != nil {
+	if _, _, err := s.CreateSessionWithEvents(ctx, "main", "", []codec.Event{codec.UserMessage("one")}, Usage{Event: 0, Tokens: Tokens{Input: 9}}); err != nil {
 		t.Fatal(err)
 	}
 	path := s.Path()

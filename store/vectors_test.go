@@ -7,13 +7,15 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // The tests in this file are the store vectors of spec §8 (AZUREAL's own
 // session_store.rs unit tests), numbered as there.
 
-func kinds(evs []StoredEvent) []Kind {
-	out := make([]Kind, len(evs))
+func kinds(evs []StoredEvent) []codec.Kind {
+	out := make([]codec.Kind, len(evs))
 	for i, e := range evs {
 		out[i] = e.Kind
 	}
@@ -28,12 +30,12 @@ func seqs(evs []StoredEvent) []int64 {
 	return out
 }
 
-func sampleBatch() []Event {
+func sampleBatch() []codec.Event {
 	p := "/src/main.rs"
-	return []Event{
-		UserMessage("Hello"), AssistantText("Hi there!"),
-		ToolCall("t1", "Read", &p, json.RawMessage(`{"file_path":"/src/main.rs"}`)),
-		ToolResult("t1", "Read", &p, "fn main() {}", false),
+	return []codec.Event{
+		codec.UserMessage("Hello"), codec.AssistantText("Hi there!"),
+		codec.ToolCall("t1", "Read", &p, json.RawMessage(`{"file_path":"/src/main.rs"}`)),
+		codec.ToolResult("t1", "Read", &p, "fn main() {}", false),
 	}
 }
 
@@ -109,7 +111,7 @@ func TestVector04SampleBatch(t *testing.T) {
 		t.Errorf("ListSessions() = %+v", list)
 	}
 	evs := mustLoad(t, s, sess.ID)
-	wantKinds := []Kind{KindUserMessage, KindAssistantText, KindToolCall, KindToolResult}
+	wantKinds := []codec.Kind{codec.KindUserMessage, codec.KindAssistantText, codec.KindToolCall, codec.KindToolResult}
 	if !reflect.DeepEqual(kinds(evs), wantKinds) || !reflect.DeepEqual(seqs(evs), []int64{1, 2, 3, 4}) {
 		t.Errorf("LoadEvents() = %v %v", kinds(evs), seqs(evs))
 	}
@@ -118,7 +120,7 @@ func TestVector04SampleBatch(t *testing.T) {
 func TestVector05FilteredSkipped(t *testing.T) {
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
-	if n := mustAppend(t, s, sess.ID, UserMessage("hi"), Unit(KindFiltered), AssistantText("hello")); n != 2 {
+	if n := mustAppend(t, s, sess.ID, codec.UserMessage("hi"), codec.Unit(codec.KindFiltered), codec.AssistantText("hello")); n != 2 {
 		t.Errorf("AppendEvents() = %d, want 2", n)
 	}
 }
@@ -126,10 +128,10 @@ func TestVector05FilteredSkipped(t *testing.T) {
 func TestVector06UnitVariants(t *testing.T) {
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
-	if n := mustAppend(t, s, sess.ID, Unit(KindCompacting), Unit(KindCompacted), Unit(KindMayBeCompacting)); n != 2 {
+	if n := mustAppend(t, s, sess.ID, codec.Unit(codec.KindCompacting), codec.Unit(codec.KindCompacted), codec.Unit(codec.KindMayBeCompacting)); n != 2 {
 		t.Fatalf("AppendEvents() = %d, want 2", n)
 	}
-	if got := kinds(mustLoad(t, s, sess.ID)); !reflect.DeepEqual(got, []Kind{KindCompacting, KindCompacted}) {
+	if got := kinds(mustLoad(t, s, sess.ID)); !reflect.DeepEqual(got, []codec.Kind{codec.KindCompacting, codec.KindCompacted}) {
 		t.Errorf("LoadEvents() kinds = %v", got)
 	}
 }
@@ -137,8 +139,8 @@ func TestVector06UnitVariants(t *testing.T) {
 func TestVector07SeqContinues(t *testing.T) {
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
-	mustAppend(t, s, sess.ID, UserMessage("one"))
-	mustAppend(t, s, sess.ID, UserMessage("two"))
+	mustAppend(t, s, sess.ID, codec.UserMessage("one"))
+	mustAppend(t, s, sess.ID, codec.UserMessage("two"))
 	if got := seqs(mustLoad(t, s, sess.ID)); !reflect.DeepEqual(got, []int64{1, 2}) {
 		t.Errorf("seqs = %v, want [1 2]", got)
 	}
@@ -150,7 +152,7 @@ func TestVector08Ranges(t *testing.T) {
 	sess := mustCreateSession(t, s, "main", "")
 	mustAppend(t, s, sess.ID, sampleBatch()...)
 	from3, err := s.LoadEventsRange(ctx, sess.ID, 3, 0)
-	if err != nil || len(from3) != 2 || from3[0].Kind != KindToolCall {
+	if err != nil || len(from3) != 2 || from3[0].Kind != codec.KindToolCall {
 		t.Errorf("LoadEventsRange(3, 0) = %v, %v", kinds(from3), err)
 	}
 	if evs, err := s.LoadEventsRange(ctx, sess.ID, 100, 0); err != nil || len(evs) != 0 {
@@ -158,7 +160,7 @@ func TestVector08Ranges(t *testing.T) {
 	}
 	other := mustCreateSession(t, s, "main", "")
 	for i := range 10 {
-		mustAppend(t, s, other.ID, AssistantText(fmt.Sprint(i)))
+		mustAppend(t, s, other.ID, codec.AssistantText(fmt.Sprint(i)))
 	}
 	if evs, err := s.LoadEventsRange(ctx, other.ID, 3, 6); err != nil || !reflect.DeepEqual(seqs(evs), []int64{3, 4, 5, 6}) {
 		t.Errorf("LoadEventsRange(3, 6) = %v, %v", seqs(evs), err)
@@ -182,7 +184,7 @@ func TestVector09ListOrder(t *testing.T) {
 		t.Errorf("order without events = %v, want [2 1]", sessionIDs(list))
 	}
 	mustCreateSession(t, s, "main", "")
-	mustAppend(t, s, 1, UserMessage("x"))
+	mustAppend(t, s, 1, codec.UserMessage("x"))
 	if list, _ := s.ListSessions(ctx, ""); !reflect.DeepEqual(sessionIDs(list), []int64{1, 3, 2}) {
 		t.Errorf("order = %v, want [1 3 2]", sessionIDs(list))
 	}
@@ -234,14 +236,14 @@ func TestVector12Completion(t *testing.T) {
 		}
 	}
 	yes, dur, cost := true, int64(5000), 0.05
-	mustAppend(t, s, sess.ID, UserMessage("go"), Complete(true, 5000, 0.05))
+	mustAppend(t, s, sess.ID, codec.UserMessage("go"), codec.Complete(true, 5000, 0.05))
 	check("after Complete", &yes, &dur, &cost)
-	mustAppend(t, s, sess.ID, UserMessage("again"))
+	mustAppend(t, s, sess.ID, codec.UserMessage("again"))
 	check("after turn content", nil, nil, nil)
-	mustAppend(t, s, sess.ID, Complete(true, 5000, 0.05))
-	mustAppend(t, s, sess.ID, ModelSwitch("opus"))
+	mustAppend(t, s, sess.ID, codec.Complete(true, 5000, 0.05))
+	mustAppend(t, s, sess.ID, codec.ModelSwitch("opus"))
 	check("after ModelSwitch", &yes, &dur, &cost)
-	if n := mustAppend(t, s, sess.ID, UserMessage("# AGENTS.md instructions for /repo\n<INSTRUCTIONS>x</INSTRUCTIONS>")); n != 0 {
+	if n := mustAppend(t, s, sess.ID, codec.UserMessage("# AGENTS.md instructions for /repo\n<INSTRUCTIONS>x</INSTRUCTIONS>")); n != 0 {
 		t.Errorf("hidden Codex context stored %d rows", n)
 	}
 	check("after hidden context", &yes, &dur, &cost)
@@ -270,16 +272,16 @@ func TestVector13Chars(t *testing.T) {
 		}
 		return n
 	}
-	mustAppend(t, s, sess.ID, UserMessage("12345"))
+	mustAppend(t, s, sess.ID, codec.UserMessage("12345"))
 	s.StoreCompaction(ctx, sess.ID, 1, "sum")
-	mustAppend(t, s, sess.ID, UserMessage("abc"))
+	mustAppend(t, s, sess.ID, codec.UserMessage("abc"))
 	if n := chars(); n != 3 {
 		t.Errorf("chars = %d, want 3", n)
 	}
 	big := mustCreateSession(t, s, "main", "")
 	sess = big
 	x := strings.Repeat("x", 200_000)
-	mustAppend(t, s, big.ID, UserMessage(x), AssistantText(x))
+	mustAppend(t, s, big.ID, codec.UserMessage(x), codec.AssistantText(x))
 	if n := chars(); n != 400_000 || n < CompactionThreshold {
 		t.Errorf("chars = %d, want 400000 (≥ threshold)", n)
 	}
@@ -287,7 +289,7 @@ func TestVector13Chars(t *testing.T) {
 	if n := chars(); n != 0 {
 		t.Errorf("chars after compaction = %d, want 0", n)
 	}
-	mustAppend(t, s, big.ID, UserMessage("short"))
+	mustAppend(t, s, big.ID, codec.UserMessage("short"))
 	if n := chars(); n != 5 {
 		t.Errorf("chars = %d, want 5", n)
 	}
@@ -297,7 +299,7 @@ func TestVector13Chars(t *testing.T) {
 func appendPairs(t *testing.T, s *Store, id int64, n int) {
 	t.Helper()
 	for i := 1; i <= n; i++ {
-		mustAppend(t, s, id, UserMessage(fmt.Sprintf("question %d", i)), AssistantText(fmt.Sprintf("answer %d", i)))
+		mustAppend(t, s, id, codec.UserMessage(fmt.Sprintf("question %d", i)), codec.AssistantText(fmt.Sprintf("answer %d", i)))
 	}
 }
 
@@ -336,7 +338,7 @@ func TestVector14Boundary(t *testing.T) {
 	if err != nil || p == nil || len(p.Events) != 6 || p.Events[0].Content != "question 4" || p.Events[5].Text != "answer 6" {
 		t.Fatalf("BuildContext() = %+v, %v", p, err)
 	}
-	prompt := BuildContextPrompt(p, "next")
+	prompt := codec.BuildContextPrompt(p, "next")
 	for _, want := range []string{"[Previous conversation summary]", "the summary", "[Conversation continues]", "question 4", "answer 6"} {
 		if !strings.Contains(prompt, want) {
 			t.Errorf("prompt lacks %q", want)
@@ -359,7 +361,7 @@ func TestVector15MultipleCompactions(t *testing.T) {
 		t.Fatalf("BuildContext() = %+v, %v", p, err)
 	}
 	evs, _ := s.LoadEventsRange(ctx, sess.ID, 15, 0)
-	if evs[0].Seq != 15 || len(BuildContextPrompt(p, "go")) < 8 {
+	if evs[0].Seq != 15 || len(codec.BuildContextPrompt(p, "go")) < 8 {
 		t.Errorf("events start at seq %d", evs[0].Seq)
 	}
 }
@@ -380,7 +382,7 @@ func TestVector17EmptyContext(t *testing.T) {
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
 	p, err := s.BuildContext(context.Background(), sess.ID)
-	if err != nil || p != nil || BuildContextPrompt(p, "hello") != "hello" {
+	if err != nil || p != nil || codec.BuildContextPrompt(p, "hello") != "hello" {
 		t.Errorf("BuildContext() = %+v, %v; want nil and the prompt unchanged", p, err)
 	}
 }
@@ -395,7 +397,7 @@ func TestVector18OnlySummary(t *testing.T) {
 	if err != nil || p == nil || len(p.Events) != 0 {
 		t.Fatalf("BuildContext() = %+v, %v", p, err)
 	}
-	prompt := BuildContextPrompt(p, "go on")
+	prompt := codec.BuildContextPrompt(p, "go on")
 	if !strings.Contains(prompt, "[Previous conversation summary]\nall of it") || !strings.HasSuffix(prompt, "go on") {
 		t.Errorf("prompt = %q", prompt)
 	}
@@ -404,15 +406,15 @@ func TestVector18OnlySummary(t *testing.T) {
 func TestVector19InjectedUserMessage(t *testing.T) {
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
-	wrapped := ContextOpenTag + "\n## User\nold\n" + ContextCloseTag + "\n\nvisible prompt"
-	if n := mustAppend(t, s, sess.ID, UserMessage(wrapped)); n != 1 {
+	wrapped := codec.ContextOpenTag + "\n## User\nold\n" + codec.ContextCloseTag + "\n\nvisible prompt"
+	if n := mustAppend(t, s, sess.ID, codec.UserMessage(wrapped)); n != 1 {
 		t.Fatalf("AppendEvents() = %d, want 1", n)
 	}
 	evs := mustLoad(t, s, sess.ID)
 	if evs[0].Event.Content != "visible prompt" || evs[0].CharLen != int64(len("visible prompt")) {
 		t.Errorf("stored %q char_len %d", evs[0].Event.Content, evs[0].CharLen)
 	}
-	if n := mustAppend(t, s, sess.ID, UserMessage(ContextOpenTag+"\nnever closed")); n != 0 {
+	if n := mustAppend(t, s, sess.ID, codec.UserMessage(codec.ContextOpenTag+"\nnever closed")); n != 0 {
 		t.Errorf("an unclosed context stored %d rows", n)
 	}
 }
@@ -420,25 +422,25 @@ func TestVector19InjectedUserMessage(t *testing.T) {
 // insertRaw inserts an event row as legacy AZUREAL builds did: the JSON of
 // the event as given (not compacted), zstd, kind and char_len of the raw
 // event.
-func insertRaw(t *testing.T, s *Store, session, seq int64, e Event) {
+func insertRaw(t *testing.T, s *Store, session, seq int64, e codec.Event) {
 	t.Helper()
-	js, err := EncodeEventJSON(e)
+	js, err := codec.EncodeEventJSON(e)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rawExec(t, s.Path(), fmt.Sprintf("INSERT INTO events(session_id, seq, kind, data, char_len) VALUES (%d, %d, '%s', X'%x', %d)",
-		session, seq, e.Kind, s.codec.compress(js), CharLen(e)))
+		session, seq, e.Kind, s.codec.Compress(js), codec.CharLen(e)))
 }
 
 func TestVector20LegacyRawRows(t *testing.T) {
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
-	insertRaw(t, s, sess.ID, 1, UserMessage("hidden developer instructions"))
-	insertRaw(t, s, sess.ID, 2, UserMessage("hidden transcript tail\n"+ContextCloseTag+"\n\nreal prompt"))
-	insertRaw(t, s, sess.ID, 3, AssistantText("answer"))
-	insertRaw(t, s, sess.ID, 4, UserMessage("# AGENTS.md instructions for /r\n<INSTRUCTIONS>\nx\n</INSTRUCTIONS>"))
-	insertRaw(t, s, sess.ID, 5, UserMessage(ContextOpenTag+"\n## User\nq\n"+ContextCloseTag+"\n\nfully injected"))
-	insertRaw(t, s, sess.ID, 6, AssistantText("second answer"))
+	insertRaw(t, s, sess.ID, 1, codec.UserMessage("hidden developer instructions"))
+	insertRaw(t, s, sess.ID, 2, codec.UserMessage("hidden transcript tail\n"+codec.ContextCloseTag+"\n\nreal prompt"))
+	insertRaw(t, s, sess.ID, 3, codec.AssistantText("answer"))
+	insertRaw(t, s, sess.ID, 4, codec.UserMessage("# AGENTS.md instructions for /r\n<INSTRUCTIONS>\nx\n</INSTRUCTIONS>"))
+	insertRaw(t, s, sess.ID, 5, codec.UserMessage(codec.ContextOpenTag+"\n## User\nq\n"+codec.ContextCloseTag+"\n\nfully injected"))
+	insertRaw(t, s, sess.ID, 6, codec.AssistantText("second answer"))
 	var got []string
 	for _, e := range mustLoad(t, s, sess.ID) {
 		got = append(got, string(e.Kind)+":"+e.Event.Content+e.Event.Text)
@@ -454,9 +456,9 @@ func TestVector22RoundTrips(t *testing.T) {
 	sess := mustCreateSession(t, s, "main", "")
 	p := "/w/a.rs"
 	mustAppend(t, s, sess.ID,
-		ToolResult("t1", "Bash", nil, "boom", true),
-		Complete(false, 12345, 0.0123),
-		ToolCall("t2", "Read", &p, json.RawMessage(`{"file_path":"/w/a.rs","offset":3}`)))
+		codec.ToolResult("t1", "Bash", nil, "boom", true),
+		codec.Complete(false, 12345, 0.0123),
+		codec.ToolCall("t2", "Read", &p, json.RawMessage(`{"file_path":"/w/a.rs","offset":3}`)))
 	evs := mustLoad(t, s, sess.ID)
 	if !evs[0].Event.IsError {
 		t.Error("is_error lost")

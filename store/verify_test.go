@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // TestFirstWriteChecksTheFile damages a page in the middle of a store,
@@ -53,7 +55,7 @@ func TestFirstWriteChecksOnce(t *testing.T) {
 	if s.verified {
 		t.Fatal("Open ran the full check")
 	}
-	mustAppend(t, s, 1, UserMessage("x"))
+	mustAppend(t, s, 1, codec.UserMessage("x"))
 	if !s.verified {
 		t.Fatal("the first write did not run the full check")
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // rleBomb is a zstd frame of n RLE blocks of 128 KiB of 'a' each, with no
@@ -18,7 +19,7 @@ import (
 func rleBomb(n int) []byte {
 	b := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38} // magic, no content size, window 128 KiB
 	for i := range n {
-		h := uint32(blockMax)<<3 | 1<<1 // RLE
+		h := uint32(codec.ZstdBlockMax)<<3 | 1<<1 // RLE
 		if i == n-1 {
 			h |= 1 // last
 		}
@@ -97,36 +98,36 @@ func allocated(f func()) uint64 {
 // decodes to without keeping it. Frames whose blocks could add up to more
 // but do not still decode.
 func TestPayloadBombRefusedUnread(t *testing.T) {
-	const over = MaxEventSize + 16<<20
+	const over = codec.MaxEventSize + 16<<20
 	tests := []struct {
 		name    string
 		data    []byte
 		want    error // nil: decodes to an event
 		maxHeap uint64
 	}{
-		{"RLE blocks, no content size", rleBomb(600), ErrEventTooLarge, 1 << 20},
-		{"compressed, no content size", streamedEvent(t, over, false, 0), ErrEventTooLarge, 24 << 20},
-		{"compressed, content size declared", streamedEvent(t, over, true, 0), ErrEventTooLarge, 1 << 20},
+		{"RLE blocks, no content size", rleBomb(600), codec.ErrEventTooLarge, 1 << 20},
+		{"compressed, no content size", streamedEvent(t, over, false, 0), codec.ErrEventTooLarge, 24 << 20},
+		{"compressed, content size declared", streamedEvent(t, over, true, 0), codec.ErrEventTooLarge, 1 << 20},
 		{"600 small blocks of 1 KiB", streamedEvent(t, 600<<10, false, 1<<10), nil, 24 << 20},
 		{"8 MiB in 1,024 blocks", streamedEvent(t, 8<<20, false, 8<<10), nil, 24 << 20},
 	}
-	c, err := newCodec()
+	c, err := codec.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.close()
+	defer c.Close()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var (
 				js   []byte
 				perr error
 			)
-			heap := allocated(func() { js, perr = c.payloadTo(nil, tc.data) })
+			heap := allocated(func() { js, perr = c.PayloadTo(nil, tc.data) })
 			if !errors.Is(perr, tc.want) || (tc.want == nil && perr != nil) {
 				t.Fatalf("payloadTo(%d-byte frame) = %v, want %v", len(tc.data), perr, tc.want)
 			}
 			if tc.want == nil {
-				if _, err := DecodeEventJSON(js); err != nil {
+				if _, err := codec.DecodeEventJSON(js); err != nil {
 					t.Errorf("DecodeEventJSON = %v", err)
 				}
 			}
@@ -146,10 +147,10 @@ func TestDeclaredBombsCostTheLoadNothing(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "bombs")
-	mustAppend(t, s, sess.ID, UserMessage("before"), AssistantText("x"), AssistantText("x"), AssistantText("x"), AssistantText("after"))
+	mustAppend(t, s, sess.ID, codec.UserMessage("before"), codec.AssistantText("x"), codec.AssistantText("x"), codec.AssistantText("x"), codec.AssistantText("after"))
 	path := s.Path()
 	s.Close()
-	bomb := hex.EncodeToString(streamedEvent(t, MaxEventSize+16<<20, true, 0))
+	bomb := hex.EncodeToString(streamedEvent(t, codec.MaxEventSize+16<<20, true, 0))
 	execRaw(t, path, "UPDATE events SET data = X'"+bomb+"' WHERE seq IN (2, 3, 4)")
 	s = mustOpenPath(t, path)
 	r, err := s.Load(ctx, sess.ID, 0, 0)

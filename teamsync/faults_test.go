@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/pgtest"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -207,8 +208,8 @@ func TestPushRedactsSecrets(t *testing.T) {
 	token := "gh" + "p_" + "Zx9Qw3Er7Ty1Ui5Op2As6Df8Gh4Jk0LmNb7V"
 	for _, allow := range []bool{false, true} {
 		st := openStore(t, genStore(t, t.TempDir(), 1, 20, 10))
-		s, _, err := st.CreateSessionWithEvents(ctx, "main", "deploy with "+token, []store.Event{
-			store.UserMessage("push with GITHUB_TOKEN=" + token), store.AssistantText("ok"),
+		s, _, err := st.CreateSessionWithEvents(ctx, "main", "deploy with "+token, []codec.Event{
+			codec.UserMessage("push with GITHUB_TOKEN=" + token), codec.AssistantText("ok"),
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -280,10 +281,10 @@ func TestPushForkedCopy(t *testing.T) {
 	if err := cp.SetStoreID(ctx, first.StoreID); err != nil { // as a file copy would carry it
 		t.Fatal(err)
 	}
-	if _, err := cp.AppendEvents(ctx, 1, []store.Event{store.UserMessage("only in the copy")}); err != nil {
+	if _, err := cp.AppendEvents(ctx, 1, []codec.Event{codec.UserMessage("only in the copy")}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := orig.AppendEvents(ctx, 2, []store.Event{store.UserMessage("only in the original"), store.AssistantText("more")}); err != nil {
+	if _, err := orig.AppendEvents(ctx, 2, []codec.Event{codec.UserMessage("only in the original"), codec.AssistantText("more")}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Push(ctx, db, orig, opts("m")); err != nil {
@@ -317,8 +318,8 @@ func TestPushUndecodableEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := st0.CreateSessionWithEvents(ctx, "main", "x", []store.Event{
-		store.UserMessage("token " + "gh" + "p_" + "Zx9Qw3Er7Ty1Ui5Op2As6Df8Gh4Jk0LmNb7V"), store.AssistantText("ok"),
+	s, _, err := st0.CreateSessionWithEvents(ctx, "main", "x", []codec.Event{
+		codec.UserMessage("token " + "gh" + "p_" + "Zx9Qw3Er7Ty1Ui5Op2As6Df8Gh4Jk0LmNb7V"), codec.AssistantText("ok"),
 	})
 	if err != nil {
 		t.Fatal(err)

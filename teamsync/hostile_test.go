@@ -12,8 +12,7 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
-
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // The tests of this file play a damaged or hostile team database (issue 28,
@@ -33,9 +32,9 @@ func hostileSetup(t *testing.T) (*DB, int64) {
 	db := connect(t, url)
 	ctx := context.Background()
 	st := openStore(t, genStore(t, t.TempDir(), 2, 60, 31))
-	s, _, err := st.CreateSessionWithEvents(ctx, "feature/x", "victim", []store.Event{
-		store.UserMessage("where is the parser"), store.AssistantText("in parse.go"),
-		store.UserMessage("fix it"), store.AssistantText("done"),
+	s, _, err := st.CreateSessionWithEvents(ctx, "feature/x", "victim", []codec.Event{
+		codec.UserMessage("where is the parser"), codec.AssistantText("in parse.go"),
+		codec.UserMessage("fix it"), codec.AssistantText("done"),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +84,7 @@ func zstdOf(t *testing.T, n int) []byte {
 // is refused whole, with one line naming it and the reason, before
 // anything is written: the local store keeps its bytes and passes check.
 func TestPullRefusesHostileRows(t *testing.T) {
-	bomb := zstdOf(t, store.MaxEventSize+1024) // a few KiB, 64 MiB decoded (the load limit: store's TestCheckRaw)
+	bomb := zstdOf(t, codec.MaxEventSize+1024) // a few KiB, 64 MiB decoded (the load limit: store's TestCheckRaw)
 	cases := []struct {
 		name string
 		sql  []string // run with $1 = the victim's team number (statements without $1 take none)
@@ -180,8 +179,8 @@ func TestPullSoundSessions(t *testing.T) {
 	st := openStore(t, genStore(t, t.TempDir(), 3, 200, 33))
 	discord := base64.RawStdEncoding.EncodeToString([]byte("1186476543210987654")) + ".GaB3dE.Zq8xV2mKp4Lr7Tn1Yw6Hs9Jd3Fg5Bc0Ne"
 	hf := "hf" + "_" + "Q7mZ2xK9pL4vR8tN1wY6hS3jD5fG0bC7aE"
-	s, _, err := st.CreateSessionWithEvents(ctx, "main", "secrets", []store.Event{
-		store.UserMessage("start the bot with " + discord), store.AssistantText("Logged in to the Hub as " + hf),
+	s, _, err := st.CreateSessionWithEvents(ctx, "main", "secrets", []codec.Event{
+		codec.UserMessage("start the bot with " + discord), codec.AssistantText("Logged in to the Hub as " + hf),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -93,15 +94,15 @@ func grow(t *testing.T, st *store.Store, r *rand.Rand, round int) {
 		t.Fatal(err)
 	}
 	s := list[r.IntN(len(list))]
-	var evs []store.Event
+	var evs []codec.Event
 	for i := range 20 + r.IntN(60) {
 		switch i % 3 {
 		case 0:
-			evs = append(evs, store.UserMessage(fmt.Sprintf("round %d prompt %d", round, i)))
+			evs = append(evs, codec.UserMessage(fmt.Sprintf("round %d prompt %d", round, i)))
 		case 1:
-			evs = append(evs, store.AssistantText(fmt.Sprintf("round %d answer %d with token ghp_%036d", round, i, round*1000+i)))
+			evs = append(evs, codec.AssistantText(fmt.Sprintf("round %d answer %d with token ghp_%036d", round, i, round*1000+i)))
 		default:
-			evs = append(evs, store.ToolResult("t", "Bash", nil, fmt.Sprintf("ok %d", i), false))
+			evs = append(evs, codec.ToolResult("t", "Bash", nil, fmt.Sprintf("ok %d", i), false))
 		}
 	}
 	if r.IntN(4) == 0 {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -66,10 +67,10 @@ func (db *DB) Pull(ctx context.Context, id int64, dst *store.Store) (localID int
 		case len(e.data) == 0: // an undecodable event pushed without its bytes
 			continue
 		}
-		r := store.RawEvent{Seq: *e.seq, Kind: store.Kind(*e.kind), CharLen: *e.charLen, Data: e.data}
+		r := store.RawEvent{Seq: *e.seq, Kind: codec.Kind(*e.kind), CharLen: *e.charLen, Data: e.data}
 		if e.redacted { // the pusher kept the original text's size
 			if ev, err := store.DecodePayload(e.data); err == nil {
-				r.CharLen = store.CharLen(ev)
+				r.CharLen = codec.CharLen(ev)
 			}
 		}
 		raw = append(raw, r)

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/export"
 	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
@@ -279,7 +280,7 @@ func (p *pusher) prepare(ctx context.Context, b *eventBatch) error {
 					return fmt.Errorf("encode event %d: %w", e.ID, err)
 				}
 			}
-			js, err := store.EncodeEventJSON(e.Event)
+			js, err := codec.EncodeEventJSON(e.Event)
 			if err != nil {
 				return fmt.Errorf("encode event %d: %w", e.ID, err)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/export"
 	"github.com/lazuli-app/lazuli/insight"
 	"github.com/lazuli-app/lazuli/search"
@@ -124,7 +125,7 @@ func scanSession(row pgx.Row) (Session, error) {
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 			bad = append(bad, "cost_usd is not a number")
 		} else {
-			j.CostUSD = (*store.SerdeFloat)(&f)
+			j.CostUSD = (*codec.SerdeFloat)(&f)
 		}
 	}
 	j.LastClaudeUUID = text(12)
@@ -219,14 +220,14 @@ func (db *DB) Events(ctx context.Context, s Session) ([]store.StoredEvent, error
 	for i, r := range raw {
 		ev, err := store.DecodePayload(r.data)
 		if err != nil || r.seq == nil || r.kind == nil {
-			ev = store.Event{} // undecodable, as a local load shows it
+			ev = codec.Event{} // undecodable, as a local load shows it
 		}
 		se := store.StoredEvent{ID: int64(i + 1), Event: ev}
 		if r.seq != nil {
 			se.Seq = *r.seq
 		}
 		if r.kind != nil {
-			se.Kind = store.Kind(*r.kind)
+			se.Kind = codec.Kind(*r.kind)
 		}
 		if r.charLen != nil {
 			se.CharLen = *r.charLen

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -19,8 +20,8 @@ func TestTwoMachinesListShowSearchPull(t *testing.T) {
 	ctx := context.Background()
 	a := openStore(t, genStore(t, t.TempDir(), 4, 400, 3))
 	b := openStore(t, genStore(t, t.TempDir(), 3, 300, 4))
-	sa, _, err := a.CreateSessionWithEvents(ctx, "feature/x", "needle session", []store.Event{
-		store.UserMessage("where is the zebracorn parser"), store.AssistantText("The zebracorn parser is in parse.go"),
+	sa, _, err := a.CreateSessionWithEvents(ctx, "feature/x", "needle session", []codec.Event{
+		codec.UserMessage("where is the zebracorn parser"), codec.AssistantText("The zebracorn parser is in parse.go"),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -66,8 +67,8 @@ func TestTwoMachinesListShowSearchPull(t *testing.T) {
 		t.Fatalf("team transcript has %d events, local %d", len(events), len(local))
 	}
 	for i := range local {
-		lj, _ := store.EncodeEventJSON(local[i].Event)
-		tj, _ := store.EncodeEventJSON(events[i].Event)
+		lj, _ := codec.EncodeEventJSON(local[i].Event)
+		tj, _ := codec.EncodeEventJSON(events[i].Event)
 		if !bytes.Equal(lj, tj) || local[i].Seq != events[i].Seq {
 			t.Fatalf("event %d: team %s, local %s", i, tj, lj)
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -19,11 +20,11 @@ func TestSearchFindsWhatTheMatcherFinds(t *testing.T) {
 	db := connect(t, url)
 	ctx := context.Background()
 	st := openStore(t, genStore(t, t.TempDir(), 5, 1500, 12))
-	extra := []store.Event{
-		store.UserMessage("why does TestParseConfig fail?"),
-		store.AssistantText("See internal/config.go:12 — the Größe check overflows."),
-		store.ToolResult("t1", "Bash", nil, "fatal: deadlock detected in worker 7\nGRÖSSE=3", true),
-		store.AssistantText("an ÉTÉ résumé of the naïve café"),
+	extra := []codec.Event{
+		codec.UserMessage("why does TestParseConfig fail?"),
+		codec.AssistantText("See internal/config.go:12 — the Größe check overflows."),
+		codec.ToolResult("t1", "Bash", nil, "fatal: deadlock detected in worker 7\nGRÖSSE=3", true),
+		codec.AssistantText("an ÉTÉ résumé of the naïve café"),
 	}
 	for i := range 3 {
 		if _, _, err := st.CreateSessionWithEvents(ctx, "wt", fmt.Sprintf("extra %d", i), extra); err != nil {

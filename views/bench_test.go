@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -17,19 +18,19 @@ func bigSession(tb testing.TB, n int) ([]store.StoredEvent, []store.Compaction) 
 	path := new("/w/pkg/file.go")
 	bash := rawJSON(tb, map[string]any{"command": "go test ./..."})
 	edit := rawJSON(tb, map[string]any{"file_path": "/w/pkg/file.go", "old_string": "a := 1\nb := 2", "new_string": "a := 10\nb := 2"})
-	turn := []store.Event{
-		store.UserMessage("Please fix the failing test in pkg/file.go and explain the cause."),
-		store.AssistantText("I'll look at the test first.\n\n```go\nfunc TestX(t *testing.T) {}\n```"),
-		store.ToolCall("t1", "Bash", nil, bash),
-		store.ToolResult("t1", "Bash", nil, "--- FAIL: TestX (0.00s)\nFAIL", true),
-		store.ToolCall("t2", "Edit", path, edit),
-		store.ToolResult("t2", "Edit", path, "The file has been updated.", false),
-		store.ToolCall("t3", "Read", path, rawJSON(tb, map[string]any{"file_path": "/w/pkg/file.go"})),
-		store.ToolResult("t3", "Read", path, "package pkg\n  (120 lines)\n}", false),
-		store.AssistantText("Fixed: the constant was off by one."),
-		store.Complete(true, 34_500, 0.0421),
+	turn := []codec.Event{
+		codec.UserMessage("Please fix the failing test in pkg/file.go and explain the cause."),
+		codec.AssistantText("I'll look at the test first.\n\n```go\nfunc TestX(t *testing.T) {}\n```"),
+		codec.ToolCall("t1", "Bash", nil, bash),
+		codec.ToolResult("t1", "Bash", nil, "--- FAIL: TestX (0.00s)\nFAIL", true),
+		codec.ToolCall("t2", "Edit", path, edit),
+		codec.ToolResult("t2", "Edit", path, "The file has been updated.", false),
+		codec.ToolCall("t3", "Read", path, rawJSON(tb, map[string]any{"file_path": "/w/pkg/file.go"})),
+		codec.ToolResult("t3", "Read", path, "package pkg\n  (120 lines)\n}", false),
+		codec.AssistantText("Fixed: the constant was off by one."),
+		codec.Complete(true, 34_500, 0.0421),
 	}
-	events := make([]store.Event, n)
+	events := make([]codec.Event, n)
 	for i := range events {
 		events[i] = turn[i%len(turn)]
 	}
@@ -83,7 +84,7 @@ func BenchmarkTranscriptAppend(b *testing.B) {
 	events, comps := bigSession(b, 50_000)
 	tr.SetSession(store.Session{ID: 1}, events, comps)
 	q.drain()
-	next := storedFrom(50_001, store.AssistantText("streaming…"))
+	next := storedFrom(50_001, codec.AssistantText("streaming…"))
 	b.ReportAllocs()
 	for b.Loop() {
 		tr.AppendEvents(next)

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/editdiff"
 	"github.com/lazuli-app/lazuli/store"
@@ -329,7 +330,7 @@ func (c *card) showFull(r *transcriptRow, full, what string) {
 // showResult fills a tool result: monospace text, red for an error, with
 // a note when ingestion truncated it, and the full output behind the
 // toggle when the store kept it.
-func (c *card) showResult(r *transcriptRow, e *store.Event, d *rowDetail) {
+func (c *card) showResult(r *transcriptRow, e *codec.Event, d *rowDetail) {
 	c.tint()
 	title, name := d.title+" result", theme.ColorNamePlaceHolder
 	if e.IsError {
@@ -521,8 +522,8 @@ func (c *card) onOpen() {
 
 // isSubagentCall reports a Claude Agent/Task call, whose sub-agent's work
 // may be a session of its own.
-func isSubagentCall(e *store.Event) bool {
-	if e.Kind != store.KindToolCall || e.ToolUseID == "" {
+func isSubagentCall(e *codec.Event) bool {
+	if e.Kind != codec.KindToolCall || e.ToolUseID == "" {
 		return false
 	}
 	switch e.ToolName {

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -15,7 +16,7 @@ import (
 func diffCardSession(t *testing.T) []store.StoredEvent {
 	oldText := "func greet(name string) string {\n\tmsg := \"Hello, \" + name\n\tlog.Println(\"greeting\", name)\n\treturn msg\n}"
 	newText := "func greet(name string) string {\n\tmsg := \"Goodbye, \" + name + \"!\"\n\treturn msg\n}\n\n// farewell is greet's counterpart, kept next to it so that the two stay in sync when the wording changes.\nfunc farewell() {}"
-	return stored(store.ToolCall("t1", "Edit", new("/src/greet.go"), rawJSON(t, map[string]any{
+	return stored(codec.ToolCall("t1", "Edit", new("/src/greet.go"), rawJSON(t, map[string]any{
 		"file_path": "/src/greet.go", "old_string": oldText, "new_string": newText,
 	})))
 }

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -75,7 +76,7 @@ func TestTextContrast(t *testing.T) {
 		tr, w, q := newTestTranscript(t, fyne.NewSize(700, 400))
 		test.ApplyTheme(t, th)
 		check("No session selected", drawnColor(t, tr.Content(), "No session selected"), bg)
-		tr.SetSessionTail(store.Session{ID: 1}, stored(store.UserMessage("hi"), store.Complete(true, 1500, 0)), nil, 1998)
+		tr.SetSessionTail(store.Session{ID: 1}, stored(codec.UserMessage("hi"), codec.Complete(true, 1500, 0)), nil, 1998)
 		q.drain()
 		check("the earlier bar", drawnColor(t, tr.Content(), "Showing the newest"), bg)
 		check("a success title", drawnColor(t, tr.Content(), "✓"), bg)

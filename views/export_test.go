@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/export"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -42,12 +43,12 @@ func (f *fakeExportActions) ExportSession(req ExportRequest) {
 // time) in a tool result and a prompt.
 func exportSource(leaky bool) export.Source {
 	key := "AK" + "IA" + "Q3EGRT7NBVWX5LZM"
-	evs := []store.Event{store.UserMessage("Show the config"), store.AssistantText("Here it is.")}
+	evs := []codec.Event{codec.UserMessage("Show the config"), codec.AssistantText("Here it is.")}
 	if leaky {
 		evs = append(evs,
-			store.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"cat config"}`)),
-			store.ToolResult("t1", "Bash", nil, "region = eu-west-1\naws_access_key_id = "+key, false),
-			store.UserMessage("is "+key+" still active?"))
+			codec.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"cat config"}`)),
+			codec.ToolResult("t1", "Bash", nil, "region = eu-west-1\naws_access_key_id = "+key, false),
+			codec.UserMessage("is "+key+" still active?"))
 	}
 	stored := make([]store.StoredEvent, len(evs))
 	for i, e := range evs {

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -50,7 +51,7 @@ func TestFindKeyboard(t *testing.T) {
 	w.Resize(fyne.NewSize(900, 500))
 	m.BindShortcuts(w.Canvas())
 	test.NewTempWindow(t, widget.NewLabel("another window")) // the test driver's guess for any object
-	tr.SetSession(store.Session{ID: 1}, stored(store.UserMessage("find the needle"), store.AssistantText("a needle, a pin")), nil)
+	tr.SetSession(store.Session{ID: 1}, stored(codec.UserMessage("find the needle"), codec.AssistantText("a needle, a pin")), nil)
 	q.drain()
 	c := w.Canvas()
 	focusPrompt(t, tr, c)
@@ -83,7 +84,7 @@ func TestFindShowsMatchInTallCard(t *testing.T) {
 	}
 	lines[40] = "the needle line of the long answer"
 	tall := strings.Join(lines, "\n\n")
-	tr.SetSession(store.Session{ID: 1}, stored(store.UserMessage("q"), store.AssistantText(tall), store.AssistantText("after")), nil)
+	tr.SetSession(store.Session{ID: 1}, stored(codec.UserMessage("q"), codec.AssistantText(tall), codec.AssistantText("after")), nil)
 	q.drain()
 	tr.find.Show()
 	tr.find.entry.SetText("needle")
@@ -127,10 +128,10 @@ func markedText(segs []widget.RichTextSegment) []string {
 func TestFindHighlightsMatches(t *testing.T) {
 	tr, _, q := newTestTranscript(t, fyne.NewSize(800, 600))
 	tr.SetSession(store.Session{ID: 1}, stored(
-		store.UserMessage("where is the Needle?"),
-		store.AssistantText("- a **needle** in\n- a haystack, needle"),
-		store.ToolCall("t1", "Bash", nil, rawJSON(t, map[string]any{"command": "grep needle"})),
-		store.ToolResult("t1", "Bash", nil, "hay\nneedle found", false),
+		codec.UserMessage("where is the Needle?"),
+		codec.AssistantText("- a **needle** in\n- a haystack, needle"),
+		codec.ToolCall("t1", "Bash", nil, rawJSON(t, map[string]any{"command": "grep needle"})),
+		codec.ToolResult("t1", "Bash", nil, "hay\nneedle found", false),
 	), nil)
 	q.drain()
 	tr.find.Show()
@@ -167,7 +168,7 @@ func TestFindHighlightsMatches(t *testing.T) {
 // the thought's first line, unmarked, so the match was not to be seen).
 func TestFindOpensCollapsedThinking(t *testing.T) {
 	tr, _, q := newTestTranscript(t, fyne.NewSize(800, 600))
-	events := stored(store.UserMessage("why?"), store.AssistantText("because"))
+	events := stored(codec.UserMessage("why?"), codec.AssistantText("because"))
 	events[1].Thinking = []string{"First I weigh it.\nThen the zorp detail."}
 	tr.SetSession(store.Session{ID: 1}, events, nil)
 	q.drain()
@@ -193,9 +194,9 @@ func TestFindOpensCollapsedThinking(t *testing.T) {
 func TestFindShowsWholeCard(t *testing.T) {
 	tr, _, q := newTestTranscript(t, fyne.NewSize(600, 300))
 	tr.SetSession(store.Session{ID: 1}, stored(
-		store.UserMessage(strings.Repeat("the question goes on\n", 6)),
-		store.UserMessage(strings.Repeat("the answer goes on\n", 6)+"the needle"),
-		store.AssistantText("after")), nil)
+		codec.UserMessage(strings.Repeat("the question goes on\n", 6)),
+		codec.UserMessage(strings.Repeat("the answer goes on\n", 6)+"the needle"),
+		codec.AssistantText("after")), nil)
 	q.drain()
 	tr.rows.list.ScrollToTop()
 	q.drain()
@@ -222,7 +223,7 @@ func TestFindShowsWholeCard(t *testing.T) {
 // the opened text was left below the view).
 func TestFindShowsOpenedThinking(t *testing.T) {
 	tr, _, q := newTestTranscript(t, fyne.NewSize(600, 300))
-	events := stored(store.UserMessage(strings.Repeat("the question goes on\n", 8)), store.AssistantText(strings.Repeat("the answer goes on\n\n", 20)))
+	events := stored(codec.UserMessage(strings.Repeat("the question goes on\n", 8)), codec.AssistantText(strings.Repeat("the answer goes on\n\n", 20)))
 	events[1].Thinking = []string{"First I weigh it.\nthen\nmore\nand more\nThen the zorp detail."}
 	tr.SetSession(store.Session{ID: 1}, events, nil)
 	q.drain()

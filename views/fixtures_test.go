@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -82,16 +83,16 @@ func (f *fakeActions) SaveAgentSettings(s AgentSettings) {
 func (f *fakeActions) String() string { return strings.Join(f.calls, "; ") }
 
 // stored wraps events as stored rows with seq 1, 2, ….
-func stored(events ...store.Event) []store.StoredEvent {
+func stored(events ...codec.Event) []store.StoredEvent {
 	return storedFrom(1, events...)
 }
 
 // storedFrom wraps events as stored rows with seq first, first+1, ….
-func storedFrom(first int64, events ...store.Event) []store.StoredEvent {
+func storedFrom(first int64, events ...codec.Event) []store.StoredEvent {
 	out := make([]store.StoredEvent, len(events))
 	for i, e := range events {
 		seq := first + int64(i)
-		out[i] = store.StoredEvent{ID: seq, Seq: seq, Kind: e.Kind, CharLen: store.CharLen(e), Event: e}
+		out[i] = store.StoredEvent{ID: seq, Seq: seq, Kind: e.Kind, CharLen: codec.CharLen(e), Event: e}
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -23,16 +24,16 @@ func TestTranscriptFullText(t *testing.T) {
 	}
 	lines[250] = "deep handleSubmit match"
 	full := strings.Join(lines, "\n")
-	var events []store.Event
+	var events []codec.Event
 	// Enough rows above that the padding between them (forgotten once in
 	// the target's offset) is more than the view is high.
 	const row = 300
 	for i := range row {
-		events = append(events, store.AssistantText(fmt.Sprintf("event %d", i+1)))
+		events = append(events, codec.AssistantText(fmt.Sprintf("event %d", i+1)))
 	}
-	events = append(events, store.ToolResult("t1", "Bash", nil, "output line 298\noutput line 299", false))
+	events = append(events, codec.ToolResult("t1", "Bash", nil, "output line 298\noutput line 299", false))
 	for i := range 10 {
-		events = append(events, store.AssistantText(fmt.Sprintf("after %d", i+1)))
+		events = append(events, codec.AssistantText(fmt.Sprintf("after %d", i+1)))
 	}
 	tr.SetSession(store.Session{ID: 1}, stored(events...), nil)
 	tr.SetFullText(map[int64]string{row + 1: full})

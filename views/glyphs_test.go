@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -30,7 +31,7 @@ func TestGlyphClassesRender(t *testing.T) {
 	for _, l := range glyphLines {
 		text += l + "\n"
 	}
-	tr.SetSession(store.Session{ID: 1}, stored(store.UserMessage(text), store.AssistantText("- "+glyphLines[0]+"\n- "+glyphLines[1])), nil)
+	tr.SetSession(store.Session{ID: 1}, stored(codec.UserMessage(text), codec.AssistantText("- "+glyphLines[0]+"\n- "+glyphLines[1])), nil)
 	q.drain()
 	test.AssertRendersToImage(t, "glyphs.png", w.Canvas())
 }

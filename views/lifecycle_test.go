@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -28,8 +29,8 @@ func TestForkFromHere(t *testing.T) {
 	q := &postQueue{}
 	tr.rows.post = q.post
 	ref := SessionRef{StorePath: "/p/a.azs", ID: 4}
-	m.ShowSession(ref, store.Session{ID: 4, Name: "plan"}, storedFrom(5, store.UserMessage("first"),
-		store.AssistantText("reply"), store.UserMessage("second\nline")), nil, 0)
+	m.ShowSession(ref, store.Session{ID: 4, Name: "plan"}, storedFrom(5, codec.UserMessage("first"),
+		codec.AssistantText("reply"), codec.UserMessage("second\nline")), nil, 0)
 	q.drain()
 	cards := cardsByRow(tr)
 	if len(cards) != 3 {
@@ -149,7 +150,7 @@ func TestNoForkInReadOnlyTranscript(t *testing.T) {
 	tr.rows.post = q.post
 	w := test.NewTempWindow(t, tr.Content())
 	w.Resize(fyne.NewSize(800, 600))
-	tr.SetSession(store.Session{ID: 1}, stored(store.UserMessage("hi")), nil)
+	tr.SetSession(store.Session{ID: 1}, stored(codec.UserMessage("hi")), nil)
 	q.drain()
 	cards := cardsByRow(tr)
 	if len(cards) != 1 || cards[0].forkBox.Visible() {

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -129,9 +130,9 @@ func TestTranscriptCardLinks(t *testing.T) {
 	tr.rows.post = q.post
 	w := test.NewTempWindow(t, tr.Content())
 	w.Resize(fyne.NewSize(800, 8000))
-	var evs []store.Event
+	var evs []codec.Event
 	for _, tc := range linkCases {
-		evs = append(evs, store.AssistantText(tc.md))
+		evs = append(evs, codec.AssistantText(tc.md))
 	}
 	tr.SetSession(store.Session{ID: 1}, stored(evs...), nil)
 	q.drain()

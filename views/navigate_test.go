@@ -9,16 +9,17 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
 // promptSession is five turns: a prompt, then a few replies each.
 func promptSession() []store.StoredEvent {
-	var evs []store.Event
+	var evs []codec.Event
 	for i := 1; i <= 5; i++ {
-		evs = append(evs, store.UserMessage(fmt.Sprintf("\nprompt %d\nmore", i)))
+		evs = append(evs, codec.UserMessage(fmt.Sprintf("\nprompt %d\nmore", i)))
 		for j := range 4 {
-			evs = append(evs, store.AssistantText(fmt.Sprintf("reply %d.%d", i, j)))
+			evs = append(evs, codec.AssistantText(fmt.Sprintf("reply %d.%d", i, j)))
 		}
 	}
 	return stored(evs...)

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestTranscriptRunFailure(t *testing.T) {
 	tr, _, q := newTestTranscript(t, fyne.NewSize(800, 1200))
 	const why = "agent exited without a result (exit code 1)\nError: --dangerously-skip-permissions cannot be used with root/sudo privileges"
-	events := stored(store.UserMessage("fix it"), store.Complete(false, 900, 0))
+	events := stored(codec.UserMessage("fix it"), codec.Complete(false, 900, 0))
 	events[1].RunFailures = []string{why}
 	tr.SetSession(store.Session{ID: 1}, events, nil)
 	q.drain()
@@ -37,8 +38,8 @@ func TestTranscriptRunFailure(t *testing.T) {
 	if tr.rows.rowText(2) != why {
 		t.Errorf("rowText = %q", tr.rows.rowText(2))
 	}
-	live := []store.StoredEvent{{Seq: 3, Kind: store.KindUserMessage, Event: store.UserMessage("again")},
-		{Seq: 4, Kind: store.KindComplete, Event: store.Complete(false, 5, 0), RunFailures: []string{"agent stopped: no answer from the model within 5m0s"}}}
+	live := []store.StoredEvent{{Seq: 3, Kind: codec.KindUserMessage, Event: codec.UserMessage("again")},
+		{Seq: 4, Kind: codec.KindComplete, Event: codec.Complete(false, 5, 0), RunFailures: []string{"agent stopped: no answer from the model within 5m0s"}}}
 	tr.AppendEvents(live)
 	q.drain()
 	if n := len(tr.rows.rows); n != 6 || tr.rows.rows[5].kind != rowFailure || len(tr.rows.heights) != 6 {

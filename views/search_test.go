@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -164,9 +165,9 @@ func TestSnippetSegments(t *testing.T) {
 
 func TestTranscriptShowEvent(t *testing.T) {
 	tr, _, q := newTestTranscript(t, fyne.NewSize(800, 400))
-	var events []store.Event
+	var events []codec.Event
 	for i := range 80 {
-		events = append(events, store.AssistantText(fmt.Sprintf("event %d", i+1)))
+		events = append(events, codec.AssistantText(fmt.Sprintf("event %d", i+1)))
 	}
 	evs := stored(events...)
 	evs = append(evs[:20], evs[21:]...) // seq 21 hidden by the read-time filter

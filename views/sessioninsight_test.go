@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/editdiff"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -29,8 +30,8 @@ func shownMainView(t *testing.T, events []store.StoredEvent) (*MainView, *fakeAc
 // cost, an estimated cost marked so; rows of turns without usage keep the
 // event's cost; another session drops the usage.
 func TestCompletionRowUsage(t *testing.T) {
-	events := stored(store.UserMessage("one"), store.Complete(true, 1200, 0),
-		store.UserMessage("two"), store.Complete(true, 3000, 0.5))
+	events := stored(codec.UserMessage("one"), codec.Complete(true, 1200, 0),
+		codec.UserMessage("two"), codec.Complete(true, 3000, 0.5))
 	m, _, a := shownMainView(t, events)
 	m.SetSessionInsight(a, SessionInsight{Turns: []TurnUsage{
 		{FirstSeq: 1, LastSeq: 2, Input: 12300, Output: 450, Cache: 1_200_000, CostUSD: 0.0421, Estimated: true}}})

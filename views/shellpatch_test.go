@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -15,8 +16,8 @@ func TestTranscriptShellPatchIsDiff(t *testing.T) {
 	tr, _, q := newTestTranscript(t, fyne.NewSize(800, 1000))
 	cmd := []string{"bash", "-lc", "apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: src/a.go\n@@\n-old\n+new\n*** End Patch\nPATCH\n"}
 	tr.SetSession(store.Session{ID: 1}, stored(
-		store.ToolCall("c1", "Bash", nil, rawJSON(t, map[string]any{"command": cmd})),
-		store.ToolCall("c2", "Bash", nil, rawJSON(t, map[string]any{"command": []string{"bash", "-lc", "ls"}})),
+		codec.ToolCall("c1", "Bash", nil, rawJSON(t, map[string]any{"command": cmd})),
+		codec.ToolCall("c2", "Bash", nil, rawJSON(t, map[string]any{"command": []string{"bash", "-lc", "ls"}})),
 	), nil)
 	q.drain()
 	cards := cardsByRow(tr)

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -85,7 +86,7 @@ func TestMainViewShowsTeamSessionReadOnly(t *testing.T) {
 		t.Fatal("no first-run panel")
 	}
 	team := SessionRef{StorePath: TeamStore, ID: 41}
-	events := []store.StoredEvent{{ID: 1, Seq: 1, Kind: "UserMessage", Event: store.UserMessage("fix the flaky test")}}
+	events := []store.StoredEvent{{ID: 1, Seq: 1, Kind: "UserMessage", Event: codec.UserMessage("fix the flaky test")}}
 	m.ShowSession(team, store.Session{ID: 41, Name: "Fix flaky runner"}, events, nil, 0)
 	if m.FirstRunShown() {
 		t.Fatal("the first-run panel covers the team session shown")

@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -21,9 +22,9 @@ func TestAgentCardOpensSubagentSession(t *testing.T) {
 	q := &postQueue{}
 	tr.rows.post = q.post
 	events := stored(
-		store.UserMessage("take stock"),
-		store.ToolCall("toolu_agent", "Agent", nil, rawJSON(t, map[string]any{"description": "Inventory", "prompt": "List the files."})),
-		store.ToolCall("toolu_bash", "Bash", nil, rawJSON(t, map[string]any{"command": "ls"})),
+		codec.UserMessage("take stock"),
+		codec.ToolCall("toolu_agent", "Agent", nil, rawJSON(t, map[string]any{"description": "Inventory", "prompt": "List the files."})),
+		codec.ToolCall("toolu_bash", "Bash", nil, rawJSON(t, map[string]any{"command": "ls"})),
 	)
 	m.ShowSession(SessionRef{"/p/a.azs", 4}, store.Session{ID: 4}, events, nil, 0)
 	q.drain()

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -15,7 +16,7 @@ import (
 // by find, and ShowThought opens and shows it; event lookups skip it.
 func TestTranscriptThinking(t *testing.T) {
 	tr, _, q := newTestTranscript(t, fyne.NewSize(800, 2000))
-	events := stored(store.UserMessage("why?"), store.AssistantText("because"), store.AssistantText("done"))
+	events := stored(codec.UserMessage("why?"), codec.AssistantText("because"), codec.AssistantText("done"))
 	events[1].Thinking = []string{"\nFirst I weigh it.\nThen the zorp detail.", "second thought"}
 	tr.SetSession(store.Session{ID: 1}, events, nil)
 	q.drain()
@@ -44,7 +45,7 @@ func TestTranscriptThinking(t *testing.T) {
 	if !tr.nav.ShowThought(2) || tr.find.row != 1 {
 		t.Errorf("ShowThought(2) chose row %d, want 1", tr.find.row)
 	}
-	tr.AppendEvents([]store.StoredEvent{{Seq: 4, Kind: store.KindAssistantText, Event: store.AssistantText("more"), Thinking: []string{"late zorp"}}})
+	tr.AppendEvents([]store.StoredEvent{{Seq: 4, Kind: codec.KindAssistantText, Event: codec.AssistantText("more"), Thinking: []string{"late zorp"}}})
 	q.drain()
 	if len(tr.rows.rows) != 7 || len(tr.rows.heights) != 7 || len(tr.rows.widths) != 7 || tr.rows.rows[5].kind != rowThinking {
 		t.Fatalf("after AppendEvents: %d rows, %d heights, %d widths", len(tr.rows.rows), len(tr.rows.heights), len(tr.rows.widths))

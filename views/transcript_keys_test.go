@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -16,9 +17,9 @@ import (
 // Ctrl+End as shortcuts.
 func TestTranscriptScrollKeys(t *testing.T) {
 	tr, w, q := newTestTranscript(t, fyne.NewSize(500, 300))
-	var events []store.Event
+	var events []codec.Event
 	for i := range 60 {
-		events = append(events, store.UserMessage(fmt.Sprintf("prompt %d", i)), store.AssistantText(fmt.Sprintf("reply %d", i)))
+		events = append(events, codec.UserMessage(fmt.Sprintf("prompt %d", i)), codec.AssistantText(fmt.Sprintf("reply %d", i)))
 	}
 	tr.SetSession(store.Session{ID: 1}, stored(events...), nil)
 	q.drain()

@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -21,9 +22,9 @@ func TestTranscriptLoadingIndicator(t *testing.T) {
 	if !tr.load.Shown() || !tr.load.bar.Visible() || tr.load.label.Text != "Loading S3…" || tr.empty.Visible() || tr.rows.body.Visible() {
 		t.Errorf("loading shown: %v, label %q, empty %v, body %v", tr.load.Shown(), tr.load.label.Text, tr.empty.Visible(), tr.rows.body.Visible())
 	}
-	var events []store.Event
+	var events []codec.Event
 	for range 10 {
-		events = append(events, store.UserMessage("p"), store.AssistantText("r"))
+		events = append(events, codec.UserMessage("p"), codec.AssistantText("r"))
 	}
 	tr.SetSessionTail(store.Session{ID: 3}, stored(events...)[10:], nil, 10)
 	q.drain()

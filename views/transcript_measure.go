@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -171,7 +172,7 @@ func (r *rowList) premeasureTail() {
 func (r *rowList) detailOf(id int) *rowDetail {
 	row := &r.rows[id]
 	if row.detail == nil {
-		var e *store.Event
+		var e *codec.Event
 		if row.event >= 0 {
 			e = &r.events[row.event].Event
 		}

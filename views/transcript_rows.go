@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/editdiff"
 	"github.com/lazuli-app/lazuli/store"
@@ -104,19 +105,19 @@ func appendEventRows(rows []transcriptRow, e *store.StoredEvent, i int) []transc
 // summary, thinking, a run's failure.
 func isSideRow(k rowKind) bool { return k == rowCompaction || k == rowThinking || k == rowFailure }
 
-func eventRowKind(e *store.Event) rowKind {
+func eventRowKind(e *codec.Event) rowKind {
 	switch e.Kind {
-	case store.KindUserMessage:
+	case codec.KindUserMessage:
 		return rowUser
-	case store.KindAssistantText:
+	case codec.KindAssistantText:
 		return rowAssistant
-	case store.KindPlan:
+	case codec.KindPlan:
 		return rowPlan
-	case store.KindToolResult:
+	case codec.KindToolResult:
 		return rowResult
-	case store.KindComplete:
+	case codec.KindComplete:
 		return rowComplete
-	case store.KindToolCall:
+	case codec.KindToolCall:
 		switch e.ToolName {
 		case "Edit", "edit":
 			return rowEdit
@@ -132,7 +133,7 @@ func eventRowKind(e *store.Event) rowKind {
 }
 
 // computeDetail fills the detail of a row of event e (nil for compactions).
-func computeDetail(kind rowKind, e *store.Event) *rowDetail {
+func computeDetail(kind rowKind, e *codec.Event) *rowDetail {
 	d := &rowDetail{}
 	if e == nil {
 		d.title = "Summary of earlier conversation"
@@ -141,7 +142,7 @@ func computeDetail(kind rowKind, e *store.Event) *rowDetail {
 	switch kind {
 	case rowTool, rowEdit, rowWrite:
 		d.title = e.ToolName
-		d.param = store.ToolKeyParam(e.ToolName, e.Input)
+		d.param = codec.ToolKeyParam(e.ToolName, e.Input)
 		d.input = display.ToolInput(e.Input)
 		if kind == rowEdit {
 			d.diffs = editdiff.Files(editdiff.Deref(e.FilePath), e.Input)
@@ -204,11 +205,11 @@ func truncationNote(tool, content string) string {
 }
 
 // completeText is the Complete row: "✓ Completed in 12.3s · $0.0123".
-func completeText(e *store.Event) string {
+func completeText(e *codec.Event) string {
 	return completeHead(e) + fmt.Sprintf(" · $%.4f", e.CostUSD)
 }
 
-func completeHead(e *store.Event) string {
+func completeHead(e *codec.Event) string {
 	verb := "✓ Completed"
 	if !e.Success {
 		verb = "✗ Failed"
@@ -220,7 +221,7 @@ func completeHead(e *store.Event) string {
 // tokens and cost of its turn when the insight index gave them (see
 // Transcript.SetTurnUsage), "✓ Completed in 12.3s · 12.3k in · 450 out ·
 // 1.2M cache · ~$0.0421 (estimated)".
-func (cs *cardSet) completeRowText(seq int64, e *store.Event) string {
+func (cs *cardSet) completeRowText(seq int64, e *codec.Event) string {
 	if u, ok := cs.turnUsageAt(seq); ok {
 		return completeHead(e) + " · " + u.text()
 	}

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -17,29 +18,29 @@ import (
 func sampleEvents(t testing.TB) []store.StoredEvent {
 	path := new("/w/main.go")
 	return stored(
-		store.Init("/w", "opus"),
-		store.UserMessage("Rename the greeting, please."),
-		store.AssistantText("Sure. I'll change `hello` to **goodbye**:\n\n```go\nfmt.Println(\"goodbye\")\n```"),
-		store.ToolCall("t1", "Bash", nil, rawJSON(t, map[string]any{"command": "go test ./..."})),
-		store.ToolResult("t1", "Bash", nil, "ok  \texample.com/w\t0.01s", false),
-		store.ToolCall("t2", "Edit", path, rawJSON(t, map[string]any{
+		codec.Init("/w", "opus"),
+		codec.UserMessage("Rename the greeting, please."),
+		codec.AssistantText("Sure. I'll change `hello` to **goodbye**:\n\n```go\nfmt.Println(\"goodbye\")\n```"),
+		codec.ToolCall("t1", "Bash", nil, rawJSON(t, map[string]any{"command": "go test ./..."})),
+		codec.ToolResult("t1", "Bash", nil, "ok  \texample.com/w\t0.01s", false),
+		codec.ToolCall("t2", "Edit", path, rawJSON(t, map[string]any{
 			"file_path": "/w/main.go", "old_string": "func main() {\n\tfmt.Println(\"hello\")\n}",
 			"new_string": "func main() {\n\tfmt.Println(\"goodbye\")\n}",
 		})),
-		store.ToolResult("t2", "Edit", path, "The file /w/main.go has been updated.", false),
-		store.ToolCall("t3", "Write", new("/w/notes.md"), rawJSON(t, map[string]any{
+		codec.ToolResult("t2", "Edit", path, "The file /w/main.go has been updated.", false),
+		codec.ToolCall("t3", "Write", new("/w/notes.md"), rawJSON(t, map[string]any{
 			"file_path": "/w/notes.md", "_lines": 12, "_purpose": "# Release notes",
 		})),
-		store.ToolCall("t4", "Read", path, rawJSON(t, map[string]any{"file_path": "/w/main.go"})),
-		store.ToolResult("t4", "Read", path, "package main\n  (40 lines)\n}", false),
-		store.ToolResult("t5", "Grep", nil, "no such file", true),
-		store.Plan("Refactor", "1. Rename\n2. Test"),
-		store.Hook("SessionStart", "hook ran"),
-		store.Command("/compact"),
-		store.Unit(store.KindCompacting),
-		store.Unit(store.KindCompacted),
-		store.ModelSwitch("sonnet"),
-		store.Complete(true, 12345, 0.01234),
+		codec.ToolCall("t4", "Read", path, rawJSON(t, map[string]any{"file_path": "/w/main.go"})),
+		codec.ToolResult("t4", "Read", path, "package main\n  (40 lines)\n}", false),
+		codec.ToolResult("t5", "Grep", nil, "no such file", true),
+		codec.Plan("Refactor", "1. Rename\n2. Test"),
+		codec.Hook("SessionStart", "hook ran"),
+		codec.Command("/compact"),
+		codec.Unit(codec.KindCompacting),
+		codec.Unit(codec.KindCompacted),
+		codec.ModelSwitch("sonnet"),
+		codec.Complete(true, 12345, 0.01234),
 	)
 }
 
@@ -76,7 +77,7 @@ func TestTranscriptRowKinds(t *testing.T) {
 }
 
 func TestTranscriptCompactionPlacement(t *testing.T) {
-	events := stored(store.UserMessage("a"), store.UserMessage("b"), store.UserMessage("c"))
+	events := stored(codec.UserMessage("a"), codec.UserMessage("b"), codec.UserMessage("c"))
 	tests := []struct {
 		name     string
 		afterSeq []int64
@@ -219,13 +220,13 @@ func TestTranscriptToggleAndCopy(t *testing.T) {
 
 func TestTranscriptFind(t *testing.T) {
 	tr, _, q := newTestTranscript(t, fyne.NewSize(800, 400))
-	var events []store.Event
+	var events []codec.Event
 	for i := range 60 {
 		text := "filler"
 		if i%20 == 5 {
 			text = "the Needle is here"
 		}
-		events = append(events, store.AssistantText(text))
+		events = append(events, codec.AssistantText(text))
 	}
 	tr.SetSession(store.Session{ID: 1}, stored(events...), nil)
 	q.drain()
@@ -276,22 +277,22 @@ func TestTranscriptShortcut(t *testing.T) {
 
 func TestTranscriptAppendKeepsBottom(t *testing.T) {
 	tr, _, q := newTestTranscript(t, fyne.NewSize(600, 400))
-	var events []store.Event
+	var events []codec.Event
 	for range 40 {
-		events = append(events, store.UserMessage("line one\nline two"))
+		events = append(events, codec.UserMessage("line one\nline two"))
 	}
 	tr.SetSession(store.Session{ID: 1}, stored(events...), nil)
 	q.drain()
 	if !tr.rows.atBottom() {
 		t.Fatal("a new session does not open at the bottom")
 	}
-	tr.AppendEvents(storedFrom(41, store.AssistantText("the newest")))
+	tr.AppendEvents(storedFrom(41, codec.AssistantText("the newest")))
 	q.drain()
 	if !tr.rows.atBottom() || cardsByRow(tr)[40] == nil {
 		t.Fatal("after AppendEvents at the bottom, the new card is not shown")
 	}
 	tr.rows.list.ScrollToTop()
-	tr.AppendEvents(storedFrom(42, store.AssistantText("one more")))
+	tr.AppendEvents(storedFrom(42, codec.AssistantText("one more")))
 	q.drain()
 	if tr.rows.list.GetScrollOffset() != 0 {
 		t.Errorf("AppendEvents scrolled a view that was not at the bottom (offset %v)", tr.rows.list.GetScrollOffset())
@@ -335,12 +336,12 @@ func TestTranscriptImmediatePost(t *testing.T) {
 	tr := NewTranscript(&fakeActions{})
 	w := test.NewTempWindow(t, tr.Content())
 	w.Resize(fyne.NewSize(700, 500))
-	var events []store.Event
+	var events []codec.Event
 	for _, e := range sampleEvents(t) {
 		events = append(events, e.Event, e.Event, e.Event)
 	}
 	tr.SetSession(store.Session{ID: 1}, storedFrom(1, events...), nil)
-	tr.AppendEvents(storedFrom(int64(len(events)+1), store.AssistantText("tail\n\nwith two paragraphs")))
+	tr.AppendEvents(storedFrom(int64(len(events)+1), codec.AssistantText("tail\n\nwith two paragraphs")))
 	if !tr.rows.atBottom() || len(tr.rows.pending) != 0 {
 		t.Fatalf("at bottom %v, %d heights pending", tr.rows.atBottom(), len(tr.rows.pending))
 	}
@@ -363,7 +364,7 @@ func TestTranscriptBeforeWindow(t *testing.T) {
 	test.NewTempApp(t)
 	tr := NewTranscript(&fakeActions{})
 	tr.SetSession(store.Session{ID: 1}, sampleEvents(t), nil)
-	tr.AppendEvents(storedFrom(100, store.AssistantText("late")))
+	tr.AppendEvents(storedFrom(100, codec.AssistantText("late")))
 	tr.find.Show()
 	tr.find.Next()
 	w := test.NewTempWindow(t, tr.Content())
@@ -404,10 +405,10 @@ func TestTranscriptEarlierEvents(t *testing.T) {
 	tr.rows.post = q.post
 	w := test.NewTempWindow(t, tr.Content())
 	w.Resize(fyne.NewSize(600, 400))
-	prompts := func(n int) []store.Event {
-		evs := make([]store.Event, n)
+	prompts := func(n int) []codec.Event {
+		evs := make([]codec.Event, n)
 		for i := range evs {
-			evs[i] = store.UserMessage(fmt.Sprintf("prompt %d", i))
+			evs[i] = codec.UserMessage(fmt.Sprintf("prompt %d", i))
 		}
 		return evs
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -51,7 +52,7 @@ func claudeIsAgentTool(name string) bool { return name == "Agent" || name == "Ta
 // claudeThinking keeps a thinking block's text as thinking (stored beside
 // the events, never in the context), without the system reminders it may
 // carry (those are hooks); an empty or redacted block gives nothing.
-func claudeThinking(text string) []store.Event {
+func claudeThinking(text string) []codec.Event {
 	const open, closing = "<system-reminder>", "</system-reminder>"
 	for {
 		i := strings.Index(text, open)
@@ -67,7 +68,7 @@ func claudeThinking(text string) []store.Event {
 	if text = strings.TrimSpace(text); text == "" {
 		return nil
 	}
-	return []store.Event{store.Thinking(text)}
+	return []codec.Event{store.Thinking(text)}
 }
 
 // claudeToolPath returns input.file_path, or input.path when file_path is
@@ -133,9 +134,9 @@ func claudeResultOf(b parse.Object) claudeResult {
 
 // claudeCompacted maps a <local-command-stdout> message: the banner when it
 // reports a compaction, else nothing.
-func claudeCompacted(s string) []store.Event {
+func claudeCompacted(s string) []codec.Event {
 	if strings.Contains(s, "Compacted") {
-		return []store.Event{store.Unit(store.KindCompacted)}
+		return []codec.Event{codec.Unit(codec.KindCompacted)}
 	}
 	return nil
 }
@@ -144,8 +145,8 @@ func claudeCompacted(s string) []store.Event {
 // blocks of s ("<name> hook success: <out>" or "<name> hook failed: <out>").
 // The transcript variant also strips literal "\n" escapes, shows an output of
 // "..." as "[name]" and ignores unnamed hooks, as AZUREAL does per format.
-func claudeReminderHooks(s string, transcript bool) []store.Event {
-	var hooks []store.Event
+func claudeReminderHooks(s string, transcript bool) []codec.Event {
+	var hooks []codec.Event
 	const open, closing = "<system-reminder>", "</system-reminder>"
 	for {
 		i := strings.Index(s, open)
@@ -165,13 +166,13 @@ func claudeReminderHooks(s string, transcript bool) []store.Event {
 }
 
 // claudeReminderHook reads the hook announced by one reminder's text.
-func claudeReminderHook(r string, transcript bool) (store.Event, bool) {
+func claudeReminderHook(r string, transcript bool) (codec.Event, bool) {
 	failed := false
 	i := strings.Index(r, " hook success:")
 	rest := i + len(" hook success:")
 	if i < 0 {
 		if i = strings.Index(r, " hook failed:"); i < 0 {
-			return store.Event{}, false
+			return codec.Event{}, false
 		}
 		failed, rest = true, i+len(" hook failed:")
 	}
@@ -179,18 +180,18 @@ func claudeReminderHook(r string, transcript bool) (store.Event, bool) {
 	if transcript {
 		name, out = claudeTrimEscapedNewlines(name), claudeTrimEscapedNewlines(out)
 		if name == "" {
-			return store.Event{}, false
+			return codec.Event{}, false
 		}
 	}
 	switch {
 	case failed:
-		return store.Hook(name, "FAILED: "+out), true
+		return codec.Hook(name, "FAILED: "+out), true
 	case transcript && out == "...":
-		return store.Hook(name, "["+name+"]"), true
+		return codec.Hook(name, "["+name+"]"), true
 	case out == "":
-		return store.Event{}, false
+		return codec.Event{}, false
 	}
-	return store.Hook(name, out), true
+	return codec.Hook(name, out), true
 }
 
 // claudeTrimEscapedNewlines removes literal `\n` escapes around s.
@@ -205,7 +206,7 @@ func claudeTrimEscapedNewlines(s string) string {
 }
 
 // claudeProgressHook maps a progress line of type hook_progress.
-func claudeProgressHook(o parse.Object) []store.Event {
+func claudeProgressHook(o parse.Object) []codec.Event {
 	d := o.Obj("data")
 	if typ, _ := d.StrOK("type"); typ != "hook_progress" {
 		return nil
@@ -222,7 +223,7 @@ func claudeProgressHook(o parse.Object) []store.Event {
 	if out == "" {
 		out = "[" + name + "]"
 	}
-	return []store.Event{store.Hook(name, out)}
+	return []codec.Event{codec.Hook(name, out)}
 }
 
 // claudeHookCommandOutput guesses what a hook command prints: the argument of
@@ -259,8 +260,8 @@ func claudeIsSynthetic(o, msg parse.Object) bool {
 
 // claudeSyntheticEvents keeps the error of a synthetic assistant message as
 // AssistantText "Error: …" and drops stubs that report no error.
-func claudeSyntheticEvents(o, msg parse.Object) []store.Event {
-	var events []store.Event
+func claudeSyntheticEvents(o, msg parse.Object) []codec.Event {
+	var events []codec.Event
 	for _, t := range MessageTexts(msg) {
 		if strings.TrimSpace(t) == "" || !claudeIsAPIError(o, t) {
 			continue
@@ -268,7 +269,7 @@ func claudeSyntheticEvents(o, msg parse.Object) []store.Event {
 		if !strings.HasPrefix(t, "Error") {
 			t = "Error: " + t
 		}
-		events = append(events, store.AssistantText(t))
+		events = append(events, codec.AssistantText(t))
 	}
 	return events
 }

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
-	"github.com/lazuli-app/lazuli/store"
 )
 
 // This file holds what both Claude parsers' tests share, and the tests of
@@ -30,7 +30,7 @@ type claudeLineCase struct {
 // claudeCheckCase feeds tc's lines to p and compares the events with tc.want.
 func claudeCheckCase(t *testing.T, p parse.Parser, tc claudeLineCase) {
 	t.Helper()
-	var got []store.Event
+	var got []codec.Event
 	for _, l := range tc.lines {
 		got = append(got, p.Feed([]byte(l))...)
 	}
@@ -127,22 +127,22 @@ func TestClaudeParsers_MatchReference(t *testing.T) {
 }
 
 // claudeCompareReference checks ours against AZUREAL's events ref.
-func claudeCompareReference(t *testing.T, f parse.Format, ours, ref []store.Event) {
+func claudeCompareReference(t *testing.T, f parse.Format, ours, ref []codec.Event) {
 	t.Helper()
-	key := func(e store.Event) string {
+	key := func(e codec.Event) string {
 		switch e.Kind {
-		case store.KindUserMessage:
+		case codec.KindUserMessage:
 			return "user " + e.Content
-		case store.KindAssistantText:
+		case codec.KindAssistantText:
 			return "text " + strings.TrimPrefix(e.Text, "Error: ")
-		case store.KindToolCall:
+		case codec.KindToolCall:
 			return "call " + e.ToolUseID
-		case store.KindCommand:
+		case codec.KindCommand:
 			return "command " + e.Name
 		}
 		return string(e.Kind)
 	}
-	pick := func(events []store.Event, keep func(store.Event) bool) []string {
+	pick := func(events []codec.Event, keep func(codec.Event) bool) []string {
 		var out []string
 		for _, e := range events {
 			if keep(e) {
@@ -151,21 +151,21 @@ func claudeCompareReference(t *testing.T, f parse.Format, ours, ref []store.Even
 		}
 		return out
 	}
-	is := func(kinds ...store.Kind) func(store.Event) bool {
-		return func(e store.Event) bool { return slices.Contains(kinds, e.Kind) }
+	is := func(kinds ...codec.Kind) func(codec.Event) bool {
+		return func(e codec.Event) bool { return slices.Contains(kinds, e.Kind) }
 	}
 	// Same turn skeleton; in the stream, ours lacks the sub-agents' calls.
-	skeleton := is(store.KindInit, store.KindComplete, store.KindCommand, store.KindToolCall)
+	skeleton := is(codec.KindInit, codec.KindComplete, codec.KindCommand, codec.KindToolCall)
 	if a, b := pick(ours, skeleton), pick(ref, skeleton); !(slices.Equal(a, b) || f == parse.FormatClaudeStream && claudeSubsequence(a, b)) {
 		t.Errorf("tool calls, commands, Init, Complete differ from AZUREAL:\nours %.300q\nref  %.300q", a, b)
 	}
 	// Assistant text: AZUREAL's minus its whitespace-only blocks.
-	nonBlank := func(e store.Event) bool { return e.Kind == store.KindAssistantText && strings.TrimSpace(e.Text) != "" }
-	if a, b := pick(ours, is(store.KindAssistantText)), pick(ref, nonBlank); !slices.Equal(a, b) {
+	nonBlank := func(e codec.Event) bool { return e.Kind == codec.KindAssistantText && strings.TrimSpace(e.Text) != "" }
+	if a, b := pick(ours, is(codec.KindAssistantText)), pick(ref, nonBlank); !slices.Equal(a, b) {
 		t.Errorf("assistant text differs from AZUREAL:\nours %.300q\nref  %.300q", a, b)
 	}
 	// Prompts: all of AZUREAL's, in order, plus those it lost.
-	if a, b := pick(ours, is(store.KindUserMessage)), pick(ref, is(store.KindUserMessage)); !claudeSubsequence(b, a) {
+	if a, b := pick(ours, is(codec.KindUserMessage)), pick(ref, is(codec.KindUserMessage)); !claudeSubsequence(b, a) {
 		t.Errorf("prompts AZUREAL kept are missing:\nours %.300q\nref  %.300q", a, b)
 	}
 }
@@ -183,7 +183,7 @@ func claudeSubsequence(a, b []string) bool {
 
 // claudeReference returns the events AZUREAL stored for fixture name (all
 // sessions of its reference dump); a missing dump is a missing fixture.
-func claudeReference(t *testing.T, name string) []store.Event {
+func claudeReference(t *testing.T, name string) []codec.Event {
 	t.Helper()
 	b, err := os.ReadFile(fixtures.Dir(t, "reference", name+".dump.json"))
 	if err != nil {
@@ -197,10 +197,10 @@ func claudeReference(t *testing.T, name string) []store.Event {
 	if err := json.Unmarshal(b, &dump); err != nil {
 		t.Fatalf("decode %s dump: %v", name, err)
 	}
-	var events []store.Event
+	var events []codec.Event
 	for _, rows := range dump.Events {
 		for _, r := range rows {
-			e, err := store.DecodeEventJSON(r.Event)
+			e, err := codec.DecodeEventJSON(r.Event)
 			if err != nil {
 				t.Fatalf("decode %s event: %v", name, err)
 			}
@@ -215,25 +215,25 @@ type claudeCounts struct {
 	init, user, text, calls, results, complete, hooks, commands int
 }
 
-func claudeCount(events []store.Event) claudeCounts {
+func claudeCount(events []codec.Event) claudeCounts {
 	var c claudeCounts
 	for _, e := range events {
 		switch e.Kind {
-		case store.KindInit:
+		case codec.KindInit:
 			c.init++
-		case store.KindUserMessage:
+		case codec.KindUserMessage:
 			c.user++
-		case store.KindAssistantText:
+		case codec.KindAssistantText:
 			c.text++
-		case store.KindToolCall:
+		case codec.KindToolCall:
 			c.calls++
-		case store.KindToolResult:
+		case codec.KindToolResult:
 			c.results++
-		case store.KindComplete:
+		case codec.KindComplete:
 			c.complete++
-		case store.KindHook:
+		case codec.KindHook:
 			c.hooks++
-		case store.KindCommand:
+		case codec.KindCommand:
 			c.commands++
 		}
 	}
@@ -257,11 +257,11 @@ func claudeFixtureName(path string) string {
 }
 
 // claudeEncodeAll encodes events as serde JSON, failing t on any error.
-func claudeEncodeAll(tb testing.TB, events []store.Event) []string {
+func claudeEncodeAll(tb testing.TB, events []codec.Event) []string {
 	tb.Helper()
 	out := make([]string, 0, len(events))
 	for _, e := range events {
-		b, err := store.EncodeEventJSON(e)
+		b, err := codec.EncodeEventJSON(e)
 		if err != nil {
 			tb.Fatalf("EncodeEventJSON(%+v): %v", e, err)
 		}
@@ -320,13 +320,13 @@ func claudeSeedFile(f *testing.F, path string) {
 // encodes and that the stats add up.
 func claudeFuzzParser(t *testing.T, p parse.Parser, data []byte) {
 	lines := bytes.Split(data, []byte("\n"))
-	var events []store.Event
+	var events []codec.Event
 	for _, l := range lines {
 		events = append(events, p.Feed(l)...)
 	}
 	events = append(events, p.Finish()...)
 	for _, e := range events {
-		if _, err := store.EncodeEventJSON(e); err != nil {
+		if _, err := codec.EncodeEventJSON(e); err != nil {
 			t.Fatalf("EncodeEventJSON(%+v): %v", e, err)
 		}
 	}
@@ -356,7 +356,7 @@ func claudeBenchParser(b *testing.B, path string, newParser func() parse.Parser)
 }
 
 // parseFile parses the file at path with the Claude parser for format f.
-func parseFile(path string, f parse.Format, opts parse.Options) ([]store.Event, parse.Format, parse.Stats, error) {
+func parseFile(path string, f parse.Format, opts parse.Options) ([]codec.Event, parse.Format, parse.Stats, error) {
 	var p parse.Parser
 	switch f {
 	case parse.FormatClaudeStream:

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -34,7 +35,7 @@ type StreamParser struct {
 	asked map[string]string        // what each Agent/Task call asked, by tool_use id; shared with sub-parsers
 	subs  map[string]*StreamParser // the parsers of sub-agents, by their call's tool_use id
 	order []string                 // sub-agent call ids in the order their work began
-	ready map[string][]store.Event // sub-agent events not yet taken, by call id
+	ready map[string][]codec.Event // sub-agent events not yet taken, by call id
 	start map[string]time.Time     // each sub-agent's first line timestamp, by call id
 	echo  string                   // a sub-parser's prompt, dropped when the stream repeats it
 }
@@ -42,7 +43,7 @@ type StreamParser struct {
 // NewStreamParser returns a stream parser; it needs no options.
 func NewStreamParser(parse.Options) *StreamParser {
 	return &StreamParser{tools: claudeTools{}, agents: map[string]bool{}, asked: map[string]string{},
-		subs: map[string]*StreamParser{}, ready: map[string][]store.Event{}, start: map[string]time.Time{}}
+		subs: map[string]*StreamParser{}, ready: map[string][]codec.Event{}, start: map[string]time.Time{}}
 }
 
 // TakeSubagents implements SubagentSource.
@@ -71,7 +72,7 @@ func (p *StreamParser) subagentLine(id string, o parse.Object) {
 		p.subs[id] = sub
 		p.order = append(p.order, id)
 		if sub.echo != "" {
-			p.ready[id] = append(p.ready[id], store.UserMessage(sub.echo))
+			p.ready[id] = append(p.ready[id], codec.UserMessage(sub.echo))
 		}
 	}
 	if _, ok := p.start[id]; !ok {
@@ -84,11 +85,11 @@ func (p *StreamParser) subagentLine(id string, o parse.Object) {
 }
 
 // Feed parses one stdout (or stderr) line.
-func (p *StreamParser) Feed(line []byte) []store.Event {
+func (p *StreamParser) Feed(line []byte) []codec.Event {
 	events, o := p.feed(line)
 	p.usage.Saw(events...)
 	for _, e := range events {
-		if e.Kind == store.KindInit {
+		if e.Kind == codec.KindInit {
 			p.model = e.Model
 		}
 	}
@@ -105,7 +106,7 @@ func (p *StreamParser) Usage() []parse.UsageRow { return p.usage.Rows() }
 
 // feed parses one line and returns its events and, for a JSON line, the
 // decoded object.
-func (p *StreamParser) feed(line []byte) ([]store.Event, parse.Object) {
+func (p *StreamParser) feed(line []byte) ([]codec.Event, parse.Object) {
 	p.stats.Lines++
 	line = TrimLine(line)
 	if len(line) == 0 {
@@ -133,7 +134,7 @@ func (p *StreamParser) feed(line []byte) ([]store.Event, parse.Object) {
 }
 
 // Finish returns nothing: the stream parser holds nothing back.
-func (p *StreamParser) Finish() []store.Event { return nil }
+func (p *StreamParser) Finish() []codec.Event { return nil }
 
 // Stats reports the lines seen so far.
 func (p *StreamParser) Stats() parse.Stats { return p.stats }
@@ -146,7 +147,7 @@ func (p *StreamParser) SkipLine() {
 
 // dispatch maps one JSON line by its type; mapped is false for types the
 // parser does not know.
-func (p *StreamParser) dispatch(o parse.Object) (events []store.Event, mapped bool) {
+func (p *StreamParser) dispatch(o parse.Object) (events []codec.Event, mapped bool) {
 	typ, _ := o.StrOK("type")
 	switch typ {
 	case "system":
@@ -160,13 +161,13 @@ func (p *StreamParser) dispatch(o parse.Object) (events []store.Event, mapped bo
 	case "progress":
 		return claudeProgressHook(o), true
 	case "hook", "hook_result", "hook_response":
-		return []store.Event{claudeTopLevelHook(o)}, true
+		return []codec.Event{claudeTopLevelHook(o)}, true
 	}
 	return nil, false
 }
 
 // system maps a system line: init, hook responses and API retries.
-func (p *StreamParser) system(o parse.Object) ([]store.Event, bool) {
+func (p *StreamParser) system(o parse.Object) ([]codec.Event, bool) {
 	sub, _ := o.StrOK("subtype")
 	switch sub {
 	case "init":
@@ -175,28 +176,28 @@ func (p *StreamParser) system(o parse.Object) ([]store.Event, bool) {
 		if !ok {
 			model = "unknown"
 		}
-		return []store.Event{store.Init(cwd, model)}, true
+		return []codec.Event{codec.Init(cwd, model)}, true
 	case "hook_response":
 		name, _ := o.FirstStr("hook_name", "name", "hook")
 		out, _ := o.FirstStr("output", "stdout")
 		if out = strings.TrimSpace(out); name == "" || out == "" {
 			return nil, true
 		}
-		return []store.Event{store.Hook(name, out)}, true
+		return []codec.Event{codec.Hook(name, out)}, true
 	case "api_retry":
-		return []store.Event{claudeStreamRetryHook(o)}, true
+		return []codec.Event{claudeStreamRetryHook(o)}, true
 	}
 	return nil, false
 }
 
 // user maps a user line: tool results, and prompts. The API puts text
 // after the tool results, so the prompt of an array comes last.
-func (p *StreamParser) user(o parse.Object) []store.Event {
+func (p *StreamParser) user(o parse.Object) []codec.Event {
 	msg := o.Obj("message")
 	if s, ok := msg.StrOK("content"); ok {
 		return p.prompt(s)
 	}
-	var events []store.Event
+	var events []codec.Event
 	var text claudePromptText
 	for _, b := range msg.Objs("content") {
 		if typ, _ := b.StrOK("type"); typ == "tool_result" {
@@ -209,8 +210,8 @@ func (p *StreamParser) user(o parse.Object) []store.Event {
 }
 
 // prompt maps user text (spec §5.3, string content). Blank prompts are dropped.
-func (p *StreamParser) prompt(raw string) []store.Event {
-	s, ok := store.SanitizeUserMessage(raw)
+func (p *StreamParser) prompt(raw string) []codec.Event {
+	s, ok := codec.SanitizeUserMessage(raw)
 	if !ok || strings.TrimSpace(s) == "" {
 		return nil
 	}
@@ -220,18 +221,18 @@ func (p *StreamParser) prompt(raw string) []store.Event {
 	}
 	switch {
 	case strings.HasPrefix(s, claudeSummaryPrefix):
-		return []store.Event{store.Unit(store.KindCompacting)}
+		return []codec.Event{codec.Unit(codec.KindCompacting)}
 	case strings.Contains(s, "<local-command-stdout>"):
 		return claudeCompacted(s)
 	case strings.Contains(s, "<local-command-caveat>"), len(p.agents) > 0:
 		// A caveat, or the prompt of a running sub-agent.
 		return nil
 	}
-	return append(claudeReminderHooks(s, false), store.UserMessage(s))
+	return append(claudeReminderHooks(s, false), codec.UserMessage(s))
 }
 
 // toolResult maps a tool_result block, closing an Agent/Task call.
-func (p *StreamParser) toolResult(b parse.Object) []store.Event {
+func (p *StreamParser) toolResult(b parse.Object) []codec.Event {
 	r := claudeResultOf(b)
 	delete(p.agents, r.id)
 	events := claudeReminderHooks(r.content, false)
@@ -239,11 +240,11 @@ func (p *StreamParser) toolResult(b parse.Object) []store.Event {
 		return events
 	}
 	name, path := p.tools.lookup(r.id)
-	return append(events, store.ToolResult(r.id, name, path, r.content, r.isError))
+	return append(events, codec.ToolResult(r.id, name, path, r.content, r.isError))
 }
 
 // assistant maps an assistant line (one content block per line in practice).
-func (p *StreamParser) assistant(o parse.Object) []store.Event {
+func (p *StreamParser) assistant(o parse.Object) []codec.Event {
 	msg := o.Obj("message")
 	if _, ok := msg.StrOK("id"); !ok {
 		return nil
@@ -251,7 +252,7 @@ func (p *StreamParser) assistant(o parse.Object) []store.Event {
 	if claudeIsSynthetic(o, msg) {
 		return claudeSyntheticEvents(o, msg)
 	}
-	var events []store.Event
+	var events []codec.Event
 	for _, b := range msg.Objs("content") {
 		switch typ, _ := b.StrOK("type"); typ {
 		case "thinking":
@@ -259,7 +260,7 @@ func (p *StreamParser) assistant(o parse.Object) []store.Event {
 			events = append(events, claudeThinking(t)...)
 		case "text":
 			if t, ok := b.StrOK("text"); ok && strings.TrimSpace(t) != "" {
-				events = append(events, store.AssistantText(t))
+				events = append(events, codec.AssistantText(t))
 			}
 		case "tool_use":
 			name, okName := b.StrOK("name")
@@ -274,56 +275,56 @@ func (p *StreamParser) assistant(o parse.Object) []store.Event {
 }
 
 // toolCall records and maps a tool_use block.
-func (p *StreamParser) toolCall(id, name string, input []byte) store.Event {
+func (p *StreamParser) toolCall(id, name string, input []byte) codec.Event {
 	path := claudeToolPath(input)
 	p.tools[id] = claudeToolRef{name, path}
 	if claudeIsAgentTool(name) {
 		p.agents[id] = true
 		p.asked[id] = claudeAgentAsked(input)
 	}
-	return store.ToolCall(id, name, path, input)
+	return codec.ToolCall(id, name, path, input)
 }
 
 // claudeStreamResult maps the result line that ends a run. Early builds wrote
 // the cost as total_cost or cost_usd.
-func claudeStreamResult(o parse.Object) []store.Event {
+func claudeStreamResult(o parse.Object) []codec.Event {
 	if _, ok := o.StrOK("session_id"); !ok {
 		return nil
 	}
 	isError, _ := o.Boolean("is_error")
 	duration, _ := o.U64("duration_ms")
 	cost, _ := o.FirstFloat("total_cost_usd", "total_cost", "cost_usd")
-	return []store.Event{store.Complete(!isError, duration, cost)}
+	return []codec.Event{codec.Complete(!isError, duration, cost)}
 }
 
 // claudeStreamRetryHook turns a system/api_retry line into a Hook, so the
 // retry stays visible without posing as model prose.
-func claudeStreamRetryHook(o parse.Object) store.Event {
+func claudeStreamRetryHook(o parse.Object) codec.Event {
 	msg, _ := o.StrOK("error")
 	if status, ok := o.U64("error_status"); ok {
 		msg = strings.TrimSpace(itoa(status) + " " + msg)
 	}
 	attempt, _ := o.U64("attempt")
 	retries, _ := o.U64("max_retries")
-	return store.Hook(claudeAPIErrorHook, claudeRetryText(msg, attempt, retries))
+	return codec.Hook(claudeAPIErrorHook, claudeRetryText(msg, attempt, retries))
 }
 
 // claudeTopLevelHook maps a top-level hook, hook_result or hook_response line.
-func claudeTopLevelHook(o parse.Object) store.Event {
+func claudeTopLevelHook(o parse.Object) codec.Event {
 	name, ok := o.FirstStr("hook_name", "name", "hook")
 	if !ok {
 		name = "hook"
 	}
 	out, _ := o.FirstStr("output", "result", "message")
-	return store.Hook(name, out)
+	return codec.Hook(name, out)
 }
 
 // claudeTextHook applies AZUREAL's heuristics to a non-JSON output line.
-func claudeTextHook(line string) []store.Event {
+func claudeTextHook(line string) []codec.Event {
 	line = strings.TrimSpace(line)
 	for _, marker := range []string{" hook success:", " hook failed:"} {
 		if i := strings.Index(line, marker); i >= 0 {
-			return []store.Event{store.Hook(line[:i], strings.TrimSpace(line[i+len(marker):]))}
+			return []codec.Event{codec.Hook(line[:i], strings.TrimSpace(line[i+len(marker):]))}
 		}
 	}
 	for _, suffix := range []string{" hook success", " hook failed"} {
@@ -332,12 +333,12 @@ func claudeTextHook(line string) []store.Event {
 			for strings.HasSuffix(name, suffix) {
 				name = strings.TrimSuffix(name, suffix)
 			}
-			return []store.Event{store.Hook(name, "")}
+			return []codec.Event{codec.Hook(name, "")}
 		}
 	}
 	if strings.Contains(line, " hook ") || strings.Contains(line, "Hook") {
 		if i := strings.Index(line, " hook"); i >= 0 {
-			return []store.Event{store.Hook(line[:i], line[i:])}
+			return []codec.Event{codec.Hook(line[:i], line[i:])}
 		}
 	}
 	return nil

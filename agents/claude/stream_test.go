@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // claudeStreamCases are the stream parser's table, shared with its fuzz seeds.
@@ -348,7 +348,7 @@ func TestClaudeStreamParser_Subagent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range events {
-		if e.ToolName == "Bash" || (e.Kind == store.KindUserMessage && strings.Contains(e.Content, "SUBAGENT-INVENTORY")) {
+		if e.ToolName == "Bash" || (e.Kind == codec.KindUserMessage && strings.Contains(e.Content, "SUBAGENT-INVENTORY")) {
 			t.Errorf("sub-agent event in the parent's turn: %+v", e)
 		}
 	}

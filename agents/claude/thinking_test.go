@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -29,7 +30,7 @@ func TestClaudeThinkingIsKept(t *testing.T) {
 	}
 	thinking, others := 0, 0
 	for _, e := range events {
-		if e.Kind == store.KindThinking {
+		if e.Kind == codec.KindThinking {
 			thinking++
 		} else {
 			others++

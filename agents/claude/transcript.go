@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // maxPlanSize bounds the plan file the transcript parser reads.
@@ -27,7 +27,7 @@ type TranscriptParser struct {
 	agents   map[string]bool // open Agent/Task calls, by tool_use id
 	slug     string
 	hasSlug  bool
-	events   []store.Event
+	events   []codec.Event
 	byParent map[string]claudePrompt // the prompt kept for each parentUuid
 	// stored is how many of events an earlier import stored already (see
 	// freeze): a prompt among them can no longer be replaced or win.
@@ -63,7 +63,7 @@ func NewTranscriptParser(opts parse.Options) *TranscriptParser {
 }
 
 // Feed parses one transcript line; its events are returned by Finish.
-func (p *TranscriptParser) Feed(line []byte) []store.Event {
+func (p *TranscriptParser) Feed(line []byte) []codec.Event {
 	p.stats.Lines++
 	line = TrimLine(line)
 	if len(line) == 0 {
@@ -84,10 +84,10 @@ func (p *TranscriptParser) Feed(line []byte) []store.Event {
 }
 
 // Finish returns the events of all lines fed so far.
-func (p *TranscriptParser) Finish() []store.Event {
-	out := make([]store.Event, 0, len(p.events))
+func (p *TranscriptParser) Finish() []codec.Event {
+	out := make([]codec.Event, 0, len(p.events))
 	for _, e := range p.events {
-		if e.Kind != store.KindFiltered {
+		if e.Kind != codec.KindFiltered {
 			out = append(out, e)
 		}
 	}
@@ -98,7 +98,7 @@ func (p *TranscriptParser) Finish() []store.Event {
 // Events returns the events parsed so far, held back until Finish: a
 // later line may still replace a prompt among them. The slice is the
 // parser's own; callers only read it.
-func (p *TranscriptParser) Events() []store.Event { return p.events }
+func (p *TranscriptParser) Events() []codec.Event { return p.events }
 
 // Freeze records that the events of the lines fed so far were stored by
 // an earlier import: a prompt among them is final.
@@ -114,7 +114,7 @@ func (p *TranscriptParser) SkipLine() {
 }
 
 // add appends events to the held-back output.
-func (p *TranscriptParser) add(events ...store.Event) {
+func (p *TranscriptParser) add(events ...codec.Event) {
 	p.events = append(p.events, events...)
 	p.usage.Saw(events...)
 }
@@ -150,14 +150,14 @@ func (p *TranscriptParser) user(o parse.Object) {
 	msg := o.Obj("message")
 	meta, _ := o.Boolean("isMeta")
 	if s, ok := msg.StrOK("content"); ok {
-		text, ok := store.SanitizeUserMessage(s)
+		text, ok := codec.SanitizeUserMessage(s)
 		if ok && !p.userHead(text, meta) {
 			p.prompt(o, text)
 		}
 		return
 	}
 	blocks := msg.Objs("content")
-	if text, ok := store.SanitizeUserMessage(claudeBlockTexts(blocks)); ok && p.userHead(text, meta) {
+	if text, ok := codec.SanitizeUserMessage(claudeBlockTexts(blocks)); ok && p.userHead(text, meta) {
 		return
 	}
 	if meta {
@@ -172,7 +172,7 @@ func (p *TranscriptParser) user(o parse.Object) {
 		}
 	}
 	if raw := text.String(); raw != "" {
-		if text, ok := store.SanitizeUserMessage(raw); ok {
+		if text, ok := codec.SanitizeUserMessage(raw); ok {
 			p.prompt(o, text)
 		}
 	}
@@ -182,7 +182,7 @@ func (p *TranscriptParser) user(o parse.Object) {
 // hooks its text reports, and isMeta lines. It reports whether the line is done.
 func (p *TranscriptParser) userHead(text string, meta bool) bool {
 	if strings.HasPrefix(text, claudeSummaryPrefix) {
-		p.add(store.Unit(store.KindCompacting))
+		p.add(codec.Unit(codec.KindCompacting))
 		return true
 	}
 	p.add(claudeReminderHooks(text, true)...)
@@ -201,7 +201,7 @@ func (p *TranscriptParser) prompt(o parse.Object, text string) {
 		return
 	}
 	if name, ok := claudeCommandName(text); ok {
-		p.add(store.Command(name))
+		p.add(codec.Command(name))
 		return
 	}
 	if len(p.agents) > 0 {
@@ -210,7 +210,7 @@ func (p *TranscriptParser) prompt(o parse.Object, text string) {
 	if parent, _ := o.StrOK("parentUuid"); parent != "" && !p.claimParent(parent, Timestamp(o)) {
 		return
 	}
-	p.add(store.UserMessage(text))
+	p.add(codec.UserMessage(text))
 }
 
 // claimParent reports whether a prompt with this parentUuid, written at, is
@@ -222,7 +222,7 @@ func (p *TranscriptParser) claimParent(parent string, at Time) bool {
 		if !at.after(old.at) {
 			return false
 		}
-		p.events[old.index] = store.Unit(store.KindFiltered)
+		p.events[old.index] = codec.Unit(codec.KindFiltered)
 	}
 	p.byParent[parent] = claudePrompt{index: len(p.events), at: at}
 	return true
@@ -239,7 +239,7 @@ func (p *TranscriptParser) toolResult(b parse.Object) {
 	}
 	p.add(claudeReminderHooks(r.content, true)...)
 	if r.content != "" {
-		p.add(store.ToolResult(r.id, name, path, r.content, r.isError))
+		p.add(codec.ToolResult(r.id, name, path, r.content, r.isError))
 	}
 	if name == "Write" && !r.isError && path != nil &&
 		strings.Contains(*path, "/.claude/plans/") && strings.HasSuffix(*path, ".md") {
@@ -249,7 +249,7 @@ func (p *TranscriptParser) toolResult(b parse.Object) {
 
 // plan reads the session's plan file, <ClaudeHome>/plans/<slug>.md.
 // A missing or unreadable file gives nothing.
-func (p *TranscriptParser) plan() []store.Event {
+func (p *TranscriptParser) plan() []codec.Event {
 	if p.slug == "" || filepath.Base(p.slug) != p.slug || strings.HasPrefix(p.slug, ".") {
 		return nil // no slug, or one that would leave the plans folder
 	}
@@ -269,7 +269,7 @@ func (p *TranscriptParser) plan() []store.Event {
 	if err != nil {
 		return nil
 	}
-	return []store.Event{store.Plan(claudePlanName(string(b), p.slug), string(b))}
+	return []codec.Event{codec.Plan(claudePlanName(string(b), p.slug), string(b))}
 }
 
 // claudePlanName is the title on a plan's first line ("# Plan: X" or "# X"),
@@ -301,7 +301,7 @@ func (p *TranscriptParser) assistant(o parse.Object) {
 			p.add(claudeReminderHooks(t, true)...)
 		case "text":
 			if t, ok := b.StrOK("text"); ok && strings.TrimSpace(t) != "" {
-				p.add(store.AssistantText(t))
+				p.add(codec.AssistantText(t))
 			}
 		case "tool_use":
 			p.add(p.toolCall(b))
@@ -317,7 +317,7 @@ func (p *TranscriptParser) assistant(o parse.Object) {
 
 // toolCall records and maps a tool_use block; missing fields default to
 // "" and a null input.
-func (p *TranscriptParser) toolCall(b parse.Object) store.Event {
+func (p *TranscriptParser) toolCall(b parse.Object) codec.Event {
 	name, _ := b.StrOK("name")
 	id, _ := b.StrOK("id")
 	input := b["input"] // decoding copied it out of the line
@@ -326,7 +326,7 @@ func (p *TranscriptParser) toolCall(b parse.Object) store.Event {
 	if claudeIsAgentTool(name) {
 		p.agents[id] = true
 	}
-	return store.ToolCall(id, name, path, input)
+	return codec.ToolCall(id, name, path, input)
 }
 
 // result maps the result lines of old transcripts (camelCase keys).
@@ -336,7 +336,7 @@ func (p *TranscriptParser) result(o parse.Object) {
 		return
 	}
 	cost, _ := o.F64("costUsd")
-	p.add(store.Complete(true, claudeMillis(ms), cost))
+	p.add(codec.Complete(true, claudeMillis(ms), cost))
 }
 
 // system maps local slash commands and API errors the CLI retried.
@@ -345,7 +345,7 @@ func (p *TranscriptParser) system(o parse.Object) bool {
 	case "local_command":
 		content, _ := o.StrOK("content")
 		if name, ok := claudeCommandName(content); ok {
-			p.add(store.Command(name))
+			p.add(codec.Command(name))
 		}
 	case "api_error":
 		p.add(claudeAPIErrorEvent(o))
@@ -356,7 +356,7 @@ func (p *TranscriptParser) system(o parse.Object) bool {
 }
 
 // claudeAPIErrorEvent turns a system/api_error line into a Hook.
-func claudeAPIErrorEvent(o parse.Object) store.Event {
+func claudeAPIErrorEvent(o parse.Object) codec.Event {
 	e := o.Obj("error")
 	msg, ok := e.FirstStr("formatted", "message")
 	if !ok {
@@ -370,7 +370,7 @@ func claudeAPIErrorEvent(o parse.Object) store.Event {
 	}
 	attempt, _ := o.U64("retryAttempt")
 	retries, _ := o.U64("maxRetries")
-	return store.Hook(claudeAPIErrorHook, claudeRetryText(msg, attempt, retries))
+	return codec.Hook(claudeAPIErrorHook, claudeRetryText(msg, attempt, retries))
 }
 
 // claudeCommandName returns X of text starting "<command-name>X</command-name>".

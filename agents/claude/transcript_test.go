@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // claudeTranscriptCases are the transcript parser's table, shared with its
@@ -253,9 +253,9 @@ func TestClaudeTranscriptParser_Plan(t *testing.T) {
 			p := NewTranscriptParser(parse.Options{ClaudeHome: home})
 			p.Feed([]byte(strings.ReplaceAll(write, "%s", tt.slug)))
 			p.Feed([]byte(strings.Replace(result, "%s", tt.isError, 1)))
-			var plans []store.Event
+			var plans []codec.Event
 			for _, e := range p.Finish() {
-				if e.Kind == store.KindPlan {
+				if e.Kind == codec.KindPlan {
 					plans = append(plans, e)
 				}
 			}
@@ -350,7 +350,7 @@ func TestClaudeTranscriptParser_ArrayPrompts(t *testing.T) {
 	}
 	var prompts []string
 	for _, e := range events {
-		if e.Kind == store.KindUserMessage {
+		if e.Kind == codec.KindUserMessage {
 			prompts = append(prompts, e.Content)
 		}
 	}

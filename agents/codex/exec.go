@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // codexDefaultModel names the model in an Init when the real one is not
@@ -43,7 +43,7 @@ func NewExecParser(opts parse.Options) *ExecParser {
 }
 
 // Feed parses one line of `codex exec --json` output.
-func (p *ExecParser) Feed(line []byte) []store.Event {
+func (p *ExecParser) Feed(line []byte) []codec.Event {
 	o, ok := codexDecodeLine(&p.stats, line)
 	if !ok {
 		return nil
@@ -63,7 +63,7 @@ func (p *ExecParser) Feed(line []byte) []store.Event {
 }
 
 // dispatch maps one decoded line; known is false for unmapped types.
-func (p *ExecParser) dispatch(o parse.Object) (evs []store.Event, known bool) {
+func (p *ExecParser) dispatch(o parse.Object) (evs []codec.Event, known bool) {
 	switch o.Str("type") {
 	case "thread.started":
 		return p.emitInit(""), true
@@ -86,7 +86,7 @@ func (p *ExecParser) dispatch(o parse.Object) (evs []store.Event, known bool) {
 	case "turn.completed":
 		u := o.Obj("usage")
 		cost := estimateCodexCost(codexTokens(u, "input_tokens"), codexTokens(u, "output_tokens"))
-		return []store.Event{store.Complete(true, 0, cost)}, true
+		return []codec.Event{codec.Complete(true, 0, cost)}, true
 	case "turn.failed":
 		return p.turnFailed(o), true
 	case "error":
@@ -100,27 +100,27 @@ func (p *ExecParser) dispatch(o parse.Object) (evs []store.Event, known bool) {
 }
 
 // emitInit returns the process's Init the first time it is called.
-func (p *ExecParser) emitInit(cwd string) []store.Event {
+func (p *ExecParser) emitInit(cwd string) []codec.Event {
 	if p.initDone {
 		return nil
 	}
 	p.initDone = true
-	return []store.Event{store.Init(cwd, p.model)}
+	return []codec.Event{codec.Init(cwd, p.model)}
 }
 
 // turnFailed maps turn.failed: its error text, unless the error event
 // before it showed the same text, then a failed Complete.
-func (p *ExecParser) turnFailed(o parse.Object) []store.Event {
+func (p *ExecParser) turnFailed(o parse.Object) []codec.Event {
 	msg, ok := o.Obj("error").StrOK("message")
 	if !ok {
 		msg = "Turn failed"
 	}
-	return append(p.hist.errorText(msg), store.Complete(false, 0, 0))
+	return append(p.hist.errorText(msg), codec.Complete(false, 0, 0))
 }
 
 // streamError maps a top-level error event. Retry notices
 // ("Reconnecting... 1/5 …") are progress, not content, and are dropped.
-func (p *ExecParser) streamError(o parse.Object) []store.Event {
+func (p *ExecParser) streamError(o parse.Object) []codec.Event {
 	msg, ok := o.StrOK("message")
 	if !ok {
 		msg = "Unknown error"
@@ -132,7 +132,7 @@ func (p *ExecParser) streamError(o parse.Object) []store.Event {
 }
 
 // Finish returns nothing: the exec parser holds no events back.
-func (p *ExecParser) Finish() []store.Event { return nil }
+func (p *ExecParser) Finish() []codec.Event { return nil }
 
 // Stats reports the lines seen so far.
 func (p *ExecParser) Stats() parse.Stats { return p.stats }
@@ -165,7 +165,7 @@ type codexItems struct {
 }
 
 // start maps item.started: a command_execution becomes its ToolCall.
-func (c *codexItems) start(item parse.Object) []store.Event {
+func (c *codexItems) start(item parse.Object) []codec.Event {
 	if item.Str("type") != "command_execution" {
 		return nil
 	}
@@ -174,15 +174,15 @@ func (c *codexItems) start(item parse.Object) []store.Event {
 		c.started = make(map[string]bool)
 	}
 	c.started[id] = true
-	return []store.Event{codexBashCall(id, item.Str("command"))}
+	return []codec.Event{codexBashCall(id, item.Str("command"))}
 }
 
 // complete maps item.completed; known is false for unmapped item types.
-func (c *codexItems) complete(item parse.Object) ([]store.Event, bool) {
+func (c *codexItems) complete(item parse.Object) ([]codec.Event, bool) {
 	switch item.Str("type") {
 	case "reasoning", "agent_message":
 		if text := item.Str("text"); text != "" {
-			return []store.Event{store.AssistantText(text)}, true
+			return []codec.Event{codec.AssistantText(text)}, true
 		}
 		return nil, true
 	case "command_execution":
@@ -197,20 +197,20 @@ func (c *codexItems) complete(item parse.Object) ([]store.Event, bool) {
 
 // command maps a finished command_execution item: its ToolCall when no
 // item.started announced it, then its ToolResult.
-func (c *codexItems) command(item parse.Object) []store.Event {
+func (c *codexItems) command(item parse.Object) []codec.Event {
 	id := item.Str("id")
-	var evs []store.Event
+	var evs []codec.Event
 	if !c.started[id] {
 		evs = append(evs, codexBashCall(id, item.Str("command")))
 	}
 	delete(c.started, id)
 	content, isErr := codexCommandResult(item)
-	return append(evs, store.ToolResult(id, "Bash", nil, content, isErr))
+	return append(evs, codec.ToolResult(id, "Bash", nil, content, isErr))
 }
 
 // codexBashCall is the ToolCall of a shell command.
-func codexBashCall(id, command string) store.Event {
-	return store.ToolCall(id, "Bash", nil, cxObject(cxField{"command", cxString(command)}))
+func codexBashCall(id, command string) codec.Event {
+	return codec.ToolCall(id, "Bash", nil, cxObject(cxField{"command", cxString(command)}))
 }
 
 // codexCommandResult is the text and error flag of a command_execution.
@@ -234,10 +234,10 @@ func codexCommandResult(item parse.Object) (string, bool) {
 
 // codexFileChanges maps a file_change item to an Edit call and result per
 // changed file (paths that are empty are skipped).
-func codexFileChanges(item parse.Object) []store.Event {
+func codexFileChanges(item parse.Object) []codec.Event {
 	id := item.Str("id")
 	failed := item.Str("status") == "failed"
-	var evs []store.Event
+	var evs []codec.Event
 	for _, raw := range item.List("changes") {
 		ch, _ := parse.DecodeObject(raw)
 		path := ch.Str("path")
@@ -259,8 +259,8 @@ func codexFileChanges(item parse.Object) []store.Event {
 		}
 		callID := id + "-" + path
 		evs = append(evs,
-			store.ToolCall(callID, "Edit", new(path), cxObject(fields...)),
-			store.ToolResult(callID, "Edit", new(path), summary, failed))
+			codec.ToolCall(callID, "Edit", new(path), cxObject(fields...)),
+			codec.ToolResult(callID, "Edit", new(path), summary, failed))
 	}
 	return evs
 }
@@ -268,7 +268,7 @@ func codexFileChanges(item parse.Object) []store.Event {
 // codexMCPCall maps an mcp_tool_call item to its call and result. Unlike
 // AZUREAL it reads the real result shape ({content: [{text}]}) and error
 // shape ({message}), not only plain strings.
-func codexMCPCall(item parse.Object) []store.Event {
+func codexMCPCall(item parse.Object) []codec.Event {
 	server, ok := item.StrOK("server")
 	if !ok {
 		server = "mcp"
@@ -283,9 +283,9 @@ func codexMCPCall(item parse.Object) []store.Event {
 		input = json.RawMessage("null")
 	}
 	content, isErr := codexMCPResult(item)
-	return []store.Event{
-		store.ToolCall(id, name, nil, input),
-		store.ToolResult(id, name, nil, content, isErr),
+	return []codec.Event{
+		codec.ToolCall(id, name, nil, input),
+		codec.ToolResult(id, name, nil, content, isErr),
 	}
 }
 

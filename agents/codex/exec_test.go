@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
-	"github.com/lazuli-app/lazuli/store"
 )
 
 // codexExecCases is the line table of the exec parser; its lines also seed
@@ -155,8 +155,8 @@ func TestCodexExecFixtures(t *testing.T) {
 				t.Errorf("Stats() = %+v, want no malformed or ignored lines", st)
 			}
 			c := cxCounts(evs)
-			if c[store.KindInit] != 1 {
-				t.Errorf("%d Init events, want 1", c[store.KindInit])
+			if c[codec.KindInit] != 1 {
+				t.Errorf("%d Init events, want 1", c[codec.KindInit])
 			}
 			cxCheckKeepsReference(t, filepath.Base(path), evs)
 		})
@@ -167,7 +167,7 @@ func TestCodexExecFixtures(t *testing.T) {
 // and every assistant text AZUREAL stored for the fixture (its doubled
 // reasoning and retry notices aside), and that prompt counts only differ by
 // the context AZUREAL showed as prompts.
-func cxCheckKeepsReference(t *testing.T, name string, evs []store.Event) {
+func cxCheckKeepsReference(t *testing.T, name string, evs []codec.Event) {
 	t.Helper()
 	ref := cxReference(t, name)
 	if ref == nil {
@@ -176,21 +176,21 @@ func cxCheckKeepsReference(t *testing.T, name string, evs []store.Event) {
 	calls, results, texts := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, e := range evs {
 		switch e.Kind {
-		case store.KindToolCall:
+		case codec.KindToolCall:
 			calls[e.ToolUseID+" "+e.ToolName] = true
-		case store.KindToolResult:
+		case codec.KindToolResult:
 			results[e.ToolUseID] = true
-		case store.KindAssistantText:
+		case codec.KindAssistantText:
 			texts[e.Text] = true
 		}
 	}
 	for _, e := range ref {
 		switch {
-		case e.Kind == store.KindToolCall && !calls[e.ToolUseID+" "+e.ToolName] && !calls[e.ToolUseID+" Bash"]:
+		case e.Kind == codec.KindToolCall && !calls[e.ToolUseID+" "+e.ToolName] && !calls[e.ToolUseID+" Bash"]:
 			t.Errorf("lost %s call %s", e.ToolName, e.ToolUseID)
-		case e.Kind == store.KindToolResult && !results[e.ToolUseID]:
+		case e.Kind == codec.KindToolResult && !results[e.ToolUseID]:
 			t.Errorf("lost %s result %s", e.ToolName, e.ToolUseID)
-		case e.Kind == store.KindAssistantText && e.Text != "" && !texts[e.Text] && !strings.HasPrefix(e.Text, "Error: Reconnecting..."):
+		case e.Kind == codec.KindAssistantText && e.Text != "" && !texts[e.Text] && !strings.HasPrefix(e.Text, "Error: Reconnecting..."):
 			t.Errorf("lost assistant text %.80q", e.Text)
 		}
 	}
@@ -211,12 +211,12 @@ func TestCodexExecRealCLI(t *testing.T) {
 		t.Run(tc.folder, func(t *testing.T) {
 			evs, _ := cxParseFixture(t, filepath.Join(dir, tc.folder, "stdout.jsonl"), parse.FormatCodexExec)
 			c := cxCounts(evs)
-			if c[store.KindAssistantText] != tc.assistant || c[store.KindToolCall] != tc.calls ||
-				c[store.KindToolResult] != tc.results || c[store.KindComplete] != tc.completes {
+			if c[codec.KindAssistantText] != tc.assistant || c[codec.KindToolCall] != tc.calls ||
+				c[codec.KindToolResult] != tc.results || c[codec.KindComplete] != tc.completes {
 				t.Errorf("counts = %v, want %d assistant, %d calls, %d results, %d complete",
 					c, tc.assistant, tc.calls, tc.results, tc.completes)
 			}
-			if last := evs[len(evs)-1]; last.Kind != store.KindComplete || last.Success != tc.success || last.DurationMS != 0 {
+			if last := evs[len(evs)-1]; last.Kind != codec.KindComplete || last.Success != tc.success || last.DurationMS != 0 {
 				t.Errorf("last event = %+v, want Complete success=%v with duration 0", last, tc.success)
 			}
 		})
@@ -227,7 +227,7 @@ func TestCodexExecFailedCommandKeepsExitCode(t *testing.T) {
 	path := filepath.Join(cxFixtures(t), "real-cli", "codex-a-multitool", "stdout.jsonl")
 	evs, _ := cxParseFixture(t, path, parse.FormatCodexExec)
 	for _, e := range evs {
-		if e.Kind == store.KindToolResult && e.ToolUseID == "item_5" {
+		if e.Kind == codec.KindToolResult && e.ToolUseID == "item_5" {
 			if e.Content != "check failed\nExit code: 1" || !e.IsError {
 				t.Errorf("item_5 result = %q, is_error %v; want output with exit code, error", e.Content, e.IsError)
 			}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -26,8 +27,8 @@ type RolloutParser struct {
 	items    codexItems
 	hist     codexHistory
 	sessions map[string]bool // session ids that have an Init
-	pending  *store.Event    // the current session's Init, model not yet known
-	held     []store.Event   // events after the pending Init
+	pending  *codec.Event    // the current session's Init, model not yet known
+	held     []codec.Event   // events after the pending Init
 	usage    parse.UsageLog
 	totals   codexTotals
 	model    string // the last turn_context's model
@@ -59,10 +60,10 @@ func (p *RolloutParser) Pending() bool { return p.pending != nil }
 
 // Held returns the events held back after a pending Init (see Pending).
 // The slice is the parser's own; callers only read it.
-func (p *RolloutParser) Held() []store.Event { return p.held }
+func (p *RolloutParser) Held() []codec.Event { return p.held }
 
 // Feed parses one rollout line.
-func (p *RolloutParser) Feed(line []byte) []store.Event {
+func (p *RolloutParser) Feed(line []byte) []codec.Event {
 	o, ok := codexDecodeLine(&p.stats, line)
 	if !ok {
 		return nil
@@ -94,7 +95,7 @@ func (p *RolloutParser) Feed(line []byte) []store.Event {
 	p.hist.observe(evs)
 	p.usage.Saw(evs...)
 	for _, e := range evs {
-		if e.Kind == store.KindComplete {
+		if e.Kind == codec.KindComplete {
 			p.billTurn()
 		}
 	}
@@ -103,7 +104,7 @@ func (p *RolloutParser) Feed(line []byte) []store.Event {
 
 // dispatch maps the lines that carry content; known is false for unmapped
 // types (token-only, world_state, compacted, …).
-func (p *RolloutParser) dispatch(o parse.Object) ([]store.Event, bool) {
+func (p *RolloutParser) dispatch(o parse.Object) ([]codec.Event, bool) {
 	switch o.Str("type") {
 	case "response_item":
 		return p.hist.responseItem(o.Obj("payload"))
@@ -119,7 +120,7 @@ func (p *RolloutParser) dispatch(o parse.Object) ([]store.Event, bool) {
 
 // sessionMeta starts a session: a new Init, pending until its model is
 // known. A session_meta repeating a known id (resume, fork copy) adds none.
-func (p *RolloutParser) sessionMeta(o parse.Object) []store.Event {
+func (p *RolloutParser) sessionMeta(o parse.Object) []codec.Event {
 	out := p.release(codexDefaultModel)
 	if !o.Has("payload") {
 		return out
@@ -130,28 +131,28 @@ func (p *RolloutParser) sessionMeta(o parse.Object) []store.Event {
 		return out
 	}
 	p.sessions[id] = true
-	ev := store.Init(meta.Str("cwd"), "")
+	ev := codec.Init(meta.Str("cwd"), "")
 	p.pending = &ev
-	p.hist.observe([]store.Event{ev})
+	p.hist.observe([]codec.Event{ev})
 	p.usage.Saw(ev)
 	return out
 }
 
 // release returns the pending Init with model, then the events held after
 // it; nothing when no Init is pending.
-func (p *RolloutParser) release(model string) []store.Event {
+func (p *RolloutParser) release(model string) []codec.Event {
 	if p.pending == nil {
 		return nil
 	}
 	ev := *p.pending
 	ev.Model = model
-	out := append([]store.Event{ev}, p.held...)
+	out := append([]codec.Event{ev}, p.held...)
 	p.pending, p.held = nil, nil
 	return out
 }
 
 // hold keeps evs back while an Init is pending.
-func (p *RolloutParser) hold(evs []store.Event) []store.Event {
+func (p *RolloutParser) hold(evs []codec.Event) []codec.Event {
 	if p.pending == nil {
 		return evs
 	}
@@ -164,7 +165,7 @@ func (p *RolloutParser) hold(evs []store.Event) []store.Event {
 
 // Finish returns the events still held back; a session that never named
 // its model gets the model "codex", as in AZUREAL.
-func (p *RolloutParser) Finish() []store.Event {
+func (p *RolloutParser) Finish() []codec.Event {
 	p.billTurn()
 	return p.release(codexDefaultModel)
 }
@@ -196,20 +197,20 @@ type codexHistory struct {
 
 // responseItem maps a response_item payload; known is false for unmapped
 // item types (web_search_call, ghost_snapshot, …).
-func (h *codexHistory) responseItem(pl parse.Object) ([]store.Event, bool) {
+func (h *codexHistory) responseItem(pl parse.Object) ([]codec.Event, bool) {
 	switch pl.Str("type") {
 	case "message":
 		return h.message(pl), true
 	case "function_call", "shell_command":
-		return []store.Event{h.tools.call(pl, "shell_command")}, true
+		return []codec.Event{h.tools.call(pl, "shell_command")}, true
 	case "custom_tool_call":
-		return []store.Event{h.tools.call(pl, "custom_tool")}, true
+		return []codec.Event{h.tools.call(pl, "custom_tool")}, true
 	case "function_call_output":
-		return []store.Event{h.tools.result(pl, "unknown")}, true
+		return []codec.Event{h.tools.result(pl, "unknown")}, true
 	case "custom_tool_call_output":
-		return []store.Event{h.tools.result(pl, "custom_tool")}, true
+		return []codec.Event{h.tools.result(pl, "custom_tool")}, true
 	case "reasoning":
-		var evs []store.Event
+		var evs []codec.Event
 		for _, raw := range pl.List("summary") {
 			part, _ := parse.DecodeObject(raw)
 			evs = append(evs, h.text(cxTwinReasoning, cxFromResponse, part.Str("text"))...)
@@ -229,7 +230,7 @@ func (h *codexHistory) responseItem(pl parse.Object) ([]store.Event, bool) {
 
 // message maps a response_item message. Developer and system messages are
 // instructions to the model and never shown.
-func (h *codexHistory) message(pl parse.Object) []store.Event {
+func (h *codexHistory) message(pl parse.Object) []codec.Event {
 	text := MessageText(pl["content"])
 	switch pl.Str("role") {
 	case "user":
@@ -241,7 +242,7 @@ func (h *codexHistory) message(pl parse.Object) []store.Event {
 }
 
 // eventMsg maps an event_msg payload; known is false for unmapped types.
-func (h *codexHistory) eventMsg(pl parse.Object) ([]store.Event, bool) {
+func (h *codexHistory) eventMsg(pl parse.Object) ([]codec.Event, bool) {
 	switch pl.Str("type") {
 	case "user_message":
 		if h.turnStart.IsZero() {
@@ -275,49 +276,49 @@ func (h *codexHistory) eventMsg(pl parse.Object) ([]store.Event, bool) {
 		if reason == "" {
 			reason = "aborted"
 		}
-		return []store.Event{store.AssistantText(store.TurnAbortedText(reason)), h.complete(false, pl)}, true
+		return []codec.Event{codec.AssistantText(store.TurnAbortedText(reason)), h.complete(false, pl)}, true
 	case "function_call_output":
 		if pl.Str("call_id") == "" {
 			return nil, true
 		}
-		return []store.Event{h.tools.result(pl, "Bash")}, true
+		return []codec.Event{h.tools.result(pl, "Bash")}, true
 	}
 	return nil, false
 }
 
 // user maps a user message, dropping injected context and the twin of a
 // message already shown.
-func (h *codexHistory) user(raw string, src int) []store.Event {
+func (h *codexHistory) user(raw string, src int) []codec.Event {
 	text, ok := UserText(raw)
 	if !ok || h.twins.dup(cxTwinUser, src, text) {
 		return nil
 	}
-	return []store.Event{store.UserMessage(text)}
+	return []codec.Event{codec.UserMessage(text)}
 }
 
 // text maps assistant or reasoning text, dropping empty text and twins.
-func (h *codexHistory) text(kind, src int, text string) []store.Event {
+func (h *codexHistory) text(kind, src int, text string) []codec.Event {
 	if text == "" || h.twins.dup(kind, src, text) {
 		return nil
 	}
-	return []store.Event{store.AssistantText(text)}
+	return []codec.Event{codec.AssistantText(text)}
 }
 
 // errorText shows an error message once: a repeat of the last one shown
 // (an error event followed by turn.failed or a failed task_complete with
 // the same text) is dropped.
-func (h *codexHistory) errorText(msg string) []store.Event {
+func (h *codexHistory) errorText(msg string) []codec.Event {
 	if msg == h.lastErr {
 		return nil
 	}
 	h.lastErr = msg
-	return []store.Event{store.AssistantText("Error: " + msg)}
+	return []codec.Event{codec.AssistantText("Error: " + msg)}
 }
 
 // taskComplete ends a turn: success unless the payload carries an error,
 // whose text is shown first.
-func (h *codexHistory) taskComplete(pl parse.Object) []store.Event {
-	var evs []store.Event
+func (h *codexHistory) taskComplete(pl parse.Object) []codec.Event {
+	var evs []codec.Event
 	failed := pl.Has("error")
 	if failed {
 		msg, ok := pl.Obj("error").StrOK("message")
@@ -332,7 +333,7 @@ func (h *codexHistory) taskComplete(pl parse.Object) []store.Event {
 // complete returns a turn's Complete: duration_ms from the payload (newer
 // Codex writes it) and the estimated cost of the tokens used since the last
 // Complete.
-func (h *codexHistory) complete(success bool, pl parse.Object) store.Event {
+func (h *codexHistory) complete(success bool, pl parse.Object) codec.Event {
 	var used [2]uint64
 	for i := range used {
 		if h.total[i] > h.billed[i] {
@@ -346,20 +347,20 @@ func (h *codexHistory) complete(success bool, pl parse.Object) store.Event {
 		ms = uint64(h.now.Sub(h.turnStart).Milliseconds())
 	}
 	h.turnStart = time.Time{}
-	return store.Complete(success, ms, estimateCodexCost(used[0], used[1]))
+	return codec.Complete(success, ms, estimateCodexCost(used[0], used[1]))
 }
 
 // observe lets the twins tracker forget pairs that can no longer complete:
 // a new user turn ends the assistant's pairs, assistant text ends the user's
 // pair, and tool calls and session or turn boundaries end all.
-func (h *codexHistory) observe(evs []store.Event) {
+func (h *codexHistory) observe(evs []codec.Event) {
 	for _, e := range evs {
 		switch e.Kind {
-		case store.KindUserMessage:
+		case codec.KindUserMessage:
 			h.twins.clear(cxTwinAssistant, cxTwinReasoning)
-		case store.KindAssistantText:
+		case codec.KindAssistantText:
 			h.twins.clear(cxTwinUser)
-		case store.KindToolCall, store.KindInit, store.KindComplete:
+		case codec.KindToolCall, codec.KindInit, codec.KindComplete:
 			h.twins.clear(cxTwinUser, cxTwinAssistant, cxTwinReasoning)
 		}
 	}
@@ -396,7 +397,7 @@ var codexContextTags = []string{"<environment_context>", "<user_instructions>"}
 // UserText returns the part of a user message the user wrote, and
 // false when there is none (spec §6.4 sanitize, plus Codex context).
 func UserText(raw string) (string, bool) {
-	s, ok := store.SanitizeUserMessage(raw)
+	s, ok := codec.SanitizeUserMessage(raw)
 	if !ok {
 		return "", false
 	}

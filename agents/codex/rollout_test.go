@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
-	"github.com/lazuli-app/lazuli/store"
 )
 
 // codexRolloutCases is the line table of the rollout parser; its lines also
@@ -212,11 +212,11 @@ func TestCodexRolloutHoldsUntilModel(t *testing.T) {
 func TestCodexRolloutHoldIsBounded(t *testing.T) {
 	p := NewRolloutParser(parse.Options{})
 	p.Feed([]byte(`{"type":"session_meta","payload":{"id":"s","cwd":"/p"}}`))
-	var evs []store.Event
+	var evs []codec.Event
 	for i := range codexMaxHeld + 1 {
 		evs = append(evs, p.Feed(fmt.Appendf(nil, `{"type":"event_msg","payload":{"type":"agent_message","message":"m%d"}}`, i))...)
 	}
-	if len(evs) != codexMaxHeld+2 || evs[0].Kind != store.KindInit || evs[0].Model != "codex" {
+	if len(evs) != codexMaxHeld+2 || evs[0].Kind != codec.KindInit || evs[0].Model != "codex" {
 		t.Errorf("got %d events starting %+v, want %d starting with Init codex", len(evs), evs[0], codexMaxHeld+2)
 	}
 }
@@ -255,10 +255,10 @@ func TestCodexRolloutFixtures(t *testing.T) {
 				t.Errorf("%d adjacent duplicate AssistantText pairs, want 0", n)
 			}
 			for _, e := range evs {
-				if e.Kind == store.KindUserMessage && (strings.HasPrefix(e.Content, "<environment_context>") || strings.Contains(e.Content, codexIDEContext)) {
+				if e.Kind == codec.KindUserMessage && (strings.HasPrefix(e.Content, "<environment_context>") || strings.Contains(e.Content, codexIDEContext)) {
 					t.Errorf("context shown as a prompt: %.60q", e.Content)
 				}
-				if e.Kind == store.KindInit && strings.HasPrefix(name, "D_agentcmd") && e.Model != "gpt-5-codex" {
+				if e.Kind == codec.KindInit && strings.HasPrefix(name, "D_agentcmd") && e.Model != "gpt-5-codex" {
 					t.Errorf("Init model %q, want gpt-5-codex from turn_context", e.Model)
 				}
 			}
@@ -275,18 +275,18 @@ func TestCodexRolloutFixtures(t *testing.T) {
 // dropped. The expected prompts come from the reference dump and the
 // literals here, not from the parser's own UserText, and their number
 // from cxReferencePrompts.
-func cxCheckKeepsPrompts(t *testing.T, name string, evs []store.Event) {
+func cxCheckKeepsPrompts(t *testing.T, name string, evs []codec.Event) {
 	t.Helper()
 	prompts := map[string]bool{}
 	for _, e := range evs {
-		if e.Kind == store.KindUserMessage {
+		if e.Kind == codec.KindUserMessage {
 			prompts[e.Content] = true
 		}
 	}
 	const ideContext, ideRequest = "# Context from my IDE setup:", "## My request for Codex:"
 	n := 0
 	for _, e := range cxReference(t, name) {
-		if e.Kind != store.KindUserMessage {
+		if e.Kind != codec.KindUserMessage {
 			continue
 		}
 		want := e.Content
@@ -341,11 +341,11 @@ func TestCodexRolloutCounts(t *testing.T) {
 			c := cxCounts(evs)
 			errs := 0
 			for _, e := range evs {
-				if e.Kind == store.KindToolResult && e.IsError {
+				if e.Kind == codec.KindToolResult && e.IsError {
 					errs++
 				}
 			}
-			got := []int{c[store.KindInit], c[store.KindUserMessage], c[store.KindAssistantText], c[store.KindToolCall], c[store.KindToolResult], c[store.KindComplete], errs}
+			got := []int{c[codec.KindInit], c[codec.KindUserMessage], c[codec.KindAssistantText], c[codec.KindToolCall], c[codec.KindToolResult], c[codec.KindComplete], errs}
 			want := []int{tc.inits, tc.users, tc.assistant, tc.calls, tc.results, tc.completes, tc.errors}
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("Init/User/Assistant/Call/Result/Complete/errors = %v, want %v", got, want)
@@ -371,7 +371,7 @@ func TestCodexRolloutIDERequests(t *testing.T) {
 	evs, _ := cxParseFixture(t, path, parse.FormatCodexRollout)
 	var prompts []string
 	for _, e := range evs {
-		if e.Kind == store.KindUserMessage {
+		if e.Kind == codec.KindUserMessage {
 			prompts = append(prompts, e.Content)
 		}
 	}
@@ -395,9 +395,9 @@ func TestCodexRolloutMatchesLive(t *testing.T) {
 		t.Fatalf("found rollouts %v, want one", files)
 	}
 	disk, _ := cxParseFixture(t, files[0], parse.FormatCodexRollout)
-	results := func(evs []store.Event) (errs []bool, last store.Event) {
+	results := func(evs []codec.Event) (errs []bool, last codec.Event) {
 		for _, e := range evs {
-			if e.Kind == store.KindToolResult && e.ToolName == "Bash" {
+			if e.Kind == codec.KindToolResult && e.ToolName == "Bash" {
 				errs = append(errs, e.IsError)
 			}
 		}

@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/editdiff"
-	"github.com/lazuli-app/lazuli/store"
 )
 
 // cxField is one member of a JSON object whose key order matters.
@@ -94,7 +94,7 @@ type codexTools struct {
 }
 
 // call maps a function_call or custom_tool_call payload to a ToolCall.
-func (t *codexTools) call(payload parse.Object, defaultName string) store.Event {
+func (t *codexTools) call(payload parse.Object, defaultName string) codec.Event {
 	id := payload.Str("call_id")
 	name, ok := payload.StrOK("name")
 	if !ok {
@@ -106,19 +106,19 @@ func (t *codexTools) call(payload parse.Object, defaultName string) store.Event 
 		t.calls = make(map[string]codexCall)
 	}
 	t.calls[id] = codexCall{tool, filePath}
-	return store.ToolCall(id, tool, filePath, codexToolInput(name, raw))
+	return codec.ToolCall(id, tool, filePath, codexToolInput(name, raw))
 }
 
 // result maps a *_call_output payload to a ToolResult carrying its call's
 // name and path (fallback when the call was not seen).
-func (t *codexTools) result(payload parse.Object, fallback string) store.Event {
+func (t *codexTools) result(payload parse.Object, fallback string) codec.Event {
 	id := payload.Str("call_id")
 	c, ok := t.calls[id]
 	if !ok {
 		c = codexCall{tool: fallback}
 	}
 	content, isErr := codexNormalizeOutput(codexOutputText(payload["output"]))
-	return store.ToolResult(id, c.tool, c.filePath, content, isErr)
+	return codec.ToolResult(id, c.tool, c.filePath, content, isErr)
 }
 
 // codexRawInput returns a call's argument text: arguments (a JSON string,

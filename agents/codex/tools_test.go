@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
-	"github.com/lazuli-app/lazuli/store"
 )
 
 // cxFixtures returns the shared fixtures folder (see internal/fixtures for
@@ -22,8 +22,8 @@ func cxFixtures(tb testing.TB) string {
 }
 
 // cxFeed feeds lines to p and returns every event, Finish included.
-func cxFeed(p parse.Parser, lines ...string) []store.Event {
-	var evs []store.Event
+func cxFeed(p parse.Parser, lines ...string) []codec.Event {
+	var evs []codec.Event
 	for _, l := range lines {
 		evs = append(evs, p.Feed([]byte(l))...)
 	}
@@ -32,11 +32,11 @@ func cxFeed(p parse.Parser, lines ...string) []store.Event {
 
 // cxJSON encodes events as their stored JSON, one per line, for readable
 // comparisons.
-func cxJSON(tb testing.TB, evs []store.Event) string {
+func cxJSON(tb testing.TB, evs []codec.Event) string {
 	tb.Helper()
 	var b strings.Builder
 	for _, e := range evs {
-		js, err := store.EncodeEventJSON(e)
+		js, err := codec.EncodeEventJSON(e)
 		if err != nil {
 			tb.Fatalf("EncodeEventJSON(%+v): %v", e, err)
 		}
@@ -47,7 +47,7 @@ func cxJSON(tb testing.TB, evs []store.Event) string {
 }
 
 // cxParseFixture parses a fixture file with format f.
-func cxParseFixture(tb testing.TB, path string, f parse.Format) ([]store.Event, parse.Stats) {
+func cxParseFixture(tb testing.TB, path string, f parse.Format) ([]codec.Event, parse.Stats) {
 	tb.Helper()
 	evs, _, st, err := parseFile(path, f, parse.Options{Model: "gpt-5.5"})
 	if err != nil {
@@ -58,8 +58,8 @@ func cxParseFixture(tb testing.TB, path string, f parse.Format) ([]store.Event, 
 }
 
 // cxCounts counts events by kind.
-func cxCounts(evs []store.Event) map[store.Kind]int {
-	c := make(map[store.Kind]int)
+func cxCounts(evs []codec.Event) map[codec.Kind]int {
+	c := make(map[codec.Kind]int)
 	for _, e := range evs {
 		c[e.Kind]++
 	}
@@ -75,7 +75,7 @@ func cxHasReference(name string) bool {
 // cxReference returns the events AZUREAL stored for a fixture transcript
 // (reference/<name>.dump.json), or nil for a real CLI capture, which has no
 // reference. A transcript's missing dump is a missing fixture.
-func cxReference(tb testing.TB, name string) []store.Event {
+func cxReference(tb testing.TB, name string) []codec.Event {
 	tb.Helper()
 	path := filepath.Join(cxFixtures(tb), "reference", strings.TrimSuffix(name, ".jsonl")+".dump.json")
 	data, err := os.ReadFile(path)
@@ -93,9 +93,9 @@ func cxReference(tb testing.TB, name string) []store.Event {
 	if err := json.Unmarshal(data, &dump); err != nil {
 		tb.Fatalf("read %s: %v", path, err)
 	}
-	var evs []store.Event
+	var evs []codec.Event
 	for _, row := range dump.Events["1"] {
-		e, err := store.DecodeEventJSON(row.Event)
+		e, err := codec.DecodeEventJSON(row.Event)
 		if err != nil {
 			tb.Fatalf("decode %s: %v", row.Event, err)
 		}
@@ -105,10 +105,10 @@ func cxReference(tb testing.TB, name string) []store.Event {
 }
 
 // cxAdjacentDuplicates counts AssistantText events equal to the one before.
-func cxAdjacentDuplicates(evs []store.Event) int {
+func cxAdjacentDuplicates(evs []codec.Event) int {
 	n := 0
 	for i := 1; i < len(evs); i++ {
-		if evs[i].Kind == store.KindAssistantText && evs[i-1].Kind == store.KindAssistantText && evs[i].Text == evs[i-1].Text {
+		if evs[i].Kind == codec.KindAssistantText && evs[i-1].Kind == codec.KindAssistantText && evs[i].Text == evs[i-1].Text {
 			n++
 		}
 	}
@@ -119,13 +119,13 @@ func cxAdjacentDuplicates(evs []store.Event) int {
 // encodes and that the stats add up.
 func cxFuzzParser(t *testing.T, p parse.Parser, data []byte) {
 	lines := bytes.Split(data, []byte("\n"))
-	var evs []store.Event
+	var evs []codec.Event
 	for _, l := range lines {
 		evs = append(evs, p.Feed(l)...)
 	}
 	evs = append(evs, p.Finish()...)
 	for _, e := range evs {
-		if _, err := store.EncodeEventJSON(e); err != nil {
+		if _, err := codec.EncodeEventJSON(e); err != nil {
 			t.Fatalf("EncodeEventJSON(%+v): %v", e, err)
 		}
 	}
@@ -298,7 +298,7 @@ func TestCodexEstimateCost(t *testing.T) {
 }
 
 // parseFile parses the file at path with the Codex parser for format f.
-func parseFile(path string, f parse.Format, opts parse.Options) ([]store.Event, parse.Format, parse.Stats, error) {
+func parseFile(path string, f parse.Format, opts parse.Options) ([]codec.Event, parse.Format, parse.Stats, error) {
 	var p parse.Parser
 	switch f {
 	case parse.FormatCodexExec:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -24,7 +25,7 @@ import (
 // Claude stream capture's first timestamp is that of its main thread's
 // first stamped line.)
 // events are the file's parsed events; f its detected format.
-func ImportMeta(path string, f parse.Format, events []store.Event) (name, created string) {
+func ImportMeta(path string, f parse.Format, events []codec.Event) (name, created string) {
 	agent := Claude
 	if f == parse.FormatCodexExec || f == parse.FormatCodexRollout {
 		agent = Codex

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/internal/nativetree"
 	"github.com/lazuli-app/lazuli/store"
@@ -218,7 +219,7 @@ func TestScanNativeBadFiles(t *testing.T) {
 
 func TestScanNativeOwnRuns(t *testing.T) {
 	projects := filepath.Join(t.TempDir(), "projects")
-	wrapped := store.ContextOpenTag + "\n## User\nold\n" + store.ContextCloseTag + "\n\nnext step"
+	wrapped := codec.ContextOpenTag + "\n## User\nold\n" + codec.ContextCloseTag + "\n\nnext step"
 	line := strings.Replace(claudeLine1, `"fix the build"`, strconv.Quote(wrapped), 1)
 	claudeFile(t, projects, "/w/proj", "lazuli-turn", line)
 	claudeFile(t, projects, "/tmp/lazuli-compact-123", "compaction", claudeAt("/tmp/lazuli-compact-123"))

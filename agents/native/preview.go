@@ -20,6 +20,7 @@ import (
 	"github.com/lazuli-app/lazuli/agents/claude"
 	"github.com/lazuli-app/lazuli/agents/codex"
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -174,7 +175,7 @@ func (c *claudePreview) fields(o parse.Object) {
 	}
 	if typ, _ := o.StrOK("type"); typ == "user" && n.Own == "" && bytes.Contains(o["message"], []byte("azureal-session-context")) {
 		for _, t := range claude.MessageTexts(o.Obj("message")) {
-			if strings.Contains(t, store.ContextOpenTag) {
+			if strings.Contains(t, codec.ContextOpenTag) {
 				n.Own = ownContext
 			}
 		}
@@ -199,7 +200,7 @@ func (c *claudePreview) finish(lines int) error {
 type codexPreview struct {
 	n     *Session
 	p     *codex.RolloutParser
-	out   []store.Event
+	out   []codec.Event
 	valid bool
 	typed bool // FirstPrompt is a typed prompt, not a command
 }
@@ -212,7 +213,7 @@ func (c *codexPreview) line(b []byte) bool {
 	if ok && o.Str("type") == "session_meta" && c.n.ID == "" {
 		c.meta(o)
 	}
-	if ok && c.n.Own == "" && strings.Contains(codexRawPrompt(o), store.ContextOpenTag) {
+	if ok && c.n.Own == "" && strings.Contains(codexRawPrompt(o), codec.ContextOpenTag) {
 		c.n.Own = ownContext
 	}
 	c.out = append(c.out, c.p.Feed(b)...)
@@ -287,10 +288,10 @@ func codexIDFromName(name string) string {
 // firstPrompt returns the first prompt the user typed among events, as the
 // context filter keeps it and cleaned for display (see agents.PromptText), and
 // else the first slash or shell command, with ok false.
-func firstPrompt(events []store.Event) (text string, ok bool) {
+func firstPrompt(events []codec.Event) (text string, ok bool) {
 	var fallback string
 	for _, e := range store.FilterInjectedEvents(events) {
-		if e.Kind != store.KindUserMessage {
+		if e.Kind != codec.KindUserMessage {
 			continue
 		}
 		t, typed := agents.PromptText(e.Content)

@@ -19,6 +19,7 @@ import (
 	"github.com/lazuli-app/lazuli/agents/claude"
 	"github.com/lazuli-app/lazuli/agents/codex"
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -162,7 +163,7 @@ func hasCompleteLine(f *os.File, off int64) (bool, error) {
 
 // nativeRead is a native transcript read for import.
 type nativeRead struct {
-	events   []store.Event // the events to store: all, or those after prev
+	events   []codec.Event // the events to store: all, or those after prev
 	bytes    int64         // the complete lines read: where the next import goes on
 	lines    int64
 	checksum string         // Checksum of those bytes
@@ -219,7 +220,7 @@ func readNative(ctx context.Context, n Session, prev *store.NativeImport, opts p
 		return nativeRead{}, fmt.Errorf("no %s lines found: %w", n.Format(), parse.ErrNotTranscript)
 	}
 	for _, e := range all[mark:] {
-		if e.Kind != store.KindFiltered {
+		if e.Kind != codec.KindFiltered {
 			r.events = append(r.events, e)
 		}
 	}
@@ -312,7 +313,7 @@ type nativeFeeder interface {
 	freeze()
 	// events ends the input and returns all events, aligned with mark:
 	// the first mark() events of any earlier point are the same events.
-	events() []store.Event
+	events() []codec.Event
 	// usage returns the usage rows so far; after events, all of them.
 	usage() []parse.UsageRow
 	stats() parse.Stats
@@ -342,7 +343,7 @@ func (c *claudeFeeder) mark() int { return len(c.p.Events()) }
 
 func (c *claudeFeeder) freeze() { c.p.Freeze() }
 
-func (c *claudeFeeder) events() []store.Event { return c.p.Events() }
+func (c *claudeFeeder) events() []codec.Event { return c.p.Events() }
 
 func (c *claudeFeeder) stats() parse.Stats { return c.p.Stats() }
 
@@ -353,7 +354,7 @@ func (c *claudeFeeder) usage() []parse.UsageRow { return c.p.Usage() }
 // input ending there would have released them.
 type codexFeeder struct {
 	p   *codex.RolloutParser
-	out []store.Event
+	out []codec.Event
 }
 
 func (c *codexFeeder) feed(line []byte, tooLong bool) {
@@ -375,7 +376,7 @@ func (c *codexFeeder) mark() int {
 // writes of one message; across the boundary the copy stored stands for both.
 func (c *codexFeeder) freeze() {}
 
-func (c *codexFeeder) events() []store.Event {
+func (c *codexFeeder) events() []codec.Event {
 	c.out = append(c.out, c.p.Finish()...)
 	return c.out
 }

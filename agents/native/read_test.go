@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -45,11 +46,11 @@ func nativeOf(path string) Session {
 }
 
 // eventsJSON encodes events for comparison.
-func eventsJSON(tb testing.TB, evs []store.Event) []string {
+func eventsJSON(tb testing.TB, evs []codec.Event) []string {
 	tb.Helper()
 	out := make([]string, len(evs))
 	for i, e := range evs {
-		b, err := store.EncodeEventJSON(e)
+		b, err := codec.EncodeEventJSON(e)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -217,7 +218,7 @@ func TestReadNativeAppendAndPartialLine(t *testing.T) {
 	})
 }
 
-func eventKinds(evs []store.Event) string {
+func eventKinds(evs []codec.Event) string {
 	k := make([]string, len(evs))
 	for i, e := range evs {
 		k[i] = string(e.Kind)
@@ -309,7 +310,7 @@ func TestReadNativeAppendedPromptKept(t *testing.T) {
 			rest := mustReadNative(t, n, record(path, first))
 			found := false
 			for _, e := range rest.events {
-				found = found || (e.Kind == store.KindUserMessage && strings.Contains(e.Content, "zqxmarker"))
+				found = found || (e.Kind == codec.KindUserMessage && strings.Contains(e.Content, "zqxmarker"))
 			}
 			if !found {
 				t.Errorf("the appended prompt was not stored: %s", eventKinds(rest.events))

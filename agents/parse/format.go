@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // Format names one of the four transcript formats Lazuli reads.
@@ -48,9 +48,9 @@ const MaxLineSize = 64 << 20
 type Parser interface {
 	// Feed parses one line, without its line terminator, and returns the
 	// events it completes. Blank and malformed lines are counted and skipped.
-	Feed(line []byte) []store.Event
+	Feed(line []byte) []codec.Event
 	// Finish returns the events held back until the end of the input.
-	Finish() []store.Event
+	Finish() []codec.Event
 	// Stats reports what was seen so far.
 	Stats() Stats
 }

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // Object is a JSON object decoded one level deep, for the Claude and Codex
@@ -128,7 +128,7 @@ func (o Object) F64(k string) (float64, bool) {
 	if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
 		return 0, false
 	}
-	f, err := store.ParseSerdeFloat(string(v)) // AZUREAL's serde_json rounding: stored bytes match
+	f, err := codec.ParseSerdeFloat(string(v)) // AZUREAL's serde_json rounding: stored bytes match
 	return f, err == nil
 }
 

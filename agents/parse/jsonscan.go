@@ -6,7 +6,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // A one-level JSON scanner for Object. The parsers read a transcript line
@@ -327,7 +327,7 @@ func objectKey(b []byte, i int) int {
 func scanString(b []byte, i int) (end int, plain bool) {
 	plain = true
 	for i++; ; i++ {
-		if i = store.PlainEnd(b, i); i >= len(b) {
+		if i = codec.PlainEnd(b, i); i >= len(b) {
 			return -1, false
 		}
 		switch b[i] {
@@ -414,7 +414,7 @@ func scanNumber(b []byte, i int) int {
 // f64 (store.ParseSerdeFloat fails where it reports "number out of
 // range").
 func inF64Range(lit []byte) bool {
-	_, err := store.ParseSerdeFloat(string(lit))
+	_, err := codec.ParseSerdeFloat(string(lit))
 	return err == nil
 }
 

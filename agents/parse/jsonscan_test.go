@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // jsonScanSeeds are inputs at the edges of JSON's grammar and of what the
@@ -57,7 +57,7 @@ func numbersInRange(raw []byte) bool {
 			return true // the end: Unmarshal found raw valid
 		}
 		if n, ok := tok.(json.Number); ok {
-			if _, err := store.ParseSerdeFloat(string(n)); err != nil {
+			if _, err := codec.ParseSerdeFloat(string(n)); err != nil {
 				return false
 			}
 		}

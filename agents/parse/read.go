@@ -7,14 +7,14 @@ import (
 	"io"
 	"os"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // ReadAll feeds every line of r to p, over-long lines counted as malformed
 // (see EachLine), and returns the events p produced, Finish's included,
 // and its stats.
-func ReadAll(r io.Reader, p Parser) ([]store.Event, Stats, error) {
-	var events []store.Event
+func ReadAll(r io.Reader, p Parser) ([]codec.Event, Stats, error) {
+	var events []codec.Event
 	err := EachLine(bufio.NewReaderSize(r, 1<<20), func(line []byte, tooLong bool) {
 		if tooLong {
 			FeedTooLong(p)
@@ -75,7 +75,7 @@ func EachLine(br *bufio.Reader, fn func(line []byte, tooLong bool)) error {
 }
 
 // ReadFile is ReadAll over the file at path.
-func ReadFile(path string, p Parser) ([]store.Event, Stats, error) {
+func ReadFile(path string, p Parser) ([]codec.Event, Stats, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, Stats{}, err

@@ -3,7 +3,7 @@ package parse
 import (
 	"time"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // SubagentEvents are events of one sub-agent, parsed from its parent's
@@ -11,7 +11,7 @@ import (
 type SubagentEvents struct {
 	ToolUseID string // the parent's Agent/Task call that started it
 	Asked     string // what it was asked: the call's prompt, else its description
-	Events    []store.Event
+	Events    []codec.Event
 	// Started is the time of the sub-agent's first line that has one;
 	// zero when the stream carries none.
 	Started time.Time

@@ -26,20 +26,21 @@ package parse
 import (
 	"time"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
 // UsageLog records a parser's usage rows and the anchors they need.
 type UsageLog struct {
-	counts map[store.Kind]int
-	last   store.Kind // kind of the last anchorable event; "" before any
+	counts map[codec.Kind]int
+	last   codec.Kind // kind of the last anchorable event; "" before any
 	recs   []usageRec
 	byMsg  map[string]int // Claude message id → index in recs
 }
 
 type usageRec struct {
 	u    store.Usage
-	kind store.Kind // anchored after the ord-th (0-based) event of kind; "" = before every event
+	kind codec.Kind // anchored after the ord-th (0-based) event of kind; "" = before every event
 	ord  int
 }
 
@@ -61,18 +62,18 @@ func (r UsageRow) Usage() store.Usage { return r.rec.u }
 // anchorable reports whether an event of kind k can anchor usage: user
 // messages may be dropped or merged by the injected-context filter, and
 // Filtered events are dropped.
-func anchorable(k store.Kind) bool {
-	return k != store.KindUserMessage && k != store.KindFiltered && k != store.KindMayBeCompacting
+func anchorable(k codec.Kind) bool {
+	return k != codec.KindUserMessage && k != codec.KindFiltered && k != codec.KindMayBeCompacting
 }
 
 // Saw counts the events a parser produced, in output order.
-func (l *UsageLog) Saw(evs ...store.Event) {
+func (l *UsageLog) Saw(evs ...codec.Event) {
 	for _, e := range evs {
 		if !anchorable(e.Kind) {
 			continue
 		}
 		if l.counts == nil {
-			l.counts = map[store.Kind]int{}
+			l.counts = map[codec.Kind]int{}
 		}
 		l.counts[e.Kind]++
 		l.last = e.Kind
@@ -115,7 +116,7 @@ func (l *UsageLog) Rows() []UsageRow {
 // PlaceUsage sets each row's Event to its anchor's index in events, the
 // events the parser produced after filtering. A row whose anchor is gone
 // goes after the last event.
-func PlaceUsage(events []store.Event, rows []UsageRow) []store.Usage {
+func PlaceUsage(events []codec.Event, rows []UsageRow) []store.Usage {
 	return PlaceUsageAfter(events, rows, nil)
 }
 
@@ -123,16 +124,16 @@ func PlaceUsage(events []store.Event, rows []UsageRow) []store.Usage {
 // parser (an import appending to a session, a run flushing again): before
 // counts the earlier events by kind (see CountAnchors); a row anchored
 // among them goes before events[0].
-func PlaceUsageAfter(events []store.Event, rows []UsageRow, before map[store.Kind]int) []store.Usage {
+func PlaceUsageAfter(events []codec.Event, rows []UsageRow, before map[codec.Kind]int) []store.Usage {
 	if len(rows) == 0 {
 		return nil
 	}
 	type key struct {
-		kind store.Kind
+		kind codec.Kind
 		ord  int
 	}
 	at := map[key]int{}
-	counts := map[store.Kind]int{}
+	counts := map[codec.Kind]int{}
 	for k, n := range before {
 		counts[k] = n
 	}
@@ -159,9 +160,9 @@ func PlaceUsageAfter(events []store.Event, rows []UsageRow, before map[store.Kin
 }
 
 // CountAnchors adds the anchorable events of evs to counts by kind.
-func CountAnchors(counts map[store.Kind]int, evs []store.Event) map[store.Kind]int {
+func CountAnchors(counts map[codec.Kind]int, evs []codec.Event) map[codec.Kind]int {
 	if counts == nil {
-		counts = map[store.Kind]int{}
+		counts = map[codec.Kind]int{}
 	}
 	for _, e := range evs {
 		if anchorable(e.Kind) {

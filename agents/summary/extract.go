@@ -13,12 +13,12 @@ import (
 	"unicode"
 
 	"github.com/lazuli-app/lazuli/agents/codex"
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/editdiff"
-	"github.com/lazuli-app/lazuli/store"
 )
 
 // collectMaterial walks the events once and extracts every section's items.
-func collectMaterial(previous *string, events []store.Event) *sumMaterial {
+func collectMaterial(previous *string, events []codec.Event) *sumMaterial {
 	m := &sumMaterial{}
 	if previous != nil {
 		m.previous = sumCondense(*previous)
@@ -26,34 +26,34 @@ func collectMaterial(previous *string, events []store.Event) *sumMaterial {
 	var requests, commands, errs, plans []sumItem
 	var sentences []scoredSentence
 	files := newSumFileLog()
-	calls := make(map[string]*store.Event)
+	calls := make(map[string]*codec.Event)
 	lastText, lastComplete := -1, -1
 	for i := range events {
 		e := &events[i]
 		switch e.Kind {
-		case store.KindUserMessage:
+		case codec.KindUserMessage:
 			if s, ok := codex.UserText(e.Content); ok { // also drops Codex's context messages
 				if t := sumFlatten(s); t != "" {
 					requests = append(requests, sumItem{text: t, pos: i})
 				}
 			}
-		case store.KindAssistantText:
+		case codec.KindAssistantText:
 			sentences = append(sentences, sumSplitSentences(e.Text, i)...)
 			lastText = i
 			if strings.HasPrefix(e.Text, "Error:") {
 				errs = append(errs, sumItem{text: sumFirstLine(e.Text), pos: i})
 			}
-		case store.KindPlan:
+		case codec.KindPlan:
 			if p := planItem(e.Name, e.Content, i); p.text != "" {
 				plans = append(plans, p)
 			}
-		case store.KindToolCall:
+		case codec.KindToolCall:
 			calls[e.ToolUseID] = e
 			files.add(e, i)
 			if c := sumCommand(e); c != "" {
 				commands = append(commands, sumItem{text: c, pos: i})
 			}
-		case store.KindToolResult:
+		case codec.KindToolResult:
 			if e.IsError {
 				errs = append(errs, sumToolError(e, calls[e.ToolUseID], i))
 				files.undo(e.ToolUseID)
@@ -62,7 +62,7 @@ func collectMaterial(previous *string, events []store.Event) *sumMaterial {
 					requests = append(requests, sumItem{prefix: "Answered: ", text: t, pos: i})
 				}
 			}
-		case store.KindComplete:
+		case codec.KindComplete:
 			lastComplete = i
 		}
 	}
@@ -97,7 +97,7 @@ const sumAnswersPrefix = "User has answered your questions:"
 
 // sumCurrentState describes how the summarized part ended: the last
 // completion, then the last assistant message.
-func sumCurrentState(events []store.Event, lastText, lastComplete int) []sumItem {
+func sumCurrentState(events []codec.Event, lastText, lastComplete int) []sumItem {
 	var out []sumItem
 	if lastComplete >= 0 {
 		e := &events[lastComplete]
@@ -287,7 +287,7 @@ func (l *sumFileLog) undo(id string) {
 }
 
 // add records the files a tool call reads, writes, edits or deletes.
-func (l *sumFileLog) add(e *store.Event, pos int) {
+func (l *sumFileLog) add(e *codec.Event, pos int) {
 	l.callID = e.ToolUseID
 	delete(l.byCall, e.ToolUseID) // a reused id: only the latest call can fail
 	var in map[string]json.RawMessage
@@ -439,7 +439,7 @@ func sumRemovedPaths(cmd string) []string {
 }
 
 // sumCommand returns the one-line shell command of a Bash-like tool call.
-func sumCommand(e *store.Event) string {
+func sumCommand(e *codec.Event) string {
 	switch strings.ToLower(e.ToolName) {
 	case "bash", "shell", "shell_command", "exec_command", "local_shell":
 	default:
@@ -498,18 +498,18 @@ var sumToolErrorTags = strings.NewReplacer("<tool_use_error>", "", "</tool_use_e
 
 // sumToolError describes a failed tool call by its tool, what it worked on,
 // and the first line of its output.
-func sumToolError(e, call *store.Event, pos int) sumItem {
+func sumToolError(e, call *codec.Event, pos int) sumItem {
 	prefix := sumFlatten(e.ToolName)
 	if call != nil {
 		p := sumCommand(call)
 		if p == "" {
-			p = sumFlatten(sumFirstLine(store.ToolKeyParam(call.ToolName, call.Input)))
+			p = sumFlatten(sumFirstLine(codec.ToolKeyParam(call.ToolName, call.Input)))
 		}
 		if p != "" {
 			prefix += " (" + sumTruncate(p, 80) + ")"
 		}
 	}
-	text := sumToolErrorTags.Replace(store.CompactResult(e.Content))
+	text := sumToolErrorTags.Replace(codec.CompactResult(e.Content))
 	if text = sumFirstLine(text); text == "" {
 		text = "failed with no output"
 	}

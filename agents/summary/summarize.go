@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // MinChars and MaxChars bound a compaction summary, in
@@ -40,8 +40,8 @@ const stateExcerpt = 400
 
 // summaryTags are the tags the summary must never contain: it is injected
 // between the context tags later, and a tag inside would cut it short.
-var summaryTags = []string{store.ContextOpenTag, store.ContextCloseTag,
-	store.AutoContinueOpenTag, store.AutoContinueCloseTag}
+var summaryTags = []string{codec.ContextOpenTag, codec.ContextCloseTag,
+	codec.AutoContinueOpenTag, codec.AutoContinueCloseTag}
 
 // Summarize returns a deterministic, extractive summary of events (the
 // older part of a session being compacted), folding in the previous
@@ -51,7 +51,7 @@ var summaryTags = []string{store.ContextOpenTag, store.ContextCloseTag,
 // text under headings: Earlier summary, User requests, Decisions and
 // findings, Files touched, Commands run, Errors and Current state, each
 // present only when it has content.
-func Summarize(previous *string, events []store.Event) string {
+func Summarize(previous *string, events []codec.Event) string {
 	m := collectMaterial(previous, events)
 	level, target := 0, summaryTarget
 	for level < sumMaxLevel && totalDemand(m.sections(level), target) < MinChars+150 {
@@ -290,8 +290,8 @@ func (m *sumMaterial) sections(level int) []sumSection {
 func sumFirstN(items []sumItem, n int) []sumItem { return items[:min(n, len(items))] }
 
 // sumEventCounts is the summary of events that hold nothing to extract.
-func sumEventCounts(events []store.Event) string {
-	counts := make(map[store.Kind]int)
+func sumEventCounts(events []codec.Event) string {
+	counts := make(map[codec.Kind]int)
 	for _, e := range events {
 		counts[e.Kind]++
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -17,9 +18,9 @@ import (
 // are its latest compaction's summary and the events after it.
 type summaryFixture struct {
 	name     string
-	events   []store.Event
+	events   []codec.Event
 	previous *string
-	after    []store.Event
+	after    []codec.Event
 }
 
 // summaryFixtures loads every session of the .azs fixture stores, skipping
@@ -84,7 +85,7 @@ func summaryStoreFixtures(tb testing.TB, path string) []summaryFixture {
 
 // summaryMaterial counts the runes Summarize draws on: user and assistant
 // text, the previous summary, and what the tool calls work on.
-func summaryMaterial(previous *string, events []store.Event) int {
+func summaryMaterial(previous *string, events []codec.Event) int {
 	n := 0
 	if previous != nil {
 		n += utf8.RuneCountInString(*previous)
@@ -92,12 +93,12 @@ func summaryMaterial(previous *string, events []store.Event) int {
 	for i := range events {
 		e := &events[i]
 		switch e.Kind {
-		case store.KindUserMessage:
+		case codec.KindUserMessage:
 			n += utf8.RuneCountInString(e.Content)
-		case store.KindAssistantText:
+		case codec.KindAssistantText:
 			n += utf8.RuneCountInString(e.Text)
-		case store.KindToolCall:
-			n += utf8.RuneCountInString(store.ToolKeyParam(e.ToolName, e.Input))
+		case codec.KindToolCall:
+			n += utf8.RuneCountInString(codec.ToolKeyParam(e.ToolName, e.Input))
 		}
 	}
 	return n
@@ -112,7 +113,7 @@ const summaryEnoughMaterial = 2 * MinChars
 // MaxChars, no tags, non-empty for non-empty input, the same text
 // when computed again, and at least MinChars when the input has
 // enough material.
-func checkSummaryInvariants(t *testing.T, name string, previous *string, events []store.Event) string {
+func checkSummaryInvariants(t *testing.T, name string, previous *string, events []codec.Event) string {
 	t.Helper()
 	s := Summarize(previous, events)
 	n := utf8.RuneCountInString(s)
@@ -161,18 +162,18 @@ func TestSummarizeFixtures(t *testing.T) {
 }
 
 // summaryRichSession is a long session with every kind of material.
-func summaryRichSession(turns int) []store.Event {
-	var evs []store.Event
+func summaryRichSession(turns int) []codec.Event {
+	var evs []codec.Event
 	for i := 1; i <= turns; i++ {
 		path := fmt.Sprintf("/repo/pkg/file%02d.go", i)
 		evs = append(evs,
-			store.UserMessage(fmt.Sprintf("Request %d: please make the parser handle case %d, and keep the public API unchanged so callers do not break.", i, i)),
-			store.AssistantText(fmt.Sprintf("Let me read the file. I decided to split case %d into its own function because the switch had grown too long. The root cause of bug %d was an off-by-one in the scanner.", i, i)),
+			codec.UserMessage(fmt.Sprintf("Request %d: please make the parser handle case %d, and keep the public API unchanged so callers do not break.", i, i)),
+			codec.AssistantText(fmt.Sprintf("Let me read the file. I decided to split case %d into its own function because the switch had grown too long. The root cause of bug %d was an off-by-one in the scanner.", i, i)),
 			summaryCall(fmt.Sprintf("e%d", i), "Edit", path, `{"file_path":"`+path+`","old_string":"a","new_string":"b"}`),
-			store.ToolResult(fmt.Sprintf("e%d", i), "Edit", &path, "ok", false),
+			codec.ToolResult(fmt.Sprintf("e%d", i), "Edit", &path, "ok", false),
 			summaryCall(fmt.Sprintf("b%d", i), "Bash", "", fmt.Sprintf(`{"command":"go test ./pkg/... -run Case%d"}`, i)),
-			store.ToolResult(fmt.Sprintf("b%d", i), "Bash", nil, "FAIL\nexit status 1", i%5 == 0),
-			store.Complete(true, 4200, 0.01),
+			codec.ToolResult(fmt.Sprintf("b%d", i), "Bash", nil, "FAIL\nexit status 1", i%5 == 0),
+			codec.Complete(true, 4200, 0.01),
 		)
 	}
 	return evs
@@ -183,31 +184,31 @@ func summaryJSON(s string) string {
 	return string(b)
 }
 
-func summaryCall(id, tool, path, input string) store.Event {
+func summaryCall(id, tool, path, input string) codec.Event {
 	var fp *string
 	if path != "" {
 		fp = &path
 	}
-	return store.ToolCall(id, tool, fp, json.RawMessage(input))
+	return codec.ToolCall(id, tool, fp, json.RawMessage(input))
 }
 
 func TestSummarizeLength(t *testing.T) {
 	long := strings.Repeat("The cache was rebuilt because the index went stale. ", 200)
-	thin := []store.Event{ // few items, each long: excerpts widen to reach the floor
-		store.UserMessage(strings.Repeat("Please explain how the session store decides when to compact the history. ", 20)),
-		store.AssistantText(strings.Repeat("The store counts the characters since the last compaction and compares them with the threshold. ", 20)),
+	thin := []codec.Event{ // few items, each long: excerpts widen to reach the floor
+		codec.UserMessage(strings.Repeat("Please explain how the session store decides when to compact the history. ", 20)),
+		codec.AssistantText(strings.Repeat("The store counts the characters since the last compaction and compares them with the threshold. ", 20)),
 	}
 	tests := []struct {
 		name     string
 		previous *string
-		events   []store.Event
+		events   []codec.Event
 		min, max int
 	}{
 		{"rich", nil, summaryRichSession(60), MinChars, MaxChars},
 		{"rich with long previous", &long, summaryRichSession(60), MinChars, MaxChars},
 		{"thin", nil, thin, MinChars, MaxChars},
 		{"only a long previous", &long, nil, MinChars, MaxChars},
-		{"tiny", nil, []store.Event{store.UserMessage("fix it"), store.AssistantText("Fixed.")}, 1, 200},
+		{"tiny", nil, []codec.Event{codec.UserMessage("fix it"), codec.AssistantText("Fixed.")}, 1, 200},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -239,10 +240,10 @@ func TestSummarizeEmpty(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		previous *string
-		events   []store.Event
+		events   []codec.Event
 	}{
 		{"nil", nil, nil},
-		{"no events", nil, []store.Event{}},
+		{"no events", nil, []codec.Event{}},
 		{"empty previous", &empty, nil},
 	} {
 		if s := Summarize(tt.previous, tt.events); s != "" {
@@ -250,28 +251,28 @@ func TestSummarizeEmpty(t *testing.T) {
 		}
 	}
 	// Events with nothing to extract still get a summary.
-	s := Summarize(nil, []store.Event{store.Init("/w", "opus"), store.Hook("SessionStart", "ok")})
+	s := Summarize(nil, []codec.Event{codec.Init("/w", "opus"), codec.Hook("SessionStart", "ok")})
 	if want := "2 events (1 Hook, 1 Init)"; !strings.Contains(s, want) {
 		t.Errorf("Summarize(Init, Hook) = %q, want it to contain %q", s, want)
 	}
 }
 
 func TestSummarizeStripsTags(t *testing.T) {
-	open, closeTag := store.ContextOpenTag, store.ContextCloseTag
-	ac, acClose := store.AutoContinueOpenTag, store.AutoContinueCloseTag
+	open, closeTag := codec.ContextOpenTag, codec.ContextCloseTag
+	ac, acClose := codec.AutoContinueOpenTag, codec.AutoContinueCloseTag
 	nested := "<azureal-" + open + "session-context>" // removing the inner tag forms another
 	previous := "Earlier work " + open + " on the parser " + closeTag + " and " + nested + "."
-	events := []store.Event{
-		store.UserMessage(open + "\n## User\nold\n" + closeTag + "\n\nreal prompt mentioning " + closeTag + " twice"),
-		store.UserMessage("please print " + ac + " and " + acClose + " literally, " + nested),
-		store.AssistantText("I decided to escape " + open + " because the tag " + closeTag + " broke the prompt."),
-		store.AssistantText("Error: " + nested + " failed"),
+	events := []codec.Event{
+		codec.UserMessage(open + "\n## User\nold\n" + closeTag + "\n\nreal prompt mentioning " + closeTag + " twice"),
+		codec.UserMessage("please print " + ac + " and " + acClose + " literally, " + nested),
+		codec.AssistantText("I decided to escape " + open + " because the tag " + closeTag + " broke the prompt."),
+		codec.AssistantText("Error: " + nested + " failed"),
 		summaryCall("c1", "Bash", "", `{"command":"echo '`+closeTag+`' && grep -r '`+ac+`' ."}`),
-		store.ToolResult("c1", "Bash", nil, open+" boom "+closeTag, true),
+		codec.ToolResult("c1", "Bash", nil, open+" boom "+closeTag, true),
 		summaryCall("c2", "Write", "/tmp/"+open+".txt", `{"file_path":"/tmp/x.txt"}`),
-		store.Plan(open, closeTag+" step one"),
-		store.AssistantText("Done: " + acClose),
-		store.Complete(false, 10, 0),
+		codec.Plan(open, closeTag+" step one"),
+		codec.AssistantText("Done: " + acClose),
+		codec.Complete(false, 10, 0),
 	}
 	s := checkSummaryInvariants(t, "tagged input", &previous, events)
 	for _, want := range []string{"real prompt mentioning twice", "I decided to escape because the tag broke", "echo", "Earlier work on the parser"} {
@@ -300,44 +301,44 @@ func TestSummarizeSections(t *testing.T) {
 	patch := "*** Begin Patch\n*** Add File: src/new.rs\n+x\n*** Update File: src/lib.rs\n@@\n*** Delete File: src/old.rs\n*** End Patch"
 	tests := []struct {
 		name    string
-		events  []store.Event
+		events  []codec.Event
 		heading string
 		want    []string // in this order
 		absent  []string // from the section
 		rich    bool     // after a long session, so that nothing is widened
 	}{{
 		name: "requests newest last, deduplicated and cut",
-		events: []store.Event{
-			store.UserMessage("add a flag"), store.UserMessage(longRequest),
-			store.UserMessage("add a flag"), store.UserMessage("   "),
+		events: []codec.Event{
+			codec.UserMessage("add a flag"), codec.UserMessage(longRequest),
+			codec.UserMessage("add a flag"), codec.UserMessage("   "),
 		},
 		heading: "User requests",
 		want:    []string{"- Please rewrite the importer", "…", "- add a flag"},
 	}, {
 		name: "Codex context is not a request",
-		events: []store.Event{
-			store.UserMessage("<environment_context>\n  <cwd>/w</cwd>\n</environment_context>"),
-			store.UserMessage("# Context from my IDE setup:\n\n## Open tabs:\n- a.go\n\n## My request for Codex:\nrename the flag"),
+		events: []codec.Event{
+			codec.UserMessage("<environment_context>\n  <cwd>/w</cwd>\n</environment_context>"),
+			codec.UserMessage("# Context from my IDE setup:\n\n## Open tabs:\n- a.go\n\n## My request for Codex:\nrename the flag"),
 		},
 		heading: "User requests",
 		want:    []string{"- rename the flag"},
 		absent:  []string{"environment_context", "Open tabs"},
 	}, {
 		name: "answers to questions are requests",
-		events: []store.Event{
+		events: []codec.Event{
 			summaryCall("q", "AskUserQuestion", "", `{}`),
-			store.ToolResult("q", "AskUserQuestion", nil, `User has answered your questions: "Which database?"="SQLite". You can now continue.`, false),
+			codec.ToolResult("q", "AskUserQuestion", nil, `User has answered your questions: "Which database?"="SQLite". You can now continue.`, false),
 		},
 		heading: "User requests",
 		want:    []string{`- Answered: "Which database?"="SQLite".`},
 	}, {
 		name: "decisions in time order, narration left out",
-		events: []store.Event{
-			store.AssistantText("Let me read the parser first. I decided to keep the old API because two services use it."),
-			store.Plan("Parser plan", "# Parser plan\n1. Split the lexer\n2. Add fuzzing"),
-			store.AssistantText("The root cause was a missing bounds check in the lexer. The weather is nice today, by the way."),
-			store.AssistantText("I decided to keep the old API because two services use it."),
-			store.AssistantText("All done."),
+		events: []codec.Event{
+			codec.AssistantText("Let me read the parser first. I decided to keep the old API because two services use it."),
+			codec.Plan("Parser plan", "# Parser plan\n1. Split the lexer\n2. Add fuzzing"),
+			codec.AssistantText("The root cause was a missing bounds check in the lexer. The weather is nice today, by the way."),
+			codec.AssistantText("I decided to keep the old API because two services use it."),
+			codec.AssistantText("All done."),
 		},
 		heading: "Decisions and findings",
 		want: []string{"- Plan \"Parser plan\": Split the lexer; Add fuzzing.",
@@ -347,14 +348,14 @@ func TestSummarizeSections(t *testing.T) {
 		rich:   true,
 	}, {
 		name: "files with their operations, changed ones first",
-		events: []store.Event{
+		events: []codec.Event{
 			summaryCall("r1", "Read", "/w/readme.md", `{"file_path":"/w/readme.md"}`),
 			summaryCall("r2", "Read", "/w/main.go", `{"file_path":"/w/main.go"}`),
 			summaryCall("e1", "Edit", "/w/main.go", `{"file_path":"/w/main.go","old_string":"a","new_string":"b"}`),
 			summaryCall("e2", "MultiEdit", "/w/main.go", `{"file_path":"/w/main.go"}`),
 			summaryCall("w1", "Write", "/w/new.go", `{"file_path":"/w/new.go","_lines":3}`),
 			summaryCall("w2", "Write", "/w/denied.go", `{"file_path":"/w/denied.go"}`),
-			store.ToolResult("w2", "Write", nil, "<tool_use_error>File has not been read yet.</tool_use_error>", true),
+			codec.ToolResult("w2", "Write", nil, "<tool_use_error>File has not been read yet.</tool_use_error>", true),
 			summaryCall("p1", "Edit", "src/new.rs", `{"patch":`+summaryJSON(patch)+`}`),
 			summaryCall("k1", "Edit", "/w/gone.txt", `{"file_path":"/w/gone.txt","kind":"delete"}`),
 			summaryCall("b1", "Bash", "", `{"command":"rm -f /w/tmp.log"}`),
@@ -365,14 +366,14 @@ func TestSummarizeSections(t *testing.T) {
 		absent: []string{"denied.go"},
 	}, {
 		name: "apply_patch run through the shell",
-		events: []store.Event{
+		events: []codec.Event{
 			summaryCall("s1", "shell", "", `{"command":["bash","-lc",`+summaryJSON("apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x\n+y\n*** Move to: src/b.rs\n*** End Patch\nPATCH")+`]}`),
 		},
 		heading: "Files touched",
 		want:    []string{"- src/a.rs (edited)", "- src/b.rs (created)"},
 	}, {
 		name: "commands latest first, one line each",
-		events: []store.Event{
+		events: []codec.Event{
 			summaryCall("1", "Bash", "", `{"command":"go build ./..."}`),
 			summaryCall("2", "Bash", "", `{"command":"go test ./...\necho done"}`),
 			summaryCall("3", "shell", "", `{"command":["bash","-lc","rg TODO"]}`),
@@ -386,23 +387,23 @@ func TestSummarizeSections(t *testing.T) {
 		absent: []string{"poll session", "echo done"},
 	}, {
 		name: "errors with what failed",
-		events: []store.Event{
+		events: []codec.Event{
 			summaryCall("b", "Bash", "", `{"command":"make itest"}`),
-			store.ToolResult("b", "Bash", nil, "Exit code: 2\nmake: *** [itest] Error 2", true),
-			store.AssistantText("Error: rate limited\nretry later"),
+			codec.ToolResult("b", "Bash", nil, "Exit code: 2\nmake: *** [itest] Error 2", true),
+			codec.AssistantText("Error: rate limited\nretry later"),
 			summaryCall("r", "Read", "/w/x.go", `{"file_path":"/w/x.go"}`),
-			store.ToolResult("r", "Read", nil, "fine", false),
+			codec.ToolResult("r", "Read", nil, "fine", false),
 		},
 		heading: "Errors",
 		want:    []string{"- Error: rate limited", "- Bash (make itest): Exit code: 2"},
 		absent:  []string{"retry later", "fine"},
 	}, {
 		name: "current state: last message and last completion",
-		events: []store.Event{
-			store.AssistantText("First answer."),
-			store.Complete(true, 1000, 0),
-			store.AssistantText("The migration is half done; the down step is still missing."),
-			store.Complete(false, 2500, 0),
+		events: []codec.Event{
+			codec.AssistantText("First answer."),
+			codec.Complete(true, 1000, 0),
+			codec.AssistantText("The migration is half done; the down step is still missing."),
+			codec.Complete(false, 2500, 0),
 		},
 		heading: "Current state",
 		want: []string{"The assistant's last message was: The migration is half done; the down step is still missing.",
@@ -480,7 +481,7 @@ func TestSummarizeTruncateText(t *testing.T) {
 
 func FuzzSummarize(f *testing.F) {
 	f.Add("fix the parser", "I decided to split it because it was long.", "Bash", `{"command":"go test ./..."}`, "prev")
-	f.Add(store.ContextOpenTag+"x"+store.ContextCloseTag+"y", "Error: "+store.AutoContinueOpenTag, "Edit",
+	f.Add(codec.ContextOpenTag+"x"+codec.ContextCloseTag+"y", "Error: "+codec.AutoContinueOpenTag, "Edit",
 		`{"patch":"*** Update File: a.go"}`, "")
 	f.Add("\xff\xfe broken", "e.g. this. i.e. that.", "Write", `"not an object"`, strings.Repeat("long ", 2000))
 	f.Fuzz(func(t *testing.T, user, text, tool, input, previous string) {
@@ -488,10 +489,10 @@ func FuzzSummarize(f *testing.F) {
 		if !json.Valid(in) {
 			in = nil
 		}
-		events := []store.Event{
-			store.UserMessage(user), store.AssistantText(text),
-			store.ToolCall("id", tool, &user, in), store.ToolResult("id", tool, nil, text, true),
-			store.Complete(true, 1, 0),
+		events := []codec.Event{
+			codec.UserMessage(user), codec.AssistantText(text),
+			codec.ToolCall("id", tool, &user, in), codec.ToolResult("id", tool, nil, text, true),
+			codec.Complete(true, 1, 0),
 		}
 		checkSummaryInvariants(t, "fuzz", &previous, events)
 	})

@@ -28,6 +28,7 @@ import (
 
 func main() {
 	up := flag.Bool("up", false, "list every reference that runs back up")
+	order := flag.String("order", "", "with -up: files bottom first (comma-separated); list the uses that run up this order instead")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: floors [-up] DIR")
@@ -38,12 +39,41 @@ func main() {
 		fmt.Fprintln(os.Stderr, "floors:", err)
 		os.Exit(1)
 	}
+	if *order != "" {
+		g.printOrder(strings.Split(*order, ","))
+		return
+	}
 	g.print(*up)
+}
+
+// printOrder lists the uses that run up a given order of the files, with
+// the names they use.
+func (g *graph) printOrder(order []string) {
+	at := map[string]int{}
+	for i, f := range order {
+		at[strings.TrimSpace(f)] = i + 1
+	}
+	for _, f := range g.files {
+		if at[f] == 0 {
+			fmt.Printf("not in the order: %s\n", f)
+		}
+	}
+	n := 0
+	for _, f := range g.files {
+		for _, t := range sortedKeys(g.uses[f]) {
+			if at[f] != 0 && at[t] != 0 && at[t] > at[f] {
+				n++
+				fmt.Printf("  %s -> %s (%d): %s\n", f, t, g.uses[f][t], strings.Join(sortedKeys(g.names[f+">"+t]), " "))
+			}
+		}
+	}
+	fmt.Printf("%d uses run up the order\n", n)
 }
 
 type graph struct {
 	files []string
 	uses  map[string]map[string]int // file -> file it uses -> references
+	names map[string]map[string]int // "from>to" -> names used
 }
 
 type nullImporter struct{}
@@ -69,7 +99,7 @@ func draw(dir string) (*graph, error) {
 	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
 	conf := types.Config{Importer: nullImporter{}, Error: func(error) {}}
 	pkg, _ := conf.Check(dir, fset, files, info)
-	g := &graph{uses: map[string]map[string]int{}}
+	g := &graph{uses: map[string]map[string]int{}, names: map[string]map[string]int{}}
 	name := func(p token.Pos) string { return filepath.Base(fset.Position(p).Filename) }
 	for _, f := range files {
 		g.files = append(g.files, name(f.Pos()))
@@ -91,6 +121,11 @@ func draw(dir string) (*graph, error) {
 			g.uses[from] = map[string]int{}
 		}
 		g.uses[from][to]++
+		k := from + ">" + to
+		if g.names[k] == nil {
+			g.names[k] = map[string]int{}
+		}
+		g.names[k][obj.Name()]++
 	}
 	for id, obj := range info.Uses {
 		add(id.Pos(), obj)

@@ -3,13 +3,13 @@ package genstore
 import (
 	"strings"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // codexTool returns one Codex tool call and its result as Lazuli's Codex
 // parsers store them: shell commands as Bash, apply_patch and file changes
 // as Edit (the patch or unified diff kept whole), update_plan as is.
-func (s *sessionGen) codexTool() []store.Event {
+func (s *sessionGen) codexTool() []codec.Event {
 	g := s.g
 	switch x := g.intn(100); {
 	case x < 58:
@@ -25,7 +25,7 @@ func (s *sessionGen) codexTool() []store.Event {
 // codexShell is a shell command; rollouts (call_ ids, a "workdir" and the
 // "Exit code / Wall time" header) and exec streams (item_ ids, output with
 // an exit code line on failure) are both common.
-func (s *sessionGen) codexShell() []store.Event {
+func (s *sessionGen) codexShell() []codec.Event {
 	g, p := s.g, s.p
 	run := p.shell(g)
 	if g.chance(0.5) {
@@ -77,7 +77,7 @@ func (s *sessionGen) patchText(rel string) string {
 	return b.String()
 }
 
-func (s *sessionGen) applyPatch() []store.Event {
+func (s *sessionGen) applyPatch() []codec.Event {
 	g, p := s.g, s.p
 	id := "call_" + g.alnum(24)
 	rel := p.file(g)
@@ -89,7 +89,7 @@ func (s *sessionGen) applyPatch() []store.Event {
 	return pair(id, "Edit", &rel, in.bytes(), out, false)
 }
 
-func (s *sessionGen) fileChange() []store.Event {
+func (s *sessionGen) fileChange() []codec.Event {
 	g, p := s.g, s.p
 	rel := p.file(g)
 	abs := p.abs(rel)
@@ -103,7 +103,7 @@ func (s *sessionGen) fileChange() []store.Event {
 	return pair(id, "Edit", &abs, in.bytes(), "File update: "+abs, false)
 }
 
-func (s *sessionGen) updatePlan() []store.Event {
+func (s *sessionGen) updatePlan() []codec.Event {
 	g := s.g
 	id := "call_" + g.alnum(24)
 	var steps []byte

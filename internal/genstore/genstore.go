@@ -26,6 +26,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -61,7 +62,7 @@ type Stats struct {
 	Sittings    int   // stretches of work the sessions were written in
 	BigSession  int64 // id of the big session, 0 if none
 	Lengths     []int // events per session, by id (index 0 is session 1)
-	Kinds       map[store.Kind]int
+	Kinds       map[codec.Kind]int
 	Worktrees   map[string]int // sessions per worktree
 	Needles     map[string]NeedleCount
 	Bytes       int64 // file size; set by Create
@@ -78,7 +79,7 @@ type genTask struct {
 	sit     sitting
 	prev    <-chan struct{} // closed when the session's previous sitting is generated
 	done    chan struct{}
-	events  []store.Event
+	events  []codec.Event
 	compact []pendingCompaction
 }
 
@@ -168,7 +169,7 @@ func generateSitting(plans []sessionPlan, t *genTask) {
 // write stores the sittings in order as they are generated.
 func write(ctx context.Context, st *store.Store, plans []sessionPlan, ordered <-chan *genTask, opts Options, start time.Time) (Stats, error) {
 	stats := Stats{
-		Lengths: make([]int, len(plans)), Kinds: make(map[store.Kind]int),
+		Lengths: make([]int, len(plans)), Kinds: make(map[codec.Kind]int),
 		Worktrees: make(map[string]int), Needles: make(map[string]NeedleCount),
 	}
 	ids := make(map[int]int64, len(plans))
@@ -301,14 +302,14 @@ func fileFigures(path string, stats *Stats) error {
 // import or a run records it (store.Usage): derived from the turn's
 // duration, so the store stays deterministic. Claude turns (a cost on the
 // Complete) carry their cost; Codex turns none, as the CLI reports none.
-func usageOf(evs []store.Event) []store.Usage {
+func usageOf(evs []codec.Event) []store.Usage {
 	var out []store.Usage
 	model := ""
 	for i, e := range evs {
 		switch e.Kind {
-		case store.KindInit, store.KindModelSwitch:
+		case codec.KindInit, codec.KindModelSwitch:
 			model = e.Model
-		case store.KindComplete:
+		case codec.KindComplete:
 			d := int64(e.DurationMS)
 			u := store.Usage{Event: i, Model: model, Backend: "codex", Tokens: store.Tokens{Input: d / 10, Output: d / 40, CacheRead: d * 3}}
 			if e.CostUSD > 0 {

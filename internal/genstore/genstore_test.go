@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -50,7 +51,7 @@ func TestCreate(t *testing.T) {
 		}
 		// The only finding: the usage table, a row per completed turn.
 		if !rep.OK() || len(rep.Findings) != 1 || rep.Findings[0].Code != "usage" ||
-			rep.Findings[0].Count != stats.Kinds[store.KindComplete] {
+			rep.Findings[0].Count != stats.Kinds[codec.KindComplete] {
 			t.Fatalf("Check: ok %v, findings %+v", rep.OK(), rep.Findings)
 		}
 		if rep.Sessions != 20 || rep.Events != 5000 || rep.Compactions != int64(stats.Compactions) {
@@ -74,7 +75,7 @@ func TestCreate(t *testing.T) {
 		for _, n := range stats.Kinds {
 			sum += n
 		}
-		if sum != 5000 || stats.Kinds[store.KindUserMessage] == 0 || stats.Kinds[store.KindToolCall] != stats.Kinds[store.KindToolResult] {
+		if sum != 5000 || stats.Kinds[codec.KindUserMessage] == 0 || stats.Kinds[codec.KindToolCall] != stats.Kinds[codec.KindToolResult] {
 			t.Errorf("Kinds = %v", stats.Kinds)
 		}
 	})
@@ -127,7 +128,7 @@ func TestCreate(t *testing.T) {
 		}
 		// What is left after the latest compaction is the kept prompts and
 		// the turns after them: under the threshold plus a few turns.
-		if chars <= 0 || chars > 2*store.CompactionThreshold || evs[0].Kind != store.KindUserMessage {
+		if chars <= 0 || chars > 2*store.CompactionThreshold || evs[0].Kind != codec.KindUserMessage {
 			t.Errorf("after the latest compaction: %d chars, first event %s", chars, evs[0].Kind)
 		}
 	})

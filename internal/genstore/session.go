@@ -3,6 +3,7 @@ package genstore
 import (
 	"strings"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -71,8 +72,8 @@ func newSessionGen(plan *sessionPlan) *sessionGen {
 
 // chunk returns the next n events (whole turns, the last one shortened to
 // fit) and the compactions to store once they are.
-func (s *sessionGen) chunk(n int) ([]store.Event, []pendingCompaction) {
-	evs := make([]store.Event, 0, n)
+func (s *sessionGen) chunk(n int) ([]codec.Event, []pendingCompaction) {
+	evs := make([]codec.Event, 0, n)
 	s.compacts = nil
 	for len(evs) < n {
 		turn := s.turn(n - len(evs))
@@ -87,21 +88,21 @@ func (s *sessionGen) chunk(n int) ([]store.Event, []pendingCompaction) {
 
 // account records a generated event's seq and char_len, and which needles
 // it still holds once stored (compaction may cut them out of a result).
-func (s *sessionGen) account(e store.Event) {
+func (s *sessionGen) account(e codec.Event) {
 	s.seq++
-	c := store.CompactEvent(e)
-	n := store.CharLen(c)
+	c := codec.CompactEvent(e)
+	n := codec.CharLen(c)
 	s.chars += n
 	s.marks = append(s.marks, charMark{s.seq, n})
-	if e.Kind == store.KindUserMessage {
+	if e.Kind == codec.KindUserMessage {
 		s.prompts = append(s.prompts, s.seq)
 	}
-	if e.Kind == store.KindAssistantText || e.Kind == store.KindUserMessage || e.Kind == store.KindToolResult {
+	if e.Kind == codec.KindAssistantText || e.Kind == codec.KindUserMessage || e.Kind == codec.KindToolResult {
 		for _, nd := range Needles {
 			if strings.Contains(c.Content, nd.Text) || strings.Contains(c.Text, nd.Text) {
 				cnt := s.counts[nd.Text]
 				cnt.Events++
-				if e.Kind != store.KindToolResult {
+				if e.Kind != codec.KindToolResult {
 					cnt.Messages++
 				}
 				s.counts[nd.Text] = cnt
@@ -212,7 +213,7 @@ func (s *sessionGen) reply() string {
 }
 
 // tool returns a tool call with its result.
-func (s *sessionGen) tool() []store.Event {
+func (s *sessionGen) tool() []codec.Event {
 	if s.codex {
 		return s.codexTool()
 	}
@@ -220,53 +221,53 @@ func (s *sessionGen) tool() []store.Event {
 }
 
 // turn returns one prompt-to-Complete turn of at most budget events.
-func (s *sessionGen) turn(budget int) []store.Event {
+func (s *sessionGen) turn(budget int) []codec.Event {
 	g := s.g
 	defer func() { s.turns++ }()
 	switch budget {
 	case 1:
-		return []store.Event{store.UserMessage(s.prompt())}
+		return []codec.Event{codec.UserMessage(s.prompt())}
 	case 2:
-		return []store.Event{store.UserMessage(s.prompt()), store.AssistantText(s.reply())}
+		return []codec.Event{codec.UserMessage(s.prompt()), codec.AssistantText(s.reply())}
 	case 3:
-		return []store.Event{store.UserMessage(s.prompt()), store.AssistantText(s.reply()), s.complete()}
+		return []codec.Event{codec.UserMessage(s.prompt()), codec.AssistantText(s.reply()), s.complete()}
 	}
-	var head []store.Event
+	var head []codec.Event
 	if g.chance(0.02) {
 		s.model = s.otherModel()
-		head = append(head, store.ModelSwitch(s.model))
+		head = append(head, codec.ModelSwitch(s.model))
 	}
 	if g.chance(0.02) {
-		head = append(head, store.Command(g.pick(slashCommands)))
+		head = append(head, codec.Command(g.pick(slashCommands)))
 	}
-	head = append(head, store.UserMessage(s.prompt()))
+	head = append(head, codec.UserMessage(s.prompt()))
 	if s.codex || g.chance(0.9) || s.turns == 0 {
-		head = append(head, store.Init(s.p.root, s.model))
+		head = append(head, codec.Init(s.p.root, s.model))
 	}
 	if !s.codex && g.chance(0.06) {
-		head = append(head, store.Hook(g.pick(hookNames), g.words(g.between(1, 12))))
+		head = append(head, codec.Hook(g.pick(hookNames), g.words(g.between(1, 12))))
 	}
 	if !s.codex && g.chance(0.03) {
-		head = append(head, store.Plan("Plan", g.markdown(s.p, g.sized(900, 0.6, 100, 6000))))
+		head = append(head, codec.Plan("Plan", g.markdown(s.p, g.sized(900, 0.6, 100, 6000))))
 	}
-	tail := []store.Event{store.AssistantText(s.reply())}
+	tail := []codec.Event{codec.AssistantText(s.reply())}
 	if !g.chance(0.02) { // the rest were stopped or crashed without a result
 		tail = append(tail, s.complete())
 	}
 	room := budget - len(head) - len(tail)
 	if room < 0 {
-		return append(head[:0], store.UserMessage(s.prompt()), store.AssistantText(s.reply()), s.complete())[:min(budget, 3)]
+		return append(head[:0], codec.UserMessage(s.prompt()), codec.AssistantText(s.reply()), s.complete())[:min(budget, 3)]
 	}
-	body := make([]store.Event, 0, 2*int(s.size.tools)+4)
+	body := make([]codec.Event, 0, 2*int(s.size.tools)+4)
 	want := g.sized(s.size.tools, 0.9, 0, 80)
 	for range want {
-		var seg []store.Event
+		var seg []codec.Event
 		if g.chance(0.5) {
-			seg = append(seg, store.AssistantText(s.note()))
+			seg = append(seg, codec.AssistantText(s.note()))
 		}
 		seg = append(seg, s.tool()...)
 		if g.chance(0.003) {
-			seg = append(seg, store.Unit(store.KindCompacting), store.Unit(store.KindCompacted))
+			seg = append(seg, codec.Unit(codec.KindCompacting), codec.Unit(codec.KindCompacted))
 		}
 		if len(body)+len(seg) > room {
 			break
@@ -286,12 +287,12 @@ func (s *sessionGen) otherModel() string {
 
 // complete ends a turn: mostly successful, with a duration and (for Claude)
 // a cost.
-func (s *sessionGen) complete() store.Event {
+func (s *sessionGen) complete() codec.Event {
 	g := s.g
 	ms := uint64(g.logNormal(45_000, 1.0))
 	cost := 0.0
 	if !s.codex {
 		cost = float64(int(g.logNormal(0.18, 1.0)*10000)) / 10000
 	}
-	return store.Complete(!g.chance(0.07), ms, cost)
+	return codec.Complete(!g.chance(0.07), ms, cost)
 }

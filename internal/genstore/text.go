@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // zipfTable draws words with Zipf–Mandelbrot frequencies (the k-th word
@@ -286,13 +286,13 @@ func (o *jsonObject) key(k string) {
 	} else {
 		o.b = append(o.b, ',')
 	}
-	o.b = store.AppendJSONString(o.b, k)
+	o.b = codec.AppendJSONString(o.b, k)
 	o.b = append(o.b, ':')
 }
 
 func (o *jsonObject) str(k, v string) *jsonObject {
 	o.key(k)
-	o.b = store.AppendJSONString(o.b, v)
+	o.b = codec.AppendJSONString(o.b, v)
 	return o
 }
 

@@ -5,13 +5,13 @@ import (
 	"path"
 	"strings"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // claudeTool returns one Claude Code tool call and its result, picked with
 // the frequencies real sessions show (reads, shell commands and edits
 // first).
-func (s *sessionGen) claudeTool() []store.Event {
+func (s *sessionGen) claudeTool() []codec.Event {
 	g := s.g
 	id := "toolu_01" + g.alnum(22)
 	switch x := g.intn(100); {
@@ -42,15 +42,15 @@ func (s *sessionGen) claudeTool() []store.Event {
 }
 
 // pair returns a call and its result.
-func pair(id, tool string, filePath *string, input []byte, result string, isError bool) []store.Event {
+func pair(id, tool string, filePath *string, input []byte, result string, isError bool) []codec.Event {
 	var resultPath *string
 	if filePath != nil {
 		path := *filePath
 		resultPath = &path
 	}
-	return []store.Event{
-		store.ToolCall(id, tool, filePath, json.RawMessage(input)),
-		store.ToolResult(id, tool, resultPath, result, isError),
+	return []codec.Event{
+		codec.ToolCall(id, tool, filePath, json.RawMessage(input)),
+		codec.ToolResult(id, tool, resultPath, result, isError),
 	}
 }
 
@@ -66,7 +66,7 @@ func numbered(code string, first int) string {
 	return b.String()
 }
 
-func (s *sessionGen) read(id string) []store.Event {
+func (s *sessionGen) read(id string) []codec.Event {
 	g, p := s.g, s.p
 	rel := p.file(g)
 	abs := p.abs(rel)
@@ -91,7 +91,7 @@ func (g *textGen) pick2(a, b int) int {
 	return b
 }
 
-func (s *sessionGen) bash(id string) []store.Event {
+func (s *sessionGen) bash(id string) []codec.Event {
 	g := s.g
 	run := s.p.shell(g)
 	in := (&jsonObject{}).str("command", run.command).str("description", run.description)
@@ -125,7 +125,7 @@ func (s *sessionGen) editPair() (string, string) {
 	return strings.TrimRight(old, "\n"), strings.TrimRight(b.String(), "\n")
 }
 
-func (s *sessionGen) edit(id string) []store.Event {
+func (s *sessionGen) edit(id string) []codec.Event {
 	g, p := s.g, s.p
 	abs := p.abs(p.file(g))
 	old, updated := s.editPair()
@@ -142,7 +142,7 @@ func (s *sessionGen) edit(id string) []store.Event {
 	return pair(id, "Edit", &abs, in.bytes(), result, false)
 }
 
-func (s *sessionGen) multiEdit(id string) []store.Event {
+func (s *sessionGen) multiEdit(id string) []codec.Event {
 	g, p := s.g, s.p
 	abs := p.abs(p.file(g))
 	var edits []byte
@@ -170,7 +170,7 @@ func firstLine(s string) string {
 	return s
 }
 
-func (s *sessionGen) write(id string) []store.Event {
+func (s *sessionGen) write(id string) []codec.Event {
 	g, p := s.g, s.p
 	rel := p.newFile(g)
 	abs := p.abs(rel)
@@ -179,7 +179,7 @@ func (s *sessionGen) write(id string) []store.Event {
 	return pair(id, "Write", &abs, in.bytes(), "File created successfully at: "+abs, false)
 }
 
-func (s *sessionGen) grep(id string) []store.Event {
+func (s *sessionGen) grep(id string) []codec.Event {
 	g, p := s.g, s.p
 	pattern := p.ident(g)
 	if g.chance(0.3) {
@@ -225,7 +225,7 @@ func claudePath(in *jsonObject) *string {
 	return nil
 }
 
-func (s *sessionGen) glob(id string) []store.Event {
+func (s *sessionGen) glob(id string) []codec.Event {
 	g, p := s.g, s.p
 	pattern := "**/*" + p.lang.ext()
 	if g.chance(0.5) {
@@ -243,7 +243,7 @@ func (s *sessionGen) glob(id string) []store.Event {
 	return pair(id, "Glob", nil, in.bytes(), out, false)
 }
 
-func (s *sessionGen) todoWrite(id string) []store.Event {
+func (s *sessionGen) todoWrite(id string) []codec.Event {
 	g, p := s.g, s.p
 	var todos []byte
 	for i := range g.between(2, 8) {
@@ -260,7 +260,7 @@ func (s *sessionGen) todoWrite(id string) []store.Event {
 		"Todos have been modified successfully. Ensure that you continue to use the todo list to track your progress. Please proceed with the current tasks if applicable", false)
 }
 
-func (s *sessionGen) webFetch(id string) []store.Event {
+func (s *sessionGen) webFetch(id string) []codec.Event {
 	g, p := s.g, s.p
 	url := "https://" + g.pick(webHosts) + "/" + g.noun() + "/" + g.noun() + "-" + g.verb()
 	in := (&jsonObject{}).str("url", url).str("prompt", "Summarize what this page says about "+g.words(g.between(3, 8)))
@@ -270,7 +270,7 @@ func (s *sessionGen) webFetch(id string) []store.Event {
 	return pair(id, "WebFetch", nil, in.bytes(), s.maybeNeedle(g.prose(p, g.sized(1500, 0.6, 200, 8000)), 0.5), false)
 }
 
-func (s *sessionGen) webSearch(id string) []store.Event {
+func (s *sessionGen) webSearch(id string) []codec.Event {
 	g, p := s.g, s.p
 	q := g.words(g.between(3, 7)) + " " + g.noun()
 	var links []byte
@@ -286,14 +286,14 @@ func (s *sessionGen) webSearch(id string) []store.Event {
 	return pair(id, "WebSearch", nil, in.bytes(), out, false)
 }
 
-func (s *sessionGen) task(id string) []store.Event {
+func (s *sessionGen) task(id string) []codec.Event {
 	g, p := s.g, s.p
 	desc := upperFirst(g.verb()) + " " + g.words(g.between(2, 4))
 	in := (&jsonObject{}).str("description", desc).str("prompt", g.prose(p, g.sized(500, 0.6, 80, 3000))).str("subagent_type", g.pick(subagents))
 	return pair(id, "Task", nil, in.bytes(), s.maybeNeedle(g.markdown(p, g.sized(1800, 0.7, 200, 12000)), 0.3), false)
 }
 
-func (s *sessionGen) mcp(id string) []store.Event {
+func (s *sessionGen) mcp(id string) []codec.Event {
 	g := s.g
 	tool := g.pick([]string{"mcp__github__get_issue", "mcp__github__list_pull_requests", "mcp__linear__search_issues", "mcp__sentry__get_event"})
 	in := (&jsonObject{}).str("owner", g.pick(orgs)).str("repo", s.p.name).num("issue_number", g.between(1, 4000))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -23,12 +24,12 @@ type Match struct {
 func SearchAZUREALParallel(ctx context.Context, st *store.Store, query string) ([]Match, error) {
 	needle := strings.ToLower(query)
 	var out []Match
-	opts := store.ScanOptions{Kinds: []store.Kind{store.KindUserMessage, store.KindAssistantText}}
+	opts := store.ScanOptions{Kinds: []codec.Kind{codec.KindUserMessage, codec.KindAssistantText}}
 	err := st.Scan().Events(ctx, opts, func(b []store.ScannedEvent) error {
 		for i := range b {
 			e := &b[i].Event
 			text := e.Content
-			if e.Kind == store.KindAssistantText {
+			if e.Kind == codec.KindAssistantText {
 				text = e.Text
 			}
 			if strings.Contains(strings.ToLower(text), needle) {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -17,11 +18,11 @@ func TestSearchAZUREALParallel(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if _, _, err := st.CreateSessionWithEvents(ctx, "main", "s", []store.Event{
-		store.UserMessage("please refactor quuxparser now"),
-		store.AssistantText("I will use **Zorblex** here"),
-		store.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"grep -rn wibblecmd ."}`)),
-		store.ToolResult("t1", "Bash", nil, "line one\ngronkresult here", false),
+	if _, _, err := st.CreateSessionWithEvents(ctx, "main", "s", []codec.Event{
+		codec.UserMessage("please refactor quuxparser now"),
+		codec.AssistantText("I will use **Zorblex** here"),
+		codec.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"grep -rn wibblecmd ."}`)),
+		codec.ToolResult("t1", "Bash", nil, "line one\ngronkresult here", false),
 	}); err != nil {
 		t.Fatal(err)
 	}

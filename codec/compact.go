@@ -1,4 +1,4 @@
-package store
+package codec
 
 import (
 	"bytes"
@@ -61,17 +61,17 @@ func rustLines(s string) []string {
 }
 
 // trimEnd is Rust's str::trim_end (Unicode white space).
-func trimEnd(s string) string { return strings.TrimRightFunc(s, unicode.IsSpace) }
+func TrimEnd(s string) string { return strings.TrimRightFunc(s, unicode.IsSpace) }
 
 // cutReminder keeps the text before the first <system-reminder>, right-trimmed.
 func cutReminder(s string) string {
 	if i := strings.Index(s, "<system-reminder>"); i >= 0 {
 		s = s[:i]
 	}
-	return trimEnd(s)
+	return TrimEnd(s)
 }
 
-func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
+func IsBlank(s string) bool { return strings.TrimSpace(s) == "" }
 
 // compactToolResult shortens a tool result by tool name (spec §4.2).
 func compactToolResult(tool, content string) string {
@@ -85,7 +85,7 @@ func compactToolResult(tool, content string) string {
 		}
 		last := ""
 		for i := n - 1; i >= 0; i-- {
-			if !isBlank(lines[i]) {
+			if !IsBlank(lines[i]) {
 				last = lines[i]
 				break
 			}
@@ -94,7 +94,7 @@ func compactToolResult(tool, content string) string {
 	case "Bash", "bash":
 		var keep []string
 		for i := n - 1; i >= 0 && len(keep) < 2; i-- {
-			if !isBlank(lines[i]) {
+			if !IsBlank(lines[i]) {
 				keep = append([]string{lines[i]}, keep...)
 			}
 		}
@@ -147,7 +147,7 @@ func compactToolInput(tool string, input json.RawMessage) json.RawMessage {
 	members, _ := objectMembers(input)
 	var obj objectBuilder
 	for _, k := range keys {
-		if v, ok := members.get(k); ok {
+		if v, ok := members.Get(k); ok {
 			obj.addRaw(k, v)
 		}
 	}
@@ -159,12 +159,12 @@ func compactToolInput(tool string, input json.RawMessage) json.RawMessage {
 func compactWriteInput(input json.RawMessage) json.RawMessage {
 	members, _ := objectMembers(input)
 	var obj objectBuilder
-	if v, ok := members.get("file_path"); ok {
+	if v, ok := members.Get("file_path"); ok {
 		obj.addRaw("file_path", v)
-	} else if v, ok := members.get("path"); ok {
+	} else if v, ok := members.Get("path"); ok {
 		obj.addRaw("file_path", v)
 	}
-	if raw, ok := members.get("content"); ok {
+	if raw, ok := members.Get("content"); ok {
 		var content string
 		if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &content) == nil {
 			lines := rustLines(content)
@@ -205,7 +205,7 @@ type member struct {
 type members []member
 
 // get returns the value of key; with duplicate keys the last wins, as in serde.
-func (ms members) get(key string) (json.RawMessage, bool) {
+func (ms members) Get(key string) (json.RawMessage, bool) {
 	for i := len(ms) - 1; i >= 0; i-- {
 		if ms[i].key == key {
 			return ms[i].value, true

@@ -1,4 +1,4 @@
-package store
+package codec
 
 import (
 	"encoding/json"
@@ -55,7 +55,7 @@ func BuildTranscript(p ContextPayload) string {
 			b.WriteByte('\n')
 		}
 	}
-	return trimEnd(b.String())
+	return TrimEnd(b.String())
 }
 
 // transcriptSizeHint estimates the transcript length so the builder grows

@@ -1,4 +1,4 @@
-package store
+package codec
 
 import (
 	"bytes"
@@ -21,12 +21,12 @@ import (
 // output, counting, to learn its real size.
 
 // blockMax is the most one zstd block decodes to (Block_Maximum_Size).
-const blockMax = 128 << 10
+const ZstdBlockMax = 128 << 10
 
 // boundedLen is the payload length up to which no count is needed: every
 // block takes at least three bytes, so a payload this short holds at most
 // MaxEventSize/blockMax blocks.
-const boundedLen = 3 * (MaxEventSize / blockMax)
+const boundedLen = 3 * (MaxEventSize / ZstdBlockMax)
 
 // checkDecodedSize returns ErrEventTooLarge when the zstd frames in data
 // decode to more than MaxEventSize, without holding their output. size is
@@ -111,7 +111,7 @@ func blocksBound(b []byte) (bound uint64, n int, ok bool) {
 		case 1: // RLE: one byte repeated size times
 			bound, n = bound+uint64(size), n+1
 		case 2: // compressed
-			bound, n = bound+blockMax, n+size
+			bound, n = bound+ZstdBlockMax, n+size
 		default:
 			return 0, 0, false
 		}

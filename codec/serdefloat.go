@@ -1,4 +1,4 @@
-package store
+package codec
 
 import (
 	"errors"
@@ -16,7 +16,7 @@ import (
 // does, so that stored payloads match AZUREAL's byte for byte.
 
 // errNumberRange is serde_json's "number out of range": an f64 overflow.
-var errNumberRange = errors.New("number out of range")
+var ErrNumberRange = errors.New("number out of range")
 
 // pow10 is serde_json's POW10 table: the f64 nearest to 10^i, i in 0..308.
 var pow10 = sync.OnceValue(func() [309]float64 {
@@ -98,7 +98,7 @@ func ParseSerdeFloat(lit string) (float64, error) {
 		for d, ok := digit(); ok; d, ok = digit() {
 			if e >= (1<<31-1)/10 && (e > (1<<31-1)/10 || d > (1<<31-1)%10) { // parse_exponent_overflow
 				if sig != 0 && posExp {
-					return 0, errNumberRange
+					return 0, ErrNumberRange
 				}
 				for _, ok := digit(); ok; _, ok = digit() {
 					i++
@@ -134,7 +134,7 @@ func f64FromParts(sig uint64, exp int64) (float64, error) {
 			if exp >= 0 {
 				f *= t[a]
 				if f > maxFloat64 {
-					return 0, errNumberRange
+					return 0, ErrNumberRange
 				}
 			} else {
 				f /= t[a]
@@ -145,7 +145,7 @@ func f64FromParts(sig uint64, exp int64) (float64, error) {
 			return f, nil
 		}
 		if exp >= 0 {
-			return 0, errNumberRange
+			return 0, ErrNumberRange
 		}
 		f /= 1e308
 		exp += 308

@@ -1,4 +1,4 @@
-package store
+package codec
 
 import (
 	"bytes"
@@ -284,13 +284,13 @@ func SerdeJSON(raw json.RawMessage) ([]byte, error) {
 	return appendSerdeValue(nil, raw)
 }
 
-// sortedJSONAt re-prints one JSON value, depth levels deep in the
+// SortedJSONAt re-prints one JSON value, depth levels deep in the
 // document, the way AZUREAL's fixture dumps are printed: serde_json's
 // pretty form (two-space indentation, "key": value), with the keys of
 // every object sorted byte-wise at every depth (a key that comes again
 // takes the last value), strings escaped as serde_json escapes them, and
 // number literals kept as they are; without a trailing newline.
-func sortedJSONAt(raw []byte, depth int) ([]byte, error) {
+func SortedJSONAt(raw []byte, depth int) ([]byte, error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var v any

@@ -1,4 +1,4 @@
-package store
+package codec
 
 import (
 	"bytes"
@@ -30,7 +30,7 @@ func EncodeEventJSON(e Event) ([]byte, error) {
 // encodeCompacted encodes an event CompactEvent returned, with its char_len.
 // CompactEvent already leaves a ToolCall input in serde's compact form, so
 // it is written as it is instead of being re-encoded.
-func encodeCompacted(c Event) ([]byte, int64, error) {
+func EncodeCompacted(c Event) ([]byte, int64, error) {
 	js, err := appendEventJSON(make([]byte, 0, 64+len(c.Content)+len(c.Text)+len(c.Input)), c, true)
 	if err != nil {
 		return nil, 0, err
@@ -237,7 +237,7 @@ func (r *fieldReader) fail(name, why string) {
 	}
 }
 
-func (r *fieldReader) get(name string) (json.RawMessage, bool) {
+func (r *fieldReader) Get(name string) (json.RawMessage, bool) {
 	v, ok := r.f[name]
 	if !ok {
 		r.fail(name, "is missing")
@@ -246,7 +246,7 @@ func (r *fieldReader) get(name string) (json.RawMessage, bool) {
 }
 
 func (r *fieldReader) str(name string) string {
-	v, ok := r.get(name)
+	v, ok := r.Get(name)
 	if !ok {
 		return ""
 	}
@@ -271,12 +271,12 @@ func (r *fieldReader) optStr(name string) *string {
 }
 
 func (r *fieldReader) raw(name string) json.RawMessage {
-	v, _ := r.get(name)
+	v, _ := r.Get(name)
 	return v
 }
 
 func (r *fieldReader) boolean(name string) bool {
-	v, ok := r.get(name)
+	v, ok := r.Get(name)
 	if !ok {
 		return false
 	}
@@ -291,7 +291,7 @@ func (r *fieldReader) boolean(name string) bool {
 }
 
 func (r *fieldReader) uint(name string) uint64 {
-	v, ok := r.get(name)
+	v, ok := r.Get(name)
 	if !ok {
 		return 0
 	}
@@ -303,7 +303,7 @@ func (r *fieldReader) uint(name string) uint64 {
 }
 
 func (r *fieldReader) float(name string) float64 {
-	v, ok := r.get(name)
+	v, ok := r.Get(name)
 	if !ok {
 		return 0
 	}
@@ -319,15 +319,15 @@ func (r *fieldReader) float(name string) float64 {
 	return f
 }
 
-// zstdMagic starts every zstd frame.
-var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+// ZstdMagic starts every zstd frame.
+var ZstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 
 // codec compresses and decompresses event payloads. Its encoders and
 // decoder are built once and are safe for concurrent use.
-type codec struct {
+type Codec struct {
 	enc   *zstd.Encoder // payloads of entropyMin bytes or more
 	small *zstd.Encoder // shorter ones: literals left raw
-	dec   *zstd.Decoder
+	Dec   *zstd.Decoder
 }
 
 // entropyMin is the payload size from which literals are Huffman-coded.
@@ -342,7 +342,7 @@ type codec struct {
 // docs/compatibility.md).
 const entropyMin = 1024
 
-func newCodec() (*codec, error) {
+func New() (*Codec, error) {
 	opts := []zstd.EOption{zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1)}
 	enc, err := zstd.NewWriter(nil, opts...)
 	if err != nil {
@@ -356,13 +356,13 @@ func newCodec() (*codec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("zstd decoder: %w", err)
 	}
-	return &codec{enc: enc, small: small, dec: dec}, nil
+	return &Codec{enc: enc, small: small, Dec: dec}, nil
 }
 
-func (c *codec) close() { c.dec.Close() }
+func (c *Codec) Close() { c.Dec.Close() }
 
 // compress returns the zstd frame for a JSON payload.
-func (c *codec) compress(js []byte) []byte {
+func (c *Codec) Compress(js []byte) []byte {
 	if len(js) < entropyMin {
 		return c.small.EncodeAll(js, make([]byte, 0, len(js)+16))
 	}
@@ -372,20 +372,20 @@ func (c *codec) compress(js []byte) []byte {
 // payload returns the JSON text of a stored data value. A zstd frame is
 // decompressed (bounded by MaxEventSize); anything else is taken as plain
 // JSON, as v1 files stored it.
-func (c *codec) payload(data []byte) ([]byte, error) {
-	if !bytes.HasPrefix(data, zstdMagic) {
+func (c *Codec) Payload(data []byte) ([]byte, error) {
+	if !bytes.HasPrefix(data, ZstdMagic) {
 		if len(data) > MaxEventSize {
 			return nil, ErrEventTooLarge
 		}
 		return data, nil
 	}
-	return c.payloadTo(nil, data)
+	return c.PayloadTo(nil, data)
 }
 
 // payloadTo decompresses the zstd frame data, appending the JSON to dst.
 // A payload that decodes to more than MaxEventSize is refused before it
 // is decoded into memory (see checkDecodedSize).
-func (c *codec) payloadTo(dst, data []byte) ([]byte, error) {
+func (c *Codec) PayloadTo(dst, data []byte) ([]byte, error) {
 	size, err := checkDecodedSize(data)
 	if err != nil {
 		return nil, err
@@ -393,7 +393,7 @@ func (c *codec) payloadTo(dst, data []byte) ([]byte, error) {
 	if size > 0 { // counted: decode into a buffer of that size, not a growing one
 		dst = slices.Grow(dst, int(size))
 	}
-	out, err := c.dec.DecodeAll(data, dst)
+	out, err := c.Dec.DecodeAll(data, dst)
 	if err != nil {
 		if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) {
 			return nil, ErrEventTooLarge
@@ -407,8 +407,8 @@ func (c *codec) payloadTo(dst, data []byte) ([]byte, error) {
 }
 
 // decode returns the event stored in data.
-func (c *codec) decode(data []byte) (Event, error) {
-	js, err := c.payload(data)
+func (c *Codec) Decode(data []byte) (Event, error) {
+	js, err := c.Payload(data)
 	if err != nil {
 		return Event{}, err
 	}
@@ -417,7 +417,7 @@ func (c *codec) decode(data []byte) (Event, error) {
 
 // sharedCodec decodes payloads for PayloadJSON; its decoder is safe for
 // concurrent use.
-var sharedCodec = sync.OnceValues(newCodec)
+var sharedCodec = sync.OnceValues(New)
 
 // PayloadJSON returns the JSON text of a stored events.data value: a zstd
 // frame decompressed (bounded by MaxEventSize), or plain JSON as v1 files
@@ -427,5 +427,5 @@ func PayloadJSON(data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.payload(data)
+	return c.Payload(data)
 }

@@ -1,4 +1,4 @@
-package store
+package codec
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 // DecodeEventJSON, which has the final say, so both always agree on what
 // this accepts (see TestDecodeEventFastAgrees). The payload must be valid
 // UTF-8 (the load path checks it first). js is not modified.
-func decodeEventFast(js []byte) (Event, bool) {
+func DecodeEventFast(js []byte) (Event, bool) {
 	return decodeEventInPlace(bytes.Clone(js))
 }
 
@@ -33,20 +33,20 @@ func decodeEventInPlace(js []byte) (Event, bool) {
 
 // decodeEventIn is decodeEventInPlace that takes FilePath's string from
 // out when out is not nil.
-func decodeEventIn(js []byte, out *jsonArena) (Event, bool) {
+func decodeEventIn(js []byte, out *Arena) (Event, bool) {
 	var e Event
-	ok := decodeEventTo(js, out, &e)
+	ok := DecodeEventTo(js, out, &e)
 	return e, ok
 }
 
 // decodeEventTo is decodeEventIn that decodes into *e, which must be the
 // zero Event; it is left zero on failure. Decoding into its final place
 // saves copying the Event, which is large, for every row of a load.
-func decodeEventTo(js []byte, out *jsonArena, e *Event) bool {
+func DecodeEventTo(js []byte, out *Arena, e *Event) bool {
 	p := fastParser{b: js, out: out}
 	if len(js) > 0 && js[0] == '"' {
 		name, ok := p.raw()
-		if k := internKind(name); ok && p.i == len(js) && k.IsUnit() {
+		if k := InternKind(name); ok && p.i == len(js) && k.IsUnit() {
 			e.Kind = k
 			return true
 		}
@@ -59,7 +59,7 @@ func decodeEventTo(js []byte, out *jsonArena, e *Event) bool {
 	if !ok || !p.byte(':') || !p.byte('{') {
 		return false
 	}
-	e.Kind = internKind(name)
+	e.Kind = InternKind(name)
 	if !e.Kind.Valid() || e.Kind.IsUnit() || !p.fields(e) || !p.byte('}') || p.i != len(js) {
 		*e = Event{}
 		return false
@@ -71,7 +71,7 @@ func decodeEventTo(js []byte, out *jsonArena, e *Event) bool {
 type fastParser struct {
 	b   []byte
 	i   int
-	out *jsonArena // where FilePath strings live; nil: allocate each
+	out *Arena // where FilePath strings live; nil: allocate each
 }
 
 func (p *fastParser) byte(c byte) bool {

@@ -1,4 +1,4 @@
-package store_test
+package codec_test
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/codec"
 )
 
 // goldenContextPrompt is the §6.3 golden example, byte for byte.
@@ -47,35 +47,35 @@ next`
 
 func TestBuildContextPromptGolden(t *testing.T) {
 	summary := "SUMMARY"
-	p := &store.ContextPayload{Summary: &summary, Events: []store.Event{
-		store.Init("/w", "opus"),
-		store.UserMessage("fix it"),
-		store.AssistantText("ok"),
-		store.ToolCall("t1", "Read", new("/a.rs"), json.RawMessage(`{"file_path":"/a.rs"}`)),
-		store.ToolResult("t1", "Read", new("/a.rs"),
+	p := &codec.ContextPayload{Summary: &summary, Events: []codec.Event{
+		codec.Init("/w", "opus"),
+		codec.UserMessage("fix it"),
+		codec.AssistantText("ok"),
+		codec.ToolCall("t1", "Read", new("/a.rs"), json.RawMessage(`{"file_path":"/a.rs"}`)),
+		codec.ToolResult("t1", "Read", new("/a.rs"),
 			"1\n2\n3\n4\n5\n6\n7\n<system-reminder>\nremember this\n</system-reminder>\n", false),
-		store.ToolResult("t2", "Bash", nil, "boom", true),
-		store.Plan("P", "s1"),
-		store.Command("/compact"),
-		store.Hook("UserPromptSubmit", "ok"),
-		store.ModelSwitch("gpt-5.5"),
-		store.Complete(true, 1234, 0.012345),
+		codec.ToolResult("t2", "Bash", nil, "boom", true),
+		codec.Plan("P", "s1"),
+		codec.Command("/compact"),
+		codec.Hook("UserPromptSubmit", "ok"),
+		codec.ModelSwitch("gpt-5.5"),
+		codec.Complete(true, 1234, 0.012345),
 	}}
-	if got := store.BuildContextPrompt(p, "next"); got != goldenContextPrompt {
+	if got := codec.BuildContextPrompt(p, "next"); got != goldenContextPrompt {
 		t.Errorf("BuildContextPrompt(golden, %q) = %q, want %q", "next", got, goldenContextPrompt)
 	}
 }
 
-// turns returns alternating "question i" / "answer i" events for i in [from, to].
 // autoContinuePrompt is an auto-continue message as agents sends it: the
 // store recognises it by its tags alone.
-const autoContinuePrompt = store.AutoContinueOpenTag + "\nCarry on with the work in progress.\n" + store.AutoContinueCloseTag
+const autoContinuePrompt = codec.AutoContinueOpenTag + "\nCarry on with the work in progress.\n" + codec.AutoContinueCloseTag
 
-func turns(from, to int) []store.Event {
-	var evs []store.Event
+// turns returns alternating "question i" / "answer i" events for i in [from, to].
+func turns(from, to int) []codec.Event {
+	var evs []codec.Event
 	for i := from; i <= to; i++ {
-		evs = append(evs, store.UserMessage(fmt.Sprintf("question %d", i)),
-			store.AssistantText(fmt.Sprintf("answer %d", i)))
+		evs = append(evs, codec.UserMessage(fmt.Sprintf("question %d", i)),
+			codec.AssistantText(fmt.Sprintf("answer %d", i)))
 	}
 	return evs
 }
@@ -83,43 +83,43 @@ func turns(from, to int) []store.Event {
 func TestBuildContextPromptVectors(t *testing.T) {
 	summary := "Summary of q1-q3."
 	empty := ""
-	grep := []store.Event{
-		store.ToolCall("t1", "Grep", nil, json.RawMessage(`{"pattern":"fn main","path":"src"}`)),
-		store.ToolResult("t1", "Grep", nil, "src/main.rs:1:fn main() {", false),
+	grep := []codec.Event{
+		codec.ToolCall("t1", "Grep", nil, json.RawMessage(`{"pattern":"fn main","path":"src"}`)),
+		codec.ToolResult("t1", "Grep", nil, "src/main.rs:1:fn main() {", false),
 	}
 	tests := []struct {
 		name    string
-		payload *store.ContextPayload
+		payload *codec.ContextPayload
 		prompt  string
 		want    []string // substrings, in order
 		notWant []string
 		exact   string // whole result when set
 	}{
 		{name: "17 nil payload", payload: nil, prompt: "first", exact: "first"},
-		{name: "17 empty payload", payload: &store.ContextPayload{}, prompt: "hello", exact: "hello"},
+		{name: "17 empty payload", payload: &codec.ContextPayload{}, prompt: "hello", exact: "hello"},
 		{name: "only omitted events", prompt: "hi", exact: "hi",
-			payload: &store.ContextPayload{Events: []store.Event{store.Init("/w", "opus"), store.Unit(store.KindCompacting)}}},
-		{name: "18 only summary", payload: &store.ContextPayload{Summary: &summary}, prompt: "go on",
+			payload: &codec.ContextPayload{Events: []codec.Event{codec.Init("/w", "opus"), codec.Unit(codec.KindCompacting)}}},
+		{name: "18 only summary", payload: &codec.ContextPayload{Summary: &summary}, prompt: "go on",
 			exact: "<azureal-session-context>\n[Previous conversation summary]\nSummary of q1-q3.\n\n" +
 				"[Conversation continues]\n</azureal-session-context>\n\ngo on"},
-		{name: "empty summary still injects", payload: &store.ContextPayload{Summary: &empty}, prompt: "p",
+		{name: "empty summary still injects", payload: &codec.ContextPayload{Summary: &empty}, prompt: "p",
 			exact: "<azureal-session-context>\n[Previous conversation summary]\n\n\n[Conversation continues]\n</azureal-session-context>\n\np"},
 		{name: "23 user and assistant", prompt: "now fix the tests",
-			payload: &store.ContextPayload{Events: []store.Event{
-				store.UserMessage("fix the bug"), store.AssistantText("I'll look at it.")}},
+			payload: &codec.ContextPayload{Events: []codec.Event{
+				codec.UserMessage("fix the bug"), codec.AssistantText("I'll look at it.")}},
 			exact: "<azureal-session-context>\n## User\nfix the bug\n\n## Assistant\nI'll look at it.\n" +
 				"</azureal-session-context>\n\nnow fix the tests"},
-		{name: "14 after compaction", payload: &store.ContextPayload{Summary: &summary, Events: turns(4, 6)},
+		{name: "14 after compaction", payload: &codec.ContextPayload{Summary: &summary, Events: turns(4, 6)},
 			prompt: "new prompt",
 			want: []string{"<azureal-session-context>\n", "[Previous conversation summary]", summary,
 				"[Conversation continues]", "question 4", "answer 6", "\n\nnew prompt"},
 			notWant: []string{"question 1"}},
-		{name: "29 grep pair", payload: &store.ContextPayload{Events: grep}, prompt: "x",
+		{name: "29 grep pair", payload: &codec.ContextPayload{Events: grep}, prompt: "x",
 			want: []string{"## Tool: Grep (fn main)", "[Result: Grep]", "src/main.rs:1:fn main()"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := store.BuildContextPrompt(tc.payload, tc.prompt)
+			got := codec.BuildContextPrompt(tc.payload, tc.prompt)
 			if tc.exact != "" && got != tc.exact {
 				t.Fatalf("BuildContextPrompt(%q) = %q, want %q", tc.prompt, got, tc.exact)
 			}
@@ -139,7 +139,7 @@ func TestBuildContextPromptVectors(t *testing.T) {
 			if !strings.HasSuffix(got, tc.prompt) {
 				t.Errorf("BuildContextPrompt(%q) = %q, want it to end with the prompt", tc.prompt, got)
 			}
-			if s := store.StripInjectedContext(got); s != tc.prompt {
+			if s := codec.StripInjectedContext(got); s != tc.prompt {
 				t.Errorf("StripInjectedContext(BuildContextPrompt(%q)) = %q, want the prompt back", tc.prompt, s)
 			}
 		})
@@ -149,42 +149,42 @@ func TestBuildContextPromptVectors(t *testing.T) {
 func TestBuildTranscriptBlocks(t *testing.T) {
 	tests := []struct {
 		name  string
-		event store.Event
+		event codec.Event
 		want  string
 	}{
-		{"user", store.UserMessage("hello"), "## User\nhello"},
-		{"empty user", store.UserMessage(""), "## User"},
-		{"assistant", store.AssistantText("hi"), "## Assistant\nhi"},
-		{"26 tool call with param", store.ToolCall("t", "Read", new("/src/main.rs"),
+		{"user", codec.UserMessage("hello"), "## User\nhello"},
+		{"empty user", codec.UserMessage(""), "## User"},
+		{"assistant", codec.AssistantText("hi"), "## Assistant\nhi"},
+		{"26 tool call with param", codec.ToolCall("t", "Read", new("/src/main.rs"),
 			json.RawMessage(`{"file_path":"/src/main.rs"}`)), "## Tool: Read (/src/main.rs)"},
-		{"26 tool call without param", store.ToolCall("t", "Custom", nil, json.RawMessage(`{}`)), "## Tool: Custom"},
-		{"tool call null input", store.ToolCall("t", "Bash", nil, nil), "## Tool: Bash"},
-		{"26 result ok", store.ToolResult("t", "Bash", nil, "OK", false), "[Result: Bash] OK"},
-		{"26 result error", store.ToolResult("t", "Bash", nil, "not found", true), "[Error: Bash] not found"},
-		{"empty result", store.ToolResult("t", "Glob", nil, "", false), "[Result: Glob]"},
-		{"26 plan", store.Plan("refactor", "step 1"), "## Plan: refactor\nstep 1"},
-		{"26 command", store.Command("/compact"), "## Command: /compact"},
-		{"26 complete", store.Complete(true, 5000, 0.05), "[Session complete: 5.0s, $0.0500]"},
-		{"complete rounding", store.Complete(false, 1234, 0.012345), "[Session complete: 1.2s, $0.0123]"},
-		{"complete exact tie to even", store.Complete(true, 1250, 0.00005), "[Session complete: 1.2s, $0.0001]"},
-		{"complete above tie", store.Complete(true, 1350, 0.00015), "[Session complete: 1.4s, $0.0001]"},
-		{"complete zero", store.Complete(true, 0, 0), "[Session complete: 0.0s, $0.0000]"},
-		{"complete large", store.Complete(true, 123456789, 1e6), "[Session complete: 123456.8s, $1000000.0000]"},
-		{"complete negative cost", store.Complete(true, 1, -0.5), "[Session complete: 0.0s, $-0.5000]"},
-		{"complete NaN", store.Complete(true, 1, math.NaN()), "[Session complete: 0.0s, $NaN]"},
-		{"complete inf", store.Complete(true, 1, math.Inf(1)), "[Session complete: 0.0s, $inf]"},
-		{"26 init omitted", store.Init("/w", "opus"), ""},
-		{"26 filtered omitted", store.Unit(store.KindFiltered), ""},
-		{"26 compacting omitted", store.Unit(store.KindCompacting), ""},
-		{"compacted omitted", store.Unit(store.KindCompacted), ""},
-		{"may be compacting omitted", store.Unit(store.KindMayBeCompacting), ""},
-		{"26 hook omitted", store.Hook("x", "y"), ""},
-		{"26 model switch omitted", store.ModelSwitch("opus"), ""},
-		{"unicode trailing space trimmed", store.AssistantText("done\u3000\u00a0\n\t "), "## Assistant\ndone"},
+		{"26 tool call without param", codec.ToolCall("t", "Custom", nil, json.RawMessage(`{}`)), "## Tool: Custom"},
+		{"tool call null input", codec.ToolCall("t", "Bash", nil, nil), "## Tool: Bash"},
+		{"26 result ok", codec.ToolResult("t", "Bash", nil, "OK", false), "[Result: Bash] OK"},
+		{"26 result error", codec.ToolResult("t", "Bash", nil, "not found", true), "[Error: Bash] not found"},
+		{"empty result", codec.ToolResult("t", "Glob", nil, "", false), "[Result: Glob]"},
+		{"26 plan", codec.Plan("refactor", "step 1"), "## Plan: refactor\nstep 1"},
+		{"26 command", codec.Command("/compact"), "## Command: /compact"},
+		{"26 complete", codec.Complete(true, 5000, 0.05), "[Session complete: 5.0s, $0.0500]"},
+		{"complete rounding", codec.Complete(false, 1234, 0.012345), "[Session complete: 1.2s, $0.0123]"},
+		{"complete exact tie to even", codec.Complete(true, 1250, 0.00005), "[Session complete: 1.2s, $0.0001]"},
+		{"complete above tie", codec.Complete(true, 1350, 0.00015), "[Session complete: 1.4s, $0.0001]"},
+		{"complete zero", codec.Complete(true, 0, 0), "[Session complete: 0.0s, $0.0000]"},
+		{"complete large", codec.Complete(true, 123456789, 1e6), "[Session complete: 123456.8s, $1000000.0000]"},
+		{"complete negative cost", codec.Complete(true, 1, -0.5), "[Session complete: 0.0s, $-0.5000]"},
+		{"complete NaN", codec.Complete(true, 1, math.NaN()), "[Session complete: 0.0s, $NaN]"},
+		{"complete inf", codec.Complete(true, 1, math.Inf(1)), "[Session complete: 0.0s, $inf]"},
+		{"26 init omitted", codec.Init("/w", "opus"), ""},
+		{"26 filtered omitted", codec.Unit(codec.KindFiltered), ""},
+		{"26 compacting omitted", codec.Unit(codec.KindCompacting), ""},
+		{"compacted omitted", codec.Unit(codec.KindCompacted), ""},
+		{"may be compacting omitted", codec.Unit(codec.KindMayBeCompacting), ""},
+		{"26 hook omitted", codec.Hook("x", "y"), ""},
+		{"26 model switch omitted", codec.ModelSwitch("opus"), ""},
+		{"unicode trailing space trimmed", codec.AssistantText("done\u3000\u00a0\n\t "), "## Assistant\ndone"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := store.BuildTranscript(store.ContextPayload{Events: []store.Event{tc.event}})
+			got := codec.BuildTranscript(codec.ContextPayload{Events: []codec.Event{tc.event}})
 			if got != tc.want {
 				t.Errorf("BuildTranscript(%v) = %q, want %q", tc.event.Kind, got, tc.want)
 			}
@@ -194,11 +194,11 @@ func TestBuildTranscriptBlocks(t *testing.T) {
 
 func TestBuildTranscriptSeparators(t *testing.T) {
 	summary := "S\n"
-	p := store.ContextPayload{Summary: &summary, Events: []store.Event{
-		store.UserMessage("a\n"), store.Hook("h", "x"), store.Command("c"), store.AssistantText("  \n"),
+	p := codec.ContextPayload{Summary: &summary, Events: []codec.Event{
+		codec.UserMessage("a\n"), codec.Hook("h", "x"), codec.Command("c"), codec.AssistantText("  \n"),
 	}}
 	want := "[Previous conversation summary]\nS\n\n\n[Conversation continues]\n\n## User\na\n\n\n## Command: c\n\n## Assistant"
-	if got := store.BuildTranscript(p); got != want {
+	if got := codec.BuildTranscript(p); got != want {
 		t.Errorf("BuildTranscript(%+v) = %q, want %q", p, got, want)
 	}
 }
@@ -224,7 +224,7 @@ func TestCompactResult(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := store.CompactResult(tc.in); got != tc.want {
+			if got := codec.CompactResult(tc.in); got != tc.want {
 				t.Errorf("CompactResult(%q) = %q, want %q", tc.in, got, tc.want)
 			}
 		})
@@ -266,7 +266,7 @@ func TestToolKeyParam(t *testing.T) {
 			if tc.input != "" {
 				in = json.RawMessage(tc.input)
 			}
-			if got := store.ToolKeyParam(tc.tool, in); got != tc.want {
+			if got := codec.ToolKeyParam(tc.tool, in); got != tc.want {
 				t.Errorf("ToolKeyParam(%q, %q) = %q, want %q", tc.tool, tc.input, got, tc.want)
 			}
 		})
@@ -274,7 +274,7 @@ func TestToolKeyParam(t *testing.T) {
 }
 
 func TestSanitizeInjectedContext(t *testing.T) {
-	open, closeTag := store.ContextOpenTag, store.ContextCloseTag
+	open, closeTag := codec.ContextOpenTag, codec.ContextCloseTag
 	hidden := "# AGENTS.md instructions for /tmp/project\n<INSTRUCTIONS>\nKeep this hidden.\n</INSTRUCTIONS>\n" +
 		"<environment_context>\n  <cwd>/tmp/project</cwd>\n</environment_context>"
 	tests := []struct {
@@ -297,7 +297,7 @@ func TestSanitizeInjectedContext(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := store.SanitizeUserMessage(tc.in)
+			got, ok := codec.SanitizeUserMessage(tc.in)
 			if got != tc.want || ok != tc.ok {
 				t.Errorf("SanitizeUserMessage(%q) = %q, %v, want %q, %v", tc.in, got, ok, tc.want, tc.ok)
 			}
@@ -309,35 +309,35 @@ func TestSanitizeInjectedContext(t *testing.T) {
 // BuildContextPrompt, and that CompactResult and ToolKeyParam never panic.
 func FuzzSanitize(f *testing.F) {
 	for _, s := range []string{"", "hello", "a\nb\nc\nd\ne\nf\ng<system-reminder>x", "{\"path\":\"/p\"}",
-		store.ContextOpenTag + "\nctx\n" + store.ContextCloseTag + "\n\nprompt", autoContinuePrompt,
-		" \u00a0# AGENTS.md instructions for /x\n<INSTRUCTIONS>", "\n\n" + store.ContextCloseTag} {
+		codec.ContextOpenTag + "\nctx\n" + codec.ContextCloseTag + "\n\nprompt", autoContinuePrompt,
+		" \u00a0# AGENTS.md instructions for /x\n<INSTRUCTIONS>", "\n\n" + codec.ContextCloseTag} {
 		f.Add(s)
 	}
 	summary := "S"
-	p := &store.ContextPayload{Summary: &summary, Events: turns(1, 2)}
+	p := &codec.ContextPayload{Summary: &summary, Events: turns(1, 2)}
 	f.Fuzz(func(t *testing.T, content string) {
-		s, ok := store.SanitizeUserMessage(content)
+		s, ok := codec.SanitizeUserMessage(content)
 		if !ok && s != "" || !strings.HasSuffix(content, s) {
 			t.Fatalf("SanitizeUserMessage(%q) = %q, %v, want a suffix of the input, or \"\", false", content, s, ok)
 		}
-		plain := !strings.Contains(content, store.ContextOpenTag) && !strings.Contains(content, store.ContextCloseTag)
-		if plain && !store.IsHiddenCodexContext(content) && !store.IsInternalAutoContinue(content) && (s != content || !ok) {
+		plain := !strings.Contains(content, codec.ContextOpenTag) && !strings.Contains(content, codec.ContextCloseTag)
+		if plain && !codec.IsHiddenCodexContext(content) && !codec.IsInternalAutoContinue(content) && (s != content || !ok) {
 			t.Fatalf("SanitizeUserMessage(%q) = %q, %v, want it unchanged", content, s, ok)
 		}
-		if got, want := store.StripInjectedContext(store.BuildContextPrompt(p, content)), strings.TrimLeft(content, "\n"); got != want {
+		if got, want := codec.StripInjectedContext(codec.BuildContextPrompt(p, content)), strings.TrimLeft(content, "\n"); got != want {
 			t.Fatalf("StripInjectedContext(BuildContextPrompt(p, %q)) = %q, want %q", content, got, want)
 		}
-		if r := store.CompactResult(content); strings.Contains(r, "<system-reminder>") {
+		if r := codec.CompactResult(content); strings.Contains(r, "<system-reminder>") {
 			t.Fatalf("CompactResult(%q) = %q, still has a reminder", content, r)
 		}
-		_ = store.ToolKeyParam("Bash", json.RawMessage(content)) // must not panic on any input
+		_ = codec.ToolKeyParam("Bash", json.RawMessage(content)) // must not panic on any input
 	})
 }
 
 // benchPayload returns stored (compacted) events of realistic coding turns
 // whose char_len totals at least chars, the compaction threshold's worth of
 // history a prompt can carry.
-func benchPayload(chars int64) (*store.ContextPayload, int64) {
+func benchPayload(chars int64) (*codec.ContextPayload, int64) {
 	line := func(i int) string { return fmt.Sprintf("    line %d: value := compute(input[%d]) // keep going", i, i) }
 	block := func(n int) string {
 		lines := make([]string, n)
@@ -348,40 +348,40 @@ func benchPayload(chars int64) (*store.ContextPayload, int64) {
 	}
 	edit, _ := json.Marshal(map[string]string{"file_path": "/repo/internal/parser/parser.go",
 		"old_string": block(25), "new_string": block(30)})
-	var p store.ContextPayload
+	var p codec.ContextPayload
 	var total int64
 	for turn := 0; total < chars; turn++ {
 		path := new(fmt.Sprintf("/repo/internal/pkg%d/file.go", turn))
-		raw := []store.Event{
-			store.UserMessage(strings.Repeat("Please refactor the parser so that errors carry positions. ", 5)),
-			store.AssistantText(strings.Repeat("I'll read the file first, then change the error type. ", 20)),
-			store.ToolCall("r", "Read", path, json.RawMessage(`{"file_path":"`+*path+`","offset":1}`)),
-			store.ToolResult("r", "Read", path, block(200)+"\n<system-reminder>ignore</system-reminder>", false),
-			store.ToolCall("e", "Edit", path, edit),
-			store.ToolResult("e", "Edit", path, "The file has been updated.\n"+block(30), false),
-			store.ToolCall("b", "Bash", nil, json.RawMessage(`{"command":"go test ./...","timeout":120000}`)),
-			store.ToolResult("b", "Bash", nil, block(50)+"\nok  \tgithub.com/x/y\t0.5s", turn%7 == 0),
-			store.ToolCall("g", "Grep", nil, json.RawMessage(`{"pattern":"ErrSyntax","path":"/repo"}`)),
-			store.ToolResult("g", "Grep", nil, block(12), false),
-			store.AssistantText(strings.Repeat("The tests pass and errors now include line and column. ", 10)),
-			store.Complete(true, uint64(40000+turn*1234), 0.0123*float64(turn)),
+		raw := []codec.Event{
+			codec.UserMessage(strings.Repeat("Please refactor the parser so that errors carry positions. ", 5)),
+			codec.AssistantText(strings.Repeat("I'll read the file first, then change the error type. ", 20)),
+			codec.ToolCall("r", "Read", path, json.RawMessage(`{"file_path":"`+*path+`","offset":1}`)),
+			codec.ToolResult("r", "Read", path, block(200)+"\n<system-reminder>ignore</system-reminder>", false),
+			codec.ToolCall("e", "Edit", path, edit),
+			codec.ToolResult("e", "Edit", path, "The file has been updated.\n"+block(30), false),
+			codec.ToolCall("b", "Bash", nil, json.RawMessage(`{"command":"go test ./...","timeout":120000}`)),
+			codec.ToolResult("b", "Bash", nil, block(50)+"\nok  \tgithub.com/x/y\t0.5s", turn%7 == 0),
+			codec.ToolCall("g", "Grep", nil, json.RawMessage(`{"pattern":"ErrSyntax","path":"/repo"}`)),
+			codec.ToolResult("g", "Grep", nil, block(12), false),
+			codec.AssistantText(strings.Repeat("The tests pass and errors now include line and column. ", 10)),
+			codec.Complete(true, uint64(40000+turn*1234), 0.0123*float64(turn)),
 		}
 		for _, e := range raw {
-			c := store.CompactEvent(e)
+			c := codec.CompactEvent(e)
 			p.Events = append(p.Events, c)
-			total += store.CharLen(c)
+			total += codec.CharLen(c)
 		}
 	}
 	return &p, total
 }
 
 func BenchmarkBuildContext400K(b *testing.B) {
-	p, total := benchPayload(store.CompactionThreshold)
+	p, total := benchPayload(400_000) // AZUREAL's compaction threshold (store.CompactionThreshold)
 	b.SetBytes(total)
 	b.ReportAllocs()
 	var out string
 	for b.Loop() {
-		out = store.BuildContextPrompt(p, "next prompt")
+		out = codec.BuildContextPrompt(p, "next prompt")
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
 	b.ReportMetric(float64(len(p.Events)), "events")

@@ -1,4 +1,4 @@
-package store
+package codec
 
 import (
 	"encoding/json"
@@ -154,32 +154,32 @@ func TestDecodeTolerance(t *testing.T) {
 }
 
 func TestCodecRoundTripAndBounds(t *testing.T) {
-	c, err := newCodec()
+	c, err := New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.close()
+	defer c.Close()
 	e := ToolResult("id", "Bash", new("/p"), strings.Repeat("output line\n", 1000), true)
 	js, _ := EncodeEventJSON(e)
-	blob := c.compress(js)
-	if !reflect.DeepEqual(blob[:4], zstdMagic) {
+	blob := c.Compress(js)
+	if !reflect.DeepEqual(blob[:4], ZstdMagic) {
 		t.Fatalf("blob starts %x, want zstd magic", blob[:4])
 	}
-	got, err := c.decode(blob)
+	got, err := c.Decode(blob)
 	if err != nil || !reflect.DeepEqual(got, e) {
 		t.Fatalf("decode = %+v, %v; want %+v", got, err, e)
 	}
 	// v1 files hold plain JSON text.
-	if got, err := c.decode(js); err != nil || got.Content != e.Content {
+	if got, err := c.Decode(js); err != nil || got.Content != e.Content {
 		t.Errorf("plain JSON decode = %v", err)
 	}
 	// Two concatenated frames decode to the concatenation, as zstd::decode_all does.
 	half := len(js) / 2
-	multi := append(c.compress(js[:half]), c.compress(js[half:])...)
-	if got, err := c.decode(multi); err != nil || got.Content != e.Content {
+	multi := append(c.Compress(js[:half]), c.Compress(js[half:])...)
+	if got, err := c.Decode(multi); err != nil || got.Content != e.Content {
 		t.Errorf("multi-frame decode = %v", err)
 	}
-	if _, err := c.decode(append(append([]byte{}, zstdMagic...), 0xff, 0x00, 0x01)); err == nil {
+	if _, err := c.Decode(append(append([]byte{}, ZstdMagic...), 0xff, 0x00, 0x01)); err == nil {
 		t.Error("decode of a corrupt frame succeeded")
 	}
 }
@@ -236,12 +236,12 @@ func FuzzEventCodec(f *testing.F) {
 		f.Add(js)
 	}
 	f.Add([]byte(`{"ToolCall":{"tool_use_id":"a","tool_name":"X","input":{"k":[1,2.5,"\u00e9"]}}}`))
-	c, err := newCodec()
+	c, err := New()
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		e, err := c.decode(c.compress(data))
+		e, err := c.Decode(c.Compress(data))
 		if err != nil {
 			return
 		}
@@ -264,7 +264,7 @@ func FuzzEventCodec(f *testing.F) {
 func TestEncodeCompactedMatchesEncodeEventJSON(t *testing.T) {
 	for _, v := range goldenVectors {
 		c := CompactEvent(v.in)
-		js, n, err := encodeCompacted(c)
+		js, n, err := EncodeCompacted(c)
 		want, _ := EncodeEventJSON(c)
 		if err != nil || string(js) != string(want) || n != CharLen(c) {
 			t.Errorf("%s: encodeCompacted = %s, %d, %v; want %s, %d", v.name, js, n, err, want, CharLen(c))
@@ -277,7 +277,7 @@ func TestEncodeCompactedMatchesEncodeEventJSON(t *testing.T) {
 // 3 treeless; -1 when the block is not a compressed block.
 func literalsType(t *testing.T, frame []byte) int {
 	t.Helper()
-	if len(frame) < 6 || !reflect.DeepEqual(frame[:4], zstdMagic) {
+	if len(frame) < 6 || !reflect.DeepEqual(frame[:4], ZstdMagic) {
 		t.Fatalf("not a zstd frame: %x", frame)
 	}
 	fhd := frame[4]
@@ -305,11 +305,11 @@ func literalsType(t *testing.T, frame []byte) int {
 // frame that decodes without building a table); larger ones keep them. Both
 // are standard frames that decode back to the payload.
 func TestCodecEntropyByPayloadSize(t *testing.T) {
-	c, err := newCodec()
+	c, err := New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.close()
+	defer c.Close()
 	text := func(n int) string { // compressible but not repetitive, as prose is
 		var b strings.Builder
 		for i := 0; b.Len() < n; i++ {
@@ -322,7 +322,7 @@ func TestCodecEntropyByPayloadSize(t *testing.T) {
 		huffman bool
 	}{{300, false}, {800, false}, {1200, true}, {20000, true}} {
 		js, _ := EncodeEventJSON(AssistantText(text(tc.size)))
-		frame := c.compress(js)
+		frame := c.Compress(js)
 		lt := literalsType(t, frame)
 		if got := lt == 2 || lt == 3; got != tc.huffman {
 			t.Errorf("%d-byte payload: literals type %d, Huffman-coded %v; want %v", len(js), lt, got, tc.huffman)
@@ -330,7 +330,7 @@ func TestCodecEntropyByPayloadSize(t *testing.T) {
 		if lt == -1 {
 			t.Errorf("%d-byte payload: first block not compressed", len(js))
 		}
-		got, err := c.payload(frame)
+		got, err := c.Payload(frame)
 		if err != nil || string(got) != string(js) {
 			t.Errorf("%d-byte payload does not round-trip: %v", len(js), err)
 		}

@@ -1,4 +1,4 @@
-package store
+package codec
 
 import (
 	"strings"
@@ -42,7 +42,7 @@ func IsInternalAutoContinue(s string) bool {
 }
 
 // hasContextTag reports whether s contains either context tag.
-func hasContextTag(s string) bool {
+func HasContextTag(s string) bool {
 	return strings.Contains(s, ContextOpenTag) || strings.Contains(s, ContextCloseTag)
 }
 
@@ -57,7 +57,7 @@ func SanitizeUserMessage(content string) (string, bool) {
 	if IsInternalAutoContinue(s) {
 		return "", false
 	}
-	if s == "" && hasContextTag(content) {
+	if s == "" && HasContextTag(content) {
 		return "", false
 	}
 	return s, true

@@ -1,4 +1,4 @@
-package store
+package codec
 
 import (
 	"encoding/json"
@@ -160,3 +160,35 @@ func joinNonEmpty(sep string, parts ...string) string {
 	}
 	return strings.Join(out, sep)
 }
+
+// KindRunFailure marks an Event that says why an agent run failed. It is
+// not a DisplayEvent variant (Valid reports false): writes keep it in
+// RunFailureTable, after the event stored before it, never in events, so
+// the window's live view gets it with the batch that ends the run.
+const KindRunFailure Kind = "RunFailure"
+
+// KindThinking marks an Event that is an agent's thinking. It is not a
+// DisplayEvent variant (Valid reports false): writes keep it in
+// ThinkingTable, before the next event stored, never in events.
+const KindThinking Kind = "Thinking"
+
+// KindUnreadable marks a placeholder Event that stands where a load left
+// out a row it could not read (see WithUnreadable). It is not a
+// DisplayEvent variant: a view shows it, nothing stores it (encoding it
+// fails).
+const KindUnreadable Kind = "Unreadable"
+
+// InternKind returns the kind column as a Kind, without allocating for the
+// known variant names.
+func InternKind(b []byte) Kind {
+	for _, k := range AllKinds {
+		if string(k) == string(b) {
+			return k
+		}
+	}
+	return Kind(b)
+}
+
+var AllKinds = []Kind{KindToolResult, KindToolCall, KindAssistantText, KindUserMessage, KindComplete,
+	KindInit, KindHook, KindCommand, KindPlan, KindCompacting, KindCompacted, KindModelSwitch,
+	KindMayBeCompacting, KindFiltered}
