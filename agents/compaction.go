@@ -85,7 +85,7 @@ func CompactSession(ctx context.Context, st *store.Store, sessionID int64, opts 
 	if st.ReadOnly() {
 		return out, ErrStoreReadOnly
 	}
-	latest, err := st.LatestCompaction(ctx, sessionID)
+	latest, err := st.Compactions().Latest(ctx, sessionID)
 	if err != nil {
 		return out, err
 	}
@@ -96,14 +96,14 @@ func CompactSession(ctx context.Context, st *store.Store, sessionID int64, opts 
 	}
 	boundary, ok := int64(0), false
 	for keep := 3; keep >= 1 && !ok; keep-- {
-		if boundary, ok, err = st.CompactionBoundary(ctx, sessionID, from, keep); err != nil {
+		if boundary, ok, err = st.Compactions().Boundary(ctx, sessionID, from, keep); err != nil {
 			return out, err
 		}
 	}
 	if !ok {
 		return out, ErrNoBoundary
 	}
-	stored, err := st.LoadEventsRange(ctx, sessionID, from, boundary)
+	stored, err := st.Events().Range(ctx, sessionID, from, boundary)
 	if err != nil {
 		return out, err
 	}
@@ -114,7 +114,7 @@ func CompactSession(ctx context.Context, st *store.Store, sessionID int64, opts 
 	for i := range stored {
 		events[i] = stored[i].Event
 	}
-	if out.CharsBefore, err = st.CharsSinceCompaction(ctx, sessionID); err != nil {
+	if out.CharsBefore, err = st.Compactions().CharsSince(ctx, sessionID); err != nil {
 		return out, err
 	}
 	if opts.Backend == "" || opts.Model == "" {
@@ -134,11 +134,11 @@ func CompactSession(ctx context.Context, st *store.Store, sessionID int64, opts 
 	if err != nil {
 		return out, err
 	}
-	if _, err := st.StoreCompaction(ctx, sessionID, boundary, text); err != nil {
+	if _, err := st.Compactions().Add(ctx, sessionID, boundary, text); err != nil {
 		return out, err
 	}
 	out.AfterSeq, out.SummaryChars, out.Agent = boundary, utf8.RuneCountInString(text), agent
-	out.CharsAfter, _ = st.CharsSinceCompaction(ctx, sessionID)
+	out.CharsAfter, _ = st.Compactions().CharsSince(ctx, sessionID)
 	return out, nil
 }
 
@@ -245,11 +245,11 @@ func SessionModel(events []store.StoredEvent) string {
 // StoredSessionModel is SessionModel of a stored session, read without
 // loading its events: for a session too long to hold in memory at once.
 func StoredSessionModel(ctx context.Context, st *store.Store, sessionID int64) (string, error) {
-	e, ok, err := st.LastOfKind(ctx, sessionID, codec.KindModelSwitch)
+	e, ok, err := st.Events().LastOfKind(ctx, sessionID, codec.KindModelSwitch)
 	if err != nil || ok {
 		return e.Event.Model, err
 	}
-	e, ok, err = st.LastOfKind(ctx, sessionID, codec.KindInit)
+	e, ok, err = st.Events().LastOfKind(ctx, sessionID, codec.KindInit)
 	if err != nil || !ok {
 		return "", err
 	}

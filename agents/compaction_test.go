@@ -28,10 +28,10 @@ func seedSession(t *testing.T, st *store.Store, id int64, n int) []int64 {
 			codec.AssistantText(fmt.Sprintf("I decided to change file%d because it was wrong. %s", i, strings.Repeat("More detail. ", 40))),
 			codec.Complete(true, 1000, 0.01),
 		}
-		if _, err := st.AppendEvents(ctx, id, evs); err != nil {
+		if _, err := st.Events().Append(ctx, id, evs); err != nil {
 			t.Fatal(err)
 		}
-		all, _ := st.LoadEvents(ctx, id)
+		all, _ := st.Events().All(ctx, id)
 		users = append(users, all[len(all)-5].Seq)
 	}
 	return users
@@ -49,7 +49,7 @@ func TestCompactSessionBuiltinKeepsLastThreePrompts(t *testing.T) {
 	ctx := context.Background()
 	st, id := newStore(t)
 	users := seedSession(t, st, id, 5)
-	before, _ := st.LoadEvents(ctx, id)
+	before, _ := st.Events().All(ctx, id)
 	out, err := CompactSession(ctx, st, id, CompactOptions{Agent: CompactBuiltin})
 	if err != nil {
 		t.Fatal(err)
@@ -57,11 +57,11 @@ func TestCompactSessionBuiltinKeepsLastThreePrompts(t *testing.T) {
 	if want := users[2] - 1; out.AfterSeq != want || out.Agent != "builtin" {
 		t.Fatalf("outcome %+v, want after_seq %d by builtin", out, want)
 	}
-	c, _ := st.LatestCompaction(ctx, id)
+	c, _ := st.Compactions().Latest(ctx, id)
 	if c == nil || c.AfterSeq != out.AfterSeq || len([]rune(c.Summary)) != out.SummaryChars {
 		t.Fatalf("stored compaction = %+v", c)
 	}
-	after, _ := st.LoadEvents(ctx, id)
+	after, _ := st.Events().All(ctx, id)
 	if len(after) != len(before) {
 		t.Fatalf("compaction changed the events: %d → %d", len(before), len(after))
 	}
@@ -100,7 +100,7 @@ func TestCompactSessionKeepsFewerPromptsInShortSessions(t *testing.T) {
 			if want := users[tc.prompts-tc.keep] - 1; out.AfterSeq != want {
 				t.Errorf("after_seq = %d, want %d (keeping the last %d of %d prompts)", out.AfterSeq, want, tc.keep, tc.prompts)
 			}
-			if c, _ := st.LatestCompaction(ctx, id); c == nil || c.AfterSeq != out.AfterSeq {
+			if c, _ := st.Compactions().Latest(ctx, id); c == nil || c.AfterSeq != out.AfterSeq {
 				t.Errorf("stored compaction = %+v, want after_seq %d", c, out.AfterSeq)
 			}
 		})
@@ -113,7 +113,7 @@ func TestCompactSessionNeedsTwoPrompts(t *testing.T) {
 	if _, err := CompactSession(context.Background(), st, id, CompactOptions{Agent: CompactBuiltin}); !errors.Is(err, ErrNoBoundary) {
 		t.Fatalf("err = %v", err)
 	}
-	if c, _ := st.LatestCompaction(context.Background(), id); c != nil {
+	if c, _ := st.Compactions().Latest(context.Background(), id); c != nil {
 		t.Fatal("a compaction was stored without a boundary")
 	}
 }
@@ -128,7 +128,7 @@ func TestCompactSessionWithAgentRunsSandboxedOutsideTheWorktree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := st.LatestCompaction(ctx, id)
+	c, _ := st.Compactions().Latest(ctx, id)
 	if out.Agent != "claude" || c.Summary != strings.TrimSpace(summary) || c.AfterSeq != users[1]-1 {
 		t.Fatalf("outcome %+v, stored %+v", out, c)
 	}
@@ -172,7 +172,7 @@ func TestCompactSessionExplicitAgentFailureStoresNothing(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "not found") {
 		t.Fatalf("err = %v", err)
 	}
-	if c, _ := st.LatestCompaction(ctx, id); c != nil {
+	if c, _ := st.Compactions().Latest(ctx, id); c != nil {
 		t.Fatal("a failed compaction stored a row")
 	}
 	// Auto mode goes on to the built-in summarizer when no CLI exists.
@@ -217,7 +217,7 @@ func TestCompactorRunsEachSessionOnce(t *testing.T) {
 	seedSession(t, st2, id2, 1)
 	c.open = func(string) (*store.Store, error) { return st2, nil }
 	job2 := CompactJob{StorePath: st2.Path(), SessionID: id2}
-	chars, _ := st2.CharsSinceCompaction(context.Background(), id2)
+	chars, _ := st2.Compactions().CharsSince(context.Background(), id2)
 	if !c.Request(job2, chars) {
 		t.Fatal("request refused")
 	}

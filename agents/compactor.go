@@ -146,7 +146,7 @@ func (c *Compactor) run(ctx context.Context, job CompactJob) {
 	n.Outcome, n.Err = CompactSession(ctx, st, job.SessionID, opts)
 	c.mu.Lock()
 	if n.Err != nil && !errors.Is(n.Err, context.Canceled) {
-		chars, _ := st.CharsSinceCompaction(context.WithoutCancel(ctx), job.SessionID)
+		chars, _ := st.Compactions().CharsSince(context.WithoutCancel(ctx), job.SessionID)
 		c.failed[k] = chars
 	} else {
 		delete(c.failed, k)

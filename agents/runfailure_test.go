@@ -25,7 +25,7 @@ func TestRunTurnRecordsWhyItFailed(t *testing.T) {
 		t.Fatalf("want a failed turn: %+v", res)
 	}
 	ctx := context.Background()
-	events, err := st.LoadEvents(ctx, id)
+	events, err := st.Events().All(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestRunTurnRecordsWhyItFailed(t *testing.T) {
 			t.Errorf("the reason is in an event: %+v", e)
 		}
 	}
-	p, err := st.BuildContext(ctx, id)
+	p, err := st.Compactions().Context(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}

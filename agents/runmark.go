@@ -111,7 +111,7 @@ func clearStaleCLISession(ctx context.Context, st *store.Store, s store.Session)
 	if err != nil || string(b) != s.LastClaudeUUID {
 		return nil // set by another program since
 	}
-	if err := st.SetLastClaudeUUID(ctx, s.ID, ""); err != nil {
+	if err := st.Sessions().SetLastClaudeUUID(ctx, s.ID, ""); err != nil {
 		return err
 	}
 	_ = os.Remove(p)

@@ -21,7 +21,7 @@ func TestRunTurnClearsStaleCLISessionOfAKilledRun(t *testing.T) {
 	run := func(st *store.Store, id int64) string {
 		t.Helper()
 		_, _ = RunTurn(ctx, st, id, "again", TurnOptions{Config: cfg, Env: env})
-		s, err := st.GetSession(ctx, id)
+		s, err := st.Sessions().Get(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,7 +30,7 @@ func TestRunTurnClearsStaleCLISessionOfAKilledRun(t *testing.T) {
 
 	t.Run("killed Lazuli run", func(t *testing.T) {
 		st, id := newStore(t)
-		if err := st.SetLastClaudeUUID(ctx, id, "cli-killed"); err != nil {
+		if err := st.Sessions().SetLastClaudeUUID(ctx, id, "cli-killed"); err != nil {
 			t.Fatal(err)
 		}
 		m := markRun(st.Path(), id, "cli-killed")
@@ -44,7 +44,7 @@ func TestRunTurnClearsStaleCLISessionOfAKilledRun(t *testing.T) {
 	})
 	t.Run("AZUREAL's orphan", func(t *testing.T) {
 		st, id := newStore(t)
-		if err := st.SetLastClaudeUUID(ctx, id, "cli-azureal"); err != nil {
+		if err := st.Sessions().SetLastClaudeUUID(ctx, id, "cli-azureal"); err != nil {
 			t.Fatal(err)
 		}
 		if got := run(st, id); got != "cli-azureal" {
@@ -53,7 +53,7 @@ func TestRunTurnClearsStaleCLISessionOfAKilledRun(t *testing.T) {
 	})
 	t.Run("live run", func(t *testing.T) {
 		st, id := newStore(t)
-		if err := st.SetLastClaudeUUID(ctx, id, "cli-live"); err != nil {
+		if err := st.Sessions().SetLastClaudeUUID(ctx, id, "cli-live"); err != nil {
 			t.Fatal(err)
 		}
 		m := markRun(st.Path(), id, "cli-live")

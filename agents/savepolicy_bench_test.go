@@ -70,7 +70,7 @@ func BenchmarkSavePolicy(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				s, err := st.CreateSession(context.Background(), "main", "")
+				s, err := st.Sessions().Create(context.Background(), "main", "")
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -28,10 +28,10 @@ func StoreTranscript(ctx context.Context, st *store.Store, t Transcript, target 
 func StoreTranscriptAt(ctx context.Context, st *store.Store, t Transcript, target int64, worktree, name, created string) (int64, int, error) {
 	if len(t.Subagents) == 0 {
 		if target != 0 {
-			n, err := st.AppendEvents(ctx, target, t.Events, t.Usage...)
+			n, err := st.Events().Append(ctx, target, t.Events, t.Usage...)
 			return target, n, err
 		}
-		s, n, err := st.CreateSessionAt(ctx, worktree, name, created, t.Events, t.Usage...)
+		s, n, err := st.Transfer().CreateAt(ctx, worktree, name, created, t.Events, t.Usage...)
 		return s.ID, n, err
 	}
 	subs := make([]store.SubagentBatch, len(t.Subagents))
@@ -43,10 +43,10 @@ func StoreTranscriptAt(ctx context.Context, st *store.Store, t Transcript, targe
 		}
 	}
 	if target != 0 {
-		n, err := st.AppendWithSubagents(ctx, target, t.Events, subs, t.Usage...)
+		n, err := st.Events().AppendWithSubagents(ctx, target, t.Events, subs, t.Usage...)
 		return target, n, err
 	}
-	return st.CreateSessionWithSubagentsAt(ctx, worktree, name, created, t.Events, subs, t.Usage...)
+	return st.Transfer().CreateWithSubagentsAt(ctx, worktree, name, created, t.Events, subs, t.Usage...)
 }
 
 // subagentBatch is a new sub-agent session, named after its parent and

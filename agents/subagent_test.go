@@ -135,7 +135,7 @@ func TestStoreTranscriptCreatesLinkedSubagentSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	list, err := st.ListSessions(ctx, "")
+	list, err := st.Sessions().List(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +223,7 @@ func TestRunTurnStoresSubagentSessionAsItStreams(t *testing.T) {
 	if got := strings.Join(kinds(t, st, id), " "); got != "UserMessage Init ToolCall ToolResult" {
 		t.Fatalf("parent while running: %s", got)
 	}
-	s, err := st.GetSession(ctx, child)
+	s, err := st.Sessions().Get(ctx, child)
 	if err != nil || s.Name != "S1 › List the files." {
 		t.Fatalf("sub-agent session %+v, %v", s, err)
 	}

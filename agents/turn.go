@@ -142,7 +142,7 @@ func RunTurn(ctx context.Context, st *store.Store, sessionID int64, prompt strin
 	if err := opts.Save.Validate(); err != nil {
 		return res, err
 	}
-	sess, err := st.GetSession(ctx, sessionID)
+	sess, err := st.Sessions().Get(ctx, sessionID)
 	if err != nil {
 		return res, err
 	}
@@ -151,12 +151,12 @@ func RunTurn(ctx context.Context, st *store.Store, sessionID int64, prompt strin
 	}
 	// The first prompt goes out unchanged, later ones behind the session's
 	// history between the context tags (spec §6).
-	payload, err := st.BuildContext(ctx, sessionID)
+	payload, err := st.Compactions().Context(ctx, sessionID)
 	if err != nil {
 		return res, err
 	}
 	full := codec.BuildContextPrompt(payload, prompt)
-	before, err := st.CharsSinceCompaction(ctx, sessionID)
+	before, err := st.Compactions().CharsSince(ctx, sessionID)
 	if err != nil {
 		return res, err
 	}
@@ -254,13 +254,13 @@ func (t *turn) run(ctx context.Context, full string) (TurnResult, error) {
 	clearCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	if t.res.CLISessionID != "" {
-		err := t.st.SetLastClaudeUUID(clearCtx, t.session, "")
+		err := t.st.Sessions().SetLastClaudeUUID(clearCtx, t.session, "")
 		if err != nil && t.storeErr == nil {
 			t.storeErr = err
 		}
 		t.mark.end(err == nil)
 	}
-	if chars, err := t.st.CharsSinceCompaction(clearCtx, t.session); err == nil {
+	if chars, err := t.st.Compactions().CharsSince(clearCtx, t.session); err == nil {
 		t.chars = chars
 	}
 	t.res.ContextChars = t.chars
@@ -419,7 +419,7 @@ func (t *turn) captureSessionID(ctx context.Context, b []byte) {
 		return
 	}
 	t.res.CLISessionID = id
-	if err := t.st.SetLastClaudeUUID(ctx, t.session, id); err != nil {
+	if err := t.st.Sessions().SetLastClaudeUUID(ctx, t.session, id); err != nil {
 		if t.storeErr == nil && ctx.Err() == nil {
 			t.storeErr = err
 		}

@@ -39,7 +39,7 @@ func newStore(t *testing.T) (*store.Store, int64) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	s, err := st.CreateSession(ctx, "main", "")
+	s, err := st.Sessions().Create(ctx, "main", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func newStore(t *testing.T) (*store.Store, int64) {
 // kinds lists the kinds of a session's stored events.
 func kinds(t *testing.T, st *store.Store, id int64) []string {
 	t.Helper()
-	evs, err := st.LoadEvents(context.Background(), id)
+	evs, err := st.Events().All(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestRunTurnClaudeStoresTurnAndTracksCLISession(t *testing.T) {
 		OnSaved: func(saved []codec.Event) {
 			for _, e := range saved {
 				if e.Kind == codec.KindInit {
-					s, _ := st.GetSession(ctx, id)
+					s, _ := st.Sessions().Get(ctx, id)
 					uuidWhileRunning = s.LastClaudeUUID
 				}
 			}
@@ -100,7 +100,7 @@ func TestRunTurnClaudeStoresTurnAndTracksCLISession(t *testing.T) {
 	if uuidWhileRunning != "cli-sess-1" || res.CLISessionID != "cli-sess-1" {
 		t.Fatalf("last_claude_uuid while running = %q, result id %q", uuidWhileRunning, res.CLISessionID)
 	}
-	s, _ := st.GetSession(ctx, id)
+	s, _ := st.Sessions().Get(ctx, id)
 	if s.LastClaudeUUID != "" || s.Completed == nil || !*s.Completed || s.DurationMS == nil || *s.DurationMS != 1234 {
 		t.Fatalf("session after the turn = %+v", s)
 	}
@@ -132,7 +132,7 @@ func TestRunTurnSecondPromptIsContextInjectedAndStoredClean(t *testing.T) {
 		!strings.Contains(sent, "first question") || !strings.Contains(sent, "I will list the files.") {
 		t.Fatalf("second prompt is not context-injected:\n%s", sent)
 	}
-	evs, _ := st.LoadEvents(ctx, id)
+	evs, _ := st.Events().All(ctx, id)
 	var users []string
 	for _, e := range evs {
 		if e.Kind == codec.KindUserMessage {
@@ -193,7 +193,7 @@ func TestRunTurnAPIErrorIsAFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _ := st.GetSession(ctx, id)
+	s, _ := st.Sessions().Get(ctx, id)
 	if res.Success() || res.Completed == nil || s.Completed == nil || *s.Completed || res.ExitCode != 1 {
 		t.Fatalf("result %+v, session completed %v", res, s.Completed)
 	}
@@ -245,7 +245,7 @@ func TestRunTurnStopKeepsPartialTurn(t *testing.T) {
 	if got := strings.Join(kinds(t, st, id), " "); got != "UserMessage Init AssistantText ToolCall" {
 		t.Fatalf("stored kinds: %s", got)
 	}
-	s, _ := st.GetSession(context.Background(), id)
+	s, _ := st.Sessions().Get(context.Background(), id)
 	if s.LastClaudeUUID != "" {
 		t.Fatalf("last_claude_uuid = %q after a stop", s.LastClaudeUUID)
 	}

@@ -86,7 +86,7 @@ func (t *turn) flush(ctx context.Context) {
 			usage[i].At = time.Now().UTC().Format(store.TimeFormat)
 		}
 	}
-	n, err := t.st.AppendEvents(wctx, t.session, t.pending, usage...)
+	n, err := t.st.Events().Append(wctx, t.session, t.pending, usage...)
 	if err != nil {
 		t.storeErr = err
 		return
@@ -117,7 +117,7 @@ func (t *turn) flushSubagent(ctx context.Context, s *subagentSink) {
 			return
 		}
 		s.session, s.name, saved.Created = id, name, true
-	} else if _, err := t.st.AppendEvents(ctx, s.session, s.pending); err != nil {
+	} else if _, err := t.st.Events().Append(ctx, s.session, s.pending); err != nil {
 		t.storeErr = err
 		return
 	}

@@ -112,7 +112,7 @@ func RunWorkflow(ctx context.Context, st *store.Store, sessionID int64, prompt s
 	}
 	sessionModel, hasEvents := "", false // the model the session last ran with
 	if sessionID != 0 {
-		s, err := st.GetSession(ctx, sessionID)
+		s, err := st.Sessions().Get(ctx, sessionID)
 		if err != nil {
 			return res, err
 		}
@@ -137,13 +137,13 @@ func RunWorkflow(ctx context.Context, st *store.Store, sessionID int64, prompt s
 		if name == "" {
 			name = PromptName(prompt)
 		}
-		s, err := st.CreateSession(ctx, opts.Worktree, name)
+		s, err := st.Sessions().Create(ctx, opts.Worktree, name)
 		if err != nil {
 			return res, err
 		}
 		sessionID, res.SessionID = s.ID, s.ID
 	} else if hasEvents && topts.Model != "" && topts.Model != sessionModel {
-		if _, err := st.AppendEvents(ctx, sessionID, []codec.Event{codec.ModelSwitch(topts.Model)}); err != nil {
+		if _, err := st.Events().Append(ctx, sessionID, []codec.Event{codec.ModelSwitch(topts.Model)}); err != nil {
 			return res, err
 		}
 	}
@@ -167,7 +167,7 @@ func RunWorkflow(ctx context.Context, st *store.Store, sessionID int64, prompt s
 		// with a context of its own (ctx may be what stopped the start).
 		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
-		if derr := st.DeleteSession(dctx, sessionID); derr == nil {
+		if derr := st.Sessions().Delete(dctx, sessionID); derr == nil {
 			out.SessionID = 0
 		}
 	}

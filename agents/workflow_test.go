@@ -35,7 +35,7 @@ func TestRunWorkflowCreatesSessionAndReportsProgress(t *testing.T) {
 	if err != nil || res.SessionID == 0 || !res.Turn.Success() || res.Compacted {
 		t.Fatalf("res %+v, err %v", res, err)
 	}
-	s, err := st.GetSession(ctx, res.SessionID)
+	s, err := st.Sessions().Get(ctx, res.SessionID)
 	if err != nil || s.Worktree != "feature" {
 		t.Fatalf("new session %+v, %v", s, err)
 	}
@@ -54,13 +54,13 @@ func TestRunWorkflowMissingCLICreatesNothing(t *testing.T) {
 	if _, err := RunWorkflow(ctx, st, 0, "hi", RunOptions{Turn: TurnOptions{Config: cfg}}); err == nil {
 		t.Fatal("want an error for a missing CLI")
 	}
-	if _, err := st.AppendEvents(ctx, id, []codec.Event{codec.Init("/w", "claude-opus-5-5")}); err != nil {
+	if _, err := st.Events().Append(ctx, id, []codec.Event{codec.Init("/w", "claude-opus-5-5")}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := RunWorkflow(ctx, st, id, "hi", RunOptions{Turn: TurnOptions{Config: cfg, Model: "sonnet"}}); err == nil {
 		t.Fatal("want an error for a missing CLI")
 	}
-	ss, _ := st.ListSessions(ctx, "")
+	ss, _ := st.Sessions().List(ctx, "")
 	if got := strings.Join(kinds(t, st, id), " "); len(ss) != 1 || got != "Init" {
 		t.Fatalf("a missing CLI wrote: %d sessions, kinds %s", len(ss), got)
 	}
@@ -70,7 +70,7 @@ func TestRunWorkflowRecordsModelSwitchAndUsesSessionModel(t *testing.T) {
 	versionScript(t)
 	ctx := context.Background()
 	st, id := newStore(t)
-	if _, err := st.AppendEvents(ctx, id, []codec.Event{codec.UserMessage("first"), codec.Init("/w", "claude-haiku-4-5")}); err != nil {
+	if _, err := st.Events().Append(ctx, id, []codec.Event{codec.UserMessage("first"), codec.Init("/w", "claude-haiku-4-5")}); err != nil {
 		t.Fatal(err)
 	}
 	cfg, env, rec := fakeCLI(t, claudeInit, claudeText, claudeOK)
@@ -105,10 +105,10 @@ func TestRunWorkflowCompactsAndAutoContinues(t *testing.T) {
 	st, id := newStore(t)
 	seed := []codec.Event{codec.UserMessage("first prompt"), codec.AssistantText(strings.Repeat("old words ", 400)),
 		codec.UserMessage("second prompt"), codec.AssistantText("short")}
-	if _, err := st.AppendEvents(ctx, id, seed); err != nil {
+	if _, err := st.Events().Append(ctx, id, seed); err != nil {
 		t.Fatal(err)
 	}
-	before, _ := st.CharsSinceCompaction(ctx, id)
+	before, _ := st.Compactions().CharsSince(ctx, id)
 	long := `{"type":"assistant","message":{"id":"msg_9","content":[{"type":"text","text":"` + strings.Repeat("new ", 60) + `"}]},"uuid":"u9"}`
 	cfg, env, rec := fakeCLI(t, claudeInit, long, "#hang")
 	script := filepath.Join(filepath.Dir(rec), "script.txt")
@@ -190,7 +190,7 @@ func TestRunWorkflowStoresSubagentSession(t *testing.T) {
 	if got := strings.Join(kinds(t, st, child), " "); got != "UserMessage ToolCall ToolResult" {
 		t.Fatalf("sub-agent: %s", got)
 	}
-	list, _ := st.ListSessions(ctx, "")
+	list, _ := st.Sessions().List(ctx, "")
 	if len(list) != 2 || list[0].ID != id || list[1].ID != child {
 		t.Fatalf("want the parent listed above its sub-agent: %+v", list)
 	}
@@ -212,7 +212,7 @@ func TestRunWorkflowAgentThatCannotStartLeavesNoSession(t *testing.T) {
 	if err == nil || res.SessionID != 0 {
 		t.Fatalf("res %+v, err %v; want an error and no session", res, err)
 	}
-	if ss, _ := st.ListSessions(ctx, "feature"); len(ss) != 0 {
+	if ss, _ := st.Sessions().List(ctx, "feature"); len(ss) != 0 {
 		t.Fatalf("left %d sessions in feature", len(ss))
 	}
 	if slices.Contains(seen, RunStarted) {
@@ -255,7 +255,7 @@ func TestRunWorkflowNamesNewSession(t *testing.T) {
 		if err != nil || res.SessionID == 0 {
 			t.Fatalf("res %+v, err %v", res, err)
 		}
-		s, err := st.GetSession(ctx, res.SessionID)
+		s, err := st.Sessions().Get(ctx, res.SessionID)
 		if err != nil || s.Name != c.want {
 			t.Errorf("prompt %q, name %q: session named %q (%v), want %q", c.prompt, c.name, s.Name, err, c.want)
 		}
@@ -267,7 +267,7 @@ func TestRunWorkflowNamesNewSession(t *testing.T) {
 		if _, err := RunWorkflow(ctx, st, res.SessionID, "something else", opts); err != nil {
 			t.Fatal(err)
 		}
-		if s, _ := st.GetSession(ctx, res.SessionID); s.Name != c.want {
+		if s, _ := st.Sessions().Get(ctx, res.SessionID); s.Name != c.want {
 			t.Errorf("a continued session renamed to %q", s.Name)
 		}
 	}

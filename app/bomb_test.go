@@ -23,7 +23,7 @@ func TestWindowRefusesBombSession(t *testing.T) {
 	fa := test.NewTempApp(t)
 	wt, st := openTestWorktree(t)
 	bg := context.Background()
-	s, _, err := st.CreateSessionWithEvents(bg, "main", "bomb", []codec.Event{
+	s, _, err := st.Sessions().CreateWithEvents(bg, "main", "bomb", []codec.Event{
 		codec.UserMessage("start"), codec.AssistantText(strings.Repeat("a", 60<<20))})
 	st.Close()
 	if err != nil {
@@ -72,7 +72,7 @@ func rleBomb(n int) []byte {
 func TestWindowShowsUnreadableEvent(t *testing.T) {
 	fa := test.NewTempApp(t)
 	wt, st := openTestWorktree(t)
-	s, _, err := st.CreateSessionWithEvents(context.Background(), "main", "bomb", []codec.Event{
+	s, _, err := st.Sessions().CreateWithEvents(context.Background(), "main", "bomb", []codec.Event{
 		codec.UserMessage("before the bomb"), codec.AssistantText("x"), codec.AssistantText("after the bomb")})
 	st.Close()
 	if err != nil {

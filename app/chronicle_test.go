@@ -30,10 +30,10 @@ func TestChronicleWindow(t *testing.T) {
 		codec.ToolCall("1", "Bash", nil, cmd), codec.ToolResult("1", "Bash", nil, "FAIL", true),
 		codec.ToolCall("2", "Bash", nil, cmd), codec.ToolResult("2", "Bash", nil, "FAIL", true),
 		codec.Complete(false, 10, 0.1)}
-	if _, err := st.CreateSession(bg, "main", "other"); err != nil {
+	if _, err := st.Sessions().Create(bg, "main", "other"); err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := st.CreateSessionWithEvents(bg, "main", "build", events)
+	s, _, err := st.Sessions().CreateWithEvents(bg, "main", "build", events)
 	st.Close()
 	if err != nil {
 		t.Fatal(err)

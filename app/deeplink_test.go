@@ -55,10 +55,10 @@ func TestDeepLinkOpensEvent(t *testing.T) {
 	for i := 0; len(events) < total; i++ {
 		events = append(events, codec.UserMessage(fmt.Sprintf("prompt %d", i)), codec.AssistantText(fmt.Sprintf("reply %d", i)))
 	}
-	if _, err := st.CreateSession(bg, "main", "other"); err != nil {
+	if _, err := st.Sessions().Create(bg, "main", "other"); err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := st.CreateSessionWithEvents(bg, "main", "big", events)
+	s, _, err := st.Sessions().CreateWithEvents(bg, "main", "big", events)
 	st.Close()
 	if err != nil {
 		t.Fatal(err)

@@ -56,21 +56,21 @@ func writeDemoStore(ctx context.Context, wt Worktree, sessions []demoSession) er
 	}
 	defer st.Close()
 	for _, ds := range sessions {
-		s, _, err := st.CreateSessionWithEvents(ctx, wt.Branch, ds.name, ds.events[0])
+		s, _, err := st.Sessions().CreateWithEvents(ctx, wt.Branch, ds.name, ds.events[0])
 		if err != nil {
 			return err
 		}
 		for i, batch := range ds.events[1:] {
 			if ds.summary != "" && i == 1 {
-				last, err := st.LoadEvents(ctx, s.ID)
+				last, err := st.Events().All(ctx, s.ID)
 				if err != nil {
 					return err
 				}
-				if _, err := st.StoreCompaction(ctx, s.ID, last[len(last)-1].Seq, ds.summary); err != nil {
+				if _, err := st.Compactions().Add(ctx, s.ID, last[len(last)-1].Seq, ds.summary); err != nil {
 					return err
 				}
 			}
-			if _, err := st.AppendEvents(ctx, s.ID, batch); err != nil {
+			if _, err := st.Events().Append(ctx, s.ID, batch); err != nil {
 				return err
 			}
 		}

@@ -88,7 +88,7 @@ func (im *importer) readPreview(path string) (*storePreview, error) {
 	if !src.Exists() {
 		return nil, fmt.Errorf("%s is empty: it holds no session store", filepath.Base(path))
 	}
-	sessions, err := src.ListSessions(im.pw.ctx, "")
+	sessions, err := src.Sessions().List(im.pw.ctx, "")
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func (im *importer) readPreview(path string) (*storePreview, error) {
 	}
 	if !im.pw.readOnly && p.target.StorePath != "" {
 		if dst, err := im.pw.store(p.target.StorePath); err == nil {
-			p.Duplicates, err = dst.Duplicates(im.pw.ctx, src)
+			p.Duplicates, err = dst.Transfer().Duplicates(im.pw.ctx, src)
 			if err != nil {
 				return nil, err
 			}
@@ -143,7 +143,7 @@ func (im *importer) merge(p *storePreview) {
 			im.pw.showError("merge", err)
 			return
 		}
-		rep, err := dst.Merge(im.pw.ctx, src)
+		rep, err := dst.Transfer().Merge(im.pw.ctx, src)
 		if err != nil {
 			im.pw.showError("merge "+filepath.Base(p.Path), err)
 			return

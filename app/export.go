@@ -188,7 +188,7 @@ func (ex *exporter) exportSession(ref views.SessionRef, path string) {
 			ex.pw.showError("export", err)
 			return
 		}
-		if err := st.ExportSessions(ex.pw.ctx, []int64{ref.ID}, path); err != nil {
+		if err := st.Transfer().Export(ex.pw.ctx, []int64{ref.ID}, path); err != nil {
 			ex.pw.showError("export", err)
 			return
 		}

@@ -48,7 +48,7 @@ func exportWindow(t *testing.T, leaky bool) (*projectWindow, Worktree, views.Ses
 			codec.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"cat ~/.aws/credentials"}`)),
 			codec.ToolResult("t1", "Bash", nil, "aws_access_key_id = "+"AK"+"IA"+"Q3EGRT7NBVWX5LZM", false))
 	}
-	s, _, err := st.CreateSessionWithEvents(bg, "main", "Deploy to staging", events)
+	s, _, err := st.Sessions().CreateWithEvents(bg, "main", "Deploy to staging", events)
 	if err != nil {
 		t.Fatal(err)
 	}

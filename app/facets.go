@@ -50,7 +50,7 @@ func (sl *sessionList) refreshFacets(groups []views.WorktreeGroup) {
 		for i, s := range sessions {
 			ids[i] = s.ID
 		}
-		facets, err := st.SessionFacets(sl.pw.ctx, ids)
+		facets, err := st.Sessions().Facets(sl.pw.ctx, ids)
 		if err != nil {
 			sl.pw.showError("read sessions' agents", err)
 			continue

@@ -18,15 +18,15 @@ func TestSidebarFacetsFromStore(t *testing.T) {
 	fa := test.NewTempApp(t)
 	wt, st := openTestWorktree(t)
 	bg := context.Background()
-	claude, _, err := st.CreateSessionWithEvents(bg, "main", "c", []codec.Event{codec.Init("/w", "claude-sonnet-4-5"), codec.UserMessage("q"), codec.Complete(false, 1, 0)})
+	claude, _, err := st.Sessions().CreateWithEvents(bg, "main", "c", []codec.Event{codec.Init("/w", "claude-sonnet-4-5"), codec.UserMessage("q"), codec.Complete(false, 1, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	codex, _, err := st.CreateSessionWithEvents(bg, "main", "x", []codec.Event{codec.Init("/w", "gpt-5-codex"), codec.UserMessage("q")})
+	codex, _, err := st.Sessions().CreateWithEvents(bg, "main", "x", []codec.Event{codec.Init("/w", "gpt-5-codex"), codec.UserMessage("q")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := st.CreateSession(bg, "main", "empty")
+	plain, err := st.Sessions().Create(bg, "main", "empty")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestSidebarFacetsFromStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st2.AppendEvents(bg, plain.ID, []codec.Event{codec.Init("/w", "gpt-5-codex")}); err != nil {
+	if _, err := st2.Events().Append(bg, plain.ID, []codec.Event{codec.Init("/w", "gpt-5-codex")}); err != nil {
 		t.Fatal(err)
 	}
 	pw.list.refresh()

@@ -48,7 +48,7 @@ func TestFirstRunPanel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := st2.CreateSessionWithEvents(context.Background(), "main", "first", []codec.Event{codec.UserMessage("hi")}); err != nil {
+	if _, _, err := st2.Sessions().CreateWithEvents(context.Background(), "main", "first", []codec.Event{codec.UserMessage("hi")}); err != nil {
 		t.Fatal(err)
 	}
 	pw.list.refreshList()

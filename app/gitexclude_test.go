@@ -37,7 +37,7 @@ func TestWindowKeepsStoreOutOfGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := seed.CreateSessionWithEvents(context.Background(), "feature", "seed", []codec.Event{codec.UserMessage("hi")}); err != nil {
+	if _, _, err := seed.Sessions().CreateWithEvents(context.Background(), "feature", "seed", []codec.Event{codec.UserMessage("hi")}); err != nil {
 		t.Fatal(err)
 	}
 	seed.Close()
@@ -57,7 +57,7 @@ func TestWindowKeepsStoreOutOfGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := st.CreateSessionWithEvents(context.Background(), "feature", "secret", []codec.Event{codec.UserMessage("token=…")}); err != nil {
+	if _, _, err := st.Sessions().CreateWithEvents(context.Background(), "feature", "secret", []codec.Event{codec.UserMessage("token=…")}); err != nil {
 		t.Fatal(err)
 	}
 	pw.wg.Wait()

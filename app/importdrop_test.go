@@ -50,7 +50,7 @@ func listReadOnly(t *testing.T, path string) []store.Session {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	list, err := st.ListSessions(context.Background(), "")
+	list, err := st.Sessions().List(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -92,7 +92,7 @@ func TestNativeImportTargets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		list, err := st.ListSessions(pw.ctx, "")
+		list, err := st.Sessions().List(pw.ctx, "")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -483,7 +483,7 @@ func fileDiffs(ctx context.Context, pw *projectWindow, f views.InsightFile) ([]v
 	if err != nil {
 		return nil, err
 	}
-	events, err := st.LoadEvents(ctx, f.SessionID)
+	events, err := st.Events().All(ctx, f.SessionID)
 	if err != nil {
 		return nil, err
 	}

@@ -51,7 +51,7 @@ func insightWindow(t *testing.T) (*projectWindow, []Worktree, context.Context) {
 			codec.ToolResult("3", "Bash", nil, "[topic 1234abc] done", false),
 			codec.Complete(true, 5, 0.25)}
 		u := store.Usage{Event: 7, Model: "claude-sonnet-4-5", Backend: "claude", Tokens: store.Tokens{Input: 100, Output: 10, CostUSD: 0.25}, HasCost: true}
-		if _, _, err := st.CreateSessionWithEvents(bg, wt.Branch, "", events, u); err != nil {
+		if _, _, err := st.Sessions().CreateWithEvents(bg, wt.Branch, "", events, u); err != nil {
 			t.Fatal(err)
 		}
 		st.Close()

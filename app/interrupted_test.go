@@ -40,7 +40,7 @@ func TestWindowLeavesInterruptedStore(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, _, err := st.CreateSessionWithEvents(bg, "main", "kept", []codec.Event{
+			s, _, err := st.Sessions().CreateWithEvents(bg, "main", "kept", []codec.Event{
 				codec.UserMessage("find the quaggle"), codec.AssistantText("the quaggle is committed")})
 			st.Close()
 			if err != nil {

@@ -163,7 +163,7 @@ func (sh *shownSession) forkOrigin(st *store.Store, ref views.SessionRef) views.
 	if !ok {
 		return views.ForkOrigin{}
 	}
-	parent, err := st.GetSession(sh.pw.ctx, l.ParentID)
+	parent, err := st.Sessions().Get(sh.pw.ctx, l.ParentID)
 	if err != nil {
 		sh.pw.showError("read forks", err)
 		return views.ForkOrigin{}

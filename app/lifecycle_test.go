@@ -19,7 +19,7 @@ func TestForkSession(t *testing.T) {
 	fa := test.NewTempApp(t)
 	wt, st := openTestWorktree(t)
 	bg := context.Background()
-	s, _, err := st.CreateSessionWithEvents(bg, "main", "plan", []codec.Event{codec.UserMessage("one"),
+	s, _, err := st.Sessions().CreateWithEvents(bg, "main", "plan", []codec.Event{codec.UserMessage("one"),
 		codec.AssistantText("a"), codec.UserMessage("two"), codec.AssistantText("b")})
 	st.Close()
 	if err != nil {
@@ -59,8 +59,8 @@ func TestPinArchiveInWindow(t *testing.T) {
 	fa := test.NewTempApp(t)
 	wt, st := openTestWorktree(t)
 	bg := context.Background()
-	a, _ := st.CreateSession(bg, "main", "a")
-	b, _ := st.CreateSession(bg, "main", "b")
+	a, _ := st.Sessions().Create(bg, "main", "a")
+	b, _ := st.Sessions().Create(bg, "main", "b")
 	st.Close()
 	pw := testWindow(t, fa, wt)
 	defer pw.close()

@@ -35,7 +35,7 @@ func (a *urlRecorder) OpenURL(u *url.URL) error {
 func TestOpenLink(t *testing.T) {
 	fa := &urlRecorder{App: test.NewTempApp(t)}
 	wt, st := openTestWorktree(t)
-	s, _, err := st.CreateSessionWithEvents(context.Background(), "main", "linked",
+	s, _, err := st.Sessions().CreateWithEvents(context.Background(), "main", "linked",
 		[]codec.Event{codec.UserMessage("hi"), codec.AssistantText("there")})
 	st.Close()
 	if err != nil {
@@ -100,7 +100,7 @@ func TestOpenLink(t *testing.T) {
 func TestOpenLinkCancelled(t *testing.T) {
 	fa := test.NewTempApp(t)
 	wt, st := openTestWorktree(t)
-	s, _, err := st.CreateSessionWithEvents(context.Background(), "main", "linked", []codec.Event{codec.UserMessage("hi")})
+	s, _, err := st.Sessions().CreateWithEvents(context.Background(), "main", "linked", []codec.Event{codec.UserMessage("hi")})
 	st.Close()
 	if err != nil {
 		t.Fatal(err)

@@ -61,7 +61,7 @@ func (sl *sessionList) listGroups() ([]views.WorktreeGroup, []error) {
 			errs = append(errs, err)
 			continue
 		}
-		sessions, err := st.ListSessions(sl.pw.ctx, "")
+		sessions, err := st.Sessions().List(sl.pw.ctx, "")
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -88,7 +88,7 @@ func (sl *sessionList) listGroupsQuick() (groups []views.WorktreeGroup, complete
 			errs = append(errs, err)
 			continue
 		}
-		sessions, counted, err := st.ListSessionsQuick(sl.pw.ctx, "")
+		sessions, counted, err := st.Sessions().ListQuick(sl.pw.ctx, "")
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -156,17 +156,17 @@ func (sl *sessionList) onNewSession() {
 	sl.pw.shown.NewSession(wt.StorePath, branch)
 }
 
-// RenameSession renames ref.
+// Sessions().Rename renames ref.
 func (sl *sessionList) RenameSession(ref views.SessionRef, name string) {
 	sl.write("rename session", func(st *store.Store) error {
-		return st.RenameSession(sl.pw.ctx, ref.ID, name)
+		return st.Sessions().Rename(sl.pw.ctx, ref.ID, name)
 	}, ref)
 }
 
-// DeleteSession deletes ref with its events and compactions.
+// Sessions().Delete deletes ref with its events and compactions.
 func (sl *sessionList) DeleteSession(ref views.SessionRef) {
 	sl.write("delete session", func(st *store.Store) error {
-		if err := st.DeleteSession(sl.pw.ctx, ref.ID); err != nil {
+		if err := st.Sessions().Delete(sl.pw.ctx, ref.ID); err != nil {
 			return err
 		}
 		if sl.pw.shown.forget(ref) {

@@ -49,7 +49,7 @@ func TestNewSessionStoredOnlyOnceTheAgentStarted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		list, err := s.ListSessions(bg, "")
+		list, err := s.Sessions().List(bg, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +85,7 @@ func TestNewSessionStoredOnlyOnceTheAgentStarted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	list, _ := s.ListSessions(bg, "")
+	list, _ := s.Sessions().List(bg, "")
 	if len(list) != 1 || list[0].Worktree != "feature" {
 		t.Fatalf("sessions %+v, want one in feature", list)
 	}
@@ -106,7 +106,7 @@ func TestNewSessionStoredOnlyOnceTheAgentStarted(t *testing.T) {
 	if box.Text() != "" || box.SendError() != "" {
 		t.Errorf("after the agent started: text %q, in place %q", box.Text(), box.SendError())
 	}
-	events, _ := s.LoadEvents(bg, list[0].ID)
+	events, _ := s.Events().All(bg, list[0].ID)
 	if len(events) == 0 || events[0].Kind != codec.KindUserMessage || events[0].Event.Content != "Fix the login bug" {
 		t.Errorf("stored %+v", events)
 	}
@@ -128,7 +128,7 @@ func TestNewSessionInTheWindowsWorktree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := seed.CreateSessionWithEvents(context.Background(), "main", "on main", []codec.Event{codec.UserMessage("x")})
+	s, _, err := seed.Sessions().CreateWithEvents(context.Background(), "main", "on main", []codec.Event{codec.UserMessage("x")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,8 +162,8 @@ func TestStatusClearedWhenItsSessionIsLeft(t *testing.T) {
 	fa := test.NewTempApp(t)
 	wt, st := openTestWorktree(t)
 	bg := context.Background()
-	a, _, _ := st.CreateSessionWithEvents(bg, "main", "a", []codec.Event{codec.UserMessage("a")})
-	b, _, _ := st.CreateSessionWithEvents(bg, "main", "b", []codec.Event{codec.UserMessage("b")})
+	a, _, _ := st.Sessions().CreateWithEvents(bg, "main", "a", []codec.Event{codec.UserMessage("a")})
+	b, _, _ := st.Sessions().CreateWithEvents(bg, "main", "b", []codec.Event{codec.UserMessage("b")})
 	st.Close()
 	pw := testWindow(t, fa, wt)
 	defer pw.close()

@@ -56,7 +56,7 @@ func TestOpenWritesNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := st.ListSessions(context.Background(), ""); err != nil {
+			if _, err := st.Sessions().List(context.Background(), ""); err != nil {
 				t.Fatal(err)
 			}
 			pw.close()

@@ -163,7 +163,7 @@ func (pm *permissions) sessionName(ref views.SessionRef) string {
 	if err != nil {
 		return ""
 	}
-	s, err := st.GetSession(pm.pw.ctx, ref.ID)
+	s, err := st.Sessions().Get(pm.pw.ctx, ref.ID)
 	if err != nil {
 		return ""
 	}

@@ -38,7 +38,7 @@ func TestPermissionsInWindow(t *testing.T) {
 	fa := test.NewTempApp(t)
 	wt, st := openTestWorktree(t)
 	bg := context.Background()
-	s, _ := st.CreateSession(bg, "main", "fix")
+	s, _ := st.Sessions().Create(bg, "main", "fix")
 	st.Close()
 	if err := project.SetDefaultPermissions(project.Key([]Worktree{wt}), store.Permissions{Mode: "plan"}); err != nil {
 		t.Fatal(err)
@@ -74,7 +74,7 @@ func TestPermissionsInWindow(t *testing.T) {
 func TestAskPermissionInWindow(t *testing.T) {
 	fa := test.NewTempApp(t)
 	wt, st := openTestWorktree(t)
-	s, _ := st.CreateSession(context.Background(), "main", "fix")
+	s, _ := st.Sessions().Create(context.Background(), "main", "fix")
 	st.Close()
 	pw := testWindow(t, fa, wt)
 	defer pw.close()

@@ -17,7 +17,7 @@ import (
 func TestReadOnlyWindow(t *testing.T) {
 	fa := test.NewTempApp(t)
 	wt, st := openTestWorktree(t)
-	if _, _, err := st.CreateSessionWithEvents(context.Background(), "main", "look only", []codec.Event{codec.UserMessage("hi")}); err != nil {
+	if _, _, err := st.Sessions().CreateWithEvents(context.Background(), "main", "look only", []codec.Event{codec.UserMessage("hi")}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

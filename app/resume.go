@@ -61,7 +61,7 @@ func (sh *shownSession) sessionResumeCommand(ref views.SessionRef) (string, erro
 			return resumeCommand(key.Agent, key.ID, dir), nil
 		}
 	}
-	s, err := st.GetSession(sh.pw.ctx, ref.ID)
+	s, err := st.Sessions().Get(sh.pw.ctx, ref.ID)
 	if err != nil {
 		return "", err
 	}

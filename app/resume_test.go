@@ -39,15 +39,15 @@ func TestCopyResumeCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := st.CreateSession(bg, "main", "plain")
+	plain, err := st.Sessions().Create(bg, "main", "plain")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ran, err := st.CreateSession(bg, "main", "ran")
+	ran, err := st.Sessions().Create(bg, "main", "ran")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.SetLastClaudeUUID(bg, ran.ID, "run-uuid"); err != nil {
+	if err := st.Sessions().SetLastClaudeUUID(bg, ran.ID, "run-uuid"); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

@@ -348,14 +348,14 @@ func (rn *runner) SwitchModel(ref views.SessionRef, model string) {
 			rn.pw.showError("switch model", err)
 			return
 		}
-		s, err := st.GetSession(rn.pw.ctx, ref.ID)
+		s, err := st.Sessions().Get(rn.pw.ctx, ref.ID)
 		if err != nil || s.EventCount == 0 {
 			return // a new session records its model with its first turn
 		}
 		if cur, err := agents.StoredSessionModel(rn.pw.ctx, st, ref.ID); err != nil || cur == model {
 			return
 		}
-		if _, err := st.AppendEvents(rn.pw.ctx, ref.ID, []codec.Event{codec.ModelSwitch(model)}); err != nil {
+		if _, err := st.Events().Append(rn.pw.ctx, ref.ID, []codec.Event{codec.ModelSwitch(model)}); err != nil {
 			rn.pw.showError("switch model", err)
 		}
 	})

@@ -72,7 +72,7 @@ func TestPromptBoxRunsUnderTheProjectsSavePolicy(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitUntil(t, "the run read the init line", func() bool {
-		got, err := st.GetSession(context.Background(), id)
+		got, err := st.Sessions().Get(context.Background(), id)
 		return err == nil && got.LastClaudeUUID == "cli-app"
 	})
 	if got := fakeclaude.Kinds(t, st, id); got != "" {

@@ -39,7 +39,7 @@ func TestSearchDamagedIndexStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := st.CreateSessionWithEvents(context.Background(), "main", "s", []codec.Event{codec.UserMessage("find the zorblex bug")}); err != nil {
+	if _, _, err := st.Sessions().CreateWithEvents(context.Background(), "main", "s", []codec.Event{codec.UserMessage("find the zorblex bug")}); err != nil {
 		t.Fatal(err)
 	}
 	x, err := search.Open(context.Background(), st)
@@ -88,7 +88,7 @@ func TestSearchAcrossWorktrees(t *testing.T) {
 			events = append(events, codec.AssistantText("more filler"))
 		}
 		events = append(events, codec.AssistantText("zorblex fixed in "+wt.Branch))
-		if _, _, err := st.CreateSessionWithEvents(bg, wt.Branch, "work "+string(rune('A'+i)), events); err != nil {
+		if _, _, err := st.Sessions().CreateWithEvents(bg, wt.Branch, "work "+string(rune('A'+i)), events); err != nil {
 			t.Fatal(err)
 		}
 		st.Close()

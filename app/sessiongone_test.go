@@ -18,19 +18,19 @@ func TestRememberedSessionGone(t *testing.T) {
 	fa := test.NewTempApp(t)
 	wt, st := openTestWorktree(t)
 	bg := context.Background()
-	older, _, err := st.CreateSessionWithEvents(bg, "main", "older", []codec.Event{codec.UserMessage("a")})
+	older, _, err := st.Sessions().CreateWithEvents(bg, "main", "older", []codec.Event{codec.UserMessage("a")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	newer, _, err := st.CreateSessionWithEvents(bg, "main", "newer", []codec.Event{codec.UserMessage("b")})
+	newer, _, err := st.Sessions().CreateWithEvents(bg, "main", "newer", []codec.Event{codec.UserMessage("b")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	gone, _, err := st.CreateSessionWithEvents(bg, "main", "viewed, then deleted", []codec.Event{codec.UserMessage("c")})
+	gone, _, err := st.Sessions().CreateWithEvents(bg, "main", "viewed, then deleted", []codec.Event{codec.UserMessage("c")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.DeleteSession(bg, gone.ID); err != nil {
+	if err := st.Sessions().Delete(bg, gone.ID); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
@@ -50,7 +50,7 @@ func TestRememberedSessionGone(t *testing.T) {
 	// Nothing left to show.
 	st2, _ := pw.store(wt.StorePath)
 	for _, id := range []int64{older.ID, newer.ID} {
-		if err := st2.DeleteSession(bg, id); err != nil {
+		if err := st2.Sessions().Delete(bg, id); err != nil {
 			t.Fatal(err)
 		}
 	}

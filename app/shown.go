@@ -112,7 +112,7 @@ func (sh *shownSession) loadSession(ref views.SessionRef, gen int) {
 		sh.pw.showError("open store", err)
 		return
 	}
-	s, err := st.GetSession(sh.pw.ctx, ref.ID)
+	s, err := st.Sessions().Get(sh.pw.ctx, ref.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		sh.sessionGone(st, ref, gen)
 		return
@@ -134,7 +134,7 @@ func (sh *shownSession) loadSession(ref views.SessionRef, gen int) {
 		sh.pw.showError("load session", err)
 		return
 	}
-	comps, err := st.Compactions(sh.pw.ctx, ref.ID)
+	comps, err := st.Compactions().Of(sh.pw.ctx, ref.ID)
 	if err != nil {
 		sh.pw.showError("load compactions", err)
 		return
@@ -194,7 +194,7 @@ func (sh *shownSession) loadSession(ref views.SessionRef, gen int) {
 // here or by another program, e.g. the one remembered from the last run):
 // no error, the newest session of its store is shown instead, or none.
 func (sh *shownSession) sessionGone(st *store.Store, ref views.SessionRef, gen int) {
-	list, _, err := st.ListSessionsQuick(sh.pw.ctx, "")
+	list, _, err := st.Sessions().ListQuick(sh.pw.ctx, "")
 	if err != nil {
 		log.Printf("list sessions after S%d was gone: %v", ref.ID, err)
 	}
@@ -274,7 +274,7 @@ func (sh *shownSession) parentName(st *store.Store, id int64) string {
 		}
 		return ""
 	}
-	p, err := st.GetSession(sh.pw.ctx, link.ParentID)
+	p, err := st.Sessions().Get(sh.pw.ctx, link.ParentID)
 	if err != nil {
 		return ""
 	}
@@ -327,7 +327,7 @@ func loadBefore(ctx context.Context, st *store.Store, id, beforeSeq int64, all b
 	var from int64
 	if !all {
 		var err error
-		if from, earlier, err = st.TailStart(ctx, id, beforeSeq, windowEvents); err != nil {
+		if from, earlier, err = st.Events().TailStart(ctx, id, beforeSeq, windowEvents); err != nil {
 			return nil, 0, err
 		}
 		if from <= 0 { // no bound, or seqs a damaged file numbered from 0 or below
@@ -364,7 +364,7 @@ func (sh *shownSession) LoadEarlier(ref views.SessionRef, all bool) {
 // beforeSeq, and says how many come before them.
 func loadFrom(ctx context.Context, st *store.Store, id, from, beforeSeq int64) (_ []store.StoredEvent, earlier int, _ error) {
 	// The last event before from, and the count before that one.
-	last, before, err := st.TailStart(ctx, id, from, 1)
+	last, before, err := st.Events().TailStart(ctx, id, from, 1)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -382,7 +382,7 @@ func loadFrom(ctx context.Context, st *store.Store, id, from, beforeSeq int64) (
 // bound) for the transcript: a row that could not be read stands where it
 // was, as a placeholder that says so (store.WithUnreadable).
 func loadShown(ctx context.Context, st *store.Store, id, fromSeq, toSeq int64) ([]store.StoredEvent, error) {
-	r, err := st.Load(ctx, id, fromSeq, toSeq)
+	r, err := st.Events().Load(ctx, id, fromSeq, toSeq)
 	return store.WithUnreadable(r.Events, r.Unreadable), err
 }
 

@@ -34,7 +34,7 @@ func TestLoadBigSessionFromItsEnd(t *testing.T) {
 		events = append(events, codec.UserMessage(fmt.Sprintf("prompt %d", i)), codec.AssistantText(fmt.Sprintf("reply %d", i)))
 	}
 	events = events[:total]
-	s, n, err := st.CreateSessionWithEvents(bg, "main", "big", events)
+	s, n, err := st.Sessions().CreateWithEvents(bg, "main", "big", events)
 	st.Close()
 	if err != nil || n != len(events) {
 		t.Fatalf("stored %d of %d: %v", n, len(events), err)

@@ -17,7 +17,7 @@ func TestOpenSubagentAndBack(t *testing.T) {
 	fa := test.NewTempApp(t)
 	wt, st := openTestWorktree(t)
 	bg := context.Background()
-	parentID, _, err := st.CreateSessionWithSubagents(bg, "main", "take stock",
+	parentID, _, err := st.Sessions().CreateWithSubagents(bg, "main", "take stock",
 		[]codec.Event{codec.UserMessage("take stock"), codec.ToolCall("toolu_agent", "Agent", nil, []byte(`{"prompt":"List."}`))},
 		[]store.SubagentBatch{{ToolUseID: "toolu_agent", Events: []codec.Event{codec.UserMessage("List.")},
 			Name: func(parent string) string { return parent + " › List." }}})

@@ -79,7 +79,7 @@ func pushTwoMachines(t *testing.T) (*pgtest.Server, string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := st.CreateSessionWithEvents(ctx, "main", "work on "+m, []codec.Event{
+		if _, _, err := st.Sessions().CreateWithEvents(ctx, "main", "work on "+m, []codec.Event{
 			codec.UserMessage("the wombat bug"), codec.AssistantText("fixed the wombat in step " + string(rune('1'+i))),
 		}, store.Usage{Event: 1, Source: "claude-stream", Model: "claude-sonnet-4-5", Backend: "claude", Tokens: store.Tokens{Input: 1200, Output: 300}}); err != nil {
 			t.Fatal(err)
@@ -104,7 +104,7 @@ func TestTeamSourceInMainWindow(t *testing.T) {
 	fa := test.NewTempApp(t)
 	fa.Preferences().SetString(prefTeamURL, url)
 	wt, st := openTestWorktree(t)
-	if _, _, err := st.CreateSessionWithEvents(context.Background(), "main", "local work", []codec.Event{codec.UserMessage("hi")}); err != nil {
+	if _, _, err := st.Sessions().CreateWithEvents(context.Background(), "main", "local work", []codec.Event{codec.UserMessage("hi")}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

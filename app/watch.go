@@ -72,7 +72,7 @@ func (sh *shownSession) followStore(path string) {
 	if err != nil {
 		return
 	}
-	s, err := st.GetSession(sh.pw.ctx, ref.ID)
+	s, err := st.Sessions().Get(sh.pw.ctx, ref.ID)
 	if err != nil {
 		return // deleted elsewhere: the refreshed sidebar shows it
 	}
@@ -81,7 +81,7 @@ func (sh *shownSession) followStore(path string) {
 		sh.pw.showError("load new events", err)
 		return
 	}
-	comps, err := st.Compactions(sh.pw.ctx, ref.ID)
+	comps, err := st.Compactions().Of(sh.pw.ctx, ref.ID)
 	if err != nil {
 		return
 	}

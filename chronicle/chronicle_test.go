@@ -105,11 +105,11 @@ func craftedStore(t *testing.T) []Source {
 	t.Cleanup(func() { st.Close() })
 	add := func(wt, name string, evs []codec.Event, u ...store.Usage) {
 		t.Helper()
-		s, err := st.CreateSession(ctx, wt, name)
+		s, err := st.Sessions().Create(ctx, wt, name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.AppendEvents(ctx, s.ID, evs, u...); err != nil {
+		if _, err := st.Events().Append(ctx, s.ID, evs, u...); err != nil {
 			t.Fatal(err)
 		}
 	}

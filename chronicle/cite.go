@@ -100,7 +100,7 @@ func Check(ctx context.Context, sources []Source, text string) (Checked, error) 
 	}
 	found := map[key]map[int64]bool{}
 	for k, seqs := range wanted {
-		got, err := sources[k.store].Store.ExistingSeqs(ctx, k.session, seqs)
+		got, err := sources[k.store].Store.Events().ExistingSeqs(ctx, k.session, seqs)
 		if err != nil {
 			return out, fmt.Errorf("check citations: %w", err)
 		}

@@ -75,7 +75,7 @@ func (h *history) failures(ctx context.Context) ([]toolFailure, error) {
 	var out []toolFailure
 	for k := len(turns) - 1; k >= 0; k-- {
 		s, t := turns[k].s, turns[k].t
-		evs, err := h.sources[s.store].Store.LoadEventsRange(ctx, s.ID, t.FirstSeq, min(t.LastSeq, t.FirstSeq+turnRead))
+		evs, err := h.sources[s.store].Store.Events().Range(ctx, s.ID, t.FirstSeq, min(t.LastSeq, t.FirstSeq+turnRead))
 		if err != nil {
 			return nil, err
 		}

@@ -34,11 +34,11 @@ func hostileStore(t *testing.T, cmd, path, tool string) []Source {
 		evs = append(evs, codec.ToolCall(id, tool, nil, input(map[string]int{"n": i})), codec.ToolResult(id, tool, nil, "denied", true))
 	}
 	evs = append(evs, codec.Complete(false, 1000, 0.1))
-	s, err := st.CreateSession(ctx, "main", "hostile")
+	s, err := st.Sessions().Create(ctx, "main", "hostile")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.AppendEvents(ctx, s.ID, evs, usage(len(evs)-1, "claude-sonnet-4-5", "claude", 0.1)); err != nil {
+	if _, err := st.Events().Append(ctx, s.ID, evs, usage(len(evs)-1, "claude-sonnet-4-5", "claude", 0.1)); err != nil {
 		t.Fatal(err)
 	}
 	x, err := insight.Open(ctx, st)

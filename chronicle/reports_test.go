@@ -151,7 +151,7 @@ func TestImproveCodexWritesAgentsMD(t *testing.T) {
 	ctx := context.Background()
 	src := craftedStore(t)
 	st := src[0].Store
-	s, err := st.CreateSession(ctx, "feature", "codex edits")
+	s, err := st.Sessions().Create(ctx, "feature", "codex edits")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestImproveCodexWritesAgentsMD(t *testing.T) {
 	for i := range 4 {
 		evs = append(evs, edit(string(rune('a'+i)), "/w/parser.go"))
 	}
-	if _, err := st.AppendEvents(ctx, s.ID, evs, usage(4, "gpt-5-codex", "codex", 0.2)); err != nil {
+	if _, err := st.Events().Append(ctx, s.ID, evs, usage(4, "gpt-5-codex", "codex", 0.2)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := src[0].Index.Update(ctx); err != nil {

@@ -60,11 +60,11 @@ func (h *history) compacted(ctx context.Context, f *Facts) error {
 	})
 	for _, s := range big {
 		st := h.sources[s.store].Store
-		seqs, err := st.KindSeqs(ctx, s.ID, codec.KindCompacted)
+		seqs, err := st.Events().KindSeqs(ctx, s.ID, codec.KindCompacted)
 		if err != nil {
 			return err
 		}
-		comps, err := st.Compactions(ctx, s.ID)
+		comps, err := st.Compactions().Of(ctx, s.ID)
 		if err != nil {
 			return err
 		}
@@ -207,7 +207,7 @@ func (h *history) slowShort(ctx context.Context, f *Facts) error {
 		if shown == listedMax {
 			break
 		}
-		evs, err := h.sources[c.s.store].Store.LoadEventsRange(ctx, c.s.ID, max(c.t.FirstSeq, c.t.LastSeq-answerLookBack), c.t.LastSeq)
+		evs, err := h.sources[c.s.store].Store.Events().Range(ctx, c.s.ID, max(c.t.FirstSeq, c.t.LastSeq-answerLookBack), c.t.LastSeq)
 		if err != nil {
 			return err
 		}

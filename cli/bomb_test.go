@@ -91,7 +91,7 @@ func bombStore(t *testing.T, dir string, n int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, _, err := st.CreateSessionWithEvents(ctx, "main", "bomb", []codec.Event{
+	sess, _, err := st.Sessions().CreateWithEvents(ctx, "main", "bomb", []codec.Event{
 		codec.UserMessage("aaaa bomb"), codec.AssistantText(strings.Repeat("a", 60<<20))})
 	st.Close()
 	if err != nil {

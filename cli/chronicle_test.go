@@ -137,7 +137,7 @@ func TestChronicleImproveProject(t *testing.T) {
 		codec.ToolCall("1", "Bash", nil, cmd), codec.ToolResult("1", "Bash", nil, "lint: 3 errors", true),
 		codec.ToolCall("2", "Bash", nil, cmd), codec.ToolResult("2", "Bash", nil, "lint: 3 errors", true),
 		codec.Complete(false, 10, 0)}
-	_, _, err = st.CreateSessionWithEvents(ctx, "main", "lint", evs)
+	_, _, err = st.Sessions().CreateWithEvents(ctx, "main", "lint", evs)
 	st.Close()
 	if err != nil {
 		t.Fatal(err)

@@ -291,7 +291,7 @@ func openSession(ctx context.Context, env *Env, storeArg, arg string, readOnly b
 
 // sessionByID returns a session, with a clear message when it is missing.
 func sessionByID(ctx context.Context, st *store.Store, id int64) (store.Session, error) {
-	s, err := st.GetSession(ctx, id)
+	s, err := st.Sessions().Get(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return s, fmt.Errorf("no session S%d in %s", id, st.Path())
 	}

@@ -117,7 +117,7 @@ func TestConcurrentImportsAllSucceed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if list, err := st.ListSessions(context.Background(), ""); err != nil || len(list) != 1+2*imports+thirdPartyWrites {
+	if list, err := st.Sessions().List(context.Background(), ""); err != nil || len(list) != 1+2*imports+thirdPartyWrites {
 		t.Errorf("the store holds %d sessions, %v; want %d", len(list), err, 1+2*imports+thirdPartyWrites)
 	}
 }

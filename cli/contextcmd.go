@@ -28,7 +28,7 @@ func runContext(ctx context.Context, env *Env, args []string) error {
 	}
 	defer st.Close()
 	defer reportUnreadable(env, st) // before Close: runs first
-	payload, err := st.BuildContext(ctx, sess.ID)
+	payload, err := st.Compactions().Context(ctx, sess.ID)
 	if err != nil {
 		return err
 	}
@@ -143,7 +143,7 @@ func runDump(ctx context.Context, env *Env, args []string) error {
 	if err := writeDump(ctx, env, st); err != nil {
 		return err
 	}
-	sessions, err := st.ListSessions(ctx, "") // the counts are cached: no second count
+	sessions, err := st.Sessions().List(ctx, "") // the counts are cached: no second count
 	if err != nil {
 		return err
 	}

@@ -30,7 +30,7 @@ func exportStore(t *testing.T) (string, string) {
 	}
 	defer st.Close()
 	clean := []codec.Event{codec.UserMessage("List the files"), codec.AssistantText("Here they are."), codec.Complete(true, 1200, 0.01)}
-	if _, _, err := st.CreateSessionWithEvents(ctx, "main", "Clean session", clean); err != nil {
+	if _, _, err := st.Sessions().CreateWithEvents(ctx, "main", "Clean session", clean); err != nil {
 		t.Fatal(err)
 	}
 	leaky := []codec.Event{
@@ -39,7 +39,7 @@ func exportStore(t *testing.T) (string, string) {
 		codec.ToolResult("t1", "Bash", nil, "[default]\naws_access_key_id = "+fakeAWSKeyID+"\n", false),
 		codec.AssistantText("Your key is " + fakeAWSKeyID + "."),
 	}
-	if _, _, err := st.CreateSessionWithEvents(ctx, "main", "", leaky); err != nil {
+	if _, _, err := st.Sessions().CreateWithEvents(ctx, "main", "", leaky); err != nil {
 		t.Fatal(err)
 	}
 	return dir, path

@@ -36,13 +36,13 @@ func TestSearchFindsFullToolOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	sessions, err := st.ListSessions(ctx, "")
+	sessions, err := st.Sessions().List(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	shown, full := map[string]bool{}, map[string]bool{}
 	for _, s := range sessions {
-		evs, err := st.LoadEvents(ctx, s.ID)
+		evs, err := st.Events().All(ctx, s.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +52,7 @@ func TestSearchFindsFullToolOutput(t *testing.T) {
 				shown[w] = true
 			}
 		}
-		comps, _ := st.Compactions(ctx, s.ID)
+		comps, _ := st.Compactions().Of(ctx, s.ID)
 		for _, c := range comps {
 			for _, w := range wordRE.FindAllString(strings.ToLower(c.Summary), -1) {
 				shown[w] = true

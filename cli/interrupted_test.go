@@ -193,7 +193,7 @@ func TestReadCommandsLeaveInterruptedStore(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer st.Close()
-			if list, err := st.ListSessions(context.Background(), ""); err != nil || len(list) != tt.sessions {
+			if list, err := st.Sessions().List(context.Background(), ""); err != nil || len(list) != tt.sessions {
 				t.Errorf("listed %d sessions, %v; want %d", len(list), err, tt.sessions)
 			}
 		})

@@ -26,11 +26,11 @@ func lifecycleStore(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	sess, err := st.CreateSession(ctx, "main", "plan")
+	sess, err := st.Sessions().Create(ctx, "main", "plan")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.AppendEvents(ctx, sess.ID, []codec.Event{codec.UserMessage("one"), codec.AssistantText("a"),
+	if _, err := st.Events().Append(ctx, sess.ID, []codec.Event{codec.UserMessage("one"), codec.AssistantText("a"),
 		codec.UserMessage("two"), codec.AssistantText("b")}); err != nil {
 		t.Fatal(err)
 	}

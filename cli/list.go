@@ -26,7 +26,7 @@ func runList(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	sessions, err := st.ListSessions(ctx, "")
+	sessions, err := st.Sessions().List(ctx, "")
 	if err != nil {
 		return err
 	}

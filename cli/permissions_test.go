@@ -33,7 +33,7 @@ func permStore(t *testing.T) string {
 	}
 	defer st.Close()
 	for _, name := range []string{"a", "b"} {
-		if _, err := st.CreateSession(context.Background(), "main", name); err != nil {
+		if _, err := st.Sessions().Create(context.Background(), "main", name); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -39,7 +39,7 @@ func hostileStore(t *testing.T) string {
 		codec.Plan("plan"+hostile, hostile),
 		codec.Complete(true, 1000, 0.01),
 	}
-	if _, _, err := st.CreateSessionWithEvents(ctx, "wt"+hostile, "name"+hostile, events); err != nil {
+	if _, _, err := st.Sessions().CreateWithEvents(ctx, "wt"+hostile, "name"+hostile, events); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -97,10 +97,10 @@ func TestRunKilledMidTurnLosesWhatItsSavePolicySays(t *testing.T) {
 			}
 			waitFor(t, path, tc.wait, func(st *store.Store) bool {
 				if tc.policy == "chunk" {
-					evs, err := st.LoadEvents(context.Background(), id)
+					evs, err := st.Events().All(context.Background(), id)
 					return err == nil && len(evs) > 0 && evs[len(evs)-1].Kind == codec.KindInit
 				}
-				got, err := st.GetSession(context.Background(), id)
+				got, err := st.Sessions().Get(context.Background(), id)
 				return err == nil && got.LastClaudeUUID == "cli-killed"
 			})
 			if err := cmd.Process.Kill(); err != nil {

@@ -26,7 +26,7 @@ func makeSearchStore(t *testing.T, dir, name string, texts ...string) string {
 	for _, s := range texts {
 		evs = append(evs, codec.AssistantText(s))
 	}
-	if _, _, err := st.CreateSessionWithEvents(context.Background(), "main", name, evs); err != nil {
+	if _, _, err := st.Sessions().CreateWithEvents(context.Background(), "main", name, evs); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -37,7 +37,7 @@ func runShow(ctx context.Context, env *Env, args []string) error {
 	defer st.Close()
 	defer reportUnreadable(env, st) // before Close: runs first
 	id := sess.ID
-	events, err := st.LoadEvents(ctx, id)
+	events, err := st.Events().All(ctx, id)
 	if err != nil {
 		return err
 	}

@@ -34,10 +34,10 @@ func TestTeamCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := st.CreateSessionWithEvents(ctx, "main", "quokka", []codec.Event{codec.UserMessage("find the quokka bug")}); err != nil {
+	if _, _, err := st.Sessions().CreateWithEvents(ctx, "main", "quokka", []codec.Event{codec.UserMessage("find the quokka bug")}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := st.CreateSessionWithEvents(ctx, "main", "evil\x1b]0;title\x07name", []codec.Event{codec.UserMessage("x")}); err != nil {
+	if _, _, err := st.Sessions().CreateWithEvents(ctx, "main", "evil\x1b]0;title\x07name", []codec.Event{codec.UserMessage("x")}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

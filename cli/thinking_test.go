@@ -45,7 +45,7 @@ func TestShowRunFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := st.CreateSessionWithEvents(context.Background(), "main", "root", []codec.Event{codec.UserMessage("fix it"),
+	if _, _, err := st.Sessions().CreateWithEvents(context.Background(), "main", "root", []codec.Event{codec.UserMessage("fix it"),
 		codec.Complete(false, 900, 0), store.RunFailed("--dangerously-skip-permissions cannot be used with root")}); err != nil {
 		t.Fatal(err)
 	}

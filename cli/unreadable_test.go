@@ -35,7 +35,7 @@ func unreadableStore(t *testing.T, dir string, bomb bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = st.CreateSessionWithEvents(ctx, "main", "bomb", []codec.Event{
+	_, _, err = st.Sessions().CreateWithEvents(ctx, "main", "bomb", []codec.Event{
 		codec.UserMessage("before the bomb"), codec.AssistantText("x"), codec.AssistantText("after the bomb")})
 	st.Close()
 	if err != nil || !bomb {

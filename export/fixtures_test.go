@@ -75,7 +75,7 @@ func storeWith(t testing.TB, name string, events []codec.Event) string {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if _, _, err := st.CreateSessionWithEvents(ctx, "main", name, events); err != nil {
+	if _, _, err := st.Sessions().CreateWithEvents(ctx, "main", name, events); err != nil {
 		t.Fatal(err)
 	}
 	return path

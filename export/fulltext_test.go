@@ -25,7 +25,7 @@ func TestExportFullText(t *testing.T) {
 	defer st.Close()
 	secret := "ghp_" + "R8kq2ZtW9xLmB4vN7cYpQ1sD6fH3jG5aE0uT"
 	lines := []string{"building", "fullOnlyMarker", "export GITHUB_TOKEN=" + secret, "step three", "step four", "done"}
-	sess, _, err := st.CreateSessionWithEvents(ctx, "main", "s", []codec.Event{
+	sess, _, err := st.Sessions().CreateWithEvents(ctx, "main", "s", []codec.Event{
 		codec.UserMessage("run it"),
 		codec.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"make"}`)),
 		codec.ToolResult("t1", "Bash", nil, strings.Join(lines, "\n"), false),

@@ -33,15 +33,15 @@ type Source struct {
 // Load reads session id of st into a Source. It only reads: st can be
 // opened with store.OpenReadOnly.
 func Load(ctx context.Context, st *store.Store, id int64) (Source, error) {
-	s, err := st.GetSession(ctx, id)
+	s, err := st.Sessions().Get(ctx, id)
 	if err != nil {
 		return Source{}, fmt.Errorf("read session S%d: %w", id, err)
 	}
-	events, err := st.LoadEvents(ctx, id)
+	events, err := st.Events().All(ctx, id)
 	if err != nil {
 		return Source{}, fmt.Errorf("load events of S%d: %w", id, err)
 	}
-	comps, err := st.Compactions(ctx, id)
+	comps, err := st.Compactions().Of(ctx, id)
 	if err != nil {
 		return Source{}, fmt.Errorf("load compactions of S%d: %w", id, err)
 	}

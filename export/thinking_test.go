@@ -20,7 +20,7 @@ func thinkingSource(t *testing.T) Source {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	s, _, err := st.CreateSessionWithEvents(ctx, "main", "think", []codec.Event{
+	s, _, err := st.Sessions().CreateWithEvents(ctx, "main", "think", []codec.Event{
 		codec.UserMessage("plan the fix"),
 		store.Thinking("First <check> the parser, the key is " + awsKeyID),
 		codec.AssistantText("The parser is fine."),

@@ -104,7 +104,7 @@ func fill(t testing.TB, st *store.Store, sessions, turns int) {
 			}
 			evs = append(evs, e...)
 		}
-		if _, _, err := st.CreateSessionWithEvents(ctx, "main", "", evs, us...); err != nil {
+		if _, _, err := st.Sessions().CreateWithEvents(ctx, "main", "", evs, us...); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -180,11 +180,11 @@ func TestIncrementalEqualsFresh(t *testing.T) {
 		t.Fatal("empty index")
 	}
 	e, u := turnEvents(99)
-	if _, err := st.AppendEvents(ctx, 2, e, u...); err != nil {
+	if _, err := st.Events().Append(ctx, 2, e, u...); err != nil {
 		t.Fatal(err)
 	}
 	fill(t, st, 1, 2)
-	if err := st.DeleteSession(ctx, 1); err != nil {
+	if err := st.Sessions().Delete(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
 	s, err := x.Update(ctx)
@@ -329,7 +329,7 @@ func fillAt(t *testing.T, path string, base int, tail string, created ...string)
 		if tail != "" {
 			evs = append(evs, codec.AssistantText(tail))
 		}
-		if _, _, err := st.CreateSessionAt(context.Background(), "main", "", c, evs, us...); err != nil {
+		if _, _, err := st.Transfer().CreateAt(context.Background(), "main", "", c, evs, us...); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -406,21 +406,21 @@ func TestReusedIDForgetsFolder(t *testing.T) {
 	read := func(f string) codec.Event {
 		return codec.ToolCall("r", "Read", ptr(f), input(map[string]string{"file_path": f}))
 	}
-	old, _, err := st.CreateSessionAt(ctx, "main", "", "2026-01-02 03:04:05",
+	old, _, err := st.Transfer().CreateAt(ctx, "main", "", "2026-01-02 03:04:05",
 		[]codec.Event{codec.Init("/elsewhere", "m"), read("/elsewhere/a.go")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	x := mustIndex(t, st)
-	if err := st.DeleteSession(ctx, old.ID); err != nil {
+	if err := st.Sessions().Delete(ctx, old.ID); err != nil {
 		t.Fatal(err)
 	}
-	reused, _, err := st.CreateSessionAt(ctx, "main", "", "2026-01-03 03:04:05", []codec.Event{codec.UserMessage("x")})
+	reused, _, err := st.Transfer().CreateAt(ctx, "main", "", "2026-01-03 03:04:05", []codec.Event{codec.UserMessage("x")})
 	if err != nil || reused.ID != old.ID {
 		t.Fatalf("new session %d, %v; want the id %d again", reused.ID, err, old.ID)
 	}
 	for _, f := range []string{"/elsewhere/b.go", "/elsewhere/c.go"} {
-		if _, err := st.AppendEvents(ctx, reused.ID, []codec.Event{read(f)}); err != nil {
+		if _, err := st.Events().Append(ctx, reused.ID, []codec.Event{read(f)}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := x.Update(ctx); err != nil {

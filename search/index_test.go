@@ -38,7 +38,7 @@ func TestSearchKinds(t *testing.T) {
 	ctx := context.Background()
 	st := mustOpenStore(t, testStorePath(t))
 	s := mustSession(t, st, "kinds", kindEvents()...)
-	if _, err := st.StoreCompaction(ctx, s.ID, 5, "summary of flibbertsum work"); err != nil {
+	if _, err := st.Compactions().Add(ctx, s.ID, 5, "summary of flibbertsum work"); err != nil {
 		t.Fatal(err)
 	}
 	x := mustIndex(t, st)
@@ -168,7 +168,7 @@ func TestSearchNewestFirst(t *testing.T) {
 	}
 	a := mustSession(t, st, "a", evs[:30]...)
 	b := mustSession(t, st, "b", evs[30:]...)
-	if _, err := st.AppendEvents(context.Background(), a.ID, []codec.Event{codec.AssistantText("commonword latest")}); err != nil {
+	if _, err := st.Events().Append(context.Background(), a.ID, []codec.Event{codec.AssistantText("commonword latest")}); err != nil {
 		t.Fatal(err)
 	}
 	x := mustIndex(t, st)
@@ -198,7 +198,7 @@ func TestIncrementalUpdate(t *testing.T) {
 	if count("alphaword") != 1 {
 		t.Fatal("alphaword not found")
 	}
-	if _, err := st.AppendEvents(ctx, a.ID, []codec.Event{codec.AssistantText("betaword")}); err != nil {
+	if _, err := st.Events().Append(ctx, a.ID, []codec.Event{codec.AssistantText("betaword")}); err != nil {
 		t.Fatal(err)
 	}
 	if count("betaword") != 0 {
@@ -210,7 +210,7 @@ func TestIncrementalUpdate(t *testing.T) {
 	if count("betaword") != 1 {
 		t.Error("betaword not found after Update")
 	}
-	if _, err := st.StoreCompaction(ctx, a.ID, 2, "deltaword summary"); err != nil {
+	if _, err := st.Compactions().Add(ctx, a.ID, 2, "deltaword summary"); err != nil {
 		t.Fatal(err)
 	}
 	if s := mustUpdate(t, x); s.Compactions != 1 {
@@ -224,7 +224,7 @@ func TestIncrementalUpdate(t *testing.T) {
 	}
 
 	// A deleted session's hits go at once; Update removes its rows.
-	if err := st.DeleteSession(ctx, a.ID); err != nil {
+	if err := st.Sessions().Delete(ctx, a.ID); err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range []string{"alphaword", "betaword", "deltaword"} {
@@ -380,7 +380,7 @@ func TestStoreUntouched(t *testing.T) {
 	path := testStorePath(t)
 	st := mustOpenStore(t, path)
 	s := mustSession(t, st, "s", kindEvents()...)
-	if _, err := st.StoreCompaction(ctx, s.ID, 3, "flibbertsum"); err != nil {
+	if _, err := st.Compactions().Add(ctx, s.ID, 3, "flibbertsum"); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

@@ -80,7 +80,7 @@ func mustOpenStore(t testing.TB, path string) *store.Store {
 // mustSession creates a session holding events.
 func mustSession(t testing.TB, st *store.Store, name string, events ...codec.Event) store.Session {
 	t.Helper()
-	s, _, err := st.CreateSessionWithEvents(context.Background(), "main", name, events)
+	s, _, err := st.Sessions().CreateWithEvents(context.Background(), "main", name, events)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func manyEvents(t testing.TB, st *store.Store, sessions, perSession int) {
 			if n%7 == 0 {
 				ev = codec.ToolResult("t", "Grep", nil, fmt.Sprintf("w%dx%d found", s, n), false)
 			}
-			if _, err := st.AppendEvents(ctx, id, []codec.Event{ev}); err != nil {
+			if _, err := st.Events().Append(ctx, id, []codec.Event{ev}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -145,7 +145,7 @@ func TestInterruptedUpdates(t *testing.T) {
 		}
 		if i%10 == 9 { // the store grows meanwhile
 			s := mustSession(t, st, "late", codec.AssistantText(fmt.Sprintf("lateword%d sharedword", i)))
-			if _, err := st.StoreCompaction(context.Background(), s.ID, 1, "late summary"); err != nil {
+			if _, err := st.Compactions().Add(context.Background(), s.ID, 1, "late summary"); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -233,9 +233,9 @@ func TestSearchWhileAppending(t *testing.T) {
 	wg.Go(func() {
 		defer close(stop)
 		for i := range 60 {
-			s, _, err := writer.CreateSessionWithEvents(ctx, "main", "", []codec.Event{codec.AssistantText(fmt.Sprintf("appended%d sharedword", i))})
+			s, _, err := writer.Sessions().CreateWithEvents(ctx, "main", "", []codec.Event{codec.AssistantText(fmt.Sprintf("appended%d sharedword", i))})
 			if err == nil && i%3 == 0 {
-				err = writer.DeleteSession(ctx, s.ID)
+				err = writer.Sessions().Delete(ctx, s.ID)
 			}
 			if err != nil {
 				writeErr = err

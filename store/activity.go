@@ -34,7 +34,7 @@ var activitySources = []struct{ table, query string }{
 
 // addActivity sets the LastActive of list's sessions and settles their
 // status (settleStatus).
-func (s *Store) addActivity(ctx context.Context, q querier, info *schemaInfo, list []Session) error {
+func (ss SessionService) addActivity(ctx context.Context, q querier, info *schemaInfo, list []Session) error {
 	if len(list) == 0 {
 		return nil
 	}
@@ -57,7 +57,7 @@ func (s *Store) addActivity(ctx context.Context, q querier, info *schemaInfo, li
 	if !info.hasColumn("sessions", "completed") {
 		return nil
 	}
-	return s.settleStatus(ctx, q, byID)
+	return ss.settleStatus(ctx, q, byID)
 }
 
 // scanActivity raises LastActive to the times query yields.
@@ -96,16 +96,16 @@ func validTime(s string) bool {
 // lists them, and copies keep them). A failed session whose last Complete
 // follows a TurnAbortedText notice is Interrupted. Only sessions with a
 // status are read, a few events each, from the end through the index.
-func (s *Store) settleStatus(ctx context.Context, q querier, byID map[int64]*Session) error {
-	query := `SELECT s.id, s.completed, l.kind, l.seq, (SELECT p.data FROM events AS p INDEXED BY idx_events_session
-			WHERE p.session_id = s.id AND p.seq < l.seq ORDER BY p.seq DESC LIMIT 1)
+func (ss SessionService) settleStatus(ctx context.Context, q querier, byID map[int64]*Session) error {
+	query := `SELECT ss.s.id, ss.s.completed, l.kind, l.seq, (SELECT p.data FROM events AS p INDEXED BY idx_events_session
+			WHERE p.session_id = ss.s.id AND p.seq < l.seq ORDER BY p.seq DESC LIMIT 1)
 		FROM sessions s JOIN events l ON l.id = (SELECT x.id FROM events AS x INDEXED BY idx_events_session
-			WHERE x.session_id = s.id AND x.kind IN ('UserMessage', 'Complete') ORDER BY x.seq DESC LIMIT 1)
-		WHERE s.completed IS NOT NULL`
+			WHERE x.session_id = ss.s.id AND x.kind IN ('UserMessage', 'Complete') ORDER BY x.seq DESC LIMIT 1)
+		WHERE ss.s.completed IS NOT NULL`
 	var args []any
 	if len(byID) == 1 { // GetSession
 		for id := range byID {
-			query, args = query+" AND s.id = ?", append(args, id)
+			query, args = query+" AND ss.s.id = ?", append(args, id)
 		}
 	}
 	rows, err := q.QueryContext(ctx, query, args...)
@@ -127,7 +127,7 @@ func (s *Store) settleStatus(ctx context.Context, q querier, byID map[int64]*Ses
 		case codec.Kind(kind) == codec.KindUserMessage: // a turn began after the last Complete
 			sess.Unfinished = true
 		case completed == 0 && before != nil:
-			if e, ok := s.decodePayloadInto(before, &arena); ok {
+			if e, ok := ss.s.decodePayloadInto(before, &arena); ok {
 				_, sess.Interrupted = TurnAborted(e)
 			}
 		}

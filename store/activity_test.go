@@ -14,15 +14,15 @@ import (
 func TestListLastActivity(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
-	old, _, err := s.CreateSessionAt(ctx, "main", "old but busy", "2025-01-02 03:04:05", []codec.Event{codec.UserMessage("start")})
+	old, _, err := s.Transfer().CreateAt(ctx, "main", "old but busy", "2025-01-02 03:04:05", []codec.Event{codec.UserMessage("start")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh, _, err := s.CreateSessionAt(ctx, "main", "new and idle", "2026-06-01 00:00:00", []codec.Event{codec.UserMessage("hi")})
+	fresh, _, err := s.Transfer().CreateAt(ctx, "main", "new and idle", "2026-06-01 00:00:00", []codec.Event{codec.UserMessage("hi")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AppendEvents(ctx, old.ID, []codec.Event{codec.UserMessage("more"), codec.AssistantText("done"), codec.Complete(true, 10, 0)},
+	if _, err := s.Events().Append(ctx, old.ID, []codec.Event{codec.UserMessage("more"), codec.AssistantText("done"), codec.Complete(true, 10, 0)},
 		Usage{Event: 2, At: "2026-11-20 10:00:00", Backend: "claude", Tokens: Tokens{Input: 1}}); err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestListLastActivity(t *testing.T) {
 			}
 		}
 	}
-	list, err := s.ListSessions(ctx, "")
+	list, err := s.Sessions().List(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestListLastActivity(t *testing.T) {
 	if list[0].ID != old.ID {
 		t.Errorf("list order %+v: the session continued last is not first", list)
 	}
-	quick, _, err := mustOpenPath(t, s.Path()).ListSessionsQuick(ctx, "")
+	quick, _, err := mustOpenPath(t, s.Path()).Sessions().ListQuick(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestListLastActivity(t *testing.T) {
 
 	// A later failure counts too.
 	mustAppend(t, s, fresh.ID, codec.Complete(false, 1, 0), RunFailed("exit 1"))
-	list, _ = s.ListSessions(ctx, "")
+	list, _ = s.Sessions().List(ctx, "")
 	for _, x := range list {
 		if x.ID == fresh.ID && x.LastActive <= "2026-06-01 00:00:00" {
 			t.Errorf("a run failure recorded now does not count: %q", x.LastActive)
@@ -61,7 +61,7 @@ func TestListLastActivity(t *testing.T) {
 	// Usage left by a deleted session whose id was reused does not count.
 	rawExec(t, s.Path(), "PRAGMA foreign_keys = OFF", "DELETE FROM sessions WHERE id = 1",
 		"INSERT INTO sessions(id, worktree, created) VALUES (1, 'main', '2024-01-01 00:00:00')")
-	list, _ = s.ListSessions(ctx, "")
+	list, _ = s.Sessions().List(ctx, "")
 	for _, x := range list {
 		if x.ID == 1 && x.LastActive != "2024-01-01 00:00:00" {
 			t.Errorf("a reused id inherits its predecessor's activity: %q", x.LastActive)
@@ -94,7 +94,7 @@ func TestListInterrupted(t *testing.T) {
 	// Events after the interrupted turn's Complete that start no turn.
 	trailing := mk(codec.UserMessage("go"), codec.AssistantText(TurnAbortedText("interrupted")), codec.Complete(false, 5000, 0),
 		codec.AssistantText("a late notice"))
-	list, err := s.ListSessions(ctx, "")
+	list, err := s.Sessions().List(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestListInterrupted(t *testing.T) {
 		check(x)
 	}
 	for id := range want {
-		x, err := s.GetSession(ctx, id)
+		x, err := s.Sessions().Get(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}

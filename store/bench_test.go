@@ -104,7 +104,7 @@ func (g *benchGen) events(n int) []codec.Event {
 
 // BenchmarkAppendEvents appends batches of 5,000 realistic events (user
 // prompts, markdown replies, Read/Bash/Edit/Grep calls with results of a few
-// KB) to one session, one transaction per batch. full is AppendEvents;
+// KB) to one session, one transaction per batch. full is Events().Append;
 // insert is only its transaction, with the events already compacted,
 // encoded and compressed (the part of the cost that is not the codec's).
 func BenchmarkAppendEvents(b *testing.B) {
@@ -126,7 +126,7 @@ func BenchmarkAppendEvents(b *testing.B) {
 		reportCPU(b, cpu, events, "cpu-µs/event")
 	}
 	b.Run("full", func(b *testing.B) {
-		run(b, func() error { _, err := s.AppendEvents(ctx, sess.ID, evs); return err })
+		run(b, func() error { _, err := s.Events().Append(ctx, sess.ID, evs); return err })
 	})
 	b.Run("insert", func(b *testing.B) {
 		encoded := encodeAll(b, s, evs)
@@ -139,7 +139,7 @@ func BenchmarkAppendEvents(b *testing.B) {
 	})
 }
 
-// encodeAll encodes events as AppendEvents does, waiting for every chunk.
+// encodeAll encodes events as Events().Append does, waiting for every chunk.
 func encodeAll(b *testing.B, s *Store, events []codec.Event) []encodedRow {
 	batch := s.encodeAsync(events)
 	defer batch.finish()
@@ -166,7 +166,7 @@ func reportCPU(b *testing.B, cpu0 time.Duration, units float64, name string) {
 // cache). warm is a repeated load on one Store, served from its
 // decoded-row cache after an index-only check: no row is decoded. tail is
 // a first load (new Store, as cold) of the last 1,000 rows only
-// (LoadEventsRange), what a view that shows the newest rows first would
+// (Events().Range), what a view that shows the newest rows first would
 // wait for.
 func BenchmarkLoadSession50K(b *testing.B) {
 	const events, tail = 50_000, 1000
@@ -196,7 +196,7 @@ func BenchmarkLoadSession50K(b *testing.B) {
 				b.StartTimer()
 			}
 			start, cpu0 := time.Now(), cputime.Process()
-			evs, err := st.LoadEventsRange(ctx, sess.ID, from, 0)
+			evs, err := st.Events().Range(ctx, sess.ID, from, 0)
 			wall, cpu = wall+time.Since(start), cpu+cputime.Process()-cpu0
 			if err != nil || len(evs) != want {
 				b.Fatalf("LoadEventsRange = %d events, %v", len(evs), err)
@@ -239,11 +239,11 @@ func BenchmarkListSessions2000(b *testing.B) {
 		reportCPU(b, cpu, float64(b.N)*1000, "cpu-ms/list")
 	}
 	b.Run("warm", func(b *testing.B) {
-		if _, err := s.ListSessions(ctx, ""); err != nil { // prime the cache
+		if _, err := s.Sessions().List(ctx, ""); err != nil { // prime the cache
 			b.Fatal(err)
 		}
 		run(b, func() ([]Session, int, error) {
-			list, err := s.ListSessions(ctx, "")
+			list, err := s.Sessions().List(ctx, "")
 			return list, 0, err
 		}, 0)
 	})
@@ -252,7 +252,7 @@ func BenchmarkListSessions2000(b *testing.B) {
 		if err != nil {
 			return nil, 0, err
 		}
-		list, err := fresh.ListSessions(ctx, "")
+		list, err := fresh.Sessions().List(ctx, "")
 		if cerr := fresh.Close(); err == nil { // Close waits for the cache file
 			err = cerr
 		}
@@ -283,7 +283,7 @@ func BenchmarkListSessions2000(b *testing.B) {
 
 // buildListStore fills s with n sessions and total events, spread unevenly,
 // in one transaction: a pool of events is encoded once and its rows are
-// inserted with the same code AppendEvents uses.
+// inserted with the same code Events().Append uses.
 func buildListStore(b *testing.B, s *Store, n, total int) {
 	b.Helper()
 	g := newBenchGen(3)

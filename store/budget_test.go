@@ -26,9 +26,9 @@ func TestLoadLimit(t *testing.T) {
 	}
 	s.events.forget(big.ID)
 	for name, load := range map[string]func() error{
-		"Load":         func() error { _, err := s.Load(ctx, big.ID, 0, 0); return err },
-		"Range":        func() error { _, err := s.Load(ctx, big.ID, 2, 4); return err },
-		"BuildContext": func() error { _, err := s.BuildContext(ctx, big.ID); return err },
+		"Load":         func() error { _, err := s.Events().Load(ctx, big.ID, 0, 0); return err },
+		"Range":        func() error { _, err := s.Events().Load(ctx, big.ID, 2, 4); return err },
+		"BuildContext": func() error { _, err := s.Compactions().Context(ctx, big.ID); return err },
 		"EventsByID":   func() error { _, err := s.Scan().EventsByID(ctx, []int64{2, 4, 5}); return err },
 	} {
 		err := load()
@@ -37,7 +37,7 @@ func TestLoadLimit(t *testing.T) {
 			t.Errorf("%s: error = %v, want a *LoadLimitError for 180 MiB", name, err)
 		}
 	}
-	if evs, err := s.Load(ctx, big.ID, 1, 2); err != nil || len(evs.Events) != 2 {
+	if evs, err := s.Events().Load(ctx, big.ID, 1, 2); err != nil || len(evs.Events) != 2 {
 		t.Errorf("a range within the bound: %d events, %v", len(evs.Events), err)
 	}
 	if evs := mustLoad(t, s, small.ID); len(evs) != 1 {

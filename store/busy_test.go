@@ -56,12 +56,12 @@ func TestWriteWaitsWhileOtherWriterProgresses(t *testing.T) {
 					exec("COMMIT")
 				}
 			}
-			_, err = s.CreateSession(ctx, "main", "mine")
+			_, err = s.Sessions().Create(ctx, "main", "mine")
 			if tt.release {
 				if err != nil || busy != tt.commits+1 {
 					t.Fatalf("CreateSession() = %v after %d busy waits, want success after %d", err, busy, tt.commits+1)
 				}
-				if list, err := s.ListSessions(ctx, ""); err != nil || len(list) != 2+tt.commits+1 {
+				if list, err := s.Sessions().List(ctx, ""); err != nil || len(list) != 2+tt.commits+1 {
 					t.Errorf("listed %d sessions, %v", len(list), err)
 				}
 				return

@@ -21,11 +21,11 @@ func TestInterruptedCopyNotReusedWhenOnlyMTimeChanged(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			if _, err := s.ListSessions(ctx, ""); err != nil || s.snapshot == nil {
+			if _, err := s.Sessions().List(ctx, ""); err != nil || s.snapshot == nil {
 				t.Fatalf("ListSessions() = %v, copy %v; want a read through a copy", err, s.snapshot)
 			}
 			first := s.snapshot.dir
-			if _, err := s.ListSessions(ctx, ""); err != nil || s.snapshot.dir != first {
+			if _, err := s.Sessions().List(ctx, ""); err != nil || s.snapshot.dir != first {
 				t.Fatalf("ListSessions() of an unchanged store = %v, copy %s; want the copy %s again", err, s.snapshot.dir, first)
 			}
 			fi, err := os.Stat(path + suffix)
@@ -36,7 +36,7 @@ func TestInterruptedCopyNotReusedWhenOnlyMTimeChanged(t *testing.T) {
 			if err := os.Chtimes(path+suffix, mtime, mtime); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.ListSessions(ctx, ""); err != nil {
+			if _, err := s.Sessions().List(ctx, ""); err != nil {
 				t.Fatal(err)
 			}
 			if s.snapshot == nil || s.snapshot.dir == first {

@@ -92,15 +92,15 @@ func TestOpenReadOnlyInterruptedWrite(t *testing.T) {
 	if err != nil {
 		t.Fatalf("OpenReadOnly() = %v", err)
 	}
-	sessions, err := s.ListSessions(ctx, "")
+	sessions, err := s.Sessions().List(ctx, "")
 	if err != nil || len(sessions) != 1 || sessions[0].EventCount != 1 {
 		t.Fatalf("ListSessions() = %+v, %v", sessions, err)
 	}
-	events, err := s.LoadEvents(ctx, sessions[0].ID)
+	events, err := s.Events().All(ctx, sessions[0].ID)
 	if err != nil || len(events) != 1 || events[0].Event.Content != "kept" {
 		t.Fatalf("LoadEvents() = %+v, %v", events, err)
 	}
-	if _, err := s.CreateSession(ctx, "main", ""); !errors.Is(err, ErrReadOnly) {
+	if _, err := s.Sessions().Create(ctx, "main", ""); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("CreateSession() = %v, want ErrReadOnly", err)
 	}
 	dir := s.snapshot.dir

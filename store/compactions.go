@@ -18,12 +18,12 @@ func scanCompaction(row interface{ Scan(...any) error }) (Compaction, error) {
 	return c, err
 }
 
-// StoreCompaction records that summary replaces a session's events up to and
+// Add records that summary replaces a session's events up to and
 // including afterSeq, and returns the new row. The summary is not validated,
 // as in AZUREAL.
-func (s *Store) StoreCompaction(ctx context.Context, sessionID, afterSeq int64, summary string) (Compaction, error) {
+func (cs CompactionService) Add(ctx context.Context, sessionID, afterSeq int64, summary string) (Compaction, error) {
 	var c Compaction
-	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
+	err := cs.s.writeTx(ctx, false, func(tx *sql.Tx) error {
 		if err := requireSession(ctx, tx, sessionID); err != nil {
 			return err
 		}
@@ -48,10 +48,10 @@ func (s *Store) StoreCompaction(ctx context.Context, sessionID, afterSeq int64, 
 	return c, nil
 }
 
-// LatestCompaction returns the session's compaction with the largest
+// Latest returns the session's compaction with the largest
 // after_seq (not the newest row, spec §1.6), or nil if it has none.
-func (s *Store) LatestCompaction(ctx context.Context, sessionID int64) (*Compaction, error) {
-	db, info, err := s.reader(ctx)
+func (cs CompactionService) Latest(ctx context.Context, sessionID int64) (*Compaction, error) {
+	db, info, err := cs.s.reader(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read latest compaction of session %d: %w", sessionID, err)
 	}
@@ -81,18 +81,18 @@ func latestCompaction(ctx context.Context, q querier, info *schemaInfo, sessionI
 	return &c, nil
 }
 
-// Compactions returns all compactions of a session in id order.
-func (s *Store) Compactions(ctx context.Context, sessionID int64) ([]Compaction, error) {
-	list, err := s.compactions(ctx, "WHERE session_id = ?", sessionID)
+// Of returns all compactions of a session in id order.
+func (cs CompactionService) Of(ctx context.Context, sessionID int64) ([]Compaction, error) {
+	list, err := cs.where(ctx, "WHERE session_id = ?", sessionID)
 	if err != nil {
 		return nil, fmt.Errorf("read compactions of session %d: %w", sessionID, err)
 	}
 	return list, nil
 }
 
-// compactions reads compaction rows matching where, in id order.
-func (s *Store) compactions(ctx context.Context, where string, args ...any) ([]Compaction, error) {
-	db, info, err := s.reader(ctx)
+// where reads compaction rows matching where, in id order.
+func (cs CompactionService) where(ctx context.Context, where string, args ...any) ([]Compaction, error) {
+	db, info, err := cs.s.reader(ctx)
 	if err != nil || db == nil || !info.hasTable("compactions") {
 		return nil, err
 	}
@@ -112,16 +112,16 @@ func (s *Store) compactions(ctx context.Context, where string, args ...any) ([]C
 	return list, classify(rows.Err())
 }
 
-// CompactionBoundary is AZUREAL's compaction_boundary (spec §7.3 step 2):
+// Boundary is AZUREAL's compaction_boundary (spec §7.3 step 2):
 // among the session's UserMessage rows with seq ≥ fromSeq, newest first, the
 // seq of the keep-th one minus 1, so that the last keep prompts and what
 // follows them stay verbatim. ok is false when there are at most keep such
 // rows.
-func (s *Store) CompactionBoundary(ctx context.Context, sessionID, fromSeq int64, keep int) (boundary int64, ok bool, err error) {
+func (cs CompactionService) Boundary(ctx context.Context, sessionID, fromSeq int64, keep int) (boundary int64, ok bool, err error) {
 	if keep < 1 {
 		return 0, false, fmt.Errorf("compaction boundary of session %d: keep %d is less than 1", sessionID, keep)
 	}
-	db, _, err := s.reader(ctx)
+	db, _, err := cs.s.reader(ctx)
 	if err != nil || db == nil {
 		return 0, false, wrapBoundary(sessionID, err)
 	}
@@ -152,11 +152,11 @@ func wrapBoundary(id int64, err error) error {
 	return fmt.Errorf("compaction boundary of session %d: %w", id, err)
 }
 
-// CharsSinceCompaction is the stored context size of a session: the sum of
+// CharsSince is the stored context size of a session: the sum of
 // char_len over its events after the latest compaction (all events if it
 // has none). Compaction is due at CompactionThreshold.
-func (s *Store) CharsSinceCompaction(ctx context.Context, sessionID int64) (int64, error) {
-	db, info, err := s.reader(ctx)
+func (cs CompactionService) CharsSince(ctx context.Context, sessionID int64) (int64, error) {
+	db, info, err := cs.s.reader(ctx)
 	if err != nil || db == nil {
 		return 0, wrapChars(sessionID, err)
 	}
@@ -174,7 +174,7 @@ func wrapChars(id int64, err error) error {
 	return fmt.Errorf("count chars of session %d: %w", id, err)
 }
 
-// charsSince computes CharsSinceCompaction within q; overflow reports
+// charsSince computes Compactions().CharsSince within q; overflow reports
 // char_len values too large to add up (see listcache.CharSum).
 func charsSince(ctx context.Context, q querier, info *schemaInfo, sessionID int64) (n int64, overflow bool, err error) {
 	c, err := latestCompaction(ctx, q, info, sessionID)
@@ -187,12 +187,12 @@ func charsSince(ctx context.Context, q querier, info *schemaInfo, sessionID int6
 	return listcache.SumCharsAfter(ctx, q, sessionID, c.AfterSeq, true)
 }
 
-// BuildContext is AZUREAL's build_context (spec §6.1): the latest
+// Context is AZUREAL's build_context (spec §6.1): the latest
 // compaction's summary and the filtered events stored after it, or nil when
 // the session has neither (its first prompt goes out unchanged). Pass the
 // result to BuildContextPrompt.
-func (s *Store) BuildContext(ctx context.Context, sessionID int64) (*codec.ContextPayload, error) {
-	c, err := s.LatestCompaction(ctx, sessionID)
+func (cs CompactionService) Context(ctx context.Context, sessionID int64) (*codec.ContextPayload, error) {
+	c, err := cs.Latest(ctx, sessionID)
 	if err != nil {
 		return nil, fmt.Errorf("build context of session %d: %w", sessionID, err)
 	}
@@ -200,7 +200,7 @@ func (s *Store) BuildContext(ctx context.Context, sessionID int64) (*codec.Conte
 	if c != nil {
 		from = c.AfterSeq + 1
 	}
-	stored, err := s.LoadEventsRange(ctx, sessionID, from, 0)
+	stored, err := cs.s.Events().Range(ctx, sessionID, from, 0)
 	if err != nil {
 		return nil, fmt.Errorf("build context of session %d: %w", sessionID, err)
 	}
@@ -216,3 +216,11 @@ func (s *Store) BuildContext(ctx context.Context, sessionID int64) (*codec.Conte
 	}
 	return p, nil
 }
+
+// CompactionService is a store's compactions: AZUREAL's compactions table,
+// each a summary of a session's events up to a seq that stands in for them
+// in the context a continued session is given (Context).
+type CompactionService struct{ s *Store }
+
+// Compactions returns the store's compactions.
+func (s *Store) Compactions() CompactionService { return CompactionService{s} }

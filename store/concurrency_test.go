@@ -33,10 +33,10 @@ func TestConcurrentAppendsFromTwoStores(t *testing.T) {
 				for j := range evs {
 					evs[j] = codec.AssistantText(fmt.Sprintf("g%d b%d e%d", g, i, j))
 				}
-				if _, err := s.AppendEvents(ctx, sess.ID, evs); err != nil {
+				if _, err := s.Events().Append(ctx, sess.ID, evs); err != nil {
 					errs <- err
 				}
-				if _, err := s.ListSessions(ctx, ""); err != nil {
+				if _, err := s.Sessions().List(ctx, ""); err != nil {
 					errs <- err
 				}
 			}
@@ -85,9 +85,9 @@ func TestEventCacheFollowsChanges(t *testing.T) {
 		func() {
 			rawExec(t, s.Path(), "INSERT INTO events(session_id, seq, kind, data, char_len) VALUES (1, 7, 'UserMessage', X'28b52ffd00', 1)")
 		},
-		func() { other.StoreCompaction(ctx, 1, 4, "summary") },
+		func() { other.Compactions().Add(ctx, 1, 4, "summary") },
 		func() {
-			other.DeleteSession(ctx, 1)
+			other.Sessions().Delete(ctx, 1)
 			mustCreateSession(t, other, "main", "")
 			mustAppend(t, other, 1, codec.UserMessage("new"))
 		},
@@ -97,15 +97,15 @@ func TestEventCacheFollowsChanges(t *testing.T) {
 		step()
 		fresh := mustOpenPath(t, s.Path())
 		for _, r := range [][2]int64{{0, 0}, {2, 0}, {3, 5}, {5, 1000}} {
-			got, err1 := s.Load(ctx, 1, r[0], r[1])
-			want, err2 := fresh.Load(ctx, 1, r[0], r[1])
+			got, err1 := s.Events().Load(ctx, 1, r[0], r[1])
+			want, err2 := fresh.Events().Load(ctx, 1, r[0], r[1])
 			if err1 != nil || err2 != nil || !reflect.DeepEqual(got, want) {
 				t.Errorf("step %d range %v: cached %d events (%d skipped), fresh %d (%d skipped), %v %v",
 					i, r, len(got.Events), got.Skipped, len(want.Events), want.Skipped, err1, err2)
 			}
 		}
-		p1, _ := s.BuildContext(ctx, 1)
-		p2, _ := fresh.BuildContext(ctx, 1)
+		p1, _ := s.Compactions().Context(ctx, 1)
+		p2, _ := fresh.Compactions().Context(ctx, 1)
 		if !reflect.DeepEqual(p1, p2) {
 			t.Errorf("step %d: BuildContext differs", i)
 		}

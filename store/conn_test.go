@@ -91,7 +91,7 @@ func TestOpenKeepsOtherConnectionsLocks(t *testing.T) {
 	}
 	for name, use := range map[string]func() error{
 		"Open": func() error {
-			_, err := mustOpenPath(t, path).ListSessions(ctx, "")
+			_, err := mustOpenPath(t, path).Sessions().List(ctx, "")
 			return err
 		},
 		"OpenReadOnly": func() error {
@@ -100,7 +100,7 @@ func TestOpenKeepsOtherConnectionsLocks(t *testing.T) {
 				return err
 			}
 			defer s.Close()
-			_, err = s.ListSessions(ctx, "")
+			_, err = s.Sessions().List(ctx, "")
 			return err
 		},
 		"CheckFile": func() error { _, err := CheckFile(ctx, path); return err },
@@ -201,13 +201,13 @@ func TestFileStamp(t *testing.T) {
 		t.Fatalf("stamp of a rollback-journal store = %+v, want trusted", before)
 	}
 	mustLoad(t, s, sess.ID)
-	if _, err := s.ListSessions(ctx, ""); err != nil {
+	if _, err := s.Sessions().List(ctx, ""); err != nil {
 		t.Fatal(err)
 	}
 	if got := stamp(); !got.Same(before) {
 		t.Fatalf("reading changed the stamp: %+v → %+v", before, got)
 	}
-	if err := s.RenameSession(ctx, sess.ID, "renamed"); err != nil {
+	if err := s.Sessions().Rename(ctx, sess.ID, "renamed"); err != nil {
 		t.Fatal(err)
 	}
 	if got := stamp(); got.Same(before) {

@@ -37,7 +37,7 @@ func TestDamageInOneSessionHidesNoOther(t *testing.T) {
 	ctx := context.Background()
 	checkList := func(step string, s *Store) {
 		t.Helper()
-		list, err := s.ListSessions(ctx, "")
+		list, err := s.Sessions().List(ctx, "")
 		if err != nil || len(list) != 3 {
 			t.Fatalf("%s: ListSessions = %d sessions, %v; want 3", step, len(list), err)
 		}
@@ -64,26 +64,26 @@ func TestDamageInOneSessionHidesNoOther(t *testing.T) {
 
 	s = mustOpenPath(t, path)
 	for id, want := range map[int64]string{1: "", 2: "char_len", 3: "seq"} {
-		sess, err := s.GetSession(ctx, id)
+		sess, err := s.Sessions().Get(ctx, id)
 		if err != nil || (want == "") != (sess.Damage == "") || !strings.Contains(sess.Damage, want) {
 			t.Errorf("GetSession(%d) = damage %q, %v; want %q", id, sess.Damage, err, want)
 		}
 	}
 	for _, id := range []int64{1, 2} {
-		if evs, err := s.LoadEvents(ctx, id); err != nil || len(evs) != 3 {
+		if evs, err := s.Events().All(ctx, id); err != nil || len(evs) != 3 {
 			t.Errorf("LoadEvents(%d) = %d events, %v", id, len(evs), err)
 		}
 	}
-	if _, err := s.LoadEvents(ctx, 3); !errors.Is(err, ErrDamaged) {
+	if _, err := s.Events().All(ctx, 3); !errors.Is(err, ErrDamaged) {
 		t.Errorf("LoadEvents(3) = %v, want ErrDamaged", err)
 	}
-	if _, err := s.LoadEventsRange(ctx, 3, 1, 1); !errors.Is(err, ErrDamaged) {
+	if _, err := s.Events().Range(ctx, 3, 1, 1); !errors.Is(err, ErrDamaged) {
 		t.Errorf("LoadEventsRange(3, 1, 1) = %v, want ErrDamaged", err)
 	}
-	if p, err := s.BuildContext(ctx, 1); err != nil || p == nil {
+	if p, err := s.Compactions().Context(ctx, 1); err != nil || p == nil {
 		t.Errorf("BuildContext(1) = %v, %v", p, err)
 	}
-	if _, err := s.CharsSinceCompaction(ctx, 2); !errors.Is(err, ErrDamaged) {
+	if _, err := s.Compactions().CharsSince(ctx, 2); !errors.Is(err, ErrDamaged) {
 		t.Errorf("CharsSinceCompaction(2) = %v, want ErrDamaged", err)
 	}
 	d, err := s.Dump(ctx)

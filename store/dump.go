@@ -24,8 +24,8 @@ const DumpPrompt = "NEXT PROMPT"
 // JSON keys come out sorted.
 type Dump struct {
 	Compactions []DumpCompaction `json:"compactions"` // every row, by id
-	// Context maps a session id to BuildContextPrompt(BuildContext(id),
-	// DumpPrompt), or null when BuildContext is nil.
+	// Context maps a session id to BuildContextPrompt(Compactions().Context(id),
+	// DumpPrompt), or null when Compactions().Context is nil.
 	Context map[string]*string `json:"context"`
 	// Events maps a session id to its loaded, filtered events.
 	Events map[string][]DumpEvent `json:"events"`
@@ -80,7 +80,7 @@ func (s *Store) Dump(ctx context.Context) (Dump, error) {
 	}
 	v := info.effectiveVersion()
 	d.SchemaVersion = &v
-	sessions, err := s.ListSessions(ctx, "")
+	sessions, err := s.Sessions().List(ctx, "")
 	if err != nil {
 		return d, wrapDump(err)
 	}
@@ -89,7 +89,7 @@ func (s *Store) Dump(ctx context.Context) (Dump, error) {
 			return d, wrapDump(err)
 		}
 	}
-	comps, err := s.compactions(ctx, "")
+	comps, err := s.Compactions().where(ctx, "")
 	if err != nil {
 		return d, wrapDump(err)
 	}
@@ -121,7 +121,7 @@ func wrapDump(err error) error {
 func (s *Store) dumpSession(ctx context.Context, d *Dump, sess Session) error {
 	d.Sessions = append(d.Sessions, dumpSessionRow(sess))
 	key := strconv.FormatInt(sess.ID, 10)
-	events, err := s.LoadEvents(ctx, sess.ID)
+	events, err := s.Events().All(ctx, sess.ID)
 	if errors.Is(err, ErrDamaged) {
 		// Marked in its sessions entry; the other sessions are dumped.
 		if row := &d.Sessions[len(d.Sessions)-1]; row.Damaged == "" {
@@ -134,7 +134,7 @@ func (s *Store) dumpSession(ctx context.Context, d *Dump, sess Session) error {
 		return err
 	}
 	d.Events[key] = dumpEvents(events)
-	p, err := s.BuildContext(ctx, sess.ID)
+	p, err := s.Compactions().Context(ctx, sess.ID)
 	if errors.Is(err, ErrDamaged) {
 		d.Context[key] = nil
 		return nil
@@ -199,7 +199,7 @@ func (s *Store) WriteDump(ctx context.Context, w io.Writer) error {
 		return writeJSONValue(w, Dump{Compactions: []DumpCompaction{}, Context: map[string]*string{},
 			Events: map[string][]DumpEvent{}, Sessions: []DumpSession{}}, "")
 	}
-	sessions, err := s.ListSessions(ctx, "")
+	sessions, err := s.Sessions().List(ctx, "")
 	if err != nil {
 		return wrapDump(err)
 	}
@@ -210,7 +210,7 @@ func (s *Store) WriteDump(ctx context.Context, w io.Writer) error {
 		byKey[keys[i]] = sess
 	}
 	sort.Strings(keys) // encoding/json's order of map keys
-	comps, err := s.compactions(ctx, "")
+	comps, err := s.Compactions().where(ctx, "")
 	if err != nil {
 		return wrapDump(err)
 	}
@@ -227,7 +227,7 @@ func (s *Store) WriteDump(ctx context.Context, w io.Writer) error {
 	bw.WriteString(",\n  \"context\": ")
 	damaged := map[int64]string{} // sessions whose events cannot be loaded
 	err = writeJSONMap(bw, keys, func(key string) (any, error) {
-		p, err := s.BuildContext(ctx, byKey[key].ID)
+		p, err := s.Compactions().Context(ctx, byKey[key].ID)
 		if errors.Is(err, ErrDamaged) {
 			return (*string)(nil), nil // marked in its sessions entry
 		}
@@ -241,7 +241,7 @@ func (s *Store) WriteDump(ctx context.Context, w io.Writer) error {
 	}
 	bw.WriteString(",\n  \"events\": ")
 	err = writeJSONMap(bw, keys, func(key string) (any, error) {
-		events, err := s.LoadEvents(ctx, byKey[key].ID)
+		events, err := s.Events().All(ctx, byKey[key].ID)
 		if errors.Is(err, ErrDamaged) {
 			damaged[byKey[key].ID] = errorText(err)
 			return []DumpEvent{}, nil // the other sessions are dumped

@@ -30,7 +30,7 @@ func TestCompletionDurationAsAZUREALCasts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			sess := mustCreateSession(t, s, "main", tc.name)
 			mustAppend(t, s, sess.ID, codec.UserMessage("go"), codec.Complete(true, tc.durationMS, 0))
-			got, err := s.GetSession(ctx, sess.ID)
+			got, err := s.Sessions().Get(ctx, sess.ID)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,7 +11,7 @@ import (
 	"github.com/lazuli-app/lazuli/codec"
 )
 
-// AppendEvents stores events at the end of a session exactly as AZUREAL's
+// Append stores events at the end of a session exactly as AZUREAL's
 // append_events does (spec §2.1) and returns the number of rows inserted.
 // Filtered and MayBeCompacting events are skipped, every other event is
 // compacted (CompactEvent), a user message that was only injected context
@@ -23,22 +23,22 @@ import (
 //
 // Events are compacted, encoded and compressed in parallel; a large batch
 // is inserted chunk by chunk while later chunks are still being encoded.
-func (s *Store) AppendEvents(ctx context.Context, sessionID int64, events []codec.Event, usage ...Usage) (int, error) {
-	b := s.encodeAsync(events)
+func (es EventService) Append(ctx context.Context, sessionID int64, events []codec.Event, usage ...Usage) (int, error) {
+	b := es.s.encodeAsync(events)
 	defer b.finish()
-	n, err := s.appendEncoded(ctx, sessionID, b, usage)
+	n, err := es.appendEncoded(ctx, sessionID, b, usage)
 	if err != nil {
 		return 0, fmt.Errorf("append events to session %d: %w", sessionID, err)
 	}
 	return n, nil
 }
 
-func (s *Store) appendEncoded(ctx context.Context, sessionID int64, b *encodedBatch, usage []Usage) (int, error) {
+func (es EventService) appendEncoded(ctx context.Context, sessionID int64, b *encodedBatch, usage []Usage) (int, error) {
 	if _, err := b.chunk(0); err != nil { // fail before taking the lock
 		return 0, err
 	}
 	var n int
-	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
+	err := es.s.writeTx(ctx, false, func(tx *sql.Tx) error {
 		var err error
 		if n, err = insertEvents(ctx, tx, sessionID, b); err != nil {
 			return err
@@ -306,3 +306,11 @@ func finite(f float64) float64 {
 	}
 	return f
 }
+
+// EventService is a store's events: AZUREAL's events table, appended in
+// batches (with the thinking, run failures, usage and full texts that
+// come with them) and loaded whole, by range or from the end.
+type EventService struct{ s *Store }
+
+// Events returns the store's events.
+func (s *Store) Events() EventService { return EventService{s} }

@@ -171,7 +171,7 @@ func TestSchemaMatchesAZUREAL(t *testing.T) {
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
 	mustAppend(t, s, sess.ID, codec.UserMessage("x"))
-	s.StoreCompaction(context.Background(), sess.ID, 1, "y")
+	s.Compactions().Add(context.Background(), sess.ID, 1, "y")
 	const q = "SELECT group_concat(type || ' ' || name || ' ' || COALESCE(sql, ''), char(10)) FROM (SELECT * FROM sqlite_master ORDER BY name)"
 	got := rawQueryString(t, s.Path(), q)
 	want := rawQueryString(t, filepath.Join(fixtureDir(t, "azs"), "i_basic.azs"), q)
@@ -185,16 +185,16 @@ func TestAppendEventsErrors(t *testing.T) {
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
 	bad := codec.Event{Kind: "Bogus"}
-	if _, err := s.AppendEvents(ctx, sess.ID, []codec.Event{codec.UserMessage("a"), bad}); err == nil || !strings.Contains(err.Error(), "Bogus") {
+	if _, err := s.Events().Append(ctx, sess.ID, []codec.Event{codec.UserMessage("a"), bad}); err == nil || !strings.Contains(err.Error(), "Bogus") {
 		t.Errorf("AppendEvents with an unknown kind: error = %v", err)
 	}
-	if _, err := s.AppendEvents(ctx, 99, []codec.Event{codec.UserMessage("a")}); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Events().Append(ctx, 99, []codec.Event{codec.UserMessage("a")}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("AppendEvents(missing session) error = %v, want ErrNotFound", err)
 	}
-	if got, _ := s.GetSession(ctx, sess.ID); got.EventCount != 0 {
+	if got, _ := s.Sessions().Get(ctx, sess.ID); got.EventCount != 0 {
 		t.Errorf("failed appends stored %d rows", got.EventCount)
 	}
-	if n, err := s.AppendEvents(ctx, sess.ID, nil); n != 0 || err != nil {
+	if n, err := s.Events().Append(ctx, sess.ID, nil); n != 0 || err != nil {
 		t.Errorf("AppendEvents(nil) = %d, %v", n, err)
 	}
 }
@@ -205,10 +205,10 @@ func TestAppendLargeBatch(t *testing.T) {
 	sess := mustCreateSession(t, s, "main", "")
 	evs := newBenchGen(9).events(3000)
 	evs[1500] = codec.Event{Kind: "Bogus"}
-	if _, err := s.AppendEvents(ctx, sess.ID, evs); err == nil {
+	if _, err := s.Events().Append(ctx, sess.ID, evs); err == nil {
 		t.Fatal("a bad event in a later chunk did not fail the batch")
 	}
-	if got, _ := s.GetSession(ctx, sess.ID); got.EventCount != 0 {
+	if got, _ := s.Sessions().Get(ctx, sess.ID); got.EventCount != 0 {
 		t.Fatalf("the failed batch stored %d rows", got.EventCount)
 	}
 	evs = append(newBenchGen(9).events(3000), codec.Unit(codec.KindFiltered))

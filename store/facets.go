@@ -15,13 +15,13 @@ type Facets struct {
 	Failed bool   // a Complete with success false: a turn failed
 }
 
-// SessionFacets reads the facets of the sessions ids from their Init,
+// Facets reads the facets of the sessions ids from their Init,
 // ModelSwitch and Complete events, in one read transaction. A session
 // without such events (or missing) gets zero Facets. Undecodable rows are
 // skipped, as a load does.
-func (s *Store) SessionFacets(ctx context.Context, ids []int64) (map[int64]Facets, error) {
+func (ss SessionService) Facets(ctx context.Context, ids []int64) (map[int64]Facets, error) {
 	out := make(map[int64]Facets, len(ids))
-	db, _, err := s.reader(ctx)
+	db, _, err := ss.s.reader(ctx)
 	if err != nil || db == nil || len(ids) == 0 {
 		return out, err
 	}
@@ -37,7 +37,7 @@ func (s *Store) SessionFacets(ctx context.Context, ids []int64) (map[int64]Facet
 	}
 	defer stmt.Close()
 	for _, id := range ids {
-		f, err := s.facetsOf(ctx, stmt, id)
+		f, err := ss.facetsOf(ctx, stmt, id)
 		if err != nil {
 			return nil, fmt.Errorf("read facets of session %d: %w", id, err)
 		}
@@ -46,7 +46,7 @@ func (s *Store) SessionFacets(ctx context.Context, ids []int64) (map[int64]Facet
 	return out, nil
 }
 
-func (s *Store) facetsOf(ctx context.Context, stmt *sql.Stmt, id int64) (Facets, error) {
+func (ss SessionService) facetsOf(ctx context.Context, stmt *sql.Stmt, id int64) (Facets, error) {
 	var f Facets
 	rows, err := stmt.QueryContext(ctx, id)
 	if err != nil {
@@ -59,7 +59,7 @@ func (s *Store) facetsOf(ctx context.Context, stmt *sql.Stmt, id int64) (Facets,
 		if err := rows.Scan(&kind, &data); err != nil {
 			return f, err
 		}
-		e, ok := s.decodePayload(data)
+		e, ok := ss.s.decodePayload(data)
 		if !ok {
 			continue
 		}

@@ -15,7 +15,7 @@ func TestSessionFacets(t *testing.T) {
 	c := mustCreateSession(t, s, "main", "")
 	mustAppend(t, s, a.ID, codec.Init("/w", "claude-sonnet-4-5"), codec.UserMessage("q"), codec.Complete(false, 5, 0), codec.UserMessage("again"), codec.Complete(true, 5, 0))
 	mustAppend(t, s, b.ID, codec.Init("/w", "gpt-5-codex"), codec.ModelSwitch("gpt-5.5"), codec.UserMessage("q"), codec.Complete(true, 1, 0))
-	got, err := s.SessionFacets(ctx, []int64{a.ID, b.ID, c.ID, 99})
+	got, err := s.Sessions().Facets(ctx, []int64{a.ID, b.ID, c.ID, 99})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ func TestWithFirstWrite(t *testing.T) {
 	path := filepath.Join(t.TempDir(), ".azureal", "sessions.azs")
 	calls := 0
 	s := mustOpenPath(t, path, WithFirstWrite(func() { calls++ }))
-	if _, err := s.ListSessions(ctx, ""); err != nil {
+	if _, err := s.Sessions().List(ctx, ""); err != nil {
 		t.Fatal(err)
 	}
 	if calls != 0 || s.Exists() {
@@ -29,7 +29,7 @@ func TestWithFirstWrite(t *testing.T) {
 
 	again := 0
 	s = mustOpenPath(t, path, WithFirstWrite(func() { again++ }))
-	if _, err := s.ListSessions(ctx, ""); err != nil || again != 0 {
+	if _, err := s.Sessions().List(ctx, ""); err != nil || again != 0 {
 		t.Fatalf("reading an existing store: %d calls (%v), want 0", again, err)
 	}
 	mustCreateSession(t, s, "main", "c")

@@ -129,8 +129,8 @@ func (fl FlagService) set(ctx context.Context, id int64, column string, on bool)
 // ownTableReader returns the reader of a store that has table, one of
 // Lazuli's own; nil (and no error) when the file or the table does not
 // exist yet.
-func (s *Store) ownTableReader(ctx context.Context, table string) (*sql.DB, error) {
-	db, _, err := s.reader(ctx)
+func (f *file) ownTableReader(ctx context.Context, table string) (*sql.DB, error) {
+	db, _, err := f.reader(ctx)
 	if err != nil || db == nil {
 		return nil, err
 	}

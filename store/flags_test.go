@@ -17,7 +17,7 @@ func TestSessionFlags(t *testing.T) {
 	s := mustOpen(t)
 	a := mustCreateSession(t, s, "main", "a")
 	b := mustCreateSession(t, s, "main", "b")
-	if _, err := s.AppendEvents(ctx, a.ID, []codec.Event{codec.UserMessage("x")}); err != nil {
+	if _, err := s.Events().Append(ctx, a.ID, []codec.Event{codec.UserMessage("x")}); err != nil {
 		t.Fatal(err)
 	}
 	if f, err := s.Flags().All(ctx); err != nil || len(f) != 0 {

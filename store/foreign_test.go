@@ -71,14 +71,14 @@ func TestForeignTriggerBlocksWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := mustOpenPath(t, path)
-	if list, err := s.ListSessions(ctx, ""); err != nil || len(list) != 2 {
+	if list, err := s.Sessions().List(ctx, ""); err != nil || len(list) != 2 {
 		t.Fatalf("ListSessions = %d, %v; reading must work", len(list), err)
 	}
 	var fe *FormatError
-	if _, err := s.CreateSession(ctx, "main", "x"); !errors.Is(err, ErrReadOnly) || !errors.As(err, &fe) {
+	if _, err := s.Sessions().Create(ctx, "main", "x"); !errors.Is(err, ErrReadOnly) || !errors.As(err, &fe) {
 		t.Errorf("CreateSession = %v, want ErrReadOnly with a FormatError", err)
 	}
-	if _, err := s.AppendEvents(ctx, 1, []codec.Event{codec.UserMessage("more")}); !errors.Is(err, ErrReadOnly) {
+	if _, err := s.Events().Append(ctx, 1, []codec.Event{codec.UserMessage("more")}); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("AppendEvents = %v, want ErrReadOnly", err)
 	}
 	s.Close()
@@ -95,10 +95,10 @@ func TestTriggerAddedWhileOpen(t *testing.T) {
 	sess := mustCreateSession(t, s, "main", "")
 	mustAppend(t, s, sess.ID, codec.UserMessage("hello"))
 	execRaw(t, s.Path(), evilTrigger)
-	if _, err := s.CreateSession(ctx, "main", ""); !errors.Is(err, ErrReadOnly) {
+	if _, err := s.Sessions().Create(ctx, "main", ""); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("CreateSession after the trigger = %v, want ErrReadOnly", err)
 	}
-	if evs, err := s.LoadEvents(ctx, sess.ID); err != nil || len(evs) != 1 {
+	if evs, err := s.Events().All(ctx, sess.ID); err != nil || len(evs) != 1 {
 		t.Errorf("LoadEvents = %d events, %v; want the 1 event kept", len(evs), err)
 	}
 }
@@ -161,7 +161,7 @@ func TestForeignObjectsReported(t *testing.T) {
 		t.Errorf("CheckFile not OK: %+v", rep.Findings)
 	}
 	s := mustOpenPath(t, path)
-	if _, err := s.CreateSession(context.Background(), "main", "ok"); err != nil {
+	if _, err := s.Sessions().Create(context.Background(), "main", "ok"); err != nil {
 		t.Errorf("CreateSession with harmless foreign objects = %v", err)
 	}
 }

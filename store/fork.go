@@ -127,7 +127,7 @@ func (fk ForkService) Create(ctx context.Context, parentID, at int64, name strin
 	if err != nil {
 		return Session{}, fmt.Errorf("fork session %d at seq %d: %w", parentID, at, err)
 	}
-	return fk.s.GetSession(ctx, id)
+	return fk.s.Sessions().Get(ctx, id)
 }
 
 func forkTx(ctx context.Context, tx *sql.Tx, parentID, at int64, name string) (int64, error) {
@@ -238,11 +238,11 @@ func forkName(ctx context.Context, tx *sql.Tx, worktree, parent string) (string,
 	}
 }
 
-// ContextAt is BuildContext as it was for the session when the prompt at
+// ContextAt is Compactions().Context as it was for the session when the prompt at
 // seq at was sent: the latest compaction wholly before at and the events
 // after it up to at - 1. A fork made at at has this context.
 func (fk ForkService) ContextAt(ctx context.Context, sessionID, at int64) (*codec.ContextPayload, error) {
-	comps, err := fk.s.Compactions(ctx, sessionID)
+	comps, err := fk.s.Compactions().Of(ctx, sessionID)
 	if err != nil {
 		return nil, fmt.Errorf("build context of session %d at seq %d: %w", sessionID, at, err)
 	}
@@ -262,7 +262,7 @@ func (fk ForkService) ContextAt(ctx context.Context, sessionID, at int64) (*code
 		}
 		return &codec.ContextPayload{Summary: &latest.Summary, Events: []codec.Event{}}, nil
 	}
-	stored, err := fk.s.LoadEventsRange(ctx, sessionID, from, at-1)
+	stored, err := fk.s.Events().Range(ctx, sessionID, from, at-1)
 	if err != nil {
 		return nil, fmt.Errorf("build context of session %d at seq %d: %w", sessionID, at, err)
 	}

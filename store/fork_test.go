@@ -22,14 +22,14 @@ func forkParent(t *testing.T, s *Store) Session {
 		evs := fullEvents()
 		evs[0] = codec.UserMessage(fmt.Sprintf("prompt %d", i))
 		evs = append(evs[:1], append([]codec.Event{Thinking(fmt.Sprintf("why %d", i))}, evs[1:]...)...)
-		if _, err := s.AppendEvents(ctx, sess.ID, evs); err != nil {
+		if _, err := s.Events().Append(ctx, sess.ID, evs); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.StoreCompaction(ctx, sess.ID, 5, "the first turn"); err != nil {
+	if _, err := s.Compactions().Add(ctx, sess.ID, 5, "the first turn"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.StoreCompaction(ctx, sess.ID, 9, "through the second prompt"); err != nil {
+	if _, err := s.Compactions().Add(ctx, sess.ID, 9, "through the second prompt"); err != nil {
 		t.Fatal(err)
 	}
 	return sess
@@ -70,14 +70,14 @@ func TestFork(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := s.BuildContext(ctx, f.ID)
+		got, err := s.Compactions().Context(ctx, f.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(got, want) || codec.BuildContextPrompt(got, "next") != codec.BuildContextPrompt(want, "next") {
 			t.Errorf("fork at %d: context %+v, parent's at that seq %+v", at, got, want)
 		}
-		comps, _ := s.Compactions(ctx, f.ID)
+		comps, _ := s.Compactions().Of(ctx, f.ID)
 		if wantComps := map[int64]int{1: 0, 7: 1, 13: 2}[at]; len(comps) != wantComps {
 			t.Errorf("fork at %d: %d compactions, want %d", at, len(comps), wantComps)
 		}
@@ -134,14 +134,14 @@ func TestForkInsideCompaction(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
 	parent := forkParent(t, s)
-	if _, err := s.StoreCompaction(ctx, parent.ID, 15, "past the third prompt"); err != nil {
+	if _, err := s.Compactions().Add(ctx, parent.ID, 15, "past the third prompt"); err != nil {
 		t.Fatal(err)
 	}
 	f, err := s.Forks().Create(ctx, parent.ID, 13, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.BuildContext(ctx, f.ID)
+	got, err := s.Compactions().Context(ctx, f.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestForkInsideCompaction(t *testing.T) {
 	if got == nil || got.Summary == nil || *got.Summary != "through the second prompt" || len(got.Events) != 3 || !reflect.DeepEqual(got, want) {
 		t.Errorf("context %+v, want %+v", got, want)
 	}
-	if now, _ := s.BuildContext(ctx, parent.ID); reflect.DeepEqual(now, want) {
+	if now, _ := s.Compactions().Context(ctx, parent.ID); reflect.DeepEqual(now, want) {
 		t.Errorf("the parent's context today is its context at seq 13: the test shows nothing")
 	}
 }
@@ -178,14 +178,14 @@ func TestForkCompactionAtThePrompt(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mustOpen(t)
 			parent := forkParent(t, s)
-			if _, err := s.StoreCompaction(ctx, parent.ID, tc.afterSeq, "up to the prompt"); err != nil {
+			if _, err := s.Compactions().Add(ctx, parent.ID, tc.afterSeq, "up to the prompt"); err != nil {
 				t.Fatal(err)
 			}
 			f, err := s.Forks().Create(ctx, parent.ID, at, "")
 			if err != nil {
 				t.Fatal(err)
 			}
-			comps, err := s.Compactions(ctx, f.ID)
+			comps, err := s.Compactions().Of(ctx, f.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -196,7 +196,7 @@ func TestForkCompactionAtThePrompt(t *testing.T) {
 			if g := strings.Join(got, ","); g != tc.wantComps {
 				t.Errorf("Forks().Create(%d) after a compaction at %d: compactions %q, want %q", at, tc.afterSeq, g, tc.wantComps)
 			}
-			fc, err := s.BuildContext(ctx, f.ID)
+			fc, err := s.Compactions().Context(ctx, f.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -241,7 +241,7 @@ func TestForkUnderAZUREAL(t *testing.T) {
 	if err != nil || len(links) != 0 {
 		t.Errorf("Forks().All() = %v, %v; want none: one parent and one fork are gone", links, err)
 	}
-	list, err := s.ListSessions(ctx, "")
+	list, err := s.Sessions().List(ctx, "")
 	if err != nil || len(list) != 2 {
 		t.Fatalf("ListSessions() = %d, %v", len(list), err)
 	}
@@ -249,7 +249,7 @@ func TestForkUnderAZUREAL(t *testing.T) {
 	if err != nil || !rep.OK() || !hasFinding(rep, "forks_stale", SeverityWarning) {
 		t.Errorf("Check() = %+v, %v", rep.Findings, err)
 	}
-	if _, err := s.AppendEvents(ctx, c.ID, []codec.Event{codec.UserMessage("again")}); err != nil {
+	if _, err := s.Events().Append(ctx, c.ID, []codec.Event{codec.UserMessage("again")}); err != nil {
 		t.Fatal(err)
 	}
 	d, err := s.Forks().Create(ctx, c.ID, 1, "")

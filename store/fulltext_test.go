@@ -46,7 +46,7 @@ func TestFullText(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "a")
-	if _, err := s.AppendEvents(ctx, sess.ID, fullEvents()); err != nil {
+	if _, err := s.Events().Append(ctx, sess.ID, fullEvents()); err != nil {
 		t.Fatal(err)
 	}
 	full, err := s.FullText().Of(ctx, sess.ID)
@@ -57,7 +57,7 @@ func TestFullText(t *testing.T) {
 		full[4].Field != FullWriteContent || !strings.Contains(full[4].Text, "writeOnlyWord") {
 		t.Fatalf("full texts %+v", full)
 	}
-	evs, err := s.LoadEvents(ctx, sess.ID)
+	evs, err := s.Events().All(ctx, sess.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestFullText(t *testing.T) {
 	off := mustOpen(t)
 	off.FullText().SetKeep(false)
 	o := mustCreateSession(t, off, "main", "a")
-	if _, err := off.AppendEvents(ctx, o.ID, fullEvents()); err != nil {
+	if _, err := off.Events().Append(ctx, o.ID, fullEvents()); err != nil {
 		t.Fatal(err)
 	}
 	if got := rawQueryString(t, off.Path(), "SELECT COUNT(*) FROM sqlite_master WHERE name = 'lazuli_full_text'"); got != "0" {
@@ -95,14 +95,14 @@ func TestFullText(t *testing.T) {
 
 	t.Run("Transfer", func(t *testing.T) {
 		dst := mustOpen(t)
-		if _, err := dst.Merge(ctx, s); err != nil {
+		if _, err := dst.Transfer().Merge(ctx, s); err != nil {
 			t.Fatal(err)
 		}
 		if got, err := dst.FullText().Of(ctx, 1); err != nil || len(got) != 2 || got[3].Text != full[3].Text {
 			t.Errorf("merged: %d full texts, %v", len(got), err)
 		}
 		out := filepath.Join(t.TempDir(), "x.azs")
-		if err := s.ExportSessions(ctx, []int64{sess.ID}, out); err != nil {
+		if err := s.Transfer().Export(ctx, []int64{sess.ID}, out); err != nil {
 			t.Fatal(err)
 		}
 		exp := mustOpenPath(t, out)
@@ -121,7 +121,7 @@ func TestFullTextUnderAZUREAL(t *testing.T) {
 	s := mustOpen(t)
 	for _, name := range []string{"a", "b"} {
 		sess := mustCreateSession(t, s, "main", name)
-		if _, err := s.AppendEvents(ctx, sess.ID, fullEvents()); err != nil {
+		if _, err := s.Events().Append(ctx, sess.ID, fullEvents()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -141,7 +141,7 @@ func TestFullTextUnderAZUREAL(t *testing.T) {
 	if err != nil || !rep.OK() || !hasFinding(rep, "full_text_orphans", SeverityWarning) {
 		t.Errorf("Check() = %+v, %v", rep.Findings, err)
 	}
-	if _, err := s.AppendEvents(ctx, 2, fullEvents()); err != nil {
+	if _, err := s.Events().Append(ctx, 2, fullEvents()); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := s.FullText().Of(ctx, 2); err != nil || len(got) != 2 {

@@ -9,18 +9,18 @@ import (
 	"github.com/lazuli-app/lazuli/codec"
 )
 
-// CreateSessionAt is CreateSessionWithEvents with the session's created
+// CreateAt is Sessions().CreateWithEvents with the session's created
 // time set (in TimeFormat, UTC) rather than the time of the insert, as an
 // import dates a session when it ran. An empty created means now.
-func (s *Store) CreateSessionAt(ctx context.Context, worktree, name, created string, events []codec.Event, usage ...Usage) (Session, int, error) {
-	b := s.encodeAsync(events)
+func (tr TransferService) CreateAt(ctx context.Context, worktree, name, created string, events []codec.Event, usage ...Usage) (Session, int, error) {
+	b := tr.s.encodeAsync(events)
 	defer b.finish()
 	if _, err := b.chunk(0); err != nil {
 		return Session{}, 0, fmt.Errorf("import session: %w", err)
 	}
 	var id int64
 	var n int
-	err := s.writeTx(ctx, true, func(tx *sql.Tx) error {
+	err := tr.s.writeTx(ctx, true, func(tx *sql.Tx) error {
 		query, args := "INSERT INTO sessions(worktree, name) VALUES (?, ?)", []any{worktree, name}
 		if created != "" {
 			query, args = "INSERT INTO sessions(worktree, name, created) VALUES (?, ?, ?)", append(args, created)
@@ -40,7 +40,7 @@ func (s *Store) CreateSessionAt(ctx context.Context, worktree, name, created str
 	if err != nil {
 		return Session{}, 0, fmt.Errorf("import session into %q: %w", worktree, err)
 	}
-	sess, err := s.GetSession(ctx, id)
+	sess, err := tr.s.Sessions().Get(ctx, id)
 	return sess, n, err
 }
 
@@ -49,11 +49,11 @@ func (s *Store) CreateSessionAt(ctx context.Context, worktree, name, created str
 // the same transcript imported before. ok is false when there is none.
 // Only sessions with that name and time are read, so a store without such
 // a session costs one listing.
-func (s *Store) FindImported(ctx context.Context, worktree, name, created string, events []codec.Event) (_ Session, ok bool, _ error) {
-	if !s.Exists() {
+func (tr TransferService) FindImported(ctx context.Context, worktree, name, created string, events []codec.Event) (_ Session, ok bool, _ error) {
+	if !tr.s.Exists() {
 		return Session{}, false, nil
 	}
-	list, err := s.ListSessions(ctx, worktree)
+	list, err := tr.s.Sessions().List(ctx, worktree)
 	if err != nil {
 		return Session{}, false, err
 	}
@@ -67,7 +67,7 @@ func (s *Store) FindImported(ctx context.Context, worktree, name, created string
 				return Session{}, false, err
 			}
 		}
-		same, err := s.holdsPayloads(ctx, sess, want)
+		same, err := tr.holdsPayloads(ctx, sess, want)
 		if err != nil {
 			return Session{}, false, err
 		}
@@ -97,13 +97,13 @@ func importPayloads(events []codec.Event) ([][]byte, error) {
 }
 
 // holdsPayloads reports whether sess's rows decode to exactly want.
-func (s *Store) holdsPayloads(ctx context.Context, sess Session, want [][]byte) (bool, error) {
-	c, err := s.readCopy(ctx, sess)
+func (tr TransferService) holdsPayloads(ctx context.Context, sess Session, want [][]byte) (bool, error) {
+	c, err := tr.readCopy(ctx, sess)
 	if err != nil || len(c.events) != len(want) {
 		return false, err
 	}
 	for i, e := range c.events {
-		js, err := s.codec.Payload(e.data)
+		js, err := tr.s.codec.Payload(e.data)
 		if err != nil {
 			return false, err
 		}

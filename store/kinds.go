@@ -10,8 +10,8 @@ import (
 
 // KindSeqs returns the seqs of a session's events of one kind, in order,
 // without decoding them (a reader that only counts or cites them).
-func (s *Store) KindSeqs(ctx context.Context, sessionID int64, kind codec.Kind) ([]int64, error) {
-	db, _, err := s.reader(ctx)
+func (es EventService) KindSeqs(ctx context.Context, sessionID int64, kind codec.Kind) ([]int64, error) {
+	db, _, err := es.s.reader(ctx)
 	if err != nil || db == nil {
 		return nil, err
 	}
@@ -37,9 +37,9 @@ func (s *Store) KindSeqs(ctx context.Context, sessionID int64, kind codec.Kind) 
 // ExistingSeqs reports which of seqs a session holds events at: one
 // indexed query per few hundred seqs, for checking many references at
 // once. A missing session holds none.
-func (s *Store) ExistingSeqs(ctx context.Context, sessionID int64, seqs []int64) (map[int64]bool, error) {
+func (es EventService) ExistingSeqs(ctx context.Context, sessionID int64, seqs []int64) (map[int64]bool, error) {
 	out := make(map[int64]bool, len(seqs))
-	db, _, err := s.reader(ctx)
+	db, _, err := es.s.reader(ctx)
 	if err != nil || db == nil || len(seqs) == 0 {
 		return out, err
 	}

@@ -124,7 +124,7 @@ func TestListCacheCopyOverOpenStore(t *testing.T) {
 		if err := os.Chtimes(path, mtime, mtime); err != nil {
 			t.Fatal(err)
 		}
-		got, err := s.ListSessions(context.Background(), "")
+		got, err := s.Sessions().List(context.Background(), "")
 		if err != nil || !reflect.DeepEqual(got, want[src]) {
 			t.Errorf("step %d, %s copied over %s: list (%v)\n%+v\nwant\n%+v", i, filepath.Base(src), prevName(seq, i), err, got, want[src])
 		}

@@ -38,7 +38,7 @@ func listWith(t *testing.T, path string, open func(context.Context, string, ...O
 	if err != nil {
 		t.Fatal(err)
 	}
-	list, err := s.ListSessions(context.Background(), "")
+	list, err := s.Sessions().List(context.Background(), "")
 	if err != nil {
 		t.Fatalf("ListSessions() = %v", err)
 	}
@@ -72,7 +72,7 @@ func fillListStore(t *testing.T, s *Store, seed uint64, sessions int) {
 			mustAppend(t, s, sess.ID, gen.events(1+gen.r.IntN(40))...)
 		}
 		if i%3 == 0 {
-			if _, err := s.StoreCompaction(ctx, sess.ID, int64(1+gen.r.IntN(20)), "summary"); err != nil {
+			if _, err := s.Compactions().Add(ctx, sess.ID, int64(1+gen.r.IntN(20)), "summary"); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -135,30 +135,30 @@ func TestListCacheFollowsChanges(t *testing.T) {
 			mustAppend(t, o, sess.ID, newBenchGen(6).events(20)...)
 		}, false},
 		{"Compaction", func(t *testing.T, o *Store) {
-			if _, err := o.StoreCompaction(ctx, 2, 5, "later"); err != nil {
+			if _, err := o.Compactions().Add(ctx, 2, 5, "later"); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := o.StoreCompaction(ctx, 5, 3, "first"); err != nil {
+			if _, err := o.Compactions().Add(ctx, 5, 3, "first"); err != nil {
 				t.Fatal(err)
 			}
 		}, false},
 		{"Rename", func(t *testing.T, o *Store) {
-			if err := o.RenameSession(ctx, 3, "renamed"); err != nil {
+			if err := o.Sessions().Rename(ctx, 3, "renamed"); err != nil {
 				t.Fatal(err)
 			}
 		}, false},
 		{"Delete", func(t *testing.T, o *Store) {
-			if err := o.DeleteSession(ctx, 6); err != nil {
+			if err := o.Sessions().Delete(ctx, 6); err != nil {
 				t.Fatal(err)
 			}
 		}, true},
 		{"DeleteEmpty", func(t *testing.T, o *Store) { // session 4 has no events
-			if err := o.DeleteSession(ctx, 4); err != nil {
+			if err := o.Sessions().Delete(ctx, 4); err != nil {
 				t.Fatal(err)
 			}
 		}, true},
 		{"DeleteLastAndReuseItsID", func(t *testing.T, o *Store) {
-			if err := o.DeleteSession(ctx, 10); err != nil {
+			if err := o.Sessions().Delete(ctx, 10); err != nil {
 				t.Fatal(err)
 			}
 			sess := mustCreateSession(t, o, "main", "")
@@ -173,7 +173,7 @@ func TestListCacheFollowsChanges(t *testing.T) {
 			useCacheDir(t, t.TempDir())
 			s := mustOpen(t)
 			fillListStore(t, s, 12, 10)
-			if _, err := s.ListSessions(ctx, ""); err != nil { // saves the counts
+			if _, err := s.Sessions().List(ctx, ""); err != nil { // saves the counts
 				t.Fatal(err)
 			}
 			s.Close()
@@ -359,7 +359,7 @@ func TestListCacheSavePolicy(t *testing.T) {
 	file := listFile(t, s.Path())
 	saved := func() []byte {
 		t.Helper()
-		if _, err := s.ListSessions(ctx, ""); err != nil {
+		if _, err := s.Sessions().List(ctx, ""); err != nil {
 			t.Fatal(err)
 		}
 		s.list.Wait()
@@ -384,7 +384,7 @@ func TestListCacheSavePolicy(t *testing.T) {
 	if bytes.Equal(second, first) {
 		t.Fatalf("a refresh of %d rows, %v after the last save, did not rewrite the cache file", listcache.SaveRows+10, listcache.SaveEvery)
 	}
-	if err := s.DeleteSession(ctx, 3); err != nil {
+	if err := s.Sessions().Delete(ctx, 3); err != nil {
 		t.Fatal(err)
 	}
 	if now := saved(); bytes.Equal(now, second) {
@@ -416,7 +416,7 @@ func TestListSessionsQuick(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer st.Close()
-		list, complete, err := st.ListSessionsQuick(ctx, "")
+		list, complete, err := st.Sessions().ListQuick(ctx, "")
 		if err != nil || complete != wantComplete {
 			t.Fatalf("ListSessionsQuick: complete %v, %v; want complete %v", complete, err, wantComplete)
 		}
@@ -424,10 +424,10 @@ func TestListSessionsQuick(t *testing.T) {
 			t.Errorf("ListSessionsQuick counted %d times", st.list.Counted())
 		}
 		if !complete { // the same Store lists fully next, and then has the counts
-			if _, err := st.ListSessions(ctx, ""); err != nil {
+			if _, err := st.Sessions().List(ctx, ""); err != nil {
 				t.Fatal(err)
 			}
-			if again, complete, err := st.ListSessionsQuick(ctx, ""); err != nil || !complete || !reflect.DeepEqual(again, full) {
+			if again, complete, err := st.Sessions().ListQuick(ctx, ""); err != nil || !complete || !reflect.DeepEqual(again, full) {
 				t.Errorf("after a full list: complete %v, %v, list equal %v", complete, err, reflect.DeepEqual(again, full))
 			}
 		}

@@ -7,7 +7,7 @@ import (
 	"github.com/lazuli-app/lazuli/store/listcache"
 )
 
-// The counts ListSessions reports are kept by listcache, between lists and
+// The counts Sessions().List reports are kept by listcache, between lists and
 // in Lazuli's cache folder between runs (list/CacheKey(path).list). This
 // file gives the cache what it needs of the store file.
 

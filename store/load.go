@@ -14,7 +14,7 @@ import (
 	"github.com/lazuli-app/lazuli/codec"
 )
 
-// Bounds for LoadEventsRange.
+// Bounds for Events().Range.
 const (
 	minSeq = math.MinInt64
 	maxSeq = math.MaxInt64
@@ -42,36 +42,36 @@ type Unreadable struct {
 	TooLarge bool // it decodes to more than MaxEventSize
 }
 
-// LoadEvents returns all events of a session in seq order, as AZUREAL's
+// All returns all events of a session in seq order, as AZUREAL's
 // load_events shows them: undecodable rows skipped, then the read-time
 // filter applied. A missing session has no events (no error).
-func (s *Store) LoadEvents(ctx context.Context, sessionID int64) ([]StoredEvent, error) {
-	r, err := s.Load(ctx, sessionID, 0, 0)
+func (es EventService) All(ctx context.Context, sessionID int64) ([]StoredEvent, error) {
+	r, err := es.Load(ctx, sessionID, 0, 0)
 	return r.Events, err
 }
 
-// LoadEventsRange is LoadEvents restricted to fromSeq ≤ seq ≤ toSeq, both
+// Range is Events().All restricted to fromSeq ≤ seq ≤ toSeq, both
 // inclusive; toSeq ≤ 0 means no upper bound. The filter runs on the range.
-func (s *Store) LoadEventsRange(ctx context.Context, sessionID, fromSeq, toSeq int64) ([]StoredEvent, error) {
-	r, err := s.Load(ctx, sessionID, fromSeq, toSeq)
+func (es EventService) Range(ctx context.Context, sessionID, fromSeq, toSeq int64) ([]StoredEvent, error) {
+	r, err := es.Load(ctx, sessionID, fromSeq, toSeq)
 	return r.Events, err
 }
 
-// Load is LoadEventsRange that also reports how many rows it skipped.
+// Load is Events().Range that also reports how many rows it skipped.
 // fromSeq ≤ 0 and toSeq ≤ 0 mean no bound.
 //
 // Whole-session loads go through the Store's cache of decoded rows (see
 // eventCache), and so do range loads of a cached session; other range
 // loads read just their range.
-func (s *Store) Load(ctx context.Context, sessionID, fromSeq, toSeq int64) (LoadResult, error) {
-	events, skipped, shared, side, err := s.load(ctx, sessionID, fromSeq, toSeq)
+func (es EventService) Load(ctx context.Context, sessionID, fromSeq, toSeq int64) (LoadResult, error) {
+	events, skipped, shared, side, err := es.load(ctx, sessionID, fromSeq, toSeq)
 	if err != nil {
 		return LoadResult{}, fmt.Errorf("load events of session %d: %w", sessionID, err)
 	}
 	for i := range skipped {
 		skipped[i].Session = sessionID
 	}
-	s.unread.note(skipped)
+	es.s.unread.note(skipped)
 	events = FilterInjected(events) // a new slice: the cache's stays as it is
 	if shared {
 		detach(events)
@@ -85,8 +85,8 @@ func (s *Store) Load(ctx context.Context, sessionID, fromSeq, toSeq int64) (Load
 // (a slice of its own). With shared set, the events are the cache's own: the slice must
 // not be changed, and their FilePath and Input must be copied before they
 // are handed out.
-func (s *Store) load(ctx context.Context, sessionID, fromSeq, toSeq int64) (_ []StoredEvent, _ []Unreadable, shared bool, _ sideRows, _ error) {
-	db, _, err := s.reader(ctx)
+func (es EventService) load(ctx context.Context, sessionID, fromSeq, toSeq int64) (_ []StoredEvent, _ []Unreadable, shared bool, _ sideRows, _ error) {
+	db, _, err := es.s.reader(ctx)
 	if err != nil || db == nil {
 		return nil, nil, false, sideRows{}, err
 	}
@@ -105,10 +105,10 @@ func (s *Store) load(ctx context.Context, sessionID, fromSeq, toSeq int64) (_ []
 	if err := checkSeqs(ctx, tx, sessionID); err != nil {
 		return nil, nil, false, sideRows{}, err
 	}
-	if whole || s.events.has(sessionID) {
-		e, err := s.cachedRows(ctx, tx, sessionID)
+	if whole || es.s.events.has(sessionID) {
+		e, err := es.s.cachedRows(ctx, tx, sessionID)
 		if err != nil {
-			return nil, nil, false, sideRows{}, formatOrErr(s.path, err) // Open does not read every page
+			return nil, nil, false, sideRows{}, formatOrErr(es.s.path, err) // Open does not read every page
 		}
 		events, skipped := e.slice(fromSeq, toSeq)
 		side, err := sideRowsIn(ctx, tx, sessionID, fromSeq, toSeq)
@@ -120,9 +120,9 @@ func (s *Store) load(ctx context.Context, sessionID, fromSeq, toSeq int64) (_ []
 	if err != nil {
 		return nil, nil, false, sideRows{}, classify(err)
 	}
-	d, err := s.decodeRange(ctx, tx, sessionID, rowQuery{where: "session_id = ? AND seq >= ? AND seq <= ?", args: []any{fromSeq, toSeq}}, n)
+	d, err := es.s.decodeRange(ctx, tx, sessionID, rowQuery{where: "session_id = ? AND seq >= ? AND seq <= ?", args: []any{fromSeq, toSeq}}, n)
 	if err != nil {
-		return nil, nil, false, sideRows{}, formatOrErr(s.path, err)
+		return nil, nil, false, sideRows{}, formatOrErr(es.s.path, err)
 	}
 	events, skipped := d.split()
 	side, err := sideRowsIn(ctx, tx, sessionID, fromSeq, toSeq)
@@ -288,10 +288,10 @@ func (r *eventRows) decodePayload(data []byte) (codec.Event, bool) {
 // the first of them, before the number of the session's events with a
 // smaller seq. With n or fewer events there, from is 0 (no bound) and
 // before 0. A view that shows a long session from its end loads
-// LoadEventsRange(from, beforeSeq-1) and says how many events come before.
+// Events().Range(from, beforeSeq-1) and says how many events come before.
 // Both counts are of stored rows, undecodable ones included.
-func (s *Store) TailStart(ctx context.Context, sessionID, beforeSeq int64, n int) (from int64, before int, err error) {
-	db, _, err := s.reader(ctx)
+func (es EventService) TailStart(ctx context.Context, sessionID, beforeSeq int64, n int) (from int64, before int, err error) {
+	db, _, err := es.s.reader(ctx)
 	if err != nil || db == nil || n <= 0 {
 		return 0, 0, err
 	}
@@ -318,10 +318,10 @@ func (s *Store) TailStart(ctx context.Context, sessionID, beforeSeq int64, n int
 }
 
 // LastOfKind returns the session's decodable event of kind with the
-// highest seq, as LoadEvents would show it, without loading the others;
+// highest seq, as Events().All would show it, without loading the others;
 // ok is false when there is none.
-func (s *Store) LastOfKind(ctx context.Context, sessionID int64, kind codec.Kind) (_ StoredEvent, ok bool, _ error) {
-	db, _, err := s.reader(ctx)
+func (es EventService) LastOfKind(ctx context.Context, sessionID int64, kind codec.Kind) (_ StoredEvent, ok bool, _ error) {
+	db, _, err := es.s.reader(ctx)
 	if err != nil || db == nil {
 		return StoredEvent{}, false, err
 	}
@@ -340,7 +340,7 @@ func (s *Store) LastOfKind(ctx context.Context, sessionID int64, kind codec.Kind
 		if err := rows.Scan(&e.ID, &e.Seq, &e.CharLen, &data); err != nil {
 			return StoredEvent{}, false, fmt.Errorf("last %s of session %d: %w", kind, sessionID, err)
 		}
-		if e.Event, decoded = s.decodePayload(data); !decoded {
+		if e.Event, decoded = es.s.decodePayload(data); !decoded {
 			continue // skipped by LoadEvents too: look further back
 		}
 		if f := FilterInjected([]StoredEvent{e}); len(f) == 1 {

@@ -205,7 +205,7 @@ func TestLoadAgreesWithReference(t *testing.T) {
 				if !cached {
 					s.events.forget(session)
 				}
-				got, err := s.Load(ctx, session, r[0], r[1])
+				got, err := s.Events().Load(ctx, session, r[0], r[1])
 				if err != nil {
 					t.Fatalf("Load(%d, %v) = %v", session, r, err)
 				}
@@ -308,21 +308,21 @@ func TestTailStartAndLastOfKind(t *testing.T) {
 		{3, 5, 0, 0},  // only two before seq 3
 		{1, 1, 0, 0},  // nothing before the first
 	} {
-		from, before, err := s.TailStart(ctx, sess.ID, tc.before, tc.n)
+		from, before, err := s.Events().TailStart(ctx, sess.ID, tc.before, tc.n)
 		if err != nil || from != tc.from || before != tc.wantBefore {
 			t.Errorf("TailStart(before %d, n %d) = %d, %d, %v; want %d, %d", tc.before, tc.n, from, before, err, tc.from, tc.wantBefore)
 		}
 	}
 
-	e, ok, err := s.LastOfKind(ctx, sess.ID, codec.KindModelSwitch)
+	e, ok, err := s.Events().LastOfKind(ctx, sess.ID, codec.KindModelSwitch)
 	if err != nil || !ok || e.Seq != 9 || e.Event.Model != "haiku" {
 		t.Errorf("last ModelSwitch = seq %d %q, %v, %v; want seq 9 haiku", e.Seq, e.Event.Model, ok, err)
 	}
-	e, ok, err = s.LastOfKind(ctx, sess.ID, codec.KindInit)
+	e, ok, err = s.Events().LastOfKind(ctx, sess.ID, codec.KindInit)
 	if err != nil || !ok || e.Seq != 1 || e.Event.Model != "claude-opus-4-1" || e.Event.CWD != "/w" {
 		t.Errorf("last Init = %+v, %v, %v", e, ok, err)
 	}
-	if _, ok, err := s.LastOfKind(ctx, sess.ID, codec.KindPlan); ok || err != nil {
+	if _, ok, err := s.Events().LastOfKind(ctx, sess.ID, codec.KindPlan); ok || err != nil {
 		t.Errorf("last Plan of a session without one: ok %v, %v", ok, err)
 	}
 }
@@ -352,7 +352,7 @@ func TestEventCacheByteBudget(t *testing.T) {
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
 	mustAppend(t, s, sess.ID, codec.AssistantText(strings.Repeat("word ", 20000)), codec.UserMessage("short"))
-	if _, err := s.LoadEvents(context.Background(), sess.ID); err != nil {
+	if _, err := s.Events().All(context.Background(), sess.ID); err != nil {
 		t.Fatal(err)
 	}
 	e := s.events.get(sess.ID)

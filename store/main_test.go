@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestMain keeps the tests' caches (the list counts every ListSessions
+// TestMain keeps the tests' caches (the list counts every Sessions().List
 // saves) out of the user's cache folder: they go to a temporary folder,
 // removed at the end. It also runs the test binary as a helper process
 // when a test asks for one (see helperMain).

@@ -10,7 +10,7 @@ package store
 // touch its own four tables, and its queries name them. The table is created
 // by the first import that writes, never by opening or reading, and its rows
 // go with their session (ON DELETE CASCADE, with foreign_keys on as both
-// programs set it). Merge and ExportSessions do not copy it: its paths name
+// programs set it). Merge and Transfer().Export do not copy it: its paths name
 // files on this machine, and an exported file is meant for AZUREAL.
 
 import (

@@ -50,7 +50,7 @@ func TestImportNativeNewAndAppend(t *testing.T) {
 	if len(res) != 1 || !res[0].Created || res[0].Events != 2 || res[0].SessionID != 1 {
 		t.Fatalf("Native().Import() = %+v", res)
 	}
-	sess, err := s.GetSession(ctx, 1)
+	sess, err := s.Sessions().Get(ctx, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestImportNativeIsAtomic(t *testing.T) {
 	if _, err := s.Native().Import(context.Background(), []NativeBatch{good, sub}); err == nil {
 		t.Fatal("a bad event did not fail the import")
 	}
-	list, err := s.ListSessions(context.Background(), "")
+	list, err := s.Sessions().List(context.Background(), "")
 	if err != nil || len(list) != 1 {
 		t.Errorf("after a failed import: %d sessions (%v), want the 1 from before", len(list), err)
 	}
@@ -167,7 +167,7 @@ func TestNativeTableSchema(t *testing.T) {
 	if !hasFinding(rep, "native_imports", SeverityInfo) {
 		t.Errorf("Check does not mention the record: %+v", rep.Findings)
 	}
-	if err := s.DeleteSession(ctx, 2); err != nil {
+	if err := s.Sessions().Delete(ctx, 2); err != nil {
 		t.Fatal(err)
 	}
 	if got := rawQueryString(t, s.Path(), "SELECT COUNT(*) FROM lazuli_native_imports"); got != "0" {
@@ -213,18 +213,18 @@ func TestNativeRecordOfReusedID(t *testing.T) {
 	}
 }
 
-// TestNativeRecordStaysHome: Merge and ExportSessions copy sessions, not
+// TestNativeRecordStaysHome: Merge and Transfer().Export copy sessions, not
 // the record, whose paths name files on this machine.
 func TestNativeRecordStaysHome(t *testing.T) {
 	ctx := context.Background()
 	src := mustOpen(t)
 	mustImportNative(t, src, nativeBatch("a", codec.UserMessage("x")))
 	dst := mustOpen(t)
-	if _, err := dst.Merge(ctx, src); err != nil {
+	if _, err := dst.Transfer().Merge(ctx, src); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "out.azs")
-	if err := src.ExportSessions(ctx, []int64{1}, out); err != nil {
+	if err := src.Transfer().Export(ctx, []int64{1}, out); err != nil {
 		t.Fatal(err)
 	}
 	for _, path := range []string{dst.Path(), out} {
@@ -368,7 +368,7 @@ func TestImportNativeRows(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
 	other := mustCreateSession(t, s, "main", "other")
-	if _, err := s.AppendEvents(ctx, other.ID, []codec.Event{codec.UserMessage("before"), codec.AssistantText("ok")}); err != nil {
+	if _, err := s.Events().Append(ctx, other.ID, []codec.Event{codec.UserMessage("before"), codec.AssistantText("ok")}); err != nil {
 		t.Fatal(err)
 	}
 	var many []codec.Event

@@ -22,27 +22,27 @@ func TestOpenMissingFile(t *testing.T) {
 	if s.Exists() || s.ReadOnly() || s.Path() != path {
 		t.Fatalf("Exists() = %v, ReadOnly() = %v, Path() = %q", s.Exists(), s.ReadOnly(), s.Path())
 	}
-	if list, err := s.ListSessions(ctx, ""); err != nil || len(list) != 0 {
+	if list, err := s.Sessions().List(ctx, ""); err != nil || len(list) != 0 {
 		t.Errorf("ListSessions() = %v, %v, want none", list, err)
 	}
-	if evs, err := s.LoadEvents(ctx, 1); err != nil || len(evs) != 0 {
+	if evs, err := s.Events().All(ctx, 1); err != nil || len(evs) != 0 {
 		t.Errorf("LoadEvents() = %v, %v, want none", evs, err)
 	}
-	if _, err := s.GetSession(ctx, 1); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Sessions().Get(ctx, 1); !errors.Is(err, ErrNotFound) {
 		t.Errorf("GetSession() error = %v, want ErrNotFound", err)
 	}
-	if p, err := s.BuildContext(ctx, 1); p != nil || err != nil {
+	if p, err := s.Compactions().Context(ctx, 1); p != nil || err != nil {
 		t.Errorf("BuildContext() = %v, %v, want nil", p, err)
 	}
 	if d, err := s.Dump(ctx); err != nil || d.SchemaVersion != nil || len(d.Sessions) != 0 {
 		t.Errorf("Dump() = %+v, %v, want empty", d, err)
 	}
 	writes := map[string]func() error{
-		"AppendEvents":      func() error { _, err := s.AppendEvents(ctx, 1, []codec.Event{codec.UserMessage("x")}); return err },
-		"RenameSession":     func() error { return s.RenameSession(ctx, 1, "x") },
-		"DeleteSession":     func() error { return s.DeleteSession(ctx, 1) },
-		"SetLastClaudeUUID": func() error { return s.SetLastClaudeUUID(ctx, 1, "u") },
-		"StoreCompaction":   func() error { _, err := s.StoreCompaction(ctx, 1, 1, "s"); return err },
+		"AppendEvents":      func() error { _, err := s.Events().Append(ctx, 1, []codec.Event{codec.UserMessage("x")}); return err },
+		"RenameSession":     func() error { return s.Sessions().Rename(ctx, 1, "x") },
+		"DeleteSession":     func() error { return s.Sessions().Delete(ctx, 1) },
+		"SetLastClaudeUUID": func() error { return s.Sessions().SetLastClaudeUUID(ctx, 1, "u") },
+		"StoreCompaction":   func() error { _, err := s.Compactions().Add(ctx, 1, 1, "s"); return err },
 	}
 	for name, write := range writes {
 		if err := write(); !errors.Is(err, ErrNotFound) {
@@ -84,16 +84,16 @@ func readFileState(t *testing.T, path string) fileState {
 func readEverything(t *testing.T, s *Store) {
 	t.Helper()
 	ctx := context.Background()
-	list, err := s.ListSessions(ctx, "")
+	list, err := s.Sessions().List(ctx, "")
 	if err != nil {
 		t.Fatalf("ListSessions() = %v", err)
 	}
 	for _, sess := range list {
 		mustLoad(t, s, sess.ID)
-		if _, err := s.BuildContext(ctx, sess.ID); err != nil {
+		if _, err := s.Compactions().Context(ctx, sess.ID); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.GetSession(ctx, sess.ID); err != nil {
+		if _, err := s.Sessions().Get(ctx, sess.ID); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -252,7 +252,7 @@ func TestOpenEmptyFile(t *testing.T) {
 	os.MkdirAll(filepath.Dir(path), 0o755)
 	writeFile(t, path, nil)
 	s := mustOpenPath(t, path)
-	if list, err := s.ListSessions(ctx, ""); err != nil || len(list) != 0 || s.Exists() {
+	if list, err := s.Sessions().List(ctx, ""); err != nil || len(list) != 0 || s.Exists() {
 		t.Fatalf("ListSessions() = %v, %v; Exists() = %v; want an empty, not yet created store", list, err, s.Exists())
 	}
 	if st, _ := os.Stat(path); st.Size() != 0 {
@@ -273,12 +273,12 @@ func TestNewerSchemaIsReadOnly(t *testing.T) {
 	if evs := mustLoad(t, s, 1); len(evs) != 1 {
 		t.Fatalf("LoadEvents() = %d events, want 1", len(evs))
 	}
-	_, err := s.CreateSession(ctx, "main", "")
+	_, err := s.Sessions().Create(ctx, "main", "")
 	var fe *FormatError
 	if !errors.Is(err, ErrReadOnly) || !errors.As(err, &fe) || !strings.Contains(err.Error(), "newer") {
 		t.Fatalf("CreateSession() error = %v, want ErrReadOnly and a *FormatError about the newer schema", err)
 	}
-	if _, err := s.AppendEvents(ctx, 1, []codec.Event{codec.UserMessage("x")}); !errors.Is(err, ErrReadOnly) {
+	if _, err := s.Events().Append(ctx, 1, []codec.Event{codec.UserMessage("x")}); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("AppendEvents() error = %v, want ErrReadOnly", err)
 	}
 	if after := readFileState(t, path); !bytes.Equal(before.data, after.data) {
@@ -299,14 +299,14 @@ func TestLegacyV1ReadsLeniently(t *testing.T) {
 		"INSERT INTO sessions(worktree) VALUES ('main')",
 		`INSERT INTO events(session_id, seq, kind, data, char_len) VALUES (1, 1, 'UserMessage', '{"UserMessage":{"content":"v1 text"}}', 7)`)
 	s := mustOpenPath(t, path)
-	list, err := s.ListSessions(ctx, "")
+	list, err := s.Sessions().List(ctx, "")
 	if err != nil || len(list) != 1 || list[0].Completed != nil || list[0].LastClaudeUUID != "" || list[0].EventCount != 1 {
 		t.Fatalf("ListSessions() = %+v, %v", list, err)
 	}
 	if evs := mustLoad(t, s, 1); len(evs) != 1 || evs[0].Event.Content != "v1 text" {
 		t.Fatalf("LoadEvents() = %+v, want the plain-JSON event", evs)
 	}
-	if _, err := s.CreateSession(ctx, "main", ""); !errors.Is(err, ErrReadOnly) || !strings.Contains(err.Error(), "v1") {
+	if _, err := s.Sessions().Create(ctx, "main", ""); !errors.Is(err, ErrReadOnly) || !strings.Contains(err.Error(), "v1") {
 		t.Errorf("CreateSession() error = %v, want ErrReadOnly for a v1 store", err)
 	}
 }
@@ -317,7 +317,7 @@ func TestFirstWriteFailureLeavesNothing(t *testing.T) {
 		dir := t.TempDir()
 		writeFile(t, filepath.Join(dir, "worktree"), []byte("x"))
 		s := mustOpenPath(t, filepath.Join(dir, "worktree", ".azureal", "sessions.azs"))
-		if _, err := s.CreateSession(ctx, "main", ""); err == nil || !strings.Contains(err.Error(), "create store") {
+		if _, err := s.Sessions().Create(ctx, "main", ""); err == nil || !strings.Contains(err.Error(), "create store") {
 			t.Fatalf("CreateSession() error = %v, want a create store error", err)
 		}
 	})
@@ -329,7 +329,7 @@ func TestFirstWriteFailureLeavesNothing(t *testing.T) {
 		os.Chmod(dir, 0o555)
 		defer os.Chmod(dir, 0o755)
 		s := mustOpenPath(t, filepath.Join(dir, ".azureal", "sessions.azs"))
-		if _, err := s.CreateSession(ctx, "main", ""); err == nil || !strings.Contains(err.Error(), "permission denied") {
+		if _, err := s.Sessions().Create(ctx, "main", ""); err == nil || !strings.Contains(err.Error(), "permission denied") {
 			t.Fatalf("CreateSession() error = %v, want permission denied", err)
 		}
 		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
@@ -341,7 +341,7 @@ func TestFirstWriteFailureLeavesNothing(t *testing.T) {
 		path := filepath.Join(dir, ".azureal", "sessions.azs")
 		os.MkdirAll(path+"-journal", 0o755) // SQLite cannot create its journal
 		s := mustOpenPath(t, path)
-		if _, err := s.CreateSession(ctx, "main", ""); err == nil {
+		if _, err := s.Sessions().Create(ctx, "main", ""); err == nil {
 			t.Fatal("CreateSession() succeeded without a journal")
 		}
 		if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
@@ -369,9 +369,9 @@ func TestLockedStoreIsBusy(t *testing.T) {
 	}
 	defer conn.ExecContext(ctx, "ROLLBACK")
 	ops := map[string]func() error{
-		"ListSessions": func() error { _, err := s.ListSessions(ctx, ""); return err },
-		"LoadEvents":   func() error { _, err := s.LoadEvents(ctx, 1); return err },
-		"AppendEvents": func() error { _, err := s.AppendEvents(ctx, 1, []codec.Event{codec.UserMessage("x")}); return err },
+		"ListSessions": func() error { _, err := s.Sessions().List(ctx, ""); return err },
+		"LoadEvents":   func() error { _, err := s.Events().All(ctx, 1); return err },
+		"AppendEvents": func() error { _, err := s.Events().Append(ctx, 1, []codec.Event{codec.UserMessage("x")}); return err },
 	}
 	for name, op := range ops {
 		start := time.Now()
@@ -400,11 +400,11 @@ func TestOpenReadOnly(t *testing.T) {
 		t.Fatal("read-only store does not read")
 	}
 	writes := map[string]func() error{
-		"CreateSession":   func() error { _, err := s.CreateSession(ctx, "main", ""); return err },
-		"AppendEvents":    func() error { _, err := s.AppendEvents(ctx, 1, []codec.Event{codec.UserMessage("x")}); return err },
-		"RenameSession":   func() error { return s.RenameSession(ctx, 1, "x") },
-		"DeleteSession":   func() error { return s.DeleteSession(ctx, 1) },
-		"StoreCompaction": func() error { _, err := s.StoreCompaction(ctx, 1, 1, "x"); return err },
+		"CreateSession":   func() error { _, err := s.Sessions().Create(ctx, "main", ""); return err },
+		"AppendEvents":    func() error { _, err := s.Events().Append(ctx, 1, []codec.Event{codec.UserMessage("x")}); return err },
+		"RenameSession":   func() error { return s.Sessions().Rename(ctx, 1, "x") },
+		"DeleteSession":   func() error { return s.Sessions().Delete(ctx, 1) },
+		"StoreCompaction": func() error { _, err := s.Compactions().Add(ctx, 1, 1, "x"); return err },
 	}
 	for name, write := range writes {
 		if err := write(); !errors.Is(err, ErrReadOnly) {

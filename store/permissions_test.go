@@ -19,7 +19,7 @@ func TestSessionPermissions(t *testing.T) {
 	s := mustOpen(t)
 	a := mustCreateSession(t, s, "main", "a")
 	b := mustCreateSession(t, s, "main", "b")
-	if _, err := s.AppendEvents(ctx, a.ID, []codec.Event{codec.UserMessage("x")}); err != nil {
+	if _, err := s.Events().Append(ctx, a.ID, []codec.Event{codec.UserMessage("x")}); err != nil {
 		t.Fatal(err)
 	}
 	if p, err := s.Permissions().Of(ctx, a.ID); err != nil || !p.IsZero() {
@@ -87,7 +87,7 @@ func TestSessionPermissionsUnderAZUREAL(t *testing.T) {
 	a := mustCreateSession(t, s, "main", "a")
 	b := mustCreateSession(t, s, "main", "b")
 	c := mustCreateSession(t, s, "main", "c")
-	if _, err := s.AppendEvents(ctx, b.ID, []codec.Event{codec.UserMessage("x"), codec.AssistantText("y")}); err != nil {
+	if _, err := s.Events().Append(ctx, b.ID, []codec.Event{codec.UserMessage("x"), codec.AssistantText("y")}); err != nil {
 		t.Fatal(err)
 	}
 	azureal := func() string {

@@ -15,7 +15,7 @@ func rawOf(t *testing.T, s *Store, events ...codec.Event) RawSession {
 	t.Helper()
 	r := RawSession{Session: Session{Name: "n", Worktree: "feature/x", Created: "2026-05-02 09:00:00"}}
 	for i, e := range events {
-		data, err := s.EncodePayload(e)
+		data, err := s.Transfer().EncodePayload(e)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -31,11 +31,11 @@ func rawOf(t *testing.T, s *Store, events ...codec.Event) RawSession {
 func TestCheckRaw(t *testing.T) {
 	s := mustOpen(t)
 	ctx := context.Background()
-	if _, _, err := s.CreateSessionWithEvents(ctx, "main", "mine", []codec.Event{codec.UserMessage("local")}); err != nil {
+	if _, _, err := s.Sessions().CreateWithEvents(ctx, "main", "mine", []codec.Event{codec.UserMessage("local")}); err != nil {
 		t.Fatal(err)
 	}
 	big := codec.UserMessage(strings.Repeat("a", codec.MaxEventSize-(1<<20)))
-	bigData, err := s.EncodePayload(big)
+	bigData, err := s.Transfer().EncodePayload(big)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestCheckRaw(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if id, _, err := s.ImportRaw(ctx, r); !errors.Is(err, ErrRefused) {
+			if id, _, err := s.Transfer().ImportRaw(ctx, r); !errors.Is(err, ErrRefused) {
 				t.Fatalf("ImportRaw(%s) = S%d, %v, want ErrRefused", tc.name, id, err)
 			}
 			after, err := s.Dump(ctx)

@@ -29,9 +29,9 @@ type RawEvent struct {
 // worktree, created, completion, event payloads and compactions) is not
 // copied again; its id in s is returned with dup set. A session CheckRaw
 // refuses is not copied at all (a *RefusedError): nothing is written.
-func (s *Store) ImportRaw(ctx context.Context, r RawSession) (id int64, dup bool, err error) {
-	if s.readOnly {
-		return 0, false, fmt.Errorf("import into %s: %w", s.path, ErrReadOnly)
+func (tr TransferService) ImportRaw(ctx context.Context, r RawSession) (id int64, dup bool, err error) {
+	if tr.s.readOnly {
+		return 0, false, fmt.Errorf("import into %s: %w", tr.s.path, ErrReadOnly)
 	}
 	if err := CheckRaw(r); err != nil {
 		return 0, false, err
@@ -39,7 +39,7 @@ func (s *Store) ImportRaw(ctx context.Context, r RawSession) (id int64, dup bool
 	c := sessionCopy{sess: r.Session, comps: r.Compactions}
 	var msgs int64
 	for _, e := range r.Events {
-		data, err := s.portablePayload(e.Data)
+		data, err := tr.portablePayload(e.Data)
 		if err != nil {
 			return 0, false, fmt.Errorf("import: event %d: %w", e.Seq, err)
 		}
@@ -49,12 +49,12 @@ func (s *Store) ImportRaw(ctx context.Context, r RawSession) (id int64, dup bool
 		}
 	}
 	c.sess.EventCount, c.sess.MessageCount = int64(len(c.events)), msgs
-	if s.Exists() {
-		mine, err := s.ListSessions(ctx, "")
+	if tr.s.Exists() {
+		mine, err := tr.s.Sessions().List(ctx, "")
 		if err != nil {
 			return 0, false, fmt.Errorf("import: %w", err)
 		}
-		want, err := s.fingerprintCopy(c)
+		want, err := tr.fingerprintCopy(c)
 		if err != nil {
 			return 0, false, fmt.Errorf("import: %w", err)
 		}
@@ -62,7 +62,7 @@ func (s *Store) ImportRaw(ctx context.Context, r RawSession) (id int64, dup bool
 			if cheapKey(m) != cheapKey(c.sess) {
 				continue
 			}
-			have, err := s.fingerprint(ctx, m)
+			have, err := tr.fingerprint(ctx, m)
 			if err != nil {
 				return 0, false, fmt.Errorf("import: %w", err)
 			}
@@ -71,13 +71,13 @@ func (s *Store) ImportRaw(ctx context.Context, r RawSession) (id int64, dup bool
 			}
 		}
 	}
-	err = s.writeTx(ctx, true, func(tx *sql.Tx) error {
+	err = tr.s.writeTx(ctx, true, func(tx *sql.Tx) error {
 		var err error
 		id, err = c.insert(ctx, tx)
 		return err
 	})
 	if err != nil {
-		return 0, false, fmt.Errorf("import into %s: %w", s.path, err)
+		return 0, false, fmt.Errorf("import into %s: %w", tr.s.path, err)
 	}
 	return id, false, nil
 }
@@ -85,16 +85,16 @@ func (s *Store) ImportRaw(ctx context.Context, r RawSession) (id int64, dup bool
 // EncodePayload returns e's serde JSON compressed as the data column holds
 // it, without ingestion-time compaction: for an event read from a store and
 // then changed (a redacted copy), to be stored or sent elsewhere.
-func (s *Store) EncodePayload(e codec.Event) ([]byte, error) {
+func (tr TransferService) EncodePayload(e codec.Event) ([]byte, error) {
 	js, err := codec.EncodeEventJSON(e)
 	if err != nil {
 		return nil, err
 	}
-	cd, err := s.encoders.get()
+	cd, err := tr.s.encoders.get()
 	if err != nil {
 		return nil, err
 	}
-	defer s.encoders.put(cd)
+	defer tr.s.encoders.put(cd)
 	return cd.Compress(js), nil
 }
 

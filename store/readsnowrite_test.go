@@ -33,24 +33,24 @@ func walCopy(t *testing.T) string {
 func readAll(t *testing.T, s *Store) []Session {
 	t.Helper()
 	ctx := context.Background()
-	sessions, err := s.ListSessions(ctx, "")
+	sessions, err := s.Sessions().List(ctx, "")
 	if err != nil {
 		t.Fatalf("ListSessions: %v", err)
 	}
-	if _, _, err := s.ListSessionsQuick(ctx, ""); err != nil {
+	if _, _, err := s.Sessions().ListQuick(ctx, ""); err != nil {
 		t.Fatalf("ListSessionsQuick: %v", err)
 	}
 	for _, sess := range sessions {
 		id := sess.ID
 		for name, read := range map[string]func() error{
-			"GetSession":           func() error { _, err := s.GetSession(ctx, id); return err },
-			"Load":                 func() error { _, err := s.Load(ctx, id, 0, 0); return err },
-			"LoadRange":            func() error { _, err := s.Load(ctx, id, 2, 3); return err },
-			"BuildContext":         func() error { _, err := s.BuildContext(ctx, id); return err },
-			"Compactions":          func() error { _, err := s.Compactions(ctx, id); return err },
-			"CharsSinceCompaction": func() error { _, err := s.CharsSinceCompaction(ctx, id); return err },
-			"TailStart":            func() error { _, _, err := s.TailStart(ctx, id, 0, 10); return err },
-			"LastOfKind":           func() error { _, _, err := s.LastOfKind(ctx, id, codec.KindUserMessage); return err },
+			"GetSession":           func() error { _, err := s.Sessions().Get(ctx, id); return err },
+			"Load":                 func() error { _, err := s.Events().Load(ctx, id, 0, 0); return err },
+			"LoadRange":            func() error { _, err := s.Events().Load(ctx, id, 2, 3); return err },
+			"BuildContext":         func() error { _, err := s.Compactions().Context(ctx, id); return err },
+			"Compactions":          func() error { _, err := s.Compactions().Of(ctx, id); return err },
+			"CharsSinceCompaction": func() error { _, err := s.Compactions().CharsSince(ctx, id); return err },
+			"TailStart":            func() error { _, _, err := s.Events().TailStart(ctx, id, 0, 10); return err },
+			"LastOfKind":           func() error { _, _, err := s.Events().LastOfKind(ctx, id, codec.KindUserMessage); return err },
 		} {
 			if err := read(); err != nil {
 				t.Fatalf("%s(%d): %v", name, id, err)
@@ -61,7 +61,7 @@ func readAll(t *testing.T, s *Store) []Session {
 		"Dump":             func() error { _, err := s.Dump(ctx); return err },
 		"Scan().Events":    func() error { return s.Scan().Events(ctx, ScanOptions{}, func([]ScannedEvent) error { return nil }) },
 		"Scan().Sessions":  func() error { _, err := s.Scan().Sessions(ctx); return err },
-		"SessionNames":     func() error { _, err := s.SessionNames(ctx); return err },
+		"SessionNames":     func() error { _, err := s.Sessions().Names(ctx); return err },
 		"IDBounds":         func() error { _, err := s.Scan().IDBounds(ctx); return err },
 		"Native().Imports": func() error { _, err := s.Native().Imports(ctx); return err },
 		"Check":            func() error { _, err := s.Check(ctx); return err },
@@ -171,7 +171,7 @@ func TestReadFollowsInterruptionAfterOpen(t *testing.T) {
 	if fileExists(s.Path() + "-journal") {
 		t.Fatal("the other program's write left the journal")
 	}
-	if got, err := reader.ListSessions(ctx, ""); err != nil || len(got) != 2 {
+	if got, err := reader.Sessions().List(ctx, ""); err != nil || len(got) != 2 {
 		t.Fatalf("after the other program's write: %+v, %v", got, err)
 	}
 }

@@ -8,7 +8,7 @@ package store
 // pages of the new file as if they were the old one's. The Store therefore
 // looks at the file (see fileID) before each read: when it changed in a
 // way this Store did not make, the idle connections, and their caches, are
-// closed, and the next read starts afresh. The counts ListSessions keeps
+// closed, and the next read starts afresh. The counts Sessions().List keeps
 // prove their rows on their own (see listcache's contentProof).
 
 // followFile closes the idle connections of the read and write pools when

@@ -14,7 +14,7 @@ package store
 // sessions: a row whose session is gone, or now holds another session
 // under a reused id, is ignored on read, reported by Check and removed by
 // the next failure written. A run records its failure as a RunFailed event
-// in the batch that ends it. Merge and ExportSessions do not copy them.
+// in the batch that ends it. Merge and Transfer().Export do not copy them.
 
 import (
 	"context"

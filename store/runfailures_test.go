@@ -29,13 +29,13 @@ func TestRunFailureBesideTheEvents(t *testing.T) {
 	if d := firstDiff("dump", got, want); d != "" {
 		t.Errorf("AZUREAL's view of the store changed: %s", d)
 	}
-	sw, _ := with.GetSession(ctx, a.ID)
-	so, _ := without.GetSession(ctx, b.ID)
+	sw, _ := with.Sessions().Get(ctx, a.ID)
+	so, _ := without.Sessions().Get(ctx, b.ID)
 	if sw.EventCount != so.EventCount || sw.CharsSinceCompaction != so.CharsSinceCompaction {
 		t.Errorf("session %+v, want the counts of %+v", sw, so)
 	}
-	cw, _ := with.BuildContext(ctx, a.ID)
-	co, _ := without.BuildContext(ctx, b.ID)
+	cw, _ := with.Compactions().Context(ctx, a.ID)
+	co, _ := without.Compactions().Context(ctx, b.ID)
 	if p := codec.BuildContextPrompt(cw, "next"); p != codec.BuildContextPrompt(co, "next") || strings.Contains(p, "root/sudo") {
 		t.Error("the failure reason reached the context prompt")
 	}
@@ -53,7 +53,7 @@ func TestRunFailureBesideTheEvents(t *testing.T) {
 	if events := mustLoad(t, with, a.ID); len(events[1].RunFailures) != 1 || events[2].RunFailures != nil {
 		t.Errorf("after the next prompt: %+v", events)
 	}
-	if part, err := with.LoadEventsRange(ctx, a.ID, 1, 1); err != nil || part[0].RunFailures != nil {
+	if part, err := with.Events().Range(ctx, a.ID, 1, 1); err != nil || part[0].RunFailures != nil {
 		t.Errorf("a range before the failure shows it: %+v, %v", part, err)
 	}
 	if fs, err := without.RunFailures().Of(ctx, b.ID); err != nil || fs != nil {

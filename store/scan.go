@@ -426,7 +426,7 @@ func queryCompactions(ctx context.Context, q querier, clause string, args []any,
 }
 
 // Sessions returns every session in id order with its columns only:
-// none of the counts ListSessions computes, so it costs one read of the
+// none of the counts Sessions().List computes, so it costs one read of the
 // sessions table however many events there are.
 func (sc ScanService) Sessions(ctx context.Context) ([]Session, error) {
 	s := sc.s

@@ -115,8 +115,8 @@ func TestEventsAndCompactionsByID(t *testing.T) {
 	if evs, err := s.Scan().EventsByID(ctx, many); err != nil || len(evs) != 3 {
 		t.Errorf("EventsByID(1..600) = %d events, %v", len(evs), err)
 	}
-	c1, _ := s.StoreCompaction(ctx, a.ID, 1, "first")
-	c2, _ := s.StoreCompaction(ctx, a.ID, 2, "second")
+	c1, _ := s.Compactions().Add(ctx, a.ID, 1, "first")
+	c2, _ := s.Compactions().Add(ctx, a.ID, 2, "second")
 	comps, err := s.Scan().CompactionsByID(ctx, []int64{c2.ID, 42, c1.ID})
 	if err != nil || len(comps) != 2 || comps[0].Summary != "second" || comps[1].Summary != "first" {
 		t.Errorf("CompactionsByID = %+v, %v", comps, err)
@@ -160,7 +160,7 @@ func TestSessionRowsAndIDBounds(t *testing.T) {
 	b := mustCreateSession(t, s, "feat", "")
 	mustAppend(t, s, a.ID, codec.UserMessage("one"))
 	mustAppend(t, s, b.ID, codec.UserMessage("two"), codec.UserMessage("three"))
-	c, _ := s.StoreCompaction(ctx, a.ID, 1, "sum")
+	c, _ := s.Compactions().Add(ctx, a.ID, 1, "sum")
 	rows, err := s.Scan().Sessions(ctx)
 	if err != nil || len(rows) != 2 || rows[0].Name != "a" || rows[1].Worktree != "feat" || rows[1].DisplayName() != "S2" ||
 		rows[0].Created == "" || rows[0].EventCount != 0 {
@@ -171,7 +171,7 @@ func TestSessionRowsAndIDBounds(t *testing.T) {
 		t.Errorf("IDBounds = %+v, %v", bounds, err)
 	}
 	// Deleting the newest events lowers the largest id, never the sequence.
-	if err := s.DeleteSession(ctx, b.ID); err != nil {
+	if err := s.Sessions().Delete(ctx, b.ID); err != nil {
 		t.Fatal(err)
 	}
 	bounds, err = s.Scan().IDBounds(ctx)

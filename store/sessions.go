@@ -52,7 +52,7 @@ func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 	return s, nil
 }
 
-// ListSessions returns the sessions of worktree ("" for all) in AZUREAL's
+// List returns the sessions of worktree ("" for all) in AZUREAL's
 // order: most recent event activity first (the largest events.id), then the
 // highest id. Each carries its event, message and since-compaction counts.
 // The counts come from an incremental cache, so repeated calls cost about a
@@ -60,8 +60,8 @@ func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 // counts saved in Lazuli's cache folder (listcache) once they check out
 // against the file; without them it counts the whole events table, on two
 // connections.
-func (s *Store) ListSessions(ctx context.Context, worktree string) ([]Session, error) {
-	db, info, err := s.reader(ctx)
+func (ss SessionService) List(ctx context.Context, worktree string) ([]Session, error) {
+	db, info, err := ss.s.reader(ctx)
 	if err != nil || db == nil {
 		return nil, wrapList(err)
 	}
@@ -70,16 +70,16 @@ func (s *Store) ListSessions(ctx context.Context, worktree string) ([]Session, e
 		return nil, wrapList(classify(err))
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only transaction
-	aggs, err := s.list.Snapshot(ctx, tx, info.hasTable("compactions"), s.helper())
+	aggs, err := ss.s.list.Snapshot(ctx, tx, info.hasTable("compactions"), ss.s.helper())
 	if err != nil {
-		return nil, wrapList(formatOrErr(s.path, err)) // Open does not read every page
+		return nil, wrapList(formatOrErr(ss.s.path, err)) // Open does not read every page
 	}
 	list, err := querySessions(ctx, tx, info, worktree)
 	if err != nil {
-		return nil, wrapList(formatOrErr(s.path, err))
+		return nil, wrapList(formatOrErr(ss.s.path, err))
 	}
-	if err := s.addActivity(ctx, tx, info, list); err != nil {
-		return nil, wrapList(formatOrErr(s.path, err))
+	if err := ss.addActivity(ctx, tx, info, list); err != nil {
+		return nil, wrapList(formatOrErr(ss.s.path, err))
 	}
 	for i := range list {
 		a := aggs[list[i].ID]
@@ -102,46 +102,46 @@ func sortList(list []Session) {
 	})
 }
 
-// ListSessionsQuick is ListSessions for a first look at a store: when the
+// ListQuick is Sessions().List for a first look at a store: when the
 // per-session counts are cached (by this Store, or in the cache file from
-// an earlier run), it is ListSessions and complete is true. Otherwise it
+// an earlier run), it is Sessions().List and complete is true. Otherwise it
 // does not count, and complete is false: EventCount, MessageCount and
 // CharsSinceCompaction are -1, and LastEventID, which orders the list, is
 // the id of each session's last event by seq, found through the index (the
 // largest id, unless a program inserted rows out of order). Counting reads
 // every row of the events table, most of a big file; this reads a few index
 // pages per session. A window shows this list at once and the complete
-// one when ListSessions returns.
-func (s *Store) ListSessionsQuick(ctx context.Context, worktree string) (_ []Session, complete bool, _ error) {
-	db, info, err := s.reader(ctx)
+// one when Sessions().List returns.
+func (ss SessionService) ListQuick(ctx context.Context, worktree string) (_ []Session, complete bool, _ error) {
+	db, info, err := ss.s.reader(ctx)
 	if err != nil || db == nil {
 		return nil, true, wrapList(err)
 	}
-	list, counted, err := s.listUncounted(ctx, db, info, worktree)
+	list, counted, err := ss.listUncounted(ctx, db, info, worktree)
 	if err != nil || counted { // ListSessions reports the error, if it is one
-		list, err = s.ListSessions(ctx, worktree)
+		list, err = ss.List(ctx, worktree)
 		return list, true, err
 	}
 	return list, false, nil
 }
 
-// listUncounted is ListSessionsQuick without counts; counted reports that
+// listUncounted is Sessions().ListQuick without counts; counted reports that
 // the counts are cached, and then it lists nothing. Its errors only make
-// ListSessionsQuick fall back to ListSessions.
-func (s *Store) listUncounted(ctx context.Context, db *sql.DB, info *schemaInfo, worktree string) (_ []Session, counted bool, _ error) {
+// Sessions().ListQuick fall back to Sessions().List.
+func (ss SessionService) listUncounted(ctx context.Context, db *sql.DB, info *schemaInfo, worktree string) (_ []Session, counted bool, _ error) {
 	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, false, err
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only transaction
-	if s.list.Cached(ctx, tx) {
+	if ss.s.list.Cached(ctx, tx) {
 		return nil, true, nil
 	}
 	list, err := querySessions(ctx, tx, info, worktree)
 	if err != nil {
 		return nil, false, err
 	}
-	if err := s.addActivity(ctx, tx, info, list); err != nil {
+	if err := ss.addActivity(ctx, tx, info, list); err != nil {
 		return nil, false, err
 	}
 	byID := make(map[int64]*Session, len(list))
@@ -203,17 +203,17 @@ func querySessions(ctx context.Context, q querier, info *schemaInfo, worktree st
 	return list, rows.Err()
 }
 
-// GetSession returns one session with its counts, or ErrNotFound.
-func (s *Store) GetSession(ctx context.Context, id int64) (Session, error) {
-	sess, err := s.getSession(ctx, id)
+// Get returns one session with its counts, or ErrNotFound.
+func (ss SessionService) Get(ctx context.Context, id int64) (Session, error) {
+	sess, err := ss.get(ctx, id)
 	if err != nil {
 		return Session{}, fmt.Errorf("get session %d: %w", id, err)
 	}
 	return sess, nil
 }
 
-func (s *Store) getSession(ctx context.Context, id int64) (Session, error) {
-	db, info, err := s.reader(ctx)
+func (ss SessionService) get(ctx context.Context, id int64) (Session, error) {
+	db, info, err := ss.s.reader(ctx)
 	if err != nil {
 		return Session{}, err
 	}
@@ -245,16 +245,16 @@ func (s *Store) getSession(ctx context.Context, id int64) (Session, error) {
 		return sess, classify(err)
 	}
 	one := []Session{sess}
-	err = s.addActivity(ctx, tx, info, one)
+	err = ss.addActivity(ctx, tx, info, one)
 	return one[0], classify(err)
 }
 
-// CreateSession adds a session to worktree (the git branch) and returns it.
+// Create adds a session to worktree (the git branch) and returns it.
 // An empty name means the default display name S{id}, stored as ” like
-// AZUREAL does. The first CreateSession creates the store file.
-func (s *Store) CreateSession(ctx context.Context, worktree, name string) (Session, error) {
+// AZUREAL does. The first Sessions().Create creates the store file.
+func (ss SessionService) Create(ctx context.Context, worktree, name string) (Session, error) {
 	var id int64
-	err := s.writeTx(ctx, true, func(tx *sql.Tx) error {
+	err := ss.s.writeTx(ctx, true, func(tx *sql.Tx) error {
 		query, args := "INSERT INTO sessions(worktree) VALUES (?)", []any{worktree}
 		if name != "" {
 			query, args = "INSERT INTO sessions(worktree, name) VALUES (?, ?)", []any{worktree, name}
@@ -269,12 +269,12 @@ func (s *Store) CreateSession(ctx context.Context, worktree, name string) (Sessi
 	if err != nil {
 		return Session{}, fmt.Errorf("create session in %q: %w", worktree, err)
 	}
-	return s.GetSession(ctx, id)
+	return ss.Get(ctx, id)
 }
 
-// RenameSession sets a session's name; "" restores the default S{id}.
-func (s *Store) RenameSession(ctx context.Context, id int64, name string) error {
-	err := s.updateSession(ctx, id, "UPDATE sessions SET name = ? WHERE id = ?", name, id)
+// Rename sets a session's name; "" restores the default S{id}.
+func (ss SessionService) Rename(ctx context.Context, id int64, name string) error {
+	err := ss.update(ctx, id, "UPDATE sessions SET name = ? WHERE id = ?", name, id)
 	if err != nil {
 		return fmt.Errorf("rename session %d: %w", id, err)
 	}
@@ -283,9 +283,9 @@ func (s *Store) RenameSession(ctx context.Context, id int64, name string) error 
 
 // RenameWorktree moves every session of worktree oldName to newName, as
 // AZUREAL does when a branch is renamed, and returns how many moved.
-func (s *Store) RenameWorktree(ctx context.Context, oldName, newName string) (int64, error) {
+func (ss SessionService) RenameWorktree(ctx context.Context, oldName, newName string) (int64, error) {
 	var n int64
-	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
+	err := ss.s.writeTx(ctx, false, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, "UPDATE sessions SET worktree = ? WHERE worktree = ?", newName, oldName)
 		if err != nil {
 			return err
@@ -304,17 +304,17 @@ func (s *Store) RenameWorktree(ctx context.Context, oldName, newName string) (in
 
 // SetLastClaudeUUID records the agent CLI's own session id for a running
 // turn ("" clears it), as AZUREAL does for orphan recovery (spec §3.4).
-func (s *Store) SetLastClaudeUUID(ctx context.Context, id int64, uuid string) error {
-	err := s.updateSession(ctx, id, "UPDATE sessions SET last_claude_uuid = ? WHERE id = ?", uuid, id)
+func (ss SessionService) SetLastClaudeUUID(ctx context.Context, id int64, uuid string) error {
+	err := ss.update(ctx, id, "UPDATE sessions SET last_claude_uuid = ? WHERE id = ?", uuid, id)
 	if err != nil {
 		return fmt.Errorf("set agent session id of session %d: %w", id, err)
 	}
 	return nil
 }
 
-// updateSession runs an UPDATE of one session row, ErrNotFound if none.
-func (s *Store) updateSession(ctx context.Context, id int64, query string, args ...any) error {
-	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
+// update runs an UPDATE of one session row, ErrNotFound if none.
+func (ss SessionService) update(ctx context.Context, id int64, query string, args ...any) error {
+	err := ss.s.writeTx(ctx, false, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, query, args...)
 		if err != nil {
 			return err
@@ -336,15 +336,15 @@ func requireRow(res sql.Result) error {
 	return err
 }
 
-// DeleteSession deletes a session with its events and compactions (ON
+// Delete deletes a session with its events and compactions (ON
 // DELETE CASCADE, with foreign_keys on). Because AZUREAL reuses session ids,
 // leftovers would attach to the next session; the delete fails rather than
 // leave any. Unlike AZUREAL it does not VACUUM.
-func (s *Store) DeleteSession(ctx context.Context, id int64) error {
-	s.list.Lock() // keep the list cache in step with the delete
-	defer s.list.Unlock()
-	err := s.writeTx(ctx, false, func(tx *sql.Tx) error {
-		return s.list.Deleting(ctx, tx, id, func() error {
+func (ss SessionService) Delete(ctx context.Context, id int64) error {
+	ss.s.list.Lock() // keep the list cache in step with the delete
+	defer ss.s.list.Unlock()
+	err := ss.s.writeTx(ctx, false, func(tx *sql.Tx) error {
+		return ss.s.list.Deleting(ctx, tx, id, func() error {
 			res, err := tx.ExecContext(ctx, "DELETE FROM sessions WHERE id = ?", id)
 			if err != nil {
 				return err
@@ -361,7 +361,7 @@ func (s *Store) DeleteSession(ctx context.Context, id int64) error {
 	if err != nil {
 		return fmt.Errorf("delete session %d: %w", id, err)
 	}
-	s.events.forget(id)
+	ss.s.events.forget(id)
 	return nil
 }
 
@@ -376,10 +376,10 @@ func checkNoOrphans(ctx context.Context, tx *sql.Tx, id int64) error {
 	return err
 }
 
-// SessionNames maps every session id to its display name (name, or S{id}).
-func (s *Store) SessionNames(ctx context.Context) (map[int64]string, error) {
+// Names maps every session id to its display name (name, or S{id}).
+func (ss SessionService) Names(ctx context.Context) (map[int64]string, error) {
 	names := map[int64]string{}
-	db, _, err := s.reader(ctx)
+	db, _, err := ss.s.reader(ctx)
 	if err != nil || db == nil {
 		return names, wrapNames(err)
 	}
@@ -407,3 +407,11 @@ func wrapNames(err error) error {
 	}
 	return fmt.Errorf("read session names: %w", err)
 }
+
+// SessionService is a store's sessions: AZUREAL's sessions table, listed
+// by worktree with their counts and completion, created, renamed and
+// deleted (with every row of theirs, Lazuli's included).
+type SessionService struct{ s *Store }
+
+// Sessions returns the store's sessions.
+func (s *Store) Sessions() SessionService { return SessionService{s} }

@@ -16,7 +16,7 @@ func TestGetSession(t *testing.T) {
 	s := mustOpen(t)
 	created := mustCreateSession(t, s, "main", "named")
 	t.Run("OK", func(t *testing.T) {
-		got, err := s.GetSession(ctx, created.ID)
+		got, err := s.Sessions().Get(ctx, created.ID)
 		if err != nil || got.Name != "named" || got.Worktree != "main" || got.DisplayName() != "named" {
 			t.Errorf("GetSession() = %+v, %v", got, err)
 		}
@@ -25,7 +25,7 @@ func TestGetSession(t *testing.T) {
 		}
 	})
 	t.Run("ErrNotFound", func(t *testing.T) {
-		if _, err := s.GetSession(ctx, 42); !errors.Is(err, ErrNotFound) {
+		if _, err := s.Sessions().Get(ctx, 42); !errors.Is(err, ErrNotFound) {
 			t.Errorf("GetSession(42) error = %v, want ErrNotFound", err)
 		}
 	})
@@ -35,26 +35,26 @@ func TestRenameAndUUID(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
-	if err := s.RenameSession(ctx, sess.ID, "New name"); err != nil {
+	if err := s.Sessions().Rename(ctx, sess.ID, "New name"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetLastClaudeUUID(ctx, sess.ID, "0199-uuid"); err != nil {
+	if err := s.Sessions().SetLastClaudeUUID(ctx, sess.ID, "0199-uuid"); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := s.GetSession(ctx, sess.ID)
+	got, _ := s.Sessions().Get(ctx, sess.ID)
 	if got.Name != "New name" || got.LastClaudeUUID != "0199-uuid" {
 		t.Errorf("after updates: %+v", got)
 	}
-	if err := s.RenameSession(ctx, sess.ID, ""); err != nil {
+	if err := s.Sessions().Rename(ctx, sess.ID, ""); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := s.GetSession(ctx, sess.ID); got.DisplayName() != "S1" {
+	if got, _ := s.Sessions().Get(ctx, sess.ID); got.DisplayName() != "S1" {
 		t.Errorf("DisplayName() = %q, want S1", got.DisplayName())
 	}
 	for name, err := range map[string]error{
-		"RenameSession":     s.RenameSession(ctx, 9, "x"),
-		"SetLastClaudeUUID": s.SetLastClaudeUUID(ctx, 9, "x"),
-		"DeleteSession":     s.DeleteSession(ctx, 9),
+		"RenameSession":     s.Sessions().Rename(ctx, 9, "x"),
+		"SetLastClaudeUUID": s.Sessions().SetLastClaudeUUID(ctx, 9, "x"),
+		"DeleteSession":     s.Sessions().Delete(ctx, 9),
 	} {
 		if !errors.Is(err, ErrNotFound) {
 			t.Errorf("%s(9) error = %v, want ErrNotFound", name, err)
@@ -68,10 +68,10 @@ func TestDeleteSessionReusesIDWithoutOrphans(t *testing.T) {
 	mustCreateSession(t, s, "main", "")
 	second := mustCreateSession(t, s, "main", "")
 	mustAppend(t, s, second.ID, sampleBatch()...)
-	s.StoreCompaction(ctx, second.ID, 2, "sum")
+	s.Compactions().Add(ctx, second.ID, 2, "sum")
 	mustLoad(t, s, second.ID) // cache it
-	s.ListSessions(ctx, "")
-	if err := s.DeleteSession(ctx, second.ID); err != nil {
+	s.Sessions().List(ctx, "")
+	if err := s.Sessions().Delete(ctx, second.ID); err != nil {
 		t.Fatal(err)
 	}
 	again := mustCreateSession(t, s, "main", "")
@@ -81,10 +81,10 @@ func TestDeleteSessionReusesIDWithoutOrphans(t *testing.T) {
 	if evs := mustLoad(t, s, again.ID); len(evs) != 0 {
 		t.Errorf("the reused id has %d old events", len(evs))
 	}
-	if c, _ := s.LatestCompaction(ctx, again.ID); c != nil {
+	if c, _ := s.Compactions().Latest(ctx, again.ID); c != nil {
 		t.Errorf("the reused id has an old compaction: %+v", c)
 	}
-	list, _ := s.ListSessions(ctx, "")
+	list, _ := s.Sessions().List(ctx, "")
 	for _, sess := range list {
 		if sess.EventCount != 0 || sess.CharsSinceCompaction != 0 {
 			t.Errorf("session %d after delete: %+v", sess.ID, sess)
@@ -103,7 +103,7 @@ func TestListSessionsCounts(t *testing.T) {
 	mustAppend(t, s, a.ID, sampleBatch()...)
 	mustAppend(t, s, b.ID, codec.UserMessage("12345"), codec.Hook("h", "ab"))
 	rawExec(t, s.Path(), "INSERT INTO events(session_id, seq, kind, data, char_len) VALUES (2, 3, 'AssistantText', X'28b52ffd00', 7)")
-	list, err := s.ListSessions(ctx, "")
+	list, err := s.Sessions().List(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,10 +119,10 @@ func TestListSessionsCounts(t *testing.T) {
 	if evs := mustLoad(t, s, b.ID); len(evs) != 2 {
 		t.Errorf("the undecodable row was not skipped: %d events", len(evs))
 	}
-	if r, _ := s.Load(ctx, b.ID, 0, 0); r.Skipped != 1 {
+	if r, _ := s.Events().Load(ctx, b.ID, 0, 0); r.Skipped != 1 {
 		t.Errorf("Load().Skipped = %d, want 1", r.Skipped)
 	}
-	only, _ := s.ListSessions(ctx, "feature")
+	only, _ := s.Sessions().List(ctx, "feature")
 	if !reflect.DeepEqual(sessionIDs(only), []int64{b.ID}) {
 		t.Errorf("ListSessions(feature) = %v", sessionIDs(only))
 	}
@@ -139,28 +139,28 @@ func TestListCacheFollowsOtherWriters(t *testing.T) {
 	steps := []func(){
 		func() { mustAppend(t, other, 1, sampleBatch()...) },
 		func() { mustCreateSession(t, other, "main", ""); mustAppend(t, other, 2, codec.UserMessage("two")) },
-		func() { other.StoreCompaction(ctx, 1, 2, "sum") },
+		func() { other.Compactions().Add(ctx, 1, 2, "sum") },
 		func() { mustAppend(t, other, 1, codec.AssistantText("after compaction")) },
-		func() { other.StoreCompaction(ctx, 1, 1, "older boundary, newer row") },
-		func() { other.DeleteSession(ctx, 2) },
+		func() { other.Compactions().Add(ctx, 1, 1, "older boundary, newer row") },
+		func() { other.Sessions().Delete(ctx, 2) },
 		func() { mustCreateSession(t, other, "main", "reused"); mustAppend(t, other, 2, codec.UserMessage("x")) },
-		func() { other.DeleteSession(ctx, 2); mustCreateSession(t, other, "main", "") },
+		func() { other.Sessions().Delete(ctx, 2); mustCreateSession(t, other, "main", "") },
 		func() { mustAppend(t, s, 1, codec.UserMessage("own write")) },
-		func() { s.DeleteSession(ctx, 1) },
+		func() { s.Sessions().Delete(ctx, 1) },
 	}
 	for i, step := range steps {
 		step()
-		got, err := s.ListSessions(ctx, "")
+		got, err := s.Sessions().List(ctx, "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		fresh := mustOpenPath(t, s.Path())
-		want, _ := fresh.ListSessions(ctx, "")
+		want, _ := fresh.Sessions().List(ctx, "")
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("step %d: cached list\n%+v\nwant\n%+v", i, got, want)
 		}
 		for _, sess := range got {
-			if g, _ := s.GetSession(ctx, sess.ID); !reflect.DeepEqual(g, sess) {
+			if g, _ := s.Sessions().Get(ctx, sess.ID); !reflect.DeepEqual(g, sess) {
 				t.Errorf("step %d: GetSession(%d) = %+v, list has %+v", i, sess.ID, g, sess)
 			}
 		}
@@ -169,14 +169,14 @@ func TestListCacheFollowsOtherWriters(t *testing.T) {
 
 func TestSessionNamesEmptyStore(t *testing.T) {
 	s := mustOpen(t)
-	names, err := s.SessionNames(context.Background())
+	names, err := s.Sessions().Names(context.Background())
 	if err != nil || len(names) != 0 {
 		t.Errorf("SessionNames() = %v, %v", names, err)
 	}
 	for i := range 3 {
 		mustCreateSession(t, s, "main", fmt.Sprint("n", i))
 	}
-	if names, _ := s.SessionNames(context.Background()); len(names) != 3 || names[2] != "n1" {
+	if names, _ := s.Sessions().Names(context.Background()); len(names) != 3 || names[2] != "n1" {
 		t.Errorf("SessionNames() = %v", names)
 	}
 }

@@ -125,7 +125,7 @@ type file struct {
 // Open opens the store at path for reading and, lazily, writing. A missing
 // file (or an empty, 0-byte one, which SQLite treats as an empty database)
 // is not an error: Exists reports false, reads return nothing, and the first
-// CreateSession creates the parent directory and the file, and initialises
+// Sessions().Create creates the parent directory and the file, and initialises
 // an empty one. Opening and reading never modify an existing file: reads go
 // through read-only connections, so the journal of an interrupted write is
 // not rolled back (a rolled-back copy is read instead, as by OpenReadOnly)
@@ -421,7 +421,7 @@ func validate(ctx context.Context, db *sql.DB, path string, present bool) (*sche
 }
 
 // helper returns a pool of one read-only connection that splits a large
-// read (the first count of ListSessions) with a connection of the main
+// read (the first count of Sessions().List) with a connection of the main
 // pool, or nil when the file is not attached or the pool cannot be opened.
 // It is a pool of its own so that a reader holding a main connection never
 // waits for a second main connection (which other such readers might hold).

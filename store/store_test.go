@@ -34,7 +34,7 @@ func mustOpenPath(tb testing.TB, path string, opts ...Option) *Store {
 // mustCreateSession creates a session or fails the test.
 func mustCreateSession(tb testing.TB, s *Store, worktree, name string) Session {
 	tb.Helper()
-	sess, err := s.CreateSession(context.Background(), worktree, name)
+	sess, err := s.Sessions().Create(context.Background(), worktree, name)
 	if err != nil {
 		tb.Fatalf("CreateSession(%q, %q) = %v", worktree, name, err)
 	}
@@ -44,7 +44,7 @@ func mustCreateSession(tb testing.TB, s *Store, worktree, name string) Session {
 // mustAppend appends events or fails the test, returning the rows stored.
 func mustAppend(tb testing.TB, s *Store, id int64, events ...codec.Event) int {
 	tb.Helper()
-	n, err := s.AppendEvents(context.Background(), id, events)
+	n, err := s.Events().Append(context.Background(), id, events)
 	if err != nil {
 		tb.Fatalf("AppendEvents(%d) = %v", id, err)
 	}
@@ -54,7 +54,7 @@ func mustAppend(tb testing.TB, s *Store, id int64, events ...codec.Event) int {
 // mustLoad loads a session's events or fails the test.
 func mustLoad(tb testing.TB, s *Store, id int64) []StoredEvent {
 	tb.Helper()
-	evs, err := s.LoadEvents(context.Background(), id)
+	evs, err := s.Events().All(context.Background(), id)
 	if err != nil {
 		tb.Fatalf("LoadEvents(%d) = %v", id, err)
 	}

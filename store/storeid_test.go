@@ -28,7 +28,7 @@ func TestStoreID(t *testing.T) {
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("EnsureStoreID created the file: %v", err)
 	}
-	if _, err := s.CreateSession(ctx, "main", "x"); err != nil {
+	if _, err := s.Sessions().Create(ctx, "main", "x"); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := os.ReadFile(path)
@@ -60,16 +60,16 @@ func TestImportRawKeepsPayloads(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer src.Close()
-	sess, _, err := src.CreateSessionWithEvents(ctx, "main", "n", []codec.Event{codec.UserMessage("hi"), codec.AssistantText("hello there")})
+	sess, _, err := src.Sessions().CreateWithEvents(ctx, "main", "n", []codec.Event{codec.UserMessage("hi"), codec.AssistantText("hello there")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := src.StoreCompaction(ctx, sess.ID, 1, "sum"); err != nil {
+	if _, err := src.Compactions().Add(ctx, sess.ID, 1, "sum"); err != nil {
 		t.Fatal(err)
 	}
 	raw := RawSession{}
-	raw.Session, _ = src.GetSession(ctx, sess.ID)
-	raw.Compactions, _ = src.Compactions(ctx, sess.ID)
+	raw.Session, _ = src.Sessions().Get(ctx, sess.ID)
+	raw.Compactions, _ = src.Compactions().Of(ctx, sess.ID)
 	err = src.Scan().Events(ctx, ScanOptions{Raw: true}, func(evs []ScannedEvent) error {
 		for _, e := range evs {
 			raw.Events = append(raw.Events, RawEvent{Seq: e.Seq, Kind: e.Kind, CharLen: e.CharLen, Data: bytes.Clone(e.Payload)})
@@ -84,20 +84,20 @@ func TestImportRawKeepsPayloads(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer dst.Close()
-	id, dup, err := dst.ImportRaw(ctx, raw)
+	id, dup, err := dst.Transfer().ImportRaw(ctx, raw)
 	if err != nil || dup {
 		t.Fatalf("ImportRaw = %d, %v, %v", id, dup, err)
 	}
-	if again, dup, err := dst.ImportRaw(ctx, raw); err != nil || !dup || again != id {
+	if again, dup, err := dst.Transfer().ImportRaw(ctx, raw); err != nil || !dup || again != id {
 		t.Fatalf("second ImportRaw = %d, %v, %v", again, dup, err)
 	}
-	a, _ := src.fingerprint(ctx, raw.Session)
-	got, _ := dst.GetSession(ctx, id)
-	b, _ := dst.fingerprint(ctx, got)
+	a, _ := src.Transfer().fingerprint(ctx, raw.Session)
+	got, _ := dst.Sessions().Get(ctx, id)
+	b, _ := dst.Transfer().fingerprint(ctx, got)
 	if a != b || got.Name != "n" {
 		t.Fatalf("copy differs: %+v", got)
 	}
-	c, _ := dst.readCopy(ctx, got)
+	c, _ := dst.Transfer().readCopy(ctx, got)
 	for i, e := range c.events {
 		if !bytes.Equal(e.data, raw.Events[i].Data) {
 			t.Fatalf("payload %d not byte for byte", i)

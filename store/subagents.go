@@ -10,7 +10,7 @@ package store
 // under the same rules as lazuli_native_imports (native.go): created by the
 // first write that needs it, never by opening or reading; its rows go with
 // either session (ON DELETE CASCADE); each side's created text guards
-// against ids AZUREAL reuses after a delete; Merge and ExportSessions do
+// against ids AZUREAL reuses after a delete; Merge and Transfer().Export do
 // not copy it.
 
 import (
@@ -70,7 +70,7 @@ func (s *Store) Subagents() SubagentService { return SubagentService{s} }
 // parent, its name and its first events, linked to the parent's call
 // b.ToolUseID, in one transaction. It returns the session's id and name.
 func (sa SubagentService) Create(ctx context.Context, parentID int64, b SubagentBatch) (int64, string, error) {
-	ids, names, _, err := sa.s.createSubagents(ctx, parentID, nil, []SubagentBatch{b})
+	ids, names, _, err := sa.createAll(ctx, parentID, nil, []SubagentBatch{b})
 	if err != nil {
 		return 0, "", err
 	}
@@ -78,24 +78,24 @@ func (sa SubagentService) Create(ctx context.Context, parentID int64, b Subagent
 }
 
 // The three writes below are sessions writes, Store's as
-// CreateSessionWithEvents and AppendEvents are: they write a session's
+// Sessions().CreateWithEvents and Events().Append are: they write a session's
 // events and usage, and its sub-agent sessions with their links.
 
-// CreateSessionWithSubagents creates a session with its events and its
+// CreateWithSubagents creates a session with its events and its
 // sub-agent sessions with theirs, in one transaction: all of it or
 // nothing. The sub-agents' events are written first, so the session list
 // (newest event first) shows the parent above them. It returns the
 // parent's id and the number of events stored in all sessions. usage is
-// the parent's, as for CreateSessionWithEvents.
-func (s *Store) CreateSessionWithSubagents(ctx context.Context, worktree, name string, events []codec.Event, subs []SubagentBatch, usage ...Usage) (int64, int, error) {
-	return s.CreateSessionWithSubagentsAt(ctx, worktree, name, "", events, subs, usage...)
+// the parent's, as for Sessions().CreateWithEvents.
+func (ss SessionService) CreateWithSubagents(ctx context.Context, worktree, name string, events []codec.Event, subs []SubagentBatch, usage ...Usage) (int64, int, error) {
+	return ss.s.Transfer().CreateWithSubagentsAt(ctx, worktree, name, "", events, subs, usage...)
 }
 
-// CreateSessionWithSubagentsAt is CreateSessionWithSubagents with the
-// parent's created time (as CreateSessionAt; "" means now).
-func (s *Store) CreateSessionWithSubagentsAt(ctx context.Context, worktree, name, created string, events []codec.Event, subs []SubagentBatch, usage ...Usage) (int64, int, error) {
+// CreateWithSubagentsAt is Sessions().CreateWithSubagents with the
+// parent's created time (as Transfer().CreateAt; "" means now).
+func (tr TransferService) CreateWithSubagentsAt(ctx context.Context, worktree, name, created string, events []codec.Event, subs []SubagentBatch, usage ...Usage) (int64, int, error) {
 	parent := &newSession{worktree: worktree, name: name, created: created, events: events, usage: usage}
-	_, _, ns, err := s.createSubagents(ctx, 0, parent, subs)
+	_, _, ns, err := tr.s.Subagents().createAll(ctx, 0, parent, subs)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -106,12 +106,12 @@ func (s *Store) CreateSessionWithSubagentsAt(ctx context.Context, worktree, name
 	return parent.id, total, nil
 }
 
-// AppendWithSubagents appends events to session parentID and creates its
+// Events().AppendWithSubagents appends events to session parentID and creates its
 // sub-agent sessions, in one transaction. usage is the parent's, as for
-// AppendEvents.
-func (s *Store) AppendWithSubagents(ctx context.Context, parentID int64, events []codec.Event, subs []SubagentBatch, usage ...Usage) (int, error) {
+// Events().Append.
+func (es EventService) AppendWithSubagents(ctx context.Context, parentID int64, events []codec.Event, subs []SubagentBatch, usage ...Usage) (int, error) {
 	parent := &newSession{id: parentID, events: events, usage: usage}
-	_, _, ns, err := s.createSubagents(ctx, parentID, parent, subs)
+	_, _, ns, err := es.s.Subagents().createAll(ctx, parentID, parent, subs)
 	if err != nil {
 		return 0, err
 	}
@@ -133,24 +133,24 @@ type newSession struct {
 	stored         int
 }
 
-// createSubagents writes subs (and parent, when set) in one transaction.
-func (s *Store) createSubagents(ctx context.Context, parentID int64, parent *newSession, subs []SubagentBatch) (
+// createAll writes subs (and parent, when set) in one transaction.
+func (sa SubagentService) createAll(ctx context.Context, parentID int64, parent *newSession, subs []SubagentBatch) (
 	ids []int64, names []string, ns []int, err error) {
-	encoded, err := s.encodeBatches(len(subs), func(i int) []codec.Event { return subs[i].Events })
+	encoded, err := sa.s.encodeBatches(len(subs), func(i int) []codec.Event { return subs[i].Events })
 	defer finishBatches(encoded)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("sub-agent session %s: %w", subs[len(encoded)-1].ToolUseID, err)
 	}
 	var parentEnc *encodedBatch
 	if parent != nil {
-		parentEnc = s.encodeAsync(parent.events)
+		parentEnc = sa.s.encodeAsync(parent.events)
 		defer parentEnc.finish()
 		if _, err := parentEnc.chunk(0); err != nil {
 			return nil, nil, nil, err
 		}
 	}
 	ids, names, ns = make([]int64, len(subs)), make([]string, len(subs)), make([]int, len(subs))
-	err = s.writeTx(ctx, parent != nil && parent.id == 0, func(tx *sql.Tx) error {
+	err = sa.s.writeTx(ctx, parent != nil && parent.id == 0, func(tx *sql.Tx) error {
 		if parent != nil && parent.id == 0 {
 			query, args := "INSERT INTO sessions(worktree, name) VALUES (?, ?)", []any{parent.worktree, parent.name}
 			if parent.created != "" {
@@ -358,10 +358,10 @@ func checkOwnTable(ctx context.Context, q querier, fs *findings, t ownTable) err
 // waits for the first chunk of each, so that an event that cannot be
 // encoded fails before the write lock is taken; the error is that of the
 // last list returned. finishBatches releases what it returns.
-func (s *Store) encodeBatches(n int, events func(i int) []codec.Event) ([]*encodedBatch, error) {
+func (r *eventRows) encodeBatches(n int, events func(i int) []codec.Event) ([]*encodedBatch, error) {
 	encoded := make([]*encodedBatch, 0, n)
 	for i := 0; i < n; i++ {
-		b := s.encodeAsync(events(i))
+		b := r.encodeAsync(events(i))
 		encoded = append(encoded, b)
 		if _, err := b.chunk(0); err != nil {
 			return encoded, err

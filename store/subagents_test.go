@@ -15,7 +15,7 @@ func TestSubagentLinkFollowsItsSessions(t *testing.T) {
 	ctx := context.Background()
 	st := mustOpen(t)
 	name := func(parent string) string { return parent + " › sub" }
-	parent, n, err := st.CreateSessionWithSubagents(ctx, "main", "", []codec.Event{codec.UserMessage("go")},
+	parent, n, err := st.Sessions().CreateWithSubagents(ctx, "main", "", []codec.Event{codec.UserMessage("go")},
 		[]SubagentBatch{{ToolUseID: "toolu_1", Name: name, Events: []codec.Event{codec.UserMessage("a")}},
 			{ToolUseID: "toolu_2", Name: name, Events: []codec.Event{codec.UserMessage("b"), codec.AssistantText("done")}}})
 	if err != nil || n != 4 {
@@ -34,19 +34,19 @@ func TestSubagentLinkFollowsItsSessions(t *testing.T) {
 	if err != nil || len(links) != 2 || links[0].ToolUseID != "toolu_1" {
 		t.Fatalf("links %+v, %v", links, err)
 	}
-	if s, _ := st.GetSession(ctx, links[0].SessionID); s.Name != DisplayName(parent, "")+" › sub" {
+	if s, _ := st.Sessions().Get(ctx, links[0].SessionID); s.Name != DisplayName(parent, "")+" › sub" {
 		t.Fatalf("sub-agent name %q", s.Name)
 	}
 	if l, ok, err := st.Subagents().Parent(ctx, links[1].SessionID); err != nil || !ok || l.ParentID != parent || l.ToolUseID != "toolu_2" {
 		t.Fatalf("parent link %+v %v %v", l, ok, err)
 	}
-	if err := st.DeleteSession(ctx, links[0].SessionID); err != nil {
+	if err := st.Sessions().Delete(ctx, links[0].SessionID); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok, _ := st.Subagents().Session(ctx, parent, "toolu_1"); ok {
 		t.Fatal("the link of a deleted sub-agent session remains")
 	}
-	if err := st.DeleteSession(ctx, parent); err != nil {
+	if err := st.Sessions().Delete(ctx, parent); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok, _ := st.Subagents().Parent(ctx, links[1].SessionID); ok {
@@ -77,7 +77,7 @@ func TestSubagentLinkNotInheritedByReusedID(t *testing.T) {
 			st := mustOpen(t)
 			other := mustCreateSession(t, st, "main", "other")
 			name := func(parent string) string { return parent + " › sub" }
-			parent, _, err := st.CreateSessionWithSubagents(ctx, "main", "", []codec.Event{codec.UserMessage("go")},
+			parent, _, err := st.Sessions().CreateWithSubagents(ctx, "main", "", []codec.Event{codec.UserMessage("go")},
 				[]SubagentBatch{{ToolUseID: "toolu_1", Name: name, Events: []codec.Event{codec.UserMessage("a")}},
 					{ToolUseID: "toolu_2", Name: name, Events: []codec.Event{codec.UserMessage("b")}}})
 			if err != nil {
@@ -130,14 +130,14 @@ func TestSubagentLinkNotInheritedByReusedID(t *testing.T) {
 func TestSubagentReadsNeverCreateTheTable(t *testing.T) {
 	ctx := context.Background()
 	st := mustOpen(t)
-	s, err := st.CreateSession(ctx, "main", "")
+	s, err := st.Sessions().Create(ctx, "main", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, ok, err := st.Subagents().Parent(ctx, s.ID); ok || err != nil {
 		t.Fatalf("Subagents().Parent = %v, %v", ok, err)
 	}
-	if _, err := st.AppendEvents(ctx, s.ID, []codec.Event{codec.UserMessage("x")}); err != nil {
+	if _, err := st.Events().Append(ctx, s.ID, []codec.Event{codec.UserMessage("x")}); err != nil {
 		t.Fatal(err)
 	}
 	db, _, err := st.reader(ctx)

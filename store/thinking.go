@@ -11,7 +11,7 @@ package store
 // table is created by the first write that carries thinking, rows go with
 // their session (ON DELETE CASCADE) and are checked against the session's
 // created text, because AZUREAL reuses the ids of deleted sessions. Merge
-// and ExportSessions copy it with its session (seqs are kept).
+// and Transfer().Export copy it with its session (seqs are kept).
 
 import (
 	"context"

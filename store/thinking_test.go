@@ -49,16 +49,16 @@ func TestThinkingStaysOutOfEvents(t *testing.T) {
 			t.Errorf("%s = %s, want %s", q, g, w)
 		}
 	}
-	sw, _ := with.GetSession(ctx, id)
-	so, _ := without.GetSession(ctx, 1)
+	sw, _ := with.Sessions().Get(ctx, id)
+	so, _ := without.Sessions().Get(ctx, 1)
 	if sw.EventCount != so.EventCount || sw.MessageCount != so.MessageCount || sw.CharsSinceCompaction != so.CharsSinceCompaction {
 		t.Errorf("session %+v, want the counts of %+v", sw, so)
 	}
-	cw, err := with.BuildContext(ctx, id)
+	cw, err := with.Compactions().Context(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	co, _ := without.BuildContext(ctx, 1)
+	co, _ := without.Compactions().Context(ctx, 1)
 	if codec.BuildContextPrompt(cw, "next") != codec.BuildContextPrompt(co, "next") {
 		t.Error("thinking reached the context prompt")
 	}
@@ -72,7 +72,7 @@ func TestThinkingStaysOutOfEvents(t *testing.T) {
 		t.Errorf("thinking per event = %q, want %q", shown, wantShown)
 	}
 	// A range load gets the thinking of its range only.
-	part, err := with.LoadEventsRange(ctx, id, 3, 3)
+	part, err := with.Events().Range(ctx, id, 3, 3)
 	if err != nil || len(part) != 1 || !slices.Equal(part[0].Thinking, []string{"now list the files", "twice"}) {
 		t.Errorf("LoadEventsRange(3, 3) = %+v, %v", part, err)
 	}
@@ -142,7 +142,7 @@ func TestMergeCopiesThinking(t *testing.T) {
 	with, _, id := thinkingPair(t)
 	dst := mustOpen(t)
 	mustCreateSession(t, dst, "main", "") // the copy gets another id
-	if _, err := dst.Merge(ctx, with); err != nil {
+	if _, err := dst.Transfer().Merge(ctx, with); err != nil {
 		t.Fatal(err)
 	}
 	want, _ := with.Thinking().Of(ctx, id)
@@ -156,7 +156,7 @@ func TestMergeCopiesThinking(t *testing.T) {
 		}
 	}
 	out := filepath.Join(t.TempDir(), "export.azs")
-	if err := with.ExportSessions(ctx, []int64{id}, out); err != nil {
+	if err := with.Transfer().Export(ctx, []int64{id}, out); err != nil {
 		t.Fatal(err)
 	}
 	exp := mustOpenPath(t, out)
@@ -172,7 +172,7 @@ func TestMergeCopiesThinking(t *testing.T) {
 func TestScanThoughtsMatch(t *testing.T) {
 	ctx := context.Background()
 	st, _, id := thinkingPair(t)
-	evs, err := st.LoadEvents(ctx, id)
+	evs, err := st.Events().All(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}

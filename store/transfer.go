@@ -16,11 +16,11 @@ import (
 	"github.com/lazuli-app/lazuli/codec"
 )
 
-// CreateSessionWithEvents creates a session and stores events in it in one
+// CreateWithEvents creates a session and stores events in it in one
 // transaction, so an import either lands whole or not at all. It returns the
 // session and the number of rows stored.
-func (s *Store) CreateSessionWithEvents(ctx context.Context, worktree, name string, events []codec.Event, usage ...Usage) (Session, int, error) {
-	return s.CreateSessionAt(ctx, worktree, name, "", events, usage...)
+func (ss SessionService) CreateWithEvents(ctx context.Context, worktree, name string, events []codec.Event, usage ...Usage) (Session, int, error) {
+	return ss.s.Transfer().CreateAt(ctx, worktree, name, "", events, usage...)
 }
 
 // MergeReport says what Merge did.
@@ -58,14 +58,14 @@ func (r MergeReport) String() string {
 // (byte for byte) and compactions are preserved. Sessions that exactly
 // duplicate one already in s are skipped. last_claude_uuid is not carried
 // over: it names an agent transcript on the machine src came from.
-func (s *Store) Merge(ctx context.Context, src *Store) (MergeReport, error) {
-	return s.mergeSessions(ctx, src, nil)
+func (tr TransferService) Merge(ctx context.Context, src *Store) (MergeReport, error) {
+	return tr.mergeSessions(ctx, src, nil)
 }
 
-// ExportSessions writes the sessions ids of s to a new store at path. The
+// Export writes the sessions ids of s to a new store at path. The
 // file is written beside path under a temporary name and renamed into place
 // only when complete, so a failed export leaves no partial file.
-func (s *Store) ExportSessions(ctx context.Context, ids []int64, path string) error {
+func (tr TransferService) Export(ctx context.Context, ids []int64, path string) error {
 	if len(ids) == 0 {
 		return errNothingToExport
 	}
@@ -87,7 +87,7 @@ func (s *Store) ExportSessions(ctx context.Context, ids []int64, path string) er
 	for _, id := range ids {
 		want[id] = true
 	}
-	rep, err := dst.mergeSessions(ctx, s, want)
+	rep, err := dst.Transfer().mergeSessions(ctx, tr.s, want)
 	if cerr := dst.Close(); err == nil {
 		err = cerr
 	}
@@ -104,20 +104,20 @@ func (s *Store) ExportSessions(ctx context.Context, ids []int64, path string) er
 }
 
 // mergeSessions copies the sessions of src (all, or those in only) into s.
-func (s *Store) mergeSessions(ctx context.Context, src *Store, only map[int64]bool) (MergeReport, error) {
+func (tr TransferService) mergeSessions(ctx context.Context, src *Store, only map[int64]bool) (MergeReport, error) {
 	var rep MergeReport
-	if s.readOnly {
-		return rep, fmt.Errorf("merge into %s: %w", s.Path(), ErrReadOnly)
+	if tr.s.readOnly {
+		return rep, fmt.Errorf("merge into %s: %w", tr.s.Path(), ErrReadOnly)
 	}
 	if !src.Exists() {
 		return rep, fmt.Errorf("merge: %s holds no sessions", src.Path())
 	}
-	sessions, err := src.ListSessions(ctx, "")
+	sessions, err := src.Sessions().List(ctx, "")
 	if err != nil {
 		return rep, fmt.Errorf("merge: read %s: %w", src.Path(), err)
 	}
 	sort.Slice(sessions, func(i, j int) bool { return sessions[i].ID < sessions[j].ID })
-	dups, err := s.Duplicates(ctx, src)
+	dups, err := tr.Duplicates(ctx, src)
 	if err != nil {
 		return rep, fmt.Errorf("merge: %w", err)
 	}
@@ -132,7 +132,7 @@ func (s *Store) mergeSessions(ctx context.Context, src *Store, only map[int64]bo
 			rep.Skipped = append(rep.Skipped, m)
 			continue
 		}
-		c, err := src.readCopy(ctx, sess)
+		c, err := src.Transfer().readCopy(ctx, sess)
 		if err != nil {
 			return MergeReport{}, fmt.Errorf("merge: read S%d of %s: %w", sess.ID, src.Path(), err)
 		}
@@ -142,7 +142,7 @@ func (s *Store) mergeSessions(ctx context.Context, src *Store, only map[int64]bo
 	if len(copies) == 0 {
 		return rep, nil
 	}
-	err = s.writeTx(ctx, true, func(tx *sql.Tx) error {
+	err = tr.s.writeTx(ctx, true, func(tx *sql.Tx) error {
 		for i := range copies {
 			id, err := copies[i].insert(ctx, tx)
 			if err != nil {
@@ -153,7 +153,7 @@ func (s *Store) mergeSessions(ctx context.Context, src *Store, only map[int64]bo
 		return nil
 	})
 	if err != nil {
-		return MergeReport{}, fmt.Errorf("merge into %s: %w", s.Path(), err)
+		return MergeReport{}, fmt.Errorf("merge into %s: %w", tr.s.Path(), err)
 	}
 	return rep, nil
 }
@@ -183,9 +183,9 @@ type rawEvent struct {
 // readCopy reads a session's raw rows. Payloads that are not zstd frames
 // (v1 files stored plain JSON text) are compressed, because AZUREAL can only
 // read BLOB frames.
-func (s *Store) readCopy(ctx context.Context, sess Session) (sessionCopy, error) {
+func (tr TransferService) readCopy(ctx context.Context, sess Session) (sessionCopy, error) {
 	c := sessionCopy{sess: sess}
-	db, _, err := s.reader(ctx)
+	db, _, err := tr.s.reader(ctx)
 	if err != nil {
 		return c, err
 	}
@@ -200,7 +200,7 @@ func (s *Store) readCopy(ctx context.Context, sess Session) (sessionCopy, error)
 		if err := rows.Scan(&r.seq, &r.kind, &data, &r.charLen); err != nil {
 			return c, err
 		}
-		if r.data, err = s.portablePayload(data); err != nil {
+		if r.data, err = tr.portablePayload(data); err != nil {
 			return c, fmt.Errorf("event %d: %w", r.seq, err)
 		}
 		c.events = append(c.events, r)
@@ -208,7 +208,7 @@ func (s *Store) readCopy(ctx context.Context, sess Session) (sessionCopy, error)
 	if err := rows.Err(); err != nil {
 		return c, err
 	}
-	if c.comps, err = s.Compactions(ctx, sess.ID); err != nil {
+	if c.comps, err = tr.s.Compactions().Of(ctx, sess.ID); err != nil {
 		return c, err
 	}
 	if c.full, err = readFullCopy(ctx, db, sess); err != nil {
@@ -242,7 +242,7 @@ func readFullCopy(ctx context.Context, db querier, sess Session) ([]rawFull, err
 
 // portablePayload returns a data value as a zstd BLOB, copying frames as
 // they are.
-func (s *Store) portablePayload(data any) ([]byte, error) {
+func (tr TransferService) portablePayload(data any) ([]byte, error) {
 	var b []byte
 	switch v := data.(type) {
 	case []byte:
@@ -255,11 +255,11 @@ func (s *Store) portablePayload(data any) ([]byte, error) {
 	if bytes.HasPrefix(b, codec.ZstdMagic) {
 		return bytes.Clone(b), nil
 	}
-	js, err := s.codec.Payload(b)
+	js, err := tr.s.codec.Payload(b)
 	if err != nil {
 		return nil, err
 	}
-	return s.codec.Compress(js), nil
+	return tr.s.codec.Compress(js), nil
 }
 
 // insert writes the copy as a new session and returns its id.
@@ -331,16 +331,16 @@ func nullBool(b *bool) any {
 // Duplicates maps each session of src that exactly duplicates a session of
 // s (same name, worktree, created, completion, event payloads and
 // compactions) to the id of that session in s.
-func (s *Store) Duplicates(ctx context.Context, src *Store) (map[int64]int64, error) {
+func (tr TransferService) Duplicates(ctx context.Context, src *Store) (map[int64]int64, error) {
 	dups := map[int64]int64{}
-	if !s.Exists() || !src.Exists() {
+	if !tr.s.Exists() || !src.Exists() {
 		return dups, nil
 	}
-	mine, err := s.ListSessions(ctx, "")
+	mine, err := tr.s.Sessions().List(ctx, "")
 	if err != nil {
 		return nil, err
 	}
-	theirs, err := src.ListSessions(ctx, "")
+	theirs, err := src.Sessions().List(ctx, "")
 	if err != nil {
 		return nil, err
 	}
@@ -350,7 +350,7 @@ func (s *Store) Duplicates(ctx context.Context, src *Store) (map[int64]int64, er
 	}
 	for _, t := range theirs {
 		for _, m := range candidates[cheapKey(t)] {
-			same, err := sameSession(ctx, s, m, src, t)
+			same, err := sameSession(ctx, tr.s, m, src, t)
 			if err != nil {
 				return nil, err
 			}
@@ -369,31 +369,31 @@ func cheapKey(s Session) string {
 }
 
 func sameSession(ctx context.Context, a *Store, as Session, b *Store, bs Session) (bool, error) {
-	ha, err := a.fingerprint(ctx, as)
+	ha, err := a.Transfer().fingerprint(ctx, as)
 	if err != nil {
 		return false, err
 	}
-	hb, err := b.fingerprint(ctx, bs)
+	hb, err := b.Transfer().fingerprint(ctx, bs)
 	return ha == hb, err
 }
 
 // fingerprint hashes a session's decoded payloads and compactions.
-func (s *Store) fingerprint(ctx context.Context, sess Session) ([32]byte, error) {
-	c, err := s.readCopy(ctx, sess)
+func (tr TransferService) fingerprint(ctx context.Context, sess Session) ([32]byte, error) {
+	c, err := tr.readCopy(ctx, sess)
 	if err != nil {
 		return [32]byte{}, err
 	}
-	return s.fingerprintCopy(c)
+	return tr.fingerprintCopy(c)
 }
 
 // fingerprintCopy hashes a session copy's decoded payloads, compactions
 // and duration.
-func (s *Store) fingerprintCopy(c sessionCopy) ([32]byte, error) {
+func (tr TransferService) fingerprintCopy(c sessionCopy) ([32]byte, error) {
 	sess := c.sess
 	h := sha256.New()
 	var n [8]byte
 	for _, e := range c.events {
-		js, err := s.codec.Payload(e.data)
+		js, err := tr.s.codec.Payload(e.data)
 		if err != nil {
 			return [32]byte{}, err
 		}
@@ -415,3 +415,12 @@ func (s *Store) fingerprintCopy(c sessionCopy) ([32]byte, error) {
 
 // errNothingToExport is returned when an export names no session.
 var errNothingToExport = errors.New("no session to export")
+
+// TransferService moves sessions between a store and the world outside it:
+// merging another store, exporting sessions to a file of their own,
+// importing a session from elsewhere (checked as AZUREAL would read it, or
+// parsed with the time it began), and finding one imported before.
+type TransferService struct{ s *Store }
+
+// Transfer returns the store's transfers.
+func (s *Store) Transfer() TransferService { return TransferService{s} }

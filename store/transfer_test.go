@@ -40,7 +40,7 @@ func rawRows(tb testing.TB, s *Store, id int64) [][4]any {
 func sampleStore(tb testing.TB) (*Store, Session) {
 	tb.Helper()
 	src := mustOpen(tb)
-	sess, _, err := src.CreateSessionWithEvents(context.Background(), "feature/x", "sample", []codec.Event{
+	sess, _, err := src.Sessions().CreateWithEvents(context.Background(), "feature/x", "sample", []codec.Event{
 		codec.Init("/w", "opus"), codec.UserMessage("hello"), codec.AssistantText("hi <b>"),
 		codec.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"ls"}`)),
 		codec.ToolResult("t1", "Bash", nil, "a\nb", false), codec.Complete(true, 1500, 0.25),
@@ -48,10 +48,10 @@ func sampleStore(tb testing.TB) (*Store, Session) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := src.StoreCompaction(context.Background(), sess.ID, 2, "summary"); err != nil {
+	if _, err := src.Compactions().Add(context.Background(), sess.ID, 2, "summary"); err != nil {
 		tb.Fatal(err)
 	}
-	if sess, err = src.GetSession(context.Background(), sess.ID); err != nil {
+	if sess, err = src.Sessions().Get(context.Background(), sess.ID); err != nil {
 		tb.Fatal(err)
 	}
 	return src, sess
@@ -70,10 +70,10 @@ func TestCreateSessionWithEvents(t *testing.T) {
 func TestCreateSessionWithEventsIsAtomic(t *testing.T) {
 	st := mustOpen(t)
 	bad := codec.Event{Kind: "Bogus"}
-	if _, _, err := st.CreateSessionWithEvents(context.Background(), "main", "", []codec.Event{codec.UserMessage("a"), bad}); err == nil {
+	if _, _, err := st.Sessions().CreateWithEvents(context.Background(), "main", "", []codec.Event{codec.UserMessage("a"), bad}); err == nil {
 		t.Fatal("import with an unencodable event succeeded")
 	}
-	if got, err := st.ListSessions(context.Background(), ""); err != nil || len(got) != 0 {
+	if got, err := st.Sessions().List(context.Background(), ""); err != nil || len(got) != 0 {
 		t.Errorf("a failed import left sessions behind: %v, %v", got, err)
 	}
 }
@@ -81,19 +81,19 @@ func TestCreateSessionWithEventsIsAtomic(t *testing.T) {
 func TestMergePreservesEverythingAndSkipsDuplicates(t *testing.T) {
 	ctx := context.Background()
 	src, sess := sampleStore(t)
-	if err := src.SetLastClaudeUUID(ctx, sess.ID, "uuid-on-other-machine"); err != nil {
+	if err := src.Sessions().SetLastClaudeUUID(ctx, sess.ID, "uuid-on-other-machine"); err != nil {
 		t.Fatal(err)
 	}
 	dst := mustOpen(t)
 	mustCreateSession(t, dst, "main", "already here")
-	rep, err := dst.Merge(ctx, src)
+	rep, err := dst.Transfer().Merge(ctx, src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(rep.Merged) != 1 || len(rep.Skipped) != 0 || rep.Merged[0].To != 2 {
 		t.Fatalf("report = %+v", rep)
 	}
-	got, err := dst.GetSession(ctx, 2)
+	got, err := dst.Sessions().Get(ctx, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,21 +109,21 @@ func TestMergePreservesEverythingAndSkipsDuplicates(t *testing.T) {
 	if !reflect.DeepEqual(rawRows(t, dst, 2), rawRows(t, src, sess.ID)) {
 		t.Error("merged event rows differ from the source's byte for byte")
 	}
-	comps, _ := dst.Compactions(ctx, 2)
+	comps, _ := dst.Compactions().Of(ctx, 2)
 	if len(comps) != 1 || comps[0].AfterSeq != 2 || comps[0].Summary != "summary" {
 		t.Errorf("merged compactions = %+v", comps)
 	}
 	// A second merge finds the exact duplicate and adds nothing.
-	rep, err = dst.Merge(ctx, src)
+	rep, err = dst.Transfer().Merge(ctx, src)
 	if err != nil || len(rep.Merged) != 0 || len(rep.Skipped) != 1 || rep.Skipped[0].To != 2 {
 		t.Fatalf("second merge = %+v, %v", rep, err)
 	}
-	if list, _ := dst.ListSessions(ctx, ""); len(list) != 2 {
+	if list, _ := dst.Sessions().List(ctx, ""); len(list) != 2 {
 		t.Errorf("after re-merge: %d sessions, want 2", len(list))
 	}
 	// A changed copy is no longer a duplicate.
 	mustAppend(t, src, sess.ID, codec.UserMessage("more"))
-	if dups, err := dst.Duplicates(ctx, src); err != nil || len(dups) != 0 {
+	if dups, err := dst.Transfer().Duplicates(ctx, src); err != nil || len(dups) != 0 {
 		t.Errorf("Duplicates after a change = %v, %v", dups, err)
 	}
 }
@@ -140,14 +140,14 @@ func TestMergeReadOnlySourceIsUntouched(t *testing.T) {
 	}
 	defer ro.Close()
 	dst := mustOpen(t)
-	if _, err := dst.Merge(ctx, ro); err != nil {
+	if _, err := dst.Transfer().Merge(ctx, ro); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := os.ReadFile(path)
 	if string(before) != string(after) {
 		t.Error("merging changed the source file")
 	}
-	if _, err := ro.Merge(ctx, dst); err == nil {
+	if _, err := ro.Transfer().Merge(ctx, dst); err == nil {
 		t.Error("merge into a read-only store succeeded")
 	}
 }
@@ -157,11 +157,11 @@ func TestExportSessions(t *testing.T) {
 	src, sess := sampleStore(t)
 	mustCreateSession(t, src, "main", "not exported")
 	out := filepath.Join(t.TempDir(), "one.azs")
-	if err := src.ExportSessions(ctx, []int64{sess.ID}, out); err != nil {
+	if err := src.Transfer().Export(ctx, []int64{sess.ID}, out); err != nil {
 		t.Fatal(err)
 	}
 	exp := mustOpenPath(t, out)
-	list, err := exp.ListSessions(ctx, "")
+	list, err := exp.Sessions().List(ctx, "")
 	if err != nil || len(list) != 1 || list[0].Name != "sample" {
 		t.Fatalf("exported store lists %+v, %v", list, err)
 	}
@@ -183,7 +183,7 @@ func TestExportSessions(t *testing.T) {
 	}
 	// A missing session fails and leaves no file.
 	bad := filepath.Join(t.TempDir(), "bad.azs")
-	if err := src.ExportSessions(ctx, []int64{99}, bad); err == nil {
+	if err := src.Transfer().Export(ctx, []int64{99}, bad); err == nil {
 		t.Error("export of a missing session succeeded")
 	}
 	if _, err := os.Stat(bad); !os.IsNotExist(err) {

@@ -26,7 +26,7 @@ func TestLoadReportsUnreadable(t *testing.T) {
 		"UPDATE events SET data = X'00ff' WHERE session_id = 1 AND seq = 4")
 	s = mustOpenPath(t, path)
 
-	if r, err := s.Load(ctx, healthy.ID, 0, 0); err != nil || len(r.Events) != 2 || r.Unreadable != nil {
+	if r, err := s.Events().Load(ctx, healthy.ID, 0, 0); err != nil || len(r.Events) != 2 || r.Unreadable != nil {
 		t.Fatalf("Load(healthy) = %d events, unreadable %v, %v", len(r.Events), r.Unreadable, err)
 	}
 	if rows, more := s.Unreadable(); len(rows) != 0 || more != 0 {
@@ -34,7 +34,7 @@ func TestLoadReportsUnreadable(t *testing.T) {
 	}
 	want := []Unreadable{{Session: 1, Seq: 2, TooLarge: true}, {Session: 1, Seq: 4}}
 	for _, rng := range [][2]int64{{0, 0}, {0, 0}, {2, 4}} { // whole (decoded, then cached), range
-		r, err := s.Load(ctx, bomb.ID, rng[0], rng[1])
+		r, err := s.Events().Load(ctx, bomb.ID, rng[0], rng[1])
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -178,7 +178,7 @@ func insertUsageRows(ctx context.Context, tx *sql.Tx, sessionID int64, usage []U
 
 // UsageService is a store's token usage: the rows of UsageTable, Lazuli's
 // own, one a turn (written with the events they follow by
-// CreateSessionWithEvents and AppendEvents, or later by Append), and the
+// Sessions().CreateWithEvents and Events().Append, or later by Append), and the
 // version a derived index tells their changes by.
 type UsageService struct{ s *Store }
 

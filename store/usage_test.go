@@ -14,7 +14,7 @@ import (
 func TestUsageRows(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
-	sess, _, err := s.CreateSessionWithEvents(ctx, "main", "", []codec.Event{
+	sess, _, err := s.Sessions().CreateWithEvents(ctx, "main", "", []codec.Event{
 		codec.UserMessage("one"), codec.Unit(codec.KindFiltered), codec.AssistantText("a"), codec.Complete(true, 1, 0.5),
 		codec.UserMessage("two"), codec.AssistantText("b"),
 	}, Usage{Event: 3, Model: "m1", Backend: "claude", Tokens: Tokens{Input: 10, Output: 5, CostUSD: 0.5}, HasCost: true},
@@ -23,7 +23,7 @@ func TestUsageRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AppendEvents(ctx, sess.ID, []codec.Event{codec.AssistantText("c")}, Usage{Event: 0, Model: "m3"}); err != nil {
+	if _, err := s.Events().Append(ctx, sess.ID, []codec.Event{codec.AssistantText("c")}, Usage{Event: 0, Model: "m3"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Usage().Append(ctx, sess.ID, 2, []Usage{{Model: "m4", Tokens: Tokens{Output: 1}}}); err != nil {
@@ -64,7 +64,7 @@ func TestUsageRows(t *testing.T) {
 			t.Errorf("check: %+v", f)
 		}
 	}
-	if err := s.DeleteSession(ctx, sess.ID); err != nil {
+	if err := s.Sessions().Delete(ctx, sess.ID); err != nil {
 		t.Fatal(err)
 	}
 	if rows, err := s.Usage().Rows(ctx, 0); err != nil || len(rows) != 0 {
@@ -86,12 +86,12 @@ func TestUsageVersion(t *testing.T) {
 		}
 	}
 	version("no table", UsageVersion{})
-	a, _, err := s.CreateSessionWithEvents(ctx, "main", "", []codec.Event{codec.UserMessage("one"), codec.Complete(true, 1, 0)},
+	a, _, err := s.Sessions().CreateWithEvents(ctx, "main", "", []codec.Event{codec.UserMessage("one"), codec.Complete(true, 1, 0)},
 		Usage{Event: 1, Tokens: Tokens{Input: 1, Output: 20, CacheRead: 300, CacheWrite: 4000, Reasoning: 50000}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _, err := s.CreateSessionWithEvents(ctx, "main", "", []codec.Event{codec.UserMessage("two")}, Usage{Event: 0, Tokens: Tokens{Input: 7}})
+	b, _, err := s.Sessions().CreateWithEvents(ctx, "main", "", []codec.Event{codec.UserMessage("two")}, Usage{Event: 0, Tokens: Tokens{Input: 7}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestUsageVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	version("appended", UsageVersion{Rows: 3, MaxID: 3, Tokens: 1328})
-	if err := s.DeleteSession(ctx, b.ID); err != nil {
+	if err := s.Sessions().Delete(ctx, b.ID); err != nil {
 		t.Fatal(err)
 	}
 	version("deleted", UsageVersion{Rows: 2, MaxID: 3, Tokens: 1321})
@@ -112,7 +112,7 @@ func TestUsageVersion(t *testing.T) {
 func TestUsageUnderAZUREAL(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
-	if _, _, err := s.CreateSessionWithEvents(ctx, "main", "", []codec.Event{codec.UserMessage("one")}, Usage{Event: 0, Tokens: Tokens{Input: 9}}); err != nil {
+	if _, _, err := s.Sessions().CreateWithEvents(ctx, "main", "", []codec.Event{codec.UserMessage("one")}, Usage{Event: 0, Tokens: Tokens{Input: 9}}); err != nil {
 		t.Fatal(err)
 	}
 	path := s.Path()

@@ -85,10 +85,10 @@ func TestVector03Names(t *testing.T) {
 	mustCreateSession(t, s, "main", "")
 	mustCreateSession(t, s, "main", "")
 	mustCreateSession(t, s, "main", "")
-	if err := s.RenameSession(ctx, 3, "Renamed"); err != nil {
+	if err := s.Sessions().Rename(ctx, 3, "Renamed"); err != nil {
 		t.Fatal(err)
 	}
-	names, err := s.SessionNames(ctx)
+	names, err := s.Sessions().Names(ctx)
 	want := map[int64]string{1: "S1", 2: "S2", 3: "Renamed"}
 	if err != nil || !reflect.DeepEqual(names, want) {
 		t.Errorf("SessionNames() = %v, %v, want %v", names, err, want)
@@ -102,11 +102,11 @@ func TestVector04SampleBatch(t *testing.T) {
 	if n := mustAppend(t, s, sess.ID, sampleBatch()...); n != 4 {
 		t.Fatalf("AppendEvents() = %d, want 4", n)
 	}
-	got, err := s.GetSession(ctx, sess.ID)
+	got, err := s.Sessions().Get(ctx, sess.ID)
 	if err != nil || got.EventCount != 4 || got.MessageCount != 2 {
 		t.Errorf("GetSession() = %+v, %v, want 4 events, 2 messages", got, err)
 	}
-	list, _ := s.ListSessions(ctx, "")
+	list, _ := s.Sessions().List(ctx, "")
 	if len(list) != 1 || list[0].EventCount != 4 || list[0].MessageCount != 2 {
 		t.Errorf("ListSessions() = %+v", list)
 	}
@@ -151,18 +151,18 @@ func TestVector08Ranges(t *testing.T) {
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
 	mustAppend(t, s, sess.ID, sampleBatch()...)
-	from3, err := s.LoadEventsRange(ctx, sess.ID, 3, 0)
+	from3, err := s.Events().Range(ctx, sess.ID, 3, 0)
 	if err != nil || len(from3) != 2 || from3[0].Kind != codec.KindToolCall {
 		t.Errorf("LoadEventsRange(3, 0) = %v, %v", kinds(from3), err)
 	}
-	if evs, err := s.LoadEventsRange(ctx, sess.ID, 100, 0); err != nil || len(evs) != 0 {
+	if evs, err := s.Events().Range(ctx, sess.ID, 100, 0); err != nil || len(evs) != 0 {
 		t.Errorf("LoadEventsRange(100, 0) = %v, %v", evs, err)
 	}
 	other := mustCreateSession(t, s, "main", "")
 	for i := range 10 {
 		mustAppend(t, s, other.ID, codec.AssistantText(fmt.Sprint(i)))
 	}
-	if evs, err := s.LoadEventsRange(ctx, other.ID, 3, 6); err != nil || !reflect.DeepEqual(seqs(evs), []int64{3, 4, 5, 6}) {
+	if evs, err := s.Events().Range(ctx, other.ID, 3, 6); err != nil || !reflect.DeepEqual(seqs(evs), []int64{3, 4, 5, 6}) {
 		t.Errorf("LoadEventsRange(3, 6) = %v, %v", seqs(evs), err)
 	}
 }
@@ -180,12 +180,12 @@ func TestVector09ListOrder(t *testing.T) {
 	s := mustOpen(t)
 	mustCreateSession(t, s, "main", "")
 	mustCreateSession(t, s, "main", "")
-	if list, _ := s.ListSessions(ctx, ""); !reflect.DeepEqual(sessionIDs(list), []int64{2, 1}) {
+	if list, _ := s.Sessions().List(ctx, ""); !reflect.DeepEqual(sessionIDs(list), []int64{2, 1}) {
 		t.Errorf("order without events = %v, want [2 1]", sessionIDs(list))
 	}
 	mustCreateSession(t, s, "main", "")
 	mustAppend(t, s, 1, codec.UserMessage("x"))
-	if list, _ := s.ListSessions(ctx, ""); !reflect.DeepEqual(sessionIDs(list), []int64{1, 3, 2}) {
+	if list, _ := s.Sessions().List(ctx, ""); !reflect.DeepEqual(sessionIDs(list), []int64{1, 3, 2}) {
 		t.Errorf("order = %v, want [1 3 2]", sessionIDs(list))
 	}
 }
@@ -196,10 +196,10 @@ func TestVector10RenameWorktree(t *testing.T) {
 	first := mustCreateSession(t, s, "feature/old", "")
 	second := mustCreateSession(t, s, "feature/old", "")
 	mustCreateSession(t, s, "main", "")
-	if n, err := s.RenameWorktree(ctx, "feature/old", "feature/new"); err != nil || n != 2 {
+	if n, err := s.Sessions().RenameWorktree(ctx, "feature/old", "feature/new"); err != nil || n != 2 {
 		t.Fatalf("RenameWorktree() = %d, %v, want 2", n, err)
 	}
-	list, err := s.ListSessions(ctx, "feature/new")
+	list, err := s.Sessions().List(ctx, "feature/new")
 	if err != nil || !reflect.DeepEqual(sessionIDs(list), []int64{second.ID, first.ID}) {
 		t.Errorf("ListSessions(feature/new) = %v, %v", sessionIDs(list), err)
 	}
@@ -210,10 +210,10 @@ func TestVector11DeleteCascades(t *testing.T) {
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
 	mustAppend(t, s, sess.ID, sampleBatch()...)
-	if _, err := s.StoreCompaction(ctx, sess.ID, 2, "sum"); err != nil {
+	if _, err := s.Compactions().Add(ctx, sess.ID, 2, "sum"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DeleteSession(ctx, sess.ID); err != nil {
+	if err := s.Sessions().Delete(ctx, sess.ID); err != nil {
 		t.Fatal(err)
 	}
 	for _, table := range []string{"events", "compactions", "sessions"} {
@@ -229,7 +229,7 @@ func TestVector12Completion(t *testing.T) {
 	sess := mustCreateSession(t, s, "main", "")
 	check := func(step string, completed *bool, duration *int64, cost *float64) {
 		t.Helper()
-		got, err := s.GetSession(ctx, sess.ID)
+		got, err := s.Sessions().Get(ctx, sess.ID)
 		if err != nil || !reflect.DeepEqual(got.Completed, completed) || !reflect.DeepEqual(got.DurationMS, duration) ||
 			!reflect.DeepEqual(got.CostUSD, cost) {
 			t.Errorf("%s: completion = %v %v %v, %v", step, ptrStr(got.Completed), ptrStr(got.DurationMS), ptrStr(got.CostUSD), err)
@@ -262,18 +262,18 @@ func TestVector13Chars(t *testing.T) {
 	sess := mustCreateSession(t, s, "main", "")
 	chars := func() int64 {
 		t.Helper()
-		n, err := s.CharsSinceCompaction(ctx, sess.ID)
+		n, err := s.Compactions().CharsSince(ctx, sess.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		list, _ := s.ListSessions(ctx, "")
+		list, _ := s.Sessions().List(ctx, "")
 		if list[0].CharsSinceCompaction != n {
 			t.Errorf("ListSessions chars = %d, CharsSinceCompaction = %d", list[0].CharsSinceCompaction, n)
 		}
 		return n
 	}
 	mustAppend(t, s, sess.ID, codec.UserMessage("12345"))
-	s.StoreCompaction(ctx, sess.ID, 1, "sum")
+	s.Compactions().Add(ctx, sess.ID, 1, "sum")
 	mustAppend(t, s, sess.ID, codec.UserMessage("abc"))
 	if n := chars(); n != 3 {
 		t.Errorf("chars = %d, want 3", n)
@@ -285,7 +285,7 @@ func TestVector13Chars(t *testing.T) {
 	if n := chars(); n != 400_000 || n < CompactionThreshold {
 		t.Errorf("chars = %d, want 400000 (≥ threshold)", n)
 	}
-	s.StoreCompaction(ctx, big.ID, 2, "sum")
+	s.Compactions().Add(ctx, big.ID, 2, "sum")
 	if n := chars(); n != 0 {
 		t.Errorf("chars after compaction = %d, want 0", n)
 	}
@@ -320,7 +320,7 @@ func TestVector14Boundary(t *testing.T) {
 			s := mustOpen(t)
 			sess := mustCreateSession(t, s, "main", "")
 			appendPairs(t, s, sess.ID, tt.users)
-			got, ok, err := s.CompactionBoundary(ctx, sess.ID, tt.from, tt.keep)
+			got, ok, err := s.Compactions().Boundary(ctx, sess.ID, tt.from, tt.keep)
 			if err != nil || ok != tt.wantBoundary || got != tt.want {
 				t.Errorf("CompactionBoundary(%d, %d) = %d, %v, %v, want %d, %v", tt.from, tt.keep, got, ok, err, tt.want, tt.wantBoundary)
 			}
@@ -329,12 +329,12 @@ func TestVector14Boundary(t *testing.T) {
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
 	appendPairs(t, s, sess.ID, 6)
-	b, _, _ := s.CompactionBoundary(ctx, sess.ID, 1, 3)
-	if evs, _ := s.LoadEventsRange(ctx, sess.ID, 1, b); len(evs) != 6 {
+	b, _, _ := s.Compactions().Boundary(ctx, sess.ID, 1, 3)
+	if evs, _ := s.Events().Range(ctx, sess.ID, 1, b); len(evs) != 6 {
 		t.Errorf("range 1–%d has %d events, want 6", b, len(evs))
 	}
-	s.StoreCompaction(ctx, sess.ID, b, "the summary")
-	p, err := s.BuildContext(ctx, sess.ID)
+	s.Compactions().Add(ctx, sess.ID, b, "the summary")
+	p, err := s.Compactions().Context(ctx, sess.ID)
 	if err != nil || p == nil || len(p.Events) != 6 || p.Events[0].Content != "question 4" || p.Events[5].Text != "answer 6" {
 		t.Fatalf("BuildContext() = %+v, %v", p, err)
 	}
@@ -354,13 +354,13 @@ func TestVector15MultipleCompactions(t *testing.T) {
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
 	appendPairs(t, s, sess.ID, 10)
-	s.StoreCompaction(ctx, sess.ID, 4, "First summary")
-	s.StoreCompaction(ctx, sess.ID, 14, "Second summary")
-	p, err := s.BuildContext(ctx, sess.ID)
+	s.Compactions().Add(ctx, sess.ID, 4, "First summary")
+	s.Compactions().Add(ctx, sess.ID, 14, "Second summary")
+	p, err := s.Compactions().Context(ctx, sess.ID)
 	if err != nil || p == nil || *p.Summary != "Second summary" || len(p.Events) != 6 {
 		t.Fatalf("BuildContext() = %+v, %v", p, err)
 	}
-	evs, _ := s.LoadEventsRange(ctx, sess.ID, 15, 0)
+	evs, _ := s.Events().Range(ctx, sess.ID, 15, 0)
 	if evs[0].Seq != 15 || len(codec.BuildContextPrompt(p, "go")) < 8 {
 		t.Errorf("events start at seq %d", evs[0].Seq)
 	}
@@ -370,9 +370,9 @@ func TestVector16LatestCompaction(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
-	s.StoreCompaction(ctx, sess.ID, 15, "later boundary")
-	s.StoreCompaction(ctx, sess.ID, 5, "newer row, earlier boundary")
-	c, err := s.LatestCompaction(ctx, sess.ID)
+	s.Compactions().Add(ctx, sess.ID, 15, "later boundary")
+	s.Compactions().Add(ctx, sess.ID, 5, "newer row, earlier boundary")
+	c, err := s.Compactions().Latest(ctx, sess.ID)
 	if err != nil || c == nil || c.AfterSeq != 15 {
 		t.Errorf("LatestCompaction() = %+v, %v, want after_seq 15", c, err)
 	}
@@ -381,7 +381,7 @@ func TestVector16LatestCompaction(t *testing.T) {
 func TestVector17EmptyContext(t *testing.T) {
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
-	p, err := s.BuildContext(context.Background(), sess.ID)
+	p, err := s.Compactions().Context(context.Background(), sess.ID)
 	if err != nil || p != nil || codec.BuildContextPrompt(p, "hello") != "hello" {
 		t.Errorf("BuildContext() = %+v, %v; want nil and the prompt unchanged", p, err)
 	}
@@ -392,8 +392,8 @@ func TestVector18OnlySummary(t *testing.T) {
 	s := mustOpen(t)
 	sess := mustCreateSession(t, s, "main", "")
 	appendPairs(t, s, sess.ID, 2)
-	s.StoreCompaction(ctx, sess.ID, 4, "all of it")
-	p, err := s.BuildContext(ctx, sess.ID)
+	s.Compactions().Add(ctx, sess.ID, 4, "all of it")
+	p, err := s.Compactions().Context(ctx, sess.ID)
 	if err != nil || p == nil || len(p.Events) != 0 {
 		t.Fatalf("BuildContext() = %+v, %v", p, err)
 	}

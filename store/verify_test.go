@@ -34,11 +34,11 @@ func TestFirstWriteChecksTheFile(t *testing.T) {
 	writeFile(t, path, data)
 	damaged := mustOpenPath(t, path)
 	var fe *FormatError
-	if _, err := damaged.ListSessions(ctx, ""); err != nil && !errors.As(err, &fe) {
+	if _, err := damaged.Sessions().List(ctx, ""); err != nil && !errors.As(err, &fe) {
 		t.Errorf("ListSessions() error = %v, want a *FormatError", err) // if it reads the page
 	}
 	for range 2 {
-		_, err := damaged.CreateSession(ctx, "main", "")
+		_, err := damaged.Sessions().Create(ctx, "main", "")
 		if !errors.As(err, &fe) || !strings.Contains(err.Error(), "damaged") {
 			t.Fatalf("CreateSession() error = %v, want a *FormatError about damage", err)
 		}

@@ -153,7 +153,7 @@ func TestDeclaredBombsCostTheLoadNothing(t *testing.T) {
 	bomb := hex.EncodeToString(streamedEvent(t, codec.MaxEventSize+16<<20, true, 0))
 	execRaw(t, path, "UPDATE events SET data = X'"+bomb+"' WHERE seq IN (2, 3, 4)")
 	s = mustOpenPath(t, path)
-	r, err := s.Load(ctx, sess.ID, 0, 0)
+	r, err := s.Events().Load(ctx, sess.ID, 0, 0)
 	if err != nil || len(r.Events) != 2 || r.Skipped != 3 {
 		t.Fatalf("Load = %d events, %d skipped, %v; want 2, 3, nil", len(r.Events), r.Skipped, err)
 	}

@@ -208,7 +208,7 @@ func TestPushRedactsSecrets(t *testing.T) {
 	token := "gh" + "p_" + "Zx9Qw3Er7Ty1Ui5Op2As6Df8Gh4Jk0LmNb7V"
 	for _, allow := range []bool{false, true} {
 		st := openStore(t, genStore(t, t.TempDir(), 1, 20, 10))
-		s, _, err := st.CreateSessionWithEvents(ctx, "main", "deploy with "+token, []codec.Event{
+		s, _, err := st.Sessions().CreateWithEvents(ctx, "main", "deploy with "+token, []codec.Event{
 			codec.UserMessage("push with GITHUB_TOKEN=" + token), codec.AssistantText("ok"),
 		})
 		if err != nil {
@@ -274,17 +274,17 @@ func TestPushForkedCopy(t *testing.T) {
 		t.Fatal(err)
 	}
 	copyPath := dir + "/copy.azs"
-	if err := orig.ExportSessions(ctx, []int64{1, 2}, copyPath); err != nil {
+	if err := orig.Transfer().Export(ctx, []int64{1, 2}, copyPath); err != nil {
 		t.Fatal(err)
 	}
 	cp := openStore(t, copyPath)
 	if err := cp.SetStoreID(ctx, first.StoreID); err != nil { // as a file copy would carry it
 		t.Fatal(err)
 	}
-	if _, err := cp.AppendEvents(ctx, 1, []codec.Event{codec.UserMessage("only in the copy")}); err != nil {
+	if _, err := cp.Events().Append(ctx, 1, []codec.Event{codec.UserMessage("only in the copy")}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := orig.AppendEvents(ctx, 2, []codec.Event{codec.UserMessage("only in the original"), codec.AssistantText("more")}); err != nil {
+	if _, err := orig.Events().Append(ctx, 2, []codec.Event{codec.UserMessage("only in the original"), codec.AssistantText("more")}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Push(ctx, db, orig, opts("m")); err != nil {
@@ -318,7 +318,7 @@ func TestPushUndecodableEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := st0.CreateSessionWithEvents(ctx, "main", "x", []codec.Event{
+	s, _, err := st0.Sessions().CreateWithEvents(ctx, "main", "x", []codec.Event{
 		codec.UserMessage("token " + "gh" + "p_" + "Zx9Qw3Er7Ty1Ui5Op2As6Df8Gh4Jk0LmNb7V"), codec.AssistantText("ok"),
 	})
 	if err != nil {
@@ -356,7 +356,7 @@ func TestPushUndecodableEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := dst.GetSession(ctx, id)
+	got, err := dst.Sessions().Get(ctx, id)
 	if err != nil || got.EventCount != 1 {
 		t.Fatalf("pulled %+v, %v", got, err)
 	}

@@ -32,14 +32,14 @@ func hostileSetup(t *testing.T) (*DB, int64) {
 	db := connect(t, url)
 	ctx := context.Background()
 	st := openStore(t, genStore(t, t.TempDir(), 2, 60, 31))
-	s, _, err := st.CreateSessionWithEvents(ctx, "feature/x", "victim", []codec.Event{
+	s, _, err := st.Sessions().CreateWithEvents(ctx, "feature/x", "victim", []codec.Event{
 		codec.UserMessage("where is the parser"), codec.AssistantText("in parse.go"),
 		codec.UserMessage("fix it"), codec.AssistantText("done"),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.StoreCompaction(ctx, s.ID, 2, "the parser is in parse.go"); err != nil {
+	if _, err := st.Compactions().Add(ctx, s.ID, 2, "the parser is in parse.go"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Push(ctx, db, st, opts("alpha")); err != nil {
@@ -179,7 +179,7 @@ func TestPullSoundSessions(t *testing.T) {
 	st := openStore(t, genStore(t, t.TempDir(), 3, 200, 33))
 	discord := base64.RawStdEncoding.EncodeToString([]byte("1186476543210987654")) + ".GaB3dE.Zq8xV2mKp4Lr7Tn1Yw6Hs9Jd3Fg5Bc0Ne"
 	hf := "hf" + "_" + "Q7mZ2xK9pL4vR8tN1wY6hS3jD5fG0bC7aE"
-	s, _, err := st.CreateSessionWithEvents(ctx, "main", "secrets", []codec.Event{
+	s, _, err := st.Sessions().CreateWithEvents(ctx, "main", "secrets", []codec.Event{
 		codec.UserMessage("start the bot with " + discord), codec.AssistantText("Logged in to the Hub as " + hf),
 	})
 	if err != nil {
@@ -219,7 +219,7 @@ func TestPullSoundSessions(t *testing.T) {
 			t.Fatalf("Pull(%d) = %v", ts.ID, err)
 		}
 		if ts.SessionID == s.ID {
-			evs, err := dst.LoadEvents(ctx, id)
+			evs, err := dst.Events().All(ctx, id)
 			if err != nil || len(evs) != 2 || evs[0].Event.Content != "start the bot with [REDACTED:discord-bot-token]" {
 				t.Fatalf("pulled redacted session %+v, %v", evs, err)
 			}

@@ -106,21 +106,21 @@ func grow(t *testing.T, st *store.Store, r *rand.Rand, round int) {
 		}
 	}
 	if r.IntN(4) == 0 {
-		if _, _, err := st.CreateSessionWithEvents(ctx, "wt", fmt.Sprintf("new %d", round), evs); err != nil {
+		if _, _, err := st.Sessions().CreateWithEvents(ctx, "wt", fmt.Sprintf("new %d", round), evs); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	if _, err := st.AppendEvents(ctx, s.ID, evs); err != nil {
+	if _, err := st.Events().Append(ctx, s.ID, evs); err != nil {
 		t.Fatal(err)
 	}
 	if r.IntN(3) == 0 {
-		if _, err := st.StoreCompaction(ctx, s.ID, 1, fmt.Sprintf("summary %d", round)); err != nil {
+		if _, err := st.Compactions().Add(ctx, s.ID, 1, fmt.Sprintf("summary %d", round)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if r.IntN(3) == 0 {
-		if err := st.RenameSession(ctx, s.ID, fmt.Sprintf("renamed %d", round)); err != nil {
+		if err := st.Sessions().Rename(ctx, s.ID, fmt.Sprintf("renamed %d", round)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -107,7 +107,7 @@ func localCounts(t *testing.T, st *store.Store) counts {
 	t.Helper()
 	ctx := context.Background()
 	var c counts
-	list, err := st.ListSessions(ctx, "")
+	list, err := st.Sessions().List(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func localCounts(t *testing.T, st *store.Store) counts {
 	for _, s := range list {
 		digest = append(digest, fmt.Sprintf("%d:%s:%d", s.ID, s.Name, s.EventCount))
 		c.Events += s.EventCount
-		comps, err := st.Compactions(ctx, s.ID)
+		comps, err := st.Compactions().Of(ctx, s.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

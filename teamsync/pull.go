@@ -79,7 +79,7 @@ func (db *DB) Pull(ctx context.Context, id int64, dst *store.Store) (localID int
 	if err != nil {
 		return 0, false, err
 	}
-	localID, dup, err = dst.ImportRaw(ctx, store.RawSession{Session: s.Store(), Events: raw, Compactions: comps})
+	localID, dup, err = dst.Transfer().ImportRaw(ctx, store.RawSession{Session: s.Store(), Events: raw, Compactions: comps})
 	if errors.Is(err, store.ErrRefused) { // ImportRaw checks it (store.CheckRaw) before it writes
 		return 0, false, refuse("%v", err)
 	}

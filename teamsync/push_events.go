@@ -276,7 +276,7 @@ func (p *pusher) prepare(ctx context.Context, b *eventBatch) error {
 		if e.Event.Kind != "" {
 			var err error
 			if n := redacted[e.ID]; n > 0 {
-				if payload, err = p.st.EncodePayload(e.Event); err != nil {
+				if payload, err = p.st.Transfer().EncodePayload(e.Event); err != nil {
 					return fmt.Errorf("encode event %d: %w", e.ID, err)
 				}
 			}

@@ -32,7 +32,7 @@ type sessionKey struct {
 // pushSessions writes every session row that is new or changed (by a hash
 // of what is sent), with its files and refs, in one transaction.
 func (p *pusher) pushSessions(ctx context.Context) error {
-	list, err := p.st.ListSessions(ctx, "")
+	list, err := p.st.Sessions().List(ctx, "")
 	if err != nil {
 		return err
 	}

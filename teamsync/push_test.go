@@ -55,7 +55,7 @@ func TestPushFillsGapBelowLaterBatch(t *testing.T) {
 	db := connect(t, url)
 	st := openStore(t, genStore(t, t.TempDir(), 6, 2000, 9))
 	ctx := context.Background()
-	if _, _, err := st.CreateSessionWithEvents(ctx, "wt", "first", []codec.Event{codec.UserMessage("the quokkafish migration")}); err != nil {
+	if _, _, err := st.Sessions().CreateWithEvents(ctx, "wt", "first", []codec.Event{codec.UserMessage("the quokkafish migration")}); err != nil {
 		t.Fatal(err)
 	}
 	o := opts("m1")
@@ -116,7 +116,7 @@ func TestMigrateFromVersion1(t *testing.T) {
 	db := connect(t, url)
 	ctx := context.Background()
 	st := openStore(t, genStore(t, t.TempDir(), 3, 300, 11))
-	if _, _, err := st.CreateSessionWithEvents(ctx, "wt", "old", []codec.Event{codec.AssistantText("the wombatron was rebuilt")}); err != nil {
+	if _, _, err := st.Sessions().CreateWithEvents(ctx, "wt", "old", []codec.Event{codec.AssistantText("the wombatron was rebuilt")}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.migrateStep(ctx); err != nil {

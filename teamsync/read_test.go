@@ -20,13 +20,13 @@ func TestTwoMachinesListShowSearchPull(t *testing.T) {
 	ctx := context.Background()
 	a := openStore(t, genStore(t, t.TempDir(), 4, 400, 3))
 	b := openStore(t, genStore(t, t.TempDir(), 3, 300, 4))
-	sa, _, err := a.CreateSessionWithEvents(ctx, "feature/x", "needle session", []codec.Event{
+	sa, _, err := a.Sessions().CreateWithEvents(ctx, "feature/x", "needle session", []codec.Event{
 		codec.UserMessage("where is the zebracorn parser"), codec.AssistantText("The zebracorn parser is in parse.go"),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.StoreCompaction(ctx, sa.ID, 1, "summary of the zebracorn work"); err != nil {
+	if _, err := a.Compactions().Add(ctx, sa.ID, 1, "summary of the zebracorn work"); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []struct {
@@ -59,7 +59,7 @@ func TestTwoMachinesListShowSearchPull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	local, err := a.LoadEvents(ctx, sa.ID)
+	local, err := a.Events().All(ctx, sa.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestTwoMachinesListShowSearchPull(t *testing.T) {
 			t.Fatalf("payload %d differs after pull", i)
 		}
 	}
-	comps, err := dst.Compactions(ctx, id)
+	comps, err := dst.Compactions().Of(ctx, id)
 	if err != nil || len(comps) != 1 || comps[0].Summary != "summary of the zebracorn work" {
 		t.Fatalf("pulled compactions %+v, %v", comps, err)
 	}

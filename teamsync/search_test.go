@@ -27,7 +27,7 @@ func TestSearchFindsWhatTheMatcherFinds(t *testing.T) {
 		codec.AssistantText("an ÉTÉ résumé of the naïve café"),
 	}
 	for i := range 3 {
-		if _, _, err := st.CreateSessionWithEvents(ctx, "wt", fmt.Sprintf("extra %d", i), extra); err != nil {
+		if _, _, err := st.Sessions().CreateWithEvents(ctx, "wt", fmt.Sprintf("extra %d", i), extra); err != nil {
 			t.Fatal(err)
 		}
 	}

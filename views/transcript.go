@@ -13,7 +13,7 @@ import (
 )
 
 // Transcript shows the events of one session as cards in a virtualized
-// widget.List. SetSession and AppendEvents build one light view-model row
+// widget.List. SetSession and Events().Append build one light view-model row
 // per event; the list creates card widgets only for the rows on screen.
 //
 // Transcript itself is only the wiring: the session shown, the empty note,
@@ -146,7 +146,7 @@ func (t *Transcript) SetSessionTail(s store.Session, events []store.StoredEvent,
 	t.rows.list.ScrollToBottom()
 }
 
-// AppendEvents adds live events at the end. When the view was scrolled to
+// Events().Append adds live events at the end. When the view was scrolled to
 // the bottom, it stays there.
 func (t *Transcript) AppendEvents(events []store.StoredEvent) {
 	if len(events) == 0 {
@@ -179,12 +179,12 @@ func sortedCompactions(cs []store.Compaction) []store.Compaction {
 }
 
 // SetFullText gives the full text of the shown session's shortened
-// events, by seq (store.Store.FullTexts); the cards of those events offer
+// events, by seq (store.FullTextService.Of); the cards of those events offer
 // it behind their toggle. SetSession keeps what was given: call it after.
 func (t *Transcript) SetFullText(full map[int64]string) { t.cards.setFullText(full) }
 
 // AddFullText adds the full text of events about to be appended (by seq,
-// as store.Store.FullTextsRange gives it).
+// as store.FullTextService.Range gives it).
 func (t *Transcript) AddFullText(full map[int64]store.FullText) { t.cards.addFullText(full) }
 
 // SetTurnUsage gives the usage of the session's turns; each completion

@@ -45,14 +45,14 @@ func TestClaudeThinkingIsKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	sess, err := st.CreateSession(ctx, "main", "")
+	sess, err := st.Sessions().Create(ctx, "main", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.AppendEvents(ctx, sess.ID, events); err != nil {
+	if _, err := st.Events().Append(ctx, sess.ID, events); err != nil {
 		t.Fatal(err)
 	}
-	got, err := st.GetSession(ctx, sess.ID)
+	got, err := st.Sessions().Get(ctx, sess.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestClaudeThinkingIsKept(t *testing.T) {
 	if len(thoughts) != want || got.EventCount > int64(others) {
 		t.Errorf("stored %d thoughts and %d events, want %d thoughts and at most %d events", len(thoughts), got.EventCount, want, others)
 	}
-	loaded, err := st.LoadEvents(ctx, sess.ID)
+	loaded, err := st.Events().All(ctx, sess.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -133,7 +133,7 @@ func ImportTranscript(ctx context.Context, st *store.Store, worktree, name, path
 	if name == "" {
 		name = derived
 	}
-	if s, ok, err := st.FindImported(ctx, worktree, name, created, t.Events); err != nil {
+	if s, ok, err := st.Transfer().FindImported(ctx, worktree, name, created, t.Events); err != nil {
 		return ImportedFile{}, err
 	} else if ok {
 		return ImportedFile{Session: s, Duplicate: true}, nil
@@ -142,6 +142,6 @@ func ImportTranscript(ctx context.Context, st *store.Store, worktree, name, path
 	if err != nil {
 		return ImportedFile{}, err
 	}
-	s, err := st.GetSession(ctx, id)
+	s, err := st.Sessions().Get(ctx, id)
 	return ImportedFile{Session: s, Events: n}, err
 }

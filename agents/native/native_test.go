@@ -296,7 +296,7 @@ func TestImportNativeFixtures(t *testing.T) {
 	}
 
 	fed := byID["fed8ce56-bc79-401f-a83e-af084253362f"]
-	sess, err := st.GetSession(ctx, fed.SessionID)
+	sess, err := st.Sessions().Get(ctx, fed.SessionID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +308,7 @@ func TestImportNativeFixtures(t *testing.T) {
 		t.Errorf("%d events imported, lazuli import stores %d (%v)", fed.Events, len(whole), err)
 	}
 	cx := byID["01997e76-d124-7592-9cac-2ec05abbca08"]
-	if s, _ := st.GetSession(ctx, cx.SessionID); s.Worktree != "fix/team-optimization-v2" {
+	if s, _ := st.Sessions().Get(ctx, cx.SessionID); s.Worktree != "fix/team-optimization-v2" {
 		t.Errorf("codex session's worktree = %q, want its git branch", s.Worktree)
 	}
 
@@ -318,11 +318,11 @@ func TestImportNativeFixtures(t *testing.T) {
 		if parent.Events != len(alone) {
 			t.Errorf("the parent has %d events, alone %d: sub-agent events leaked into it", parent.Events, len(alone))
 		}
-		ps, _ := st.GetSession(ctx, parent.SessionID)
+		ps, _ := st.Sessions().Get(ctx, parent.SessionID)
 		recs, _ := st.Native().Imports(ctx)
 		for _, id := range []string{"agent-a4ca7529859c158c2", "agent-a52886dc180afb356"} {
 			sub := byID[parent.ID+"/"+id]
-			s, err := st.GetSession(ctx, sub.SessionID)
+			s, err := st.Sessions().Get(ctx, sub.SessionID)
 			if err != nil || sub.Outcome != Imported || !strings.HasPrefix(s.Name, agents.Shorten(ps.Name, 30)+" › You are **") ||
 				s.Worktree != ps.Worktree || sub.SessionID == parent.SessionID {
 				t.Errorf("sub-agent %s became %+v (%v), parent %+v", id, s, err, ps)
@@ -356,7 +356,7 @@ func TestImportNativeAppend(t *testing.T) {
 	if len(res) != 1 || res[0].Outcome != Imported || res[0].Events != 2 || res[0].SessionID != 1 {
 		t.Fatalf("first import: %+v", res)
 	}
-	if s, _ := st.GetSession(ctx, 1); s.Name != "fix the build" || s.Worktree != "feature/x" || s.Created != "2025-06-01 10:00:00" {
+	if s, _ := st.Sessions().Get(ctx, 1); s.Name != "fix the build" || s.Worktree != "feature/x" || s.Created != "2025-06-01 10:00:00" {
 		t.Errorf("session = %+v", s)
 	}
 	if res := mustImport(t, st, scan(), ImportOptions{}); res[0].Outcome != Unchanged {
@@ -368,7 +368,7 @@ func TestImportNativeAppend(t *testing.T) {
 	if res[0].Outcome != Appended || res[0].Events != 2 || res[0].SessionID != 1 {
 		t.Fatalf("after two lines more: %+v", res)
 	}
-	evs, err := st.LoadEvents(ctx, 1)
+	evs, err := st.Events().All(ctx, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +399,7 @@ func TestImportNativeAppend(t *testing.T) {
 		if res[0].Outcome != Imported || res[0].SessionID != 2 || res[0].Events != 1 {
 			t.Errorf("reimport: %+v", res)
 		}
-		if evs, _ := st.LoadEvents(ctx, 1); len(evs) != 4 {
+		if evs, _ := st.Events().All(ctx, 1); len(evs) != 4 {
 			t.Errorf("reimport changed the old session: %d events", len(evs))
 		}
 		mustCheck(t, st)
@@ -630,7 +630,7 @@ func TestImportNativeGroupConflict(t *testing.T) {
 		t.Errorf("outcomes %v", got)
 	}
 	mustCheck(t, st)
-	if list, err := st.ListSessions(context.Background(), ""); err != nil || len(list) != 3 {
+	if list, err := st.Sessions().List(context.Background(), ""); err != nil || len(list) != 3 {
 		t.Errorf("%d sessions, %v; want 3", len(list), err)
 	}
 }

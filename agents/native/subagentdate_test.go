@@ -54,7 +54,7 @@ func TestImportTranscriptDatesSubagentsFromTheFile(t *testing.T) {
 			if err != nil || len(links) != 1 {
 				t.Fatalf("sub-agents %+v, %v", links, err)
 			}
-			sub, err := st.GetSession(ctx, links[0].SessionID)
+			sub, err := st.Sessions().Get(ctx, links[0].SessionID)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -54,17 +54,17 @@ func summaryStoreFixtures(tb testing.TB, path string) []summaryFixture {
 		tb.Fatalf("OpenReadOnly(%s): %v", path, err)
 	}
 	defer st.Close() //nolint:errcheck // read-only store
-	sessions, err := st.ListSessions(ctx, "")
+	sessions, err := st.Sessions().List(ctx, "")
 	if err != nil {
 		tb.Fatalf("ListSessions(%s): %v", path, err)
 	}
 	var out []summaryFixture
 	for _, s := range sessions {
-		stored, err := st.LoadEvents(ctx, s.ID)
+		stored, err := st.Events().All(ctx, s.ID)
 		if err != nil {
 			tb.Fatalf("LoadEvents(%s, %d): %v", path, s.ID, err)
 		}
-		c, err := st.LatestCompaction(ctx, s.ID)
+		c, err := st.Compactions().Latest(ctx, s.ID)
 		if err != nil {
 			tb.Fatalf("LatestCompaction(%s, %d): %v", path, s.ID, err)
 		}

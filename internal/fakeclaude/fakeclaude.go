@@ -79,7 +79,7 @@ func StoreWithSession(t testing.TB, path string) int64 {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s, err := st.CreateSession(context.Background(), "main", "")
+	s, err := st.Sessions().Create(context.Background(), "main", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func StoreWithSession(t testing.TB, path string) int64 {
 // session).
 func Kinds(t testing.TB, st *store.Store, id int64) string {
 	t.Helper()
-	evs, err := st.LoadEvents(context.Background(), id)
+	evs, err := st.Events().All(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,8 @@
 // fetches, todo lists), completions, hooks, plans and compactions, plus
 // planted needles (Needles) for selective searches.
 //
-// Everything goes through the public store API (CreateSession,
-// AppendEvents, StoreCompaction), so the file is exactly what Lazuli would
+// Everything goes through the public store API (Sessions().Create,
+// Events().Append, Compactions().Add), so the file is exactly what Lazuli would
 // have written. The same Options give the same sessions, events and
 // compactions; only the sessions' created timestamps (set by SQLite when a
 // session is inserted) differ between runs.
@@ -71,7 +71,7 @@ type Stats struct {
 	Elapsed     time.Duration
 }
 
-// maxBatch bounds the events of one AppendEvents call.
+// maxBatch bounds the events of one Events().Append call.
 const maxBatch = 5000
 
 // genTask is one sitting on its way from a generating worker to the writer.
@@ -181,7 +181,7 @@ func write(ctx context.Context, st *store.Store, plans []sessionPlan, ordered <-
 		}
 		p := &plans[t.sit.session]
 		if t.sit.first {
-			sess, err := st.CreateSession(ctx, p.worktree, p.name)
+			sess, err := st.Sessions().Create(ctx, p.worktree, p.name)
 			if err != nil {
 				return stats, err
 			}
@@ -195,7 +195,7 @@ func write(ctx context.Context, st *store.Store, plans []sessionPlan, ordered <-
 		id := ids[p.index]
 		for evs := t.events; len(evs) > 0; {
 			n := min(len(evs), maxBatch)
-			stored, err := st.AppendEvents(ctx, id, evs[:n], usageOf(evs[:n])...)
+			stored, err := st.Events().Append(ctx, id, evs[:n], usageOf(evs[:n])...)
 			if err != nil {
 				return stats, err
 			}
@@ -213,7 +213,7 @@ func write(ctx context.Context, st *store.Store, plans []sessionPlan, ordered <-
 			}
 		}
 		for _, c := range t.compact {
-			if _, err := st.StoreCompaction(ctx, id, c.afterSeq, c.summary); err != nil {
+			if _, err := st.Compactions().Add(ctx, id, c.afterSeq, c.summary); err != nil {
 				return stats, err
 			}
 			stats.Compactions++

@@ -81,7 +81,7 @@ func TestCreate(t *testing.T) {
 	})
 
 	t.Run("Sessions", func(t *testing.T) {
-		list, err := s.ListSessions(ctx, "")
+		list, err := s.Sessions().List(ctx, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +107,7 @@ func TestCreate(t *testing.T) {
 		if stats.Compactions == 0 {
 			t.Fatal("no compactions: the big session alone holds over 1,000,000 characters")
 		}
-		cs, err := s.Compactions(ctx, stats.BigSession)
+		cs, err := s.Compactions().Of(ctx, stats.BigSession)
 		if err != nil || len(cs) == 0 {
 			t.Fatalf("Compactions(big) = %d, %v", len(cs), err)
 		}
@@ -118,11 +118,11 @@ func TestCreate(t *testing.T) {
 			}
 			prev = c.AfterSeq
 		}
-		chars, err := s.CharsSinceCompaction(ctx, stats.BigSession)
+		chars, err := s.Compactions().CharsSince(ctx, stats.BigSession)
 		if err != nil {
 			t.Fatal(err)
 		}
-		evs, err := s.LoadEventsRange(ctx, stats.BigSession, prev+1, 0)
+		evs, err := s.Events().Range(ctx, stats.BigSession, prev+1, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,7 +142,7 @@ func TestCreate(t *testing.T) {
 		// Stats' counts agree with what is stored.
 		found := make(map[string]int)
 		for id := range int64(20) {
-			evs, err := s.LoadEvents(ctx, id+1)
+			evs, err := s.Events().All(ctx, id+1)
 			if err != nil {
 				t.Fatal(err)
 			}

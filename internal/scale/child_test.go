@@ -81,7 +81,7 @@ func childWork(ctx context.Context, mode, path string) (childReport, error) {
 		return r, err
 	}
 	defer st.Close()
-	list, err := st.ListSessions(ctx, "")
+	list, err := st.Sessions().List(ctx, "")
 	if err != nil {
 		return r, err
 	}
@@ -102,11 +102,11 @@ func childWork(ctx context.Context, mode, path string) (childReport, error) {
 	start = time.Now()
 	var from int64 // mode memory-whole: from the start
 	if mode == "memory" {
-		if from, _, err = st.TailStart(ctx, big.ID, 0, windowEvents); err != nil {
+		if from, _, err = st.Events().TailStart(ctx, big.ID, 0, windowEvents); err != nil {
 			return r, err
 		}
 	}
-	events, err := st.LoadEventsRange(ctx, big.ID, from, 0)
+	events, err := st.Events().Range(ctx, big.ID, from, 0)
 	if err != nil {
 		return r, err
 	}

@@ -15,15 +15,15 @@ import (
 // does when it opens a project. It returns the number of sessions.
 func openList(b *testing.B, path string) int {
 	return withStore(b, path, func(ctx context.Context, st *store.Store) ([]store.Session, error) {
-		return st.ListSessions(ctx, "")
+		return st.Sessions().List(ctx, "")
 	})
 }
 
 // openListQuick is openList as the window lists a store it has no counts
-// for: ListSessionsQuick (the sessions in order, without counts).
+// for: Sessions().ListQuick (the sessions in order, without counts).
 func openListQuick(b *testing.B, path string) int {
 	return withStore(b, path, func(ctx context.Context, st *store.Store) ([]store.Session, error) {
-		list, complete, err := st.ListSessionsQuick(ctx, "")
+		list, complete, err := st.Sessions().ListQuick(ctx, "")
 		if err == nil && complete {
 			err = errors.New("ListSessionsQuick counted (want a list without counts)")
 		}
@@ -52,7 +52,7 @@ func withStore(b *testing.B, path string, list func(context.Context, *store.Stor
 //
 //   - first: a new Store with an empty cache folder (the first time Lazuli
 //     ever sees the store: every row is counted);
-//   - first-quick: the same with ListSessionsQuick, the list the window
+//   - first-quick: the same with Sessions().ListQuick, the list the window
 //     shows while the first count runs (sessions in order, without their
 //     message counts);
 //   - cached: a new Store whose cache folder holds the list counts an

@@ -15,7 +15,7 @@ const tailRows = 200
 // BenchmarkLoadBig loads the store's biggest session (50,000 events in the
 // generated store) with a new Store each time, so that nothing is cached:
 //
-//   - full: LoadEvents, what the window does when a session is opened;
+//   - full: Events().All, what the window does when a session is opened;
 //   - tail: Load of the newest tailRows rows, the first rows a reader sees;
 //   - azureal: the baseline, AZUREAL's load_events (LoadAZUREAL): every
 //     payload read, then decompressed with a new zstd decoder and parsed.
@@ -41,7 +41,7 @@ func BenchmarkLoadBig(b *testing.B) {
 	}
 	b.Run("full", func(b *testing.B) {
 		run(b, func(st *store.Store) int {
-			evs, err := st.LoadEvents(ctx, id)
+			evs, err := st.Events().All(ctx, id)
 			if err != nil || int64(len(evs)) != n {
 				b.Fatalf("LoadEvents(S%d) = %d events, %v; want %d", id, len(evs), err, n)
 			}
@@ -50,7 +50,7 @@ func BenchmarkLoadBig(b *testing.B) {
 	})
 	b.Run("tail", func(b *testing.B) {
 		run(b, func(st *store.Store) int {
-			r, err := st.Load(ctx, id, n-tailRows+1, 0)
+			r, err := st.Events().Load(ctx, id, n-tailRows+1, 0)
 			if err != nil || len(r.Events) != tailRows {
 				b.Fatalf("Load(S%d, %d, 0) = %d events, %v; want %d", id, n-tailRows+1, len(r.Events), err, tailRows)
 			}

@@ -18,7 +18,7 @@ func TestSearchAZUREALParallel(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if _, _, err := st.CreateSessionWithEvents(ctx, "main", "s", []codec.Event{
+	if _, _, err := st.Sessions().CreateWithEvents(ctx, "main", "s", []codec.Event{
 		codec.UserMessage("please refactor quuxparser now"),
 		codec.AssistantText("I will use **Zorblex** here"),
 		codec.ToolCall("t1", "Bash", nil, json.RawMessage(`{"command":"grep -rn wibblecmd ."}`)),

@@ -1,5 +1,5 @@
 // Package testcache keeps a test binary's caches (the list counts that every
-// ListSessions saves, the search index) out of the user's cache folder, and
+// Sessions().List saves, the search index) out of the user's cache folder, and
 // its settings (the projects' default permissions) out of the user's
 // configuration folder.
 package testcache

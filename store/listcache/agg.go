@@ -7,7 +7,7 @@ import (
 	"math"
 )
 
-// A full count (the first ListSessions of a Store that has no usable saved
+// A full count (the first Sessions().List of a Store that has no usable saved
 // counts, see disk.go) has to visit every row of the events table: the
 // message count needs each row's kind and the char sum its char_len, and
 // no index of AZUREAL's schema holds them. Reading the rows

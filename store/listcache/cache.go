@@ -29,7 +29,7 @@ type File interface {
 	ID() (id FileID, ok bool)
 }
 
-// Agg holds the per-session counts ListSessions reports.
+// Agg holds the per-session counts Sessions().List reports.
 type Agg struct {
 	Count, Msgs, MaxID int64 // rows, UserMessage+AssistantText rows, MAX(events.id)
 	Chars              int64 // SUM(char_len) for seq > AfterSeq
@@ -50,7 +50,7 @@ func (a Agg) Damage() string {
 	return ""
 }
 
-// Cache keeps the per-session counts between ListSessions calls. Counting
+// Cache keeps the per-session counts between Sessions().List calls. Counting
 // needs the kind and char_len of every row, which no index covers, so a
 // full count reads the whole events table (see rebuildSQL). The cache is kept up to date
 // incrementally instead, relying on what AZUREAL's format guarantees: events

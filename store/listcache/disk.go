@@ -17,7 +17,7 @@ import (
 	"time"
 )
 
-// The counts ListSessions reports are kept on disk between runs, in
+// The counts Sessions().List reports are kept on disk between runs, in
 // Lazuli's cache folder (store.CacheDir()/list/store.CacheKey(path).list,
 // the file New is given), not in the
 // user's file: no index of AZUREAL's schema covers them, and its schema
