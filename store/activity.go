@@ -97,15 +97,15 @@ func validTime(s string) bool {
 // follows a TurnAbortedText notice is Interrupted. Only sessions with a
 // status are read, a few events each, from the end through the index.
 func (ss SessionService) settleStatus(ctx context.Context, q querier, byID map[int64]*Session) error {
-	query := `SELECT ss.s.id, ss.s.completed, l.kind, l.seq, (SELECT p.data FROM events AS p INDEXED BY idx_events_session
-			WHERE p.session_id = ss.s.id AND p.seq < l.seq ORDER BY p.seq DESC LIMIT 1)
+	query := `SELECT s.id, s.completed, l.kind, l.seq, (SELECT p.data FROM events AS p INDEXED BY idx_events_session
+			WHERE p.session_id = s.id AND p.seq < l.seq ORDER BY p.seq DESC LIMIT 1)
 		FROM sessions s JOIN events l ON l.id = (SELECT x.id FROM events AS x INDEXED BY idx_events_session
-			WHERE x.session_id = ss.s.id AND x.kind IN ('UserMessage', 'Complete') ORDER BY x.seq DESC LIMIT 1)
-		WHERE ss.s.completed IS NOT NULL`
+			WHERE x.session_id = s.id AND x.kind IN ('UserMessage', 'Complete') ORDER BY x.seq DESC LIMIT 1)
+		WHERE s.completed IS NOT NULL`
 	var args []any
 	if len(byID) == 1 { // GetSession
 		for id := range byID {
-			query, args = query+" AND ss.s.id = ?", append(args, id)
+			query, args = query+" AND s.id = ?", append(args, id)
 		}
 	}
 	rows, err := q.QueryContext(ctx, query, args...)
