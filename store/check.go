@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -12,106 +11,6 @@ import (
 
 	"github.com/lazuli-app/lazuli/codec"
 )
-
-// Severity says how bad a Finding is.
-type Severity string
-
-// Severities, worst first. An error means damage: data that AZUREAL or
-// Lazuli cannot read or would show wrongly. A warning is something off
-// that loses nothing; info is a fact worth knowing (a legacy schema).
-const (
-	SeverityError   Severity = "error"
-	SeverityWarning Severity = "warning"
-	SeverityInfo    Severity = "info"
-)
-
-// Finding is one problem Check found, aggregated over the rows it affects.
-type Finding struct {
-	Severity  Severity `json:"severity"`
-	Code      string   `json:"code"` // stable identifier, e.g. "data_not_blob"
-	Message   string   `json:"message"`
-	SessionID int64    `json:"session_id,omitempty"`
-	Count     int      `json:"count,omitempty"` // rows affected
-	Seqs      []int64  `json:"seqs,omitempty"`  // the first affected seqs
-}
-
-// Report is the result of Check: what the file holds and what is wrong
-// with it. It encodes to JSON (for lazuli check --json) with an extra "ok".
-type Report struct {
-	Path          string              `json:"path"`
-	Exists        bool                `json:"exists"`
-	QuickCheck    []string            `json:"quick_check,omitempty"` // ["ok"] when sound
-	SchemaVersion string              `json:"schema_version"`
-	Tables        map[string][]string `json:"tables,omitempty"` // table → columns
-	Sessions      int64               `json:"sessions"`
-	Events        int64               `json:"events"`
-	Compactions   int64               `json:"compactions"`
-	// FullText is what Lazuli's table of full tool output holds; nil
-	// when the store has none.
-	FullText *FullTextUsage `json:"full_text,omitempty"`
-	Findings []Finding      `json:"findings"`
-}
-
-// OK reports whether the store is undamaged: no finding is an error.
-func (r Report) OK() bool {
-	for _, f := range r.Findings {
-		if f.Severity == SeverityError {
-			return false
-		}
-	}
-	return true
-}
-
-// MarshalJSON encodes the report with its OK value as "ok".
-func (r Report) MarshalJSON() ([]byte, error) {
-	type plain Report // no MarshalJSON: avoids recursion
-	return json.Marshal(struct {
-		OK bool `json:"ok"`
-		plain
-	}{r.OK(), plain(r)})
-}
-
-// maxSeqsPerFinding bounds Finding.Seqs.
-const maxSeqsPerFinding = 5
-
-// findings aggregates findings by code and session.
-type findings struct {
-	list  []Finding
-	index map[string]int
-}
-
-// addN records a file-level finding that affects n rows.
-func (fs *findings) addN(sev Severity, code string, n int, msg string) {
-	fs.list = append(fs.list, Finding{Severity: sev, Code: code, Message: msg, Count: n})
-}
-
-// add records one occurrence (seq 0: not about a row). Occurrences with the
-// same code, session and message are counted in one Finding.
-func (fs *findings) add(sev Severity, code string, session, seq int64, msg string) {
-	key := fmt.Sprintf("%s/%d/%s", code, session, msg)
-	if fs.index == nil {
-		fs.index = map[string]int{}
-	}
-	i, ok := fs.index[key]
-	if !ok {
-		i = len(fs.list)
-		fs.index[key] = i
-		fs.list = append(fs.list, Finding{Severity: sev, Code: code, Message: msg, SessionID: session})
-	}
-	f := &fs.list[i]
-	f.Count++
-	if seq != 0 && len(f.Seqs) < maxSeqsPerFinding {
-		f.Seqs = append(f.Seqs, seq)
-	}
-}
-
-// sorted returns the findings, worst first.
-func (fs *findings) sorted() []Finding {
-	rank := map[Severity]int{SeverityError: 0, SeverityWarning: 1, SeverityInfo: 2}
-	out := append([]Finding{}, fs.list...)
-	sort.SliceStable(out, func(i, j int) bool { return rank[out[i].Severity] < rank[out[j].Severity] })
-	return out
-}
 
 // Check inspects the store for damage and format problems: SQLite's
 // quick_check, the schema and schema_version, storage classes AZUREAL
@@ -237,16 +136,6 @@ func checkFile(ctx context.Context, q querier, r *Report, fs *findings) (bool, e
 	return info.hasTable("sessions") && info.hasTable("events") && !fs.has("missing_column") && !fs.has("table_replaced"), nil
 }
 
-// has reports whether a finding with code was recorded.
-func (fs *findings) has(code string) bool {
-	for _, f := range fs.list {
-		if f.Code == code {
-			return true
-		}
-	}
-	return false
-}
-
 // checkSchema reports missing tables and columns and the schema version.
 func checkSchema(info *schemaInfo, fs *findings) {
 	for _, t := range []string{"sessions", "events", "compactions", "meta"} {
@@ -306,4 +195,26 @@ func checkVersion(info *schemaInfo, fs *findings) {
 	case n > 0 && n < 3:
 		fs.add(SeverityInfo, "schema_version", 0, 0, fmt.Sprintf("schema_version %s: AZUREAL migrates it to 3 when it opens the file", info.version))
 	}
+}
+
+// checkCopy checks a store whose last write was interrupted, or in WAL
+// mode, without touching it: it checks a copy (copyInterrupted). The report
+// names the store and adds note.
+func checkCopy(ctx context.Context, path string, cd *codec.Codec, note Finding) (Report, error) {
+	c, err := copyInterrupted(path)
+	if err != nil {
+		return Report{}, err
+	}
+	defer c.remove()
+	db, err := openPool(c.path, false, DefaultBusyTimeout)
+	if err != nil {
+		return Report{}, err
+	}
+	defer db.Close()
+	r, err := checkDB(ctx, db, cd, path)
+	if err != nil {
+		return r, err
+	}
+	r.Findings = append(r.Findings, note)
+	return r, nil
 }

@@ -1,15 +1,12 @@
 package store
 
 import (
-	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
-	"github.com/lazuli-app/lazuli/codec"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -137,28 +134,6 @@ func (c *interruptedCopy) remove() {
 	}
 }
 
-// attachCopy opens the read pool on a rolled-back copy of the store's file
-// (see copyInterrupted). f.mu must be held.
-func (f *file) attachCopy(ctx context.Context) (*sql.DB, *schemaInfo, error) {
-	c, err := copyInterrupted(f.path)
-	if err != nil {
-		return nil, nil, err
-	}
-	db, err := openPool(c.path, false, f.opts.busyTimeout) // read-write: it rolls the copy back
-	if err != nil {
-		c.remove()
-		return nil, nil, err
-	}
-	info, err := validate(ctx, db, c.path, true)
-	if err != nil {
-		_ = db.Close()
-		c.remove()
-		return nil, nil, err
-	}
-	f.snapshot = c
-	return db, info, nil
-}
-
 // The findings that say a check read a copy (see checkCopy).
 var (
 	interruptedFinding = Finding{Severity: SeverityInfo, Code: "interrupted_write",
@@ -168,28 +143,6 @@ var (
 		Message: "the store is in WAL mode (another program left it so); it was checked through a copy with its WAL file, " +
 			"and the next write by Lazuli leaves WAL mode (the files themselves were not changed)"}
 )
-
-// checkCopy checks a store whose last write was interrupted, or in WAL
-// mode, without touching it: it checks a copy (copyInterrupted). The report
-// names the store and adds note.
-func checkCopy(ctx context.Context, path string, cd *codec.Codec, note Finding) (Report, error) {
-	c, err := copyInterrupted(path)
-	if err != nil {
-		return Report{}, err
-	}
-	defer c.remove()
-	db, err := openPool(c.path, false, DefaultBusyTimeout)
-	if err != nil {
-		return Report{}, err
-	}
-	defer db.Close()
-	r, err := checkDB(ctx, db, cd, path)
-	if err != nil {
-		return r, err
-	}
-	r.Findings = append(r.Findings, note)
-	return r, nil
-}
 
 // copyNew copies src to a new file dst.
 func copyNew(src, dst string) error {

@@ -216,11 +216,3 @@ func (cs CompactionService) Context(ctx context.Context, sessionID int64) (*code
 	}
 	return p, nil
 }
-
-// CompactionService is a store's compactions: AZUREAL's compactions table,
-// each a summary of a session's events up to a seq that stands in for them
-// in the context a continued session is given (Context).
-type CompactionService struct{ s *Store }
-
-// Compactions returns the store's compactions.
-func (s *Store) Compactions() CompactionService { return CompactionService{s} }

@@ -7,12 +7,15 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
+	"github.com/lazuli-app/lazuli/store/listcache"
 	"modernc.org/sqlite"
 )
 
@@ -229,4 +232,52 @@ func (h dbHeader) checkLength(path string) error {
 			"the file is damaged (it has %d bytes, but its header says %d pages of %d bytes)", h.size, pages, pageSize)}
 	}
 	return nil
+}
+
+// querier is what *sql.DB, *sql.Conn and *sql.Tx have in common.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// maxOpenConns bounds the connection pool: each connection has its own page
+// cache, and writes are serialised anyway, so a few readers are enough.
+const maxOpenConns = 4
+
+// fileHasData reports whether path is a regular file with at least one byte.
+func fileHasData(path string) (bool, error) {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+		return false, nil
+	case err != nil:
+		return false, err
+	case st.IsDir():
+		return false, &FormatError{Path: path, Reason: "it is a directory"}
+	}
+	return st.Size() > 0, nil
+}
+
+// fileExists reports whether something exists at path.
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// fileID is what the file system says about a store file (see fileIDOf):
+// the list cache records it, and a Store follows a replaced file by it
+// (see followFile).
+type fileID = listcache.FileID
+
+// formatOrErr turns SQLite's "not a database" and "corrupt" errors into a
+// FormatError and classifies the rest (busy, read-only).
+func formatOrErr(path string, err error) error {
+	switch sqliteCode(err) {
+	case 26: // SQLITE_NOTADB
+		return &FormatError{Path: path, Reason: "the file is not an SQLite database"}
+	case 11: // SQLITE_CORRUPT
+		return &FormatError{Path: path, Reason: "the file is damaged (" + err.Error() + ")"}
+	}
+	return classify(err)
 }

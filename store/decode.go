@@ -442,3 +442,18 @@ func (r *eventRows) decodePayloadTo(data []byte, out *codec.Arena, e *codec.Even
 	}
 	return rowOK
 }
+
+// decodePayload decodes a stored data value like AZUREAL's load path: a
+// payload that is not UTF-8 is dropped (serde would see an empty string).
+// Unlike AZUREAL, a plain-JSON payload (v1 TEXT rows) is accepted.
+func (r *eventRows) decodePayload(data []byte) (codec.Event, bool) {
+	js, err := r.codec.Payload(data)
+	if err != nil || !utf8.Valid(js) {
+		return codec.Event{}, false
+	}
+	if ev, ok := codec.DecodeEventFast(js); ok {
+		return ev, true
+	}
+	ev, err := codec.DecodeEventJSON(js)
+	return ev, err == nil
+}

@@ -1,49 +1,13 @@
 package store
 
 import (
+	"encoding/json"
 	"fmt"
 	"runtime"
-	"sync"
-	"sync/atomic"
+	"strings"
 
 	"github.com/lazuli-app/lazuli/codec"
 )
-
-// encodeChunk is the number of events encoded as one unit of work.
-const encodeChunk = 256
-
-// encodedRow is one event ready to insert, or skipped.
-type encodedRow struct {
-	skip     bool
-	thinking bool        // a KindThinking event (skip is set too): kept in ThinkingTable
-	failure  bool        // a KindRunFailure event (skip is set too): kept in RunFailureTable
-	event    codec.Event // compacted
-	data     []byte
-	charLen  int64
-	// What compaction shortened, kept in FullTextTable: the field, its
-	// uncompressed size and its zstd frame; full is nil when nothing was
-	// shortened or full text is not kept.
-	fullField string
-	fullSize  int64
-	full      []byte
-	fullText  string // full, uncompressed
-}
-
-// encodedBatch is a batch of events being encoded in the background, chunk
-// by chunk in order, so the inserter can start on the first chunks.
-type encodedBatch struct {
-	rows   []encodedRow
-	done   []chan struct{} // done[k] is closed when chunk k is encoded
-	errs   []error
-	next   atomic.Int64 // next chunk to encode
-	stop   atomic.Bool  // set by finish: skip the remaining chunks
-	wg     sync.WaitGroup
-	chunks int
-	// collect makes insertEvents keep the rows it inserts in stored, as
-	// Scan().Events and FullText().Attach would read them back.
-	collect bool
-	stored  []ScannedEvent
-}
 
 // encodeAsync starts encoding events with up to GOMAXPROCS workers, each
 // with its own zstd encoder. A single chunk is encoded before it returns.
@@ -89,59 +53,81 @@ func encodeRange(cd *codec.Codec, events []codec.Event, rows []encodedRow, lo, h
 	return nil
 }
 
-// chunk waits for chunk k and returns its rows.
-func (b *encodedBatch) chunk(k int) ([]encodedRow, error) {
-	<-b.done[k]
-	lo := k * encodeChunk
-	return b.rows[lo:min(len(b.rows), lo+encodeChunk)], b.errs[k]
-}
-
-// finish stops the workers early if the insert gave up, and waits for them.
-func (b *encodedBatch) finish() {
-	b.stop.Store(true)
-	b.wg.Wait()
-}
-
-// encoderPool hands out codecs for compression. codec.go builds each
-// encoder with concurrency 1, so parallel workers need one codec each; the
-// pool creates up to GOMAXPROCS of them lazily and keeps them.
-type encoderPool struct {
-	mu   sync.Mutex
-	free []*codec.Codec
-	all  []*codec.Codec
-}
-
-func (p *encoderPool) get() (*codec.Codec, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if n := len(p.free); n > 0 {
-		c := p.free[n-1]
-		p.free = p.free[:n-1]
-		return c, nil
+// encodeEvent applies spec §2.1 steps 2.1–2.5 to one event.
+// With keepFull, what compaction shortened is kept for FullTextTable (up
+// to MaxEventSize).
+func encodeEvent(cd *codec.Codec, e codec.Event, keepFull bool) (encodedRow, error) {
+	if e.Kind == codec.KindThinking { // kept in ThinkingTable, never in events
+		return encodedRow{skip: true, thinking: e.Text != "", event: e}, nil
 	}
-	c, err := codec.New()
+	if e.Kind == codec.KindRunFailure { // kept in RunFailureTable, never in events
+		e.Text = runFailureText(e.Text)
+		return encodedRow{skip: true, failure: e.Text != "", event: e}, nil
+	}
+	c, keep := storedForm(e)
+	if !keep {
+		return encodedRow{skip: true}, nil
+	}
+	js, charLen, err := codec.EncodeCompacted(c)
 	if err != nil {
-		return nil, err
+		return encodedRow{}, err
 	}
-	p.all = append(p.all, c)
-	return c, nil
+	r := encodedRow{event: c, data: cd.Compress(js), charLen: charLen}
+	if keepFull {
+		if field, text, ok := fullTextOf(e, c); ok && len(text) <= codec.MaxEventSize {
+			r.fullField, r.fullSize, r.full, r.fullText = field, int64(len(text)), cd.Compress([]byte(text)), text
+		}
+	}
+	return r, nil
 }
 
-func (p *encoderPool) put(c *codec.Codec) {
-	if c == nil {
-		return
+// storedForm is the event a row of events stores for e (compacted), and
+// false when e stores no row there (thinking is kept in ThinkingTable).
+func storedForm(e codec.Event) (codec.Event, bool) {
+	if e.Kind == codec.KindFiltered || e.Kind == codec.KindMayBeCompacting || e.Kind == codec.KindThinking || e.Kind == codec.KindRunFailure {
+		return codec.Event{}, false
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.free = append(p.free, c)
+	c := codec.CompactEvent(e)
+	if e.Kind == codec.KindUserMessage && c.Content == "" && (codec.HasContextTag(e.Content) || codec.IsHiddenCodexContext(e.Content)) {
+		return codec.Event{}, false
+	}
+	return c, true
 }
 
-// close releases the codecs' decoders.
-func (p *encoderPool) close() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, c := range p.all {
-		c.Close()
+// fullTextOf returns what compaction removed from e (c is CompactEvent(e)):
+// the field and its full text, or ok false when nothing was shortened.
+func fullTextOf(e, c codec.Event) (field, text string, ok bool) {
+	switch e.Kind {
+	case codec.KindToolResult:
+		// Compaction always trims trailing white space; only a cut that
+		// loses more is worth keeping.
+		if c.Content != codec.TrimEnd(e.Content) {
+			return FullContent, e.Content, true
+		}
+	case codec.KindToolCall:
+		if e.ToolName != "Write" && e.ToolName != "write" {
+			return "", "", false
+		}
+		var in struct {
+			Content *string `json:"content"`
+		}
+		if json.Unmarshal(e.Input, &in) != nil || in.Content == nil || *in.Content == "" {
+			return "", "", false
+		}
+		return FullWriteContent, *in.Content, true
 	}
-	p.all, p.free = nil, nil
+	return "", "", false
+}
+
+// runFailureText is what RunFailureTable keeps of a reason.
+func runFailureText(reason string) string {
+	reason = strings.TrimSpace(reason)
+	if len(reason) > MaxRunFailureLen {
+		cut := len(reason) - MaxRunFailureLen
+		for cut < len(reason) && reason[cut]&0xC0 == 0x80 { // a UTF-8 continuation byte
+			cut++
+		}
+		reason = "…" + reason[cut:]
+	}
+	return reason
 }

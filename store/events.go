@@ -51,47 +51,6 @@ func (es EventService) appendEncoded(ctx context.Context, sessionID int64, b *en
 	return n, err
 }
 
-// storedForm is the event a row of events stores for e (compacted), and
-// false when e stores no row there (thinking is kept in ThinkingTable).
-func storedForm(e codec.Event) (codec.Event, bool) {
-	if e.Kind == codec.KindFiltered || e.Kind == codec.KindMayBeCompacting || e.Kind == codec.KindThinking || e.Kind == codec.KindRunFailure {
-		return codec.Event{}, false
-	}
-	c := codec.CompactEvent(e)
-	if e.Kind == codec.KindUserMessage && c.Content == "" && (codec.HasContextTag(e.Content) || codec.IsHiddenCodexContext(e.Content)) {
-		return codec.Event{}, false
-	}
-	return c, true
-}
-
-// encodeEvent applies spec §2.1 steps 2.1–2.5 to one event.
-// With keepFull, what compaction shortened is kept for FullTextTable (up
-// to MaxEventSize).
-func encodeEvent(cd *codec.Codec, e codec.Event, keepFull bool) (encodedRow, error) {
-	if e.Kind == codec.KindThinking { // kept in ThinkingTable, never in events
-		return encodedRow{skip: true, thinking: e.Text != "", event: e}, nil
-	}
-	if e.Kind == codec.KindRunFailure { // kept in RunFailureTable, never in events
-		e.Text = runFailureText(e.Text)
-		return encodedRow{skip: true, failure: e.Text != "", event: e}, nil
-	}
-	c, keep := storedForm(e)
-	if !keep {
-		return encodedRow{skip: true}, nil
-	}
-	js, charLen, err := codec.EncodeCompacted(c)
-	if err != nil {
-		return encodedRow{}, err
-	}
-	r := encodedRow{event: c, data: cd.Compress(js), charLen: charLen}
-	if keepFull {
-		if field, text, ok := fullTextOf(e, c); ok && len(text) <= codec.MaxEventSize {
-			r.fullField, r.fullSize, r.full, r.fullText = field, int64(len(text)), cd.Compress([]byte(text)), text
-		}
-	}
-	return r, nil
-}
-
 // insertBatch is the number of rows one INSERT statement carries.
 const insertBatch = 32
 
@@ -248,16 +207,6 @@ func (w *eventInserter) keep(res sql.Result) error {
 	return nil
 }
 
-// requireSession returns ErrNotFound when the session does not exist.
-func requireSession(ctx context.Context, q querier, id int64) error {
-	var one int
-	err := q.QueryRowContext(ctx, "SELECT 1 FROM sessions WHERE id = ?", id).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return ErrNotFound
-	}
-	return err
-}
-
 // updateCompletion sets the completion columns from the batch's last stored
 // Complete, clears them when the batch stored turn content without one, and
 // leaves them otherwise (only Hook, Compacting, Compacted, ModelSwitch).
@@ -306,11 +255,3 @@ func finite(f float64) float64 {
 	}
 	return f
 }
-
-// EventService is a store's events: AZUREAL's events table, appended in
-// batches (with the thinking, run failures, usage and full texts that
-// come with them) and loaded whole, by range or from the end.
-type EventService struct{ s *Store }
-
-// Events returns the store's events.
-func (s *Store) Events() EventService { return EventService{s} }

@@ -17,9 +17,6 @@ import (
 	"fmt"
 )
 
-// FlagsTable is the table of pinned and archived marks.
-const FlagsTable = "lazuli_session_flags"
-
 var flagsSchema = `CREATE TABLE IF NOT EXISTS lazuli_session_flags (
     session_id      INTEGER PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
     session_created TEXT NOT NULL,
@@ -38,14 +35,6 @@ func (f Flags) Pinned() bool { return f.PinnedAt != "" }
 
 // Archived reports whether the session is archived.
 func (f Flags) Archived() bool { return f.ArchivedAt != "" }
-
-// FlagService is a store's session marks, pinned and archived, kept in
-// FlagsTable (AZUREAL ignores it): the sidebar and `lazuli pin`/`archive`
-// read and set them.
-type FlagService struct{ s *Store }
-
-// Flags returns the store's session marks.
-func (s *Store) Flags() FlagService { return FlagService{s} }
 
 // liveFlags joins FlagsTable to the sessions it names, leaving out rows
 // whose session is gone or replaced under a reused id.

@@ -24,9 +24,6 @@ import (
 	"github.com/lazuli-app/lazuli/codec"
 )
 
-// ForkTable is the table that links forks to their parents.
-const ForkTable = "lazuli_forks"
-
 var forkSchema = `CREATE TABLE IF NOT EXISTS lazuli_forks (
     session_id      INTEGER PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
     session_created TEXT NOT NULL,
@@ -51,15 +48,6 @@ type ForkLink struct {
 	ParentSeq int64 // the parent's prompt the fork was made before
 	Forked    string
 }
-
-// ForkService is a store's session forks: the links in ForkTable from a
-// fork to the parent and prompt it was made before (AZUREAL ignores the
-// table; the fork itself is an ordinary session), making a fork, and the
-// context a fork starts with.
-type ForkService struct{ s *Store }
-
-// Forks returns the store's forks.
-func (s *Store) Forks() ForkService { return ForkService{s} }
 
 // liveForks joins ForkTable to the sessions it names, leaving out rows
 // whose fork or parent is gone or replaced under a reused id.
@@ -98,13 +86,6 @@ func wrapForks(err error) error {
 		return nil
 	}
 	return fmt.Errorf("read forks: %w", err)
-}
-
-// hasTable reports whether the file has the table name.
-func hasTable(ctx context.Context, q querier, name string) (bool, error) {
-	var n int
-	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", name).Scan(&n)
-	return n > 0, err
 }
 
 // Create creates a session in the parent's worktree holding a copy of every

@@ -19,16 +19,12 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/lazuli-app/lazuli/codec"
 )
-
-// FullTextTable is the table of full tool output and Write content.
-const FullTextTable = "lazuli_full_text"
 
 var fullTextSchema = `CREATE TABLE IF NOT EXISTS lazuli_full_text (
     session_id      INTEGER NOT NULL,
@@ -54,45 +50,12 @@ type FullText struct {
 	Text  string
 }
 
-// FullTextService reads and measures the full texts a store keeps (see
-// FullTextTable), and says whether its writes keep them. It is a value over
-// its Store, reached by Store.FullText.
-type FullTextService struct{ s *Store }
-
-// FullText returns the store's full texts.
-func (s *Store) FullText() FullTextService { return FullTextService{s} }
-
 // SetKeep turns keeping full text on (the default) or off for the
 // writes that follow.
 func (f FullTextService) SetKeep(on bool) { f.s.dropFull.Store(!on) }
 
 // Keeps reports whether writes keep full text.
 func (f FullTextService) Keeps() bool { return !f.s.dropFull.Load() }
-
-// fullTextOf returns what compaction removed from e (c is CompactEvent(e)):
-// the field and its full text, or ok false when nothing was shortened.
-func fullTextOf(e, c codec.Event) (field, text string, ok bool) {
-	switch e.Kind {
-	case codec.KindToolResult:
-		// Compaction always trims trailing white space; only a cut that
-		// loses more is worth keeping.
-		if c.Content != codec.TrimEnd(e.Content) {
-			return FullContent, e.Content, true
-		}
-	case codec.KindToolCall:
-		if e.ToolName != "Write" && e.ToolName != "write" {
-			return "", "", false
-		}
-		var in struct {
-			Content *string `json:"content"`
-		}
-		if json.Unmarshal(e.Input, &in) != nil || in.Content == nil || *in.Content == "" {
-			return "", "", false
-		}
-		return FullWriteContent, *in.Content, true
-	}
-	return "", "", false
-}
 
 // hasFullTextTable reports whether the file has FullTextTable.
 func hasFullTextTable(ctx context.Context, q querier) (bool, error) {
@@ -218,14 +181,6 @@ func wrapFull(err error) error {
 		return nil
 	}
 	return fmt.Errorf("read full text: %w", err)
-}
-
-// FullTextUsage is how much room the full text takes.
-type FullTextUsage struct {
-	Rows       int64
-	Bytes      int64 // uncompressed
-	Compressed int64 // as stored
-	Orphans    int64 // rows whose session is gone or was replaced
 }
 
 // Size measures the table; a store without it gives zeros.

@@ -3,46 +3,9 @@ package store
 import (
 	"bytes"
 	"context"
-	"database/sql"
-	"fmt"
 
 	"github.com/lazuli-app/lazuli/codec"
 )
-
-// CreateAt is Sessions().CreateWithEvents with the session's created
-// time set (in TimeFormat, UTC) rather than the time of the insert, as an
-// import dates a session when it ran. An empty created means now.
-func (tr TransferService) CreateAt(ctx context.Context, worktree, name, created string, events []codec.Event, usage ...Usage) (Session, int, error) {
-	b := tr.s.encodeAsync(events)
-	defer b.finish()
-	if _, err := b.chunk(0); err != nil {
-		return Session{}, 0, fmt.Errorf("import session: %w", err)
-	}
-	var id int64
-	var n int
-	err := tr.s.writeTx(ctx, true, func(tx *sql.Tx) error {
-		query, args := "INSERT INTO sessions(worktree, name) VALUES (?, ?)", []any{worktree, name}
-		if created != "" {
-			query, args = "INSERT INTO sessions(worktree, name, created) VALUES (?, ?, ?)", append(args, created)
-		}
-		res, err := tx.ExecContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		if id, err = res.LastInsertId(); err != nil {
-			return err
-		}
-		if n, err = insertEvents(ctx, tx, id, b); err != nil {
-			return err
-		}
-		return insertUsage(ctx, tx, id, b, usage)
-	})
-	if err != nil {
-		return Session{}, 0, fmt.Errorf("import session into %q: %w", worktree, err)
-	}
-	sess, err := tr.s.Sessions().Get(ctx, id)
-	return sess, n, err
-}
 
 // FindImported returns a session of worktree named name and created at
 // created whose stored events are exactly what storing events would store:

@@ -11,11 +11,6 @@ import (
 // in Lazuli's cache folder between runs (list/CacheKey(path).list). This
 // file gives the cache what it needs of the store file.
 
-// fileID is what the file system says about a store file (see fileIDOf):
-// the list cache records it, and a Store follows a replaced file by it
-// (see followFile).
-type fileID = listcache.FileID
-
 // storeFile is the store file at its absolute path, as the list cache reads
 // it.
 type storeFile string

@@ -3,21 +3,12 @@ package store
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
-	"math"
 	"runtime"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/lazuli-app/lazuli/codec"
-)
-
-// Bounds for Events().Range.
-const (
-	minSeq = math.MinInt64
-	maxSeq = math.MaxInt64
 )
 
 // LoadResult is what Load returns.
@@ -30,16 +21,6 @@ type LoadResult struct {
 	Skipped int
 	// Unreadable are those rows, in seq order (len(Unreadable) == Skipped).
 	Unreadable []Unreadable
-}
-
-// Unreadable is a stored row that a load left out because its payload
-// could not be read as an event: not zstd or JSON that AZUREAL reads, or
-// too large. AZUREAL leaves such rows out without a word; Lazuli says so
-// (see Store.Unreadable).
-type Unreadable struct {
-	Session  int64
-	Seq      int64
-	TooLarge bool // it decodes to more than MaxEventSize
 }
 
 // All returns all events of a session in seq order, as AZUREAL's
@@ -166,60 +147,6 @@ func checkSeqs(ctx context.Context, q querier, sessionID int64) error {
 	return nil
 }
 
-// readTx is a read transaction on a connection of its own, whose driver a
-// large read uses directly (see scanRaw).
-type readTx struct {
-	*sql.Tx
-	conn *sql.Conn
-}
-
-// beginRead starts a read transaction on a connection of db.
-func beginRead(ctx context.Context, db *sql.DB) (*readTx, error) {
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return nil, err
-	}
-	tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		_ = conn.Close() // the begin error is the one to report
-		return nil, err
-	}
-	return &readTx{Tx: tx, conn: conn}, nil
-}
-
-// end ends the transaction and returns the connection to the pool.
-func (t *readTx) end() {
-	_ = t.Rollback()   // read-only: nothing to lose
-	_ = t.conn.Close() // returns it to the pool
-}
-
-// scanRaw runs query in t's transaction and hands its rows to scan, reading
-// them through the driver rather than database/sql: for the tens of
-// thousands of rows of a large session, database/sql's locking and
-// conversions per row cost about a tenth of the load.
-func (t *readTx) scanRaw(ctx context.Context, query string, args []any, scan func(driver.Rows) (int, error)) (n int, err error) {
-	named := make([]driver.NamedValue, len(args))
-	for i, a := range args {
-		named[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
-	}
-	err = t.conn.Raw(func(dc any) error {
-		qc, ok := dc.(driver.QueryerContext)
-		if !ok {
-			return errors.New("the database driver cannot run queries directly")
-		}
-		rows, err := qc.QueryContext(ctx, query, named)
-		if err != nil {
-			return err
-		}
-		n, err = scan(rows)
-		if cerr := rows.Close(); err == nil {
-			err = cerr
-		}
-		return err
-	})
-	return n, err
-}
-
 // detach gives events their own copies of FilePath and Input, so that a
 // caller cannot change the cache through them. A large session is copied
 // in parts on GOMAXPROCS goroutines: it is the last step of a load, with
@@ -266,21 +193,6 @@ func detachPart(events []StoredEvent) {
 			e.Input = inputBuf[n:len(inputBuf):len(inputBuf)]
 		}
 	}
-}
-
-// decodePayload decodes a stored data value like AZUREAL's load path: a
-// payload that is not UTF-8 is dropped (serde would see an empty string).
-// Unlike AZUREAL, a plain-JSON payload (v1 TEXT rows) is accepted.
-func (r *eventRows) decodePayload(data []byte) (codec.Event, bool) {
-	js, err := r.codec.Payload(data)
-	if err != nil || !utf8.Valid(js) {
-		return codec.Event{}, false
-	}
-	if ev, ok := codec.DecodeEventFast(js); ok {
-		return ev, true
-	}
-	ev, err := codec.DecodeEventJSON(js)
-	return ev, err == nil
 }
 
 // TailStart returns where the last n events of a session before seq

@@ -22,13 +22,6 @@ import (
 	"github.com/lazuli-app/lazuli/codec"
 )
 
-// NativeTable is the table that records imported native transcripts.
-const NativeTable = "lazuli_native_imports"
-
-// TimeFormat is the layout of the file's times (sessions.created and
-// others): SQLite's datetime('now'), UTC, to the second.
-const TimeFormat = "2006-01-02 15:04:05"
-
 // nativeSchema creates NativeTable and its index. The session's created
 // text is kept beside its id because AZUREAL reuses the ids of deleted
 // sessions: a row whose session was deleted by a program with foreign keys
@@ -144,14 +137,6 @@ type NativeResult struct {
 	// them without reading the store again.
 	Rows []ScannedEvent
 }
-
-// NativeService keeps the record of imported native transcripts (see
-// NativeTable) and imports them. It is a value over its Store, reached by
-// Store.Native.
-type NativeService struct{ s *Store }
-
-// Native returns the store's record of imported native history.
-func (s *Store) Native() NativeService { return NativeService{s} }
 
 // Imports returns the record of imported native transcripts, by key.
 // A store without the table (every store that never imported native

@@ -18,9 +18,6 @@ import (
 	"fmt"
 )
 
-// PermissionsTable is the table of sessions' permission modes and rules.
-const PermissionsTable = "lazuli_permissions"
-
 var permissionsSchema = `CREATE TABLE IF NOT EXISTS lazuli_permissions (
     session_id      INTEGER PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
     session_created TEXT NOT NULL,
@@ -48,14 +45,6 @@ type Permissions struct {
 
 // IsZero reports whether p holds neither a mode nor rules.
 func (p Permissions) IsZero() bool { return p.Mode == "" && len(p.Rules) == 0 }
-
-// PermissionService is a store's sessions' own permission modes and rules,
-// kept in PermissionsTable (AZUREAL ignores it): the agents apply them to a
-// run, and an "always allow" answer adds to them.
-type PermissionService struct{ s *Store }
-
-// Permissions returns the store's sessions' permissions.
-func (s *Store) Permissions() PermissionService { return PermissionService{s} }
 
 // Of returns session id's mode and rules: the zero value when it has none
 // (or the store has no PermissionsTable). A row whose rules are not a

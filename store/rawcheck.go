@@ -188,3 +188,22 @@ func quoteField(s string) string {
 	}
 	return strconv.Quote(s)
 }
+
+// RawSession is a session read from elsewhere (a team database) with its
+// stored payloads, to be copied into a store as Merge copies a session.
+type RawSession struct {
+	Session     Session // Name, Worktree, Created, Completed, DurationMS, CostUSD are kept
+	Events      []RawEvent
+	Compactions []Compaction // AfterSeq, Summary, Created are kept
+}
+
+// payloadCodecs decode payloads read from outside a Store.
+var payloadCodecs encoderPool
+
+// RawEvent is one events row: its payload is stored byte for byte.
+type RawEvent struct {
+	Seq     int64
+	Kind    codec.Kind
+	CharLen int64
+	Data    []byte // a zstd frame, or the plain JSON of a v1 file (compressed on insert)
+}

@@ -8,22 +8,6 @@ import (
 	"github.com/lazuli-app/lazuli/codec"
 )
 
-// RawSession is a session read from elsewhere (a team database) with its
-// stored payloads, to be copied into a store as Merge copies a session.
-type RawSession struct {
-	Session     Session // Name, Worktree, Created, Completed, DurationMS, CostUSD are kept
-	Events      []RawEvent
-	Compactions []Compaction // AfterSeq, Summary, Created are kept
-}
-
-// RawEvent is one events row: its payload is stored byte for byte.
-type RawEvent struct {
-	Seq     int64
-	Kind    codec.Kind
-	CharLen int64
-	Data    []byte // a zstd frame, or the plain JSON of a v1 file (compressed on insert)
-}
-
 // ImportRaw copies r into s as a new session, in one transaction, as Merge
 // does: a session that exactly duplicates one already in s (same name,
 // worktree, created, completion, event payloads and compactions) is not
@@ -97,9 +81,6 @@ func (tr TransferService) EncodePayload(e codec.Event) ([]byte, error) {
 	defer tr.s.encoders.put(cd)
 	return cd.Compress(js), nil
 }
-
-// payloadCodecs decode payloads read from outside a Store.
-var payloadCodecs encoderPool
 
 // DecodePayload decodes a stored data value read from elsewhere (a team
 // database): a zstd frame, or a v1 file's plain JSON.

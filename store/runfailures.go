@@ -20,13 +20,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 
 	"github.com/lazuli-app/lazuli/codec"
 )
-
-// RunFailureTable is the table of agent runs' failure reasons.
-const RunFailureTable = "lazuli_run_failures"
 
 var runFailureSchema = []string{
 	`CREATE TABLE IF NOT EXISTS lazuli_run_failures (
@@ -52,14 +48,6 @@ type RunFailure struct {
 	Reason    string
 }
 
-// RunFailureService is a store's reasons why agent runs failed, kept in
-// RunFailureTable (AZUREAL's queries never name it). Writes record them
-// (RunFailed events) and loads attach them to events themselves.
-type RunFailureService struct{ s *Store }
-
-// RunFailures returns the store's reasons why runs failed.
-func (s *Store) RunFailures() RunFailureService { return RunFailureService{s} }
-
 // liveRunFailures joins RunFailureTable to the sessions it names, leaving
 // out rows whose session is gone or replaced under a reused id.
 const liveRunFailures = `FROM lazuli_run_failures f JOIN sessions s ON s.id = f.session_id AND s.created = f.session_created`
@@ -69,19 +57,6 @@ const liveRunFailures = `FROM lazuli_run_failures f JOIN sessions s ON s.id = f.
 // say most); an empty one stores nothing.
 func RunFailed(reason string) codec.Event {
 	return codec.Event{Kind: codec.KindRunFailure, Text: reason}
-}
-
-// runFailureText is what RunFailureTable keeps of a reason.
-func runFailureText(reason string) string {
-	reason = strings.TrimSpace(reason)
-	if len(reason) > MaxRunFailureLen {
-		cut := len(reason) - MaxRunFailureLen
-		for cut < len(reason) && reason[cut]&0xC0 == 0x80 { // a UTF-8 continuation byte
-			cut++
-		}
-		reason = "…" + reason[cut:]
-	}
-	return reason
 }
 
 // insertRunFailures stores the failures of one write, creating the table

@@ -34,33 +34,6 @@ const (
 	byIDChunk        = 256 // ids per query of EventsByID and CompactionsByID
 )
 
-// ScanService reads the events, compactions and sessions tables across
-// sessions, by id, for the readers that keep data derived from the store
-// up to date (the search and insight indexes, team sync). It is a value
-// over its Store, reached by Store.Scan.
-type ScanService struct{ s *Store }
-
-// Scan returns the store's scan API.
-func (s *Store) Scan() ScanService { return ScanService{s} }
-
-// ScannedEvent is one events row as ScanService.Events and EventsByID
-// return it.
-// No read-time filter is applied: each row is decoded on its own.
-type ScannedEvent struct {
-	ID        int64
-	SessionID int64
-	Seq       int64
-	Kind      codec.Kind  // the kind column
-	CharLen   int64       // the char_len column
-	Event     codec.Event // the payload; the zero Event (Kind "") when it cannot be decoded
-	// Full is what compaction shortened of the event (see FullTextTable),
-	// filled by FullTextService.Attach; "" when nothing was kept.
-	Full string
-	// Payload is the stored data column as it is (a zstd frame, or the
-	// plain JSON text of a v1 file); only with ScanOptions.Raw.
-	Payload []byte
-}
-
 // ScanOptions selects the rows ScanService.Events reads.
 type ScanOptions struct {
 	After  int64        // only ids greater than After
@@ -316,15 +289,6 @@ func wrapByID(what string, err error) error {
 		return nil
 	}
 	return fmt.Errorf("read %s by id: %w", what, err)
-}
-
-// inList returns "(?, ?, …)" for n parameters and ids as arguments.
-func inList(ids []int64) (string, []any) {
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
-	return "(" + strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ") + ")", args
 }
 
 func readRowsByID(ctx context.Context, db *sql.DB, ids []int64) ([]scanRow, error) {

@@ -115,13 +115,6 @@ func (i *schemaInfo) effectiveVersion() string {
 	return SchemaVersion
 }
 
-// querier is what *sql.DB, *sql.Conn and *sql.Tx have in common.
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
 // inspect validates an attached file's schema and returns it.
 func inspect(ctx context.Context, q querier, path string) (*schemaInfo, error) {
 	info, err := readSchema(ctx, q)
@@ -180,18 +173,6 @@ func quickCheckMessages(ctx context.Context, q querier, limit int) ([]string, er
 		msgs = append(msgs, m)
 	}
 	return msgs, rows.Err()
-}
-
-// formatOrErr turns SQLite's "not a database" and "corrupt" errors into a
-// FormatError and classifies the rest (busy, read-only).
-func formatOrErr(path string, err error) error {
-	switch sqliteCode(err) {
-	case 26: // SQLITE_NOTADB
-		return &FormatError{Path: path, Reason: "the file is not an SQLite database"}
-	case 11: // SQLITE_CORRUPT
-		return &FormatError{Path: path, Reason: "the file is damaged (" + err.Error() + ")"}
-	}
-	return classify(err)
 }
 
 // readSchema lists the store's tables, their columns and schema_version.

@@ -93,3 +93,35 @@ type Compaction struct {
 // CompactionThreshold is the number of characters since the latest
 // compaction at which a session should be compacted (spec §7.1).
 const CompactionThreshold = 400_000
+
+// Unreadable is a stored row that a load left out because its payload
+// could not be read as an event: not zstd or JSON that AZUREAL reads, or
+// too large. AZUREAL leaves such rows out without a word; Lazuli says so
+// (see Store.Unreadable).
+type Unreadable struct {
+	Session  int64
+	Seq      int64
+	TooLarge bool // it decodes to more than MaxEventSize
+}
+
+// TimeFormat is the layout of the file's times (sessions.created and
+// others): SQLite's datetime('now'), UTC, to the second.
+const TimeFormat = "2006-01-02 15:04:05"
+
+// ScannedEvent is one events row as ScanService.Events and EventsByID
+// return it.
+// No read-time filter is applied: each row is decoded on its own.
+type ScannedEvent struct {
+	ID        int64
+	SessionID int64
+	Seq       int64
+	Kind      codec.Kind  // the kind column
+	CharLen   int64       // the char_len column
+	Event     codec.Event // the payload; the zero Event (Kind "") when it cannot be decoded
+	// Full is what compaction shortened of the event (see FullTextTable),
+	// filled by FullTextService.Attach; "" when nothing was kept.
+	Full string
+	// Payload is the stored data column as it is (a zstd frame, or the
+	// plain JSON text of a v1 file); only with ScanOptions.Raw.
+	Payload []byte
+}

@@ -407,11 +407,3 @@ func wrapNames(err error) error {
 	}
 	return fmt.Errorf("read session names: %w", err)
 }
-
-// SessionService is a store's sessions: AZUREAL's sessions table, listed
-// by worktree with their counts and completion, created, renamed and
-// deleted (with every row of theirs, Lazuli's included).
-type SessionService struct{ s *Store }
-
-// Sessions returns the store's sessions.
-func (s *Store) Sessions() SessionService { return SessionService{s} }

@@ -22,9 +22,6 @@ import (
 	"github.com/lazuli-app/lazuli/codec"
 )
 
-// SubagentTable is the table that links sub-agent sessions to their parent.
-const SubagentTable = "lazuli_subagents"
-
 var subagentSchema = []string{
 	`CREATE TABLE IF NOT EXISTS lazuli_subagents (
     session_id      INTEGER PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
@@ -56,15 +53,6 @@ type SubagentLink struct {
 	ParentID  int64
 	ToolUseID string
 }
-
-// SubagentService is a store's sub-agent links, kept in SubagentTable
-// (AZUREAL ignores it): which sub-agent session holds the work of which
-// call of its parent, read to open one from its call's card and to go
-// back; and creating a sub-agent session of a running turn.
-type SubagentService struct{ s *Store }
-
-// Subagents returns the store's sub-agent links.
-func (s *Store) Subagents() SubagentService { return SubagentService{s} }
 
 // Create creates a sub-agent session of parentID, with the worktree of its
 // parent, its name and its first events, linked to the parent's call
@@ -320,38 +308,6 @@ func checkSubagents(ctx context.Context, q querier, fs *findings) error {
 		FROM lazuli_subagents l`,
 		info:  "table %s links %d sub-agent session(s) to their parent; it is Lazuli's own, AZUREAL ignores it",
 		stale: "%d row(s) of %s name a session that no longer exists; they are ignored"})
-}
-
-// ownTable describes one of Lazuli's own tables for checkOwnTable.
-type ownTable struct {
-	name, code  string
-	count       string // query: rows, and rows whose session is gone
-	info, stale string // formats: (table, rows) and (stale rows, table)
-}
-
-// sessionRowsQuery is the ownTable count query of a table keyed by
-// session_id and session_created, aliased alias.
-func sessionRowsQuery(table, alias string) string {
-	return `SELECT COUNT(*), COALESCE(SUM(NOT EXISTS (SELECT 1 FROM sessions s
-		WHERE s.id = ` + alias + `.session_id AND s.created = ` + alias + `.session_created)), 0) FROM ` + table + " " + alias
-}
-
-// checkOwnTable reports table t, when the file has it: its rows as
-// information, rows whose session is gone as a warning.
-func checkOwnTable(ctx context.Context, q querier, fs *findings, t ownTable) error {
-	ok, err := hasTable(ctx, q, t.name)
-	if err != nil || !ok {
-		return err
-	}
-	var total, stale int
-	if err := q.QueryRowContext(ctx, t.count).Scan(&total, &stale); err != nil {
-		return fmt.Errorf("check %s: %w", t.name, err)
-	}
-	fs.addN(SeverityInfo, t.code, total, fmt.Sprintf(t.info, t.name, total))
-	if stale > 0 {
-		fs.addN(SeverityWarning, t.code+"_stale", stale, fmt.Sprintf(t.stale, stale, t.name))
-	}
-	return nil
 }
 
 // encodeBatches starts encoding n lists of events (events(i) is list i) and

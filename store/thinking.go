@@ -21,9 +21,6 @@ import (
 	"github.com/lazuli-app/lazuli/codec"
 )
 
-// ThinkingTable is the table that keeps the agents' thinking.
-const ThinkingTable = "lazuli_thinking"
-
 // Thinking returns a thinking event.
 func Thinking(text string) codec.Event { return codec.Event{Kind: codec.KindThinking, Text: text} }
 
@@ -47,14 +44,6 @@ type Thought struct {
 	BeforeSeq int64
 	Text      string
 }
-
-// ThinkingService is a store's kept thinking, in ThinkingTable (AZUREAL's
-// queries never name it): a session's thoughts, and every thought for
-// search. Writes and loads of events carry thinking themselves.
-type ThinkingService struct{ s *Store }
-
-// Thinking returns the store's kept thinking.
-func (s *Store) Thinking() ThinkingService { return ThinkingService{s} }
 
 // createThinkingTable creates ThinkingTable and its index if missing.
 func createThinkingTable(ctx context.Context, tx *sql.Tx) error {

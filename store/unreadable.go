@@ -2,7 +2,6 @@ package store
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,23 +44,6 @@ func (l *unreadLog) note(rows []Unreadable) {
 		l.seen[key] = true
 		l.rows = append(l.rows, u)
 	}
-}
-
-// Unreadable returns the rows that loads of this Store have left out
-// since it was opened because they could not be read (see Unreadable),
-// each once, by session and seq; past the first 1,000, more says how
-// many others there were. A command says so once, at its end.
-func (s *Store) Unreadable() (rows []Unreadable, more int) {
-	s.unread.mu.Lock()
-	defer s.unread.mu.Unlock()
-	rows = slices.Clone(s.unread.rows)
-	slices.SortFunc(rows, func(a, b Unreadable) int {
-		if c := cmpInt(a.Session, b.Session); c != 0 {
-			return c
-		}
-		return cmpInt(a.Seq, b.Seq)
-	})
-	return rows, s.unread.extra
 }
 
 // UnreadableNotice says in one line which events could not be read and

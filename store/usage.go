@@ -18,9 +18,6 @@ import (
 	"math"
 )
 
-// UsageTable is the table that keeps token usage per turn.
-const UsageTable = "lazuli_usage"
-
 var usageSchema = []string{
 	`CREATE TABLE IF NOT EXISTS lazuli_usage (
     session_id         INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
@@ -175,15 +172,6 @@ func insertUsageRows(ctx context.Context, tx *sql.Tx, sessionID int64, usage []U
 	}
 	return nil
 }
-
-// UsageService is a store's token usage: the rows of UsageTable, Lazuli's
-// own, one a turn (written with the events they follow by
-// Sessions().CreateWithEvents and Events().Append, or later by Append), and the
-// version a derived index tells their changes by.
-type UsageService struct{ s *Store }
-
-// Usage returns the store's token usage.
-func (s *Store) Usage() UsageService { return UsageService{s} }
 
 // Append records usage for events already stored in session id, after
 // the event with seq afterSeq (a live run records a turn's usage when the

@@ -198,19 +198,6 @@ func (f *file) attachForWrite(ctx context.Context, create bool) (err error) {
 	return nil
 }
 
-// dropIdle closes the idle connections of the read pools. s.mu must be
-// held.
-func (f *file) dropIdle() {
-	if f.db != nil {
-		f.db.SetMaxIdleConns(0) // closes the idle ones
-		f.db.SetMaxIdleConns(maxOpenConns)
-	}
-	if f.aux != nil {
-		f.aux.SetMaxIdleConns(0)
-		f.aux.SetMaxIdleConns(1)
-	}
-}
-
 // createFile creates path (and its directory) empty, returning a function
 // that removes what it created.
 func createFile(path string) (undo func(), err error) {

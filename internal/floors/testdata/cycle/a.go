@@ -1,0 +1,3 @@
+package cycle
+
+func A() int { return B() + 1 }

@@ -1,0 +1,8 @@
+package cycle
+
+func B() int {
+	if false {
+		return A()
+	}
+	return 0
+}

@@ -1,0 +1,3 @@
+package cycle
+
+func C() int { return A() }
