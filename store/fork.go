@@ -222,6 +222,10 @@ func forkName(ctx context.Context, tx *sql.Tx, worktree, parent string) (string,
 // ContextAt is Compactions().Context as it was for the session when the prompt at
 // seq at was sent: the latest compaction wholly before at and the events
 // after it up to at - 1. A fork made at at has this context.
+//
+// Test support: Lazuli builds a fork's context from the fork itself
+// (Compactions().Context); tests use ContextAt to check that it is the
+// parent's context at the fork point.
 func (fk ForkService) ContextAt(ctx context.Context, sessionID, at int64) (*codec.ContextPayload, error) {
 	comps, err := fk.s.Compactions().Of(ctx, sessionID)
 	if err != nil {

@@ -121,6 +121,9 @@ func (f FullTextService) Range(ctx context.Context, sessionID, from, to int64) (
 
 // At returns the full text kept for one event; ok is false when there is
 // none.
+//
+// Test support: the window reads Of and Range; tests read one text back
+// with At.
 func (f FullTextService) At(ctx context.Context, sessionID, seq int64) (FullText, bool, error) {
 	m, err := f.read(ctx, sessionID, seq, seq)
 	ft, ok := m[seq]
@@ -181,15 +184,6 @@ func wrapFull(err error) error {
 		return nil
 	}
 	return fmt.Errorf("read full text: %w", err)
-}
-
-// Size measures the table; a store without it gives zeros.
-func (f FullTextService) Size(ctx context.Context) (FullTextUsage, error) {
-	db, _, err := f.s.reader(ctx)
-	if err != nil || db == nil {
-		return FullTextUsage{}, wrapFull(err)
-	}
-	return fullTextUsage(ctx, db)
 }
 
 func fullTextUsage(ctx context.Context, q querier) (FullTextUsage, error) {

@@ -71,7 +71,10 @@ func (ps PermissionService) Of(ctx context.Context, id int64) (Permissions, erro
 }
 
 // Modes returns the permission mode of every session that has one of its
-// own, by id (for the sidebar and headers).
+// own, by id.
+//
+// Test support: the window and the CLI read one session's settings (Of);
+// tests read every session's mode at once.
 func (ps PermissionService) Modes(ctx context.Context) (map[int64]string, error) {
 	out := map[int64]string{}
 	db, err := ps.s.ownTableReader(ctx, PermissionsTable)

@@ -283,6 +283,10 @@ func (ss SessionService) Rename(ctx context.Context, id int64, name string) erro
 
 // RenameWorktree moves every session of worktree oldName to newName, as
 // AZUREAL does when a branch is renamed, and returns how many moved.
+//
+// Lazuli's commands never rename a worktree: RenameWorktree is AZUREAL's
+// rename_worktree, kept so that the store's API matches AZUREAL's, and
+// only tests call it.
 func (ss SessionService) RenameWorktree(ctx context.Context, oldName, newName string) (int64, error) {
 	var n int64
 	err := ss.s.writeTx(ctx, false, func(tx *sql.Tx) error {
@@ -377,6 +381,9 @@ func checkNoOrphans(ctx context.Context, tx *sql.Tx, id int64) error {
 }
 
 // Names maps every session id to its display name (name, or S{id}).
+//
+// Test support: no command lists names alone; tests use Names to read
+// back what a rename or an import wrote.
 func (ss SessionService) Names(ctx context.Context) (map[int64]string, error) {
 	names := map[int64]string{}
 	db, _, err := ss.s.reader(ctx)

@@ -19,6 +19,9 @@ type Option func(*options)
 // WithBusyTimeout sets how long operations wait for another connection's
 // lock before failing with ErrBusy (see DefaultBusyTimeout). The default
 // is DefaultBusyTimeout.
+//
+// Test support: Lazuli opens stores with DefaultBusyTimeout; tests
+// shorten it to see ErrBusy quickly.
 func WithBusyTimeout(d time.Duration) Option {
 	return func(o *options) { o.busyTimeout = d }
 }

@@ -75,6 +75,9 @@ func (sa SubagentService) Create(ctx context.Context, parentID int64, b Subagent
 // (newest event first) shows the parent above them. It returns the
 // parent's id and the number of events stored in all sessions. usage is
 // the parent's, as for Sessions().CreateWithEvents.
+//
+// Test support: imports create sessions with their sub-agents through
+// Transfer().CreateWithSubagentsAt; tests use this form.
 func (ss SessionService) CreateWithSubagents(ctx context.Context, worktree, name string, events []codec.Event, subs []SubagentBatch, usage ...Usage) (int64, int, error) {
 	return ss.s.Transfer().CreateWithSubagentsAt(ctx, worktree, name, "", events, subs, usage...)
 }

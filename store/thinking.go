@@ -81,6 +81,9 @@ func insertThinking(ctx context.Context, tx *sql.Tx, sessionID int64, thoughts [
 // Of returns the thinking kept for a session, ordered by BeforeSeq and
 // then as it was written. A store without ThinkingTable, or a session with
 // none, yields nothing.
+//
+// Test support: a load attaches thinking to its events (Events().Load),
+// and search scans it (Scan); tests read one session's thinking with Of.
 func (th ThinkingService) Of(ctx context.Context, sessionID int64) ([]Thought, error) {
 	db, _, err := th.s.reader(ctx)
 	if err != nil || db == nil {

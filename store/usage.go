@@ -176,6 +176,9 @@ func insertUsageRows(ctx context.Context, tx *sql.Tx, sessionID int64, usage []U
 // Append records usage for events already stored in session id, after
 // the event with seq afterSeq (a live run records a turn's usage when the
 // turn ends). Usage.Event is ignored.
+//
+// Test support: runs and imports store usage with their events
+// (Events().Append); tests add usage on its own with Append.
 func (us UsageService) Append(ctx context.Context, sessionID, afterSeq int64, usage []Usage) error {
 	if len(usage) == 0 {
 		return nil
