@@ -42,13 +42,7 @@ func focusPrompt(t *testing.T, tr *Transcript, c fyne.Canvas) {
 // closes the bar. (The main view hands the transcript its window's canvas:
 // the driver does not know the canvas of a find entry never drawn.)
 func TestFindKeyboard(t *testing.T) {
-	test.NewTempApp(t)
-	m := NewMainView(&fakeActions{})
-	tr := m.Transcript()
-	q := &postQueue{}
-	tr.rows.post = q.post
-	w := test.NewTempWindow(t, m.Content())
-	w.Resize(fyne.NewSize(900, 500))
+	m, tr, q, w := newShownMainView(t, fyne.NewSize(900, 500))
 	m.BindShortcuts(w.Canvas())
 	test.NewTempWindow(t, widget.NewLabel("another window")) // the test driver's guess for any object
 	tr.SetSession(store.Session{ID: 1}, stored(codec.UserMessage("find the needle"), codec.AssistantText("a needle, a pin")), nil)
@@ -241,4 +235,19 @@ func TestFindShowsOpenedThinking(t *testing.T) {
 	if top < off || bottom > off+view {
 		t.Errorf("thinking at y %.0f..%.0f, view shows %.0f..%.0f", top, bottom, off, off+view)
 	}
+}
+
+// newShownMainView returns a main view in a test window of size, its
+// transcript, and the queue that holds what the transcript posts to the
+// Fyne goroutine (drain it to run them).
+func newShownMainView(t *testing.T, size fyne.Size) (*MainView, *Transcript, *postQueue, fyne.Window) {
+	t.Helper()
+	test.NewTempApp(t)
+	m := NewMainView(&fakeActions{})
+	tr := m.Transcript()
+	q := &postQueue{}
+	tr.rows.post = q.post
+	w := test.NewTempWindow(t, m.Content())
+	w.Resize(size)
+	return m, tr, q, w
 }

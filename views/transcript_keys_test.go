@@ -6,7 +6,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/test"
 
 	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
@@ -77,13 +76,7 @@ func TestTranscriptScrollKeys(t *testing.T) {
 // find bar with the keyboard in it, Alt+Down and Alt+Up go from prompt to
 // prompt, Ctrl+Home and Ctrl+End scroll.
 func TestBindShortcutsReachOwners(t *testing.T) {
-	test.NewTempApp(t)
-	m := NewMainView(&fakeActions{})
-	tr := m.Transcript()
-	q := &postQueue{}
-	tr.rows.post = q.post
-	w := test.NewTempWindow(t, m.Content())
-	w.Resize(fyne.NewSize(900, 400))
+	m, tr, q, w := newShownMainView(t, fyne.NewSize(900, 400))
 	c := &shortcutCanvas{Canvas: w.Canvas(), handlers: map[string]func(fyne.Shortcut){}}
 	m.BindShortcuts(c)
 	tr.SetSession(store.Session{ID: 1}, promptSession(), nil)
