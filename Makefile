@@ -28,7 +28,7 @@ TESTFLAGS ?=
 BENCH ?= .
 BENCHFLAGS ?= -benchmem
 # Packages `make bench` runs: every one of these folders that exists. Edit freely.
-BENCH_DIRS ?= store agents agents/claude search export cli app views
+BENCH_DIRS ?= codec store agents agents/claude search export cli app views
 BENCH_PKGS ?= $(foreach d,$(BENCH_DIRS),$(if $(wildcard $(d)/*.go),./$(d)/))
 
 # Go needs a HOME (GOCACHE, GOPATH); give it one inside the repo only if it has none.
