@@ -156,14 +156,14 @@ func (sl *sessionList) onNewSession() {
 	sl.pw.shown.NewSession(wt.StorePath, branch)
 }
 
-// Sessions().Rename renames ref.
+// RenameSession renames ref.
 func (sl *sessionList) RenameSession(ref views.SessionRef, name string) {
 	sl.write("rename session", func(st *store.Store) error {
 		return st.Sessions().Rename(sl.pw.ctx, ref.ID, name)
 	}, ref)
 }
 
-// Sessions().Delete deletes ref with its events and compactions.
+// DeleteSession deletes ref with its events and compactions.
 func (sl *sessionList) DeleteSession(ref views.SessionRef) {
 	sl.write("delete session", func(st *store.Store) error {
 		if err := st.Sessions().Delete(sl.pw.ctx, ref.ID); err != nil {

@@ -39,7 +39,7 @@ type DecoderPool struct {
 	closed bool
 }
 
-// get returns a decoder, or nil (use the shared one) if none can be made.
+// Get returns a decoder, or nil (use the shared one) if none can be made.
 func (p *DecoderPool) Get() *Codec {
 	p.mu.Lock()
 	if n := len(p.free); n > 0 && !p.closed {
@@ -57,7 +57,7 @@ func (p *DecoderPool) Get() *Codec {
 	return &Codec{Dec: dec}
 }
 
-// put returns a decoder from get; at most GOMAXPROCS are kept, and none
+// Put returns a decoder from Get; at most GOMAXPROCS are kept, and none
 // that decompressed a big payload.
 func (p *DecoderPool) Put(c *Codec, big bool) {
 	if c == nil {
@@ -72,7 +72,7 @@ func (p *DecoderPool) Put(c *Codec, big bool) {
 	p.free = append(p.free, c)
 }
 
-// close closes the kept decoders; later puts close theirs.
+// Close closes the kept decoders; later Puts close theirs.
 func (p *DecoderPool) Close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -98,7 +98,7 @@ func (a *Arena) newString(s string) *string {
 // ArenaBlock is the size of a Arena buffer.
 const ArenaBlock = 256 << 10
 
-// spare returns an empty slice whose capacity is the unused end of the
+// Spare returns an empty slice whose capacity is the unused end of the
 // current buffer, starting a new buffer when less than want bytes are left.
 func (a *Arena) Spare(want int) []byte {
 	if cap(a.buf)-len(a.buf) < want {
@@ -107,7 +107,7 @@ func (a *Arena) Spare(want int) []byte {
 	return a.buf[len(a.buf):len(a.buf)]
 }
 
-// keep marks b, returned by an append to spare(), as used, and returns it
+// Keep marks b, returned by an append to Spare(), as used, and returns it
 // with its capacity cut to its length. When b outgrew the spare capacity
 // it lives in a buffer of its own and the arena is unchanged.
 func (a *Arena) Keep(b []byte) []byte {

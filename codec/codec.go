@@ -27,7 +27,7 @@ func EncodeEventJSON(e Event) ([]byte, error) {
 	return appendEventJSON(make([]byte, 0, 64+len(e.Content)+len(e.Text)+len(e.Input)), e, false)
 }
 
-// encodeCompacted encodes an event CompactEvent returned, with its char_len.
+// EncodeCompacted encodes an event CompactEvent returned, with its char_len.
 // CompactEvent already leaves a ToolCall input in serde's compact form, so
 // it is written as it is instead of being re-encoded.
 func EncodeCompacted(c Event) ([]byte, int64, error) {
@@ -322,7 +322,7 @@ func (r *fieldReader) float(name string) float64 {
 // ZstdMagic starts every zstd frame.
 var ZstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 
-// codec compresses and decompresses event payloads. Its encoders and
+// Codec compresses and decompresses event payloads. Its encoders and
 // decoder are built once and are safe for concurrent use.
 type Codec struct {
 	enc   *zstd.Encoder // payloads of entropyMin bytes or more
@@ -361,7 +361,7 @@ func New() (*Codec, error) {
 
 func (c *Codec) Close() { c.Dec.Close() }
 
-// compress returns the zstd frame for a JSON payload.
+// Compress returns the zstd frame for a JSON payload.
 func (c *Codec) Compress(js []byte) []byte {
 	if len(js) < entropyMin {
 		return c.small.EncodeAll(js, make([]byte, 0, len(js)+16))
@@ -369,7 +369,7 @@ func (c *Codec) Compress(js []byte) []byte {
 	return c.enc.EncodeAll(js, make([]byte, 0, len(js)/2+16))
 }
 
-// payload returns the JSON text of a stored data value. A zstd frame is
+// Payload returns the JSON text of a stored data value. A zstd frame is
 // decompressed (bounded by MaxEventSize); anything else is taken as plain
 // JSON, as v1 files stored it.
 func (c *Codec) Payload(data []byte) ([]byte, error) {
@@ -382,7 +382,7 @@ func (c *Codec) Payload(data []byte) ([]byte, error) {
 	return c.PayloadTo(nil, data)
 }
 
-// payloadTo decompresses the zstd frame data, appending the JSON to dst.
+// PayloadTo decompresses the zstd frame data, appending the JSON to dst.
 // A payload that decodes to more than MaxEventSize is refused before it
 // is decoded into memory (see checkDecodedSize).
 func (c *Codec) PayloadTo(dst, data []byte) ([]byte, error) {
@@ -406,7 +406,7 @@ func (c *Codec) PayloadTo(dst, data []byte) ([]byte, error) {
 	return out, nil
 }
 
-// decode returns the event stored in data.
+// Decode returns the event stored in data.
 func (c *Codec) Decode(data []byte) (Event, error) {
 	js, err := c.Payload(data)
 	if err != nil {

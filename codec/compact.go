@@ -60,7 +60,7 @@ func rustLines(s string) []string {
 	return lines
 }
 
-// trimEnd is Rust's str::trim_end (Unicode white space).
+// TrimEnd is Rust's str::trim_end (Unicode white space).
 func TrimEnd(s string) string { return strings.TrimRightFunc(s, unicode.IsSpace) }
 
 // cutReminder keeps the text before the first <system-reminder>, right-trimmed.

@@ -10,7 +10,7 @@ import (
 	"unsafe"
 )
 
-// decodeEventFast decodes the compact, canonical JSON that serde_json (and
+// DecodeEventFast decodes the compact, canonical JSON that serde_json (and
 // EncodeEventJSON) write, about ten times faster than DecodeEventJSON, which
 // loading large sessions needs. It accepts only that canonical form: no
 // whitespace, known fields only, each once, no surrogate \u escapes. For
@@ -39,7 +39,7 @@ func decodeEventIn(js []byte, out *Arena) (Event, bool) {
 	return e, ok
 }
 
-// decodeEventTo is decodeEventIn that decodes into *e, which must be the
+// DecodeEventTo is decodeEventIn that decodes into *e, which must be the
 // zero Event; it is left zero on failure. Decoding into its final place
 // saves copying the Event, which is large, for every row of a load.
 func DecodeEventTo(js []byte, out *Arena, e *Event) bool {

@@ -41,7 +41,7 @@ func IsInternalAutoContinue(s string) bool {
 	return strings.HasPrefix(t, AutoContinueOpenTag) && strings.HasSuffix(t, AutoContinueCloseTag)
 }
 
-// hasContextTag reports whether s contains either context tag.
+// HasContextTag reports whether s contains either context tag.
 func HasContextTag(s string) bool {
 	return strings.Contains(s, ContextOpenTag) || strings.Contains(s, ContextCloseTag)
 }

@@ -15,7 +15,7 @@ import (
 // and the stored text then differs. parseSerdeFloat does what serde_json
 // does, so that stored payloads match AZUREAL's byte for byte.
 
-// errNumberRange is serde_json's "number out of range": an f64 overflow.
+// ErrNumberRange is serde_json's "number out of range": an f64 overflow.
 var ErrNumberRange = errors.New("number out of range")
 
 // pow10 is serde_json's POW10 table: the f64 nearest to 10^i, i in 0..308.

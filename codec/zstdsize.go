@@ -20,7 +20,7 @@ import (
 // up to more than MaxEventSize is decoded once more without keeping its
 // output, counting, to learn its real size.
 
-// blockMax is the most one zstd block decodes to (Block_Maximum_Size).
+// ZstdBlockMax is the most one zstd block decodes to (Block_Maximum_Size).
 const ZstdBlockMax = 128 << 10
 
 // boundedLen is the payload length up to which no count is needed: every

@@ -347,16 +347,16 @@ func kindValue(v any) codec.Kind {
 // payload decodes to beyond its declared size (all of it when the frame
 // does not say) is charged to budget; once it is over, no more rows are
 // decoded.
-func (rs *eventRows) decodeChunk(c rowChunk, d *decoding, out *codec.Arena, budget *loadBudget) {
-	for j, r := range c.rows {
+func (r *eventRows) decodeChunk(c rowChunk, d *decoding, out *codec.Arena, budget *loadBudget) {
+	for j, row := range c.rows {
 		if budget.over.Load() {
 			return // the load fails: what is left does not matter
 		}
 		e := &d.events[c.lo+j]
-		e.ID, e.Seq, e.Kind, e.CharLen = r.id, r.seq, r.kind, r.charLen
+		e.ID, e.Seq, e.Kind, e.CharLen = row.id, row.seq, row.kind, row.charLen
 		kept := out.Kept
-		d.state[c.lo+j] = rs.decodePayloadTo(r.data, out, &e.Event)
-		if extra := int64(out.Kept-kept) - r.declared; extra > 0 {
+		d.state[c.lo+j] = r.decodePayloadTo(row.data, out, &e.Event)
+		if extra := int64(out.Kept-kept) - row.declared; extra > 0 {
 			budget.charge(extra)
 		}
 	}

@@ -97,7 +97,7 @@ func (tr TransferService) CreateWithSubagentsAt(ctx context.Context, worktree, n
 	return parent.id, total, nil
 }
 
-// Events().AppendWithSubagents appends events to session parentID and creates its
+// AppendWithSubagents appends events to session parentID and creates its
 // sub-agent sessions, in one transaction. usage is the parent's, as for
 // Events().Append.
 func (es EventService) AppendWithSubagents(ctx context.Context, parentID int64, events []codec.Event, subs []SubagentBatch, usage ...Usage) (int, error) {

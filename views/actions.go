@@ -23,9 +23,9 @@ type Actions interface {
 	// NewSession creates a session for worktree (a branch name) in the
 	// store at storePath.
 	NewSession(storePath, worktree string)
-	// Sessions().Rename sets the name of ref; name is trimmed and not empty.
+	// RenameSession sets the name of ref; name is trimmed and not empty.
 	RenameSession(ref SessionRef, name string)
-	// Sessions().Delete deletes ref and its events; the user has confirmed it.
+	// DeleteSession deletes ref and its events; the user has confirmed it.
 	DeleteSession(ref SessionRef)
 	// LoadEarlier loads events of ref, the session shown, from before the
 	// first one the transcript shows: the next batch, or all of them. The

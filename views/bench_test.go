@@ -72,7 +72,7 @@ func BenchmarkBuildRows50K(b *testing.B) {
 	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/build")
 }
 
-// BenchmarkTranscriptAppend times Events().Append of one event at the end of
+// BenchmarkTranscriptAppend times AppendEvents of one event at the end of
 // a 50,000-event session, as a live turn streams in.
 func BenchmarkTranscriptAppend(b *testing.B) {
 	test.NewTempApp(b)

@@ -31,7 +31,7 @@ func windowOf(o fyne.CanvasObject) fyne.Window {
 	return nil
 }
 
-// onRename asks for the selected session's new name; Sessions().Rename is
+// onRename asks for the selected session's new name; RenameSession is
 // called only when the user confirms a non-empty, different name.
 func (s *Sidebar) onRename() {
 	r, ok := s.selectedRow()
@@ -62,7 +62,7 @@ func (s *Sidebar) onRename() {
 }
 
 // onDelete asks the user to confirm deleting the selected session, naming
-// it and its event count; Sessions().Delete is called only on confirmation.
+// it and its event count; DeleteSession is called only on confirmation.
 func (s *Sidebar) onDelete() {
 	r, ok := s.selectedRow()
 	w := windowOf(s.root)

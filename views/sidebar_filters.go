@@ -22,7 +22,7 @@ const (
 	AgentCodex  = "Codex"
 )
 
-// Sessions().Facets are what the filters know of a session beyond its row:
+// SessionFacets are what the filters know of a session beyond its row:
 // the agent and model it ran with ("" when unknown) and whether one of its
 // turns failed.
 type SessionFacets struct {

@@ -13,7 +13,7 @@ import (
 )
 
 // Transcript shows the events of one session as cards in a virtualized
-// widget.List. SetSession and Events().Append build one light view-model row
+// widget.List. SetSession and AppendEvents build one light view-model row
 // per event; the list creates card widgets only for the rows on screen.
 //
 // Transcript itself is only the wiring: the session shown, the empty note,
@@ -146,7 +146,7 @@ func (t *Transcript) SetSessionTail(s store.Session, events []store.StoredEvent,
 	t.rows.list.ScrollToBottom()
 }
 
-// Events().Append adds live events at the end. When the view was scrolled to
+// AppendEvents adds live events at the end. When the view was scrolled to
 // the bottom, it stays there.
 func (t *Transcript) AppendEvents(events []store.StoredEvent) {
 	if len(events) == 0 {
