@@ -153,7 +153,7 @@ func mdNote(w *bufio.Writer, note string) {
 // mdFence writes s in a fenced code block whose fence is longer than any
 // run of backticks in s.
 func mdFence(w *bufio.Writer, lang, s string) {
-	fence := strings.Repeat("`", max(3, longestRun(s, '`')+1))
+	fence := safelink.Fence(s, 3)
 	w.WriteString(fence + lang + "\n")
 	w.WriteString(strings.ToValidUTF8(s, "\uFFFD"))
 	if !strings.HasSuffix(s, "\n") {
@@ -166,25 +166,11 @@ func mdFence(w *bufio.Writer, lang, s string) {
 // padded when s starts or ends with a backtick.
 func codeSpan(s string) string {
 	s = strings.ToValidUTF8(strings.ReplaceAll(s, "\n", " "), "\uFFFD")
-	ticks := strings.Repeat("`", longestRun(s, '`')+1)
+	ticks := safelink.Fence(s, 1)
 	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
 		s = " " + s + " "
 	}
 	return ticks + s + ticks
-}
-
-// longestRun returns the length of the longest run of c in s.
-func longestRun(s string, c byte) int {
-	best, n := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			n++
-			best = max(best, n)
-		} else {
-			n = 0
-		}
-	}
-	return best
 }
 
 // mdEscape makes plain text (a name, a path) literal inside a Markdown

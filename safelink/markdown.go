@@ -41,7 +41,7 @@ func Markdown(s string) string {
 		}
 		src = escapeAt(src, at)
 	}
-	fence := strings.Repeat("`", max(3, longestRun(s, '`')+1))
+	fence := Fence(s, 3)
 	return fence + "text\n" + s + "\n" + fence
 }
 
@@ -196,6 +196,13 @@ func (r defRecorder) Transform(p *ast.Paragraph, _ gmtext.Reader, pc parser.Cont
 	if b, ok := d.before[p]; ok && b != start {
 		d.changed[p] = true
 	}
+}
+
+// Fence returns the run of backticks that encloses s as Markdown code: one
+// longer than the longest run of backticks in s, and at least least long
+// (3 for a fenced block, 1 for an inline code span).
+func Fence(s string, least int) string {
+	return strings.Repeat("`", max(least, longestRun(s, '`')+1))
 }
 
 // longestRun returns the length of the longest run of c in s.
