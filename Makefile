@@ -6,7 +6,9 @@
 #   make test    deps, go vet, staticcheck, go test -race; a banner at the end when the
 #                PostgreSQL tests skipped (no server installed; under CI they fail instead)
 #   make lint    deps, gofmt check, go vet, staticcheck
-#   make build   go build -o bin/lazuli . (with the commit for lazuli --version)
+#   make build   bin/lazuli (the headless build: -tags nowindow, CGO_ENABLED=0, static; it runs
+#                every command and hands the window to bin/lazuli-window) and bin/lazuli-window
+#                (the full build with the window), with the commit for lazuli --version
 #   make install install like a desktop app under PREFIX (default ~/.local): binary, .desktop, icon
 #   make package out/lazuli-VERSION-OS-ARCH.tar.gz: the same tree, for extracting into a prefix
 #   make run     deps, build, bin/lazuli --demo with the CLIs of out/clis.env
@@ -113,7 +115,8 @@ fmt-check:
 	if [ -n "$$files" ]; then echo "gofmt needed on:"; echo "$$files"; exit 1; fi
 
 build:
-	$(GO) build -ldflags '$(LDFLAGS)' -o bin/lazuli .
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/lazuli-window .
+	CGO_ENABLED=0 $(GO) build -tags nowindow -ldflags '$(LDFLAGS)' -o bin/lazuli .
 
 install: build
 	bash scripts/install.sh '$(PREFIX)' bin/lazuli

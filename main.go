@@ -1,3 +1,5 @@
+//go:build !nowindow
+
 // Command lazuli is the home of coding-agent sessions: a desktop window over
 // AZUREAL-compatible .azs session stores, and a headless command line.
 package main

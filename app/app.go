@@ -34,16 +34,11 @@ type Config struct {
 // Main runs Lazuli with the command-line arguments (without the program
 // name) and returns the exit code. Subcommands never open a window.
 func Main(args []string) int {
+	if len(args) > 0 && cli.IsCommand(args[0]) {
+		return cli.Main(args)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	wd, err := os.Getwd()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "lazuli: %v\n", err)
-		return cli.ExitError
-	}
-	if len(args) > 0 && cli.IsCommand(args[0]) {
-		return cli.Run(ctx, &cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Dir: wd}, args)
-	}
 	cfg, err := ParseFlags(args, os.Stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return cli.ExitOK

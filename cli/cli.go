@@ -12,9 +12,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/lazuli-app/lazuli/printable"
 	"github.com/lazuli-app/lazuli/project"
@@ -79,6 +81,21 @@ func IsCommand(name string) bool {
 		}
 	}
 	return false
+}
+
+// Main runs the command of args (without the program name) in the current
+// folder, with the process's standard output and error, until it ends or
+// the process is interrupted (SIGINT, SIGTERM), and returns the exit code.
+// It is all a headless command needs of the process: no window, no Fyne.
+func Main(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	wd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "lazuli: %v\n", err)
+		return ExitError
+	}
+	return Run(ctx, &Env{Stdout: os.Stdout, Stderr: os.Stderr, Dir: wd}, args)
 }
 
 // Run runs the subcommand in args[0] and returns the process exit code.

@@ -6,6 +6,8 @@
 #   BINARY   the lazuli binary to install (default bin/lazuli, built by make)
 # Writes, creating folders as needed:
 #   PREFIX/bin/lazuli
+#   PREFIX/bin/lazuli-window, when a lazuli-window is beside BINARY (make build's
+#     headless bin/lazuli hands the window over to it)
 #   PREFIX/share/applications/io.github.lazuli_app.lazuli.desktop
 #     (Exec is "PREFIX/bin/lazuli" %u, or $LAZULI_EXEC %u when set, e.g. lazuli for
 #     an archive extracted anywhere; it also handles lazuli:// links)
@@ -17,7 +19,7 @@
 set -euo pipefail
 
 root=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
-[ $# -ge 1 ] && [ $# -le 2 ] || { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -ge 1 ] && [ $# -le 2 ] || { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 prefix=$1 bin=${2:-$root/bin/lazuli}
 [ -x "$bin" ] || { echo "install: $bin is not an executable (run make build)" >&2; exit 1; }
 prefix=$(mkdir -p -- "$prefix" && cd -- "$prefix" && pwd)
@@ -46,6 +48,10 @@ put() {
 }
 
 put "$bin" "$prefix/bin/lazuli" 755
+window=$(dirname -- "$bin")/lazuli-window
+if [ -x "$window" ]; then
+  put "$window" "$prefix/bin/lazuli-window" 755
+fi
 put "$root/assets/icon.png" "$prefix/share/icons/hicolor/512x512/apps/$id.png" 644
 put "$root/assets/icon.svg" "$prefix/share/icons/hicolor/scalable/apps/$id.svg" 644
 desktop=$(mktemp)
@@ -72,4 +78,4 @@ fi
 if command -v gtk-update-icon-cache >/dev/null 2>&1 && [ -f "$prefix/share/icons/hicolor/index.theme" ]; then
   gtk-update-icon-cache -q "$prefix/share/icons/hicolor" || true
 fi
-echo "installed Lazuli into $prefix (bin/lazuli, share/applications/$id.desktop, share/icons/hicolor/…/$id.*)"
+echo "installed Lazuli into $prefix (bin/lazuli$([ -x "$window" ] && echo ", bin/lazuli-window"), share/applications/$id.desktop, share/icons/hicolor/…/$id.*)"
