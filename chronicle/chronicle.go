@@ -21,6 +21,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lazuli-app/lazuli/insight"
@@ -85,7 +86,7 @@ type Window struct {
 	Label string // as given: "24h", "7d", "2026-11-20", "all"
 }
 
-var reSince = regexp.MustCompile(`^(\d+)([hd])$`)
+var reSince = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+)([hd])$`) })
 
 // ParseSince reads --since: Nh or Nd (the last hours or days before now),
 // a day YYYY-MM-DD (from its start, UTC), or "all".
@@ -94,7 +95,7 @@ func ParseSince(s string, now time.Time) (Window, error) {
 	if s == "all" {
 		return Window{Label: s}, nil
 	}
-	if m := reSince.FindStringSubmatch(s); m != nil {
+	if m := reSince().FindStringSubmatch(s); m != nil {
 		n, err := strconv.Atoi(m[1])
 		if err == nil && n > 0 && n <= 100000 {
 			d := time.Duration(n) * time.Hour

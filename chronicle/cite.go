@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/lazuli-app/lazuli/safelink"
 )
@@ -44,13 +45,13 @@ func (c Cite) String() string {
 func (c Cite) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
 
 // reCite finds citations; one followed by "(" is already a link.
-var reCite = regexp.MustCompile(`\[S(\d{1,18})(?:#(\d{1,18}))?(?:@(\d{1,4}))?\]`)
+var reCite = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[S(\d{1,18})(?:#(\d{1,18}))?(?:@(\d{1,4}))?\]`) })
 
 // citesIn lists the citations in text with their byte ranges.
 func citesIn(text string) ([]Cite, [][2]int) {
 	var cites []Cite
 	var at [][2]int
-	for _, m := range reCite.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range reCite().FindAllStringSubmatchIndex(text, -1) {
 		if m[1] < len(text) && text[m[1]] == '(' {
 			continue
 		}

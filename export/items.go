@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/lazuli-app/lazuli/codec"
@@ -326,14 +327,16 @@ func firstLine(s string, maxRunes int) string {
 
 // ansi matches terminal escape sequences (colours, cursor moves) that
 // commands print and a file cannot show.
-var ansi = regexp.MustCompile(`\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])`)
+var ansi = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])`)
+})
 
 // cleanText makes s fit in a text file: valid UTF-8, no terminal escape
 // sequences, no control characters but tabs and newlines ("\r\n" becomes
 // "\n").
 func cleanText(s string) string {
 	if strings.IndexByte(s, 0x1b) >= 0 {
-		s = ansi.ReplaceAllString(s, "")
+		s = ansi().ReplaceAllString(s, "")
 	}
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	clean := true

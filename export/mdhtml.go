@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"html"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -22,17 +23,20 @@ import (
 // extensions (tables, strike-through, task lists) plus bare-URL links, so
 // an export shows what the window shows. Line breaks inside a paragraph
 // are kept, as agents' chat output expects. safeRenderer replaces
-// goldmark's handling of raw HTML, links and images.
-var markdown = goldmark.New(
-	goldmark.WithExtensions(
-		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignStyle)),
-		extension.Strikethrough, extension.TaskList, extension.Linkify,
-	),
-	goldmark.WithRendererOptions(
-		gmhtml.WithHardWraps(),
-		renderer.WithNodeRenderers(util.Prioritized(safeRenderer{}, 100)),
-	),
-)
+// goldmark's handling of raw HTML, links and images. It is built on first
+// use, so that commands without an HTML export do not pay for it.
+var markdown = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(
+			extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignStyle)),
+			extension.Strikethrough, extension.TaskList, extension.Linkify,
+		),
+		goldmark.WithRendererOptions(
+			gmhtml.WithHardWraps(),
+			renderer.WithNodeRenderers(util.Prioritized(safeRenderer{}, 100)),
+		),
+	)
+})
 
 // markdownHTML writes the Markdown of assistant text, a plan or a summary
 // as HTML. It is safe by construction: goldmark escapes every piece of
@@ -42,7 +46,7 @@ var markdown = goldmark.New(
 // anything.
 func markdownHTML(w *bufio.Writer, s string) {
 	var b bytes.Buffer
-	if err := markdown.Convert([]byte(cleanText(s)), &b); err != nil {
+	if err := markdown().Convert([]byte(cleanText(s)), &b); err != nil {
 		// goldmark fails only when its writer does; a bytes.Buffer does not.
 		w.WriteString("<pre>" + html.EscapeString(cleanText(s)) + "</pre>\n")
 		return

@@ -170,7 +170,7 @@ func preview(ruleID, secret string) string {
 	n := utf8.RuneCountInString(secret)
 	if ruleID == "private-key" {
 		head, _, _ := strings.Cut(secret, "\n")
-		if m := privateKeyHead.FindString(head); m != "" {
+		if m := privateKeyHead().FindString(head); m != "" {
 			return m + "…(" + display.Count(n) + " chars)"
 		}
 	}

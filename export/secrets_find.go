@@ -4,13 +4,18 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // privateKeyHead and privateKeyTail are the armour lines of a PEM, OpenSSH
 // or PGP private key.
 var (
-	privateKeyHead = regexp.MustCompile(`^-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)
-	privateKeyTail = regexp.MustCompile(`-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)
+	privateKeyHead = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)
+	})
+	privateKeyTail = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)
+	})
 )
 
 // Limits of a private key block: how far its END line is looked for, and
@@ -32,14 +37,14 @@ func findPrivateKeys(t *hitText, r *rule) []span {
 		if h < next {
 			continue
 		}
-		head := privateKeyHead.FindStringIndex(s[h:])
+		head := privateKeyHead().FindStringIndex(s[h:])
 		if head == nil {
 			continue
 		}
 		body := h + head[1]
 		limit := min(len(s), body+maxKeyBlock)
 		end, material := keyBodyEnd(s[body:limit])
-		if tail := privateKeyTail.FindStringIndex(s[body:limit]); tail != nil {
+		if tail := privateKeyTail().FindStringIndex(s[body:limit]); tail != nil {
 			end, material = tail[1], countKeyMaterial(s[body:body+tail[0]])
 		}
 		if material < minKeyMaterial {
@@ -107,7 +112,9 @@ func countKeyMaterial(s string) int {
 
 // awsSecretNear is a 40-character base64 run, the shape of an AWS secret
 // access key.
-var awsSecretNear = regexp.MustCompile(`(?:^|[^` + b64 + `])([` + b64 + `]{40})(?:[^` + b64 + `=]|$)`)
+var awsSecretNear = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[^` + b64 + `])([` + b64 + `]{40})(?:[^` + b64 + `=]|$)`)
+})
 
 // awsNearDistance is how far from an access key ID a secret key is looked for.
 const awsNearDistance = 300
@@ -124,7 +131,7 @@ func findAWSSecretsNearKeyIDs(t *hitText, _ *rule) []span {
 	var out []span
 	for _, id := range matchAnchored(t, &rules[akiaRule]) {
 		lo, hi := max(0, id.start-awsNearDistance), min(len(t.s), id.end+awsNearDistance)
-		for _, m := range awsSecretNear.FindAllStringSubmatchIndex(t.s[lo:hi], -1) {
+		for _, m := range awsSecretNear().FindAllStringSubmatchIndex(t.s[lo:hi], -1) {
 			secret := t.s[lo+m[2] : lo+m[3]]
 			if hasUpper(secret) && hasLower(secret) && hasDigit(secret) && entropy(secret) >= 4 &&
 				notAWSExample(secret) && !isPlaceholder(secret) {
@@ -310,10 +317,14 @@ func notWord(s string) bool {
 
 // identifier matches a bare or dotted name (settings.SECRET_KEY,
 // process.env.API_TOKEN, SecretStr): a reference to a secret, not one.
-var identifier = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$`)
+var identifier = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$`)
+})
 
 // fileName matches a value that names a file holding a secret.
-var fileName = regexp.MustCompile(`(?i)\.(?:json|pem|key|crt|cer|p12|pfx|txt|ya?ml|env|toml|ini|cfg|conf|gpg|asc)$`)
+var fileName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\.(?:json|pem|key|crt|cer|p12|pfx|txt|ya?ml|env|toml|ini|cfg|conf|gpg|asc)$`)
+})
 
 // validGenericSecret accepts a value assigned to a secret-sounding name
 // when it looks like a secret: at least two kinds of characters (lower,
@@ -324,9 +335,9 @@ func validGenericSecret(s string) bool {
 	switch {
 	case strings.ContainsAny(s[:1], "$%@&*/~.") || strings.Contains(s, "://"):
 		return false
-	case identifier.MatchString(s) && (!hasDigit(s) || strings.Contains(s, ".")):
+	case identifier().MatchString(s) && (!hasDigit(s) || strings.Contains(s, ".")):
 		return false
-	case fileName.MatchString(s):
+	case fileName().MatchString(s):
 		return false
 	case charClasses(s) < 2:
 		return false

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // vendorRules find the tokens of services whose tokens carry their own
@@ -143,7 +144,9 @@ func vendorToken(id, desc string, keywords []string, pattern string) rule {
 
 // discordToken is the shape of a Discord bot token: the bot's id in
 // base64, a timestamp and an HMAC.
-var discordToken = regexp.MustCompile(`\b([MNO][A-Za-z0-9]{22,26}\.[` + urlSafe + `]{6}\.[` + urlSafe + `]{27,40})` + tokenEnd)
+var discordToken = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b([MNO][A-Za-z0-9]{22,26}\.[` + urlSafe + `]{6}\.[` + urlSafe + `]{27,40})` + tokenEnd)
+})
 
 // Lengths of a Discord token's parts without a keyword near it: the id in
 // base64 (an id of 18 or 19 digits), the timestamp, the HMAC.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/editdiff"
@@ -182,13 +183,25 @@ type Ref struct {
 }
 
 var (
-	reGitHub   = regexp.MustCompile(`https?://github\.com/([\w.-]+)/([\w.-]+)/(pull|issues)/(\d+)`)
-	reGitLab   = regexp.MustCompile(`https?://(gitlab\.[\w.-]+)/([\w.-]+(?:/[\w.-]+)+?)/-/(merge_requests|issues)/(\d+)`)
-	reURL      = regexp.MustCompile(`https?://[^\s<>"'()\[\]{}` + "`" + `]+`)
-	reBareRef  = regexp.MustCompile(`(?i)\b(PR|pull request|MR|merge request|issue)\s*#(\d+)\b`)
-	reCommit   = regexp.MustCompile(`\[([\w./-]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\]`)
-	reCheckout = regexp.MustCompile(`\bgit\s+(?:checkout\s+-[bB]|switch\s+-[cC])\s+([\w./-]+)`)
-	rePush     = regexp.MustCompile(`\bgit\s+push\b((?:\s+-{1,2}[\w-]+)*)\s+([\w.-]+)\s+([\w./:+-]+)`)
+	reGitHub = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`https?://github\.com/([\w.-]+)/([\w.-]+)/(pull|issues)/(\d+)`)
+	})
+	reGitLab = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`https?://(gitlab\.[\w.-]+)/([\w.-]+(?:/[\w.-]+)+?)/-/(merge_requests|issues)/(\d+)`)
+	})
+	reURL     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`https?://[^\s<>"'()\[\]{}` + "`" + `]+`) })
+	reBareRef = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(PR|pull request|MR|merge request|issue)\s*#(\d+)\b`)
+	})
+	reCommit = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\[([\w./-]+)(?: \(root-commit\))? ([0-9a-f]{7,40})\]`)
+	})
+	reCheckout = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bgit\s+(?:checkout\s+-[bB]|switch\s+-[cC])\s+([\w./-]+)`)
+	})
+	rePush = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bgit\s+push\b((?:\s+-{1,2}[\w-]+)*)\s+([\w.-]+)\s+([\w./:+-]+)`)
+	})
 )
 
 // remote is a worktree's origin: host and owner/repo.
@@ -210,7 +223,7 @@ func refsIn(text string, fromGit, command bool, rem func() remote) []Ref {
 		out = append(out, bareRefs(text, rem)...)
 	}
 	if fromGit && strings.Contains(text, "] ") {
-		for _, m := range reCommit.FindAllStringSubmatch(text, -1) {
+		for _, m := range reCommit().FindAllStringSubmatch(text, -1) {
 			out = append(out, Ref{RefCommit, m[2], commitURL(rem(), m[2])})
 		}
 	}
@@ -224,7 +237,7 @@ func refsIn(text string, fromGit, command bool, rem func() remote) []Ref {
 func urlRefs(text string) []Ref {
 	var out []Ref
 	covered := map[string]bool{}
-	for _, m := range reGitHub.FindAllStringSubmatch(text, -1) {
+	for _, m := range reGitHub().FindAllStringSubmatch(text, -1) {
 		kind := RefIssue
 		if m[3] == "pull" {
 			kind = RefPR
@@ -232,7 +245,7 @@ func urlRefs(text string) []Ref {
 		covered[m[0]] = true
 		out = append(out, Ref{kind, m[1] + "/" + m[2] + "#" + m[4], m[0]})
 	}
-	for _, m := range reGitLab.FindAllStringSubmatch(text, -1) {
+	for _, m := range reGitLab().FindAllStringSubmatch(text, -1) {
 		kind := RefIssue
 		if m[3] == "merge_requests" {
 			kind = RefPR
@@ -240,7 +253,7 @@ func urlRefs(text string) []Ref {
 		covered[m[0]] = true
 		out = append(out, Ref{kind, m[2] + "#" + m[4], m[0]})
 	}
-	for _, u := range reURL.FindAllString(text, -1) {
+	for _, u := range reURL().FindAllString(text, -1) {
 		u = strings.TrimRight(u, ".,;:!?")
 		if covered[u] || coveredPrefix(u, covered) {
 			continue
@@ -254,7 +267,7 @@ func urlRefs(text string) []Ref {
 // worktree's remote when it has one.
 func bareRefs(text string, rem func() remote) []Ref {
 	var out []Ref
-	for _, m := range reBareRef.FindAllStringSubmatch(text, -1) {
+	for _, m := range reBareRef().FindAllStringSubmatch(text, -1) {
 		kind := RefIssue
 		switch strings.ToLower(m[1]) {
 		case "pr", "pull request", "mr", "merge request":
@@ -273,10 +286,10 @@ func bareRefs(text string, rem func() remote) []Ref {
 // branchRefs finds the branches a shell command creates or pushes.
 func branchRefs(cmd string) []Ref {
 	var out []Ref
-	for _, m := range reCheckout.FindAllStringSubmatch(cmd, -1) {
+	for _, m := range reCheckout().FindAllStringSubmatch(cmd, -1) {
 		out = append(out, Ref{RefBranch, m[1], ""})
 	}
-	for _, m := range rePush.FindAllStringSubmatch(cmd, -1) {
+	for _, m := range rePush().FindAllStringSubmatch(cmd, -1) {
 		b := m[3]
 		if i := strings.IndexByte(b, ':'); i >= 0 {
 			b = b[i+1:]
@@ -341,7 +354,9 @@ func commitURL(r remote, hash string) string {
 	return ""
 }
 
-var reRemote = regexp.MustCompile(`^(?:https?://|ssh://)?(?:[^@/]+@)?([\w.-]+)[:/](.+?)(?:\.git)?/?$`)
+var reRemote = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:https?://|ssh://)?(?:[^@/]+@)?([\w.-]+)[:/](.+?)(?:\.git)?/?$`)
+})
 
 // gitRemote reads the origin remote of the git worktree dir; the zero
 // remote when there is none.
@@ -356,7 +371,7 @@ func gitRemote(dir string) remote {
 // parseRemote reads a remote URL: https://host/owner/repo(.git) or
 // git@host:owner/repo(.git).
 func parseRemote(u string) remote {
-	m := reRemote.FindStringSubmatch(u)
+	m := reRemote().FindStringSubmatch(u)
 	if m == nil {
 		return remote{}
 	}

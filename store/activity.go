@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lazuli-app/lazuli/codec"
@@ -140,12 +141,12 @@ func (ss SessionService) settleStatus(ctx context.Context, q querier, byID map[i
 // rollout's turn_aborted, reason "interrupted" when the user pressed Esc).
 func TurnAbortedText(reason string) string { return "Turn " + reason }
 
-var turnAbortedPattern = regexp.MustCompile(`^Turn [a-z_]+$`)
+var turnAbortedPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Turn [a-z_]+$`) })
 
 // TurnAborted reports whether e is a TurnAbortedText notice, and its
 // reason.
 func TurnAborted(e codec.Event) (reason string, ok bool) {
-	if e.Kind != codec.KindAssistantText || !turnAbortedPattern.MatchString(e.Text) {
+	if e.Kind != codec.KindAssistantText || !turnAbortedPattern().MatchString(e.Text) {
 		return "", false
 	}
 	return strings.TrimPrefix(e.Text, "Turn "), true

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/lazuli-app/lazuli/agents"
@@ -93,7 +94,7 @@ func streamHead(path string) (id string, first time.Time) {
 // nativeClaudeSession previews the native Claude transcript of session id
 // when Claude's projects folder still holds it with a prompt.
 func nativeClaudeSession(id string) (Session, bool) {
-	if !sessionIDPattern.MatchString(id) {
+	if !sessionIDPattern().MatchString(id) {
 		return Session{}, false
 	}
 	dir, _, err := DefaultDirs()
@@ -111,7 +112,7 @@ func nativeClaudeSession(id string) (Session, bool) {
 
 // sessionIDPattern is what a Claude session id may look like to be used in
 // a file name: letters, digits and dashes.
-var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,127}$`)
+var sessionIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,127}$`) })
 
 // ImportedFile says what ImportTranscript did with one file.
 type ImportedFile struct {
