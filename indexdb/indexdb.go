@@ -97,10 +97,10 @@ func Open(ctx context.Context, path string, prepare func(context.Context, *sql.D
 	return db, nil
 }
 
-// Remove deletes the index file at path and its log files; missing ones
-// are no error.
+// Remove deletes the index file at path, its log files and its seal;
+// missing ones are no error.
 func Remove(path string) error {
-	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+	for _, suffix := range []string{sealSuffix, "", "-wal", "-shm", "-journal"} {
 		if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("remove damaged index: %w", err)
 		}

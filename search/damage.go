@@ -95,7 +95,9 @@ func (x *Index) quickCheck(ctx context.Context) error {
 	return nil
 }
 
-// Open reads back a sample of what the index holds: every row when it
+// Open reads back a sample of what the index holds, unless the file is
+// as the last Lazuli process to close it sealed it (indexdb.Seal: nothing
+// outside Lazuli changed it since): every row when it
 // has verifyAll or fewer, each looked up by up to verifyGramsAll of its
 // 4-grams; else verifyNewest newest rows and verifySpread spread evenly
 // over the rest, by up to verifyGrams (a term's list is long in a large

@@ -91,11 +91,12 @@ func Open(ctx context.Context, st *store.Store) (*Index, error) {
 	x := &Index{st: st, path: path, budget: DefaultBudget, window: backfillWindow}
 	x.dbMu.Lock()
 	defer x.dbMu.Unlock()
+	sealed := indexdb.Sealed(path)
 	err = x.openLocked(ctx)
-	if err == nil {
+	if err == nil && !sealed {
 		err = x.quickCheck(ctx)
 	}
-	if err == nil {
+	if err == nil && !sealed {
 		err = x.verifySample(ctx)
 	}
 	if err != nil {
@@ -114,13 +115,19 @@ func Open(ctx context.Context, st *store.Store) (*Index, error) {
 // Path returns the index file's path.
 func (x *Index) Path() string { return x.path }
 
-// Close closes the index file. It does not close the store.
+// Close closes the index file and, when no other process has it open,
+// seals it (indexdb.Seal), so that the next Open trusts it without reading
+// a sample back. It does not close the store.
 func (x *Index) Close() error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.dbMu.Lock()
 	defer x.dbMu.Unlock()
-	return x.closeLocked()
+	if err := x.closeLocked(); err != nil {
+		return err
+	}
+	_ = indexdb.Seal(x.path) // best effort: without a seal, the next Open checks the file
+	return nil
 }
 
 func (x *Index) closeLocked() error {
