@@ -31,8 +31,11 @@ type Stats struct {
 	Damaged bool
 	// Fed counts the rows a Feed indexed as the importer handed them
 	// over, without reading them from the store (Feed.Close sets it).
-	Fed     int64
-	Elapsed time.Duration
+	Fed int64
+	// Unchanged reports that the store was as the index's last complete
+	// Update left it (store.ScanService.Version): nothing was read.
+	Unchanged bool
+	Elapsed   time.Duration
 }
 
 // Progress receives how far an Update has got: done of total events (as
@@ -219,6 +222,20 @@ func (x *Index) writeTx(ctx context.Context, fn func(*sql.Tx) error) error {
 
 // update is one Update with the file open.
 func (x *Index) update(ctx context.Context, s *Stats, progress Progress) error {
+	version, err := x.st.Scan().Version(ctx)
+	if err != nil {
+		return err
+	}
+	if version != "" {
+		was, err := indexdb.GetMeta(ctx, x.r, storeVersionKey)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if was == version {
+			s.Unchanged = true // the store is as the index was last brought up to date with
+			return nil
+		}
+	}
 	u, err := x.newUpdater(ctx, s, progress)
 	if err != nil {
 		return err
@@ -233,7 +250,40 @@ func (x *Index) update(ctx context.Context, s *Stats, progress Progress) error {
 	if err := u.commit(); err != nil {
 		return err
 	}
-	return x.optimizeOnce(ctx)
+	if err := x.optimizeOnce(ctx); err != nil {
+		return err
+	}
+	return x.noteVersion(ctx, version, u.minID)
+}
+
+// storeVersionKey is the meta key of the store.Version the index was last
+// brought wholly up to date with: while the store has it, Update has
+// nothing to read (the marks only tell that after reading the store's
+// sessions, for deleted ones).
+const storeVersionKey = "store_version"
+
+// noteVersion records version, read before an Update read the store, once
+// the index holds every event of the store (the marks are complete; the
+// first build may have been cut short); an index that holds more than the
+// version saw is no harm, the next Update reads the store again. "" (a
+// store that cannot vouch for itself) is recorded too, so that a version
+// left from before never matches.
+func (x *Index) noteVersion(ctx context.Context, version string, minID int64) error {
+	m, err := readMarks(ctx, x.r)
+	if err != nil {
+		return err
+	}
+	if m.fresh || !m.complete(minID) {
+		version = ""
+	}
+	was, err := indexdb.GetMeta(ctx, x.r, storeVersionKey)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	if was == version {
+		return nil // no write: the file (and its seal) stay as they are
+	}
+	return x.writeTx(ctx, func(tx *sql.Tx) error { return indexdb.SetMeta(ctx, tx, storeVersionKey, version) })
 }
 
 // newUpdater checks the index against the store (another file at its

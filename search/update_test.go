@@ -391,3 +391,36 @@ func TestSegments(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateSkipsUnchangedStore: once the index holds the whole store, an
+// Update of an unchanged store reads nothing (Stats.Unchanged), and any
+// write to the store (an appended event, a deleted session) makes the
+// next Update read it again.
+func TestUpdateSkipsUnchangedStore(t *testing.T) {
+	ctx := context.Background()
+	st := mustOpenStore(t, testStorePath(t))
+	s := mustSession(t, st, "s", codec.UserMessage("the first word is alpha"))
+	gone := mustSession(t, st, "gone", codec.UserMessage("a doomed word: omega"))
+	x := mustIndex(t, st)
+	if got := mustUpdate(t, x); !got.Unchanged || got.Events != 0 {
+		t.Errorf("Update of an unchanged store = %+v, want Unchanged and nothing read", got)
+	}
+	if _, err := st.Events().Append(ctx, s.ID, []codec.Event{codec.AssistantText("then came beta")}); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustUpdate(t, x); got.Unchanged || got.Indexed != 1 {
+		t.Errorf("Update after an append = %+v, want the new event indexed", got)
+	}
+	if res := mustSearch(t, x, "beta"); len(res.Hits) != 1 {
+		t.Errorf("search beta after the append: %d hits, want 1", len(res.Hits))
+	}
+	if got := mustUpdate(t, x); !got.Unchanged {
+		t.Errorf("second Update after the append = %+v, want Unchanged", got)
+	}
+	if err := st.Sessions().Delete(ctx, gone.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustUpdate(t, x); got.Unchanged || got.Purged != 1 {
+		t.Errorf("Update after a delete = %+v, want the session purged", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"testing"
 
@@ -198,5 +199,42 @@ func TestFirstEventID(t *testing.T) {
 		if id, err := s.Scan().FirstEventID(ctx, c.session); err != nil || id != c.want {
 			t.Errorf("FirstEventID(%d) = %d, %v; want %d", c.session, id, err, c.want)
 		}
+	}
+}
+
+// TestVersion: the token is the same while the file is unchanged, moves
+// with every write transaction, and is "" when it cannot vouch (a -wal
+// file beside the store) or there is no file.
+func TestVersion(t *testing.T) {
+	s := mustOpen(t)
+	ctx := context.Background()
+	if v, err := s.Scan().Version(ctx); err != nil || v != "" {
+		t.Errorf("Version of a missing store = %q, %v, want \"\"", v, err)
+	}
+	a := mustCreateSession(t, s, "main", "a")
+	v1, err := s.Scan().Version(ctx)
+	if err != nil || v1 == "" {
+		t.Fatalf("Version = %q, %v, want a token", v1, err)
+	}
+	if v, err := s.Scan().Version(ctx); err != nil || v != v1 {
+		t.Errorf("Version again = %q, %v, want %q (nothing written)", v, err, v1)
+	}
+	mustAppend(t, s, a.ID, codec.UserMessage("one"))
+	v2, err := s.Scan().Version(ctx)
+	if err != nil || v2 == "" || v2 == v1 {
+		t.Errorf("Version after an append = %q, %v, want a new token (was %q)", v2, err, v1)
+	}
+	if err := s.Sessions().Rename(ctx, a.ID, "b"); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := s.Scan().Version(ctx); err != nil || v == "" || v == v2 {
+		t.Errorf("Version after a rename = %q, %v, want a new token (was %q)", v, err, v2)
+	}
+	if err := os.WriteFile(s.Path()+"-wal", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(s.Path() + "-wal")
+	if v, err := s.Scan().Version(ctx); err != nil || v != "" {
+		t.Errorf("Version with a -wal file beside the store = %q, %v, want \"\"", v, err)
 	}
 }
