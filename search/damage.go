@@ -313,10 +313,11 @@ func (q *query) lacksGram(text string) bool {
 // since the last Update is not damage).
 func (x *Index) falseCandidate(ctx context.Context, hb *hitBuilder, e *store.ScannedEvent) (bool, error) {
 	text, _ := scannedText(e) // the index holds the grams of the full text too
-	if _, ok := hb.sessions[e.SessionID]; !ok || e.Event.Kind == "" || !hb.q.lacksGram(text) {
-		return false, nil
+	s, ok := hb.session(e.SessionID)
+	if !ok || e.Event.Kind == "" || !hb.q.lacksGram(text) {
+		return false, hb.err()
 	}
-	return x.inconsistentRow(ctx, hb.q.parts, e.ID, e.SessionID, hb.sessions[e.SessionID].Created)
+	return x.inconsistentRow(ctx, hb.q.parts, e.ID, e.SessionID, s.Created)
 }
 
 // docsRowQuery reads the session docs holds a row for, and when the index

@@ -88,6 +88,9 @@ func scan(ctx context.Context, st *store.Store, q *query, limit, maxEvents int) 
 		res.Partial, res.Note = true, shortQueryNote
 	}
 	thoughts, err := matchingThoughts(ctx, st, hb)
+	if err == nil {
+		err = hb.err()
+	}
 	if err != nil {
 		return Result{}, err
 	}

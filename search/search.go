@@ -185,6 +185,9 @@ func (x *Index) search(ctx context.Context, q *query, limit int) (Result, error)
 			return Result{}, err
 		}
 	}
+	if err := hb.err(); err != nil {
+		return Result{}, err
+	}
 	res.Hits = hits
 	if len(res.Hits) > limit {
 		res.Hits, res.More = res.Hits[:limit], true
@@ -366,21 +369,46 @@ func (cq *compactionQueue) emitAbove(ctx context.Context, hb *hitBuilder, hits [
 
 // hitBuilder checks candidates against the query and makes their hits.
 type hitBuilder struct {
-	q        *query
-	path     string
-	sessions map[int64]store.Session
+	q    *query
+	path string
+	// sessions reads the store's sessions when a hit first needs them: a
+	// search that finds nothing never reads them.
+	sessions func() (map[int64]store.Session, error)
+	read     atomic.Bool // sessions was called
 }
 
 func newHitBuilder(ctx context.Context, st *store.Store, q *query) (*hitBuilder, error) {
-	list, err := st.Scan().Sessions(ctx)
-	if err != nil {
-		return nil, err
+	load := sync.OnceValues(func() (map[int64]store.Session, error) {
+		list, err := st.Scan().Sessions(ctx)
+		if err != nil {
+			return nil, err
+		}
+		m := make(map[int64]store.Session, len(list))
+		for _, s := range list {
+			m[s.ID] = s
+		}
+		return m, nil
+	})
+	return &hitBuilder{q: q, path: st.Path(), sessions: load}, nil
+}
+
+// session returns the session of id as the search saw it when it first
+// needed the sessions; false when it had been deleted, or the sessions
+// could not be read (err says why).
+func (hb *hitBuilder) session(id int64) (store.Session, bool) {
+	hb.read.Store(true)
+	m, _ := hb.sessions()
+	s, ok := m[id]
+	return s, ok
+}
+
+// err returns the error of reading the sessions, if they were read.
+func (hb *hitBuilder) err() error {
+	if !hb.read.Load() {
+		return nil
 	}
-	hb := &hitBuilder{q: q, path: st.Path(), sessions: make(map[int64]store.Session, len(list))}
-	for _, s := range list {
-		hb.sessions[s.ID] = s
-	}
-	return hb, nil
+	_, err := hb.sessions()
+	return err
 }
 
 // checkedEvent is an event's hit, if it has one.
@@ -433,7 +461,7 @@ func (hb *hitBuilder) compaction(c *store.Compaction, order int64) (Hit, bool) {
 
 // hit matches text and makes the hit, with the match's start in text.
 func (hb *hitBuilder) hit(sessionID int64, text string) (Hit, int, bool) {
-	s, ok := hb.sessions[sessionID]
+	s, ok := hb.session(sessionID)
 	if !ok {
 		return Hit{}, 0, false // deleted since the search began
 	}

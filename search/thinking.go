@@ -21,9 +21,6 @@ const KindThinking = string(codec.KindThinking)
 func matchingThoughts(ctx context.Context, st *store.Store, hb *hitBuilder) ([]Hit, error) {
 	var hits []Hit
 	match := func(t store.Thought) bool {
-		if _, ok := hb.sessions[t.SessionID]; !ok {
-			return false
-		}
 		_, _, ok := hb.q.match(capText(t.Text))
 		return ok
 	}
@@ -36,6 +33,9 @@ func matchingThoughts(ctx context.Context, st *store.Store, hb *hitBuilder) ([]H
 		hits = append(hits, h)
 		return ctx.Err()
 	})
+	if err == nil && len(hits) > 0 {
+		err = hb.err()
+	}
 	slices.SortStableFunc(hits, func(a, b Hit) int { return cmpDesc(a.order, b.order) })
 	return hits, err
 }
