@@ -24,7 +24,13 @@ func matchingThoughts(ctx context.Context, st *store.Store, hb *hitBuilder) ([]H
 		_, _, ok := hb.q.match(capText(t.Text))
 		return ok
 	}
-	err := st.Thinking().Scan(ctx, match, func(t store.Thought, order int64) error {
+	var contains []string // the ASCII terms: SQLite tests them first
+	for i, t := range hb.q.terms {
+		if hb.q.ascii[i] {
+			contains = append(contains, t)
+		}
+	}
+	err := st.Thinking().Scan(ctx, contains, match, func(t store.Thought, order int64) error {
 		h, _, ok := hb.hit(t.SessionID, capText(t.Text))
 		if !ok {
 			return nil

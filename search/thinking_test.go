@@ -45,3 +45,38 @@ func TestSearchFindsThinking(t *testing.T) {
 		t.Errorf("thinking hit %+v lacks its highlight or session", r.Hits[1])
 	}
 }
+
+// TestThinkingPrefilter: the words SQLite tests before a thought is read
+// (store.ThinkingService.Scan's contains) keep every thought the search
+// itself would find: ASCII case ignored, LIKE's wildcards taken literally,
+// a NUL byte before the word, and non-ASCII text around it.
+func TestThinkingPrefilter(t *testing.T) {
+	st := mustOpenStore(t, testStorePath(t))
+	mustSession(t, st, "thinks",
+		codec.UserMessage("go"),
+		store.Thinking("The QUUXFROB is broken"),             // 2
+		store.Thinking("a nul\x00 then quuxfrob_x"),          // 3
+		store.Thinking("ünïcode ärounď quuxfrob, ok"),        // 4
+		store.Thinking("quuxfrobax: not with an underscore"), // 5
+		store.Thinking("100% sure"),                          // 6
+		store.Thinking("1000 sure"),                          // 7
+		store.Thinking(`see C:\Temp\quux`),                   // 8
+		codec.AssistantText("done"),
+	)
+	x := mustIndex(t, st)
+	for _, tc := range []struct {
+		query string
+		want  int
+	}{
+		{"quuxfrob", 4},
+		{"QuuxFrob broken", 1},
+		{"quuxfrob_x", 1},
+		{"0% sure", 1},
+		{"ärounď quuxfrob", 1},
+		{`c:\temp\quux`, 1},
+	} {
+		if got := len(mustSearch(t, x, tc.query).Hits); got != tc.want {
+			t.Errorf("Search(%q) = %d hits, want %d", tc.query, got, tc.want)
+		}
+	}
+}

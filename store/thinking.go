@@ -17,6 +17,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 
 	"github.com/lazuli-app/lazuli/codec"
 )
@@ -150,7 +151,13 @@ func attachThinking(events []StoredEvent, thoughts []Thought) {
 // order to place thinking among event hits. order is looked up only for
 // the thoughts match accepts: looking it up for every thought was nearly
 // all of a search of a store with many (95 of 97 ms for 9,000).
-func (th ThinkingService) Scan(ctx context.Context, match func(Thought) bool, fn func(t Thought, order int64) error) error {
+//
+// contains are lower-case ASCII strings that every thought match accepts
+// holds, ignoring ASCII case (the words of an ASCII query): SQLite leaves
+// out the thoughts without them before they are read into Go, which makes
+// a search of a word in no thought about twice as fast. nil passes every
+// thought to match.
+func (th ThinkingService) Scan(ctx context.Context, contains []string, match func(Thought) bool, fn func(t Thought, order int64) error) error {
 	db, _, err := th.s.reader(ctx)
 	if err != nil || db == nil {
 		return err
@@ -164,7 +171,7 @@ func (th ThinkingService) Scan(ctx context.Context, match func(Thought) bool, fn
 	if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", ThinkingTable).Scan(&n); err != nil || n == 0 {
 		return wrapThinking(err)
 	}
-	matched, err := scanMatchingThoughts(ctx, tx, match)
+	matched, err := scanMatchingThoughts(ctx, tx, contains, match)
 	if err != nil || len(matched) == 0 {
 		return wrapThinking(err)
 	}
@@ -205,12 +212,27 @@ func (th ThinkingService) Scan(ctx context.Context, match func(Thought) bool, fn
 	return nil
 }
 
-// scanMatchingThoughts returns the thoughts of Scan that match
-// accepts, in order of their ids.
-func scanMatchingThoughts(ctx context.Context, tx *readTx, match func(Thought) bool) ([]Thought, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT t.id, t.session_id, t.before_seq, t.text
-		FROM lazuli_thinking t JOIN sessions s ON s.id = t.session_id AND s.created = t.session_created
-		ORDER BY t.id`)
+// likeEscaper escapes LIKE's wildcards and its escape character.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
+
+// scanMatchingThoughts returns the thoughts of Scan that hold every string
+// of contains and that match accepts, in order of their ids.
+func scanMatchingThoughts(ctx context.Context, tx *readTx, contains []string, match func(Thought) bool) ([]Thought, error) {
+	query := `SELECT t.id, t.session_id, t.before_seq, t.text
+		FROM lazuli_thinking t JOIN sessions s ON s.id = t.session_id AND s.created = t.session_created`
+	args := make([]any, 0, len(contains))
+	for i, c := range contains {
+		if i == 0 {
+			query += " WHERE "
+		} else {
+			query += " AND "
+		}
+		// LIKE ignores ASCII case only, as contains asks; it reads a text
+		// up to its first NUL byte, so a text holding one is left to match.
+		query += `(t.text LIKE ? ESCAPE '\' OR instr(t.text, char(0)) > 0)`
+		args = append(args, "%"+likeEscaper.Replace(c)+"%")
+	}
+	rows, err := tx.QueryContext(ctx, query+" ORDER BY t.id", args...)
 	if err != nil {
 		return nil, err
 	}

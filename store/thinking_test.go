@@ -179,7 +179,7 @@ func TestScanThoughtsMatch(t *testing.T) {
 	last := evs[len(evs)-1].ID
 	var seen []string
 	var got []string
-	err = st.Thinking().Scan(ctx, func(th Thought) bool {
+	err = st.Thinking().Scan(ctx, nil, func(th Thought) bool {
 		seen = append(seen, th.Text)
 		return th.Text == "let me think it over" || th.Text == "the end"
 	}, func(th Thought, order int64) error {
