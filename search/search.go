@@ -134,7 +134,7 @@ func (x *Index) search(ctx context.Context, q *query, limit int) (Result, error)
 	if err != nil {
 		return Result{}, err
 	}
-	cands, comps, err := x.candidates(ctx, q)
+	cands, comps, thoughts, err := x.candidates(ctx, q)
 	if err != nil {
 		return Result{}, err
 	}
@@ -192,11 +192,11 @@ func (x *Index) search(ctx context.Context, q *query, limit int) (Result, error)
 	if len(res.Hits) > limit {
 		res.Hits, res.More = res.Hits[:limit], true
 	}
-	thoughts, err := matchingThoughts(ctx, x.st, hb)
+	thinking, err := x.indexedThoughts(ctx, hb, thoughts)
 	if err != nil {
 		return Result{}, err
 	}
-	res = mergeThoughts(res, thoughts, limit)
+	res = mergeThoughts(res, thinking, limit)
 	if res.Partial {
 		return res, nil
 	}
@@ -259,21 +259,28 @@ const budgetNote = "These words are everywhere, so only the newest events holdin
 // index whatever another process's Update does meanwhile; the stream holds
 // the lists it read. There are few compactions, so they are all listed at
 // once (their keys come first); each is read from the store only when the
-// merge with the events reaches it.
-func (x *Index) candidates(ctx context.Context, q *query) (*andIter, *compactionQueue, error) {
+// merge with the events reaches it. The thoughts' keys come before them:
+// their ids are returned, with the think mark.
+func (x *Index) candidates(ctx context.Context, q *query) (*andIter, *compactionQueue, thoughtCandidates, error) {
+	var tc thoughtCandidates
 	tx, err := x.r.BeginTx(ctx, nil)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, tc, err
 	}
 	defer tx.Rollback() //nolint:errcheck // read only
+	m, err := readMarks(ctx, tx)
+	if err != nil {
+		return nil, nil, tc, err
+	}
+	tc.above = m.think
 	r, err := newReader(ctx, tx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, tc, err
 	}
 	defer r.close()
 	cands, err := r.stream(q.parts)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, tc, err
 	}
 	cq := &compactionQueue{st: x.st}
 	for {
@@ -282,24 +289,29 @@ func (x *Index) candidates(ctx context.Context, q *query) (*andIter, *compaction
 			break
 		}
 		cands.next()
+		if id, ok := thoughtOf(rowOf(k)); ok {
+			// The store says whether it is still there (Thinking().ByID).
+			tc.ids = append(tc.ids, id)
+			continue
+		}
 		var ord sql.NullInt64
 		err := tx.QueryRowContext(ctx, "SELECT ord FROM docs WHERE id = ?", rowOf(k)).Scan(&ord)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue // a deleted session's: its postings stay until a merge drops them
 		}
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, tc, err
 		}
 		cq.pending = append(cq.pending, compactionCandidate{id: -rowOf(k), ord: ord.Int64})
 	}
 	if err := cands.err(); err != nil {
-		return nil, nil, err
+		return nil, nil, tc, err
 	}
 	// Newest first: by the event each follows, then by id.
 	slices.SortStableFunc(cq.pending, func(a, b compactionCandidate) int {
 		return cmp.Or(cmp.Compare(b.ord, a.ord), cmp.Compare(-a.id, -b.id))
 	})
-	return cands, cq, nil
+	return cands, cq, tc, nil
 }
 
 // coverage marks res partial while the index's first build is running, or

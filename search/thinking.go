@@ -1,49 +1,191 @@
 package search
 
-// Agents' thinking (store.ThinkingTable) is searched beside the index: it
-// is not in the lists, whose keys are the store's events and compactions. Each search reads the store's thinking once and checks it
-// like an event's text; a hit sits just below the event the thinking came
-// before (newest first).
+// Agents' thinking (store.ThinkingTable) is in the index like the events
+// and compactions: each thought is the docs row thoughtRow(id), whose key
+// (see key) sits above every compaction's, and Update indexes the thoughts
+// above the think mark (catchUpThinking). A search reads from the store the
+// thoughts the lists name, and those above the mark (not indexed yet), and
+// checks each like an event's text; a hit sits just below the event the
+// thinking came before (newest first). Scan, without an index, reads all of
+// the store's thinking.
 
 import (
 	"context"
 	"slices"
 
 	"github.com/lazuli-app/lazuli/codec"
+	"github.com/lazuli-app/lazuli/indexdb"
 	"github.com/lazuli-app/lazuli/store"
 )
 
 // KindThinking is the Kind of a hit in an agent's thinking.
 const KindThinking = string(codec.KindThinking)
 
-// matchingThoughts returns the hits among the store's thinking, newest
-// first.
+// matchingThoughts returns the hits among all of the store's thinking,
+// newest first (Scan, without an index).
 func matchingThoughts(ctx context.Context, st *store.Store, hb *hitBuilder) ([]Hit, error) {
-	var hits []Hit
-	match := func(t store.Thought) bool {
-		_, _, ok := hb.q.match(capText(t.Text))
-		return ok
-	}
 	var contains []string // the ASCII terms: SQLite tests them first
 	for i, t := range hb.q.terms {
 		if hb.q.ascii[i] {
 			contains = append(contains, t)
 		}
 	}
-	err := st.Thinking().Scan(ctx, contains, match, func(t store.Thought, order int64) error {
+	match := func(t store.Thought) bool {
+		_, _, ok := hb.q.match(capText(t.Text))
+		return ok
+	}
+	return thoughtHits(hb, func(fn func(store.Thought, int64) error) error {
+		return st.Thinking().Scan(ctx, contains, match, fn)
+	})
+}
+
+// thoughtHits returns the hits among the thoughts read gives its
+// function, with their orders, newest first.
+func thoughtHits(hb *hitBuilder, read func(fn func(store.Thought, int64) error) error) ([]Hit, error) {
+	var hits []Hit
+	err := read(func(t store.Thought, order int64) error {
 		h, _, ok := hb.hit(t.SessionID, capText(t.Text))
 		if !ok {
 			return nil
 		}
 		h.Seq, h.Kind, h.order = t.BeforeSeq, KindThinking, order
 		hits = append(hits, h)
-		return ctx.Err()
+		return nil
 	})
 	if err == nil && len(hits) > 0 {
 		err = hb.err()
 	}
 	slices.SortStableFunc(hits, func(a, b Hit) int { return cmpDesc(a.order, b.order) })
 	return hits, err
+}
+
+// thinkingRows is where the docs rows of thoughts begin, downwards: the
+// thought with lazuli_thinking.id n is row -(thinkingRows + n), below
+// every compaction's row (minus its compactions.id).
+const thinkingRows = 1 << 40
+
+// thoughtRow returns the docs row of the thought with id n.
+func thoughtRow(n int64) int64 { return -(thinkingRows + n) }
+
+// thoughtOf returns the thought id of docs row row, and whether row is a
+// thought's.
+func thoughtOf(row int64) (int64, bool) { return -row - thinkingRows, row <= -thinkingRows }
+
+// thoughtCandidates are the thoughts a search reads: those the lists name,
+// and every one above the think mark.
+type thoughtCandidates struct {
+	ids   []int64
+	above int64 // the think mark
+}
+
+// indexedThoughts returns the hits among the thought candidates, newest
+// first.
+func (x *Index) indexedThoughts(ctx context.Context, hb *hitBuilder, tc thoughtCandidates) ([]Hit, error) {
+	return thoughtHits(hb, func(fn func(store.Thought, int64) error) error {
+		if err := x.st.Thinking().ByID(ctx, tc.ids, fn); err != nil {
+			return err
+		}
+		for after := tc.above; ; {
+			newer, err := x.st.Thinking().After(ctx, after, thoughtBatch)
+			if err != nil || len(newer) == 0 {
+				return err
+			}
+			ids := make([]int64, len(newer))
+			for i, t := range newer {
+				ids[i] = t.ID
+			}
+			if err := x.st.Thinking().ByID(ctx, ids, fn); err != nil {
+				return err
+			}
+			after = newer[len(newer)-1].ID
+		}
+	})
+}
+
+// thoughtBatch is how many thoughts Update and a search read from the
+// store at a time.
+const thoughtBatch = 500
+
+// catchUpThinking indexes the thoughts above the think mark. The ids of
+// lazuli_thinking are not AUTOINCREMENT: a new thought takes the largest
+// id plus one, so an id at or below the mark is given again only after
+// the thought at the mark was deleted (with its session). The mark names
+// that thought (its session and a hash of its text); when it is not there
+// any more, the thoughts are indexed again from the first.
+func (u *updater) catchUpThinking(ctx context.Context) error {
+	_, m, err := u.marks(ctx)
+	if err != nil {
+		return err
+	}
+	if m.think > 0 {
+		same := false
+		err := u.x.st.Thinking().ByID(ctx, []int64{m.think}, func(t store.Thought, _ int64) error {
+			same = t.SessionID == m.thinkSession && indexdb.RowHash([]byte(t.Text)) == m.thinkHash
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if !same {
+			if err := u.dropThinking(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	for {
+		_, m, err := u.marks(ctx)
+		if err != nil {
+			return err
+		}
+		batch, err := u.x.st.Thinking().After(ctx, m.think, thoughtBatch)
+		if err != nil || len(batch) == 0 {
+			return err
+		}
+		docs := make([]doc, 0, len(batch))
+		for _, t := range batch {
+			s, ok, err := u.session(ctx, t.SessionID)
+			if err != nil {
+				return err
+			}
+			if text := capText(t.Text); ok && text != "" {
+				docs = append(docs, doc{id: thoughtRow(t.ID), session: t.SessionID, created: s.Created, text: text})
+			}
+		}
+		tx, m, err := u.marks(ctx)
+		if err != nil {
+			return err
+		}
+		if err := u.insert(ctx, tx, docs); err != nil {
+			return err
+		}
+		last := batch[len(batch)-1]
+		m.think, m.thinkSession, m.thinkHash = last.ID, last.SessionID, indexdb.RowHash([]byte(last.Text))
+		if err := u.writeMarks(ctx, tx, m); err != nil {
+			return err
+		}
+		if err := u.commitIfDue(); err != nil {
+			return err
+		}
+	}
+}
+
+// dropThinking removes every thought from the index, in the open
+// transaction, and moves the think mark back to the start.
+func (u *updater) dropThinking(ctx context.Context) error {
+	tx, m, err := u.marks(ctx)
+	if err != nil {
+		return err
+	}
+	for _, q := range []string{
+		"INSERT OR IGNORE INTO gone(id, seg) SELECT id, (SELECT COALESCE(MAX(id), 0) FROM segs) FROM docs WHERE id <= ?",
+		"DELETE FROM docs WHERE id <= ?",
+	} {
+		if _, err := tx.ExecContext(ctx, q, -thinkingRows); err != nil {
+			return err
+		}
+	}
+	m.think, m.thinkSession, m.thinkHash = 0, 0, ""
+	return u.writeMarks(ctx, tx, m)
 }
 
 // mergeThoughts merges the thinking hits into res, newest first: a thought

@@ -80,3 +80,61 @@ func TestThinkingPrefilter(t *testing.T) {
 		}
 	}
 }
+
+// TestThinkingIndexed: Update indexes the thoughts (in docs), when a
+// deleted session's thoughts' ids are given to new thoughts (the ids of
+// lazuli_thinking are not AUTOINCREMENT) the next Update indexes the new
+// ones and the old ones are found no more, and a search finds thoughts
+// written since the last Update (above the think mark).
+func TestThinkingIndexed(t *testing.T) {
+	ctx := context.Background()
+	st := mustOpenStore(t, testStorePath(t))
+	keep := mustSession(t, st, "keep", codec.UserMessage("go"), store.Thinking("a thought of plimsolls")) // thought 1
+	gone := mustSession(t, st, "gone",
+		codec.UserMessage("go"), store.Thinking("first doomed quandary"), store.Thinking("second doomed quandary")) // 2, 3
+	x := mustIndex(t, st)
+	if n := thoughtDocs(t, x); n != 3 {
+		t.Errorf("after Update, %d thoughts in docs, want 3", n)
+	}
+	if got := len(mustSearch(t, x, "quandary").Hits); got != 2 {
+		t.Errorf("Search(quandary) = %d hits, want 2", got)
+	}
+	// The newest thoughts go with their session; new ones take their ids
+	// (2, 3 and 4).
+	if err := st.Sessions().Delete(ctx, gone.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Events().Append(ctx, keep.ID, []codec.Event{store.Thinking("zephyr one"), store.Thinking("zephyr two"),
+		store.Thinking("zephyr three"), codec.AssistantText("done")}); err != nil {
+		t.Fatal(err)
+	}
+	if th, err := st.Thinking().Of(ctx, keep.ID); err != nil || len(th) != 4 || th[1].ID != 2 {
+		t.Fatalf("thinking of keep = %+v, %v; want the ids of the deleted thoughts given again", th, err)
+	}
+	mustUpdate(t, x)
+	for q, want := range map[string]int{"zephyr": 3, "quandary": 0, "plimsolls": 1} {
+		if got := len(mustSearch(t, x, q).Hits); got != want {
+			t.Errorf("Search(%q) after the ids were given again = %d hits, want %d", q, got, want)
+		}
+	}
+	if n := thoughtDocs(t, x); n != 4 {
+		t.Errorf("after the ids were given again, %d thoughts in docs, want 4", n)
+	}
+	// Written after the last Update: found without one.
+	if _, err := st.Events().Append(ctx, keep.ID, []codec.Event{store.Thinking("late marmalade musing"), codec.AssistantText("ok")}); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(mustSearch(t, x, "marmalade").Hits); got != 1 {
+		t.Errorf("Search(marmalade) before an Update = %d hits, want 1", got)
+	}
+}
+
+// thoughtDocs counts the thoughts' rows in x's docs.
+func thoughtDocs(t *testing.T, x *Index) int {
+	t.Helper()
+	var n int
+	if err := x.r.QueryRow("SELECT COUNT(*) FROM docs WHERE id <= ?", -thinkingRows).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

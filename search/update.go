@@ -57,13 +57,18 @@ type marks struct {
 	hi, lo    int64
 	win, next int64 // the backfill window being filled: [win, next) done
 	comp      int64 // largest compactions.id indexed
+	// The thought indexed last (lazuli_thinking.id), its session and a
+	// hash of its text: see catchUpThinking.
+	think, thinkSession int64
+	thinkHash           string
 	// The row at hi, to recognise another file at the store's path.
 	hiSession, hiSeq          int64
 	hiKind, hiCreated, hiHash string
 	fresh                     bool // no marks yet: nothing indexed
 }
 
-var markKeys = []string{"hi", "lo", "win", "next", "comp", "hi_session", "hi_seq", "hi_kind", "hi_created", "hi_hash"}
+var markKeys = []string{"hi", "lo", "win", "next", "comp", "hi_session", "hi_seq", "hi_kind", "hi_created", "hi_hash",
+	"think", "think_session", "think_hash"}
 
 func readMarks(ctx context.Context, q interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
@@ -93,11 +98,12 @@ func readMarks(ctx context.Context, q interface {
 	}
 	return marks{hi: n("hi"), lo: n("lo"), win: n("win"), next: n("next"), comp: n("comp"),
 		hiSession: n("hi_session"), hiSeq: n("hi_seq"), hiKind: kv["hi_kind"], hiCreated: kv["hi_created"],
-		hiHash: kv["hi_hash"]}, nil
+		hiHash: kv["hi_hash"], think: n("think"), thinkSession: n("think_session"), thinkHash: kv["think_hash"]}, nil
 }
 
 func writeMarks(ctx context.Context, tx *sql.Tx, m marks) error {
-	values := []any{m.hi, m.lo, m.win, m.next, m.comp, m.hiSession, m.hiSeq, m.hiKind, m.hiCreated, m.hiHash}
+	values := []any{m.hi, m.lo, m.win, m.next, m.comp, m.hiSession, m.hiSeq, m.hiKind, m.hiCreated, m.hiHash,
+		m.think, m.thinkSession, m.thinkHash}
 	for i, k := range markKeys {
 		v := values[i]
 		if n, ok := v.(int64); ok {

@@ -153,7 +153,8 @@ func (u *updater) marks(ctx context.Context) (*sql.Tx, marks, error) {
 	return tx, m, err
 }
 
-// catchUp indexes the events and compactions added after the marks.
+// catchUp indexes the events, compactions and thoughts added after the
+// marks.
 func (u *updater) catchUp(ctx context.Context) error {
 	u.lastUp = time.Now()
 	_, m, err := u.marks(ctx)
@@ -166,9 +167,13 @@ func (u *updater) catchUp(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return u.x.st.Scan().Compactions(ctx, m.comp, func(b []store.Compaction) error {
+	err = u.x.st.Scan().Compactions(ctx, m.comp, func(b []store.Compaction) error {
 		return u.compactions(ctx, b)
 	})
+	if err != nil {
+		return err
+	}
+	return u.catchUpThinking(ctx)
 }
 
 // takeNew takes the events above hi, moving hi past each (catchUp's rule).

@@ -14,9 +14,11 @@ package store
 // and Transfer().Export copy it with its session (seqs are kept).
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lazuli-app/lazuli/codec"
@@ -175,6 +177,12 @@ func (th ThinkingService) Scan(ctx context.Context, contains []string, match fun
 	if err != nil || len(matched) == 0 {
 		return wrapThinking(err)
 	}
+	return placeThoughts(ctx, tx, matched, fn)
+}
+
+// placeThoughts calls fn with each of thoughts and its order (see Scan),
+// computed by SQLite for up to 500 thoughts at a time, in tx.
+func placeThoughts(ctx context.Context, tx *readTx, matched []Thought, fn func(t Thought, order int64) error) error {
 	// The orders of up to 500 thoughts at a time, computed by SQLite.
 	for lo := 0; lo < len(matched); lo += 500 {
 		chunk := matched[lo:min(lo+500, len(matched))]
@@ -210,6 +218,85 @@ func (th ThinkingService) Scan(ctx context.Context, contains []string, match fun
 		}
 	}
 	return nil
+}
+
+// After returns up to limit thoughts with ids above afterID, in order of
+// their ids, of sessions that are still the ones they were written for
+// (the search index reads the thinking it has not indexed yet this way).
+// A store without ThinkingTable yields nothing.
+func (th ThinkingService) After(ctx context.Context, afterID int64, limit int) ([]Thought, error) {
+	return th.read(ctx, `SELECT t.id, t.session_id, t.before_seq, t.text
+		FROM lazuli_thinking t JOIN sessions s ON s.id = t.session_id AND s.created = t.session_created
+		WHERE t.id > ? ORDER BY t.id LIMIT ?`, afterID, limit)
+}
+
+// ByID calls fn, in order of their ids, with the thoughts of ids that
+// exist and whose session is still the one they were written for, and
+// their order (see Scan). A store without ThinkingTable yields nothing.
+func (th ThinkingService) ByID(ctx context.Context, ids []int64, fn func(t Thought, order int64) error) error {
+	db, _, err := th.s.reader(ctx)
+	if err != nil || db == nil || len(ids) == 0 {
+		return err
+	}
+	tx, err := beginRead(ctx, db)
+	if err != nil {
+		return wrapThinking(err)
+	}
+	defer tx.end()
+	if ok, err := hasTable(ctx, tx, ThinkingTable); err != nil || !ok {
+		return wrapThinking(err)
+	}
+	var found []Thought
+	for lo := 0; lo < len(ids); lo += 500 {
+		list, args := inList(ids[lo:min(lo+500, len(ids))])
+		some, err := queryThoughts(ctx, tx, `SELECT t.id, t.session_id, t.before_seq, t.text
+			FROM lazuli_thinking t JOIN sessions s ON s.id = t.session_id AND s.created = t.session_created
+			WHERE t.id IN `+list, args...)
+		if err != nil {
+			return wrapThinking(err)
+		}
+		found = append(found, some...)
+	}
+	slices.SortFunc(found, func(a, b Thought) int { return cmp.Compare(a.ID, b.ID) })
+	return placeThoughts(ctx, tx, found, fn)
+}
+
+// read runs query, which selects id, session_id, before_seq and text of
+// lazuli_thinking, in one read transaction.
+func (th ThinkingService) read(ctx context.Context, query string, args ...any) ([]Thought, error) {
+	db, _, err := th.s.reader(ctx)
+	if err != nil || db == nil {
+		return nil, err
+	}
+	tx, err := beginRead(ctx, db)
+	if err != nil {
+		return nil, wrapThinking(err)
+	}
+	defer tx.end()
+	if ok, err := hasTable(ctx, tx, ThinkingTable); err != nil || !ok {
+		return nil, wrapThinking(err)
+	}
+	out, err := queryThoughts(ctx, tx, query, args...)
+	return out, wrapThinking(err)
+}
+
+// queryThoughts reads the thoughts query selects (id, session_id,
+// before_seq, text).
+func queryThoughts(ctx context.Context, q querier, query string, args ...any) ([]Thought, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Thought
+	for rows.Next() {
+		var t Thought
+		if err := rows.Scan(&t.ID, &t.SessionID, &t.BeforeSeq, &t.Text); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
 }
 
 // likeEscaper escapes LIKE's wildcards and its escape character.

@@ -197,3 +197,58 @@ func TestScanThoughtsMatch(t *testing.T) {
 		t.Errorf("match saw %q, want the 4 thoughts with text", seen)
 	}
 }
+
+// TestThoughtsAfterAndByID: After pages through the thoughts by id, ByID
+// reads those asked for that exist, each with the order Scan gives, and
+// neither returns the thoughts of a deleted session.
+func TestThoughtsAfterAndByID(t *testing.T) {
+	ctx := context.Background()
+	st, _, id := thinkingPair(t)
+	all, err := st.Thinking().After(ctx, 0, 100)
+	if err != nil || len(all) < 3 {
+		t.Fatalf("After(0, 100) = %d thoughts, %v; want the pair's", len(all), err)
+	}
+	page, err := st.Thinking().After(ctx, all[0].ID, 2)
+	if err != nil || len(page) != 2 || page[0].ID != all[1].ID || page[1].ID != all[2].ID {
+		t.Errorf("After(%d, 2) = %+v, %v, want the next two", all[0].ID, page, err)
+	}
+	orders := map[int64]int64{}
+	if err := st.Thinking().Scan(ctx, nil, func(Thought) bool { return true }, func(th Thought, order int64) error {
+		orders[th.ID] = order
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	err = st.Thinking().ByID(ctx, []int64{all[2].ID, 1 << 40, all[0].ID}, func(th Thought, order int64) error {
+		if order != orders[th.ID] {
+			t.Errorf("ByID: thought %d has order %d, Scan says %d", th.ID, order, orders[th.ID])
+		}
+		got = append(got, th.Text)
+		return nil
+	})
+	if want := []string{all[0].Text, all[2].Text}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("ByID = %q, %v, want %q (in order of ids, the missing one left out)", got, err, want)
+	}
+	if err := st.Sessions().Delete(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	left, err := st.Thinking().After(ctx, 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, th := range left {
+		if th.SessionID == id {
+			t.Errorf("After gives thought %d of deleted session %d", th.ID, id)
+		}
+	}
+	err = st.Thinking().ByID(ctx, []int64{all[0].ID}, func(th Thought, _ int64) error {
+		if th.SessionID == id {
+			t.Errorf("ByID gives thought %d of deleted session %d", th.ID, id)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
