@@ -22,15 +22,17 @@ import (
 // under a reused id do not count.
 
 // activitySources are the queries giving each session's latest time, by
-// the table they need; each yields (session_id, time in TimeFormat).
-var activitySources = []struct{ table, query string }{
-	{"compactions", `SELECT session_id, MAX(created) FROM compactions GROUP BY session_id`},
+// the table they need; each yields (session_id, time in TimeFormat). col
+// is the session id column a query for one session filters on: it goes
+// in place of %s, before GROUP BY.
+var activitySources = []struct{ table, query, col string }{
+	{"compactions", `SELECT session_id, MAX(created) FROM compactions WHERE 1 %s GROUP BY session_id`, "session_id"},
 	{UsageTable, `SELECT u.session_id, MAX(u.at) FROM lazuli_usage u JOIN sessions s ON s.id = u.session_id AND s.created = u.session_created
-		WHERE u.at != '' GROUP BY u.session_id`},
-	{RunFailureTable, `SELECT f.session_id, MAX(f.at) ` + liveRunFailures + ` GROUP BY f.session_id`},
-	{NativeTable, `SELECT n.session_id, strftime('%Y-%m-%d %H:%M:%S', MAX(n.file_mtime) / 1000000000, 'unixepoch')
+		WHERE u.at != '' %s GROUP BY u.session_id`, "u.session_id"},
+	{RunFailureTable, `SELECT f.session_id, MAX(f.at) ` + liveRunFailures + ` WHERE 1 %s GROUP BY f.session_id`, "f.session_id"},
+	{NativeTable, `SELECT n.session_id, strftime('%%Y-%%m-%%d %%H:%%M:%%S', MAX(n.file_mtime) / 1000000000, 'unixepoch')
 		FROM lazuli_native_imports n JOIN sessions s ON s.id = n.session_id AND s.created = n.session_created
-		WHERE n.file_mtime > 0 GROUP BY n.session_id`},
+		WHERE n.file_mtime > 0 %s GROUP BY n.session_id`, "n.session_id"},
 }
 
 // addActivity sets the LastActive of list's sessions and settles their
@@ -51,7 +53,13 @@ func (ss SessionService) addActivity(ctx context.Context, q querier, info *schem
 			}
 			continue
 		}
-		if err := scanActivity(ctx, q, src.query, byID); err != nil {
+		// One session (Get) reads its own rows only: the whole table was
+		// nearly all of a `lazuli show` of a store with 60,000 usage rows.
+		query, args := fmt.Sprintf(src.query, ""), []any(nil)
+		if len(list) == 1 {
+			query, args = fmt.Sprintf(src.query, "AND "+src.col+" = ?"), []any{list[0].ID}
+		}
+		if err := scanActivity(ctx, q, query, args, byID); err != nil {
 			return fmt.Errorf("read last activity from %s: %w", src.table, err)
 		}
 	}
@@ -62,8 +70,8 @@ func (ss SessionService) addActivity(ctx context.Context, q querier, info *schem
 }
 
 // scanActivity raises LastActive to the times query yields.
-func scanActivity(ctx context.Context, q querier, query string, byID map[int64]*Session) error {
-	rows, err := q.QueryContext(ctx, query)
+func scanActivity(ctx context.Context, q querier, query string, args []any, byID map[int64]*Session) error {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}

@@ -48,6 +48,13 @@ func TestListLastActivity(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("ListSessionsQuick", quick)
+	for id := range want { // Get reads the one session's rows only
+		one, err := s.Sessions().Get(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("Get", []Session{one})
+	}
 
 	// A later failure counts too.
 	mustAppend(t, s, fresh.ID, codec.Complete(false, 1, 0), RunFailed("exit 1"))
