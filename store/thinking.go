@@ -183,7 +183,10 @@ func (th ThinkingService) Scan(ctx context.Context, contains []string, match fun
 // placeThoughts calls fn with each of thoughts and its order (see Scan),
 // computed by SQLite for up to 500 thoughts at a time, in tx.
 func placeThoughts(ctx context.Context, tx *readTx, matched []Thought, fn func(t Thought, order int64) error) error {
-	// The orders of up to 500 thoughts at a time, computed by SQLite.
+	// The orders of up to 500 thoughts at a time, computed by SQLite: the
+	// first event by seq is the first entry of the session's index from
+	// BeforeSeq on (MIN(id) read every later entry: 15 ms of a search of
+	// a common word).
 	for lo := 0; lo < len(matched); lo += 500 {
 		chunk := matched[lo:min(lo+500, len(matched))]
 		ids := make([]int64, len(chunk))
@@ -193,7 +196,7 @@ func placeThoughts(ctx context.Context, tx *readTx, matched []Thought, fn func(t
 		list, args := inList(ids)
 		orders := make(map[int64]int64, len(chunk))
 		rows, err := tx.QueryContext(ctx, `SELECT t.id,
-			COALESCE((SELECT MIN(e.id) FROM events e WHERE e.session_id = t.session_id AND e.seq >= t.before_seq),
+			COALESCE((SELECT e.id FROM events e WHERE e.session_id = t.session_id AND e.seq >= t.before_seq ORDER BY e.seq LIMIT 1),
 				(SELECT COALESCE(MAX(id), 0) + 1 FROM events))
 			FROM lazuli_thinking t WHERE t.id IN `+list, args...)
 		if err != nil {
