@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/lazuli-app/lazuli/cli"
-	"github.com/lazuli-app/lazuli/internal/launch"
+	"github.com/lazuli-app/lazuli/launch"
 )
 
 // main is the headless build's: go build -tags nowindow (CGO_ENABLED=0
