@@ -26,6 +26,9 @@ type Sample struct {
 	CPU    time.Duration
 	RSSKiB int64    // peak resident set size; 0 when not known
 	Output []string // for a ready spec: the last lines before the ready line
+	// Memory is, for a ready spec, its resident memory when ready, split
+	// into anonymous and file pages (ResidentSplit).
+	Memory string
 }
 
 // Measure runs s once. A command that fails (exits with a status other
@@ -122,7 +125,7 @@ func measureReady(ctx context.Context, s Spec) (Sample, error) {
 	var uerr error
 	if matched {
 		smp = Sample{Wall: wall, Output: lines}
-		smp.CPU, smp.RSSKiB, uerr = processUsage(cmd.Process.Pid)
+		smp.CPU, smp.RSSKiB, smp.Memory, uerr = processUsage(cmd.Process.Pid)
 		_ = cmd.Process.Signal(os.Interrupt) // it may have exited already; Wait says
 		kill := time.AfterFunc(stopDelay, func() { _ = cmd.Process.Kill() })
 		defer kill.Stop()

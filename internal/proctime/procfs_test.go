@@ -89,3 +89,14 @@ func FuzzParseStatCPU(f *testing.F) {
 		}
 	})
 }
+
+func TestResidentSplit(t *testing.T) {
+	const status = "VmHWM:\t 1198080 kB\nVmRSS:\t  307200 kB\nRssAnon:\t  122880 kB\nRssFile:\t  184320 kB\nRssShmem:\t 0 kB\n"
+	want := "RSS 300 MiB (anonymous 120 MiB, files 180 MiB)"
+	if got := ResidentSplit(status); got != want {
+		t.Errorf("ResidentSplit(%q) = %q, want %q", status, got, want)
+	}
+	if got := ResidentSplit("VmRSS:\t 1 kB\n"); got != "" {
+		t.Errorf("ResidentSplit of a status without RssAnon = %q, want \"\"", got)
+	}
+}

@@ -51,7 +51,10 @@ type Item struct {
 	// Detail asks the table for CPU and peak RSS rows besides the wall.
 	Detail bool `json:"detail,omitempty"`
 	// Output is what a ready spec printed last before its ready line.
-	Output []string  `json:"output,omitempty"`
+	Output []string `json:"output,omitempty"`
+	// Memory is a ready spec's resident memory when it was ready (last
+	// round), split into anonymous and file pages.
+	Memory string    `json:"memory_at_ready,omitempty"`
 	Time   time.Time `json:"time"`
 }
 
@@ -69,6 +72,9 @@ func (it Item) Line() string {
 	}
 	if r := it.PeakRSS; r != nil {
 		s += fmt.Sprintf(", peak RSS p50 %s", FormatKiB(r.P50))
+	}
+	if it.Memory != "" {
+		s += ", at ready " + it.Memory
 	}
 	return s + fmt.Sprintf("  (load %s)", formatLoad(it.Load))
 }

@@ -105,7 +105,7 @@ func newItem(s Spec, samples []Sample, loads []float64, detail bool, began time.
 		if smp.RSSKiB > 0 {
 			rss = append(rss, float64(smp.RSSKiB))
 		}
-		it.Output = smp.Output
+		it.Output, it.Memory = smp.Output, smp.Memory
 	}
 	it.Wall = summaryOf(wall)
 	it.CPU = summaryOf(cpu)

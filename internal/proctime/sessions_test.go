@@ -115,7 +115,12 @@ func TestAgentsviewSessions(t *testing.T) {
 }
 
 func TestAgentsviewSessionsStuckCursor(t *testing.T) {
+	requests := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if requests++; requests > 10 {
+			http.Error(w, "still asked", http.StatusTooManyRequests)
+			return
+		}
 		_, _ = w.Write([]byte(`{"results":[{"session_id":"a"}],"next":3}`))
 	}))
 	defer srv.Close()

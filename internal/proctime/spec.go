@@ -58,7 +58,7 @@ func (s Spec) Command() string {
 //	PROGRAM:ROW [+ready=REGEXP] [+env=KEY=VALUE]... [+stdout=FILE] COMMAND [ARG...]
 //	PROGRAM:ROW http://HOST/PATH
 //
-// A spec whose command is a single http:// or https:// URL is an HTTP GET.
+// A spec whose command is an http:// or https:// URL is an HTTP GET.
 func ParseSpecs(args []string) ([]Spec, error) {
 	var specs []Spec
 	start := 0
@@ -114,9 +114,9 @@ func parseSpec(words []string) (Spec, error) {
 	if len(rest) == 0 {
 		return s, fmt.Errorf("%s: no command", words[0])
 	}
-	if len(rest) == 1 && (strings.HasPrefix(rest[0], "http://") || strings.HasPrefix(rest[0], "https://")) {
-		if s.Ready != nil || s.Env != nil || s.Stdout != "" {
-			return s, fmt.Errorf("%s: an HTTP GET takes no +options", words[0])
+	if strings.HasPrefix(rest[0], "http://") || strings.HasPrefix(rest[0], "https://") {
+		if s.Ready != nil || s.Env != nil || s.Stdout != "" || len(rest) > 1 {
+			return s, fmt.Errorf("%s: an HTTP GET takes no +options and no arguments", words[0])
 		}
 		s.URL = rest[0]
 		return s, nil

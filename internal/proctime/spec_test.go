@@ -37,6 +37,7 @@ func TestParseSpecs(t *testing.T) {
 		{name: "env without value", args: "a:b +env=HOME x", err: "not KEY=VALUE"},
 		{name: "unknown option", args: "a:b +retry=3 x", err: "unknown option"},
 		{name: "HTTP GET with options", args: "a:b +env=A=b http://x/", err: "takes no +options"},
+		{name: "HTTP GET with arguments", args: "a:b http://x/ -v", err: "no arguments"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -46,6 +46,7 @@ func testReport() Report {
 			{Program: "Lazuli", Row: "sessions found for `error`", Kind: "count", Count: intp(846), Load: [2]float64{1.4, 1.4}},
 			{Program: "agentsview", Row: "sessions found for `error`", Kind: "count", Count: intp(1484), Load: [2]float64{1.4, 1.4}},
 			{Program: "Lazuli", Row: "only | ours", Kind: "process", Wall: sum(5, 6, 50), Load: [2]float64{-1, -1}},
+			{Program: "Lazuli", Row: "once", Kind: "process", Wall: sum(28730, 28730, 1), Load: [2]float64{4.66, 7.59}},
 		},
 	}
 }
@@ -62,6 +63,7 @@ func TestMarkdown(t *testing.T) {
 		"| search `error` | 430 ms (560 ms) | 500 ms (840 ms) † | 0.86× | 20 | 1.50–1.60 |",
 		"| sessions found for `error` | 846 | 1484 | 0.57× | 1 | 1.40 |",
 		"| only \\| ours | 5.00 ms (6.00 ms) | — | — | 50 | unknown |",
+		"| once | 28.73 s | — | — | 1 | 4.66–7.59 |",
 		"† an HTTP GET", "‡ exec to the line", "(8 MiB here)",
 		"| agentsview | search `error` | http | 20 | 500 ms | 840 ms | 500 ms | 840 ms | — | — | 1.50–1.60 |",
 		"| Lazuli | sessions found for `error` | count | 1 | count 846 |",
