@@ -6,7 +6,8 @@
 # (reindex), then, into another new store and cache, both in one pass (import-native as it is
 # run), a re-import with nothing new, and a re-import after appending a turn to 10 Claude files
 # (whose marker word must then be found). Prints wall, CPU and peak RSS of each, and events/s
-# and MB/s.
+# and MB/s. scripts/bench-process.sh measures the same operations (and search, append and
+# --version) as processes, several rounds interleaved with agentsview, with p50 and p95.
 #
 # Usage: scripts/bench-native.sh [LAZULI_BINARY]   (default: builds ./out/lazuli-bench)
 # Environment:
