@@ -127,13 +127,15 @@ func firstErr(errs ...error) error {
 
 // FormatMS formats milliseconds with a resolution that fits their size:
 // "3.21 ms", "42.5 ms", "270 ms", "20.13 s".
+// The limits are where the rounded figure would reach the next size
+// (999.6 ms is "1.00 s", not "1000 ms").
 func FormatMS(ms float64) string {
 	switch {
-	case ms >= 1000:
+	case ms >= 999.5:
 		return fmt.Sprintf("%.2f s", ms/1000)
-	case ms >= 100:
+	case ms >= 99.95:
 		return fmt.Sprintf("%.0f ms", ms)
-	case ms >= 10:
+	case ms >= 9.995:
 		return fmt.Sprintf("%.1f ms", ms)
 	}
 	return fmt.Sprintf("%.2f ms", ms)

@@ -16,6 +16,9 @@ func TestFormatMS(t *testing.T) {
 		{42.54, "42.5 ms"},
 		{270.4, "270 ms"},
 		{20130, "20.13 s"},
+		{999.6, "1.00 s"},
+		{99.96, "100 ms"},
+		{9.996, "10.0 ms"},
 	}
 	for _, tt := range tests {
 		if got := FormatMS(tt.ms); got != tt.want {
