@@ -27,7 +27,7 @@ fi
 bin=${1:-}
 if [ -z "$bin" ]; then
   mkdir -p out
-  go build -o out/lazuli-bench .
+  CGO_ENABLED=0 go build -tags nowindow -o out/lazuli-bench .   # the headless build, as bin/lazuli
   bin=out/lazuli-bench
 fi
 if [ -n "${LAZULI_BENCH_BUSY:-}" ]; then

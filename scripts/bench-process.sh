@@ -21,7 +21,8 @@
 # full) to out/, and prints the tables. bench-native.sh stays the Lazuli-only breakdown of
 # the import (import alone, index build) with /usr/bin/time.
 #
-# Usage: scripts/bench-process.sh [--quick] [LAZULI_BINARY]   (default: builds out/lazuli-bench)
+# Usage: scripts/bench-process.sh [--quick] [LAZULI_BINARY]   (default: builds out/lazuli-bench,
+#        the headless build, as make build builds bin/lazuli)
 #   --quick: fewer rounds (1 cold, 3 re-import and append, 5 search, 10 version)
 # Environment:
 #   AGENTSVIEW          agentsview binary (built with -tags fts5); unset: Lazuli's rows only
@@ -50,7 +51,8 @@ fi
 mkdir -p out
 bin=${1:-}
 if [ -z "$bin" ]; then
-  go build -ldflags "-X main.commit=$(git rev-parse --short=12 HEAD)" -o out/lazuli-bench .
+  # As make build makes bin/lazuli: the headless build, what a user runs commands with.
+  CGO_ENABLED=0 go build -tags nowindow -ldflags "-X main.commit=$(git rev-parse --short=12 HEAD)" -o out/lazuli-bench .
   bin=out/lazuli-bench
 fi
 bin=$(realpath "$bin")
