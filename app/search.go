@@ -236,7 +236,9 @@ func (s *searcher) searchAll(ctx context.Context, query string) views.SearchResu
 	if len(sources) == 0 {
 		return views.SearchResults{Err: "There are no sessions to search yet."}
 	}
-	res, err := search.Stores(ctx, sources, query, search.DefaultLimit)
+	// As you type: the next keystroke replaces the answer, so it may stop
+	// at the budget, and the panel says so (Partial, Note).
+	res, err := search.Stores(ctx, sources, query, search.Options{Budget: search.TypingBudget})
 	if err != nil {
 		return searchError(ctx, query, err)
 	}
@@ -256,7 +258,7 @@ func searchError(ctx context.Context, query string, err error) views.SearchResul
 
 // searchResults turns a search's result into the panel's.
 func searchResults(res search.Result) views.SearchResults {
-	out := views.SearchResults{More: res.More, Note: res.Note, Hits: make([]views.SearchHit, len(res.Hits))}
+	out := views.SearchResults{More: res.More, Partial: res.Partial, Note: res.Note, Hits: make([]views.SearchHit, len(res.Hits))}
 	for i, h := range res.Hits {
 		out.Hits[i] = views.SearchHit{
 			Ref: views.SessionRef{StorePath: h.StorePath, ID: h.SessionID}, Session: h.DisplayName,

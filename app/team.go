@@ -13,6 +13,7 @@ import (
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/project"
 	"github.com/lazuli-app/lazuli/safelink"
+	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/teamsync"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -174,7 +175,7 @@ func (tw *teamWindow) TeamSelect(id int64) {
 // TeamSearch searches the team's events.
 func (tw *teamWindow) TeamSearch(query string) {
 	tw.do(func(ctx context.Context, db *teamsync.DB) error {
-		res, err := db.Search(ctx, query, 100)
+		res, err := db.Search(ctx, query, search.Options{Limit: 100}) // on Enter: the whole answer
 		if err != nil {
 			return err
 		}

@@ -202,7 +202,7 @@ func (ts *teamSource) search(ctx context.Context, query string) views.SearchResu
 	var res search.Result
 	err := ts.with(ctx, func(db *teamsync.DB) error {
 		var err error
-		res, err = db.Search(ctx, query, 100)
+		res, err = db.Search(ctx, query, search.Options{Limit: 100, Budget: teamsync.SearchBudget}) // as you type
 		return err
 	})
 	if err != nil {

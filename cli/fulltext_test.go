@@ -91,7 +91,7 @@ func TestSearchFindsFullToolOutput(t *testing.T) {
 	}
 	missed := 0
 	for _, w := range only {
-		res, err := x.Search(ctx, w, 1)
+		res, err := x.Search(ctx, w, search.Options{Limit: 1})
 		if err != nil {
 			t.Fatalf("search %q: %v", w, err)
 		}

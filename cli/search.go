@@ -1,16 +1,21 @@
 package cli
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/printable"
 	"github.com/lazuli-app/lazuli/project"
 	"github.com/lazuli-app/lazuli/search"
@@ -18,23 +23,26 @@ import (
 )
 
 // runSearch is `lazuli search`: it brings the index of each store up to
-// date, then prints the hits, newest first.
+// date, then prints a page of the hits, newest first, or of the matching
+// sessions, ranked. The answer is complete: no time budget cuts it short.
 func runSearch(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("search", env)
 	var sel storeSelection
 	sel.bind(fs)
-	asJSON := fs.Bool("json", false, "print JSON")
-	limit := fs.Int("limit", search.DefaultLimit, "at most this many hits")
+	asJSON := fs.Bool("json", false, "print JSON: {\"hits\" or \"sessions\": [...], \"more\", \"next_offset\", \"partial\", \"note\"}")
+	var pg pageFlags
+	pg.bind(fs, "hits (sessions with --sessions)")
+	sessions := fs.Bool("sessions", false, "list each matching session once, ranked by its number of hits, then by its newest hit")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	query := strings.Join(pos, " ")
-	switch {
-	case strings.TrimSpace(query) == "":
+	if strings.TrimSpace(query) == "" {
 		return usagef("missing QUERY")
-	case *limit < 1:
-		return usagef("--limit must be at least 1")
+	}
+	if err := pg.check(); err != nil {
+		return err
 	}
 	stores, err := sel.open(ctx, env)
 	if err != nil {
@@ -42,7 +50,11 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 	}
 	defer closeStores(stores)
 	sources, notes := indexSources(ctx, env, stores)
-	res, err := search.Stores(ctx, sources, query, *limit)
+	// A search of a common word decodes tens of thousands of events in a
+	// process that ends right after: collect garbage less often.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	opt := search.Options{Limit: pg.limit, Offset: pg.offset, Sessions: *sessions}
+	res, err := search.Stores(ctx, sources, query, opt)
 	for _, s := range sources {
 		if s.Index != nil {
 			s.Index.Close()
@@ -60,14 +72,102 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	if *asJSON {
-		hits := res.Hits
-		if hits == nil {
-			hits = []search.Hit{}
-		}
-		return writeJSON(env.Stdout, hits)
+		return writeSearchJSON(env.Stdout, res, opt)
 	}
-	printHits(env, res, query)
+	if *sessions {
+		printSessionHits(env, res, query, opt)
+	} else {
+		printHits(env, res, query, opt)
+	}
 	return nil
+}
+
+// pageFlags are the --limit and --offset flags of a paged answer.
+type pageFlags struct {
+	limit, offset int
+}
+
+func (p *pageFlags) bind(fs *flag.FlagSet, what string) {
+	fs.IntVar(&p.limit, "limit", search.DefaultLimit, "at most this many "+what)
+	fs.IntVar(&p.offset, "offset", 0, "skip this many "+what+" first (the next page starts at the last page's next_offset)")
+}
+
+func (p *pageFlags) check() error {
+	switch {
+	case p.limit < 1:
+		return usagef("--limit must be at least 1")
+	case p.offset < 0:
+		return usagef("--offset must not be negative")
+	}
+	return nil
+}
+
+// searchJSON is the JSON answer of search and team search: the page of
+// hits (or sessions), whether more follow it and the offset of the next
+// page, whether the answer may lack matches (partial, with the note
+// saying why), and the note, "" when there is nothing to say.
+type searchJSON struct {
+	More       bool   `json:"more"`
+	NextOffset *int   `json:"next_offset,omitempty"`
+	Partial    bool   `json:"partial"`
+	Note       string `json:"note"`
+}
+
+// writeSearchJSON writes res as one JSON object, its hits (or sessions)
+// one per line, without indentation: a common word has tens of thousands.
+func writeSearchJSON(w io.Writer, res search.Result, opt search.Options) error {
+	head := searchJSON{More: res.More, Partial: res.Partial, Note: res.Note}
+	n := len(res.Hits)
+	key := "hits"
+	if opt.Sessions {
+		n, key = len(res.Sessions), "sessions"
+	}
+	if res.More {
+		next := opt.Offset + n
+		head.NextOffset = &next
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	jw := printable.NewJSONWriter(bw)
+	b, err := json.Marshal(head)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	buf.Write(b[:len(b)-1])
+	fmt.Fprintf(&buf, ",%q:[", key)
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for i := range n {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.WriteByte('\n')
+		var v any
+		if opt.Sessions {
+			v = &res.Sessions[i]
+		} else {
+			v = &res.Hits[i]
+		}
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		buf.Truncate(buf.Len() - 1) // Encode's newline
+		if _, err := jw.Write(buf.Bytes()); err != nil {
+			return err
+		}
+		buf.Reset()
+	}
+	if n > 0 {
+		buf.WriteByte('\n')
+	}
+	buf.WriteString("]}\n")
+	if _, err := jw.Write(buf.Bytes()); err != nil {
+		return err
+	}
+	if err := jw.Close(); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
 // indexSources opens and updates the index of each store; a store whose
@@ -97,23 +197,50 @@ func indexSources(ctx context.Context, env *Env, stores []*store.Store) ([]searc
 }
 
 // printHits prints each hit as a header line and an indented snippet, the
-// matches in bold on a terminal.
-func printHits(env *Env, res search.Result, query string) {
+// matches in bold on a terminal, and says on stderr when more follow.
+func printHits(env *Env, res search.Result, query string, opt search.Options) {
 	tty := isTerminal(env.Stdout) && os.Getenv("NO_COLOR") == ""
 	for _, h := range res.Hits {
-		name := fmt.Sprintf("S%d", h.SessionID)
-		if h.DisplayName != name {
-			name += " " + h.DisplayName
-		}
-		fmt.Fprintf(env.Stdout, "%s · %s · %s · #%d %s\n", printable.Line(name), printable.Line(h.Worktree),
-			printable.Line(h.Time), h.Seq, printable.Line(h.Kind))
+		fmt.Fprintf(env.Stdout, "%s · %s · %s · #%d %s\n", printable.Line(hitName(h.SessionID, h.DisplayName)),
+			printable.Line(h.Worktree), printable.Line(h.Time), h.Seq, printable.Line(h.Kind))
 		fmt.Fprintf(env.Stdout, "    %s\n", markHighlights(h.Snippet, h.Highlights, tty))
 	}
+	pageNote(env, len(res.Hits), res.More, query, "hits", opt)
+}
+
+// printSessionHits prints each session with hits as a header line (its
+// number of hits and where its newest is) and the newest hit's snippet.
+func printSessionHits(env *Env, res search.Result, query string, opt search.Options) {
+	tty := isTerminal(env.Stdout) && os.Getenv("NO_COLOR") == ""
+	for _, s := range res.Sessions {
+		h := s.Newest
+		fmt.Fprintf(env.Stdout, "%s · %s · %s · %s · newest #%d %s\n", printable.Line(hitName(s.SessionID, s.DisplayName)),
+			printable.Line(s.Worktree), printable.Line(h.Time), display.Plural(s.Hits, "hit"), h.Seq, printable.Line(h.Kind))
+		fmt.Fprintf(env.Stdout, "    %s\n", markHighlights(h.Snippet, h.Highlights, tty))
+	}
+	pageNote(env, len(res.Sessions), res.More, query, "sessions", opt)
+}
+
+// hitName is "S<id>", with the session's name when it has one.
+func hitName(id int64, displayName string) string {
+	name := fmt.Sprintf("S%d", id)
+	if displayName != name {
+		name += " " + displayName
+	}
+	return name
+}
+
+// pageNote says on stderr that nothing matched, or that more follow the
+// page and how to see them.
+func pageNote(env *Env, n int, more bool, query, what string, opt search.Options) {
 	switch {
-	case len(res.Hits) == 0:
+	case n == 0 && opt.Offset == 0:
 		fmt.Fprintf(env.Stderr, "no matches for %q\n", query)
-	case res.More:
-		fmt.Fprintf(env.Stderr, "the newest %d hits; there are more (--limit N shows more)\n", len(res.Hits))
+	case n == 0:
+		fmt.Fprintf(env.Stderr, "no %s after the first %d\n", what, opt.Offset)
+	case more:
+		fmt.Fprintf(env.Stderr, "%s %d–%d shown; there are more: --offset %d shows the next ones (--limit N shows more at once)\n",
+			what, opt.Offset+1, opt.Offset+n, opt.Offset+n)
 	}
 }
 

@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -32,6 +34,26 @@ func makeSearchStore(t *testing.T, dir, name string, texts ...string) string {
 	return path
 }
 
+// searchPage is the JSON answer of search --json.
+type searchPage struct {
+	Hits       []map[string]any `json:"hits"`
+	Sessions   []map[string]any `json:"sessions"`
+	More       bool             `json:"more"`
+	NextOffset *int             `json:"next_offset"`
+	Partial    bool             `json:"partial"`
+	Note       *string          `json:"note"`
+}
+
+// searchHits decodes a search --json answer and returns its hits.
+func searchHits(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	var p searchPage
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatalf("search --json: %v\n%s", err, out)
+	}
+	return p.Hits
+}
+
 func TestSearchJSON(t *testing.T) {
 	t.Setenv(store.CacheDirEnv, t.TempDir())
 	dir := t.TempDir()
@@ -41,10 +63,7 @@ func TestSearchJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("search exit %d: %s", code, errOut)
 	}
-	var hits []map[string]any
-	if err := json.Unmarshal([]byte(out), &hits); err != nil {
-		t.Fatalf("search --json: %v\n%s", err, out)
-	}
+	hits := searchHits(t, out)
 	if len(hits) != 2 {
 		t.Fatalf("search --json = %d hits, want 2:\n%s", len(hits), out)
 	}
@@ -62,11 +81,11 @@ func TestSearchJSON(t *testing.T) {
 		t.Errorf("highlights = %v", h["highlights"])
 	}
 	code, out, _ = run(t, dir, "search", "--json", "no such words")
-	if code != 0 || strings.TrimSpace(out) != "[]" {
+	if code != 0 || strings.TrimSpace(out) != `{"more":false,"partial":false,"note":"","hits":[]}` {
 		t.Errorf("search without hits: exit %d, %q", code, out)
 	}
 	code, out, _ = run(t, dir, "search", "--json", "NEAR(x")
-	if code != 0 || !strings.Contains(out, `"seq": 1`) {
+	if code != 0 || !strings.Contains(out, `"seq":1`) {
 		t.Errorf("search NEAR(x: exit %d\n%s", code, out)
 	}
 	code, out, errOut = run(t, dir, "search", "--limit", "1", "parser")
@@ -135,7 +154,7 @@ func TestReindex(t *testing.T) {
 	if code != 0 || !strings.Contains(out, path+": 3 events read, 3 texts indexed (0 compaction summaries)") {
 		t.Errorf("reindex: exit %d\n%s%s", code, out, errOut)
 	}
-	if code, out, _ := run(t, dir, "search", "--json", "three"); code != 0 || !strings.Contains(out, `"seq": 3`) {
+	if code, out, _ := run(t, dir, "search", "--json", "three"); code != 0 || !strings.Contains(out, `"seq":3`) {
 		t.Errorf("search after reindex: exit %d\n%s", code, out)
 	}
 	if fileHash(t, path) != before {
@@ -172,14 +191,87 @@ func TestSearchDamagedIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut := run(t, dir, "search", "--json", "--limit", "100", "parser")
-	var hits []map[string]any
-	if code != 0 || json.Unmarshal([]byte(out), &hits) != nil || len(hits) != 50 {
-		t.Fatalf("search on a damaged index: exit %d, %d hits, stderr %q", code, len(hits), errOut)
+	var page searchPage
+	if code != 0 || json.Unmarshal([]byte(out), &page) != nil || len(page.Hits) != 50 {
+		t.Fatalf("search on a damaged index: exit %d, %d hits, stderr %q", code, len(page.Hits), errOut)
 	}
 	if n := strings.Count(errOut, "was damaged; it was rebuilt"); n != 1 || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("stderr = %q, want one line saying the index was rebuilt", errOut)
 	}
 	if _, _, errOut := run(t, dir, "search", "parser"); strings.Contains(errOut, "damaged") {
 		t.Errorf("the next search says again: %q", errOut)
+	}
+}
+
+// TestSearchPages: --limit and --offset page the hits, the JSON says
+// whether more follow and where the next page starts, text mode says it on
+// stderr; --sessions lists each matching session once, ranked by hits.
+func TestSearchPages(t *testing.T) {
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".azureal", "sessions.azs")
+	st, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []struct {
+		name string
+		hits int
+	}{{"two", 2}, {"three", 3}, {"one", 1}} {
+		var evs []codec.Event
+		for i := range s.hits {
+			evs = append(evs, codec.AssistantText(fmt.Sprintf("pagedword %d", i)), codec.AssistantText("other"))
+		}
+		if _, _, err := st.Sessions().CreateWithEvents(context.Background(), "main", s.name, evs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	var all []string
+	for offset := 0; ; offset += 4 {
+		code, out, errOut := run(t, dir, "search", "--json", "--limit", "4", "--offset", strconv.Itoa(offset), "pagedword")
+		var p searchPage
+		if code != 0 || json.Unmarshal([]byte(out), &p) != nil || p.Note == nil || p.Partial {
+			t.Fatalf("search --offset %d: exit %d\n%s%s", offset, code, out, errOut)
+		}
+		for _, h := range p.Hits {
+			all = append(all, fmt.Sprint(h["display_name"], " ", h["seq"]))
+		}
+		if wantMore := offset == 0; p.More != wantMore || (p.More && (p.NextOffset == nil || *p.NextOffset != 4)) ||
+			(!p.More && p.NextOffset != nil) {
+			t.Fatalf("search --offset %d: more %v next_offset %v\n%s", offset, p.More, p.NextOffset, out)
+		}
+		if !p.More {
+			break
+		}
+	}
+	want := "one 1 three 5 three 3 three 1 two 3 two 1"
+	if strings.Join(all, " ") != want {
+		t.Errorf("search pages = %q, want %q", strings.Join(all, " "), want)
+	}
+	code, out, errOut := run(t, dir, "search", "--limit", "2", "--offset", "1", "pagedword")
+	if code != 0 || strings.Count(out, "\n") != 4 || !strings.Contains(errOut, "hits 2–3 shown; there are more: --offset 3 shows the next ones") {
+		t.Errorf("search --limit 2 --offset 1: exit %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, _ = run(t, dir, "search", "--json", "--sessions", "pagedword")
+	var p searchPage
+	if code != 0 || json.Unmarshal([]byte(out), &p) != nil || p.More || p.Hits != nil {
+		t.Fatalf("search --sessions: exit %d\n%s", code, out)
+	}
+	var ranked []string
+	for _, s := range p.Sessions {
+		newest, _ := s["newest"].(map[string]any)
+		ranked = append(ranked, fmt.Sprint(s["display_name"], " ", s["hits"], " ", newest["seq"], " ", newest["snippet"]))
+	}
+	if got := strings.Join(ranked, ", "); got != "three 3 5 pagedword 2, two 2 3 pagedword 1, one 1 1 pagedword 0" {
+		t.Errorf("search --sessions = %q", got)
+	}
+	code, out, errOut = run(t, dir, "search", "--sessions", "--limit", "1", "pagedword")
+	if code != 0 || !strings.HasPrefix(out, "S2 three · main · ") || !strings.Contains(out, "· 3 hits · newest #5 AssistantText\n") ||
+		!strings.Contains(errOut, "sessions 1–1 shown; there are more: --offset 1") {
+		t.Errorf("search --sessions --limit 1: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if code, _, errOut := run(t, dir, "search", "--offset", "-1", "pagedword"); code != ExitUsage || !strings.Contains(errOut, "--offset") {
+		t.Errorf("search --offset -1: exit %d, %q", code, errOut)
 	}
 }

@@ -147,7 +147,7 @@ func runTeam(ctx context.Context, env *Env, args []string) error {
 	pg := fs.String("pg", "", "team database URL (default $LAZULI_PG)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	var (
-		limit             *int
+		page              pageFlags
 		by, since         *string
 		storeArg          *string
 		repo, wt, machine *string
@@ -158,7 +158,7 @@ func runTeam(ctx context.Context, env *Env, args []string) error {
 		wt = fs.String("worktree", "", "only this worktree (branch)")
 		machine = fs.String("machine", "", "only this machine")
 	case "search":
-		limit = fs.Int("limit", search.DefaultLimit, "at most this many hits")
+		page.bind(fs, "hits")
 	case "stats":
 		by = fs.String("by", "day", "day, worktree, repository, machine, user, session, model or backend")
 		since = fs.String("since", "", "only sessions created since DATE (YYYY-MM-DD) or Nd")
@@ -214,7 +214,7 @@ func runTeam(ctx context.Context, env *Env, args []string) error {
 	case "show":
 		return teamShow(ctx, env, db, id, *asJSON)
 	case "search":
-		return teamSearch(ctx, env, db, strings.Join(pos, " "), *limit, *asJSON)
+		return teamSearch(ctx, env, db, strings.Join(pos, " "), page, *asJSON)
 	case "stats":
 		rows, err := db.Stats(ctx, *by, day)
 		if err != nil {
@@ -324,20 +324,24 @@ func teamShow(ctx context.Context, env *Env, db *teamsync.DB, id int64, asJSON b
 	return nil
 }
 
-func teamSearch(ctx context.Context, env *Env, db *teamsync.DB, query string, limit int, asJSON bool) error {
-	if limit < 1 {
-		return usagef("--limit must be at least 1")
+func teamSearch(ctx context.Context, env *Env, db *teamsync.DB, query string, page pageFlags, asJSON bool) error {
+	if err := page.check(); err != nil {
+		return err
 	}
-	res, err := db.Search(ctx, query, limit)
+	opt := search.Options{Limit: page.limit, Offset: page.offset} // no budget: the whole answer
+	res, err := db.Search(ctx, query, opt)
 	if errors.Is(err, search.ErrEmptyQuery) || errors.Is(err, search.ErrShortQuery) || errors.Is(err, search.ErrLongQuery) {
 		return usagef("%v", err)
 	}
 	if err != nil {
 		return err
 	}
-	if asJSON {
-		return writeJSON(env.Stdout, res.Hits)
+	if res.Note != "" {
+		fmt.Fprintln(env.Stderr, res.Note)
 	}
-	printHits(env, res, query)
+	if asJSON {
+		return writeSearchJSON(env.Stdout, res, opt)
+	}
+	printHits(env, res, query, opt)
 	return nil
 }

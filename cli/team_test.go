@@ -92,7 +92,7 @@ func TestTeamCommands(t *testing.T) {
 		t.Fatalf("team show:\n%s\nlocal show:\n%s", teamShow, localShow)
 	}
 	code, out, _ = run(t, dir, "team", "search", "--json", "quokka")
-	if code != 0 || !strings.Contains(out, `"snippet": "find the quokka bug"`) {
+	if code != 0 || !strings.Contains(out, `"snippet":"find the quokka bug"`) || !strings.HasPrefix(out, `{"more":false,`) {
 		t.Fatalf("team search: %d %s", code, out)
 	}
 	code, out, _ = run(t, dir, "team", "stats", "--by", "machine", "--json")

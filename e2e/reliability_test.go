@@ -195,17 +195,23 @@ func (w *world) shapes(storePath string) []string {
 // "session:seq:kind" keys.
 func (w *world) hits(query string) []string {
 	w.t.Helper()
-	var hs []struct {
-		SessionID int64  `json:"session_id"`
-		Seq       int64  `json:"seq"`
-		Kind      string `json:"kind"`
+	var page struct {
+		Hits []struct {
+			SessionID int64  `json:"session_id"`
+			Seq       int64  `json:"seq"`
+			Kind      string `json:"kind"`
+		} `json:"hits"`
+		More, Partial bool
 	}
 	out := w.ok("search", "--store", w.store, "--json", "--limit", "100000", query)
-	if err := json.Unmarshal([]byte(out), &hs); err != nil {
+	if err := json.Unmarshal([]byte(out), &page); err != nil {
 		w.t.Fatalf("search --json: %v\n%.2000s", err, out)
 	}
-	keys := make([]string, len(hs))
-	for i, h := range hs {
+	if page.More || page.Partial {
+		w.t.Fatalf("search --json %q: more %v partial %v: not the whole answer", query, page.More, page.Partial)
+	}
+	keys := make([]string, len(page.Hits))
+	for i, h := range page.Hits {
 		keys[i] = fmt.Sprintf("%d:%d:%s", h.SessionID, h.Seq, h.Kind)
 	}
 	sort.Strings(keys)
@@ -346,9 +352,9 @@ func TestSearchWhileAppending(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("search %d while appending: exit %d\n%s\n%s", searches, code, out, errOut)
 		}
-		var hs []json.RawMessage
-		if err := json.Unmarshal([]byte(out), &hs); err != nil {
-			t.Fatalf("search %d while appending: not a JSON array: %v\n%.2000s", searches, err, out)
+		var page struct{ Hits []json.RawMessage }
+		if err := json.Unmarshal([]byte(out), &page); err != nil || page.Hits == nil {
+			t.Fatalf("search %d while appending: not a JSON answer with hits: %v\n%.2000s", searches, err, out)
 		}
 		searches++
 	}

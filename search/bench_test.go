@@ -150,11 +150,11 @@ func BenchmarkSearch(b *testing.B) {
 		if _, err := x.Update(ctx, nil); err != nil {
 			b.Fatal(err)
 		}
-		run(b, func(q string) error { _, err := x.Search(ctx, q, DefaultLimit); return err })
+		run(b, func(q string) error { _, err := x.Search(ctx, q, Options{Limit: DefaultLimit}); return err })
 	})
 	b.Run("scan", func(b *testing.B) {
 		st := openBenchStore(b)
-		run(b, func(q string) error { _, err := Scan(ctx, st, q, DefaultLimit); return err })
+		run(b, func(q string) error { _, err := Scan(ctx, st, q, Options{Limit: DefaultLimit}); return err })
 	})
 }
 

@@ -31,8 +31,8 @@ func TestSearchFullText(t *testing.T) {
 	x := mustIndex(t, st)
 	for _, q := range []string{"handleSubmit", "gribbleWrite", "visibleTail"} {
 		for name, search := range map[string]func() (Result, error){
-			"index": func() (Result, error) { return x.Search(ctx, q, 10) },
-			"scan":  func() (Result, error) { return Scan(ctx, st, q, 10) },
+			"index": func() (Result, error) { return x.Search(ctx, q, Options{Limit: 10}) },
+			"scan":  func() (Result, error) { return Scan(ctx, st, q, Options{Limit: 10}) },
 		} {
 			r, err := search()
 			if err != nil || len(r.Hits) != 1 {

@@ -56,8 +56,7 @@ CREATE TABLE docs(id INTEGER PRIMARY KEY, session INTEGER NOT NULL, ord INTEGER)
 type Index struct {
 	st     *store.Store
 	path   string
-	budget time.Duration    // see DefaultBudget
-	now    func() time.Time // the budget's clock; nil is time.Now (tests set it)
+	now    func() time.Time // the clock of Options.Budget; nil is time.Now (tests set it)
 	window int              // events per backfill window
 
 	mu sync.Mutex // serialises Update and Rebuild
@@ -88,7 +87,7 @@ func Open(ctx context.Context, st *store.Store) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
-	x := &Index{st: st, path: path, budget: DefaultBudget, window: backfillWindow}
+	x := &Index{st: st, path: path, window: backfillWindow}
 	x.dbMu.Lock()
 	defer x.dbMu.Unlock()
 	sealed := indexdb.Sealed(path)

@@ -74,7 +74,7 @@ func TestSearchKinds(t *testing.T) {
 		}
 	}
 	// The same answers without the index.
-	r, err := Scan(ctx, st, "flibbertsum", 0)
+	r, err := Scan(ctx, st, "flibbertsum", Options{})
 	if err != nil || strings.Join(hitKeys(r), ",") != "S1#5 Compaction" {
 		t.Errorf("Scan(flibbertsum) = %v, %v", hitKeys(r), err)
 	}
@@ -97,7 +97,7 @@ func TestSearchLiteralSyntax(t *testing.T) {
 		{"-bar", 5}, {"key:value", 6}, {"(paren)", 7}, {"paren)", 7}, {"^caret", 8}, {`"quoted"`, 9}, {`""quoted""`, 0},
 		{`*`, 0}, {`NOT`, 0}, {`a OR`, 0}, {"straße", 10}, {"äöü-", 10}, {"GROSSE", 0}, {"GROßE", 10},
 	} {
-		r, err := x.Search(context.Background(), tc.query, 0)
+		r, err := x.Search(context.Background(), tc.query, Options{})
 		if errors.Is(err, ErrShortQuery) && tc.seq == 0 {
 			continue
 		}
@@ -125,10 +125,10 @@ func TestSearchQueryErrors(t *testing.T) {
 	x := mustIndex(t, st)
 	ctx := context.Background()
 	for q, want := range map[string]error{"": ErrEmptyQuery, "  ": ErrEmptyQuery, "g": ErrShortQuery, "a b": ErrShortQuery} {
-		if _, err := x.Search(ctx, q, 0); !errors.Is(err, want) {
+		if _, err := x.Search(ctx, q, Options{}); !errors.Is(err, want) {
 			t.Errorf("Search(%q) error = %v, want %v", q, err, want)
 		}
-		if _, err := Scan(ctx, st, q, 0); !errors.Is(err, want) {
+		if _, err := Scan(ctx, st, q, Options{}); !errors.Is(err, want) {
 			t.Errorf("Scan(%q) error = %v, want %v", q, err, want)
 		}
 	}
@@ -150,11 +150,11 @@ func TestShortQueryScansNewestEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := scan(context.Background(), st, q, 5, 4)
+	r, err := scan(context.Background(), st, q, Options{Limit: 5}, 4)
 	if err != nil || len(r.Hits) != 0 || !r.Partial || r.Note != shortQueryNote {
 		t.Errorf("scan of the newest 4 = %v partial %v note %q, %v", hitKeys(r), r.Partial, r.Note, err)
 	}
-	r, err = scan(context.Background(), st, q, 5, 100)
+	r, err = scan(context.Background(), st, q, Options{Limit: 5}, 100)
 	if err != nil || len(r.Hits) != 1 || r.Partial {
 		t.Errorf("scan of all = %v partial %v, %v", hitKeys(r), r.Partial, err)
 	}
@@ -182,7 +182,7 @@ func TestSearchNewestFirst(t *testing.T) {
 	if h := r.Hits[1]; h.SessionID != b.ID || h.Seq != 30 {
 		t.Errorf("second hit = %+v, want b's last event", h)
 	}
-	r, err := x.Search(context.Background(), "commonword", 100)
+	r, err := x.Search(context.Background(), "commonword", Options{Limit: 100})
 	if err != nil || len(r.Hits) != 61 || r.More {
 		t.Errorf("Search(limit 100) = %d hits, more %v, %v", len(r.Hits), r.More, err)
 	}
@@ -369,7 +369,7 @@ func TestUnusableCacheFallsBackToScan(t *testing.T) {
 			t.Errorf("Open with cache %s = %v, want ErrUnavailable", dir, err)
 		}
 	}
-	r, err := Stores(ctx, []Source{{Store: st}}, "ALPHA", 0)
+	r, err := Stores(ctx, []Source{{Store: st}}, "ALPHA", Options{})
 	if err != nil || len(r.Hits) != 1 || r.Note != noIndexNote {
 		t.Errorf("Stores without an index = %v note %q, %v", hitKeys(r), r.Note, err)
 	}
@@ -399,7 +399,7 @@ func TestStoreUntouched(t *testing.T) {
 	if _, err := x.Rebuild(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Scan(ctx, ro, "gronk", 0); err != nil {
+	if _, err := Scan(ctx, ro, "gronk", Options{}); err != nil {
 		t.Fatal(err)
 	}
 	x.Close()
@@ -439,7 +439,7 @@ func TestStoresMerge(t *testing.T) {
 	mustSession(t, a, "a1", codec.UserMessage("sharedword one"))
 	mustSession(t, b, "b1", codec.UserMessage("sharedword two"), codec.UserMessage("sharedword three"))
 	xa := mustIndex(t, a)
-	r, err := Stores(ctx, []Source{{Store: a, Index: xa}, {Store: b}}, "sharedword", 2)
+	r, err := Stores(ctx, []Source{{Store: a, Index: xa}, {Store: b}}, "sharedword", Options{Limit: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -447,14 +447,14 @@ func TestStoresMerge(t *testing.T) {
 		t.Errorf("Stores = %v more %v note %q", hitKeys(r), r.More, r.Note)
 	}
 	stores := map[string]bool{}
-	r, _ = Stores(ctx, []Source{{Store: a, Index: xa}, {Store: b}}, "sharedword", 10)
+	r, _ = Stores(ctx, []Source{{Store: a, Index: xa}, {Store: b}}, "sharedword", Options{Limit: 10})
 	for _, h := range r.Hits {
 		stores[h.StorePath] = true
 	}
 	if len(r.Hits) != 3 || len(stores) != 2 {
 		t.Errorf("Stores = %v from %d stores", hitKeys(r), len(stores))
 	}
-	if _, err := Stores(ctx, []Source{{Store: a, Index: xa}}, "x", 0); !errors.Is(err, ErrShortQuery) {
+	if _, err := Stores(ctx, []Source{{Store: a, Index: xa}}, "x", Options{}); !errors.Is(err, ErrShortQuery) {
 		t.Errorf("Stores(x) error = %v", err)
 	}
 }

@@ -3,11 +3,9 @@ package search
 import (
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
@@ -87,12 +85,7 @@ func mustSession(t testing.TB, st *store.Store, name string, events ...codec.Eve
 	return s
 }
 
-// noBudget is the search budget of the correctness tests: a search is never
-// cut short, however busy the machine (TestBudget checks the budget).
-const noBudget = time.Duration(math.MaxInt64)
-
-// mustIndex opens st's index in a fresh cache folder, with no search
-// budget, and updates it.
+// mustIndex opens st's index in a fresh cache folder and updates it.
 func mustIndex(t testing.TB, st *store.Store) *Index {
 	t.Helper()
 	if tt, ok := t.(*testing.T); ok {
@@ -103,7 +96,6 @@ func mustIndex(t testing.TB, st *store.Store) *Index {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { x.Close() })
-	x.budget = noBudget
 	mustUpdate(t, x)
 	return x
 }
@@ -119,7 +111,7 @@ func mustUpdate(t testing.TB, x *Index) Stats {
 
 func mustSearch(t testing.TB, x *Index, q string) Result {
 	t.Helper()
-	r, err := x.Search(context.Background(), q, 0)
+	r, err := x.Search(context.Background(), q, Options{})
 	if err != nil {
 		t.Fatalf("Search(%q): %v", q, err)
 	}

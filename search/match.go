@@ -156,17 +156,7 @@ func equalFoldASCII(s, t string) bool {
 // space), with an ellipsis where text was cut, and the byte ranges of the
 // snippet where a term of q occurs.
 func (q *query) makeSnippet(text string, start, end int) (string, [][2]int) {
-	from := backRunes(text, start, snippetLead)
-	if from > 0 {
-		from = snapForward(text, from, start)
-	}
-	to := forwardRunes(text, from, snippetRunes)
-	if to < end {
-		to = forwardRunes(text, end, snippetSnap)
-	}
-	if to < len(text) {
-		to = snapBack(text, to, end)
-	}
+	from, to := snippetRange(text, start, end)
 	var b strings.Builder
 	if from > 0 {
 		b.WriteString(ellipsis)
@@ -177,6 +167,23 @@ func (q *query) makeSnippet(text string, start, end int) (string, [][2]int) {
 	}
 	s := b.String()
 	return s, q.highlights(s)
+}
+
+// snippetRange returns the byte range of text that the snippet of the
+// match at [start, end) shows.
+func snippetRange(text string, start, end int) (from, to int) {
+	from = backRunes(text, start, snippetLead)
+	if from > 0 {
+		from = snapForward(text, from, start)
+	}
+	to = forwardRunes(text, from, snippetRunes)
+	if to < end {
+		to = forwardRunes(text, end, snippetSnap)
+	}
+	if to < len(text) {
+		to = snapBack(text, to, end)
+	}
+	return from, to
 }
 
 // highlights returns the sorted, merged byte ranges of s where a term

@@ -28,3 +28,10 @@ func (m *Matcher) Match(text string) (snippet string, highlights [][2]int, ok bo
 	snippet, highlights = m.q.makeSnippet(text, start, end)
 	return snippet, highlights, true
 }
+
+// Has reports whether text holds every term, as Match does, without
+// making the snippet.
+func (m *Matcher) Has(text string) bool {
+	_, _, ok := m.q.match(text)
+	return ok
+}

@@ -21,24 +21,21 @@ var errStop = errors.New("enough hits")
 
 // Scan searches st without an index, with the same query rules and
 // results as Index.Search: it decodes the events newest first and checks
-// each one until it has limit hits (DefaultLimit when limit ≤ 0). It is
-// what to use when the index cannot be (Open fails with ErrUnavailable);
-// it reads the whole store when there are few hits, which takes seconds on
-// a large one.
-func Scan(ctx context.Context, st *store.Store, query string, limit int) (Result, error) {
+// each one until it knows the page opt asks for. It is what to use when
+// the index cannot be (Open fails with ErrUnavailable); it reads the
+// whole store when there are few hits, which takes seconds on a large
+// one. opt.Budget does not apply: a scan is the slow path already.
+func Scan(ctx context.Context, st *store.Store, query string, opt Options) (Result, error) {
 	q, err := parseQuery(query)
 	if err != nil {
 		return Result{}, err
 	}
-	if limit <= 0 {
-		limit = DefaultLimit
-	}
-	return scan(ctx, st, q, limit, 0)
+	return scan(ctx, st, q, opt, 0)
 }
 
 // scan checks the events of st newest first, at most maxEvents of them
 // (0: all), merging in the matching compaction summaries.
-func scan(ctx context.Context, st *store.Store, q *query, limit, maxEvents int) (Result, error) {
+func scan(ctx context.Context, st *store.Store, q *query, opt Options, maxEvents int) (Result, error) {
 	hb, err := newHitBuilder(ctx, st, q)
 	if err != nil {
 		return Result{}, err
@@ -47,8 +44,12 @@ func scan(ctx context.Context, st *store.Store, q *query, limit, maxEvents int) 
 	if err != nil {
 		return Result{}, err
 	}
+	thoughts, err := matchingThoughts(ctx, st, hb)
+	if err != nil {
+		return Result{}, err
+	}
+	c := newCollector(opt, thoughts)
 	var (
-		hits    []Hit
 		seen    int
 		stopped bool // at maxEvents
 	)
@@ -59,14 +60,21 @@ func scan(ctx context.Context, st *store.Store, q *query, limit, maxEvents int) 
 		for i := range b {
 			e := &b[i]
 			for len(comps) > 0 && comps[0].order >= e.ID {
-				hits, comps = append(hits, comps[0]), comps[1:]
+				c.add(comps[0])
+				comps = comps[1:]
+			}
+			if c.full() {
+				return errStop
 			}
 			if h, ok := hb.event(e); ok {
-				hits = append(hits, h)
+				if c.wants(e.SessionID, e.ID) {
+					hb.eventSnippet(&h, e)
+				}
+				c.add(h)
 			}
 			seen++
 			switch {
-			case len(hits) > limit:
+			case c.full():
 				return errStop
 			case maxEvents > 0 && seen >= maxEvents:
 				stopped = true
@@ -78,23 +86,20 @@ func scan(ctx context.Context, st *store.Store, q *query, limit, maxEvents int) 
 	if err != nil && !errors.Is(err, errStop) {
 		return Result{}, err
 	}
-	if !stopped {
-		hits = append(hits, comps...)
+	full := c.full()
+	if !stopped && !full {
+		for _, h := range comps {
+			c.add(h)
+		}
 	}
-	res := Result{Hits: hits}
-	if len(hits) > limit {
-		res.Hits, res.More = hits[:limit], true
-	} else if stopped {
-		res.Partial, res.Note = true, shortQueryNote
-	}
-	thoughts, err := matchingThoughts(ctx, st, hb)
-	if err == nil {
-		err = hb.err()
-	}
-	if err != nil {
+	if err := hb.err(); err != nil {
 		return Result{}, err
 	}
-	return mergeThoughts(res, thoughts, limit), nil
+	res := c.result(stopped || full, hb.thoughtSnippet)
+	if stopped && !res.More {
+		res.Partial, res.Note = true, shortQueryNote
+	}
+	return res, nil
 }
 
 // matchingCompactions returns the hits among the store's compaction
@@ -103,7 +108,7 @@ func matchingCompactions(ctx context.Context, st *store.Store, hb *hitBuilder) (
 	var hits []Hit
 	err := st.Scan().Compactions(ctx, 0, func(b []store.Compaction) error {
 		for i := range b {
-			h, ok := hb.compaction(&b[i], 0)
+			h, ok := hb.compaction(&b[i], 0) // with its snippet: there are few
 			if !ok {
 				continue
 			}

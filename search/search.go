@@ -28,12 +28,6 @@ const (
 	maxChunk   = 256
 )
 
-// DefaultBudget is how long Search checks candidates before it gives up
-// on finding more hits (see Result.Partial). Only a phrase of very common
-// words gets near it: the index stores no positions, so every event that
-// holds all the phrase's 4-grams is a candidate.
-const DefaultBudget = 400 * time.Millisecond
-
 // Hit is one event or compaction summary that matches a query.
 type Hit struct {
 	StorePath   string `json:"store"`
@@ -62,15 +56,22 @@ type Hit struct {
 	Offset int  `json:"full_offset,omitempty"`
 
 	order int64 // events.id of the event, or of the event a summary follows
+	// src and at are the text of a thought and its match, kept to make the
+	// snippet of a hit on the page only.
+	src string
+	at  [2]int
 }
 
 // Result is what a search found.
 type Result struct {
-	Hits []Hit // newest first
-	More bool  // there are more hits than Hits holds
+	Hits []Hit // newest first; nil with Options.Sessions
+	// Sessions are the sessions with hits, ranked (see SessionHit); only
+	// with Options.Sessions.
+	Sessions []SessionHit
+	More     bool // there are more hits (or sessions) after this page
 	// Partial reports that not every event could be searched: the index
-	// is still being built, or a query of two characters looked at the
-	// newest events only. Note says which.
+	// is still being built, a query of two characters looked at the
+	// newest events only, or Options.Budget ran out. Note says which.
 	Partial bool
 	// Note is a sentence for the user about the result: why it may be
 	// incomplete, or that the store was read without the index. "" when
@@ -78,33 +79,32 @@ type Result struct {
 	Note string
 }
 
-// Search finds the events and compaction summaries whose text contains
-// every word of query, ignoring case (see the package documentation for
-// what is searched and how a query is read), newest first, at most limit
-// of them (DefaultLimit when limit ≤ 0). Every candidate the index returns
-// is checked against the store, so hits of deleted sessions never appear
-// and a stale index only misses the newest events. Queries whose words
-// all have fewer than three characters cannot use the index: they scan
-// the newest events instead (see Scan). A search that is still checking
-// candidates after DefaultBudget stops there: the Result is Partial, with a
-// Note (only a phrase of very common words takes that long).
-func (x *Index) Search(ctx context.Context, query string, limit int) (Result, error) {
+// Search finds the events, compaction summaries and thoughts whose text
+// contains every word of query, ignoring case (see the package
+// documentation for what is searched and how a query is read), newest
+// first, and returns the page of them (or of their sessions) that opt
+// asks for. Every candidate the index returns is checked against the
+// store, so hits of deleted sessions never appear and a stale index only
+// misses the newest events. Queries whose words all have fewer than three
+// characters cannot use the index: they scan the newest events instead
+// (see Scan). The answer is complete unless opt.Budget ran out (the
+// Result is then Partial, with a Note): only the hits on the page get a
+// snippet, and a search for hits stops as soon as it knows the page and
+// whether more follow.
+func (x *Index) Search(ctx context.Context, query string, opt Options) (Result, error) {
 	q, err := parseQuery(query)
 	if err != nil {
 		return Result{}, err
 	}
-	if limit <= 0 {
-		limit = DefaultLimit
-	}
 	if len(q.parts) == 0 {
-		return scan(ctx, x.st, q, limit, ShortQueryEvents)
+		return scan(ctx, x.st, q, opt, ShortQueryEvents)
 	}
-	res, err := x.searchLocked(ctx, q, limit)
+	res, err := x.searchLocked(ctx, q, opt)
 	if isDamage(err) && ctx.Err() == nil {
 		// Start the index over, build it, and ask again: the answer is
 		// whole, and the note says what happened, once.
 		if err = x.rebuildDamaged(ctx); err == nil {
-			res, err = x.searchLocked(ctx, q, limit)
+			res, err = x.searchLocked(ctx, q, opt)
 			res.Note = strings.TrimSpace(DamagedNote(x.st.Path()) + " " + res.Note)
 		}
 	}
@@ -115,16 +115,16 @@ func (x *Index) Search(ctx context.Context, query string, limit int) (Result, er
 }
 
 // searchLocked runs one search with the pools held open.
-func (x *Index) searchLocked(ctx context.Context, q *query, limit int) (Result, error) {
+func (x *Index) searchLocked(ctx context.Context, q *query, opt Options) (Result, error) {
 	x.dbMu.RLock()
 	defer x.dbMu.RUnlock()
 	if x.r == nil {
 		return Result{}, errors.New("search index is closed")
 	}
-	return x.search(ctx, q, limit)
+	return x.search(ctx, q, opt)
 }
 
-func (x *Index) search(ctx context.Context, q *query, limit int) (Result, error) {
+func (x *Index) search(ctx context.Context, q *query, opt Options) (Result, error) {
 	now := x.now
 	if now == nil {
 		now = time.Now
@@ -134,15 +134,19 @@ func (x *Index) search(ctx context.Context, q *query, limit int) (Result, error)
 	if err != nil {
 		return Result{}, err
 	}
-	cands, comps, thoughts, err := x.candidates(ctx, q)
+	cands, comps, tc, err := x.candidates(ctx, q)
 	if err != nil {
 		return Result{}, err
 	}
-	var hits []Hit
-	res := Result{}
-	for chunk := firstChunk; len(hits) <= limit; chunk = min(2*chunk, maxChunk) {
-		if chunk > firstChunk && now().Sub(start) > x.budget {
-			res.Partial, res.Note = true, budgetNote
+	thoughts, err := x.indexedThoughts(ctx, hb, tc)
+	if err != nil {
+		return Result{}, err
+	}
+	c := newCollector(opt, thoughts)
+	partial := false
+	for chunk := firstChunk; !c.full(); chunk = min(2*chunk, maxChunk) {
+		if opt.Budget > 0 && chunk > firstChunk && now().Sub(start) > opt.Budget {
+			partial = true
 			break
 		}
 		var ids []int64
@@ -161,95 +165,170 @@ func (x *Index) search(ctx context.Context, q *query, limit int) (Result, error)
 		if len(ids) == 0 {
 			break
 		}
-		found, checked, err := x.checkIDs(ctx, hb, ids)
-		if err != nil {
+		if err := x.checkIDs(ctx, hb, ids, comps, c); err != nil {
 			return Result{}, err
-		}
-		for i, id := range found {
-			if hits, err = comps.emitAbove(ctx, hb, hits, id); err != nil {
-				return Result{}, err
-			}
-			if checked[i].ok {
-				hits = append(hits, checked[i].hit)
-			}
-			if len(hits) > limit {
-				break
-			}
 		}
 		if len(ids) < chunk {
 			break // every candidate is checked: the budget is not spent on an empty read
 		}
 	}
-	if len(hits) <= limit && !res.Partial {
-		if hits, err = comps.emitAbove(ctx, hb, hits, math.MinInt64); err != nil {
+	full := c.full()
+	if !full && !partial {
+		if err := comps.emitAbove(ctx, hb, c, math.MinInt64); err != nil {
 			return Result{}, err
 		}
 	}
 	if err := hb.err(); err != nil {
 		return Result{}, err
 	}
-	res.Hits = hits
-	if len(res.Hits) > limit {
-		res.Hits, res.More = res.Hits[:limit], true
-	}
-	thinking, err := x.indexedThoughts(ctx, hb, thoughts)
-	if err != nil {
-		return Result{}, err
-	}
-	res = mergeThoughts(res, thinking, limit)
-	if res.Partial {
+	res := c.result(full || partial, hb.thoughtSnippet)
+	if partial {
+		res.Partial, res.Note = true, budgetNote
 		return res, nil
 	}
 	return res, x.coverage(ctx, &res)
 }
 
-// checkIDs reads the events of ids and checks them against the query; it
-// returns the ids found, in the order of ids, with their verdicts. Events
-// that together decode to more than one load reads (store.MaxLoadBytes: a
-// few kilobytes of zstd can hold tens of megabytes) are read and checked
-// one at a time, so that one of them at most is decoded at once.
-func (x *Index) checkIDs(ctx context.Context, hb *hitBuilder, ids []int64) ([]int64, []checkedEvent, error) {
+// checkIDs reads the events of ids, newest first, checks them against the
+// query and hands their hits to c, with the matching compaction summaries
+// in their places. An event is first checked without its full text
+// (store.FullTextTable), which is read only for the events that do not
+// match without it and for the hits whose snippet is made. Events that
+// together decode to more than one load reads (store.MaxLoadBytes: a few
+// kilobytes of zstd can hold tens of megabytes) are read and checked one
+// at a time, so that one of them at most is decoded at once.
+func (x *Index) checkIDs(ctx context.Context, hb *hitBuilder, ids []int64, comps *compactionQueue, c *collector) error {
 	evs, err := x.st.Scan().EventsByID(ctx, ids)
 	var tooMuch *store.LoadLimitError
 	if errors.As(err, &tooMuch) && len(ids) > 1 {
-		var found []int64
-		var checked []checkedEvent
 		for _, id := range ids {
-			f, c, err := x.checkIDs(ctx, hb, []int64{id})
-			if err != nil {
-				return nil, nil, err
+			if c.full() {
+				return nil
 			}
-			found, checked = append(found, f...), append(checked, c...)
+			if err := x.checkIDs(ctx, hb, []int64{id}, comps, c); err != nil {
+				return err
+			}
 		}
-		return found, checked, nil
+		return nil
 	}
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := x.st.FullText().Attach(ctx, evs); err != nil {
-		return nil, nil, err
-	}
-	found := make([]int64, len(evs))
-	for i := range evs {
-		found[i] = evs[i].ID
+		return err
 	}
 	if len(evs) < len(ids) {
 		if err := x.unknownCandidates(ctx, hb.q.parts, ids, evs); err != nil {
-			return nil, nil, err
+			return err
 		}
 	}
 	checked := hb.events(evs)
+	var again []int // not matched without the full text
 	for i := range evs {
 		if !checked[i].ok {
+			again = append(again, i)
+		}
+	}
+	if len(again) > 0 {
+		if err := x.attachFull(ctx, evs, again); err != nil {
+			return err
+		}
+		var with []int // those that have a full text
+		for _, i := range again {
+			if evs[i].Full != "" {
+				with = append(with, i)
+			}
+		}
+		hb.eventsAt(evs, with, checked)
+		for _, i := range again {
+			if checked[i].ok {
+				continue
+			}
 			if bad, err := x.falseCandidate(ctx, hb, &evs[i]); err != nil || bad {
-				return nil, nil, cmp.Or(err, fmt.Errorf("%w: event %d is not what the index holds", ErrDamaged, evs[i].ID))
+				return cmp.Or(err, fmt.Errorf("%w: event %d is not what the index holds", ErrDamaged, evs[i].ID))
 			}
 		}
 	}
-	return found, checked, nil
+	var page []int // hits on the page, whose snippets are made
+	for i := range evs {
+		if c.full() {
+			break
+		}
+		if err := comps.emitAbove(ctx, hb, c, evs[i].ID); err != nil {
+			return err
+		}
+		if !checked[i].ok || c.full() {
+			continue
+		}
+		if c.wants(evs[i].SessionID, evs[i].ID) {
+			page = append(page, len(c.hits))
+			checked[i].hit.at[0] = i // the event, for its snippet below
+		}
+		c.add(checked[i].hit)
+	}
+	return x.snippets(ctx, hb, evs, c, page)
 }
 
-// budgetNote explains a search that ran out of DefaultBudget.
+// snippets makes the snippets of the hits of c at page (indexes of
+// c.hits, or, with sessions, of every session's first hit), from evs (at
+// the index each hit's at[0] holds), reading the full texts they lack.
+func (x *Index) snippets(ctx context.Context, hb *hitBuilder, evs []store.ScannedEvent, c *collector, page []int) error {
+	var targets []*Hit
+	if c.sessions != nil {
+		for _, s := range c.sessions {
+			if s.Newest.Snippet == "" && s.Newest.Highlights == nil && s.Newest.Kind != KindCompaction {
+				targets = append(targets, &s.Newest)
+			}
+		}
+	} else {
+		for _, p := range page {
+			targets = append(targets, &c.hits[p])
+		}
+	}
+	// A hit found without the event's full text has its match before it:
+	// the full text, which follows, shows in the snippet only when the
+	// snippet reaches the end of the event's own text.
+	var need []int
+	for _, h := range targets {
+		if i := h.at[0]; evs[i].Full == "" && snippetReachesEnd(hb.q, &evs[i]) {
+			need = append(need, i)
+		}
+	}
+	if err := x.attachFull(ctx, evs, need); err != nil {
+		return err
+	}
+	parallel(len(targets), func(k int) {
+		h := targets[k]
+		hb.eventSnippet(h, &evs[h.at[0]])
+	})
+	return nil
+}
+
+// snippetReachesEnd reports whether the snippet of e's match, made from
+// its text without the full text, reaches the end of that text.
+func snippetReachesEnd(q *query, e *store.ScannedEvent) bool {
+	text, _ := scannedText(e)
+	start, end, _ := q.match(text)
+	_, to := snippetRange(text, start, end)
+	return to >= len(text)
+}
+
+// attachFull fills the Full field of the events of evs at idx.
+func (x *Index) attachFull(ctx context.Context, evs []store.ScannedEvent, idx []int) error {
+	if len(idx) == 0 {
+		return nil
+	}
+	sub := make([]store.ScannedEvent, len(idx))
+	for k, i := range idx {
+		sub[k] = store.ScannedEvent{ID: evs[i].ID, SessionID: evs[i].SessionID, Seq: evs[i].Seq}
+	}
+	if err := x.st.FullText().Attach(ctx, sub); err != nil {
+		return err
+	}
+	for k, i := range idx {
+		evs[i].Full = sub[k].Full
+	}
+	return nil
+}
+
+// budgetNote explains a search that ran out of Options.Budget.
 const budgetNote = "These words are everywhere, so only the newest events holding all of them were checked in time: older matches may be missing. A longer or rarer phrase finds them."
 
 // candidates returns the events whose text may match q, newest first, as
@@ -351,15 +430,16 @@ type compactionQueue struct {
 	pending []compactionCandidate // by ord, largest first
 }
 
-// emitAbove appends the hits among the pending compactions that sit at or
-// above event id order (a summary sits right after the event it follows).
-func (cq *compactionQueue) emitAbove(ctx context.Context, hb *hitBuilder, hits []Hit, order int64) ([]Hit, error) {
+// emitAbove hands c the hits among the pending compactions that sit at
+// or above event id order (a summary sits right after the event it
+// follows), with their snippets.
+func (cq *compactionQueue) emitAbove(ctx context.Context, hb *hitBuilder, c *collector, order int64) error {
 	n := 0
 	for n < len(cq.pending) && cq.pending[n].ord >= order {
 		n++
 	}
 	if n == 0 {
-		return hits, nil
+		return nil
 	}
 	ids := make([]int64, n)
 	ords := make(map[int64]int64, n)
@@ -369,35 +449,42 @@ func (cq *compactionQueue) emitAbove(ctx context.Context, hb *hitBuilder, hits [
 	cq.pending = cq.pending[n:]
 	comps, err := cq.st.Scan().CompactionsByID(ctx, ids)
 	if err != nil {
-		return hits, err
+		return err
 	}
 	for i := range comps {
 		if h, ok := hb.compaction(&comps[i], ords[comps[i].ID]); ok {
-			hits = append(hits, h)
+			c.add(h)
 		}
 	}
-	return hits, nil
+	return nil
 }
 
 // hitBuilder checks candidates against the query and makes their hits.
 type hitBuilder struct {
 	q    *query
 	path string
-	// sessions reads the store's sessions when a hit first needs them: a
-	// search that finds nothing never reads them.
-	sessions func() (map[int64]store.Session, error)
+	// sessions reads the store's sessions, with each one's DisplayName,
+	// when a hit first needs them: a search that finds nothing never reads
+	// them.
+	sessions func() (map[int64]sessionOfHit, error)
 	read     atomic.Bool // sessions was called
 }
 
+// sessionOfHit is what a hit needs of its session.
+type sessionOfHit struct {
+	store.Session
+	name string // DisplayName
+}
+
 func newHitBuilder(ctx context.Context, st *store.Store, q *query) (*hitBuilder, error) {
-	load := sync.OnceValues(func() (map[int64]store.Session, error) {
+	load := sync.OnceValues(func() (map[int64]sessionOfHit, error) {
 		list, err := st.Scan().Sessions(ctx)
 		if err != nil {
 			return nil, err
 		}
-		m := make(map[int64]store.Session, len(list))
+		m := make(map[int64]sessionOfHit, len(list))
 		for _, s := range list {
-			m[s.ID] = s
+			m[s.ID] = sessionOfHit{s, s.DisplayName()}
 		}
 		return m, nil
 	})
@@ -407,7 +494,7 @@ func newHitBuilder(ctx context.Context, st *store.Store, q *query) (*hitBuilder,
 // session returns the session of id as the search saw it when it first
 // needed the sessions; false when it had been deleted, or the sessions
 // could not be read (err says why).
-func (hb *hitBuilder) session(id int64) (store.Session, bool) {
+func (hb *hitBuilder) session(id int64) (sessionOfHit, bool) {
 	hb.read.Store(true)
 	m, _ := hb.sessions()
 	s, ok := m[id]
@@ -430,30 +517,52 @@ type checkedEvent struct {
 }
 
 // events checks evs, on up to GOMAXPROCS goroutines: extracting the text
-// of a large event and searching it is most of a search's work.
+// of a large event and searching it is most of a search's work. The hits
+// have no snippets (see eventSnippet).
 func (hb *hitBuilder) events(evs []store.ScannedEvent) []checkedEvent {
 	out := make([]checkedEvent, len(evs))
-	workers := min(runtime.GOMAXPROCS(0), (len(evs)+7)/8)
+	parallel(len(evs), func(i int) { out[i].hit, out[i].ok = hb.event(&evs[i]) })
+	return out
+}
+
+// eventsAt checks the events of evs at idx again, into out.
+func (hb *hitBuilder) eventsAt(evs []store.ScannedEvent, idx []int, out []checkedEvent) {
+	parallel(len(idx), func(k int) {
+		i := idx[k]
+		out[i].hit, out[i].ok = hb.event(&evs[i])
+	})
+}
+
+// parallel calls fn(i) for each i in [0, n), on up to GOMAXPROCS
+// goroutines when n is large enough to be worth it.
+func parallel(n int, fn func(int)) {
+	workers := min(runtime.GOMAXPROCS(0), (n+7)/8)
+	if workers <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range max(workers, 1) {
+	for range workers {
 		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(evs); i = int(next.Add(1) - 1) {
-				out[i].hit, out[i].ok = hb.event(&evs[i])
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				fn(i)
 			}
 		})
 	}
 	wg.Wait()
-	return out
 }
 
-// event returns the hit of an event, if its text matches.
+// event returns the hit of an event, without its snippet, if its text
+// matches.
 func (hb *hitBuilder) event(e *store.ScannedEvent) (Hit, bool) {
 	if e.Event.Kind == "" {
 		return Hit{}, false // undecodable
 	}
 	text, fullAt := scannedText(e)
-	h, start, ok := hb.hit(e.SessionID, text)
+	h, start, _, ok := hb.hit(e.SessionID, text)
 	h.Seq, h.Kind, h.order = e.Seq, string(e.Kind), e.ID
 	if ok && fullAt >= 0 && start >= fullAt {
 		h.InFull, h.Offset = true, start-fullAt
@@ -461,9 +570,31 @@ func (hb *hitBuilder) event(e *store.ScannedEvent) (Hit, bool) {
 	return h, ok
 }
 
-// compaction returns the hit of a compaction summary, if it matches.
+// eventSnippet makes the snippet of h, the hit of e.
+func (hb *hitBuilder) eventSnippet(h *Hit, e *store.ScannedEvent) {
+	text, _ := scannedText(e)
+	start, end, _ := hb.q.match(text)
+	h.Snippet, h.Highlights = hb.q.makeSnippet(text, start, end)
+	h.at = [2]int{}
+}
+
+// thoughtSnippet makes the snippet of a thought's hit, from the text
+// matchingThoughts kept.
+func (hb *hitBuilder) thoughtSnippet(h *Hit) {
+	if h.src != "" {
+		h.Snippet, h.Highlights = hb.q.makeSnippet(h.src, h.at[0], h.at[1])
+	}
+	h.src, h.at = "", [2]int{}
+}
+
+// compaction returns the hit of a compaction summary, with its snippet,
+// if it matches.
 func (hb *hitBuilder) compaction(c *store.Compaction, order int64) (Hit, bool) {
-	h, _, ok := hb.hit(c.SessionID, capText(c.Summary))
+	text := capText(c.Summary)
+	h, start, end, ok := hb.hit(c.SessionID, text)
+	if ok {
+		h.Snippet, h.Highlights = hb.q.makeSnippet(text, start, end)
+	}
 	h.Seq, h.Kind, h.order = c.AfterSeq, KindCompaction, order
 	if c.Created != "" {
 		h.Time = c.Created
@@ -471,17 +602,17 @@ func (hb *hitBuilder) compaction(c *store.Compaction, order int64) (Hit, bool) {
 	return h, ok
 }
 
-// hit matches text and makes the hit, with the match's start in text.
-func (hb *hitBuilder) hit(sessionID int64, text string) (Hit, int, bool) {
+// hit matches text and makes the hit, without its snippet, with the
+// match's range in text.
+func (hb *hitBuilder) hit(sessionID int64, text string) (Hit, int, int, bool) {
 	s, ok := hb.session(sessionID)
 	if !ok {
-		return Hit{}, 0, false // deleted since the search began
+		return Hit{}, 0, 0, false // deleted since the search began
 	}
 	start, end, ok := hb.q.match(text)
 	if !ok {
-		return Hit{}, 0, false
+		return Hit{}, 0, 0, false
 	}
-	snippet, hl := hb.q.makeSnippet(text, start, end)
-	return Hit{StorePath: hb.path, SessionID: s.ID, DisplayName: s.DisplayName(), Worktree: s.Worktree,
-		Time: s.Created, Snippet: snippet, Highlights: hl}, start, true
+	return Hit{StorePath: hb.path, SessionID: s.ID, DisplayName: s.name, Worktree: s.Worktree,
+		Time: s.Created}, start, end, true
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 
@@ -21,17 +22,24 @@ type Source struct {
 }
 
 // Stores searches several stores, such as the worktrees of a project, and
-// merges their hits: each store's hits stay newest first, and between
-// stores the hit of the more recently created session comes first. A
-// store that cannot be searched is named in the Note; only when none can
-// be searched is that an error. Query errors (ErrEmptyQuery, ErrShortQuery,
-// ErrLongQuery) are returned as is.
-func Stores(ctx context.Context, sources []Source, query string, limit int) (Result, error) {
+// merges their answers: hits stay newest first within each store, and
+// between stores the hit of the more recently created session comes
+// first; sessions (with opt.Sessions) are ranked together. The page opt
+// asks for is of the merged answer: with several stores, each is asked for
+// everything before the page end. A store that cannot be searched is
+// named in the Note; only when none can be searched is that an error.
+// Query errors (ErrEmptyQuery, ErrShortQuery, ErrLongQuery) are returned
+// as is.
+func Stores(ctx context.Context, sources []Source, query string, opt Options) (Result, error) {
 	if _, err := parseQuery(query); err != nil {
 		return Result{}, err
 	}
-	if limit <= 0 {
-		limit = DefaultLimit
+	each := opt
+	if len(sources) > 1 {
+		each.Offset, each.Limit = 0, opt.end()
+		if opt.Sessions {
+			each.Limit = math.MaxInt32 // ranked across the stores
+		}
 	}
 	results := make([]Result, len(sources))
 	errs := make([]error, len(sources))
@@ -39,18 +47,22 @@ func Stores(ctx context.Context, sources []Source, query string, limit int) (Res
 	for i, src := range sources {
 		wg.Go(func() {
 			if src.Index != nil {
-				results[i], errs[i] = src.Index.Search(ctx, query, limit)
+				results[i], errs[i] = src.Index.Search(ctx, query, each)
 			} else {
-				results[i], errs[i] = Scan(ctx, src.Store, query, limit)
+				results[i], errs[i] = Scan(ctx, src.Store, query, each)
 			}
 		})
 	}
 	wg.Wait()
-	return merge(sources, results, errs, limit)
+	if len(sources) == 1 {
+		opt = Options{Limit: math.MaxInt32, Sessions: opt.Sessions} // paged already
+	}
+	return merge(sources, results, errs, opt)
 }
 
-// merge combines the results of the sources.
-func merge(sources []Source, results []Result, errs []error, limit int) (Result, error) {
+// merge combines the results of the sources and returns the page of them
+// opt asks for.
+func merge(sources []Source, results []Result, errs []error, opt Options) (Result, error) {
 	var out Result
 	var notes []string
 	addNote := func(n string) {
@@ -78,11 +90,24 @@ func merge(sources []Source, results []Result, errs []error, limit int) (Result,
 	if failed > 0 && failed == len(sources) {
 		return Result{}, errors.Join(errs...)
 	}
+	out.Note = strings.Join(notes, " ")
+	if opt.Sessions {
+		var all []SessionHit
+		for i := range results {
+			all = append(all, results[i].Sessions...)
+		}
+		rankSessions(all)
+		var more bool
+		out.Sessions, more = pageOf(all, opt)
+		out.More = out.More || more
+		return out, nil
+	}
 	heads := make([][]Hit, len(results))
 	for i := range results {
 		heads[i] = results[i].Hits
 	}
-	for len(out.Hits) <= limit {
+	var all []Hit
+	for len(all) <= opt.end() {
 		best := -1
 		for i, h := range heads {
 			if len(h) > 0 && (best < 0 || h[0].Time > heads[best][0].Time) {
@@ -92,12 +117,11 @@ func merge(sources []Source, results []Result, errs []error, limit int) (Result,
 		if best < 0 {
 			break
 		}
-		out.Hits = append(out.Hits, heads[best][0])
+		all = append(all, heads[best][0])
 		heads[best] = heads[best][1:]
 	}
-	if len(out.Hits) > limit {
-		out.Hits, out.More = out.Hits[:limit], true
-	}
-	out.Note = strings.Join(notes, " ")
+	var more bool
+	out.Hits, more = pageOf(all, opt)
+	out.More = out.More || more
 	return out, nil
 }

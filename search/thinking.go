@@ -1,13 +1,9 @@
 package search
 
-// Agents' thinking (store.ThinkingTable) is in the index like the events
-// and compactions: each thought is the docs row thoughtRow(id), whose key
-// (see key) sits above every compaction's, and Update indexes the thoughts
-// above the think mark (catchUpThinking). A search reads from the store the
-// thoughts the lists name, and those above the mark (not indexed yet), and
-// checks each like an event's text; a hit sits just below the event the
-// thinking came before (newest first). Scan, without an index, reads all of
-// the store's thinking.
+// Agents' thinking (store.ThinkingTable) is searched beside the index: it
+// is not in the lists, whose keys are the store's events and compactions. Each search reads the store's thinking once and checks it
+// like an event's text; a hit sits just below the event the thinking came
+// before (newest first).
 
 import (
 	"context"
@@ -22,7 +18,8 @@ import (
 const KindThinking = string(codec.KindThinking)
 
 // matchingThoughts returns the hits among all of the store's thinking,
-// newest first (Scan, without an index).
+// newest first, without their snippets: each keeps its text and match for
+// hitBuilder.thoughtSnippet (Scan, without an index).
 func matchingThoughts(ctx context.Context, st *store.Store, hb *hitBuilder) ([]Hit, error) {
 	var contains []string // the ASCII terms: SQLite tests them first
 	for i, t := range hb.q.terms {
@@ -40,15 +37,16 @@ func matchingThoughts(ctx context.Context, st *store.Store, hb *hitBuilder) ([]H
 }
 
 // thoughtHits returns the hits among the thoughts read gives its
-// function, with their orders, newest first.
+// function, with their orders, newest first, without their snippets.
 func thoughtHits(hb *hitBuilder, read func(fn func(store.Thought, int64) error) error) ([]Hit, error) {
 	var hits []Hit
 	err := read(func(t store.Thought, order int64) error {
-		h, _, ok := hb.hit(t.SessionID, capText(t.Text))
+		text := capText(t.Text)
+		h, start, end, ok := hb.hit(t.SessionID, text)
 		if !ok {
 			return nil
 		}
-		h.Seq, h.Kind, h.order = t.BeforeSeq, KindThinking, order
+		h.Seq, h.Kind, h.order, h.src, h.at = t.BeforeSeq, KindThinking, order, text, [2]int{start, end}
 		hits = append(hits, h)
 		return nil
 	})
@@ -186,35 +184,4 @@ func (u *updater) dropThinking(ctx context.Context) error {
 	}
 	m.think, m.thinkSession, m.thinkHash = 0, 0, ""
 	return u.writeMarks(ctx, tx, m)
-}
-
-// mergeThoughts merges the thinking hits into res, newest first: a thought
-// goes below the hits at or above the event it came before. When res has
-// more hits than it holds, thoughts below its last hit are left out (hits
-// between them were not looked for).
-func mergeThoughts(res Result, thoughts []Hit, limit int) Result {
-	if len(thoughts) == 0 {
-		return res
-	}
-	if res.More || res.Partial {
-		if len(res.Hits) == 0 {
-			return res
-		}
-		floor := res.Hits[len(res.Hits)-1].order
-		thoughts = slices.DeleteFunc(slices.Clone(thoughts), func(h Hit) bool { return h.order < floor })
-	}
-	out := make([]Hit, 0, len(res.Hits)+len(thoughts))
-	i := 0
-	for _, h := range res.Hits {
-		for i < len(thoughts) && thoughts[i].order > h.order {
-			out, i = append(out, thoughts[i]), i+1
-		}
-		out = append(out, h)
-	}
-	out = append(out, thoughts[i:]...)
-	if len(out) > limit {
-		out, res.More = out[:limit], true
-	}
-	res.Hits = out
-	return res
 }

@@ -32,12 +32,12 @@ func TestSearchFindsThinking(t *testing.T) {
 		if got := strings.Join(hitKeys(r), ", "); got != tc.want {
 			t.Errorf("Search(%q) = %q, want %q", tc.query, got, tc.want)
 		}
-		s, err := Scan(ctx, st, tc.query, 0)
+		s, err := Scan(ctx, st, tc.query, Options{})
 		if got := strings.Join(hitKeys(s), ", "); err != nil || got != tc.want {
 			t.Errorf("Scan(%q) = %q, %v, want %q", tc.query, got, err, tc.want)
 		}
 	}
-	r, err := x.Search(ctx, "zibblewidget", 2)
+	r, err := x.Search(ctx, "zibblewidget", Options{Limit: 2})
 	if got := strings.Join(hitKeys(r), ", "); err != nil || got != "S1#2 AssistantText, S1#2 Thinking" || !r.More {
 		t.Errorf("Search(zibblewidget, 2) = %q more=%v, %v", got, r.More, err)
 	}

@@ -43,14 +43,13 @@ func manyEvents(t testing.TB, st *store.Store, sessions, perSession int) {
 // manyEvents store.
 var sampleQueries = []string{"w0x0", "w1x5", "w2x13", "w3x29", "w0x49", "sharedword", "found"}
 
-// answers returns the hits of sampleQueries. It compares complete results,
-// so it lifts x's time budget: a busy machine must not cut a search short.
+// answers returns the hits of sampleQueries: complete results, with no
+// time budget, so a busy machine cannot cut a search short.
 func answers(t testing.TB, x *Index) map[string][]string {
 	t.Helper()
-	x.budget = noBudget
 	out := map[string][]string{}
 	for _, q := range sampleQueries {
-		r, err := x.Search(context.Background(), q, 1000)
+		r, err := x.Search(context.Background(), q, Options{Limit: 1000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -254,7 +253,7 @@ func TestSearchWhileAppending(t *testing.T) {
 			t.Fatalf("Update while appending: %v", err)
 		}
 		for _, q := range []string{"sharedword", "appended1", "w1x3", "ap"} {
-			if _, err := x.Search(ctx, q, 20); err != nil {
+			if _, err := x.Search(ctx, q, Options{Limit: 20}); err != nil {
 				t.Fatalf("Search(%q) while appending: %v", q, err)
 			}
 		}
@@ -297,21 +296,24 @@ func TestBudget(t *testing.T) {
 	}
 	mustSession(t, st, "s", evs...)
 	x := mustIndex(t, st)
-	x.budget = DefaultBudget
+	budget := Options{Budget: TypingBudget}
 
 	// Each reading of the clock is a budget and a bit later: the first
 	// chunk (firstChunk of the 101 candidates) is checked, then the search
 	// stops and says so.
-	x.now = (&fakeClock{step: DefaultBudget + time.Millisecond}).now
-	r := mustSearch(t, x, `"alpha beta"`)
+	x.now = (&fakeClock{step: TypingBudget + time.Millisecond}).now
+	r, err := x.Search(context.Background(), `"alpha beta"`, budget)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !r.Partial || r.Note != budgetNote || len(r.Hits) != 0 {
 		t.Errorf("search out of budget = %v partial %v note %q", hitKeys(r), r.Partial, r.Note)
 	}
 	// Just within the budget at every chunk: every candidate is checked and
 	// the oldest event, the only hit, is found.
-	c := &fakeClock{step: DefaultBudget / 10}
+	c := &fakeClock{step: TypingBudget / 10}
 	x.now = c.now
-	if r := mustSearch(t, x, `"alpha beta"`); r.Partial || len(r.Hits) != 1 {
+	if r, _ := x.Search(context.Background(), `"alpha beta"`, budget); r.Partial || len(r.Hits) != 1 {
 		t.Errorf("search within budget = %v partial %v note %q", hitKeys(r), r.Partial, r.Note)
 	}
 	if c.n < 3 {
@@ -319,7 +321,7 @@ func TestBudget(t *testing.T) {
 	}
 	// A clock that never moves never stops a search.
 	x.now = (&fakeClock{}).now
-	if r := mustSearch(t, x, `"alpha beta"`); r.Partial || len(r.Hits) != 1 {
+	if r, _ := x.Search(context.Background(), `"alpha beta"`, budget); r.Partial || len(r.Hits) != 1 {
 		t.Errorf("search with a stopped clock = %v partial %v note %q", hitKeys(r), r.Partial, r.Note)
 	}
 }
@@ -334,9 +336,8 @@ func TestBudgetNotSpentAfterTheLastCandidate(t *testing.T) {
 	}
 	mustSession(t, st, "s", evs...)
 	x := mustIndex(t, st)
-	x.budget = DefaultBudget
 	x.now = (&fakeClock{step: time.Hour}).now // every chunk takes an hour
-	r, err := x.Search(context.Background(), "gamma delta", 1000)
+	r, err := x.Search(context.Background(), "gamma delta", Options{Limit: 1000, Budget: TypingBudget})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/lazuli-app/lazuli/codec"
+	"github.com/lazuli-app/lazuli/search"
 )
 
 // The tests of this file play a damaged or hostile team database (issue 28,
@@ -273,7 +274,7 @@ func TestDamagedRowListedAndShown(t *testing.T) {
 			t.Errorf("Transcript(%d) = %d events, %v", s.ID, len(events), err)
 		}
 	}
-	if res, err := db.Search(ctx, "parse.go", 10); err != nil || len(res.Hits) == 0 {
+	if res, err := db.Search(ctx, "parse.go", search.Options{Limit: 10}); err != nil || len(res.Hits) == 0 {
 		t.Errorf("Search = %+v, %v", res, err)
 	}
 	for _, by := range []string{"worktree", "session"} {

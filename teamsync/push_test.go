@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lazuli-app/lazuli/codec"
+	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -99,10 +100,10 @@ func TestPushFillsGapBelowLaterBatch(t *testing.T) {
 	}
 	words := strings.Fields(first)
 	q := strings.Join(words[:min(3, len(words))], " ")
-	if res, err := db.Search(ctx, q, 1000); err != nil || len(res.Hits) == 0 {
+	if res, err := db.Search(ctx, q, search.Options{Limit: 1000}); err != nil || len(res.Hits) == 0 {
 		t.Fatalf("search %q after the gap was filled: %d hits, %v", q, len(res.Hits), err)
 	}
-	if res, err := db.Search(ctx, "quokkafish", 10); err != nil || len(res.Hits) != 1 {
+	if res, err := db.Search(ctx, "quokkafish", search.Options{Limit: 10}); err != nil || len(res.Hits) != 1 {
 		t.Fatalf("search quokkafish: %d hits, %v", len(res.Hits), err)
 	}
 }
@@ -169,7 +170,7 @@ func TestMigrateFromVersion1(t *testing.T) {
 	if got, want := dbCounts(t, db, "legacy"), localCounts(t, st); got != want {
 		t.Fatalf("database %+v, store %+v", got, want)
 	}
-	if res, err := db.Search(ctx, "wombatron", 10); err != nil || len(res.Hits) != 1 {
+	if res, err := db.Search(ctx, "wombatron", search.Options{Limit: 10}); err != nil || len(res.Hits) != 1 {
 		t.Fatalf("search of an event pushed before the migration: %d hits, %v", len(res.Hits), err)
 	}
 }

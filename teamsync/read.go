@@ -269,10 +269,11 @@ func (db *DB) Compactions(ctx context.Context, s Session) ([]store.Compaction, e
 	return out, db.wrap("read team compactions", err)
 }
 
-// SearchBudget is how long Search looks for hits after its first page of
-// candidates: a phrase of words every chunk holds but few events (say
-// "race detected") would otherwise read every event. The result is then
-// Partial, as a local search's is.
+// SearchBudget is the Options.Budget of the window's team searches, which
+// the next query replaces: how long Search looks for hits after its first
+// page of candidates, since a phrase of words every chunk holds but few
+// events (say "race detected") reads every event. The result is then
+// Partial, as a local search's is. The CLI sets none.
 const SearchBudget = 500 * time.Millisecond
 
 // searchWindow is how many of the newest chunks Search checks without the
@@ -280,7 +281,7 @@ const SearchBudget = 500 * time.Millisecond
 // would recheck every chunk's words.
 const searchWindow = 64
 
-// budgetNote explains a search that ran out of SearchBudget.
+// budgetNote explains a search that ran out of its budget.
 const budgetNote = "These words are in most of the team's sessions, so only the newest events holding all of them were checked in time: older matches may be missing. A longer or rarer phrase finds them."
 
 // chunkRef is a chunk of events search reads.
@@ -292,16 +293,19 @@ type chunkRef struct {
 }
 
 // Search finds the team's events whose text holds every word of query
-// (the local search's query rules and snippets), newest session first; at
-// most limit hits, Result.More when there are others. A hit's session_id
-// is the team session number and its store is "team:MACHINE:PATH".
+// (the local search's query rules and snippets), newest session first:
+// the page of them opt asks for (opt.Limit hits after the first
+// opt.Offset), Result.More when others follow. It reads until the page is
+// full unless opt.Budget runs out first (the Result is then Partial, with
+// a Note); opt.Sessions is not supported. A hit's session_id is the team
+// session number and its store is "team:MACHINE:PATH".
 //
 // The candidates are the events of the chunks (see chunks.go) whose words
 // hold every word of the query's terms: first among the newest
 // searchWindow chunks, then through the chunks' trigram index. Their
 // events are read by event id and checked against the query here (which
 // is faster than the server's ILIKE, and folds case as Lazuli does).
-func (db *DB) Search(ctx context.Context, query string, limit int) (search.Result, error) {
+func (db *DB) Search(ctx context.Context, query string, opt search.Options) (search.Result, error) {
 	start := time.Now()
 	res := search.Result{Hits: []search.Hit{}}
 	m, err := search.NewMatcher(query)
@@ -311,9 +315,14 @@ func (db *DB) Search(ctx context.Context, query string, limit int) (search.Resul
 	if err := db.CheckSchema(ctx); err != nil {
 		return res, err
 	}
+	if opt.Sessions {
+		return res, errors.New("team search lists hits, not sessions")
+	}
+	limit := opt.Limit
 	if limit <= 0 {
 		limit = search.DefaultLimit
 	}
+	skip := max(opt.Offset, 0) // matches before the page
 	chunkWhere := []string{"true"}
 	var chunkArgs []any
 	for _, t := range m.Terms() {
@@ -353,7 +362,7 @@ func (db *DB) Search(ctx context.Context, query string, limit int) (search.Resul
 	read := func(chunks []chunkRef) (bool, error) {
 		page := 8
 		for len(chunks) > 0 {
-			if pages > 0 && time.Since(start) > SearchBudget {
+			if opt.Budget > 0 && pages > 0 && time.Since(start) > opt.Budget {
 				res.Partial, res.Note = true, budgetNote
 				return true, nil
 			}
@@ -384,6 +393,12 @@ func (db *DB) Search(ctx context.Context, query string, limit int) (search.Resul
 					continue
 				}
 				seen[k] = true
+				if skip > 0 {
+					if m.Has(text) {
+						skip--
+					}
+					continue
+				}
 				snippet, hl, ok := m.Match(text)
 				if !ok {
 					continue

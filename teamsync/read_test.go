@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lazuli-app/lazuli/codec"
+	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -73,7 +74,7 @@ func TestTwoMachinesListShowSearchPull(t *testing.T) {
 			t.Fatalf("event %d: team %s, local %s", i, tj, lj)
 		}
 	}
-	res, err := db.Search(ctx, "ZEBRACORN parser", 10)
+	res, err := db.Search(ctx, "ZEBRACORN parser", search.Options{Limit: 10})
 	hits, more := res.Hits, res.More
 	if err != nil {
 		t.Fatal(err)

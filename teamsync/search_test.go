@@ -62,7 +62,7 @@ func TestSearchFindsWhatTheMatcherFinds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := db.Search(ctx, q, 100000)
+		res, err := db.Search(ctx, q, search.Options{Limit: 100000})
 		hits, more := res.Hits, res.More || res.Partial
 		if err != nil {
 			t.Fatal(err)

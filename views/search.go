@@ -37,8 +37,12 @@ type SearchHit struct {
 type SearchResults struct {
 	Hits []SearchHit // newest first
 	More bool        // there are more hits than Hits
-	Note string      // a remark on the results, e.g. why they may be incomplete
-	Err  string      // why there are no results: a query to change, a failure
+	// Partial reports that the search stopped before it checked every
+	// event (its time budget ran out, or the index is still being built):
+	// matches may be missing, and Note says why.
+	Partial bool
+	Note    string // a remark on the results, e.g. why they may be incomplete
+	Err     string // why there are no results: a query to change, a failure
 }
 
 // SearchPanel is the Ctrl+K panel that searches every session of the
@@ -208,6 +212,12 @@ func (p *SearchPanel) updateStatus() {
 	case r.Err != "":
 		parts = append(parts, r.Err)
 	case strings.TrimSpace(p.query) == "":
+	case r.Partial && len(r.Hits) == 0:
+		parts = append(parts, "Partial results: no matches found so far.")
+	case r.Partial && len(r.Hits) == 1:
+		parts = append(parts, "Partial results: 1 match found so far.")
+	case r.Partial:
+		parts = append(parts, "Partial results: "+strconv.Itoa(len(r.Hits))+" matches found so far.")
 	case len(r.Hits) == 0:
 		parts = append(parts, "No matches.")
 	case r.More:

@@ -100,6 +100,27 @@ func TestSearchPanelTypingAndResults(t *testing.T) {
 	}
 }
 
+// TestSearchPanelPartial: an as-you-type answer that its time budget cut
+// short says so first in the status line, with the note saying why.
+func TestSearchPanelPartial(t *testing.T) {
+	p, _, _ := newTestSearchPanel(t)
+	test.Type(p.entry, "error")
+	for _, tc := range []struct {
+		res  SearchResults
+		want string
+	}{
+		{SearchResults{Hits: sampleHits(3), More: true, Partial: true, Note: "Why."}, "Partial results: 3 matches found so far. Why."},
+		{SearchResults{Hits: sampleHits(1), Partial: true, Note: "Why."}, "Partial results: 1 match found so far. Why."},
+		{SearchResults{Partial: true, Note: "Why."}, "Partial results: no matches found so far. Why."},
+		{SearchResults{Hits: sampleHits(3), More: true}, "The newest 3 matches."},
+	} {
+		p.SetResults(p.sent, tc.res)
+		if p.Status() != tc.want {
+			t.Errorf("SetResults(%+v): status %q, want %q", tc.res, p.Status(), tc.want)
+		}
+	}
+}
+
 func TestSearchPanelKeyboard(t *testing.T) {
 	p, f, w := newTestSearchPanel(t)
 	test.Type(p.entry, "parser")
