@@ -55,21 +55,58 @@ func (q *query) match(text string) (start, end int, ok bool) {
 	}
 	var f *foldedText // made for the first term that is not ASCII
 	start, end = -1, -1
-	for i, t := range q.terms {
-		var s, e int
-		if q.ascii[i] {
-			if s = indexFoldASCII(text, t); s >= 0 {
-				e = s + len(t)
-			}
-		} else {
-			if f == nil {
-				ft := newFoldedText(text)
-				f = &ft
-			}
-			s, e, _ = f.find(t, 0)
-		}
+	for i := range q.terms {
+		s, e := q.find(i, text, &f)
 		if s < 0 {
 			return 0, 0, false
+		}
+		if start < 0 || s < start {
+			start, end = s, e
+		}
+	}
+	return start, end, true
+}
+
+// find returns the byte range of the first occurrence of term i in text,
+// or -1, -1; *f is text's folded copy, made when a term needs it.
+func (q *query) find(i int, text string, f **foldedText) (start, end int) {
+	t := q.terms[i]
+	if q.ascii[i] {
+		if s := indexFoldASCII(text, t); s >= 0 {
+			return s, s + len(t)
+		}
+		return -1, -1
+	}
+	if *f == nil {
+		ft := newFoldedText(text)
+		*f = &ft
+	}
+	s, e, _ := (*f).find(t, 0)
+	return s, e
+}
+
+// matchJoined is match of a + "\n" + b (just b when a is ""; just a when b
+// is ""), without copying them into one string: a term is found in a, or
+// else in b. A term that holds a line break might span the two: the texts
+// are then joined.
+func (q *query) matchJoined(a, b string) (start, end int, ok bool) {
+	switch {
+	case b == "":
+		return q.match(a)
+	case a == "":
+		return q.match(b)
+	case q.multiline:
+		return q.match(a + "\n" + b)
+	}
+	var fa, fb *foldedText
+	start, end = -1, -1
+	for i := range q.terms {
+		s, e := q.find(i, a, &fa)
+		if s < 0 {
+			if s, e = q.find(i, b, &fb); s < 0 {
+				return 0, 0, false
+			}
+			s, e = s+len(a)+1, e+len(a)+1
 		}
 		if start < 0 || s < start {
 			start, end = s, e
@@ -158,10 +195,11 @@ func equalFoldASCII(s, t string) bool {
 func (q *query) makeSnippet(text string, start, end int) (string, [][2]int) {
 	from, to := snippetRange(text, start, end)
 	var b strings.Builder
+	b.Grow(to - from + 2*len(ellipsis))
 	if from > 0 {
 		b.WriteString(ellipsis)
 	}
-	b.WriteString(oneLine(text[from:to]))
+	writeOneLine(&b, text[from:to])
 	if to < len(text) && strings.TrimSpace(text[to:]) != "" {
 		b.WriteString(ellipsis)
 	}
@@ -189,9 +227,24 @@ func snippetRange(text string, start, end int) (from, to int) {
 // highlights returns the sorted, merged byte ranges of s where a term
 // occurs, ignoring case.
 func (q *query) highlights(s string) [][2]int {
-	f := newFoldedText(s)
+	var f *foldedText // made for the first term that is not ASCII
 	var out [][2]int
-	for _, t := range q.terms {
+	for i, t := range q.terms {
+		if q.ascii[i] {
+			for from := 0; from+len(t) <= len(s); {
+				st := indexFoldASCII(s[from:], t)
+				if st < 0 {
+					break
+				}
+				out = append(out, [2]int{from + st, from + st + len(t)})
+				from += st + len(t)
+			}
+			continue
+		}
+		if f == nil {
+			ft := newFoldedText(s)
+			f = &ft
+		}
 		for from := 0; from <= len(f.low); {
 			st, e, next := f.find(t, from)
 			if st < 0 {
@@ -201,7 +254,9 @@ func (q *query) highlights(s string) [][2]int {
 			from = next
 		}
 	}
-	slices.SortFunc(out, func(a, b [2]int) int { return a[0] - b[0] })
+	if len(out) > 1 {
+		slices.SortFunc(out, func(a, b [2]int) int { return a[0] - b[0] })
+	}
 	merged := out[:0]
 	for _, r := range out {
 		if n := len(merged); n > 0 && r[0] <= merged[n-1][1] {
@@ -265,5 +320,46 @@ func snapBack(s string, i, limit int) int {
 // oneLine replaces each run of white space with one space and trims the
 // ends.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	var b strings.Builder
+	b.Grow(len(s))
+	writeOneLine(&b, s)
+	return b.String()
 }
+
+// writeOneLine writes oneLine(s) to b.
+func writeOneLine(b *strings.Builder, s string) {
+	started := false
+	for i := 0; i < len(s); {
+		w, sp := spaceAt(s, i)
+		if sp {
+			i += w
+			continue
+		}
+		j := i + w
+		for j < len(s) {
+			w, sp := spaceAt(s, j)
+			if sp {
+				break
+			}
+			j += w
+		}
+		if started {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s[i:j])
+		started, i = true, j
+	}
+}
+
+// spaceAt returns the width of the rune at s[i] and whether it is white
+// space.
+func spaceAt(s string, i int) (int, bool) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return 1, asciiSpace[c]
+	}
+	r, w := utf8.DecodeRuneInString(s[i:])
+	return w, unicode.IsSpace(r)
+}
+
+// asciiSpace holds the ASCII bytes strings.Fields splits at.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}

@@ -29,6 +29,8 @@ const (
 type query struct {
 	terms []string // folded (lower-cased); a quoted phrase is one term
 	ascii []bool   // terms[i] was typed in ASCII: it is found without folding the text
+	// multiline reports a term that holds a line break (see matchJoined).
+	multiline bool
 	// parts select the candidate rows: a row is one when it holds a
 	// 4-gram of each part (see postings.go): the 4-grams of every term of
 	// three or more characters. It is empty when no term is that long.
@@ -67,6 +69,9 @@ func parseQuery(s string) (*query, error) {
 		return nil, ErrShortQuery
 	}
 	q.parts = matchParts(q.terms)
+	for _, t := range q.terms {
+		q.multiline = q.multiline || strings.Contains(t, "\n")
+	}
 	return q, nil
 }
 

@@ -56,8 +56,9 @@ type Hit struct {
 	Offset int  `json:"full_offset,omitempty"`
 
 	order int64 // events.id of the event, or of the event a summary follows
-	// src and at are the text of a thought and its match, kept to make the
-	// snippet of a hit on the page only.
+	// at is the match's byte range in the text (scannedText for an
+	// event), and src a thought's text: kept to make the snippet of a hit
+	// on the page only.
 	src string
 	at  [2]int
 }
@@ -259,7 +260,6 @@ func (x *Index) checkIDs(ctx context.Context, hb *hitBuilder, ids []int64, comps
 		}
 		if c.wants(evs[i].SessionID, evs[i].ID) {
 			page = append(page, len(c.hits))
-			checked[i].hit.at[0] = i // the event, for its snippet below
 		}
 		c.add(checked[i].hit)
 	}
@@ -267,8 +267,8 @@ func (x *Index) checkIDs(ctx context.Context, hb *hitBuilder, ids []int64, comps
 }
 
 // snippets makes the snippets of the hits of c at page (indexes of
-// c.hits, or, with sessions, of every session's first hit), from evs (at
-// the index each hit's at[0] holds), reading the full texts they lack.
+// c.hits, or, with sessions, of every session's first hit), from their
+// events in evs, reading the full texts they lack.
 func (x *Index) snippets(ctx context.Context, hb *hitBuilder, evs []store.ScannedEvent, c *collector, page []int) error {
 	var targets []*Hit
 	if c.sessions != nil {
@@ -285,9 +285,16 @@ func (x *Index) snippets(ctx context.Context, hb *hitBuilder, evs []store.Scanne
 	// A hit found without the event's full text has its match before it:
 	// the full text, which follows, shows in the snippet only when the
 	// snippet reaches the end of the event's own text.
+	if len(targets) == 0 {
+		return nil
+	}
+	index := make(map[int64]int, len(evs))
+	for i := range evs {
+		index[evs[i].ID] = i
+	}
 	var need []int
 	for _, h := range targets {
-		if i := h.at[0]; evs[i].Full == "" && snippetReachesEnd(hb.q, &evs[i]) {
+		if i := index[h.order]; evs[i].Full == "" && snippetReachesEnd(hb.q, &evs[i], h) {
 			need = append(need, i)
 		}
 	}
@@ -296,17 +303,16 @@ func (x *Index) snippets(ctx context.Context, hb *hitBuilder, evs []store.Scanne
 	}
 	parallel(len(targets), func(k int) {
 		h := targets[k]
-		hb.eventSnippet(h, &evs[h.at[0]])
+		hb.eventSnippet(h, &evs[index[h.order]])
 	})
 	return nil
 }
 
-// snippetReachesEnd reports whether the snippet of e's match, made from
-// its text without the full text, reaches the end of that text.
-func snippetReachesEnd(q *query, e *store.ScannedEvent) bool {
+// snippetReachesEnd reports whether the snippet of h, the hit of e, made
+// from e's text without its full text, reaches the end of that text.
+func snippetReachesEnd(q *query, e *store.ScannedEvent, h *Hit) bool {
 	text, _ := scannedText(e)
-	start, end, _ := q.match(text)
-	_, to := snippetRange(text, start, end)
+	_, to := snippetRange(text, h.at[0], h.at[1])
 	return to >= len(text)
 }
 
@@ -561,20 +567,29 @@ func (hb *hitBuilder) event(e *store.ScannedEvent) (Hit, bool) {
 	if e.Event.Kind == "" {
 		return Hit{}, false // undecodable
 	}
-	text, fullAt := scannedText(e)
-	h, start, _, ok := hb.hit(e.SessionID, text)
-	h.Seq, h.Kind, h.order = e.Seq, string(e.Kind), e.ID
-	if ok && fullAt >= 0 && start >= fullAt {
+	s, ok := hb.session(e.SessionID)
+	if !ok {
+		return Hit{}, false // deleted since the search began
+	}
+	own, full := scannedParts(e)
+	start, end, ok := hb.q.matchJoined(own, full)
+	if !ok {
+		return Hit{}, false
+	}
+	h := hb.newHit(s)
+	h.Seq, h.Kind, h.order, h.at = e.Seq, string(e.Kind), e.ID, [2]int{start, end}
+	if fullAt := joinedAt(own, full); fullAt >= 0 && start >= fullAt {
 		h.InFull, h.Offset = true, start-fullAt
 	}
-	return h, ok
+	return h, true
 }
 
-// eventSnippet makes the snippet of h, the hit of e.
+// eventSnippet makes the snippet of h, the hit of e (event found its
+// match, at h.at).
 func (hb *hitBuilder) eventSnippet(h *Hit, e *store.ScannedEvent) {
-	text, _ := scannedText(e)
-	start, end, _ := hb.q.match(text)
-	h.Snippet, h.Highlights = hb.q.makeSnippet(text, start, end)
+	own, full := scannedParts(e)
+	start, end := h.at[0], h.at[1]
+	h.Snippet, h.Highlights = hb.q.makeSnippet(snippetText(own, full, end), start, end)
 	h.at = [2]int{}
 }
 
@@ -613,6 +628,10 @@ func (hb *hitBuilder) hit(sessionID int64, text string) (Hit, int, int, bool) {
 	if !ok {
 		return Hit{}, 0, 0, false
 	}
-	return Hit{StorePath: hb.path, SessionID: s.ID, DisplayName: s.name, Worktree: s.Worktree,
-		Time: s.Created}, start, end, true
+	return hb.newHit(s), start, end, true
+}
+
+// newHit returns a hit of session s with the session's fields set.
+func (hb *hitBuilder) newHit(s sessionOfHit) Hit {
+	return Hit{StorePath: hb.path, SessionID: s.ID, DisplayName: s.name, Worktree: s.Worktree, Time: s.Created}
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -71,6 +72,69 @@ func scannedText(e *store.ScannedEvent) (text string, fullAt int) {
 		return full, 0
 	}
 	return s + "\n" + full, len(s) + 1
+}
+
+// scannedParts is scannedText in its two parts, not joined: the event's
+// own text and its full text ("" when there is none).
+func scannedParts(e *store.ScannedEvent) (own, full string) {
+	own = eventText(&e.Event)
+	if e.Full == "" || e.Event.Kind == "" {
+		return own, ""
+	}
+	return own, capTo(e.Full, MaxFullText)
+}
+
+// joinedAt is where full starts in scannedText's join of own and full,
+// -1 when full is "".
+func joinedAt(own, full string) int {
+	switch {
+	case full == "":
+		return -1
+	case own == "":
+		return 0
+	}
+	return len(own) + 1
+}
+
+// snippetSlack is how much text after a match snippetText keeps: more
+// than a snippet ever shows after it.
+const snippetSlack = 4096
+
+// snippetText returns the start of scannedText's join of own and full
+// that the snippet of a match ending at end needs, copying at most own and
+// snippetSlack bytes of full: it ends, at snippetSlack after the match or
+// later, just after a character that is not white space (or where the
+// text does), so the snippet's ellipsis is the same as in the whole text.
+func snippetText(own, full string, end int) string {
+	switch {
+	case full == "":
+		return own
+	case own == "":
+		return full[:cutAfter(full, end+snippetSlack)]
+	}
+	if k := cutAfter(own, end+snippetSlack); k < len(own) {
+		return own[:k]
+	}
+	return own + "\n" + full[:cutAfter(full, max(0, end+snippetSlack-len(own)-1))]
+}
+
+// cutAfter returns the end of the first rune of s at or after n that is
+// not white space, or len(s).
+func cutAfter(s string, n int) int {
+	if n >= len(s) {
+		return len(s)
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	for n < len(s) {
+		r, w := utf8.DecodeRuneInString(s[n:])
+		n += w
+		if !unicode.IsSpace(r) {
+			return n
+		}
+	}
+	return len(s)
 }
 
 // capText cuts s to MaxEventText bytes at a rune boundary.
