@@ -52,7 +52,7 @@ func commands() []command {
 		{"context", "[--store P] SESSION [PROMPT]", "print the prompt that would be sent to an agent", runContext},
 		{"check", "[--store P] [--json]", "check a store's integrity and format", runCheck},
 		{"dump", "[--store P]", "print a canonical JSON dump of a store", runDump},
-		{"search", "[--store P]... [--project DIR] [--sessions] [--json] [--limit N] [--offset N] QUERY", "search every session of a project (or of the given stores): every hit, newest first, or every matching session, ranked; paged", runSearch},
+		{"search", "[--store P]... [--project DIR] [--sessions] [--json] [--limit N] [--offset N] QUERY", "search every session of a project (or of the given stores): every hit, newest first, a page at a time (--limit, --offset); --sessions: each matching session once, most hits first (then newest hit)", runSearch},
 		{"reindex", "[--store P]... [--project DIR]", "drop and rebuild the search and insight indexes of a project's stores", runReindex},
 		{"stats", "[--store P]... [--project DIR] [--since DATE|7d|30d] [--by day|model|worktree|session] [--json]", "tokens and cost of a project's sessions", runStats},
 		{"files", "[--store P]... [--project DIR] [--session SESSION] [--recent N] [--json]", "the files the agents read and changed", runFiles},
