@@ -133,6 +133,15 @@ func (c *collector) add(h Hit) {
 		Worktree: h.Worktree, Hits: 1, Newest: h}
 }
 
+// wanted is how many more hits at most the page and More need: a search
+// for hits checks no more candidates at once than that.
+func (c *collector) wanted() int {
+	if c.sessions != nil {
+		return math.MaxInt
+	}
+	return max(1, c.opt.end()+1-len(c.hits))
+}
+
 // full reports that the hits found reach past the page: the next ones
 // cannot be on it, and More is true.
 func (c *collector) full() bool {

@@ -150,8 +150,9 @@ func (x *Index) search(ctx context.Context, q *query, opt Options) (Result, erro
 			partial = true
 			break
 		}
+		n := min(chunk, c.wanted())
 		var ids []int64
-		for len(ids) < chunk {
+		for len(ids) < n {
 			k, ok := cands.next()
 			if !ok {
 				break
@@ -169,7 +170,7 @@ func (x *Index) search(ctx context.Context, q *query, opt Options) (Result, erro
 		if err := x.checkIDs(ctx, hb, ids, comps, c); err != nil {
 			return Result{}, err
 		}
-		if len(ids) < chunk {
+		if len(ids) < n {
 			break // every candidate is checked: the budget is not spent on an empty read
 		}
 	}
