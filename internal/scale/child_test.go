@@ -120,7 +120,7 @@ func childWork(ctx context.Context, mode, path string) (childReport, error) {
 	}
 	defer x.Close()
 	for _, q := range scaleQueries {
-		res, err := x.Search(ctx, q.text, searchLimit)
+		res, err := x.Search(ctx, q.text, search.Options{Limit: searchLimit, Budget: search.TypingBudget})
 		if err != nil {
 			return r, fmt.Errorf("search %q: %w", q.text, err)
 		}

@@ -115,7 +115,7 @@ func BenchmarkSearch(b *testing.B) {
 	b.Run("lazuli", func(b *testing.B) {
 		_, x := openIndexed(b, path)
 		run(b, func(q string) (int, bool) {
-			res, err := x.Search(ctx, q, searchLimit)
+			res, err := x.Search(ctx, q, search.Options{Limit: searchLimit, Budget: search.TypingBudget})
 			if err != nil {
 				b.Fatalf("Search(%q): %v", q, err)
 			}
