@@ -39,6 +39,9 @@ type ImportOptions struct {
 	// sub-agents) once it is stored, in order, on the goroutine that
 	// writes the store (the same one throughout an import).
 	Done func([]Result)
+	// Records, when set, is the store's record of native imports as the
+	// caller just read it (store.NativeService.Imports); nil reads it.
+	Records map[store.NativeKey]store.NativeImport
 	// Stored, when set, is called on the goroutine that writes the store
 	// after each transaction with what the store wrote in it (the rows
 	// with their ids: a search index takes them from there, see
@@ -98,11 +101,16 @@ const (
 // continue. It stops between sessions when ctx is cancelled, returning the
 // results of the sessions stored (those read before the cancel are stored
 // first) and ctx's error, and at the first store error (busy, read-only,
-// damaged).
+// damaged). A session whose files all have the stat their records keep is
+// decided there and then, without opening a file; an import where every
+// session is so writes nothing.
 func Import(ctx context.Context, st *store.Store, sessions []Session, opts ImportOptions) ([]Result, error) {
-	records, err := st.Native().Imports(ctx)
-	if err != nil {
-		return nil, err
+	records := opts.Records
+	if records == nil {
+		var err error
+		if records, err = st.Native().Imports(ctx); err != nil {
+			return nil, err
+		}
 	}
 	im := &nativeImporter{st: st, records: records, opts: opts}
 	for _, n := range sessions {
@@ -111,34 +119,71 @@ func Import(ctx context.Context, st *store.Store, sessions []Session, opts Impor
 	}
 	w := im.startWriter(ctx)
 	var (
-		group []*nativeUnit
-		size  int64
+		group        []*nativeUnit
+		size, writes int
 	)
 	sorted := sortedByStart(sessions)
-	next, stop := im.readAhead(ctx, sorted)
+	// Sessions unchanged since their records are decided here, from the
+	// scan's stat: only the others go to the readers, so an import with
+	// little new costs little more than the stat of each file.
+	decided := make([]*nativeUnit, len(sorted))
+	var toRead []Session
+	for i, n := range sorted {
+		if u, ok := im.unchangedUnit(n); ok {
+			decided[i] = u
+		} else {
+			toRead = append(toRead, n)
+		}
+	}
+	next, stop := im.readAhead(ctx, toRead)
 	defer stop()
+	read := 0
 	for i, n := range sorted {
 		if ctx.Err() != nil {
 			return w.finish(group, ctx.Err()) // the sessions read so far are stored, whole
 		}
 		im.progress.Current = n.Path
 		im.report()
-		u, err := next(i)
-		if err != nil {
-			return w.finish(group, err) // cancelled: nothing of this session is stored
+		u := decided[i]
+		if u == nil {
+			var err error
+			if u, err = next(read); err != nil {
+				return w.finish(group, err) // cancelled: nothing of this session is stored
+			}
+			read++
 		}
 		im.progress.Files += 1 + len(n.Subagents)
 		im.progress.Bytes += n.TotalSize()
 		im.report()
 		group = append(group, u)
-		if size += n.TotalSize(); size >= importGroupBytes || len(group) >= importGroupUnits {
+		if len(u.batches) > 0 {
+			size, writes = size+u.readBytes, writes+1
+		}
+		// Only what a group writes counts: units with nothing to store
+		// hold nothing, and a transaction more is a sync of the file more.
+		if size >= importGroupBytes || writes >= importGroupUnits {
 			if !w.hand(group) {
 				return w.finish(nil, nil)
 			}
-			group, size = nil, 0
+			group, size, writes = nil, 0, 0
 		}
 	}
 	return w.finish(group, nil)
+}
+
+// unchangedUnit is the unit of n when the scan's stat of n and of each of
+// its sub-agents is the one their records keep: nothing to read or store.
+func (im *nativeImporter) unchangedUnit(n Session) (*nativeUnit, bool) {
+	files := append([]Session{n}, n.Subagents...)
+	u := &nativeUnit{results: make([]Result, len(files))}
+	for i, f := range files {
+		rec, ok := im.records[f.Key()]
+		if !ok || !f.unchangedSince(rec) {
+			return nil, false
+		}
+		u.results[i] = Result{Agent: f.Agent, ID: f.ID, ParentID: f.ParentID, Path: f.Path, Outcome: Unchanged, SessionID: rec.SessionID}
+	}
+	return u, true
 }
 
 // groupWriter stores an import's groups, in order, on a goroutine of its
@@ -229,10 +274,11 @@ type nativeImporter struct {
 
 // nativeUnit is a session and its sub-agents, read and ready to store.
 type nativeUnit struct {
-	results []Result
-	batches []store.NativeBatch
-	owners  []int // index in results of each batch
-	stored  bool  // its batches are in the store (or it had none)
+	results   []Result
+	batches   []store.NativeBatch
+	owners    []int // index in results of each batch
+	readBytes int   // bytes of transcript read for its batches
+	stored    bool  // its batches are in the store (or it had none)
 }
 
 // readAheadUnits bounds how many sessions are read ahead of the one being
@@ -300,13 +346,14 @@ func (im *nativeImporter) readAhead(ctx context.Context, units []Session) (next 
 // readAhead's goroutines: it reads im but never changes it.
 func (im *nativeImporter) unit(ctx context.Context, n Session) (*nativeUnit, error) {
 	worktree := im.worktree(n)
-	parentName := n.Title()
 	files := append([]Session{n}, n.Subagents...)
 	u := &nativeUnit{results: make([]Result, len(files))}
 	for i, f := range files {
-		name := parentName
-		if i > 0 {
-			name = SubagentTitle(parentName, f)
+		name := func() string { // only a new session needs it
+			if i > 0 {
+				return SubagentTitle(n.Title(), f)
+			}
+			return n.Title()
 		}
 		b, r, err := im.prepare(ctx, f, worktree, name)
 		if err != nil {
@@ -316,6 +363,10 @@ func (im *nativeImporter) unit(ctx context.Context, n Session) (*nativeUnit, err
 		if b != nil {
 			u.batches = append(u.batches, *b)
 			u.owners = append(u.owners, i)
+			u.readBytes += int(b.Bytes)
+			if b.Prev != nil && !b.Reimport {
+				u.readBytes -= int(b.Prev.Bytes)
+			}
 		}
 	}
 	// Sub-agents first: the list shows the session with the newest event
@@ -381,7 +432,7 @@ func (im *nativeImporter) store(ctx context.Context, group []*nativeUnit) error 
 
 // prepare reads one file and returns the batch to store for it (nil when
 // there is nothing to store) and its result so far. The error is ctx's.
-func (im *nativeImporter) prepare(ctx context.Context, n Session, worktree, name string) (*store.NativeBatch, Result, error) {
+func (im *nativeImporter) prepare(ctx context.Context, n Session, worktree string, name func() string) (*store.NativeBatch, Result, error) {
 	r := Result{Agent: n.Agent, ID: n.ID, ParentID: n.ParentID, Path: n.Path}
 	var prev *store.NativeImport
 	if rec, ok := im.records[n.Key()]; ok {
@@ -424,12 +475,15 @@ func (im *nativeImporter) prepare(ctx context.Context, n Session, worktree, name
 		r.Outcome = Unchanged // only a line still being written
 		return refresh(*prev, read.stat), r, nil
 	}
-	return &store.NativeBatch{
+	b := &store.NativeBatch{
 		Key: n.Key(), ParentID: n.ParentID, Path: n.Path,
 		Bytes: read.bytes, Lines: read.lines, Checksum: read.checksum, Stat: read.stat, Events: read.events, Usage: read.usage,
 		Prev: prev, Reimport: reimport,
-		Worktree: worktree, Name: name, Created: n.start().UTC().Format(store.TimeFormat),
-	}, r, nil
+	}
+	if prev == nil || reimport {
+		b.Worktree, b.Name, b.Created = worktree, name(), n.start().UTC().Format(store.TimeFormat)
+	}
+	return b, r, nil
 }
 
 // upToDate reports, from the file's size and checksum alone, that nothing
