@@ -74,7 +74,7 @@ func runImportNative(ctx context.Context, env *Env, args []string) error {
 	if f.dryRun {
 		return printNativePreview(env, f.json, scan, records)
 	}
-	return importNative(ctx, env, f, opts, scan, st)
+	return importNative(ctx, env, f, opts, scan, st, records)
 }
 
 // nativeOptions resolves the history folders and the project folder.
@@ -100,7 +100,11 @@ func nativeOptions(env *Env, f nativeFlags) (native.Options, error) {
 }
 
 // importNative imports the scanned sessions, printing each as it is stored.
-func importNative(ctx context.Context, env *Env, f nativeFlags, opts native.Options, scan native.ScanResult, st *store.Store) error {
+func importNative(ctx context.Context, env *Env, f nativeFlags, opts native.Options, scan native.ScanResult, st *store.Store,
+	records map[store.NativeKey]store.NativeImport) error {
+	out := newLineBuffer(env.Stdout)
+	defer out.Flush() //nolint:errcheck // a failed write to stdout has nowhere to be said
+	env = &Env{Stdout: out, Stderr: env.Stderr, Dir: env.Dir}
 	var (
 		todo []native.Session
 		all  []native.Result
@@ -121,8 +125,8 @@ func importNative(ctx context.Context, env *Env, f nativeFlags, opts native.Opti
 		}
 	}
 	iopts := native.ImportOptions{
-		Worktree: f.worktree, FallbackWorktree: project.BranchOf(worktreeDir(st.Path())), Reimport: f.reimport,
-		ClaudeHome: native.ClaudeHomeOf(opts.ClaudeDir),
+		Worktree: f.worktree, Reimport: f.reimport,
+		ClaudeHome: native.ClaudeHomeOf(opts.ClaudeDir), Records: records,
 		Done: func(rs []native.Result) {
 			if !f.json {
 				for _, r := range rs {
@@ -130,6 +134,10 @@ func importNative(ctx context.Context, env *Env, f nativeFlags, opts native.Opti
 				}
 			}
 		},
+	}
+	if f.worktree == "" && (f.reimport || anyNew(todo, records)) {
+		// Only a new session is given a branch; asking git costs a process.
+		iopts.FallbackWorktree = project.BranchOf(worktreeDir(st.Path()))
 	}
 	feed := startIndexFeed(ctx, st, f.noIndex)
 	if feed != nil {
@@ -155,6 +163,21 @@ func importNative(ctx context.Context, env *Env, f nativeFlags, opts native.Opti
 		return err
 	}
 	return nil
+}
+
+// anyNew reports whether a session or sub-agent in sessions has no record.
+func anyNew(sessions []native.Session, records map[store.NativeKey]store.NativeImport) bool {
+	for _, n := range sessions {
+		if _, ok := records[n.Key()]; !ok {
+			return true
+		}
+		for _, s := range n.Subagents {
+			if _, ok := records[s.Key()]; !ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ownResult skips a turn that AZUREAL or Lazuli ran.
