@@ -86,10 +86,13 @@ type file struct {
 
 	writeMu  sync.Mutex // serialises this Store's write transactions
 	busyHook func()     // tests: called when a write found the store busy, before it looks for progress
-	verifyMu sync.Mutex // guards verified and damage
+	verifyMu sync.Mutex // guards verified, damage, checks, mark and marked
 	verified bool       // quick_check passed (see verify)
+	checks   int        // how many times verify ran quick_check
 	damage   error      // what quick_check found, if it failed
-	seen     fileID     // the file when last looked at (see followFile); guarded by mu
+	mark     verifiedMark
+	marked   bool   // mark is the file as checked, or as this Store's commits since left it (see verified.go)
+	seen     fileID // the file when last looked at (see followFile); guarded by mu
 	seenOK   bool
 }
 

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/lazuli-app/lazuli/store/listcache"
 )
 
 // errNoStore reports a write that needs an existing store (for example
@@ -42,10 +44,14 @@ func (f *file) writeTx(ctx context.Context, create bool, fn func(tx *sql.Tx) err
 	if err := fn(tx); err != nil {
 		return classify(err)
 	}
+	counter, counterOK := f.markCounter(ctx, tx)
 	if err := tx.Commit(); err != nil {
 		return classify(err)
 	}
 	f.wrote()
+	if rdb, _, err := f.reader(ctx); err == nil && rdb != nil {
+		f.carryMark(ctx, rdb, counter, counterOK)
+	}
 	return nil
 }
 
@@ -119,7 +125,10 @@ func (f *file) attachWriter(ctx context.Context, create bool) (wdb *sql.DB, firs
 }
 
 // verify runs PRAGMA quick_check on the file once per Store, before its
-// first write: Lazuli never writes to a file it could not validate. Open
+// first write: Lazuli never writes to a file it could not validate. A file
+// that an earlier check (of any process) found healthy, unchanged since
+// but for this program's own commits, is not checked again (see
+// verified.go). Open
 // checks only the header and the schema, because quick_check reads the
 // whole file (about half a second for 270 MB) and many Stores only read.
 // It runs on a pooled connection without holding s.mu, so reads go on
@@ -136,6 +145,12 @@ func (f *file) verify(ctx context.Context) error {
 	if err != nil || db == nil {
 		return err
 	}
+	cur, markable, healthy := markedHealthy(ctx, db, f.path)
+	if healthy { // checked before, by this process or another, and unchanged since
+		f.verified, f.mark, f.marked = true, cur, true
+		return nil
+	}
+	f.checks++
 	err = quickCheck(ctx, db, f.path)
 	var fe *FormatError
 	switch {
@@ -143,6 +158,10 @@ func (f *file) verify(ctx context.Context) error {
 		f.damage = err
 	case err == nil:
 		f.verified = true
+		if markable { // read before the check: a commit since makes it stale, never wrong
+			f.mark, f.marked = cur, true
+			saveMark(f.path, cur)
+		}
 	}
 	return err
 }
@@ -262,4 +281,48 @@ func (f *file) prepareWrite(ctx context.Context, wdb *sql.DB, info *schemaInfo) 
 	}
 	f.schema = info
 	return nil
+}
+
+// markCounter reads, inside a write transaction before its commit, the
+// change counter the file has as the transaction found it: equal to the
+// mark's, no other program committed since the mark. ok is false when
+// this Store keeps no mark.
+func (f *file) markCounter(ctx context.Context, tx *sql.Tx) (counter uint32, ok bool) {
+	f.verifyMu.Lock()
+	marked := f.marked
+	f.verifyMu.Unlock()
+	if !marked {
+		return 0, false
+	}
+	var h [100]byte
+	if headerPage(ctx, tx, &h) != nil {
+		return 0, false
+	}
+	return listcache.StampOf(&h).Counter, true
+}
+
+// carryMark moves the mark forward after a commit of this Store, when the
+// file was the marked one as the transaction began (before, from
+// markCounter) and is now that file plus this commit alone: its counter
+// went up by one, or nothing changed. Otherwise the mark stays behind and
+// the next Store checks the file again. Called with writeMu held, right
+// after the commit.
+func (f *file) carryMark(ctx context.Context, db *sql.DB, before uint32, beforeOK bool) {
+	f.verifyMu.Lock()
+	defer f.verifyMu.Unlock()
+	if !f.marked {
+		return
+	}
+	cur, ok := currentMark(ctx, db, f.path)
+	switch {
+	case !beforeOK || before != f.mark.Stamp.Counter || !ok:
+		f.marked = false
+	case cur == f.mark:
+		// the commit changed nothing
+	case cur.Stamp.Counter == before+1:
+		f.mark = cur
+		saveMark(f.path, cur)
+	default:
+		f.marked = false
+	}
 }
