@@ -3,6 +3,7 @@ package claude
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -106,6 +107,68 @@ func (p *TranscriptParser) Freeze() { p.stored = len(p.events) }
 
 // Stats reports the lines seen so far.
 func (p *TranscriptParser) Stats() parse.Stats { return p.stats }
+
+// TranscriptState is what a TranscriptParser carries from the lines fed
+// so far to the lines after them once their events are stored (see
+// Freeze): the tool calls a later result names, the sub-agent calls still
+// running, the session's slug and the usage log's place. A stored prompt
+// takes no part in a later rewind, so the prompts themselves are not in it.
+type TranscriptState struct {
+	Tools   map[string]ToolRef
+	Agents  []string
+	Slug    string
+	HasSlug bool
+	Usage   parse.UsageState
+}
+
+// ToolRef is a tool call as a later result names it: the tool's name and
+// the file path it worked on, if HasPath.
+type ToolRef struct {
+	Name    string
+	Path    string
+	HasPath bool
+}
+
+// State returns the parser's state after the lines fed so far (see
+// TranscriptState).
+func (p *TranscriptParser) State() TranscriptState {
+	s := TranscriptState{Tools: make(map[string]ToolRef, len(p.tools)), Agents: make([]string, 0, len(p.agents)),
+		Slug: p.slug, HasSlug: p.hasSlug, Usage: p.usage.State()}
+	for id, r := range p.tools {
+		t := ToolRef{Name: r.name}
+		if r.path != nil {
+			t.Path, t.HasPath = *r.path, true
+		}
+		s.Tools[id] = t
+	}
+	for id := range p.agents {
+		s.Agents = append(s.Agents, id)
+	}
+	slices.Sort(s.Agents)
+	return s
+}
+
+// ResumeTranscriptParser returns a parser that goes on from s: fed the
+// lines after those s was taken after, it returns the events and usage
+// rows a parser fed every line, frozen (Freeze) at that point, returns
+// after it. Usage anchors count from s.Usage.Counts (see
+// parse.PlaceUsageAfter).
+func ResumeTranscriptParser(opts parse.Options, s TranscriptState) *TranscriptParser {
+	p := NewTranscriptParser(opts)
+	for id, r := range s.Tools {
+		ref := claudeToolRef{name: r.Name}
+		if r.HasPath {
+			ref.path = &r.Path
+		}
+		p.tools[id] = ref
+	}
+	for _, id := range s.Agents {
+		p.agents[id] = true
+	}
+	p.slug, p.hasSlug = s.Slug, s.HasSlug
+	p.usage = parse.ResumeUsageLog(s.Usage)
+	return p
+}
 
 // SkipLine counts an over-long line as malformed.
 func (p *TranscriptParser) SkipLine() {

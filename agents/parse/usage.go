@@ -24,6 +24,7 @@ package parse
 // that into an index of the final event list.
 
 import (
+	"slices"
 	"time"
 
 	"github.com/lazuli-app/lazuli/codec"
@@ -97,11 +98,52 @@ func (l *UsageLog) SetMessage(id string, u store.Usage) {
 	}
 	rec := usageRec{u: u, kind: l.last, ord: l.counts[l.last] - 1}
 	if i, ok := l.byMsg[id]; ok {
-		l.recs[i] = rec
+		if i >= 0 { // < 0: a message an earlier import stored (see ResumeUsageLog)
+			l.recs[i] = rec
+		}
 		return
 	}
 	l.byMsg[id] = len(l.recs)
 	l.recs = append(l.recs, rec)
+}
+
+// UsageState is where a UsageLog stands after the lines fed so far: the
+// anchorable events counted by kind, the kind of the last one, and the
+// Claude message ids that have a row. It is what ResumeUsageLog needs to
+// go on after those lines once their rows are stored.
+type UsageState struct {
+	Counts   map[codec.Kind]int
+	Last     codec.Kind
+	Messages []string
+}
+
+// State returns where l stands (see UsageState).
+func (l *UsageLog) State() UsageState {
+	s := UsageState{Counts: make(map[codec.Kind]int, len(l.counts)), Last: l.last, Messages: make([]string, 0, len(l.byMsg))}
+	for k, n := range l.counts {
+		s.Counts[k] = n
+	}
+	for id := range l.byMsg {
+		s.Messages = append(s.Messages, id)
+	}
+	slices.Sort(s.Messages)
+	return s
+}
+
+// ResumeUsageLog returns a log that goes on from s, as the log s was taken
+// from would after the lines it had seen were stored: its rows are those of
+// later lines only, anchored by absolute counts (PlaceUsageAfter with
+// s.Counts as before), and a later line of a message that already had a
+// row changes nothing, as PlaceUsageAfter would drop that row.
+func ResumeUsageLog(s UsageState) UsageLog {
+	l := UsageLog{counts: make(map[codec.Kind]int, len(s.Counts)), last: s.Last, byMsg: make(map[string]int, len(s.Messages))}
+	for k, n := range s.Counts {
+		l.counts[k] = n
+	}
+	for _, id := range s.Messages {
+		l.byMsg[id] = -1
+	}
+	return l
 }
 
 // Rows returns the records as UsageRows.
