@@ -41,6 +41,7 @@ var nativeSchema = []string{
     file_size       INTEGER NOT NULL DEFAULT -1,
     file_mtime      INTEGER NOT NULL DEFAULT 0,
     file_inode      INTEGER NOT NULL DEFAULT 0,
+    resume          BLOB,
     PRIMARY KEY (agent, native_id)
 )`,
 	`CREATE INDEX IF NOT EXISTS idx_lazuli_native_imports_session ON lazuli_native_imports(session_id)`,
@@ -53,6 +54,19 @@ var nativeStatColumns = []struct{ name, decl string }{
 	{"file_size", "INTEGER NOT NULL DEFAULT -1"},
 	{"file_mtime", "INTEGER NOT NULL DEFAULT 0"},
 	{"file_inode", "INTEGER NOT NULL DEFAULT 0"},
+}
+
+// nativeResumeColumn was added after nativeStatColumns: what the
+// importer needs to go on from the end of the lines read (the agents
+// package's parser state), so that a later import reads only what was
+// appended. NULL means none: the file is read from its start again.
+const nativeResumeColumn = "resume"
+
+// hasNativeColumn reports whether NativeTable has the column name.
+func hasNativeColumn(ctx context.Context, q querier, name string) (bool, error) {
+	var n int
+	err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM pragma_table_info(?) WHERE name = ?", NativeTable, name).Scan(&n)
+	return n > 0, err
 }
 
 // hasNativeStat reports whether NativeTable has the stat columns.
@@ -111,9 +125,13 @@ type NativeBatch struct {
 	Bytes    int64
 	Lines    int64
 	Checksum string
-	Stat     FileStat      // the file's, taken before it was read
-	Events   []codec.Event // stored by AppendEvents' rules
-	Usage    []Usage       // token usage of Events, kept in UsageTable
+	Stat     FileStat // the file's, taken before it was read
+	// Resume is what a later import needs to go on from Bytes (opaque
+	// here; see NativeService.Resume). Nil with Bytes equal to Prev's
+	// keeps the record's; nil otherwise stores none.
+	Resume []byte
+	Events []codec.Event // stored by AppendEvents' rules
+	Usage  []Usage       // token usage of Events, kept in UsageTable
 	// Prev is the record this batch continues, as Imports returned
 	// it: Events are appended to its session. Nil means a new session
 	// with Worktree, Name and Created (in TimeFormat).
@@ -234,8 +252,8 @@ func (n NativeService) Import(ctx context.Context, batches []NativeBatch) ([]Nat
 	return results, nil
 }
 
-// createNativeTable creates NativeTable, or adds the stat columns to one
-// created without them.
+// createNativeTable creates NativeTable, or adds the columns added since
+// to one created without them.
 func createNativeTable(ctx context.Context, tx *sql.Tx) error {
 	for _, stmt := range nativeSchema {
 		if _, err := tx.ExecContext(ctx, stmt); err != nil {
@@ -243,15 +261,52 @@ func createNativeTable(ctx context.Context, tx *sql.Tx) error {
 		}
 	}
 	ok, err := hasNativeStat(ctx, tx)
-	if err != nil || ok {
+	if err != nil {
 		return err
 	}
+	add := func(name, decl string) error {
+		if _, err := tx.ExecContext(ctx, "ALTER TABLE "+NativeTable+" ADD COLUMN "+name+" "+decl); err != nil {
+			return fmt.Errorf("add %s.%s: %w", NativeTable, name, err)
+		}
+		return nil
+	}
 	for _, c := range nativeStatColumns {
-		if _, err := tx.ExecContext(ctx, "ALTER TABLE "+NativeTable+" ADD COLUMN "+c.name+" "+c.decl); err != nil {
-			return fmt.Errorf("add %s.%s: %w", NativeTable, c.name, err)
+		if !ok {
+			if err := add(c.name, c.decl); err != nil {
+				return err
+			}
 		}
 	}
-	return nil
+	if ok, err := hasNativeColumn(ctx, tx, nativeResumeColumn); err != nil || ok {
+		return err
+	}
+	return add(nativeResumeColumn, "BLOB")
+}
+
+// Resume returns what the record of key keeps for an import to go on from
+// its end (NativeBatch.Resume), when the record still ends at bytes with
+// checksum (as the caller's copy of it does); nil when it keeps none, or
+// when the record moved on meanwhile.
+func (n NativeService) Resume(ctx context.Context, key NativeKey, bytes int64, checksum string) ([]byte, error) {
+	db, _, err := n.s.reader(ctx)
+	if err != nil || db == nil {
+		return nil, wrapNative(err)
+	}
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, wrapNative(classify(err))
+	}
+	defer tx.Rollback() //nolint:errcheck // read-only transaction
+	if ok, err := hasNativeColumn(ctx, tx, nativeResumeColumn); err != nil || !ok {
+		return nil, wrapNative(classify(err))
+	}
+	var blob []byte
+	err = tx.QueryRowContext(ctx, `SELECT resume FROM lazuli_native_imports WHERE agent = ? AND native_id = ? AND bytes = ? AND checksum = ?`,
+		key.Agent, key.ID, bytes, checksum).Scan(&blob)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return blob, wrapNative(classify(err))
 }
 
 // importNativeBatch writes one batch inside Import's transaction.
@@ -286,16 +341,33 @@ func importNativeBatch(ctx context.Context, tx *sql.Tx, b *NativeBatch, enc *enc
 	if err := insertUsage(ctx, tx, r.SessionID, enc, b.Usage); err != nil {
 		return r, err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT OR REPLACE INTO lazuli_native_imports
+	// A batch without Resume that read nothing new (a new stat only) keeps
+	// the record's Resume, which still ends where the record does.
+	_, err = tx.ExecContext(ctx, `INSERT INTO lazuli_native_imports
 		(agent, native_id, parent_id, session_id, session_created, source_path, bytes, lines, checksum, imported,
-		 file_size, file_mtime, file_inode)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, datetime('now'), ?, ?, ?)`,
+		 file_size, file_mtime, file_inode, resume)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, datetime('now'), ?, ?, ?, ?)
+		ON CONFLICT (agent, native_id) DO UPDATE SET
+		 parent_id = excluded.parent_id, session_id = excluded.session_id, session_created = excluded.session_created,
+		 source_path = excluded.source_path, lines = excluded.lines, imported = excluded.imported,
+		 file_size = excluded.file_size, file_mtime = excluded.file_mtime, file_inode = excluded.file_inode,
+		 resume = CASE WHEN excluded.resume IS NULL AND bytes = excluded.bytes AND checksum = excluded.checksum
+		  AND session_id = excluded.session_id THEN resume ELSE excluded.resume END,
+		 bytes = excluded.bytes, checksum = excluded.checksum`,
 		b.Key.Agent, b.Key.ID, b.ParentID, r.SessionID, created, b.Path, b.Bytes, b.Lines, b.Checksum,
-		b.Stat.Size, b.Stat.ModTime, int64(b.Stat.Inode))
+		b.Stat.Size, b.Stat.ModTime, int64(b.Stat.Inode), nullBlob(b.Resume))
 	if err != nil {
 		return r, fmt.Errorf("record import: %w", err)
 	}
 	return r, nil
+}
+
+// nullBlob is b as an SQL value: NULL when empty.
+func nullBlob(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
 }
 
 // currentNative reads the live record of key inside a write transaction;

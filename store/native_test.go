@@ -411,3 +411,70 @@ func TestImportNativeRows(t *testing.T) {
 		t.Error("the shortened Bash result came back without its full text")
 	}
 }
+
+// TestNativeResume checks what a record keeps for going on: the Resume of
+// the batch that wrote it; kept by a batch that only brings a new stat;
+// replaced (or dropped) by one that read further; never handed out for a
+// record that no longer ends where the caller thinks; and nothing on a
+// table from before the column, until an import adds it.
+func TestNativeResume(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	resume := func(rec NativeImport) string {
+		t.Helper()
+		b, err := s.Native().Resume(ctx, rec.NativeKey, rec.Bytes, rec.Checksum)
+		if err != nil {
+			t.Fatalf("Native().Resume(%s) = %v", rec.NativeKey, err)
+		}
+		return string(b)
+	}
+	b := nativeBatch("a", codec.UserMessage("x"))
+	b.Resume = []byte("r1")
+	mustImportNative(t, s, b)
+	rec := mustNativeImports(t, s)[b.Key]
+	if got := resume(rec); got != "r1" {
+		t.Errorf("Resume() = %q, want r1", got)
+	}
+	if got, err := s.Native().Resume(ctx, b.Key, rec.Bytes+1, rec.Checksum); err != nil || got != nil {
+		t.Errorf("Resume(other end) = %q, %v; want nothing", got, err)
+	}
+	if got, err := s.Native().Resume(ctx, b.Key, rec.Bytes, "v1:other"); err != nil || got != nil {
+		t.Errorf("Resume(other checksum) = %q, %v; want nothing", got, err)
+	}
+	steps := []struct {
+		name   string
+		bytes  int64
+		resume string
+		want   string
+	}{
+		{"NewStat", 100, "", "r1"},
+		{"ReadFurther", 150, "r2", "r2"},
+		{"ReadFurtherWithout", 200, "", ""},
+	}
+	for _, st := range steps {
+		next := NativeBatch{Key: b.Key, Path: b.Path, Bytes: st.bytes, Lines: 3, Checksum: "v1:" + st.name,
+			Stat: FileStat{Size: st.bytes + 7}, Resume: []byte(st.resume), Prev: &rec}
+		if st.bytes == rec.Bytes {
+			next.Checksum = rec.Checksum
+		} else {
+			next.Events = []codec.Event{codec.AssistantText(st.name)}
+		}
+		mustImportNative(t, s, next)
+		rec = mustNativeImports(t, s)[b.Key]
+		if got := resume(rec); got != st.want {
+			t.Errorf("%s: Resume() = %q, want %q", st.name, got, st.want)
+		}
+	}
+	s.Close()
+	rawExec(t, s.Path(), "ALTER TABLE lazuli_native_imports DROP COLUMN resume")
+	s = mustOpenPath(t, s.Path())
+	if got := resume(rec); got != "" {
+		t.Errorf("Resume() without the column = %q", got)
+	}
+	c := nativeBatch("c", codec.UserMessage("y"))
+	c.Resume = []byte("r3")
+	mustImportNative(t, s, c)
+	if got := resume(mustNativeImports(t, s)[c.Key]); got != "r3" {
+		t.Errorf("Resume() after the column was added again = %q, want r3", got)
+	}
+}
