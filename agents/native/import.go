@@ -450,11 +450,17 @@ func (im *nativeImporter) prepare(ctx context.Context, n Session, worktree strin
 			return refresh(rec, st), r, nil
 		}
 	}
-	read, err := readNative(ctx, n, prev, parse.Options{ClaudeHome: im.opts.ClaudeHome})
+	var resume []byte
+	if prev != nil {
+		// No resume (none kept, or the store unreadable now) reads the
+		// whole file; a store error shows again when the batch is stored.
+		resume, _ = im.st.Native().Resume(ctx, prev.NativeKey, prev.Bytes, prev.Checksum)
+	}
+	read, err := readNative(ctx, n, prev, resume, parse.Options{ClaudeHome: im.opts.ClaudeHome})
 	reimport := false
 	if errors.Is(err, errNativeChanged) && im.opts.Reimport {
 		reimport = true
-		read, err = readNative(ctx, n, nil, parse.Options{ClaudeHome: im.opts.ClaudeHome})
+		read, err = readNative(ctx, n, nil, nil, parse.Options{ClaudeHome: im.opts.ClaudeHome})
 	}
 	switch {
 	case ctx.Err() != nil:
@@ -473,12 +479,16 @@ func (im *nativeImporter) prepare(ctx context.Context, n Session, worktree strin
 	}
 	if prev != nil && !reimport && read.bytes == prev.Bytes {
 		r.Outcome = Unchanged // only a line still being written
-		return refresh(*prev, read.stat), r, nil
+		b := refresh(*prev, read.stat)
+		if b != nil && resume == nil {
+			b.Resume = read.resume // a record from before resumes were kept gets one
+		}
+		return b, r, nil
 	}
 	b := &store.NativeBatch{
 		Key: n.Key(), ParentID: n.ParentID, Path: n.Path,
 		Bytes: read.bytes, Lines: read.lines, Checksum: read.checksum, Stat: read.stat, Events: read.events, Usage: read.usage,
-		Prev: prev, Reimport: reimport,
+		Prev: prev, Reimport: reimport, Resume: read.resume,
 	}
 	if prev == nil || reimport {
 		b.Worktree, b.Name, b.Created = worktree, name(), n.start().UTC().Format(store.TimeFormat)

@@ -170,16 +170,20 @@ type nativeRead struct {
 	stat     store.FileStat // the file's, before it was read
 	stats    parse.Stats
 	usage    []store.Usage // token usage of the lines read (after prev)
+	resume   []byte        // what the next import needs to go on from bytes; nil when none
+	tail     bool          // only the lines after prev were read
 }
 
 // readNative parses the complete lines of a native transcript. With prev
 // (the file's record) it checks that the part already imported is
 // unchanged (errNativeChanged otherwise) and returns only the events of the
-// lines after it; the earlier lines are parsed again, without being
-// returned, so that tool results find their calls and Codex's doubled
-// messages pair up across the boundary. A last line without its newline is
-// being written: it is left for the next import.
-func readNative(ctx context.Context, n Session, prev *store.NativeImport, opts parse.Options) (nativeRead, error) {
+// lines after it. With resume (what the record keeps for going on, see
+// resume.go) it reads only those lines; without, the earlier lines are
+// parsed again, without being returned, so that tool results find their
+// calls and Codex's doubled messages pair up across the boundary. A last
+// line without its newline is being written: it is left for the next
+// import.
+func readNative(ctx context.Context, n Session, prev *store.NativeImport, resume []byte, opts parse.Options) (nativeRead, error) {
 	f, err := openRegular(n.Path)
 	if err != nil {
 		return nativeRead{}, err
@@ -192,6 +196,11 @@ func readNative(ctx context.Context, n Session, prev *store.NativeImport, opts p
 	if prev != nil {
 		if _, err := checkRecord(f, *prev); err != nil {
 			return nativeRead{}, err
+		}
+		if prev.Bytes > 0 {
+			if fd, before, ok := resumedFeeder(n.Format(), opts, resume); ok {
+				return readTail(ctx, f, r, *prev, fd, before)
+			}
 		}
 	}
 	fd := newNativeFeeder(n.Format(), opts)
@@ -219,17 +228,52 @@ func readNative(ctx context.Context, n Session, prev *store.NativeImport, opts p
 	if prev == nil && len(all) == 0 && r.stats.Malformed > 0 {
 		return nativeRead{}, fmt.Errorf("no %s lines found: %w", n.Format(), parse.ErrNotTranscript)
 	}
-	for _, e := range all[mark:] {
-		if e.Kind != codec.KindFiltered {
-			r.events = append(r.events, e)
-		}
-	}
-	r.events = store.FilterInjectedEvents(r.events)
+	r.events = storedEvents(all[mark:])
 	r.usage = parse.PlaceUsageAfter(r.events, fd.usage()[umark:], parse.CountAnchors(nil, all[:mark]))
-	if r.checksum, err = Checksum(f, r.bytes); err != nil {
+	return r, r.finish(f, fd)
+}
+
+// readTail reads the lines of f after prev's end with fd, a feeder that
+// goes on from there (resumedFeeder; before counts its usage anchors):
+// what readNative returns for them, without reading what comes before.
+// The caller checked that the part prev imported is unchanged.
+func readTail(ctx context.Context, f *os.File, r nativeRead, prev store.NativeImport, fd nativeFeeder, before map[codec.Kind]int) (nativeRead, error) {
+	r.tail, r.bytes, r.lines = true, prev.Bytes, prev.Lines
+	err := eachCompleteLine(ctx, io.NewSectionReader(f, prev.Bytes, 1<<62), func(line []byte, end int64, tooLong bool) error {
+		fd.feed(line, tooLong)
+		r.bytes, r.lines = prev.Bytes+end, r.lines+1
+		return nil
+	})
+	if err != nil {
 		return nativeRead{}, err
 	}
-	return r, nil
+	r.events = storedEvents(fd.events())
+	r.stats = fd.stats()
+	r.usage = parse.PlaceUsageAfter(r.events, fd.usage(), before)
+	return r, r.finish(f, fd)
+}
+
+// storedEvents are the events of evs an import stores: not those a later
+// line replaced, nor injected context.
+func storedEvents(evs []codec.Event) []codec.Event {
+	var out []codec.Event
+	for _, e := range evs {
+		if e.Kind != codec.KindFiltered {
+			out = append(out, e)
+		}
+	}
+	return store.FilterInjectedEvents(out)
+}
+
+// finish sets the checksum of the bytes read and what the next import
+// needs to go on from them.
+func (r *nativeRead) finish(f *os.File, fd nativeFeeder) error {
+	var err error
+	if r.checksum, err = Checksum(f, r.bytes); err != nil {
+		return err
+	}
+	r.resume = fd.resume()
+	return nil
 }
 
 // lineReaders keeps eachCompleteLine's readers (a 1 MiB buffer each)
@@ -317,6 +361,9 @@ type nativeFeeder interface {
 	// usage returns the usage rows so far; after events, all of them.
 	usage() []parse.UsageRow
 	stats() parse.Stats
+	// resume is what a later import needs to go on after the lines fed
+	// (see resume.go), called after events; nil when the format has none.
+	resume() []byte
 }
 
 func newNativeFeeder(f parse.Format, opts parse.Options) nativeFeeder {
@@ -348,6 +395,8 @@ func (c *claudeFeeder) events() []codec.Event { return c.p.Events() }
 func (c *claudeFeeder) stats() parse.Stats { return c.p.Stats() }
 
 func (c *claudeFeeder) usage() []parse.UsageRow { return c.p.Usage() }
+
+func (c *claudeFeeder) resume() []byte { return encodeResume(c.p.State()) }
 
 // codexFeeder: the Codex rollout parser emits events as lines come, except
 // a session's Init and what follows it, held until the model is known; an
@@ -384,3 +433,7 @@ func (c *codexFeeder) events() []codec.Event {
 func (c *codexFeeder) stats() parse.Stats { return c.p.Stats() }
 
 func (c *codexFeeder) usage() []parse.UsageRow { return c.p.Usage() }
+
+// resume: a rollout is read from its start on every import that finds it
+// grown (its parser's state is not kept).
+func (c *codexFeeder) resume() []byte { return nil }

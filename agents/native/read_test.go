@@ -7,6 +7,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -66,7 +68,13 @@ func record(path string, r nativeRead) *store.NativeImport {
 
 func mustReadNative(tb testing.TB, n Session, prev *store.NativeImport) nativeRead {
 	tb.Helper()
-	r, err := readNative(context.Background(), n, prev, parse.Options{ClaudeHome: os.DevNull})
+	return mustReadNativeFrom(tb, n, prev, nil)
+}
+
+// mustReadNativeFrom reads n after prev, going on from resume when it can.
+func mustReadNativeFrom(tb testing.TB, n Session, prev *store.NativeImport, resume []byte) nativeRead {
+	tb.Helper()
+	r, err := readNative(context.Background(), n, prev, resume, parse.Options{ClaudeHome: os.DevNull})
 	if err != nil {
 		tb.Fatalf("readNative(%s) = %v", filepath.Base(n.Path), err)
 	}
@@ -91,7 +99,11 @@ func TestReadNativeIncremental(t *testing.T) {
 			whole := mustReadNative(t, nativeOf(path), nil)
 			want := eventsJSON(t, whole.events)
 			ends := lineEnds(data)
-			for _, k := range []int{1, 2, len(ends) / 3, len(ends) / 2, len(ends) - 1} {
+			cuts := []int{1, 2, len(ends) / 3, len(ends) / 2, len(ends) - 1}
+			if k := lineAfter(data, ends, `"tool_use"`); k > 0 {
+				cuts = append(cuts, k) // a result after the cut names a call before it
+			}
+			for _, k := range cuts {
 				if k <= 0 || k >= len(ends) {
 					continue
 				}
@@ -108,9 +120,58 @@ func TestReadNativeIncremental(t *testing.T) {
 				if d := firstEventDiff(got, want, n.Agent == Codex); d != "" {
 					t.Errorf("cut at line %d of %d: %s", k, len(ends), d)
 				}
+				checkTailRead(t, n, first, rest, k)
 			}
 		})
 	}
+}
+
+// checkTailRead checks that reading only the lines after first, going on
+// from its resume, gives what reading the whole file again (rest) gives:
+// the same events, usage, end, line count, checksum and resume. A Codex
+// rollout keeps no resume: it is read whole.
+func checkTailRead(t *testing.T, n Session, first, rest nativeRead, k int) {
+	t.Helper()
+	if n.Agent == Codex {
+		if first.resume != nil {
+			t.Errorf("cut at line %d: a Codex read kept a resume", k)
+		}
+		return
+	}
+	if first.resume == nil {
+		t.Fatalf("cut at line %d: a Claude read kept no resume", k)
+	}
+	tail := mustReadNativeFrom(t, n, record(n.Path, first), first.resume)
+	if !tail.tail || rest.tail {
+		t.Fatalf("cut at line %d: tail read %v, whole read %v; want true, false", k, tail.tail, rest.tail)
+	}
+	if got, want := eventsJSON(t, tail.events), eventsJSON(t, rest.events); !slices.Equal(got, want) {
+		t.Errorf("cut at line %d: tail events\n%q\nwant (read whole)\n%q", k, got, want)
+	}
+	if !reflect.DeepEqual(tail.usage, rest.usage) {
+		t.Errorf("cut at line %d: tail usage %+v, want (read whole) %+v", k, tail.usage, rest.usage)
+	}
+	if tail.bytes != rest.bytes || tail.lines != rest.lines || tail.checksum != rest.checksum {
+		t.Errorf("cut at line %d: tail read to %d, %d lines, %s; want %d, %d, %s", k, tail.bytes, tail.lines, tail.checksum, rest.bytes, rest.lines, rest.checksum)
+	}
+	gs, _ := decodeResume(tail.resume)
+	ws, _ := decodeResume(rest.resume)
+	if !reflect.DeepEqual(gs, ws) {
+		t.Errorf("cut at line %d: the tail read's resume differs from the whole read's", k)
+	}
+}
+
+// lineAfter is the number of lines up to and including the first one
+// that holds s after the middle of data; 0 when none does.
+func lineAfter(data []byte, ends []int, s string) int {
+	start := 0
+	for k, end := range ends {
+		if k >= len(ends)/2 && bytes.Contains(data[start:end], []byte(s)) {
+			return k + 1
+		}
+		start = end
+	}
+	return 0
 }
 
 // lineEnds returns the offset after each newline of data.
@@ -180,42 +241,91 @@ const (
 	claudeLine5 = `{"type":"user","message":{"role":"user","content":"now the tests"},"uuid":"u3","parentUuid":"a2","sessionId":"s1","cwd":"/w/proj","timestamp":"2025-06-01T10:01:00.000Z"}`
 )
 
+// readModes are the two ways a later import reads a grown file: from its
+// start again, or only after the record's end, going on from the resume
+// the first read kept.
+var readModes = []struct {
+	name   string
+	resume func(first nativeRead) []byte
+}{
+	{"Whole", func(nativeRead) []byte { return nil }},
+	{"Tail", func(first nativeRead) []byte { return first.resume }},
+}
+
 func TestReadNativeAppendAndPartialLine(t *testing.T) {
+	for _, mode := range readModes {
+		t.Run(mode.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "s1.jsonl")
+			n := Session{Agent: Claude, ID: "s1", Path: path}
+			writeFile(t, path, []byte(claudeLine1+"\n"+claudeLine2+"\n"+claudeLine3[:40]))
+			first := mustReadNative(t, n, nil)
+			if first.lines != 2 || first.bytes != int64(len(claudeLine1)+len(claudeLine2)+2) {
+				t.Fatalf("first read: %d lines, %d bytes; want the 2 complete lines", first.lines, first.bytes)
+			}
+			if kinds := eventKinds(first.events); kinds != "UserMessage ToolCall" {
+				t.Errorf("first read: %s", kinds)
+			}
+			// The half-written line is completed, and another follows.
+			writeFile(t, path, []byte(claudeLine1+"\n"+claudeLine2+"\n"+claudeLine3+"\n"+claudeLine4+"\n"))
+			resume := mode.resume(first)
+			rest := mustReadNativeFrom(t, n, record(path, first), resume)
+			if rest.tail != (resume != nil) {
+				t.Errorf("second read: tail = %v with resume %v", rest.tail, resume != nil)
+			}
+			if kinds := eventKinds(rest.events); kinds != "ToolResult AssistantText" {
+				t.Errorf("second read: %s", kinds)
+			}
+			if rest.events[0].ToolName != "Bash" {
+				t.Errorf("the result lost its call's tool name: %+v", rest.events[0])
+			}
+			if rest.lines != 4 || rest.bytes != int64(len(claudeLine1)+len(claudeLine2)+len(claudeLine3)+len(claudeLine4)+4) {
+				t.Errorf("second read: to %d lines, byte %d; want all 4", rest.lines, rest.bytes)
+			}
+
+			t.Run("Changed", func(t *testing.T) {
+				rec := record(path, rest)
+				resume := mode.resume(rest)
+				writeFile(t, path, []byte(claudeLine1+"\n"+claudeLine2+"\n")) // truncated
+				if _, err := readNative(context.Background(), n, rec, resume, parse.Options{}); !errors.Is(err, errNativeChanged) {
+					t.Errorf("truncated: %v, want errNativeChanged", err)
+				}
+				if st := n.State(map[store.NativeKey]store.NativeImport{n.Key(): *rec}); st != StateChanged {
+					t.Errorf("State(truncated) = %s", st)
+				}
+				whole := []byte(claudeLine1 + "\n" + claudeLine2 + "\n" + claudeLine3 + "\n" + claudeLine4 + "\n" + claudeLine5 + "\n")
+				for _, c := range []struct{ name, old, new string }{
+					{"RewrittenHead", "fix the build", "fix the world"},        // same length up to the record's end, other bytes, then grown
+					{"RewrittenTail", "The build passes.", "The build fails."}, // the line before the record's end
+				} {
+					writeFile(t, path, bytes.Replace(whole, []byte(c.old), []byte(c.new), 1))
+					if _, err := readNative(context.Background(), n, rec, resume, parse.Options{}); !errors.Is(err, errNativeChanged) {
+						t.Errorf("%s: %v, want errNativeChanged", c.name, err)
+					}
+				}
+				sameSize := bytes.Replace(whole[:rec.Bytes], []byte("make"), []byte("make"[:3]+"r"), 1)
+				writeFile(t, path, sameSize) // rewritten in place, same size, nothing appended
+				if _, err := readNative(context.Background(), n, rec, resume, parse.Options{}); !errors.Is(err, errNativeChanged) {
+					t.Errorf("rewritten with the same size: %v, want errNativeChanged", err)
+				}
+			})
+		})
+	}
+}
+
+// TestReadNativeResumeNotUsable: a resume that does not decode (damaged,
+// or of another layout) reads the file whole, with the same result.
+func TestReadNativeResumeNotUsable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s1.jsonl")
 	n := Session{Agent: Claude, ID: "s1", Path: path}
-	writeFile(t, path, []byte(claudeLine1+"\n"+claudeLine2+"\n"+claudeLine3[:40]))
+	writeFile(t, path, []byte(claudeLine1+"\n"+claudeLine2+"\n"))
 	first := mustReadNative(t, n, nil)
-	if first.lines != 2 || first.bytes != int64(len(claudeLine1)+len(claudeLine2)+2) {
-		t.Fatalf("first read: %d lines, %d bytes; want the 2 complete lines", first.lines, first.bytes)
-	}
-	if kinds := eventKinds(first.events); kinds != "UserMessage ToolCall" {
-		t.Errorf("first read: %s", kinds)
-	}
-	writeFile(t, path, []byte(claudeLine1+"\n"+claudeLine2+"\n"+claudeLine3+"\n"+claudeLine4+"\n"))
-	rest := mustReadNative(t, n, record(path, first))
-	if kinds := eventKinds(rest.events); kinds != "ToolResult AssistantText" {
-		t.Errorf("second read: %s", kinds)
-	}
-	if rest.events[0].ToolName != "Bash" {
-		t.Errorf("the result lost its call's tool name: %+v", rest.events[0])
-	}
-
-	t.Run("Changed", func(t *testing.T) {
-		rec := record(path, rest)
-		writeFile(t, path, []byte(claudeLine1+"\n"+claudeLine2+"\n")) // truncated
-		if _, err := readNative(context.Background(), n, rec, parse.Options{}); !errors.Is(err, errNativeChanged) {
-			t.Errorf("truncated: %v, want errNativeChanged", err)
+	writeFile(t, path, []byte(claudeLine1+"\n"+claudeLine2+"\n"+claudeLine3+"\n"))
+	for _, resume := range [][]byte{[]byte("claude-transcript-v0\nxx"), first.resume[:len(first.resume)/2]} {
+		rest := mustReadNativeFrom(t, n, record(path, first), resume)
+		if rest.tail || eventKinds(rest.events) != "ToolResult" || rest.events[0].ToolName != "Bash" {
+			t.Errorf("resume %q: tail %v, %s", clip(string(resume)), rest.tail, eventKinds(rest.events))
 		}
-		if st := n.State(map[store.NativeKey]store.NativeImport{n.Key(): *rec}); st != StateChanged {
-			t.Errorf("State(truncated) = %s", st)
-		}
-		rewritten := bytes.Replace([]byte(claudeLine1+"\n"+claudeLine2+"\n"+claudeLine3+"\n"+claudeLine4+"\n"+claudeLine5+"\n"),
-			[]byte("fix the build"), []byte("fix the world"), 1)
-		writeFile(t, path, rewritten) // same length up to the record's end, other bytes
-		if _, err := readNative(context.Background(), n, rec, parse.Options{}); !errors.Is(err, errNativeChanged) {
-			t.Errorf("rewritten: %v, want errNativeChanged", err)
-		}
-	})
+	}
 }
 
 func eventKinds(evs []codec.Event) string {
@@ -301,20 +411,22 @@ func TestReadNativeAppendedPromptKept(t *testing.T) {
 			strings.Replace(strings.Replace(earlier, "now the tests", "zqxmarker appended", 1), `"uuid":"u3"`, `"uuid":"u4"`, 1)},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "s.jsonl")
-			n := Session{Agent: Claude, ID: "s", Path: path}
-			writeFile(t, path, []byte(c.head))
-			first := mustReadNative(t, n, nil)
-			writeFile(t, path, []byte(c.head+c.appended+"\n"))
-			rest := mustReadNative(t, n, record(path, first))
-			found := false
-			for _, e := range rest.events {
-				found = found || (e.Kind == codec.KindUserMessage && strings.Contains(e.Content, "zqxmarker"))
-			}
-			if !found {
-				t.Errorf("the appended prompt was not stored: %s", eventKinds(rest.events))
-			}
-		})
+		for _, mode := range readModes {
+			t.Run(c.name+"/"+mode.name, func(t *testing.T) {
+				path := filepath.Join(t.TempDir(), "s.jsonl")
+				n := Session{Agent: Claude, ID: "s", Path: path}
+				writeFile(t, path, []byte(c.head))
+				first := mustReadNative(t, n, nil)
+				writeFile(t, path, []byte(c.head+c.appended+"\n"))
+				rest := mustReadNativeFrom(t, n, record(path, first), mode.resume(first))
+				found := false
+				for _, e := range rest.events {
+					found = found || (e.Kind == codec.KindUserMessage && strings.Contains(e.Content, "zqxmarker"))
+				}
+				if !found {
+					t.Errorf("the appended prompt was not stored: %s", eventKinds(rest.events))
+				}
+			})
+		}
 	}
 }
