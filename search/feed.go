@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/lazuli-app/lazuli/indexdb"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -20,7 +21,8 @@ import (
 // appended to the store in between, say) are read from the store instead.
 // Close ends the feed with an Update, which indexes anything the feed did
 // not (older events, a failed feed) and merges the index once it is
-// complete.
+// complete; a feed that left nothing of the kind (an append to an index
+// that was complete) ends without one.
 //
 // A Feed holds the index's update lock from NewFeed to Close: Update and
 // Rebuild of the same *Index wait for it.
@@ -33,6 +35,9 @@ type Feed struct {
 	// inHand counts the rows indexed as they were handed over (not read
 	// from the store); read after done.
 	inHand int64
+	// caughtUp is set when the feed committed and left nothing for Close's
+	// Update (see Index.caughtUp); read after done.
+	caughtUp bool
 }
 
 type feedRows struct {
@@ -74,6 +79,11 @@ func (f *Feed) Close(progress Progress) (Stats, error) {
 	if err := f.ctx.Err(); err != nil {
 		return f.s, fmt.Errorf("update search index of %s: %w", f.x.st.Path(), err)
 	}
+	if f.caughtUp { // an append: the feed indexed it all, an Update would read the store for nothing
+		s := f.s
+		s.Fed = f.inHand
+		return s, nil
+	}
 	// A feed that failed (a damaged index, a busy file) leaves the rest
 	// to this Update, which rebuilds what is damaged and reports what it
 	// cannot do.
@@ -110,10 +120,37 @@ func (f *Feed) run() {
 	// left to Close's Update, which reads what is missing from the store.
 	if u != nil {
 		if err == nil {
-			_ = u.commit()
+			err = u.commit()
 		}
 		u.rollback()
+		if err == nil {
+			f.caughtUp = x.caughtUp(f.ctx)
+		}
 	}
+}
+
+// caughtUp reports whether the index holds every event and compaction of
+// the store, has no older events left to index and was merged after its
+// first build: an Update would find nothing to do but the purge of deleted
+// sessions, which a feed's start did. The caller holds the update lock.
+func (x *Index) caughtUp(ctx context.Context) bool {
+	m, err := readMarks(ctx, x.w)
+	if err != nil || m.fresh || m.lo != 0 {
+		return false
+	}
+	if done, _ := indexdb.GetMeta(ctx, x.w, "optimized"); done != "1" {
+		return false
+	}
+	b, err := x.st.Scan().IDBounds(ctx)
+	if err != nil || b.MaxEventID > m.hi {
+		return false
+	}
+	more := false
+	err = x.st.Scan().Compactions(ctx, m.comp, func([]store.Compaction) error {
+		more = true
+		return nil
+	})
+	return err == nil && !more
 }
 
 // feed indexes rows the caller stored: in hand when they follow the

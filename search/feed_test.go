@@ -84,6 +84,9 @@ func TestFeedIndexesRowsInHand(t *testing.T) {
 	if f.inHand != rowCount(a, b) || s.Rebuilt || s.Events != rowCount(a, b) {
 		t.Fatalf("%d of %d rows taken in hand; stats %+v", f.inHand, rowCount(a, b), s)
 	}
+	if !f.caughtUp {
+		t.Error("a feed of every new row did not find the index caught up: Close read the store again")
+	}
 	for _, q := range []string{"alphafed", "betafed", "b11_only_in_full"} {
 		if r := mustSearch(t, x, q); len(r.Hits) != 1 {
 			t.Errorf("%q: %+v", q, r.Hits)
@@ -123,6 +126,23 @@ func TestFeedReadsWhatDoesNotFollow(t *testing.T) {
 		t.Errorf("%d rows taken in hand after a gap", f.inHand)
 	}
 	for _, q := range []string{"alphamissed", "appendedbetween", "betafed", "a3_only_in_full"} {
+		if r := mustSearch(t, x, q); len(r.Hits) != 1 {
+			t.Errorf("%q: %+v", q, r.Hits)
+		}
+	}
+}
+
+// TestFeedLeavesTheRestToClose: rows stored after the last ones handed
+// over are not caught up by the feed; Close's Update indexes them.
+func TestFeedLeavesTheRestToClose(t *testing.T) {
+	st, x := indexedStore(t)
+	f := x.NewFeed(context.Background())
+	feedAll(f, importNative(t, st, "a", "alphafed"))
+	importNative(t, st, "c", "gammalate") // stored after the feed's last rows, never handed over
+	if _, err := f.Close(nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"alphafed", "gammalate"} {
 		if r := mustSearch(t, x, q); len(r.Hits) != 1 {
 			t.Errorf("%q: %+v", q, r.Hits)
 		}
