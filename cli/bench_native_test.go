@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"flag"
+	"io"
 	"io/fs"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -131,4 +133,53 @@ func nativeWorkload(b *testing.B) (nativetree.Tree, float64) {
 		b.Fatal(err)
 	}
 	return tree, float64(ws.Bytes) / 1e6
+}
+
+// BenchmarkNativeReimport runs import-native again on a workload it
+// imported (with its index) before, in process: NoChange with nothing new,
+// Append after a turn (2 lines) was appended to 10 Claude files
+// (nativetree.AppendPrompts; one file in 97, so the default workload of
+// -native.copies 3 has fewer), as scripts/bench-native.sh does. It reports
+// milliseconds per re-import; the process figures are the script's (this
+// is their lower bound: no process start).
+func BenchmarkNativeReimport(b *testing.B) {
+	tree, _ := nativeWorkload(b)
+	dir := b.TempDir()
+	b.Setenv(store.CacheDirEnv, filepath.Join(dir, "cache"))
+	args := []string{"import-native", "--store", dir, "--claude-dir", tree.ClaudeDir, "--codex-dir", tree.CodexDir}
+	reimport := func() {
+		env := &Env{Stdout: io.Discard, Stderr: io.Discard, Dir: dir}
+		if code := Run(context.Background(), env, args); code != ExitOK {
+			b.Fatalf("import-native exit %d", code)
+		}
+	}
+	reimport() // the first import, with the index
+	b.Run("NoChange", func(b *testing.B) {
+		var took time.Duration
+		for b.Loop() {
+			start := time.Now()
+			reimport()
+			took += time.Since(start)
+		}
+		b.ReportMetric(float64(took.Microseconds())/1e3/float64(b.N), "ms/reimport")
+	})
+	b.Run("Append", func(b *testing.B) {
+		var took time.Duration
+		round, files := 0, 0
+		for b.Loop() {
+			b.StopTimer()
+			round++
+			appended, err := nativetree.AppendPrompts(tree.Home, 10, "bench"+strconv.Itoa(round))
+			if err != nil || len(appended) == 0 {
+				b.Fatalf("append: %d files, %v", len(appended), err)
+			}
+			files = len(appended)
+			b.StartTimer()
+			start := time.Now()
+			reimport()
+			took += time.Since(start)
+		}
+		b.ReportMetric(float64(took.Microseconds())/1e3/float64(b.N), "ms/reimport")
+		b.ReportMetric(float64(files), "files-appended")
+	})
 }

@@ -265,3 +265,48 @@ func TestImportNativeLeavesTheIndexWhenNothingIsNew(t *testing.T) {
 		t.Errorf("a re-import with nothing new opened the search index (%v)", err)
 	}
 }
+
+// TestImportNativeNoChangeWritesNothing: a re-import of a history that did
+// not change leaves the store byte for byte and its modification time as
+// they were, and does not touch the search index.
+func TestImportNativeNoChangeWritesNothing(t *testing.T) {
+	tree := nativetree.ForTest(t)
+	dir := t.TempDir()
+	t.Setenv(store.CacheDirEnv, filepath.Join(dir, "cache"))
+	args := nativeArgs(tree.ClaudeDir, tree.CodexDir, "--json")
+	summary := func() map[string]int {
+		t.Helper()
+		code, out, errOut := run(t, dir, args...)
+		var rep nativeJSON
+		if code != 0 || json.Unmarshal([]byte(out), &rep) != nil {
+			t.Fatalf("import exit %d: %s%s", code, out, errOut)
+		}
+		return rep.Summary
+	}
+	first := summary()
+	path := filepath.Join(dir, ".azureal", "sessions.azs")
+	index, err := search.IndexPath(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stat := func(p string) os.FileInfo {
+		t.Helper()
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	before, beforeHash, beforeIndex := stat(path), fileHash(t, path), stat(index)
+	again := summary()
+	if first["imported"] == 0 || again["unchanged"] != first["imported"] || again["skipped"] != first["skipped"] || again["imported"]+again["appended"] != 0 {
+		t.Errorf("re-import summary %v after %v, want every imported file unchanged", again, first)
+	}
+	after, afterIndex := stat(path), stat(index)
+	if fileHash(t, path) != beforeHash || !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("a re-import with nothing new wrote to the store (modified %v, was %v)", after.ModTime(), before.ModTime())
+	}
+	if !afterIndex.ModTime().Equal(beforeIndex.ModTime()) || afterIndex.Size() != beforeIndex.Size() {
+		t.Errorf("a re-import with nothing new wrote to the search index")
+	}
+}
