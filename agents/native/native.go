@@ -185,8 +185,26 @@ func Scan(ctx context.Context, opts Options) (ScanResult, error) {
 	if opts.Project != "" {
 		scan.Sessions = inProject(scan.Sessions, opts.Project)
 	}
-	sort.SliceStable(scan.Sessions, func(i, j int) bool { return scan.Sessions[i].start().Before(scan.Sessions[j].start()) })
+	scan.Sessions = byStart(scan.Sessions)
 	return scan, nil
+}
+
+// byStart returns sessions sorted by start, oldest first, keeping the
+// order of those that started together. It sorts their indexes and moves
+// each Session once: a Session is a few hundred bytes, and sorting 2,000
+// of them in place moved them many times, a tenth of a no-change import.
+func byStart(sessions []Session) []Session {
+	starts := make([]time.Time, len(sessions))
+	idx := make([]int, len(sessions))
+	for i := range sessions {
+		starts[i], idx[i] = sessions[i].start(), i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return starts[idx[a]].Before(starts[idx[b]]) })
+	out := make([]Session, len(sessions))
+	for i, j := range idx {
+		out[i] = sessions[j]
+	}
+	return out
 }
 
 func anyFound(roots []Root) bool {
