@@ -307,6 +307,14 @@ func TestReadNativeAppendAndPartialLine(t *testing.T) {
 				if _, err := readNative(context.Background(), n, rec, resume, parse.Options{}); !errors.Is(err, errNativeChanged) {
 					t.Errorf("rewritten with the same size: %v, want errNativeChanged", err)
 				}
+				other := filepath.Join(filepath.Dir(path), "other.jsonl")
+				writeFile(t, other, bytes.Replace(whole, []byte("fix the build"), []byte("fix the world"), 1))
+				if err := os.Rename(other, path); err != nil { // replaced by another file, then grown
+					t.Fatal(err)
+				}
+				if _, err := readNative(context.Background(), n, rec, resume, parse.Options{}); !errors.Is(err, errNativeChanged) {
+					t.Errorf("replaced: %v, want errNativeChanged", err)
+				}
 			})
 		})
 	}
