@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
 )
 
 // sealSuffix names the seal file beside an index file (see Seal).
@@ -76,16 +75,14 @@ func Sealed(path string) bool {
 	return err == nil && !racy(fi, sf)
 }
 
-// racyWindow is how close to the seal a change to the file may be and
-// still not show in its modification time: the coarse clock file systems
-// stamp files with ticks every 1–10 ms; a second leaves room for file
-// systems that keep less.
-const racyWindow = time.Second
-
-// racy reports whether the seal file sf was written too soon after the
-// file's last change fi for the seal to tell a later change apart.
+// racy reports whether the seal file sf was written in the same tick of
+// the file system's clock as the file's last change fi (or before it): a
+// change made after the seal within that tick would keep the time the
+// seal recorded. Once the clock has moved on, any later change gets a
+// later time. A file system that keeps whole seconds makes every seal
+// written in the same second racy.
 func racy(fi, sf fs.FileInfo) bool {
-	return sf.ModTime().Sub(fi.ModTime()) < racyWindow
+	return !sf.ModTime().After(fi.ModTime())
 }
 
 // sealOf is what a seal records of the file: size, modification time in
