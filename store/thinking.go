@@ -228,9 +228,7 @@ func placeThoughts(ctx context.Context, tx *readTx, matched []Thought, fn func(t
 // (the search index reads the thinking it has not indexed yet this way).
 // A store without ThinkingTable yields nothing.
 func (th ThinkingService) After(ctx context.Context, afterID int64, limit int) ([]Thought, error) {
-	return th.read(ctx, `SELECT t.id, t.session_id, t.before_seq, t.text
-		FROM lazuli_thinking t JOIN sessions s ON s.id = t.session_id AND s.created = t.session_created
-		WHERE t.id > ? ORDER BY t.id LIMIT ?`, afterID, limit)
+	return th.read(ctx, liveThoughts+` WHERE t.id > ? ORDER BY t.id LIMIT ?`, afterID, limit)
 }
 
 // ByID calls fn, in order of their ids, with the thoughts of ids that
@@ -252,9 +250,7 @@ func (th ThinkingService) ByID(ctx context.Context, ids []int64, fn func(t Thoug
 	var found []Thought
 	for lo := 0; lo < len(ids); lo += 500 {
 		list, args := inList(ids[lo:min(lo+500, len(ids))])
-		some, err := queryThoughts(ctx, tx, `SELECT t.id, t.session_id, t.before_seq, t.text
-			FROM lazuli_thinking t JOIN sessions s ON s.id = t.session_id AND s.created = t.session_created
-			WHERE t.id IN `+list, args...)
+		some, err := queryThoughts(ctx, tx, nil, liveThoughts+` WHERE t.id IN `+list, args...)
 		if err != nil {
 			return wrapThinking(err)
 		}
@@ -279,13 +275,18 @@ func (th ThinkingService) read(ctx context.Context, query string, args ...any) (
 	if ok, err := hasTable(ctx, tx, ThinkingTable); err != nil || !ok {
 		return nil, wrapThinking(err)
 	}
-	out, err := queryThoughts(ctx, tx, query, args...)
+	out, err := queryThoughts(ctx, tx, nil, query, args...)
 	return out, wrapThinking(err)
 }
 
+// liveThoughts selects id, session_id, before_seq and text of the
+// thoughts whose session is still the one they were written for.
+const liveThoughts = `SELECT t.id, t.session_id, t.before_seq, t.text
+		FROM lazuli_thinking t JOIN sessions s ON s.id = t.session_id AND s.created = t.session_created`
+
 // queryThoughts reads the thoughts query selects (id, session_id,
-// before_seq, text).
-func queryThoughts(ctx context.Context, q querier, query string, args ...any) ([]Thought, error) {
+// before_seq, text) that keep accepts (nil: all of them).
+func queryThoughts(ctx context.Context, q querier, keep func(Thought) bool, query string, args ...any) ([]Thought, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -297,7 +298,12 @@ func queryThoughts(ctx context.Context, q querier, query string, args ...any) ([
 		if err := rows.Scan(&t.ID, &t.SessionID, &t.BeforeSeq, &t.Text); err != nil {
 			return nil, err
 		}
-		out = append(out, t)
+		if keep == nil || keep(t) {
+			out = append(out, t)
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 	}
 	return out, rows.Err()
 }
@@ -308,8 +314,7 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
 // scanMatchingThoughts returns the thoughts of Scan that hold every string
 // of contains and that match accepts, in order of their ids.
 func scanMatchingThoughts(ctx context.Context, tx *readTx, contains []string, match func(Thought) bool) ([]Thought, error) {
-	query := `SELECT t.id, t.session_id, t.before_seq, t.text
-		FROM lazuli_thinking t JOIN sessions s ON s.id = t.session_id AND s.created = t.session_created`
+	query := liveThoughts
 	args := make([]any, 0, len(contains))
 	for i, c := range contains {
 		if i == 0 {
@@ -322,23 +327,5 @@ func scanMatchingThoughts(ctx context.Context, tx *readTx, contains []string, ma
 		query += `(t.text LIKE ? ESCAPE '\' OR instr(t.text, char(0)) > 0)`
 		args = append(args, "%"+likeEscaper.Replace(c)+"%")
 	}
-	rows, err := tx.QueryContext(ctx, query+" ORDER BY t.id", args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Thought
-	for rows.Next() {
-		var t Thought
-		if err := rows.Scan(&t.ID, &t.SessionID, &t.BeforeSeq, &t.Text); err != nil {
-			return nil, err
-		}
-		if match(t) {
-			out = append(out, t)
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return out, rows.Err()
+	return queryThoughts(ctx, tx, match, query+" ORDER BY t.id", args...)
 }
