@@ -14,7 +14,6 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/lazuli-app/lazuli/codec"
-	"github.com/lazuli-app/lazuli/store/listcache"
 )
 
 // Reading the events table across sessions, in id order, for readers that
@@ -556,36 +555,25 @@ func (sc ScanService) FirstEventID(ctx context.Context, sessionID int64) (int64,
 }
 
 // Version returns a token that is the same only while the store file is
-// unchanged: SQLite's file change counter and page count (which every
-// write transaction of AZUREAL and Lazuli, in rollback-journal mode,
-// moves), with the file's size, modification time, device and inode. It
-// reads the header page and stats the file, whatever the file's size, so
-// a caller that did its work for one Version may skip it while the store
-// still has that Version (the search index's Update does). It is "" when
-// it cannot vouch for that: the file has a -wal or -journal file beside
-// it, is read through a copy, or its header's counter is not valid; and
-// for a store without a file.
+// unchanged: the mark verified.go keeps of a file checked healthy (SQLite's
+// file change counter and page count, which every write transaction of
+// AZUREAL and Lazuli in rollback-journal mode moves, with the file's size,
+// modification time, device and inode), read the same way. It reads the
+// header page and stats the file, whatever the file's size, so a caller
+// that did its work for one Version may skip it while the store still has
+// that Version (the search index's Update does). It is "" when it cannot
+// vouch for that: the file has a -wal or -journal file beside it, its
+// header's counter is not valid, or it cannot be read; and for a store
+// without a file.
 func (sc ScanService) Version(ctx context.Context) (string, error) {
 	s := sc.s
 	db, _, err := s.reader(ctx)
 	if err != nil || db == nil {
 		return "", err
 	}
-	if fileExists(s.path+"-wal") || fileExists(s.path+"-journal") {
-		return "", nil
-	}
-	before, ok := fileIDOf(s.path)
+	m, ok := currentMark(ctx, db, s.path)
 	if !ok {
 		return "", nil
 	}
-	var h [100]byte
-	if err := headerPage(ctx, db, &h); err != nil {
-		return "", formatOrErr(s.path, err)
-	}
-	stamp := listcache.StampOf(&h)
-	after, ok := fileIDOf(s.path)
-	if !ok || after != before || !stamp.Trusted {
-		return "", nil // written while read, or a header that cannot tell
-	}
-	return fmt.Sprintf("%d.%d/%d.%d.%d.%d", stamp.Counter, stamp.Pages, after.Dev, after.Ino, after.Size, after.MTime), nil
+	return fmt.Sprintf(markFormat, m.ID.Dev, m.ID.Ino, m.ID.Size, m.ID.MTime, m.Stamp.Counter, m.Stamp.Pages), nil
 }
