@@ -116,15 +116,12 @@ func (u *updater) catchUpThinking(ctx context.Context) error {
 		return err
 	}
 	if m.think > 0 {
-		same := false
-		err := u.x.st.Thinking().ByID(ctx, []int64{m.think}, func(t store.Thought, _ int64) error {
-			same = t.SessionID == m.thinkSession && indexdb.RowHash([]byte(t.Text)) == m.thinkHash
-			return nil
-		})
+		at, err := u.x.st.Thinking().After(ctx, m.think-1, 1)
 		if err != nil {
 			return err
 		}
-		if !same {
+		if len(at) == 0 || at[0].ID != m.think || at[0].SessionID != m.thinkSession ||
+			indexdb.RowHash([]byte(at[0].Text)) != m.thinkHash {
 			if err := u.dropThinking(ctx); err != nil {
 				return err
 			}
