@@ -83,25 +83,11 @@ func (x *Index) indexedThoughts(ctx context.Context, hb *hitBuilder, tc thoughtC
 		if err := x.st.Thinking().ByID(ctx, tc.ids, fn); err != nil {
 			return err
 		}
-		for after := tc.above; ; {
-			newer, err := x.st.Thinking().After(ctx, after, thoughtBatch)
-			if err != nil || len(newer) == 0 {
-				return err
-			}
-			ids := make([]int64, len(newer))
-			for i, t := range newer {
-				ids[i] = t.ID
-			}
-			if err := x.st.Thinking().ByID(ctx, ids, fn); err != nil {
-				return err
-			}
-			after = newer[len(newer)-1].ID
-		}
+		return x.st.Thinking().From(ctx, tc.above, fn)
 	})
 }
 
-// thoughtBatch is how many thoughts Update and a search read from the
-// store at a time.
+// thoughtBatch is how many thoughts Update reads from the store at a time.
 const thoughtBatch = 500
 
 // catchUpThinking indexes the thoughts above the think mark. The ids of

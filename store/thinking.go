@@ -235,8 +235,39 @@ func (th ThinkingService) After(ctx context.Context, afterID int64, limit int) (
 // exist and whose session is still the one they were written for, and
 // their order (see Scan). A store without ThinkingTable yields nothing.
 func (th ThinkingService) ByID(ctx context.Context, ids []int64, fn func(t Thought, order int64) error) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	return th.placed(ctx, fn, func(tx *readTx) ([]Thought, error) {
+		var found []Thought
+		for lo := 0; lo < len(ids); lo += 500 {
+			list, args := inList(ids[lo:min(lo+500, len(ids))])
+			some, err := queryThoughts(ctx, tx, nil, liveThoughts+` WHERE t.id IN `+list, args...)
+			if err != nil {
+				return nil, err
+			}
+			found = append(found, some...)
+		}
+		slices.SortFunc(found, func(a, b Thought) int { return cmp.Compare(a.ID, b.ID) })
+		return found, nil
+	})
+}
+
+// From calls fn, in order of their ids, with every thought above afterID
+// whose session is still the one it was written for, and its order (see
+// Scan): the thoughts a search index has not taken in yet. A store
+// without ThinkingTable yields nothing.
+func (th ThinkingService) From(ctx context.Context, afterID int64, fn func(t Thought, order int64) error) error {
+	return th.placed(ctx, fn, func(tx *readTx) ([]Thought, error) {
+		return queryThoughts(ctx, tx, nil, liveThoughts+` WHERE t.id > ? ORDER BY t.id`, afterID)
+	})
+}
+
+// placed calls fn with the thoughts read returns and their orders, all in
+// one read transaction.
+func (th ThinkingService) placed(ctx context.Context, fn func(t Thought, order int64) error, read func(*readTx) ([]Thought, error)) error {
 	db, _, err := th.s.reader(ctx)
-	if err != nil || db == nil || len(ids) == 0 {
+	if err != nil || db == nil {
 		return err
 	}
 	tx, err := beginRead(ctx, db)
@@ -247,16 +278,10 @@ func (th ThinkingService) ByID(ctx context.Context, ids []int64, fn func(t Thoug
 	if ok, err := hasTable(ctx, tx, ThinkingTable); err != nil || !ok {
 		return wrapThinking(err)
 	}
-	var found []Thought
-	for lo := 0; lo < len(ids); lo += 500 {
-		list, args := inList(ids[lo:min(lo+500, len(ids))])
-		some, err := queryThoughts(ctx, tx, nil, liveThoughts+` WHERE t.id IN `+list, args...)
-		if err != nil {
-			return wrapThinking(err)
-		}
-		found = append(found, some...)
+	found, err := read(tx)
+	if err != nil {
+		return wrapThinking(err)
 	}
-	slices.SortFunc(found, func(a, b Thought) int { return cmp.Compare(a.ID, b.ID) })
 	return placeThoughts(ctx, tx, found, fn)
 }
 

@@ -199,8 +199,9 @@ func TestScanThoughtsMatch(t *testing.T) {
 }
 
 // TestThoughtsAfterAndByID: After pages through the thoughts by id, ByID
-// reads those asked for that exist, each with the order Scan gives, and
-// neither returns the thoughts of a deleted session.
+// reads those asked for that exist and From those above an id, each with
+// the order Scan gives, and none returns the thoughts of a deleted
+// session.
 func TestThoughtsAfterAndByID(t *testing.T) {
 	ctx := context.Background()
 	st, _, id := thinkingPair(t)
@@ -229,6 +230,19 @@ func TestThoughtsAfterAndByID(t *testing.T) {
 	})
 	if want := []string{all[0].Text, all[2].Text}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("ByID = %q, %v, want %q (in order of ids, the missing one left out)", got, err, want)
+	}
+	var from []int64
+	if err := st.Thinking().From(ctx, all[0].ID, func(th Thought, order int64) error {
+		if order != orders[th.ID] {
+			t.Errorf("From: thought %d has order %d, Scan says %d", th.ID, order, orders[th.ID])
+		}
+		from = append(from, th.ID)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(from) != len(all)-1 || from[0] != all[1].ID {
+		t.Errorf("From(%d) gave thoughts %v, want every one after it", all[0].ID, from)
 	}
 	if err := st.Sessions().Delete(ctx, id); err != nil {
 		t.Fatal(err)
