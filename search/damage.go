@@ -31,6 +31,20 @@ const quickCheckLimit = 2 << 20
 // indexTables are the tables an index file must hold.
 var indexTables = []string{"meta", "sessions", "docs", "segs", "blocks", "gone"}
 
+// damageCheck looks for damage in an index file: when Open cannot trust
+// it (quickCheck, verifySample) and when a search finds a candidate that
+// is not what the index says (falseCandidate, unknownCandidates). It reads
+// the index through the readers r and the store st.
+type damageCheck struct {
+	st   *store.Store
+	r    *sql.DB
+	path string
+}
+
+// checkOf returns the damage checks of x's file as its pools are now
+// (x.dbMu held).
+func checkOf(x *Index) damageCheck { return damageCheck{st: x.st, r: x.r, path: x.path} }
+
 // DamagedNote tells the user that the index of the store at storePath was
 // found damaged and rebuilt (Stats.Damaged).
 func DamagedNote(storePath string) string {
@@ -66,12 +80,12 @@ func missingTable(ctx context.Context, tx *sql.Tx) (string, error) {
 
 // quickCheck runs PRAGMA quick_check on a small index file; an error
 // wrapping ErrDamaged when it finds a problem.
-func (x *Index) quickCheck(ctx context.Context) error {
-	fi, err := os.Stat(x.path)
+func (d damageCheck) quickCheck(ctx context.Context) error {
+	fi, err := os.Stat(d.path)
 	if err != nil || fi.Size() > quickCheckLimit {
 		return err
 	}
-	rows, err := x.r.QueryContext(ctx, "PRAGMA quick_check")
+	rows, err := d.r.QueryContext(ctx, "PRAGMA quick_check")
 	if err != nil {
 		return err
 	}
@@ -115,8 +129,8 @@ const (
 
 // verifySample checks that the index finds a sample of its rows by their
 // own 4-grams; an error wrapping ErrDamaged when one is missing.
-func (x *Index) verifySample(ctx context.Context) error {
-	ids, all, err := x.sampleIDs(ctx)
+func (d damageCheck) verifySample(ctx context.Context) error {
+	ids, all, err := d.sampleIDs(ctx)
 	if err != nil || len(ids) == 0 {
 		return err
 	}
@@ -124,11 +138,11 @@ func (x *Index) verifySample(ctx context.Context) error {
 	if all {
 		grams = verifyGramsAll
 	}
-	rows, err := x.sampleRows(ctx, ids)
+	rows, err := d.sampleRows(ctx, ids)
 	if err != nil {
 		return err
 	}
-	list, err := x.st.Scan().Sessions(ctx)
+	list, err := d.st.Scan().Sessions(ctx)
 	if err != nil {
 		return err
 	}
@@ -139,20 +153,20 @@ func (x *Index) verifySample(ctx context.Context) error {
 	}
 	// Another file at the store's path is no damage: Update starts the
 	// index over for it (sameStore).
-	m, err := readMarks(ctx, x.r)
+	m, err := readMarks(ctx, d.r)
 	if err != nil || m.fresh {
 		return err
 	}
-	b, err := x.st.Scan().IDBounds(ctx)
+	b, err := d.st.Scan().IDBounds(ctx)
 	if err != nil {
 		return err
 	}
-	if same, err := x.sameStore(ctx, m, b, sessions); err != nil || !same {
+	if same, err := sameStore(ctx, d.st, m, b, sessions); err != nil || !same {
 		return err
 	}
 	// One read transaction: what docs and the lists say is one state of the
 	// file, whatever another process's Update does meanwhile.
-	tx, err := x.r.BeginTx(ctx, nil)
+	tx, err := d.r.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -210,10 +224,10 @@ type sampleRow struct {
 // sampleRows reads the events of ids that have text; when together they
 // decode to more than one load reads (store.MaxLoadBytes), one at a time,
 // so that memory stays bounded, leaving out any that alone is too large.
-func (x *Index) sampleRows(ctx context.Context, ids []int64) ([]sampleRow, error) {
+func (d damageCheck) sampleRows(ctx context.Context, ids []int64) ([]sampleRow, error) {
 	var rows []sampleRow
 	add := func(evs []store.ScannedEvent) error {
-		if err := x.st.FullText().Attach(ctx, evs); err != nil {
+		if err := d.st.FullText().Attach(ctx, evs); err != nil {
 			return err
 		}
 		for i := range evs {
@@ -223,7 +237,7 @@ func (x *Index) sampleRows(ctx context.Context, ids []int64) ([]sampleRow, error
 		}
 		return nil
 	}
-	evs, err := x.st.Scan().EventsByID(ctx, ids)
+	evs, err := d.st.Scan().EventsByID(ctx, ids)
 	var tooMuch *store.LoadLimitError
 	if !errors.As(err, &tooMuch) {
 		if err != nil {
@@ -232,7 +246,7 @@ func (x *Index) sampleRows(ctx context.Context, ids []int64) ([]sampleRow, error
 		return rows, add(evs)
 	}
 	for _, id := range ids {
-		one, err := x.st.Scan().EventsByID(ctx, []int64{id})
+		one, err := d.st.Scan().EventsByID(ctx, []int64{id})
 		switch {
 		case errors.As(err, &tooMuch):
 		case err != nil:
@@ -248,21 +262,21 @@ func (x *Index) sampleRows(ctx context.Context, ids []int64) ([]sampleRow, error
 
 // sampleIDs returns the ids of the events verifySample reads back, and
 // whether they are all the index holds.
-func (x *Index) sampleIDs(ctx context.Context) ([]int64, bool, error) {
+func (d damageCheck) sampleIDs(ctx context.Context) ([]int64, bool, error) {
 	var n, lo, hi int64
-	if err := x.r.QueryRowContext(ctx, "SELECT COUNT(*), COALESCE(MIN(id), 0), COALESCE(MAX(id), 0) FROM docs WHERE id > 0").Scan(&n, &lo, &hi); err != nil {
+	if err := d.r.QueryRowContext(ctx, "SELECT COUNT(*), COALESCE(MIN(id), 0), COALESCE(MAX(id), 0) FROM docs WHERE id > 0").Scan(&n, &lo, &hi); err != nil {
 		return nil, false, err
 	}
 	if n <= verifyAll {
-		ids, err := x.queryIDs(ctx, "SELECT id FROM docs WHERE id > 0")
+		ids, err := d.queryIDs(ctx, "SELECT id FROM docs WHERE id > 0")
 		return ids, true, err
 	}
-	ids, err := x.queryIDs(ctx, "SELECT id FROM docs WHERE id > 0 ORDER BY id DESC LIMIT ?", verifyNewest)
+	ids, err := d.queryIDs(ctx, "SELECT id FROM docs WHERE id > 0 ORDER BY id DESC LIMIT ?", verifyNewest)
 	if err != nil {
 		return nil, false, err
 	}
 	for k := range int64(verifySpread) {
-		more, err := x.queryIDs(ctx, "SELECT id FROM docs WHERE id >= ? ORDER BY id LIMIT 1", lo+k*(hi-lo)/verifySpread)
+		more, err := d.queryIDs(ctx, "SELECT id FROM docs WHERE id >= ? ORDER BY id LIMIT 1", lo+k*(hi-lo)/verifySpread)
 		if err != nil {
 			return nil, false, err
 		}
@@ -271,8 +285,8 @@ func (x *Index) sampleIDs(ctx context.Context) ([]int64, bool, error) {
 	return ids, false, nil
 }
 
-func (x *Index) queryIDs(ctx context.Context, query string, args ...any) ([]int64, error) {
-	rows, err := x.r.QueryContext(ctx, query, args...)
+func (d damageCheck) queryIDs(ctx context.Context, query string, args ...any) ([]int64, error) {
+	rows, err := d.r.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -311,13 +325,13 @@ func (q *query) lacksGram(text string) bool {
 // the index to be damaged: it lacks a 4-gram of the query although the
 // index recorded it for the same session (an id given to another event
 // since the last Update is not damage).
-func (x *Index) falseCandidate(ctx context.Context, hb *hitBuilder, e *store.ScannedEvent) (bool, error) {
+func (d damageCheck) falseCandidate(ctx context.Context, hb *hitBuilder, e *store.ScannedEvent) (bool, error) {
 	text, _ := scannedText(e) // the index holds the grams of the full text too
 	s, ok := hb.session(e.SessionID)
 	if !ok || e.Event.Kind == "" || !hb.q.lacksGram(text) {
 		return false, hb.err()
 	}
-	return x.inconsistentRow(ctx, hb.q.parts, e.ID, e.SessionID, s.Created)
+	return d.inconsistentRow(ctx, hb.q.parts, e.ID, e.SessionID, s.Created)
 }
 
 // docsRowQuery reads the session docs holds a row for, and when the index
@@ -331,8 +345,8 @@ const docsRowQuery = "SELECT d.session, COALESCE(s.created, '') FROM docs d LEFT
 // session, created at created, although its text does not match. It reads
 // the lists and docs in one read transaction, so that an Update of another
 // process purging the row between two statements cannot look like damage.
-func (x *Index) inconsistentRow(ctx context.Context, parts []gramRange, id, session int64, created string) (bool, error) {
-	tx, err := x.r.BeginTx(ctx, nil)
+func (d damageCheck) inconsistentRow(ctx context.Context, parts []gramRange, id, session int64, created string) (bool, error) {
+	tx, err := d.r.BeginTx(ctx, nil)
 	if err != nil {
 		return false, err
 	}
@@ -366,7 +380,7 @@ func (x *Index) inconsistentRow(ctx context.Context, parts []gramRange, id, sess
 // lacks them): a deleted session's rows stay in docs until the next
 // Update purges them, but a candidate that docs never held means that the
 // lists name a row the index never wrote: an error wrapping ErrDamaged.
-func (x *Index) unknownCandidates(ctx context.Context, parts []gramRange, ids []int64, evs []store.ScannedEvent) error {
+func (d damageCheck) unknownCandidates(ctx context.Context, parts []gramRange, ids []int64, evs []store.ScannedEvent) error {
 	found := make(map[int64]bool, len(evs))
 	for i := range evs {
 		found[evs[i].ID] = true
@@ -375,7 +389,7 @@ func (x *Index) unknownCandidates(ctx context.Context, parts []gramRange, ids []
 		if found[id] {
 			continue
 		}
-		bad, err := x.inconsistentRow(ctx, parts, id, 0, "")
+		bad, err := d.inconsistentRow(ctx, parts, id, 0, "")
 		if err != nil {
 			return err
 		}

@@ -93,10 +93,10 @@ func Open(ctx context.Context, st *store.Store) (*Index, error) {
 	sealed := indexdb.Sealed(path)
 	err = x.openLocked(ctx)
 	if err == nil && !sealed {
-		err = x.quickCheck(ctx)
+		err = checkOf(x).quickCheck(ctx)
 	}
 	if err == nil && !sealed {
-		err = x.verifySample(ctx)
+		err = checkOf(x).verifySample(ctx)
 	}
 	if err != nil {
 		if !isDamage(err) {

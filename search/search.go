@@ -214,7 +214,7 @@ func (x *Index) checkIDs(ctx context.Context, hb *hitBuilder, ids []int64, comps
 		return err
 	}
 	if len(evs) < len(ids) {
-		if err := x.unknownCandidates(ctx, hb.q.parts, ids, evs); err != nil {
+		if err := checkOf(x).unknownCandidates(ctx, hb.q.parts, ids, evs); err != nil {
 			return err
 		}
 	}
@@ -240,7 +240,7 @@ func (x *Index) checkIDs(ctx context.Context, hb *hitBuilder, ids []int64, comps
 			if checked[i].ok {
 				continue
 			}
-			if bad, err := x.falseCandidate(ctx, hb, &evs[i]); err != nil || bad {
+			if bad, err := checkOf(x).falseCandidate(ctx, hb, &evs[i]); err != nil || bad {
 				return cmp.Or(err, fmt.Errorf("%w: event %d is not what the index holds", ErrDamaged, evs[i].ID))
 			}
 		}

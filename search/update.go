@@ -309,7 +309,7 @@ func (x *Index) newUpdater(ctx context.Context, s *Stats, progress Progress) (*u
 		return nil, err
 	}
 	if !m.fresh {
-		same, err := x.sameStore(ctx, m, b, u.sessions)
+		same, err := sameStore(ctx, x.st, m, b, u.sessions)
 		if err != nil {
 			return nil, err
 		}
@@ -382,14 +382,14 @@ func (x *Index) start(ctx context.Context, b store.IDBounds, sessions map[int64]
 // sameStore reports whether the store is still the file the index was
 // built from. Event ids only grow, so the row at the index's high-water
 // mark must still be there, unchanged, unless its session was deleted.
-func (x *Index) sameStore(ctx context.Context, m marks, b store.IDBounds, sessions map[int64]store.Session) (bool, error) {
+func sameStore(ctx context.Context, st *store.Store, m marks, b store.IDBounds, sessions map[int64]store.Session) (bool, error) {
 	if m.hi == 0 {
 		return true, nil // nothing indexed that could contradict it
 	}
 	if b.EventSequence < m.hi && (b.EventSequence != 0 || b.MaxEventID == 0) {
 		return false, nil // ids never go back: a newer, smaller file
 	}
-	evs, err := x.st.Scan().EventsByID(ctx, []int64{m.hi})
+	evs, err := st.Scan().EventsByID(ctx, []int64{m.hi})
 	if err != nil {
 		return false, err
 	}
