@@ -15,17 +15,23 @@ func sealedFile(t *testing.T) string {
 	if err := os.WriteFile(path, []byte("index bytes"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	old := time.Now().Add(-time.Hour)
-	if err := os.Chtimes(path, old, old); err != nil {
+	if !sealAt(t, path, time.Now().Add(-time.Hour)) {
+		t.Fatalf("Sealed(%q) = false right after Seal", path)
+	}
+	return path
+}
+
+// sealAt sets the file's time to mtime, seals it and says whether it is
+// sealed.
+func sealAt(t *testing.T, path string, mtime time.Time) bool {
+	t.Helper()
+	if err := os.Chtimes(path, mtime, mtime); err != nil {
 		t.Fatal(err)
 	}
 	if err := Seal(path); err != nil {
 		t.Fatal(err)
 	}
-	if !Sealed(path) {
-		t.Fatalf("Sealed(%q) = false right after Seal", path)
-	}
-	return path
+	return Sealed(path)
 }
 
 func TestSealedTellsAChange(t *testing.T) {
@@ -86,25 +92,11 @@ func TestSealRacy(t *testing.T) {
 	if err := os.WriteFile(path, []byte("index bytes"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ahead := time.Now().Add(time.Hour)
-	if err := os.Chtimes(path, ahead, ahead); err != nil {
-		t.Fatal(err)
-	}
-	if err := Seal(path); err != nil {
-		t.Fatal(err)
-	}
-	if Sealed(path) {
+	if sealAt(t, path, time.Now().Add(time.Hour)) {
 		t.Errorf("Sealed(%q) = true for a seal written with the file, want false (racy)", path)
 	}
 	// Sealing again later, with the file unchanged, makes it trusted.
-	old := time.Now().Add(-time.Hour)
-	if err := os.Chtimes(path, old, old); err != nil {
-		t.Fatal(err)
-	}
-	if err := Seal(path); err != nil {
-		t.Fatal(err)
-	}
-	if !Sealed(path) {
+	if !sealAt(t, path, time.Now().Add(-time.Hour)) {
 		t.Errorf("Sealed(%q) = false after a seal written an hour after the file's change", path)
 	}
 }
