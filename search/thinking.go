@@ -21,18 +21,12 @@ const KindThinking = string(codec.KindThinking)
 // newest first, without their snippets: each keeps its text and match for
 // hitBuilder.thoughtSnippet (Scan, without an index).
 func matchingThoughts(ctx context.Context, st *store.Store, hb *hitBuilder) ([]Hit, error) {
-	var contains []string // the ASCII terms: SQLite tests them first
-	for i, t := range hb.q.terms {
-		if hb.q.ascii[i] {
-			contains = append(contains, t)
-		}
-	}
 	match := func(t store.Thought) bool {
 		_, _, ok := hb.q.match(capText(t.Text))
 		return ok
 	}
 	return thoughtHits(hb, func(fn func(store.Thought, int64) error) error {
-		return st.Thinking().Scan(ctx, contains, match, fn)
+		return st.Thinking().Scan(ctx, match, fn)
 	})
 }
 

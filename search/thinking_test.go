@@ -46,11 +46,10 @@ func TestSearchFindsThinking(t *testing.T) {
 	}
 }
 
-// TestThinkingPrefilter: the words SQLite tests before a thought is read
-// (store.ThinkingService.Scan's contains) keep every thought the search
-// itself would find: ASCII case ignored, LIKE's wildcards taken literally,
-// a NUL byte before the word, and non-ASCII text around it.
-func TestThinkingPrefilter(t *testing.T) {
+// TestThinkingMatch: a thought is found as an event's text is: ASCII case
+// ignored, SQL's LIKE wildcards and backslashes taken literally, a NUL byte
+// before the word, and non-ASCII text around it.
+func TestThinkingMatch(t *testing.T) {
 	st := mustOpenStore(t, testStorePath(t))
 	mustSession(t, st, "thinks",
 		codec.UserMessage("go"),

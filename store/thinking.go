@@ -19,7 +19,6 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/lazuli-app/lazuli/codec"
 )
@@ -153,31 +152,10 @@ func attachThinking(events []StoredEvent, thoughts []Thought) {
 // order to place thinking among event hits. order is looked up only for
 // the thoughts match accepts: looking it up for every thought was nearly
 // all of a search of a store with many (95 of 97 ms for 9,000).
-//
-// contains are lower-case ASCII strings that every thought match accepts
-// holds, ignoring ASCII case (the words of an ASCII query): SQLite leaves
-// out the thoughts without them before they are read into Go, which makes
-// a search of a word in no thought about twice as fast. nil passes every
-// thought to match.
-func (th ThinkingService) Scan(ctx context.Context, contains []string, match func(Thought) bool, fn func(t Thought, order int64) error) error {
-	db, _, err := th.s.reader(ctx)
-	if err != nil || db == nil {
-		return err
-	}
-	tx, err := beginRead(ctx, db)
-	if err != nil {
-		return wrapThinking(err)
-	}
-	defer tx.end()
-	var n int
-	if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", ThinkingTable).Scan(&n); err != nil || n == 0 {
-		return wrapThinking(err)
-	}
-	matched, err := scanMatchingThoughts(ctx, tx, contains, match)
-	if err != nil || len(matched) == 0 {
-		return wrapThinking(err)
-	}
-	return placeThoughts(ctx, tx, matched, fn)
+func (th ThinkingService) Scan(ctx context.Context, match func(Thought) bool, fn func(t Thought, order int64) error) error {
+	return th.placed(ctx, fn, func(tx *readTx) ([]Thought, error) {
+		return queryThoughts(ctx, tx, match, liveThoughts+" ORDER BY t.id")
+	})
 }
 
 // placeThoughts calls fn with each of thoughts and its order (see Scan),
@@ -331,26 +309,4 @@ func queryThoughts(ctx context.Context, q querier, keep func(Thought) bool, quer
 		}
 	}
 	return out, rows.Err()
-}
-
-// likeEscaper escapes LIKE's wildcards and its escape character.
-var likeEscaper = strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
-
-// scanMatchingThoughts returns the thoughts of Scan that hold every string
-// of contains and that match accepts, in order of their ids.
-func scanMatchingThoughts(ctx context.Context, tx *readTx, contains []string, match func(Thought) bool) ([]Thought, error) {
-	query := liveThoughts
-	args := make([]any, 0, len(contains))
-	for i, c := range contains {
-		if i == 0 {
-			query += " WHERE "
-		} else {
-			query += " AND "
-		}
-		// LIKE ignores ASCII case only, as contains asks; it reads a text
-		// up to its first NUL byte, so a text holding one is left to match.
-		query += `(t.text LIKE ? ESCAPE '\' OR instr(t.text, char(0)) > 0)`
-		args = append(args, "%"+likeEscaper.Replace(c)+"%")
-	}
-	return queryThoughts(ctx, tx, match, query+" ORDER BY t.id", args...)
 }

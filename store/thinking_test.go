@@ -179,7 +179,7 @@ func TestScanThoughtsMatch(t *testing.T) {
 	last := evs[len(evs)-1].ID
 	var seen []string
 	var got []string
-	err = st.Thinking().Scan(ctx, nil, func(th Thought) bool {
+	err = st.Thinking().Scan(ctx, func(th Thought) bool {
 		seen = append(seen, th.Text)
 		return th.Text == "let me think it over" || th.Text == "the end"
 	}, func(th Thought, order int64) error {
@@ -214,7 +214,7 @@ func TestThoughtsAfterAndByID(t *testing.T) {
 		t.Errorf("After(%d, 2) = %+v, %v, want the next two", all[0].ID, page, err)
 	}
 	orders := map[int64]int64{}
-	if err := st.Thinking().Scan(ctx, nil, func(Thought) bool { return true }, func(th Thought, order int64) error {
+	if err := st.Thinking().Scan(ctx, func(Thought) bool { return true }, func(th Thought, order int64) error {
 		orders[th.ID] = order
 		return nil
 	}); err != nil {
