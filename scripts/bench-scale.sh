@@ -44,7 +44,7 @@ if [ -z "$store" ]; then
   dir=${LAZULI_SCALE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/lazuli-scale}
   mkdir -p "$dir"
   # the generator's source and the event codec's: either changes what is written
-  gen=$( (find internal/genstore -maxdepth 1 -name '*.go' ! -name '*_test.go'; echo store/codec.go) |
+  gen=$( (find internal/genstore -maxdepth 1 -name '*.go' ! -name '*_test.go'; echo codec/codec.go) |
     sort | xargs cat | sha256sum | cut -c1-8)
   store="$dir/store-s$sessions-e$events-b$big-seed$seed-g$gen.azs"
   if [ ! -f "$store" ]; then
