@@ -315,6 +315,7 @@ func (sh *shownSession) showPendingEvent(ref views.SessionRef) {
 	}
 	tr := sh.pw.mv.Transcript()
 	show := func() {
+		defer tr.TraceSettled("open_hit")
 		if t.thinking {
 			tr.Nav().ShowThought(t.seq)
 			return

@@ -175,6 +175,7 @@ func (sh *shownSession) loadSession(ref views.SessionRef, gen int) {
 		sh.pw.mv.SetForkOrigin(origin)
 		sh.pw.mv.Transcript().SetFullText(fullText)
 		sh.pw.mv.SetParentLink(parent)
+		sh.pw.mv.Transcript().TraceSettled(fmt.Sprintf("show S%d", ref.ID))
 		sh.showPendingEvent(ref)
 		sh.pw.mv.PromptBox().SetSession(ref, !sh.pw.readOnly, model)
 		sh.pw.mv.PromptBox().SetRunning(running)

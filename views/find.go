@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/lazuli-app/lazuli/internal/trace"
 )
 
 // FindBar is the transcript's find bar: a case-insensitive search over the
@@ -138,6 +139,7 @@ func (f *FindBar) reset() {
 
 // step moves by delta matches, wrapping around.
 func (f *FindBar) step(delta int) {
+	trace.Mark("input", "find_next")
 	n := len(f.matches)
 	if n == 0 {
 		return
@@ -151,6 +153,9 @@ func (f *FindBar) step(delta int) {
 		f.cur = n - 1
 	}
 	f.showCurrent()
+	if f.t != nil && f.t.rows != nil {
+		f.t.rows.traceSettled("find_next")
+	}
 }
 
 // showCurrent scrolls to and highlights the current match and updates the count,

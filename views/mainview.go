@@ -70,7 +70,7 @@ func NewMainView(a Actions) *MainView {
 	left := container.New(&minWidthLayout{width: sidebarWidth}, m.sidebar.Content())
 	split := container.NewHSplit(left, m.right)
 	split.Offset = 0 // the sidebar starts at its minimum width
-	m.root = container.New(&minSizeLayout{min: MinWindowSize}, split)
+	m.root = container.New(&minSizeLayout{min: MinWindowSize}, withProbe(split)...)
 	m.ClearSession()
 	return m
 }

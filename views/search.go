@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/lazuli-app/lazuli/internal/trace"
 )
 
 // searchDebounce is how long the panel waits after a keystroke before it
@@ -68,6 +69,8 @@ type SearchPanel struct {
 	selecting bool   // the list's selection is being set by the keyboard
 	waiting   bool   // a query was sent and its results have not come
 
+	probe *frameProbe // with LAZULI_TRACE: the panel's own frame probe (it is an overlay)
+
 	debounce time.Duration
 	timer    *time.Timer
 	now      func() time.Time
@@ -88,6 +91,10 @@ func NewSearchPanel(a SearchActions) *SearchPanel {
 	p.closeBtn.Importance = widget.LowImportance
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, p.closeBtn, p.entry), p.status)
 	p.content = container.NewBorder(top, nil, nil, nil, p.list)
+	if trace.On() {
+		p.probe = newFrameProbe()
+		p.content = container.NewStack(p.content, p.probe.layer())
+	}
 	return p
 }
 
@@ -146,6 +153,7 @@ func (p *SearchPanel) SetResults(id int, r SearchResults) {
 		p.list.ScrollToTop()
 	}
 	p.updateStatus()
+	p.probe.mark("search " + p.query)
 }
 
 // Hits returns the hits shown.
@@ -168,7 +176,8 @@ func (p *SearchPanel) SetIndexing(text string) {
 }
 
 // onChanged sends the query after the debounce pause.
-func (p *SearchPanel) onChanged(string) {
+func (p *SearchPanel) onChanged(q string) {
+	trace.Mark("input", "search "+q)
 	p.stopTimer()
 	if p.debounce <= 0 {
 		p.send()
@@ -269,6 +278,7 @@ func (p *SearchPanel) onSelected(id widget.ListItemID) {
 
 // open closes the panel and asks the app to show hit i.
 func (p *SearchPanel) open(i int) {
+	trace.Mark("input", "open_hit")
 	h := p.hits[i]
 	p.Hide()
 	p.actions.OpenSearchHit(h)

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/lazuli-app/lazuli/internal/trace"
 )
 
 // Sidebar lists the sessions of several worktrees, grouped under a header
@@ -30,6 +31,7 @@ type Sidebar struct {
 	selected    SessionRef
 	hasSelected bool
 	quiet       bool // a programmatic selection: no intent
+	traced      bool // the trace's start point is written (traceSidebar)
 
 	filters *sidebarFilters // the name filter and the filters (sidebar_filters.go)
 	list    *navList
@@ -163,6 +165,7 @@ func (s *Sidebar) show(groups []WorktreeGroup) {
 		s.all[i].agent = s.filters.facets[s.all[i].ref].Agent
 	}
 	s.applyFilter()
+	s.traceSidebar()
 }
 
 // Select highlights ref without sending SelectSession, e.g. when the app
@@ -189,6 +192,7 @@ func (s *Sidebar) applyFilter() {
 	}
 	s.list.Refresh()
 	s.syncSelection()
+	s.traceRows()
 }
 
 // syncSelection selects the row of the selected session, quietly.
@@ -228,6 +232,7 @@ func (s *Sidebar) onSelected(id widget.ListItemID) {
 	s.selected, s.hasSelected = r.ref, true
 	s.updateButtons()
 	if !s.quiet {
+		trace.Markf("input", "select S%d", r.ref.ID)
 		s.actions.SelectSession(r.ref)
 	}
 }

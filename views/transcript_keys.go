@@ -3,6 +3,7 @@ package views
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"github.com/lazuli-app/lazuli/internal/trace"
 )
 
 // TypedKey scrolls on a navigation key and passes the others to the list.
@@ -25,11 +26,15 @@ func (n *Navigator) ScrollKey(name fyne.KeyName) bool {
 	off := r.list.GetScrollOffset()
 	switch name {
 	case fyne.KeyHome:
+		trace.Mark("input", "home")
 		r.target = -1
 		r.list.ScrollToTop()
+		r.traceSettled("home")
 	case fyne.KeyEnd:
+		trace.Mark("input", "end")
 		r.target = -1
 		r.list.ScrollToBottom()
+		r.traceSettled("end")
 	case fyne.KeyPageUp:
 		r.target = -1
 		r.list.ScrollToOffset(max(0, off-view*pageFraction))

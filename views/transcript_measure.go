@@ -6,6 +6,7 @@ package views
 
 import (
 	"cmp"
+	"fmt"
 	"image/color"
 	"slices"
 	"strings"
@@ -301,6 +302,7 @@ func (r *rowList) onWidth(w float32) {
 	}
 	r.width = w
 	r.post(func() { r.list.Refresh() })
+	r.traceSettled(fmt.Sprintf("resize %.0f", w))
 }
 
 // atBottom reports whether the list shows its last row's end (or has not
