@@ -14,5 +14,6 @@ func main() {
 	if printVersion(os.Args[1:], os.Stdout) {
 		return
 	}
+	app.Version = tomlDetail(fyneApp, "Version")
 	os.Exit(app.Main(os.Args[1:]))
 }
