@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 
@@ -46,6 +47,12 @@ func Main(args []string) int {
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "lazuli: %v\n", err)
 		return cli.ExitUsage
+	}
+	if stop, err := profileCPU(os.Getenv("LAZULI_CPUPROFILE")); err != nil {
+		fmt.Fprintf(os.Stderr, "lazuli: %v\n", err)
+		return cli.ExitError
+	} else {
+		defer stop()
 	}
 	if err := Run(ctx, cfg); err != nil {
 		fmt.Fprintf(os.Stderr, "lazuli: %v\n", err)
@@ -94,4 +101,25 @@ func ParseFlags(args []string, stderr io.Writer) (Config, error) {
 		return cfg, errors.New("--demo takes no PATH")
 	}
 	return cfg, nil
+}
+
+// profileCPU writes a CPU profile of the window's run to path (set by
+// LAZULI_CPUPROFILE, for finding where the window spends its time); ""
+// profiles nothing.
+func profileCPU(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close() // a profile cut short is still read
+	}, nil
 }

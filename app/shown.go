@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/internal/trace"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -169,12 +170,16 @@ func (sh *shownSession) loadSession(ref views.SessionRef, gen int) {
 	sh.focusPrompt = views.SessionRef{}
 	sh.mu.Unlock()
 	running := sh.pw.runner.isRunning(ref)
+	trace.Markf("stage", "loaded S%d: %d events", ref.ID, len(events))
 	fyne.Do(func() {
+		trace.Markf("stage", "ui S%d", ref.ID)
 		sh.pw.status.clearStale(ref)
 		sh.pw.mv.ShowSession(ref, s, events, comps, earlier)
+		trace.Markf("stage", "rows S%d", ref.ID)
 		sh.pw.mv.SetForkOrigin(origin)
 		sh.pw.mv.Transcript().SetFullText(fullText)
 		sh.pw.mv.SetParentLink(parent)
+		trace.Markf("stage", "header S%d", ref.ID)
 		sh.pw.mv.Transcript().TraceSettled(fmt.Sprintf("show S%d", ref.ID))
 		sh.showPendingEvent(ref)
 		sh.pw.mv.PromptBox().SetSession(ref, !sh.pw.readOnly, model)
