@@ -203,5 +203,8 @@ type UpdateStats struct {
 	Usage   int   // usage rows indexed
 	Purged  int   // deleted sessions whose rows were removed
 	Rebuilt bool  // the index was started over
-	Elapsed time.Duration
+	// Unchanged: the store had the version the index last caught up with,
+	// so nothing was read.
+	Unchanged bool
+	Elapsed   time.Duration
 }

@@ -432,3 +432,35 @@ func TestReusedIDForgetsFolder(t *testing.T) {
 		t.Errorf("incremental:\n%s\nfresh:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// An Update of a store unchanged since the last one reads nothing; a
+// change to the store is read by the next.
+func TestUpdateUnchangedStore(t *testing.T) {
+	ctx := context.Background()
+	st := mustOpenStore(t)
+	fill(t, st, 2, 3)
+	x, err := Open(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	if s, err := x.Update(ctx); err != nil || s.Unchanged || s.Events == 0 {
+		t.Fatalf("first Update = %+v, %v, want events read", s, err)
+	}
+	s, err := x.Update(ctx)
+	if err != nil || !s.Unchanged || s.Events != 0 {
+		t.Fatalf("Update of an unchanged store = %+v, %v, want Unchanged and nothing read", s, err)
+	}
+	fill(t, st, 1, 2)
+	s, err = x.Update(ctx)
+	if err != nil || s.Unchanged || s.Events == 0 {
+		t.Fatalf("Update after new events = %+v, %v, want them read", s, err)
+	}
+	before := dump(t, x)
+	if _, err := x.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if after := dump(t, x); !reflect.DeepEqual(before, after) {
+		t.Errorf("updated index differs from a rebuilt one:\n%v\n%v", before, after)
+	}
+}

@@ -69,6 +69,31 @@ func (x *Index) writeTx(ctx context.Context, fn func(*sql.Tx) error) error {
 }
 
 func (x *Index) update(ctx context.Context, s *UpdateStats, rebuild bool) error {
+	version, err := x.st.Scan().Version(ctx)
+	if err != nil {
+		return err
+	}
+	if !rebuild && version != "" {
+		if was, _ := indexdb.GetMeta(ctx, x.db, storeVersionKey); was == version {
+			s.Unchanged = true // the store is as the index was last brought up to date with
+			return nil
+		}
+	}
+	if err := x.catchUp(ctx, s, rebuild); err != nil {
+		return err
+	}
+	// version was read before the store was: a store written meanwhile has
+	// another, and the next Update reads it again.
+	return x.writeTx(ctx, func(tx *sql.Tx) error { return indexdb.SetMeta(ctx, tx, storeVersionKey, version) })
+}
+
+// storeVersionKey is the meta key of the store.Version the index was last
+// brought wholly up to date with: while the store has it, Update reads
+// nothing (the window updates the index on every session it shows).
+const storeVersionKey = "store_version"
+
+// catchUp brings the index up to date with the store, or rebuilds it.
+func (x *Index) catchUp(ctx context.Context, s *UpdateStats, rebuild bool) error {
 	sessions, err := x.st.Scan().Sessions(ctx)
 	if err != nil {
 		return err
