@@ -36,6 +36,8 @@ type cardSet struct {
 	// readOnly: the window writes nothing (MainView.SetReadOnly), so no
 	// prompt card offers "Fork from here".
 	readOnly bool
+
+	shows int // cards filled for a row: what a change costs, for tests
 }
 
 func (cs *cardSet) createItem() fyne.CanvasObject { return newCard(cs.t) }
@@ -60,10 +62,16 @@ func (cs *cardSet) forget() { cs.full, cs.turns = nil, nil }
 
 // setFullText is Transcript.SetFullText.
 func (cs *cardSet) setFullText(full map[int64]string) {
+	if len(full) == 0 && len(cs.full) == 0 {
+		return
+	}
+	old := cs.full
 	cs.full = full
-	cs.gen++ // rebind: toggles appear
-	clear(cs.t.rows.widths)
-	cs.t.rows.list.Refresh()
+	cs.t.rows.changed(func(r *transcriptRow, seq int64) bool { // their toggles appear or go
+		_, was := old[seq]
+		_, is := full[seq]
+		return was || is
+	})
 }
 
 // addFullText is Transcript.AddFullText.
@@ -163,19 +171,25 @@ func (c *card) bind(id int) {
 	t := c.t
 	r := &t.rows.rows[id]
 	hl := t.find.highlightIn(id)
-	if c.id != id || c.version != r.version || c.gen != t.cards.gen || c.hl != hl {
+	changed := c.id != id || c.version != r.version || c.gen != t.cards.gen || c.hl != hl
+	if changed {
 		if c.id == id && c.hl != hl && id < len(t.rows.widths) {
 			t.rows.widths[id] = 0 // bold matches may wrap the text differently: measure again
 		}
 		c.id, c.version, c.gen, c.hl = id, r.version, t.cards.gen, hl
+		t.cards.shows++
 		c.reset()
 		c.show(r, t.rows.detailOf(id))
 		if hl != "" {
 			c.highlight(hl)
 		}
 	}
-	c.setHighlight(t.find.row == id)
-	c.root.Refresh()
+	// A card bound to the same row as before is left alone: refreshing it
+	// lays out and re-shapes all of its text, which the list asks for on
+	// every scroll and refresh.
+	if c.setHighlight(t.find.row == id) || changed {
+		c.root.Refresh()
+	}
 }
 
 // heightFor lays the card out at width w and returns the height it needs.
@@ -488,13 +502,18 @@ func (c *card) diffView() *diffView {
 }
 
 // setHighlight outlines the card when it is the current find match.
-func (c *card) setHighlight(on bool) {
-	c.bg.StrokeWidth = 0
+// setHighlight draws the card's outline when on, and reports whether it
+// changed anything.
+func (c *card) setHighlight(on bool) bool {
+	width, stroke, radius := float32(0), c.bg.StrokeColor, theme.Size(theme.SizeNameInputRadius)
 	if on {
-		c.bg.StrokeColor = theme.Color(theme.ColorNamePrimary)
-		c.bg.StrokeWidth = 2
+		width, stroke = 2, theme.Color(theme.ColorNamePrimary)
 	}
-	c.bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
+	if width == c.bg.StrokeWidth && stroke == c.bg.StrokeColor && radius == c.bg.CornerRadius {
+		return false
+	}
+	c.bg.StrokeWidth, c.bg.StrokeColor, c.bg.CornerRadius = width, stroke, radius
+	return true
 }
 
 func (c *card) onToggle() {

@@ -3,6 +3,7 @@ package views
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 
@@ -187,12 +188,14 @@ func newRefsRow() (*fyne.Container, *container.Scroll) {
 
 // setTurnUsage is Transcript.SetTurnUsage.
 func (cs *cardSet) setTurnUsage(turns []TurnUsage) {
-	cs.turns = append([]TurnUsage(nil), turns...)
-	sort.Slice(cs.turns, func(i, j int) bool { return cs.turns[i].FirstSeq < cs.turns[j].FirstSeq })
-	cs.gen++ // rebind: completion rows change
-	clear(cs.t.rows.widths)
+	turns = slices.Clone(turns)
+	sort.Slice(turns, func(i, j int) bool { return turns[i].FirstSeq < turns[j].FirstSeq })
+	if slices.Equal(turns, cs.turns) {
+		return
+	}
+	cs.turns = turns
 	cs.t.find.textChanged()
-	cs.t.rows.list.Refresh()
+	cs.t.rows.changed(func(r *transcriptRow, _ int64) bool { return r.kind == rowComplete }) // their usage line
 }
 
 // turnUsageAt returns the usage of the turn holding seq.

@@ -182,6 +182,25 @@ func (r *rowList) detailOf(id int) *rowDetail {
 	return row.detail
 }
 
+// changed rebinds and measures again the rows of events for which is
+// reports true (seq is the row's event's), leaving the others' cards as
+// they are.
+func (r *rowList) changed(is func(row *transcriptRow, seq int64) bool) {
+	hit := false
+	for i := range r.rows {
+		row := &r.rows[i]
+		if isSideRow(row.kind) || row.event < 0 || !is(row, r.events[row.event].Seq) {
+			continue
+		}
+		row.version++
+		r.widths[i] = 0
+		hit = true
+	}
+	if hit {
+		r.list.Refresh()
+	}
+}
+
 // toggle opens or closes a row's tool input or summary.
 func (r *rowList) toggle(id int) {
 	row := &r.rows[id]

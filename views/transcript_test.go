@@ -465,3 +465,33 @@ func TestTranscriptEarlierEvents(t *testing.T) {
 		t.Error("a new session kept the earlier bar")
 	}
 }
+
+// Turn usage and full text that arrive after the session is shown fill
+// again only the cards they change (completion rows; rows with full
+// output), not every card on screen; the same usage again changes none.
+func TestLateDetailsRefillOnlyTheirCards(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(800, 3000))
+	events := sampleEvents(t)
+	tr.SetSession(store.Session{ID: 1}, events, nil)
+	q.drain()
+	if len(cardsByRow(tr)) < 10 {
+		t.Fatalf("%d cards on screen, want every row's", len(cardsByRow(tr)))
+	}
+	turns := []TurnUsage{{FirstSeq: 1, LastSeq: 100, Input: 5, Output: 7}}
+	for _, step := range []struct {
+		name string
+		do   func()
+		want int
+	}{
+		{"SetTurnUsage", func() { tr.SetTurnUsage(turns) }, 1},
+		{"SetTurnUsage again", func() { tr.SetTurnUsage(turns) }, 0},
+		{"SetFullText", func() { tr.SetFullText(map[int64]string{events[4].Seq: "ok  \texample.com/w\t0.01s\nmore"}) }, 1},
+	} {
+		before := tr.cards.shows
+		step.do()
+		q.drain()
+		if got := tr.cards.shows - before; got != step.want {
+			t.Errorf("%s filled %d cards, want %d", step.name, got, step.want)
+		}
+	}
+}
