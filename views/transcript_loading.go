@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -22,6 +23,10 @@ type Loader struct {
 	box   *fyne.Container // shown in place while a session loads
 	bar   *widget.ProgressBarInfinite
 	label *widget.Label
+	// waiting is the number of the Show whose session has not arrived; 0
+	// for none. The indicator shows only after loaderDelay, through after.
+	waiting, shows int
+	after          func(time.Duration, func()) // runs a function on the Fyne goroutine after a while
 
 	earlier      int             // the session's events before the first shown that are not loaded
 	earlierBar   *fyne.Container // shown while earlier > 0
@@ -33,7 +38,7 @@ type Loader struct {
 }
 
 func newLoader(t *Transcript) *Loader {
-	l := &Loader{t: t, bar: widget.NewProgressBarInfinite(), label: widget.NewLabel("")}
+	l := &Loader{t: t, bar: widget.NewProgressBarInfinite(), label: widget.NewLabel(""), after: afterOnFyne}
 	l.newEarlierBar()
 	l.label.Alignment = fyne.TextAlignCenter
 	l.bar.Stop()
@@ -42,20 +47,39 @@ func newLoader(t *Transcript) *Loader {
 	return l
 }
 
+// loaderDelay is how long a session may take to load before the loading
+// indicator takes the transcript's place: most load in a few tens of
+// milliseconds, and the session shown stays until then rather than
+// flashing away (and the moving bar, which repaints the window on every
+// frame, does not run).
+const loaderDelay = 250 * time.Millisecond
+
+// afterOnFyne runs f on the Fyne goroutine after d.
+func afterOnFyne(d time.Duration, f func()) { time.AfterFunc(d, func() { fyne.Do(f) }) }
+
 // Show shows text ("Loading S3…") and a moving bar in place of the
-// transcript until the session arrives (SetSession, SetSessionTail, Clear
-// or Hide).
+// transcript, once the session has not arrived (SetSession,
+// SetSessionTail, Clear or Hide) within loaderDelay.
 func (l *Loader) Show(text string) {
-	l.label.SetText(text)
-	l.t.empty.Hide()
-	l.t.rows.body.Hide()
-	l.bar.Start()
-	l.box.Show()
+	l.shows++
+	n := l.shows
+	l.waiting = n
+	l.after(loaderDelay, func() {
+		if l.waiting != n {
+			return // arrived, or another Show
+		}
+		l.label.SetText(text)
+		l.t.empty.Hide()
+		l.t.rows.body.Hide()
+		l.bar.Start()
+		l.box.Show()
+	})
 }
 
 // Hide takes the loading indicator away (a load that failed: the
 // transcript shown before stays).
 func (l *Loader) Hide() {
+	l.waiting = 0
 	if !l.box.Visible() {
 		return
 	}

@@ -2,6 +2,7 @@ package views
 
 import (
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 
@@ -15,10 +16,22 @@ import (
 // the events arrive.
 func TestTranscriptLoadingIndicator(t *testing.T) {
 	tr, _, q := newTestTranscript(t, fyne.NewSize(600, 400))
+	var delayed []func()
+	tr.load.after = func(_ time.Duration, f func()) { delayed = append(delayed, f) }
+	late := func() {
+		for _, f := range delayed {
+			f()
+		}
+		delayed = nil
+	}
 	if tr.load.Shown() {
 		t.Fatal("a new transcript shows loading")
 	}
 	tr.load.Show("Loading S3…")
+	if tr.load.Shown() || !tr.rows.body.Visible() {
+		t.Errorf("loading shown at once (%v), or the transcript hidden (body %v): the session shown stays a moment", tr.load.Shown(), tr.rows.body.Visible())
+	}
+	late()
 	if !tr.load.Shown() || !tr.load.bar.Visible() || tr.load.label.Text != "Loading S3…" || tr.empty.Visible() || tr.rows.body.Visible() {
 		t.Errorf("loading shown: %v, label %q, empty %v, body %v", tr.load.Shown(), tr.load.label.Text, tr.empty.Visible(), tr.rows.body.Visible())
 	}
@@ -55,8 +68,27 @@ func TestTranscriptLoadingIndicator(t *testing.T) {
 	}
 
 	tr.load.Show("Loading S4…")
+	late()
 	tr.load.Hide() // the load failed: the session shown stays
 	if tr.load.Shown() || !tr.rows.body.Visible() || tr.empty.Visible() {
 		t.Errorf("Loader.Hide: loading %v, body %v, empty %v", tr.load.Shown(), tr.rows.body.Visible(), tr.empty.Visible())
+	}
+}
+
+// A session that arrives before the loading delay is shown without the
+// indicator ever taking the transcript's place.
+func TestTranscriptQuickLoadShowsNoIndicator(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(600, 400))
+	var delayed []func()
+	tr.load.after = func(_ time.Duration, f func()) { delayed = append(delayed, f) }
+	tr.SetSession(store.Session{ID: 1}, stored(codec.UserMessage("p")), nil)
+	tr.load.Show("Loading S2…")
+	tr.SetSession(store.Session{ID: 2}, stored(codec.UserMessage("q")), nil)
+	q.drain()
+	for _, f := range delayed {
+		f()
+	}
+	if tr.load.Shown() || !tr.rows.body.Visible() {
+		t.Errorf("a quick load showed the indicator (%v) or hid the transcript (body %v)", tr.load.Shown(), tr.rows.body.Visible())
 	}
 }
