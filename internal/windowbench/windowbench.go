@@ -46,6 +46,9 @@ type Config struct {
 	Timeout  time.Duration // the longest one action may take
 	Log      io.Writer     // progress and the window's own output; nil: none
 	FailShot string        // where to save a screenshot when an action fails; "": none
+	// Only, when set, names the groups of actions to run: "switch",
+	// "keys" (find_next, home_end), "search" (search, open_hit), "resize".
+	Only []string
 }
 
 // Samples are the latencies measured, by action.
@@ -247,22 +250,22 @@ func runOnce(ctx context.Context, cfg Config, x *xvfb, samples Samples) (err err
 	if err := s.waitGeom(); err != nil {
 		return err
 	}
-	if cfg.Small != "" || cfg.Big != "" {
+	if (cfg.Small != "" || cfg.Big != "") && cfg.runs("switch") {
 		if err := s.switches(samples); err != nil {
 			return err
 		}
 	}
-	if cfg.Big != "" {
+	if cfg.Big != "" && cfg.runs("keys") {
 		if err := s.findAndKeys(samples); err != nil {
 			return err
 		}
 	}
-	if len(cfg.Queries) > 0 {
+	if len(cfg.Queries) > 0 && cfg.runs("search") {
 		if err := s.searches(samples); err != nil {
 			return err
 		}
 	}
-	for range cfg.PerStart {
+	for range cfg.PerStart * btoi(cfg.runs("resize")) {
 		if _, err := s.resize(wideW, wideH); err != nil {
 			return err
 		}
@@ -273,6 +276,16 @@ func runOnce(ctx context.Context, cfg Config, x *xvfb, samples Samples) (err err
 		samples["resize"] = append(samples["resize"], d)
 	}
 	return nil
+}
+
+// runs reports whether the group of actions runs.
+func (cfg *Config) runs(group string) bool { return len(cfg.Only) == 0 || slices.Contains(cfg.Only, group) }
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // read parses the window's standard error into trace lines; the rest goes

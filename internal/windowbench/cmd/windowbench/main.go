@@ -29,6 +29,7 @@ func main() {
 		queries   = flag.String("queries", "heisenbug,kaleidoscope,segfault,quokka", "Ctrl+K queries, comma-separated")
 		find      = flag.String("find", "the", "the word Ctrl+F looks for in the big session")
 		asJSON    = flag.Bool("json", false, "print one JSON object keyed by action")
+		only      = flag.String("only", "", "run only these groups of actions, comma-separated: switch, keys, search, resize")
 		failShot  = flag.String("fail-shot", "", "save a screenshot here when an action fails")
 		verbose   = flag.Bool("v", false, "log progress and the window's output to stderr")
 	)
@@ -52,7 +53,7 @@ func main() {
 	samples, err := windowbench.Run(ctx, windowbench.Config{
 		Window: *window, Project: p.Project, CacheDir: p.CacheDir, Rounds: *rounds, PerStart: *per,
 		Small: p.Small, Big: p.Big, BigCount: p.BigCount, Queries: strings.Split(*queries, ","), Find: *find,
-		Timeout: 120 * time.Second, Log: log, FailShot: *failShot,
+		Timeout: 120 * time.Second, Log: log, FailShot: *failShot, Only: split(*only),
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "windowbench:", err)
@@ -71,4 +72,11 @@ func main() {
 			fmt.Printf("| %s | %.1f | %.1f | %d |\n", a, s.P50, s.P95, s.N)
 		}
 	}
+}
+
+func split(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
 }
