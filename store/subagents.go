@@ -2,7 +2,9 @@ package store
 
 // This file keeps the link between a session and the sub-agent sessions
 // its agent started (a Claude Task/Agent call whose work arrived in the
-// parent's stream): which session holds the work of which call. Sub-agent
+// parent's stream, or a sub-agent transcript imported from native history,
+// linked after its import: Unlinked, Link): which session holds the work
+// of which call. Sub-agent
 // sessions are ordinary sessions (AZUREAL lists them like any other); the
 // link lets Lazuli open one from its call's card and go back to the parent.
 //
@@ -334,4 +336,116 @@ func finishBatches(batches []*encodedBatch) {
 	for _, b := range batches {
 		b.finish()
 	}
+}
+
+// NativeSubagent is a sub-agent session that an import of native history
+// stored (its record in NativeTable names its parent's native id) and
+// whose parent's session is in the store too, but that has no link to
+// its parent yet, or one whose call is unknown (ToolUseID ""): what
+// linking it needs to know.
+type NativeSubagent struct {
+	SessionID, ParentID int64  // the sub-agent's session and its parent's
+	Agent               string // "claude" or "codex"
+	ID, ParentNativeID  string // the agents' own ids, as NativeKey.ID
+	Path, ParentPath    string // their transcript files when imported
+}
+
+// Unlinked returns the sub-agent sessions imported from native history
+// that have no link to their parent's session (stores imported before
+// Lazuli linked them, or a sub-agent imported before its parent), and
+// those linked without their call (ToolUseID "") whose parent is one of
+// retry, oldest first. A store without a native-import record yields
+// none.
+func (sa SubagentService) Unlinked(ctx context.Context, retry ...int64) ([]NativeSubagent, error) {
+	db, _, err := sa.s.reader(ctx)
+	if err != nil || db == nil {
+		return nil, wrapSubagents(err)
+	}
+	if ok, err := hasTable(ctx, db, NativeTable); err != nil || !ok {
+		return nil, wrapSubagents(classify(err))
+	}
+	linked := "0"
+	if ok, err := hasTable(ctx, db, SubagentTable); err != nil {
+		return nil, wrapSubagents(classify(err))
+	} else if ok {
+		// A live link counts, unless its call is unknown and its parent
+		// is to be retried.
+		again, args := "0", []any{}
+		if len(retry) > 0 {
+			var list string
+			list, args = inList(retry)
+			again = "l.tool_use_id = '' AND l.parent_id IN " + list
+		}
+		linked = `EXISTS (SELECT 1 FROM (` + subagentLinks + `) l WHERE l.session_id = n.session_id AND NOT (` + again + `))`
+		return sa.unlinked(ctx, db, linked, args)
+	}
+	return sa.unlinked(ctx, db, linked, nil)
+}
+
+// unlinked runs Unlinked's query with linked, the condition of a
+// sub-agent record n that needs no link.
+func (sa SubagentService) unlinked(ctx context.Context, db *sql.DB, linked string, args []any) ([]NativeSubagent, error) {
+	rows, err := db.QueryContext(ctx, `SELECT n.session_id, p.session_id, n.agent, n.native_id, n.parent_id, n.source_path, p.source_path
+		FROM lazuli_native_imports n
+		JOIN sessions c ON c.id = n.session_id AND c.created = n.session_created
+		JOIN lazuli_native_imports p ON p.agent = n.agent AND p.native_id = n.parent_id
+		JOIN sessions ps ON ps.id = p.session_id AND ps.created = p.session_created
+		WHERE n.parent_id <> '' AND n.session_id <> p.session_id AND NOT (`+linked+`)
+		ORDER BY n.session_id`, args...)
+	if err != nil {
+		return nil, wrapSubagents(classify(err))
+	}
+	defer rows.Close()
+	var out []NativeSubagent
+	for rows.Next() {
+		var n NativeSubagent
+		if err := rows.Scan(&n.SessionID, &n.ParentID, &n.Agent, &n.ID, &n.ParentNativeID, &n.Path, &n.ParentPath); err != nil {
+			return nil, wrapSubagents(err)
+		}
+		out = append(out, n)
+	}
+	return out, wrapSubagents(classify(rows.Err()))
+}
+
+// Link links sub-agent sessions to their parents' sessions and calls, as
+// a sub-agent of a running turn is linked when it is created, in one
+// transaction, and returns how many it wrote. A session that already has
+// a live link keeps it, except that one linked without its call
+// (ToolUseID "") gets the call when one is given now. Links naming a
+// session that is gone are left out. The link table is created by the
+// first call that writes; with no links nothing is written.
+func (sa SubagentService) Link(ctx context.Context, links []SubagentLink) (int, error) {
+	if len(links) == 0 {
+		return 0, nil
+	}
+	n := 0
+	err := sa.s.writeTx(ctx, false, func(tx *sql.Tx) error {
+		if err := createSubagentTable(ctx, tx); err != nil {
+			return err
+		}
+		for _, l := range links {
+			res, err := tx.ExecContext(ctx, `INSERT INTO lazuli_subagents (session_id, session_created, parent_id, parent_created, tool_use_id)
+				SELECT c.id, c.created, p.id, p.created, ? FROM sessions c, sessions p WHERE c.id = ? AND p.id = ? AND c.id <> p.id
+				ON CONFLICT (session_id) DO UPDATE SET session_created = excluded.session_created, parent_id = excluded.parent_id,
+				 parent_created = excluded.parent_created, tool_use_id = excluded.tool_use_id
+				WHERE lazuli_subagents.session_created <> excluded.session_created
+				 OR NOT EXISTS (SELECT 1 FROM sessions p WHERE p.id = lazuli_subagents.parent_id AND p.created = lazuli_subagents.parent_created)
+				 OR (lazuli_subagents.tool_use_id = '' AND excluded.tool_use_id <> '')`,
+				l.ToolUseID, l.SessionID, l.ParentID)
+			if err != nil {
+				return fmt.Errorf("link session %d to session %d: %w", l.SessionID, l.ParentID, err)
+			}
+			if k, err := res.RowsAffected(); err == nil {
+				n += int(k)
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, errNoStore) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return 0, fmt.Errorf("store sub-agent links: %w", err)
+	}
+	return n, nil
 }

@@ -148,3 +148,71 @@ func TestSubagentReadsNeverCreateTheTable(t *testing.T) {
 		t.Fatal("the link table was created without a sub-agent")
 	}
 }
+
+// TestNativeSubagentLinks: the sub-agents an import of native history
+// stored are listed by Unlinked until Link links them; a link without its
+// call is listed again only for the parents asked to retry, and gets the
+// call from a later Link; a live link to a known call is never replaced.
+func TestNativeSubagentLinks(t *testing.T) {
+	ctx := context.Background()
+	st := mustOpen(t)
+	sub := func(id string) NativeBatch {
+		b := nativeBatch("p/"+id, codec.UserMessage("look"))
+		b.ParentID = "p"
+		return b
+	}
+	if got, err := st.Subagents().Unlinked(ctx); err != nil || len(got) != 0 {
+		t.Fatalf("Unlinked() of a store without imports = %+v, %v", got, err)
+	}
+	orphan := sub("agent-orphan")
+	orphan.ParentID = "gone" // its parent is not imported: it is no sub-agent here
+	res := mustImportNative(t, st, sub("agent-a"), sub("agent-b"), nativeBatch("p", codec.UserMessage("go")), orphan)
+	a, b, parent := res[0].SessionID, res[1].SessionID, res[2].SessionID
+	ids := func(subs []NativeSubagent) []int64 {
+		var out []int64
+		for _, s := range subs {
+			out = append(out, s.SessionID)
+			if s.ParentID != parent || s.ParentNativeID != "p" || s.Agent != "claude" || s.ParentPath != "/h/.claude/projects/p/p.jsonl" {
+				t.Errorf("Unlinked() row %+v", s)
+			}
+		}
+		return out
+	}
+	if got, err := st.Subagents().Unlinked(ctx); err != nil || fmt.Sprint(ids(got)) != fmt.Sprint([]int64{a, b}) {
+		t.Fatalf("Unlinked() = %v, %v; want [%d %d]", ids(got), err, a, b)
+	}
+	if n, err := st.Subagents().Link(ctx, []SubagentLink{{SessionID: a, ParentID: parent, ToolUseID: "toolu_a"}, {SessionID: b, ParentID: parent}}); err != nil || n != 2 {
+		t.Fatalf("Link() = %d, %v; want 2", n, err)
+	}
+	if got, ok, err := st.Subagents().Session(ctx, parent, "toolu_a"); err != nil || !ok || got != a {
+		t.Errorf("Session(toolu_a) = %d, %v, %v; want %d", got, ok, err, a)
+	}
+	if l, ok, err := st.Subagents().Parent(ctx, b); err != nil || !ok || l.ParentID != parent || l.ToolUseID != "" {
+		t.Errorf("Parent(%d) = %+v, %v, %v; want parent %d without a call", b, l, ok, err, parent)
+	}
+	if got, err := st.Subagents().Unlinked(ctx); err != nil || len(got) != 0 {
+		t.Errorf("Unlinked() after Link = %v, %v; want none", ids(got), err)
+	}
+	if got, err := st.Subagents().Unlinked(ctx, parent); err != nil || fmt.Sprint(ids(got)) != fmt.Sprint([]int64{b}) {
+		t.Errorf("Unlinked(retry %d) = %v, %v; want [%d]", parent, ids(got), err, b)
+	}
+	// Linking again without a call, or to another call, changes nothing;
+	// the call of the one linked without it is taken.
+	if n, err := st.Subagents().Link(ctx, []SubagentLink{{SessionID: a, ParentID: parent, ToolUseID: "toolu_other"}, {SessionID: b, ParentID: parent}}); err != nil || n != 0 {
+		t.Errorf("Link() over live links = %d, %v; want 0", n, err)
+	}
+	if n, err := st.Subagents().Link(ctx, []SubagentLink{{SessionID: b, ParentID: parent, ToolUseID: "toolu_b"}}); err != nil || n != 1 {
+		t.Errorf("Link() with the call = %d, %v; want 1", n, err)
+	}
+	for id, call := range map[int64]string{a: "toolu_a", b: "toolu_b"} {
+		if l, ok, err := st.Subagents().Parent(ctx, id); err != nil || !ok || l.ToolUseID != call {
+			t.Errorf("Parent(%d) = %+v, %v, %v; want call %q", id, l, ok, err, call)
+		}
+	}
+	if n, err := st.Subagents().Link(ctx, []SubagentLink{{SessionID: 999, ParentID: parent}}); err != nil || n != 0 {
+		t.Errorf("Link() of a missing session = %d, %v; want 0", n, err)
+	}
+	if rep, err := st.Check(ctx); err != nil || !rep.OK() {
+		t.Fatalf("Check() = %+v, %v", rep, err)
+	}
+}

@@ -101,8 +101,35 @@ const (
 // first) and ctx's error, and at the first store error (busy, read-only,
 // damaged). A session whose files all have the stat their records keep is
 // decided there and then, without opening a file; an import where every
-// session is so writes nothing.
+// session is so writes nothing, unless sub-agents stored before are not
+// linked to their parent yet. Once the sessions are stored, each sub-agent
+// is linked to its parent's session and call (LinkSubagents), those of
+// stores imported before Lazuli linked them too.
 func Import(ctx context.Context, st *store.Store, sessions []Session, opts ImportOptions) ([]Result, error) {
+	results, err := importSessions(ctx, st, sessions, opts)
+	if err != nil {
+		return results, err
+	}
+	if _, err := LinkSubagents(ctx, st, grownParents(results)...); err != nil {
+		return results, fmt.Errorf("link sub-agent sessions: %w", err)
+	}
+	return results, nil
+}
+
+// grownParents are the main sessions an import created or appended to:
+// their sub-agents linked without a call are looked at again.
+func grownParents(results []Result) []int64 {
+	var out []int64
+	for _, r := range results {
+		if r.ParentID == "" && r.SessionID != 0 && (r.Outcome == Imported || r.Outcome == Appended) {
+			out = append(out, r.SessionID)
+		}
+	}
+	return out
+}
+
+// importSessions is Import without the links.
+func importSessions(ctx context.Context, st *store.Store, sessions []Session, opts ImportOptions) ([]Result, error) {
 	records := opts.Records
 	if records == nil {
 		var err error
