@@ -1,10 +1,12 @@
 package app
 
 import (
+	"context"
 	"log"
 	"strings"
 	"sync"
 
+	"github.com/lazuli-app/lazuli/agents/native"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -46,8 +48,32 @@ func (ss *storeSet) open(path string) (*store.Store, error) {
 		return nil, err
 	}
 	st.FullText().SetKeep(pw.keepFullText())
+	if !pw.readOnly {
+		linkSubagents(pw.ctx, st)
+	}
 	ss.stores[path] = st
 	return st, nil
+}
+
+// linkSubagents links the sub-agent sessions of st that an import of
+// native history stored before Lazuli linked them (native.LinkSubagents),
+// so that "open sub-agent ›" and "↖ parent" find them. It runs when a
+// window that may write opens a store it validated, before any of its
+// sessions is shown; a store whose sub-agents are all linked (every store
+// once this ran, and every store never imported into) costs one query
+// and is not written. A failure is logged: the store is shown without
+// the links.
+func linkSubagents(ctx context.Context, st *store.Store) {
+	if !st.Exists() {
+		return // nothing imported, and opening must not create the file
+	}
+	n, err := native.LinkSubagents(ctx, st)
+	switch {
+	case err != nil:
+		log.Printf("link sub-agent sessions of %s: %v", st.Path(), err)
+	case n > 0:
+		log.Printf("linked %d imported sub-agent session(s) of %s to their parent", n, st.Path())
+	}
 }
 
 // all returns the stores open now.
