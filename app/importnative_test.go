@@ -81,7 +81,7 @@ func TestNativeImportTargets(t *testing.T) {
 	groups := ni.groups(keys)
 	ni.mu.Unlock()
 	summary := ni.run(pw.ctx, groups)
-	if !strings.HasPrefix(summary, "Imported 3 new session(s) with 3 events;") {
+	if !strings.HasPrefix(summary, "Imported 3 new sessions with 3 events;") {
 		t.Errorf("summary = %q", summary)
 	}
 	for _, tc := range []struct {
@@ -125,7 +125,7 @@ func TestNativeSummary(t *testing.T) {
 		{Agent: "codex", ID: "b", Outcome: native.Skipped, Reason: "cannot read it: permission denied"},
 	}
 	got := nativeSummary(res, context.Canceled)
-	want := "Imported 1 new session(s) with 4 events; appended 0 events to 0 session(s); 0 unchanged; 1 skipped.\n" +
+	want := "Imported 1 new session with 4 events; appended 0 events to 0 sessions; 0 unchanged; 1 skipped.\n" +
 		"Skipped codex b: cannot read it: permission denied\n" +
 		"Cancelled: every session listed as imported is complete; import again to do the rest."
 	if got != want {

@@ -2,17 +2,18 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"io/fs"
 	"log"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/lazuli-app/lazuli/agents/native"
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/project"
 )
 
@@ -200,7 +201,14 @@ func (s *nativeSync) sync(ctx context.Context) {
 	if sum.Imported+sum.Appended == 0 {
 		return
 	}
-	msg := fmt.Sprintf("%d new session(s), %d appended", sum.Imported, sum.Appended)
+	var said []string
+	if sum.Imported > 0 {
+		said = append(said, sum.NewSessions())
+	}
+	if sum.Appended > 0 {
+		said = append(said, "new lines in "+display.Plural(sum.Appended, "session"))
+	}
+	msg := strings.Join(said, ", ")
 	log.Printf("native sync: %s", msg)
 	pw.list.refresh()
 	if s.imported != nil {

@@ -75,7 +75,7 @@ func TestNativeSyncImportsWhatIsNew(t *testing.T) {
 
 	writeClaude(t, projects, "elsewhere", filepath.Join(dir, "other"), "other work")
 	writeClaude(t, projects, "synced", wt.Dir, "synced work")
-	if msg := wait("new transcript"); msg != "1 new session(s), 0 appended" {
+	if msg := wait("new transcript"); msg != "1 new session" {
 		t.Errorf("first import says %q", msg)
 	}
 	list := listReadOnly(t, wt.StorePath)
@@ -96,7 +96,7 @@ func TestNativeSyncImportsWhatIsNew(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if msg := wait("appended line"); msg != "0 new session(s), 1 appended" {
+	if msg := wait("appended line"); msg != "new lines in 1 session" {
 		t.Errorf("second import says %q", msg)
 	}
 	if list := listReadOnly(t, wt.StorePath); len(list) != 1 || list[0].EventCount != 2 {

@@ -333,7 +333,15 @@ func printNativePreview(env *Env, asJSON bool, scan native.ScanResult, records m
 	for _, s := range scan.Skipped {
 		fmt.Fprintf(env.Stdout, "unreadable  %s: %s\n", printable.Line(s.Path), printable.Line(s.Reason))
 	}
-	fmt.Fprintf(env.Stdout, "%d session(s) found; nothing was written (--dry-run).\n", len(scan.Sessions))
+	subs := 0
+	for _, n := range scan.Sessions {
+		subs += len(n.Subagents)
+	}
+	found := display.Plural(len(scan.Sessions), "session")
+	if subs > 0 {
+		found += " (with " + display.Plural(subs, "sub-agent") + ")"
+	}
+	fmt.Fprintf(env.Stdout, "%s found; nothing was written (--dry-run).\n", found)
 	return nil
 }
 

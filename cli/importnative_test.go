@@ -43,7 +43,7 @@ func TestImportNativeCommand(t *testing.T) {
 		t.Fatalf("--dry-run exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{"STATE", "new    claude", "/src/experiments/claude_p", "Use the Explore task in sub-agents",
-		"› Give me a comprehensive overview", "3 session(s) found; nothing was written (--dry-run)."} {
+		"› Give me a comprehensive overview", "3 sessions (with 1 sub-agent) found; nothing was written (--dry-run)."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("--dry-run output lacks %q:\n%s", want, out)
 		}
@@ -63,7 +63,7 @@ func TestImportNativeCommand(t *testing.T) {
 		"imported   claude 29ccd257-68b1-427f-ae5f-6524b7cb6f20: new session S4, 5 events",
 		"  imported   claude 29ccd257-68b1-427f-ae5f-6524b7cb6f20/agent-a2271d1: new session S3, 59 events",
 		"Search index: 97 texts indexed (0.2 MB).",
-		"Imported 4 new session(s) with 97 events; appended 0 events to 0 session(s); 0 unchanged; 0 skipped.",
+		"Imported 3 new sessions and 1 sub-agent with 97 events; appended 0 events to 0 sessions; 0 unchanged; 0 skipped.",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("import printed:\n%s\nwant:\n%s", out, strings.Join(want, "\n"))
@@ -254,7 +254,7 @@ func TestImportNativeLeavesTheIndexWhenNothingIsNew(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if code, out, errOut := run(t, dir, args...); code != 0 || !strings.Contains(out, "0 new session(s)") {
+	if code, out, errOut := run(t, dir, args...); code != 0 || !strings.Contains(out, "Imported 0 new sessions") {
 		t.Fatalf("re-import exit %d: %s%s", code, out, errOut)
 	}
 	index, err := search.IndexPath(filepath.Join(dir, ".azureal", "sessions.azs"))

@@ -111,7 +111,7 @@ func (d *NativeImportDialog) SetRows(rows []NativeRow, notes []string) {
 			d.checked[r.Key] = r.importable()
 		}
 	}
-	msg := fmt.Sprintf("%d native session(s) found, %d in this project. Checked: this project's sessions with something new.", len(rows), inProject)
+	msg := display.Plural(len(rows), "native session") + " found, " + display.Count(inProject) + " in this project. Checked: this project's sessions with something new."
 	for _, r := range rows {
 		if r.State == "changed" {
 			msg += "\nA changed session (rewritten since its import) that you check is imported again as a new session."
@@ -189,6 +189,26 @@ func (d *NativeImportDialog) selectedKeys() []string {
 	return keys
 }
 
+// selectedText says what the checked rows hold: "34 sessions and their
+// 4 sub-agents" (each sub-agent becomes a session of its own).
+func (d *NativeImportDialog) selectedText() string {
+	n, subs := 0, 0
+	for _, i := range d.shown {
+		if r := d.rows[i]; d.checked[r.Key] {
+			n, subs = n+1, subs+r.Subagents
+		}
+	}
+	switch {
+	case subs == 0:
+		return display.Plural(n, "session")
+	case n == 1 && subs == 1:
+		return "1 session and its sub-agent"
+	case n == 1:
+		return "1 session and its " + display.Plural(subs, "sub-agent")
+	}
+	return display.Plural(n, "session") + " and their " + display.Plural(subs, "sub-agent")
+}
+
 // setAll checks or unchecks every listed row.
 func (d *NativeImportDialog) setAll(on bool) {
 	for _, i := range d.shown {
@@ -242,7 +262,7 @@ func (d *NativeImportDialog) onImport() {
 	}
 	d.state = nativeImporting
 	d.progress.SetValue(0)
-	d.status.SetText(fmt.Sprintf("Importing %d session(s)…", len(keys)))
+	d.status.SetText("Importing " + d.selectedText() + "…")
 	d.update()
 	d.list.Refresh() // check boxes are disabled while importing
 	d.actions.ImportNative(keys)
@@ -305,7 +325,7 @@ func nativeDetail(r NativeRow) string {
 	}
 	parts = append(parts, display.Bytes(r.Size))
 	if r.Subagents > 0 {
-		parts = append(parts, fmt.Sprintf("%d sub-agent(s)", r.Subagents))
+		parts = append(parts, display.Plural(r.Subagents, "sub-agent"))
 	}
 	project := r.Project
 	if project == "" {

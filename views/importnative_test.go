@@ -51,11 +51,11 @@ func TestNativeImportDefaultsAndImport(t *testing.T) {
 	if got := strings.Join(d.selectedKeys(), " "); got != "claude/a claude/b" {
 		t.Errorf("checked by default: %s; want the project's new sessions", got)
 	}
-	if !strings.Contains(d.status.Text, "5 native session(s) found, 4 in this project") || !strings.Contains(d.status.Text, "no such folder") {
+	if !strings.Contains(d.status.Text, "5 native sessions found, 4 in this project") || !strings.Contains(d.status.Text, "no such folder") {
 		t.Errorf("status = %q", d.status.Text)
 	}
 	text := overlayText(w.Canvas())
-	for _, want := range []string{"fix the build", "claude · ", "17.0 KiB · 2 sub-agent(s) · /w/proj", "new lines", "own run"} {
+	for _, want := range []string{"fix the build", "claude · ", "17.0 KiB · 2 sub-agents · /w/proj", "new lines", "own run"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the dialog does not show %q:\n%s", want, text)
 		}
@@ -96,13 +96,41 @@ func TestNativeImportDefaultsAndImport(t *testing.T) {
 	if !strings.Contains(overlayText(w.Canvas()), "imported") || d.rows[4].State != "imported" {
 		t.Error("SetStates did not show the new state")
 	}
-	d.Finish("Imported 1 new session(s) with 3 events.")
-	if d.status.Text != "Imported 1 new session(s) with 3 events." || d.closeBtn.Disabled() || !d.cancelBtn.Hidden || !d.importBtn.Hidden {
+	d.Finish("Imported 1 new session with 3 events.")
+	if d.status.Text != "Imported 1 new session with 3 events." || d.closeBtn.Disabled() || !d.cancelBtn.Hidden || !d.importBtn.Hidden {
 		t.Errorf("after Finish: status %q", d.status.Text)
 	}
 	test.Tap(d.closeBtn)
 	if top := w.Canvas().Overlays().Top(); top != nil && top.Visible() {
 		t.Error("the dialog stays open after Close")
+	}
+}
+
+// TestNativeImportSaysItsSubagents: the sessions checked are counted with
+// their sub-agents, each of which becomes a session of its own, so that
+// the import's count and the summary's agree.
+func TestNativeImportSaysItsSubagents(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		keys []string
+		want string
+	}{
+		{"sessions and their sub-agents", []string{"claude/a", "claude/b"}, "Importing 2 sessions and their 2 sub-agents…"},
+		{"one with its sub-agents", []string{"claude/a"}, "Importing 1 session and its 2 sub-agents…"},
+		{"one without", []string{"claude/b"}, "Importing 1 session…"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, a, _ := showTestNativeImport(t)
+			d.checked = map[string]bool{}
+			for _, k := range tc.keys {
+				d.checked[k] = true
+			}
+			d.update()
+			test.Tap(d.importBtn)
+			if len(a.imported) != 1 || d.status.Text != tc.want {
+				t.Errorf("Import %v: status %q, want %q", tc.keys, d.status.Text, tc.want)
+			}
+		})
 	}
 }
 

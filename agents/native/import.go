@@ -462,38 +462,3 @@ func (n Session) Title() string {
 func SubagentTitle(parent string, sub Session) string {
 	return agents.SubagentName(parent, sub.Title())
 }
-
-// Summary counts the outcomes of an import.
-type Summary struct {
-	Imported       int `json:"imported"`
-	ImportedEvents int `json:"imported_events"`
-	Appended       int `json:"appended"`
-	AppendedEvents int `json:"appended_events"`
-	Unchanged      int `json:"unchanged"`
-	Skipped        int `json:"skipped"`
-}
-
-// Summarize counts results; unreadable is the number of files the
-// scan could not read, counted as skipped.
-func Summarize(results []Result, unreadable int) Summary {
-	s := Summary{Skipped: unreadable}
-	for _, r := range results {
-		switch r.Outcome {
-		case Imported:
-			s.Imported, s.ImportedEvents = s.Imported+1, s.ImportedEvents+r.Events
-		case Appended:
-			s.Appended, s.AppendedEvents = s.Appended+1, s.AppendedEvents+r.Events
-		case Unchanged:
-			s.Unchanged++
-		default:
-			s.Skipped++
-		}
-	}
-	return s
-}
-
-// String is the summary in one sentence.
-func (s Summary) String() string {
-	return fmt.Sprintf("Imported %d new session(s) with %d events; appended %d events to %d session(s); %d unchanged; %d skipped.",
-		s.Imported, s.ImportedEvents, s.AppendedEvents, s.Appended, s.Unchanged, s.Skipped)
-}

@@ -255,3 +255,22 @@ func isAgentCall(e codec.Event) bool {
 	}
 	return false
 }
+
+// TestImportNativeAgainLinksOldImports: importing again a history that an
+// import before Lazuli linked native sub-agents stored, with nothing new
+// in it, links the sub-agents (how a store is repaired from the command
+// line: lazuli import-native).
+func TestImportNativeAgainLinksOldImports(t *testing.T) {
+	ctx := context.Background()
+	_, sessions := fixtureSessions(t)
+	st := mustOpenStore(t)
+	res, err := importSessions(ctx, st, sessions, ImportOptions{FallbackWorktree: "main", ClaudeHome: os.DevNull})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := mustImport(t, st, sessions, ImportOptions{ClaudeHome: os.DevNull})
+	if got := outcomes(again); got[Imported]+got[Appended] != 0 {
+		t.Errorf("importing again: %v, want nothing new", got)
+	}
+	checkLinks(t, st, sessionsByID(res), false)
+}
