@@ -269,8 +269,14 @@ func (sh *shownSession) stored(old, ref views.SessionRef) (gen int, shown bool) 
 	return sh.loadGen, true
 }
 
+// parentNameRunes is how long the parent's name in a sub-agent's header
+// may be, as agents.SubagentName cuts it.
+const parentNameRunes = 30
+
 // parentName is the display name of the session that started sub-agent
-// session id, "" when id is no sub-agent's (or the link cannot be read:
+// session id, shortened as a sub-agent's own name shortens it (the link
+// shares the header's row with the title: a long name widened the window
+// past 800 px), "" when id is no sub-agent's (or the link cannot be read:
 // the session is shown without it).
 func (sh *shownSession) parentName(st *store.Store, id int64) string {
 	link, ok, err := st.Subagents().Parent(sh.pw.ctx, id)
@@ -284,7 +290,7 @@ func (sh *shownSession) parentName(st *store.Store, id int64) string {
 	if err != nil {
 		return ""
 	}
-	return p.DisplayName()
+	return agents.Shorten(p.DisplayName(), parentNameRunes)
 }
 
 // OpenSubagent opens the session holding the work of the sub-agent that
