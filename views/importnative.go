@@ -58,6 +58,7 @@ type NativeImportDialog struct {
 	importBtn  *widget.Button
 	cancelBtn  *widget.Button
 	closeBtn   *widget.Button
+	content    *fyne.Container // all but the buttons; laid out again when the status grows
 	dialog     *dialog.CustomDialog
 }
 
@@ -75,7 +76,7 @@ const (
 // being scanned until SetRows or SetScanError.
 func ShowNativeImport(w fyne.Window, a NativeImportActions) *NativeImportDialog {
 	d := &NativeImportDialog{actions: a, checked: map[string]bool{}}
-	d.status = widget.NewLabel("Looking for Claude Code and Codex history…")
+	d.status = widget.NewLabel("")
 	d.status.Wrapping = fyne.TextWrapWord
 	d.showAll = widget.NewCheck("Show all projects", func(bool) { d.filter() })
 	d.selectAll = widget.NewButton("Select all", func() { d.setAll(true) })
@@ -90,13 +91,25 @@ func ShowNativeImport(w fyne.Window, a NativeImportActions) *NativeImportDialog 
 	d.cancelBtn.Hide()
 	d.closeBtn = widget.NewButton("Close", func() { d.dialog.Hide() })
 	top := container.NewVBox(d.status, container.NewHBox(d.showAll, d.selectAll, d.selectNone))
-	content := container.NewBorder(top, d.progress, nil, nil, d.list)
-	d.dialog = dialog.NewCustomWithoutButtons("Import native history", content, w)
+	d.content = container.NewBorder(top, d.progress, nil, nil, d.list)
+	d.dialog = dialog.NewCustomWithoutButtons("Import native history", d.content, w)
 	d.dialog.SetButtons([]fyne.CanvasObject{d.closeBtn, d.cancelBtn, d.importBtn})
 	d.dialog.Resize(fyne.NewSize(nativeDialogWidth, nativeDialogHeight))
+	d.setStatus("Looking for Claude Code and Codex history…")
 	d.update()
 	d.dialog.Show()
 	return d
+}
+
+// setStatus shows text above the list and lays the dialog out again: a
+// label that wraps to more lines does not move what is below it by
+// itself, it was drawn over the check box row and the list.
+func (d *NativeImportDialog) setStatus(text string) {
+	before := d.status.MinSize().Height
+	d.status.SetText(text)
+	if d.content != nil && d.status.MinSize().Height != before {
+		d.content.Refresh()
+	}
 }
 
 // SetRows shows the sessions found, checking those of the project with
@@ -124,7 +137,7 @@ func (d *NativeImportDialog) SetRows(rows []NativeRow, notes []string) {
 	if len(notes) > 0 {
 		msg += "\n" + strings.Join(notes, "\n")
 	}
-	d.status.SetText(msg)
+	d.setStatus(msg)
 	d.showAll.SetChecked(inProject == 0 && len(rows) > 0) // filters too
 	d.filter()
 }
@@ -132,7 +145,7 @@ func (d *NativeImportDialog) SetRows(rows []NativeRow, notes []string) {
 // SetScanError says why the history could not be scanned.
 func (d *NativeImportDialog) SetScanError(msg string) {
 	d.state = nativeDone
-	d.status.SetText(msg)
+	d.setStatus(msg)
 	d.update()
 }
 
@@ -144,14 +157,14 @@ func (d *NativeImportDialog) SetProgress(files, totalFiles int, bytes, totalByte
 	if totalBytes > 0 {
 		d.progress.SetValue(min(1, float64(bytes)/float64(totalBytes)))
 	}
-	d.status.SetText(fmt.Sprintf("Importing… %d of %d transcript files, %s of %s.", files, totalFiles, display.Bytes(bytes), display.Bytes(totalBytes)))
+	d.setStatus(fmt.Sprintf("Importing… %d of %d transcript files, %s of %s.", files, totalFiles, display.Bytes(bytes), display.Bytes(totalBytes)))
 }
 
 // Finish shows the import's result.
 func (d *NativeImportDialog) Finish(summary string) {
 	d.state = nativeDone
 	d.progress.SetValue(1)
-	d.status.SetText(summary)
+	d.setStatus(summary)
 	d.update()
 }
 
@@ -262,7 +275,7 @@ func (d *NativeImportDialog) onImport() {
 	}
 	d.state = nativeImporting
 	d.progress.SetValue(0)
-	d.status.SetText("Importing " + d.selectedText() + "…")
+	d.setStatus("Importing " + d.selectedText() + "…")
 	d.update()
 	d.list.Refresh() // check boxes are disabled while importing
 	d.actions.ImportNative(keys)
@@ -270,7 +283,7 @@ func (d *NativeImportDialog) onImport() {
 
 func (d *NativeImportDialog) onCancel() {
 	d.cancelBtn.Disable()
-	d.status.SetText("Cancelling after the session being stored…")
+	d.setStatus("Cancelling after the session being stored…")
 	d.actions.CancelNativeImport()
 }
 

@@ -168,3 +168,24 @@ func nativeRowCheck(t *testing.T, d *NativeImportDialog, title string) *widget.C
 	t.Fatalf("no row %q is shown", title)
 	return nil
 }
+
+// TestNativeImportStatusPushesTheList: a summary longer than the status
+// before it (the closing summary and the files skipped, a line each)
+// moves the list down instead of being drawn over it.
+func TestNativeImportStatusPushesTheList(t *testing.T) {
+	d, _, _ := showTestNativeImport(t)
+	bottom := func(o fyne.CanvasObject) float32 {
+		return fyne.CurrentApp().Driver().AbsolutePositionForObject(o).Y + o.Size().Height
+	}
+	before := bottom(d.showAll)
+	d.Finish("Imported 40 new sessions and their 4 sub-agents with 3,977 events; appended 0 events to 0 sessions; 0 unchanged; 2 skipped.\n" +
+		"Skipped claude 4e27c414: it holds no conversation (no prompt, reply or tool call)\n" +
+		"Skipped claude ff71dbed: it holds no conversation (no prompt, reply or tool call)")
+	after := bottom(d.showAll)
+	if after <= before {
+		t.Errorf("the check box row ends at %v after a longer status, as before (%v)", after, before)
+	}
+	if top := fyne.CurrentApp().Driver().AbsolutePositionForObject(d.list).Y; top < after {
+		t.Errorf("the list starts at %v, over the row above it that ends at %v", top, after)
+	}
+}
