@@ -3,8 +3,10 @@ package native
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lazuli-app/lazuli/codec"
@@ -273,4 +275,114 @@ func TestImportNativeAgainLinksOldImports(t *testing.T) {
 		t.Errorf("importing again: %v, want nothing new", got)
 	}
 	checkLinks(t, st, sessionsByID(res), false)
+}
+
+// TestTranscriptCalls reads which call started which sub-agent from a
+// parent's transcript lines: Claude's tool_result with toolUseResult's
+// agentId, Codex's collab_agent_spawn_end; other lines, and a first
+// mention's second copy, are left out.
+func TestTranscriptCalls(t *testing.T) {
+	for _, tc := range []struct {
+		name, agent string
+		lines       []string
+		want        map[string]string
+	}{
+		{"claude", Claude, []string{
+			`{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_1","type":"tool_result","content":"done"}]},"toolUseResult":{"status":"completed","agentId":"a1"}}`,
+			`{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_2","type":"tool_result","content":"again"}]},"toolUseResult":{"agentId":"a1"}}`,
+			`{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_3","type":"tool_result","content":"agentId: a3"}]},"toolUseResult":{"stdout":"x"}}`,
+			`not json "agentId"`,
+		}, map[string]string{"a1": "toolu_1"}},
+		{"codex", Codex, []string{
+			`{"timestamp":"2026-08-03T10:48:56.000Z","type":"event_msg","payload":{"type":"collab_agent_spawn_end","call_id":"call_9","sender_thread_id":"p","new_thread_id":"t-child","prompt":"look"}}`,
+			`{"type":"event_msg","payload":{"type":"collab_agent_spawn_end","call_id":"","new_thread_id":"t-none"}}`,
+			`{"type":"response_item","payload":{"type":"function_call","name":"spawn_agent","call_id":"call_9"}}`,
+		}, map[string]string{"t-child": "call_9"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "parent.jsonl")
+			if err := os.WriteFile(path, []byte(strings.Join(tc.lines, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if got := transcriptCalls(tc.agent, path); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("transcriptCalls(%s) = %v, want %v", tc.name, got, tc.want)
+			}
+		})
+	}
+	if got := transcriptCalls(Claude, filepath.Join(t.TempDir(), "gone.jsonl")); len(got) != 0 {
+		t.Errorf("transcriptCalls(missing file) = %v, want none", got)
+	}
+}
+
+// TestImportNativeLinksCodexSubagent: a Codex thread spawned by another
+// (its session_meta names the parent thread) is linked to the parent's
+// spawn call, which the parent's collab_agent_spawn_end names.
+func TestImportNativeLinksCodexSubagent(t *testing.T) {
+	const parentID, childID = "0199aaaa-0000-7000-8000-000000000001", "0199bbbb-0000-7000-8000-000000000002"
+	dir := filepath.Join(t.TempDir(), "sessions")
+	day := filepath.Join(dir, "2026", "08", "03")
+	if err := os.MkdirAll(day, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(id string, lines ...string) {
+		t.Helper()
+		path := filepath.Join(day, "rollout-2026-08-03T10-48-56-"+id+".jsonl")
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const ts = `"timestamp":"2026-08-03T10:48:56.000Z"`
+	write(parentID,
+		`{`+ts+`,"type":"session_meta","payload":{"id":"`+parentID+`",`+ts+`,"cwd":"/w","originator":"codex_cli_rs","cli_version":"0.146.0"}}`,
+		`{`+ts+`,"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"ask a helper"}]}}`,
+		`{`+ts+`,"type":"response_item","payload":{"type":"function_call","name":"spawn_agent","arguments":"{\"message\":\"look\"}","call_id":"call_9"}}`,
+		`{`+ts+`,"type":"event_msg","payload":{"type":"collab_agent_spawn_end","call_id":"call_9","sender_thread_id":"`+parentID+`","new_thread_id":"`+childID+`","prompt":"look"}}`,
+		`{`+ts+`,"type":"response_item","payload":{"type":"function_call_output","call_id":"call_9","output":"spawned"}}`)
+	write(childID,
+		`{`+ts+`,"type":"session_meta","payload":{"id":"`+childID+`",`+ts+`,"cwd":"/w","originator":"codex_cli_rs","cli_version":"0.146.0",`+
+			`"source":{"subagent":{"thread_spawn":{"parent_thread_id":"`+parentID+`","depth":1,"agent_nickname":"helper"}}}}}`,
+		`{`+ts+`,"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"look"}]}}`,
+		`{`+ts+`,"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"seen"}]}}`)
+	st := mustOpenStore(t)
+	ids := sessionsByID(mustImport(t, st, mustScan(t, Options{CodexDir: dir}).Sessions, ImportOptions{}))
+	parent, child := ids[parentID], ids[childID]
+	if parent == 0 || child == 0 {
+		t.Fatalf("imported %v", ids)
+	}
+	ctx := context.Background()
+	if got, ok, err := st.Subagents().Session(ctx, parent, "call_9"); err != nil || !ok || got != child {
+		t.Errorf("Subagents().Session(S%d, call_9) = S%d, %v, %v; want S%d", parent, got, ok, err, child)
+	}
+	if l, ok, err := st.Subagents().Parent(ctx, child); err != nil || !ok || l.ParentID != parent {
+		t.Errorf("Subagents().Parent(S%d) = %+v, %v, %v; want S%d", child, l, ok, err, parent)
+	}
+}
+
+// TestImportNativeLinksSubagentFromItsMetaFile: a sub-agent whose call's
+// result is not in its parent's transcript yet (the parent still running)
+// is linked to the call its meta file names.
+func TestImportNativeLinksSubagentFromItsMetaFile(t *testing.T) {
+	const parentID = "db3c07df-3a0b-4d09-be64-0a5c202b0e91"
+	projects := filepath.Join(t.TempDir(), "projects")
+	if err := os.CopyFS(projects, os.DirFS(fixtures.Dir(t, "real-cli/claude-g-subagent/transcripts/claude/projects"))); err != nil {
+		t.Fatal(err)
+	}
+	parentPath := filepath.Join(projects, "-tmp-fakemodel-scratch-claude-g-subagent-work", parentID+".jsonl")
+	data, err := os.ReadFile(parentPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Up to the Agent call, before its result (line 25).
+	if err := os.WriteFile(parentPath, data[:nthLineEnd(data, 24)], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(data[:nthLineEnd(data, 24)], []byte(`"toolUseResult"`)) {
+		t.Fatal("the parent's head holds the call's result: the test would not test the meta file")
+	}
+	st := mustOpenStore(t)
+	ids := sessionsByID(mustImport(t, st, mustScan(t, Options{ClaudeDir: projects}).Sessions, ImportOptions{ClaudeHome: os.DevNull}))
+	parent, sub := ids[parentID], ids[parentID+"/agent-a3e0146a186a8e622"]
+	if got, ok, err := st.Subagents().Session(context.Background(), parent, "toolu_fkm_0_0"); err != nil || !ok || got != sub || sub == 0 {
+		t.Errorf("Subagents().Session(S%d, toolu_fkm_0_0) = S%d, %v, %v; want S%d", parent, got, ok, err, sub)
+	}
 }
