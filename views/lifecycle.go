@@ -8,8 +8,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/lazuli-app/lazuli/store"
 )
 
 // LifecycleActions are the intents of a session's lifecycle.
@@ -92,8 +95,10 @@ type sessionOrder struct{ index, depth int }
 
 // forkOrder lists g's sessions with each fork right after its parent (and
 // the parent's earlier forks), pinned sessions first among their siblings,
-// else in g's order. A fork whose parent is not in the group is listed at
-// the top level.
+// then by their last activity, the time each row shows (activityKey),
+// newest first, else in g's order (the store's: by the last event
+// written). A fork whose parent is not in the group is listed at the top
+// level.
 func forkOrder(g WorktreeGroup) []sessionOrder {
 	pos := make(map[int64]int, len(g.Sessions))
 	for i, s := range g.Sessions {
@@ -110,16 +115,20 @@ func forkOrder(g WorktreeGroup) []sessionOrder {
 		}
 		roots = append(roots, i)
 	}
+	active := make([]string, len(g.Sessions))
+	for i := range g.Sessions {
+		active[i] = activityKey(&g.Sessions[i])
+	}
 	pinnedFirst := func(list []int) {
 		slices.SortStableFunc(list, func(a, b int) int {
 			pa, pb := g.Pinned[g.Sessions[a].ID], g.Pinned[g.Sessions[b].ID]
 			switch {
-			case pa == pb:
-				return 0
-			case pa:
+			case pa != pb && pa:
 				return -1
+			case pa != pb:
+				return 1
 			}
-			return 1
+			return strings.Compare(active[b], active[a]) // the latest activity first
 		})
 	}
 	pinnedFirst(roots)
@@ -145,6 +154,21 @@ func forkOrder(g WorktreeGroup) []sessionOrder {
 		walk(i, 0)
 	}
 	return out
+}
+
+// activityKey is what a row is ordered by: the session's last activity
+// (store.Session.LastActive, else its created time) in the store's UTC
+// TimeFormat, which sorts as text; "" (last) when neither is a time. It
+// is the time the row shows (sessionRow), so the two always agree: the
+// store's own order, by the last event written, follows the order of an
+// import rather than when its sessions ran.
+func activityKey(s *store.Session) string {
+	for _, t := range []string{s.LastActive, s.Created} {
+		if _, err := time.Parse(createdLayout, t); err == nil {
+			return t
+		}
+	}
+	return ""
 }
 
 // forkTitle is the sidebar title of a session depth forks deep, marked ★

@@ -17,8 +17,9 @@ import (
 )
 
 // WorktreeGroup is the sessions of one worktree (git branch) as the sidebar
-// shows them: a header row, then one row per session in the given order
-// (AZUREAL's order: most recent activity first).
+// shows them: a header row, then one row per session, pinned first, forks
+// under their parent, else by the last activity each row shows
+// (forkOrder), the given order (the store's) breaking ties.
 type WorktreeGroup struct {
 	Worktree  string
 	StorePath string

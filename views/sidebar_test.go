@@ -467,3 +467,32 @@ func TestSidebarUnfinishedSession(t *testing.T) {
 	}
 	t.Fatal("no session row")
 }
+
+// TestSidebarOrderedByShownTime: the rows are ordered by the time they
+// show, the last activity, whatever the store's order (by the last event
+// written: an import writes old sessions last); ties keep the store's
+// order, and a session without a readable time goes last.
+func TestSidebarOrderedByShownTime(t *testing.T) {
+	s, _, _ := newTestSidebar(t)
+	s.Apply([]WorktreeGroup{{Worktree: "main", StorePath: "/p/a.azs", Sessions: []store.Session{
+		{ID: 5, Name: "imported last", Created: "2026-11-17 12:00:00", LastActive: "2026-11-17 12:00:00"},
+		{ID: 9, Name: "no time", Created: "bad"},
+		{ID: 4, Name: "continued", Created: "2026-10-01 12:00:00", LastActive: "2026-11-22 11:44:00"},
+		{ID: 3, Name: "tie first", Created: "2026-11-22 10:00:00"},
+		{ID: 2, Name: "tie second", Created: "2026-11-22 10:00:00"},
+		{ID: 1, Name: "recent", Created: "2026-11-22 11:40:00", LastActive: "2026-11-22 11:50:00"},
+	}}})
+	var got, shown []string
+	for _, r := range s.rows[1:] {
+		got = append(got, r.title)
+		when := r.rawTime
+		if r.activeOK {
+			when = relativeTime(sidebarNow, r.active)
+		}
+		shown = append(shown, when)
+	}
+	want := []string{"recent", "continued", "tie first", "tie second", "imported last", "no time"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("rows %q (showing %q), want %q", got, shown, want)
+	}
+}
