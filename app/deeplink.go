@@ -111,9 +111,7 @@ func (sh *shownSession) openLinkFrom(w fyne.Window, raw string) *dialog.ConfirmD
 	pw := sh.pw
 	switch safelink.Classify(raw) {
 	case safelink.Web:
-		if err := pw.ui.openWeb(raw); err != nil {
-			pw.showError("open link", err)
-		}
+		pw.openWebOrCopy("open link", raw)
 		return nil
 	case safelink.Lazuli:
 		path, link, err := sh.linkTarget(raw)

@@ -194,9 +194,7 @@ func (sh *shownSession) OpenRef(r views.RefChip) {
 		pw.status.set(sh.ref(), fmt.Sprintf("Copied %s to the clipboard.", r.Value), false) // the chips are the shown session's
 		return
 	}
-	if err := pw.ui.openWeb(r.URL); err != nil {
-		pw.showError("open ref", err)
-	}
+	pw.openWebOrCopy("open ref", r.URL)
 }
 
 // usageText is a session's usage for the header; "" without usage.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -149,4 +150,50 @@ func TestOpenRefScheme(t *testing.T) {
 			}
 		})
 	}
+}
+
+// noOpener is an app whose desktop has no opener: OpenURL fails as
+// Fyne's does when xdg-open is not installed.
+type noOpener struct{ fyne.App }
+
+func (noOpener) OpenURL(*url.URL) error {
+	return &exec.Error{Name: "xdg-open", Err: exec.ErrNotFound}
+}
+
+// Without xdg-open, a ref chip (or a web link in the transcript) copies
+// its address and says so, rather than showing exec's error; a link
+// safelink refuses is still refused, not copied.
+func TestOpenRefWithoutOpener(t *testing.T) {
+	fa := noOpener{App: test.NewTempApp(t)}
+	wt, st := openTestWorktree(t)
+	st.Close()
+	pw := testWindow(t, fa, wt)
+	defer pw.close()
+	const link = "https://github.com/o/r/pull/1"
+	for _, open := range []struct {
+		name string
+		fn   func()
+	}{
+		{"ref chip", func() { pw.shown.OpenRef(views.RefChip{Kind: "pr", Value: "o/r#1", URL: link}) }},
+		{"transcript link", func() { pw.shown.OpenLink(link) }},
+	} {
+		fa.Clipboard().SetContent("")
+		open.fn()
+		pw.wg.Wait()
+		if got := fa.Clipboard().Content(); got != link {
+			t.Errorf("%s: clipboard %q, want %q", open.name, got, link)
+		}
+		if got := pw.mv.PromptBox().Status(); !strings.HasPrefix(got, "No browser opener found; link copied") {
+			t.Errorf("%s: status %q", open.name, got)
+		}
+		if text := dialogText(pw.win); text != "" {
+			t.Errorf("%s: a dialog says %q", open.name, text)
+		}
+	}
+	fa.Clipboard().SetContent("")
+	pw.shown.OpenRef(views.RefChip{Kind: "url", Value: "file:///etc/passwd", URL: "file:///etc/passwd"})
+	if got := fa.Clipboard().Content(); got != "" {
+		t.Errorf("a refused link was copied: %q", got)
+	}
+	tapDialogButton(t, pw.win, "OK")
 }

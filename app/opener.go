@@ -1,8 +1,10 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
+	"os/exec"
 
 	"fyne.io/fyne/v2/storage"
 
@@ -38,4 +40,26 @@ func (ui *gui) openPath(path string) error {
 		return fmt.Errorf("open %s: %w", path, err)
 	}
 	return nil
+}
+
+// noOpenerNote is what the status says when a web address was copied
+// because the desktop has no opener.
+const noOpenerNote = "No browser opener found; link copied"
+
+// openWebOrCopy opens a web address as openWeb does (safelink's checks
+// first: anything else is refused, not copied). When the desktop has no
+// opener (xdg-open is not installed), the address is copied to the
+// clipboard instead and the status line says so: a raw
+// `exec: "xdg-open": executable file not found` tells the user nothing
+// they can act on. what names the action in an error.
+func (pw *projectWindow) openWebOrCopy(what, raw string) {
+	err := pw.ui.openWeb(raw)
+	if errors.Is(err, exec.ErrNotFound) {
+		pw.ui.fa.Clipboard().SetContent(raw)
+		pw.status.set(pw.shown.ref(), noOpenerNote+": "+raw, false)
+		return
+	}
+	if err != nil {
+		pw.showError(what, err)
+	}
 }
