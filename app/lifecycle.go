@@ -114,21 +114,30 @@ func (sl *sessionList) lifecycleMenuItems() []*fyne.MenuItem {
 		sl.refresh()
 	}
 	return []*fyne.MenuItem{
-		{Label: "Pin or unpin session", Action: func() { sl.toggleMark("pin session", store.Flags.Pinned, store.FlagService.SetPinned) }},
+		{Label: "Pin or unpin session", Action: func() { sl.toggleMark("pin session", store.Flags.Pinned, store.FlagService.SetPinned, nil) }},
 		{Label: "Archive or unarchive session", Action: func() {
-			sl.toggleMark("archive session", store.Flags.Archived, store.FlagService.SetArchived)
+			sl.toggleMark("archive session", store.Flags.Archived, store.FlagService.SetArchived, sl.archived)
 		}},
 		show,
 	}
 }
 
+// markSetter writes one mark of a session.
+type markSetter func(store.FlagService, context.Context, int64, bool) error
+
 // toggleMark flips one mark of the session shown: is reads it, set
-// writes it.
-func (sl *sessionList) toggleMark(what string, is func(store.Flags) bool, set func(store.FlagService, context.Context, int64, bool) error) {
+// writes it; then done, if any, is told the mark's new value.
+func (sl *sessionList) toggleMark(what string, is func(store.Flags) bool, set markSetter, done func(views.SessionRef, bool)) {
 	ref := sl.pw.shown.ref()
 	if ref.ID == 0 {
 		return
 	}
+	sl.setMark(what, ref, func(f store.Flags) bool { return !is(f) }, set, done)
+}
+
+// setMark writes one mark of ref, to the value to gives its flags, off the
+// Fyne goroutine, then refreshes the list and tells done.
+func (sl *sessionList) setMark(what string, ref views.SessionRef, to func(store.Flags) bool, set markSetter, done func(views.SessionRef, bool)) {
 	if sl.pw.readOnly {
 		sl.pw.showError(what, errReadOnly)
 		return
@@ -139,15 +148,64 @@ func (sl *sessionList) toggleMark(what string, is func(store.Flags) bool, set fu
 		if err == nil {
 			flags, err = st.Flags().All(sl.pw.ctx)
 		}
+		on := to(flags[ref.ID])
 		if err == nil {
-			err = set(st.Flags(), sl.pw.ctx, ref.ID, !is(flags[ref.ID]))
+			err = set(st.Flags(), sl.pw.ctx, ref.ID, on)
 		}
 		if err != nil {
 			sl.pw.showError(what, err)
 			return
 		}
-		sl.refreshList() // the header shows neither mark: nothing else to show
+		sl.refreshList()
+		if done != nil {
+			done(ref, on)
+		}
 	})
+}
+
+// ArchiveSession sets or clears ref's archived mark (the header's
+// Unarchive, the status's Undo).
+func (sl *sessionList) ArchiveSession(ref views.SessionRef, archived bool) {
+	if ref.ID == 0 {
+		return
+	}
+	what := "archive session"
+	if !archived {
+		what = "unarchive session"
+	}
+	sl.setMark(what, ref, func(store.Flags) bool { return archived }, store.FlagService.SetArchived, sl.archived)
+}
+
+// archived shows ref's new archived mark: in the header while it is shown
+// (an archived session stays open, marked, though the sidebar may no
+// longer list it), and in the status, with Undo after archiving.
+func (sl *sessionList) archived(ref views.SessionRef, on bool) {
+	name := store.DisplayName(ref.ID, "")
+	sl.pw.status.setRef(ref)
+	fyne.Do(func() {
+		sl.pw.mv.Archive().Set(ref, on)
+		if on {
+			sl.pw.mv.PromptBox().SetStatusAction("Archived "+name, "Undo", func() { sl.ArchiveSession(ref, false) })
+		} else {
+			sl.pw.mv.PromptBox().SetStatus("Unarchived "+name, false)
+		}
+	})
+}
+
+// showArchiveMark marks ref in the header when it is archived; it runs
+// off the Fyne goroutine after ref is shown. An unreadable mark is shown
+// as none (the list reports the error).
+func (sl *sessionList) showArchiveMark(ref views.SessionRef) {
+	st, err := sl.pw.store(ref.StorePath)
+	if err != nil {
+		return
+	}
+	flags, err := st.Flags().All(sl.pw.ctx)
+	if err != nil {
+		return
+	}
+	on := flags[ref.ID].Archived()
+	fyne.Do(func() { sl.pw.mv.Archive().Set(ref, on) })
 }
 
 // forkOrigin returns where ref was forked from; a zero origin when it is

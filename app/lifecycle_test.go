@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/views"
@@ -109,4 +110,76 @@ func TestPinArchiveInWindow(t *testing.T) {
 func renderAll(pw *projectWindow) {
 	pw.win.Resize(fyne.NewSize(1000, 700))
 	pw.win.Canvas().Capture()
+}
+
+// TestArchiveShownSession: archiving the session shown keeps it open with
+// the header's "Archived" mark and says so in the status with Undo; Undo
+// (and the header's Unarchive) clear the mark, and showing the session
+// again shows its mark.
+func TestArchiveShownSession(t *testing.T) {
+	fa := test.NewTempApp(t)
+	wt, st := openTestWorktree(t)
+	bg := context.Background()
+	s, _, err := st.Sessions().CreateWithEvents(bg, "main", "", []codec.Event{codec.UserMessage("hi")})
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw := testWindow(t, fa, wt)
+	defer pw.close()
+	renderAll(pw)
+	ref := views.SessionRef{StorePath: wt.StorePath, ID: s.ID}
+	pw.shown.loadSession(ref, pw.shown.loadGen)
+	archive := func() {
+		for _, it := range pw.list.lifecycleMenuItems() {
+			if it.Label == "Archive or unarchive session" {
+				it.Action()
+			}
+		}
+		pw.wg.Wait()
+	}
+	undo := func() *widget.Button {
+		for _, b := range widgetsOf[*widget.Button](pw.mv.PromptBox().Content()) {
+			if b.Text == "Undo" && b.Visible() {
+				return b
+			}
+		}
+		return nil
+	}
+	archived := func() bool {
+		t.Helper()
+		st, err := pw.store(wt.StorePath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		flags, err := st.Flags().All(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return flags[s.ID].Archived()
+	}
+	archive()
+	name := fmt.Sprintf("S%d", s.ID)
+	if !archived() || !pw.mv.Archive().Shown() || pw.shown.ref() != ref {
+		t.Fatalf("archived %v, mark %v, shown %v: want the session archived, marked and still shown", archived(), pw.mv.Archive().Shown(), pw.shown.ref())
+	}
+	if got := pw.mv.PromptBox().Status(); got != "Archived "+name || undo() == nil {
+		t.Fatalf("status %q (undo %v), want %q with Undo", got, undo() != nil, "Archived "+name)
+	}
+	test.Tap(undo())
+	pw.wg.Wait()
+	if archived() || pw.mv.Archive().Shown() || undo() != nil {
+		t.Errorf("after Undo: archived %v, mark %v, undo shown %v", archived(), pw.mv.Archive().Shown(), undo() != nil)
+	}
+	archive()
+	pw.mv.ClearSession()
+	pw.shown.loadSession(ref, pw.shown.loadGen) // shown again, e.g. after a restart
+	if !pw.mv.Archive().Shown() {
+		t.Error("an archived session shown again has no mark")
+	}
+	pw.mv.Archive().Unarchive()
+	pw.wg.Wait()
+	if archived() || pw.mv.Archive().Shown() {
+		t.Errorf("after Unarchive: archived %v, mark %v", archived(), pw.mv.Archive().Shown())
+	}
 }

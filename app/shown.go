@@ -190,6 +190,7 @@ func (sh *shownSession) loadSession(ref views.SessionRef, gen int) {
 	})
 	sh.showSessionInsight(ref)
 	sh.pw.perms.showMode(ref)
+	sh.pw.list.showArchiveMark(ref)
 	sh.pw.compact.updateBanner()
 	if !running && s.CharsSinceCompaction >= store.CompactionThreshold {
 		sh.pw.compact.requestCompaction(ref, "on load", false, s.CharsSinceCompaction, model)

@@ -27,6 +27,14 @@ func (sb *statusLine) set(ref views.SessionRef, text string, isError bool) {
 	fyne.Do(func() { sb.pw.mv.PromptBox().SetStatus(text, isError) })
 }
 
+// setRef makes the status about ref, for a status the caller shows itself
+// (with an action: PromptBox.SetStatusAction).
+func (sb *statusLine) setRef(ref views.SessionRef) {
+	sb.mu.Lock()
+	sb.statusRef = ref
+	sb.mu.Unlock()
+}
+
 // clearStale clears the status when it is about a session other than
 // ref, which is being shown. It runs on the Fyne goroutine.
 func (sb *statusLine) clearStale(ref views.SessionRef) {

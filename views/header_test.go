@@ -1,6 +1,7 @@
 package views
 
 import (
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -54,5 +55,68 @@ func TestHeaderNarrow(t *testing.T) {
 	// MinSize (the test driver does not).
 	if min := m.Content().MinSize(); min.Width < MinWindowSize.Width || min.Height < MinWindowSize.Height {
 		t.Errorf("the view asks for %v, less than MinWindowSize %v", min, MinWindowSize)
+	}
+}
+
+// TestHeaderTabsStay: what arrives after a session is shown (its usage,
+// permission mode, ref chips, archive mark) never moves the tabs, so a
+// click aimed at "Files" does not land on a chip; a session without any
+// keeps the same header.
+func TestHeaderTabsStay(t *testing.T) {
+	test.NewTempApp(t)
+	a := &fakeActions{}
+	m := NewMainView(a)
+	w := test.NewTempWindow(t, m.Content())
+	w.Resize(fyne.NewSize(800, 600))
+	ref := SessionRef{"/p/a.azs", 7}
+	m.ShowSession(ref, store.Session{ID: 7, Name: "chips", Worktree: "main"}, sampleEvents(t), nil, 0)
+	d := fyne.CurrentApp().Driver()
+	tabsAt := func() fyne.Position { w.Canvas().Refresh(m.Content()); return d.AbsolutePositionForObject(m.tabs) }
+	before := tabsAt()
+	steps := []struct {
+		name string
+		do   func()
+	}{
+		{"mode", func() { m.SetPermissionMode(ref, "Ask") }},
+		{"usage and chips", func() {
+			m.SetSessionInsight(ref, SessionInsight{Usage: "12k in · 400 out · 1M cache · $0.42", Refs: []RefChip{
+				{Kind: "pr", Value: "o/r#12", URL: "https://github.com/o/r/pull/12"}, {Kind: "branch", Value: "feature/x"}}})
+		}},
+		{"archive mark", func() { m.Archive().Set(ref, true) }},
+		{"another session", func() {
+			m.ShowSession(SessionRef{"/p/a.azs", 8}, store.Session{ID: 8, Name: "bare", Worktree: "main"}, sampleEvents(t), nil, 0)
+		}},
+	}
+	for _, st := range steps {
+		st.do()
+		if got := tabsAt(); got != before {
+			t.Errorf("after %s the tabs are at %v, want %v", st.name, got, before)
+		}
+	}
+	if m.Archive().Shown() {
+		t.Error("another session shows the archive mark of the one before")
+	}
+}
+
+// TestArchiveMark: the header's mark shows only for the session shown,
+// and Unarchive sends ArchiveSession(ref, false).
+func TestArchiveMark(t *testing.T) {
+	test.NewTempApp(t)
+	a := &fakeActions{}
+	m := NewMainView(a)
+	test.NewTempWindow(t, m.Content())
+	ref := SessionRef{"/p/a.azs", 7}
+	m.ShowSession(ref, store.Session{ID: 7, Worktree: "main"}, sampleEvents(t), nil, 0)
+	m.Archive().Set(SessionRef{"/p/a.azs", 8}, true)
+	if m.Archive().Shown() {
+		t.Error("the mark of a session not shown is shown")
+	}
+	m.Archive().Set(ref, true)
+	if !m.Archive().Shown() {
+		t.Fatal("the archived session shown has no mark")
+	}
+	test.Tap(m.head.archive.button)
+	if got := strings.Join(a.calls, "|"); got != "archive /p/a.azs#7 false" {
+		t.Errorf("Unarchive sent %q", got)
 	}
 }

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/lazuli-app/lazuli/store"
@@ -21,7 +24,63 @@ type LifecycleActions interface {
 	// before its prompt at seq atSeq, shows it, and places prompt (that
 	// prompt's text) in its prompt box to edit and send.
 	ForkSession(ref SessionRef, atSeq int64, prompt string)
+	// ArchiveSession sets (archived) or clears ref's archived mark: the
+	// header's Unarchive, the status's Undo.
+	ArchiveSession(ref SessionRef, archived bool)
 }
+
+// ArchiveMark is the header's mark of an archived session shown:
+// "Archived" and an Unarchive button, which sends ArchiveSession(ref,
+// false). Reached as MainView.Archive().
+type ArchiveMark struct {
+	actions LifecycleActions
+	shown   func() SessionRef // the session the header shows
+	label   *widget.Label
+	button  *widget.Button
+	box     *fyne.Container // label and button; hidden when not archived
+	onSet   func()          // lays the header out again
+}
+
+func newArchiveMark(a LifecycleActions, shown func() SessionRef) *ArchiveMark {
+	m := &ArchiveMark{actions: a, shown: shown, label: widget.NewLabel("Archived")}
+	m.label.Importance = widget.WarningImportance
+	m.button = widget.NewButtonWithIcon("Unarchive", theme.ViewRestoreIcon(), m.Unarchive)
+	m.button.Importance = widget.LowImportance
+	m.box = container.NewHBox(m.label, m.button)
+	m.box.Hide()
+	return m
+}
+
+// Set marks ref archived or not; it is dropped unless ref is shown.
+func (m *ArchiveMark) Set(ref SessionRef, archived bool) {
+	if ref.ID == 0 || ref != m.shown() {
+		return
+	}
+	m.set(archived)
+}
+
+func (m *ArchiveMark) set(archived bool) {
+	if m.box.Hidden != archived {
+		return
+	}
+	m.box.Hidden = !archived
+	if m.onSet != nil {
+		m.onSet()
+	}
+}
+
+// Shown reports whether the header shows the mark.
+func (m *ArchiveMark) Shown() bool { return !m.box.Hidden }
+
+// Unarchive sends ArchiveSession(shown, false), as the button does.
+func (m *ArchiveMark) Unarchive() {
+	if ref := m.shown(); ref.ID != 0 && !ref.IsTeam() {
+		m.actions.ArchiveSession(ref, false)
+	}
+}
+
+// Archive returns the header's archive mark.
+func (m *MainView) Archive() *ArchiveMark { return m.head.archive }
 
 // forkLabel is the prompt card's fork action.
 const forkLabel = "Fork from here"
@@ -189,6 +248,9 @@ func (p *PromptBox) Text() string { return p.entry.Text }
 // ForkSession does nothing: a read-only transcript (the team's) offers no
 // fork.
 func (readOnly) ForkSession(SessionRef, int64, string) {}
+
+// ArchiveSession does nothing: a read-only transcript has no marks.
+func (readOnly) ArchiveSession(SessionRef, bool) {}
 
 // canFork reports whether the transcript's prompt cards offer "Fork from
 // here": not in a read-only transcript.

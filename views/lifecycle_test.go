@@ -157,3 +157,7 @@ func TestNoForkInReadOnlyTranscript(t *testing.T) {
 		t.Errorf("a read-only prompt card offers a fork")
 	}
 }
+
+func (f *fakeActions) ArchiveSession(ref SessionRef, archived bool) {
+	f.calls = append(f.calls, fmt.Sprintf("archive %s#%d %v", ref.StorePath, ref.ID, archived))
+}

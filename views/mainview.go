@@ -134,9 +134,12 @@ func (m *MainView) ShowSession(ref SessionRef, s store.Session, events []store.S
 	if m.transcript.ref != ref {
 		m.files.SetFiles(nil)
 		h.setRefs(nil)
-	}
-	if m.transcript.ref != ref {
 		h.parentBox.Hide()
+		h.archive.set(false)
+	}
+	if stored := !ref.IsTeam(); stored != h.stored {
+		h.setStored(stored)
+		m.right.Refresh() // the header's height changed: lay out what sits below it again
 	}
 	m.meter.Set(s.CharsSinceCompaction)
 	m.meter.Show()
@@ -252,7 +255,8 @@ func (m *MainView) emptyHeader(title string) {
 	m.SetForkOrigin(ForkOrigin{})
 	h.parentBox.Hide()
 	h.mode.Hide()
-	h.showUsageRow()
+	h.archive.set(false)
+	h.setStored(false)
 	m.meter.Set(0)
 	m.meter.Hide()
 	h.box.Refresh()

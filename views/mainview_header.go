@@ -13,15 +13,20 @@ import (
 type sessionHeader struct {
 	actions    Actions
 	title      *widget.Label
-	usage      *widget.Label   // tokens and cost of the session shown
-	usageRef   SessionRef      // the session usage is about
-	parentLink *tapText        // "↖ <parent>" on a sub-agent's session
-	parentBox  *fyne.Container // parentLink, centred; hidden as a whole
-	mode       *widget.Button  // the session's permission mode; opens its settings
-	usageRow   *fyne.Container // usage and mode; hidden when both are
-	refs       *fyne.Container // the session's ref chips
-	refsRow    *container.Scroll
-	box        *fyne.Container // the whole header
+	usage      *widget.Label     // tokens and cost of the session shown
+	usageRef   SessionRef        // the session usage is about
+	parentLink *tapText          // "↖ <parent>" on a sub-agent's session
+	parentBox  *fyne.Container   // parentLink, centred; hidden as a whole
+	mode       *widget.Button    // the session's permission mode; opens its settings
+	archive    *ArchiveMark      // "Archived" and Unarchive (lifecycle.go)
+	usageRow   *fyne.Container   // usage, ref chips, archive mark and mode (infoRowLayout)
+	refs       *fyne.Container   // the session's ref chips
+	refsRow    *container.Scroll // refs, scrolling sideways
+	box        *fyne.Container   // the whole header
+	// stored is set while a stored session is shown: its usage row is
+	// then shown even before (or without) what it holds arrives, so the
+	// tabs below never move when it does.
+	stored bool
 }
 
 // newSessionHeader returns the header around meter; its parent link and
@@ -41,19 +46,66 @@ func newSessionHeader(a Actions, meter *Meter, shown func() SessionRef) *session
 	h.mode = widget.NewButtonWithIcon("", theme.AccountIcon(), func() { a.EditPermissions(shown()) })
 	h.mode.Importance = widget.LowImportance
 	h.mode.Hide()
-	h.usageRow = container.NewBorder(nil, nil, nil, h.mode, h.usage)
+	h.archive = newArchiveMark(a, shown)
+	h.archive.onSet = h.showUsageRow
+	right := container.NewHBox(h.archive.box, h.mode)
+	h.usageRow = container.New(&infoRowLayout{usage: h.usage, refs: h.refsRow, right: right, height: h.mode.MinSize().Height},
+		h.usage, h.refsRow, right)
 	h.usageRow.Hide()
 	h.box = container.NewBorder(nil, widget.NewSeparator(), h.parentBox, nil, container.NewVBox(
-		container.New(&sessionHeaderLayout{title: h.title, meter: meter}, h.title, meter), h.usageRow, h.refsRow))
+		container.New(&sessionHeaderLayout{title: h.title, meter: meter}, h.title, meter), h.usageRow))
 	return h
 }
 
-// showUsageRow shows the row of the usage and the mode when either is
-// shown: an empty row would still take the VBox's padding.
+// showUsageRow shows the row of the usage, ref chips, archive mark and
+// mode while a stored session is shown (stored), else when it has
+// something: an empty row would still take the VBox's padding. The row is
+// one button high whatever it holds, so the height of a stored session's
+// header does not change when its usage, mode or chips arrive, and the
+// tabs below stay where the user aims.
 func (h *sessionHeader) showUsageRow() {
-	if h.usage.Hidden && h.mode.Hidden {
-		h.usageRow.Hide()
-	} else {
-		h.usageRow.Show()
+	h.usageRow.Hidden = !h.stored && h.usage.Hidden && h.mode.Hidden && h.archive.box.Hidden && len(h.refs.Objects) == 0
+	h.usageRow.Refresh()
+}
+
+// infoRowLayout lays out the header's second row, of a fixed height: the
+// usage at the left (its full text while the chips get at least half the
+// rest, else truncated), the archive mark and the mode at the right at
+// their own width, the ref chips between them, scrolling sideways.
+type infoRowLayout struct {
+	usage  *widget.Label
+	refs   fyne.CanvasObject
+	right  fyne.CanvasObject
+	height float32
+}
+
+func (l *infoRowLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
+	pad := theme.Padding()
+	rw := l.right.MinSize().Width
+	l.right.Move(fyne.NewPos(size.Width-rw, 0))
+	l.right.Resize(fyne.NewSize(rw, size.Height))
+	free := max(size.Width-rw-pad, 0)
+	uw := float32(0)
+	if l.usage.Visible() {
+		uw = fyne.MeasureText(l.usage.Text, theme.TextSize(), l.usage.TextStyle).Width + 2*theme.InnerPadding()
+		if l.refs.Visible() {
+			uw = min(uw, free/2)
+		}
+		uw = min(uw, free)
 	}
+	l.usage.Move(fyne.NewPos(0, 0))
+	l.usage.Resize(fyne.NewSize(uw, size.Height))
+	rh := l.refs.MinSize().Height
+	l.refs.Move(fyne.NewPos(uw, (size.Height-rh)/2))
+	l.refs.Resize(fyne.NewSize(max(free-uw, 0), rh))
+}
+
+func (l *infoRowLayout) MinSize([]fyne.CanvasObject) fyne.Size {
+	return fyne.NewSize(l.right.MinSize().Width, l.height)
+}
+
+// setStored says whether a stored session is shown (see stored).
+func (h *sessionHeader) setStored(stored bool) {
+	h.stored = stored
+	h.showUsageRow()
 }

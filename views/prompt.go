@@ -45,6 +45,8 @@ type PromptBox struct {
 	runLabel  *widget.Label
 	runBox    *fyne.Container // activity and runLabel
 	status    *widget.RichText
+	statusAct *widget.Button // the status's action (Undo), hidden without one
+	statusFn  func()
 	statusRow *fyne.Container
 	sendErr   *widget.Label // why the last send failed, under the entry
 	root      fyne.CanvasObject
@@ -64,8 +66,12 @@ func NewPromptBox(a RunActions) *PromptBox {
 	p.status = newStatusText()
 	p.status.Truncation = fyne.TextTruncateEllipsis
 
+	p.statusAct = widget.NewButton("", p.onStatusAction)
+	p.statusAct.Importance = widget.LowImportance
+	p.statusAct.Hide()
+
 	p.runBox = container.NewHBox(p.activity, p.runLabel)
-	p.statusRow = container.NewBorder(nil, nil, p.runBox, nil, p.status)
+	p.statusRow = container.NewBorder(nil, nil, p.runBox, p.statusAct, p.status)
 	toolbar := container.NewBorder(nil, nil,
 		container.New(p.menu.modelWidth, p.menu.model), p.button, p.menu.backendTip)
 	p.sendErr = widget.NewLabel("")
@@ -140,8 +146,28 @@ func (p *PromptBox) SetBackends(backends []BackendStatus) {
 // SetStatus shows a one-line status, e.g. "Run finished in 12s", in the
 // error colour when isError; "" hides it.
 func (p *PromptBox) SetStatus(text string, isError bool) {
-	p.statusText, p.statusErr = text, isError
+	p.SetStatusAction(text, "", nil)
+	p.statusErr = isError
 	p.update()
+}
+
+// SetStatusAction shows a one-line status with a button labelled label
+// at its end that calls fn once and clears the status, e.g. "Archived
+// S12" with Undo; the next status replaces both.
+func (p *PromptBox) SetStatusAction(text, label string, fn func()) {
+	p.statusText, p.statusErr, p.statusFn = text, false, fn
+	p.statusAct.SetText(label)
+	p.statusAct.Hidden = fn == nil
+	p.update()
+}
+
+// onStatusAction runs the status's action, once.
+func (p *PromptBox) onStatusAction() {
+	fn := p.statusFn
+	p.SetStatus("", false)
+	if fn != nil {
+		fn()
+	}
 }
 
 // Focus gives the keyboard focus to the entry, when it is enabled.
@@ -230,8 +256,7 @@ func (p *PromptBox) SendFailed(ref SessionRef, why string) {
 	}
 	p.sending = false
 	p.setSendError("Not sent: " + why)
-	p.statusText, p.statusErr = "", false
-	p.update()
+	p.SetStatus("", false)
 }
 
 // SendError returns what the box says under the entry about the last

@@ -110,7 +110,8 @@ func (m *MainView) RefChips() []string {
 // TapRef taps chip i, as a click does.
 func (m *MainView) TapRef(i int) { m.head.refs.Objects[i].(*refChip).Tapped(nil) }
 
-// setRefs shows the session's ref chips; none hides their row.
+// setRefs shows the session's ref chips; none hides their strip (not
+// their row: see showUsageRow).
 func (h *sessionHeader) setRefs(refs []RefChip) {
 	h.refs.Objects = nil
 	for _, r := range refs {
@@ -122,6 +123,7 @@ func (h *sessionHeader) setRefs(refs []RefChip) {
 	} else {
 		h.refsRow.Show()
 	}
+	h.showUsageRow()
 }
 
 // refChip is a ref drawn as a rounded chip; tapping it sends OpenRef.
@@ -179,10 +181,12 @@ func (r *chipRenderer) Refresh() {
 func (r *chipRenderer) Objects() []fyne.CanvasObject { return r.objects }
 func (r *chipRenderer) Destroy()                     {}
 
-// newRefsRow is the chips' row: scrolls sideways when they do not fit.
+// newRefsRow is the chips' strip: scrolls sideways when they do not fit,
+// one chip high whether it holds chips or not.
 func newRefsRow() (*fyne.Container, *container.Scroll) {
 	box := container.NewHBox()
 	s := container.NewHScroll(box)
+	s.SetMinSize(fyne.NewSize(0, newRefChip(RefChip{Value: "x"}, nil).MinSize().Height))
 	return box, s
 }
 
