@@ -51,8 +51,10 @@ type PermissionSettings struct {
 	CodexNotes func(store.Permissions) []string
 }
 
-// permissionsWidth is the permission settings dialog's width.
-const permissionsWidth = 640
+// permissionsSize is the permission settings dialog's size, fixed: its
+// body scrolls, so adding a rule or a Codex note neither grows nor moves
+// it.
+var permissionsSize = fyne.NewSize(640, 520)
 
 // inheritTitle is the mode menu's first entry on a session.
 func inheritTitle(project string) string { return "Project default (" + project + ")" }
@@ -67,6 +69,7 @@ type PermissionDialog struct {
 	spec   *widget.Entry
 	errMsg *widget.Label
 	codex  *widget.Label
+	body   *container.Scroll // the rules and the Codex note
 	d      *dialog.ConfirmDialog
 }
 
@@ -100,15 +103,19 @@ func ShowPermissionSettings(w fyne.Window, s PermissionSettings, save func(store
 	p.mode.SetSelected(p.modeTitle(s.Current.Mode))
 	p.refreshRules()
 	form := widget.NewForm(widget.NewFormItem("Mode", p.mode))
-	content := container.NewVBox(widget.NewLabelWithStyle(s.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), form,
-		widget.NewLabel("Rules"), p.rules,
-		container.NewBorder(nil, nil, p.action, add, p.spec), p.errMsg, p.codex)
+	// The title, mode and the new rule's entry stay put; the rules and the
+	// notes scroll between them.
+	top := container.NewVBox(widget.NewLabelWithStyle(s.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), form,
+		widget.NewLabel("Rules"))
+	bottom := container.NewVBox(container.NewBorder(nil, nil, p.action, add, p.spec), p.errMsg)
+	p.body = container.NewVScroll(container.NewVBox(p.rules, p.codex))
+	content := container.NewBorder(top, bottom, nil, nil, p.body)
 	p.d = dialog.NewCustomConfirm("Permissions", "Save", "Cancel", content, func(ok bool) {
 		if ok {
 			save(p.Value())
 		}
 	}, w)
-	p.d.Resize(fyne.NewSize(permissionsWidth, p.d.MinSize().Height))
+	p.d.Resize(permissionsSize)
 	p.d.Show()
 	return p
 }
@@ -212,9 +219,6 @@ func (p *PermissionDialog) refreshRules() {
 	p.rules.Objects = rows
 	p.rules.Refresh()
 	p.refreshCodex()
-	if p.d != nil {
-		p.d.Resize(fyne.NewSize(permissionsWidth, p.d.MinSize().Height))
-	}
 }
 
 // refreshCodex says what Codex cannot apply of the edited permissions.

@@ -2,6 +2,7 @@ package views
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -145,5 +146,54 @@ func TestHeaderPermissionMode(t *testing.T) {
 	m.ClearSession()
 	if m.PermissionMode() != "" {
 		t.Errorf("mode shown with no session")
+	}
+}
+
+// TestPermissionSettingsFixedSize: adding rules, a refused rule's reason
+// and Codex notes scroll inside the dialog; it neither grows nor
+// recentres while being edited.
+func TestPermissionSettingsFixedSize(t *testing.T) {
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(900, 700))
+	p := ShowPermissionSettings(w, PermissionSettings{Title: "S3 fix", Modes: testModes, Inherited: "Bypass",
+		Parse: testParse, Spec: testSpec,
+		CodexNotes: func(p store.Permissions) []string {
+			var n []string
+			for _, r := range p.Rules {
+				n = append(n, testSpec(r))
+			}
+			return n
+		}}, func(store.Permissions) {})
+	d := fyne.CurrentApp().Driver()
+	place := func() string {
+		top := w.Canvas().Overlays().Top()
+		var title, save fyne.CanvasObject
+		for _, l := range objectsOf[*widget.Label](top) {
+			if l.Text == "S3 fix" {
+				title = l
+			}
+		}
+		for _, b := range objectsOf[*widget.Button](top) {
+			if b.Text == "Save" {
+				save = b
+			}
+		}
+		return fmt.Sprintf("title at %v, Save at %v", d.AbsolutePositionForObject(title), d.AbsolutePositionForObject(save))
+	}
+	before := place()
+	for i := range 30 {
+		if msg := p.AddRule("allow", fmt.Sprintf("Bash(tool%d *)", i)); msg != "" {
+			t.Fatal(msg)
+		}
+		if got := place(); got != before {
+			t.Fatalf("after %d rules: %s, want %s", i+1, got, before)
+		}
+	}
+	if msg := p.AddRule("deny", "Bad tool"); msg == "" {
+		t.Error("a bad rule was accepted")
+	}
+	if got := place(); got != before {
+		t.Errorf("with an error shown: %s, want %s", got, before)
 	}
 }
