@@ -86,8 +86,13 @@ func settings(title string, cur store.Permissions) views.PermissionSettings {
 		Parse: agents.ParseRule, Spec: agents.RuleSpec}
 }
 
+// readOnlyPermissions is why a read-only window's permission settings
+// change nothing.
+const readOnlyPermissions = "This window only looks at its store (read-only): permissions can be seen here, not changed."
+
 // EditPermissions opens the permission settings of ref; Save writes them
-// to its store and shows the new mode.
+// to its store and shows the new mode. In a read-only window they are
+// only shown, their controls disabled (readOnlyPermissions).
 func (pm *permissions) EditPermissions(ref views.SessionRef) {
 	if ref.ID == 0 {
 		return
@@ -105,9 +110,12 @@ func (pm *permissions) EditPermissions(ref views.SessionRef) {
 		s.CodexNotes = func(p store.Permissions) []string {
 			return agents.CodexUnexpressed(agents.EffectivePermissions(proj, p))
 		}
+		if pw.readOnly {
+			s.ReadOnly = readOnlyPermissions
+		}
 		fyne.Do(func() {
 			views.ShowPermissionSettings(pw.win, s, func(p store.Permissions) {
-				if pw.readOnly {
+				if pw.readOnly { // the dialog has no Save: not reached
 					pw.showError("save permissions", errReadOnly)
 					return
 				}

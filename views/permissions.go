@@ -49,6 +49,10 @@ type PermissionSettings struct {
 	// CodexNotes says what Codex cannot apply, for the policy as saved
 	// (given the edited permissions).
 	CodexNotes func(store.Permissions) []string
+	// ReadOnly, when set, says in one line why nothing can be changed
+	// (a read-only window): the dialog then only shows the permissions,
+	// with every control disabled and Close instead of Save and Cancel.
+	ReadOnly string
 }
 
 // permissionsSize is the permission settings dialog's size, fixed: its
@@ -70,7 +74,8 @@ type PermissionDialog struct {
 	errMsg *widget.Label
 	codex  *widget.Label
 	body   *container.Scroll // the rules and the Codex note
-	d      *dialog.ConfirmDialog
+	why    *widget.Label     // why nothing can be changed (ReadOnly); nil when it can
+	d      dialog.Dialog // a *dialog.ConfirmDialog (Save, Cancel) unless ReadOnly
 }
 
 // ShowPermissionSettings shows a dialog over w to edit s.Current: the
@@ -110,15 +115,38 @@ func ShowPermissionSettings(w fyne.Window, s PermissionSettings, save func(store
 	bottom := container.NewVBox(container.NewBorder(nil, nil, p.action, add, p.spec), p.errMsg)
 	p.body = container.NewVScroll(container.NewVBox(p.rules, p.codex))
 	content := container.NewBorder(top, bottom, nil, nil, p.body)
-	p.d = dialog.NewCustomConfirm("Permissions", "Save", "Cancel", content, func(ok bool) {
-		if ok {
-			save(p.Value())
-		}
-	}, w)
+	if s.ReadOnly != "" {
+		p.setReadOnly(s.ReadOnly, add)
+		content = container.NewBorder(container.NewVBox(p.why, top), bottom, nil, nil, p.body)
+	}
+	if s.ReadOnly != "" {
+		p.d = dialog.NewCustom("Permissions", "Close", content, w)
+	} else {
+		p.d = dialog.NewCustomConfirm("Permissions", "Save", "Cancel", content, func(ok bool) {
+			if ok {
+				save(p.Value())
+			}
+		}, w)
+	}
 	p.d.Resize(permissionsSize)
 	p.d.Show()
 	return p
 }
+
+// setReadOnly disables every control of the dialog and says why.
+func (p *PermissionDialog) setReadOnly(why string, add *widget.Button) {
+	p.why = widget.NewLabelWithStyle(why, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+	p.why.Importance = widget.WarningImportance
+	p.why.Wrapping = fyne.TextWrapWord
+	p.mode.Disable()
+	p.action.Disable()
+	p.spec.Disable()
+	add.Disable()
+	p.refreshRules() // without Remove buttons
+}
+
+// ReadOnly returns why the dialog changes nothing; "" when it can.
+func (p *PermissionDialog) ReadOnly() string { return p.s.ReadOnly }
 
 // Value returns the permissions as edited.
 func (p *PermissionDialog) Value() store.Permissions {
@@ -142,7 +170,7 @@ func (p *PermissionDialog) AddRule(action, spec string) string {
 
 // RemoveRule removes the session's rule i, as its Remove button does.
 func (p *PermissionDialog) RemoveRule(i int) {
-	if i >= 0 && i < len(p.cur.Rules) {
+	if i >= 0 && i < len(p.cur.Rules) && p.s.ReadOnly == "" {
 		p.cur.Rules = append(p.cur.Rules[:i:i], p.cur.Rules[i+1:]...)
 		p.refreshRules()
 	}
@@ -151,8 +179,13 @@ func (p *PermissionDialog) RemoveRule(i int) {
 // CodexNote returns what the dialog says Codex cannot apply.
 func (p *PermissionDialog) CodexNote() string { return p.codex.Text }
 
-// Save saves and closes the dialog, as its Save button does.
-func (p *PermissionDialog) Save() { p.d.Confirm() }
+// Save saves and closes the dialog, as its Save button does; a read-only
+// dialog has none.
+func (p *PermissionDialog) Save() {
+	if d, ok := p.d.(*dialog.ConfirmDialog); ok {
+		d.Confirm()
+	}
+}
 
 func (p *PermissionDialog) modeTitle(value string) string {
 	for _, m := range p.s.Modes {
@@ -177,6 +210,9 @@ func (p *PermissionDialog) modeValue() string {
 
 // add adds the typed rule, or says why it cannot.
 func (p *PermissionDialog) add() {
+	if p.s.ReadOnly != "" {
+		return
+	}
 	r, err := p.s.Parse(p.action.Selected, p.spec.Text)
 	if err != nil {
 		p.errMsg.SetText(err.Error())
@@ -199,9 +235,11 @@ func (p *PermissionDialog) add() {
 func (p *PermissionDialog) refreshRules() {
 	var rows []fyne.CanvasObject
 	for i, r := range p.cur.Rules {
-		i := i
 		rm := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { p.RemoveRule(i) })
 		rm.Importance = widget.LowImportance
+		if p.s.ReadOnly != "" {
+			rm.Disable()
+		}
 		rows = append(rows, container.NewBorder(nil, nil, nil, rm, widget.NewLabel(ruleLine(r, p.s.Spec))))
 	}
 	if p.s.Inherited != "" {
