@@ -75,7 +75,7 @@ type PermissionDialog struct {
 	codex  *widget.Label
 	body   *container.Scroll // the rules and the Codex note
 	why    *widget.Label     // why nothing can be changed (ReadOnly); nil when it can
-	d      dialog.Dialog // a *dialog.ConfirmDialog (Save, Cancel) unless ReadOnly
+	d      dialog.Dialog     // a *dialog.ConfirmDialog (Save, Cancel) unless ReadOnly
 }
 
 // ShowPermissionSettings shows a dialog over w to edit s.Current: the
