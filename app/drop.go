@@ -202,6 +202,7 @@ func (im *importer) importTranscripts(paths []string) {
 			branch = project.BranchOf(filepath.Dir(target.StorePath))
 		}
 		var msgs []string
+		var last views.SessionRef // the session of the last file: shown once imported
 		for i, t := range parsed {
 			r, err := native.ImportTranscript(im.pw.ctx, st, branch, "", paths[i], t)
 			if err != nil {
@@ -209,11 +210,22 @@ func (im *importer) importTranscripts(paths []string) {
 				return
 			}
 			msgs = append(msgs, importMessage(filepath.Base(paths[i]), r))
+			last = views.SessionRef{StorePath: target.StorePath, ID: r.Session.ID}
 		}
 		log.Printf("drop: imported %s", strings.Join(msgs, "; "))
 		fyne.Do(func() { views.ShowMessage(im.pw.win, "Imported", strings.Join(msgs, "\n")) })
-		im.pw.list.refresh()
+		im.pw.list.refreshList() // listed before it is selected
+		im.selectImported(last)
 	})
+}
+
+// selectImported shows ref, the session an import stored (or found
+// already stored), selected in the sidebar: what the user brought in is
+// what they see next. Not on the Fyne goroutine.
+func (im *importer) selectImported(ref views.SessionRef) {
+	if ref.ID != 0 {
+		fyne.Do(func() { im.pw.shown.SelectSession(ref) })
+	}
 }
 
 // importMessage says what importing one file did, for people.
@@ -226,7 +238,7 @@ func importMessage(file string, r native.ImportedFile) string {
 
 // onOpen asks for an .azs file and previews it like a dropped one.
 func (im *importer) onOpen() {
-	views.AskOpenFile(im.pw.win, []string{".azs"}, func(path string, err error) {
+	views.AskOpenFile(im.pw.win, []string{".azs"}, im.pickerDir(), func(path string, err error) {
 		if err != nil {
 			im.pw.showError("open", err)
 			return
@@ -237,11 +249,21 @@ func (im *importer) onOpen() {
 
 // onImport asks for a transcript and imports it as a new session.
 func (im *importer) onImport() {
-	views.AskOpenFile(im.pw.win, []string{".jsonl", ".json"}, func(path string, err error) {
+	views.AskOpenFile(im.pw.win, []string{".jsonl", ".json"}, im.pickerDir(), func(path string, err error) {
 		if err != nil {
 			im.pw.showError("import", err)
 			return
 		}
 		im.importTranscripts([]string{path})
 	})
+}
+
+// pickerDir is the folder the file pickers open in: the worktree of the
+// session shown (targetWorktree), or the folder of a bare store file.
+func (im *importer) pickerDir() string {
+	wt := im.targetWorktree()
+	if wt.Dir == "" && wt.StorePath != "" {
+		return filepath.Dir(wt.StorePath)
+	}
+	return wt.Dir
 }

@@ -171,7 +171,7 @@ func (ex *exporter) onExport() {
 	}
 	// The store is written to a temporary file and renamed over the one
 	// the picker created.
-	views.AskSaveFile(ex.pw.win, "session.azs", []string{".azs"}, func(path string, err error) {
+	views.AskSaveFile(ex.pw.win, "session.azs", []string{".azs"}, ex.pw.imports.pickerDir(), func(path string, err error) {
 		if err != nil {
 			ex.pw.showError("export", err)
 			return

@@ -9,9 +9,11 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/views"
 )
 
 // A dropped transcript is named after its first prompt and dated when it
@@ -21,6 +23,7 @@ func TestDropTranscriptNamesAndDetectsDuplicate(t *testing.T) {
 	t.Setenv(store.CacheDirEnv, t.TempDir())
 	file := filepath.Join(fixtures.Dir(t, "transcripts"), "B_claude-code-log_256ba646-2c15-437a-98e9-4171aafd030e.jsonl")
 	fa := test.NewTempApp(t)
+	fa.Settings().SetTheme(theme.DefaultTheme()) // the imported session is shown: see TestImportSelectsImported
 	dir := t.TempDir()
 	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
 	pw := testWindow(t, fa, wt)
@@ -55,4 +58,31 @@ func listReadOnly(t *testing.T, path string) []store.Session {
 		t.Fatal(err)
 	}
 	return list
+}
+
+// A transcript dropped (or imported with Import… / Ctrl+I) is shown and
+// selected once imported; importing it again selects the session that
+// already holds it.
+func TestImportSelectsImported(t *testing.T) {
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	file := filepath.Join(fixtures.Dir(t, "transcripts"), "B_claude-code-log_256ba646-2c15-437a-98e9-4171aafd030e.jsonl")
+	fa := test.NewTempApp(t)
+	fa.Settings().SetTheme(theme.DefaultTheme()) // the test theme has no bold monospace font, which the transcript uses
+	dir := t.TempDir()
+	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
+	pw := testWindow(t, fa, wt)
+	defer pw.close()
+	renderAll(pw)
+	want := views.SessionRef{StorePath: wt.StorePath, ID: 1}
+	for _, round := range []string{"import", "import again"} {
+		pw.shown.NewSession(wt.StorePath, "main") // something else shown first
+		pw.imports.importTranscripts([]string{file})
+		pw.wg.Wait()
+		if got := pw.shown.ref(); got != want {
+			t.Errorf("%s: shown %v, want the imported %v", round, got, want)
+		}
+		if got, ok := pw.mv.Sidebar().Selected(); !ok || got != want {
+			t.Errorf("%s: sidebar selects %v (%v), want %v", round, got, ok, want)
+		}
+	}
 }

@@ -31,22 +31,37 @@ func ShowError(w fyne.Window, err error) {
 }
 
 // AskOpenFile asks for an existing file whose name ends in one of exts
-// (".azs") and calls chosen with its path, or with the picker's error. A
-// cancelled picker calls nothing.
-func AskOpenFile(w fyne.Window, exts []string, chosen func(path string, err error)) {
+// (".azs"), starting in the folder dir (the project's worktree; "" or a
+// folder that cannot be listed: the picker's own choice), and calls chosen
+// with its path, or with the picker's error. A cancelled picker calls
+// nothing.
+func AskOpenFile(w fyne.Window, exts []string, dir string, chosen func(path string, err error)) {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) { picked(r, err, chosen) }, w)
 	d.SetFilter(storage.NewExtensionFileFilter(exts))
+	startIn(d, dir)
 	d.Show()
 }
 
-// AskSaveFile asks where to save a file, suggesting name, and calls chosen
-// with the path, or with the picker's error. A cancelled picker calls
-// nothing. The picker creates the file empty; the caller writes it.
-func AskSaveFile(w fyne.Window, name string, exts []string, chosen func(path string, err error)) {
+// AskSaveFile asks where to save a file, suggesting name in the folder dir
+// (as AskOpenFile), and calls chosen with the path, or with the picker's
+// error. A cancelled picker calls nothing. The picker creates the file
+// empty; the caller writes it.
+func AskSaveFile(w fyne.Window, name string, exts []string, dir string, chosen func(path string, err error)) {
 	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) { picked(wc, err, chosen) }, w)
 	d.SetFileName(name)
 	d.SetFilter(storage.NewExtensionFileFilter(exts))
+	startIn(d, dir)
 	d.Show()
+}
+
+// startIn makes the picker d open in the folder dir, when it is one.
+func startIn(d *dialog.FileDialog, dir string) {
+	if dir == "" {
+		return
+	}
+	if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
+		d.SetLocation(l)
+	}
 }
 
 // pickedFile is the file a picker hands back.

@@ -2,9 +2,12 @@ package views
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -75,5 +78,43 @@ func TestSavedDialog(t *testing.T) {
 	}
 	if top := w.Canvas().Overlays().Top(); top != nil && top.Visible() {
 		t.Error("the note stayed open after Open")
+	}
+}
+
+// The file pickers open in the folder they are given (the project's
+// worktree), not in HOME; a folder that is not there leaves the picker's
+// own choice.
+func TestFilePickersStartInFolder(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	test.NewTempApp(t)
+	dir := filepath.Join(t.TempDir(), "project-worktree")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "rollout-marker.jsonl"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		ask  func(w fyne.Window, dir string)
+	}{
+		{"open", func(w fyne.Window, dir string) { AskOpenFile(w, []string{".jsonl"}, dir, func(string, error) {}) }},
+		{"save", func(w fyne.Window, dir string) {
+			AskSaveFile(w, "session.azs", []string{".jsonl"}, dir, func(string, error) {})
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := test.NewTempWindow(t, widget.NewLabel(""))
+			w.Resize(fyne.NewSize(1000, 800))
+			tc.ask(w, dir)
+			if txt := overlayText(w.Canvas()); !strings.Contains(txt, "\nrollout-marker\n") {
+				t.Errorf("AskFile(%q) shows %q, want the folder's files", dir, txt)
+			}
+			w.Canvas().Overlays().Top().Hide()
+			tc.ask(w, filepath.Join(dir, "gone"))
+			if w.Canvas().Overlays().Top() == nil {
+				t.Error("no picker for a folder that is not there")
+			}
+		})
 	}
 }
