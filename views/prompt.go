@@ -78,7 +78,7 @@ func NewPromptBox(a RunActions) *PromptBox {
 	p.sendErr.Importance = widget.DangerImportance
 	p.sendErr.Wrapping = fyne.TextWrapWord
 	p.sendErr.Hide()
-	body := container.NewVBox(p.statusRow, container.New(p.rows, p.entry), p.sendErr, toolbar)
+	body := container.NewVBox(p.statusRow, container.New(p.rows, p.entry), p.sendErr, toolbar, p.menu.errLine)
 	p.root = container.NewBorder(widget.NewSeparator(), nil, nil, nil, container.NewPadded(body))
 	p.SetModels(nil) // sizes the menu and shows the state
 	return p

@@ -18,6 +18,10 @@ type modelMenu struct {
 	modelWidth *minWidthLayout
 	backend    *widget.RichText
 	backendTip *hoverTip
+	// errLine says why the selected model's CLI cannot run, under the
+	// toolbar, wrapped and selectable: in the toolbar beside the menu and
+	// Send it was cut at 800 px ("codex not found: se…").
+	errLine *widget.Label
 }
 
 // newModelMenu returns an empty menu that calls onChanged when the
@@ -30,6 +34,11 @@ func newModelMenu(onChanged func(string)) *modelMenu {
 	m.backend = newStatusText()
 	m.backendTip = newHoverTip(m.backend, m.backendDetail)
 	m.backend.Truncation = fyne.TextTruncateEllipsis
+	m.errLine = widget.NewLabel("")
+	m.errLine.Wrapping = fyne.TextWrapWord
+	m.errLine.Selectable = true
+	m.errLine.Importance = widget.DangerImportance
+	m.errLine.Hide()
 	return m
 }
 
@@ -105,12 +114,27 @@ func (m *modelMenu) backendDetail() string {
 // updateBackend shows the status of the selected model's backend.
 func (m *modelMenu) updateBackend() {
 	b, ok := m.backendStatus()
+	errText := ""
 	switch {
 	case !ok:
 		setStatusText(m.backend, "", theme.ColorNamePlaceHolder)
 	case b.Err != "":
-		setStatusText(m.backend, backendText(b), theme.ColorNameError)
+		setStatusText(m.backend, "", theme.ColorNameError)
+		errText = backendText(b)
 	default:
 		setStatusText(m.backend, backendText(b), theme.ColorNamePlaceHolder)
 	}
+	if m.errLine.Text != errText {
+		m.errLine.SetText(errText)
+	}
+	m.errLine.Hidden = errText == ""
+}
+
+// backendError returns why the selected model's CLI cannot run, as the
+// box says it; "" when it can.
+func (m *modelMenu) backendError() string {
+	if m.errLine.Hidden {
+		return ""
+	}
+	return m.errLine.Text
 }

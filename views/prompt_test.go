@@ -291,9 +291,8 @@ func TestPromptBackendStatus(t *testing.T) {
 	}
 	p.SetBackends(codexMissing)
 	p.SetSession(promptRef, true, "gpt-5.5")
-	seg := p.menu.backend.Segments[0].(*widget.TextSegment)
-	if want := "codex not found: set its path in Agent settings"; seg.Text != want || seg.Style.ColorName != theme.ColorNameError {
-		t.Errorf("codex status = %q in %q, want %q in the error colour", seg.Text, seg.Style.ColorName, want)
+	if want := "codex not found: set its path in Agent settings"; p.menu.backendError() != want || p.menu.backend.String() != "" {
+		t.Errorf("codex error = %q (toolbar %q), want %q under the toolbar", p.menu.backendError(), p.menu.backend.String(), want)
 	}
 	typePrompt(w.Canvas(), p, "hello")
 	ctrlEnter(t, w.Canvas())
@@ -303,7 +302,7 @@ func TestPromptBackendStatus(t *testing.T) {
 	}
 	p.menu.model.SetSelected("opus · Claude")
 	w.Canvas().Focus(p.entry) // the tap on the disabled button took the focus
-	if p.button.Disabled() || p.menu.backend.String() != "claude 2.1.328" {
+	if p.button.Disabled() || p.menu.backend.String() != "claude 2.1.328" || p.menu.backendError() != "" {
 		t.Errorf("back on claude: Send disabled %v, status %q", p.button.Disabled(), p.menu.backend.String())
 	}
 	ctrlEnter(t, w.Canvas())
@@ -377,4 +376,40 @@ func TestPromptMarkup(t *testing.T) {
 	p.SetRunning(true)
 	p.SetStatus("Compacting S3…", false)
 	test.AssertRendersToMarkup(t, "prompt.xml", w.Canvas())
+}
+
+// TestPromptBackendErrorWhole: at 800 px the reason a CLI cannot run is
+// readable whole (wrapped, selectable), not cut after a few words beside
+// the model menu.
+func TestPromptBackendErrorWhole(t *testing.T) {
+	test.NewTempApp(t)
+	m := NewMainView(&fakeActions{})
+	w := test.NewTempWindow(t, m.Content())
+	w.Resize(fyne.NewSize(800, 600))
+	p := m.PromptBox()
+	p.SetModels(sampleModels)
+	p.SetBackends([]BackendStatus{{Backend: "codex", Err: "not found at /home/someone/.local/share/pnpm/global/5/node_modules/.bin/codex"}})
+	p.SetSession(promptRef, true, "gpt-5.5")
+	w.Canvas().Refresh(m.Content())
+	want := "codex not found at /home/someone/.local/share/pnpm/global/5/node_modules/.bin/codex: set its path in Agent settings"
+	var shown *widget.Label
+	for _, l := range objectsOf[*widget.Label](p.Content()) {
+		if l.Text == want && l.Visible() {
+			shown = l
+		}
+	}
+	if shown == nil {
+		t.Fatalf("no label shows %q whole; the toolbar says %q", want, p.menu.backend.String())
+	}
+	if !shown.Selectable || shown.Wrapping != fyne.TextWrapWord {
+		t.Errorf("the error is not selectable (%v) or not wrapped (%v)", shown.Selectable, shown.Wrapping)
+	}
+	d := fyne.CurrentApp().Driver()
+	box := d.AbsolutePositionForObject(p.Content()).X + p.Content().Size().Width
+	if end := d.AbsolutePositionForObject(shown).X + shown.Size().Width; end > box+0.5 {
+		t.Errorf("the error ends at x=%v, past the prompt box (%v)", end, box)
+	}
+	if shown.Size().Height < shown.MinSize().Height {
+		t.Errorf("the error is %v high, its lines need %v", shown.Size().Height, shown.MinSize().Height)
+	}
 }
