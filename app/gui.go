@@ -18,6 +18,7 @@ import (
 const (
 	prefWindowWidth  = "window.width"
 	prefWindowHeight = "window.height"
+	prefSplitOffset  = "window.split" // the sidebar divider: container.Split's Offset
 	prefLastSession  = "session.last" // "<store path>#<id>"
 )
 
@@ -86,15 +87,10 @@ func projectFor(ctx context.Context, cfg Config) ([]Worktree, string, func(), er
 // setupMainWindow adds the menus, shortcuts and remembered state of the
 // project window.
 func (ui *gui) setupMainWindow(pw *projectWindow, restore bool) {
-	p := ui.fa.Preferences()
-	w := p.FloatWithFallback(prefWindowWidth, 1180)
-	h := p.FloatWithFallback(prefWindowHeight, 760)
-	pw.win.Resize(fyne.NewSize(float32(w), float32(h)))
+	ui.restoreLayout(pw)
 	pw.win.SetMaster()
 	pw.win.SetCloseIntercept(func() {
-		size := pw.win.Canvas().Size()
-		p.SetFloat(prefWindowWidth, float64(size.Width))
-		p.SetFloat(prefWindowHeight, float64(size.Height))
+		ui.saveLayout(pw)
 		pw.win.Close()
 	})
 	pw.win.SetMainMenu(pw.mainMenu())
@@ -103,6 +99,28 @@ func (ui *gui) setupMainWindow(pw *projectWindow, restore bool) {
 	if ref, ok := ui.lastSession(); ok && restore && pw.hasStore(ref.StorePath) {
 		pw.shown.SelectSession(ref)
 	}
+}
+
+// restoreLayout gives the window the size and sidebar divider it had
+// when it was last closed.
+func (ui *gui) restoreLayout(pw *projectWindow) {
+	p := ui.fa.Preferences()
+	w := p.FloatWithFallback(prefWindowWidth, 1180)
+	h := p.FloatWithFallback(prefWindowHeight, 760)
+	pw.win.Resize(fyne.NewSize(float32(w), float32(h)))
+	if off := p.FloatWithFallback(prefSplitOffset, -1); off >= 0 && off <= 1 {
+		pw.mv.Split().SetOffset(off)
+	}
+}
+
+// saveLayout remembers the window's size and sidebar divider, for
+// restoreLayout next time.
+func (ui *gui) saveLayout(pw *projectWindow) {
+	p := ui.fa.Preferences()
+	size := pw.win.Canvas().Size()
+	p.SetFloat(prefWindowWidth, float64(size.Width))
+	p.SetFloat(prefWindowHeight, float64(size.Height))
+	p.SetFloat(prefSplitOffset, pw.mv.Split().Offset)
 }
 
 // rememberSession stores the session shown, to reopen it next time.

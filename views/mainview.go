@@ -40,6 +40,7 @@ type MainView struct {
 	tabs       *container.AppTabs // the transcript and the Files tab
 	top        *fyne.Container    // the header and the banner
 	right      *fyne.Container    // top, transcript and prompt box
+	split      *container.Split   // the sidebar, and right
 	root       fyne.CanvasObject
 
 	readOnly    bool            // SetReadOnly (readonly.go)
@@ -68,15 +69,19 @@ func NewMainView(a Actions) *MainView {
 		container.NewTabItem("Files", m.files.Content()))
 	m.right = container.NewBorder(m.top, m.prompt.Content(), nil, nil, m.tabs)
 	left := container.New(&minWidthLayout{width: sidebarWidth}, m.sidebar.Content())
-	split := container.NewHSplit(left, m.right)
-	split.Offset = 0 // the sidebar starts at its minimum width
-	m.root = container.New(&minSizeLayout{min: MinWindowSize}, withProbe(split)...)
+	m.split = container.NewHSplit(left, m.right)
+	m.split.Offset = 0 // the sidebar starts at its minimum width
+	m.root = container.New(&minSizeLayout{min: MinWindowSize}, withProbe(m.split)...)
 	m.ClearSession()
 	return m
 }
 
 // Content returns the view's canvas object, for Window.SetContent.
 func (m *MainView) Content() fyne.CanvasObject { return m.root }
+
+// Split returns the divider between the sidebar and the session: its
+// Offset is where the user left it (the app remembers it).
+func (m *MainView) Split() *container.Split { return m.split }
 
 // Sidebar returns the session list.
 func (m *MainView) Sidebar() *Sidebar { return m.sidebar }
