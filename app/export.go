@@ -11,6 +11,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/export"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -143,23 +144,15 @@ func (x *docExport) ExportSession(req views.ExportRequest) {
 		msg := fmt.Sprintf("Saved S%d as %s to\n%s", src.Session.ID, req.Format, req.Path)
 		switch n := len(req.Report.Findings); {
 		case src.Redactions > 0:
-			msg += fmt.Sprintf("\n\nRedacted %s (%s).", nouns(n, "possible secret"), nouns(src.Redactions, "occurrence"))
+			msg += fmt.Sprintf("\n\nRedacted %s (%s).", display.Plural(n, "possible secret"), display.Plural(src.Redactions, "occurrence"))
 		case n > 0:
-			msg += fmt.Sprintf("\n\nExported %s as is.", nouns(n, "possible secret"))
+			msg += fmt.Sprintf("\n\nExported %s as is.", display.Plural(n, "possible secret"))
 		}
 		fyne.Do(func() {
 			x.dlg.Hide()
 			pw.exports.showSaved("Exported", msg, req.Path, x.open)
 		})
 	})
-}
-
-// nouns formats "1 occurrence", "3 occurrences".
-func nouns(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // onExport saves the shown session as a new .azs store.

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/lazuli-app/lazuli/agents/native"
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/project"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
@@ -120,7 +121,7 @@ func scanNotes(scan native.ScanResult) []string {
 	}
 	for i, s := range scan.Skipped {
 		if i == maxSkipNotes {
-			notes = append(notes, fmt.Sprintf("… and %d more unreadable file(s)", len(scan.Skipped)-i))
+			notes = append(notes, "… and "+display.Plural(len(scan.Skipped)-i, "more unreadable file"))
 			break
 		}
 		notes = append(notes, "Unreadable: "+s.Path+": "+s.Reason)

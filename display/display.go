@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Bytes formats a byte count: "812 B", "12.3 KiB", "4.0 MiB", "1.2 GiB".
@@ -73,12 +74,24 @@ func Short[N ~int | ~int64](n N) string {
 	return strconv.FormatInt(int64(n), 10)
 }
 
-// Plural formats n and noun: "1 event", "3 events", "1,024 events".
+// Plural formats n and noun: "1 event", "3 events", "1,024 events",
+// "2 matches". It is the one place a count meets its noun: an English
+// noun ending in s, x, z, ch or sh takes "es".
 func Plural[N ~int | ~int64](n N, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return Count(n) + " " + noun + "s"
+	return Count(n) + " " + plural(noun)
+}
+
+// plural is noun's regular English plural.
+func plural(noun string) string {
+	for _, end := range []string{"s", "x", "z", "ch", "sh"} {
+		if strings.HasSuffix(noun, end) {
+			return noun + "es"
+		}
+	}
+	return noun + "s"
 }
 
 // ToolInput indents a tool call's input; an empty object or null is "", and

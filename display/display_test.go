@@ -50,6 +50,21 @@ func TestPlural(t *testing.T) {
 	}
 }
 
+// TestPluralNouns: nouns whose plural takes "es" get it.
+func TestPluralNouns(t *testing.T) {
+	for _, tc := range []struct {
+		n          int
+		noun, want string
+	}{
+		{2, "match", "2 matches"}, {1, "match", "1 match"}, {3, "process", "3 processes"}, {2, "box", "2 boxes"},
+		{2, "session", "2 sessions"}, {2, "sub-agent", "2 sub-agents"}, {2, "possible secret", "2 possible secrets"},
+	} {
+		if got := Plural(tc.n, tc.noun); got != tc.want {
+			t.Errorf("Plural(%d, %q) = %q, want %q", tc.n, tc.noun, got, tc.want)
+		}
+	}
+}
+
 func TestToolInput(t *testing.T) {
 	for in, want := range map[string]string{
 		"": "", " null ": "", "{}": "", `{"a":1,"b":[2]}`: "{\n  \"a\": 1,\n  \"b\": [\n    2\n  ]\n}", "not json": "not json",

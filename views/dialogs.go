@@ -99,14 +99,14 @@ type StorePreview struct {
 func ShowStorePreview(w fyne.Window, p StorePreview, openReadOnly, merge func()) {
 	lines := make([]string, 0, len(p.Sessions))
 	for _, s := range p.Sessions {
-		line := fmt.Sprintf("%s  ·  %s  ·  %d events", s.DisplayName(), s.Worktree, s.EventCount)
+		line := fmt.Sprintf("%s  ·  %s  ·  %s", s.DisplayName(), s.Worktree, display.Plural(s.EventCount, "event"))
 		if _, dup := p.Duplicates[s.ID]; dup {
 			line += "  ·  already in this project"
 		}
 		lines = append(lines, line)
 	}
-	summary := widget.NewLabel(fmt.Sprintf("%s\n%d sessions, %d events, %s on disk; %d look like duplicates of sessions you already have.",
-		p.Path, len(p.Sessions), p.Events, display.Bytes(p.Size), len(p.Duplicates)))
+	summary := widget.NewLabel(fmt.Sprintf("%s\n%s, %s, %s on disk; %s.", p.Path, display.Plural(len(p.Sessions), "session"),
+		display.Plural(p.Events, "event"), display.Bytes(p.Size), duplicatesNote(len(p.Duplicates))))
 	summary.Wrapping = fyne.TextWrapWord
 	list := widget.NewLabel(strings.Join(lines, "\n"))
 	scroll := container.NewVScroll(list)
@@ -123,6 +123,15 @@ func ShowStorePreview(w fyne.Window, p StorePreview, openReadOnly, merge func())
 	d = dialog.NewCustomWithoutButtons("Session store "+filepath.Base(p.Path), content, w)
 	d.SetButtons([]fyne.CanvasObject{cancel, openBtn, mergeBtn})
 	d.Show()
+}
+
+// duplicatesNote says how many sessions of a dropped store look like ones
+// already in the project.
+func duplicatesNote(n int) string {
+	if n == 1 {
+		return "1 looks like a duplicate of a session you already have"
+	}
+	return display.Count(n) + " look like duplicates of sessions you already have"
 }
 
 // ShowSaved tells that the file at path was written, with msg, and offers

@@ -26,7 +26,7 @@ func TestStorePreviewDialog(t *testing.T) {
 	var opened, merged int
 	ShowStorePreview(w, p, func() { opened++ }, func() { merged++ })
 	txt := overlayText(w.Canvas())
-	for _, want := range []string{"/tmp/other.azs\n2 sessions, 7 events, 2.0 KiB on disk; 1 look like duplicates",
+	for _, want := range []string{"/tmp/other.azs\n2 sessions, 7 events, 2.0 KiB on disk; 1 looks like a duplicate",
 		"plan  ·  main  ·  3 events\nfix  ·  feat  ·  4 events  ·  already in this project"} {
 		if !strings.Contains(txt, want) {
 			t.Errorf("the dialog says %q, want %q in it", txt, want)

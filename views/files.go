@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/lazuli-app/lazuli/display"
 )
 
 // FileActions asks for every change of a file in its session; the app
@@ -132,12 +133,7 @@ func (p *FilesPanel) ShowDiffs(path string, diffs []FileDiff) {
 	p.diffs.Refresh()
 }
 
-func changes(n int) string {
-	if n == 1 {
-		return "1 change"
-	}
-	return fmt.Sprintf("%d changes", n)
-}
+func changes(n int) string { return display.Plural(n, "change") }
 
 // newTextList is a list of one truncated line per row: text(i) of rows
 // 0..n()-1.

@@ -208,8 +208,8 @@ func (v *InsightsView) SetData(d InsightData) {
 	if d.CostEstimated {
 		cost = "~" + cost + " (partly estimated from a dated price table)"
 	}
-	v.totals.SetText(fmt.Sprintf("%s sessions · %s turns · %s input · %s output · %s cache read · %s cache write · %s reasoning tokens · %s",
-		display.Count(t.Sessions), display.Count(t.Turns), display.Count(t.Input), display.Count(t.Output),
+	v.totals.SetText(fmt.Sprintf("%s · %s · %s input · %s output · %s cache read · %s cache write · %s reasoning tokens · %s",
+		display.Plural(t.Sessions, "session"), display.Plural(t.Turns, "turn"), display.Count(t.Input), display.Count(t.Output),
 		display.Count(t.CacheRead), display.Count(t.CacheWrite), display.Count(t.Reasoning), cost))
 	labels := make([]string, len(d.Days))
 	costs, tokens, sess, turns := make([][]float64, len(d.Days)), make([][]float64, len(d.Days)), make([][]float64, len(d.Days)), make([][]float64, len(d.Days))

@@ -85,12 +85,8 @@ func buildSidebarRows(groups []WorktreeGroup) []sidebarRow {
 	return rows
 }
 
-func sessionCount(n int) string {
-	if n == 1 {
-		return "1 session"
-	}
-	return strconv.Itoa(n) + " sessions"
-}
+// sessionCount is a group's "N sessions".
+func sessionCount(n int) string { return display.Plural(n, "session") }
 
 // sessionRow builds the row of g.Sessions[si] (spec §3.5 badges).
 func sessionRow(g WorktreeGroup, gi, si int) sidebarRow {
@@ -103,7 +99,7 @@ func sessionRow(g WorktreeGroup, gi, si int) sidebarRow {
 		rawTime: s.Created,
 	}
 	if s.MessageCount >= 0 { // -1: not counted yet (store.ListSessionsQuick)
-		r.msgs = "[" + strconv.FormatInt(s.MessageCount, 10) + " msgs]"
+		r.msgs = "[" + display.Plural(s.MessageCount, "msg") + "]"
 	}
 	completed := s.Completed
 	if s.Unfinished { // turns followed the last Complete: how it ended is unknown

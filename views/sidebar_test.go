@@ -3,6 +3,7 @@ package views
 import (
 	"fmt"
 	"image/color"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -71,7 +72,7 @@ func TestSidebarApplyRows(t *testing.T) {
 		"●:success | Fix login | : | [6 msgs]",
 		"✓:success | S3 | 42s:success | [2 msgs]",
 		"✗:error | Refactor store | 3m:error | [12 msgs]",
-		"○:placeholder | Docs | : | [1 msgs]",
+		"○:placeholder | Docs | : | [1 msg]",
 		"# feature/login (1 session)",
 		"✓:success | Login form | 0s:success | [0 msgs]",
 	}
@@ -494,5 +495,37 @@ func TestSidebarOrderedByShownTime(t *testing.T) {
 	want := []string{"recent", "continued", "tie first", "tie second", "imported last", "no time"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("rows %q (showing %q), want %q", got, shown, want)
+	}
+}
+
+// onePlural matches a count of one followed by a plural noun, as in
+// "1 sessions" or "1 row(s)".
+var onePlural = regexp.MustCompile(`(^|[^0-9,.])1 ((sessions|events|msgs|rows|changes|turns|sub-agents|duplicates)\b|[a-z -]*\(s\))`)
+
+// TestNoPluralOfOne: counts of one read "1 session", "1 msg", "1 row",
+// never "1 sessions" or "1 row(s)" (display.Plural everywhere).
+func TestNoPluralOfOne(t *testing.T) {
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(900, 700))
+	var texts []string
+	s := NewSidebar(&fakeActions{})
+	s.Apply([]WorktreeGroup{{Worktree: "main", StorePath: "/p/a.azs", Sessions: []store.Session{{ID: 1, Created: "2026-11-22 11:00:00", MessageCount: 1}}}})
+	for _, r := range s.rows {
+		texts = append(texts, r.msgs)
+	}
+	ShowStorePreview(w, StorePreview{Path: "/tmp/one.azs", Events: 1, Target: "main",
+		Sessions: []store.Session{{ID: 1, EventCount: 1}}, Duplicates: map[int64]int64{1: 1}}, func() {}, func() {})
+	texts = append(texts, overlayText(w.Canvas()))
+	c := NewSQLConsole(nil, nil, nil)
+	c.SetResult(SQLTable{Columns: []string{"n"}, Rows: [][]string{{"1"}}})
+	texts = append(texts, c.status.Text, changes(1))
+	d := ShowNativeImport(w, nil)
+	d.SetRows([]NativeRow{{Key: "k", Agent: "claude", Subagents: 1, State: "new"}}, nil)
+	texts = append(texts, overlayText(w.Canvas()))
+	for _, txt := range texts {
+		for _, m := range onePlural.FindAllString(txt, -1) {
+			t.Errorf("%q says %q", txt, m)
+		}
 	}
 }

@@ -3,11 +3,11 @@ package views
 import (
 	"bytes"
 	"encoding/csv"
-	"fmt"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/lazuli-app/lazuli/display"
 )
 
 // SQLTable is a query's answer as text cells.
@@ -111,7 +111,7 @@ func (c *SQLConsole) Run() {
 // SetResult shows a query's answer.
 func (c *SQLConsole) SetResult(r SQLTable) {
 	c.result = r
-	msg := fmt.Sprintf("%d row(s)", len(r.Rows))
+	msg := display.Plural(len(r.Rows), "row")
 	if r.Truncated {
 		msg += " — truncated: more rows than the limit"
 	}
