@@ -68,10 +68,14 @@ func (h *sessionHeader) showUsageRow() {
 	h.usageRow.Refresh()
 }
 
+// minChipsWidth is the width the ref chips keep beside a long usage line.
+const minChipsWidth = 160
+
 // infoRowLayout lays out the header's second row, of a fixed height: the
-// usage at the left (its full text while the chips get at least half the
-// rest, else truncated), the archive mark and the mode at the right at
-// their own width, the ref chips between them, scrolling sideways.
+// usage at the left (its full text while the chips keep minChipsWidth or
+// half the rest, else truncated), the archive mark and the mode at the
+// right at their own width, the ref chips between them, scrolling
+// sideways.
 type infoRowLayout struct {
 	usage  *widget.Label
 	refs   fyne.CanvasObject
@@ -87,17 +91,18 @@ func (l *infoRowLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 	free := max(size.Width-rw-pad, 0)
 	uw := float32(0)
 	if l.usage.Visible() {
-		uw = fyne.MeasureText(l.usage.Text, theme.TextSize(), l.usage.TextStyle).Width + 2*theme.InnerPadding()
-		if l.refs.Visible() {
-			uw = min(uw, free/2)
+		// A little more than the text and its insets: the window's
+		// renderer cut a label given exactly that.
+		uw = fyne.MeasureText(l.usage.Text, theme.TextSize(), l.usage.TextStyle).Width + 2*theme.InnerPadding() + 2*pad
+		if l.refs.Visible() { // leave the chips a few chips' width, or half
+			uw = min(uw, max(free/2, free-minChipsWidth))
 		}
 		uw = min(uw, free)
 	}
 	l.usage.Move(fyne.NewPos(0, 0))
 	l.usage.Resize(fyne.NewSize(uw, size.Height))
-	rh := l.refs.MinSize().Height
-	l.refs.Move(fyne.NewPos(uw, (size.Height-rh)/2))
-	l.refs.Resize(fyne.NewSize(max(free-uw, 0), rh))
+	l.refs.Move(fyne.NewPos(uw, 0))
+	l.refs.Resize(fyne.NewSize(max(free-uw, 0), size.Height))
 }
 
 func (l *infoRowLayout) MinSize([]fyne.CanvasObject) fyne.Size {

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/lazuli-app/lazuli/display"
@@ -185,7 +186,7 @@ func (r *chipRenderer) Destroy()                     {}
 // one chip high whether it holds chips or not.
 func newRefsRow() (*fyne.Container, *container.Scroll) {
 	box := container.NewHBox()
-	s := container.NewHScroll(box)
+	s := container.NewHScroll(container.NewVBox(layout.NewSpacer(), box, layout.NewSpacer())) // centred in the row's height
 	s.SetMinSize(fyne.NewSize(0, newRefChip(RefChip{Value: "x"}, nil).MinSize().Height))
 	return box, s
 }
