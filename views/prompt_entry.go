@@ -52,6 +52,11 @@ func (e *promptEntry) TypedShortcut(s fyne.Shortcut) {
 	}
 }
 
+// AcceptsTab lets Tab move the focus on: a prompt has no use for a tab,
+// and an entry that keeps Tab traps the keyboard (Shift+Tab could not
+// leave it either).
+func (e *promptEntry) AcceptsTab() bool { return false }
+
 func isSendShortcut(s *desktop.CustomShortcut) bool {
 	return (s.KeyName == fyne.KeyReturn || s.KeyName == fyne.KeyEnter) &&
 		(s.Modifier == fyne.KeyModifierControl || s.Modifier == fyne.KeyModifierShortcutDefault)

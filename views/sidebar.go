@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/lazuli-app/lazuli/internal/trace"
@@ -51,6 +52,13 @@ func NewSidebar(a Actions) *Sidebar {
 	s.delete = widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), s.onDelete)
 	s.list = newNavList(s.length, s.createItem, s.updateItem)
 	s.list.OnSelected = s.onSelected
+	s.list.skip = func(id widget.ListItemID) bool { return id < len(s.rows) && s.rows[id].header }
+	s.list.selectedRow = func() widget.ListItemID {
+		if id, ok := s.rowOf(s.selected); s.hasSelected && ok {
+			return id
+		}
+		return -1
+	}
 	s.updateButtons()
 	s.source = widget.NewRadioGroup([]string{sourceLocal, sourceTeam}, s.onSource)
 	s.source.Horizontal = true
@@ -59,7 +67,10 @@ func NewSidebar(a Actions) *Sidebar {
 	s.source.Hide()
 	s.buttons = container.NewGridWithColumns(3, s.newBtn, s.rename, s.delete)
 	top := container.NewVBox(s.source, container.NewBorder(nil, nil, nil, s.filters.button, s.filters.entry), s.buttons)
-	s.root = container.NewBorder(top, nil, nil, nil, s.list)
+	// The list after the filter and the buttons, so that Tab reaches them
+	// in the order they are seen (NewBorder would put the list first).
+	s.root = container.New(layout.NewBorderLayout(top, nil, nil, nil), top,
+		container.NewStack(s.list, s.filters.none))
 	return s
 }
 
@@ -190,6 +201,7 @@ func (s *Sidebar) applyFilter() {
 	} else {
 		s.rows = s.filters.rows(s.all, q)
 	}
+	s.filters.showNone(len(s.all) > 0 && len(s.rows) == 0)
 	s.list.Refresh()
 	s.syncSelection()
 	s.traceRows()
@@ -290,36 +302,89 @@ func (s *Sidebar) updateItem(id widget.ListItemID, o fyne.CanvasObject) {
 	o.(*sidebarItem).update(&s.rows[id], s.now())
 }
 
-// navList is a widget.List that also selects the keyboard-highlighted row
-// on Enter (the List handles Up, Down and Space itself). The List keeps its
-// highlight private, so navList mirrors its moves.
+// navList is the sidebar's widget.List made for the keyboard: it is in
+// the window's Tab chain (a List is focusable), Up and Down move its
+// highlight over the sessions (skipping the group headers), Enter and
+// Space open the highlighted session, and taking the focus highlights
+// the open session. Fyne draws the focused list's highlighted row with
+// the focus colour: the visible mark of where the keyboard is.
 type navList struct {
 	widget.List
 	highlighted widget.ListItemID
+	skip        func(widget.ListItemID) bool // rows the keys pass over (headers)
+	selectedRow func() widget.ListItemID     // the selected row; -1 for none
 }
 
 func newNavList(length func() int, create func() fyne.CanvasObject,
 	update func(widget.ListItemID, fyne.CanvasObject)) *navList {
 	l := &navList{}
 	l.Length, l.CreateItem, l.UpdateItem = length, create, update
+	l.OnHighlighted = func(id widget.ListItemID) { l.highlighted = id }
 	l.ExtendBaseWidget(l)
 	return l
 }
 
-// TypedKey selects the highlighted row on Enter or Return.
+// FocusGained highlights the selected row (else the first the keys stop
+// at), so that the focus mark starts where the user is.
+func (l *navList) FocusGained() {
+	if id := l.selected(); id >= 0 {
+		l.highlighted = id
+	} else if l.highlighted < 0 || l.highlighted >= l.Length() || l.skips(l.highlighted) {
+		l.highlighted = l.next(-1, 1)
+	}
+	if l.highlighted >= 0 {
+		l.Highlight(l.highlighted)
+	}
+	l.List.FocusGained()
+}
+
+// TypedKey opens the highlighted row on Enter, Return or Space, and moves
+// the highlight on Up and Down.
 func (l *navList) TypedKey(ev *fyne.KeyEvent) {
 	switch ev.Name {
-	case fyne.KeyReturn, fyne.KeyEnter:
-		l.Select(l.highlighted)
-		return
-	case fyne.KeyDown:
-		if l.highlighted < l.Length()-1 {
-			l.highlighted++
+	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
+		l.Select(l.highlighted) // nothing for the session open
+
+	case fyne.KeyDown, fyne.KeyUp:
+		step := 1
+		if ev.Name == fyne.KeyUp {
+			step = -1
 		}
-	case fyne.KeyUp:
-		if l.highlighted > 0 {
-			l.highlighted--
+		if id := l.next(l.highlighted, step); id >= 0 {
+			l.Highlight(id)
+		}
+	default:
+		l.List.TypedKey(ev)
+	}
+}
+
+// highlightFirst highlights the first row the keys stop at, as Down from
+// the filter does, and reports whether there is one.
+func (l *navList) highlightFirst() bool {
+	id := l.next(-1, 1)
+	if id < 0 {
+		return false
+	}
+	l.Highlight(id)
+	return true
+}
+
+// next is the first row after from (step 1) or before it (step -1) that
+// the keys stop at; -1 for none.
+func (l *navList) next(from widget.ListItemID, step int) widget.ListItemID {
+	for id := from + step; id >= 0 && id < l.Length(); id += step {
+		if !l.skips(id) {
+			return id
 		}
 	}
-	l.List.TypedKey(ev)
+	return -1
+}
+
+func (l *navList) skips(id widget.ListItemID) bool { return l.skip != nil && l.skip(id) }
+
+func (l *navList) selected() widget.ListItemID {
+	if l.selectedRow == nil {
+		return -1
+	}
+	return l.selectedRow()
 }

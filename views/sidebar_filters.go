@@ -74,19 +74,80 @@ func (f SidebarFilter) keeps(r *sidebarRow, fc SessionFacets) bool {
 // sessions (their facets) to offer and apply them.
 type sidebarFilters struct {
 	s      *Sidebar
-	entry  *widget.Entry  // the name filter
-	button *widget.Button // opens the filters
+	entry  *keyEntry       // the name filter: Down to the list, Enter opens the first match
+	button *widget.Button  // opens the filters
+	none   *fyne.Container // "No session matches …" and Clear, over the empty list
+	noneL  *widget.Label
 	filt   SidebarFilter
 	facets map[SessionRef]SessionFacets
 }
 
 func newSidebarFilters(s *Sidebar) *sidebarFilters {
 	fs := &sidebarFilters{s: s}
-	fs.entry = widget.NewEntry()
+	fs.entry = newKeyEntry(false)
 	fs.entry.SetPlaceHolder("Filter sessions")
 	fs.entry.OnChanged = func(string) { s.applyFilter() }
+	fs.entry.onKey = fs.onKey
+	fs.entry.onShortcut = func(sc fyne.Shortcut) bool { return passToWindow(fs.entry, nil, sc) }
 	fs.button = widget.NewButtonWithIcon("Filters", theme.ListIcon(), fs.show)
+	fs.noneL = widget.NewLabel("")
+	fs.noneL.Wrapping = fyne.TextWrapWord
+	fs.noneL.Alignment = fyne.TextAlignCenter
+	clearBtn := widget.NewButtonWithIcon("Clear", theme.ContentClearIcon(), fs.clear)
+	fs.none = container.NewVBox(fs.noneL, container.NewCenter(clearBtn))
+	fs.none.Hide()
 	return fs
+}
+
+// onKey handles the filter's keys: Down moves the keyboard to the
+// matching sessions (the first highlighted), Enter opens the first match,
+// Esc clears the filter.
+func (fs *sidebarFilters) onKey(ev *fyne.KeyEvent) bool {
+	l := fs.s.list
+	switch ev.Name {
+	case fyne.KeyDown:
+		if c := fyne.CurrentApp().Driver().CanvasForObject(l); c != nil && l.highlightFirst() {
+			c.Focus(l)
+			l.highlightFirst() // taking the focus highlighted the open session
+		}
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if id := l.next(-1, 1); id >= 0 {
+			l.Select(id)
+		}
+	case fyne.KeyEscape:
+		if fs.entry.Text == "" {
+			return passToWindow(fs.entry, ev, nil)
+		}
+		fs.entry.SetText("")
+	default:
+		return false
+	}
+	return true
+}
+
+// clear empties the name filter and the filters.
+func (fs *sidebarFilters) clear() {
+	fs.entry.SetText("")
+	fs.s.SetFilter(SidebarFilter{})
+}
+
+// showNone shows, in place of an empty list, that nothing matches the
+// filters (none), with Clear.
+func (fs *sidebarFilters) showNone(none bool) {
+	if !none {
+		fs.none.Hide()
+		return
+	}
+	q := strings.TrimSpace(fs.entry.Text)
+	switch {
+	case q != "" && fs.filt.active() > 0:
+		fs.noneL.SetText("No session matches “" + q + "” with the filters set")
+	case q != "":
+		fs.noneL.SetText("No session matches “" + q + "”")
+	default:
+		fs.noneL.SetText("No session matches the filters")
+	}
+	fs.none.Show()
 }
 
 // SetFacets gives the sidebar what it knows of the sessions' agents,

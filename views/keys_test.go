@@ -1,0 +1,141 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+// pressKey delivers a key as the desktop driver does: to the focused
+// widget, else to the canvas's key handler.
+func pressKey(c fyne.Canvas, name fyne.KeyName) {
+	ev := &fyne.KeyEvent{Name: name}
+	if f := c.Focused(); f != nil {
+		f.TypedKey(ev)
+	} else if h := c.OnTypedKey(); h != nil {
+		h(ev)
+	}
+}
+
+// pressShortcut delivers a shortcut as the desktop driver does (after the
+// main menu): to the focused widget when it takes shortcuts, else to the
+// canvas.
+func pressShortcut(c fyne.Canvas, s fyne.Shortcut) {
+	if f, ok := c.Focused().(fyne.Shortcutable); ok {
+		f.TypedShortcut(s)
+		return
+	}
+	c.(fyne.Shortcutable).TypedShortcut(s)
+}
+
+// sessionRows lists the rows the keys stop at, as "store#id".
+func sessionRows(s *Sidebar) []string {
+	var out []string
+	for _, r := range s.rows {
+		if !r.header {
+			out = append(out, fmt.Sprintf("%s#%d", r.ref.StorePath, r.ref.ID))
+		}
+	}
+	return out
+}
+
+// TestSidebarListKeys moves through the session list with the keyboard:
+// taking the focus highlights the open session, Up and Down pass over the
+// group headers, Enter opens the highlighted session.
+func TestSidebarListKeys(t *testing.T) {
+	s, a, w := newTestSidebar(t)
+	c := w.Canvas()
+	rows := sessionRows(s)
+	second := s.rows[1+1].ref // the group's second session
+	s.Select(second)
+
+	c.Focus(s.list)
+	if c.Focused() != s.list || s.list.highlighted != 2 {
+		t.Fatalf("focus on the list: focused %T, highlight %d; want the list, row 2 (the open session)", c.Focused(), s.list.highlighted)
+	}
+	for range len(rows) + 2 { // past the last row: stays there
+		pressKey(c, fyne.KeyDown)
+	}
+	last := len(s.rows) - 1
+	if s.list.highlighted != last {
+		t.Errorf("Down to the end: highlight %d, want %d", s.list.highlighted, last)
+	}
+	pressKey(c, fyne.KeyUp) // over the second group's header
+	if got := s.list.highlighted; s.rows[got].header || got >= last {
+		t.Errorf("Up from the last row: highlight %d (header %v), want the session above the header", got, s.rows[got].header)
+	}
+	pressKey(c, fyne.KeyReturn)
+	want := fmt.Sprintf("select %s#%d", s.rows[s.list.highlighted].ref.StorePath, s.rows[s.list.highlighted].ref.ID)
+	if len(a.calls) != 1 || a.calls[0] != want {
+		t.Errorf("Enter: intents %q, want [%q]", a.calls, want)
+	}
+	for range len(rows) + 2 {
+		pressKey(c, fyne.KeyUp)
+	}
+	if s.list.highlighted != 1 {
+		t.Errorf("Up to the top: highlight %d, want 1 (the first session, not its header)", s.list.highlighted)
+	}
+}
+
+// TestSidebarFilterKeys: in the filter box, Down moves the keyboard to
+// the first matching session and Enter opens the first match.
+func TestSidebarFilterKeys(t *testing.T) {
+	s, a, w := newTestSidebar(t)
+	c := w.Canvas()
+	c.Focus(s.filters.entry)
+	test.Type(s.filters.entry, "login")
+	rows := sessionRows(s)
+	if len(rows) != 2 {
+		t.Fatalf("filter login shows %q, want 2 sessions", rows)
+	}
+	pressKey(c, fyne.KeyReturn)
+	if want := "select " + rows[0]; len(a.calls) != 1 || a.calls[0] != want {
+		t.Errorf("Enter in the filter: intents %q, want [%q]", a.calls, want)
+	}
+	c.Focus(s.filters.entry)
+	pressKey(c, fyne.KeyDown)
+	if c.Focused() != s.list || s.rows[s.list.highlighted].header || s.list.highlighted != s.list.next(-1, 1) {
+		t.Errorf("Down in the filter: focused %T, highlight %d; want the list on its first session", c.Focused(), s.list.highlighted)
+	}
+	c.Focus(s.filters.entry)
+	pressKey(c, fyne.KeyEscape)
+	if s.filters.entry.Text != "" || len(sessionRows(s)) != 5 {
+		t.Errorf("Esc in the filter: text %q, %d sessions shown; want it cleared, 5", s.filters.entry.Text, len(sessionRows(s)))
+	}
+}
+
+// TestSidebarNoMatch: a filter that matches nothing says so, with Clear.
+func TestSidebarNoMatch(t *testing.T) {
+	s, _, _ := newTestSidebar(t)
+	if s.filters.none.Visible() {
+		t.Fatal("the no-match note shows without a filter")
+	}
+	test.Type(s.filters.entry, "zzz")
+	if !s.filters.none.Visible() || s.filters.noneL.Text != "No session matches “zzz”" {
+		t.Fatalf("no match: note shown %v, %q", s.filters.none.Visible(), s.filters.noneL.Text)
+	}
+	s.SetFilter(SidebarFilter{Failed: true})
+	if got := s.filters.noneL.Text; !strings.Contains(got, "with the filters set") {
+		t.Errorf("no match with filters: %q", got)
+	}
+	var clearBtn *widget.Button
+	for _, b := range objectsOf[*widget.Button](s.filters.none) {
+		if b.Text == "Clear" {
+			clearBtn = b
+		}
+	}
+	if clearBtn == nil {
+		t.Fatal("no Clear button in the note")
+	}
+	test.Tap(clearBtn)
+	if s.filters.none.Visible() || s.filters.entry.Text != "" || s.Filter().active() != 0 || len(sessionRows(s)) != 5 {
+		t.Errorf("Clear: note %v, text %q, %d filters, %d sessions", s.filters.none.Visible(), s.filters.entry.Text, s.Filter().active(), len(sessionRows(s)))
+	}
+}
+
+var _ = desktop.CustomShortcut{}
