@@ -74,6 +74,10 @@ func widgetsOf[T fyne.CanvasObject](o fyne.CanvasObject) []T {
 	}
 	if v, ok := o.(T); ok {
 		out = append(out, v)
+	} else if b, ok := o.(interface{ Base() *widget.Button }); ok { // a views dialog button
+		if v, ok := any(b.Base()).(T); ok {
+			out = append(out, v)
+		}
 	}
 	switch c := o.(type) {
 	case *fyne.Container:

@@ -9,25 +9,58 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/store"
 )
 
-// ShowMessage shows text under title, with an OK button.
+// ShowMessage shows text under title, with an OK button that has the
+// keyboard: Enter or Esc closes it.
 func ShowMessage(w fyne.Window, title, text string) {
-	dialog.ShowInformation(title, text, w)
+	showNote(w, title, text, theme.InfoIcon())
 }
 
-// ShowError shows err, with an OK button.
+// ShowError shows err, with an OK button that has the keyboard: Enter or
+// Esc closes it.
 func ShowError(w fyne.Window, err error) {
-	dialog.ShowError(err, w)
+	showNote(w, "Error", capitalized(err.Error()), theme.ErrorIcon())
+}
+
+// showNote is dialog.ShowInformation and ShowError answering the
+// keyboard (Fyne's own ignore Enter and Esc).
+func showNote(w fyne.Window, title, text string, icon fyne.Resource) {
+	l := &widget.Label{Text: text, Alignment: fyne.TextAlignCenter, Wrapping: fyne.TextWrapWord}
+	d := dialog.NewCustomWithoutButtons(title, l, w)
+	d.SetIcon(icon)
+	ok := newDialogButton("OK", d.Hide, d.Hide)
+	d.SetButtons([]fyne.CanvasObject{ok})
+	// As wide as the text on one line, within 600 and 90% of the window
+	// (Fyne's own text dialogs' width).
+	oneLine := widget.NewLabel(text).MinSize().Width + 32 + 2*theme.Padding()
+	d.Resize(fyne.NewSize(min(oneLine, 600, w.Canvas().Size().Width*0.9), d.MinSize().Height))
+	showFocused(w, d, ok)
+}
+
+// showFocused shows d with the keyboard on focus (a dialogButton).
+func showFocused(w fyne.Window, d dialog.Dialog, focus fyne.Focusable) {
+	d.Show()
+	w.Canvas().Focus(focus)
+}
+
+// capitalized is s with its first letter upper case, as Fyne's error
+// dialog shows an error.
+func capitalized(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 // AskOpenFile asks for an existing file whose name ends in one of exts
@@ -112,17 +145,20 @@ func ShowStorePreview(w fyne.Window, p StorePreview, openReadOnly, merge func())
 	scroll := container.NewVScroll(list)
 	scroll.SetMinSize(fyne.NewSize(520, 180))
 	var d *dialog.CustomDialog
-	openBtn := widget.NewButton("Open read-only", func() { d.Hide(); openReadOnly() })
-	mergeBtn := widget.NewButton("Merge into "+p.Target, func() { d.Hide(); merge() })
+	hide := func() { d.Hide() }
+	openBtn := newDialogButton("Open read-only", func() { d.Hide(); openReadOnly() }, hide)
+	mergeBtn := newDialogButton("Merge into "+p.Target, func() { d.Hide(); merge() }, hide)
 	mergeBtn.Importance = widget.HighImportance
+	first := mergeBtn // Enter merges, as the highlighted button says
 	if !p.CanMerge {
 		mergeBtn.Disable()
+		first = openBtn
 	}
-	cancel := widget.NewButton("Cancel", func() { d.Hide() })
+	cancel := newDialogButton("Cancel", hide, hide)
 	content := container.NewBorder(summary, nil, nil, nil, scroll)
 	d = dialog.NewCustomWithoutButtons("Session store "+filepath.Base(p.Path), content, w)
 	d.SetButtons([]fyne.CanvasObject{cancel, openBtn, mergeBtn})
-	d.Show()
+	showFocused(w, d, first)
 }
 
 // duplicatesNote says how many sessions of a dropped store look like ones
@@ -138,7 +174,7 @@ func duplicatesNote(n int) string {
 // to open it or its folder through open. When open fails, failed gets the
 // error and the dialog stays.
 func ShowSaved(w fyne.Window, title, msg, path string, open func(target string) error, failed func(error)) {
-	var d dialog.Dialog
+	var d *dialog.CustomDialog
 	try := func(target string) {
 		if err := open(target); err != nil {
 			failed(err)
@@ -146,10 +182,12 @@ func ShowSaved(w fyne.Window, title, msg, path string, open func(target string) 
 		}
 		d.Hide()
 	}
-	openBtn := widget.NewButton("Open", func() { try(path) })
+	hide := func() { d.Hide() }
+	openBtn := newDialogButton("Open", func() { try(path) }, hide)
 	openBtn.Importance = widget.HighImportance
-	folderBtn := widget.NewButton("Show in folder", func() { try(filepath.Dir(path)) })
+	folderBtn := newDialogButton("Show in folder", func() { try(filepath.Dir(path)) }, hide)
 	content := container.NewVBox(widget.NewLabel(msg), container.NewHBox(openBtn, folderBtn))
-	d = dialog.NewCustom(title, "Close", content, w)
-	d.Show()
+	d = dialog.NewCustomWithoutButtons(title, content, w)
+	d.SetButtons([]fyne.CanvasObject{newDialogButton("Close", hide, hide)})
+	showFocused(w, d, openBtn)
 }

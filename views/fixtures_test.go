@@ -125,6 +125,10 @@ func collectObjects[T fyne.CanvasObject](o fyne.CanvasObject, shownOnly bool) []
 		}
 		if v, ok := o.(T); ok {
 			out = append(out, v)
+		} else if b, ok := o.(*dialogButton); ok {
+			if v, ok := any(&b.Button).(T); ok {
+				out = append(out, v)
+			}
 		}
 		switch c := o.(type) {
 		case *fyne.Container:

@@ -60,6 +60,10 @@ func newDialogButton(label string, tapped, onEscape func()) *dialogButton {
 	return b
 }
 
+// Base returns the widget.Button b is: what a caller (or a test looking
+// for a dialog's buttons) reads and taps.
+func (b *dialogButton) Base() *widget.Button { return &b.Button }
+
 // TypedKey presses the button on Enter and runs onEscape on Escape.
 func (b *dialogButton) TypedKey(ev *fyne.KeyEvent) {
 	switch ev.Name {

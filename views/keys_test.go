@@ -1,6 +1,7 @@
 package views
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -9,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/lazuli-app/lazuli/store"
 )
 
 // pressKey delivers a key as the desktop driver does: to the focused
@@ -139,3 +142,83 @@ func TestSidebarNoMatch(t *testing.T) {
 }
 
 var _ = desktop.CustomShortcut{}
+
+// TestPromptOutlineKeys: the outline opens with the keyboard on its list;
+// Down and Enter go to the next prompt, Esc closes it.
+func TestPromptOutlineKeys(t *testing.T) {
+	tr, w, q := newTestTranscript(t, fyne.NewSize(600, 400))
+	tr.SetSession(store.Session{ID: 1}, promptSession(), nil)
+	q.drain()
+	c := w.Canvas()
+	tr.nav.ScrollKey(fyne.KeyHome) // the outline starts at the prompt shown: the first
+	tr.nav.ShowOutline(w)
+	if _, ok := c.Focused().(*navList); !ok {
+		t.Fatalf("the outline opened with %T focused, want its list", c.Focused())
+	}
+	pressKey(c, fyne.KeyDown)
+	pressKey(c, fyne.KeyDown)
+	pressKey(c, fyne.KeyReturn)
+	q.drain()
+	if tr.nav.row != 10 || c.Overlays().Top() != nil {
+		t.Errorf("Down, Down, Enter went to row %d (want 10, prompt 3), outline open: %v", tr.nav.row, c.Overlays().Top() != nil)
+	}
+	tr.nav.ShowOutline(w)
+	pressKey(c, fyne.KeyEscape)
+	if c.Overlays().Top() != nil {
+		t.Error("Esc left the outline open")
+	}
+}
+
+// TestDialogKeys: the window's dialogs open with the keyboard on a
+// button: Enter presses it, Esc closes the dialog.
+func TestDialogKeys(t *testing.T) {
+	test.NewTempApp(t)
+	var got []string
+	record := func(s string) func() { return func() { got = append(got, s) } }
+	shows := map[string]func(w fyne.Window){
+		"message": func(w fyne.Window) { ShowMessage(w, "Imported", "2 sessions") },
+		"error":   func(w fyne.Window) { ShowError(w, fmt.Errorf("open x: %w", errors.New("bad"))) },
+		"store preview": func(w fyne.Window) {
+			ShowStorePreview(w, StorePreview{Path: "/x/a.azs", Target: "main", CanMerge: true}, record("open"), record("merge"))
+		},
+		"store preview read-only": func(w fyne.Window) {
+			ShowStorePreview(w, StorePreview{Path: "/x/a.azs"}, record("open"), record("merge"))
+		},
+		"saved": func(w fyne.Window) {
+			ShowSaved(w, "Exported", "Saved", "/x/a.md", func(string) error { got = append(got, "opened"); return nil }, nil)
+		},
+		"shortcuts": ShowShortcuts,
+	}
+	tests := []struct {
+		show  string
+		key   fyne.KeyName
+		calls string // what the key did
+	}{
+		{"message", fyne.KeyReturn, ""},
+		{"message", fyne.KeyEscape, ""},
+		{"error", fyne.KeyEnter, ""},
+		{"store preview", fyne.KeyReturn, "merge"},
+		{"store preview", fyne.KeyEscape, ""},
+		{"store preview read-only", fyne.KeyReturn, "open"},
+		{"saved", fyne.KeyReturn, "opened"},
+		{"saved", fyne.KeyEscape, ""},
+		{"shortcuts", fyne.KeyReturn, ""},
+		{"shortcuts", fyne.KeyEscape, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.show+"/"+string(tt.key), func(t *testing.T) {
+			got = nil
+			w := test.NewTempWindow(t, widget.NewLabel("behind"))
+			w.Resize(fyne.NewSize(800, 600))
+			shows[tt.show](w)
+			c := w.Canvas()
+			if c.Overlays().Top() == nil || c.Focused() == nil {
+				t.Fatalf("%s: open %v, focused %T; want a dialog with a focused button", tt.show, c.Overlays().Top() != nil, c.Focused())
+			}
+			pressKey(c, tt.key)
+			if c.Overlays().Top() != nil || strings.Join(got, ",") != tt.calls {
+				t.Errorf("%s: %s left it open: %v, did %q; want closed, %q", tt.show, tt.key, c.Overlays().Top() != nil, got, tt.calls)
+			}
+		})
+	}
+}

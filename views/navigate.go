@@ -151,16 +151,17 @@ func (n *Navigator) PromptOutline() []PromptOutlineItem {
 	return out
 }
 
-// ShowOutline opens the outline of the session's prompts over w: choosing
-// one (click, or Enter on the highlighted row) scrolls there and closes it.
+// ShowOutline opens the outline of the session's prompts over w, the
+// keyboard on its list at the prompt shown: choosing one (click, Enter or
+// Space on the highlighted row) scrolls there and closes it; Esc closes it.
 func (n *Navigator) ShowOutline(w fyne.Window) {
 	items := n.PromptOutline()
 	if len(items) == 0 {
-		dialog.ShowInformation("Prompts", "This session has no prompts to go to.", w)
+		ShowMessage(w, "Prompts", "This session has no prompts to go to.")
 		return
 	}
-	var d dialog.Dialog
-	list := widget.NewList(func() int { return len(items) },
+	var d *dialog.CustomDialog
+	list := newNavList(func() int { return len(items) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("")
 			l.Truncation = fyne.TextTruncateEllipsis
@@ -173,6 +174,7 @@ func (n *Navigator) ShowOutline(w fyne.Window) {
 		d.Hide()
 		n.ShowPromptAt(items[id].Seq)
 	}
+	list.onEscape = func() { d.Hide() }
 	note := ""
 	if n.t.load.earlier > 0 {
 		note = "Prompts of the events shown; Earlier loads older ones."
@@ -183,17 +185,19 @@ func (n *Navigator) ShowOutline(w fyne.Window) {
 	if note == "" {
 		body = container.NewStack(list)
 	}
-	d = dialog.NewCustom(fmt.Sprintf("Prompts (%d)", len(items)), "Close", body, w)
+	d = dialog.NewCustomWithoutButtons(fmt.Sprintf("Prompts (%d)", len(items)), body, w)
+	d.SetButtons([]fyne.CanvasObject{newDialogButton("Close", d.Hide, d.Hide)})
 	d.Resize(fyne.NewSize(min(w.Canvas().Size().Width*0.8, 720), min(w.Canvas().Size().Height*0.8, 560)))
-	d.Show()
 	if cur := n.current(); cur >= 0 {
 		for i, r := range n.promptRows() {
 			if r <= cur {
-				list.ScrollTo(i)
+				list.highlighted = i
 			}
 		}
 	}
-	w.Canvas().Focus(list)
+	d.Show()
+	list.ScrollTo(list.highlighted)
+	w.Canvas().Focus(list) // highlights the prompt shown
 }
 
 // typedRune handles j and k (next and previous prompt) and reports

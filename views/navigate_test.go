@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
@@ -97,7 +96,7 @@ func TestPromptOutline(t *testing.T) {
 		t.Fatalf("PromptOutline() = %+v", items)
 	}
 	tr.nav.ShowOutline(w)
-	lists := objectsOf[*widget.List](w.Canvas().Overlays().Top())
+	lists := objectsOf[*navList](w.Canvas().Overlays().Top())
 	if len(lists) != 1 {
 		t.Fatalf("the outline shows %d lists", len(lists))
 	}

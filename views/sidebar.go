@@ -313,6 +313,7 @@ type navList struct {
 	highlighted widget.ListItemID
 	skip        func(widget.ListItemID) bool // rows the keys pass over (headers)
 	selectedRow func() widget.ListItemID     // the selected row; -1 for none
+	onEscape    func()                       // Esc (a dialog's list closes it); nil: nothing
 }
 
 func newNavList(length func() int, create func() fyne.CanvasObject,
@@ -352,6 +353,10 @@ func (l *navList) TypedKey(ev *fyne.KeyEvent) {
 		}
 		if id := l.next(l.highlighted, step); id >= 0 {
 			l.Highlight(id)
+		}
+	case fyne.KeyEscape:
+		if l.onEscape != nil {
+			l.onEscape()
 		}
 	default:
 		l.List.TypedKey(ev)
