@@ -14,8 +14,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lazuli-app/lazuli/insight"
@@ -83,7 +85,36 @@ func childError(stderr string, err error) error {
 	if rest, ok := strings.CutPrefix(last, "lazuli sql: "); ok {
 		last = rest
 	}
-	return errors.New(last)
+	return errors.New(consoleMessage(last))
+}
+
+// SQLite's words for a write the console does not run, and its result code
+// at the end of a message ("… (1)").
+// (built on first use, as the module's regular expressions are).
+var (
+	viewWrite    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`cannot modify (\S+) because it is a view`) })
+	sqliteCode   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` \(\d+\)$`) })
+	readOnlyWord = []string{"attempt to write a readonly database", insight.ErrRefused.Error(), "not authorized"}
+)
+
+// consoleMessage is the console's line for the child's error msg: a write
+// says that the console is read-only (SQLite's "cannot modify events
+// because it is a view (1)" reads as an error of the user's SQL); other
+// errors lose SQLite's "SQL logic error: " and result code.
+func consoleMessage(msg string) string {
+	if m := viewWrite().FindStringSubmatch(msg); m != nil {
+		return "the console is read-only: " + m[1] + " can be read with SELECT, not changed"
+	}
+	for _, w := range readOnlyWord {
+		if strings.Contains(msg, w) {
+			return "the console is read-only: only SELECT queries run here"
+		}
+	}
+	msg = sqliteCode().ReplaceAllString(msg, "")
+	for _, noise := range []string{"sql: ", "SQL logic error: "} { // database/sql's and SQLite's
+		msg = strings.TrimPrefix(msg, noise)
+	}
+	return msg
 }
 
 // cappedBuffer keeps at most max bytes and notes that more came.
