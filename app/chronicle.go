@@ -43,7 +43,7 @@ func (tl *toolWindows) chronicleMenu() *fyne.Menu {
 // the sessions used (else the built-in writer).
 func (tl *toolWindows) showChronicle(r chronicle.Report) *chronicleWindow {
 	pw := tl.pw
-	w := pw.ui.fa.NewWindow("Chronicle — " + r.Title())
+	w := pw.newToolWindow("Chronicle — " + r.Title())
 	cw := &chronicleWindow{pw: pw, win: w, report: r, since: r.DefaultSince(), runner: agents.ScratchRunner{Config: pw.ui.agentConfig()}}
 	cw.view = views.NewChronicleView(w, cw, cw.since)
 	w.SetContent(cw.view.Object())

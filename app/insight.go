@@ -227,7 +227,7 @@ type insightsWindow struct {
 
 // showInsights opens the Insights window (Ctrl+Shift+I).
 func (tl *toolWindows) showInsights() {
-	w := tl.pw.ui.fa.NewWindow("Insights")
+	w := tl.pw.newToolWindow("Insights")
 	iw := &insightsWindow{pw: tl.pw}
 	scopes := []views.InsightScopeOption{{Label: "Project", Scope: views.InsightScope{}}}
 	for _, wt := range tl.pw.wts {
@@ -500,7 +500,7 @@ type sqlWindow struct {
 
 // showSQLConsole opens the SQL console (Ctrl+Shift+L).
 func (tl *toolWindows) showSQLConsole() {
-	w := tl.pw.ui.fa.NewWindow("SQL console")
+	w := tl.pw.newToolWindow("SQL console")
 	sw := &sqlWindow{pw: tl.pw}
 	docs := make([]views.SQLDoc, len(insight.Views))
 	for i, v := range insight.Views {

@@ -29,7 +29,7 @@ type recentEditsWindow struct {
 // showRecentEdits opens the Recent Edits window (Ctrl+Shift+E).
 func (tl *toolWindows) showRecentEdits() {
 	pw := tl.pw
-	w := pw.ui.fa.NewWindow("Recent edits")
+	w := pw.newToolWindow("Recent edits")
 	rw := &recentEditsWindow{pw: pw}
 	rw.view = views.NewRecentEditsView(rw)
 	w.SetContent(rw.view.Content())

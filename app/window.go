@@ -95,6 +95,14 @@ func newProjectWindow(ui *gui, title string, wts []Worktree, readOnly bool) *pro
 	return pw
 }
 
+// newToolWindow makes a secondary window of the project window (Insights,
+// SQL console, Recent edits, Chronicle): Esc and Ctrl+W close it.
+func (pw *projectWindow) newToolWindow(title string) fyne.Window {
+	w := pw.ui.fa.NewWindow(title)
+	views.BindCloseKeys(w)
+	return w
+}
+
 // close stops the window's goroutines and closes its stores.
 func (pw *projectWindow) close() {
 	pw.cancel()

@@ -45,6 +45,15 @@ func (e *keyEntry) TypedShortcut(s fyne.Shortcut) {
 	e.Entry.TypedShortcut(s)
 }
 
+// windowEntry is an entry of a secondary window: Esc and the window's
+// Ctrl shortcuts (Ctrl+W, Ctrl+K) reach the window from it.
+func windowEntry() *keyEntry {
+	e := newKeyEntry(false)
+	e.onKey = func(ev *fyne.KeyEvent) bool { return passToWindow(e, ev, nil) }
+	e.onShortcut = func(s fyne.Shortcut) bool { return passToWindow(e, nil, s) }
+	return e
+}
+
 // dialogButton is a dialog's button that is also pressed by Enter (as
 // Space does) and whose Escape runs onEscape: focused when its dialog
 // shows, it makes the dialog answer the keyboard.
@@ -82,13 +91,14 @@ func (b *dialogButton) TypedKey(ev *fyne.KeyEvent) {
 // secondary window (Insights, SQL console, Chronicle, Team, Recent edits).
 // Escape reaches the window when no widget has the keyboard, and from the
 // entries of this package's windows, which pass it on (passToWindow).
-func BindCloseKeys(w fyne.Window) {
-	c := w.Canvas()
-	c.AddShortcut(Shortcut(KeyCloseWindow), func(fyne.Shortcut) { w.Close() })
+func BindCloseKeys(w fyne.Window) { bindCloseKeys(w.Canvas(), w.Close) }
+
+func bindCloseKeys(c fyne.Canvas, closeWin func()) {
+	c.AddShortcut(Shortcut(KeyCloseWindow), func(fyne.Shortcut) { closeWin() })
 	prev := c.OnTypedKey()
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		if ev.Name == fyne.KeyEscape {
-			w.Close()
+			closeWin()
 			return
 		}
 		if prev != nil {

@@ -222,3 +222,58 @@ func TestDialogKeys(t *testing.T) {
 		})
 	}
 }
+
+// TestSecondaryWindowKeys: Esc closes a secondary window from nothing
+// focused and from its entries and lists; Ctrl+W is bound on its canvas;
+// Ctrl+Enter in the SQL console runs the query.
+func TestSecondaryWindowKeys(t *testing.T) {
+	test.NewTempApp(t)
+	sql := &fakeSQL{}
+	console := NewSQLConsole(sql, nil, nil)
+	team := NewTeamBrowser(&teamRecorder{}, "")
+	team.SetSessions([]TeamSession{{ID: 3, Repository: "app", Worktree: "main", Name: "fix"}})
+	tests := []struct {
+		name    string
+		content fyne.CanvasObject
+		focus   fyne.Focusable // nil: nothing
+	}{
+		{"nothing focused", widget.NewLabel("Insights"), nil},
+		{"SQL query box", console.Content(), console.query},
+		{"team search box", team.Root, team.search},
+		{"team URL box", team.Root, team.url},
+		{"team transcript", team.Root, team.transcript.rows.list},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := test.NewWindow(tt.content)
+			closed := 0
+			w.SetOnClosed(func() { closed++ })
+			BindCloseKeys(w)
+			if tt.focus != nil {
+				w.Canvas().Focus(tt.focus)
+			}
+			pressKey(w.Canvas(), fyne.KeyEscape)
+			if closed != 1 {
+				t.Errorf("Esc with %s: closed %d times, want 1", tt.name, closed)
+				w.Close()
+			}
+		})
+	}
+
+	sc := &shortcutCanvas{Canvas: test.NewTempWindow(t, widget.NewLabel("")).Canvas(), handlers: map[string]func(fyne.Shortcut){}}
+	closed := 0
+	bindCloseKeys(sc, func() { closed++ })
+	if h := sc.handlers[Shortcut(KeyCloseWindow).ShortcutName()]; h == nil {
+		t.Error("Ctrl+W is not bound")
+	} else if h(Shortcut(KeyCloseWindow)); closed != 1 {
+		t.Errorf("Ctrl+W closed %d times, want 1", closed)
+	}
+
+	w := test.NewTempWindow(t, console.Content())
+	w.Canvas().Focus(console.query)
+	test.Type(console.query, "SELECT 1")
+	pressShortcut(w.Canvas(), Shortcut(KeyRunQuery))
+	if len(sql.queries) != 1 || sql.queries[0] != "SELECT 1" {
+		t.Errorf("Ctrl+Enter in the query box ran %q, want [SELECT 1]", sql.queries)
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 	"github.com/lazuli-app/lazuli/display"
 )
@@ -33,7 +34,7 @@ type SQLActions interface {
 // results in a table (copy as CSV or TSV), the schema and examples.
 type SQLConsole struct {
 	a      SQLActions
-	query  *widget.Entry
+	query  *keyEntry
 	status *widget.Label
 	table  *widget.Table
 	result SQLTable
@@ -43,7 +44,9 @@ type SQLConsole struct {
 // NewSQLConsole builds the console.
 func NewSQLConsole(a SQLActions, docs []SQLDoc, examples []SQLExample) *SQLConsole {
 	c := &SQLConsole{a: a}
-	c.query = widget.NewMultiLineEntry()
+	c.query = newKeyEntry(true)
+	c.query.onShortcut = c.onShortcut
+	c.query.onKey = func(ev *fyne.KeyEvent) bool { return passToWindow(c.query, ev, nil) }
 	c.query.SetPlaceHolder("SELECT … (read-only)")
 	c.query.SetMinRowsVisible(4)
 	c.query.Wrapping = fyne.TextWrapWord
@@ -100,7 +103,17 @@ func NewSQLConsole(a SQLActions, docs []SQLDoc, examples []SQLExample) *SQLConso
 func (c *SQLConsole) Content() fyne.CanvasObject { return c.root }
 
 // Query returns the query box.
-func (c *SQLConsole) Query() *widget.Entry { return c.query }
+func (c *SQLConsole) Query() *widget.Entry { return &c.query.Entry }
+
+// onShortcut runs the query on Ctrl+Enter (Cmd+Enter on macOS) and passes
+// the window's shortcuts (Ctrl+W) on.
+func (c *SQLConsole) onShortcut(s fyne.Shortcut) bool {
+	if cs, ok := s.(*desktop.CustomShortcut); ok && isSendShortcut(cs) {
+		c.Run()
+		return true
+	}
+	return passToWindow(c.query, nil, s)
+}
 
 // Run sends the query.
 func (c *SQLConsole) Run() {

@@ -44,10 +44,10 @@ type TeamHit struct {
 type TeamBrowser struct {
 	Root       fyne.CanvasObject
 	actions    TeamActions
-	url        *widget.Entry
+	url        *keyEntry
 	status     *widget.Label
 	tree       *widget.Tree
-	search     *widget.Entry
+	search     *keyEntry
 	hits       *widget.List
 	transcript *Transcript
 
@@ -59,7 +59,7 @@ type TeamBrowser struct {
 // NewTeamBrowser returns a browser whose URL box holds url.
 func NewTeamBrowser(a TeamActions, url string) *TeamBrowser {
 	b := &TeamBrowser{actions: a, children: map[string][]string{"": nil}, sessions: map[string]TeamSession{}}
-	b.url = widget.NewEntry()
+	b.url = windowEntry()
 	b.url.SetPlaceHolder("postgres://user@host/db?sslmode=verify-full (password from ~/.pgpass)")
 	b.url.SetText(url)
 	b.url.OnSubmitted = func(s string) { a.TeamConnect(s) }
@@ -81,7 +81,7 @@ func NewTeamBrowser(a TeamActions, url string) *TeamBrowser {
 			a.TeamSelect(s.ID)
 		}
 	}
-	b.search = widget.NewEntry()
+	b.search = windowEntry()
 	b.search.SetPlaceHolder("Search the team (Ctrl+K)")
 	b.search.OnSubmitted = func(q string) {
 		if strings.TrimSpace(q) != "" {

@@ -6,9 +6,14 @@ import (
 	"github.com/lazuli-app/lazuli/internal/trace"
 )
 
-// TypedKey scrolls on a navigation key and passes the others to the list.
+// TypedKey scrolls on a navigation key and passes the others to the list;
+// Esc goes on to the window (which a secondary window closes on).
 func (l *transcriptList) TypedKey(ev *fyne.KeyEvent) {
-	if l.onKey == nil || !l.onKey(ev.Name) {
+	switch {
+	case l.onKey != nil && l.onKey(ev.Name):
+	case ev.Name == fyne.KeyEscape:
+		passToWindow(l, ev, nil)
+	default:
 		l.List.TypedKey(ev)
 	}
 }
