@@ -170,7 +170,7 @@ func (ui *gui) openReadOnly(path string) {
 func (pw *projectWindow) setupReadOnly(why string, closeWin func()) {
 	pw.closeWin = closeWin
 	pw.mv.SetReadOnly(why, closeWin)
-	pw.win.Canvas().AddShortcut(shortcut(fyne.KeyW), func(fyne.Shortcut) { closeWin() })
+	pw.win.Canvas().AddShortcut(views.Shortcut(views.KeyCloseWindow), func(fyne.Shortcut) { closeWin() })
 	pw.win.SetMainMenu(pw.mainMenu())
 }
 

@@ -154,17 +154,11 @@ func (pw *projectWindow) hasStore(path string) bool {
 	return false
 }
 
-// addShortcuts binds the main actions to Ctrl (Cmd on macOS) shortcuts.
+// addShortcuts binds the main actions to their shortcuts (canvasKeys).
 func (pw *projectWindow) addShortcuts() {
-	add := func(key fyne.KeyName, fn func()) {
-		pw.win.Canvas().AddShortcut(shortcut(key), func(fyne.Shortcut) { fn() })
+	for id, fn := range pw.canvasKeys() {
+		pw.win.Canvas().AddShortcut(views.Shortcut(id), func(fyne.Shortcut) { fn() })
 	}
-	add(fyne.KeyN, pw.list.onNewSession)
-	add(fyne.KeyO, pw.imports.onOpen)
-	add(fyne.KeyI, pw.imports.onImport)
-	add(fyne.KeyE, pw.exports.onExport)
-	add(fyne.KeyK, pw.search.showSearch)
-	pw.tools.addInsightShortcuts()
 }
 
 // Version is Lazuli's version, as FyneApp.toml gives it; main sets it.

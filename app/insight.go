@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/insight"
@@ -550,8 +549,8 @@ func sqlTable(r insight.SQLResult) views.SQLTable {
 // The Insights window's and the SQL console's shortcuts: Ctrl+Shift+I and
 // Ctrl+Shift+L (Cmd on macOS).
 var (
-	insightsShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyI, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
-	sqlShortcut      = &desktop.CustomShortcut{KeyName: fyne.KeyL, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
+	insightsShortcut = views.Shortcut(views.KeyInsights)
+	sqlShortcut      = views.Shortcut(views.KeySQLConsole)
 )
 
 // insightMenu is the Insights menu.
@@ -561,11 +560,4 @@ func (tl *toolWindows) insightMenu() *fyne.Menu {
 		&fyne.MenuItem{Label: "SQL console…", Action: tl.showSQLConsole, Shortcut: sqlShortcut},
 		&fyne.MenuItem{Label: "Recent edits…", Action: tl.showRecentEdits, Shortcut: recentEditsShortcut},
 	)
-}
-
-// addInsightShortcuts binds the Insights shortcuts on the window.
-func (tl *toolWindows) addInsightShortcuts() {
-	tl.pw.win.Canvas().AddShortcut(insightsShortcut, func(fyne.Shortcut) { tl.showInsights() })
-	tl.pw.win.Canvas().AddShortcut(sqlShortcut, func(fyne.Shortcut) { tl.showSQLConsole() })
-	tl.pw.win.Canvas().AddShortcut(recentEditsShortcut, func(fyne.Shortcut) { tl.showRecentEdits() })
 }

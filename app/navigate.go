@@ -15,6 +15,11 @@ func (pw *projectWindow) navigateMenuItems() []*fyne.MenuItem {
 		{Label: "Next prompt", Action: func() { tr.Nav().NextPrompt() }, Shortcut: views.PromptShortcuts.Next},
 		{Label: "Previous prompt", Action: func() { tr.Nav().PreviousPrompt() }, Shortcut: views.PromptShortcuts.Previous},
 		{Label: "Prompts of this session…", Action: func() { tr.Nav().ShowOutline(pw.win) }, Shortcut: views.PromptOutlineShortcut},
+		// On the menu, which runs its shortcuts before the widget with the
+		// keyboard sees them: from a card's text (which keeps every key)
+		// too.
+		{Label: "Go to the start of the session", Action: func() { tr.Nav().ScrollKey(fyne.KeyHome) }, Shortcut: views.Shortcut(views.KeyTop)},
+		{Label: "Go to the end of the session", Action: func() { tr.Nav().ScrollKey(fyne.KeyEnd) }, Shortcut: views.Shortcut(views.KeyBottom)},
 		{Label: "Copy command to resume in Claude Code / Codex", Action: pw.shown.copyResumeCommand},
 	}
 }

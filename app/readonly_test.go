@@ -53,7 +53,7 @@ func TestReadOnlyWindow(t *testing.T) {
 	}
 	// The test canvas keeps its shortcuts in the software canvas it wraps.
 	inner := reflect.ValueOf(pw.win.Canvas()).Elem().FieldByName("WindowlessCanvas").Interface()
-	inner.(interface{ TypedShortcut(fyne.Shortcut) }).TypedShortcut(shortcut(fyne.KeyW))
+	inner.(interface{ TypedShortcut(fyne.Shortcut) }).TypedShortcut(views.Shortcut(views.KeyCloseWindow))
 	if closed != 1 {
 		t.Errorf("Ctrl+W closed the read-only window %d times, want once", closed)
 	}

@@ -5,7 +5,6 @@ import (
 	"sort"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
@@ -17,7 +16,7 @@ const recentEditsLimit = 300
 
 // recentEditsShortcut opens the Recent Edits window: Ctrl+Shift+E (Cmd on
 // macOS).
-var recentEditsShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyE, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
+var recentEditsShortcut = views.Shortcut(views.KeyRecentEdits)
 
 // recentEditsWindow is an open Recent Edits window; it implements
 // views.RecentEditsActions.

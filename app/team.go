@@ -57,7 +57,7 @@ func newTeamWindow(ui *gui, win fyne.Window, u string) *teamWindow {
 	tw.browser = views.NewTeamBrowser(tw, u)
 	win.SetContent(tw.browser.Root)
 	views.BindCloseKeys(win)
-	win.Canvas().AddShortcut(shortcut(fyne.KeyK), func(fyne.Shortcut) { tw.browser.FocusSearch(win.Canvas()) })
+	win.Canvas().AddShortcut(views.Shortcut(views.KeySearch), func(fyne.Shortcut) { tw.browser.FocusSearch(win.Canvas()) })
 	win.SetOnClosed(tw.close)
 	return tw
 }

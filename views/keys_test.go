@@ -141,8 +141,6 @@ func TestSidebarNoMatch(t *testing.T) {
 	}
 }
 
-var _ = desktop.CustomShortcut{}
-
 // TestPromptOutlineKeys: the outline opens with the keyboard on its list;
 // Down and Enter go to the next prompt, Esc closes it.
 func TestPromptOutlineKeys(t *testing.T) {
@@ -275,5 +273,48 @@ func TestSecondaryWindowKeys(t *testing.T) {
 	pressShortcut(w.Canvas(), Shortcut(KeyRunQuery))
 	if len(sql.queries) != 1 || sql.queries[0] != "SELECT 1" {
 		t.Errorf("Ctrl+Enter in the query box ran %q, want [SELECT 1]", sql.queries)
+	}
+}
+
+// TestShortcutsList: the table gives each key one action (Ctrl+Enter
+// excepted: the prompt box and the SQL console each have their own), the
+// transcript's, the prompt navigation's and the prompt box's keys are its
+// rows, and the Keyboard shortcuts dialog lists every row.
+func TestShortcutsList(t *testing.T) {
+	test.NewTempApp(t)
+	seen := map[string]KeyBinding{}
+	for _, b := range KeyBindings() {
+		if b.KeyText() == "" || b.Action == "" || b.Group == "" {
+			t.Errorf("row %+v lacks keys, action or group", b)
+		}
+		if b.Shortcut == nil {
+			continue
+		}
+		if prev, ok := seen[b.Shortcut.ShortcutName()]; ok && !(isShortcut(b.Shortcut, KeySend) && prev.Group != b.Group) {
+			t.Errorf("%s does two things: %q and %q", b.KeyText(), prev.Action, b.Action)
+		}
+		seen[b.Shortcut.ShortcutName()] = b
+	}
+	tr := NewTranscript(&fakeActions{})
+	for _, s := range append(tr.Shortcuts(), PromptShortcuts.Next, PromptShortcuts.Previous, PromptOutlineShortcut) {
+		if _, ok := seen[s.ShortcutName()]; !ok {
+			t.Errorf("the transcript's %s is not in the table", s.ShortcutName())
+		}
+	}
+	if !isSendShortcut(Shortcut(KeySend).(*desktop.CustomShortcut)) {
+		t.Error("the table's Send the prompt is not the prompt box's key")
+	}
+
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(800, 600))
+	ShowShortcuts(w)
+	text := overlayText(w.Canvas())
+	for _, b := range KeyBindings() {
+		if !strings.Contains(text, b.Action+"\n"+b.KeyText()) {
+			t.Errorf("the dialog does not list %q with %q", b.Action, b.KeyText())
+		}
+	}
+	if got := shortcutText(Shortcut(KeyInsights)); got != "Ctrl+Shift+I" && got != "Cmd+Shift+I" {
+		t.Errorf("shortcutText(Insights) = %q, want Ctrl+Shift+I", got)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -19,13 +18,13 @@ import (
 // PromptShortcuts are the keys of NextPrompt and PreviousPrompt that work
 // wherever the keyboard is: Alt+Down and Alt+Up.
 var PromptShortcuts = struct{ Next, Previous fyne.Shortcut }{
-	Next:     &desktop.CustomShortcut{KeyName: fyne.KeyDown, Modifier: fyne.KeyModifierAlt},
-	Previous: &desktop.CustomShortcut{KeyName: fyne.KeyUp, Modifier: fyne.KeyModifierAlt},
+	Next:     Shortcut(KeyNextPrompt),
+	Previous: Shortcut(KeyPreviousPrompt),
 }
 
 // PromptOutlineShortcut opens the outline of the session's prompts: Ctrl+L
 // (Cmd+L on macOS).
-var PromptOutlineShortcut fyne.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyL, Modifier: fyne.KeyModifierShortcutDefault}
+var PromptOutlineShortcut = Shortcut(KeyOutline)
 
 // Navigator is the transcript's keys and navigation: from prompt to
 // prompt, the outline of the prompts, the scrolling keys (Home, End, Page

@@ -241,8 +241,7 @@ func (t *Transcript) canvasOf() fyne.Canvas {
 // window's owner registers them on its canvas and passes them to
 // HandleShortcut.
 func (t *Transcript) Shortcuts() []fyne.Shortcut {
-	return append([]fyne.Shortcut{&desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}},
-		scrollShortcuts()...)
+	return append([]fyne.Shortcut{Shortcut(KeyFind)}, scrollShortcuts()...)
 }
 
 // HandleShortcut runs the transcript's action for s and reports whether s

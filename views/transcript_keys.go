@@ -2,7 +2,6 @@ package views
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/driver/desktop"
 	"github.com/lazuli-app/lazuli/internal/trace"
 )
 
@@ -55,8 +54,5 @@ func (n *Navigator) ScrollKey(name fyne.KeyName) bool {
 // scrollShortcuts are Ctrl+Home and Ctrl+End (Cmd on macOS), which the
 // window's canvas takes before any widget sees the key.
 func scrollShortcuts() []fyne.Shortcut {
-	return []fyne.Shortcut{
-		&desktop.CustomShortcut{KeyName: fyne.KeyHome, Modifier: fyne.KeyModifierShortcutDefault},
-		&desktop.CustomShortcut{KeyName: fyne.KeyEnd, Modifier: fyne.KeyModifierShortcutDefault},
-	}
+	return []fyne.Shortcut{Shortcut(KeyTop), Shortcut(KeyBottom)}
 }
