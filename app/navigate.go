@@ -18,6 +18,8 @@ func (pw *projectWindow) navigateMenuItems() []*fyne.MenuItem {
 		// On the menu, which runs its shortcuts before the widget with the
 		// keyboard sees them: from a card's text (which keeps every key)
 		// too.
+		{Label: "Transcript tab", Action: func() { pw.mv.ShowFilesTab(false) }, Shortcut: views.Shortcut(views.KeyTranscriptTab)},
+		{Label: "Files tab", Action: func() { pw.mv.ShowFilesTab(true) }, Shortcut: views.Shortcut(views.KeyFilesTab)},
 		{Label: "Go to the start of the session", Action: func() { tr.Nav().ScrollKey(fyne.KeyHome) }, Shortcut: views.Shortcut(views.KeyTop)},
 		{Label: "Go to the end of the session", Action: func() { tr.Nav().ScrollKey(fyne.KeyEnd) }, Shortcut: views.Shortcut(views.KeyBottom)},
 		{Label: "Copy command to resume in Claude Code / Codex", Action: pw.shown.copyResumeCommand},

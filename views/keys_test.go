@@ -3,12 +3,15 @@ package views
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/lazuli-app/lazuli/store"
@@ -316,5 +319,39 @@ func TestShortcutsList(t *testing.T) {
 	}
 	if got := shortcutText(Shortcut(KeyInsights)); got != "Ctrl+Shift+I" && got != "Cmd+Shift+I" {
 		t.Errorf("shortcutText(Insights) = %q, want Ctrl+Shift+I", got)
+	}
+}
+
+// TestCardActionKeys: a card's action, reached by Tab, runs on Enter and
+// Space, shows the focus, and hands the transcript's keys to the window.
+func TestCardActionKeys(t *testing.T) {
+	test.NewTempApp(t)
+	taps := 0
+	a := newTapText("open sub-agent ›", func() { taps++ })
+	icon := newTapIcon(theme.ContentCopyIcon(), func() { taps++ })
+	w := test.NewTempWindow(t, container.NewVBox(a, icon))
+	c := w.Canvas()
+	var keys []fyne.KeyName
+	var runes []rune
+	c.SetOnTypedKey(func(ev *fyne.KeyEvent) { keys = append(keys, ev.Name) })
+	c.SetOnTypedRune(func(r rune) { runes = append(runes, r) })
+	test.FocusNext(c)
+	if c.Focused() != a || !a.text.TextStyle.Underline {
+		t.Fatalf("Tab: focused %T, underlined %v; want the action, underlined", c.Focused(), a.text.TextStyle.Underline)
+	}
+	pressKey(c, fyne.KeyReturn)
+	pressKey(c, fyne.KeySpace)
+	pressKey(c, fyne.KeyHome)
+	c.Focused().TypedRune('j')
+	if taps != 2 || !slices.Equal(keys, []fyne.KeyName{fyne.KeyHome}) || string(runes) != "j" {
+		t.Errorf("Enter, Space, Home, j: %d taps, window keys %v, runes %q; want 2, [Home], \"j\"", taps, keys, string(runes))
+	}
+	test.FocusNext(c)
+	if _, tinted := icon.icon.Resource.(*theme.PrimaryThemedResource); c.Focused() != icon || !tinted || a.text.TextStyle.Underline {
+		t.Errorf("Tab to the icon: focused %T, tinted %v, first still underlined %v", c.Focused(), tinted, a.text.TextStyle.Underline)
+	}
+	test.FocusNext(c)
+	if _, tinted := icon.icon.Resource.(*theme.PrimaryThemedResource); tinted {
+		t.Error("the icon stays tinted after the focus left it")
 	}
 }

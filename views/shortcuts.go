@@ -40,6 +40,8 @@ const (
 	KeyRunQuery                    // Ctrl+Enter in the SQL console
 	KeySend                        // Ctrl+Enter in the prompt box
 	KeyShortcuts                   // Ctrl+/
+	KeyTranscriptTab               // Ctrl+1
+	KeyFilesTab                    // Ctrl+2
 )
 
 // KeyBinding is a row of the shortcuts table: a shortcut (ID and
@@ -90,12 +92,15 @@ var keyTable = []KeyBinding{
 	{ID: KeyNextPrompt, Group: "Session", Action: "Next prompt", Shortcut: alt(fyne.KeyDown)},
 	{ID: KeyPreviousPrompt, Group: "Session", Action: "Previous prompt", Shortcut: alt(fyne.KeyUp)},
 	{ID: KeyOutline, Group: "Session", Action: "Prompts of this session…", Shortcut: ctrl(fyne.KeyL)},
+	{ID: KeyTranscriptTab, Group: "Session", Action: "Transcript tab", Shortcut: ctrl(fyne.Key1)},
+	{ID: KeyFilesTab, Group: "Session", Action: "Files tab", Shortcut: ctrl(fyne.Key2)},
 	{ID: KeyTop, Group: "Session", Action: "Go to the start of the session", Shortcut: ctrl(fyne.KeyHome)},
 	{ID: KeyBottom, Group: "Session", Action: "Go to the end of the session", Shortcut: ctrl(fyne.KeyEnd)},
 	{ID: KeySend, Group: "Session", Action: "Send the prompt", Shortcut: ctrl(fyne.KeyReturn)},
 	{Group: "Transcript", Action: "Scroll to the start / end", Keys: "Home / End"},
 	{Group: "Transcript", Action: "Scroll a page up / down", Keys: "Page Up / Page Down"},
 	{Group: "Transcript", Action: "Next / previous prompt", Keys: "j / k"},
+	{Group: "Transcript", Action: "A card's action (expand, copy, fork, open sub-agent) when Tab is on it", Keys: "Enter / Space"},
 	{Group: "Find bar", Action: "Close the find bar", Keys: "Esc"},
 	{Group: "Sidebar", Action: "Move through the sessions", Keys: "Up / Down"},
 	{Group: "Sidebar", Action: "Open the session", Keys: "Enter / Space"},

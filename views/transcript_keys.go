@@ -2,6 +2,7 @@ package views
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 	"github.com/lazuli-app/lazuli/internal/trace"
 )
 
@@ -55,4 +56,52 @@ func (n *Navigator) ScrollKey(name fyne.KeyName) bool {
 // window's canvas takes before any widget sees the key.
 func scrollShortcuts() []fyne.Shortcut {
 	return []fyne.Shortcut{Shortcut(KeyTop), Shortcut(KeyBottom)}
+}
+
+// A card's action (expand, copy, fork, open sub-agent: a tapText) is in
+// the window's Tab chain: Enter or Space runs it, an underline (a tinted
+// icon) marks the focus, and the transcript's keys (Home, End, j, k…) go
+// on to the window, whose handlers scroll the transcript.
+
+// FocusGained marks the action as having the keyboard.
+func (t *tapText) FocusGained() { t.setFocused(true) }
+
+// FocusLost removes the mark.
+func (t *tapText) FocusLost() { t.setFocused(false) }
+
+func (t *tapText) setFocused(on bool) {
+	if t.text != nil {
+		t.text.TextStyle.Underline = on
+		t.text.Refresh()
+	}
+	if t.icon == nil {
+		return
+	}
+	tinted, isTinted := t.icon.Resource.(*theme.PrimaryThemedResource)
+	switch {
+	case on && !isTinted:
+		t.icon.SetResource(theme.NewPrimaryThemedResource(t.icon.Resource))
+	case !on && isTinted:
+		t.icon.SetResource(tinted.Original())
+	}
+}
+
+// TypedKey runs the action on Enter or Space and hands the other keys to
+// the window.
+func (t *tapText) TypedKey(ev *fyne.KeyEvent) {
+	switch ev.Name {
+	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
+		t.Tapped(nil)
+	default:
+		if c := fyne.CurrentApp().Driver().CanvasForObject(t); c != nil && c.OnTypedKey() != nil {
+			c.OnTypedKey()(ev)
+		}
+	}
+}
+
+// TypedRune hands the rune to the window (j and k move between prompts).
+func (t *tapText) TypedRune(r rune) {
+	if c := fyne.CurrentApp().Driver().CanvasForObject(t); c != nil && c.OnTypedRune() != nil {
+		c.OnTypedRune()(r)
+	}
 }
