@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
@@ -64,6 +65,9 @@ func TestSidebarListKeys(t *testing.T) {
 	if c.Focused() != s.list || s.list.highlighted != 2 {
 		t.Fatalf("focus on the list: focused %T, highlight %d; want the list, row 2 (the open session)", c.Focused(), s.list.highlighted)
 	}
+	if n := len(focusMarks(s)); n != 1 {
+		t.Errorf("focus on the list: %d rows marked, want 1", n)
+	}
 	for range len(rows) + 2 { // past the last row: stays there
 		pressKey(c, fyne.KeyDown)
 	}
@@ -76,6 +80,11 @@ func TestSidebarListKeys(t *testing.T) {
 		t.Errorf("Up from the last row: highlight %d (header %v), want the session above the header", got, s.rows[got].header)
 	}
 	pressKey(c, fyne.KeyReturn)
+	c.Unfocus()
+	if n := len(focusMarks(s)); n != 0 {
+		t.Errorf("focus gone: %d rows marked, want none", n)
+	}
+	c.Focus(s.list)
 	want := fmt.Sprintf("select %s#%d", s.rows[s.list.highlighted].ref.StorePath, s.rows[s.list.highlighted].ref.ID)
 	if len(a.calls) != 1 || a.calls[0] != want {
 		t.Errorf("Enter: intents %q, want [%q]", a.calls, want)
@@ -86,6 +95,17 @@ func TestSidebarListKeys(t *testing.T) {
 	if s.list.highlighted != 1 {
 		t.Errorf("Up to the top: highlight %d, want 1 (the first session, not its header)", s.list.highlighted)
 	}
+}
+
+// focusMarks are the outlines shown on the sidebar's rows.
+func focusMarks(s *Sidebar) []*canvas.Rectangle {
+	var out []*canvas.Rectangle
+	for _, r := range collectObjects[*canvas.Rectangle](s.list, true) {
+		if r.StrokeWidth == 2 {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // TestSidebarFilterKeys: in the filter box, Down moves the keyboard to

@@ -1,10 +1,12 @@
 package views
 
 import (
+	"image/color"
 	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -291,15 +293,30 @@ func (s *Sidebar) onNew() {
 
 func (s *Sidebar) length() int { return len(s.rows) }
 
+// createItem is a row with, over it, the mark of the keyboard's row: an
+// outline in the primary colour (the List's own, its hover colour, is
+// too faint to find).
 func (s *Sidebar) createItem() fyne.CanvasObject {
-	return newSidebarItem()
+	mark := canvas.NewRectangle(color.Transparent)
+	mark.StrokeWidth = 2
+	mark.CornerRadius = theme.SelectionRadiusSize()
+	mark.Hide()
+	return container.NewStack(newSidebarItem(), mark)
 }
 
 func (s *Sidebar) updateItem(id widget.ListItemID, o fyne.CanvasObject) {
 	if id < 0 || id >= len(s.rows) {
 		return
 	}
-	o.(*sidebarItem).update(&s.rows[id], s.now())
+	objs := o.(*fyne.Container).Objects
+	objs[0].(*sidebarItem).update(&s.rows[id], s.now())
+	mark := objs[1].(*canvas.Rectangle)
+	if s.list.hasFocus && id == s.list.highlighted {
+		mark.StrokeColor = theme.Color(theme.ColorNamePrimary)
+		mark.Show()
+	} else {
+		mark.Hide()
+	}
 }
 
 // navList is the sidebar's widget.List made for the keyboard: it is in
@@ -311,6 +328,7 @@ func (s *Sidebar) updateItem(id widget.ListItemID, o fyne.CanvasObject) {
 type navList struct {
 	widget.List
 	highlighted widget.ListItemID
+	hasFocus    bool
 	skip        func(widget.ListItemID) bool // rows the keys pass over (headers)
 	selectedRow func() widget.ListItemID     // the selected row; -1 for none
 	onEscape    func()                       // Esc (a dialog's list closes it); nil: nothing
@@ -333,10 +351,17 @@ func (l *navList) FocusGained() {
 	} else if l.highlighted < 0 || l.highlighted >= l.Length() || l.skips(l.highlighted) {
 		l.highlighted = l.next(-1, 1)
 	}
+	l.hasFocus = true
 	if l.highlighted >= 0 {
 		l.Highlight(l.highlighted)
 	}
 	l.List.FocusGained()
+}
+
+// FocusLost removes the focus mark.
+func (l *navList) FocusLost() {
+	l.hasFocus = false
+	l.List.FocusLost()
 }
 
 // TypedKey opens the highlighted row on Enter, Return or Space, and moves
