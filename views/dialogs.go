@@ -46,7 +46,14 @@ func showNote(w fyne.Window, title, text string, icon fyne.Resource) {
 	// As wide as the text on one line, within 600 and 90% of the window
 	// (Fyne's own text dialogs' width).
 	oneLine := widget.NewLabel(text).MinSize().Width + 32 + 2*theme.Padding()
-	d.Resize(fyne.NewSize(min(oneLine, 600, w.Canvas().Size().Width*0.9), d.MinSize().Height))
+	width := min(oneLine, 600, w.Canvas().Size().Width*0.9)
+	if width >= oneLine {
+		// No line wraps: as tall as the text unwrapped (a wrapping label
+		// not yet laid out asks for a line per word).
+		l.Wrapping = fyne.TextWrapOff
+		l.Refresh()
+	}
+	d.Resize(fyne.NewSize(width, d.MinSize().Height))
 	showFocused(w, d, ok)
 }
 
