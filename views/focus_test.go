@@ -20,9 +20,9 @@ func focusChain(c fyne.Canvas, back bool) []fyne.Focusable {
 	var chain []fyne.Focusable
 	for range 500 {
 		if back {
-			test.FocusPrevious(c)
+			c.FocusPrevious()
 		} else {
-			test.FocusNext(c)
+			c.FocusNext()
 		}
 		f := c.Focused()
 		if f == nil || slices.Contains(chain, f) {

@@ -355,7 +355,7 @@ func TestCardActionKeys(t *testing.T) {
 	var runes []rune
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) { keys = append(keys, ev.Name) })
 	c.SetOnTypedRune(func(r rune) { runes = append(runes, r) })
-	test.FocusNext(c)
+	c.FocusNext()
 	if c.Focused() != a || !a.text.TextStyle.Underline {
 		t.Fatalf("Tab: focused %T, underlined %v; want the action, underlined", c.Focused(), a.text.TextStyle.Underline)
 	}
@@ -366,11 +366,11 @@ func TestCardActionKeys(t *testing.T) {
 	if taps != 2 || !slices.Equal(keys, []fyne.KeyName{fyne.KeyHome}) || string(runes) != "j" {
 		t.Errorf("Enter, Space, Home, j: %d taps, window keys %v, runes %q; want 2, [Home], \"j\"", taps, keys, string(runes))
 	}
-	test.FocusNext(c)
+	c.FocusNext()
 	if _, tinted := icon.icon.Resource.(*theme.PrimaryThemedResource); c.Focused() != icon || !tinted || a.text.TextStyle.Underline {
 		t.Errorf("Tab to the icon: focused %T, tinted %v, first still underlined %v", c.Focused(), tinted, a.text.TextStyle.Underline)
 	}
-	test.FocusNext(c)
+	c.FocusNext()
 	if _, tinted := icon.icon.Resource.(*theme.PrimaryThemedResource); tinted {
 		t.Error("the icon stays tinted after the focus left it")
 	}
