@@ -103,7 +103,12 @@ func (m *MainView) ShowFilesTab(files bool) {
 func (m *MainView) RefChips() []string {
 	var out []string
 	for _, o := range m.head.refs.Objects {
-		out = append(out, o.(*refChip).ref.Label())
+		switch o := o.(type) {
+		case *refChip:
+			out = append(out, o.ref.Label())
+		case *fyne.Container: // the count of those not shown
+			out = append(out, o.Objects[0].(*canvas.Text).Text)
+		}
 	}
 	return out
 }
@@ -114,10 +119,19 @@ func (m *MainView) TapRef(i int) { m.head.refs.Objects[i].(*refChip).Tapped(nil)
 // setRefs shows the session's ref chips; none hides their strip (not
 // their row: see showUsageRow).
 func (h *sessionHeader) setRefs(refs []RefChip) {
-	h.refs.Objects = nil
-	for _, r := range refs {
-		h.refs.Add(newRefChip(r, h.actions.OpenRef))
+	// The chips go in at once: Container.Add lays the row out again for
+	// every chip, which for a session of a thousand refs took seconds.
+	shown := refs[:min(len(refs), maxRefChips)]
+	chips := make([]fyne.CanvasObject, 0, len(shown)+1)
+	for _, r := range shown {
+		chips = append(chips, newRefChip(r, h.actions.OpenRef))
 	}
+	if more := len(refs) - len(shown); more > 0 {
+		t := canvas.NewText(fmt.Sprintf("+%d more", more), theme.Color(theme.ColorNamePlaceHolder))
+		t.TextSize = theme.Size(theme.SizeNameCaptionText)
+		chips = append(chips, container.NewCenter(t))
+	}
+	h.refs.Objects = chips
 	h.refs.Refresh()
 	if len(refs) == 0 {
 		h.refsRow.Hide()
@@ -126,6 +140,10 @@ func (h *sessionHeader) setRefs(refs []RefChip) {
 	}
 	h.showUsageRow()
 }
+
+// maxRefChips is how many refs the header shows as chips; the rest are
+// counted ("+12 more"; Insights and `lazuli refs` list them all).
+const maxRefChips = 30
 
 // refChip is a ref drawn as a rounded chip; tapping it sends OpenRef.
 type refChip struct {

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -121,6 +122,21 @@ func TestRefChips(t *testing.T) {
 	m.ShowSession(SessionRef{StorePath: "/p", ID: 2}, store.Session{ID: 2, Worktree: "main"}, nil, nil, 0)
 	if len(m.RefChips()) != 0 || m.head.refsRow.Visible() {
 		t.Errorf("chips kept for another session: %q", m.RefChips())
+	}
+}
+
+// A session with many refs shows the first maxRefChips as chips and
+// counts the rest.
+func TestRefChipsCapped(t *testing.T) {
+	m, _, a := shownMainView(t, nil)
+	refs := make([]RefChip, maxRefChips+12)
+	for i := range refs {
+		refs[i] = RefChip{Kind: "branch", Value: fmt.Sprintf("b%d", i)}
+	}
+	m.SetSessionInsight(a, SessionInsight{Refs: refs})
+	chips := m.RefChips()
+	if len(chips) != maxRefChips+1 || chips[0] != "Branch b0" || chips[len(chips)-1] != "+12 more" {
+		t.Errorf("%d chips %q…%q, want %d chips then %q", len(chips), chips[0], chips[len(chips)-1], maxRefChips, "+12 more")
 	}
 }
 
