@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/lazuli-app/lazuli/internal/trace"
 	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
@@ -210,6 +211,7 @@ func (s *searcher) Search(id int, query string) {
 	s.mu.Unlock()
 	s.pw.wg.Go(func() {
 		defer cancel()
+		trace.Mark("stage", "search start "+query)
 		var res views.SearchResults
 		if team {
 			res = s.pw.team.search(ctx, query)
@@ -219,6 +221,7 @@ func (s *searcher) Search(id int, query string) {
 		if ctx.Err() != nil {
 			return // a newer query, or the window closed
 		}
+		trace.Markf("stage", "search done %s: %d hits", query, len(res.Hits))
 		fyne.Do(func() { s.panel.SetResults(id, res) })
 	})
 }
