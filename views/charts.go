@@ -313,10 +313,28 @@ func (r *heatRenderer) build() {
 // shareBar is one row of a breakdown: a label, a bar proportional to its
 // share and its value.
 func shareBar(label string, frac float64, value string) fyne.CanvasObject {
-	bar := canvas.NewRectangle(theme.Color(theme.ColorNamePrimary))
-	bar.SetMinSize(fyne.NewSize(float32(math.Max(frac, 0.005))*160, theme.TextSize()*0.8))
 	l := widget.NewLabel(label)
 	l.Truncation = fyne.TextTruncateEllipsis
+	return shareRow(l, frac, value)
+}
+
+// pathShareBar is a shareBar whose label is a path, shortened in the
+// middle, whole on hover.
+func pathShareBar(path string, frac float64, value string) fyne.CanvasObject {
+	l := newPathLabel()
+	l.SetPath(path, path)
+	return shareRow(newHoverTip(l, func() string {
+		if l.shown() != path {
+			return path
+		}
+		return ""
+	}), frac, value)
+}
+
+// shareRow is a shareBar with label l.
+func shareRow(l fyne.CanvasObject, frac float64, value string) fyne.CanvasObject {
+	bar := canvas.NewRectangle(theme.Color(theme.ColorNamePrimary))
+	bar.SetMinSize(fyne.NewSize(float32(math.Max(frac, 0.005))*160, theme.TextSize()*0.8))
 	v := widget.NewLabel(value)
 	v.Truncation = fyne.TextTruncateEllipsis
 	return &fyne.Container{Layout: &shareLayout{}, Objects: []fyne.CanvasObject{l, bar, v}}

@@ -33,7 +33,8 @@ type FilesPanel struct {
 	list    *widget.List
 	title   *widget.Label
 	diffs   *fyne.Container
-	root    *container.Split
+	split   *container.Split
+	root    *fyne.Container
 	multi   bool // rows name their session (several sessions listed)
 }
 
@@ -41,7 +42,7 @@ type FilesPanel struct {
 // session.
 func NewFilesPanel(a FileActions, multi bool) *FilesPanel {
 	p := &FilesPanel{a: a, multi: multi}
-	p.list = newTextList(func() int { return len(p.entries) }, p.rowText)
+	p.list = newPathList(func() int { return len(p.entries) }, p.fillRow)
 	p.title = widget.NewLabel("")
 	p.title.Wrapping = fyne.TextWrapWord
 	p.diffs = container.NewVBox()
@@ -52,10 +53,32 @@ func NewFilesPanel(a FileActions, multi bool) *FilesPanel {
 			p.a.LoadFileDiffs(f)
 		}
 	}
-	p.root = container.NewHSplit(p.list, container.NewBorder(p.title, nil, nil, nil, container.NewVScroll(p.diffs)))
-	p.root.Offset = 0.35
+	p.split = container.NewHSplit(p.list, container.NewBorder(p.title, nil, nil, nil, container.NewVScroll(p.diffs)))
+	p.split.Offset = 0.4
+	p.root = container.New(sideBySideLayout{}, p.split)
 	p.SetFiles(nil)
 	return p
+}
+
+// sideBySideWidth is the narrowest panel that shows its list beside the
+// diffs; a narrower one shows the list above them, so that its rows have
+// the panel's width.
+const sideBySideWidth = 900
+
+// sideBySideLayout lays its one split out side by side when it is at
+// least sideBySideWidth wide, else one part above the other.
+type sideBySideLayout struct{}
+
+func (sideBySideLayout) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
+
+func (sideBySideLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	s := objs[0].(*container.Split)
+	if beside := size.Width >= sideBySideWidth; s.Horizontal != beside {
+		s.Horizontal = beside
+		s.Refresh()
+	}
+	s.Move(fyne.NewPos(0, 0))
+	s.Resize(size)
 }
 
 // Content returns the panel's root object.
@@ -68,6 +91,18 @@ func (p *FilesPanel) rowText(i int) string {
 		s = fmt.Sprintf("S%d · %s", e.file.SessionID, s)
 	}
 	return s
+}
+
+// fillRow shows entry i in row: its session (when several are listed), its
+// path relative to the worktree, shortened in the middle, and its actions
+// in a column of their own.
+func (p *FilesPanel) fillRow(i int, row *pathRow) {
+	e := p.entries[i]
+	lead := ""
+	if p.multi {
+		lead = fmt.Sprintf("S%d", e.file.SessionID)
+	}
+	row.set(lead, shownPath(e.file.Path, worktreeOf(e.file.Store)), e.file.Path, strings.Join(e.actions, ", "))
 }
 
 // SetFiles lists files (rows of one session and path are merged, in the
@@ -133,20 +168,6 @@ func (p *FilesPanel) ShowDiffs(path string, diffs []FileDiff) {
 	p.diffs.Refresh()
 }
 
-func changes(n int) string { return display.Plural(n, "change") }
-
-// newTextList is a list of one truncated line per row: text(i) of rows
-// 0..n()-1.
-func newTextList(n func() int, text func(int) string) *widget.List {
-	return widget.NewList(n,
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			if i < n() {
-				o.(*widget.Label).SetText(text(i))
-			}
-		})
+func changes(n int) string {
+	return display.Plural(n, "change")
 }

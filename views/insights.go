@@ -113,6 +113,7 @@ type InsightsView struct {
 	models, backends, worktrees  *fyne.Container
 	tools, topFiles              *fyne.Container
 	files                        *FilesPanel
+	tabs                         *container.AppTabs
 }
 
 // NewInsightsView builds the view; it asks a for the first scope's data.
@@ -177,13 +178,13 @@ func NewInsightsView(a InsightsActions, scopes []InsightScopeOption) *InsightsVi
 		container.NewVBox(section("Top tools (calls · errors)", v.tools), section("Top files", v.topFiles)),
 	))
 	v.files = NewFilesPanel(a, true)
-	tabs := container.NewAppTabs(
+	v.tabs = container.NewAppTabs(
 		container.NewTabItem("Overview", overview),
 		container.NewTabItem("Breakdowns", breakdowns),
 		container.NewTabItem("Files", v.files.Content()),
 	)
 	top := container.NewVBox(container.NewHBox(scopeSel, rangeSel), v.totals, v.readout)
-	v.root = container.NewBorder(top, nil, nil, nil, tabs)
+	v.root = container.NewBorder(top, nil, nil, nil, v.tabs)
 	if len(scopes) > 0 {
 		v.scope = scopes[0].Scope
 		scopeSel.SetSelectedIndex(0) // loads
@@ -244,7 +245,7 @@ func (v *InsightsView) SetData(d InsightData) {
 	v.topFiles.Objects = nil
 	top := d.TopFiles
 	for _, f := range top {
-		v.topFiles.Add(shareBar(f.Path, float64(f.Count)/float64(max(top[0].Count, 1)), fmt.Sprintf("%d", f.Count)))
+		v.topFiles.Add(pathShareBar(f.Path, float64(f.Count)/float64(max(top[0].Count, 1)), fmt.Sprintf("%d", f.Count)))
 	}
 	v.topFiles.Refresh()
 	v.files.SetFiles(d.Files)

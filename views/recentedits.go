@@ -44,7 +44,7 @@ type RecentEditsView struct {
 func NewRecentEditsView(a RecentEditsActions) *RecentEditsView {
 	v := &RecentEditsView{a: a}
 	v.status = widget.NewLabel("Loading…")
-	v.list = newTextList(func() int { return len(v.edits) }, v.rowText)
+	v.list = newPathList(func() int { return len(v.edits) }, v.fillRow)
 	v.list.OnSelected = func(i widget.ListItemID) {
 		if i < len(v.edits) {
 			v.a.OpenEdit(v.edits[i])
@@ -65,12 +65,29 @@ func (v *RecentEditsView) Content() fyne.CanvasObject { return v.root }
 
 func (v *RecentEditsView) rowText(i int) string {
 	e := v.edits[i]
+	return joinNonEmpty(" · ", editLead(e), editCount(e), e.Path)
+}
+
+// fillRow shows edit i in row: when, where and which session; the path
+// relative to the worktree, shortened in the middle; the action and its
+// count in a column of their own.
+func (v *RecentEditsView) fillRow(i int, row *pathRow) {
+	e := v.edits[i]
+	row.set(editLead(e), shownPath(e.Path, worktreeOf(e.Ref.StorePath)), e.Path, editCount(e))
+}
+
+// editLead is when (to the minute), in which worktree and session an edit
+// was made.
+func editLead(e RecentEdit) string {
 	at := e.At
 	if len(at) >= 16 {
-		at = at[:16] // to the minute
+		at = at[:16]
 	}
-	return joinNonEmpty(" · ", at, e.Worktree, e.Session, fmt.Sprintf("%s ×%d", e.Action, e.Count), e.Path)
+	return joinNonEmpty(" · ", at, e.Worktree, e.Session)
 }
+
+// editCount is an edit's action and how many times it was done.
+func editCount(e RecentEdit) string { return fmt.Sprintf("%s ×%d", e.Action, e.Count) }
 
 // SetEdits shows edits, newest first.
 func (v *RecentEditsView) SetEdits(edits []RecentEdit) {
