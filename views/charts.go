@@ -234,10 +234,19 @@ func (h *Heatmap) Describe(day, hour int) string {
 
 const heatLabelW = 34
 
+// heatHourStep is how many hours apart the hour axis is labelled.
+const heatHourStep = 3
+
+// heatLabelSize is the text size of the heatmap's weekday and hour labels.
+func heatLabelSize() float32 { return theme.TextSize() * 0.75 }
+
+// heatAxisH is the height of the hour axis under the grid.
+func heatAxisH() float32 { return heatLabelSize() + 4 }
+
 func (h *Heatmap) cellAt(p fyne.Position) (int, int) {
 	w := (h.Size().Width - heatLabelW) / 24
-	ch := h.Size().Height / 7
-	if p.X < heatLabelW || w <= 0 || ch <= 0 {
+	ch := (h.Size().Height - heatAxisH()) / 7
+	if p.X < heatLabelW || w <= 0 || ch <= 0 || p.Y >= 7*ch {
 		return -1, -1
 	}
 	return int(p.Y / ch), int((p.X - heatLabelW) / w)
@@ -262,7 +271,7 @@ func (h *Heatmap) MouseOut() {
 }
 
 // MinSize is a useful heatmap size.
-func (h *Heatmap) MinSize() fyne.Size { return fyne.NewSize(heatLabelW+24*10, 7*14) }
+func (h *Heatmap) MinSize() fyne.Size { return fyne.NewSize(heatLabelW+24*10, 7*14+heatAxisH()) }
 
 // CreateRenderer draws the grid.
 func (h *Heatmap) CreateRenderer() fyne.WidgetRenderer { return &heatRenderer{h: h} }
@@ -290,13 +299,21 @@ func (r *heatRenderer) build() {
 		}
 	}
 	w := (r.size.Width - heatLabelW) / 24
-	ch := r.size.Height / 7
+	ch := (r.size.Height - heatAxisH()) / 7
 	primary := theme.Color(theme.ColorNamePrimary)
-	for d := range 7 {
-		t := canvas.NewText(weekdays[d], theme.Color(theme.ColorNamePlaceHolder))
-		t.TextSize = theme.TextSize() * 0.75
-		t.Move(fyne.NewPos(0, float32(d)*ch))
+	label := func(text string, at fyne.Position) *canvas.Text {
+		t := canvas.NewText(text, theme.Color(theme.ColorNamePlaceHolder))
+		t.TextSize = heatLabelSize()
+		t.Move(at)
 		r.objects = append(r.objects, t)
+		return t
+	}
+	for hr := 0; hr < 24; hr += heatHourStep {
+		label(fmt.Sprint(hr), fyne.NewPos(heatLabelW+float32(hr)*w+1, 7*ch+2))
+	}
+	for d := range 7 {
+		t := label(weekdays[d], fyne.NewPos(0, float32(d)*ch))
+		t.Move(fyne.NewPos(0, float32(d)*ch+(ch-t.MinSize().Height)/2))
 		for hr := range 24 {
 			a := uint8(0x14)
 			if v := r.h.counts[d][hr]; v > 0 && maxC > 0 {

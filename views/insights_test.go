@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
@@ -55,10 +56,41 @@ func TestHeatmapReadout(t *testing.T) {
 	h.SetData(counts)
 	w := test.NewTempWindow(t, h)
 	w.Resize(fyne.NewSize(400, 200))
-	h.Resize(fyne.NewSize(heatLabelW+240, 70))
+	h.Resize(fyne.NewSize(heatLabelW+240, 70+heatAxisH()))
 	h.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(heatLabelW+145, 25)}})
 	if got := readout.Text; got != "Wed 14:00–14:59 UTC: 5" {
 		t.Errorf("readout %q", got)
+	}
+}
+
+// TestHeatmapLabels: the grid names its weekdays at the left and its
+// hours (every three) under it.
+func TestHeatmapLabels(t *testing.T) {
+	test.NewTempApp(t)
+	h := NewHeatmap(nil)
+	w := test.NewTempWindow(t, h)
+	w.Resize(fyne.NewSize(800, 200))
+	h.Resize(fyne.NewSize(780, 160))
+	at := map[string]fyne.Position{}
+	for _, o := range test.WidgetRenderer(h).Objects() {
+		if t, ok := o.(*canvas.Text); ok {
+			at[t.Text] = t.Position()
+		}
+	}
+	gridBottom := 160 - heatAxisH()
+	for _, hr := range []string{"0", "3", "6", "9", "12", "15", "18", "21"} {
+		p, ok := at[hr]
+		if !ok || p.Y < gridBottom {
+			t.Errorf("hour label %q at %v (shown %t), want it under the grid (y ≥ %v)", hr, p, ok, gridBottom)
+		}
+	}
+	if at["12"].X <= at["6"].X {
+		t.Errorf("hour 12 at x %v, hour 6 at x %v", at["12"].X, at["6"].X)
+	}
+	for _, d := range weekdays {
+		if p, ok := at[d]; !ok || p.X != 0 || p.Y >= gridBottom {
+			t.Errorf("weekday label %q at %v (shown %t)", d, p, ok)
+		}
 	}
 }
 
