@@ -267,7 +267,11 @@ func (iw *insightsWindow) LoadInsights(scope views.InsightScope, days int) {
 		var data views.InsightData
 		var err error
 		if scope.Store == views.TeamStore {
+			if days == views.InsightAutoRange {
+				days = defaultInsightDays
+			}
 			data, err = pw.team.insights(pw.ctx, days, time.Now())
+			data.Range = days
 		} else {
 			data, err = computeInsights(pw.ctx, pw, scope, days, time.Now())
 		}
@@ -294,16 +298,77 @@ const (
 	topFilesPerStore  = 200
 )
 
-// computeInsights gathers the window's figures from the indexes.
+// defaultInsightDays is the range of a scope without sessions.
+const defaultInsightDays = 30
+
+// rangeWithData chooses the range the Insights window opens on, from the
+// sessions started on each day: the shortest of views.InsightRangeDays
+// holding at least nine in ten of them, so that a project whose history
+// was imported opens on that history, not on weeks that show nothing,
+// while a few old sessions do not squeeze a busy month into a sliver of
+// an all-time chart. With no session at all, defaultInsightDays.
+func rangeWithData(perDay map[string]int64, now time.Time) int {
+	var total int64
+	for _, n := range perDay {
+		total += n
+	}
+	if total == 0 {
+		return defaultInsightDays
+	}
+	for _, days := range views.InsightRangeDays {
+		if days <= 0 {
+			continue
+		}
+		since := now.UTC().AddDate(0, 0, 1-days).Format(time.DateOnly)
+		var in int64
+		for day, n := range perDay {
+			if day >= since {
+				in += n
+			}
+		}
+		if 10*in >= 9*total {
+			return days
+		}
+	}
+	return 0
+}
+
+// autoRange is the range the Insights window opens on for scope
+// (rangeWithData over its stores' sessions).
+func autoRange(ctx context.Context, indexes []*insight.Index, session int64, now time.Time) (int, error) {
+	perDay := map[string]int64{}
+	for _, x := range indexes {
+		days, err := x.SessionDays(ctx, session)
+		if err != nil {
+			return 0, err
+		}
+		for day, n := range days {
+			perDay[day] += n
+		}
+	}
+	return rangeWithData(perDay, now), nil
+}
+
+// computeInsights gathers the window's figures from the indexes over the
+// last days (0: all time; views.InsightAutoRange: the range autoRange
+// chooses).
 func computeInsights(ctx context.Context, pw *projectWindow, scope views.InsightScope, days int, now time.Time) (views.InsightData, error) {
 	var d views.InsightData
 	since := ""
-	if days > 0 {
-		since = now.UTC().AddDate(0, 0, 1-days).Format(time.DateOnly)
-	}
 	var paths []string
 	if scope.Store != "" {
 		paths = []string{scope.Store}
+	}
+	indexes := pw.search.insightIndexes(ctx, paths)
+	if days == views.InsightAutoRange {
+		var err error
+		if days, err = autoRange(ctx, indexes, scope.Session, now); err != nil {
+			return d, err
+		}
+	}
+	d.Range = days
+	if days > 0 {
+		since = now.UTC().AddDate(0, 0, 1-days).Format(time.DateOnly)
 	}
 	byDay := map[string]*views.InsightDay{}
 	models, backends, worktrees := map[string]*views.InsightShare{}, map[string]*views.InsightShare{}, map[string]*views.InsightShare{}
@@ -311,7 +376,7 @@ func computeInsights(ctx context.Context, pw *projectWindow, scope views.Insight
 	var toolOrder []string
 	topFiles := map[string]int64{}
 	var topOrder []string
-	for _, x := range pw.search.insightIndexes(ctx, paths) {
+	for _, x := range indexes {
 		usage, sessions, err := x.Summary(ctx, since, scope.Session)
 		if err != nil {
 			return d, err

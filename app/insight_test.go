@@ -112,6 +112,47 @@ func TestInsightsAcrossWorktrees(t *testing.T) {
 	}
 }
 
+// TestRangeWithData: the Insights window opens on the shortest range that
+// holds nine in ten of the sessions, all time when the recent weeks hold
+// few of them, 30 days without any.
+func TestRangeWithData(t *testing.T) {
+	now := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+	day := func(ago int) string { return now.AddDate(0, 0, -ago).Format(time.DateOnly) }
+	cases := []struct {
+		name   string
+		perDay map[string]int64
+		want   int
+	}{
+		{"none", nil, 30},
+		{"this week", map[string]int64{day(0): 3, day(6): 2}, 7},
+		{"this month", map[string]int64{day(0): 1, day(20): 4}, 30},
+		{"imported last quarter", map[string]int64{day(45): 20, day(80): 14}, 90},
+		{"imported older history", map[string]int64{day(200): 25, day(400): 9}, 0},
+		{"old history and a few new", map[string]int64{day(1): 2, day(300): 30}, 0},
+		{"busy week, a few old", map[string]int64{day(2): 95, day(300): 5}, 7},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := rangeWithData(tc.perDay, now); got != tc.want {
+				t.Errorf("rangeWithData(%v) = %d, want %d", tc.perDay, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestInsightsAutoRange: asked for the automatic range, computeInsights
+// says which range it chose (the sessions of today: 7 days).
+func TestInsightsAutoRange(t *testing.T) {
+	pw, _, ctx := insightWindow(t)
+	d, err := computeInsights(ctx, pw, views.InsightScope{}, views.InsightAutoRange, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Range != 7 || len(d.Days) != 7 || d.Total.Sessions != 2 {
+		t.Errorf("range %d, %d days, %d sessions; want 7, 7, 2", d.Range, len(d.Days), d.Total.Sessions)
+	}
+}
+
 func toS(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)

@@ -397,6 +397,27 @@ func (x *Index) Summary(ctx context.Context, since string, session int64) ([]Usa
 	return usage, sessions, rows.Err()
 }
 
+// SessionDays returns how many sessions started on each day (UTC
+// "YYYY-MM-DD"), of all time (session 0: every session): what the
+// Insights window reads to open on a range that holds them.
+func (x *Index) SessionDays(ctx context.Context, session int64) (map[string]int64, error) {
+	rows, err := x.db.QueryContext(ctx, `SELECT day, COUNT(*) FROM sessions WHERE ?1 = 0 OR id = ?1 GROUP BY 1`, session)
+	if err != nil {
+		return nil, fmt.Errorf("session days of %s: %w", x.st.Path(), err)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var day string
+		var n int64
+		if err := rows.Scan(&day, &n); err != nil {
+			return nil, fmt.Errorf("session days of %s: %w", x.st.Path(), err)
+		}
+		out[day] += n
+	}
+	return out, rows.Err()
+}
+
 // ModelUsage is the usage of one turn with one model and backend: the
 // rows of the usage table summed by session, turn, model and backend.
 type ModelUsage struct {

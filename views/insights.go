@@ -75,6 +75,9 @@ type InsightData struct {
 	TopFiles                    []InsightFile // the most touched paths (Path and Count), most first
 	Total                       InsightDay
 	CostEstimated               bool
+	// Range is the days the data covers (0: all time): the range the app
+	// chose when asked for InsightAutoRange.
+	Range int
 }
 
 // FileDiff is one change of a file in a session: the diff of one tool call.
@@ -97,6 +100,14 @@ var insightRanges = []struct {
 	days  int
 }{{"7 days", 7}, {"30 days", 30}, {"90 days", 90}, {"All time", 0}}
 
+// InsightRangeDays are the days of the window's range choices, shortest
+// first (0: all time).
+var InsightRangeDays = []int{7, 30, 90, 0}
+
+// InsightAutoRange is the days the window asks for first: the app
+// chooses the range (InsightData.Range), one that holds the sessions.
+const InsightAutoRange = -1
+
 // InsightsView is the content of the Insights window.
 type InsightsView struct {
 	a      InsightsActions
@@ -114,11 +125,13 @@ type InsightsView struct {
 	tools, topFiles              *fyne.Container
 	files                        *FilesPanel
 	tabs                         *container.AppTabs
+	rangeSel                     *widget.RadioGroup
+	showingRange                 bool // rangeSel is being set to the data's range
 }
 
 // NewInsightsView builds the view; it asks a for the first scope's data.
 func NewInsightsView(a InsightsActions, scopes []InsightScopeOption) *InsightsView {
-	v := &InsightsView{a: a, scopes: scopes, days: 30}
+	v := &InsightsView{a: a, scopes: scopes, days: InsightAutoRange}
 	v.readout = widget.NewLabel("")
 	v.totals = widget.NewLabel("")
 	v.totals.Wrapping = fyne.TextWrapWord
@@ -148,7 +161,10 @@ func NewInsightsView(a InsightsActions, scopes []InsightScopeOption) *InsightsVi
 	for i, r := range insightRanges {
 		rangeLabels[i] = r.label
 	}
-	rangeSel := widget.NewRadioGroup(rangeLabels, func(l string) {
+	v.rangeSel = widget.NewRadioGroup(rangeLabels, func(l string) {
+		if v.showingRange {
+			return // the range of data shown, not the user's choice
+		}
 		for _, r := range insightRanges {
 			if r.label == l {
 				v.days = r.days
@@ -156,8 +172,8 @@ func NewInsightsView(a InsightsActions, scopes []InsightScopeOption) *InsightsVi
 		}
 		v.reload()
 	})
-	rangeSel.Horizontal = true
-	rangeSel.Required = true
+	v.rangeSel.Horizontal = true
+	v.rangeSel.Required = true
 
 	chart := func(title string, c fyne.CanvasObject) fyne.CanvasObject {
 		return container.NewBorder(widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, c)
@@ -183,15 +199,29 @@ func NewInsightsView(a InsightsActions, scopes []InsightScopeOption) *InsightsVi
 		container.NewTabItem("Breakdowns", breakdowns),
 		container.NewTabItem("Files", v.files.Content()),
 	)
-	top := container.NewVBox(container.NewHBox(scopeSel, rangeSel), v.totals, v.readout)
+	top := container.NewVBox(container.NewHBox(scopeSel, v.rangeSel), v.totals, v.readout)
 	v.root = container.NewBorder(top, nil, nil, nil, v.tabs)
 	if len(scopes) > 0 {
 		v.scope = scopes[0].Scope
-		scopeSel.SetSelectedIndex(0) // loads
+		scopeSel.SetSelectedIndex(0) // loads, on the range the app chooses
 	}
-	rangeSel.SetSelected("30 days")
 	return v
 }
+
+// showRange selects the choice of days without loading again.
+func (v *InsightsView) showRange(days int) {
+	for _, r := range insightRanges {
+		if r.days == days {
+			v.showingRange = true
+			v.rangeSel.SetSelected(r.label)
+			v.showingRange = false
+		}
+	}
+}
+
+// Range returns the label of the range chosen ("" before the first data
+// when the app chooses it).
+func (v *InsightsView) Range() string { return v.rangeSel.Selected }
 
 // Content returns the view's root object.
 func (v *InsightsView) Content() fyne.CanvasObject { return v.root }
@@ -201,9 +231,14 @@ func (v *InsightsView) reload() {
 	v.a.LoadInsights(v.scope, v.days)
 }
 
-// SetData shows d.
+// SetData shows d; when the app chose its range, the range choice shows
+// it.
 func (v *InsightsView) SetData(d InsightData) {
 	v.data = d
+	if v.days == InsightAutoRange {
+		v.days = d.Range
+		v.showRange(d.Range)
+	}
 	t := d.Total
 	cost := display.USD(t.CostUSD)
 	if d.CostEstimated {

@@ -94,6 +94,28 @@ func TestHeatmapLabels(t *testing.T) {
 	}
 }
 
+// TestInsightsViewRange: the window opens on the range the app chose for
+// the data, shown as chosen without loading again; the user's choice then
+// loads its range.
+func TestInsightsViewRange(t *testing.T) {
+	test.NewTempApp(t)
+	f := &fakeInsights{}
+	v := NewInsightsView(f, []InsightScopeOption{{Label: "Project"}})
+	test.NewTempWindow(t, v.Content())
+	v.SetData(InsightData{Range: 0})
+	if got := v.Range(); got != "All time" || len(f.days) != 1 {
+		t.Errorf("range %q after %v loads, want All time after one", got, f.days)
+	}
+	v.rangeSel.SetSelected("7 days")
+	if len(f.days) != 2 || f.days[1] != 7 {
+		t.Errorf("loads %v, want the 7 days asked for", f.days)
+	}
+	v.SetData(InsightData{Range: 7})
+	if got := v.Range(); got != "7 days" {
+		t.Errorf("range %q, want 7 days", got)
+	}
+}
+
 // TestInsightsView: the first scope loads at once, changing the range
 // reloads, data shows in the totals, choosing a file asks for its diffs
 // and the diffs show in order.
@@ -102,8 +124,8 @@ func TestInsightsView(t *testing.T) {
 	f := &fakeInsights{}
 	v := NewInsightsView(f, []InsightScopeOption{{Label: "Project"}, {Label: "Session S2", Scope: InsightScope{Store: "/p/s.azs", Session: 2}}})
 	test.NewTempWindow(t, v.Content())
-	if len(f.loads) == 0 || f.days[len(f.days)-1] != 30 {
-		t.Fatalf("loads %v days %v", f.loads, f.days)
+	if len(f.loads) != 1 || f.days[0] != InsightAutoRange {
+		t.Fatalf("loads %v days %v, want one load of the range the app chooses", f.loads, f.days)
 	}
 	v.SetData(InsightData{
 		Days:  []InsightDay{{Day: "2026-11-24", Tokens: store.Tokens{CostUSD: 1.5, Input: 10}}, {Day: "2026-11-25"}},
