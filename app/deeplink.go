@@ -92,6 +92,7 @@ func (sh *shownSession) openLinkIn(storePath string, link DeepLink) {
 	}
 	ref := views.SessionRef{StorePath: storePath, ID: link.Session}
 	if link.Event <= 0 {
+		sh.pw.mv.ShowFilesTab(false)
 		sh.SelectSession(ref)
 		return
 	}

@@ -72,6 +72,43 @@ func TestDeepLinkOpensEvent(t *testing.T) {
 	}
 }
 
+// TestCitationOpensTranscript: a chronicle citation (a lazuli:// link to
+// an event, confirmed) shows the transcript at the event even when the
+// Files tab was shown, and so does a citation of the session shown.
+func TestCitationOpensTranscript(t *testing.T) {
+	fa := test.NewTempApp(t)
+	wt, st := openTestWorktree(t)
+	var events []codec.Event
+	for i := range 30 {
+		events = append(events, codec.UserMessage(fmt.Sprintf("prompt %d", i)), codec.AssistantText(fmt.Sprintf("reply %d", i)))
+	}
+	s, _, err := st.Sessions().CreateWithEvents(context.Background(), "main", "cited", events)
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw := testWindow(t, fa, wt)
+	defer pw.close()
+	for _, tc := range []struct {
+		name  string
+		event int64
+	}{{"another session shown", 41}, {"the session shown", 41}, {"the whole session", 0}} {
+		name := tc.name
+		pw.mv.ShowFilesTab(true)
+		pw.shown.openLinkIn(wt.StorePath, DeepLink{Session: s.ID, Event: tc.event})
+		pw.wg.Wait()
+		pw.shown.mu.Lock()
+		current, pending := pw.shown.current, pw.shown.showEvent
+		pw.shown.mu.Unlock()
+		if current.ID != s.ID || pending != nil {
+			t.Errorf("%s: session %d shown, event pending %v; want session %d at its event", name, current.ID, pending, s.ID)
+		}
+		if pw.mv.FilesTabShown() {
+			t.Errorf("%s: the citation left the Files tab shown, want the transcript at the event", name)
+		}
+	}
+}
+
 // openTestWorktree returns a worktree in a temporary folder and its store,
 // open for the test to fill (and close before a window opens it).
 func openTestWorktree(t *testing.T) (Worktree, *store.Store) {

@@ -316,6 +316,7 @@ func (sh *shownSession) showPendingEvent(ref views.SessionRef) {
 	if t == nil || t.ref != ref {
 		return
 	}
+	sh.pw.mv.ShowFilesTab(false) // the event is in the transcript, not in the Files tab
 	tr := sh.pw.mv.Transcript()
 	show := func() {
 		defer tr.TraceSettled("open_hit")

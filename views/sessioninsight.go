@@ -99,6 +99,9 @@ func (m *MainView) ShowFilesTab(files bool) {
 	}
 }
 
+// FilesTabShown reports whether the Files tab is selected.
+func (m *MainView) FilesTabShown() bool { return m.tabs.SelectedIndex() == 1 }
+
 // RefChips returns the chips' labels.
 func (m *MainView) RefChips() []string {
 	var out []string
