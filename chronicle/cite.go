@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -144,6 +145,42 @@ func Link(path string, session, event int64) string {
 		q.Set("event", strconv.FormatInt(event, 10))
 	}
 	return URLScheme + "://open?" + q.Encode()
+}
+
+// Legend is the line that explains the citations of a report (none when
+// text cites nothing): S12#340 is event 340 of session S12, S12 the whole
+// session and, when the report covers several stores, @N the N-th of
+// sources (each named by its worktree's folder; @1 is left out).
+func Legend(sources []Source, text string) string {
+	cites, _ := citesIn(text)
+	if len(cites) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("*Citations: S12#340 is event 340 of session S12 and S12 the whole session; each opens the transcript there.")
+	if len(sources) > 1 {
+		b.WriteString(" @N names the worktree when the report covers several:")
+		for i, src := range sources {
+			sep := ","
+			if i == len(sources)-1 {
+				sep = "."
+			}
+			fmt.Fprintf(&b, " @%d `%s`%s", i+1, strings.ReplaceAll(worktreeDir(src.Store.Path()), "`", "'"), sep)
+		}
+		b.WriteString(" No @ is @1.")
+	}
+	b.WriteString("*")
+	return b.String()
+}
+
+// worktreeDir is the folder of the worktree whose store is at storePath
+// (<worktree>/.azureal/sessions.azs), or the store's folder.
+func worktreeDir(storePath string) string {
+	dir := filepath.Dir(storePath)
+	if filepath.Base(dir) == ".azureal" {
+		return filepath.Dir(dir)
+	}
+	return dir
 }
 
 // Render turns the citations of text into Markdown links to the session

@@ -324,3 +324,54 @@ func TestUnfence(t *testing.T) {
 		}
 	}
 }
+
+// TestLegend: a report that cites ends with a line explaining S12#340 and,
+// over several worktrees, which worktree each @N is; one that cites
+// nothing has none.
+func TestLegend(t *testing.T) {
+	ctx := context.Background()
+	var two []Source
+	for _, name := range []string{"main", "feat"} {
+		st, err := store.Open(ctx, filepath.Join(t.TempDir(), name, ".azureal", "sessions.azs"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		two = append(two, Source{Store: st})
+	}
+	feat := filepath.Dir(filepath.Dir(two[1].Store.Path()))
+	cases := []struct {
+		name    string
+		sources []Source
+		text    string
+		want    []string
+		not     []string
+	}{
+		{"no citation", two, "# Tips\n\nNothing cited.\n", nil, []string{"Citations"}},
+		{"one store", two[:1], "- done [S1#47]\n", []string{"S12#340 is event 340 of session S12", "opens the transcript"}, []string{"@"}},
+		{"two stores", two, "- done [S1#47@2]\n", []string{"S12#340 is event 340", "@2 `" + feat + "`."}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Legend(tc.sources, tc.text)
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("Legend(%q) = %q, want it to hold %q", tc.text, got, w)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(got, w) {
+					t.Errorf("Legend(%q) = %q, want no %q", tc.text, got, w)
+				}
+			}
+		})
+	}
+	src := craftedStore(t)
+	res, err := Write(ctx, src, gather(t, src, Improve, all()), AgentBuiltin, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Markdown, "\n---\n\n*Citations: S12#340 is event 340") {
+		t.Errorf("the report does not end with the legend:\n%s", res.Markdown)
+	}
+}

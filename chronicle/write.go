@@ -128,6 +128,9 @@ func Write(ctx context.Context, sources []Source, f *Facts, agent Agent, runner 
 		res.Unresolved = append(res.Unresolved, c.String())
 	}
 	res.Markdown = Render(sources, res.Raw, checked)
+	if legend := Legend(sources, res.Raw); legend != "" {
+		res.Markdown = strings.TrimRight(res.Markdown, "\n") + "\n\n---\n\n" + legend + "\n"
+	}
 	return res, nil
 }
 

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -114,7 +115,7 @@ func (v *ChronicleView) Busy(agent string) {
 // Show shows a written report.
 func (v *ChronicleView) Show(r ChronicleReport) {
 	v.report = r
-	v.doc.Segments = safeMarkdown(r.Markdown, v.a.OpenLink)
+	v.doc.Segments = explainCitations(safeMarkdown(r.Markdown, v.a.OpenLink))
 	v.doc.Refresh()
 	status := fmt.Sprintf("Written by %s · cites %s", r.Agent, display.Plural(len(r.Sessions), "session"))
 	if r.Fallback != "" {
@@ -185,4 +186,62 @@ func unresolvedNote(n int) string {
 		return "1 citation names no session or event and is marked"
 	}
 	return fmt.Sprintf("%d citations name no session or event and are marked", n)
+}
+
+// reCitation is a citation's label, as chronicle renders it: S12,
+// S12#340 or S12#340@2.
+var reCitation = regexp.MustCompile(`^S(\d+)(?:#(\d+))?(?:@(\d+))?$`)
+
+// citeSegment is a citation's link with a tip that says what it names.
+type citeSegment struct {
+	*widget.HyperlinkSegment
+	tip string
+}
+
+// Visual is the link, showing the tip on hover.
+func (c *citeSegment) Visual() fyne.CanvasObject {
+	return newHoverTip(c.HyperlinkSegment.Visual(), func() string { return c.tip })
+}
+
+// Update applies the link's state to the visual Visual made.
+func (c *citeSegment) Update(o fyne.CanvasObject) { c.HyperlinkSegment.Update(o.(*hoverTip).content) }
+
+// explainCitations gives the citation links of segs their tips (in
+// paragraphs and lists too); segs is returned.
+func explainCitations(segs []widget.RichTextSegment) []widget.RichTextSegment {
+	for i, s := range segs {
+		switch seg := s.(type) {
+		case *widget.HyperlinkSegment:
+			if tip := citationTip(seg); tip != "" {
+				segs[i] = &citeSegment{HyperlinkSegment: seg, tip: tip}
+			}
+		case *widget.ParagraphSegment:
+			seg.Texts = explainCitations(seg.Texts)
+		case *widget.ListSegment:
+			seg.Items = explainCitations(seg.Items)
+		}
+	}
+	return segs
+}
+
+// citationTip says what a citation link names: "S1#47@2: event 47 of
+// session S1, in the worktree /p/feat (@2, the report's second). Opens the
+// transcript there." "" when seg is not a citation.
+func citationTip(seg *widget.HyperlinkSegment) string {
+	m := reCitation.FindStringSubmatch(seg.Text)
+	if m == nil || seg.URL == nil || seg.URL.Scheme != "lazuli" {
+		return ""
+	}
+	what := "session S" + m[1] + " as a whole"
+	if m[2] != "" {
+		what = "event " + m[2] + " of session S" + m[1]
+	}
+	where := ""
+	if wt := worktreeOf(seg.URL.Query().Get("path")); wt != "" {
+		where = ", in the worktree " + wt
+	}
+	if m[3] != "" {
+		where += " (@" + m[3] + ": the report's worktree number " + m[3] + ")"
+	}
+	return seg.Text + ": " + what + where + ". Opens the transcript there."
 }
