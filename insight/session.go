@@ -2,7 +2,9 @@ package insight
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/editdiff"
@@ -63,11 +65,16 @@ type EditRow struct {
 // RecentEdits lists the files changed in the store's sessions, most
 // recent first (by event id, which only grows), at most limit rows.
 func (x *Index) RecentEdits(ctx context.Context, limit int) ([]EditRow, error) {
+	copied, err := forkCopies(ctx, x.st)
+	if err != nil {
+		return nil, fmt.Errorf("recent edits of %s: %w", x.st.Path(), err)
+	}
 	rows, err := x.db.QueryContext(ctx, `SELECT f.session, s.name, s.worktree, f.path, f.action, f.count, f.last_seq, f.last_event,
 		COALESCE((SELECT u.at FROM usage u WHERE u.session = f.session AND u.after_seq >= f.last_seq AND u.at <> ''
 			ORDER BY u.after_seq LIMIT 1), s.created)
-		FROM files f JOIN sessions s ON s.id = f.session WHERE f.action <> ?
-		ORDER BY f.last_event DESC, f.path, f.action LIMIT ?`, ActionRead, limit)
+		FROM files f JOIN sessions s ON s.id = f.session WHERE f.action <> ?1
+		AND f.last_seq > COALESCE((SELECT c.value FROM json_each(?3) c WHERE c.key = CAST(f.session AS TEXT)), 0)
+		ORDER BY f.last_event DESC, f.path, f.action LIMIT ?2`, ActionRead, limit, copied)
 	if err != nil {
 		return nil, fmt.Errorf("recent edits of %s: %w", x.st.Path(), err)
 	}
@@ -81,6 +88,22 @@ func (x *Index) RecentEdits(ctx context.Context, limit int) ([]EditRow, error) {
 		out = append(out, r)
 	}
 	return out, rows.Err()
+}
+
+// forkCopies returns, as a JSON object by session id, how many events
+// each fork of st holds copies of (store.ForkLink.Copied): the edits among
+// them are its parent's, made when the parent made them.
+func forkCopies(ctx context.Context, st *store.Store) (string, error) {
+	links, err := st.Forks().All(ctx)
+	if err != nil {
+		return "", err
+	}
+	m := make(map[string]int64, len(links))
+	for id, l := range links {
+		m[strconv.FormatInt(id, 10)] = l.Copied
+	}
+	b, err := json.Marshal(m)
+	return string(b), err
 }
 
 // FileChange is one tool call of a session that changed a file: the diffs

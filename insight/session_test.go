@@ -74,6 +74,44 @@ func TestTurnUsagesAndRecentEdits(t *testing.T) {
 	}
 }
 
+// TestRecentEditsLeaveOutForkCopies: a fork's copies of its parent's
+// edits are not new edits; an edit the fork makes after them is.
+func TestRecentEditsLeaveOutForkCopies(t *testing.T) {
+	ctx := context.Background()
+	st := mustOpenStore(t)
+	fill(t, st, 1, 3) // session 1: turns at seqs 1, 10 and 19 edit f0, f1, f2
+	fork, err := st.Forks().Create(ctx, 1, 19, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := mustIndex(t, st)
+	sessionsOf := func() []string {
+		t.Helper()
+		edits, err := x.RecentEdits(ctx, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range edits {
+			got = append(got, fmt.Sprintf("S%d %s", e.SessionID, e.Path))
+		}
+		return got
+	}
+	if got, want := sessionsOf(), []string{"S1 /w/src/f2.go", "S1 /w/src/f1.go", "S1 /w/src/f0.go"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("recent edits with a fork's copies = %q, want %q", got, want)
+	}
+	evs, _ := turnEvents(5) // edits f2
+	if _, err := st.Events().Append(ctx, fork.ID, evs); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Update(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sessionsOf(), []string{fmt.Sprintf("S%d /w/src/f2.go", fork.ID), "S1 /w/src/f2.go", "S1 /w/src/f1.go", "S1 /w/src/f0.go"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("recent edits after the fork's own edit = %q, want %q", got, want)
+	}
+}
+
 // TestFileChanges: every change of one file, in order, relative paths
 // against the session's folder; other files and reads left out.
 func TestFileChanges(t *testing.T) {

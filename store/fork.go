@@ -47,6 +47,10 @@ type ForkLink struct {
 	ParentID  int64
 	ParentSeq int64 // the parent's prompt the fork was made before
 	Forked    string
+	// Copied is how many events the fork holds copies of: its events 1 to
+	// Copied are the parent's events before ParentSeq, in order. They
+	// happened when the parent's did, not when the fork was made.
+	Copied int64
 }
 
 // liveForks joins ForkTable to the sessions it names, leaving out rows
@@ -66,14 +70,15 @@ func (fk ForkService) All(ctx context.Context) (map[int64]ForkLink, error) {
 	if ok, err := hasTable(ctx, db, ForkTable); err != nil || !ok {
 		return out, wrapForks(classify(err))
 	}
-	rows, err := db.QueryContext(ctx, "SELECT f.session_id, f.parent_id, f.parent_seq, f.forked "+liveForks)
+	rows, err := db.QueryContext(ctx, `SELECT f.session_id, f.parent_id, f.parent_seq, f.forked,
+		(SELECT COUNT(*) FROM events e WHERE e.session_id = f.parent_id AND e.seq < f.parent_seq) `+liveForks)
 	if err != nil {
 		return nil, wrapForks(classify(err))
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var l ForkLink
-		if err := rows.Scan(&l.SessionID, &l.ParentID, &l.ParentSeq, &l.Forked); err != nil {
+		if err := rows.Scan(&l.SessionID, &l.ParentID, &l.ParentSeq, &l.Forked, &l.Copied); err != nil {
 			return nil, wrapForks(err)
 		}
 		out[l.SessionID] = l

@@ -105,6 +105,9 @@ func TestFork(t *testing.T) {
 		if l.SessionID != id || l.ParentID != parent.ID || (l.ParentSeq != 1 && l.ParentSeq != 7 && l.ParentSeq != 13) {
 			t.Errorf("link %+v", l)
 		}
+		if l.Copied != l.ParentSeq-1 { // the fork's copies: the parent's events before the prompt
+			t.Errorf("link %+v: Copied = %d, want %d", l, l.Copied, l.ParentSeq-1)
+		}
 	}
 	named, err := s.Forks().Create(ctx, parent.ID, 7, "other way")
 	if err != nil || named.Name != "other way" {
