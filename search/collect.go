@@ -92,6 +92,9 @@ type collector struct {
 	thoughts []Hit // the matching thoughts, newest first, without snippets
 	hits     []Hit // event and compaction hits, newest first
 	sessions map[int64]*SessionHit
+	// copies are the hits of forks' copies whose original is not among
+	// the hits yet: each goes just after its original (release).
+	copies []Hit
 }
 
 func newCollector(opt Options, thoughts []Hit) *collector {
@@ -119,10 +122,16 @@ func (c *collector) wants(sessionID, order int64) bool {
 	return p >= c.opt.Offset && p < c.opt.end()
 }
 
-// add records the next event or compaction hit, newest first.
+// add records the next event or compaction hit, newest first; a fork's
+// copy of an event waits for the original, which it follows.
 func (c *collector) add(h Hit) {
 	if c.sessions == nil {
+		if h.copyOf != (eventKey{}) {
+			c.copies = append(c.copies, h)
+			return
+		}
 		c.hits = append(c.hits, h)
+		c.release(h)
 		return
 	}
 	if s, ok := c.sessions[h.SessionID]; ok {
@@ -131,6 +140,39 @@ func (c *collector) add(h Hit) {
 	}
 	c.sessions[h.SessionID] = &SessionHit{StorePath: h.StorePath, SessionID: h.SessionID, DisplayName: h.DisplayName,
 		Worktree: h.Worktree, Hits: 1, Newest: h}
+}
+
+// release adds after h the copies of h's event waiting for it, each
+// followed by the copies of it (a fork of a fork).
+func (c *collector) release(h Hit) {
+	if len(c.copies) == 0 || h.Kind == KindCompaction || h.Kind == KindThinking {
+		return
+	}
+	key := eventKey{h.SessionID, h.Seq}
+	for i := 0; i < len(c.copies); {
+		cp := c.copies[i]
+		if cp.copyOf != key {
+			i++
+			continue
+		}
+		c.copies = slices.Delete(c.copies, i, i+1)
+		cp.order = h.order // its place among the thoughts too
+		c.hits = append(c.hits, cp)
+		c.release(cp)
+	}
+}
+
+// releaseAll adds the copies whose original is not among the hits (it did
+// not match, or its session is gone) after them all: the search checked
+// every candidate.
+func (c *collector) releaseAll() {
+	for _, cp := range c.copies {
+		if n := len(c.hits); n > 0 {
+			cp.order = min(cp.order, c.hits[n-1].order)
+		}
+		c.hits = append(c.hits, cp)
+	}
+	c.copies = nil
 }
 
 // wanted is how many more hits at most the page and More need: a search
@@ -155,6 +197,9 @@ func (c *collector) full() bool {
 func (c *collector) result(stopped bool, snippet func(*Hit)) Result {
 	if c.sessions != nil {
 		return c.sessionResult(snippet)
+	}
+	if !stopped {
+		c.releaseAll()
 	}
 	thoughts := c.thoughts
 	if stopped {

@@ -27,8 +27,12 @@ type hitBuilder struct {
 // sessionOfHit is what a hit needs of its session.
 type sessionOfHit struct {
 	store.Session
-	name string // DisplayName
+	name string         // DisplayName
+	fork store.ForkLink // when it is a fork: its parent and how many events it copied
 }
+
+// eventKey names an event: its session and seq.
+type eventKey struct{ session, seq int64 }
 
 func newHitBuilder(ctx context.Context, st *store.Store, q *query) (*hitBuilder, error) {
 	load := sync.OnceValues(func() (map[int64]sessionOfHit, error) {
@@ -36,9 +40,13 @@ func newHitBuilder(ctx context.Context, st *store.Store, q *query) (*hitBuilder,
 		if err != nil {
 			return nil, err
 		}
+		forks, err := st.Forks().All(ctx)
+		if err != nil {
+			return nil, err
+		}
 		m := make(map[int64]sessionOfHit, len(list))
 		for _, s := range list {
-			m[s.ID] = sessionOfHit{s, s.DisplayName()}
+			m[s.ID] = sessionOfHit{s, s.DisplayName(), forks[s.ID]}
 		}
 		return m, nil
 	})
@@ -129,12 +137,42 @@ func (hb *hitBuilder) event(e *store.ScannedEvent) (Hit, bool) {
 	if fullAt := joinedAt(own, full); fullAt >= 0 && start >= fullAt {
 		h.InFull, h.Offset = true, start-fullAt
 	}
+	if of, created, ok := hb.original(s, e.Seq); ok {
+		// A fork's copy: it happened when the original did, and ranks just
+		// after it (collector.add), wherever the page is; its snippet is
+		// made now, while its event is at hand.
+		h.Time, h.copyOf = created, of
+		hb.eventSnippet(&h, e)
+	}
 	return h, true
+}
+
+// original reports whether the event seq of session s is a fork's copy of
+// its parent's event, which it returns (a fork's events 1 to Copied are its
+// parent's with the same seqs: AZUREAL numbers a session's events from 1
+// without gaps), with the created time of the session the event first
+// happened in (the parent's, or further up when the parent is a fork too).
+func (hb *hitBuilder) original(s sessionOfHit, seq int64) (of eventKey, created string, ok bool) {
+	m, _ := hb.sessions()
+	for hops := 0; seq <= s.fork.Copied && hops < 64; hops++ {
+		p, found := m[s.fork.ParentID]
+		if !found {
+			break
+		}
+		if !ok {
+			of, ok = eventKey{p.ID, seq}, true
+		}
+		s = p
+	}
+	return of, s.Created, ok
 }
 
 // eventSnippet makes the snippet of h, the hit of e (event found its
 // match, at h.at).
 func (hb *hitBuilder) eventSnippet(h *Hit, e *store.ScannedEvent) {
+	if h.Highlights != nil {
+		return // made already (a fork's copy)
+	}
 	own, full := scannedParts(e)
 	start, end := h.at[0], h.at[1]
 	h.Snippet, h.Highlights = hb.q.makeSnippet(snippetText(own, full, end), start, end)

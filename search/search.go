@@ -53,6 +53,9 @@ type Hit struct {
 	Offset int  `json:"full_offset,omitempty"`
 
 	order int64 // events.id of the event, or of the event a summary follows
+	// copyOf is the parent's event a fork's event copies; it ranks just
+	// after that event (collector.add). Zero for any other hit.
+	copyOf eventKey
 	// at is the match's byte range in the text (scannedText for an
 	// event), and src a thought's text: kept to make the snippet of a hit
 	// on the page only.
@@ -256,7 +259,7 @@ func (x *Index) checkIDs(ctx context.Context, hb *hitBuilder, ids []int64, comps
 		if !checked[i].ok || c.full() {
 			continue
 		}
-		if c.wants(evs[i].SessionID, evs[i].ID) {
+		if checked[i].hit.copyOf == (eventKey{}) && c.wants(evs[i].SessionID, evs[i].ID) {
 			page = append(page, len(c.hits))
 		}
 		c.add(checked[i].hit)

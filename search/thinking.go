@@ -41,6 +41,11 @@ func thoughtHits(hb *hitBuilder, read func(fn func(store.Thought, int64) error) 
 			return nil
 		}
 		h.Seq, h.Kind, h.order, h.src, h.at = t.BeforeSeq, KindThinking, order, text, [2]int{start, end}
+		if s, ok := hb.session(t.SessionID); ok {
+			if _, created, copied := hb.original(s, t.BeforeSeq); copied {
+				h.Time = created // a fork's copy of its parent's thought
+			}
+		}
 		hits = append(hits, h)
 		return nil
 	})
