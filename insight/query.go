@@ -205,7 +205,13 @@ func (x *Index) newestFiles(ctx context.Context, session int64, limit int, chang
 		conds, args = append(conds, "f.session = ?"), append(args, session)
 	}
 	if changes {
-		conds, args = append(conds, "f.action <> ?"), append(args, ActionRead)
+		// A fork's copies of its parent's changes are not changes it made.
+		copied, err := forkCopies(ctx, x.st)
+		if err != nil {
+			return nil, fmt.Errorf("files of %s: %w", x.st.Path(), err)
+		}
+		conds = append(conds, "f.action <> ?", "f.last_seq > COALESCE((SELECT c.value FROM json_each(?) c WHERE c.key = CAST(f.session AS TEXT)), 0)")
+		args = append(args, ActionRead, copied)
 	}
 	where := ""
 	if len(conds) > 0 {

@@ -75,7 +75,8 @@ func TestTurnUsagesAndRecentEdits(t *testing.T) {
 }
 
 // TestRecentEditsLeaveOutForkCopies: a fork's copies of its parent's
-// edits are not new edits; an edit the fork makes after them is.
+// edits are not new edits (in Recent edits and in lazuli files --recent);
+// an edit the fork makes after them is.
 func TestRecentEditsLeaveOutForkCopies(t *testing.T) {
 	ctx := context.Background()
 	st := mustOpenStore(t)
@@ -94,6 +95,17 @@ func TestRecentEditsLeaveOutForkCopies(t *testing.T) {
 		var got []string
 		for _, e := range edits {
 			got = append(got, fmt.Sprintf("S%d %s", e.SessionID, e.Path))
+		}
+		changes, err := x.NewestChanges(ctx, 0, 100) // lazuli files --recent
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cli []string
+		for _, f := range changes {
+			cli = append(cli, f.Session+" "+f.Path)
+		}
+		if !reflect.DeepEqual(cli, got) {
+			t.Errorf("NewestChanges = %q, want as RecentEdits %q", cli, got)
 		}
 		return got
 	}
