@@ -36,13 +36,14 @@ type FilesPanel struct {
 	split   *container.Split
 	root    *fyne.Container
 	multi   bool // rows name their session (several sessions listed)
+	cols    pathColumns
 }
 
 // NewFilesPanel returns an empty panel; multi makes rows name their
 // session.
 func NewFilesPanel(a FileActions, multi bool) *FilesPanel {
 	p := &FilesPanel{a: a, multi: multi}
-	p.list = newPathList(func() int { return len(p.entries) }, p.fillRow)
+	p.list = newPathList(func() int { return len(p.entries) }, p.fillRow, &p.cols)
 	p.title = widget.NewLabel("")
 	p.title.Wrapping = fyne.TextWrapWord
 	p.diffs = container.NewVBox()
@@ -74,7 +75,10 @@ func (sideBySideLayout) MinSize(objs []fyne.CanvasObject) fyne.Size { return obj
 func (sideBySideLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	s := objs[0].(*container.Split)
 	if beside := size.Width >= sideBySideWidth; s.Horizontal != beside {
-		s.Horizontal = beside
+		s.Horizontal, s.Offset = beside, 0.55 // above the diffs: room for more rows
+		if beside {
+			s.Offset = 0.4
+		}
 		s.Refresh()
 	}
 	s.Move(fyne.NewPos(0, 0))
@@ -98,11 +102,16 @@ func (p *FilesPanel) rowText(i int) string {
 // in a column of their own.
 func (p *FilesPanel) fillRow(i int, row *pathRow) {
 	e := p.entries[i]
-	lead := ""
-	if p.multi {
-		lead = fmt.Sprintf("S%d", e.file.SessionID)
+	row.set(p.lead(e), shownPath(e.file.Path, worktreeOf(e.file.Store)), e.file.Path, strings.Join(e.actions, ", "))
+}
+
+// lead is what a row shows before its path: its session, when the panel
+// lists several.
+func (p *FilesPanel) lead(e filesEntry) string {
+	if !p.multi {
+		return ""
 	}
-	row.set(lead, shownPath(e.file.Path, worktreeOf(e.file.Store)), e.file.Path, strings.Join(e.actions, ", "))
+	return fmt.Sprintf("S%d", e.file.SessionID)
 }
 
 // SetFiles lists files (rows of one session and path are merged, in the
@@ -125,6 +134,11 @@ func (p *FilesPanel) SetFiles(files []InsightFile) {
 		at[k] = len(p.entries)
 		p.entries = append(p.entries, filesEntry{file: f, actions: []string{act}})
 	}
+	var leads, counts []string
+	for _, e := range p.entries {
+		leads, counts = append(leads, p.lead(e)), append(counts, strings.Join(e.actions, ", "))
+	}
+	p.cols.fit(leads, counts)
 	p.list.UnselectAll()
 	p.list.Refresh()
 	p.diffs.Objects = nil

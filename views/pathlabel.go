@@ -171,7 +171,7 @@ type pathRow struct {
 	box    *fyne.Container
 }
 
-func newPathRow() *pathRow {
+func newPathRow(cols *pathColumns) *pathRow {
 	r := &pathRow{lead: widget.NewLabel(""), path: newPathLabel(), counts: widget.NewLabel("")}
 	r.lead.Truncation = fyne.TextTruncateEllipsis
 	tip := newHoverTip(r.path, func() string {
@@ -180,7 +180,7 @@ func newPathRow() *pathRow {
 		}
 		return ""
 	})
-	r.box = &fyne.Container{Layout: pathRowLayout{}, Objects: []fyne.CanvasObject{r.lead, tip, r.counts}}
+	r.box = &fyne.Container{Layout: pathRowLayout{cols}, Objects: []fyne.CanvasObject{r.lead, tip, r.counts}}
 	return r
 }
 
@@ -198,36 +198,64 @@ func (r *pathRow) set(lead, path, full, counts string) {
 	r.box.Refresh()
 }
 
-// pathRowLayout places a pathRow: the lead at most leadShare of the width,
-// the counts their whole width at the right end, the path between.
-type pathRowLayout struct{}
-
-// leadShare is the most of a row's width its lead takes.
-const leadShare = 0.4
-
-func (pathRowLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	w, h := float32(0), float32(0)
-	for _, o := range objs {
-		if !o.Visible() {
-			continue
-		}
-		m := o.MinSize()
-		h = max(h, m.Height)
-		if o == objs[2] {
-			w += m.Width
-		}
-	}
-	return fyne.NewSize(w+objs[1].MinSize().Width, h)
+// pathColumns are the widths a list's rows share, so that their paths and
+// counts line up: the widest lead and the widest counts of the list.
+type pathColumns struct {
+	lead, counts float32
 }
 
-func (pathRowLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+// fit sets the columns to the widest of leads and of counts, as labels
+// draw them.
+func (c *pathColumns) fit(leads, counts []string) {
+	c.lead, c.counts = labelsWidth(leads), labelsWidth(counts)
+}
+
+// labelsWidth is the width of the widest label of texts.
+func labelsWidth(texts []string) float32 {
+	w := float32(0)
+	for _, t := range texts {
+		w = max(w, fyne.MeasureText(t, theme.TextSize(), fyne.TextStyle{}).Width)
+	}
+	if w == 0 {
+		return 0
+	}
+	return w + 2*theme.InnerPadding()
+}
+
+// pathRowLayout places a pathRow: the lead in its column (at most
+// leadShare of the width, cut at its end), the counts in theirs at the
+// right end (each whole, whatever the column), the path between.
+type pathRowLayout struct{ cols *pathColumns }
+
+// leadShare is the most of a row's width its lead takes; countsShare the
+// most the counts' column takes (a longer counts text takes its width).
+const (
+	leadShare   = 0.4
+	countsShare = 0.5
+)
+
+func (pathRowLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	h := float32(0)
+	for _, o := range objs {
+		if o.Visible() {
+			h = max(h, o.MinSize().Height)
+		}
+	}
+	return fyne.NewSize(objs[2].MinSize().Width+objs[1].MinSize().Width, h)
+}
+
+func (l pathRowLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	lead, path, counts := objs[0], objs[1], objs[2]
-	cw := min(counts.MinSize().Width, size.Width)
+	var cols pathColumns
+	if l.cols != nil {
+		cols = *l.cols
+	}
+	cw := min(max(counts.MinSize().Width, min(cols.counts, size.Width*countsShare)), size.Width)
 	counts.Move(fyne.NewPos(size.Width-cw, 0))
 	counts.Resize(fyne.NewSize(cw, size.Height))
 	x := float32(0)
 	if lead.Visible() {
-		lw := min(lead.MinSize().Width, (size.Width-cw)*leadShare)
+		lw := min(max(lead.MinSize().Width, cols.lead), (size.Width-cw)*leadShare)
 		lead.Move(fyne.NewPos(0, 0))
 		lead.Resize(fyne.NewSize(lw, size.Height))
 		x = lw
@@ -236,12 +264,13 @@ func (pathRowLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	path.Resize(fyne.NewSize(max(size.Width-cw-x, 0), size.Height))
 }
 
-// newPathList is a list of pathRows; fill(i, row) shows row i of n().
-func newPathList(n func() int, fill func(int, *pathRow)) *widget.List {
+// newPathList is a list of pathRows sharing cols; fill(i, row) shows row i
+// of n().
+func newPathList(n func() int, fill func(int, *pathRow), cols *pathColumns) *widget.List {
 	rows := map[fyne.CanvasObject]*pathRow{}
 	return widget.NewList(n,
 		func() fyne.CanvasObject {
-			r := newPathRow()
+			r := newPathRow(cols)
 			rows[r.box] = r
 			return r.box
 		},

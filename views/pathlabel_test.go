@@ -80,7 +80,14 @@ func TestShownPath(t *testing.T) {
 // of every visible object (pathLabels' shortened text included).
 func shownTexts(t *testing.T, c fyne.Canvas) map[string]float32 {
 	t.Helper()
-	out := map[string]float32{}
+	right, _ := shownTextsAt(c)
+	return right
+}
+
+// shownTextsAt returns the texts drawn in c with where each ends on the
+// right and starts on the left.
+func shownTextsAt(c fyne.Canvas) (map[string]float32, map[string]float32) {
+	out, left := map[string]float32{}, map[string]float32{}
 	d := fyne.CurrentApp().Driver()
 	var walk func(o fyne.CanvasObject)
 	walk = func(o fyne.CanvasObject) {
@@ -90,7 +97,8 @@ func shownTexts(t *testing.T, c fyne.Canvas) map[string]float32 {
 		switch x := o.(type) {
 		case *canvas.Text:
 			if x.Text != "" {
-				out[x.Text] = d.AbsolutePositionForObject(x).X + x.MinSize().Width
+				left[x.Text] = d.AbsolutePositionForObject(x).X
+				out[x.Text] = left[x.Text] + x.MinSize().Width
 			}
 			return
 		case *fyne.Container:
@@ -105,7 +113,7 @@ func shownTexts(t *testing.T, c fyne.Canvas) map[string]float32 {
 		}
 	}
 	walk(c.Content())
-	return out
+	return out, left
 }
 
 // assertRowWhole checks that c shows a text holding name, and the counts,
@@ -159,6 +167,9 @@ func TestPathRowsAt800(t *testing.T) {
 		if texts := shownTexts(t, w.Canvas()); !hasPrefixKey(texts, "src/deep") {
 			t.Errorf("the path in the worktree is not relative: %v", texts)
 		}
+		if _, left := shownTextsAt(w.Canvas()); left["edit ×2, read ×3"] != left["write ×1"] {
+			t.Errorf("counts start at x %v and %v, want one column", left["edit ×2, read ×3"], left["write ×1"])
+		}
 	})
 	t.Run("Insights Files", func(t *testing.T) {
 		v := NewInsightsView(&fakeInsights{}, []InsightScopeOption{{Label: "Project"}})
@@ -192,7 +203,7 @@ func hasPrefixKey(m map[string]float32, prefix string) bool {
 // and its tip is the whole path only when it is shortened.
 func TestPathLabelResize(t *testing.T) {
 	test.NewTempApp(t)
-	r := newPathRow()
+	r := newPathRow(nil)
 	r.set("", longPath, longPath, "edit ×1")
 	w := test.NewTempWindow(t, r.box)
 	w.Resize(fyne.NewSize(1600, 100))

@@ -38,13 +38,14 @@ type RecentEditsView struct {
 	list   *widget.List
 	status *widget.Label
 	root   fyne.CanvasObject
+	cols   pathColumns
 }
 
 // NewRecentEditsView builds the view and asks for the edits.
 func NewRecentEditsView(a RecentEditsActions) *RecentEditsView {
 	v := &RecentEditsView{a: a}
 	v.status = widget.NewLabel("Loading…")
-	v.list = newPathList(func() int { return len(v.edits) }, v.fillRow)
+	v.list = newPathList(func() int { return len(v.edits) }, v.fillRow, &v.cols)
 	v.list.OnSelected = func(i widget.ListItemID) {
 		if i < len(v.edits) {
 			v.a.OpenEdit(v.edits[i])
@@ -92,6 +93,11 @@ func editCount(e RecentEdit) string { return fmt.Sprintf("%s ×%d", e.Action, e.
 // SetEdits shows edits, newest first.
 func (v *RecentEditsView) SetEdits(edits []RecentEdit) {
 	v.edits = edits
+	var leads, counts []string
+	for _, e := range edits {
+		leads, counts = append(leads, editLead(e)), append(counts, editCount(e))
+	}
+	v.cols.fit(leads, counts)
 	v.list.Refresh()
 	switch len(edits) {
 	case 0:
