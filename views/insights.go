@@ -176,7 +176,9 @@ func NewInsightsView(a InsightsActions, scopes []InsightScopeOption) *InsightsVi
 	v.rangeSel.Required = true
 
 	chart := func(title string, c fyne.CanvasObject) fyne.CanvasObject {
-		return container.NewBorder(widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, c)
+		l := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		l.Truncation = fyne.TextTruncateEllipsis // a long title does not widen the window past 800 px
+		return container.NewBorder(l, nil, nil, nil, c)
 	}
 	overview := container.NewVScroll(container.NewVBox(
 		container.NewGridWithColumns(2,

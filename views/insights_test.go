@@ -255,3 +255,14 @@ func TestInsightDayAdd(t *testing.T) {
 		})
 	}
 }
+
+// TestInsightsOverviewFits800: at 800 px the overview's charts and heatmap
+// fit the window (a long chart title widened it past the window, cutting
+// the heatmap's right end).
+func TestInsightsOverviewFits800(t *testing.T) {
+	test.NewTempApp(t)
+	v := NewInsightsView(&fakeInsights{}, []InsightScopeOption{{Label: "Project"}})
+	if w := v.Content().MinSize().Width; w > 800 {
+		t.Errorf("the Insights window needs %v px, want at most 800", w)
+	}
+}
