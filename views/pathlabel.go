@@ -219,7 +219,7 @@ func labelsWidth(texts []string) float32 {
 	if w == 0 {
 		return 0
 	}
-	return w + 2*theme.InnerPadding()
+	return w + 2*theme.InnerPadding() + 1 // a truncating label cuts a text exactly as wide as it
 }
 
 // pathRowLayout places a pathRow: the lead in its column (at most

@@ -178,6 +178,9 @@ func TestPathRowsAt800(t *testing.T) {
 		v.tabs.SelectIndex(2)
 		v.SetData(InsightData{Files: files})
 		assertRowWhole(t, w.Canvas(), 800, roundtrip, "edit ×2, read ×3")
+		if _, ok := shownTexts(t, w.Canvas())["S12"]; !ok {
+			t.Errorf("the rows do not name their session S12: %v", shownTexts(t, w.Canvas()))
+		}
 	})
 	t.Run("Recent edits", func(t *testing.T) {
 		v := NewRecentEditsView(&fakeRecent{})
@@ -187,6 +190,9 @@ func TestPathRowsAt800(t *testing.T) {
 			Session: "make the manifest parser round-trip every field it reads", Worktree: "feature-manifest",
 			Path: longPath, Action: "edit", Count: 14, Seq: 40, At: "2026-11-25 14:03:09"}})
 		assertRowWhole(t, w.Canvas(), 800, roundtrip, "edit ×14")
+		if !hasPrefixKey(shownTexts(t, w.Canvas()), "2026-11-25 14:03 · feature-manifest") {
+			t.Errorf("the row does not say when and where: %v", shownTexts(t, w.Canvas()))
+		}
 	})
 }
 
