@@ -73,7 +73,7 @@ func (cw *chronicleWindow) write(agent chronicle.Agent) {
 				return
 			}
 			cw.view.Show(views.ChronicleReport{Name: string(cw.report), Title: cw.report.Title(), Agent: res.Agent, Markdown: res.Markdown,
-				Sessions: res.Sessions, Unresolved: res.Unresolved, Fallback: res.Fallback})
+				Sessions: res.Sessions, Unresolved: res.Unresolved, Fallback: res.Fallback, Legend: res.Legend})
 		})
 	})
 }

@@ -50,6 +50,9 @@ func TestChronicleWindow(t *testing.T) {
 	if r.Agent != "builtin" || !strings.Contains(r.Fallback, "agent CLI not found") || !strings.Contains(r.Markdown, "`go test ./...` failed 2 times") {
 		t.Fatalf("report by %s (fallback %q):\n%s", r.Agent, r.Fallback, r.Markdown)
 	}
+	if !strings.HasPrefix(cw.view.Legend(), "Citations: S12#340 is event 340") {
+		t.Errorf("the window does not say what a citation names: legend %q", cw.view.Legend())
+	}
 	link := regexp.MustCompile(`\]\((lazuli://[^)]*event=3[^)]*)\)`).FindStringSubmatch(r.Markdown)
 	if link == nil {
 		t.Fatalf("no link to the first failure (event 3):\n%s", r.Markdown)

@@ -147,17 +147,31 @@ func Link(path string, session, event int64) string {
 	return URLScheme + "://open?" + q.Encode()
 }
 
-// Legend is the line that explains the citations of a report (none when
-// text cites nothing): S12#340 is event 340 of session S12, S12 the whole
-// session and, when the report covers several stores, @N the N-th of
-// sources (each named by its worktree's folder; @1 is left out).
+// Legend is the line that explains the citations of a report, as plain
+// text ("" when text cites nothing): S12#340 is event 340 of session S12,
+// S12 the whole session and, when the report covers several stores, @N
+// the N-th of sources (each named by its worktree's folder; @1 is left
+// out).
 func Legend(sources []Source, text string) string {
-	cites, _ := citesIn(text)
-	if len(cites) == 0 {
+	return legend(sources, text, func(p string) string { return p })
+}
+
+// legendMarkdown is Legend as the report's last line: in italics, the
+// folders as code.
+func legendMarkdown(sources []Source, text string) string {
+	l := legend(sources, text, func(p string) string { return "`" + strings.ReplaceAll(p, "`", "'") + "`" })
+	if l == "" {
+		return ""
+	}
+	return "*" + l + "*"
+}
+
+func legend(sources []Source, text string, folder func(string) string) string {
+	if cites, _ := citesIn(text); len(cites) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("*Citations: S12#340 is event 340 of session S12 and S12 the whole session; each opens the transcript there.")
+	b.WriteString("Citations: S12#340 is event 340 of session S12 and S12 the whole session; each opens the transcript there.")
 	if len(sources) > 1 {
 		b.WriteString(" @N names the worktree when the report covers several:")
 		for i, src := range sources {
@@ -165,11 +179,10 @@ func Legend(sources []Source, text string) string {
 			if i == len(sources)-1 {
 				sep = "."
 			}
-			fmt.Fprintf(&b, " @%d `%s`%s", i+1, strings.ReplaceAll(worktreeDir(src.Store.Path()), "`", "'"), sep)
+			fmt.Fprintf(&b, " @%d %s%s", i+1, folder(worktreeDir(src.Store.Path())), sep)
 		}
 		b.WriteString(" No @ is @1.")
 	}
-	b.WriteString("*")
 	return b.String()
 }
 

@@ -349,7 +349,7 @@ func TestLegend(t *testing.T) {
 	}{
 		{"no citation", two, "# Tips\n\nNothing cited.\n", nil, []string{"Citations"}},
 		{"one store", two[:1], "- done [S1#47]\n", []string{"S12#340 is event 340 of session S12", "opens the transcript"}, []string{"@"}},
-		{"two stores", two, "- done [S1#47@2]\n", []string{"S12#340 is event 340", "@2 `" + feat + "`."}, nil},
+		{"two stores", two, "- done [S1#47@2]\n", []string{"S12#340 is event 340", "@2 " + feat + ".", "No @ is @1."}, []string{"`"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -371,7 +371,10 @@ func TestLegend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.Markdown, "\n---\n\n*Citations: S12#340 is event 340") {
-		t.Errorf("the report does not end with the legend:\n%s", res.Markdown)
+	if !strings.Contains(res.Markdown, "\n---\n\n*Citations: S12#340 is event 340") || !strings.HasPrefix(res.Legend, "Citations: S12#340") {
+		t.Errorf("the report does not end with the legend (%q):\n%s", res.Legend, res.Markdown)
+	}
+	if got := legendMarkdown(two, "[S1#2@2]"); !strings.Contains(got, "@2 `"+feat+"`.") || !strings.HasPrefix(got, "*Citations") {
+		t.Errorf("legendMarkdown = %q, want italics and the folders as code", got)
 	}
 }

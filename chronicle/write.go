@@ -59,6 +59,9 @@ type Result struct {
 	Unresolved []string `json:"unresolved,omitempty"`
 	// Markdown is the report, its citations made lazuli:// links.
 	Markdown string `json:"markdown"`
+	// Legend explains the citations (what S12#340@2 names), in plain
+	// text; the Markdown ends with it. "" when the report cites nothing.
+	Legend string `json:"legend,omitempty"`
 	// Fallback says why auto wrote with the built-in writer.
 	Fallback string `json:"fallback,omitempty"`
 	Raw      string `json:"-"` // as written, citations as [S12#340]
@@ -128,8 +131,9 @@ func Write(ctx context.Context, sources []Source, f *Facts, agent Agent, runner 
 		res.Unresolved = append(res.Unresolved, c.String())
 	}
 	res.Markdown = Render(sources, res.Raw, checked)
-	if legend := Legend(sources, res.Raw); legend != "" {
+	if legend := legendMarkdown(sources, res.Raw); legend != "" {
 		res.Markdown = strings.TrimRight(res.Markdown, "\n") + "\n\n---\n\n" + legend + "\n"
+		res.Legend = Legend(sources, res.Raw)
 	}
 	return res, nil
 }

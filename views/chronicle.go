@@ -2,7 +2,6 @@ package views
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -25,6 +24,9 @@ type ChronicleReport struct {
 	Sessions   []string
 	Unresolved []string // citations that name no session or event
 	Fallback   string   // why the built-in writer wrote it instead of an agent
+	// Legend says what a citation names (S12#340@2: event 340 of session
+	// S12, in the report's second worktree); shown above the report.
+	Legend string
 }
 
 // ChronicleActions are the report window's intents; app writes the report
@@ -53,6 +55,7 @@ type ChronicleView struct {
 	win     fyne.Window
 	report  ChronicleReport
 	status  *widget.Label
+	legend  *widget.Label // what the citations name, kept in sight
 	doc     *widget.RichText
 	agent   *widget.Select
 	since   *widget.Select
@@ -67,6 +70,10 @@ func NewChronicleView(win fyne.Window, a ChronicleActions, since string) *Chroni
 	v := &ChronicleView{a: a, win: win}
 	v.status = widget.NewLabel("Writing the report…")
 	v.status.Wrapping = fyne.TextWrapWord
+	v.legend = widget.NewLabel("")
+	v.legend.Wrapping = fyne.TextWrapWord
+	v.legend.Importance = widget.LowImportance
+	v.legend.Hide()
 	v.doc = widget.NewRichText()
 	v.doc.Wrapping = fyne.TextWrapWord
 	copyB := widget.NewButton("Copy", v.Copy)
@@ -79,7 +86,7 @@ func NewChronicleView(win fyne.Window, a ChronicleActions, since string) *Chroni
 	v.buttons = []*widget.Button{copyB, save, v.regen}
 	bar := container.NewHBox(copyB, save, layout.NewSpacer(), widget.NewLabel("Since:"), v.since,
 		widget.NewLabel("Agent:"), v.agent, v.regen)
-	v.root = container.NewBorder(container.NewVBox(bar, v.status), nil, nil, nil, container.NewVScroll(v.doc))
+	v.root = container.NewBorder(container.NewVBox(bar, v.status, v.legend), nil, nil, nil, container.NewVScroll(v.doc))
 	v.setBusy(true)
 	return v
 }
@@ -92,6 +99,15 @@ func (v *ChronicleView) Report() ChronicleReport { return v.report }
 
 // Document is the rendered report (for tests).
 func (v *ChronicleView) Document() *widget.RichText { return v.doc }
+
+// Legend is the line that explains the citations, "" when hidden (for
+// tests).
+func (v *ChronicleView) Legend() string {
+	if !v.legend.Visible() {
+		return ""
+	}
+	return v.legend.Text
+}
 
 // Status is the line above the report (for tests).
 func (v *ChronicleView) Status() string { return v.status.Text }
@@ -115,7 +131,7 @@ func (v *ChronicleView) Busy(agent string) {
 // Show shows a written report.
 func (v *ChronicleView) Show(r ChronicleReport) {
 	v.report = r
-	v.doc.Segments = explainCitations(safeMarkdown(r.Markdown, v.a.OpenLink))
+	v.doc.Segments = safeMarkdown(r.Markdown, v.a.OpenLink)
 	v.doc.Refresh()
 	status := fmt.Sprintf("Written by %s · cites %s", r.Agent, display.Plural(len(r.Sessions), "session"))
 	if r.Fallback != "" {
@@ -125,6 +141,9 @@ func (v *ChronicleView) Show(r ChronicleReport) {
 		status += fmt.Sprintf(" · ⚠ %s: %s", unresolvedNote(n), strings.Join(r.Unresolved, " "))
 	}
 	v.status.SetText(status)
+	v.legend.SetText(r.Legend)
+	v.legend.Hidden = r.Legend == ""
+	v.legend.Refresh()
 	for _, a := range ChronicleAgents {
 		if a == r.Agent {
 			v.agent.SetSelected(a)
@@ -186,62 +205,4 @@ func unresolvedNote(n int) string {
 		return "1 citation names no session or event and is marked"
 	}
 	return fmt.Sprintf("%d citations name no session or event and are marked", n)
-}
-
-// reCitation is a citation's label, as chronicle renders it: S12,
-// S12#340 or S12#340@2.
-var reCitation = regexp.MustCompile(`^S(\d+)(?:#(\d+))?(?:@(\d+))?$`)
-
-// citeSegment is a citation's link with a tip that says what it names.
-type citeSegment struct {
-	*widget.HyperlinkSegment
-	tip string
-}
-
-// Visual is the link, showing the tip on hover.
-func (c *citeSegment) Visual() fyne.CanvasObject {
-	return newHoverTip(c.HyperlinkSegment.Visual(), func() string { return c.tip })
-}
-
-// Update applies the link's state to the visual Visual made.
-func (c *citeSegment) Update(o fyne.CanvasObject) { c.HyperlinkSegment.Update(o.(*hoverTip).content) }
-
-// explainCitations gives the citation links of segs their tips (in
-// paragraphs and lists too); segs is returned.
-func explainCitations(segs []widget.RichTextSegment) []widget.RichTextSegment {
-	for i, s := range segs {
-		switch seg := s.(type) {
-		case *widget.HyperlinkSegment:
-			if tip := citationTip(seg); tip != "" {
-				segs[i] = &citeSegment{HyperlinkSegment: seg, tip: tip}
-			}
-		case *widget.ParagraphSegment:
-			seg.Texts = explainCitations(seg.Texts)
-		case *widget.ListSegment:
-			seg.Items = explainCitations(seg.Items)
-		}
-	}
-	return segs
-}
-
-// citationTip says what a citation link names: "S1#47@2: event 47 of
-// session S1, in the worktree /p/feat (@2, the report's second). Opens the
-// transcript there." "" when seg is not a citation.
-func citationTip(seg *widget.HyperlinkSegment) string {
-	m := reCitation.FindStringSubmatch(seg.Text)
-	if m == nil || seg.URL == nil || seg.URL.Scheme != "lazuli" {
-		return ""
-	}
-	what := "session S" + m[1] + " as a whole"
-	if m[2] != "" {
-		what = "event " + m[2] + " of session S" + m[1]
-	}
-	where := ""
-	if wt := worktreeOf(seg.URL.Query().Get("path")); wt != "" {
-		where = ", in the worktree " + wt
-	}
-	if m[3] != "" {
-		where += " (@" + m[3] + ": the report's worktree number " + m[3] + ")"
-	}
-	return seg.Text + ": " + what + where + ". Opens the transcript there."
 }

@@ -34,8 +34,6 @@ func hyperlinks(segs []widget.RichTextSegment) []*widget.HyperlinkSegment {
 		switch seg := s.(type) {
 		case *widget.HyperlinkSegment:
 			out = append(out, seg)
-		case *citeSegment:
-			out = append(out, seg.HyperlinkSegment)
 		case *widget.ListSegment:
 			out = append(out, hyperlinks(seg.Items)...)
 		case *widget.ParagraphSegment:
@@ -121,40 +119,21 @@ func TestChronicleViewHostileLinks(t *testing.T) {
 	}
 }
 
-// TestChronicleCitationTips: each citation link says on hover what it
-// names: the event, the session, the worktree and what @N means.
-func TestChronicleCitationTips(t *testing.T) {
+// TestChronicleLegend: what a citation such as S1#4@2 names is said above
+// the report while it shows one, and not for a report without citations.
+func TestChronicleLegend(t *testing.T) {
 	test.NewTempApp(t)
 	w := test.NewTempWindow(t, nil)
 	v := NewChronicleView(w, &chronicleIntents{}, "all")
 	w.SetContent(v.Object())
-	feat := "lazuli://open?event=47&path=%2Fp%2Ffeat%2F.azureal%2Fsessions.azs&session=1"
-	whole := "lazuli://open?path=%2Fp%2Fmain%2F.azureal%2Fsessions.azs&session=2"
-	v.Show(ChronicleReport{Title: "Tips", Agent: "builtin", Markdown: "- a [S1#47@2](" + feat + ")\n- b [S2](" + whole +
-		")\n- c [a site](https://example.com)\n"})
-	var tips []string
-	var walk func(segs []widget.RichTextSegment)
-	walk = func(segs []widget.RichTextSegment) {
-		for _, s := range segs {
-			switch seg := s.(type) {
-			case *citeSegment:
-				tips = append(tips, seg.tip)
-				if _, ok := seg.Visual().(*hoverTip); !ok {
-					t.Errorf("the citation %q is drawn without its tip", seg.Text)
-				}
-			case *widget.ParagraphSegment:
-				walk(seg.Texts)
-			case *widget.ListSegment:
-				walk(seg.Items)
-			}
-		}
+	r := chronicleSample
+	r.Legend = "Citations: S12#340 is event 340 of session S12 and S12 the whole session; each opens the transcript there."
+	v.Show(r)
+	if got := v.Legend(); got != r.Legend {
+		t.Errorf("legend %q, want %q", got, r.Legend)
 	}
-	walk(v.Document().Segments)
-	want := []string{
-		"S1#47@2: event 47 of session S1, in the worktree /p/feat (@2: the report's worktree number 2). Opens the transcript there.",
-		"S2: session S2 as a whole, in the worktree /p/main. Opens the transcript there.",
-	}
-	if strings.Join(tips, "\n") != strings.Join(want, "\n") {
-		t.Errorf("tips = %q, want %q", tips, want)
+	v.Show(ChronicleReport{Title: "Tips", Agent: "builtin", Markdown: "# Tips\n\nNothing to cite.\n"})
+	if got := v.Legend(); got != "" {
+		t.Errorf("legend of a report without citations %q, want none", got)
 	}
 }

@@ -58,9 +58,6 @@ func linkSegments(segs []widget.RichTextSegment) (links []*widget.HyperlinkSegme
 			case *widget.HyperlinkSegment:
 				links = append(links, seg)
 				b.WriteString(seg.Text)
-			case *citeSegment: // a chronicle citation, with its tip
-				links = append(links, seg.HyperlinkSegment)
-				b.WriteString(seg.Text)
 			case *widget.ImageSegment:
 				images++
 			case *widget.ParagraphSegment:
