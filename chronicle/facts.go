@@ -206,8 +206,16 @@ type sessionKey struct {
 type session struct {
 	store int
 	insight.SessionActivity
-	turns []insight.TurnRow
+	turns []insight.TurnRow // without a fork's copies of its parent's
+	// copied is how many of a fork's first events are copies of its
+	// parent's (store.ForkLink.Copied): the parent's work, done when the
+	// parent did it, which the report leaves to the parent.
+	copied int64
 }
+
+// own reports whether the event seq of s is the session's own, not a
+// fork's copy of its parent's.
+func (s *session) own(seq int64) bool { return seq > s.copied }
 
 func (s *session) cite(seq int64) Cite { return Cite{Store: s.store, Session: s.ID, Seq: seq} }
 
@@ -235,9 +243,13 @@ func loadHistory(ctx context.Context, sources []Source, win Window) (*history, e
 		if err != nil {
 			return nil, err
 		}
+		forks, err := src.Store.Forks().All(ctx)
+		if err != nil {
+			return nil, err
+		}
 		ids := make([]int64, len(act))
 		for j, a := range act {
-			s := &session{store: i, SessionActivity: a}
+			s := &session{store: i, SessionActivity: a, copied: forks[a.ID].Copied}
 			h.sessions = append(h.sessions, s)
 			h.byKey[sessionKey{i, a.ID}] = s
 			ids[j] = a.ID
@@ -247,7 +259,7 @@ func loadHistory(ctx context.Context, sources []Source, win Window) (*history, e
 			return nil, err
 		}
 		for _, t := range turns {
-			if s := h.byKey[sessionKey{i, t.Session}]; s != nil {
+			if s := h.byKey[sessionKey{i, t.Session}]; s != nil && s.own(t.LastSeq) {
 				s.turns = append(s.turns, t)
 			}
 		}

@@ -234,8 +234,8 @@ func (h *history) churned(ctx context.Context, f *Facts) error {
 		}
 		for _, c := range rows {
 			s := h.byKey[sessionKey{i, c.Session}]
-			if s == nil {
-				continue
+			if s == nil || !s.own(c.LastSeq) {
+				continue // gone, or a fork's copy of its parent's changes
 			}
 			found = append(found, Finding{Kind: FindBackForth, Subject: c.Path, Count: int(c.Count),
 				Text:  fmt.Sprintf("%s was changed %d times in %s", code(c.Path), c.Count, s.title()),

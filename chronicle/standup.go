@@ -100,6 +100,9 @@ func (h *history) sessionWork(s *session, changes []insight.Change, mentions []i
 		w.Outcome = "✗"
 	}
 	for _, c := range changes {
+		if !s.own(c.LastSeq) {
+			continue // a fork's copy of its parent's change
+		}
 		if len(w.Files) == filesShown {
 			w.MoreFiles++
 			continue
@@ -107,6 +110,9 @@ func (h *history) sessionWork(s *session, changes []insight.Change, mentions []i
 		w.Files = append(w.Files, FileChange{Path: c.Path, Action: c.Action, Count: c.Count, Cite: s.cite(c.LastSeq)})
 	}
 	for _, m := range mentions {
+		if !s.own(m.FirstSeq) {
+			continue
+		}
 		if len(w.Refs) == refsShown {
 			w.MoreRefs++
 			continue
