@@ -256,6 +256,11 @@ func runOnce(ctx context.Context, cfg Config, x *xvfb, samples Samples) (err err
 		}
 	}
 	if cfg.Big != "" && cfg.runs("keys") {
+		if !cfg.runs("switch") { // the switches leave the big session shown
+			if err := s.showBig(); err != nil {
+				return err
+			}
+		}
 		if err := s.findAndKeys(samples); err != nil {
 			return err
 		}
@@ -541,6 +546,21 @@ func (s *session) switches(samples Samples) error {
 		}
 	}
 	return nil
+}
+
+// showBig shows the big session.
+func (s *session) showBig() error {
+	big := strings.TrimPrefix(s.cfg.Big, "bench-")
+	if err := s.filterTo("bench-", []string{big}); err != nil {
+		return err
+	}
+	s.settle()
+	t0 := time.Now()
+	if err := s.clickRow(big); err != nil {
+		return err
+	}
+	_, err := s.waitFrame("show "+big, t0)
+	return err
 }
 
 // findAndKeys measures Ctrl+Home/End and Ctrl+F's next match in the big
