@@ -33,11 +33,13 @@ func (n *Navigator) ScrollKey(name fyne.KeyName) bool {
 	case fyne.KeyHome:
 		trace.Mark("input", "home")
 		r.target = -1
+		r.premeasureAround(0) // the first frame there shows the rows at their heights
 		r.list.ScrollToTop()
 		r.traceSettled("home")
 	case fyne.KeyEnd:
 		trace.Mark("input", "end")
 		r.target = -1
+		r.premeasureTail()
 		r.list.ScrollToBottom()
 		r.traceSettled("end")
 	case fyne.KeyPageUp:

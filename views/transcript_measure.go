@@ -157,16 +157,47 @@ func (r *rowList) premeasureTail() {
 	if size.Width <= 0 {
 		return
 	}
+	var sum float32
+	for id := len(r.rows) - 1; id >= 0 && sum < size.Height && len(r.rows)-id <= maxPremeasure; id-- {
+		sum += r.premeasure(id, size.Width)
+	}
+}
+
+// premeasureAround measures, off screen, the rows a view scrolled to row
+// id shows (from id down until a view is full, and a view's height above
+// it) and gives the list their heights before it scrolls: otherwise the
+// first frames there draw cards of the template's height over each other
+// until the rows shown are measured and laid out again.
+func (r *rowList) premeasureAround(id int) {
+	size := r.body.Size()
+	if size.Width <= 0 || id < 0 || id >= len(r.rows) {
+		return
+	}
+	var sum float32
+	for i := id; i < len(r.rows) && sum < size.Height && i-id < maxPremeasure; i++ {
+		sum += r.premeasure(i, size.Width)
+	}
+	sum = 0
+	for i := id - 1; i >= 0 && sum < size.Height && id-i <= maxPremeasure; i-- {
+		sum += r.premeasure(i, size.Width)
+	}
+}
+
+// premeasure measures row id at width w with the off-screen card, unless
+// it was measured at that width, and returns its height.
+func (r *rowList) premeasure(id int, w float32) float32 {
+	if r.widths[id] == w && r.heights[id] > 0 {
+		return r.heights[id]
+	}
 	if r.measurer == nil {
 		r.measurer = newCard(r.t)
 	}
-	var sum float32
-	for id := len(r.rows) - 1; id >= 0 && sum < size.Height && len(r.rows)-id <= maxPremeasure; id-- {
-		r.measurer.bind(id)
-		h := r.measurer.heightFor(size.Width)
-		r.setHeight(id, h)
-		sum += h
-	}
+	r.measurer.bind(id)
+	h := r.measurer.heightFor(w)
+	r.widths[id] = w
+	delete(r.pending, id)
+	r.setHeight(id, h)
+	return h
 }
 
 // detailOf returns the detail of row id, computing it on first use.
@@ -281,6 +312,7 @@ func (r *rowList) scrollTo(id int) {
 // List.ScrollTo alone shows a tall row's end when it scrolls down.
 func (r *rowList) scrollToMatch(id int, frac float32) {
 	r.target, r.targetFrac = id, frac
+	r.premeasureAround(id)
 	r.list.ScrollTo(id)
 	r.showTargetPart()
 }

@@ -495,3 +495,39 @@ func TestLateDetailsRefillOnlyTheirCards(t *testing.T) {
 		}
 	}
 }
+
+// Going to an event far from the rows shown (a search hit, a find match,
+// Home) shows its rows at their measured heights in the first frame: no
+// card is laid out shorter than its content, which would draw it over the
+// next card until the rows settle.
+func TestGoToEventFirstFrameNotGarbled(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(800, 600))
+	var evs []codec.Event
+	for i := range 150 {
+		evs = append(evs, codec.UserMessage(fmt.Sprintf("prompt %d\n%s", i, strings.Repeat("a longer line of the prompt\n", i%7))),
+			codec.AssistantText(fmt.Sprintf("reply %d:\n\n- one\n- two\n- three\n\n%s", i, strings.Repeat("words and more words ", 3+i%20))))
+	}
+	events := stored(evs...)
+	tr.SetSession(store.Session{ID: 1}, events, nil)
+	q.drain()
+	check := func(what string) {
+		t.Helper()
+		cards := cardsByRow(tr)
+		if len(cards) == 0 {
+			t.Fatalf("%s: no card shown", what)
+		}
+		for id, c := range cards {
+			if got, want := tr.rows.heightOf(id), c.MinSize().Height; got+0.5 < want {
+				t.Errorf("%s: row %d is %v tall in the first frame, its card needs %v", what, id, got, want)
+			}
+		}
+	}
+	tr.Nav().ShowEvent(events[120].Seq, false) // no drain: the frame before the heights' hand-off
+	check("ShowEvent")
+	q.drain()
+	tr.Nav().ScrollKey(fyne.KeyHome)
+	check("Home")
+	q.drain()
+	tr.Nav().ScrollKey(fyne.KeyEnd)
+	check("End")
+}
