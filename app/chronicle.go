@@ -64,7 +64,7 @@ func (cw *chronicleWindow) write(agent chronicle.Agent) {
 		if err != nil && pw.ctx.Err() == nil {
 			log.Printf("chronicle %s: %v", cw.report, err)
 		}
-		fyne.Do(func() {
+		onUI(func() {
 			if gen != cw.gen {
 				return
 			}

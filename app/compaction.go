@@ -8,8 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"fyne.io/fyne/v2"
-
 	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/project"
@@ -189,7 +187,7 @@ func (cp *compactions) updateBanner() {
 	cp.banner = text
 	cp.mu.Unlock()
 	if changed { // called on every watch tick
-		fyne.Do(func() { cp.pw.mv.SetBanner(text) })
+		onUI(func() { cp.pw.mv.SetBanner(text) })
 	}
 }
 

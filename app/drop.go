@@ -71,7 +71,7 @@ func (im *importer) previewStore(path string) {
 			return
 		}
 		log.Printf("drop: previewing %s: %d sessions, %d events, %d duplicates", path, len(p.Sessions), p.Events, len(p.Duplicates))
-		fyne.Do(func() { im.showPreview(p) })
+		onUI(func() { im.showPreview(p) })
 	})
 }
 
@@ -149,7 +149,7 @@ func (im *importer) merge(p *storePreview) {
 			return
 		}
 		im.pw.list.refresh()
-		fyne.Do(func() {
+		onUI(func() {
 			views.ShowMessage(im.pw.win, "Merged "+filepath.Base(p.Path), rep.String())
 		})
 	})
@@ -213,7 +213,7 @@ func (im *importer) importTranscripts(paths []string) {
 			last = views.SessionRef{StorePath: target.StorePath, ID: r.Session.ID}
 		}
 		log.Printf("drop: imported %s", strings.Join(msgs, "; "))
-		fyne.Do(func() { views.ShowMessage(im.pw.win, "Imported", strings.Join(msgs, "\n")) })
+		onUI(func() { views.ShowMessage(im.pw.win, "Imported", strings.Join(msgs, "\n")) })
 		im.pw.list.refreshList() // listed before it is selected
 		im.selectImported(last)
 	})
@@ -224,7 +224,7 @@ func (im *importer) importTranscripts(paths []string) {
 // what they see next. Not on the Fyne goroutine.
 func (im *importer) selectImported(ref views.SessionRef) {
 	if ref.ID != 0 {
-		fyne.Do(func() { im.pw.shown.SelectSession(ref) })
+		onUI(func() { im.pw.shown.SelectSession(ref) })
 	}
 }
 

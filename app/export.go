@@ -9,8 +9,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"fyne.io/fyne/v2"
-
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/export"
 	"github.com/lazuli-app/lazuli/views"
@@ -104,11 +102,11 @@ func (x *docExport) scan(ref views.SessionRef) {
 			return // the window is closing
 		}
 		log.Printf("export: %v", err)
-		fyne.Do(func() { x.dlg.SetError("The session could not be read: " + userMessage(err).Error()) })
+		onUI(func() { x.dlg.SetError("The session could not be read: " + userMessage(err).Error()) })
 		return
 	}
 	rep := export.Scan(src)
-	fyne.Do(func() { x.dlg.SetScan(src, rep) })
+	onUI(func() { x.dlg.SetScan(src, rep) })
 }
 
 // ExportSession writes the export in the background, then closes the
@@ -135,7 +133,7 @@ func (x *docExport) ExportSession(req views.ExportRequest) {
 				err = fmt.Errorf("%s appeared in %s meanwhile and was left as it is; export again to replace it",
 					filepath.Base(req.Path), filepath.Dir(req.Path))
 			}
-			fyne.Do(func() { x.dlg.ExportFailed(fmt.Errorf("export: %w", userMessage(err))) })
+			onUI(func() { x.dlg.ExportFailed(fmt.Errorf("export: %w", userMessage(err))) })
 			return
 		}
 		p := pw.ui.fa.Preferences()
@@ -148,7 +146,7 @@ func (x *docExport) ExportSession(req views.ExportRequest) {
 		case n > 0:
 			msg += fmt.Sprintf("\n\nExported %s as is.", display.Plural(n, "possible secret"))
 		}
-		fyne.Do(func() {
+		onUI(func() {
 			x.dlg.Hide()
 			pw.exports.showSaved("Exported", msg, req.Path, x.open)
 		})
@@ -185,7 +183,7 @@ func (ex *exporter) exportSession(ref views.SessionRef, path string) {
 			ex.pw.showError("export", err)
 			return
 		}
-		fyne.Do(func() { views.ShowMessage(ex.pw.win, "Exported", "Saved S"+fmt.Sprint(ref.ID)+" to "+path) })
+		onUI(func() { views.ShowMessage(ex.pw.win, "Exported", "Saved S"+fmt.Sprint(ref.ID)+" to "+path) })
 	})
 }
 

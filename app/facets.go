@@ -3,8 +3,6 @@ package app
 import (
 	"sync"
 
-	"fyne.io/fyne/v2"
-
 	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
@@ -75,7 +73,7 @@ func (sl *sessionList) refreshFacets(groups []views.WorktreeGroup) {
 		all[ref] = e.facets
 	}
 	c.mu.Unlock()
-	fyne.Do(func() { sl.pw.mv.Sidebar().SetFacets(all) })
+	onUI(func() { sl.pw.mv.Sidebar().SetFacets(all) })
 }
 
 // agentName names the agent of a session: the native history it was

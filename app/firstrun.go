@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"sync"
 
-	"fyne.io/fyne/v2"
-
 	"github.com/lazuli-app/lazuli/agents/native"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -59,11 +57,11 @@ func (fp *firstRunPanel) update(groups []views.WorktreeGroup) {
 	}
 	fp.mu.Unlock()
 	if !empty {
-		fyne.Do(func() { pw.mv.ShowFirstRun(nil, nil) })
+		onUI(func() { pw.mv.ShowFirstRun(nil, nil) })
 		return
 	}
 	fr.Project = pw.projectName()
-	fyne.Do(func() { pw.mv.ShowFirstRun(&fr, fp) })
+	onUI(func() { pw.mv.ShowFirstRun(&fr, fp) })
 	if count {
 		fp.countNative()
 		fp.update(groups)

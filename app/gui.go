@@ -50,7 +50,7 @@ func Run(ctx context.Context, cfg Config) error {
 	pw.shown.openLink(cfg.Link)
 	go func() {
 		<-ctx.Done()
-		fyne.Do(ui.fa.Quit)
+		onUI(ui.fa.Quit)
 	}()
 	ui.fa.Lifecycle().SetOnStarted(func() { fitToScreen(pw.win) })
 	pw.win.ShowAndRun()

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"fyne.io/fyne/v2"
-
 	"github.com/lazuli-app/lazuli/agents/native"
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/project"
@@ -62,18 +60,18 @@ func (ni *nativeImport) scan() {
 	}
 	if err != nil {
 		log.Printf("import native history: %v", err)
-		fyne.Do(func() { ni.dlg.SetScanError(project.OneLine(err)) })
+		onUI(func() { ni.dlg.SetScanError(project.OneLine(err)) })
 		return
 	}
 	rows, err := ni.rows(scan)
 	if err != nil {
 		log.Printf("import native history: %v", err)
-		fyne.Do(func() { ni.dlg.SetScanError(project.OneLine(err)) })
+		onUI(func() { ni.dlg.SetScanError(project.OneLine(err)) })
 		return
 	}
 	notes := scanNotes(scan)
 	log.Printf("import native history: %d sessions found, %d files unreadable", len(rows), len(scan.Skipped))
-	fyne.Do(func() { ni.dlg.SetRows(rows, notes) })
+	onUI(func() { ni.dlg.SetRows(rows, notes) })
 }
 
 // rows turns the scan into the dialog's rows, newest first, with each
@@ -158,7 +156,7 @@ func (ni *nativeImport) ImportNative(keys []string) {
 		summary := ni.run(ctx, groups)
 		ni.pw.list.refresh()
 		states := ni.states(groups)
-		fyne.Do(func() {
+		onUI(func() {
 			ni.dlg.SetStates(states)
 			ni.dlg.Finish(summary)
 		})
@@ -259,7 +257,7 @@ func (ni *nativeImport) run(ctx context.Context, groups []nativeGroup) string {
 			// out in the main worktree then), a phantom sidebar group.
 			Worktree: branch, ClaudeHome: ni.claudeHome, Reimport: true,
 			Progress: func(p native.Progress) {
-				fyne.Do(func() { ni.dlg.SetProgress(files+p.Files, totalFiles, bytes+p.Bytes, totalBytes) })
+				onUI(func() { ni.dlg.SetProgress(files+p.Files, totalFiles, bytes+p.Bytes, totalBytes) })
 			},
 		})
 		indexed()

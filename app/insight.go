@@ -122,7 +122,7 @@ func (sh *shownSession) showSessionInsight(ref views.SessionRef) {
 		log.Printf("insight of %s S%d: %v", ref.StorePath, ref.ID, err)
 		return
 	}
-	fyne.Do(func() { sh.pw.mv.SetSessionInsight(ref, in) })
+	onUI(func() { sh.pw.mv.SetSessionInsight(ref, in) })
 }
 
 // sessionInsight reads what the index x knows of session ref.
@@ -179,7 +179,7 @@ func (sh *shownSession) LoadFileDiffs(f views.InsightFile) {
 			pw.showError("file changes", err)
 			return
 		}
-		fyne.Do(func() { pw.mv.SessionFiles().ShowDiffs(f.Path, diffs) })
+		onUI(func() { pw.mv.SessionFiles().ShowDiffs(f.Path, diffs) })
 	})
 }
 
@@ -278,7 +278,7 @@ func (iw *insightsWindow) LoadInsights(scope views.InsightScope, days int) {
 		if err != nil {
 			log.Printf("insights: %v", err)
 		}
-		fyne.Do(func() {
+		onUI(func() {
 			iw.mu.Lock()
 			current := gen == iw.gen
 			iw.mu.Unlock()
@@ -534,7 +534,7 @@ func (iw *insightsWindow) LoadFileDiffs(f views.InsightFile) {
 			pw.showError("file changes", err)
 			return
 		}
-		fyne.Do(func() { iw.view.ShowDiffs(f.Path, diffs) })
+		onUI(func() { iw.view.ShowDiffs(f.Path, diffs) })
 	})
 }
 
@@ -597,7 +597,7 @@ func (sw *sqlWindow) RunSQL(query string) {
 		if err == nil {
 			res, err = runSQLChild(pw.ctx, argv, stores, query, sqlLimit)
 		}
-		fyne.Do(func() {
+		onUI(func() {
 			if err != nil {
 				sw.console.SetError(err)
 				return

@@ -40,7 +40,7 @@ func (sh *shownSession) ForkSession(ref views.SessionRef, atSeq int64, prompt st
 		sh.focusPrompt = fork
 		sh.mu.Unlock()
 		sh.pw.ui.rememberSession(fork)
-		fyne.Do(func() { sh.pw.mv.PromptBox().SetDraft(fork, prompt) })
+		onUI(func() { sh.pw.mv.PromptBox().SetDraft(fork, prompt) })
 		sh.loadSession(fork, gen)
 	})
 }
@@ -182,7 +182,7 @@ func (sl *sessionList) ArchiveSession(ref views.SessionRef, archived bool) {
 func (sl *sessionList) archived(ref views.SessionRef, on bool) {
 	name := store.DisplayName(ref.ID, "")
 	sl.pw.status.setRef(ref)
-	fyne.Do(func() {
+	onUI(func() {
 		sl.pw.mv.Archive().Set(ref, on)
 		if on {
 			sl.pw.mv.PromptBox().SetStatusAction("Archived "+name, "Undo", func() { sl.ArchiveSession(ref, false) })
@@ -205,7 +205,7 @@ func (sl *sessionList) showArchiveMark(ref views.SessionRef) {
 		return
 	}
 	on := flags[ref.ID].Archived()
-	fyne.Do(func() { sl.pw.mv.Archive().Set(ref, on) })
+	onUI(func() { sl.pw.mv.Archive().Set(ref, on) })
 }
 
 // forkOrigin returns where ref was forked from; a zero origin when it is

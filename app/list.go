@@ -5,8 +5,6 @@ import (
 	"sort"
 	"sync"
 
-	"fyne.io/fyne/v2"
-
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -37,14 +35,14 @@ func (sl *sessionList) refreshList() {
 	sl.markLifecycle(groups)
 	if !complete {
 		quick := groups
-		fyne.Do(func() { sl.pw.mv.Sidebar().Apply(quick) }) // the counts follow
+		onUI(func() { sl.pw.mv.Sidebar().Apply(quick) }) // the counts follow
 		groups, errs = sl.listGroups()
 		sl.markLifecycle(groups)
 	}
 	for _, err := range errs {
 		sl.pw.showError("read sessions", err)
 	}
-	fyne.Do(func() { sl.pw.mv.Sidebar().Apply(groups) })
+	onUI(func() { sl.pw.mv.Sidebar().Apply(groups) })
 	sl.pw.first.update(groups)
 	sl.refreshFacets(groups)
 }
@@ -170,7 +168,7 @@ func (sl *sessionList) DeleteSession(ref views.SessionRef) {
 			return err
 		}
 		if sl.pw.shown.forget(ref) {
-			fyne.Do(sl.pw.mv.ClearSession)
+			onUI(sl.pw.mv.ClearSession)
 		}
 		return nil
 	}, ref)

@@ -17,5 +17,6 @@ func TestMain(m *testing.M) {
 	if os.Getenv(asCLIEnv) == "1" {
 		os.Exit(Main(os.Args[1:]))
 	}
+	onUI = serialUI
 	os.Exit(testcache.Run(m))
 }

@@ -65,7 +65,7 @@ func (im *importer) startNativeSync() {
 	s := &nativeSync{pw: im.pw, claudeDir: claude, codexDir: codex, debounce: nativeSyncDebounce,
 		previewCache: native.DefaultPreviewCache(), claudeHomeForRun: native.ClaudeHomeOf(claude)}
 	s.imported = func(summary string) {
-		fyne.Do(func() { im.pw.mv.PromptBox().SetStatus("Native history synced: "+summary, false) })
+		onUI(func() { im.pw.mv.PromptBox().SetStatus("Native history synced: "+summary, false) })
 	}
 	im.pw.wg.Go(func() { s.run(ctx) })
 }

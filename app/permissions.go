@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"sync"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 
 	"github.com/lazuli-app/lazuli/agents"
@@ -76,7 +75,7 @@ func (pm *permissions) showMode(ref views.SessionRef) {
 	if err != nil {
 		title = "unreadable"
 	}
-	fyne.Do(func() { pm.pw.mv.SetPermissionMode(ref, title) })
+	onUI(func() { pm.pw.mv.SetPermissionMode(ref, title) })
 }
 
 // settings is what the settings dialog needs besides the permissions it
@@ -113,7 +112,7 @@ func (pm *permissions) EditPermissions(ref views.SessionRef) {
 		if pw.readOnly {
 			s.ReadOnly = readOnlyPermissions
 		}
-		fyne.Do(func() {
+		onUI(func() {
 			views.ShowPermissionSettings(pw.win, s, func(p store.Permissions) {
 				if pw.readOnly { // the dialog has no Save: not reached
 					pw.showError("save permissions", errReadOnly)
@@ -149,7 +148,7 @@ func (pm *permissions) editProject() {
 		s.CodexNotes = func(p store.Permissions) []string {
 			return agents.CodexUnexpressed(agents.EffectivePermissions(p, store.Permissions{}))
 		}
-		fyne.Do(func() {
+		onUI(func() {
 			views.ShowPermissionSettings(pw.win, s, func(p store.Permissions) {
 				pw.wg.Go(func() {
 					if err := project.SetDefaultPermissions(pw.projectKey(), p); err != nil {
@@ -197,7 +196,7 @@ func (pm *permissions) ask(storePath string) func(context.Context, agents.Permis
 		// on it for the runs, whose agents wait for this answer. d is only
 		// touched in functions run on the Fyne goroutine, in order.
 		var d *views.PromptDialog
-		fyne.Do(func() {
+		onUI(func() {
 			d = views.ShowPermissionPrompt(pm.pw.win, p, func(c views.PermissionChoice) { answer <- c })
 			pm.mu.Lock()
 			pm.prompts[d] = ref
@@ -210,7 +209,7 @@ func (pm *permissions) ask(storePath string) func(context.Context, agents.Permis
 		}
 		select {
 		case c := <-answer:
-			fyne.Do(forget)
+			onUI(forget)
 			switch c {
 			case views.ChoiceAlways:
 				return agents.AnswerAlways
@@ -219,7 +218,7 @@ func (pm *permissions) ask(storePath string) func(context.Context, agents.Permis
 			}
 			return agents.AnswerDeny
 		case <-ctx.Done():
-			fyne.Do(func() {
+			onUI(func() {
 				d.Dismiss()
 				forget()
 			})
@@ -243,5 +242,5 @@ func (pm *permissions) openPrompts() []*views.PromptDialog {
 // (agents.RootNotice); pm.notices shows each once per window.
 func (pm *permissions) notice(msg string) {
 	pm.pw.status.set(pm.pw.shown.ref(), msg, false)
-	fyne.Do(func() { dialog.ShowInformation("Permissions", msg, pm.pw.win) })
+	onUI(func() { dialog.ShowInformation("Permissions", msg, pm.pw.win) })
 }

@@ -42,7 +42,7 @@ func (rw *recentEditsWindow) LoadRecentEdits() {
 	pw := rw.pw
 	pw.wg.Go(func() {
 		edits, err := recentEdits(pw.ctx, pw, recentEditsLimit)
-		fyne.Do(func() {
+		onUI(func() {
 			if err != nil {
 				rw.view.SetError(err)
 				return

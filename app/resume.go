@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"strings"
 
-	"fyne.io/fyne/v2"
-
 	"github.com/lazuli-app/lazuli/views"
 )
 
@@ -86,7 +84,7 @@ func (sh *shownSession) copyResumeCommand() {
 			sh.pw.showError("resume in the agent's CLI", err)
 			return
 		}
-		fyne.Do(func() {
+		onUI(func() {
 			sh.pw.ui.fa.Clipboard().SetContent(cmd)
 			views.ShowMessage(sh.pw.win, "Resume in the agent's CLI", fmt.Sprintf("Copied to the clipboard:\n\n%s", cmd))
 		})

@@ -109,7 +109,7 @@ func (rn *runner) detectBackends() {
 		rn.mu.Lock()
 		rn.backends = status
 		rn.mu.Unlock()
-		fyne.Do(func() { rn.pw.mv.PromptBox().SetBackends(status) })
+		onUI(func() { rn.pw.mv.PromptBox().SetBackends(status) })
 	})
 }
 
@@ -208,7 +208,7 @@ func (rn *runner) startRun(ref views.SessionRef, prompt, model string) {
 		log.Printf("run %s: %v", runName(ref), err)
 		rn.pw.status.set(ref, "", false) // the "Running…" of this send; why is said once, under the box
 		why := project.OneLine(err)
-		fyne.Do(func() { rn.pw.mv.PromptBox().SendFailed(ref, why) })
+		onUI(func() { rn.pw.mv.PromptBox().SendFailed(ref, why) })
 	})
 }
 
@@ -280,7 +280,7 @@ func (rn *runner) agentStarted(run *runRef, id int64, prompt string) {
 		gen, shown := rn.pw.shown.stored(old, run.ref)
 		rn.pw.status.moved(old, run.ref)
 		rn.pw.list.refreshList()
-		fyne.Do(func() {
+		onUI(func() {
 			rn.pw.mv.PromptBox().PromptStarted(old, prompt)
 			if shown {
 				rn.pw.ui.rememberSession(run.ref)
@@ -291,7 +291,7 @@ func (rn *runner) agentStarted(run *runRef, id int64, prompt string) {
 		}
 		return
 	}
-	fyne.Do(func() { rn.pw.mv.PromptBox().PromptStarted(old, prompt) })
+	onUI(func() { rn.pw.mv.PromptBox().PromptStarted(old, prompt) })
 }
 
 // turnEnded reports a finished turn.
@@ -383,7 +383,7 @@ func (rn *runner) showRunning(ref views.SessionRef) {
 	shown := rn.pw.shown.ref() == ref
 	running := rn.isRunning(ref)
 	if shown {
-		fyne.Do(func() { rn.pw.mv.PromptBox().SetRunning(running) })
+		onUI(func() { rn.pw.mv.PromptBox().SetRunning(running) })
 	}
 }
 

@@ -8,8 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"fyne.io/fyne/v2"
-
 	"github.com/lazuli-app/lazuli/internal/trace"
 	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
@@ -99,7 +97,7 @@ func (s *searcher) updateAll(ctx context.Context) {
 			if stats.Damaged {
 				note := search.DamagedNote(path)
 				log.Print(note)
-				fyne.Do(func() { s.panel.SetIndexing(note) })
+				onUI(func() { s.panel.SetIndexing(note) })
 			}
 		}
 		s.insight.update(ctx, st)
@@ -177,7 +175,7 @@ func (s *searcher) setProgress(path string, done, total int64) {
 		text = fmt.Sprintf("Indexing… %.0f%%", 100*sum/float64(n))
 	}
 	s.mu.Unlock()
-	fyne.Do(func() { s.panel.SetIndexing(text) })
+	onUI(func() { s.panel.SetIndexing(text) })
 }
 
 // closeAll closes the indexes.
@@ -222,7 +220,7 @@ func (s *searcher) Search(id int, query string) {
 			return // a newer query, or the window closed
 		}
 		trace.Markf("stage", "search done %s: %d hits", query, len(res.Hits))
-		fyne.Do(func() { s.panel.SetResults(id, res) })
+		onUI(func() { s.panel.SetResults(id, res) })
 	})
 }
 

@@ -7,8 +7,6 @@ import (
 	"log"
 	"sync"
 
-	"fyne.io/fyne/v2"
-
 	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/internal/trace"
 	"github.com/lazuli-app/lazuli/store"
@@ -83,7 +81,7 @@ func (sh *shownSession) SelectSession(ref views.SessionRef) {
 		} else {
 			sh.loadSession(ref, gen)
 		}
-		fyne.Do(func() { // a load that failed, or was overtaken, shows nothing
+		onUI(func() { // a load that failed, or was overtaken, shows nothing
 			sh.mu.Lock()
 			latest := sh.loadGen == gen
 			sh.mu.Unlock()
@@ -171,7 +169,7 @@ func (sh *shownSession) loadSession(ref views.SessionRef, gen int) {
 	sh.mu.Unlock()
 	running := sh.pw.runner.isRunning(ref)
 	trace.Markf("stage", "loaded S%d: %d events", ref.ID, len(events))
-	fyne.Do(func() {
+	onUI(func() {
 		trace.Markf("stage", "ui S%d", ref.ID)
 		sh.pw.status.clearStale(ref)
 		sh.pw.mv.ShowSession(ref, s, events, comps, earlier)
@@ -211,7 +209,7 @@ func (sh *shownSession) sessionGone(st *store.Store, ref views.SessionRef, gen i
 	if !latest {
 		return
 	}
-	fyne.Do(func() {
+	onUI(func() {
 		if len(list) > 0 {
 			sh.SelectSession(views.SessionRef{StorePath: ref.StorePath, ID: list[0].ID})
 			return
@@ -411,7 +409,7 @@ func (sh *shownSession) prependEarlier(ref views.SessionRef, gen int, first int6
 	events, earlier, err := load(st)
 	if err != nil {
 		sh.pw.showError("load earlier events", err)
-		fyne.Do(func() { sh.pw.mv.Transcript().PrependEvents(nil, sh.pw.mv.Transcript().Loader().Earlier()) }) // enable the buttons again
+		onUI(func() { sh.pw.mv.Transcript().PrependEvents(nil, sh.pw.mv.Transcript().Loader().Earlier()) }) // enable the buttons again
 		return
 	}
 	sh.mu.Lock()
@@ -423,7 +421,7 @@ func (sh *shownSession) prependEarlier(ref views.SessionRef, gen int, first int6
 		sh.firstSeq = events[0].Seq
 	}
 	sh.mu.Unlock()
-	fyne.Do(func() {
+	onUI(func() {
 		sh.pw.mv.Transcript().PrependEvents(events, earlier)
 		if then != nil {
 			then()
@@ -452,6 +450,6 @@ func (sh *shownSession) reloadCurrentHeader(ref views.SessionRef) {
 	shown := sh.current == ref
 	sh.mu.Unlock()
 	if shown {
-		fyne.Do(func() { sh.SelectSession(ref) })
+		onUI(func() { sh.SelectSession(ref) })
 	}
 }

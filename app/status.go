@@ -3,8 +3,6 @@ package app
 import (
 	"sync"
 
-	"fyne.io/fyne/v2"
-
 	"github.com/lazuli-app/lazuli/views"
 )
 
@@ -24,7 +22,7 @@ func (sb *statusLine) set(ref views.SessionRef, text string, isError bool) {
 	sb.mu.Lock()
 	sb.statusRef = ref
 	sb.mu.Unlock()
-	fyne.Do(func() { sb.pw.mv.PromptBox().SetStatus(text, isError) })
+	onUI(func() { sb.pw.mv.PromptBox().SetStatus(text, isError) })
 }
 
 // setRef makes the status about ref, for a status the caller shows itself

@@ -92,12 +92,12 @@ func (tw *teamWindow) do(fn func(ctx context.Context, db *teamsync.DB) error) {
 		tw.mu.Lock()
 		defer tw.mu.Unlock()
 		if tw.db == nil {
-			fyne.Do(func() { tw.browser.SetStatus("Not connected.") })
+			onUI(func() { tw.browser.SetStatus("Not connected.") })
 			return
 		}
 		if err := fn(context.Background(), tw.db); err != nil {
 			msg := project.OneLine(err)
-			fyne.Do(func() { tw.browser.SetStatus(msg) })
+			onUI(func() { tw.browser.SetStatus(msg) })
 		}
 	})
 }
@@ -120,7 +120,7 @@ func (tw *teamWindow) TeamConnect(u string) {
 		tw.mu.Unlock()
 		if err != nil {
 			msg := project.OneLine(err)
-			fyne.Do(func() { tw.browser.SetStatus(msg) })
+			onUI(func() { tw.browser.SetStatus(msg) })
 			return
 		}
 		tw.do(func(ctx context.Context, db *teamsync.DB) error {
@@ -135,7 +135,7 @@ func (tw *teamWindow) TeamConnect(u string) {
 					Machine: s.Machine, User: s.User, Created: s.Created, Events: s.EventCount}
 				machines[s.Machine] = true
 			}
-			fyne.Do(func() {
+			onUI(func() {
 				tw.browser.SetSessions(rows)
 				tw.browser.SetStatus(teamStatus(len(rows), len(machines)))
 			})
@@ -168,7 +168,7 @@ func (tw *teamWindow) TeamSelect(id int64) {
 		if err != nil {
 			return err
 		}
-		fyne.Do(func() { tw.browser.ShowSession(s.Store(), events, comps) })
+		onUI(func() { tw.browser.ShowSession(s.Store(), events, comps) })
 		return nil
 	})
 }
@@ -189,7 +189,7 @@ func (tw *teamWindow) TeamSearch(query string) {
 		if res.More || res.Partial {
 			status += " (the newest)"
 		}
-		fyne.Do(func() {
+		onUI(func() {
 			tw.browser.SetHits(rows)
 			tw.browser.SetStatus(status)
 		})

@@ -9,8 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"fyne.io/fyne/v2"
-
 	"github.com/lazuli-app/lazuli/insight"
 	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
@@ -128,7 +126,7 @@ func (ts *teamSource) ShowSource(team bool) {
 			return
 		}
 		groups := teamGroups(list)
-		fyne.Do(func() { ts.pw.mv.Sidebar().ApplyTeam(groups) })
+		onUI(func() { ts.pw.mv.Sidebar().ApplyTeam(groups) })
 	})
 }
 
@@ -169,7 +167,7 @@ func (ts *teamSource) show(ref views.SessionRef, gen int) {
 		return
 	}
 	pw, sh := ts.pw, ts.pw.shown
-	fyne.Do(func() {
+	onUI(func() {
 		sh.mu.Lock()
 		if gen != sh.loadGen {
 			sh.mu.Unlock()
@@ -194,7 +192,7 @@ func (ts *teamSource) show(ref views.SessionRef, gen int) {
 		return // the transcript is shown; the header goes without its usage line
 	}
 	text := usageText(u.Tokens)
-	fyne.Do(func() { pw.mv.SetSessionUsage(ref, text) })
+	onUI(func() { pw.mv.SetSessionUsage(ref, text) })
 }
 
 // search searches the team's sessions for the Ctrl+K panel.

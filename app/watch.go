@@ -4,8 +4,6 @@ import (
 	"os"
 	"time"
 
-	"fyne.io/fyne/v2"
-
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -106,7 +104,7 @@ func (sh *shownSession) followStore(path string) {
 		sh.compCount = len(comps)
 	}
 	sh.mu.Unlock()
-	fyne.Do(func() {
+	onUI(func() {
 		if len(events) > 0 {
 			sh.pw.mv.Transcript().AddFullText(full)
 			sh.pw.mv.Transcript().AppendEvents(events)

@@ -121,7 +121,7 @@ func (pw *projectWindow) showError(what string, err error) {
 		return
 	}
 	log.Printf("%s: %v", what, err)
-	fyne.Do(func() { views.ShowError(pw.win, fmt.Errorf("%s: %w", what, userMessage(err))) })
+	onUI(func() { views.ShowError(pw.win, fmt.Errorf("%s: %w", what, userMessage(err))) })
 }
 
 // userMessage keeps the part of err a user can act on.
