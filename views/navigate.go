@@ -119,18 +119,12 @@ func (n *Navigator) showPromptRow(id int) {
 // ShowPromptAt scrolls to the prompt with seq (or the first row after it)
 // as the outline and deep links do, and reports whether there was a row.
 func (n *Navigator) ShowPromptAt(seq int64) bool {
-	rows := n.t.rows
-	for i := range rows.rows {
-		r := &rows.rows[i]
-		if isSideRow(r.kind) {
-			continue
-		}
-		if rows.events[r.event].Seq >= seq {
-			n.showPromptRow(i)
-			return true
-		}
+	row := n.t.rows.rowAtSeq(seq, false, true)
+	if row < 0 {
+		return false
 	}
-	return false
+	n.showPromptRow(row)
+	return true
 }
 
 // PromptOutlineItem is one prompt of the outline.

@@ -427,24 +427,7 @@ func (n *Navigator) ShowThought(seq int64) bool {
 // first row after it is shown. It reports whether a row was found.
 func (n *Navigator) ShowEvent(seq int64, compaction bool) bool {
 	rows := n.t.rows
-	row := -1
-	for i := range rows.rows {
-		r := &rows.rows[i]
-		var s int64
-		switch {
-		case r.kind == rowCompaction:
-			s = rows.compactions[r.comp].AfterSeq
-		default:
-			s = rows.events[r.event].Seq
-		}
-		if r.kind == rowThinking && s == seq {
-			continue // the event's own row, below its thinking
-		}
-		if (s == seq && (r.kind == rowCompaction) == compaction) || s > seq {
-			row = i
-			break
-		}
-	}
+	row := rows.rowAtSeq(seq, compaction, false)
 	if row < 0 {
 		return false
 	}

@@ -114,7 +114,8 @@ func (r *rowList) firstShownCompaction() int {
 	return first
 }
 
-// appendEvents adds the rows of events at the end, unmeasured.
+// appendEvents adds the rows of events at the end, unmeasured; a result
+// whose call is shown joins it (pairAppended).
 func (r *rowList) appendEvents(events []store.StoredEvent) {
 	first := len(r.events)
 	r.events = append(r.events, events...)
@@ -124,6 +125,7 @@ func (r *rowList) appendEvents(events []store.StoredEvent) {
 	r.heights = append(r.heights, make([]float32, added)...)
 	r.total += float32(added) * r.template
 	r.widths = append(r.widths, make([]float32, added)...)
+	r.pairAppended(n)
 	r.list.Refresh()
 }
 

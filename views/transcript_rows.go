@@ -62,6 +62,7 @@ func buildRows(events []store.StoredEvent, compactions []store.Compaction) []tra
 // buildRowsFrom is buildRows that leaves out the compactions before index
 // first (those of a session's earlier events, when only its newest are
 // shown); rows still refer to compactions by their index in compactions.
+// Each tool result is shown after its call (pairResults).
 func buildRowsFrom(events []store.StoredEvent, compactions []store.Compaction, first int) []transcriptRow {
 	rows := make([]transcriptRow, 0, len(events)+len(compactions)-first)
 	c := first
@@ -75,7 +76,7 @@ func buildRowsFrom(events []store.StoredEvent, compactions []store.Compaction, f
 	for ; c < len(compactions); c++ {
 		rows = append(rows, transcriptRow{kind: rowCompaction, event: -1, comp: c})
 	}
-	return rows
+	return pairResults(rows, events)
 }
 
 // appendRows adds the rows of events, which start at index first of the
