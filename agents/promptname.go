@@ -1,6 +1,10 @@
 package agents
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/lazuli-app/lazuli/codec"
+)
 
 // SessionNameMax is the length, in characters, of a session name taken from
 // a prompt.
@@ -22,9 +26,12 @@ var ideBlocks = []string{"ide_opened_file", "ide_selection", "ide_diagnostics"}
 
 // PromptText cleans a stored prompt for a preview or a name: IDE context blocks and
 // image placeholders removed, a slash command shown as "/name args" and a
-// shell command as "! command". typed is false for those commands and for
-// text left empty.
+// shell command as "! command". typed is false for those commands, for an
+// interruption (codec.IsInterruption) and for text left empty.
 func PromptText(s string) (text string, typed bool) {
+	if codec.IsInterruption(s) {
+		return strings.TrimSpace(s), false
+	}
 	for _, tag := range ideBlocks {
 		s = cutBlocks(s, "<"+tag+">", "</"+tag+">")
 	}

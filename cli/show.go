@@ -89,6 +89,9 @@ func describeEvent(e codec.Event) (string, string) {
 	case codec.KindInit:
 		return fmt.Sprintf("Init  model %s  cwd %s", e.Model, e.CWD), ""
 	case codec.KindUserMessage:
+		if !e.IsPrompt() {
+			return e.Notice(), ""
+		}
 		return "User", e.Content
 	case codec.KindAssistantText:
 		return "Assistant", e.Text

@@ -60,3 +60,23 @@ func TestShowRunFailure(t *testing.T) {
 		t.Errorf("show --json = %d %v\n%s", code, err, out)
 	}
 }
+
+// TestShowInterruption: show prints Claude Code's interruption note as
+// what it is, not as a prompt the user typed.
+func TestShowInterruption(t *testing.T) {
+	dir := t.TempDir()
+	lines := `{"type":"user","message":{"role":"user","content":"go"},"uuid":"u1","sessionId":"s"}
+{"type":"user","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user for tool use]"}]},"uuid":"u2","sessionId":"s"}
+`
+	path := filepath.Join(dir, "t.jsonl")
+	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := run(t, dir, "import", "--format", "claude-transcript", path); code != 0 {
+		t.Fatalf("import: %s", errOut)
+	}
+	code, out, errOut := run(t, dir, "show", "1")
+	if code != 0 || !strings.Contains(out, "#2 Interrupted by the user\n") || strings.Count(out, "User") != 1 {
+		t.Errorf("show = %d %s\n%s", code, errOut, out)
+	}
+}

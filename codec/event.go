@@ -119,11 +119,32 @@ func (e Event) IsTurnContent() bool {
 	return false
 }
 
+// IsInterruption reports whether content is the note Claude Code records
+// as a user message when the user stops a turn: "[Request interrupted by
+// user]" or "[Request interrupted by user for tool use]". The user typed
+// nothing; the window shows it as a marker, not as a prompt.
+func IsInterruption(content string) bool {
+	t := strings.TrimSpace(content)
+	return strings.HasPrefix(t, "[Request interrupted by user") && strings.HasSuffix(t, "]") &&
+		!strings.ContainsAny(t[1:len(t)-1], "[]\n")
+}
+
+// IsPrompt reports whether e is a prompt the user sent: a user message
+// that is not an interruption (IsInterruption). Prompts are what the
+// window lists and navigates and where a fork may start.
+func (e Event) IsPrompt() bool {
+	return e.Kind == KindUserMessage && !IsInterruption(e.Content)
+}
+
 // Notice is the one-line text of an event shown as a notice rather than as
-// content: Init, Hook, Command, ModelSwitch and the unit variants. Other
-// kinds give their kind's name.
+// content: Init, Hook, Command, ModelSwitch, the unit variants and an
+// interruption (IsInterruption). Other kinds give their kind's name.
 func (e Event) Notice() string {
 	switch e.Kind {
+	case KindUserMessage:
+		if IsInterruption(e.Content) {
+			return "Interrupted by the user"
+		}
 	case KindInit:
 		return joinNonEmpty(" · ", "Session started", e.Model, e.CWD)
 	case KindHook:

@@ -16,9 +16,32 @@ func TestEventNotice(t *testing.T) {
 		{Unit(KindCompacted), "Conversation compacted"},
 		{Unit(KindFiltered), "Filtered"},
 		{AssistantText("x"), "AssistantText"},
+		{UserMessage("[Request interrupted by user for tool use]"), "Interrupted by the user"},
+		{UserMessage("go on"), "UserMessage"},
 	} {
 		if got := tc.e.Notice(); got != tc.want {
 			t.Errorf("%s.Notice() = %q, want %q", tc.e.Kind, got, tc.want)
+		}
+	}
+}
+
+func TestIsPrompt(t *testing.T) {
+	for _, tc := range []struct {
+		e    Event
+		want bool
+	}{
+		{UserMessage("Fix the bug"), true},
+		{UserMessage("[Request interrupted by user]"), false},
+		{UserMessage("[Request interrupted by user for tool use]"), false},
+		{UserMessage(" [Request interrupted by user for tool use]\n"), false},
+		{UserMessage("[Request interrupted by user] and then I said more [x]"), true},
+		{UserMessage("[Request interrupted by user]\nnow do this instead"), true},
+		{UserMessage("Why does it say [Request interrupted by user]?"), true},
+		{AssistantText("[Request interrupted by user]"), false},
+		{Hook("pre", ""), false},
+	} {
+		if got := tc.e.IsPrompt(); got != tc.want {
+			t.Errorf("IsPrompt(%s %q) = %v, want %v", tc.e.Kind, tc.e.Content+tc.e.Text, got, tc.want)
 		}
 	}
 }

@@ -104,7 +104,7 @@ func (fk ForkService) Create(ctx context.Context, parentID, at int64, name strin
 	var id int64
 	err := fk.s.writeTx(ctx, false, func(tx *sql.Tx) error {
 		var err error
-		id, err = forkTx(ctx, tx, parentID, at, name)
+		id, err = forkTx(ctx, tx, &fk.s.eventRows, parentID, at, name)
 		return err
 	})
 	if errors.Is(err, errNoStore) {
@@ -116,7 +116,7 @@ func (fk ForkService) Create(ctx context.Context, parentID, at int64, name strin
 	return fk.s.Sessions().Get(ctx, id)
 }
 
-func forkTx(ctx context.Context, tx *sql.Tx, parentID, at int64, name string) (int64, error) {
+func forkTx(ctx context.Context, tx *sql.Tx, rows *eventRows, parentID, at int64, name string) (int64, error) {
 	var parentName, worktree, parentCreated string
 	err := tx.QueryRowContext(ctx, "SELECT COALESCE(name, ''), worktree, created FROM sessions WHERE id = ?", parentID).
 		Scan(&parentName, &worktree, &parentCreated)
@@ -127,12 +127,16 @@ func forkTx(ctx context.Context, tx *sql.Tx, parentID, at int64, name string) (i
 		return 0, err
 	}
 	var kind string
-	err = tx.QueryRowContext(ctx, "SELECT kind FROM events WHERE session_id = ? AND seq = ?", parentID, at).Scan(&kind)
+	var data []byte
+	err = tx.QueryRowContext(ctx, "SELECT kind, data FROM events WHERE session_id = ? AND seq = ?", parentID, at).Scan(&kind, &data)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && kind != string(codec.KindUserMessage)) {
 		return 0, fmt.Errorf("seq %d: %w", at, ErrNotPrompt)
 	}
 	if err != nil {
 		return 0, err
+	}
+	if e, ok := rows.decodePayload(data); ok && !e.IsPrompt() {
+		return 0, fmt.Errorf("seq %d is an interruption: %w", at, ErrNotPrompt)
 	}
 	if _, err := tx.ExecContext(ctx, forkSchema); err != nil {
 		return 0, fmt.Errorf("create %s: %w", ForkTable, err)

@@ -266,3 +266,28 @@ func TestForkUnderAZUREAL(t *testing.T) {
 		t.Errorf("Forks().All() = %v, %v", links, err)
 	}
 }
+
+// An interruption stored as a user message is not a prompt: no fork
+// starts there.
+func TestForkNotAtInterruption(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	sess, err := s.Sessions().Create(ctx, "main", "interrupted")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Events().Append(ctx, sess.ID, []codec.Event{
+		codec.UserMessage("go"),
+		codec.AssistantText("working"),
+		codec.UserMessage("[Request interrupted by user for tool use]"),
+		codec.UserMessage("try again"),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Forks().Create(ctx, sess.ID, 3, ""); !errors.Is(err, ErrNotPrompt) {
+		t.Errorf("fork at the interruption: %v, want ErrNotPrompt", err)
+	}
+	if _, err := s.Forks().Create(ctx, sess.ID, 4, ""); err != nil {
+		t.Errorf("fork at the prompt after it: %v", err)
+	}
+}

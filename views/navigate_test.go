@@ -120,3 +120,45 @@ type shortcutCanvas struct {
 func (c *shortcutCanvas) AddShortcut(s fyne.Shortcut, h func(fyne.Shortcut)) {
 	c.handlers[s.ShortcutName()] = h
 }
+
+// TestInterruptionNotAPrompt: Claude Code's "[Request interrupted by
+// user…]" note is a muted line, not a prompt card: no fork, not in the
+// outline, skipped by prompt navigation.
+func TestInterruptionNotAPrompt(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(600, 800))
+	tr.SetSession(store.Session{ID: 1}, stored(
+		codec.UserMessage("first"),
+		codec.AssistantText("working"),
+		codec.UserMessage("[Request interrupted by user for tool use]"),
+		codec.UserMessage("[Request interrupted by user]"),
+		codec.UserMessage("second"),
+	), nil)
+	q.drain()
+	var got []string
+	for _, it := range tr.Nav().PromptOutline() {
+		got = append(got, it.Text)
+	}
+	if want := []string{"first", "second"}; !slices.Equal(got, want) {
+		t.Errorf("PromptOutline() = %q, want %q", got, want)
+	}
+	cards := cardsByRow(tr)
+	for _, id := range []int{2, 3} {
+		c := cards[id]
+		if c == nil {
+			t.Fatalf("row %d has no card", id)
+		}
+		if c.title.Text != "Interrupted by the user" || c.forkBox.Visible() || (c.text != nil && c.text.Visible()) {
+			t.Errorf("row %d: card %q (fork %v), want the muted line Interrupted by the user", id, c.title.Text, c.forkBox.Visible())
+		}
+	}
+	tr.rows.list.ScrollToTop()
+	q.drain()
+	var rows []int
+	for tr.nav.NextPrompt() {
+		q.drain()
+		rows = append(rows, tr.nav.row)
+	}
+	if want := []int{4}; !slices.Equal(rows, want) {
+		t.Errorf("NextPrompt went to rows %v, want %v", rows, want)
+	}
+}

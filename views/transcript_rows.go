@@ -16,7 +16,7 @@ import (
 type rowKind uint8
 
 const (
-	rowMuted      rowKind = iota // a one-line notice: Init, Hook, Command, ModelSwitch, banners
+	rowMuted      rowKind = iota // a one-line notice: Init, Hook, Command, ModelSwitch, an interruption, banners
 	rowUser                      // a user prompt
 	rowAssistant                 // assistant text, as markdown
 	rowPlan                      // a plan, as markdown under its name
@@ -109,6 +109,9 @@ func isSideRow(k rowKind) bool { return k == rowCompaction || k == rowThinking |
 func eventRowKind(e *codec.Event) rowKind {
 	switch e.Kind {
 	case codec.KindUserMessage:
+		if !e.IsPrompt() {
+			return rowMuted // an interruption: a notice, not a prompt
+		}
 		return rowUser
 	case codec.KindAssistantText:
 		return rowAssistant

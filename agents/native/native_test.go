@@ -501,6 +501,7 @@ func TestPromptText(t *testing.T) {
 		{"<bash-input>make test</bash-input>", "! make test", false},
 		{"<bash-stdout>ok</bash-stdout><bash-stderr></bash-stderr>", "<bash-stderr></bash-stderr>", false},
 		{"<local-command-stdout>bye</local-command-stdout>", "", false},
+		{"[Request interrupted by user for tool use]", "[Request interrupted by user for tool use]", false},
 	}
 	for _, tt := range tests {
 		if got, typed := agents.PromptText(tt.in); got != tt.want || typed != tt.typed {
