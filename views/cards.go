@@ -455,7 +455,7 @@ func (c *card) noteLabel() *widget.Label {
 }
 
 // highlight shows the find query q in the primary colour (bold unless
-// monospace) wherever it occurs in the card's text.
+// monospace) wherever it occurs in the card's text or diff.
 func (c *card) highlight(q string) {
 	switch {
 	case c.md != nil && c.md.Visible():
@@ -465,6 +465,8 @@ func (c *card) highlight(q string) {
 		c.textHL = c.showMarked(c.text, c.textHL, q)
 	case c.mono != nil && c.mono.Visible():
 		c.monoHL = c.showMarked(c.mono, c.monoHL, q)
+	case c.diff != nil && c.diff.Visible():
+		c.diff.setMark(q)
 	}
 }
 

@@ -1,9 +1,12 @@
 package views
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
@@ -41,4 +44,90 @@ func TestDiffCardImage(t *testing.T) {
 	fyne.CurrentApp().Settings().SetTheme(theme.DefaultTheme())
 	showDiffCard(t, tr, q)
 	test.AssertRendersToImage(t, "diffcard.png", w.Canvas())
+}
+
+// diffObjects lays the Edit card's diff out at width w and returns its
+// renderer.
+func diffObjects(t *testing.T, w float32) (*diffView, *diffRenderer) {
+	t.Helper()
+	test.NewTempApp(t)
+	d := newDiffView()
+	evs := diffCardSession(t)
+	d.set(computeDetail(rowEdit, &evs[0].Event).diffs)
+	d.Resize(fyne.NewSize(w, d.MinSize().Height))
+	r := test.TempWidgetRenderer(t, d).(*diffRenderer)
+	r.Layout(d.Size())
+	return d, r
+}
+
+// TestDiffRowsNoSeams: the tint of adjacent changed lines is one band on
+// whole units (rows at fractional offsets, each rounded on its own, left
+// seams), and the last row has the card's padding below it (it was cut
+// at the card's edge).
+func TestDiffRowsNoSeams(t *testing.T) {
+	for _, w := range []float32{300, 560, 1200} {
+		d, r := diffObjects(t, w)
+		var bands []fyne.Position
+		var lastText float32
+		for _, o := range r.Objects() {
+			switch o := o.(type) {
+			case *canvas.Rectangle:
+				if _, _, _, a := o.FillColor.RGBA(); a>>8 != lineTint {
+					continue
+				}
+				p, s := o.Position(), o.Size()
+				if p.Y != float32(int(p.Y)) || s.Height != float32(int(s.Height)) {
+					t.Errorf("width %v: band at y %v, height %v: not whole units", w, p.Y, s.Height)
+				}
+				bands = append(bands, fyne.NewPos(p.Y, p.Y+s.Height))
+			case *canvas.Text:
+				lastText = max(lastText, o.Position().Y+o.Size().Height)
+			}
+		}
+		if len(bands) != 3 { // the two removed lines, the changed line, the three added lines
+			t.Errorf("width %v: %d tint bands %v, want 3", w, len(bands), bands)
+		}
+		if h := d.MinSize().Height; h < lastText+theme.Size(theme.SizeNameInnerPadding)/2 {
+			t.Errorf("width %v: diff height %v, last row ends at %v: no padding below it", w, h, lastText)
+		}
+	}
+}
+
+// TestDiffFindMark: a find match inside a diff is marked, in every line
+// and across a changed word's edge.
+func TestDiffFindMark(t *testing.T) {
+	for _, tc := range []struct {
+		q    string
+		want []string
+	}{
+		{"name", []string{"name", "name", "name", "name"}},
+		{"bye, \" +", []string{"bye", ", \" +"}},
+		{"NOPE", nil},
+	} {
+		d, r := diffObjects(t, 560)
+		d.setMark(strings.ToLower(tc.q))
+		r.Layout(d.Size())
+		var got []string
+		for _, o := range r.Objects() {
+			if tx, ok := o.(*canvas.Text); ok && tx.Color == theme.Color(theme.ColorNamePrimary) {
+				got = append(got, tx.Text)
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("marks of %q = %q, want %q", tc.q, got, tc.want)
+		}
+	}
+}
+
+// TestDiffCardFindMark: Ctrl+F on a word of an Edit's diff marks it in
+// the card.
+func TestDiffCardFindMark(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(560, 300))
+	showDiffCard(t, tr, q)
+	tr.Find().Show()
+	tr.Find().entry.SetText("Farewell")
+	q.drain()
+	if c := cardsByRow(tr)[0]; c.diff.mark != "farewell" {
+		t.Errorf("diff mark = %q, want %q", c.diff.mark, "farewell")
+	}
 }

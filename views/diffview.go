@@ -2,7 +2,10 @@ package views
 
 import (
 	"image/color"
+	"math"
+	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
@@ -22,6 +25,7 @@ const maxDiffLines = 400
 const (
 	lineTint = 0x30
 	wordTint = 0x80
+	markTint = 0x40 // a find match, over the primary colour
 )
 
 // diffView draws file diffs in monospace: removed lines on a red tint,
@@ -30,7 +34,8 @@ const (
 type diffView struct {
 	widget.BaseWidget
 	files     []editdiff.File
-	showPaths bool // a header row per file, when there are several
+	showPaths bool   // a header row per file, when there are several
+	mark      string // the lower-case find query marked in the lines; "" for none
 }
 
 func newDiffView() *diffView {
@@ -43,7 +48,17 @@ func newDiffView() *diffView {
 func (d *diffView) set(files []editdiff.File) {
 	d.files = files
 	d.showPaths = len(files) > 1
+	d.mark = ""
 	d.Refresh()
+}
+
+// setMark marks each occurrence of the lower-case find query q in the
+// lines (as the find bar marks text in other cards); "" marks none.
+func (d *diffView) setMark(q string) {
+	if q != d.mark {
+		d.mark = q
+		d.Refresh()
+	}
 }
 
 // CreateRenderer returns the diff renderer.
@@ -60,7 +75,9 @@ type diffMetrics struct {
 func newDiffMetrics(width float32) diffMetrics {
 	m := diffMetrics{textSize: theme.Size(theme.SizeNameText)}
 	cell := fyne.MeasureText("M", m.textSize, fyne.TextStyle{Monospace: true})
-	m.charW, m.lineH = cell.Width, cell.Height
+	// Whole rows: a tint band of rows at fractional offsets is drawn with
+	// each edge rounded on its own, which leaves seams between rows.
+	m.charW, m.lineH = cell.Width, float32(math.Ceil(float64(cell.Height)))
 	m.pad = theme.Size(theme.SizeNameInnerPadding) / 2
 	m.gutter = 2 * m.charW
 	m.cols = max(int((width-2*m.pad-m.gutter)/m.charW), 8)
@@ -71,13 +88,27 @@ func newDiffMetrics(width float32) diffMetrics {
 }
 
 // diffRenderer builds canvas objects for the current width and rebuilds
-// them when the width or the diff changes.
+// them when the width or the diff changes. They are drawn in three layers:
+// the tint bands of changed lines (one per run of lines with the same
+// tint, so no seam shows between them), the tints of changed words and
+// find marks, then the text.
 type diffRenderer struct {
 	d       *diffView
 	objects []fyne.CanvasObject
+	bands   []fyne.CanvasObject
+	marks   []fyne.CanvasObject
+	texts   []fyne.CanvasObject
+	band    diffBand // the run of tinted lines being drawn
 	width   float32
 	height  float32
 	m       diffMetrics
+}
+
+// diffBand is a run of adjacent lines with the same tint: rows y0 to y1.
+type diffBand struct {
+	tint   fyne.ThemeColorName
+	alpha  uint8
+	y0, y1 float32
 }
 
 func (r *diffRenderer) ensure(width float32) {
@@ -102,10 +133,12 @@ func (r *diffRenderer) Objects() []fyne.CanvasObject { return r.objects }
 
 func (r *diffRenderer) Destroy() {}
 
-// build lays out every line of the diff at width.
+// build lays out every line of the diff at width. The height ends with a
+// padding below the last row, as text cards have.
 func (r *diffRenderer) build(width float32) {
 	r.width, r.m = width, newDiffMetrics(width)
-	r.objects = r.objects[:0]
+	r.bands, r.marks, r.texts = r.bands[:0], r.marks[:0], r.texts[:0]
+	r.band = diffBand{}
 	y, shown, total := float32(0), 0, 0
 	for _, f := range r.d.files {
 		total += len(f.Lines)
@@ -124,7 +157,9 @@ func (r *diffRenderer) build(width float32) {
 		more := "… " + display.Plural(int64(total-shown), "more line")
 		y = r.text(more, r.m.pad, y, theme.ColorNamePlaceHolder, fyne.TextStyle{Italic: true})
 	}
-	r.height = y
+	r.tintRows("", 0, y, y) // ends the last band
+	r.height = y + r.m.pad
+	r.objects = append(append(append(r.objects[:0], r.bands...), r.marks...), r.texts...)
 }
 
 // fileHeader draws the path row of a file; it returns the next y.
@@ -140,17 +175,18 @@ func (r *diffRenderer) text(s string, x, y float32, c fyne.ThemeColorName, style
 	t.TextSize, t.TextStyle = r.m.textSize, style
 	t.Move(fyne.NewPos(x, y))
 	t.Resize(fyne.NewSize(r.width-x, r.m.lineH))
-	r.objects = append(r.objects, t)
+	r.texts = append(r.texts, t)
 	return y + r.m.lineH
 }
 
 // line draws one diff line, wrapped, on its tinted background.
 func (r *diffRenderer) line(l editdiff.Line, y float32) float32 {
 	if l.Op == editdiff.Hunk {
-		r.rect(0, y, r.width, r.m.lineH, theme.ColorNameHover, 0)
+		r.tintRows(theme.ColorNameHover, 0, y, y+r.m.lineH)
 		return r.text(truncateRunes(l.Text, r.m.cols+2), r.m.pad, y, theme.ColorNamePlaceHolder, fyne.TextStyle{Monospace: true})
 	}
-	rows := wrapSegments(lineSegments(l), r.m.cols)
+	segs := lineSegments(l)
+	rows := wrapSegments(segs, r.m.cols)
 	tint, sign := fyne.ThemeColorName(""), " "
 	switch l.Op {
 	case editdiff.Delete:
@@ -159,10 +195,11 @@ func (r *diffRenderer) line(l editdiff.Line, y float32) float32 {
 		tint, sign = theme.ColorNameSuccess, "+"
 	}
 	h := float32(len(rows)) * r.m.lineH
+	r.tintRows(tint, lineTint, y, y+h)
 	if tint != "" {
-		r.rect(0, y, r.width, h, tint, lineTint)
 		r.text(sign, r.m.pad, y, tint, fyne.TextStyle{Monospace: true, Bold: true})
 	}
+	marks := markRanges(segs, r.d.mark)
 	x0 := r.m.pad + r.m.gutter
 	for i, row := range rows {
 		ry := y + float32(i)*r.m.lineH
@@ -171,18 +208,85 @@ func (r *diffRenderer) line(l editdiff.Line, y float32) float32 {
 			if p.changed && tint != "" {
 				r.rect(x, ry, float32(utf8.RuneCountInString(p.text))*r.m.charW, r.m.lineH, tint, wordTint)
 			}
-			r.text(p.text, x, ry, theme.ColorNameForeground, fyne.TextStyle{Monospace: true})
+			r.piece(p, x, ry, i*r.m.cols, marks)
 		}
 	}
 	return y + h
 }
 
-// rect adds a rectangle filled with colour c at alpha a (0: opaque theme colour).
+// piece draws the text of p at x, y, with the parts inside marks (rune
+// ranges of the line; row0 is the line's rune offset of p's row) in the
+// primary colour on a tint of it, as find marks text elsewhere.
+func (r *diffRenderer) piece(p piece, x, y float32, row0 int, marks [][2]int) {
+	mono := fyne.TextStyle{Monospace: true}
+	start := row0 + p.col
+	runes := []rune(p.text)
+	at := 0
+	for _, m := range marks {
+		from, to := max(m[0]-start, at), min(m[1]-start, len(runes))
+		if from >= to {
+			continue
+		}
+		if from > at {
+			r.text(string(runes[at:from]), x+float32(at)*r.m.charW, y, theme.ColorNameForeground, mono)
+		}
+		mx := x + float32(from)*r.m.charW
+		r.rect(mx, y, float32(to-from)*r.m.charW, r.m.lineH, theme.ColorNamePrimary, markTint)
+		r.text(string(runes[from:to]), mx, y, theme.ColorNamePrimary, mono)
+		at = to
+	}
+	if at < len(runes) {
+		r.text(string(runes[at:]), x+float32(at)*r.m.charW, y, theme.ColorNameForeground, mono)
+	}
+}
+
+// markRanges returns the rune ranges of the line made of segs where the
+// lower-case q occurs, ignoring case; none for q "".
+func markRanges(segs []segment, q string) [][2]int {
+	if q == "" {
+		return nil
+	}
+	var line []rune
+	for _, s := range segs {
+		for _, c := range s.text {
+			line = append(line, unicode.ToLower(c))
+		}
+	}
+	qr := []rune(q)
+	var out [][2]int
+	for i := 0; i+len(qr) <= len(line); i++ {
+		if slices.Equal(line[i:i+len(qr)], qr) {
+			out = append(out, [2]int{i, i + len(qr)})
+			i += len(qr) - 1
+		}
+	}
+	return out
+}
+
+// tintRows extends the band being drawn with rows y0 to y1 of tint at
+// alpha a, or ends it and starts another; tint "" ends it.
+func (r *diffRenderer) tintRows(tint fyne.ThemeColorName, a uint8, y0, y1 float32) {
+	b := &r.band
+	if b.tint == tint && b.alpha == a && b.y1 == y0 && tint != "" {
+		b.y1 = y1
+		return
+	}
+	if b.tint != "" {
+		rect := canvas.NewRectangle(withAlpha(theme.Color(b.tint), b.alpha))
+		rect.Move(fyne.NewPos(0, b.y0))
+		rect.Resize(fyne.NewSize(r.width, b.y1-b.y0))
+		r.bands = append(r.bands, rect)
+	}
+	*b = diffBand{tint: tint, alpha: a, y0: y0, y1: y1}
+}
+
+// rect adds a rectangle filled with colour c at alpha a (0: opaque theme
+// colour) over the bands.
 func (r *diffRenderer) rect(x, y, w, h float32, c fyne.ThemeColorName, a uint8) {
 	rect := canvas.NewRectangle(withAlpha(theme.Color(c), a))
 	rect.Move(fyne.NewPos(x, y))
 	rect.Resize(fyne.NewSize(w, h))
-	r.objects = append(r.objects, rect)
+	r.marks = append(r.marks, rect)
 }
 
 // withAlpha returns c with alpha a; a == 0 keeps c.
