@@ -143,18 +143,18 @@ func newCard(t *Transcript) *card {
 	}
 	c.toggle = newTapText("", c.onToggle)
 	c.open = newTapText("open sub-agent ›", c.onOpen)
-	c.openBox = container.NewCenter(c.open)
+	c.openBox = onFirstLine(c.open)
 	c.copy = newTapIcon(theme.ContentCopyIcon(), c.onCopy)
 	c.fork = newForkAction(c)
-	c.forkBox = container.NewCenter(c.fork)
+	c.forkBox = onFirstLine(c.fork)
 	c.title.TextStyle.Bold = true
 	c.detail.Truncation = fyne.TextTruncateEllipsis
 	c.detail.TextStyle.Monospace = true
 	c.added.TextStyle.Monospace = true
 	c.removed.TextStyle.Monospace = true
-	right := container.NewHBox(container.NewCenter(c.added), container.NewCenter(c.removed),
-		c.openBox, container.NewCenter(c.toggle), c.forkBox, container.NewCenter(c.copy))
-	header := container.NewBorder(nil, nil, container.NewCenter(c.title), right, c.detail)
+	right := container.NewHBox(onFirstLine(c.added), onFirstLine(c.removed),
+		c.openBox, onFirstLine(c.toggle), c.forkBox, onFirstLine(c.copy))
+	header := container.NewBorder(nil, nil, onFirstLine(c.title), right, c.detail)
 	pad := theme.Size(theme.SizeNamePadding)
 	inner := container.New(&insetLayout{left: 2 * pad, top: pad, right: 2 * pad, bottom: pad},
 		container.NewBorder(header, nil, nil, nil, c.body))

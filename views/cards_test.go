@@ -131,3 +131,25 @@ func TestDiffCardFindMark(t *testing.T) {
 		t.Errorf("diff mark = %q, want %q", c.diff.mark, "farewell")
 	}
 }
+
+// TestToolTitleOnFirstLine: beside a command of several lines, the tool's
+// name and the card's actions sit on the command's first line (they were
+// centred halfway down it).
+func TestToolTitleOnFirstLine(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(700, 600))
+	cmd := "set -e\ngo vet ./...\ngo test ./...\ngo build -o out/app ."
+	tr.SetSession(store.Session{ID: 1}, stored(codec.ToolCall("t1", "Bash", nil, rawJSON(t, map[string]any{"command": cmd}))), nil)
+	q.drain()
+	c := cardsByRow(tr)[0]
+	if c == nil || !c.detail.Visible() || c.detail.Text != cmd {
+		t.Fatalf("the Bash card shows no command")
+	}
+	d := fyne.CurrentApp().Driver()
+	line := d.AbsolutePositionForObject(c.detail).Y + firstLineHeight()/2
+	for name, o := range map[string]fyne.CanvasObject{"title": c.title, "toggle": c.toggle, "copy": c.copy} {
+		mid := d.AbsolutePositionForObject(o).Y + o.Size().Height/2
+		if mid < line-1 || mid > line+1 {
+			t.Errorf("%s centred at y %v, want the first line's centre %v", name, mid, line)
+		}
+	}
+}
