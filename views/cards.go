@@ -360,7 +360,11 @@ func (c *card) showResult(r *transcriptRow, e *codec.Event, d *rowDetail) {
 		c.showFull(r, full, "output")
 	}
 	if e.Content != "" && !(hasFull && r.open) {
-		c.monoLabel().SetText(expandTabs(e.Content))
+		text := e.Content
+		if isSubagentResult(e) {
+			text = agentReportText(e.Content, full, hasFull) // the report, not the hand-back lines
+		}
+		c.monoLabel().SetText(expandTabs(text))
 		c.mono.Importance = widget.MediumImportance
 		if e.IsError {
 			c.mono.Importance = widget.DangerImportance
