@@ -285,13 +285,14 @@ type eventTarget struct {
 	compaction bool
 	full       bool // the match is in the event's full text, at offset
 	offset     int
-	thinking   bool // a hit in the thinking before the event
+	match      string // the text matched there, marked in the output
+	thinking   bool   // a hit in the thinking before the event
 }
 
 // OpenSearchHit shows the hit's session scrolled to its event.
 func (sh *shownSession) OpenSearchHit(h views.SearchHit) {
 	target := &eventTarget{ref: h.Ref, seq: h.Seq, compaction: h.Kind == search.KindCompaction, full: h.InFull, offset: h.Offset,
-		thinking: h.Kind == search.KindThinking}
+		match: h.Match(), thinking: h.Kind == search.KindThinking}
 	sh.mu.Lock()
 	shown := sh.current == h.Ref
 	sh.showEvent = target
@@ -323,7 +324,7 @@ func (sh *shownSession) showPendingEvent(ref views.SessionRef) {
 			return
 		}
 		if t.full {
-			tr.Nav().ShowFullEvent(t.seq, t.offset)
+			tr.Nav().ShowFullMatch(t.seq, t.offset, t.match)
 			return
 		}
 		tr.Nav().ShowEvent(t.seq, t.compaction)

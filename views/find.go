@@ -25,6 +25,9 @@ type FindBar struct {
 	cur     int      // index into matches; -1 for none
 	row     int      // the row of the current find match; -1 for none
 	lower   []string // lower-case row texts for find, built on first use
+	// hit is the lower-case text of a search hit marked in row while the
+	// bar is closed (Navigator.ShowFullMatch); "" for none.
+	hit string
 }
 
 func newFindBar(t *Transcript) *FindBar {
@@ -188,10 +191,14 @@ func (f *FindBar) matchAt(row int) float32 {
 	return float32(i) / float32(len(s))
 }
 
-// highlightIn is the lower-case text to highlight in row; "" for none.
+// highlightIn is the lower-case text to highlight in row; "" for none:
+// the find query, or while the bar is closed, the search hit marked there.
 func (f *FindBar) highlightIn(row int) string {
-	if row != f.row || row < 0 || f.bar.Hidden {
+	switch {
+	case row != f.row || row < 0:
 		return ""
+	case f.bar.Hidden:
+		return f.hit
 	}
 	return strings.ToLower(f.entry.Text)
 }
@@ -211,7 +218,13 @@ func (f *FindBar) updateCount() {
 // setRow moves the match highlight to row (-1: none), and redraws the
 // cards: the current match's shows the query highlighted in its text.
 func (f *FindBar) setRow(row int) {
-	f.row = row
+	f.setRowMarked(row, "")
+}
+
+// setRowMarked is setRow that marks hit (a search hit's text) in row's
+// card while the find bar is closed.
+func (f *FindBar) setRowMarked(row int, hit string) {
+	f.row, f.hit = row, strings.ToLower(hit)
 	f.t.rows.list.Refresh()
 }
 
@@ -220,7 +233,7 @@ func (f *FindBar) textChanged() { f.lower = nil }
 
 // forget forgets the rows' texts and the highlight of rows being
 // replaced, before the new rows are measured; reset follows.
-func (f *FindBar) forget() { f.lower, f.row = nil, -1 }
+func (f *FindBar) forget() { f.lower, f.row, f.hit = nil, -1, "" }
 
 // findEntry is the find bar's entry: Esc closes the bar.
 type findEntry struct {

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
@@ -69,5 +70,45 @@ func TestTranscriptFullText(t *testing.T) {
 	q.drain()
 	if c := cardsByRow(tr)[row]; c != nil && c.mono.Text == full {
 		t.Error("closing the toggle still shows the full output")
+	}
+}
+
+// TestSearchHitMarkedInFullOutput: opening a search hit inside a tool's
+// full output marks the match in the output (the card's outline is out of
+// view in a long one); going elsewhere removes the mark.
+func TestSearchHitMarkedInFullOutput(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(800, 3000))
+	full := "line one\nline two\ndeep HandleSubmit match\nline four"
+	tr.SetSession(store.Session{ID: 1}, stored(
+		codec.UserMessage("run it"),
+		codec.ToolResult("t1", "Bash", nil, "line four", false),
+	), nil)
+	tr.SetFullText(map[int64]string{2: full})
+	q.drain()
+	hit := SearchHit{Seq: 2, InFull: true, Offset: strings.Index(full, "Handle"), Snippet: "…deep HandleSubmit match…", Highlights: [][2]int{{8, 20}}}
+	if hit.Match() != "HandleSubmit" {
+		t.Fatalf("Match() = %q, want HandleSubmit", hit.Match())
+	}
+	if !tr.nav.ShowFullMatch(hit.Seq, hit.Offset, hit.Match()) {
+		t.Fatal("ShowFullMatch found nothing")
+	}
+	q.drain()
+	c := cardsByRow(tr)[1]
+	if c == nil || c.monoHL == nil || !c.monoHL.Visible() {
+		t.Fatal("the full output is not shown marked")
+	}
+	var marked []string
+	for _, s := range c.monoHL.Segments {
+		if ts := s.(*widget.TextSegment); ts.Style.ColorName == theme.ColorNamePrimary {
+			marked = append(marked, ts.Text)
+		}
+	}
+	if len(marked) != 1 || marked[0] != "HandleSubmit" {
+		t.Errorf("marked %q, want [HandleSubmit]", marked)
+	}
+	tr.nav.ShowEvent(1, false)
+	q.drain()
+	if c := cardsByRow(tr)[1]; c.monoHL != nil && c.monoHL.Visible() {
+		t.Error("the mark stays after going to another event")
 	}
 }

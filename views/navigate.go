@@ -127,6 +127,36 @@ func (n *Navigator) ShowPromptAt(seq int64) bool {
 	return true
 }
 
+// ShowFullMatch is ShowFullEvent for a search hit that matched match (the
+// hit's text) at byte offset of the event's full text: it also marks the
+// match in the output, as the find bar marks its query, since the card's
+// outline is out of view in a long output. It reports whether the row was
+// found.
+func (n *Navigator) ShowFullMatch(seq int64, offset int, match string) bool {
+	if !n.ShowFullEvent(seq, offset) {
+		return false
+	}
+	if row := n.t.find.row; row >= 0 && match != "" {
+		if _, ok := n.t.cards.fullOf(row); ok && n.t.rows.rows[row].open {
+			n.t.find.setRowMarked(row, match)
+		}
+	}
+	return true
+}
+
+// Match is the text the hit matched: its snippet's first highlighted
+// part ("" when none is).
+func (h SearchHit) Match() string {
+	if len(h.Highlights) == 0 {
+		return ""
+	}
+	r := h.Highlights[0]
+	if r[0] < 0 || r[0] >= r[1] || r[1] > len(h.Snippet) {
+		return ""
+	}
+	return h.Snippet[r[0]:r[1]]
+}
+
 // PromptOutlineItem is one prompt of the outline.
 type PromptOutlineItem struct {
 	Seq  int64
