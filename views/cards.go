@@ -421,7 +421,7 @@ func (c *card) showMarkdown(text string) {
 		c.md.Wrapping = fyne.TextWrapWord
 		c.body.Add(c.md)
 	}
-	c.md.Segments = safeMarkdown(expandTabs(text), c.t.actions.OpenLink)
+	c.md.Segments = polishMarkdown(safeMarkdown(expandTabs(text), c.t.actions.OpenLink))
 	c.md.Refresh()
 	c.md.Show()
 }

@@ -3,6 +3,7 @@ package views
 import (
 	"strings"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -91,6 +92,62 @@ func highlightSegments(segs []widget.RichTextSegment, q string) []widget.RichTex
 		default:
 			out = append(out, seg)
 		}
+	}
+	return out
+}
+
+// sizeNameBlockGap sizes the empty row polishMarkdown puts between two
+// blocks of Markdown; blockGap is its size in Lazuli's theme (the row is
+// about 1.3 times as high, and the rows' spacing comes on top: about 1em
+// between blocks at the default text size, as Markdown viewers space them).
+const (
+	sizeNameBlockGap fyne.ThemeSizeName = "lazuliBlockGap"
+	blockGap                            = 5
+)
+
+// polishMarkdown spaces segs (as Fyne's Markdown parser makes them) like a
+// Markdown viewer, in place, and returns them:
+//
+//   - blocks (paragraphs, lists, code blocks, headings, rules) are parted
+//     by the same gap: Fyne puts none around a list and a row's spacing
+//     between paragraphs, so a list stuck to the text around it;
+//   - the spaces a text starts with, after inline code, a link or bold
+//     text, are a segment of their own: drawn at the start of the text
+//     they were lost, and the word touched the code's box.
+func polishMarkdown(segs []widget.RichTextSegment) []widget.RichTextSegment {
+	out := make([]widget.RichTextSegment, 0, len(segs)+len(segs)/2)
+	blockEnded := false
+	for _, s := range splitLeadingSpaces(segs) {
+		if blockEnded {
+			out = append(out, &widget.TextSegment{Style: widget.RichTextStyle{SizeName: sizeNameBlockGap}})
+		}
+		out = append(out, s)
+		blockEnded = !s.Inline()
+	}
+	return out
+}
+
+// splitLeadingSpaces splits the leading spaces off each text that follows
+// another inline segment in segs, inside paragraphs and lists too.
+func splitLeadingSpaces(segs []widget.RichTextSegment) []widget.RichTextSegment {
+	out := segs[:0:0]
+	inline := false // the segment before was inline
+	for _, s := range segs {
+		switch v := s.(type) {
+		case *widget.ParagraphSegment:
+			v.Texts = splitLeadingSpaces(v.Texts)
+		case *widget.ListSegment:
+			v.Items = splitLeadingSpaces(v.Items)
+		case *widget.TextSegment:
+			if rest := strings.TrimLeft(v.Text, " "); inline && v.Style.Inline && rest != v.Text && rest != "" {
+				space := *v
+				space.Text = v.Text[:len(v.Text)-len(rest)]
+				v.Text = rest
+				out = append(out, &space)
+			}
+		}
+		inline = s.Inline()
+		out = append(out, s)
 	}
 	return out
 }

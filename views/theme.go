@@ -88,5 +88,11 @@ func (Theme) Font(s fyne.TextStyle) fyne.Resource {
 // Icon returns Fyne's default icon.
 func (Theme) Icon(n fyne.ThemeIconName) fyne.Resource { return theme.DefaultTheme().Icon(n) }
 
-// Size returns Fyne's default size.
-func (Theme) Size(n fyne.ThemeSizeName) float32 { return theme.DefaultTheme().Size(n) }
+// Size returns Fyne's default size, and the gap between Markdown blocks
+// (sizeNameBlockGap).
+func (Theme) Size(n fyne.ThemeSizeName) float32 {
+	if n == sizeNameBlockGap {
+		return blockGap
+	}
+	return theme.DefaultTheme().Size(n)
+}
