@@ -102,7 +102,7 @@ func highlightSegments(segs []widget.RichTextSegment, q string) []widget.RichTex
 // between blocks at the default text size, as Markdown viewers space them).
 const (
 	sizeNameBlockGap fyne.ThemeSizeName = "lazuliBlockGap"
-	blockGap                            = 5
+	blockGap         float32            = 5
 )
 
 // polishMarkdown spaces segs (as Fyne's Markdown parser makes them) like a
