@@ -14,8 +14,11 @@ import (
 )
 
 // searchDebounce is how long the panel waits after a keystroke before it
-// sends the query: typing a word sends one search, not one per letter.
-const searchDebounce = 150 * time.Millisecond
+// sends the query: typing a word quickly sends one search, not one per
+// letter. A search answers in tens of milliseconds and a newer query
+// cancels the one running, so the pause is kept short: it is part of the
+// time from the last key to the results.
+const searchDebounce = 60 * time.Millisecond
 
 // SearchHit is one result row of the search panel.
 type SearchHit struct {
