@@ -11,12 +11,14 @@ import (
 // facetCache keeps the sidebar filters' facets of each session, read again
 // only when the session has new events.
 type facetCache struct {
-	mu   sync.Mutex
-	byID map[views.SessionRef]facetEntry
+	mu     sync.Mutex
+	byID   map[views.SessionRef]facetEntry
+	loaded map[string]bool // stores whose saved facets were read (facetsfile.go)
 }
 
 type facetEntry struct {
 	lastEventID int64
+	created     string // the session's created time: an id reused for another session reads again
 	facets      views.SessionFacets
 }
 
@@ -27,13 +29,19 @@ func (sl *sessionList) refreshFacets(groups []views.WorktreeGroup) {
 	c := &sl.facets
 	c.mu.Lock()
 	if c.byID == nil {
-		c.byID = map[views.SessionRef]facetEntry{}
+		c.byID, c.loaded = map[views.SessionRef]facetEntry{}, map[string]bool{}
+	}
+	for _, g := range groups {
+		if !c.loaded[g.StorePath] && g.StorePath != views.TeamStore {
+			c.loaded[g.StorePath] = true
+			loadFacets(g.StorePath, c.byID)
+		}
 	}
 	stale := map[string][]store.Session{}
 	for _, g := range groups {
 		for _, s := range g.Sessions {
 			ref := views.SessionRef{StorePath: g.StorePath, ID: s.ID}
-			if e, ok := c.byID[ref]; !ok || e.lastEventID != s.LastEventID {
+			if e, ok := c.byID[ref]; !ok || e.lastEventID != s.LastEventID || e.created != s.Created {
 				stale[g.StorePath] = append(stale[g.StorePath], s)
 			}
 		}
@@ -62,9 +70,10 @@ func (sl *sessionList) refreshFacets(groups []views.WorktreeGroup) {
 		for _, s := range sessions {
 			f := facets[s.ID]
 			ref := views.SessionRef{StorePath: path, ID: s.ID}
-			c.byID[ref] = facetEntry{lastEventID: s.LastEventID,
+			c.byID[ref] = facetEntry{lastEventID: s.LastEventID, created: s.Created,
 				facets: views.SessionFacets{Agent: agentName(agentOf[s.ID], f.Model, s.LastClaudeUUID), Model: f.Model, Failed: f.Failed}}
 		}
+		saveFacets(path, c.byID)
 		c.mu.Unlock()
 	}
 	c.mu.Lock()

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
@@ -66,5 +68,55 @@ func TestSidebarFacetsFromStore(t *testing.T) {
 	pw.wg.Wait()
 	if got := shown(); got != fmt.Sprint([]string{fmt.Sprintf("%d:Codex", plain.ID), fmt.Sprintf("%d:Codex", codex.ID)}) {
 		t.Errorf("after new events in the empty session: %s", got)
+	}
+}
+
+// TestSidebarFacetsKeptBetweenRuns: a window saves the facets it read in
+// the cache folder, and the next window on the store uses them for the
+// sessions that did not change (it does not decode their events again); a
+// cache file that cannot be read is read again from the store.
+func TestSidebarFacetsKeptBetweenRuns(t *testing.T) {
+	fa := test.NewTempApp(t)
+	wt, st := openTestWorktree(t)
+	bg := context.Background()
+	id, _, err := st.Sessions().CreateWithEvents(bg, "main", "c", []codec.Event{codec.Init("/w", "claude-sonnet-4-5"), codec.UserMessage("q")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	agentIn := func() string {
+		t.Helper()
+		pw := testWindow(t, fa, wt)
+		defer pw.close()
+		pw.list.refresh()
+		pw.wg.Wait()
+		for _, s := range pw.mv.Sidebar().Shown() {
+			if s.Ref.ID == id.ID {
+				return s.Agent + " " + pw.list.facets.byID[s.Ref].facets.Model
+			}
+		}
+		return "not shown"
+	}
+	if got := agentIn(); got != "Claude claude-sonnet-4-5" {
+		t.Fatalf("first window: %q", got)
+	}
+	path := facetsFile(wt.StorePath)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no facets saved: %v", err)
+	}
+	// Edited in the file: a second window that shows the edit read the file.
+	edited := strings.ReplaceAll(strings.ReplaceAll(string(b), "claude-sonnet-4-5", "gpt-5-codex"), `"Claude"`, `"Codex"`)
+	if err := os.WriteFile(path, []byte(edited), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := agentIn(); got != "Codex gpt-5-codex" {
+		t.Errorf("second window: %q, want the saved facets", got)
+	}
+	if err := os.WriteFile(path, []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := agentIn(); got != "Claude claude-sonnet-4-5" {
+		t.Errorf("after a damaged cache file: %q, want the store's facets", got)
 	}
 }
