@@ -75,13 +75,15 @@ type SearchPanel struct {
 	probe *frameProbe // with LAZULI_TRACE: the panel's own frame probe (it is an overlay)
 
 	debounce time.Duration
-	timer    *time.Timer
+	keys     int // changes of the query; a debounce timer sends only for the latest
+	timer    func() bool                            // stops the pending send; nil for none
+	after    func(time.Duration, func()) func() bool // runs f on the Fyne goroutine after d; returns its stop
 	now      func() time.Time
 }
 
 // NewSearchPanel returns a hidden search panel that sends its intents to a.
 func NewSearchPanel(a SearchActions) *SearchPanel {
-	p := &SearchPanel{actions: a, cur: -1, debounce: searchDebounce, now: time.Now}
+	p := &SearchPanel{actions: a, cur: -1, debounce: searchDebounce, now: time.Now, after: afterFunc}
 	p.entry = newSearchEntry(p)
 	p.entry.SetPlaceHolder("Search every session: words, a path, a command, \"an exact phrase\"")
 	p.entry.OnChanged = p.onChanged
@@ -152,8 +154,8 @@ func (p *SearchPanel) SetResults(id int, r SearchResults) {
 	p.list.UnselectAll()
 	p.selecting = false
 	p.list.Refresh()
-	if len(p.hits) > 0 {
-		p.list.ScrollToTop()
+	if len(p.hits) > 0 && p.list.GetScrollOffset() > 0 {
+		p.list.ScrollToTop() // lays the rows out again: only when scrolled
 	}
 	p.updateStatus()
 	p.probe.mark("search " + p.query)
@@ -186,12 +188,24 @@ func (p *SearchPanel) onChanged(q string) {
 		p.send()
 		return
 	}
-	p.timer = time.AfterFunc(p.debounce, func() { fyne.Do(p.send) })
+	p.keys++
+	n := p.keys
+	p.timer = p.after(p.debounce, func() {
+		if n == p.keys { // a timer that fired just before the next key sends nothing: that key's timer will
+			p.send()
+		}
+	})
+}
+
+// afterFunc runs f on the Fyne goroutine after d, and returns the function
+// that stops it.
+func afterFunc(d time.Duration, f func()) func() bool {
+	return time.AfterFunc(d, func() { fyne.Do(f) }).Stop
 }
 
 func (p *SearchPanel) stopTimer() {
 	if p.timer != nil {
-		p.timer.Stop()
+		p.timer()
 		p.timer = nil
 	}
 }

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -215,5 +216,25 @@ func TestTranscriptShowEvent(t *testing.T) {
 	}
 	if tr.nav.ShowEvent(500, false) {
 		t.Error("ShowEvent past the end found a row")
+	}
+}
+
+// A debounce timer that fires just before the next key (its send queued
+// behind that key) sends nothing: the next key's timer sends the query
+// once. Sending it twice drew the same results twice.
+func TestSearchDebounceSendsOnce(t *testing.T) {
+	p, f, _ := newTestSearchPanel(t)
+	var timers []func()
+	p.debounce = time.Millisecond
+	p.after = func(_ time.Duration, fn func()) func() bool {
+		timers = append(timers, fn)
+		return func() bool { return false } // fired already: too late to stop
+	}
+	test.Type(p.entry, "ab")
+	for _, fn := range timers { // both fire after the last key
+		fn()
+	}
+	if len(f.queries) != 1 || !strings.HasSuffix(f.queries[0], ":ab") {
+		t.Errorf("queries sent: %q, want one of %q", f.queries, "ab")
 	}
 }
