@@ -114,8 +114,14 @@ fmt-check:
 	@files=$$(find . -name '*.go' -not -path './.git/*' -not -path './out/*' -print0 | xargs -0 -r gofmt -l); \
 	if [ -n "$$files" ]; then echo "gofmt needed on:"; echo "$$files"; exit 1; fi
 
+# The window is built without Fyne's animations (the entry cursor's fade, the moving
+# bars, the buttons' ripple): each animation frame repaints the whole window, which
+# on a machine without a GPU (Mesa's llvmpipe) kept both cores busy while a text box
+# had the focus, and made every action wait for a frame (BENCHMARKS.md, "Issue 31").
+WINDOW_TAGS ?= no_animations
+
 build:
-	$(GO) build -ldflags '$(LDFLAGS)' -o bin/lazuli-window .
+	$(GO) build -tags '$(WINDOW_TAGS)' -ldflags '$(LDFLAGS)' -o bin/lazuli-window .
 	CGO_ENABLED=0 $(GO) build -tags nowindow -ldflags '$(LDFLAGS)' -o bin/lazuli .
 
 install: build
