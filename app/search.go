@@ -8,9 +8,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lazuli-app/lazuli/internal/trace"
 	"github.com/lazuli-app/lazuli/search"
 	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/trace"
 	"github.com/lazuli-app/lazuli/views"
 )
 

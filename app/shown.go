@@ -8,8 +8,8 @@ import (
 	"sync"
 
 	"github.com/lazuli-app/lazuli/agents"
-	"github.com/lazuli-app/lazuli/internal/trace"
 	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/trace"
 	"github.com/lazuli-app/lazuli/views"
 )
 

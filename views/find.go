@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"github.com/lazuli-app/lazuli/internal/trace"
+	"github.com/lazuli-app/lazuli/trace"
 )
 
 // FindBar is the transcript's find bar: a case-insensitive search over the

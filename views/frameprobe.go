@@ -15,7 +15,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 
-	"github.com/lazuli-app/lazuli/internal/trace"
+	"github.com/lazuli-app/lazuli/trace"
 )
 
 // frameProbe is a transparent pixel whose texture the painter makes anew

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"github.com/lazuli-app/lazuli/internal/trace"
+	"github.com/lazuli-app/lazuli/trace"
 )
 
 // searchDebounce is how long the panel waits after a keystroke before it
@@ -75,8 +75,8 @@ type SearchPanel struct {
 	probe *frameProbe // with LAZULI_TRACE: the panel's own frame probe (it is an overlay)
 
 	debounce time.Duration
-	keys     int // changes of the query; a debounce timer sends only for the latest
-	timer    func() bool                            // stops the pending send; nil for none
+	keys     int                                     // changes of the query; a debounce timer sends only for the latest
+	timer    func() bool                             // stops the pending send; nil for none
 	after    func(time.Duration, func()) func() bool // runs f on the Fyne goroutine after d; returns its stop
 	now      func() time.Time
 }

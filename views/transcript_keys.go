@@ -3,7 +3,7 @@ package views
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
-	"github.com/lazuli-app/lazuli/internal/trace"
+	"github.com/lazuli-app/lazuli/trace"
 )
 
 // TypedKey scrolls on a navigation key and passes the others to the list;

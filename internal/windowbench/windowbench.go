@@ -25,10 +25,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lazuli-app/lazuli/internal/trace"
+	"github.com/lazuli-app/lazuli/trace"
 )
 
-// The actions measured, in the order of the table.
+// Actions are the actions measured, in the order of the table.
 var Actions = []string{"start", "switch_400", "switch_50k", "search", "open_hit", "find_next", "home_end", "resize"}
 
 // Config is one run of the benchmark.
@@ -150,7 +150,7 @@ func startXvfb(ctx context.Context) (*xvfb, error) {
 	if err != nil {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		return nil, fmt.Errorf("Xvfb gave no display: %w", err)
+		return nil, fmt.Errorf("no display from Xvfb: %w", err)
 	}
 	return &xvfb{cmd: cmd, display: ":" + strings.TrimSpace(line)}, nil
 }
@@ -284,7 +284,9 @@ func runOnce(ctx context.Context, cfg Config, x *xvfb, samples Samples) (err err
 }
 
 // runs reports whether the group of actions runs.
-func (cfg *Config) runs(group string) bool { return len(cfg.Only) == 0 || slices.Contains(cfg.Only, group) }
+func (cfg *Config) runs(group string) bool {
+	return len(cfg.Only) == 0 || slices.Contains(cfg.Only, group)
+}
 
 func btoi(b bool) int {
 	if b {
