@@ -17,6 +17,6 @@ func TestMain(m *testing.M) {
 	if os.Getenv(asCLIEnv) == "1" {
 		os.Exit(Main(os.Args[1:]))
 	}
-	onUI = serialUI
+	onUI, loadingDelay = serialUI, 0
 	os.Exit(testcache.Run(m))
 }

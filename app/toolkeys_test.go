@@ -28,7 +28,7 @@ func TestToolWindowsCloseKeys(t *testing.T) {
 	}
 	for _, o := range opens {
 		before := drv.AllWindows()
-		o.open()
+		serialUI(o.open) // as the Fyne goroutine: a view's background load hands over after it
 		pw.wg.Wait()
 		var w fyne.Window
 		for _, x := range drv.AllWindows() {
@@ -40,7 +40,7 @@ func TestToolWindowsCloseKeys(t *testing.T) {
 			t.Fatalf("%s: no window opened", o.name)
 		}
 		if h := w.Canvas().OnTypedKey(); h != nil {
-			h(&fyne.KeyEvent{Name: fyne.KeyEscape})
+			serialUI(func() { h(&fyne.KeyEvent{Name: fyne.KeyEscape}) })
 		}
 		if slices.Contains(drv.AllWindows(), w) {
 			t.Errorf("%s: Esc left the window open", o.name)

@@ -72,6 +72,7 @@ func newWindowParts(ui *gui, wts []Worktree, readOnly bool) *projectWindow {
 	pw.first = newFirstRunPanel(pw)
 	pw.perms = newPermissions(pw)
 	pw.mv = views.NewMainView(intents{pw.shown, pw.list, pw.runner, pw.perms})
+	pw.mv.Transcript().Loader().SetDelay(loadingDelay)
 	return pw
 }
 

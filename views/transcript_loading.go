@@ -26,6 +26,7 @@ type Loader struct {
 	// waiting is the number of the Show whose session has not arrived; 0
 	// for none. The indicator shows only after loaderDelay, through after.
 	waiting, shows int
+	delay          time.Duration               // LoadingDelay, or SetDelay's
 	after          func(time.Duration, func()) // runs a function on the Fyne goroutine after a while
 
 	earlier      int             // the session's events before the first shown that are not loaded
@@ -38,7 +39,7 @@ type Loader struct {
 }
 
 func newLoader(t *Transcript) *Loader {
-	l := &Loader{t: t, bar: widget.NewProgressBarInfinite(), label: widget.NewLabel(""), after: afterOnFyne}
+	l := &Loader{t: t, bar: widget.NewProgressBarInfinite(), label: widget.NewLabel(""), after: afterOnFyne, delay: LoadingDelay}
 	l.newEarlierBar()
 	l.label.Alignment = fyne.TextAlignCenter
 	l.bar.Stop()
@@ -47,24 +48,29 @@ func newLoader(t *Transcript) *Loader {
 	return l
 }
 
-// loaderDelay is how long a session may take to load before the loading
+// LoadingDelay is how long a session may take to load before the loading
 // indicator takes the transcript's place: most load in a few tens of
 // milliseconds, and the session shown stays until then rather than
 // flashing away (and the moving bar, which repaints the window on every
 // frame, does not run).
-const loaderDelay = 250 * time.Millisecond
+const LoadingDelay = 250 * time.Millisecond
+
+// SetDelay sets how long Show waits before the indicator shows; 0 or less
+// shows it at once (a program's tests that cannot have a timer's goroutine
+// touch the widgets use it).
+func (l *Loader) SetDelay(d time.Duration) { l.delay = d }
 
 // afterOnFyne runs f on the Fyne goroutine after d.
 func afterOnFyne(d time.Duration, f func()) { time.AfterFunc(d, func() { fyne.Do(f) }) }
 
 // Show shows text ("Loading S3…") and a moving bar in place of the
 // transcript, once the session has not arrived (SetSession,
-// SetSessionTail, Clear or Hide) within loaderDelay.
+// SetSessionTail, Clear or Hide) within the delay (LoadingDelay).
 func (l *Loader) Show(text string) {
 	l.shows++
 	n := l.shows
 	l.waiting = n
-	l.after(loaderDelay, func() {
+	show := func() {
 		if l.waiting != n {
 			return // arrived, or another Show
 		}
@@ -73,7 +79,12 @@ func (l *Loader) Show(text string) {
 		l.t.rows.body.Hide()
 		l.bar.Start()
 		l.box.Show()
-	})
+	}
+	if l.delay <= 0 {
+		show()
+		return
+	}
+	l.after(l.delay, show)
 }
 
 // Hide takes the loading indicator away (a load that failed: the
