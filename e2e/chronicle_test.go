@@ -34,6 +34,7 @@ func TestChronicle(t *testing.T) {
 			Sessions   []string `json:"sessions"`
 			Unresolved []string `json:"unresolved"`
 			Markdown   string   `json:"markdown"`
+			Legend     string   `json:"legend"`
 		}
 		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
 			t.Fatalf("chronicle JSON: %v\n%s", err, r)
@@ -50,9 +51,10 @@ func TestChronicle(t *testing.T) {
 			}
 		}
 		link := func(session, event int64) string { return chronicle.Link(h.store, session, event) }
+		legend := "Citations: S12#340 is event 340 of session S12 and S12 the whole session; each opens the transcript there."
 		want := "# Standup — all the history\n\n- Session 1 asked three questions [S1#1](" + link(1, 1) + ") [S1](" + link(1, 0) +
-			").\n- A session the model made up **S77#3 ⚠ not found**.\n"
-		if res.Report != "standup" || res.Agent != b.name || res.Since != "all the history" || res.Markdown != want ||
+			").\n- A session the model made up **S77#3 ⚠ not found**.\n\n---\n\n*" + legend + "*\n"
+		if res.Report != "standup" || res.Agent != b.name || res.Since != "all the history" || res.Markdown != want || res.Legend != legend ||
 			strings.Join(res.Sessions, ",") != "S1" || strings.Join(res.Unresolved, ",") != "[S77#3]" {
 			t.Errorf("chronicle = %+v\nwant the agent's answer with its citations checked:\n%s", res, want)
 		}
