@@ -136,6 +136,16 @@ func (e Event) IsPrompt() bool {
 	return e.Kind == KindUserMessage && !IsInterruption(e.Content)
 }
 
+// IsSubagentTool reports whether a tool of that name is Claude's Agent (or
+// Task) tool, whose call starts a sub-agent and whose result is its report.
+func IsSubagentTool(name string) bool {
+	switch name {
+	case "Agent", "agent", "Task", "task":
+		return true
+	}
+	return false
+}
+
 // Notice is the one-line text of an event shown as a notice rather than as
 // content: Init, Hook, Command, ModelSwitch, the unit variants and an
 // interruption (IsInterruption). Other kinds give their kind's name.

@@ -45,3 +45,11 @@ func TestIsPrompt(t *testing.T) {
 		}
 	}
 }
+
+func TestIsSubagentTool(t *testing.T) {
+	for name, want := range map[string]bool{"Agent": true, "agent": true, "Task": true, "task": true, "Bash": false, "TaskList": false, "": false} {
+		if got := IsSubagentTool(name); got != want {
+			t.Errorf("IsSubagentTool(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

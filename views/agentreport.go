@@ -15,14 +15,7 @@ const agentReportLines = 6
 // isSubagentResult reports the result of a Claude Agent/Task call: the
 // report its sub-agent handed back.
 func isSubagentResult(e *codec.Event) bool {
-	if e.Kind != codec.KindToolResult {
-		return false
-	}
-	switch e.ToolName {
-	case "Agent", "agent", "Task", "task":
-		return true
-	}
-	return false
+	return e.Kind == codec.KindToolResult && codec.IsSubagentTool(e.ToolName)
 }
 
 // agentReport returns the first n lines of the report in a sub-agent's

@@ -548,14 +548,7 @@ func (c *card) onOpen() {
 // isSubagentCall reports a Claude Agent/Task call, whose sub-agent's work
 // may be a session of its own.
 func isSubagentCall(e *codec.Event) bool {
-	if e.Kind != codec.KindToolCall || e.ToolUseID == "" {
-		return false
-	}
-	switch e.ToolName {
-	case "Agent", "agent", "Task", "task":
-		return true
-	}
-	return false
+	return e.Kind == codec.KindToolCall && e.ToolUseID != "" && codec.IsSubagentTool(e.ToolName)
 }
 
 // tapText is a small clickable text or icon: a card's "▸ input" toggle

@@ -248,14 +248,7 @@ func TestContainsWord(t *testing.T) {
 // isAgentCall reports a Claude Agent/Task call, as the card that offers
 // "open sub-agent ›" does (views.isSubagentCall).
 func isAgentCall(e codec.Event) bool {
-	if e.Kind != codec.KindToolCall || e.ToolUseID == "" {
-		return false
-	}
-	switch e.ToolName {
-	case "Agent", "agent", "Task", "task":
-		return true
-	}
-	return false
+	return e.Kind == codec.KindToolCall && e.ToolUseID != "" && codec.IsSubagentTool(e.ToolName)
 }
 
 // TestImportNativeAgainLinksOldImports: importing again a history that an
