@@ -24,10 +24,10 @@ type Loader struct {
 	bar   *widget.ProgressBarInfinite
 	label *widget.Label
 	// waiting is the number of the Show whose session has not arrived; 0
-	// for none. The indicator shows only after loaderDelay, through after.
+	// for none. The indicator shows only after the delay, through after.
 	waiting, shows int
-	delay          time.Duration               // LoadingDelay, or SetDelay's
-	after          func(time.Duration, func()) // runs a function on the Fyne goroutine after a while
+	delay          time.Duration                           // LoadingDelay, or SetDelay's
+	after          func(time.Duration, func()) func() bool // afterFunc; tests replace it
 
 	earlier      int             // the session's events before the first shown that are not loaded
 	earlierBar   *fyne.Container // shown while earlier > 0
@@ -39,7 +39,7 @@ type Loader struct {
 }
 
 func newLoader(t *Transcript) *Loader {
-	l := &Loader{t: t, bar: widget.NewProgressBarInfinite(), label: widget.NewLabel(""), after: afterOnFyne, delay: LoadingDelay}
+	l := &Loader{t: t, bar: widget.NewProgressBarInfinite(), label: widget.NewLabel(""), after: afterFunc, delay: LoadingDelay}
 	l.newEarlierBar()
 	l.label.Alignment = fyne.TextAlignCenter
 	l.bar.Stop()
@@ -59,9 +59,6 @@ const LoadingDelay = 250 * time.Millisecond
 // shows it at once (a program's tests that cannot have a timer's goroutine
 // touch the widgets use it).
 func (l *Loader) SetDelay(d time.Duration) { l.delay = d }
-
-// afterOnFyne runs f on the Fyne goroutine after d.
-func afterOnFyne(d time.Duration, f func()) { time.AfterFunc(d, func() { fyne.Do(f) }) }
 
 // Show shows text ("Loading S3…") and a moving bar in place of the
 // transcript, once the session has not arrived (SetSession,

@@ -17,7 +17,7 @@ import (
 func TestTranscriptLoadingIndicator(t *testing.T) {
 	tr, _, q := newTestTranscript(t, fyne.NewSize(600, 400))
 	var delayed []func()
-	tr.load.after = func(_ time.Duration, f func()) { delayed = append(delayed, f) }
+	tr.load.after = func(_ time.Duration, f func()) func() bool { delayed = append(delayed, f); return nil }
 	late := func() {
 		for _, f := range delayed {
 			f()
@@ -80,7 +80,7 @@ func TestTranscriptLoadingIndicator(t *testing.T) {
 func TestTranscriptQuickLoadShowsNoIndicator(t *testing.T) {
 	tr, _, q := newTestTranscript(t, fyne.NewSize(600, 400))
 	var delayed []func()
-	tr.load.after = func(_ time.Duration, f func()) { delayed = append(delayed, f) }
+	tr.load.after = func(_ time.Duration, f func()) func() bool { delayed = append(delayed, f); return nil }
 	tr.SetSession(store.Session{ID: 1}, stored(codec.UserMessage("p")), nil)
 	tr.load.Show("Loading S2…")
 	tr.SetSession(store.Session{ID: 2}, stored(codec.UserMessage("q")), nil)
