@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -236,5 +237,32 @@ func TestSearchDebounceSendsOnce(t *testing.T) {
 	}
 	if len(f.queries) != 1 || !strings.HasSuffix(f.queries[0], ":ab") {
 		t.Errorf("queries sent: %q, want one of %q", f.queries, "ab")
+	}
+}
+
+// TestSearchPanelDrawsNoBlur: Fyne blurs the window behind a modal pop-up
+// in every frame it is open, which a software renderer pays for with most
+// of the frame; the theme turns it off.
+func TestSearchPanelDrawsNoBlur(t *testing.T) {
+	test.NewTempApp(t)
+	fyne.CurrentApp().Settings().SetTheme(Theme{})
+	p := NewSearchPanel(&fakeSearch{})
+	w := test.NewTempWindow(t, widget.NewLabel("window"))
+	w.Resize(fyne.NewSize(1000, 700))
+	p.Show(w.Canvas())
+	overlays := w.Canvas().Overlays().List()
+	if len(overlays) == 0 {
+		t.Fatal("the Ctrl+K panel is not shown")
+	}
+	var drawn []*canvas.Blur
+	for _, o := range overlays {
+		for _, b := range collectObjects[*canvas.Blur](o, true) {
+			if b.Radius > 0 {
+				drawn = append(drawn, b)
+			}
+		}
+	}
+	if len(drawn) != 0 {
+		t.Errorf("the Ctrl+K panel draws %d blurs behind it (radius %v), want none", len(drawn), drawn[0].Radius)
 	}
 }
