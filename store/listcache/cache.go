@@ -85,6 +85,14 @@ type Cache struct {
 	urgent  bool      // save at the next list: a full count, or a session deleted
 	savedAt time.Time // the last save
 	counted int       // full counts made (tests and benchmarks look at it)
+	// seen is the file as it was when the counts were last found to add
+	// up with it: while its header's stamp (a trusted one: rollback
+	// journal mode) and the file system's facts are the same, the file is
+	// unchanged and a refresh would find nothing (see unchanged).
+	seen     Stamp
+	seenFile FileID
+	seenOK   bool
+	skipped  int // refreshes left out for an unchanged file (tests look at it)
 }
 
 // New returns the counts of the store file f, kept between runs in
@@ -142,7 +150,7 @@ const (
 func (c *Cache) Snapshot(ctx context.Context, q Querier, compactions bool, aux *sql.DB) (map[int64]Agg, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	fresh := c.adopt(ctx, q)
+	fresh := c.adopt(ctx, q) || c.unchanged(ctx, q)
 	var err error
 	if c.valid && !fresh {
 		if c.valid, err = c.proven(ctx, q); c.valid && err == nil {
@@ -160,12 +168,83 @@ func (c *Cache) Snapshot(ctx context.Context, q Querier, compactions bool, aux *
 		c.valid = false
 		return nil, err
 	}
+	c.see(ctx, q)
 	c.maybeSave(ctx, q)
 	out := make(map[int64]Agg, len(c.aggs))
 	for id, a := range c.aggs {
 		out[id] = a
 	}
 	return out, nil
+}
+
+// Session returns session id's counts when the cache holds this file's,
+// brought up to date within q's read transaction as Snapshot does (a
+// session with no events has zero counts); ok is false when it holds none,
+// or they no longer add up: it never counts the whole table for one
+// session, the caller counts that session's rows instead.
+func (c *Cache) Session(ctx context.Context, q Querier, compactions bool, id int64) (a Agg, ok bool, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fresh := c.adopt(ctx, q) || c.unchanged(ctx, q)
+	if !c.valid {
+		return Agg{}, false, nil
+	}
+	if !fresh {
+		if c.valid, err = c.proven(ctx, q); !c.valid || err != nil {
+			c.valid = false
+			return Agg{}, false, err
+		}
+		if err = c.refresh(ctx, q, compactions); err != nil || !c.valid {
+			c.valid = false
+			return Agg{}, false, err
+		}
+	}
+	if err := c.prove(ctx, q); err != nil {
+		c.valid = false
+		return Agg{}, false, err
+	}
+	c.see(ctx, q)
+	c.maybeSave(ctx, q)
+	return c.aggs[id], true, nil
+}
+
+// unchanged reports whether the file is the one the counts last added up
+// with, read in q's transaction: the same trusted stamp (every write
+// transaction moves SQLite's change counter in rollback-journal mode) and
+// the same inode, size and mtime (a copy of another store can have the
+// same stamp). It is the cache file's rule for adopting counts without a
+// refresh (see load), kept in memory: a refresh of a 1M-row store counts
+// the whole table, tens of milliseconds. c.mu must be held.
+func (c *Cache) unchanged(ctx context.Context, q Querier) bool {
+	if !c.valid || !c.seenOK {
+		return false
+	}
+	h, err := c.file.Header(ctx, q)
+	if err != nil {
+		return false
+	}
+	id, ok := c.file.ID() // in q's transaction: no SQLite writer changes it now
+	if !ok || id != c.seenFile || !StampOf(&h).Same(c.seen) {
+		return false
+	}
+	c.skipped++
+	return true
+}
+
+// see records the file the counts add up with now (see unchanged). c.mu
+// must be held.
+func (c *Cache) see(ctx context.Context, q Querier) {
+	h, err := c.file.Header(ctx, q)
+	id, ok := c.file.ID()
+	c.seen, c.seenFile, c.seenOK = StampOf(&h), id, err == nil && ok && c.valid
+}
+
+// Skipped returns how many refreshes were left out because the file was
+// unchanged: for tests.
+func (c *Cache) Skipped() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.skipped
 }
 
 // Cached reports whether the counts are at hand without a full count: in
