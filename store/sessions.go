@@ -232,21 +232,34 @@ func (ss SessionService) get(ctx context.Context, id int64) (Session, error) {
 	if err != nil {
 		return Session{}, classify(err)
 	}
-	var a listcache.Agg
-	err = tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(kind IN ('UserMessage', 'AssistantText')), 0),
-		COALESCE(MAX(id), 0), COALESCE(SUM(typeof(seq) != 'integer'), 0) FROM events WHERE session_id = ?`, id).
-		Scan(&sess.EventCount, &sess.MessageCount, &sess.LastEventID, &a.BadSeqs)
-	if err != nil {
+	if a, ok, err := ss.s.list.Session(ctx, tx, info.hasTable("compactions"), id); err != nil {
 		return Session{}, classify(err)
-	}
-	sess.CharsSinceCompaction, a.Overflow, err = charsSince(ctx, tx, info, id)
-	sess.setDamage(a)
-	if err != nil {
+	} else if ok {
+		sess.EventCount, sess.MessageCount = a.Count, a.Msgs
+		sess.CharsSinceCompaction, sess.LastEventID = a.Chars, a.MaxID
+		sess.setDamage(a)
+	} else if err := countSession(ctx, tx, info, &sess); err != nil {
 		return sess, classify(err)
 	}
 	one := []Session{sess}
 	err = ss.addActivity(ctx, tx, info, one)
 	return one[0], classify(err)
+}
+
+// countSession counts sess's events: what Get reports when the list's
+// counts are not at hand. It reads every row of the session, and for
+// char_len, stored after the event's data, the data's overflow pages too.
+func countSession(ctx context.Context, tx *sql.Tx, info *schemaInfo, sess *Session) error {
+	var a listcache.Agg
+	err := tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(kind IN ('UserMessage', 'AssistantText')), 0),
+		COALESCE(MAX(id), 0), COALESCE(SUM(typeof(seq) != 'integer'), 0) FROM events WHERE session_id = ?`, sess.ID).
+		Scan(&sess.EventCount, &sess.MessageCount, &sess.LastEventID, &a.BadSeqs)
+	if err != nil {
+		return err
+	}
+	sess.CharsSinceCompaction, a.Overflow, err = charsSince(ctx, tx, info, sess.ID)
+	sess.setDamage(a)
+	return err
 }
 
 // Create adds a session to worktree (the git branch) and returns it.
