@@ -100,7 +100,10 @@ func withProbe(content fyne.CanvasObject) []fyne.CanvasObject {
 
 // traceSettled writes the ready point detail once the rows measured for
 // the last layout have their heights (rowList.flush has nothing left):
-// the frame after it shows the transcript as it stays.
+// the frame after it shows the transcript as it stays. When nothing is
+// left now, it writes it at once: posting the check would wait behind
+// whatever frames the event loop paints first, which show the result
+// already.
 func (r *rowList) traceSettled(detail string) {
 	if !trace.On() {
 		return
@@ -115,7 +118,7 @@ func (r *rowList) traceSettled(detail string) {
 		}
 		TraceReady(detail)
 	}
-	r.post(check)
+	check()
 }
 
 // TraceSettled writes the ready point detail once the transcript's rows
