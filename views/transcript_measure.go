@@ -17,6 +17,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
+	"github.com/lazuli-app/lazuli/trace"
 )
 
 // themeKey identifies the theme colours and text size cards were drawn with.
@@ -257,6 +258,9 @@ func (r *rowList) measure(id int, c *card) {
 		return
 	}
 	r.pending[id] = h
+	if trace.On() { // the frame being laid out draws the row at its old height
+		trace.Markf("stage", "unmeasured row %d", id)
+	}
 	r.schedule()
 }
 

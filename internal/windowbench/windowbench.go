@@ -181,9 +181,14 @@ type session struct {
 	lines   chan trace.Line
 	mu      sync.Mutex
 	inputs  map[string]time.Time // the last input point of each detail
-	window  string               // X window id
-	size    [2]int               // the window's size, once resized
-	geom    sidebarGeom
+	readies map[string]time.Time // the last ready point of each detail
+	// unmeasured are the times the transcript laid out a row at a height
+	// it had not measured (views' "stage unmeasured row N"): between a
+	// ready point and its frame, that frame drew cards over each other.
+	unmeasured []time.Time
+	window     string // X window id
+	size       [2]int // the window's size, once resized
+	geom       sidebarGeom
 }
 
 // sidebarGeom is where the sidebar's list is and which sessions its rows
@@ -213,7 +218,8 @@ func runOnce(ctx context.Context, cfg Config, x *xvfb, samples Samples) (err err
 		return err
 	}
 	cmd.Stdout = cfg.Log
-	s := &session{cfg: cfg, display: display, cmd: cmd, lines: make(chan trace.Line, 4096), inputs: map[string]time.Time{}}
+	s := &session{cfg: cfg, display: display, cmd: cmd, lines: make(chan trace.Line, 4096), inputs: map[string]time.Time{},
+		readies: map[string]time.Time{}}
 	t0 := time.Now()
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start %s: %w", cfg.Window, err)
@@ -301,6 +307,16 @@ func (s *session) read(r io.Reader) {
 			s.mu.Lock()
 			s.takeGeom(l.Detail)
 			s.mu.Unlock()
+		case "ready":
+			s.mu.Lock()
+			s.readies[l.Detail] = l.Time
+			s.mu.Unlock()
+		case "stage":
+			if strings.HasPrefix(l.Detail, "unmeasured ") {
+				s.mu.Lock()
+				s.unmeasured = append(s.unmeasured, l.Time)
+				s.mu.Unlock()
+			}
 		}
 		s.lines <- l
 	}
@@ -330,12 +346,32 @@ func (s *session) wait(what string, match func(trace.Line) bool) (trace.Line, er
 }
 
 // waitFrame waits for the frame of the ready point detail, painted after
-// since.
+// since. A frame that laid out a transcript row at a height not measured
+// yet is no result (cards over each other): an error.
 func (s *session) waitFrame(detail string, since time.Time) (time.Time, error) {
 	l, err := s.wait("frame "+detail, func(l trace.Line) bool {
 		return l.Point == "frame" && l.Detail == detail && !l.Time.Before(since)
 	})
-	return l.Time, err
+	if err != nil {
+		return l.Time, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ready, ok := s.readies[detail]; ok && garbled(s.unmeasured, ready, l.Time) {
+		return l.Time, fmt.Errorf("the frame of %q drew transcript rows before they were measured (cards over each other)", detail)
+	}
+	return l.Time, nil
+}
+
+// garbled reports whether a row was laid out unmeasured between a ready
+// point and its frame.
+func garbled(unmeasured []time.Time, ready, frame time.Time) bool {
+	for _, t := range unmeasured {
+		if !t.Before(ready) && !t.After(frame) {
+			return true
+		}
+	}
+	return false
 }
 
 // waitFramePrefix is waitFrame for any detail starting with prefix.

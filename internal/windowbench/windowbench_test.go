@@ -98,3 +98,24 @@ func BenchmarkWindow(b *testing.B) {
 		b.ReportMetric(st.P95, a+"-p95-ms")
 	}
 }
+
+func TestGarbled(t *testing.T) {
+	t0 := time.Unix(100, 0)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	tests := []struct {
+		name       string
+		unmeasured []time.Time
+		want       bool
+	}{
+		{"None", nil, false},
+		{"BeforeReady", []time.Time{at(-1)}, false},
+		{"BetweenReadyAndFrame", []time.Time{at(-5), at(20)}, true},
+		{"AtReady", []time.Time{at(0)}, true},
+		{"AfterFrame", []time.Time{at(51)}, false},
+	}
+	for _, tt := range tests {
+		if got := garbled(tt.unmeasured, at(0), at(50)); got != tt.want {
+			t.Errorf("%s: garbled(%v) = %v, want %v", tt.name, tt.unmeasured, got, tt.want)
+		}
+	}
+}
