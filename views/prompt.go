@@ -329,11 +329,11 @@ func (p *PromptBox) update() {
 	if p.hasSession {
 		p.entry.Enable()
 		p.menu.model.Enable()
-		p.entry.SetPlaceHolder(promptPlaceHolder)
+		setPlaceHolder(&p.entry.Entry, promptPlaceHolder)
 	} else {
 		p.entry.Disable()
 		p.menu.model.Disable()
-		p.entry.SetPlaceHolder(cmpOr(p.idleNote, noSessionPlaceHolder))
+		setPlaceHolder(&p.entry.Entry, cmpOr(p.idleNote, noSessionPlaceHolder))
 	}
 	p.updateButton()
 	p.menu.updateBackend()
@@ -343,17 +343,38 @@ func (p *PromptBox) update() {
 func (p *PromptBox) updateButton() {
 	b := p.button
 	if p.running {
-		b.SetText("Stop")
-		b.SetIcon(theme.MediaStopIcon())
-		b.Importance = widget.DangerImportance
+		setButton(b, "Stop", theme.MediaStopIcon(), widget.DangerImportance)
 		setEnabled(b, p.hasSession)
 	} else {
-		b.SetText("Send")
-		b.SetIcon(theme.MailSendIcon())
-		b.Importance = widget.HighImportance
+		setButton(b, "Send", theme.MailSendIcon(), widget.HighImportance)
 		setEnabled(b, p.CanSend())
 	}
+}
+
+// setButton gives b its text, icon and importance, refreshing it only when
+// one of them changes: a button's refresh renders its icon's SVG again.
+func setButton(b *widget.Button, text string, icon fyne.Resource, imp widget.Importance) {
+	if b.Text == text && b.Importance == imp && sameResource(b.Icon, icon) {
+		return
+	}
+	b.Text, b.Icon, b.Importance = text, icon, imp
 	b.Refresh()
+}
+
+// sameResource reports whether two resources are the same icon.
+func sameResource(a, b fyne.Resource) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a == b || a.Name() == b.Name()
+}
+
+// setPlaceHolder sets an entry's place holder, refreshing it only when it
+// changes.
+func setPlaceHolder(e *widget.Entry, text string) {
+	if e.PlaceHolder != text {
+		e.SetPlaceHolder(text)
+	}
 }
 
 func setEnabled(w fyne.Disableable, enabled bool) {
