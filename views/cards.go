@@ -22,8 +22,7 @@ import (
 // of turns on completion rows, "Fork from here"), and when every card must
 // be bound again.
 type cardSet struct {
-	t   *Transcript
-	gen uint64 // bumped whenever cards must be rebound
+	t *Transcript
 	// theme is the theme the cards show.
 	theme themeKey
 	// full is the full text of shortened events, by seq (the whole tool
@@ -49,8 +48,9 @@ func (cs *cardSet) updateItem(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	if k := currentThemeKey(); k != cs.theme {
 		cs.theme = k // colours and sizes changed: rebind and re-measure every card
-		cs.gen++
+		r.gen = nextGen()
 		clear(r.widths)
+		cs.t.shown.clear() // the sessions kept were drawn in the old theme
 	}
 	c := o.(*card)
 	c.bind(id)
@@ -67,10 +67,10 @@ func (cs *cardSet) setFullText(full map[int64]string) {
 	}
 	old := cs.full
 	cs.full = full
-	cs.t.rows.changed(func(r *transcriptRow, seq int64) bool { // their toggles appear or go
-		_, was := old[seq]
-		_, is := full[seq]
-		return was || is
+	cs.t.rows.changed(func(r *transcriptRow, seq int64) bool { // their toggles appear or go, or the text changed
+		before, was := old[seq]
+		now, is := full[seq]
+		return was != is || before != now
 	})
 }
 
@@ -171,12 +171,12 @@ func (c *card) bind(id int) {
 	t := c.t
 	r := &t.rows.rows[id]
 	hl := t.find.highlightIn(id)
-	changed := c.id != id || c.version != r.version || c.gen != t.cards.gen || c.hl != hl
+	changed := c.id != id || c.version != r.version || c.gen != t.rows.gen || c.hl != hl
 	if changed {
 		if c.id == id && c.hl != hl && id < len(t.rows.widths) {
 			t.rows.widths[id] = 0 // bold matches may wrap the text differently: measure again
 		}
-		c.id, c.version, c.gen, c.hl = id, r.version, t.cards.gen, hl
+		c.id, c.version, c.gen, c.hl = id, r.version, t.rows.gen, hl
 		t.cards.shows++
 		c.reset()
 		c.show(r, t.rows.detailOf(id))

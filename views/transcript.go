@@ -41,6 +41,7 @@ type Transcript struct {
 	nav   *Navigator
 	find  *FindBar
 	load  *Loader
+	shown keptRows // the last sessions shown, laid out
 
 	empty    *widget.Label
 	emptyOff bool            // the empty note is under a panel (emptyHidden)
@@ -132,15 +133,24 @@ func (t *Transcript) SetSession(s store.Session, events []store.StoredEvent, com
 // answered with PrependEvents), and the compactions of those events are
 // left out.
 func (t *Transcript) SetSessionTail(s store.Session, events []store.StoredEvent, compactions []store.Compaction, earlier int) {
-	if s.ID != t.session.ID || s.Created != t.session.Created {
+	earlier = max(earlier, 0)
+	compactions = sortedCompactions(slices.Clone(compactions))
+	other := !sameSession(s, t.session)
+	if other {
+		t.keepShown()
 		t.cards.forget() // another session: its full text comes with SetFullText and its usage with SetTurnUsage
 	}
 	t.session = s
-	t.rows.events = slices.Clip(events)
-	t.rows.compactions = sortedCompactions(slices.Clone(compactions))
-	t.load.earlier = max(earlier, 0)
-	t.load.showEarlierBar()
-	t.rows.rebuild()
+	t.load.earlier = earlier
+	if e, ok := t.shown.take(s, events, compactions, earlier); other && ok {
+		t.restore(e)
+		t.load.showEarlierBar()
+	} else {
+		t.rows.events = slices.Clip(events)
+		t.rows.compactions = compactions
+		t.load.showEarlierBar()
+		t.rows.rebuild()
+	}
 	t.load.Hide()
 	t.empty.Hide()
 	t.rows.list.ScrollToBottom()
@@ -212,6 +222,7 @@ func (t *Transcript) ShowEmpty(text string) {
 
 // Clear empties the transcript.
 func (t *Transcript) Clear() {
+	t.keepShown()
 	t.session = store.Session{}
 	t.rows.events, t.rows.compactions = nil, nil
 	t.cards.forget()

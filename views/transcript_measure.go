@@ -10,6 +10,7 @@ import (
 	"image/color"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -41,13 +42,9 @@ func currentThemeKey() themeKey {
 // level). SetSession measures the rows it scrolls to before showing the
 // list. A width change re-measures the rows shown.
 type rowList struct {
-	t           *Transcript
-	events      []store.StoredEvent
-	compactions []store.Compaction
-	rows        []transcriptRow
+	t *Transcript
+	rowState
 
-	heights    []float32       // measured height per row; 0 until measured
-	widths     []float32       // the width each height was measured at
 	pending    map[int]float32 // measured heights the list has not been given
 	target     int             // the row to keep shown while heights settle; -1 for none
 	targetFrac float32         // the part of target to show when it is taller than the view
@@ -58,11 +55,35 @@ type rowList struct {
 	width      float32
 	template   float32 // the height the list gives unmeasured rows
 	measurer   *card   // an off-screen card for measuring rows
-	total      float32 // the sum of the row heights the list uses
 
-	list *transcriptList
 	body *fyne.Container
 }
+
+// rowState is what rowList holds of one session's rows: the events and
+// compactions shown, their rows, the heights measured and the list
+// widget laid out with them. The transcript keeps it for the last few
+// sessions shown (shownRows).
+type rowState struct {
+	events      []store.StoredEvent
+	compactions []store.Compaction
+	rows        []transcriptRow
+
+	heights []float32 // measured height per row; 0 until measured
+	widths  []float32 // the width each height was measured at
+	total   float32   // the sum of the row heights the list uses
+
+	list *transcriptList
+	// gen is the generation the list's cards are bound in: a card bound in
+	// another shows what another list's row had (see card.bind). Each new
+	// list takes a new one (nextGen).
+	gen uint64
+}
+
+// lastGen is the last generation given to cards (nextGen).
+var lastGen atomic.Uint64
+
+// nextGen returns a generation no list has had.
+func nextGen() uint64 { return lastGen.Add(1) }
 
 // maxPremeasure caps the rows SetSession measures before showing them.
 const maxPremeasure = 100
@@ -134,7 +155,7 @@ func (r *rowList) appendEvents(events []store.StoredEvent) {
 // its item ids, which mean nothing for other rows.
 func (r *rowList) replace(rows []transcriptRow) {
 	t := r.t
-	t.cards.gen++
+	r.gen = nextGen()
 	r.rows = rows
 	r.heights = make([]float32, len(rows))
 	r.widths = make([]float32, len(rows))

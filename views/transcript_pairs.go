@@ -147,7 +147,7 @@ func (r *rowList) pairAppended(n int) {
 		delete(r.pending, id)
 		r.list.SetItemHeight(id, r.heightOf(id))
 	}
-	r.t.cards.gen++ // cards bound to the moved ids show other rows now
+	r.gen = nextGen() // cards bound to the moved ids show other rows now
 	if f := r.t.find; len(f.lower) > first {
 		f.lower = f.lower[:first]
 	}

@@ -119,7 +119,7 @@ func TestPairResultsAppended(t *testing.T) {
 func TestRowAtSeq(t *testing.T) {
 	evs := parallelEvents(t)
 	evs = append(evs[:3], evs[4:]...) // seq 4 (call b) filtered out
-	r := &rowList{events: evs, rows: buildRows(evs, nil)}
+	r := &rowList{rowState: rowState{events: evs, rows: buildRows(evs, nil)}}
 	for _, tc := range []struct {
 		seq  int64
 		want string
