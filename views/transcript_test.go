@@ -531,3 +531,32 @@ func TestGoToEventFirstFrameNotGarbled(t *testing.T) {
 	tr.Nav().ScrollKey(fyne.KeyEnd)
 	check("End")
 }
+
+// A search hit among the events not loaded: the app loads from the hit up
+// to those shown (PrependEvents) and goes to it in the same turn of the
+// event loop; the first frame there shows the rows at their measured
+// heights.
+func TestOpenHitInEarlierEventsFirstFrameNotGarbled(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(800, 600))
+	var evs []codec.Event
+	for i := range 300 {
+		evs = append(evs, codec.UserMessage(fmt.Sprintf("prompt %d\n%s", i, strings.Repeat("a longer line of the prompt\n", i%7))),
+			codec.AssistantText(fmt.Sprintf("reply %d:\n\n- one\n- two\n- three\n\n%s", i, strings.Repeat("words and more words ", 3+i%20))))
+	}
+	events := stored(evs...)
+	tail := events[400:]
+	tr.SetSessionTail(store.Session{ID: 1}, tail, nil, 400)
+	q.drain()
+	hit := 120
+	tr.PrependEvents(events[hit:400], hit)
+	tr.Nav().ShowEvent(events[hit].Seq, false) // no drain: the first frame
+	cards := cardsByRow(tr)
+	if len(cards) == 0 {
+		t.Fatal("no card shown")
+	}
+	for id, c := range cards {
+		if got, want := tr.rows.heightOf(id), c.MinSize().Height; got+0.5 < want {
+			t.Errorf("row %d is %v tall in the first frame, its card needs %v", id, got, want)
+		}
+	}
+}
