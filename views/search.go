@@ -108,13 +108,20 @@ func (p *SearchPanel) Content() fyne.CanvasObject { return p.content }
 
 // Show opens the panel over canvas c with the focus in its entry. A query
 // left from the last time is searched again: the results may have changed.
+//
+// The panel floats over the window as a command palette does, with no
+// backdrop: a click outside it closes it. A modal pop-up dims the whole
+// window with a rectangle over it, repainted in every frame the panel is
+// open (each key typed, each answer): in software rendering that was a
+// third of such a frame.
 func (p *SearchPanel) Show(c fyne.Canvas) {
 	if p.popup == nil || p.popup.Canvas != c {
-		p.popup = widget.NewModalPopUp(p.content, c)
+		p.popup = widget.NewPopUp(p.content, c)
 	}
 	size := c.Size()
-	p.popup.Resize(fyne.NewSize(max(560, size.Width*0.7), max(360, size.Height*0.75)))
-	p.popup.Show()
+	panel := fyne.NewSize(max(560, size.Width*0.7), max(360, size.Height*0.75))
+	p.popup.Resize(panel)
+	p.popup.ShowAtPosition(fyne.NewPos(max(0, (size.Width-panel.Width)/2), max(0, (size.Height-panel.Height)/2)))
 	c.Focus(p.entry)
 	if strings.TrimSpace(p.entry.Text) != "" {
 		p.send()

@@ -265,4 +265,20 @@ func TestSearchPanelDrawsNoBlur(t *testing.T) {
 	if len(drawn) != 0 {
 		t.Errorf("the Ctrl+K panel draws %d blurs behind it (radius %v), want none", len(drawn), drawn[0].Radius)
 	}
+	// Nor a backdrop over the whole window, repainted with every key typed.
+	win := w.Canvas().Size()
+	for _, o := range overlays {
+		for _, r := range collectObjects[*canvas.Rectangle](o, true) {
+			if s := r.Size(); s.Width >= win.Width && s.Height >= win.Height && r.FillColor != nil {
+				if _, _, _, a := r.FillColor.RGBA(); a > 0 {
+					t.Errorf("the Ctrl+K panel draws a %v rectangle over the whole window", s)
+				}
+			}
+		}
+	}
+	// It floats in the middle of the window.
+	pos, size := fyne.CurrentApp().Driver().AbsolutePositionForObject(p.content), p.content.Size()
+	if left, right := pos.X, win.Width-pos.X-size.Width; left < 1 || right < 1 || left-right > 2 || right-left > 2 {
+		t.Errorf("panel at x %v..%v in a window %v wide, want it centred", pos.X, pos.X+size.Width, win.Width)
+	}
 }
