@@ -39,3 +39,42 @@ func Redact(src Source, rep Report) Source {
 	out.Redactions = src.Redactions + n
 	return out
 }
+
+// RedactText returns s with every secret a Scan would find in it replaced
+// by RedactedMark of its rule (a value found once is replaced wherever else
+// it occurs in s), and how many it replaced. It is for text that leaves
+// Lazuli outside an export: the history server's answers (package recall).
+func RedactText(s string) (string, int) {
+	var ts textScanner
+	spans := ts.scan(s)
+	if len(spans) == 0 {
+		return s, 0
+	}
+	secrets := map[string]int{} // value -> rule
+	for _, sp := range spans {
+		if v := s[sp.start:sp.end]; len(v) >= minEcho {
+			secrets[v] = sp.rule
+		}
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	n, last := 0, 0
+	for _, sp := range spans {
+		if sp.start < last {
+			continue
+		}
+		b.WriteString(s[last:sp.start])
+		b.WriteString(RedactedMark(rules[sp.rule].id))
+		last = sp.end
+		n++
+	}
+	b.WriteString(s[last:])
+	out := b.String()
+	for v, r := range secrets { // the same value where no rule saw it
+		if c := strings.Count(out, v); c > 0 {
+			out = strings.ReplaceAll(out, v, RedactedMark(rules[r].id))
+			n += c
+		}
+	}
+	return out, n
+}

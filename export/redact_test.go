@@ -216,3 +216,22 @@ func TestScanRedactDoNotWriteSource(t *testing.T) {
 		t.Errorf("Scan and Redact changed their source:\n got %+v\nwant %+v", src, want)
 	}
 }
+
+// TestRedactText: every secret of a text is replaced by its mark, the
+// same value again where no rule would see it (after a plain word), and a
+// text without secrets comes back unchanged.
+func TestRedactText(t *testing.T) {
+	in := "aws_access_key_id = " + awsKeyID + "\ntoken " + githubToken + "\nagain: " + githubToken + " and " + awsKeyID
+	out, n := RedactText(in)
+	for _, secret := range []string{awsKeyID, githubToken} {
+		if strings.Contains(out, secret) {
+			t.Errorf("RedactText() kept %q:\n%s", secret, out)
+		}
+	}
+	if n != 4 || !strings.Contains(out, "[REDACTED:") {
+		t.Errorf("RedactText() = %q, %d replacements; want 4", out, n)
+	}
+	if out, n := RedactText("nothing secret here, only words"); n != 0 || out != "nothing secret here, only words" {
+		t.Errorf("RedactText(clean) = %q, %d", out, n)
+	}
+}
