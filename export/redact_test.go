@@ -221,9 +221,9 @@ func TestScanRedactDoNotWriteSource(t *testing.T) {
 // same value again where no rule would see it (after a plain word), and a
 // text without secrets comes back unchanged.
 func TestRedactText(t *testing.T) {
-	in := "aws_access_key_id = " + awsKeyID + "\ntoken " + githubToken + "\nagain: " + githubToken + " and " + awsKeyID
+	in := "aws_secret_access_key = " + awsSecret + "\ntoken " + githubToken + "\nagain: " + githubToken + " and " + awsSecret
 	out, n := RedactText(in)
-	for _, secret := range []string{awsKeyID, githubToken} {
+	for _, secret := range []string{awsSecret, githubToken} {
 		if strings.Contains(out, secret) {
 			t.Errorf("RedactText() kept %q:\n%s", secret, out)
 		}
