@@ -83,7 +83,7 @@ func TestLayers(t *testing.T) {
 	// No Fyne below app and views: the model, the workflows and the CLI
 	// are plain Go, testable without a display.
 	plain := []string{"codec", "store", "store/listcache", "agents", "search", "insight", "indexdb", "chronicle", "export", "editdiff", "display", "printable", "safelink", "project", "teamsync", "cli", "launch", "trace",
-		"permprompt", "permprompt/mcpserve"}
+		"permprompt", "permprompt/mcpserve", "mcpline", "recall"}
 	sub := agentsPackages(pkgs)
 	if len(sub) < 5 {
 		t.Errorf("agents has subpackages %v; want agents/parse, claude, codex, native and summary checked too", sub)
@@ -107,7 +107,7 @@ func TestLayers(t *testing.T) {
 	}
 
 	// The leaf packages import none of ours either.
-	for _, name := range []string{"codec", "editdiff", "display", "printable", "safelink", "indexdb", "store/listcache", "launch", "trace"} {
+	for _, name := range []string{"codec", "editdiff", "display", "printable", "safelink", "indexdb", "store/listcache", "launch", "trace", "mcpline"} {
 		if deps := ours(get(name).Deps); len(deps) > 0 {
 			t.Errorf("%s depends on %v: it imports none of our packages", name, deps)
 		}

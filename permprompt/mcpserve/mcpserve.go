@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lazuli-app/lazuli/mcpline"
 	"github.com/lazuli-app/lazuli/permprompt"
 )
 
@@ -80,15 +81,23 @@ func toolResult(resp permprompt.Response) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}}
 }
 
+// MaxLine is the longest line the server reads from claude: the broker's
+// limit on a request (permprompt.MaxRequest). A longer line is never held
+// whole: it is answered with a deny (a tool call) or an error.
+const MaxLine = permprompt.MaxRequest
+
 // Serve runs the server on in and out (stdin and stdout) until the client
 // hangs up or ctx ends. A line longer than MaxLine, or one that is not a
 // JSON-RPC message, is answered (a tool call with a deny, anything else
 // with a JSON-RPC error) and the server goes on serving; the SDK alone
 // would stop at the first such line.
 func Serve(ctx context.Context, socket, version string, in io.ReadCloser, out io.WriteCloser) error {
-	w := &lockedWriter{w: out}
+	w := &mcpline.LockedWriter{W: out}
 	pr, pw := io.Pipe()
-	go func() { pw.CloseWithError(filter(in, pw, w)) }()
+	deny := func(why string) any {
+		return toolResult(permprompt.Deny("Lazuli could not read the permission request: " + why))
+	}
+	go func() { pw.CloseWithError(mcpline.Filter(in, pw, w, MaxLine, deny)) }()
 	defer in.Close()
 	defer pr.Close()
 	return NewServer(socket, version).Run(ctx, &mcp.IOTransport{Reader: pr, Writer: w})

@@ -1,4 +1,9 @@
-package mcpserve
+// Package mcpline keeps an MCP server on stdio serving through lines it
+// cannot read: the official SDK ends the session at the first line that
+// is not a JSON-RPC message, and holds a line of any length whole. Filter
+// stands between stdin and the SDK, answers such lines itself and passes
+// the rest on. It imports none of ours.
+package mcpline
 
 import (
 	"bufio"
@@ -10,44 +15,45 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-
-	"github.com/lazuli-app/lazuli/permprompt"
 )
 
-// MaxLine is the longest line the server reads from claude: the broker's
-// limit on a request (permprompt.MaxRequest). A longer line is never held
-// whole: it is answered with a deny (a tool call) or an error.
-const MaxLine = permprompt.MaxRequest
-
-// lockedWriter writes whole lines to w, one at a time: the SDK's answers
-// and filter's share stdout.
-type lockedWriter struct {
+// LockedWriter writes whole lines to W, one at a time: the SDK's answers
+// and Filter's share stdout.
+type LockedWriter struct {
 	mu sync.Mutex
-	w  io.WriteCloser
+	W  io.WriteCloser
 }
 
-func (l *lockedWriter) Write(p []byte) (int, error) {
+// Write writes p to W while no other Write runs.
+func (l *LockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	return l.W.Write(p)
 }
 
-func (l *lockedWriter) Close() error { return l.w.Close() }
+// Close closes W.
+func (l *LockedWriter) Close() error { return l.W.Close() }
 
-// filter copies to sdk the lines of in that are JSON-RPC messages of at
-// most MaxLine bytes, and answers every other line itself on out: the SDK
-// ends the session at the first line it cannot read. It returns nil at
-// the end of in.
-func filter(in io.Reader, sdk io.Writer, out io.Writer) error {
+// CallResult is what Filter answers for a tools/call it cannot pass on
+// (its id readable): the tool's result, built from why the line could not
+// be read; nil answers it with a JSON-RPC error like any other line.
+type CallResult func(why string) any
+
+// Filter copies to sdk the lines of in that are JSON-RPC messages of at
+// most maxLine bytes, and answers every other line itself on out (see
+// CallResult): the SDK ends the session at the first line it cannot
+// read. A longer line is never held whole. Filter returns nil at the end
+// of in.
+func Filter(in io.Reader, sdk io.Writer, out io.Writer, maxLine int, result CallResult) error {
 	br := bufio.NewReader(in)
 	for {
-		line, env, err := readLine(br)
+		line, env, err := readLine(br, maxLine)
 		if err != nil && !errors.Is(err, io.EOF) {
 			return err
 		}
 		switch {
 		case env != nil:
-			if werr := answer(out, env, fmt.Sprintf("a line longer than %d bytes", MaxLine)); werr != nil {
+			if werr := answer(out, env, fmt.Sprintf("a line longer than %d bytes", maxLine), result); werr != nil {
 				return werr
 			}
 		case len(bytes.TrimSpace(line)) > 0:
@@ -55,7 +61,7 @@ func filter(in io.Reader, sdk io.Writer, out io.Writer) error {
 			if _, derr := jsonrpc.DecodeMessage(line); derr != nil {
 				var e envelope
 				e.Write(line)
-				if werr := answer(out, &e, derr.Error()); werr != nil {
+				if werr := answer(out, &e, derr.Error(), result); werr != nil {
 					return werr
 				}
 				break
@@ -70,14 +76,14 @@ func filter(in io.Reader, sdk io.Writer, out io.Writer) error {
 	}
 }
 
-// readLine reads one line of at most MaxLine bytes. A longer line is read
+// readLine reads one line of at most maxLine bytes. A longer line is read
 // to its end without being kept: readLine returns only its envelope.
-func readLine(br *bufio.Reader) ([]byte, *envelope, error) {
+func readLine(br *bufio.Reader, maxLine int) ([]byte, *envelope, error) {
 	var line []byte
 	var env *envelope
 	for {
 		frag, err := br.ReadSlice('\n')
-		if env == nil && len(line)+len(frag) > MaxLine {
+		if env == nil && len(line)+len(frag) > maxLine {
 			env = new(envelope)
 			env.Write(line)
 			line = nil
@@ -94,9 +100,9 @@ func readLine(br *bufio.Reader) ([]byte, *envelope, error) {
 }
 
 // answer answers a line the SDK cannot be given: a tool call (its method
-// and id could be read) with a deny, anything else with a JSON-RPC error,
-// its id null when it has none that can be read.
-func answer(out io.Writer, env *envelope, why string) error {
+// and id could be read) with result's answer, anything else with a
+// JSON-RPC error, its id null when it has none that can be read.
+func answer(out io.Writer, env *envelope, why string, result CallResult) error {
 	id := env.ID()
 	msg := struct {
 		JSONRPC string          `json:"jsonrpc"`
@@ -104,9 +110,13 @@ func answer(out io.Writer, env *envelope, why string) error {
 		Result  any             `json:"result,omitempty"`
 		Error   *jsonrpc.Error  `json:"error,omitempty"`
 	}{JSONRPC: "2.0", ID: id}
+	var res any
+	if env.Method() == "tools/call" && string(id) != "null" && result != nil {
+		res = result(why)
+	}
 	switch {
-	case env.Method() == "tools/call" && string(id) != "null":
-		msg.Result = toolResult(permprompt.Deny("Lazuli could not read the permission request: " + why))
+	case res != nil:
+		msg.Result = res
 	case string(id) != "null":
 		msg.Error = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: " + why}
 	default:
