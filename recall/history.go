@@ -174,3 +174,25 @@ func ParseSessionURI(uri string) (string, error) {
 func worktreeName(src *source) string {
 	return filepath.Base(filepath.Dir(src.st.Path()))
 }
+
+// SessionResource is one session as an MCP resource.
+type SessionResource struct {
+	URI, Name, Description string
+}
+
+// SessionResources lists every session of the stores as a resource,
+// lazuli://session/<store>/<id> (store: its @N, from 1).
+func (h *History) SessionResources(ctx context.Context) ([]SessionResource, error) {
+	var out []SessionResource
+	for _, src := range h.sources {
+		ss, err := src.st.Scan().Sessions(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range ss {
+			out = append(out, SessionResource{URI: sessionURI(src, s.ID), Name: h.cite(src, s.ID, 0) + " " + s.DisplayName(),
+				Description: fmt.Sprintf("session %s of worktree %s, created %s", h.cite(src, s.ID, 0), s.Worktree, s.Created)})
+		}
+	}
+	return out, nil
+}

@@ -83,7 +83,7 @@ func TestLayers(t *testing.T) {
 	// No Fyne below app and views: the model, the workflows and the CLI
 	// are plain Go, testable without a display.
 	plain := []string{"codec", "store", "store/listcache", "agents", "search", "insight", "indexdb", "chronicle", "export", "editdiff", "display", "printable", "safelink", "project", "teamsync", "cli", "launch", "trace",
-		"permprompt", "permprompt/mcpserve", "mcpline", "recall"}
+		"permprompt", "permprompt/mcpserve", "mcpline", "recall", "recall/mcpserve"}
 	sub := agentsPackages(pkgs)
 	if len(sub) < 5 {
 		t.Errorf("agents has subpackages %v; want agents/parse, claude, codex, native and summary checked too", sub)
