@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
-
 )
 
 // Paging: every answer is at most MaxChars characters (the caller's

@@ -67,21 +67,21 @@ func crafted(t testing.TB) string {
 		}
 	}
 	add("main", "deploy", []codec.Event{
-		codec.Init("/w", "claude-sonnet"),                           // 1
-		codec.UserMessage("find why the deploy fails"),              // 2
-		bash("b1", "./deploy.sh --token "+secret),                   // 3
+		codec.Init("/w", "claude-sonnet"),              // 1
+		codec.UserMessage("find why the deploy fails"), // 2
+		bash("b1", "./deploy.sh --token "+secret),      // 3
 		codec.ToolResult("b1", "Bash", nil, "error: "+needle+" is not reachable\nsee https://github.com/acme/app/pull/42", true), // 4
-		bash("b2", "./deploy.sh"),                                   // 5
-		codec.ToolResult("b2", "Bash", nil, "error again", true),    // 6
-		edit("e1", "/w/deploy.sh", "host=a", "host=b"),             // 7
+		bash("b2", "./deploy.sh"),                                      // 5
+		codec.ToolResult("b2", "Bash", nil, "error again", true),       // 6
+		edit("e1", "/w/deploy.sh", "host=a", "host=b"),                 // 7
 		codec.AssistantText("The host was wrong; fixed in deploy.sh."), // 8
-		codec.Complete(true, 4000, 0.5),                             // 9
+		codec.Complete(true, 4000, 0.5),                                // 9
 	}, usage(8, "claude"))
 	add("feature", "parser", []codec.Event{
-		codec.UserMessage("speed up the parser"),                  // 1
-		edit("e2", "/w/parser.go", "slow()", "fast()"),            // 2
-		codec.AssistantText("Parser is faster now."),              // 3
-		codec.Complete(true, 1000, 0.2),                           // 4
+		codec.UserMessage("speed up the parser"),       // 1
+		edit("e2", "/w/parser.go", "slow()", "fast()"), // 2
+		codec.AssistantText("Parser is faster now."),   // 3
+		codec.Complete(true, 1000, 0.2),                // 4
 	}, usage(3, "codex"))
 	var long []codec.Event
 	for i := range 300 {
