@@ -183,8 +183,9 @@ type PromptTool struct {
 	Tool   string // the --permission-prompt-tool value
 }
 
-// claudePermissionArgs returns claude's flags for p.
-func claudePermissionArgs(p Policy, root bool, prompt *PromptTool) []string {
+// claudePermissionArgs returns claude's flags for p, with the MCP
+// configuration of the prompt tool and the extra servers.
+func claudePermissionArgs(p Policy, root bool, prompt *PromptTool, extra []MCPServer) []string {
 	mode := claudeMode(p.Mode, root)
 	var args []string
 	switch mode {
@@ -216,10 +217,18 @@ func claudePermissionArgs(p Policy, root bool, prompt *PromptTool) []string {
 		b, _ := json.Marshal(map[string]any{"permissions": map[string]any{"ask": ask}})
 		args = append(args, "--settings", string(b))
 	}
+	// One --mcp-config holds the permission prompt's server and the
+	// others the run gets.
+	servers := extra
 	if mode != ModeBypass && prompt != nil {
-		server := map[string]any{"command": prompt.Server[0], "args": append(append([]string(nil), prompt.Server[1:]...), "--socket", prompt.Socket)}
-		b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{permprompt.ServerName: server}})
-		args = append(args, "--mcp-config", string(b), "--permission-prompt-tool", prompt.Tool)
+		servers = append([]MCPServer{{Name: permprompt.ServerName,
+			Command: append(append([]string(nil), prompt.Server...), "--socket", prompt.Socket)}}, extra...)
+	}
+	if len(servers) > 0 {
+		args = append(args, "--mcp-config", ClaudeMCPConfig(servers...))
+	}
+	if mode != ModeBypass && prompt != nil {
+		args = append(args, "--permission-prompt-tool", prompt.Tool)
 	}
 	return args
 }

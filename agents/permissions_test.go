@@ -162,7 +162,7 @@ func TestAskThroughLazuli(t *testing.T) {
 	}
 	args := readRecord(t, rec).Args
 	joined := strings.Join(args, " ")
-	if !strings.Contains(joined, "--permission-mode default") || !strings.Contains(joined, "--permission-prompt-tool mcp__lazuli__permission_prompt") ||
+	if !strings.Contains(joined, "--permission-mode default") || !strings.Contains(joined, "--permission-prompt-tool mcp__lazuli_permissions__permission_prompt") ||
 		!strings.Contains(joined, `"args":["mcp-permissions","--socket",`) || !strings.Contains(joined, `"command":"/bin/lazuli"`) {
 		t.Errorf("argv %s", joined)
 	}
@@ -295,7 +295,7 @@ func TestClaudeBypassPassesNoPromptTool(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			args := claudePermissionArgs(Policy{Mode: c.mode}, c.root, prompt)
+			args := claudePermissionArgs(Policy{Mode: c.mode}, c.root, prompt, nil)
 			for _, flag := range []string{"--permission-prompt-tool", "--mcp-config"} {
 				if got := slices.Contains(args, flag); got != c.wantTool {
 					t.Errorf("claudePermissionArgs(%q, root=%v) has %s = %v, want %v (args %q)", c.mode, c.root, flag, got, c.wantTool, args)

@@ -40,6 +40,9 @@ type Invocation struct {
 	AsRoot bool
 	// PromptTool, when set, answers claude's permission prompts.
 	PromptTool *PromptTool
+	// MCPServers are more MCP servers the agent gets (the project's
+	// history); none for a sandboxed run.
+	MCPServers []MCPServer
 }
 
 // Args returns the CLI arguments (after the executable) of spec §5.1, and
@@ -55,6 +58,7 @@ func (inv Invocation) Args() (args []string, promptOnStdin bool) {
 		}
 		if !inv.Sandboxed {
 			args = append(args, codexPermissionArgs(inv.policy())...)
+			args = append(args, CodexMCPArgs(inv.MCPServers...)...)
 		}
 		if !insideGitWorkTree(inv.Dir) {
 			// codex refuses to run outside a git repository without it.
@@ -67,7 +71,7 @@ func (inv Invocation) Args() (args []string, promptOnStdin bool) {
 		}
 		args = append(args, "-p", "--verbose", "--output-format", "stream-json")
 		if !inv.Sandboxed {
-			args = append(args, claudePermissionArgs(inv.policy(), inv.AsRoot, inv.PromptTool)...)
+			args = append(args, claudePermissionArgs(inv.policy(), inv.AsRoot, inv.PromptTool, inv.MCPServers)...)
 		}
 		promptOnStdin = len(inv.Prompt) > MaxArgPrompt || strings.IndexByte(inv.Prompt, 0) >= 0
 		if !promptOnStdin {

@@ -75,6 +75,10 @@ type TurnOptions struct {
 	// PermissionServer is the command line of the MCP permission server
 	// claude starts; nil runs this executable's `mcp-permissions`.
 	PermissionServer []string
+	// MCPServers are more MCP servers the agent gets in its MCP
+	// configuration (the project's history, `lazuli mcp`, when the
+	// project lets agents search it); compaction runs get none.
+	MCPServers []MCPServer
 	// Notices shows, once each, what Lazuli says about how it runs the
 	// agent (RootNotice).
 	Notices *Notices
@@ -210,7 +214,8 @@ func (t *turn) run(ctx context.Context, full string) (TurnResult, error) {
 	}
 	inv := Invocation{Backend: t.opts.Backend, Command: t.opts.Config.Executable(t.opts.Backend),
 		Model: t.opts.Model, Dir: t.opts.Dir, Prompt: full, Env: t.opts.Env,
-		Permissions: EffectivePermissions(t.opts.ProjectPermissions, own), AsRoot: t.opts.Backend == Claude && claudeRefusesBypass(t.opts.Env)}
+		Permissions: EffectivePermissions(t.opts.ProjectPermissions, own), AsRoot: t.opts.Backend == Claude && claudeRefusesBypass(t.opts.Env),
+		MCPServers: t.opts.MCPServers}
 	if inv.Backend == Claude && inv.AsRoot && inv.Permissions.Mode == ModeBypass {
 		t.opts.Notices.say(RootNotice)
 	}

@@ -22,8 +22,10 @@ import (
 
 // ServerName and ToolName make the tool's name in claude:
 // mcp__<server>__<tool>, the value of claude's --permission-prompt-tool.
+// The server is not named "lazuli": that is the project's history server
+// (`lazuli mcp`), which a run may get in the same --mcp-config.
 const (
-	ServerName = "lazuli"
+	ServerName = "lazuli_permissions"
 	ToolName   = "permission_prompt"
 	PromptTool = "mcp__" + ServerName + "__" + ToolName
 )

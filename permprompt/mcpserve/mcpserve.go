@@ -1,5 +1,5 @@
 // Package mcpserve is the MCP server claude runs as its permission prompt
-// tool (`claude --permission-prompt-tool mcp__lazuli__permission_prompt`):
+// tool (`claude --permission-prompt-tool mcp__lazuli_permissions__permission_prompt`):
 // `lazuli mcp-permissions --socket S` serves it over stdio and forwards
 // each request to the Lazuli listening on S (package permprompt), which
 // answers allow or deny. It uses the official MCP Go SDK.
