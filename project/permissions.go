@@ -104,14 +104,20 @@ func SetDefaultPermissions(key string, p store.Permissions) error {
 		}
 		all[key] = p
 	}
-	b, err := json.MarshalIndent(all, "", "  ")
+	return writeJSON(path, all)
+}
+
+// writeJSON replaces the file at path with v as indented JSON, whole,
+// never half-written, creating its folder (0700) when needed.
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".permissions-*.json")
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
