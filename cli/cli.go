@@ -1,7 +1,7 @@
 // Package cli is Lazuli's headless command line: the subcommands of the
 // lazuli binary that never open a window (ls, show, import, context, check,
 // dump, run, compact, fork, pin, archive, import-native, search, reindex,
-// stats, files, refs, sql, chronicle, export, sync, team, permissions). It
+// stats, files, refs, sql, chronicle, export, sync, team, mcp, permissions). It
 // never uses Fyne.
 package cli
 
@@ -65,6 +65,7 @@ func commands() []command {
 		{"sync", "push --pg URL [--project DIR | --store P]... [--machine NAME] [--allow-secrets] [--watch] [--json]", "push sessions to the team's PostgreSQL database", runSync},
 		{"team", "ls|show|search|stats|pull --pg URL [--json] [ARGS]", "browse, search, total and pull the team's sessions", runTeam},
 		{"fork", "[--store P] SESSION --at SEQ [--name N] [--json]", "start a new session from a copy of a session's history before one of its prompts", runFork},
+		{"mcp", mcpUsage, "serve the project's history to agents as a read-only MCP server (stdio; --listen: HTTP on loopback with a token; --print-config claude|codex: how to add it)", runMCP},
 		{"permissions", permissionsUsage, "show or change a session's permission mode and rules (or, with --project, the project's defaults)", runPermissions},
 	}, pinCommands()...)
 }

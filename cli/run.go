@@ -143,8 +143,12 @@ func parseRunArgs(env *Env, args []string) (runRequest, error) {
 	if err != nil {
 		return req, err
 	}
+	servers, err := HistoryServers(dir, projectKeyOf(req.path))
+	if err != nil {
+		return req, err
+	}
 	req.opts = agents.RunOptions{Worktree: project.BranchOf(dir), Name: *name,
-		Turn: agents.TurnOptions{Backend: backend, Model: *model, Dir: dir, ProjectPermissions: defaults, Save: save,
+		Turn: agents.TurnOptions{Backend: backend, Model: *model, Dir: dir, ProjectPermissions: defaults, Save: save, MCPServers: servers,
 			Ask:     runAsker(env.Stderr, *yes),
 			Notices: &agents.Notices{Show: func(s string) { fmt.Fprintln(env.Stderr, "lazuli: "+s) }}}}
 	return req, nil

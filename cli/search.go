@@ -333,34 +333,9 @@ func (f *storeFlags) Set(v string) error { *f = append(*f, v); return nil }
 // left out; a --store that does not exist, or a project without any store,
 // is an error.
 func (s *storeSelection) open(ctx context.Context, env *Env) ([]*store.Store, error) {
-	if len(s.stores) > 0 && s.project != "" {
-		return nil, usagef("--store and --project do not go together")
-	}
-	var paths []string
-	explicit := len(s.stores) > 0
-	if explicit {
-		for _, p := range s.stores {
-			path, err := StorePath(env.Dir, p)
-			if err != nil {
-				return nil, err
-			}
-			paths = append(paths, path)
-		}
-	} else {
-		dir := s.project
-		if dir == "" {
-			dir = "."
-		}
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(env.Dir, dir)
-		}
-		wts, err := project.Resolve(dir)
-		if err != nil {
-			return nil, err
-		}
-		for _, wt := range wts {
-			paths = append(paths, wt.StorePath)
-		}
+	paths, explicit, err := s.paths(env)
+	if err != nil {
+		return nil, err
 	}
 	var stores []*store.Store
 	for _, p := range paths {
@@ -382,6 +357,44 @@ func (s *storeSelection) open(ctx context.Context, env *Env) ([]*store.Store, er
 		return nil, fmt.Errorf("no session store: none of %s exists", strings.Join(paths, ", "))
 	}
 	return stores, nil
+}
+
+// paths returns the selected stores' paths: the --store flags (explicit),
+// or the stores of the project's worktrees, whether they exist or not.
+func (s *storeSelection) paths(env *Env) (paths []string, explicit bool, _ error) {
+	if len(s.stores) > 0 && s.project != "" {
+		return nil, false, usagef("--store and --project do not go together")
+	}
+	if len(s.stores) > 0 {
+		for _, p := range s.stores {
+			path, err := StorePath(env.Dir, p)
+			if err != nil {
+				return nil, false, err
+			}
+			paths = append(paths, path)
+		}
+		return paths, true, nil
+	}
+	wts, err := project.Resolve(s.projectDir(env))
+	if err != nil {
+		return nil, false, err
+	}
+	for _, wt := range wts {
+		paths = append(paths, wt.StorePath)
+	}
+	return paths, false, nil
+}
+
+// projectDir is --project (default the current folder) made absolute.
+func (s *storeSelection) projectDir(env *Env) string {
+	dir := s.project
+	if dir == "" {
+		dir = "."
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(env.Dir, dir)
+	}
+	return filepath.Clean(dir)
 }
 
 func closeStores(stores []*store.Store) {
