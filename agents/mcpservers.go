@@ -7,8 +7,30 @@ package agents
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
+
+// HistoryServerName is the history server's name in an agent's MCP
+// configuration (recall/mcpserve.ServerName): claude calls its tools
+// mcp__lazuli__search_sessions and so on.
+const HistoryServerName = "lazuli"
+
+// HistoryServer is the MCP server that gives an agent run the history of
+// the project of dir: this executable's `lazuli mcp --project DIR`.
+func HistoryServer(dir string) (MCPServer, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return MCPServer{}, fmt.Errorf("find lazuli's executable for the history server: %w", err)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return MCPServer{}, fmt.Errorf("history server of %s: %w", dir, err)
+	}
+	return MCPServer{Name: HistoryServerName, Command: []string{exe, "mcp", "--project", abs}}, nil
+}
 
 // MCPServer is a stdio MCP server an agent run gets: the CLI starts
 // Command and calls its tools, as mcp__NAME__TOOL in claude.

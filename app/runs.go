@@ -230,11 +230,15 @@ func (rn *runner) runWorkflow(ctx context.Context, run *runRef, prompt, model, w
 	if err != nil {
 		return err
 	}
+	servers, err := rn.historyServers(rn.worktreeDir(run.ref.StorePath))
+	if err != nil {
+		return err
+	}
 	// The window's store watcher shows what the turns save; RunSaved only
 	// feeds the "may be compacting" banner.
 	opts := agents.RunOptions{
 		Turn: agents.TurnOptions{Config: rn.pw.ui.agentConfig(), Model: model, Dir: rn.worktreeDir(run.ref.StorePath),
-			Save: rn.saveOptions(),
+			Save: rn.saveOptions(), MCPServers: servers,
 			OnProgress: func(line string) {
 				rn.pw.status.set(run.ref, fmt.Sprintf("Running %s on %s — %s", rs.backend, runName(run.ref), project.OneLine(errors.New(line))), false)
 			},
@@ -361,11 +365,17 @@ func (rn *runner) SwitchModel(ref views.SessionRef, model string) {
 	})
 }
 
-// SaveAgentSettings stores the executables and detects the CLIs again.
+// SaveAgentSettings stores the executables and detects the CLIs again,
+// and keeps the project's history switch (project.SetShareHistory).
 func (rn *runner) SaveAgentSettings(s views.AgentSettings) {
 	p := rn.pw.ui.fa.Preferences()
 	p.SetString(prefClaudePath, s.ClaudePath)
 	p.SetString(prefCodexPath, s.CodexPath)
+	if on, err := project.ShareHistory(rn.pw.projectKey()); err != nil || on != s.ShareHistory {
+		if err := project.SetShareHistory(rn.pw.projectKey(), s.ShareHistory); err != nil {
+			rn.pw.showError("save the history setting", err)
+		}
+	}
 	rn.detectBackends()
 }
 
@@ -374,7 +384,27 @@ func (rn *runner) showAgentSettings() {
 	rn.mu.Lock()
 	status := rn.backends
 	rn.mu.Unlock()
-	views.ShowAgentSettings(rn.pw.win, rn.pw.ui.agentSettings(), status, rn.SaveAgentSettings)
+	cur := rn.pw.ui.agentSettings()
+	on, err := project.ShareHistory(rn.pw.projectKey())
+	if err != nil {
+		fyne.LogError("read the history setting", err)
+	}
+	cur.ShareHistory = on
+	views.ShowAgentSettings(rn.pw.win, cur, status, rn.SaveAgentSettings)
+}
+
+// historyServers is the MCP servers a run in the worktree dir gets: the
+// project's history when its setting is on (Settings › Agents).
+func (rn *runner) historyServers(dir string) ([]agents.MCPServer, error) {
+	on, err := project.ShareHistory(rn.pw.projectKey())
+	if err != nil || !on {
+		return nil, err
+	}
+	s, err := agents.HistoryServer(dir)
+	if err != nil {
+		return nil, err
+	}
+	return []agents.MCPServer{s}, nil
 }
 
 // showRunning updates the prompt box of the session shown when it is ref

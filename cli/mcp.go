@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/lazuli-app/lazuli/agents"
@@ -83,20 +82,6 @@ func existing(paths []string, explicit bool) []string {
 // version lives in main; mcp-permissions says "lazuli" too).
 func mcpVersion() string { return "lazuli" }
 
-// HistoryServer is the MCP server that gives an agent run the history of
-// the project of dir: this executable's `lazuli mcp --project DIR`.
-func HistoryServer(dir string) (agents.MCPServer, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return agents.MCPServer{}, fmt.Errorf("find lazuli's executable for the history server: %w", err)
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return agents.MCPServer{}, err
-	}
-	return agents.MCPServer{Name: mcpserve.ServerName, Command: []string{exe, "mcp", "--project", abs}}, nil
-}
-
 // HistoryServers is the servers a run in the worktree dir gets: the
 // history server when the project lets agents search its history (the
 // Settings › Agents switch, project.ShareHistory), else none.
@@ -105,7 +90,7 @@ func HistoryServers(dir, key string) ([]agents.MCPServer, error) {
 	if err != nil || !on {
 		return nil, err
 	}
-	s, err := HistoryServer(dir)
+	s, err := agents.HistoryServer(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +100,7 @@ func HistoryServers(dir, key string) ([]agents.MCPServer, error) {
 // printMCPConfig prints, for claude or codex, the command that adds the
 // server to the user's own configuration and the one-run form.
 func printMCPConfig(env *Env, sel *storeSelection, cli string) error {
-	s, err := HistoryServer(sel.projectDir(env))
+	s, err := agents.HistoryServer(sel.projectDir(env))
 	if err != nil {
 		return err
 	}

@@ -63,6 +63,9 @@ type BackendStatus struct {
 type AgentSettings struct {
 	ClaudePath string // "" means the LAZULI_CLAUDE variable or `claude` on PATH
 	CodexPath  string // "" means the LAZULI_CODEX variable or `codex` on PATH
+	// ShareHistory lets the agents this project runs search its history
+	// (`lazuli mcp` in their MCP configuration); a setting of the project.
+	ShareHistory bool
 }
 
 // RunActions are the intents of the prompt box and the agent settings.

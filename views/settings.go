@@ -23,17 +23,27 @@ const settingsWidth = 620
 
 // agentSettings is the form of the agent settings dialog.
 type agentSettings struct {
-	w      fyne.Window
-	claude *widget.Entry
-	codex  *widget.Entry
+	w       fyne.Window
+	claude  *widget.Entry
+	codex   *widget.Entry
+	history *widget.Check
 }
+
+// historyLabel and historyHelp are the history switch and what it does.
+const (
+	historyLabel = "Let agents search this project's history"
+	historyHelp  = "Runs started here get Lazuli's read-only history server (lazuli mcp) in their\n" +
+		"MCP configuration: they can search and read this project's earlier sessions."
+)
 
 // ShowAgentSettings shows a dialog over w to edit cur: the paths of the
 // claude and codex executables, each with a Browse… button and the
-// detected version or error from status. Save (or Enter in a path) calls
-// save with the trimmed paths; Cancel calls nothing.
+// detected version or error from status, and the project's switch that
+// lets agents search its history. Save (or Enter in a path) calls save
+// with the trimmed paths and the switch; Cancel calls nothing.
 func ShowAgentSettings(w fyne.Window, cur AgentSettings, status []BackendStatus, save func(AgentSettings)) {
-	s := &agentSettings{w: w, claude: widget.NewEntry(), codex: widget.NewEntry()}
+	s := &agentSettings{w: w, claude: widget.NewEntry(), codex: widget.NewEntry(), history: widget.NewCheck(historyLabel, nil)}
+	s.history.SetChecked(cur.ShareHistory)
 	s.claude.SetText(cur.ClaudePath)
 	s.claude.SetPlaceHolder("claude (LAZULI_CLAUDE or PATH)")
 	s.codex.SetText(cur.CodexPath)
@@ -45,7 +55,9 @@ func ShowAgentSettings(w fyne.Window, cur AgentSettings, status []BackendStatus,
 		widget.NewFormItem("Claude", s.pathRow(s.claude, status, "claude")),
 		widget.NewFormItem("Codex", s.pathRow(s.codex, status, "codex")),
 	)
-	content := container.NewVBox(help, form)
+	historyNote := newStatusText()
+	setStatusText(historyNote, historyHelp, theme.ColorNamePlaceHolder)
+	content := container.NewVBox(help, form, widget.NewSeparator(), s.history, historyNote)
 	d := dialog.NewCustomConfirm("Agent settings", "Save", "Cancel", content, func(ok bool) {
 		if ok {
 			save(s.value())
@@ -61,8 +73,9 @@ func ShowAgentSettings(w fyne.Window, cur AgentSettings, status []BackendStatus,
 // value returns the settings as entered.
 func (s *agentSettings) value() AgentSettings {
 	return AgentSettings{
-		ClaudePath: strings.TrimSpace(s.claude.Text),
-		CodexPath:  strings.TrimSpace(s.codex.Text),
+		ClaudePath:   strings.TrimSpace(s.claude.Text),
+		CodexPath:    strings.TrimSpace(s.codex.Text),
+		ShareHistory: s.history.Checked,
 	}
 }
 

@@ -89,3 +89,28 @@ func TestAgentSettingsEnterSaves(t *testing.T) {
 		t.Errorf("Enter saved %+v", *saved)
 	}
 }
+
+// TestAgentSettingsShareHistory: the project's history switch shows the
+// current setting, says what it does, and Save returns it as toggled.
+func TestAgentSettingsShareHistory(t *testing.T) {
+	for _, cur := range []bool{false, true} {
+		w, _, saved := showTestSettings(t, AgentSettings{ShareHistory: cur}, nil)
+		var check *widget.Check
+		for _, c := range objectsOf[*widget.Check](w.Canvas().Overlays().Top()) {
+			if c.Text == historyLabel {
+				check = c
+			}
+		}
+		if check == nil || check.Checked != cur {
+			t.Fatalf("switch %+v, want one checked %v", check, cur)
+		}
+		if !strings.Contains(overlayRichText(w.Canvas()), "lazuli mcp") {
+			t.Error("the dialog does not say what the switch does")
+		}
+		test.Tap(check)
+		test.Tap(overlayButton(t, w.Canvas(), "Save"))
+		if len(*saved) != 1 || (*saved)[0].ShareHistory == cur {
+			t.Errorf("Save gave %+v after toggling %v", *saved, cur)
+		}
+	}
+}

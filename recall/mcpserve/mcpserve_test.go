@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/insight"
 	"github.com/lazuli-app/lazuli/internal/testcache"
@@ -317,5 +318,13 @@ func TestHTTP(t *testing.T) {
 		if err := CheckLoopback(addr); err != nil {
 			t.Errorf("CheckLoopback(%s) = %v", addr, err)
 		}
+	}
+}
+
+// TestServerName: the name the runs' configurations give the server is
+// the server's own.
+func TestServerName(t *testing.T) {
+	if ServerName != agents.HistoryServerName {
+		t.Errorf("ServerName %q, agents.HistoryServerName %q", ServerName, agents.HistoryServerName)
 	}
 }
