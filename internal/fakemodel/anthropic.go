@@ -98,6 +98,12 @@ func toolInput(call ToolCall, cwd string) string {
 // replaceCWD returns v with {{CWD}} replaced in its strings, converting
 // v to its JSON value form first.
 func replaceCWD(v any, cwd string) any {
+	return mapStrings(v, func(s string) string { return withCWD(s, cwd) })
+}
+
+// mapStrings returns v, in its JSON value form, with fn applied to each of
+// its strings.
+func mapStrings(v any, fn func(string) string) any {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return v
@@ -110,7 +116,7 @@ func replaceCWD(v any, cwd string) any {
 	walk = func(x any) any {
 		switch t := x.(type) {
 		case string:
-			return withCWD(t, cwd)
+			return fn(t)
 		case []any:
 			for i := range t {
 				t[i] = walk(t[i])

@@ -189,6 +189,7 @@ type reply struct {
 func (s *Server) reply(w http.ResponseWriter, r *http.Request, req Request, st stream) {
 	route, script := s.pick(FirstUserText(req))
 	step, index, ok := s.next(req.Conversation, route, script, position(toolIDs(req.Body)))
+	step = step.withResults(toolResults(req.Body))
 	req.Route, req.Step, req.Served = route, index, servedAs(step, ok)
 	model, _ := req.Body["model"].(string)
 	rp := reply{step: step, index: index, msgID: s.messageID(), model: model, cwd: workingDir(req.Body)}

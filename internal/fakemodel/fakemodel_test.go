@@ -411,3 +411,37 @@ func TestCodexConfig(t *testing.T) {
 		t.Errorf("base_url:\n%s", c)
 	}
 }
+
+// TestMatchToolResults: a step's {{MATCH:re}} is replaced, in its text and
+// in its tool inputs, by what re matches (its first group) in the tool
+// results the request carries, Anthropic's and OpenAI's; nothing matched
+// gives "".
+func TestMatchToolResults(t *testing.T) {
+	s := New(Script{
+		Tools("", Call("mcp__lazuli__search_sessions", map[string]any{"query": "x"})),
+		Tools("Reading {{MATCH:(S\\d+)#}}.", Call("read", map[string]any{"session": "{{MATCH:\\[(S\\d+)#}}", "none": "<{{MATCH:nowhere}}>"})),
+		Text("The word is {{MATCH:word (\\w+)}}."),
+	})
+	defer s.Close()
+	body := anthropicBody("go", "toolu_fkm_0_0")
+	msgs := body["messages"].([]any)
+	msgs[2].(map[string]any)["content"].([]any)[0].(map[string]any)["content"] = []any{map[string]any{"type": "text", "text": "hit [S12#4] the word zebra"}}
+	_, evs, _ := post(t, s, "/v1/messages", "c1", body)
+	text, tools, _ := anthropicReply(t, evs)
+	if text != "Reading S12." || len(tools) != 1 || tools[0]["input"].(map[string]any)["session"] != "S12" || tools[0]["input"].(map[string]any)["none"] != "<>" {
+		t.Errorf("anthropic: text %q, tools %v", text, tools)
+	}
+	ob := openaiBody("go", "call_fkm_1_0")
+	in := ob["input"].([]any)
+	in[len(in)-1].(map[string]any)["output"] = "the word giraffe"
+	_, evs, _ = post(t, s, "/v1/responses", "c2", ob)
+	var got string
+	for _, e := range evs {
+		if e.typ == "response.output_text.delta" {
+			got += e.data["delta"].(string)
+		}
+	}
+	if got != "The word is giraffe." {
+		t.Errorf("openai: text %q", got)
+	}
+}

@@ -200,3 +200,38 @@ func decodeBody(raw []byte) map[string]any {
 	}
 	return body
 }
+
+// ToolResults returns the text of the tool results the request carries,
+// joined by "\n": Anthropic tool_result blocks (their string content or
+// text blocks), OpenAI function_call_output and custom_tool_call_output
+// items (their output string or its text parts).
+func ToolResults(r Request) string { return toolResults(r.Body) }
+
+func toolResults(body map[string]any) string {
+	var out []string
+	for _, m := range messages(body) {
+		switch typ, _ := m["type"].(string); typ {
+		case "function_call_output", "custom_tool_call_output":
+			switch o := m["output"].(type) {
+			case string:
+				out = append(out, o)
+			default:
+				out = append(out, texts(o)...)
+			}
+			continue
+		}
+		blocks, _ := m["content"].([]any)
+		for _, b := range blocks {
+			o, ok := b.(map[string]any)
+			if !ok || o["type"] != "tool_result" {
+				continue
+			}
+			if s, ok := o["content"].(string); ok {
+				out = append(out, s)
+			} else {
+				out = append(out, texts(o["content"])...)
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}

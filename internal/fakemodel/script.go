@@ -120,3 +120,55 @@ func position(ids []string) int {
 
 // withCWD replaces {{CWD}} in s with cwd.
 func withCWD(s, cwd string) string { return strings.ReplaceAll(s, "{{CWD}}", cwd) }
+
+// reMatch finds {{MATCH:regexp}} in a step's strings.
+var reMatch = regexp.MustCompile(`\{\{MATCH:(.+?)\}\}`)
+
+// withResults returns the step with each {{MATCH:re}} in its text and in
+// the strings of its tool inputs replaced by what re matches in results
+// (the text of the tool results the request carries): its first group,
+// or the whole match; "" when nothing matches. A later step can so use
+// what an earlier tool call returned, such as a session an MCP search
+// found.
+func (st Step) withResults(results string) Step {
+	if !strings.Contains(st.Text, "{{MATCH:") && !toolsMatch(st.Tools) {
+		return st
+	}
+	expand := func(s string) string {
+		return reMatch.ReplaceAllStringFunc(s, func(m string) string {
+			re, err := regexp.Compile(reMatch.FindStringSubmatch(m)[1])
+			if err != nil {
+				return "(fakemodel: bad MATCH: " + err.Error() + ")"
+			}
+			found := re.FindStringSubmatch(results)
+			switch {
+			case found == nil:
+				return ""
+			case len(found) > 1:
+				return found[1]
+			}
+			return found[0]
+		})
+	}
+	st.Text = expand(st.Text)
+	tools := make([]ToolCall, len(st.Tools))
+	for i, c := range st.Tools {
+		c.Freeform = expand(c.Freeform)
+		if c.Input != nil {
+			c.Input = mapStrings(c.Input, expand)
+		}
+		tools[i] = c
+	}
+	st.Tools = tools
+	return st
+}
+
+// toolsMatch reports whether a call's input or raw input holds {{MATCH:.
+func toolsMatch(calls []ToolCall) bool {
+	for _, c := range calls {
+		if strings.Contains(c.Freeform, "{{MATCH:") || strings.Contains(string(mustJSON(c.Input)), "{{MATCH:") {
+			return true
+		}
+	}
+	return false
+}
