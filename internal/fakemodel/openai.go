@@ -68,8 +68,12 @@ func openaiCall(call ToolCall, k, n int, cwd string) map[string]any {
 		return map[string]any{"type": "custom_tool_call", "id": fmt.Sprintf("ctc_fkm_%d_%d", k, n),
 			"status": "completed", "call_id": callID, "name": call.Name, "input": withCWD(call.Freeform, cwd)}
 	}
-	return map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_fkm_%d_%d", k, n),
+	item := map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_fkm_%d_%d", k, n),
 		"status": "completed", "call_id": callID, "name": call.Name, "arguments": toolInput(call, cwd)}
+	if call.Namespace != "" {
+		item["namespace"] = call.Namespace
+	}
+	return item
 }
 
 func (openaiStream) errorBody(status int) string {

@@ -46,6 +46,10 @@ type ToolCall struct {
 	// call, such as Codex's apply_patch, with this raw input; Input is then
 	// ignored. The Anthropic API has no such calls.
 	Freeform string
+	// Namespace, when set, is the OpenAI function call's namespace: Codex
+	// offers MCP tools in one per server (mcp__lazuli) and calls Name
+	// within it. The Anthropic API has none.
+	Namespace string
 }
 
 // Script is the sequence of replies of one conversation.
