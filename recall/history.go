@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -168,11 +167,6 @@ func ParseSessionURI(uri string) (string, error) {
 		return "", badArg("resource %q: want lazuli://session/<store>/<id>", uri)
 	}
 	return "S" + id + "@" + n, nil
-}
-
-// worktreeName is the folder of the store's worktree, for people.
-func worktreeName(src *source) string {
-	return filepath.Base(filepath.Dir(src.st.Path()))
 }
 
 // SessionResource is one session as an MCP resource.
