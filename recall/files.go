@@ -30,7 +30,7 @@ const (
 	defaultEdits   = 20
 	maxEdits       = 200
 	diffLines      = 80 // lines of one diff shown
-	historyChanges = 40 // changes file_history shows the diff of, newest first
+	historyChanges = 40 // rows file_history shows the diff of, newest first
 )
 
 // RecentEdits lists the files sessions changed, newest first: the session
@@ -65,18 +65,12 @@ func (h *History) renderRecentEdits(ctx context.Context, a RecentEditsArgs) (str
 			b.WriteString("Note: " + noInsight(s).Error() + "\n")
 			continue
 		}
-		n := limit
-		if path != "" {
-			n = -1 // filtered below
-		}
-		edits, err := s.insight.RecentEdits(ctx, n)
+		edits, err := s.edits(ctx, path, limit)
 		if err != nil {
 			return "", err
 		}
 		for _, e := range edits {
-			if path == "" || samePath(e.Path, path) {
-				rows = append(rows, sourcedEdit{s, e})
-			}
+			rows = append(rows, sourcedEdit{s, e})
 		}
 	}
 	slices.SortStableFunc(rows, func(x, y sourcedEdit) int { return cmp.Compare(y.At, x.At) })
@@ -90,7 +84,7 @@ func (h *History) renderRecentEdits(ctx context.Context, a RecentEditsArgs) (str
 		fmt.Fprintf(&b, "- %s `%s` %s ×%d · %s · %s · %s · [open](%s)\n", h.cite(r.src, r.SessionID, r.LastSeq),
 			mdCell(r.Path), r.Action, r.Count, mdCell(r.Session), mdCell(r.Worktree), r.At, link(r.src, r.SessionID, r.LastSeq))
 		if path != "" {
-			if err := h.writeChanges(ctx, &b, r.src, r.SessionID, r.Path, 0, r.LastSeq, 1); err != nil {
+			if err := h.writeChanges(ctx, &b, r.src, r.SessionID, r.Path, r.LastSeq); err != nil {
 				return "", err
 			}
 		}
@@ -98,15 +92,11 @@ func (h *History) renderRecentEdits(ctx context.Context, a RecentEditsArgs) (str
 	return b.String(), nil
 }
 
-// FileHistory lists every session that changed a file, oldest first, with
-// the diff of each change (the newest historyChanges in full).
+// FileHistory lists the changes sessions made to a file, oldest first,
+// each with the diff of the session's last change of it (for the newest
+// historyChanges rows).
 func (h *History) FileHistory(ctx context.Context, a FileHistoryArgs) (Answer, error) {
 	return paged(ctx, ToolFileHistory, a, a.Paging, h.renderFileHistory)
-}
-
-type sourcedFile struct {
-	src *source
-	insight.FileRow
 }
 
 func (h *History) renderFileHistory(ctx context.Context, a FileHistoryArgs) (string, error) {
@@ -116,58 +106,55 @@ func (h *History) renderFileHistory(ctx context.Context, a FileHistoryArgs) (str
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# History of %s\n\n", mdCell(path))
-	var rows []sourcedFile
+	var rows []sourcedEdit
 	for _, s := range h.sources {
 		if s.insight == nil {
 			b.WriteString("Note: " + noInsight(s).Error() + "\n")
 			continue
 		}
-		files, err := s.insight.NewestChanges(ctx, 0, -1)
+		edits, err := s.edits(ctx, path, -1)
 		if err != nil {
 			return "", err
 		}
-		for _, f := range files {
-			if samePath(f.Path, path) {
-				rows = append(rows, sourcedFile{s, f})
-			}
+		for _, e := range edits {
+			rows = append(rows, sourcedEdit{s, e})
 		}
 	}
 	if len(rows) == 0 {
 		b.WriteString("No session changed it.\n")
 		return b.String(), nil
 	}
-	slices.Reverse(rows) // oldest first
-	shown := min(len(rows), historyChanges)
+	slices.SortStableFunc(rows, func(x, y sourcedEdit) int { return cmp.Compare(x.At, y.At) }) // oldest first
+	older := max(len(rows)-historyChanges, 0)
 	for i, r := range rows {
-		id := sessionNumber(r.Session)
-		fmt.Fprintf(&b, "## %s `%s` %s ×%d · %s · events %d–%d · [open](%s)\n\n", h.cite(r.src, id, r.LastSeq), mdCell(r.Path),
-			r.Action, r.Count, mdCell(r.Worktree), r.FirstSeq, r.LastSeq, link(r.src, id, r.LastSeq))
-		if i < len(rows)-shown {
+		fmt.Fprintf(&b, "## %s `%s` %s ×%d · %s · %s · %s · [open](%s)\n\n", h.cite(r.src, r.SessionID, r.LastSeq), mdCell(r.Path),
+			r.Action, r.Count, mdCell(r.Session), mdCell(r.Worktree), r.At, link(r.src, r.SessionID, r.LastSeq))
+		if i < older {
 			b.WriteString("(diff left out: an older change; read_session shows it)\n\n")
 			continue
 		}
-		if err := h.writeChanges(ctx, &b, r.src, id, r.Path, r.FirstSeq, r.LastSeq, 0); err != nil {
+		if err := h.writeChanges(ctx, &b, r.src, r.SessionID, r.Path, r.LastSeq); err != nil {
 			return "", err
 		}
 	}
 	return b.String(), nil
 }
 
-// samePath reports whether an indexed path names the file the agent asked
-// for: the same, or one ends with the other at a slash.
-func samePath(indexed, asked string) bool {
-	asked = strings.TrimPrefix(asked, "./")
-	return indexed == asked || strings.HasSuffix(asked, "/"+indexed) || strings.HasSuffix(indexed, "/"+asked)
+// edits returns the changes of the files sessions made, newest first:
+// every file's (limit rows) when path is empty, else path's.
+func (s *source) edits(ctx context.Context, path string, limit int) ([]insight.EditRow, error) {
+	if path == "" {
+		return s.insight.RecentEdits(ctx, limit)
+	}
+	return s.insight.PathEdits(ctx, strings.TrimPrefix(path, "./"), limit)
 }
 
-// writeChanges writes the diffs the session's events from..to made to
-// path (at most last of them, newest; 0 for all), each under its citation.
-func (h *History) writeChanges(ctx context.Context, b *strings.Builder, src *source, session int64, path string, from, to int64, last int) error {
-	if from <= 0 {
-		from = to // the last change only
-	}
-	evs, err := src.st.Events().Range(ctx, session, from, to)
-	if err == nil && from > 1 {
+// writeChanges writes the diff of the change the session's event seq
+// made to path, under its citation (the event's earlier changes of the
+// same file are in its transcript).
+func (h *History) writeChanges(ctx context.Context, b *strings.Builder, src *source, session int64, path string, seq int64) error {
+	evs, err := src.st.Events().Range(ctx, session, seq, seq)
+	if err == nil && seq > 1 {
 		// The session's Init (its first event) says the folder its
 		// paths are relative to.
 		var first []store.StoredEvent
@@ -177,11 +164,7 @@ func (h *History) writeChanges(ctx context.Context, b *strings.Builder, src *sou
 	if err != nil {
 		return fmt.Errorf("read S%d: %w", session, err)
 	}
-	changes := insight.FileChanges(evs, src.st.Path(), path)
-	if last > 0 && len(changes) > last {
-		changes = changes[len(changes)-last:]
-	}
-	for _, c := range changes {
+	for _, c := range insight.FileChanges(evs, src.st.Path(), path) {
 		for _, f := range c.Files {
 			fmt.Fprintf(b, "%s %s:\n", h.cite(src, session, c.Seq), c.Tool)
 			writeDiff(b, f)

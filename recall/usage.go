@@ -21,6 +21,9 @@ type RefsArgs struct {
 	Paging
 }
 
+// maxRefs bounds the refs session_refs lists for a store: the newest.
+const maxRefs = 500
+
 func insightBackend(session int64) insight.StatsQuery {
 	return insight.StatsQuery{By: insight.ByBackend, Session: session}
 }
@@ -117,6 +120,10 @@ func (h *History) renderRefs(ctx context.Context, a RefsArgs) (string, error) {
 		rows, err := s.insight.Refs(ctx, session)
 		if err != nil {
 			return "", err
+		}
+		if len(rows) > maxRefs {
+			fmt.Fprintf(&b, "The newest %d of %d refs; name a session for all of its own.\n\n", maxRefs, len(rows))
+			rows = rows[len(rows)-maxRefs:]
 		}
 		for _, r := range rows {
 			n++
