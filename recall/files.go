@@ -36,7 +36,7 @@ const (
 // RecentEdits lists the files sessions changed, newest first: the session
 // and its event, the action and how often; with a path, the diff of each.
 func (h *History) RecentEdits(ctx context.Context, a RecentEditsArgs) (Answer, error) {
-	return paged(ctx, ToolRecentEdits, a, a.Paging, h.renderRecentEdits)
+	return paged(ctx, h, ToolRecentEdits, a, a.Paging, h.renderRecentEdits)
 }
 
 type sourcedEdit struct {
@@ -96,7 +96,7 @@ func (h *History) renderRecentEdits(ctx context.Context, a RecentEditsArgs) (str
 // each with the diff of the session's last change of it (for the newest
 // historyChanges rows).
 func (h *History) FileHistory(ctx context.Context, a FileHistoryArgs) (Answer, error) {
-	return paged(ctx, ToolFileHistory, a, a.Paging, h.renderFileHistory)
+	return paged(ctx, h, ToolFileHistory, a, a.Paging, h.renderFileHistory)
 }
 
 func (h *History) renderFileHistory(ctx context.Context, a FileHistoryArgs) (string, error) {
@@ -142,11 +142,11 @@ func (h *History) renderFileHistory(ctx context.Context, a FileHistoryArgs) (str
 
 // edits returns the changes of the files sessions made, newest first:
 // every file's (limit rows) when path is empty, else path's.
-func (s *source) edits(ctx context.Context, path string, limit int) ([]insight.EditRow, error) {
+func (src *source) edits(ctx context.Context, path string, limit int) ([]insight.EditRow, error) {
 	if path == "" {
-		return s.insight.RecentEdits(ctx, limit)
+		return src.insight.RecentEdits(ctx, limit)
 	}
-	return s.insight.PathEdits(ctx, strings.TrimPrefix(path, "./"), limit)
+	return src.insight.PathEdits(ctx, strings.TrimPrefix(path, "./"), limit)
 }
 
 // writeChanges writes the diff of the change the session's event seq

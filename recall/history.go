@@ -28,6 +28,7 @@ func badArg(format string, a ...any) error {
 // answer from.
 type History struct {
 	sources []*source
+	indexed chan struct{} // closed once the indexes are open
 	tried   findings
 	// Now is the clock "since" is read against; time.Now when nil.
 	Now func() time.Time
@@ -48,27 +49,51 @@ func Open(ctx context.Context, paths []string) (*History, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("no store to serve")
 	}
-	h := &History{}
+	h := &History{indexed: make(chan struct{})}
 	for i, p := range paths {
 		st, err := store.OpenReadOnly(ctx, p)
 		if err != nil {
+			close(h.indexed)
 			_ = h.Close() // the open error is the one to report
 			return nil, err
 		}
-		src := &source{n: i + 1, st: st}
-		h.sources = append(h.sources, src)
-		if exists(search.IndexPath(st.Path())) {
-			if x, err := search.Open(ctx, st); err == nil {
-				src.search = x
-			}
+		h.sources = append(h.sources, &source{n: i + 1, st: st})
+	}
+	// Opening an index another process has open (a window) checks it
+	// first, which takes seconds on a large store: the server answers the
+	// client's handshake meanwhile, and the tools wait (waitIndexes).
+	go func() {
+		defer close(h.indexed)
+		for _, src := range h.sources {
+			src.openIndexes(context.WithoutCancel(ctx))
 		}
-		if exists(insight.IndexPath(st.Path())) {
-			if x, err := insight.Open(ctx, st); err == nil {
-				src.insight = x
-			}
+	}()
+	return h, nil
+}
+
+// openIndexes opens the source's search and insight indexes when they
+// exist; one that cannot be opened is left out.
+func (src *source) openIndexes(ctx context.Context) {
+	if exists(search.IndexPath(src.st.Path())) {
+		if x, err := search.Open(ctx, src.st); err == nil {
+			src.search = x
 		}
 	}
-	return h, nil
+	if exists(insight.IndexPath(src.st.Path())) {
+		if x, err := insight.Open(ctx, src.st); err == nil {
+			src.insight = x
+		}
+	}
+}
+
+// waitIndexes waits until Open has opened the indexes (or ctx ends).
+func (h *History) waitIndexes(ctx context.Context) error {
+	select {
+	case <-h.indexed:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // exists reports whether the index path names a file.
@@ -80,8 +105,9 @@ func exists(path string, err error) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
-// Close closes the indexes and the stores.
+// Close closes the indexes (once they are open) and the stores.
 func (h *History) Close() error {
+	<-h.indexed
 	var errs []error
 	for _, s := range h.sources {
 		if s.search != nil {

@@ -32,7 +32,7 @@ const (
 // limits (insight.RunSQL) and returns its rows as a table, saying when
 // more rows than the limit matched.
 func (h *History) Query(ctx context.Context, a QueryArgs) (Answer, error) {
-	return paged(ctx, ToolQuery, a, a.Paging, h.renderQuery)
+	return paged(ctx, h, ToolQuery, a, a.Paging, h.renderQuery)
 }
 
 func (h *History) renderQuery(ctx context.Context, a QueryArgs) (string, error) {

@@ -29,7 +29,7 @@ const (
 // query, newest first: for each, its session and event, the worktree,
 // when, a snippet and a lazuli:// link.
 func (h *History) SearchSessions(ctx context.Context, a SearchArgs) (Answer, error) {
-	return paged(ctx, ToolSearch, a, a.Paging, h.renderSearch)
+	return paged(ctx, h, ToolSearch, a, a.Paging, h.renderSearch)
 }
 
 func (h *History) renderSearch(ctx context.Context, a SearchArgs) (string, error) {

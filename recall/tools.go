@@ -30,9 +30,12 @@ const (
 // call with a cursor renders it again from the arguments the cursor
 // holds and returns the part after its offset. Renders are deterministic
 // for an unchanged store, so the parts join into the whole answer.
-func paged[A any](ctx context.Context, tool string, args A, p Paging, render func(context.Context, A) (string, error)) (Answer, error) {
+func paged[A any](ctx context.Context, h *History, tool string, args A, p Paging, render func(context.Context, A) (string, error)) (Answer, error) {
 	limit, err := maxChars(p.MaxChars)
 	if err != nil {
+		return Answer{}, err
+	}
+	if err := h.waitIndexes(ctx); err != nil {
 		return Answer{}, err
 	}
 	c := cursor{Tool: tool}

@@ -29,7 +29,7 @@ type findings struct {
 // forth, the user's corrections, interrupted turns) that mention the
 // topic, each with the events it is drawn from.
 func (h *History) WhatWasTried(ctx context.Context, a TriedArgs) (Answer, error) {
-	return paged(ctx, ToolTried, a, a.Paging, h.renderTried)
+	return paged(ctx, h, ToolTried, a, a.Paging, h.renderTried)
 }
 
 func (h *History) renderTried(ctx context.Context, a TriedArgs) (string, error) {

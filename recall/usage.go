@@ -31,7 +31,7 @@ func insightBackend(session int64) insight.StatsQuery {
 // Usage returns the `lazuli stats` rows: sessions, turns, tokens and cost
 // grouped by a.By.
 func (h *History) Usage(ctx context.Context, a UsageArgs) (Answer, error) {
-	return paged(ctx, ToolUsage, a, a.Paging, h.renderUsage)
+	return paged(ctx, h, ToolUsage, a, a.Paging, h.renderUsage)
 }
 
 func (h *History) renderUsage(ctx context.Context, a UsageArgs) (string, error) {
@@ -101,7 +101,7 @@ func sessionNumber(s string) int64 {
 // SessionRefs lists the pull requests, issues, commits, branches and URLs
 // sessions mention, each with the event that first mentions it.
 func (h *History) SessionRefs(ctx context.Context, a RefsArgs) (Answer, error) {
-	return paged(ctx, ToolRefs, a, a.Paging, h.renderRefs)
+	return paged(ctx, h, ToolRefs, a, a.Paging, h.renderRefs)
 }
 
 func (h *History) renderRefs(ctx context.Context, a RefsArgs) (string, error) {

@@ -113,9 +113,10 @@ func recallCalls(big int64) []recallCall {
 // Reported per tool: the median and p95 of its calls over the
 // iterations (in-process, without the MCP transport), and the first,
 // cold what_was_tried (which gathers the improve report's facts, then
-// kept while the store is unchanged), and how long recall.Open took
-// (the search index still open in this process, so not sealed: Open
-// checks it, as a server started beside a running window does).
+// kept while the store is unchanged, and the wait for the indexes), and
+// how long recall.Open took (the stores; the indexes open behind it: the
+// search index is still open in this process, so not sealed and checked
+// first, as for a server started beside a running window).
 func BenchmarkRecallTools(b *testing.B) {
 	h, big, opened := recallHistory(b)
 	ctx := context.Background()
