@@ -2,6 +2,7 @@ package agents
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -61,5 +62,32 @@ func TestMCPServersArgs(t *testing.T) {
 	}
 	if got := CodexMCPTable(hist); got != "[mcp_servers.lazuli]\ncommand = \"/opt/my \\\"lazuli\\\"\\\\bin\"\nargs = [\"mcp\", \"--project\", \"/w\"]\n" {
 		t.Errorf("CodexMCPTable() = %q", got)
+	}
+}
+
+// TestHistoryServerEnv: the folders the run's Lazuli uses reach the
+// history server in both CLIs' configurations (codex passes its servers
+// only a few variables of its own).
+func TestHistoryServerEnv(t *testing.T) {
+	t.Setenv("LAZULI_CACHE_DIR", "/c/cache")
+	t.Setenv("LAZULI_CONFIG_DIR", "")
+	s, err := HistoryServer("/w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]string{"LAZULI_CACHE_DIR": "/c/cache"}; !maps.Equal(s.Env, want) {
+		t.Errorf("HistoryServer().Env = %v, want %v", s.Env, want)
+	}
+	var cfg struct {
+		MCPServers map[string]struct{ Env map[string]string }
+	}
+	if err := json.Unmarshal([]byte(ClaudeMCPConfig(s)), &cfg); err != nil || cfg.MCPServers["lazuli"].Env["LAZULI_CACHE_DIR"] != "/c/cache" {
+		t.Errorf("ClaudeMCPConfig() = %s (%v), want the env", ClaudeMCPConfig(s), err)
+	}
+	if args := strings.Join(CodexMCPArgs(s), " "); !strings.Contains(args, `-c mcp_servers.lazuli.env={ "LAZULI_CACHE_DIR" = "/c/cache" }`) {
+		t.Errorf("CodexMCPArgs() = %s, want the env table", args)
+	}
+	if table := CodexMCPTable(s); !strings.Contains(table, `env = { "LAZULI_CACHE_DIR" = "/c/cache" }`) {
+		t.Errorf("CodexMCPTable() = %s, want the env table", table)
 	}
 }
