@@ -7,113 +7,196 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
-	"github.com/lazuli-app/lazuli/agents/claude"
-	"github.com/lazuli-app/lazuli/agents/codex"
 	"github.com/lazuli-app/lazuli/agents/parse"
 )
 
-// Backend names an agent CLI.
+// Backend names an agent CLI, as the store records it ("claude", "codex").
 type Backend string
 
-// The two backends Lazuli drives.
-const (
-	Claude Backend = "claude"
-	Codex  Backend = "codex"
-)
-
-// Backends lists the backends in menu order.
-var Backends = []Backend{Claude, Codex}
-
-// ParseBackend returns the backend named s ("claude" or "codex").
-func ParseBackend(s string) (Backend, error) {
-	switch Backend(strings.ToLower(strings.TrimSpace(s))) {
-	case Claude:
-		return Claude, nil
-	case Codex:
-		return Codex, nil
-	}
-	return "", fmt.Errorf("unknown backend %q (want claude or codex)", s)
+// Descriptor is everything Lazuli needs to know of one backend: adding an
+// agent means adding its Descriptor to the table (a backend_<name>.go file
+// whose init calls register) and its parser package.
+type Descriptor struct {
+	Name  Backend // as stored in events and native-import records
+	Title string  // display name: "Claude", "Gemini CLI"
+	Order int     // position in menus and lists
+	// Command is the executable looked up on PATH when neither the
+	// environment variable nor the settings name one.
+	Command string
+	// EnvVar names the environment variable that overrides the executable
+	// (LAZULI_CLAUDE); it wins over the settings.
+	EnvVar string
+	// Models are the model menu's entries, the first the backend's default.
+	Models []string
+	// FallbackModel is the model the backend runs with when it stands in
+	// for another (spec §5.1); "" lets the CLI choose.
+	FallbackModel string
+	// Fallback is the backend that stands in for this one when it fails
+	// (spec §5.1: claude ↔ codex).
+	Fallback Backend
+	// OwnsModel reports whether a model name not in Models belongs to the
+	// backend (gpt-* is Codex's); nil means only Models.
+	OwnsModel func(model string) bool
+	// Args builds the CLI's arguments (after the executable) for one run,
+	// and says whether the prompt goes to stdin.
+	Args func(inv Invocation) (args []string, promptOnStdin bool)
+	// StreamParser returns the parser of the CLI's headless output; model
+	// is the model the run asked for ("" for the CLI's default).
+	StreamParser func(model string) parse.Parser
+	// Resume is the shell command (without quoting of id) that resumes
+	// the agent's own session id in its CLI.
+	Resume func(id string) []string
+	// Unexpressed lists, one line each, what of a permission policy the
+	// CLI cannot apply; nil means it applies all of it.
+	Unexpressed func(p Policy) []string
+	// MeasuresDuration is set when the CLI reports no run duration, so
+	// Lazuli times the run itself.
+	MeasuresDuration bool
 }
 
-// Other returns the other backend, the fallback of b.
-func (b Backend) Other() Backend {
-	if b == Codex {
-		return Claude
+// descriptors is the backend table, filled by the backend files' init
+// functions and read-only afterwards.
+var descriptors = map[Backend]*Descriptor{}
+
+// register adds d to the table; it is called from init only.
+func register(d *Descriptor) {
+	if _, dup := descriptors[d.Name]; dup {
+		panic("agents: backend registered twice: " + string(d.Name))
 	}
-	return Codex
+	descriptors[d.Name] = d
+}
+
+// Lookup returns the descriptor of b.
+func Lookup(b Backend) (*Descriptor, bool) {
+	d, ok := descriptors[b]
+	return d, ok
+}
+
+// Backends lists every backend in menu order.
+func Backends() []Backend {
+	out := make([]Backend, 0, len(descriptors))
+	for b := range descriptors {
+		out = append(out, b)
+	}
+	slices.SortFunc(out, func(a, b Backend) int { return descriptors[a].Order - descriptors[b].Order })
+	return out
+}
+
+// Descriptors lists every backend's descriptor in menu order.
+func Descriptors() []*Descriptor {
+	var out []*Descriptor
+	for _, b := range Backends() {
+		out = append(out, descriptors[b])
+	}
+	return out
+}
+
+// desc returns b's descriptor, or Claude's for an unknown backend (the
+// default backend of spec §5.1).
+func (b Backend) desc() *Descriptor {
+	if d, ok := descriptors[b]; ok {
+		return d
+	}
+	return descriptors[Claude]
+}
+
+// ParseBackend returns the backend named s.
+func ParseBackend(s string) (Backend, error) {
+	b := Backend(strings.ToLower(strings.TrimSpace(s)))
+	if _, ok := descriptors[b]; ok {
+		return b, nil
+	}
+	names := make([]string, 0, len(descriptors))
+	for _, b := range Backends() {
+		names = append(names, string(b))
+	}
+	return "", fmt.Errorf("unknown backend %q (want %s)", s, strings.Join(names, ", "))
+}
+
+// Other returns b's configured fallback backend (claude ↔ codex, spec
+// §5.1; Claude for a backend that names none).
+func (b Backend) Other() Backend {
+	if f := b.desc().Fallback; f != "" {
+		return f
+	}
+	if b == Claude {
+		return Codex
+	}
+	return Claude
 }
 
 // Title is the backend's display name.
 func (b Backend) Title() string {
-	if b == Codex {
-		return "Codex"
+	if d, ok := descriptors[b]; ok {
+		return d.Title
 	}
-	return "Claude"
+	return string(b)
 }
 
 // envVar is the environment variable that overrides b's executable.
-func (b Backend) envVar() string {
-	if b == Codex {
-		return "LAZULI_CODEX"
+func (b Backend) envVar() string { return b.desc().EnvVar }
+
+// ResumeCommand returns the command line (words, unquoted) that resumes
+// the agent's own session id in b's CLI; nil when b has none.
+func (b Backend) ResumeCommand(id string) []string {
+	d, ok := descriptors[b]
+	if !ok || d.Resume == nil {
+		return nil
 	}
-	return "LAZULI_CLAUDE"
+	return d.Resume(id)
 }
 
-// DefaultCodexModel is Codex's default model, and the model a Codex
-// fallback runs with (spec §5.1).
-const DefaultCodexModel = "gpt-5.5"
+// Unexpressed lists, one line each, what of p b's CLI cannot apply.
+func (b Backend) Unexpressed(p Policy) []string {
+	if d := b.desc(); d.Unexpressed != nil {
+		return d.Unexpressed(p)
+	}
+	return nil
+}
 
-// fallbackModel is the model b runs with when it stands in for the other
+// Models returns b's model menu entries.
+func (b Backend) Models() []string { return b.desc().Models }
+
+// fallbackModel is the model b runs with when it stands in for another
 // backend (spec §5.1): gpt-5.5 for Codex, the CLI's default for Claude.
-func fallbackModel(b Backend) string {
-	if b == Codex {
-		return DefaultCodexModel
-	}
-	return ""
-}
+func fallbackModel(b Backend) string { return b.desc().FallbackModel }
 
-// newStreamParser returns the parser of b's live output; a Codex parser
-// reports model (the CLI's default when "") in its Init.
-func newStreamParser(b Backend, model string) parse.Parser {
-	if b == Codex {
-		if model == "" {
-			model = DefaultCodexModel
-		}
-		return codex.NewExecParser(parse.Options{Model: model})
-	}
-	return claude.NewStreamParser(parse.Options{Model: model})
-}
+// newStreamParser returns the parser of b's live output.
+func newStreamParser(b Backend, model string) parse.Parser { return b.desc().StreamParser(model) }
 
-// ClaudeModels and CodexModels are the model pools of spec §5.1.
-var (
-	ClaudeModels = []string{"opus", "sonnet", "haiku"}
-	CodexModels  = []string{"gpt-5.5", "gpt-5.5-pro", "gpt-5.4", "gpt-5.4-pro", "gpt-5.4-mini",
-		"gpt-5.4-nano", "gpt-5-mini", "gpt-5-nano", "gpt-5", "gpt-4.1"}
-)
-
-// BackendForModel returns the backend that runs model: a name starting
-// with "gpt-" or equal to "codex" is Codex, anything else Claude (spec §5.1).
+// BackendForModel returns the backend that runs model: the backend whose
+// menu lists it, else the one that owns its name (a name starting with
+// "gpt-" or equal to "codex" is Codex), else Claude (spec §5.1).
 func BackendForModel(model string) Backend {
-	if strings.HasPrefix(model, "gpt-") || model == "codex" {
-		return Codex
+	ds := Descriptors()
+	for _, d := range ds {
+		if slices.Contains(d.Models, model) {
+			return d.Name
+		}
+	}
+	for _, d := range ds {
+		if d.OwnsModel != nil && d.OwnsModel(model) {
+			return d.Name
+		}
 	}
 	return Claude
 }
 
 // ModelAlias maps a model name as an Init event reports it to the pool
 // name the menu shows (spec §5.8 step 6): an exact pool name, else the
-// Claude family it contains, else any gpt-* or codex model is gpt-5.5.
+// Claude family it contains, else for a name another backend owns (any
+// gpt-* or codex model is Codex's) that backend's fallback model.
 // It returns "" when nothing matches.
 func ModelAlias(model string) string {
 	m := strings.ToLower(strings.TrimSpace(model))
-	for _, pool := range [][]string{ClaudeModels, CodexModels} {
-		for _, p := range pool {
-			if m == p {
-				return p
-			}
+	ds := Descriptors()
+	for _, d := range ds {
+		if slices.Contains(d.Models, m) {
+			return m
 		}
 	}
 	for _, p := range ClaudeModels {
@@ -121,25 +204,26 @@ func ModelAlias(model string) string {
 			return p
 		}
 	}
-	if strings.HasPrefix(m, "gpt-") || m == "codex" {
-		return DefaultCodexModel
+	for _, d := range ds {
+		if d.OwnsModel != nil && d.OwnsModel(m) && d.FallbackModel != "" {
+			return d.FallbackModel
+		}
 	}
 	return ""
 }
 
 // Config says which executables run the backends.
 type Config struct {
-	// ClaudePath and CodexPath are the executables from the settings;
-	// "" means `claude` / `codex` on PATH. The LAZULI_CLAUDE and
-	// LAZULI_CODEX environment variables win over both.
-	ClaudePath string
-	CodexPath  string
+	// Paths are the executables from the settings, by backend; a missing
+	// or "" path means the backend's command on PATH. Each backend's
+	// LAZULI_* environment variable wins over its path.
+	Paths map[Backend]string
 	// Getenv reads the environment; nil means os.Getenv.
 	Getenv func(string) string
 }
 
 // Executable returns the command that runs b: the LAZULI_* variable, else
-// the configured path, else the backend's name (looked up on PATH).
+// the configured path, else the backend's command (looked up on PATH).
 func (c Config) Executable(b Backend) string {
 	getenv := c.Getenv
 	if getenv == nil {
@@ -148,12 +232,11 @@ func (c Config) Executable(b Backend) string {
 	if v := strings.TrimSpace(getenv(b.envVar())); v != "" {
 		return v
 	}
-	configured := c.ClaudePath
-	if b == Codex {
-		configured = c.CodexPath
-	}
-	if v := strings.TrimSpace(configured); v != "" {
+	if v := strings.TrimSpace(c.Paths[b]); v != "" {
 		return v
+	}
+	if d, ok := descriptors[b]; ok && d.Command != "" {
+		return d.Command
 	}
 	return string(b)
 }
@@ -175,7 +258,7 @@ type CLIInfo struct {
 // most 15 seconds.
 func Detect(ctx context.Context, cfg Config, b Backend) CLIInfo {
 	info := CLIInfo{Backend: b, Command: cfg.Executable(b)}
-	path, err := resolveExecutable(info.Command)
+	path, err := resolveExecutable(info.Command, b)
 	if err != nil {
 		info.Err = err
 		return info
@@ -197,12 +280,12 @@ func Detect(ctx context.Context, cfg Config, b Backend) CLIInfo {
 	return info
 }
 
-// resolveExecutable finds command on PATH (or checks the path it names).
-func resolveExecutable(command string) (string, error) {
+// resolveExecutable finds b's command on PATH (or checks the path it names).
+func resolveExecutable(command string, b Backend) (string, error) {
 	path, err := exec.LookPath(command)
 	if err != nil {
-		return "", fmt.Errorf("%w: %s (install it, or set its path in Agent settings or LAZULI_CLAUDE / LAZULI_CODEX)",
-			ErrCLINotFound, command)
+		return "", fmt.Errorf("%w: %s (install it, or set its path in Agent settings or %s)",
+			ErrCLINotFound, command, b.envVar())
 	}
 	return path, nil
 }

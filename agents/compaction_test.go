@@ -167,7 +167,7 @@ func TestCompactSessionExplicitAgentFailureStoresNothing(t *testing.T) {
 	ctx := context.Background()
 	st, id := newStore(t)
 	seedSession(t, st, id, 4)
-	cfg := Config{ClaudePath: "/nonexistent/claude", Getenv: func(string) string { return "" }}
+	cfg := Config{Paths: map[Backend]string{Claude: "/nonexistent/claude"}, Getenv: func(string) string { return "" }}
 	_, err := CompactSession(ctx, st, id, CompactOptions{Config: cfg, Agent: CompactClaude})
 	if err == nil || !strings.Contains(err.Error(), "not found") {
 		t.Fatalf("err = %v", err)
@@ -176,7 +176,7 @@ func TestCompactSessionExplicitAgentFailureStoresNothing(t *testing.T) {
 		t.Fatal("a failed compaction stored a row")
 	}
 	// Auto mode goes on to the built-in summarizer when no CLI exists.
-	cfg.CodexPath = "/nonexistent/codex"
+	cfg.Paths[Codex] = "/nonexistent/codex"
 	out, err := CompactSession(ctx, st, id, CompactOptions{Config: cfg})
 	if err != nil || out.Agent != "builtin" {
 		t.Fatalf("auto with no CLI: %+v, %v", out, err)

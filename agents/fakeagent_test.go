@@ -215,7 +215,7 @@ func fakeCLI(t *testing.T, lines ...string) (Config, []string, string) {
 	}
 	env := append(os.Environ(), "LAZULI_FAKE_SCRIPT="+script, "LAZULI_FAKE_RECORD="+rec,
 		"LAZULI_CLAUDE=", "LAZULI_CODEX=")
-	return Config{ClaudePath: exe, CodexPath: exe, Getenv: func(string) string { return "" }}, env, rec
+	return Config{Paths: map[Backend]string{Claude: exe, Codex: exe}, Getenv: func(string) string { return "" }}, env, rec
 }
 
 // readRecord returns what the fake agent recorded.

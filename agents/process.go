@@ -45,42 +45,11 @@ type Invocation struct {
 	MCPServers []MCPServer
 }
 
-// Args returns the CLI arguments (after the executable) of spec §5.1, and
-// whether the prompt goes to stdin. The prompt never passes through a
-// shell. Claude's prompt argument comes last, after "--" (spec §5.1 puts
-// it right after -p, where a prompt starting with "-" is read as an option).
+// Args returns the CLI arguments (after the executable) of inv's backend
+// (its Descriptor's Args), and whether the prompt goes to stdin. The
+// prompt never passes through a shell.
 func (inv Invocation) Args() (args []string, promptOnStdin bool) {
-	switch inv.Backend {
-	case Codex:
-		args = []string{"exec", "--json"}
-		if inv.Model != "" {
-			args = append(args, "--model", inv.Model)
-		}
-		if !inv.Sandboxed {
-			args = append(args, codexPermissionArgs(inv.policy())...)
-			args = append(args, CodexMCPArgs(inv.MCPServers...)...)
-		}
-		if !insideGitWorkTree(inv.Dir) {
-			// codex refuses to run outside a git repository without it.
-			args = append(args, "--skip-git-repo-check")
-		}
-		return append(args, "-"), true
-	default:
-		if inv.Model != "" {
-			args = append(args, "--model", inv.Model)
-		}
-		args = append(args, "-p", "--verbose", "--output-format", "stream-json")
-		if !inv.Sandboxed {
-			args = append(args, claudePermissionArgs(inv.policy(), inv.AsRoot, inv.PromptTool, inv.MCPServers)...)
-		}
-		promptOnStdin = len(inv.Prompt) > MaxArgPrompt || strings.IndexByte(inv.Prompt, 0) >= 0
-		if !promptOnStdin {
-			// After "--", a prompt starting with "-" is not taken for an
-			// option (claude would print its version for "-v …").
-			args = append(args, "--", inv.Prompt)
-		}
-		return args, promptOnStdin
-	}
+	return inv.Backend.desc().Args(inv)
 }
 
 // policy is inv.Permissions with bypass for no mode.
@@ -143,7 +112,7 @@ const pipeDrainTimeout = 3 * time.Second
 // startProcess starts inv. Output lines arrive on p.lines; the process's
 // whole group is killed once it exits.
 func startProcess(inv Invocation, grace time.Duration) (*process, error) {
-	path, err := resolveExecutable(inv.Command)
+	path, err := resolveExecutable(inv.Command, inv.Backend)
 	if err != nil {
 		return nil, err
 	}

@@ -50,7 +50,7 @@ func BenchmarkSavePolicy(b *testing.B) {
 	}
 	script := benchStream(b, b.TempDir())
 	env := append(os.Environ(), "LAZULI_FAKE_SCRIPT="+script, "LAZULI_CLAUDE=", "LAZULI_CODEX=")
-	cfg := Config{ClaudePath: exe, Getenv: func(string) string { return "" }}
+	cfg := Config{Paths: map[Backend]string{Claude: exe}, Getenv: func(string) string { return "" }}
 	for _, c := range []struct {
 		name string
 		save SaveOptions

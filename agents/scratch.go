@@ -27,7 +27,7 @@ type ScratchRun struct {
 // Installed reports whether b's executable can be found, without running
 // it.
 func (c Config) Installed(b Backend) bool {
-	_, err := resolveExecutable(c.Executable(b))
+	_, err := resolveExecutable(c.Executable(b), b)
 	return err == nil
 }
 

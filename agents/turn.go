@@ -393,7 +393,7 @@ func (t *turn) add(e codec.Event) {
 	}
 	if e.Kind == codec.KindComplete {
 		t.sawResult = true
-		if t.opts.Backend == Codex && e.DurationMS == 0 {
+		if t.opts.Backend.desc().MeasuresDuration && e.DurationMS == 0 {
 			e.DurationMS = uint64(time.Since(t.started).Milliseconds())
 		}
 		ok := e.Success

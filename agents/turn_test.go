@@ -391,7 +391,7 @@ func TestRunTurnIdleAgentIsStopped(t *testing.T) {
 
 func TestRunTurnMissingCLIWritesNothing(t *testing.T) {
 	st, id := newStore(t)
-	cfg := Config{ClaudePath: "/nonexistent/claude", Getenv: func(string) string { return "" }}
+	cfg := Config{Paths: map[Backend]string{Claude: "/nonexistent/claude"}, Getenv: func(string) string { return "" }}
 	_, err := RunTurn(context.Background(), st, id, "hi", TurnOptions{Config: cfg})
 	if !errors.Is(err, ErrCLINotFound) || !strings.Contains(err.Error(), "/nonexistent/claude") {
 		t.Fatalf("err = %v", err)

@@ -50,7 +50,7 @@ func TestRunWorkflowCreatesSessionAndReportsProgress(t *testing.T) {
 func TestRunWorkflowMissingCLICreatesNothing(t *testing.T) {
 	ctx := context.Background()
 	st, id := newStore(t)
-	cfg := Config{ClaudePath: "/nonexistent/claude", Getenv: func(string) string { return "" }}
+	cfg := Config{Paths: map[Backend]string{Claude: "/nonexistent/claude"}, Getenv: func(string) string { return "" }}
 	if _, err := RunWorkflow(ctx, st, 0, "hi", RunOptions{Turn: TurnOptions{Config: cfg}}); err == nil {
 		t.Fatal("want an error for a missing CLI")
 	}

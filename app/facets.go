@@ -85,19 +85,18 @@ func (sl *sessionList) refreshFacets(groups []views.WorktreeGroup) {
 	onUI(func() { sl.pw.mv.Sidebar().SetFacets(all) })
 }
 
-// agentName names the agent of a session: the native history it was
-// imported from, else the backend of its model, else Claude when it
-// records a Claude session id; "" when none of these is known.
+// agentName names the agent of a session (its backend's title): the
+// native history it was imported from, else the backend of its model,
+// else Claude when it records a Claude session id; "" when none of these
+// is known.
 func agentName(native, model, claudeUUID string) string {
 	switch {
-	case native == "claude", model == "" && claudeUUID != "":
+	case native != "":
+		return agents.Backend(native).Title()
+	case model == "" && claudeUUID != "":
 		return views.AgentClaude
-	case native == "codex":
-		return views.AgentCodex
 	case model == "":
 		return ""
-	case agents.BackendForModel(model) == agents.Codex:
-		return views.AgentCodex
 	}
-	return views.AgentClaude
+	return agents.BackendForModel(model).Title()
 }

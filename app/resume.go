@@ -6,19 +6,25 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/views"
 )
 
 // errNotResumable says a session has no native agent session to resume.
-var errNotResumable = errors.New("this session was not imported from Claude Code's or Codex's own history, and no Claude session of it is recorded: there is nothing to resume in the agent's CLI")
+var errNotResumable = errors.New("this session was not imported from an agent's own history, and no Claude session of it is recorded: there is nothing to resume in the agent's CLI")
 
 // resumeCommand is the shell command that resumes a native agent session
 // in its CLI, run in dir ("" for none).
 func resumeCommand(agent, id, dir string) string {
-	cmd := "claude --resume " + shellWord(id)
-	if agent == "codex" {
-		cmd = "codex resume " + shellWord(id)
+	words := agents.Backend(agent).ResumeCommand(id)
+	if words == nil {
+		words = agents.Claude.ResumeCommand(id)
 	}
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = shellWord(w)
+	}
+	cmd := strings.Join(quoted, " ")
 	if dir == "" {
 		return cmd
 	}

@@ -18,11 +18,9 @@ import (
 	"github.com/lazuli-app/lazuli/views"
 )
 
-// Preference keys of the agent settings.
-const (
-	prefClaudePath = "agents.claude_path"
-	prefCodexPath  = "agents.codex_path"
-)
+// prefAgentPath is the preference key of backend b's executable path:
+// agents.claude_path, agents.codex_path, ….
+func prefAgentPath(b agents.Backend) string { return "agents." + string(b) + "_path" }
 
 // runner owns the agents running on the window's sessions: the prompt
 // box's run lifecycle (start, progress, stop, the end's report), the
@@ -66,33 +64,52 @@ type runState struct {
 // agentConfig returns the executables from the settings.
 func (ui *gui) agentConfig() agents.Config {
 	p := ui.fa.Preferences()
-	return agents.Config{ClaudePath: p.String(prefClaudePath), CodexPath: p.String(prefCodexPath)}
+	cfg := agents.Config{Paths: map[agents.Backend]string{}}
+	for _, b := range agents.Backends() {
+		cfg.Paths[b] = p.String(prefAgentPath(b))
+	}
+	return cfg
 }
 
 // agentSettings returns the settings as the views show them.
 func (ui *gui) agentSettings() views.AgentSettings {
 	p := ui.fa.Preferences()
-	return views.AgentSettings{ClaudePath: p.String(prefClaudePath), CodexPath: p.String(prefCodexPath)}
+	s := views.AgentSettings{Paths: map[string]string{}}
+	for _, b := range agents.Backends() {
+		if v := p.String(prefAgentPath(b)); v != "" {
+			s.Paths[string(b)] = v
+		}
+	}
+	return s
 }
 
-// modelChoices lists the models of both backends for the prompt box.
-func modelChoices() []views.ModelChoice {
-	var out []views.ModelChoice
-	for _, m := range agents.ClaudeModels {
-		out = append(out, views.ModelChoice{Name: m, Backend: string(agents.Claude)})
-	}
-	for _, m := range agents.CodexModels {
-		out = append(out, views.ModelChoice{Name: m, Backend: string(agents.Codex)})
+// agentBackends describes the backends for the agent settings, one path
+// field each, from the backend table.
+func agentBackends() []views.AgentBackend {
+	var out []views.AgentBackend
+	for _, d := range agents.Descriptors() {
+		out = append(out, views.AgentBackend{Name: string(d.Name), Title: d.Title, Command: d.Command, EnvVar: d.EnvVar})
 	}
 	return out
 }
 
-// detectBackends finds both CLIs and shows what it found.
+// modelChoices lists the models of every backend for the prompt box.
+func modelChoices() []views.ModelChoice {
+	var out []views.ModelChoice
+	for _, d := range agents.Descriptors() {
+		for _, m := range d.Models {
+			out = append(out, views.ModelChoice{Name: m, Backend: string(d.Name)})
+		}
+	}
+	return out
+}
+
+// detectBackends finds every backend's CLI and shows what it found.
 func (rn *runner) detectBackends() {
 	cfg := rn.pw.ui.agentConfig()
 	rn.pw.wg.Go(func() {
 		var status []views.BackendStatus
-		for _, b := range agents.Backends {
+		for _, b := range agents.Backends() {
 			info := agents.Detect(rn.pw.ctx, cfg, b)
 			s := views.BackendStatus{Backend: string(b), Path: info.Command, Version: info.Version}
 			if info.Path != "" {
@@ -369,8 +386,9 @@ func (rn *runner) SwitchModel(ref views.SessionRef, model string) {
 // and keeps the project's history switch (project.SetShareHistory).
 func (rn *runner) SaveAgentSettings(s views.AgentSettings) {
 	p := rn.pw.ui.fa.Preferences()
-	p.SetString(prefClaudePath, s.ClaudePath)
-	p.SetString(prefCodexPath, s.CodexPath)
+	for _, b := range agents.Backends() {
+		p.SetString(prefAgentPath(b), s.Paths[string(b)])
+	}
 	if on, err := project.ShareHistory(rn.pw.projectKey()); err != nil || on != s.ShareHistory {
 		if err := project.SetShareHistory(rn.pw.projectKey(), s.ShareHistory); err != nil {
 			rn.pw.showError("save the history setting", err)
@@ -390,7 +408,7 @@ func (rn *runner) showAgentSettings() {
 		fyne.LogError("read the history setting", err)
 	}
 	cur.ShareHistory = on
-	views.ShowAgentSettings(rn.pw.win, cur, status, rn.SaveAgentSettings)
+	views.ShowAgentSettings(rn.pw.win, agentBackends(), cur, status, rn.SaveAgentSettings)
 }
 
 // historyServers is the MCP servers a run in the worktree dir gets: the

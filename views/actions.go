@@ -48,12 +48,12 @@ type PromptRequest struct {
 // ModelChoice is one entry of the prompt box's model menu.
 type ModelChoice struct {
 	Name    string // what is passed to the CLI's --model, e.g. "opus", "gpt-5.5"
-	Backend string // "claude" or "codex"
+	Backend string // the backend's name: "claude", "codex", …
 }
 
 // BackendStatus describes one agent CLI as found on this machine.
 type BackendStatus struct {
-	Backend string // "claude" or "codex"
+	Backend string // the backend's name: "claude", "codex", …
 	Path    string // the executable that will run, as configured or found
 	Version string // its --version output; "" when not found
 	Err     string // why it cannot run, a phrase after the backend's name such as "not found"; "" when it can
@@ -61,11 +61,21 @@ type BackendStatus struct {
 
 // AgentSettings are the user's agent settings.
 type AgentSettings struct {
-	ClaudePath string // "" means the LAZULI_CLAUDE variable or `claude` on PATH
-	CodexPath  string // "" means the LAZULI_CODEX variable or `codex` on PATH
+	// Paths are the executables by backend name; a missing or "" path
+	// means the backend's LAZULI_* variable or its command on PATH.
+	Paths map[string]string
 	// ShareHistory lets the agents this project runs search its history
 	// (`lazuli mcp` in their MCP configuration); a setting of the project.
 	ShareHistory bool
+}
+
+// AgentBackend describes one backend for the agent settings: one path
+// field each, in this order.
+type AgentBackend struct {
+	Name    string // as stored: "claude"
+	Title   string // "Claude"
+	Command string // looked up on PATH: "claude"
+	EnvVar  string // wins over the path: "LAZULI_CLAUDE"
 }
 
 // RunActions are the intents of the prompt box and the agent settings.

@@ -77,7 +77,7 @@ func (f *fakeActions) SwitchModel(ref SessionRef, model string) {
 }
 
 func (f *fakeActions) SaveAgentSettings(s AgentSettings) {
-	f.calls = append(f.calls, fmt.Sprintf("settings %q %q", s.ClaudePath, s.CodexPath))
+	f.calls = append(f.calls, fmt.Sprintf("settings %q %q", s.Paths["claude"], s.Paths["codex"]))
 }
 
 func (f *fakeActions) String() string { return strings.Join(f.calls, "; ") }

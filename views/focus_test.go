@@ -191,7 +191,9 @@ func TestDialogFocusChains(t *testing.T) {
 			ShowPermissionPrompt(w, PermissionPrompt{Session: "S3", Tool: "Bash", Subject: "git push", Input: "{}"}, func(PermissionChoice) {})
 		}},
 		{"save policy", func(w fyne.Window) { ShowSavePolicy(w, SavePolicySettings{}, func(SavePolicySettings) {}) }},
-		{"agent settings", func(w fyne.Window) { ShowAgentSettings(w, AgentSettings{}, nil, func(AgentSettings) {}) }},
+		{"agent settings", func(w fyne.Window) {
+			ShowAgentSettings(w, testAgentBackends, AgentSettings{}, nil, func(AgentSettings) {})
+		}},
 		{"team database", func(w fyne.Window) { ShowTeamSettings(w, "", func(string) {}) }},
 		{"sidebar filters", func(w fyne.Window) {
 			s := NewSidebar(&fakeActions{})

@@ -14,19 +14,23 @@ import (
 
 // settingsHelp explains where an empty path leads. The app resolves each
 // CLI as: environment variable, else this setting, else the command on PATH.
-const settingsHelp = "Leave a path empty to run the claude or codex command found on PATH.\n" +
-	"The LAZULI_CLAUDE and LAZULI_CODEX environment variables, when set,\n" +
-	"win over these paths."
+const settingsHelp = "Leave a path empty to run the agent's command found on PATH.\n" +
+	"Its environment variable (shown in the field), when set,\n" +
+	"wins over the path."
 
 // settingsWidth is the agent settings dialog's width.
 const settingsWidth = 620
 
+// settingsMaxFormHeight is the tallest the list of paths gets before it
+// scrolls.
+const settingsMaxFormHeight = 460
+
 // agentSettings is the form of the agent settings dialog.
 type agentSettings struct {
-	w       fyne.Window
-	claude  *widget.Entry
-	codex   *widget.Entry
-	history *widget.Check
+	w        fyne.Window
+	backends []AgentBackend
+	entries  []*widget.Entry // one per backend, in its order
+	history  *widget.Check
 }
 
 // historyLabel and historyHelp are the history switch and what it does.
@@ -36,47 +40,57 @@ const (
 		"MCP configuration: they can search and read this project's earlier sessions."
 )
 
-// ShowAgentSettings shows a dialog over w to edit cur: the paths of the
-// claude and codex executables, each with a Browse… button and the
-// detected version or error from status, and the project's switch that
-// lets agents search its history. Save (or Enter in a path) calls save
-// with the trimmed paths and the switch; Cancel calls nothing.
-func ShowAgentSettings(w fyne.Window, cur AgentSettings, status []BackendStatus, save func(AgentSettings)) {
-	s := &agentSettings{w: w, claude: widget.NewEntry(), codex: widget.NewEntry(), history: widget.NewCheck(historyLabel, nil)}
+// ShowAgentSettings shows a dialog over w to edit cur: the path of each
+// backend's executable, each with a Browse… button and the detected
+// version or error from status, and the project's switch that lets agents
+// search its history. Save (or Enter in a path) calls save with the
+// trimmed paths and the switch; Cancel calls nothing.
+func ShowAgentSettings(w fyne.Window, backends []AgentBackend, cur AgentSettings, status []BackendStatus, save func(AgentSettings)) {
+	s := &agentSettings{w: w, backends: backends, history: widget.NewCheck(historyLabel, nil)}
 	s.history.SetChecked(cur.ShareHistory)
-	s.claude.SetText(cur.ClaudePath)
-	s.claude.SetPlaceHolder("claude (LAZULI_CLAUDE or PATH)")
-	s.codex.SetText(cur.CodexPath)
-	s.codex.SetPlaceHolder("codex (LAZULI_CODEX or PATH)")
-
+	form := widget.NewForm()
+	for _, b := range backends {
+		e := widget.NewEntry()
+		e.SetText(cur.Paths[b.Name])
+		e.SetPlaceHolder(b.Command + " (" + b.EnvVar + " or PATH)")
+		s.entries = append(s.entries, e)
+		form.Append(b.Title, s.pathRow(e, status, b.Name))
+	}
 	help := newStatusText()
 	setStatusText(help, settingsHelp, theme.ColorNamePlaceHolder)
-	form := widget.NewForm(
-		widget.NewFormItem("Claude", s.pathRow(s.claude, status, "claude")),
-		widget.NewFormItem("Codex", s.pathRow(s.codex, status, "codex")),
-	)
+	var body fyne.CanvasObject = form
+	if form.MinSize().Height > settingsMaxFormHeight {
+		scroll := container.NewVScroll(form)
+		scroll.SetMinSize(fyne.NewSize(0, settingsMaxFormHeight))
+		body = scroll
+	}
 	historyNote := newStatusText()
 	setStatusText(historyNote, historyHelp, theme.ColorNamePlaceHolder)
-	content := container.NewVBox(help, form, widget.NewSeparator(), s.history, historyNote)
+	content := container.NewBorder(help, container.NewVBox(widget.NewSeparator(), s.history, historyNote), nil, nil, body)
 	d := dialog.NewCustomConfirm("Agent settings", "Save", "Cancel", content, func(ok bool) {
 		if ok {
 			save(s.value())
 		}
 	}, w)
-	s.claude.OnSubmitted = func(string) { d.Confirm() }
-	s.codex.OnSubmitted = func(string) { d.Confirm() }
+	for _, e := range s.entries {
+		e.OnSubmitted = func(string) { d.Confirm() }
+	}
 	d.Resize(fyne.NewSize(settingsWidth, d.MinSize().Height))
 	d.Show()
-	w.Canvas().Focus(s.claude)
+	if len(s.entries) > 0 {
+		w.Canvas().Focus(s.entries[0])
+	}
 }
 
-// value returns the settings as entered.
+// value returns the settings as entered; an empty path is left out.
 func (s *agentSettings) value() AgentSettings {
-	return AgentSettings{
-		ClaudePath:   strings.TrimSpace(s.claude.Text),
-		CodexPath:    strings.TrimSpace(s.codex.Text),
-		ShareHistory: s.history.Checked,
+	out := AgentSettings{Paths: map[string]string{}, ShareHistory: s.history.Checked}
+	for i, b := range s.backends {
+		if p := strings.TrimSpace(s.entries[i].Text); p != "" {
+			out.Paths[b.Name] = p
+		}
 	}
+	return out
 }
 
 // pathRow is entry with its Browse… button, above the status of backend.

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -8,6 +9,21 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
+
+// testAgentBackends are the backends the settings tests show.
+var testAgentBackends = []AgentBackend{
+	{Name: "claude", Title: "Claude", Command: "claude", EnvVar: "LAZULI_CLAUDE"},
+	{Name: "codex", Title: "Codex", Command: "codex", EnvVar: "LAZULI_CODEX"},
+}
+
+// paths is a settings value with the given name/path pairs.
+func paths(kv ...string) AgentSettings {
+	s := AgentSettings{Paths: map[string]string{}}
+	for i := 0; i+1 < len(kv); i += 2 {
+		s.Paths[kv[i]] = kv[i+1]
+	}
+	return s
+}
 
 // showTestSettings opens the agent settings dialog for cur in a window and
 // returns the dialog's two path entries and where Save puts its value.
@@ -17,10 +33,10 @@ func showTestSettings(t *testing.T, cur AgentSettings, status []BackendStatus) (
 	w := test.NewTempWindow(t, widget.NewLabel(""))
 	w.Resize(fyne.NewSize(800, 600))
 	var saved []AgentSettings
-	ShowAgentSettings(w, cur, status, func(s AgentSettings) { saved = append(saved, s) })
+	ShowAgentSettings(w, testAgentBackends, cur, status, func(s AgentSettings) { saved = append(saved, s) })
 	entries := objectsOf[*widget.Entry](w.Canvas().Overlays().Top())
-	if len(entries) != 2 {
-		t.Fatalf("the dialog has %d entries, want 2", len(entries))
+	if len(entries) != len(testAgentBackends) {
+		t.Fatalf("the dialog has %d entries, want %d", len(entries), len(testAgentBackends))
 	}
 	return w, entries, &saved
 }
@@ -35,7 +51,7 @@ func overlayRichText(c fyne.Canvas) string {
 }
 
 func TestAgentSettingsSave(t *testing.T) {
-	w, entries, saved := showTestSettings(t, AgentSettings{ClaudePath: "/opt/claude"}, codexMissing)
+	w, entries, saved := showTestSettings(t, paths("claude", "/opt/claude"), codexMissing)
 	if entries[0].Text != "/opt/claude" || entries[1].Text != "" {
 		t.Errorf("entries = %q, %q; want the current settings", entries[0].Text, entries[1].Text)
 	}
@@ -58,7 +74,7 @@ func TestAgentSettingsSave(t *testing.T) {
 	entries[0].SetText("")
 	entries[1].SetText("  /home/me/bin/codex \n")
 	test.Tap(overlayButton(t, w.Canvas(), "Save"))
-	if len(*saved) != 1 || (*saved)[0] != (AgentSettings{CodexPath: "/home/me/bin/codex"}) {
+	if len(*saved) != 1 || !reflect.DeepEqual((*saved)[0], paths("codex", "/home/me/bin/codex")) {
 		t.Errorf("Save gave %+v, want only the trimmed codex path", *saved)
 	}
 	if top := w.Canvas().Overlays().Top(); top != nil && top.Visible() {
@@ -79,13 +95,13 @@ func TestAgentSettingsCancel(t *testing.T) {
 }
 
 func TestAgentSettingsEnterSaves(t *testing.T) {
-	w, entries, saved := showTestSettings(t, AgentSettings{CodexPath: "/c"}, backendsOK)
+	w, entries, saved := showTestSettings(t, paths("codex", "/c"), backendsOK)
 	if w.Canvas().Focused() != entries[0] {
 		t.Errorf("focused %T, want the claude path", w.Canvas().Focused())
 	}
 	test.Type(entries[0], "/b/claude")
 	entries[0].TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if len(*saved) != 1 || (*saved)[0] != (AgentSettings{ClaudePath: "/b/claude", CodexPath: "/c"}) {
+	if len(*saved) != 1 || !reflect.DeepEqual((*saved)[0], paths("claude", "/b/claude", "codex", "/c")) {
 		t.Errorf("Enter saved %+v", *saved)
 	}
 }
@@ -112,5 +128,29 @@ func TestAgentSettingsShareHistory(t *testing.T) {
 		if len(*saved) != 1 || (*saved)[0].ShareHistory == cur {
 			t.Errorf("Save gave %+v after toggling %v", *saved, cur)
 		}
+	}
+}
+
+func TestAgentSettingsOneFieldPerBackend(t *testing.T) {
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(800, 600))
+	many := append([]AgentBackend(nil), testAgentBackends...)
+	for _, n := range []string{"gemini", "qwen", "opencode", "pi", "copilot"} {
+		many = append(many, AgentBackend{Name: n, Title: strings.ToUpper(n), Command: n, EnvVar: "LAZULI_" + strings.ToUpper(n)})
+	}
+	var saved []AgentSettings
+	ShowAgentSettings(w, many, paths("qwen", "/q"), nil, func(s AgentSettings) { saved = append(saved, s) })
+	entries := objectsOf[*widget.Entry](w.Canvas().Overlays().Top())
+	if len(entries) != len(many) {
+		t.Fatalf("the dialog has %d entries, want one per backend (%d)", len(entries), len(many))
+	}
+	if entries[3].Text != "/q" || !strings.Contains(entries[2].PlaceHolder, "LAZULI_GEMINI") {
+		t.Errorf("qwen entry %q, gemini placeholder %q", entries[3].Text, entries[2].PlaceHolder)
+	}
+	entries[2].SetText("/g ")
+	test.Tap(overlayButton(t, w.Canvas(), "Save"))
+	if len(saved) != 1 || !reflect.DeepEqual(saved[0], paths("gemini", "/g", "qwen", "/q")) {
+		t.Errorf("Save gave %+v", saved)
 	}
 }

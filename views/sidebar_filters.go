@@ -16,7 +16,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// The agents a session may have used.
+// The agents every filter lists; the others (Gemini CLI, Qwen Code, …)
+// are listed once a session of theirs is known (SetFacets).
 const (
 	AgentClaude = "Claude"
 	AgentCodex  = "Codex"
@@ -26,7 +27,7 @@ const (
 // the agent and model it ran with ("" when unknown) and whether one of its
 // turns failed.
 type SessionFacets struct {
-	Agent  string // AgentClaude, AgentCodex or ""
+	Agent  string // the backend's title (AgentClaude, AgentCodex, "Gemini CLI", …) or ""
 	Model  string
 	Failed bool
 }
@@ -226,7 +227,7 @@ func (fs *sidebarFilters) show() {
 	}
 	s := fs.s
 	f := fs.filt
-	agent := widget.NewSelect([]string{"Any agent", AgentClaude, AgentCodex}, nil)
+	agent := widget.NewSelect(fs.agentChoices(), nil)
 	agent.SetSelected(cmpOr(f.Agent, "Any agent"))
 	models := []string{"Any model"}
 	for _, fc := range fs.facets {
@@ -337,4 +338,17 @@ func (s *Sidebar) Shown() []ShownSession {
 type ShownSession struct {
 	Ref   SessionRef
 	Agent string
+}
+
+// agentChoices are the agent filter's entries: any, Claude, Codex, then
+// every other agent a session is known to have used, sorted.
+func (fs *sidebarFilters) agentChoices() []string {
+	var more []string
+	for _, fc := range fs.facets {
+		if fc.Agent != "" && fc.Agent != AgentClaude && fc.Agent != AgentCodex && !slices.Contains(more, fc.Agent) {
+			more = append(more, fc.Agent)
+		}
+	}
+	slices.Sort(more)
+	return append([]string{"Any agent", AgentClaude, AgentCodex}, more...)
 }

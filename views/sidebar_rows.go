@@ -49,7 +49,7 @@ type sidebarRow struct {
 	duration  string // "" when completion is unknown
 	durName   fyne.ThemeColorName
 	msgs      string // "[N msgs]", or the session count of a header
-	agent     string // AgentClaude, AgentCodex or "" (SetFacets)
+	agent     string // the agent's title or "" (SetFacets)
 	created   time.Time
 	createdOK bool
 	rawTime   string
