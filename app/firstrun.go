@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/lazuli-app/lazuli/agents/native"
@@ -85,17 +86,17 @@ func (pw *projectWindow) projectName() string {
 func (fp *firstRunPanel) countNative() {
 	pw := fp.pw
 	fr := views.FirstRun{Native: 0}
-	claude, codex, err := native.DefaultDirs()
+	dirs, err := native.DefaultDirs()
 	var scan native.ScanResult
 	if err == nil {
-		scan, err = native.Scan(pw.ctx, native.Options{ClaudeDir: claude, CodexDir: codex, PreviewCache: native.DefaultPreviewCache()})
+		scan, err = native.Scan(pw.ctx, native.Options{Dirs: dirs, PreviewCache: native.DefaultPreviewCache()})
 	}
 	switch {
 	case errors.Is(err, native.ErrNoHistory):
-		fr.NativeNote = "No Claude Code or Codex history on this machine (~/.claude/projects, ~/.codex/sessions)."
+		fr.NativeNote = "No agent history on this machine (" + nativeFolders() + ")."
 	case err != nil:
 		log.Printf("count native history: %v", err)
-		fr.NativeNote = "The Claude Code and Codex history could not be read."
+		fr.NativeNote = "The agents' history could not be read."
 	default:
 		for _, n := range scan.Sessions {
 			if _, in := pw.imports.nativeTarget(n); in {
@@ -109,4 +110,14 @@ func (fp *firstRunPanel) countNative() {
 	fp.mu.Lock()
 	fp.shown = fr
 	fp.mu.Unlock()
+}
+
+// nativeFolders lists the agents' default history folders, for the panel:
+// "~/.claude/projects, ~/.codex/sessions, …".
+func nativeFolders() string {
+	var out []string
+	for _, src := range native.Sources() {
+		out = append(out, "~/"+src.HomeDir+"/"+src.HistoryDir)
+	}
+	return strings.Join(out, ", ")
 }

@@ -52,11 +52,11 @@ func (im *importer) onImportNative() {
 
 // scan finds the native sessions and shows them with their state.
 func (ni *nativeImport) scan() {
-	claude, codex, err := native.DefaultDirs()
+	dirs, err := native.DefaultDirs()
 	var scan native.ScanResult
 	if err == nil {
-		ni.claudeHome = native.ClaudeHomeOf(claude)
-		scan, err = native.Scan(ni.pw.ctx, native.Options{ClaudeDir: claude, CodexDir: codex, PreviewCache: native.DefaultPreviewCache()})
+		ni.claudeHome = native.ClaudeHomeOf(dirs[native.Claude])
+		scan, err = native.Scan(ni.pw.ctx, native.Options{Dirs: dirs, PreviewCache: native.DefaultPreviewCache()})
 	}
 	if err != nil {
 		log.Printf("import native history: %v", err)

@@ -49,7 +49,7 @@ func TestNativeImportTargets(t *testing.T) {
 	writeClaude(t, projects, "in-main", main.Dir, "main work")
 	writeClaude(t, projects, "in-feat", filepath.Join(feat.Dir, "pkg"), "feature work")
 	writeClaude(t, projects, "elsewhere", filepath.Join(dir, "other"), "other work")
-	scan, err := native.Scan(context.Background(), native.Options{ClaudeDir: projects})
+	scan, err := native.Scan(context.Background(), native.Options{Dirs: native.Dirs{native.Claude: projects}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,8 +32,7 @@ const nativeSyncDebounce = 2 * time.Second
 // are decided from their size, modification time and inode).
 type nativeSync struct {
 	pw               *projectWindow
-	claudeDir        string
-	codexDir         string
+	dirs             native.Dirs // the history folders watched, by agent
 	debounce         time.Duration
 	previewCache     string
 	imported         func(summary string) // after each import that stored something
@@ -53,7 +52,7 @@ func (im *importer) startNativeSync() {
 	if im.pw.readOnly || !im.nativeSyncOn() {
 		return
 	}
-	claude, codex, err := native.DefaultDirs()
+	dirs, err := native.DefaultDirs()
 	if err != nil {
 		log.Printf("native sync: %v", err)
 		return
@@ -62,8 +61,8 @@ func (im *importer) startNativeSync() {
 	im.mu.Lock()
 	im.stopNativeSync = cancel
 	im.mu.Unlock()
-	s := &nativeSync{pw: im.pw, claudeDir: claude, codexDir: codex, debounce: nativeSyncDebounce,
-		previewCache: native.DefaultPreviewCache(), claudeHomeForRun: native.ClaudeHomeOf(claude)}
+	s := &nativeSync{pw: im.pw, dirs: dirs, debounce: nativeSyncDebounce,
+		previewCache: native.DefaultPreviewCache(), claudeHomeForRun: native.ClaudeHomeOf(dirs[native.Claude])}
 	s.imported = func(summary string) {
 		onUI(func() { im.pw.mv.PromptBox().SetStatus("Native history synced: "+summary, false) })
 	}
@@ -103,8 +102,10 @@ func (s *nativeSync) run(ctx context.Context) {
 		return
 	}
 	defer w.Close()
-	for _, d := range []string{s.claudeDir, s.codexDir} {
-		watchTree(w, d)
+	for _, src := range native.Sources() {
+		if d := s.dirs[src.Agent]; d != "" {
+			watchTree(w, d)
+		}
 	}
 	if s.watching != nil {
 		s.watching()
@@ -160,7 +161,7 @@ func watchTree(w *fsnotify.Watcher, dir string) {
 // store of the worktree it ran in.
 func (s *nativeSync) sync(ctx context.Context) {
 	pw := s.pw
-	scan, err := native.Scan(ctx, native.Options{ClaudeDir: s.claudeDir, CodexDir: s.codexDir, PreviewCache: s.previewCache})
+	scan, err := native.Scan(ctx, native.Options{Dirs: s.dirs, PreviewCache: s.previewCache})
 	if err != nil {
 		log.Printf("native sync: %v", err)
 		return

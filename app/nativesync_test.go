@@ -49,7 +49,7 @@ func TestNativeSyncImportsWhatIsNew(t *testing.T) {
 	defer pw.close()
 	imported := make(chan string, 8)
 	ready := make(chan struct{})
-	s := &nativeSync{pw: pw, claudeDir: projects, codexDir: codex, debounce: time.Millisecond,
+	s := &nativeSync{pw: pw, dirs: native.Dirs{native.Claude: projects, native.Codex: codex}, debounce: time.Millisecond,
 		previewCache: filepath.Join(t.TempDir(), "previews.json"),
 		imported:     func(msg string) { imported <- msg },
 		watching:     func() { close(ready) }}
@@ -140,7 +140,7 @@ func TestNativeSyncFeedsTheIndex(t *testing.T) {
 		}
 		fed = append(fed, s)
 	}
-	s := &nativeSync{pw: pw, claudeDir: projects, codexDir: codex, previewCache: filepath.Join(t.TempDir(), "previews.json")}
+	s := &nativeSync{pw: pw, dirs: native.Dirs{native.Claude: projects, native.Codex: codex}, previewCache: filepath.Join(t.TempDir(), "previews.json")}
 	// The first import makes the store, and its index from nothing.
 	writeClaude(t, projects, "first", wt.Dir, "first work")
 	s.sync(ctx)

@@ -63,7 +63,7 @@ func importedSubagentStore(t *testing.T) (wt Worktree, parent, sub int64, call s
 	wt, st := openTestWorktree(t)
 	defer st.Close()
 	tree := nativetree.ForTest(t)
-	scan, err := native.Scan(bg, native.Options{ClaudeDir: tree.ClaudeDir})
+	scan, err := native.Scan(bg, native.Options{Dirs: native.Dirs{native.Claude: tree.ClaudeDir}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -93,7 +93,7 @@ func benchStore(b *testing.B) *store.Store {
 // benchImport scans and imports the workload as import-native does.
 func benchImport(b *testing.B, st *store.Store, tree nativetree.Tree, stored func([]store.NativeResult)) []native.Result {
 	ctx := context.Background()
-	scan, err := native.Scan(ctx, native.Options{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir})
+	scan, err := native.Scan(ctx, native.Options{Dirs: native.Dirs{native.Claude: tree.ClaudeDir, native.Codex: tree.CodexDir}})
 	if err != nil {
 		b.Fatal(err)
 	}

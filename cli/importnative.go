@@ -19,9 +19,10 @@ import (
 
 // nativeFlags are import-native's options.
 type nativeFlags struct {
-	store, claudeDir, codexDir, project, worktree string
-	reimport, includeOwn, dryRun, json, noFull    bool
-	noIndex                                       bool
+	store, project, worktree                   string
+	dirs                                       map[string]*string // by agent: the --<agent>-dir flags
+	reimport, includeOwn, dryRun, json, noFull bool
+	noIndex                                    bool
 }
 
 // fullTextFlagHelp is the help of --no-full-text.
@@ -31,8 +32,11 @@ func runImportNative(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("import-native", env)
 	var f nativeFlags
 	fs.StringVar(&f.store, "store", "", "store file or folder")
-	fs.StringVar(&f.claudeDir, "claude-dir", "", "Claude Code's projects folder (default ~/.claude/projects)")
-	fs.StringVar(&f.codexDir, "codex-dir", "", "Codex's sessions folder (default ~/.codex/sessions)")
+	f.dirs = map[string]*string{}
+	for _, src := range native.Sources() {
+		f.dirs[src.Agent] = fs.String(src.Flag, "", fmt.Sprintf("%s's history folder (default $%s/%s, else ~/%s/%s)",
+			src.Title, src.EnvVar, src.HistoryDir, src.HomeDir, src.HistoryDir))
+	}
 	fs.StringVar(&f.project, "project", "", "only sessions that ran in this folder or below it")
 	fs.StringVar(&f.worktree, "worktree", "", "branch recorded for new sessions (default: the agent's, else the worktree's)")
 	fs.BoolVar(&f.reimport, "reimport", false, "import files rewritten since their import again, as new sessions")
@@ -77,11 +81,17 @@ func runImportNative(ctx context.Context, env *Env, args []string) error {
 	return importNative(ctx, env, f, opts, scan, st, records)
 }
 
-// nativeOptions resolves the history folders and the project folder.
+// nativeOptions resolves the history folders and the project folder: a
+// --<agent>-dir flag, else the agent's default folder.
 func nativeOptions(env *Env, f nativeFlags) (native.Options, error) {
-	claude, codex, err := native.DefaultDirs()
-	if err != nil && (f.claudeDir == "" || f.codexDir == "") {
-		return native.Options{}, err
+	dirs, err := native.DefaultDirs()
+	if err != nil {
+		for _, d := range f.dirs {
+			if *d == "" {
+				return native.Options{}, err
+			}
+		}
+		dirs = native.Dirs{}
 	}
 	abs := func(p string) string {
 		if p != "" && !filepath.IsAbs(p) {
@@ -89,14 +99,12 @@ func nativeOptions(env *Env, f nativeFlags) (native.Options, error) {
 		}
 		return p
 	}
-	opts := native.Options{ClaudeDir: claude, CodexDir: codex, Project: abs(f.project), PreviewCache: native.DefaultPreviewCache()}
-	if f.claudeDir != "" {
-		opts.ClaudeDir = abs(f.claudeDir)
+	for agent, d := range f.dirs {
+		if *d != "" {
+			dirs[agent] = abs(*d)
+		}
 	}
-	if f.codexDir != "" {
-		opts.CodexDir = abs(f.codexDir)
-	}
-	return opts, nil
+	return native.Options{Dirs: dirs, Project: abs(f.project), PreviewCache: native.DefaultPreviewCache()}, nil
 }
 
 // importNative imports the scanned sessions, printing each as it is stored.
@@ -126,7 +134,7 @@ func importNative(ctx context.Context, env *Env, f nativeFlags, opts native.Opti
 	}
 	iopts := native.ImportOptions{
 		Worktree: f.worktree, Reimport: f.reimport,
-		ClaudeHome: native.ClaudeHomeOf(opts.ClaudeDir), Records: records,
+		ClaudeHome: native.ClaudeHomeOf(opts.Dirs[native.Claude]), Records: records,
 		Done: func(rs []native.Result) {
 			if !f.json {
 				for _, r := range rs {

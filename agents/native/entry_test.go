@@ -68,7 +68,7 @@ func irregularEntries(tb testing.TB, projects string) map[string]string {
 func TestScanNativeIrregularEntries(t *testing.T) {
 	projects := filepath.Join(t.TempDir(), "projects")
 	want := irregularEntries(t, projects)
-	scan := mustScan(t, Options{ClaudeDir: projects})
+	scan := mustScan(t, Options{Dirs: Dirs{Claude: projects}})
 	got := map[string]string{}
 	for _, s := range scan.Skipped {
 		got[filepath.Base(s.Path)] = s.Reason
@@ -132,7 +132,7 @@ func TestImportNativeSwappedForPipe(t *testing.T) {
 	projects := filepath.Join(t.TempDir(), "projects")
 	a := claudeFile(t, projects, "/w/proj", "a", claudeLine1)
 	claudeFile(t, projects, "/w/proj", "b", strings.Replace(claudeLine1, "fix the build", "second", 1))
-	sessions := mustScan(t, Options{ClaudeDir: projects}).Sessions
+	sessions := mustScan(t, Options{Dirs: Dirs{Claude: projects}}).Sessions
 	if err := os.Remove(a); err != nil {
 		t.Fatal(err)
 	}

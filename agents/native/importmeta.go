@@ -28,11 +28,15 @@ import (
 // events are the file's parsed events; f its detected format.
 func ImportMeta(path string, f parse.Format, events []codec.Event) (name, created string) {
 	agent := Claude
-	if f == parse.FormatCodexExec || f == parse.FormatCodexRollout {
+	src, native := sourceForFormat(f)
+	switch {
+	case native:
+		agent = src.Agent
+	case f == parse.FormatCodexExec:
 		agent = Codex
 	}
 	n := Session{Agent: agent, Path: path}
-	if f == parse.FormatClaudeTranscript || f == parse.FormatCodexRollout {
+	if native {
 		if p, err := previewFile(agent, "", path); err == nil {
 			n = p
 		}
@@ -97,10 +101,11 @@ func nativeClaudeSession(id string) (Session, bool) {
 	if !sessionIDPattern().MatchString(id) {
 		return Session{}, false
 	}
-	dir, _, err := DefaultDirs()
+	dirs, err := DefaultDirs()
 	if err != nil {
 		return Session{}, false
 	}
+	dir := dirs[Claude]
 	matches, _ := filepath.Glob(filepath.Join(dir, "*", id+".jsonl"))
 	for _, m := range matches {
 		if n, err := previewFile(Claude, dir, m); err == nil && n.FirstPrompt != "" {

@@ -41,8 +41,8 @@ func fixtureSessions(t *testing.T) (nativetree.Tree, []Session) {
 	if err := os.CopyFS(real, os.DirFS(fixtures.Dir(t, "real-cli/claude-g-subagent/transcripts/claude/projects"))); err != nil {
 		t.Fatal(err)
 	}
-	scan := mustScan(t, Options{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir})
-	more := mustScan(t, Options{ClaudeDir: real})
+	scan := mustScan(t, Options{Dirs: Dirs{Claude: tree.ClaudeDir, Codex: tree.CodexDir}})
+	more := mustScan(t, Options{Dirs: Dirs{Claude: real}})
 	return tree, append(scan.Sessions, more.Sessions...)
 }
 
@@ -205,7 +205,7 @@ func TestImportNativeLinksSubagentBeforeItsCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := mustOpenStore(t)
-	ids := sessionsByID(mustImport(t, st, mustScan(t, Options{ClaudeDir: projects}).Sessions, ImportOptions{ClaudeHome: os.DevNull}))
+	ids := sessionsByID(mustImport(t, st, mustScan(t, Options{Dirs: Dirs{Claude: projects}}).Sessions, ImportOptions{ClaudeHome: os.DevNull}))
 	parent, sub := ids["29ccd257-68b1-427f-ae5f-6524b7cb6f20"], ids["29ccd257-68b1-427f-ae5f-6524b7cb6f20/agent-a2271d1"]
 	if l, ok, err := st.Subagents().Parent(ctx, sub); err != nil || !ok || l.ParentID != parent || l.ToolUseID != "" {
 		t.Fatalf("before the call: Subagents().Parent(S%d) = %+v, %v, %v; want parent S%d without a call", sub, l, ok, err, parent)
@@ -213,7 +213,7 @@ func TestImportNativeLinksSubagentBeforeItsCall(t *testing.T) {
 	if err := os.WriteFile(parentPath, parentLines, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	mustImport(t, st, mustScan(t, Options{ClaudeDir: projects}).Sessions, ImportOptions{ClaudeHome: os.DevNull})
+	mustImport(t, st, mustScan(t, Options{Dirs: Dirs{Claude: projects}}).Sessions, ImportOptions{ClaudeHome: os.DevNull})
 	if got, ok, err := st.Subagents().Session(ctx, parent, "toolu_01SXaWzD5YZ73zGwchbcxeWi"); err != nil || !ok || got != sub {
 		t.Errorf("after the call: Subagents().Session = S%d, %v, %v; want S%d", got, ok, err, sub)
 	}
@@ -337,7 +337,7 @@ func TestImportNativeLinksCodexSubagent(t *testing.T) {
 		`{`+ts+`,"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"look"}]}}`,
 		`{`+ts+`,"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"seen"}]}}`)
 	st := mustOpenStore(t)
-	ids := sessionsByID(mustImport(t, st, mustScan(t, Options{CodexDir: dir}).Sessions, ImportOptions{}))
+	ids := sessionsByID(mustImport(t, st, mustScan(t, Options{Dirs: Dirs{Codex: dir}}).Sessions, ImportOptions{}))
 	parent, child := ids[parentID], ids[childID]
 	if parent == 0 || child == 0 {
 		t.Fatalf("imported %v", ids)
@@ -373,7 +373,7 @@ func TestImportNativeLinksSubagentFromItsMetaFile(t *testing.T) {
 		t.Fatal("the parent's head holds the call's result: the test would not test the meta file")
 	}
 	st := mustOpenStore(t)
-	ids := sessionsByID(mustImport(t, st, mustScan(t, Options{ClaudeDir: projects}).Sessions, ImportOptions{ClaudeHome: os.DevNull}))
+	ids := sessionsByID(mustImport(t, st, mustScan(t, Options{Dirs: Dirs{Claude: projects}}).Sessions, ImportOptions{ClaudeHome: os.DevNull}))
 	parent, sub := ids[parentID], ids[parentID+"/agent-a3e0146a186a8e622"]
 	if got, ok, err := st.Subagents().Session(context.Background(), parent, "toolu_fkm_0_0"); err != nil || !ok || got != sub || sub == 0 {
 		t.Errorf("Subagents().Session(S%d, toolu_fkm_0_0) = S%d, %v, %v; want S%d", parent, got, ok, err, sub)

@@ -22,12 +22,6 @@ import (
 	"github.com/lazuli-app/lazuli/store"
 )
 
-// The agents whose native history Lazuli imports, as recorded in the store.
-const (
-	Claude = "claude"
-	Codex  = "codex"
-)
-
 // maxNativeDepth bounds how deep the history folders are walked: Codex
 // uses YYYY/MM/DD, Claude <project>/<session>/subagents.
 const maxNativeDepth = 6
@@ -38,7 +32,7 @@ var ErrNoHistory = errors.New("no native agent history found")
 // Session is one session found in an agent's history folder: a
 // preview read from the head of its transcript, and the file's stat.
 type Session struct {
-	Agent       string    // Claude or Codex
+	Agent       string    // the Source's agent: Claude, Codex, …
 	ID          string    // the agent's id for it; with Agent, the key in the store's record
 	ParentID    string    // a sub-agent's parent session id; "" for a main session
 	Path        string    // the transcript file
@@ -75,12 +69,7 @@ func (n Session) unchangedSince(rec store.NativeImport) bool {
 }
 
 // Format is the transcript format of the session's file.
-func (n Session) Format() parse.Format {
-	if n.Agent == Codex {
-		return parse.FormatCodexRollout
-	}
-	return parse.FormatClaudeTranscript
-}
+func (n Session) Format() parse.Format { return sourceOf(n.Agent).Format }
 
 // TotalSize is the size of the session's file and its sub-agents' files.
 func (n Session) TotalSize() int64 {
@@ -114,8 +103,9 @@ type ScanResult struct {
 
 // Options say where to look and what to keep.
 type Options struct {
-	ClaudeDir string // Claude Code's projects folder; "" skips Claude
-	CodexDir  string // Codex's sessions folder; "" skips Codex
+	// Dirs are the history folders by agent (see DefaultDirs); an agent
+	// missing or "" is skipped.
+	Dirs Dirs
 	// Project keeps only sessions that ran in this folder or below it
 	// (symbolic links resolved); "" keeps every session.
 	Project string
@@ -124,25 +114,6 @@ type Options struct {
 	// inode are those of its cached preview is not read. "" reads the
 	// head of every file.
 	PreviewCache string
-}
-
-// DefaultDirs returns where the agents keep their history:
-// $CLAUDE_CONFIG_DIR/projects (default ~/.claude/projects) and
-// $CODEX_HOME/sessions (default ~/.codex/sessions).
-func DefaultDirs() (claude, codex string, err error) {
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", "", fmt.Errorf("find the home folder: %w", err)
-	}
-	claudeHome := os.Getenv("CLAUDE_CONFIG_DIR")
-	if claudeHome == "" {
-		claudeHome = filepath.Join(home, ".claude")
-	}
-	codexHome := os.Getenv("CODEX_HOME")
-	if codexHome == "" {
-		codexHome = filepath.Join(home, ".codex")
-	}
-	return filepath.Join(claudeHome, "projects"), filepath.Join(codexHome, "sessions"), nil
 }
 
 // ClaudeHomeOf returns the Claude folder (where plans/ lives) of a Claude
@@ -164,7 +135,8 @@ func Scan(ctx context.Context, opts Options) (ScanResult, error) {
 	var found []Session
 	cache := loadPreviewCache(opts.PreviewCache)
 	var scanned []string
-	for _, r := range []struct{ agent, dir string }{{Claude, opts.ClaudeDir}, {Codex, opts.CodexDir}} {
+	for _, src := range Sources() {
+		r := struct{ agent, dir string }{src.Agent, opts.Dirs[src.Agent]}
 		if r.dir == "" {
 			continue
 		}
@@ -273,7 +245,8 @@ func scanRoot(ctx context.Context, root *Root, cache *previewCache, skipped *[]S
 			}
 			return nil
 		}
-		transcript := strings.HasSuffix(d.Name(), ".jsonl")
+		src := sourceOf(root.Agent)
+		transcript := src.transcript(path)
 		if d.IsDir() {
 			if depth(root.Path, path) > maxNativeDepth {
 				return fs.SkipDir

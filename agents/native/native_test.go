@@ -43,7 +43,7 @@ func sessionByID(tb testing.TB, scan ScanResult, id string) Session {
 
 func TestScanNativeFixtures(t *testing.T) {
 	tree := nativetree.ForTest(t)
-	scan := mustScan(t, Options{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir})
+	scan := mustScan(t, Options{Dirs: Dirs{Claude: tree.ClaudeDir, Codex: tree.CodexDir}})
 	if len(scan.Skipped) != 0 || len(scan.Roots) != 2 || !scan.Roots[0].Found || !scan.Roots[1].Found {
 		t.Errorf("roots %+v, skipped %+v", scan.Roots, scan.Skipped)
 	}
@@ -98,7 +98,7 @@ func TestScanNativeFixtures(t *testing.T) {
 
 func TestScanNativeProject(t *testing.T) {
 	tree := nativetree.ForTest(t)
-	scan := mustScan(t, Options{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir, Project: "/src/experiments"})
+	scan := mustScan(t, Options{Dirs: Dirs{Claude: tree.ClaudeDir, Codex: tree.CodexDir}, Project: "/src/experiments"})
 	var ids []string
 	for _, n := range scan.Sessions {
 		ids = append(ids, n.ID[:8])
@@ -106,7 +106,7 @@ func TestScanNativeProject(t *testing.T) {
 	if got := strings.Join(ids, " "); got != "2b4ed4c0 256ba646 29ccd257" {
 		t.Errorf("sessions in /src/experiments: %s", got)
 	}
-	scan = mustScan(t, Options{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir, Project: "/src/experiments/claude"})
+	scan = mustScan(t, Options{Dirs: Dirs{Claude: tree.ClaudeDir, Codex: tree.CodexDir}, Project: "/src/experiments/claude"})
 	if len(scan.Sessions) != 0 {
 		t.Errorf("/src/experiments/claude matched %d sessions of /src/experiments/claude_p", len(scan.Sessions))
 	}
@@ -142,7 +142,7 @@ func TestScanNativeProjectLinks(t *testing.T) {
 	os.Remove(filepath.Join(projects, EncodeClaudeProject(filepath.Join(real, "sub")), "in-real.jsonl"))
 	claudeFile(t, projects, filepath.Join(real, "sub"), "in-real", claudeAt(filepath.Join(real, "sub")))
 	for _, project := range []string{real, filepath.Join(link, "proj")} {
-		scan := mustScan(t, Options{ClaudeDir: projects, Project: project})
+		scan := mustScan(t, Options{Dirs: Dirs{Claude: projects}, Project: project})
 		var ids []string
 		for _, n := range scan.Sessions {
 			ids = append(ids, n.ID)
@@ -158,7 +158,7 @@ func TestScanNativeProjectLinks(t *testing.T) {
 
 func TestScanNativeMissingRoots(t *testing.T) {
 	dir := t.TempDir()
-	_, err := Scan(context.Background(), Options{ClaudeDir: filepath.Join(dir, "no-claude"), CodexDir: filepath.Join(dir, "no-codex")})
+	_, err := Scan(context.Background(), Options{Dirs: Dirs{Claude: filepath.Join(dir, "no-claude"), Codex: filepath.Join(dir, "no-codex")}})
 	if !errors.Is(err, ErrNoHistory) || !strings.Contains(err.Error(), "no-claude: no such folder") {
 		t.Errorf("both missing: %v", err)
 	}
@@ -168,13 +168,13 @@ func TestScanNativeMissingRoots(t *testing.T) {
 	codex := filepath.Join(dir, "sessions")
 	writeFile(t, filepath.Join(codex, "2025", "01", "02", "rollout-2025-01-02T03-04-05-0199aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee.jsonl"),
 		[]byte(`{"timestamp":"2025-01-02T03:04:05.000Z","type":"session_meta","payload":{"id":"0199aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee","cwd":"/w"}}`+"\n"))
-	scan := mustScan(t, Options{ClaudeDir: filepath.Join(dir, "no-claude"), CodexDir: codex})
+	scan := mustScan(t, Options{Dirs: Dirs{Claude: filepath.Join(dir, "no-claude"), Codex: codex}})
 	if scan.Roots[0].Found || scan.Roots[0].Note != "no such folder" || !scan.Roots[1].Found || len(scan.Sessions) != 1 {
 		t.Errorf("one root missing: %+v, %d sessions", scan.Roots, len(scan.Sessions))
 	}
 	notDir := filepath.Join(dir, "file")
 	writeFile(t, notDir, nil)
-	if _, err := Scan(context.Background(), Options{ClaudeDir: notDir}); !errors.Is(err, ErrNoHistory) || !strings.Contains(err.Error(), "not a folder") {
+	if _, err := Scan(context.Background(), Options{Dirs: Dirs{Claude: notDir}}); !errors.Is(err, ErrNoHistory) || !strings.Contains(err.Error(), "not a folder") {
 		t.Errorf("a file as the folder: %v", err)
 	}
 }
@@ -197,7 +197,7 @@ func TestScanNativeBadFiles(t *testing.T) {
 		}
 		t.Cleanup(func() { _ = os.Chmod(lockedDir, 0o755) }) // so TempDir can be removed
 	}
-	scan := mustScan(t, Options{ClaudeDir: projects})
+	scan := mustScan(t, Options{Dirs: Dirs{Claude: projects}})
 	reasons := map[string]string{}
 	for _, s := range scan.Skipped {
 		reasons[filepath.Base(s.Path)] = s.Reason
@@ -224,7 +224,7 @@ func TestScanNativeOwnRuns(t *testing.T) {
 	claudeFile(t, projects, "/w/proj", "lazuli-turn", line)
 	claudeFile(t, projects, "/tmp/lazuli-compact-123", "compaction", claudeAt("/tmp/lazuli-compact-123"))
 	claudeFile(t, projects, "/w/proj", "typed", claudeLine1)
-	scan := mustScan(t, Options{ClaudeDir: projects})
+	scan := mustScan(t, Options{Dirs: Dirs{Claude: projects}})
 	for _, n := range scan.Sessions {
 		own := n.ID != "typed"
 		if (n.Own != "") != own {
@@ -277,7 +277,7 @@ func outcomes(res []Result) map[Outcome]int {
 func TestImportNativeFixtures(t *testing.T) {
 	ctx := context.Background()
 	tree := nativetree.ForTest(t)
-	scan := mustScan(t, Options{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir})
+	scan := mustScan(t, Options{Dirs: Dirs{Claude: tree.ClaudeDir, Codex: tree.CodexDir}})
 	st := mustOpenStore(t)
 	res := mustImport(t, st, scan.Sessions, ImportOptions{FallbackWorktree: "trunk", ClaudeHome: os.DevNull})
 	got := outcomes(res)
@@ -335,7 +335,7 @@ func TestImportNativeFixtures(t *testing.T) {
 
 	t.Run("Again", func(t *testing.T) {
 		before, _ := os.ReadFile(st.Path())
-		again := mustImport(t, st, mustScan(t, Options{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir}).Sessions, ImportOptions{})
+		again := mustImport(t, st, mustScan(t, Options{Dirs: Dirs{Claude: tree.ClaudeDir, Codex: tree.CodexDir}}).Sessions, ImportOptions{})
 		if got := outcomes(again); got[Unchanged] != outcomes(res)[Imported] || got[Imported]+got[Appended] != 0 {
 			t.Errorf("importing again: %v", got)
 		}
@@ -351,7 +351,7 @@ func TestImportNativeAppend(t *testing.T) {
 	path := filepath.Join(projects, "-w-proj", "s1.jsonl")
 	writeFile(t, path, []byte(claudeLine1+"\n"+claudeLine2+"\n"+claudeLine3[:60]))
 	st := mustOpenStore(t)
-	scan := func() []Session { return mustScan(t, Options{ClaudeDir: projects}).Sessions }
+	scan := func() []Session { return mustScan(t, Options{Dirs: Dirs{Claude: projects}}).Sessions }
 	res := mustImport(t, st, scan(), ImportOptions{FallbackWorktree: "main"})
 	if len(res) != 1 || res[0].Outcome != Imported || res[0].Events != 2 || res[0].SessionID != 1 {
 		t.Fatalf("first import: %+v", res)
@@ -413,7 +413,7 @@ func TestImportNativeUnreadable(t *testing.T) {
 	projects := filepath.Join(t.TempDir(), "projects")
 	a := claudeFile(t, projects, "/w/proj", "a", claudeLine1)
 	claudeFile(t, projects, "/w/proj", "b", strings.Replace(claudeLine1, "fix the build", "second", 1))
-	sessions := mustScan(t, Options{ClaudeDir: projects}).Sessions
+	sessions := mustScan(t, Options{Dirs: Dirs{Claude: projects}}).Sessions
 	if err := os.Chmod(a, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +437,7 @@ func threeSessions(t *testing.T) ([]Session, *store.Store) {
 	for _, id := range []string{"a", "b", "c"} {
 		claudeFile(t, projects, "/w/proj", id, strings.Replace(claudeLine1, "fix the build", "task "+id, 1), claudeLine2)
 	}
-	return mustScan(t, Options{ClaudeDir: projects}).Sessions, mustOpenStore(t)
+	return mustScan(t, Options{Dirs: Dirs{Claude: projects}}).Sessions, mustOpenStore(t)
 }
 
 // TestImportNativeCancel: a cancelled import stops between sessions; what
@@ -542,7 +542,7 @@ func scribble(tb testing.TB, path string) {
 // is read and appended.
 func TestImportNativeDecidesFromStat(t *testing.T) {
 	tree := nativetree.ForTest(t)
-	opts := Options{ClaudeDir: tree.ClaudeDir, CodexDir: tree.CodexDir, PreviewCache: filepath.Join(t.TempDir(), "previews.gob")}
+	opts := Options{Dirs: Dirs{Claude: tree.ClaudeDir, Codex: tree.CodexDir}, PreviewCache: filepath.Join(t.TempDir(), "previews.gob")}
 	st := mustOpenStore(t)
 	first := mustScan(t, opts)
 	res := mustImport(t, st, first.Sessions, ImportOptions{})

@@ -43,12 +43,7 @@ func previewFile(agent, root, path string) (Session, error) {
 		return Session{}, fmt.Errorf("cannot read it: %s", errReason(err))
 	}
 	n := Session{Agent: agent, Path: path, Size: fi.Size(), ModTime: fi.ModTime(), Inode: inodeOf(fi)}
-	var h previewer
-	if agent == Codex {
-		h = &codexPreview{n: &n, p: codex.NewRolloutParser(parse.Options{})}
-	} else {
-		h = newClaudePreview(&n, root)
-	}
+	h := sourceOf(agent).preview(&n, root)
 	lines, err := readHead(f, h.line)
 	if err != nil {
 		return Session{}, fmt.Errorf("cannot read it: %s", errReason(err))

@@ -366,11 +366,14 @@ type nativeFeeder interface {
 	resume() []byte
 }
 
+// newNativeFeeder returns the feeder of the source whose format is f
+// (Claude's for a format no source has).
 func newNativeFeeder(f parse.Format, opts parse.Options) nativeFeeder {
-	if f == parse.FormatCodexRollout {
-		return &codexFeeder{p: codex.NewRolloutParser(opts)}
+	src, ok := sourceForFormat(f)
+	if !ok {
+		src = sources[Claude]
 	}
-	return &claudeFeeder{p: claude.NewTranscriptParser(opts)}
+	return src.feeder(opts)
 }
 
 // claudeFeeder: the Claude transcript parser holds every event until the
