@@ -54,7 +54,7 @@ func commands() []command {
 		{"dump", "[--store P]", "print a canonical JSON dump of a store", runDump},
 		{"search", "[--store P]... [--project DIR] [--sessions] [--json] [--limit N] [--offset N] QUERY", "search every session of a project (or of the given stores): every hit, newest first, a page at a time (--limit, --offset); --sessions: each matching session once, most hits first (then newest hit)", runSearch},
 		{"reindex", "[--store P]... [--project DIR]", "drop and rebuild the search and insight indexes of a project's stores", runReindex},
-		{"stats", "[--store P]... [--project DIR] [--since DATE|7d|30d] [--by day|model|worktree|session] [--json]", "tokens and cost of a project's sessions", runStats},
+		{"stats", "[--store P]... [--project DIR] [--since DATE|7d|30d] [--by day|model|backend|worktree|session] [--json]", "tokens and cost of a project's sessions", runStats},
 		{"files", "[--store P]... [--project DIR] [--session SESSION] [--recent N] [--json]", "the files the agents read and changed", runFiles},
 		{"refs", "[--store P]... [--project DIR] [--session SESSION] [--json]", "the PRs, issues, commits, branches and URLs sessions mention", runRefs},
 		{"sql", "[--store P]... [--project DIR] [--json] [--limit N] QUERY", "run one read-only SQL query over the insight index and the stores' events", runSQL},

@@ -73,7 +73,7 @@ func runStats(ctx context.Context, env *Env, args []string) error {
 	var sel storeSelection
 	sel.bind(fs)
 	since := fs.String("since", "", "only from this day: YYYY-MM-DD, 7d, 30d")
-	by := fs.String("by", "", "group by day, model, worktree or session")
+	by := fs.String("by", "", "group by day, model, backend, worktree or session")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
@@ -84,9 +84,9 @@ func runStats(ctx context.Context, env *Env, args []string) error {
 	}
 	g := insight.Grouping(*by)
 	switch g {
-	case insight.ByTotal, insight.ByDay, insight.ByModel, insight.ByWorktree, insight.BySession:
+	case insight.ByTotal, insight.ByDay, insight.ByModel, insight.ByBackend, insight.ByWorktree, insight.BySession:
 	default:
-		return usagef("--by wants day, model, worktree or session, not %q", *by)
+		return usagef("--by wants day, model, backend, worktree or session, not %q", *by)
 	}
 	xs, done, err := openInsight(ctx, env, &sel)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -175,11 +176,20 @@ func TestStatsMatchFixtures(t *testing.T) {
 		t.Errorf("the fixtures carry no usage: %+v", want)
 	}
 	// The sum by model and by day agrees with the total.
-	for _, by := range []string{"model", "day", "session", "worktree"} {
+	for _, by := range []string{"model", "day", "session", "worktree", "backend"} {
 		_, out, _ := run(t, dir, "stats", "--json", "--by", by)
 		var rows []insight.Totals
 		if err := json.Unmarshal([]byte(out), &rows); err != nil {
 			t.Fatal(err)
+		}
+		if by == "backend" {
+			var keys []string
+			for _, r := range rows {
+				keys = append(keys, r.Key)
+			}
+			if !slices.Equal(keys, []string{"claude", "codex"}) {
+				t.Errorf("--by backend keys %v, want claude and codex", keys)
+			}
 		}
 		var in int64
 		var cost float64
