@@ -38,6 +38,9 @@ func NewParser(f parse.Format, opts parse.Options) (parse.Parser, error) {
 	case parse.FormatCodexRollout:
 		return codex.NewRolloutParser(opts), nil
 	}
+	if s, ok := parse.Spec(f); ok {
+		return s.New(opts), nil
+	}
 	return nil, fmt.Errorf("no parser for format %q", f)
 }
 

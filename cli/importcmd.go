@@ -27,7 +27,7 @@ func runImport(ctx context.Context, env *Env, args []string) error {
 	sessionArg := fs.String("session", "", "append to this session instead of creating one")
 	name := fs.String("name", "", "name of the new session")
 	worktree := fs.String("worktree", "", "branch recorded for new sessions (default: the worktree's branch)")
-	formatArg := fs.String("format", "auto", "auto, claude-stream, claude-transcript, codex-exec or codex-rollout")
+	formatArg := fs.String("format", "auto", "auto, or one of: "+formatNames())
 	noFull := fs.Bool("no-full-text", false, fullTextFlagHelp)
 	files, err := parseFlags(fs, args)
 	if err != nil {
@@ -142,4 +142,13 @@ func joinInts(ns []int) string {
 		parts[i] = fmt.Sprint(n)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// formatNames lists the formats import reads: "claude-stream, …".
+func formatNames() string {
+	var names []string
+	for _, f := range parse.AllFormats() {
+		names = append(names, string(f))
+	}
+	return strings.Join(names, ", ")
 }

@@ -40,7 +40,9 @@ var (
 //   - Claude transcript (B): a sessionId or parentUuid key, or a summary
 //     (leafUuid) or file-history-snapshot line;
 //   - Claude stream (A): type system, assistant, user, result, … with a
-//     snake_case session_id (B never has one), or a result line.
+//     snake_case session_id (B never has one), or a result line;
+//   - a format an agent's package registered (RegisterFormat), whose
+//     Detect is asked first.
 //
 // A JSON array of such messages (claude-code-action saves its output so) is
 // not read line by line: DetectFormat fails with an error wrapping both
@@ -72,6 +74,11 @@ func DetectFormat(head [][]byte) (Format, error) {
 
 // DetectLine returns the format a JSON object line belongs to, or "".
 func DetectLine(o Object) Format {
+	for _, s := range specs {
+		if s.Detect(o) {
+			return s.Format
+		}
+	}
 	t := o.Str("type")
 	_, hasParent := o["parentUuid"]
 	switch {

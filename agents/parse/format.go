@@ -3,11 +3,12 @@ package parse
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/lazuli-app/lazuli/codec"
 )
 
-// Format names one of the four transcript formats Lazuli reads.
+// Format names one of the transcript formats Lazuli reads.
 type Format string
 
 // The formats (see ../shared/formats/transcript-formats.md): A, B, C and D.
@@ -19,20 +20,67 @@ const (
 	FormatCodexRollout     Format = "codex-rollout"     // D: ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl
 )
 
-// Formats lists the concrete formats, for help texts and flag validation.
+// Formats lists the four formats built in; AllFormats adds the agents'.
 var Formats = []Format{FormatClaudeStream, FormatClaudeTranscript, FormatCodexExec, FormatCodexRollout}
+
+// FormatSpec is a format an agent's parser package adds (from its init,
+// with RegisterFormat): Gemini CLI's chats, Qwen Code's, ….
+type FormatSpec struct {
+	Format Format
+	// Detect reports whether a JSON object line is of the format. It is
+	// asked before the built-in formats, so it must not claim their lines.
+	Detect func(o Object) bool
+	// New returns a parser of the format.
+	New func(opts Options) Parser
+}
+
+// specs are the registered formats, in registration order; filled by
+// init functions, read-only afterwards.
+var specs []FormatSpec
+
+// RegisterFormat adds a format; it is called from init only.
+func RegisterFormat(s FormatSpec) {
+	for _, f := range AllFormats() {
+		if f == s.Format {
+			panic("parse: format registered twice: " + string(f))
+		}
+	}
+	specs = append(specs, s)
+}
+
+// Spec returns the registered format f.
+func Spec(f Format) (FormatSpec, bool) {
+	for _, s := range specs {
+		if s.Format == f {
+			return s, true
+		}
+	}
+	return FormatSpec{}, false
+}
+
+// AllFormats lists every concrete format, built in and registered, for
+// help texts and flag validation.
+func AllFormats() []Format {
+	out := append([]Format(nil), Formats...)
+	for _, s := range specs {
+		out = append(out, s.Format)
+	}
+	return out
+}
 
 // LookupFormat returns the Format named s.
 func LookupFormat(s string) (Format, error) {
 	if s == "" || s == string(FormatAuto) {
 		return FormatAuto, nil
 	}
-	for _, f := range Formats {
+	names := []string{string(FormatAuto)}
+	for _, f := range AllFormats() {
 		if string(f) == s {
 			return f, nil
 		}
+		names = append(names, string(f))
 	}
-	return "", fmt.Errorf("unknown format %q (want auto, claude-stream, claude-transcript, codex-exec or codex-rollout)", s)
+	return "", fmt.Errorf("unknown format %q (want %s)", s, strings.Join(names, ", "))
 }
 
 // ErrNotTranscript reports input that is not an agent transcript in any
