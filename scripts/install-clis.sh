@@ -4,21 +4,27 @@
 #
 #   @anthropic-ai/claude-code@$CLAUDE_VERSION  -> $cache/node_modules/.bin/claude
 #   @openai/codex@$CODEX_VERSION               -> $cache/node_modules/.bin/codex
+#   @google/gemini-cli@$GEMINI_VERSION         -> $cache/node_modules/.bin/gemini
+#   @qwen-code/qwen-code@$QWEN_VERSION         -> $cache/node_modules/.bin/qwen
 #
+# The CLIs are one table (clis below): adding an agent is adding its line.
 # Idempotent: npm runs only when a CLI is missing or `--version` does not report the
-# pinned version (~0.5 s when both are current). Logs go to stderr; stdout is only
+# pinned version (~0.5 s per CLI when all are current). Logs go to stderr; stdout is only
 #
 #   export LAZULI_CLAUDE=<path>
 #   export LAZULI_CODEX=<path>
+#   export LAZULI_GEMINI=<path>
+#   export LAZULI_QWEN=<path>
 #
 # so CI can run:  eval "$(scripts/install-clis.sh)"
 #
 # Usage: scripts/install-clis.sh [--check]
 #   --check  install nothing; exit 1 if a CLI is missing or has the wrong version
 # Env: LAZULI_CLI_CACHE (default ~/.cache/lazuli/cli), CLAUDE_VERSION, CODEX_VERSION,
-#      NPM (default: npm). Needs node and npm; the claude package is a native binary
-#      (its package asks for node >= 22, which only matters to its postinstall), codex
-#      runs its launcher with node.
+#      GEMINI_VERSION, QWEN_VERSION, NPM (default: npm). Needs node and npm; the claude
+#      package is a native binary (its package asks for node >= 22, which only matters to
+#      its postinstall), codex runs its launcher with node, gemini and qwen are node
+#      programs (node >= 20).
 # Exit status: 0 ok, 1 missing (--check) or install failed, 2 usage error.
 #
 # npm 11 warns that claude's postinstall ("node install.cjs", which copies the native
@@ -29,8 +35,19 @@ set -euo pipefail
 
 CLAUDE_VERSION=${CLAUDE_VERSION:-2.1.328}
 CODEX_VERSION=${CODEX_VERSION:-0.169.0}
+GEMINI_VERSION=${GEMINI_VERSION:-0.61.0}
+QWEN_VERSION=${QWEN_VERSION:-0.24.4}
 NPM=${NPM:-npm}
 cache=${LAZULI_CLI_CACHE:-${HOME:?HOME is not set}/.cache/lazuli/cli}
+
+# clis: one line per CLI: its name (the bin and the LAZULI_<NAME> variable), npm
+# package and pinned version.
+clis=(
+  "claude @anthropic-ai/claude-code $CLAUDE_VERSION"
+  "codex @openai/codex $CODEX_VERSION"
+  "gemini @google/gemini-cli $GEMINI_VERSION"
+  "qwen @qwen-code/qwen-code $QWEN_VERSION"
+)
 
 check_only=0
 for arg in "$@"; do
@@ -43,39 +60,51 @@ done
 
 log() { echo "install-clis: $*" >&2; }
 
-claude="$cache/node_modules/.bin/claude"
-codex="$cache/node_modules/.bin/codex"
+bin_of() { echo "$cache/node_modules/.bin/$1"; }
 
 # has_version BIN VERSION: BIN runs and its --version output names VERSION
-# ("2.1.328 (Claude Code)", "codex-cli 0.169.0"). No network: autoupdaters are off.
+# ("2.1.328 (Claude Code)", "codex-cli 0.169.0", "0.61.0"). No network: autoupdaters
+# and telemetry are off.
 has_version() {
   local out
   [ -x "$1" ] || return 1
   out=$(DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
+        GEMINI_CLI_NO_RELAUNCH=true NO_UPDATE_NOTIFIER=1 \
         timeout 60 "$1" --version 2>/dev/null </dev/null) || return 1
   [[ " $out " =~ [^0-9.]${2//./\\.}[^0-9.] ]]
 }
 
-current() {
-  has_version "$claude" "$CLAUDE_VERSION" && has_version "$codex" "$CODEX_VERSION"
+# stale: the names of the CLIs missing or at another version.
+stale() {
+  local name pkg version
+  for line in "${clis[@]}"; do
+    read -r name pkg version <<<"$line"
+    has_version "$(bin_of "$name")" "$version" || echo "$name"
+  done
 }
 
-if current; then
-  log "claude $CLAUDE_VERSION and codex $CODEX_VERSION current in $cache"
+missing=$(stale)
+if [ -z "$missing" ]; then
+  log "all current in $cache: $(for l in "${clis[@]}"; do read -r n _ v <<<"$l"; printf '%s %s  ' "$n" "$v"; done)"
 elif [ "$check_only" = 1 ]; then
-  has_version "$claude" "$CLAUDE_VERSION" || log "missing or stale: claude $CLAUDE_VERSION ($claude)"
-  has_version "$codex" "$CODEX_VERSION" || log "missing or stale: codex $CODEX_VERSION ($codex)"
+  for name in $missing; do log "missing or stale: $name ($(bin_of "$name"))"; done
   exit 1
 else
   command -v "$NPM" >/dev/null 2>&1 || { log "'$NPM' not found on PATH (install Node.js and npm)"; exit 1; }
   command -v node >/dev/null 2>&1 || { log "node not found on PATH"; exit 1; }
   mkdir -p "$cache"
   [ -f "$cache/package.json" ] || echo '{"private": true}' >"$cache/package.json"
-  log "installing @anthropic-ai/claude-code@$CLAUDE_VERSION and @openai/codex@$CODEX_VERSION into $cache"
-  # Both every time, so npm never prunes the other one. --include=optional: the
+  specs=()
+  for line in "${clis[@]}"; do
+    read -r name pkg version <<<"$line"
+    specs+=("$pkg@$version")
+  done
+  log "installing ${specs[*]} into $cache (stale: $(echo $missing))"
+  # All every time, so npm never prunes another one. --include=optional: the
   # native binaries are optional dependencies.
   "$NPM" install --prefix "$cache" --save-exact --no-audit --no-fund --include=optional \
-    --loglevel=warn "@anthropic-ai/claude-code@$CLAUDE_VERSION" "@openai/codex@$CODEX_VERSION" >&2
+    --loglevel=warn "${specs[@]}" >&2
+  claude=$(bin_of claude)
   if ! has_version "$claude" "$CLAUDE_VERSION"; then
     pkg="$cache/node_modules/@anthropic-ai/claude-code"
     if [ -f "$pkg/install.cjs" ]; then
@@ -83,10 +112,12 @@ else
       (cd "$pkg" && node install.cjs) >&2
     fi
   fi
-  has_version "$claude" "$CLAUDE_VERSION" || { log "claude --version does not report $CLAUDE_VERSION: $claude"; exit 1; }
-  has_version "$codex" "$CODEX_VERSION" || { log "codex --version does not report $CODEX_VERSION: $codex"; exit 1; }
-  log "installed claude $CLAUDE_VERSION and codex $CODEX_VERSION"
+  missing=$(stale)
+  [ -z "$missing" ] || { log "--version does not report the pinned version: $(echo $missing)"; exit 1; }
+  log "installed ${specs[*]}"
 fi
 
-printf 'export LAZULI_CLAUDE=%q\n' "$claude"
-printf 'export LAZULI_CODEX=%q\n' "$codex"
+for line in "${clis[@]}"; do
+  read -r name pkg version <<<"$line"
+  printf 'export LAZULI_%s=%q\n' "$(echo "$name" | tr a-z A-Z)" "$(bin_of "$name")"
+done
