@@ -69,6 +69,8 @@ func (anthropicStream) finish(w *sseWriter, r reply) {
 	w.event("message_stop", []byte(`{"type":"message_stop"}`))
 }
 
+func (anthropicStream) contentType() string { return "text/event-stream" }
+
 func (anthropicStream) errorBody(status int) string {
 	typ, msg := "api_error", "Internal server error"
 	switch status {

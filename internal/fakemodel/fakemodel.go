@@ -76,12 +76,12 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.reqs...)
 }
 
-// Model returns the model requests (Anthropic and OpenAI, not
-// count_tokens or CONNECT) received so far.
+// Model returns the model requests (Anthropic, OpenAI, Chat Completions;
+// not count_tokens or CONNECT) received so far.
 func (s *Server) Model() []Request {
 	var out []Request
 	for _, r := range s.Requests() {
-		if r.API == Anthropic || r.API == OpenAI {
+		if r.API == Anthropic || r.API == OpenAI || r.API == OpenAIChat {
 			out = append(out, r)
 		}
 	}
@@ -159,6 +159,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		req.API = OpenAI
 		req.Conversation = r.Header.Get("session-id")
 		s.reply(w, r, req, openaiStream{})
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions"):
+		req.API = OpenAIChat
+		req.Conversation = r.Header.Get("x-session-id")
+		s.reply(w, r, req, newChatStream(req.Body))
 	default:
 		req.API = Unknown
 		s.record(req)
@@ -168,6 +172,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 
 // stream writes one reply in an API's wire format.
 type stream interface {
+	// contentType is the reply's Content-Type.
+	contentType() string
 	// start writes the headers and the opening event of a reply.
 	start(w *sseWriter, r reply)
 	// finish writes the rest of the reply.
@@ -207,7 +213,7 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request, req Request, st s
 		_, _ = io.WriteString(w, body) // the client may be gone; nothing to do then
 		return
 	}
-	sw := newSSEWriter(w)
+	sw := newSSEWriter(w, st.contentType())
 	st.start(sw, rp)
 	switch {
 	case step.Hang:
@@ -290,8 +296,8 @@ type sseWriter struct {
 	f http.Flusher
 }
 
-func newSSEWriter(w http.ResponseWriter) *sseWriter {
-	w.Header().Set("Content-Type", "text/event-stream")
+func newSSEWriter(w http.ResponseWriter, contentType string) *sseWriter {
+	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("Cache-Control", "no-cache")
 	f, _ := w.(http.Flusher)
 	return &sseWriter{w: w, f: f}
@@ -303,6 +309,20 @@ func (sw *sseWriter) event(typ string, data []byte) {
 	if sw.f != nil {
 		sw.f.Flush()
 	}
+}
+
+// data writes one event with data only (no event line), as the Chat
+// Completions and Gemini APIs stream.
+func (sw *sseWriter) data(data []byte) {
+	fmt.Fprintf(sw.w, "data: %s\n\n", data)
+	if sw.f != nil {
+		sw.f.Flush()
+	}
+}
+
+// json writes a whole JSON reply (a request that did not ask to stream).
+func (sw *sseWriter) json(body []byte) {
+	_, _ = sw.w.Write(body) // the client may be gone; nothing to do then
 }
 
 // chunks splits s into pieces of at most n bytes on rune boundaries.

@@ -76,6 +76,8 @@ func openaiCall(call ToolCall, k, n int, cwd string) map[string]any {
 	return item
 }
 
+func (openaiStream) contentType() string { return "text/event-stream" }
+
 func (openaiStream) errorBody(status int) string {
 	typ, msg := "server_error", "The server had an error while processing your request."
 	switch status {

@@ -15,6 +15,7 @@ const (
 	Anthropic   API = "anthropic"    // POST /v1/messages
 	CountTokens API = "count_tokens" // POST /v1/messages/count_tokens
 	OpenAI      API = "openai"       // POST /v1/responses
+	OpenAIChat  API = "openai-chat"  // POST /v1/chat/completions
 	Connect     API = "connect"      // a refused proxy CONNECT
 	Unknown     API = "unknown"      // anything else, answered 404
 )
@@ -149,13 +150,15 @@ func FirstUserText(r Request) string {
 }
 
 // toolIDs returns the tool-call ids the request carries: Anthropic
-// tool_use ids and tool_result tool_use_ids, OpenAI call_ids.
+// tool_use ids and tool_result tool_use_ids, OpenAI call_ids, Chat
+// Completions tool_calls ids and tool_call_ids.
 func toolIDs(body map[string]any) []string {
 	var ids []string
 	for _, m := range messages(body) {
 		if id, ok := m["call_id"].(string); ok {
 			ids = append(ids, id)
 		}
+		ids = append(ids, chatToolIDs(m)...)
 		blocks, _ := m["content"].([]any)
 		for _, b := range blocks {
 			o, ok := b.(map[string]any)
@@ -175,6 +178,7 @@ func toolIDs(body map[string]any) []string {
 var (
 	claudeCWD = regexp.MustCompile(`Primary working directory: ([^\n]+)`)
 	codexCWD  = regexp.MustCompile(`<cwd>([^<]+)</cwd>`)
+	qwenCWD   = regexp.MustCompile(`I'm currently working in the directory: ([^\n]+)`)
 )
 
 // workingDir returns the agent's working directory as the request states
@@ -182,7 +186,7 @@ var (
 func workingDir(body map[string]any) string {
 	for _, m := range messages(body) {
 		for _, t := range texts(m["content"]) {
-			for _, re := range []*regexp.Regexp{claudeCWD, codexCWD} {
+			for _, re := range []*regexp.Regexp{claudeCWD, codexCWD, qwenCWD} {
 				if s := re.FindStringSubmatch(t); s != nil {
 					return strings.TrimSpace(s[1])
 				}
