@@ -197,3 +197,33 @@ func NeedCLI(t testing.TB, name string) string {
 	}
 	return p
 }
+
+// GeminiSettings is $HOME/.gemini/settings.json for Gemini CLI against the
+// server: API-key auth (GOOGLE_GEMINI_BASE_URL alone selects an auth type
+// it then rejects), two attempts per request, no telemetry, usage
+// statistics or update checks.
+const GeminiSettings = `{
+  "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": false}},
+  "privacy": {"usageStatisticsEnabled": false},
+  "telemetry": {"enabled": false},
+  "general": {"disableAutoUpdate": true, "disableUpdateNag": true, "maxAttempts": 2},
+  "ui": {"hideTips": true}
+}`
+
+// GeminiEnv writes GeminiSettings under home and returns the environment
+// entries that point Gemini CLI at the server (append them to Env).
+func GeminiEnv(s *Server, home string) ([]string, error) {
+	dir := filepath.Join(home, ".gemini")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("write gemini settings: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte(GeminiSettings), 0o644); err != nil {
+		return nil, fmt.Errorf("write gemini settings: %w", err)
+	}
+	tmp := filepath.Join(home, ".cache", "tmp") // its crash reports go to the temp folder
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return nil, fmt.Errorf("make gemini temp folder: %w", err)
+	}
+	return []string{"GOOGLE_GEMINI_BASE_URL=" + s.URL, "GEMINI_API_KEY=fake-gemini-key",
+		"GEMINI_CLI_NO_RELAUNCH=true", "NO_UPDATE_NOTIFIER=1", "GEMINI_SANDBOX=false", "TMPDIR=" + tmp}, nil
+}

@@ -76,12 +76,12 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.reqs...)
 }
 
-// Model returns the model requests (Anthropic, OpenAI, Chat Completions;
-// not count_tokens or CONNECT) received so far.
+// Model returns the model requests (Anthropic, OpenAI, Chat Completions,
+// Gemini; not count_tokens or CONNECT) received so far.
 func (s *Server) Model() []Request {
 	var out []Request
 	for _, r := range s.Requests() {
-		if r.API == Anthropic || r.API == OpenAI || r.API == OpenAIChat {
+		if r.API == Anthropic || r.API == OpenAI || r.API == OpenAIChat || r.API == Gemini {
 			out = append(out, r)
 		}
 	}
@@ -163,6 +163,17 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		req.API = OpenAIChat
 		req.Conversation = r.Header.Get("x-session-id")
 		s.reply(w, r, req, newChatStream(req.Body))
+	case r.Method == http.MethodPost && geminiMethod(r.URL.Path) == "countTokens":
+		req.API = CountTokens
+		s.record(req)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"totalTokens":%d}`, len(raw)/4+1)
+	case r.Method == http.MethodPost && (geminiMethod(r.URL.Path) == "streamGenerateContent" || geminiMethod(r.URL.Path) == "generateContent"):
+		req.API = Gemini
+		if req.Body != nil {
+			req.Body["model"] = geminiModelOf(r.URL.Path) // the body has none
+		}
+		s.reply(w, r, req, geminiStream{streaming: geminiMethod(r.URL.Path) == "streamGenerateContent"})
 	default:
 		req.API = Unknown
 		s.record(req)

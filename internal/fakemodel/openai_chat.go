@@ -62,6 +62,9 @@ func (c chatStream) finish(w *sseWriter, r reply) {
 	}
 	if !c.streaming {
 		msg := map[string]any{"role": "assistant", "content": text}
+		if r.step.Thinking != "" {
+			msg["reasoning_content"] = r.step.Thinking
+		}
 		if len(r.step.Tools) > 0 {
 			var calls []any
 			for n, call := range r.step.Tools {
@@ -74,6 +77,9 @@ func (c chatStream) finish(w *sseWriter, r reply) {
 			"model": chatModel(r), "choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
 			"usage": chatUsage()}))
 		return
+	}
+	for _, s := range chunks(r.step.Thinking, 1000) {
+		w.data(mustJSON(c.chunk(r, map[string]any{"reasoning_content": s}, nil)))
 	}
 	for _, s := range chunks(text, 1000) {
 		w.data(mustJSON(c.chunk(r, map[string]any{"content": s}, nil)))

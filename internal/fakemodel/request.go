@@ -13,9 +13,10 @@ type API string
 // The kinds of request the server records.
 const (
 	Anthropic   API = "anthropic"    // POST /v1/messages
-	CountTokens API = "count_tokens" // POST /v1/messages/count_tokens
+	CountTokens API = "count_tokens" // POST /v1/messages/count_tokens, /v1beta/models/M:countTokens
 	OpenAI      API = "openai"       // POST /v1/responses
 	OpenAIChat  API = "openai-chat"  // POST /v1/chat/completions
+	Gemini      API = "gemini"       // POST /v1beta/models/M:streamGenerateContent or :generateContent
 	Connect     API = "connect"      // a refused proxy CONNECT
 	Unknown     API = "unknown"      // anything else, answered 404
 )
@@ -52,6 +53,9 @@ const (
 // messages or OpenAI input items.
 func messages(body map[string]any) []map[string]any {
 	var list []any
+	if contents, ok := body["contents"].([]any); ok {
+		return geminiMessages(contents)
+	}
 	switch v := body["messages"].(type) {
 	case []any:
 		list = v
@@ -179,6 +183,7 @@ var (
 	claudeCWD = regexp.MustCompile(`Primary working directory: ([^\n]+)`)
 	codexCWD  = regexp.MustCompile(`<cwd>([^<]+)</cwd>`)
 	qwenCWD   = regexp.MustCompile(`I'm currently working in the directory: ([^\n]+)`)
+	geminiCWD = regexp.MustCompile(`\*\*Workspace Directories:\*\*\n\s*- ([^\n]+)`)
 )
 
 // workingDir returns the agent's working directory as the request states
@@ -186,7 +191,7 @@ var (
 func workingDir(body map[string]any) string {
 	for _, m := range messages(body) {
 		for _, t := range texts(m["content"]) {
-			for _, re := range []*regexp.Regexp{claudeCWD, codexCWD, qwenCWD} {
+			for _, re := range []*regexp.Regexp{claudeCWD, codexCWD, qwenCWD, geminiCWD} {
 				if s := re.FindStringSubmatch(t); s != nil {
 					return strings.TrimSpace(s[1])
 				}
