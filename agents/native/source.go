@@ -36,6 +36,9 @@ type Source struct {
 	// (CLAUDE_CONFIG_DIR); HomeDir is that home below the user's home
 	// (".claude"), and HistoryDir the history folder below it ("projects").
 	EnvVar, HomeDir, HistoryDir string
+	// EnvIsHome says EnvVar names a folder that stands for the user's
+	// home (Gemini CLI's GEMINI_CLI_HOME), not the agent's own folder.
+	EnvIsHome bool
 	// Format is the transcripts' format.
 	Format parse.Format
 	// isTranscript reports whether the file at path (in the folder) is a transcript;
@@ -120,17 +123,24 @@ func (s *Source) transcript(path string) bool {
 	return strings.HasSuffix(path, ".jsonl")
 }
 
-// DefaultDir returns where the agent keeps its history: $EnvVar/HistoryDir,
-// else ~/HomeDir/HistoryDir; getenv nil means os.Getenv.
+// DefaultDir returns where the agent keeps its history: $EnvVar/HistoryDir
+// ($EnvVar/HomeDir/HistoryDir when EnvIsHome), else ~/HomeDir/HistoryDir;
+// getenv nil means os.Getenv.
 func (s *Source) DefaultDir(home string, getenv func(string) string) string {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	base := getenv(s.EnvVar)
-	if s.EnvVar == "" || base == "" {
-		base = filepath.Join(home, s.HomeDir)
+	v := ""
+	if s.EnvVar != "" {
+		v = getenv(s.EnvVar)
 	}
-	return filepath.Join(base, s.HistoryDir)
+	switch {
+	case v == "":
+		return filepath.Join(home, s.HomeDir, s.HistoryDir)
+	case s.EnvIsHome:
+		return filepath.Join(v, s.HomeDir, s.HistoryDir)
+	}
+	return filepath.Join(v, s.HistoryDir)
 }
 
 // Dirs are history folders by agent; an agent missing or "" is skipped.

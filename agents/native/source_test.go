@@ -13,7 +13,11 @@ func TestSourceDefaultDirFollowsTheAgentsVariable(t *testing.T) {
 			t.Errorf("%s: default %q, want %q", src.Agent, got, want)
 		}
 		env[src.EnvVar] = "/elsewhere"
-		if got, want := src.DefaultDir("/home/u", getenv), filepath.Join("/elsewhere", src.HistoryDir); got != want {
+		want := filepath.Join("/elsewhere", src.HistoryDir)
+		if src.EnvIsHome {
+			want = filepath.Join("/elsewhere", src.HomeDir, src.HistoryDir)
+		}
+		if got := src.DefaultDir("/home/u", getenv); got != want {
 			t.Errorf("%s: with $%s, %q, want %q", src.Agent, src.EnvVar, got, want)
 		}
 	}
