@@ -201,13 +201,15 @@ func NeedCLI(t testing.TB, name string) string {
 // GeminiSettings is $HOME/.gemini/settings.json for Gemini CLI against the
 // server: API-key auth (GOOGLE_GEMINI_BASE_URL alone selects an auth type
 // it then rejects), two attempts per request, no telemetry, usage
-// statistics or update checks.
+// statistics or update checks, and a named model: with its default,
+// "auto", Gemini CLI first asks the model to classify each prompt.
 const GeminiSettings = `{
   "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": false}},
   "privacy": {"usageStatisticsEnabled": false},
   "telemetry": {"enabled": false},
   "general": {"disableAutoUpdate": true, "disableUpdateNag": true, "maxAttempts": 2},
-  "ui": {"hideTips": true}
+  "ui": {"hideTips": true},
+  "model": {"name": "gemini-2.5-pro"}
 }`
 
 // GeminiEnv writes GeminiSettings under home and returns the environment
@@ -227,3 +229,29 @@ func GeminiEnv(s *Server, home string) ([]string, error) {
 	return []string{"GOOGLE_GEMINI_BASE_URL=" + s.URL, "GEMINI_API_KEY=fake-gemini-key",
 		"GEMINI_CLI_NO_RELAUNCH=true", "NO_UPDATE_NOTIFIER=1", "GEMINI_SANDBOX=false", "TMPDIR=" + tmp}, nil
 }
+
+// QwenEnv writes $HOME/.qwen/settings.json for Qwen Code against the
+// server (OpenAI-compatible auth, no telemetry or usage statistics) and
+// returns the environment entries that point it at the server's Chat
+// Completions (append them to Env).
+func QwenEnv(s *Server, home string) ([]string, error) {
+	dir := filepath.Join(home, ".qwen")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("write qwen settings: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte(QwenSettings), 0o644); err != nil {
+		return nil, fmt.Errorf("write qwen settings: %w", err)
+	}
+	return []string{"OPENAI_BASE_URL=" + s.URL + "/v1", "OPENAI_API_KEY=fake-openai-key", "OPENAI_MODEL=qwen3-coder-plus",
+		"NO_UPDATE_NOTIFIER=1"}, nil
+}
+
+// QwenSettings is $HOME/.qwen/settings.json for Qwen Code against the
+// server.
+const QwenSettings = `{
+  "security": {"auth": {"selectedType": "openai"}},
+  "privacy": {"usageStatisticsEnabled": false},
+  "telemetry": {"enabled": false},
+  "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+  "model": {"name": "qwen3-coder-plus"}
+}`
