@@ -236,3 +236,11 @@ func NonNeg(o Object, k string) int64 {
 	}
 	return n
 }
+
+// WithSource returns the row with its usage's Backend and Source set (a
+// parser reading another CLI's output in a shared shape, Qwen's
+// stream-json read by Claude's parser).
+func (r UsageRow) WithSource(backend, source string) UsageRow {
+	r.rec.u.Backend, r.rec.u.Source = backend, source
+	return r
+}
