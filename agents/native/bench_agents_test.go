@@ -43,11 +43,31 @@ func scaledGemini(b *testing.B, dir string, size int) string {
 	return path
 }
 
+// scaledQwen writes a Qwen chat file of about size bytes to dir: the
+// captured session's records repeated (its parser keys nothing by id).
+func scaledQwen(b *testing.B, dir string, size int) string {
+	b.Helper()
+	src, err := filepath.Glob(filepath.Join("..", "qwen", "testdata", "capture", "resumed.home", ".qwen", "projects", "*", "chats", "*.jsonl"))
+	if err != nil || len(src) != 1 {
+		b.Fatalf("qwen capture: %v %v", src, err)
+	}
+	data, err := os.ReadFile(src[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := bytes.Repeat(data, size/len(data)+1)
+	path := filepath.Join(dir, "bench.jsonl")
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
 // BenchmarkNativeReadPerAgent reads one native transcript as an import
 // does (readNative: every line parsed, events and usage out, checksum),
-// for each agent: Claude's largest shared fixture transcript beside a
-// Gemini chat file of the same size made from the capture. It reports
-// MB/s; Gemini's must be at least Claude's.
+// for each agent: a Claude shared fixture transcript beside a Gemini and
+// a Qwen chat file of the same size made from the captures. It reports
+// MB/s.
 func BenchmarkNativeReadPerAgent(b *testing.B) {
 	claudePath := filepath.Join(fixtures.Dir(b, "transcripts"), "B_claude-code-log_37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl")
 	fi, err := os.Stat(claudePath)
@@ -57,6 +77,7 @@ func BenchmarkNativeReadPerAgent(b *testing.B) {
 	cases := []struct{ agent, path string }{
 		{Claude, claudePath},
 		{Gemini, scaledGemini(b, b.TempDir(), int(fi.Size()))},
+		{Qwen, scaledQwen(b, b.TempDir(), int(fi.Size()))},
 	}
 	for _, c := range cases {
 		b.Run(c.agent, func(b *testing.B) {

@@ -23,26 +23,7 @@ func copyGeminiHistory(t *testing.T, scenario, dir string) string {
 	t.Helper()
 	src := geminiCapture(scenario)
 	dst := filepath.Join(dir, ".gemini")
-	if err := os.RemoveAll(dst); err != nil {
-		t.Fatal(err)
-	}
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dst, rel)), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	copyTreeForTest(t, src, dst)
 	return filepath.Join(dst, "tmp")
 }
 
@@ -133,5 +114,30 @@ func TestGeminiHistoryImports(t *testing.T) {
 	}
 	if !failed {
 		t.Errorf("the failed session: %+v", res)
+	}
+}
+
+// copyTreeForTest copies the files below src to dst, replacing dst.
+func copyTreeForTest(t *testing.T, src, dst string) {
+	t.Helper()
+	if err := os.RemoveAll(dst); err != nil {
+		t.Fatal(err)
+	}
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dst, rel)), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
