@@ -5,6 +5,7 @@ package e2e
 // each with its own settings in the test's HOME.
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,17 +47,13 @@ var agentTools = map[string]struct{ write, read, edit, shell string }{
 // a shell command that works and one that fails.
 func agentScript(agent string) fm.Script {
 	tl := agentTools[agent]
-	readKey := "file_path"
-	if agent == "qwen" {
-		readKey = "absolute_path"
-	}
 	edit := map[string]any{"file_path": "{{CWD}}/notes.txt", "old_string": "beta", "new_string": "gamma"}
 	if agent == "gemini" {
 		edit["instruction"] = "Change beta to gamma."
 	}
 	return fm.Script{
 		fm.Tools("Creating notes.txt.", fm.Call(tl.write, map[string]any{"file_path": "{{CWD}}/notes.txt", "content": "alpha\nbeta\n"})),
-		fm.Tools("", fm.Call(tl.read, map[string]any{readKey: "{{CWD}}/notes.txt"})),
+		fm.Tools("", fm.Call(tl.read, map[string]any{"file_path": "{{CWD}}/notes.txt"})),
 		fm.Tools("", fm.Call(tl.edit, edit)),
 		fm.Tools("", fm.Call(tl.shell, map[string]any{"command": "cat notes.txt"}), fm.Call(tl.shell, map[string]any{"command": "cat missing.txt"})),
 		fm.Text("Done: notes.txt now says alpha and gamma."),
@@ -64,7 +61,7 @@ func agentScript(agent string) fm.Script {
 }
 
 func forEachAgent(t *testing.T, f func(t *testing.T, agent string)) {
-	for _, agent := range []string{"gemini"} {
+	for _, agent := range []string{"gemini", "qwen"} {
 		t.Run(agent, func(t *testing.T) { f(t, agent) })
 	}
 }
@@ -131,7 +128,13 @@ func TestAgentSecondPromptGetsTheContext(t *testing.T) {
 
 func TestAgentAPIError(t *testing.T) {
 	forEachAgent(t, func(t *testing.T, agent string) {
-		h, b := newAgentHarness(t, agent, fm.Script{fm.Fail(500, 0)})
+		// Qwen retries an HTTP 500 for about two minutes (28 requests, its
+		// capture shows); a 400 ends its run at once.
+		status := 500
+		if agent == "qwen" {
+			status = 400
+		}
+		h, b := newAgentHarness(t, agent, fm.Script{fm.Fail(status, 0)})
 		rr, r := h.run(b, "Say hello.")
 		if r.code != 1 || rr.Completed == nil || *rr.Completed || rr.Error == "" {
 			t.Fatalf("want exit 1 with completed=false and an error:\n%s", r)
@@ -145,4 +148,56 @@ func TestAgentAPIError(t *testing.T) {
 		}
 		h.check()
 	})
+}
+
+// TestAgentChain runs one session on Claude, then Gemini, then Qwen, then
+// Codex: each agent gets the earlier turns, whoever answered them, in
+// <azureal-session-context>. (OpenCode joins the chain with its backend.)
+func TestAgentChain(t *testing.T) {
+	chain := []string{"claude", "gemini", "qwen", "codex"}
+	var routes []fm.Route
+	for i := len(chain); i >= 2; i-- { // the latest prompt first: a context holds the earlier ones
+		routes = append(routes, fm.Route{Contains: fmt.Sprintf("CHAIN-%d", i), Script: fm.Script{fm.Text(fmt.Sprintf("Code %d is HUE-%d.", i, i))}})
+	}
+	h := newHarness(t, fm.Script{fm.Text("Code 1 is HUE-1.")}, routes...)
+	for _, agent := range chain {
+		p := fm.NeedCLI(t, agent)
+		h.setEnv("LAZULI_" + strings.ToUpper(agent) + "=" + p)
+	}
+	for _, f := range []func(*fm.Server, string) ([]string, error){fm.GeminiEnv, fm.QwenEnv} {
+		env, err := f(h.srv, h.home)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.setEnv(env...)
+	}
+	for i, agent := range chain {
+		args := []string{fmt.Sprintf("CHAIN-%d: name code %d.", i+1, i+1)}
+		if i > 0 {
+			args = append([]string{"--session", "1"}, args...)
+		}
+		rr, r := h.run(backend{name: agent}, args...)
+		if r.code != 0 || rr.Session != 1 || rr.Backend != agent {
+			t.Fatalf("turn %d on %s:\n%s", i+1, agent, r)
+		}
+		reqs := h.srv.Model()
+		sent := fm.UserText(reqs[len(reqs)-1])
+		for j := 1; j <= i; j++ {
+			if !strings.Contains(sent, fmt.Sprintf("HUE-%d", j)) {
+				t.Errorf("%s did not get turn %d's answer (HUE-%d):\n%.2000s", agent, j, j, sent)
+			}
+		}
+	}
+	evs := h.show(1)
+	var texts []string
+	for _, e := range kinds(evs, "AssistantText") {
+		texts = append(texts, e.field("text"))
+	}
+	if got := strings.Join(texts, " "); got != "Code 1 is HUE-1. Code 2 is HUE-2. Code 3 is HUE-3. Code 4 is HUE-4." {
+		t.Errorf("answers %q\n%s", got, dumpEvents(evs))
+	}
+	if c := kinds(evs, "Complete"); len(c) != len(chain) {
+		t.Errorf("%d Complete events, want %d", len(c), len(chain))
+	}
+	h.check()
 }
