@@ -289,3 +289,19 @@ func resolveExecutable(command string, b Backend) (string, error) {
 	}
 	return path, nil
 }
+
+// SessionBackend names the backend of a stored session: the agent whose
+// native history it was imported from (native, "" when none), else the
+// backend of its model, else Claude when it records a Claude session id;
+// "" when none of these is known.
+func SessionBackend(native, model, claudeUUID string) Backend {
+	switch {
+	case native != "":
+		return Backend(native)
+	case model == "" && claudeUUID != "":
+		return Claude
+	case model == "":
+		return ""
+	}
+	return BackendForModel(model)
+}

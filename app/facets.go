@@ -85,18 +85,11 @@ func (sl *sessionList) refreshFacets(groups []views.WorktreeGroup) {
 	onUI(func() { sl.pw.mv.Sidebar().SetFacets(all) })
 }
 
-// agentName names the agent of a session (its backend's title): the
-// native history it was imported from, else the backend of its model,
-// else Claude when it records a Claude session id; "" when none of these
-// is known.
+// agentName names the agent of a session (its backend's title, see
+// agents.SessionBackend); "" when not known.
 func agentName(native, model, claudeUUID string) string {
-	switch {
-	case native != "":
-		return agents.Backend(native).Title()
-	case model == "" && claudeUUID != "":
-		return views.AgentClaude
-	case model == "":
-		return ""
+	if b := agents.SessionBackend(native, model, claudeUUID); b != "" {
+		return b.Title()
 	}
-	return agents.BackendForModel(model).Title()
+	return ""
 }

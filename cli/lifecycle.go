@@ -92,8 +92,9 @@ func pinCommands() []command {
 // with its marks.
 type lsJSON struct {
 	export.JSONSession
-	Pinned   bool `json:"pinned"`
-	Archived bool `json:"archived"`
+	Pinned   bool   `json:"pinned"`
+	Archived bool   `json:"archived"`
+	Agent    string `json:"agent"` // the session's backend (agents.SessionBackend); "" when not known
 }
 
 // withFlags reads the sessions' marks and leaves out the archived

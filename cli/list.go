@@ -7,6 +7,7 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/export"
 	"github.com/lazuli-app/lazuli/printable"
@@ -35,9 +36,14 @@ func runList(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if *asJSON {
+		agentOf, err := sessionAgents(ctx, st, sessions)
+		if err != nil {
+			return err
+		}
 		out := make([]lsJSON, 0, len(sessions))
 		for _, s := range sessions {
-			out = append(out, lsJSON{JSONSession: export.SessionJSON(s), Pinned: flags[s.ID].Pinned(), Archived: flags[s.ID].Archived()})
+			out = append(out, lsJSON{JSONSession: export.SessionJSON(s), Pinned: flags[s.ID].Pinned(), Archived: flags[s.ID].Archived(),
+				Agent: agentOf[s.ID]})
 		}
 		if err := writeJSON(env.Stdout, out); err != nil {
 			return err
@@ -127,4 +133,30 @@ func reportUnreadable(env *Env, st *store.Store) {
 	if msg := store.UnreadableNotice(st.Unreadable()); msg != "" {
 		fmt.Fprintln(env.Stderr, printable.Line(msg))
 	}
+}
+
+// sessionAgents names each session's backend (agents.SessionBackend): its
+// native history's agent, else its model's backend.
+func sessionAgents(ctx context.Context, st *store.Store, sessions []store.Session) (map[int64]string, error) {
+	ids := make([]int64, len(sessions))
+	for i, s := range sessions {
+		ids[i] = s.ID
+	}
+	facets, err := st.Sessions().Facets(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	native, err := st.Native().Imports(ctx)
+	if err != nil {
+		return nil, err
+	}
+	nativeOf := map[int64]string{}
+	for k, rec := range native {
+		nativeOf[rec.SessionID] = k.Agent
+	}
+	out := make(map[int64]string, len(sessions))
+	for _, s := range sessions {
+		out[s.ID] = string(agents.SessionBackend(nativeOf[s.ID], facets[s.ID].Model, s.LastClaudeUUID))
+	}
+	return out, nil
 }

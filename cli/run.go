@@ -91,7 +91,7 @@ func parseRunArgs(env *Env, args []string) (runRequest, error) {
 	fs := newFlags("run", env)
 	storeArg := fs.String("store", "", "store file or folder")
 	sessionArg := fs.String("session", "", "continue this session (default: a new one)")
-	backendArg := fs.String("backend", "", "claude or codex (default: the model's, else the session's, else claude)")
+	backendArg := fs.String("backend", "", backendNames()+" (default: the model's, else the session's, else claude)")
 	model := fs.String("model", "", "model passed to the CLI (default: the session's, else the CLI's)")
 	name := fs.String("name", "", "name of the new session (default: its prompt's first line)")
 	fs.BoolVar(&req.asJSON, "json", false, "print a JSON result at the end instead of the transcript")
@@ -372,4 +372,13 @@ func runCompact(ctx context.Context, env *Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "S%d compacted by %s through seq %d: a %d-character summary; context %d → %d characters\n",
 		out.SessionID, out.Agent, out.AfterSeq, out.SummaryChars, out.CharsBefore, out.CharsAfter)
 	return nil
+}
+
+// backendNames lists the backends for help texts: "claude, codex, …".
+func backendNames() string {
+	var names []string
+	for _, b := range agents.Backends() {
+		names = append(names, string(b))
+	}
+	return strings.Join(names, ", ")
 }
