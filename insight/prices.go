@@ -13,8 +13,8 @@ type price struct {
 }
 
 // prices by model name prefix, longest prefix first within a family. The
-// table is used only where the CLI reports no cost: Codex always, Claude
-// transcripts (which carry tokens but no cost).
+// table is used only where the CLI reports no cost: Codex, Gemini CLI and
+// Qwen Code always, Claude transcripts (which carry tokens but no cost).
 var prices = []struct {
 	prefix string
 	p      price
@@ -35,12 +35,23 @@ var prices = []struct {
 	{"claude-3-5-sonnet", price{3, 15, 0.3, 3.75}},
 	{"claude-haiku", price{1, 5, 0.1, 1.25}},
 	{"claude-3-5-haiku", price{0.8, 4, 0.08, 1}},
+	// Gemini (paid tier, prompts up to 200k tokens) and Qwen (Alibaba
+	// Cloud Model Studio, international, the lowest input tier): neither
+	// CLI reports a cost.
+	{"gemini-2.5-pro", price{1.25, 10, 0.31, 0}},
+	{"gemini-2.5-flash-lite", price{0.1, 0.4, 0.025, 0}},
+	{"gemini-2.5-flash", price{0.3, 2.5, 0.075, 0}},
+	{"qwen3-coder-plus", price{1, 5, 0.1, 0}},
+	{"qwen3-coder-flash", price{0.3, 1.5, 0.03, 0}},
+	{"qwen3-max", price{1.2, 6, 0.24, 0}},
 }
 
 // defaultPrices are used for a model the table does not know, per backend.
 var defaultPrices = map[string]price{
 	"codex":  {1.25, 10, 0.125, 0},
 	"claude": {3, 15, 0.3, 3.75},
+	"gemini": {1.25, 10, 0.31, 0},
+	"qwen":   {1, 5, 0.1, 0},
 }
 
 // EstimateCost returns the estimated USD cost of tokens of model on
