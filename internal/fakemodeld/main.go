@@ -1,7 +1,8 @@
 // Command fakemodeld serves the scripted fake model of internal/fakemodel
 // until it is killed, for scripts that drive the real window with the real
-// agent CLIs (scripts/gui-run.sh). It prepares a HOME for both CLIs and
-// writes the environment they need to a file of shell export lines.
+// agent CLIs (scripts/gui-run.sh). It prepares a HOME for the CLIs
+// (claude, codex, gemini, qwen) and writes the environment they need to a
+// file of shell export lines.
 //
 //	fakemodeld -home DIR -env FILE
 //
@@ -44,12 +45,28 @@ func main() {
 		"say up front which cookie names must stay [S1#2].\n" +
 		"- **Script the test run.** The same prompt ran the suite twice [S2#1] [S3#1].\n" +
 		"- **A session the model made up** [S42#7].\n"
+	// Gemini CLI opens its conversations with its <session_context>, Qwen
+	// Code with its own: their scripts write hello.txt with their tools.
+	geminiScript := fakemodel.Script{
+		{Text: "I'll create the file.", Tools: []fakemodel.ToolCall{
+			{Name: "write_file", Input: map[string]any{"file_path": "{{CWD}}/hello.txt", "content": "hello from Gemini\n"}},
+		}},
+		{Text: "I created **hello.txt** with a greeting."},
+	}
 	srv := fakemodel.New(script, fakemodel.Route{Contains: "<transcript>", Script: fakemodel.Script{{Text: summary}}},
-		fakemodel.Route{Contains: "report of Lazuli's chronicle", Script: fakemodel.Script{{Text: report}}})
+		fakemodel.Route{Contains: "report of Lazuli's chronicle", Script: fakemodel.Script{{Text: report}}},
+		fakemodel.Route{Contains: "This is the Gemini CLI", Script: geminiScript})
 	defer srv.Close()
 	env, err := srv.Home(*home)
 	if err != nil {
 		log.Fatal(err)
+	}
+	for _, agentEnv := range []func(*fakemodel.Server, string) ([]string, error){fakemodel.GeminiEnv, fakemodel.QwenEnv} {
+		more, err := agentEnv(srv, *home)
+		if err != nil {
+			log.Fatal(err)
+		}
+		env = append(env, more...)
 	}
 	var b strings.Builder
 	for _, kv := range env {
