@@ -305,3 +305,14 @@ func SessionBackend(native, model, claudeUUID string) Backend {
 	}
 	return BackendForModel(model)
 }
+
+// UnexpressedAll lists, one line each, what of p each backend's CLI
+// cannot apply, backend by backend in menu order (each line names its
+// CLI).
+func UnexpressedAll(p Policy) []string {
+	var out []string
+	for _, b := range Backends() {
+		out = append(out, b.Unexpressed(p)...)
+	}
+	return out
+}

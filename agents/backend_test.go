@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/store"
 )
 
 func TestBackendTableIsComplete(t *testing.T) {
@@ -104,5 +105,19 @@ func TestResumeCommandPerBackend(t *testing.T) {
 	}
 	if got := Backend("none").ResumeCommand("z"); got != nil {
 		t.Errorf("unknown backend resumes with %v", got)
+	}
+}
+
+func TestUnexpressedAllNamesEachCLI(t *testing.T) {
+	p := Policy{Mode: ModeAsk, Rules: []store.PermissionRule{{Action: ActionAllow, Permission: "Bash", Pattern: "git *"}}}
+	got := strings.Join(UnexpressedAll(p), "\n")
+	for _, want := range []string{"codex exec cannot ask", "gemini -p cannot ask", "qwen cannot ask",
+		"not applied to Codex runs", "not applied to Gemini runs", "not applied to Qwen runs"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("UnexpressedAll lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "claude") {
+		t.Errorf("Claude applies every mode and rule, yet:\n%s", got)
 	}
 }

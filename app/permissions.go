@@ -106,8 +106,8 @@ func (pm *permissions) EditPermissions(ref views.SessionRef) {
 		projPol := agents.EffectivePermissions(proj, store.Permissions{})
 		s := settings(store.DisplayName(ref.ID, pm.sessionName(ref)), own)
 		s.Inherited, s.ProjectRules = projPol.Mode.Title(), projPol.Rules
-		s.CodexNotes = func(p store.Permissions) []string {
-			return agents.CodexUnexpressed(agents.EffectivePermissions(proj, p))
+		s.AgentNotes = func(p store.Permissions) []string {
+			return agents.UnexpressedAll(agents.EffectivePermissions(proj, p))
 		}
 		if pw.readOnly {
 			s.ReadOnly = readOnlyPermissions
@@ -145,8 +145,8 @@ func (pm *permissions) editProject() {
 			return
 		}
 		s := settings("Defaults of every session of this project without its own", proj)
-		s.CodexNotes = func(p store.Permissions) []string {
-			return agents.CodexUnexpressed(agents.EffectivePermissions(p, store.Permissions{}))
+		s.AgentNotes = func(p store.Permissions) []string {
+			return agents.UnexpressedAll(agents.EffectivePermissions(p, store.Permissions{}))
 		}
 		onUI(func() {
 			views.ShowPermissionSettings(pw.win, s, func(p store.Permissions) {

@@ -46,9 +46,10 @@ type PermissionSettings struct {
 	// writes one back.
 	Parse func(action, spec string) (store.PermissionRule, error)
 	Spec  func(store.PermissionRule) string
-	// CodexNotes says what Codex cannot apply, for the policy as saved
-	// (given the edited permissions).
-	CodexNotes func(store.Permissions) []string
+	// AgentNotes says what the agents' CLIs cannot apply (Codex, Gemini
+	// CLI, …; each note names its CLI), for the policy as saved (given the
+	// edited permissions).
+	AgentNotes func(store.Permissions) []string
 	// ReadOnly, when set, says in one line why nothing can be changed
 	// (a read-only window): the dialog then only shows the permissions,
 	// with every control disabled and Close instead of Save and Cancel.
@@ -259,18 +260,19 @@ func (p *PermissionDialog) refreshRules() {
 	p.refreshCodex()
 }
 
-// refreshCodex says what Codex cannot apply of the edited permissions.
+// refreshCodex says what the agents other than Claude cannot apply of the
+// edited permissions.
 func (p *PermissionDialog) refreshCodex() {
 	var notes []string
-	if p.s.CodexNotes != nil {
-		notes = p.s.CodexNotes(p.Value())
+	if p.s.AgentNotes != nil {
+		notes = p.s.AgentNotes(p.Value())
 	}
 	if len(notes) == 0 {
 		p.codex.SetText("")
 		p.codex.Hide()
 		return
 	}
-	p.codex.SetText("Not applied to Codex runs:\n• " + strings.Join(notes, "\n• "))
+	p.codex.SetText("Not applied by every agent:\n• " + strings.Join(notes, "\n• "))
 	p.codex.Show()
 }
 

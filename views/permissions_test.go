@@ -46,7 +46,7 @@ func TestPermissionSettingsDialog(t *testing.T) {
 	p := ShowPermissionSettings(w, PermissionSettings{Title: "S3 fix", Modes: testModes, Current: cur, Inherited: "Bypass",
 		ProjectRules: []store.PermissionRule{{Permission: "WebFetch", Action: "deny", Source: "project"}},
 		Parse:        testParse, Spec: testSpec,
-		CodexNotes: func(p store.Permissions) []string {
+		AgentNotes: func(p store.Permissions) []string {
 			var n []string
 			for _, r := range p.Rules {
 				n = append(n, testSpec(r))
@@ -60,7 +60,7 @@ func TestPermissionSettingsDialog(t *testing.T) {
 		}
 		return strings.Join(s, "\n")
 	}
-	for _, want := range []string{"S3 fix", "allow  Bash(git *)", "deny   WebFetch  (project)", "Not applied to Codex runs:\n• Bash(git *)"} {
+	for _, want := range []string{"S3 fix", "allow  Bash(git *)", "deny   WebFetch  (project)", "Not applied by every agent:\n• Bash(git *)"} {
 		if !strings.Contains(texts(), want) {
 			t.Errorf("the dialog lacks %q:\n%s", want, texts())
 		}
@@ -158,7 +158,7 @@ func TestPermissionSettingsFixedSize(t *testing.T) {
 	w.Resize(fyne.NewSize(900, 700))
 	p := ShowPermissionSettings(w, PermissionSettings{Title: "S3 fix", Modes: testModes, Inherited: "Bypass",
 		Parse: testParse, Spec: testSpec,
-		CodexNotes: func(p store.Permissions) []string {
+		AgentNotes: func(p store.Permissions) []string {
 			var n []string
 			for _, r := range p.Rules {
 				n = append(n, testSpec(r))
