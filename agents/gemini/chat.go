@@ -12,6 +12,7 @@ package gemini
 // message is not a prompt and is left out.
 
 import (
+	"bytes"
 	"strings"
 	"time"
 
@@ -86,7 +87,7 @@ type batch struct {
 // Feed parses one line.
 func (p *ChatParser) Feed(line []byte) []codec.Event {
 	p.stats.Lines++
-	if len(strings.TrimSpace(string(line))) == 0 {
+	if len(bytes.TrimSpace(line)) == 0 {
 		return nil
 	}
 	o, ok := parse.DecodeObject(line)

@@ -8,6 +8,7 @@ package gemini
 // duration).
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
@@ -50,7 +51,7 @@ func (p *StreamParser) SkipLine() {
 // Feed parses one line of output.
 func (p *StreamParser) Feed(line []byte) []codec.Event {
 	p.stats.Lines++
-	if strings.TrimSpace(string(line)) == "" {
+	if len(bytes.TrimSpace(line)) == 0 {
 		return nil
 	}
 	o, ok := parse.DecodeObject(line)

@@ -10,6 +10,7 @@ package qwen
 // end of the input, with a Complete timed from its records.
 
 import (
+	"bytes"
 	"strings"
 	"time"
 
@@ -65,7 +66,7 @@ func (p *ChatParser) SkipLine() {
 // Feed parses one line.
 func (p *ChatParser) Feed(line []byte) []codec.Event {
 	p.stats.Lines++
-	if strings.TrimSpace(string(line)) == "" {
+	if len(bytes.TrimSpace(line)) == 0 {
 		return nil
 	}
 	o, ok := parse.DecodeObject(line)
