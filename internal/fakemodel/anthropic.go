@@ -38,6 +38,16 @@ func (anthropicStream) start(w *sseWriter, r reply) {
 
 func (anthropicStream) finish(w *sseWriter, r reply) {
 	index := 0
+	if th := r.step.Thinking; th != "" {
+		w.event("content_block_start", mustJSON(map[string]any{"type": "content_block_start", "index": index,
+			"content_block": map[string]any{"type": "thinking", "thinking": "", "signature": ""}}))
+		w.event("content_block_delta", mustJSON(map[string]any{"type": "content_block_delta", "index": index,
+			"delta": map[string]any{"type": "thinking_delta", "thinking": th}}))
+		w.event("content_block_delta", mustJSON(map[string]any{"type": "content_block_delta", "index": index,
+			"delta": map[string]any{"type": "signature_delta", "signature": "fkm-signature"}}))
+		w.event("content_block_stop", mustJSON(map[string]any{"type": "content_block_stop", "index": index}))
+		index++
+	}
 	if text := withCWD(r.step.Text, r.cwd); text != "" || len(r.step.Tools) == 0 {
 		w.event("content_block_start", mustJSON(map[string]any{"type": "content_block_start", "index": index,
 			"content_block": map[string]any{"type": "text", "text": ""}}))

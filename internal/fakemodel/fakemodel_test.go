@@ -445,3 +445,31 @@ func TestMatchToolResults(t *testing.T) {
 		t.Errorf("openai: text %q", got)
 	}
 }
+
+func TestAnthropicThinking(t *testing.T) {
+	s := New(Script{{Thinking: "Plan: answer.", Text: "Answer."}})
+	defer s.Close()
+	_, evs, _ := post(t, s, "/v1/messages", "conv1", anthropicBody("hi"))
+	var thinking, signature string
+	for _, e := range evs {
+		if e.typ != "content_block_delta" {
+			continue
+		}
+		d := e.data["delta"].(map[string]any)
+		switch d["type"] {
+		case "thinking_delta":
+			thinking += d["thinking"].(string)
+		case "signature_delta":
+			signature += d["signature"].(string)
+		}
+	}
+	if thinking != "Plan: answer." || signature == "" {
+		t.Errorf("thinking %q, signature %q", thinking, signature)
+	}
+	if cb := evs[1].data["content_block"].(map[string]any); cb["type"] != "thinking" {
+		t.Errorf("first block %v, want the thinking block", cb)
+	}
+	if text, _, _ := anthropicReply(t, evs); text != "Answer." {
+		t.Errorf("text %q", text)
+	}
+}

@@ -13,8 +13,9 @@ type Step struct {
 	// Text is the assistant text; it is streamed before the tool calls.
 	Text string
 	// Thinking is the model's reasoning, streamed before the text where
-	// the API has a place for it (Gemini thought parts, Chat Completions
-	// reasoning_content); the Anthropic and Responses streams leave it out.
+	// the API has a place for it: an Anthropic thinking block (with a fake
+	// signature), Gemini thought parts, Chat Completions
+	// reasoning_content; the Responses stream leaves it out.
 	Thinking string
 	// Tools are the tool calls of the reply; with any, the reply stops for
 	// tool use, else it ends the turn.
