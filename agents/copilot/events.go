@@ -1,0 +1,302 @@
+package copilot
+
+import (
+	"strings"
+	"time"
+
+	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/codec"
+	"github.com/lazuli-app/lazuli/store"
+)
+
+// Format is Copilot CLI's event log (events.jsonl) and its `-p
+// --output-format json` stream: one parser reads both.
+const Format parse.Format = "copilot"
+
+// Parser parses a Copilot CLI event log or JSON stream. Events with an
+// agentId are a sub-agent's: they are kept apart (TakeSubagents) under the
+// task call that started it. A turn ends with a Complete at the main
+// agent's message that asks for no tool, or failed at a session.error.
+type Parser struct {
+	stats   parse.Stats
+	usage   parse.UsageLog
+	out     []codec.Event
+	model   string
+	inited  bool
+	calls   map[string]call
+	turn    turn
+	subs    map[string]*sub // by agentId
+	order   []string        // agentIds in the order they began
+	handed  int             // subagents already handed out
+	pending []parse.SubagentEvents
+}
+
+// call is what a tool call leaves for its result.
+type call struct {
+	name string
+	path *string
+}
+
+// turn is the state of the turn in progress.
+type turn struct {
+	open    bool
+	started time.Time
+}
+
+// sub is one sub-agent's work.
+type sub struct {
+	ev    parse.SubagentEvents
+	calls map[string]call
+	done  bool
+}
+
+// NewParser returns a Copilot CLI parser; opts.Model is the model of a
+// stream's Init until the stream names one (it has no session.start).
+func NewParser(opts parse.Options) *Parser {
+	return &Parser{model: opts.Model, calls: map[string]call{}, subs: map[string]*sub{}}
+}
+
+// Stats reports the lines seen so far.
+func (p *Parser) Stats() parse.Stats { return p.stats }
+
+// Usage returns the usage records fed so far, the sub-agents' included
+// (Copilot bills them to the session), one row per model call. Copilot
+// reports its cost in premium requests, not dollars, so rows carry none
+// and the insight index prices them by model.
+func (p *Parser) Usage() []parse.UsageRow { return p.usage.Rows() }
+
+// Feed parses one line.
+func (p *Parser) Feed(line []byte) []codec.Event {
+	p.stats.Lines++
+	if len(strings.TrimSpace(string(line))) == 0 {
+		return nil
+	}
+	o, ok := parse.DecodeObject(line)
+	if !ok {
+		p.stats.NoteMalformed()
+		return nil
+	}
+	p.out = nil
+	if agent := o.Str("agentId"); agent != "" {
+		p.subagent(agent, o)
+		return nil
+	}
+	d := o.Obj("data")
+	switch o.Str("type") {
+	case "session.start":
+		p.start(d.Obj("context").Str("cwd"), d.Str("selectedModel"))
+	case "session.resume":
+		p.start(d.Obj("context").Str("cwd"), d.Str("selectedModel"))
+	case "session.model_change":
+		p.setModel(d.FirstStr("newModel", "model"))
+	case "session.tools_updated":
+		if m := d.Str("model"); m != "" && !p.inited {
+			p.model = m
+		}
+	case "user.message":
+		if !p.inited {
+			p.start("", p.model)
+		}
+		p.turn = turn{open: true, started: lineTime(o)}
+		if text := d.Str("content"); strings.TrimSpace(text) != "" {
+			p.emit(codec.UserMessage(text))
+		}
+	case "assistant.message":
+		p.assistant(d, o)
+	case "tool.execution_complete":
+		p.emit(result(p.calls, d))
+	case "session.usage_record":
+		p.bill(d.Obj("usage"), o)
+	case "session.error":
+		p.sessionError(d, o)
+	case "session.compaction_complete":
+		p.emit(codec.Unit(codec.KindCompacted))
+	default:
+		p.stats.Ignored++
+	}
+	return p.out
+}
+
+// setModel records a model change (ok false or an empty model changes
+// nothing): a ModelSwitch once the session has its Init.
+func (p *Parser) setModel(model string, ok bool) {
+	if !ok || model == "" || model == p.model {
+		return
+	}
+	p.model = model
+	if p.inited {
+		p.emit(codec.ModelSwitch(model))
+	}
+}
+
+// emit outputs evs.
+func (p *Parser) emit(evs ...codec.Event) {
+	p.usage.Saw(evs...)
+	p.out = append(p.out, evs...)
+}
+
+// start gives the session its Init (a resume adds none, and switches
+// the model when it changed).
+func (p *Parser) start(cwd, model string) {
+	if p.inited {
+		p.setModel(model, true)
+		return
+	}
+	if model == "" {
+		model = p.model
+	}
+	p.inited, p.model = true, model
+	p.emit(codec.Init(cwd, model))
+}
+
+// assistant maps one assistant message: thinking, text, tool calls, and
+// the turn's end when it asks for no tool.
+func (p *Parser) assistant(d, o parse.Object) {
+	if !p.inited {
+		p.start("", d.Str("model"))
+	}
+	p.emit(messageEvents(d, p.calls)...)
+	if len(d.List("toolRequests")) == 0 && p.turn.open {
+		p.emit(p.complete(true, lineTime(o)))
+	}
+}
+
+// messageEvents maps an assistant message's thinking, text and tool calls,
+// recording the calls for their results.
+func messageEvents(d parse.Object, calls map[string]call) []codec.Event {
+	var out []codec.Event
+	if t := d.Str("reasoningText"); strings.TrimSpace(t) != "" {
+		out = append(out, store.Thinking(t))
+	}
+	if t := d.Str("content"); strings.TrimSpace(t) != "" {
+		out = append(out, codec.AssistantText(t))
+	}
+	for _, r := range d.Objs("toolRequests") {
+		id := r.Str("toolCallId")
+		name, input, path := parse.MapTool(copilotTools, r.Str("name"), r["arguments"])
+		calls[id] = call{name, path}
+		out = append(out, codec.ToolCall(id, name, path, input))
+	}
+	return out
+}
+
+// result maps a tool.execution_complete: the text the model got, an error
+// when the tool failed or a shell command exited non-zero.
+func result(calls map[string]call, d parse.Object) codec.Event {
+	id := d.Str("toolCallId")
+	c := calls[id]
+	ok, _ := d.Boolean("success")
+	text := d.Obj("result").Str("content")
+	if !ok {
+		if e, isStr := d.StrOK("error"); isStr {
+			text = e
+		} else if m := d.Obj("error").Str("message"); m != "" {
+			text = m
+		}
+	}
+	isErr := !ok
+	if code, has := d.Obj("shellExecution").Integer("exitCode"); has && code != 0 {
+		isErr = true
+	}
+	return codec.ToolResult(id, c.name, c.path, text, isErr)
+}
+
+// bill records one model call's tokens.
+func (p *Parser) bill(u, o parse.Object) {
+	if u == nil {
+		return
+	}
+	p.usage.Add(store.Usage{Source: string(Format), Backend: "copilot", Model: u.Str("model"), At: parse.UsageTime(o),
+		Tokens: store.Tokens{Input: parse.NonNeg(u, "inputTokens"), Output: parse.NonNeg(u, "outputTokens"),
+			CacheRead: parse.NonNeg(u, "cacheReadTokens"), CacheWrite: parse.NonNeg(u, "cacheWriteTokens"),
+			Reasoning: parse.NonNeg(u, "reasoningTokens")}})
+}
+
+// sessionError shows an error the session recorded and fails the turn.
+func (p *Parser) sessionError(d, o parse.Object) {
+	msg := d.Str("message")
+	if msg == "" {
+		msg = d.Str("errorType")
+	}
+	p.emit(codec.AssistantText("Error: " + msg))
+	if p.turn.open {
+		p.emit(p.complete(false, lineTime(o)))
+	}
+}
+
+// complete ends the open turn at t.
+func (p *Parser) complete(ok bool, t time.Time) codec.Event {
+	var ms uint64
+	if !p.turn.started.IsZero() && t.After(p.turn.started) {
+		ms = uint64(t.Sub(p.turn.started).Milliseconds())
+	}
+	p.turn = turn{}
+	return codec.Complete(ok, ms, 0)
+}
+
+// subagent files one line of a sub-agent's work under it.
+func (p *Parser) subagent(agent string, o parse.Object) {
+	s := p.subs[agent]
+	if s == nil {
+		s = &sub{calls: map[string]call{}}
+		s.ev.Started = lineTime(o)
+		p.subs[agent] = s
+		p.order = append(p.order, agent)
+	}
+	d := o.Obj("data")
+	switch o.Str("type") {
+	case "subagent.started":
+		s.ev.ToolUseID = d.Str("toolCallId")
+		s.ev.Asked = d.Str("agentDescription")
+		s.ev.Events = append(s.ev.Events, codec.Init("", d.Str("model")))
+	case "user.message":
+		if t := d.Str("content"); strings.TrimSpace(t) != "" {
+			s.ev.Asked = t
+			s.ev.Events = append(s.ev.Events, codec.UserMessage(t))
+		}
+	case "assistant.message":
+		s.ev.Events = append(s.ev.Events, messageEvents(d, s.calls)...)
+	case "tool.execution_complete":
+		s.ev.Events = append(s.ev.Events, result(s.calls, d))
+	case "session.usage_record":
+		p.bill(d.Obj("usage"), o) // Copilot bills a sub-agent's calls to the session
+	case "subagent.completed", "subagent.failed":
+		ok := o.Str("type") == "subagent.completed"
+		ms, _ := d.U64("durationMs")
+		s.ev.Events = append(s.ev.Events, codec.Complete(ok, ms, 0))
+		s.done = true
+	}
+}
+
+// TakeSubagents returns the sub-agents begun since the last call, each
+// with the events seen so far; call it again after Finish for the rest.
+func (p *Parser) TakeSubagents() []parse.SubagentEvents {
+	var out []parse.SubagentEvents
+	for p.handed < len(p.order) {
+		s := p.subs[p.order[p.handed]]
+		if !s.done {
+			break
+		}
+		out = append(out, s.ev)
+		p.handed++
+	}
+	return out
+}
+
+// Finish hands the unfinished sub-agents over and ends nothing else: an
+// open turn without an answer was interrupted.
+func (p *Parser) Finish() []codec.Event {
+	for _, a := range p.order {
+		p.subs[a].done = true
+	}
+	return nil
+}
+
+// lineTime is a line's timestamp; zero when it has none.
+func lineTime(o parse.Object) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, o.Str("timestamp"))
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
