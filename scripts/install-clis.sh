@@ -6,6 +6,9 @@
 #   @openai/codex@$CODEX_VERSION               -> $cache/node_modules/.bin/codex
 #   @google/gemini-cli@$GEMINI_VERSION         -> $cache/node_modules/.bin/gemini
 #   @qwen-code/qwen-code@$QWEN_VERSION         -> $cache/node_modules/.bin/qwen
+#   opencode-ai@$OPENCODE_VERSION              -> $cache/node_modules/.bin/opencode
+#   @mariozechner/pi-coding-agent@$PI_VERSION  -> $cache/node_modules/.bin/pi
+#   @github/copilot@$COPILOT_VERSION           -> $cache/node_modules/.bin/copilot
 #
 # The CLIs are one table (clis below): adding an agent is adding its line.
 # Idempotent: npm runs only when a CLI is missing or `--version` does not report the
@@ -15,16 +18,18 @@
 #   export LAZULI_CODEX=<path>
 #   export LAZULI_GEMINI=<path>
 #   export LAZULI_QWEN=<path>
+#   export LAZULI_OPENCODE=<path>, LAZULI_PI=<path>, LAZULI_COPILOT=<path>
 #
 # so CI can run:  eval "$(scripts/install-clis.sh)"
 #
 # Usage: scripts/install-clis.sh [--check]
 #   --check  install nothing; exit 1 if a CLI is missing or has the wrong version
 # Env: LAZULI_CLI_CACHE (default ~/.cache/lazuli/cli), CLAUDE_VERSION, CODEX_VERSION,
-#      GEMINI_VERSION, QWEN_VERSION, NPM (default: npm). Needs node and npm; the claude
+#      GEMINI_VERSION, QWEN_VERSION, OPENCODE_VERSION, PI_VERSION, COPILOT_VERSION, NPM (default: npm). Needs node and npm; the claude
 #      package is a native binary (its package asks for node >= 22, which only matters to
 #      its postinstall), codex runs its launcher with node, gemini and qwen are node
-#      programs (node >= 20).
+#      programs (node >= 20), opencode and copilot native binaries (optional
+#      dependencies, like codex's), pi a node program (node >= 20).
 # Exit status: 0 ok, 1 missing (--check) or install failed, 2 usage error.
 #
 # npm 11 warns that claude's postinstall ("node install.cjs", which copies the native
@@ -37,6 +42,9 @@ CLAUDE_VERSION=${CLAUDE_VERSION:-2.1.328}
 CODEX_VERSION=${CODEX_VERSION:-0.169.0}
 GEMINI_VERSION=${GEMINI_VERSION:-0.61.0}
 QWEN_VERSION=${QWEN_VERSION:-0.24.4}
+OPENCODE_VERSION=${OPENCODE_VERSION:-1.18.33}
+PI_VERSION=${PI_VERSION:-0.73.1}
+COPILOT_VERSION=${COPILOT_VERSION:-1.0.102}
 NPM=${NPM:-npm}
 cache=${LAZULI_CLI_CACHE:-${HOME:?HOME is not set}/.cache/lazuli/cli}
 
@@ -47,6 +55,9 @@ clis=(
   "codex @openai/codex $CODEX_VERSION"
   "gemini @google/gemini-cli $GEMINI_VERSION"
   "qwen @qwen-code/qwen-code $QWEN_VERSION"
+  "opencode opencode-ai $OPENCODE_VERSION"
+  "pi @mariozechner/pi-coding-agent $PI_VERSION"
+  "copilot @github/copilot $COPILOT_VERSION"
 )
 
 check_only=0
@@ -63,15 +74,17 @@ log() { echo "install-clis: $*" >&2; }
 bin_of() { echo "$cache/node_modules/.bin/$1"; }
 
 # has_version BIN VERSION: BIN runs and its --version output names VERSION
-# ("2.1.328 (Claude Code)", "codex-cli 0.169.0", "0.61.0"). No network: autoupdaters
+# ("2.1.328 (Claude Code)", "codex-cli 0.169.0", "0.61.0", "GitHub Copilot CLI 1.0.102."). No network: autoupdaters
 # and telemetry are off.
 has_version() {
   local out
   [ -x "$1" ] || return 1
   out=$(DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
         GEMINI_CLI_NO_RELAUNCH=true NO_UPDATE_NOTIFIER=1 \
-        timeout 60 "$1" --version 2>/dev/null </dev/null) || return 1
-  [[ " $out " =~ [^0-9.]${2//./\\.}[^0-9.] ]]
+        timeout 60 "$1" --version 2>&1 </dev/null) || return 1
+  # pi prints its version on stderr; the version may end a sentence
+  # ("GitHub Copilot CLI 1.0.102.").
+  [[ " $out " =~ [^0-9.]${2//./\\.}([^0-9.]|\.[^0-9]) ]]
 }
 
 # stale: the names of the CLIs missing or at another version.
