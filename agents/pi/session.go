@@ -259,3 +259,17 @@ func msTime(m parse.Object) time.Time {
 	}
 	return time.UnixMilli(n)
 }
+
+// Unreleased is how many events Finish would return now: the Init still
+// waiting for its model with the events held after it, and the failed
+// Complete of a turn whose last request failed.
+func (p *Parser) Unreleased() int {
+	n := 0
+	if p.pending != nil {
+		n += 1 + len(p.held)
+	}
+	if p.turn.open && p.turn.failed != "" {
+		n++
+	}
+	return n
+}
