@@ -19,7 +19,12 @@ func init() {
 		Name: Copilot, Title: "Copilot CLI", Order: 6, Command: "copilot", EnvVar: "LAZULI_COPILOT",
 		Models: []string{CopilotDefault, "claude-sonnet-4.5", "claude-haiku-4.5"},
 		Args:   copilotArgs,
+		// The Init reports the model asked for (the menu's default when
+		// none), which names the backend in the sidebar.
 		StreamParser: func(model string) parse.Parser {
+			if model == "" {
+				model = CopilotDefault
+			}
 			return copilot.NewParser(parse.Options{Model: model})
 		},
 		Resume:           func(id string) []string { return []string{"copilot", "--resume", id} },

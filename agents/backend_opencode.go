@@ -22,7 +22,12 @@ func init() {
 		Models:    []string{OpenCodeDefault, "anthropic/claude-sonnet-4-5", "openai/gpt-5.1"},
 		OwnsModel: func(m string) bool { return strings.Contains(m, "/") },
 		Args:      openCodeArgs,
+		// The Init reports the model asked for (the menu's default when
+		// none), which names the backend in the sidebar.
 		StreamParser: func(model string) parse.Parser {
+			if model == "" {
+				model = OpenCodeDefault
+			}
 			return opencode.NewStreamParser(parse.Options{Model: model})
 		},
 		Resume:           func(id string) []string { return []string{"opencode", "--session", id} },

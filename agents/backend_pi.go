@@ -26,7 +26,12 @@ func init() {
 		Name: Pi, Title: "Pi", Order: 5, Command: "pi", EnvVar: "LAZULI_PI",
 		Models: []string{PiDefault},
 		Args:   piArgs,
+		// The Init reports the model asked for (the menu's default when
+		// none), which names the backend in the sidebar.
 		StreamParser: func(model string) parse.Parser {
+			if model == "" {
+				model = PiDefault
+			}
 			return pi.NewParser(parse.Options{Model: model})
 		},
 		Resume:           func(id string) []string { return []string{"pi", "--session", id} },

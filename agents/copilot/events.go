@@ -22,6 +22,7 @@ type Parser struct {
 	usage   parse.UsageLog
 	out     []codec.Event
 	model   string
+	asked   string // the model a run asked for; "" for a file
 	inited  bool
 	calls   map[string]call
 	turn    turn
@@ -50,10 +51,11 @@ type sub struct {
 	done  bool
 }
 
-// NewParser returns a Copilot CLI parser; opts.Model is the model of a
-// stream's Init until the stream names one (it has no session.start).
+// NewParser returns a Copilot CLI parser. With opts.Model set (a run of
+// `lazuli run`), the Init reports that model, the one the run asked for,
+// whatever model the events name (their usage keeps those).
 func NewParser(opts parse.Options) *Parser {
-	return &Parser{model: opts.Model, calls: map[string]call{}, subs: map[string]*sub{}}
+	return &Parser{model: opts.Model, asked: opts.Model, calls: map[string]call{}, subs: map[string]*sub{}}
 }
 
 // Stats reports the lines seen so far.
@@ -90,7 +92,7 @@ func (p *Parser) Feed(line []byte) []codec.Event {
 	case "session.model_change":
 		p.setModel(d.FirstStr("newModel", "model"))
 	case "session.tools_updated":
-		if m := d.Str("model"); m != "" && !p.inited {
+		if m := d.Str("model"); m != "" && !p.inited && p.asked == "" {
 			p.model = m
 		}
 	case "user.message":
@@ -120,6 +122,9 @@ func (p *Parser) Feed(line []byte) []codec.Event {
 // setModel records a model change (ok false or an empty model changes
 // nothing): a ModelSwitch once the session has its Init.
 func (p *Parser) setModel(model string, ok bool) {
+	if p.asked != "" {
+		return
+	}
 	if !ok || model == "" || model == p.model {
 		return
 	}
@@ -142,7 +147,7 @@ func (p *Parser) start(cwd, model string) {
 		p.setModel(model, true)
 		return
 	}
-	if model == "" {
+	if model == "" || p.asked != "" {
 		model = p.model
 	}
 	p.inited, p.model = true, model

@@ -275,6 +275,10 @@ func FuzzParser(f *testing.F) {
 // TestStreamInit: the stream has no session.start; its Init comes first,
 // with the model the stream names before the prompt.
 func TestStreamInit(t *testing.T) {
+	p := NewParser(parse.Options{Model: "copilot-default"})
+	if evs, _, _ := parse.ReadFile(filepath.Join("testdata", "capture", "multi.stdout.jsonl"), p); evs[0].Model != "copilot-default" {
+		t.Errorf("a run reports the model it asked for; got %+v", evs[0])
+	}
 	evs, _ := parseFile(t, filepath.Join("testdata", "capture", "multi.stdout.jsonl"))
 	if evs[0].Kind != codec.KindInit || evs[0].Model != "claude-sonnet-4.5" || evs[1].Kind != codec.KindUserMessage {
 		t.Errorf("first events %+v %+v", evs[0], evs[1])

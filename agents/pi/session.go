@@ -26,6 +26,7 @@ type Parser struct {
 	held    []codec.Event // events after the pending Init
 	out     []codec.Event // the events of the line being fed
 	model   string
+	asked   string          // the model a run asked for; "" for a file
 	calls   map[string]call // tool calls by id, for their results
 	turn    turn
 }
@@ -45,8 +46,12 @@ type turn struct {
 	errTime time.Time
 }
 
-// NewParser returns a Pi parser; it needs no options.
-func NewParser(parse.Options) *Parser { return &Parser{calls: map[string]call{}} }
+// NewParser returns a Pi parser. With opts.Model set (a run of `lazuli
+// run`), the Init reports that model, the one the run asked for, whatever
+// model names Pi's messages carry (their usage keeps those).
+func NewParser(opts parse.Options) *Parser {
+	return &Parser{calls: map[string]call{}, asked: opts.Model}
+}
 
 // Stats reports the lines seen so far.
 func (p *Parser) Stats() parse.Stats { return p.stats }
@@ -111,6 +116,9 @@ func (p *Parser) release(model string) {
 // setModel records the session's model: the pending Init gets it, a later
 // change is a ModelSwitch.
 func (p *Parser) setModel(model string) {
+	if p.asked != "" {
+		model = p.asked
+	}
 	if model == "" || model == p.model {
 		return
 	}

@@ -289,3 +289,12 @@ func FuzzParser(f *testing.F) {
 		p.Finish()
 	})
 }
+
+// TestRunModel: a run's parser reports the model the run asked for.
+func TestRunModel(t *testing.T) {
+	p := NewParser(parse.Options{Model: "pi-default"})
+	evs, _, err := parse.ReadFile(filepath.Join("testdata", "capture", "multi.stdout.jsonl"), p)
+	if err != nil || evs[0].Kind != codec.KindInit || evs[0].Model != "pi-default" || len(ofKind(evs, codec.KindModelSwitch)) != 0 {
+		t.Errorf("Init %+v, %v", evs[0], err)
+	}
+}
