@@ -2,6 +2,7 @@ package copilot
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -282,5 +283,28 @@ func TestStreamInit(t *testing.T) {
 	evs, _ := parseFile(t, filepath.Join("testdata", "capture", "multi.stdout.jsonl"))
 	if evs[0].Kind != codec.KindInit || evs[0].Model != "claude-sonnet-4.5" || evs[1].Kind != codec.KindUserMessage {
 		t.Errorf("first events %+v %+v", evs[0], evs[1])
+	}
+}
+
+// BenchmarkCopilotParser reads the captured event log, repeated to about
+// 1 MB, the way the native importer feeds it.
+func BenchmarkCopilotParser(b *testing.B) {
+	multi, _ := captured(b)
+	data, err := os.ReadFile(multi)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data = bytes.Repeat(data, 1+(1<<20)/len(data))
+	lines := bytes.Split(data, []byte("\n"))
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		p := NewParser(parse.Options{})
+		n := 0
+		for _, l := range lines {
+			n += len(p.Feed(l))
+		}
+		n += len(p.Finish())
+		b.ReportMetric(float64(n), "events/op")
 	}
 }

@@ -1,6 +1,7 @@
 package opencode
 
 import (
+	"bytes"
 	"strings"
 	"time"
 
@@ -47,7 +48,7 @@ func (p *Parser) Usage() []parse.UsageRow { return p.usage.Rows() }
 // Feed parses one line.
 func (p *Parser) Feed(line []byte) []codec.Event {
 	p.stats.Lines++
-	if len(strings.TrimSpace(string(line))) == 0 {
+	if len(bytes.TrimSpace(line)) == 0 {
 		return nil
 	}
 	o, ok := parse.DecodeObject(line)

@@ -409,3 +409,64 @@ func FuzzParsers(f *testing.F) {
 		s.Finish()
 	})
 }
+
+// BenchmarkOpenCodeParser reads the captured sessions as DB.Lines hands
+// them over, repeated to about 1 MB of lines (the parsing alone).
+func BenchmarkOpenCodeParser(b *testing.B) {
+	db, _ := openCaptured(b)
+	ss, err := db.Sessions(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var lines [][]byte
+	size := 0
+	for size < 1<<20 {
+		for _, s := range ss {
+			ls, err := db.Lines(context.Background(), s)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, l := range ls {
+				lines = append(lines, l)
+				size += len(l) + 1
+			}
+		}
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		p := NewParser(parse.Options{})
+		n := 0
+		for _, l := range lines {
+			n += len(p.Feed(l))
+		}
+		b.ReportMetric(float64(n), "events/op")
+	}
+}
+
+// BenchmarkOpenCodeRead reads every session of the captured database
+// (query and lines, no parsing): MB/s of the lines produced.
+func BenchmarkOpenCodeRead(b *testing.B) {
+	db, _ := openCaptured(b)
+	ctx := context.Background()
+	size := 0
+	ss, _ := db.Sessions(ctx)
+	for _, s := range ss {
+		ls, _ := db.Lines(ctx, s)
+		for _, l := range ls {
+			size += len(l) + 1
+		}
+	}
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		ss, err := db.Sessions(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, s := range ss {
+			if _, err := db.Lines(ctx, s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

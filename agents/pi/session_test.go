@@ -2,6 +2,7 @@ package pi
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -296,5 +297,32 @@ func TestRunModel(t *testing.T) {
 	evs, _, err := parse.ReadFile(filepath.Join("testdata", "capture", "multi.stdout.jsonl"), p)
 	if err != nil || evs[0].Kind != codec.KindInit || evs[0].Model != "pi-default" || len(ofKind(evs, codec.KindModelSwitch)) != 0 {
 		t.Errorf("Init %+v, %v", evs[0], err)
+	}
+}
+
+// BenchmarkPiParser reads the captured session file, repeated to about
+// 1 MB, the way the native importer feeds it.
+func BenchmarkPiParser(b *testing.B) {
+	multi, _ := captured(b)
+	data, err := os.ReadFile(multi)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchLines(b, bytes.Repeat(data, 1+(1<<20)/len(data)), func() parse.Parser { return NewParser(parse.Options{}) })
+}
+
+// benchLines feeds data's lines to a fresh parser per op.
+func benchLines(b *testing.B, data []byte, newParser func() parse.Parser) {
+	lines := bytes.Split(data, []byte("\n"))
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		p := newParser()
+		n := 0
+		for _, l := range lines {
+			n += len(p.Feed(l))
+		}
+		n += len(p.Finish())
+		b.ReportMetric(float64(n), "events/op")
 	}
 }
