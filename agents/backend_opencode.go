@@ -12,7 +12,7 @@ const OpenCode Backend = "opencode"
 
 // OpenCodeDefault is OpenCode's menu entry for the model its own
 // configuration names (no --model).
-const OpenCodeDefault = "opencode-default"
+const OpenCodeDefault = opencode.DefaultModel
 
 func init() {
 	register(&Descriptor{

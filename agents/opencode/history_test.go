@@ -377,7 +377,7 @@ func TestStream(t *testing.T) {
 	}
 	p := NewStreamParser(parse.Options{})
 	evs, _, _ := parse.ReadFile(filepath.Join("testdata", "capture", "error.stdout.jsonl"), p)
-	if len(evs) != 3 || evs[1].Text != "Error: Internal server error" || evs[2].Kind != codec.KindComplete || evs[2].Success {
+	if len(evs) != 3 || evs[0].Model != DefaultModel || evs[1].Text != "Error: Internal server error" || evs[2].Kind != codec.KindComplete || evs[2].Success {
 		t.Errorf("error run: %+v", evs)
 	}
 }

@@ -29,9 +29,18 @@ type StreamParser struct {
 	out     []codec.Event
 }
 
+// DefaultModel is the Init's model of a stream whose run named none: the
+// model of OpenCode's own configuration (the menu's opencode-default).
+const DefaultModel = "opencode-default"
+
 // NewStreamParser returns a parser of `opencode run --format json` output;
-// opts.Model is the model the run was started with.
-func NewStreamParser(opts parse.Options) *StreamParser { return &StreamParser{model: opts.Model} }
+// opts.Model is the model the run was started with ("" is DefaultModel).
+func NewStreamParser(opts parse.Options) *StreamParser {
+	if opts.Model == "" {
+		opts.Model = DefaultModel
+	}
+	return &StreamParser{model: opts.Model}
+}
 
 // Stats reports the lines seen so far.
 func (p *StreamParser) Stats() parse.Stats { return p.stats }
