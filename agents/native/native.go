@@ -141,6 +141,15 @@ func Scan(ctx context.Context, opts Options) (ScanResult, error) {
 			continue
 		}
 		root := Root{Agent: r.agent, Path: r.dir}
+		if src.prepare != nil {
+			dir, err := src.prepare(ctx, r.dir)
+			if err != nil {
+				root.Note = err.Error()
+				scan.Roots = append(scan.Roots, root)
+				continue
+			}
+			root.Path = dir
+		}
 		sessions, err := scanRoot(ctx, &root, cache, &scan.Skipped)
 		if err != nil {
 			return ScanResult{}, err

@@ -5,6 +5,7 @@ package native
 // file whose init calls addSource) with its previewer and feeder.
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,6 +49,10 @@ type Source struct {
 	preview func(n *Session, root string) previewer
 	// feeder reads a transcript for import.
 	feeder func(opts parse.Options) nativeFeeder
+	// prepare, when set, turns the history folder into the folder of
+	// transcript files to scan (OpenCode's database is mirrored as one
+	// file per session in Lazuli's cache); nil scans the folder itself.
+	prepare func(ctx context.Context, dir string) (string, error)
 }
 
 // sources is the table, filled by init functions, read-only afterwards.

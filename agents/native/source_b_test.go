@@ -1,13 +1,18 @@
 package native
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/lazuli-app/lazuli/codec"
+	"github.com/lazuli-app/lazuli/store"
 )
 
 // copyTree copies the captured history under src (relative to the
@@ -68,5 +73,93 @@ func TestImportPiAndCopilot(t *testing.T) {
 				t.Errorf("re-import outcomes %v, want both unchanged", got)
 			}
 		})
+	}
+}
+
+// unpackOpenCode unpacks the captured OpenCode database with its -wal and
+// -shm into a folder laid out as ~/.local/share/opencode.
+func unpackOpenCode(tb testing.TB) string {
+	tb.Helper()
+	f, err := os.Open(filepath.Join("..", "opencode", "testdata", "capture", "opencode-db.tar.gz"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dir := tb.TempDir()
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return dir
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+		b, _ := io.ReadAll(tr)
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(h.Name)), b, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// TestImportOpenCode: the database is mirrored into the cache, one file
+// per session, and imported; a second import reads nothing new, and the
+// database is left as it was.
+func TestImportOpenCode(t *testing.T) {
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	dir := unpackOpenCode(t)
+	wal, _ := os.ReadFile(filepath.Join(dir, "opencode.db-wal"))
+	scan := mustScan(t, Options{Dirs: Dirs{OpenCode: dir}})
+	if len(scan.Sessions) != 3 || len(scan.Skipped) != 0 {
+		t.Fatalf("scan: %+v, skipped %v", scan.Sessions, scan.Skipped)
+	}
+	for _, n := range scan.Sessions {
+		if !strings.HasPrefix(n.ID, "ses_") || !strings.HasSuffix(n.Cwd, "/work") || n.FirstPrompt == "" {
+			t.Errorf("preview %+v", n)
+		}
+	}
+	st := mustOpenStore(t)
+	res := mustImport(t, st, scan.Sessions, ImportOptions{FallbackWorktree: "main"})
+	if got := outcomes(res); got[Imported] != 3 {
+		t.Fatalf("outcomes %v", got)
+	}
+	mustCheck(t, st)
+	again := mustImport(t, st, mustScan(t, Options{Dirs: Dirs{OpenCode: dir}}).Sessions, ImportOptions{FallbackWorktree: "main"})
+	if got := outcomes(again); got[Unchanged] != 3 {
+		t.Errorf("re-import outcomes %v, want all unchanged", got)
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, "opencode.db-wal")); !bytes.Equal(now, wal) {
+		t.Error("the import changed OpenCode's WAL")
+	}
+	if _, err := Scan(context.Background(), Options{Dirs: Dirs{OpenCode: t.TempDir()}}); err == nil || !strings.Contains(err.Error(), "no opencode.db in it") {
+		t.Errorf("an empty folder: %v", err)
+	}
+}
+
+// TestOpenCodeMirrorGrows: a mirror holds no message OpenCode is still
+// writing, so it only grows while OpenCode adds messages.
+func TestOpenCodeMirrorGrows(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	head := []byte(`{"type":"opencode.session","id":"ses_1"}`)
+	user := []byte(`{"type":"opencode.message","id":"m1","info":{"role":"user"}}`)
+	open := []byte(`{"type":"opencode.message","id":"m2","info":{"role":"assistant","time":{"created":1}}}`)
+	done := []byte(`{"type":"opencode.message","id":"m2","info":{"role":"assistant","time":{"created":1,"completed":2}}}`)
+	if got := settled([][]byte{head, user, open}); len(got) != 2 {
+		t.Fatalf("settled kept %d lines, want 2", len(got))
+	}
+	if err := writeMirror(path, settled([][]byte{head, user, open})); err != nil {
+		t.Fatal(err)
+	}
+	first, _ := os.ReadFile(path)
+	if err := writeMirror(path, settled([][]byte{head, user, done})); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	if string(b) != string(head)+"\n"+string(user)+"\n"+string(done)+"\n" || !bytes.HasPrefix(b, first) {
+		t.Errorf("mirror %q after %q, want the completed message added after the first", b, first)
 	}
 }
