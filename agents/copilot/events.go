@@ -19,18 +19,17 @@ const Format parse.Format = "copilot"
 // task call that started it. A turn ends with a Complete at the main
 // agent's message that asks for no tool, or failed at a session.error.
 type Parser struct {
-	stats   parse.Stats
-	usage   parse.UsageLog
-	out     []codec.Event
-	model   string
-	asked   string // the model a run asked for; "" for a file
-	inited  bool
-	calls   map[string]call
-	turn    turn
-	subs    map[string]*sub // by agentId
-	order   []string        // agentIds in the order they began
-	handed  int             // subagents already handed out
-	pending []parse.SubagentEvents
+	stats  parse.Stats
+	usage  parse.UsageLog
+	out    []codec.Event
+	model  string
+	asked  string // the model a run asked for; "" for a file
+	inited bool
+	calls  map[string]call
+	turn   turn
+	subs   map[string]*sub // by agentId
+	order  []string        // agentIds in the order they began
+	handed int             // subagents already handed out
 }
 
 // call is what a tool call leaves for its result.
