@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	fm "github.com/lazuli-app/lazuli/internal/fakemodel"
@@ -236,4 +237,42 @@ func TestAgentsShareASession(t *testing.T) {
 		t.Errorf("%d prompts stored, want %d", len(users), len(order))
 	}
 	h.check()
+}
+
+// TestAgentStop signals `lazuli run` while the model hangs after a shell
+// step: the agent's process group is stopped, the partial turn is kept
+// (with the save policy's default, as it streams) and lazuli exits 1.
+func TestAgentStop(t *testing.T) {
+	forEachNewAgent(t, func(t *testing.T, b backend) {
+		call := map[string]fm.ToolCall{
+			"opencode": fm.Call("bash", map[string]any{"command": "echo first-step-done", "description": "Echo"}),
+			"pi":       fm.Call("bash", map[string]any{"command": "echo first-step-done"}),
+			"copilot":  fm.Call("bash", map[string]any{"command": "echo first-step-done", "description": "Echo"}),
+		}[b.name]
+		h := agentHarness(t, fm.Script{fm.Tools("Running a command.", call), fm.Hang()}, titleRoute)
+		cmd, stdout, stderr := h.command("", "run", "--json", "--store", h.store, "--backend", b.name, "Run a command, then think.")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.srv.WaitFor(h.ctx, func(r fm.Request) bool { return r.Served == fm.ServedHang }); err != nil {
+			_ = cmd.Process.Kill()
+			t.Fatalf("the agent never reached the hanging step: %v", err)
+		}
+		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		r := h.wait(cmd, stdout, stderr)
+		rr := decodeRun(t, r)
+		if r.code != 1 || !rr.Stopped {
+			t.Errorf("want exit 1 and stopped:\n%s", r)
+		}
+		if pids := h.leftovers(); len(pids) > 0 {
+			t.Errorf("agent processes survived the stop: %v", pids)
+		}
+		evs := h.show(1)
+		if len(kinds(evs, "UserMessage")) != 1 || len(kinds(evs, "ToolCall")) != 1 {
+			t.Errorf("want the prompt and the tool call kept\n%s", dumpEvents(evs))
+		}
+		h.check()
+	})
 }
