@@ -385,6 +385,8 @@ func TestStream(t *testing.T) {
 func TestUnquote(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{`"Say hello."`, "Say hello."}, {`Say "hi"`, `Say "hi"`}, {`"`, `"`}, {`""`, ``}, {`"a" and "b"`, `a" and "b`},
+		// As opencode 1.18.33 stored the prompt He said "hi"⏎and C:\new.
+		{"\"He said \\\"hi\\\"\nand C:\\new\"", "He said \"hi\"\nand C:\\new"},
 	} {
 		if got := unquote(c.in); got != c.want {
 			t.Errorf("unquote(%q) = %q, want %q", c.in, got, c.want)

@@ -50,8 +50,9 @@ func toolEvents(part parse.Object) []codec.Event {
 }
 
 // promptText is a user message's text. OpenCode stores the prompt of
-// `opencode run` wrapped in literal double quotes ("\"Say hello.\""); the
-// wrapping pair is taken off.
+// `opencode run` wrapped in literal double quotes, its own quotes escaped
+// with a backslash (He said "hi" is stored as "He said \"hi\""; newlines
+// and other backslashes as they were): unquote undoes that.
 func promptText(parts []parse.Object) string {
 	var texts []string
 	for _, p := range parts {
@@ -66,10 +67,10 @@ func promptText(parts []parse.Object) string {
 	return strings.Join(texts, "\n")
 }
 
-// unquote takes the literal quotes off a prompt OpenCode wrapped in them.
+// unquote takes off the quotes OpenCode wrapped a prompt in.
 func unquote(s string) string {
 	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
-		return s[1 : len(s)-1]
+		return strings.ReplaceAll(s[1:len(s)-1], `\"`, `"`)
 	}
 	return s
 }
