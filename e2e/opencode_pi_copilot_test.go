@@ -180,7 +180,8 @@ func checkContextSentTo(h *harness, want string) {
 
 func TestAgentAPIError(t *testing.T) {
 	forEachNewAgent(t, func(t *testing.T, b backend) {
-		h := agentHarness(t, fm.Script{fm.Fail(500, 0)}, titleRoute)
+		// retry-after-ms keeps OpenCode's backoff (80 s) short.
+		h := agentHarness(t, fm.Script{{Status: 500, RetryAfterMS: 100}}, titleRoute)
 		rr, r := h.run(b, "Say hello.")
 		// Pi exits 0 after recording the error: Lazuli still reports it.
 		if r.code != 1 || rr.Completed == nil || *rr.Completed || rr.Error == "" {

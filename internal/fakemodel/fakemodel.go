@@ -20,6 +20,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -220,6 +221,10 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request, req Request, st s
 			body = st.errorBody(step.Status)
 		}
 		w.Header().Set("Content-Type", "application/json")
+		if ms := step.RetryAfterMS; ms > 0 {
+			w.Header().Set("retry-after-ms", strconv.Itoa(ms))
+			w.Header().Set("retry-after", strconv.Itoa((ms+999)/1000))
+		}
 		w.WriteHeader(step.Status)
 		_, _ = io.WriteString(w, body) // the client may be gone; nothing to do then
 		return

@@ -473,3 +473,22 @@ func TestAnthropicThinking(t *testing.T) {
 		t.Errorf("text %q", text)
 	}
 }
+
+func TestRetryAfter(t *testing.T) {
+	s := New(Script{{Status: 500, RetryAfterMS: 1500}, {Status: 503}})
+	defer s.Close()
+	for i, want := range [][2]string{{"1500", "2"}, {"", ""}} {
+		body, _ := json.Marshal(anthropicBody("hi"))
+		if i == 1 {
+			body, _ = json.Marshal(anthropicBody("hi", "toolu_fkm_0_0"))
+		}
+		resp, err := http.Post(s.URL+"/v1/messages", "application/json", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := [2]string{resp.Header.Get("retry-after-ms"), resp.Header.Get("retry-after")}; got != want {
+			t.Errorf("step %d: retry-after-ms, retry-after = %q, want %q", i, got, want)
+		}
+	}
+}

@@ -49,7 +49,7 @@ func WriteOpenCodeConfig(home, url string) error {
 
 // WritePiConfig writes Pi's models.json (a provider "fake" on
 // anthropic-messages at url, with Sonnet's prices) and settings.json (it
-// is the default) under home/.pi/agent.
+// is the default; retries start after 100 ms) under home/.pi/agent.
 func WritePiConfig(home, url string) error {
 	dir := filepath.Join(home, ".pi", "agent")
 	models := map[string]any{"providers": map[string]any{"fake": map[string]any{
@@ -61,7 +61,10 @@ func WritePiConfig(home, url string) error {
 	if err := writeJSON(filepath.Join(dir, "models.json"), models); err != nil {
 		return fmt.Errorf("write pi models: %w", err)
 	}
-	settings := map[string]any{"defaultProvider": "fake", "defaultModel": FakeAgentModel}
+	// Pi retries a failed request three times from 2 s on; 100 ms keeps an
+	// HTTP 500 test short (it still retries).
+	settings := map[string]any{"defaultProvider": "fake", "defaultModel": FakeAgentModel,
+		"retry": map[string]any{"baseDelayMs": 100}}
 	if err := writeJSON(filepath.Join(dir, "settings.json"), settings); err != nil {
 		return fmt.Errorf("write pi settings: %w", err)
 	}

@@ -25,6 +25,10 @@ type Step struct {
 	// default error body of the API when Body is empty) instead of a reply.
 	Status int
 	Body   string
+	// RetryAfterMS, when non-zero, sends an error step's retry-after-ms
+	// header (and retry-after, in whole seconds rounded up), which some
+	// CLIs wait for instead of their own backoff.
+	RetryAfterMS int
 	// Times bounds an error step: after it was served Times times in one
 	// conversation, the requests at its position get the steps after it.
 	// 0 means every time.
