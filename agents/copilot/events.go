@@ -150,7 +150,7 @@ func (p *Parser) start(cwd, model string) {
 	if model == "" || p.asked != "" {
 		model = p.model
 	}
-	p.inited, p.model = true, model
+	p.inited, p.model, p.cwd = true, model, cwd
 	p.emit(codec.Init(cwd, model))
 }
 
@@ -253,7 +253,7 @@ func (p *Parser) subagent(agent string, o parse.Object) {
 	case "subagent.started":
 		s.ev.ToolUseID = d.Str("toolCallId")
 		s.ev.Asked = d.Str("agentDescription")
-		s.ev.Events = append(s.ev.Events, codec.Init("", d.Str("model")))
+		s.ev.Events = append(s.ev.Events, codec.Init(p.cwd, d.Str("model")))
 	case "user.message":
 		if t := d.Str("content"); strings.TrimSpace(t) != "" {
 			s.ev.Asked = t

@@ -205,6 +205,9 @@ func TestEventLog(t *testing.T) {
 	if got := strings.Join(kinds, " "); got != "Init UserMessage ToolCall ToolResult AssistantText Complete" {
 		t.Errorf("sub-agent events: %s", got)
 	}
+	if init := subs[0].Events[0]; init.CWD != evs[0].CWD || init.Model != "claude-sonnet-4.5" {
+		t.Errorf("sub-agent Init %+v, want the session's folder and the sub-agent's model", init)
+	}
 }
 
 // TestSessionError: a request that failed after Copilot's retries is a
