@@ -24,6 +24,7 @@ type Parser struct {
 	out    []codec.Event
 	model  string
 	asked  string // the model a run asked for; "" for a file
+	cwd    string // the session's folder, a sub-agent's too
 	inited bool
 	calls  map[string]call
 	turn   turn
