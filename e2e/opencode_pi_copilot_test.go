@@ -68,7 +68,7 @@ func agentHarnessFor(t *testing.T, script func(work string) fm.Script, routes ..
 
 // agentScript creates, reads, edits and prints notes.txt with the agent's
 // own tools (absolute paths: {{CWD}} is not in these CLIs' requests).
-func agentScript(agent, dir string) (fm.Script, []string) {
+func agentBScript(agent, dir string) (fm.Script, []string) {
 	notes := filepath.Join(dir, "notes.txt")
 	final := fm.Text("Done: notes.txt now says alpha and gamma.")
 	switch agent {
@@ -105,7 +105,7 @@ func TestAgentRun(t *testing.T) {
 	forEachNewAgent(t, func(t *testing.T, b backend) {
 		var want []string
 		h := agentHarnessFor(t, func(work string) fm.Script {
-			s, w := agentScript(b.name, work)
+			s, w := agentBScript(b.name, work)
 			want = w
 			return s
 		}, titleRoute)
@@ -178,7 +178,7 @@ func checkContextSentTo(h *harness, want string) {
 	h.t.Errorf("no request carried the context prompt %q", want)
 }
 
-func TestAgentAPIError(t *testing.T) {
+func TestAgentAPIErrorOpenCodePiCopilot(t *testing.T) {
 	forEachNewAgent(t, func(t *testing.T, b backend) {
 		// retry-after-ms keeps OpenCode's backoff (80 s) short.
 		h := agentHarness(t, fm.Script{{Status: 500, RetryAfterMS: 100}}, titleRoute)
