@@ -98,7 +98,7 @@ func modelChoices() []views.ModelChoice {
 	var out []views.ModelChoice
 	for _, d := range agents.Descriptors() {
 		for _, m := range d.Models {
-			out = append(out, views.ModelChoice{Name: m, Backend: string(d.Name)})
+			out = append(out, views.ModelChoice{Name: m, Backend: string(d.Name), Title: d.Title})
 		}
 	}
 	return out

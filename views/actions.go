@@ -49,6 +49,7 @@ type PromptRequest struct {
 type ModelChoice struct {
 	Name    string // what is passed to the CLI's --model, e.g. "opus", "gpt-5.5"
 	Backend string // the backend's name: "claude", "codex", …
+	Title   string // the backend's display name, "Copilot CLI"; "" shows the name capitalised
 }
 
 // BackendStatus describes one agent CLI as found on this machine.

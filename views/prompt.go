@@ -189,8 +189,11 @@ func indexOfModel(choices []ModelChoice, name string) int {
 // modelLabel is a menu entry: "opus · Claude", or the bare name of a model
 // whose backend is unknown.
 func modelLabel(c ModelChoice) string {
-	if c.Backend == "" {
+	switch {
+	case c.Backend == "":
 		return c.Name
+	case c.Title != "":
+		return c.Name + " · " + c.Title
 	}
 	return c.Name + " · " + capitalize(c.Backend)
 }

@@ -413,3 +413,19 @@ func TestPromptBackendErrorWhole(t *testing.T) {
 		t.Errorf("the error is %v high, its lines need %v", shown.Size().Height, shown.MinSize().Height)
 	}
 }
+
+func TestModelLabel(t *testing.T) {
+	tests := []struct {
+		c    ModelChoice
+		want string
+	}{
+		{ModelChoice{Name: "opus", Backend: "claude"}, "opus · Claude"},
+		{ModelChoice{Name: "copilot-default", Backend: "copilot", Title: "Copilot CLI"}, "copilot-default · Copilot CLI"},
+		{ModelChoice{Name: "local"}, "local"},
+	}
+	for _, tt := range tests {
+		if got := modelLabel(tt.c); got != tt.want {
+			t.Errorf("modelLabel(%+v) = %q, want %q", tt.c, got, tt.want)
+		}
+	}
+}
