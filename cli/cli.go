@@ -102,6 +102,10 @@ func Main(args []string) int {
 // Run runs the subcommand in args[0] and returns the process exit code.
 // Errors are printed as one line on env.Stderr.
 func Run(ctx context.Context, env *Env, args []string) int {
+	if len(args) == 2 && args[0] == "help" && args[1] == "--man" {
+		WriteMan(env.Stdout) // lazuli(1), for make deb
+		return ExitOK
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(env.Stdout)
 		return ExitOK
@@ -129,21 +133,7 @@ func Run(ctx context.Context, env *Env, args []string) int {
 	return ExitUsage
 }
 
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: lazuli [PATH]            open the window on a project, worktree or .azs file")
-	fmt.Fprintln(w, "       lazuli --demo            open the window on a demo project of sample sessions")
-	fmt.Fprintln(w, "       lazuli COMMAND [ARGS]    run a command without a window")
-	fmt.Fprintln(w, "\ncommands:")
-	width := 0
-	for _, c := range commands() {
-		width = max(width, len(c.name))
-	}
-	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-*s  %s\n  %*s  %s\n", width, c.name, c.summary, width, "", c.args)
-	}
-	fmt.Fprintln(w, "\nP is an .azs file, or a folder meaning FOLDER/.azureal/sessions.azs (default: the current folder).")
-	fmt.Fprintln(w, "SESSION is a session number: 3 or S3.")
-}
+func usage(w io.Writer) { writeUsage(w) }
 
 // usageError is a mistake in the command line.
 type usageError struct{ msg string }
