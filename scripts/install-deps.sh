@@ -8,7 +8,7 @@
 # missing (~0.3 s when all present). Waits up to 10 min for a dpkg lock held by
 # another apt. Quiet unless it fails.
 #
-# Usage: scripts/install-deps.sh [--build] [--xvfb] [--tools] [--pg] [--icon] [--x11-only] [--check] [-v]
+# Usage: scripts/install-deps.sh [--build] [--xvfb] [--tools] [--pg] [--release] [--icon] [--x11-only] [--check] [-v]
 #   (no group flag)  = --build --xvfb --tools --pg
 #   --build     make, gcc, libc and GL/X11/Wayland headers for `go build`/`go vet`/
 #               `go test -race` of a Fyne app (main imports fyne/v2/app -> cgo GLFW)
@@ -16,6 +16,8 @@
 #   --tools     imagemagick (import/identify: screenshots) + xdotool (clicks/keys) + sqlite3
 #   --pg        postgresql (Debian's server, 15 on bookworm): the team sync tests run
 #               initdb and pg_ctl from /usr/lib/postgresql/*/bin in a temporary folder
+#   --release   zip, unzip, file: make release (Windows archives are zips; release-check.sh
+#               reads every binary's OS/arch with file); never part of the default set
 #   --node      nodejs + npm, to install the pinned agent CLIs (scripts/install-clis.sh);
 #               never part of the default set, and skipped when node and npm exist
 #   --icon      librsvg2-bin (rsvg-convert) to re-render assets/icon.png from the
@@ -27,7 +29,7 @@
 # Tested on Debian 12 (bookworm) with Go 1.26 and fyne v2.8.1.
 set -euo pipefail
 
-want_build=0 want_xvfb=0 want_tools=0 want_pg=0 want_icon=0 want_node=0 x11_only=0 check_only=0 verbose=0
+want_build=0 want_xvfb=0 want_tools=0 want_pg=0 want_icon=0 want_release=0 want_node=0 x11_only=0 check_only=0 verbose=0
 for arg in "$@"; do
   case "$arg" in
     --build) want_build=1 ;;
@@ -35,6 +37,7 @@ for arg in "$@"; do
     --tools) want_tools=1 ;;
     --pg) want_pg=1 ;;
     --icon) want_icon=1 ;;
+    --release) want_release=1 ;;
     --node) want_node=1 ;;
     --x11-only) x11_only=1 ;;
     --check) check_only=1 ;;
@@ -43,7 +46,7 @@ for arg in "$@"; do
     *) echo "install-deps: unknown option: $arg" >&2; exit 2 ;;
   esac
 done
-if [ $((want_build + want_xvfb + want_tools + want_pg + want_icon + want_node)) -eq 0 ]; then
+if [ $((want_build + want_xvfb + want_tools + want_pg + want_icon + want_release + want_node)) -eq 0 ]; then
   want_build=1 want_xvfb=1 want_tools=1 want_pg=1
 fi
 
@@ -65,6 +68,9 @@ if [ "$want_tools" = 1 ]; then
 fi
 if [ "$want_pg" = 1 ]; then
   pkgs+=(postgresql)  # the tests start their own server; the package's cluster is not used
+fi
+if [ "$want_release" = 1 ]; then
+  pkgs+=(zip unzip file)
 fi
 if [ "$want_icon" = 1 ]; then
   pkgs+=(librsvg2-bin)
