@@ -8,11 +8,11 @@ import (
 	"testing"
 )
 
-// TestGitHubTokenPrefixes: every GitHub token prefix the README's secret
+// TestGitHubTokenPrefixes: every GitHub token prefix docs/export.md's secret
 // table lists is found by the github-token rule, and a look-alike prefix
 // is not.
 func TestGitHubTokenPrefixes(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/export.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestGitHubTokenPrefixes(t *testing.T) {
 	}
 	for _, want := range []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"} {
 		if !slices.Contains(prefixes, want) {
-			t.Errorf("the README's github-token row %q does not list %s", row, want)
+			t.Errorf("docs/export.md's github-token row %q does not list %s", row, want)
 		}
 	}
 	scan := func(text string) []string {
