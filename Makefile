@@ -11,6 +11,11 @@
 #                (the full build with the window), with the commit for lazuli --version
 #   make install install like a desktop app under PREFIX (default ~/.local): binary, .desktop, icon
 #   make package out/lazuli-VERSION-OS-ARCH.tar.gz: the same tree, for extracting into a prefix
+#   make release out/release/: the headless lazuli for Linux, macOS and Windows (amd64, arm64)
+#                and the linux/amd64 window, as archives with README, licence and third-party
+#                notices, and SHA256SUMS (scripts/release.sh), then checks them (release-check.sh)
+#   make deb     out/lazuli_VERSION_ARCH.deb (scripts/deb.sh, dpkg-deb, offline): both binaries, the
+#                desktop entry and lazuli:// handler, the icon, the man page (lazuli help --man)
 #   make run     deps, build, bin/lazuli --demo with the CLIs of out/clis.env
 #   make bench   benchmarks of BENCH_PKGS (override: make bench BENCH=Decode BENCH_PKGS=./store/)
 #   make smoke   GUI smoke test: bin/lazuli --demo under Xvfb -> out/gui-smoke.png
@@ -56,7 +61,7 @@ mkdir -p "$$HOME/.cache" "$$XDG_CONFIG_HOME" "$$XDG_CACHE_HOME" "$$XDG_DATA_HOME
 $(1)
 endef
 
-.PHONY: deps sysdeps tools clis mod test lint fmt-check build install package run bench smoke icon clean
+.PHONY: deps sysdeps tools clis mod test lint fmt-check build install package release deb run bench smoke icon clean
 
 # Installing (scripts/install.sh). PREFIX is where `make install` puts the app.
 PREFIX ?= $(HOME)/.local
@@ -134,6 +139,17 @@ package: build
 	LAZULI_EXEC=lazuli bash scripts/install.sh out/package/$(PACKAGE) bin/lazuli
 	tar -C out/package -czf out/$(PACKAGE).tar.gz $(PACKAGE)
 	@echo "package: out/$(PACKAGE).tar.gz"
+
+# Cross-builds every archive into out/release (emptied first); RELEASE_HEADLESS="linux/amd64 …"
+# narrows the headless targets. Archives are reproducible for one commit and toolchain.
+release:
+	bash scripts/install-deps.sh --release
+	WINDOW_TAGS='$(WINDOW_TAGS)' bash scripts/release.sh out/release
+	bash scripts/release-check.sh out/release
+
+# scripts/deb-check.sh (root) installs it, opens the installed entry's window and removes it.
+deb: build
+	WINDOW_TAGS='$(WINDOW_TAGS)' bash scripts/deb.sh out
 
 # The demo runs the CLIs `make deps` installed (out/clis.env), unless LAZULI_CLAUDE /
 # LAZULI_CODEX are already set.
