@@ -2,8 +2,8 @@
 # release-check.sh - check what `make release` (scripts/release.sh) produced.
 #
 # Usage: scripts/release-check.sh [OUTDIR]   (default out/release)
-# Fails unless: every archive of RELEASE_HEADLESS (as release.sh) and the linux/amd64
-# window archive is there and nothing else; SHA256SUMS lists exactly them and
+# Fails unless: every archive of RELEASE_HEADLESS (as release.sh), the linux/amd64 window
+# archive (and the windows/amd64 one when scripts/windows-resource.sh exists) is there and nothing else; SHA256SUMS lists exactly them and
 # `sha256sum -c` verifies it; each archive's one top folder holds README.md,
 # THIRD_PARTY_NOTICES.txt (naming modernc.org/sqlite), LICENSE when the repository has
 # one, and binaries that `file` shows built for the archive's OS and architecture (the
@@ -27,6 +27,7 @@ pattern() {
     darwin/amd64) echo 'Mach-O 64-bit x86_64 executable' ;;
     darwin/arm64) echo 'Mach-O 64-bit arm64 executable' ;;
     windows/amd64) echo 'PE32+ executable (console) x86-64' ;;
+    windows/amd64-gui) echo 'PE32+ executable (GUI) x86-64' ;;
     windows/arm64) echo 'PE32+ executable (console) Aarch64' ;;
     *) echo "release-check: no file pattern for $1" >&2; exit 2 ;;
   esac
@@ -73,14 +74,29 @@ for target in $headless; do
   checkdocs "$tmp/$name"
 done
 name=lazuli-window-$version-linux-amd64
-want+=("$name.tar.gz")
-if [ -f "$out/$name.tar.gz" ] && tar -xzf "$out/$name.tar.gz" -C "$tmp"; then
-  checkbin "$tmp/$name/bin/lazuli-window" linux/amd64 dynamic
-  checkbin "$tmp/$name/bin/lazuli" linux/amd64 static
-  checkdocs "$tmp/$name"
-  [ -f "$tmp/$name/share/applications/io.github.lazuli_app.lazuli.desktop" ] || bad "$name: no desktop entry"
-else
-  bad "$name.tar.gz missing or unreadable"
+if [ "${RELEASE_WINDOW:-1}" = 1 ]; then
+  want+=("$name.tar.gz")
+  if [ -f "$out/$name.tar.gz" ] && tar -xzf "$out/$name.tar.gz" -C "$tmp"; then
+    checkbin "$tmp/$name/bin/lazuli-window" linux/amd64 dynamic
+    checkbin "$tmp/$name/bin/lazuli" linux/amd64 static
+    checkdocs "$tmp/$name"
+    [ -f "$tmp/$name/share/applications/io.github.lazuli_app.lazuli.desktop" ] || bad "$name: no desktop entry"
+  else
+    bad "$name.tar.gz missing or unreadable"
+  fi
+fi
+
+# The Windows window, when the tree can build it (scripts/windows-resource.sh, as release.sh).
+if [ -f "$root/scripts/windows-resource.sh" ] && [ "${RELEASE_WINDOW:-1}" = 1 ]; then
+  name=lazuli-window-$version-windows-amd64
+  want+=("$name.zip")
+  if [ -f "$out/$name.zip" ] && unzip -q "$out/$name.zip" -d "$tmp"; then
+    checkbin "$tmp/$name/lazuli-window.exe" windows/amd64-gui any
+    checkbin "$tmp/$name/lazuli.exe" windows/amd64 any
+    checkdocs "$tmp/$name"
+  else
+    bad "$name.zip missing or unreadable"
+  fi
 fi
 
 got=$(cd "$out" && ls -1 -- *.tar.gz *.zip 2>/dev/null | LC_ALL=C sort)

@@ -9,6 +9,9 @@
 #   lazuli-window-VERSION-linux-amd64.tar.gz: the window build (cgo, Fyne) with the headless
 #     lazuli beside it, laid out as a prefix (bin/, share/applications, share/icons) as
 #     `make package` does: extract it with --strip-components=1 into ~/.local or /usr/local
+#   lazuli-window-VERSION-windows-amd64.zip: lazuli-window.exe (cgo with mingw-w64, -H windowsgui)
+#     and lazuli.exe, when the tree has scripts/windows-resource.sh (the icon and version
+#     resource it links into both; RELEASE_WINDOW=0 skips both window archives)
 #   SHA256SUMS over the archives (sha256sum -c SHA256SUMS checks them)
 # Each archive has one top folder of its own name holding the binary (or bin/), README.md,
 # LICENSE (when the repository has one) and THIRD_PARTY_NOTICES.txt, generated for that
@@ -58,6 +61,13 @@ archive() {
   echo "release: $(basename -- "$(ls "$out/$1".*)")"
 }
 
+# The Windows resource (icon, version) is linked into every windows/amd64 build of main.
+windows_window=0
+if [ -f scripts/windows-resource.sh ] && [ "${RELEASE_WINDOW:-1}" = 1 ]; then
+  bash scripts/windows-resource.sh >/dev/null
+  windows_window=1
+fi
+
 for target in $headless; do
   os=${target%/*} arch=${target#*/}
   name=lazuli-$version-$os-$arch exe=
@@ -81,6 +91,19 @@ if [ "$($GO env GOOS)/$($GO env GOARCH)" = linux/amd64 ] && [ "${RELEASE_WINDOW:
   rm -f "$stage/$name/share/applications/mimeinfo.cache"  # the desktop's cache, not ours to ship
   # The window build links every module the headless one does (main imports app, app imports cli).
   CGO_ENABLED=1 docs "$stage/$name" "$window_tags"
+  archive "$name"
+fi
+
+# The window for windows/amd64, cross-built with mingw-w64 (as make windows does).
+if [ "$windows_window" = 1 ]; then
+  name=lazuli-window-$version-windows-amd64
+  mkdir -p "$stage/$name"
+  export GOOS=windows GOARCH=amd64
+  CGO_ENABLED=1 CC=${WINDOWS_CC:-x86_64-w64-mingw32-gcc} $GO build -trimpath -tags "$window_tags" \
+    -ldflags "$ldflags -H windowsgui" -o "$stage/$name/lazuli-window.exe" .
+  CGO_ENABLED=0 $GO build -trimpath -tags nowindow -ldflags "$ldflags" -o "$stage/$name/lazuli.exe" .
+  CGO_ENABLED=1 docs "$stage/$name" "$window_tags"
+  unset GOOS GOARCH
   archive "$name"
 fi
 
