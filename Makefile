@@ -143,7 +143,7 @@ package: build
 # Cross-builds every archive into out/release (emptied first); RELEASE_HEADLESS="linux/amd64 …"
 # narrows the headless targets. Archives are reproducible for one commit and toolchain.
 release:
-	bash scripts/install-deps.sh --release
+	bash scripts/install-deps.sh --release $(if $(wildcard scripts/windows-resource.sh),--windows)
 	WINDOW_TAGS='$(WINDOW_TAGS)' bash scripts/release.sh out/release
 	bash scripts/release-check.sh out/release
 
