@@ -99,7 +99,7 @@ if [ -f "$root/scripts/windows-resource.sh" ] && [ "${RELEASE_WINDOW:-1}" = 1 ];
   fi
 fi
 
-got=$(cd "$out" && ls -1 -- *.tar.gz *.zip 2>/dev/null | LC_ALL=C sort)
+got=$(cd "$out" && shopt -s nullglob && for f in *.tar.gz *.zip; do echo "$f"; done | LC_ALL=C sort)
 expect=$(printf '%s\n' "${want[@]}" | LC_ALL=C sort)
 [ "$got" = "$expect" ] || bad "archives in $out differ from the expected ones:$(diff <(echo "$expect") <(echo "$got") | sed -n 's/^[<>]/\n  &/p' | tr -d '\n')"
 if [ -f "$out/SHA256SUMS" ]; then

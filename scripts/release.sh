@@ -108,5 +108,5 @@ if [ "$windows_window" = 1 ]; then
 fi
 
 rm -rf -- "$stage"
-(cd "$out" && sha256sum -- *.tar.gz *.zip > SHA256SUMS)
+(cd "$out" && shopt -s nullglob && sha256sum -- *.tar.gz *.zip > SHA256SUMS)
 echo "release: $out/SHA256SUMS ($(wc -l < "$out/SHA256SUMS") archives)"
