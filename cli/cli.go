@@ -48,7 +48,7 @@ func commands() []command {
 		{"ls", "[--store P] [--all] [--json]", "list the sessions of a store (--all: archived ones too)", runList},
 		{"show", "[--store P] SESSION [--json]", "print a session's transcript", runShow},
 		{"import", "[--store P] [--session SESSION | --name NAME] [--worktree BRANCH] [--format F] [--no-full-text] FILE...", "import agent transcripts as sessions", runImport},
-		{"import-native", "[--store P] [--claude-dir DIR] [--codex-dir DIR] [--project PATH] [--worktree BRANCH] [--reimport] [--include-own] [--dry-run] [--no-full-text] [--no-index] [--json]", "import Claude Code's and Codex's own history, appending what is new", runImportNative},
+		{"import-native", "[--store P] [--AGENT-dir DIR]... [--project PATH] [--worktree BRANCH] [--reimport] [--include-own] [--dry-run] [--no-full-text] [--no-index] [--json]", "import the agents' own history (Claude Code, Codex, Gemini CLI, Qwen Code, OpenCode, Pi, Copilot CLI; --claude-dir, --codex-dir, --gemini-dir, --qwen-dir, --opencode-dir, --pi-dir, --copilot-dir), appending what is new", runImportNative},
 		{"context", "[--store P] SESSION [PROMPT]", "print the prompt that would be sent to an agent", runContext},
 		{"check", "[--store P] [--json]", "check a store's integrity and format", runCheck},
 		{"dump", "[--store P]", "print a canonical JSON dump of a store", runDump},
