@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
@@ -89,10 +88,11 @@ type line struct {
 	tooLong bool
 }
 
-// process is a running agent CLI in its own process group.
+// process is a running agent CLI in its own process group (a job object
+// on Windows).
 type process struct {
 	cmd   *exec.Cmd
-	pgid  int
+	group *procGroup
 	lines chan line // stdout and stderr lines; closed when both pipes end
 	exit  chan struct{}
 	grace time.Duration
@@ -138,7 +138,8 @@ func startProcess(inv Invocation, grace time.Duration) (*process, error) {
 		return nil, err
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
-	if err := cmd.Start(); err != nil {
+	group, err := startGroup(cmd)
+	if err != nil {
 		for _, f := range []*os.File{outR, outW, errR, errW} {
 			f.Close()
 		}
@@ -146,7 +147,7 @@ func startProcess(inv Invocation, grace time.Duration) (*process, error) {
 	}
 	outW.Close()
 	errW.Close()
-	p := &process{cmd: cmd, pgid: cmd.Process.Pid, lines: make(chan line, 256),
+	p := &process{cmd: cmd, group: group, lines: make(chan line, 256),
 		exit: make(chan struct{}), grace: grace}
 	var readers sync.WaitGroup
 	readers.Add(2)
@@ -154,7 +155,7 @@ func startProcess(inv Invocation, grace time.Duration) (*process, error) {
 	go func() { defer readers.Done(); p.read(errR, true) }()
 	go func() {
 		err := cmd.Wait()
-		killGroup(p.pgid, syscall.SIGKILL) // stragglers (codex leaves some)
+		p.group.release() // stragglers (codex leaves some)
 		p.mu.Lock()
 		p.exited, p.waitErr = true, err
 		p.mu.Unlock()
@@ -191,16 +192,16 @@ func (p *process) read(r *os.File, stderr bool) {
 	})
 }
 
-// stop asks the process group to end (SIGTERM) and kills it after the
-// grace period.
+// stop asks the process group to end (SIGTERM; CTRL_BREAK on Windows)
+// and kills it after the grace period.
 func (p *process) stop() {
 	p.stopOnce.Do(func() {
-		killGroup(p.pgid, syscall.SIGTERM)
+		p.group.interrupt()
 		go func() {
 			select {
 			case <-p.exit:
 			case <-time.After(p.grace):
-				killGroup(p.pgid, syscall.SIGKILL)
+				p.group.kill()
 			}
 		}()
 	})

@@ -10,7 +10,7 @@ package agents
 //
 // So while a run has set the column, it holds a run mark: a file in
 // Lazuli's cache folder named after the store and session, holding the
-// CLI session id and locked (flock) until the run ends, when it is removed.
+// CLI session id and locked (flock; LockFileEx on Windows) until the run ends, when it is removed.
 // The kernel drops the lock of a killed process; the file stays. The next
 // run of the session clears the column only when the mark is there,
 // unlocked and names the same id.
@@ -23,7 +23,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -59,7 +58,7 @@ func markRun(storePath string, session int64, cliID string) *runMark {
 	if err != nil {
 		return nil
 	}
-	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+	if tryLock(f) != nil {
 		f.Close()
 		return nil
 	}
@@ -80,10 +79,13 @@ func (m *runMark) end(cleared bool) {
 	if m == nil {
 		return
 	}
-	if cleared {
+	removed := cleared && os.Remove(m.path) == nil
+	m.f.Close()
+	if cleared && !removed {
+		// Windows removes no open file: once closed it goes, unless
+		// another run opened it since (then it stays, as it must).
 		_ = os.Remove(m.path)
 	}
-	m.f.Close()
 }
 
 // clearStaleCLISession clears the last_claude_uuid of session s when a
@@ -104,7 +106,7 @@ func clearStaleCLISession(ctx context.Context, st *store.Store, s store.Session)
 		return nil
 	}
 	defer f.Close()
-	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+	if tryLock(f) != nil {
 		return nil // a live run holds it
 	}
 	b, err := io.ReadAll(io.LimitReader(f, 4096))
@@ -114,6 +116,9 @@ func clearStaleCLISession(ctx context.Context, st *store.Store, s store.Session)
 	if err := st.Sessions().SetLastClaudeUUID(ctx, s.ID, ""); err != nil {
 		return err
 	}
-	_ = os.Remove(p)
+	if os.Remove(p) != nil {
+		f.Close() // Windows removes no open file (the deferred Close then does nothing)
+		_ = os.Remove(p)
+	}
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -276,7 +275,9 @@ func killFake(t *testing.T, pidFile string) {
 		return
 	}
 	if pid, err := strconv.Atoi(string(b)); err == nil {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+		if p, err := os.FindProcess(pid); err == nil {
+			_ = p.Kill()
+		}
 	}
 }
 
