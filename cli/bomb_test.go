@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/lazuli-app/lazuli/codec"
@@ -68,8 +67,8 @@ func launchMain() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 100
 	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		fmt.Println(peakRSSLabel + strconv.FormatInt(ru.Maxrss, 10))
+	if rss, ok := peakRSS(cmd.ProcessState); ok {
+		fmt.Println(peakRSSLabel + strconv.FormatInt(rss, 10))
 	}
 	return cmd.ProcessState.ExitCode()
 }

@@ -366,7 +366,9 @@ func (h *harness) reap() {
 	for _, pid := range pids {
 		cmdline, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
 		h.t.Errorf("process %d left running: %s", pid, bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+		if p, err := os.FindProcess(pid); err == nil {
+			_ = p.Kill()
+		}
 	}
 }
 

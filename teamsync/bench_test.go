@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/lazuli-app/lazuli/internal/cputime"
 	"github.com/lazuli-app/lazuli/internal/genstore"
 	"github.com/lazuli-app/lazuli/internal/pgtest"
 	"github.com/lazuli-app/lazuli/search"
@@ -123,13 +123,7 @@ func BenchmarkTeamScale(b *testing.B) {
 }
 
 // processCPU is the processor time this process has used.
-func processCPU(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+func processCPU(*testing.B) time.Duration { return cputime.Process() }
 
 // serverCPU is the processor time the server has used.
 func serverCPU(b *testing.B, srv *pgtest.Server) time.Duration {

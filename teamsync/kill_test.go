@@ -52,7 +52,9 @@ func childMain() int {
 	}
 	o.Hook = func(string) error {
 		if n++; n == killAt {
-			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			if self, err := os.FindProcess(os.Getpid()); err == nil {
+				_ = self.Kill() // SIGKILL (TerminateProcess on Windows)
+			}
 			select {} // the signal is on its way
 		}
 		return nil

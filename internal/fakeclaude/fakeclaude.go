@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/lazuli-app/lazuli/store"
@@ -52,7 +51,9 @@ func Write(t testing.TB, dir string, turn Turn) string {
 			return // it never started
 		}
 		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
-			_ = syscall.Kill(pid, syscall.SIGKILL) // gone already, most of the time
+			if p, err := os.FindProcess(pid); err == nil {
+				_ = p.Kill() // gone already, most of the time
+			}
 		}
 	})
 	return p

@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -49,8 +48,7 @@ func runCLI(t *testing.T, path string, args []string, env []string, dir string, 
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Env, cmd.Dir = env, dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	inOwnGroup(cmd)
 	cmd.WaitDelay = 20 * time.Second
 	if stdin != "" {
 		cmd.Stdin = strings.NewReader(stdin)
@@ -59,7 +57,7 @@ func runCLI(t *testing.T, path string, args []string, env []string, dir string, 
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // stragglers (codex leaves some)
+		killOwnGroup(cmd) // stragglers (codex leaves some)
 	}
 	var exitErr *exec.ExitError
 	if err != nil && !errors.As(err, &exitErr) {

@@ -62,8 +62,8 @@ type Server struct {
 	bin     string // the folder of initdb, pg_ctl, postgres
 	root    string // the temporary folder holding data/ and sock/
 	data    string
-	Socket  string // the folder of the Unix socket
-	cred    *syscall.Credential
+	Socket  string               // the folder of the Unix socket
+	runAs   *syscall.SysProcAttr // the server's user, when started as root
 	mu      sync.Mutex
 	running bool
 }
@@ -164,7 +164,7 @@ func (s *Server) setup() error {
 		}
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
-		s.cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+		s.runAs = asUser(uid, gid)
 		for _, d := range []string{s.root, s.Socket} {
 			if err := os.Chown(d, uid, gid); err != nil {
 				return err
@@ -208,9 +208,7 @@ func (s *Server) appendFile(name, text string, replace bool) error {
 func (s *Server) run(prog string, args ...string) (string, error) {
 	cmd := exec.Command(filepath.Join(s.bin, prog), args...)
 	cmd.Dir = s.root
-	if s.cred != nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.cred}
-	}
+	cmd.SysProcAttr = s.runAs
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
