@@ -189,7 +189,7 @@ func newPathMatcher(subject, dir string) *pathMatcher {
 	m.abs = abs
 	if dir != "" {
 		root, ok := resolvePath(dir)
-		if rel, err := filepath.Rel(root, abs); ok && err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		if rel, err := filepath.Rel(root, abs); ok && err == nil && !outside(rel) {
 			m.rel = filepath.ToSlash(rel)
 		}
 	}
@@ -321,8 +321,7 @@ const maxSymlinks = 40
 // followed; the part that does not exist yet is taken as written. ok is
 // false on a symlink loop.
 func resolvePath(p string) (string, bool) {
-	todo := strings.Split(filepath.ToSlash(p), "/")
-	cur := "/"
+	cur, todo := splitRoot(p)
 	exists := true
 	links := 0
 	for len(todo) > 0 {
@@ -350,13 +349,32 @@ func resolvePath(p string) (string, bool) {
 					return "", false
 				}
 				if filepath.IsAbs(target) {
-					cur = "/"
+					var rest []string
+					cur, rest = splitRoot(target)
+					todo = append(rest, todo...)
+				} else {
+					todo = append(strings.Split(filepath.ToSlash(target), "/"), todo...)
 				}
-				todo = append(strings.Split(filepath.ToSlash(target), "/"), todo...)
 				continue
 			}
 		}
 		cur = next
 	}
 	return cur, true
+}
+
+// splitRoot splits an absolute path into its root ("/"; a drive's or a
+// share's on Windows, C:\) and the names below it.
+func splitRoot(p string) (root string, names []string) {
+	vol := filepath.VolumeName(p)
+	return vol + string(filepath.Separator), strings.Split(filepath.ToSlash(p[len(vol):]), "/")
+}
+
+// outside reports whether rel, a path made relative by filepath.Rel, leads
+// out of its folder: ".." or below it. A backslash counts as a separator
+// everywhere: on Windows it is one, and elsewhere a name holding one is
+// left unmatched, never matched outside.
+func outside(rel string) bool {
+	rel = strings.ReplaceAll(rel, `\`, "/")
+	return rel == ".." || strings.HasPrefix(rel, "../")
 }
