@@ -305,9 +305,16 @@ func (p *TranscriptParser) toolResult(b parse.Object) {
 		p.add(codec.ToolResult(r.id, name, path, r.content, r.isError))
 	}
 	if name == "Write" && !r.isError && path != nil &&
-		strings.Contains(*path, "/.claude/plans/") && strings.HasSuffix(*path, ".md") {
+		isPlanPath(*path) {
 		p.add(p.plan()...)
 	}
+}
+
+// isPlanPath reports whether path, as a transcript written on any system
+// gives it (C:\Users\me\.claude\plans\x.md on Windows), is a plan file.
+func isPlanPath(path string) bool {
+	path = strings.ReplaceAll(path, `\`, "/")
+	return strings.Contains(path, "/.claude/plans/") && strings.HasSuffix(path, ".md")
 }
 
 // plan reads the session's plan file, <ClaudeHome>/plans/<slug>.md.

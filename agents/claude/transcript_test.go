@@ -419,3 +419,21 @@ func TestClaudeTranscriptUsageOncePerMessage(t *testing.T) {
 		t.Errorf("Usage() = %+v, want %+v", got, want)
 	}
 }
+
+// TestIsPlanPath: a plan file is recognised by the path a transcript from
+// any system gives it, Windows' backslashes included.
+func TestIsPlanPath(t *testing.T) {
+	for _, tt := range []struct {
+		path string
+		want bool
+	}{
+		{"/home/u/.claude/plans/zippy-wadler.md", true},
+		{`C:\Users\u\.claude\plans\zippy-wadler.md`, true},
+		{`C:\Users\u\.claude\plans\notes.txt`, false},
+		{"/home/u/project/plans/x.md", false},
+	} {
+		if got := isPlanPath(tt.path); got != tt.want {
+			t.Errorf("isPlanPath(%q) = %v, want %v", tt.path, got, tt.want)
+		}
+	}
+}
