@@ -159,11 +159,19 @@ func RelPath(path string, dirs ...string) string {
 		if d == "" {
 			continue
 		}
-		if r, err := filepath.Rel(filepath.Clean(d), path); err == nil && r != ".." && !strings.HasPrefix(r, "../") {
+		if r, err := filepath.Rel(filepath.Clean(d), path); err == nil && !outside(r) {
 			return filepath.ToSlash(r)
 		}
 	}
 	return filepath.ToSlash(path)
+}
+
+// outside reports whether rel, made by filepath.Rel, leads out of its
+// folder. A backslash counts as a separator everywhere: on Windows it is
+// one, and elsewhere a name holding one keeps its absolute path.
+func outside(rel string) bool {
+	rel = strings.ReplaceAll(rel, `\`, "/")
+	return rel == ".." || strings.HasPrefix(rel, "../")
 }
 
 // The kinds of a ref.
