@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -38,7 +39,7 @@ func DSN(path string, writer bool) string {
 		q.Add("_pragma", "query_only(1)")
 		q.Add("_pragma", "cache_size(-8000)")
 	}
-	return (&url.URL{Scheme: "file", Path: path, RawQuery: q.Encode()}).String()
+	return fileURI(path, q)
 }
 
 // OpenWriter opens the writer's pool on path: one connection.
@@ -223,4 +224,16 @@ func (m Mark) SameFile(now *Mark, created string, ok bool) bool {
 		return now.Session == m.Session && now.Seq == m.Seq && now.Kind == m.Kind && now.Hash == m.Hash
 	}
 	return !ok || created != m.Created // gone with its session, or not this file
+}
+
+// fileURI is the SQLite URI of the database file at path, as
+// store.FileURI makes it (this package imports none of ours): forward
+// slashes and a leading one, so a Windows drive stays in the path
+// (file:///C:/…) instead of becoming the URI's authority.
+func fileURI(path string, query url.Values) string {
+	slashed := filepath.ToSlash(path)
+	if !strings.HasPrefix(slashed, "/") {
+		slashed = "/" + slashed
+	}
+	return (&url.URL{Scheme: "file", Path: slashed, RawQuery: query.Encode()}).String()
 }

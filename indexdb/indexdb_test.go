@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -122,5 +123,19 @@ func TestPathMakeDirOpen(t *testing.T) {
 	bad := errors.New("another format")
 	if db, err := Open(ctx, path, func(context.Context, *sql.DB) error { return bad }); !errors.Is(err, bad) || db != nil {
 		t.Errorf("Open with a failing prepare = %v, %v, want nil, %v", db, err, bad)
+	}
+}
+
+// TestFileURI: a Windows drive path (in the forward-slash form
+// filepath.ToSlash gives there) stays in the URI's path.
+func TestFileURI(t *testing.T) {
+	q := url.Values{"mode": {"ro"}}
+	for _, tt := range []struct{ path, want string }{
+		{"/home/me/.cache/x.idx", "file:///home/me/.cache/x.idx?mode=ro"},
+		{"C:/Users/me/AppData/Local/x.idx", "file:///C:/Users/me/AppData/Local/x.idx?mode=ro"},
+	} {
+		if got := fileURI(tt.path, q); got != tt.want {
+			t.Errorf("fileURI(%q) = %s, want %s", tt.path, got, tt.want)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lazuli-app/lazuli/codec"
+	"github.com/lazuli-app/lazuli/store"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -154,7 +155,7 @@ func (c connector) Driver() driver.Driver                        { return c.d }
 
 // roURI is the read-only URI of a database file for ATTACH.
 func roURI(path string) string {
-	return (&url.URL{Scheme: "file", Path: path, RawQuery: "mode=ro"}).String()
+	return store.FileURI(path, url.Values{"mode": {"ro"}})
 }
 
 // RunSQL runs one query, read-only, over the sources: each store (its File,

@@ -44,7 +44,7 @@ func dsn(path string, readOnly bool, busy time.Duration) string {
 		q.Set("mode", "rw") // never create: the first write creates the file itself
 		q.Set("_txlock", "immediate")
 	}
-	return (&url.URL{Scheme: "file", Path: path, RawQuery: q.Encode()}).String()
+	return FileURI(path, q)
 }
 
 // openPool opens a connection pool on path. Connections are made lazily.
@@ -136,7 +136,7 @@ func checkHeader(path string) error {
 func probeHeader(path string) ([100]byte, error) {
 	var b [100]byte
 	q := url.Values{"mode": {"ro"}, "immutable": {"1"}}
-	db, err := openPoolDSN(readOnlyDriverName(), (&url.URL{Scheme: "file", Path: path, RawQuery: q.Encode()}).String())
+	db, err := openPoolDSN(readOnlyDriverName(), FileURI(path, q))
 	if err != nil {
 		return b, err
 	}
