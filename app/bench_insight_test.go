@@ -4,13 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/lazuli-app/lazuli/internal/cputime"
 	"github.com/lazuli-app/lazuli/store"
 	"github.com/lazuli-app/lazuli/views"
 )
@@ -115,10 +115,4 @@ func BenchmarkInsightsWindow(b *testing.B) {
 // cpuTime is the CPU time (user and system) the process has used: on a
 // machine busy with other work it says what the wall time would be on a
 // quiet one (the work measured runs on one goroutine at a time).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+func cpuTime() time.Duration { return cputime.Process() }
