@@ -8,7 +8,8 @@
 # missing (~0.3 s when all present). Waits up to 10 min for a dpkg lock held by
 # another apt. Quiet unless it fails.
 #
-# Usage: scripts/install-deps.sh [--build] [--xvfb] [--tools] [--pg] [--release] [--icon] [--x11-only] [--check] [-v]
+# Usage: scripts/install-deps.sh [--build] [--xvfb] [--tools] [--pg] [--release] [--icon] [--windows] [--wine]
+#                               [--x11-only] [--check] [-v]
 #   (no group flag)  = --build --xvfb --tools --pg
 #   --build     make, gcc, libc and GL/X11/Wayland headers for `go build`/`go vet`/
 #               `go test -race` of a Fyne app (main imports fyne/v2/app -> cgo GLFW)
@@ -22,6 +23,10 @@
 #               never part of the default set, and skipped when node and npm exist
 #   --icon      librsvg2-bin (rsvg-convert) to re-render assets/icon.png from the
 #               SVG; never part of the default set (icon.png is committed)
+#   --windows   mingw-w64 (gcc and windres) to cross-build and vet the Windows binaries, and
+#               imagemagick for their icon (make windows, make vet-cross); never in the default set
+#   --wine      wine (Debian's Wine 8, 64-bit) + Xvfb + xdotool + imagemagick to run the Windows
+#               binaries (make wine-test); never part of the default set
 #   --x11-only  skip the Wayland headers; then build with `go build -tags x11`
 #   --check     only report what is missing; exit 1 if anything is
 #   -v          show apt output
@@ -29,7 +34,7 @@
 # Tested on Debian 12 (bookworm) with Go 1.26 and fyne v2.8.1.
 set -euo pipefail
 
-want_build=0 want_xvfb=0 want_tools=0 want_pg=0 want_icon=0 want_release=0 want_node=0 x11_only=0 check_only=0 verbose=0
+want_build=0 want_xvfb=0 want_tools=0 want_pg=0 want_icon=0 want_release=0 want_node=0 want_windows=0 want_wine=0 x11_only=0 check_only=0 verbose=0
 for arg in "$@"; do
   case "$arg" in
     --build) want_build=1 ;;
@@ -39,6 +44,8 @@ for arg in "$@"; do
     --icon) want_icon=1 ;;
     --release) want_release=1 ;;
     --node) want_node=1 ;;
+    --windows) want_windows=1 ;;
+    --wine) want_wine=1 ;;
     --x11-only) x11_only=1 ;;
     --check) check_only=1 ;;
     -v|--verbose) verbose=1 ;;
@@ -46,7 +53,7 @@ for arg in "$@"; do
     *) echo "install-deps: unknown option: $arg" >&2; exit 2 ;;
   esac
 done
-if [ $((want_build + want_xvfb + want_tools + want_pg + want_icon + want_release + want_node)) -eq 0 ]; then
+if [ $((want_build + want_xvfb + want_tools + want_pg + want_icon + want_release + want_node + want_windows + want_wine)) -eq 0 ]; then
   want_build=1 want_xvfb=1 want_tools=1 want_pg=1
 fi
 
@@ -74,6 +81,13 @@ if [ "$want_release" = 1 ]; then
 fi
 if [ "$want_icon" = 1 ]; then
   pkgs+=(librsvg2-bin)
+fi
+if [ "$want_windows" = 1 ]; then
+  pkgs+=(gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 imagemagick)
+fi
+if [ "$want_wine" = 1 ]; then
+  # wine64 runs the amd64 binaries (no i386 multiarch needed); Xvfb and friends for the window
+  pkgs+=(wine wine64 xvfb xauth imagemagick xdotool)
 fi
 if [ "$want_node" = 1 ] && ! { command -v node && command -v npm; } >/dev/null 2>&1; then
   pkgs+=(nodejs npm)
