@@ -1,0 +1,89 @@
+package winetest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/lazuli-app/lazuli/internal/fixtures"
+)
+
+// env is what the tests share: one Wine prefix and the binaries.
+type env struct {
+	src    string // the module's root
+	wine   *Wine
+	binDir string // lazuli.exe and lazuli-window.exe, given or built
+	tmp    string
+}
+
+var (
+	shared   env
+	setupErr error
+	once     sync.Once
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.wine != nil {
+		_ = shared.wine.Close() // ends what a failed test left running
+	}
+	if shared.tmp != "" {
+		_ = os.RemoveAll(shared.tmp) // a temp folder; nothing to report
+	}
+	os.Exit(code)
+}
+
+// setup returns the shared prefix, made on first use; it ends tb when wine
+// is missing (a skip, or a failure under CI).
+func setup(tb testing.TB) *env {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip("starts Wine")
+	}
+	if os.Getenv(BinEnv) == "" {
+		tb.Skipf("%s is not set: make wine-test builds the Windows binaries and runs these tests", BinEnv)
+	}
+	fixtures.NeedTool(tb, "wine")
+	fixtures.NeedTool(tb, "wineserver")
+	fixtures.NeedTool(tb, MinGW)
+	once.Do(func() { setupErr = shared.init() })
+	if setupErr != nil {
+		tb.Fatal(setupErr)
+	}
+	return &shared
+}
+
+func (e *env) init() error {
+	src, err := ModuleRoot()
+	if err != nil {
+		return err
+	}
+	e.src = src
+	if e.tmp, err = os.MkdirTemp("", "lazuli-wine-"); err != nil {
+		return err
+	}
+	e.binDir = os.Getenv(BinEnv)
+	home := filepath.Join(e.tmp, "home")
+	if err := os.Mkdir(home, 0o755); err != nil {
+		return err
+	}
+	e.wine, err = NewPrefix(context.Background(), src, home)
+	return err
+}
+
+// binary returns the path of lazuli.exe or, with window, lazuli-window.exe
+// in BinEnv's folder.
+func (e *env) binary(tb testing.TB, window bool) string {
+	tb.Helper()
+	name := "lazuli.exe"
+	if window {
+		name = "lazuli-window.exe"
+	}
+	p := filepath.Join(e.binDir, name)
+	if _, err := os.Stat(p); err != nil {
+		tb.Fatalf("%s has no %s (make windows builds it): %v", e.binDir, name, err)
+	}
+	return p
+}
