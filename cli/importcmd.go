@@ -73,6 +73,7 @@ func runImport(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 	}
+	*worktree = project.BranchName(*worktree)
 	if *worktree == "" {
 		*worktree = project.BranchOf(worktreeDir(path))
 	}

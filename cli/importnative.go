@@ -48,6 +48,7 @@ func runImportNative(ctx context.Context, env *Env, args []string) error {
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
+	f.worktree = project.BranchName(f.worktree)
 	opts, err := nativeOptions(env, f)
 	if err != nil {
 		return err
@@ -133,7 +134,7 @@ func importNative(ctx context.Context, env *Env, f nativeFlags, opts native.Opti
 		}
 	}
 	iopts := native.ImportOptions{
-		Worktree: f.worktree, Reimport: f.reimport,
+		Worktree: project.BranchName(f.worktree), Reimport: f.reimport,
 		ClaudeHome: native.ClaudeHomeOf(opts.Dirs[native.Claude]), Records: records,
 		Done: func(rs []native.Result) {
 			if !f.json {

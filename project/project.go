@@ -68,6 +68,15 @@ func BranchOf(dir string) string {
 	return "main"
 }
 
+// BranchName is a branch name as git and AZUREAL write it in a store's
+// worktree column, whatever system it was typed on: backslashes, which
+// git refuses in branch names and a Windows user may type for a
+// "feature\x" branch, become slashes, and slashes at either end go. A
+// store written on Windows then lists the same worktrees on Linux.
+func BranchName(s string) string {
+	return strings.Trim(strings.ReplaceAll(strings.TrimSpace(s), `\`, "/"), "/")
+}
+
 // OneLine flattens an error message to one line.
 func OneLine(err error) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " ")

@@ -99,3 +99,21 @@ func TestGitBranchDetached(t *testing.T) {
 		t.Errorf("GitBranch(not a repository) = %q, true", b)
 	}
 }
+
+// TestBranchName: a branch typed on Windows with backslashes is stored as
+// git and AZUREAL name it, so the store lists the same on every system.
+func TestBranchName(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"main", "main"},
+		{"feature/x", "feature/x"},
+		{`feature\x`, "feature/x"},
+		{`azureal\feature\deep`, "azureal/feature/deep"},
+		{` /feature/x/ `, "feature/x"},
+		{`\`, ""},
+		{"", ""},
+	} {
+		if got := BranchName(tt.in); got != tt.want {
+			t.Errorf("BranchName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
