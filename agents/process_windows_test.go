@@ -56,7 +56,8 @@ func startTree(t *testing.T) (*procGroup, []uint32) {
 	}
 	t.Cleanup(func() {
 		g.release()
-		_ = cmd.Wait() // ended by the job: its exit status says so
+		_ = cmd.Process.Kill() // when the job failed to: a failed test must not hang in Wait
+		_ = cmd.Wait()         // ended by the job: its exit status says so
 		for _, f := range []string{"child", "grandchild", ""} {
 			_ = os.Remove(filepath.Join(dir, f)) // a temp folder; nothing to report
 		}
