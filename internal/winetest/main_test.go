@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 )
@@ -14,8 +15,9 @@ import (
 type env struct {
 	src    string // the module's root
 	wine   *Wine
-	binDir string // lazuli.exe and lazuli-window.exe, given or built
+	binDir string // lazuli.exe and lazuli-window.exe (BinEnv)
 	tmp    string
+	took   time.Duration // making the prefix
 }
 
 var (
@@ -48,9 +50,13 @@ func setup(tb testing.TB) *env {
 	fixtures.NeedTool(tb, "wine")
 	fixtures.NeedTool(tb, "wineserver")
 	fixtures.NeedTool(tb, MinGW)
-	once.Do(func() { setupErr = shared.init() })
+	first := false
+	once.Do(func() { first, setupErr = true, shared.init() })
 	if setupErr != nil {
 		tb.Fatal(setupErr)
+	}
+	if first {
+		tb.Logf("Wine prefix %s made in %.1f s", shared.wine.Prefix, shared.took.Seconds())
 	}
 	return &shared
 }
@@ -69,7 +75,9 @@ func (e *env) init() error {
 	if err := os.Mkdir(home, 0o755); err != nil {
 		return err
 	}
+	start := time.Now()
 	e.wine, err = NewPrefix(context.Background(), src, home)
+	e.took = time.Since(start)
 	return err
 }
 
