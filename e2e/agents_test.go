@@ -150,11 +150,12 @@ func TestAgentAPIError(t *testing.T) {
 	})
 }
 
-// TestAgentChain runs one session on Claude, then Gemini, then Qwen, then
-// Codex: each agent gets the earlier turns, whoever answered them, in
+// TestAgentChain runs one session on Claude, then Gemini, then OpenCode, then
+// Codex, then Qwen: each agent gets the earlier turns, whoever answered them, in
 // <azureal-session-context>. (OpenCode joins the chain with its backend.)
 func TestAgentChain(t *testing.T) {
-	chain := []string{"claude", "gemini", "qwen", "codex"}
+	// The order (Claude, then Gemini, then OpenCode, then Codex), and Qwen after.
+	chain := []string{"claude", "gemini", "opencode", "codex", "qwen"}
 	var routes []fm.Route
 	for i := len(chain); i >= 2; i-- { // the latest prompt first: a context holds the earlier ones
 		routes = append(routes, fm.Route{Contains: fmt.Sprintf("CHAIN-%d", i), Script: fm.Script{fm.Text(fmt.Sprintf("Code %d is HUE-%d.", i, i))}})
@@ -164,7 +165,7 @@ func TestAgentChain(t *testing.T) {
 		p := fm.NeedCLI(t, agent)
 		h.setEnv("LAZULI_" + strings.ToUpper(agent) + "=" + p)
 	}
-	for _, f := range []func(*fm.Server, string) ([]string, error){fm.GeminiEnv, fm.QwenEnv} {
+	for _, f := range []func(*fm.Server, string) ([]string, error){fm.GeminiEnv, fm.QwenEnv, (*fm.Server).AgentsHome} {
 		env, err := f(h.srv, h.home)
 		if err != nil {
 			t.Fatal(err)
@@ -193,7 +194,7 @@ func TestAgentChain(t *testing.T) {
 	for _, e := range kinds(evs, "AssistantText") {
 		texts = append(texts, e.field("text"))
 	}
-	if got := strings.Join(texts, " "); got != "Code 1 is HUE-1. Code 2 is HUE-2. Code 3 is HUE-3. Code 4 is HUE-4." {
+	if got := strings.Join(texts, " "); got != "Code 1 is HUE-1. Code 2 is HUE-2. Code 3 is HUE-3. Code 4 is HUE-4. Code 5 is HUE-5." {
 		t.Errorf("answers %q\n%s", got, dumpEvents(evs))
 	}
 	if c := kinds(evs, "Complete"); len(c) != len(chain) {
