@@ -152,7 +152,7 @@ func TestAgentAPIError(t *testing.T) {
 
 // TestAgentChain runs one session on Claude, then Gemini, then OpenCode, then
 // Codex, then Qwen: each agent gets the earlier turns, whoever answered them, in
-// <azureal-session-context>. (OpenCode joins the chain with its backend.)
+// <azureal-session-context>.
 func TestAgentChain(t *testing.T) {
 	// The order (Claude, then Gemini, then OpenCode, then Codex), and Qwen after.
 	chain := []string{"claude", "gemini", "opencode", "codex", "qwen"}
