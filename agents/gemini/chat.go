@@ -12,7 +12,6 @@ package gemini
 // message is not a prompt and is left out.
 
 import (
-	"bytes"
 	"strings"
 	"time"
 
@@ -86,13 +85,8 @@ type batch struct {
 
 // Feed parses one line.
 func (p *ChatParser) Feed(line []byte) []codec.Event {
-	p.stats.Lines++
-	if len(bytes.TrimSpace(line)) == 0 {
-		return nil
-	}
-	o, ok := parse.DecodeObject(line)
+	o, ok := p.stats.Line(line)
 	if !ok {
-		p.stats.NoteMalformed()
 		return nil
 	}
 	var b batch

@@ -8,7 +8,6 @@ package gemini
 // duration).
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/lazuli-app/lazuli/agents/parse"
@@ -50,13 +49,8 @@ func (p *StreamParser) SkipLine() {
 
 // Feed parses one line of output.
 func (p *StreamParser) Feed(line []byte) []codec.Event {
-	p.stats.Lines++
-	if len(bytes.TrimSpace(line)) == 0 {
-		return nil
-	}
-	o, ok := parse.DecodeObject(line)
+	o, ok := p.stats.Line(line)
 	if !ok {
-		p.stats.NoteMalformed()
 		return nil
 	}
 	typ := o.Str("type")

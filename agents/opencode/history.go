@@ -1,7 +1,6 @@
 package opencode
 
 import (
-	"bytes"
 	"strings"
 	"time"
 
@@ -47,13 +46,8 @@ func (p *Parser) Usage() []parse.UsageRow { return p.usage.Rows() }
 
 // Feed parses one line.
 func (p *Parser) Feed(line []byte) []codec.Event {
-	p.stats.Lines++
-	if len(bytes.TrimSpace(line)) == 0 {
-		return nil
-	}
-	o, ok := parse.DecodeObject(line)
+	o, ok := p.stats.Line(line)
 	if !ok {
-		p.stats.NoteMalformed()
 		return nil
 	}
 	p.out = nil

@@ -25,6 +25,21 @@ func DecodeObject(raw []byte) (Object, bool) {
 	return scanObject(bytes.Clone(raw))
 }
 
+// Line counts line in s and decodes it as one JSON object: the start of
+// every line parser's Feed. ok is false for a blank line, and for one that
+// is not an object, which is counted as malformed.
+func (s *Stats) Line(line []byte) (Object, bool) {
+	s.Lines++
+	if len(bytes.TrimSpace(line)) == 0 {
+		return nil, false
+	}
+	o, ok := DecodeObject(line)
+	if !ok {
+		s.NoteMalformed()
+	}
+	return o, ok
+}
+
 // subObject decodes a value of an object as an object, without a copy:
 // the value is already a slice of the object's own copy.
 func subObject(raw []byte) (Object, bool) {

@@ -10,7 +10,6 @@ package qwen
 // end of the input, with a Complete timed from its records.
 
 import (
-	"bytes"
 	"strings"
 	"time"
 
@@ -65,12 +64,11 @@ func (p *ChatParser) SkipLine() {
 
 // Feed parses one line.
 func (p *ChatParser) Feed(line []byte) []codec.Event {
-	p.stats.Lines++
-	if len(bytes.TrimSpace(line)) == 0 {
+	o, ok := p.stats.Line(line)
+	if !ok {
 		return nil
 	}
-	o, ok := parse.DecodeObject(line)
-	if !ok || !o.Has("type") {
+	if !o.Has("type") {
 		p.stats.NoteMalformed()
 		return nil
 	}
