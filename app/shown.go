@@ -125,7 +125,13 @@ func (sh *shownSession) loadSession(ref views.SessionRef, gen int) {
 		earlier int
 	)
 	if s.EventCount >= tailFirstEvents {
-		events, earlier, err = loadBefore(sh.pw.ctx, st, ref.ID, 0, false)
+		var fromHit bool
+		if seq := sh.pendingSeq(ref); seq > 0 {
+			events, earlier, fromHit, err = loadFromHit(sh.pw.ctx, st, ref.ID, seq)
+		}
+		if !fromHit && err == nil {
+			events, earlier, err = loadBefore(sh.pw.ctx, st, ref.ID, 0, false)
+		}
 	} else {
 		events, err = loadShown(sh.pw.ctx, st, ref.ID, 0, 0)
 	}
@@ -372,7 +378,7 @@ func (sh *shownSession) LoadEarlier(ref views.SessionRef, all bool) {
 }
 
 // loadFrom loads the session's events from seq from to before seq
-// beforeSeq, and says how many come before them.
+// beforeSeq (0: to the end), and says how many come before them.
 func loadFrom(ctx context.Context, st *store.Store, id, from, beforeSeq int64) (_ []store.StoredEvent, earlier int, _ error) {
 	// The last event before from, and the count before that one.
 	last, before, err := st.Events().TailStart(ctx, id, from, 1)
@@ -382,11 +388,37 @@ func loadFrom(ctx context.Context, st *store.Store, id, from, beforeSeq int64) (
 	if last > 0 {
 		earlier = before + 1
 	}
-	if beforeSeq-1 < from {
+	to := beforeSeq - 1 // beforeSeq 0: no bound
+	if beforeSeq > 0 && to < from {
 		return nil, earlier, nil
 	}
-	events, err := loadShown(ctx, st, id, max(from, 1), beforeSeq-1)
+	events, err := loadShown(ctx, st, id, max(from, 1), max(to, 0))
 	return events, earlier, err
+}
+
+// pendingSeq returns the seq of the event a search hit waits to show in
+// ref, or 0.
+func (sh *shownSession) pendingSeq(ref views.SessionRef) int64 {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if t := sh.showEvent; t != nil && t.ref == ref {
+		return t.seq
+	}
+	return 0
+}
+
+// loadFromHit loads a long session from the event seq a search hit shows
+// when a load from its end would leave that event out: the hit is then
+// shown at once, instead of the end first and then everything from the hit
+// loaded again above it (a second load, and a second set of rows built and
+// laid out). ok is false when the end holds the event.
+func loadFromHit(ctx context.Context, st *store.Store, id, seq int64) (_ []store.StoredEvent, earlier int, ok bool, _ error) {
+	from, _, err := st.Events().TailStart(ctx, id, 0, windowEvents)
+	if err != nil || from <= 0 || seq >= from {
+		return nil, 0, false, err
+	}
+	events, earlier, err := loadFrom(ctx, st, id, seq, 0)
+	return events, earlier, err == nil, err
 }
 
 // loadShown loads the session's events with fromSeq ≤ seq ≤ toSeq (≤ 0: no

@@ -78,3 +78,59 @@ func TestLoadBigSessionFromItsEnd(t *testing.T) {
 	pw.wg.Wait()
 	check("all again", 1)
 }
+
+// TestOpenHitInLongSessionLoadsFromIt: a search hit in a long session,
+// among the events a load from the end leaves out, loads the session from
+// the hit: it is shown at once, with no second load above the end.
+func TestOpenHitInLongSessionLoadsFromIt(t *testing.T) {
+	fa := test.NewTempApp(t)
+	wt, st := openTestWorktree(t)
+	const total = tailFirstEvents + 500
+	events := make([]codec.Event, 0, total)
+	for i := 0; len(events) < total; i++ {
+		events = append(events, codec.UserMessage(fmt.Sprintf("prompt %d", i)), codec.AssistantText(fmt.Sprintf("reply %d", i)))
+	}
+	s, _, err := st.Sessions().CreateWithEvents(context.Background(), "main", "big", events[:total])
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw := testWindow(t, fa, wt)
+	defer pw.close()
+	ref := views.SessionRef{StorePath: wt.StorePath, ID: s.ID}
+	st2, err := pw.store(ref.StorePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if evs, earlier, ok, err := loadFromHit(context.Background(), st2, s.ID, 42); !ok || err != nil || len(evs) == 0 || evs[0].Seq != 42 || earlier != 41 {
+		t.Errorf("loadFromHit(42) = %d events from %v, %d earlier, %v, %v; want from 42, 41 earlier", len(evs), firstSeqOf(evs), earlier, ok, err)
+	}
+	if _, _, ok, err := loadFromHit(context.Background(), st2, s.ID, total-10); ok || err != nil {
+		t.Errorf("loadFromHit(a seq in the end) = %v, %v; want false: the end holds it", ok, err)
+	}
+	for _, tc := range []struct {
+		name      string
+		seq       int64
+		wantFirst int64
+	}{
+		{"AmongTheLeftOut", 42, 42},
+		{"InTheEnd", total - 10, total - windowEvents + 1},
+	} {
+		pw.shown.mu.Lock()
+		pw.shown.showEvent = &eventTarget{ref: ref, seq: tc.seq}
+		pw.shown.mu.Unlock()
+		pw.shown.loadSession(ref, pw.shown.loadGen)
+		pw.wg.Wait()
+		tr := pw.mv.Transcript()
+		if pw.shown.firstSeq != tc.wantFirst || pw.shown.lastSeq != total || tr.Loader().Earlier() != int(tc.wantFirst-1) {
+			t.Errorf("%s: seqs %d..%d shown, %d earlier; want %d..%d, %d earlier", tc.name,
+				pw.shown.firstSeq, pw.shown.lastSeq, tr.Loader().Earlier(), tc.wantFirst, total, tc.wantFirst-1)
+		}
+		pw.shown.mu.Lock()
+		pending := pw.shown.showEvent
+		pw.shown.mu.Unlock()
+		if pending != nil {
+			t.Errorf("%s: the hit is still pending after the load", tc.name)
+		}
+	}
+}
