@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# gui-run-gemini.sh - end-to-end test of a new session run with the real Gemini
+# CLI from the real window; only the model is fake (internal/fakemodeld, which
+# serves Gemini's API and writes $HOME/.gemini/settings.json, fakemodel.GeminiEnv).
+#
+# Starts bin/lazuli on a scratch git repository under Xvfb, presses Ctrl+N (new
+# session), opens the prompt box's model menu and picks "gemini-2.5-pro · Gemini
+# CLI" (xdotool clicks, in window coordinates), types a prompt, sends it with
+# Ctrl+Enter, waits, and captures out/gui-run-gemini.png. Then checks with the CLI
+# that the turn was stored with the gemini backend (prompt, Gemini's write_file as a Write call, its
+# result, answer, Complete ✓) and that Gemini CLI really wrote hello.txt.
+# Needs the gemini CLI: LAZULI_GEMINI, or `eval "$(scripts/install-clis.sh)"`.
+# Exit 0 on success (or a skip without --strict), 1 on failure.
+set -euo pipefail
+
+root=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+strict=0
+[ "${1:-}" = "--strict" ] && strict=1
+gemini=${LAZULI_GEMINI:-$(command -v gemini || true)}
+if [ -z "$gemini" ] || [ ! -x "$gemini" ]; then
+  echo "gui-run-gemini: no gemini CLI (set LAZULI_GEMINI or run scripts/install-clis.sh)"
+  [ $strict = 1 ] && exit 1
+  echo "gui-run-gemini: skipped"; exit 0
+fi
+bin=$root/bin/lazuli
+go build -o "$bin" .
+go build -o "$root/bin/fakemodeld" ./internal/fakemodeld
+mkdir -p out
+work=$(mktemp -d "${TMPDIR:-/tmp}/lazuli-run-gemini.XXXXXX")
+fake_pid=
+cleanup() { [ -n "$fake_pid" ] && kill "$fake_pid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+fail() { echo "gui-run-gemini: FAIL: $*" >&2; exit 1; }
+
+proj=$work/project
+mkdir -p "$proj"
+git -C "$proj" init -q -b main
+git -C "$proj" -c user.email=t@example.com -c user.name=t commit -q --allow-empty -m init
+"$root/bin/fakemodeld" -home "$work/home" -env "$work/env.sh" 2>"$work/fakemodeld.log" &
+fake_pid=$!
+for _ in $(seq 50); do [ -s "$work/env.sh" ] && break; sleep 0.1; done
+[ -s "$work/env.sh" ] || fail "fakemodeld did not start: $(cat "$work/fakemodeld.log")"
+# shellcheck disable=SC1091
+source "$work/env.sh"
+export LAZULI_GEMINI=$gemini
+
+# The window is 1180x760 (screenshot.sh --size 1280x800); the model menu sits at
+# the prompt box's bottom left (470,734) and its popup lists gemini-2.5-pro at
+# (410,526). A click in the entry (740,684) gives it the focus back.
+win='$(xdotool search --name Lazuli | head -n 1)'
+bash scripts/screenshot.sh out/gui-run-gemini.png --window Lazuli --wait 4 --size 1280x800 --keep-home \
+  --log out/gui-run-gemini.log \
+  --action "xdotool key ctrl+n && sleep 2 \
+&& xdotool mousemove --window $win 470 734 click 1 && sleep 1 \
+&& xdotool mousemove --window $win 410 526 click 1 && sleep 1 \
+&& xdotool mousemove --window $win 740 684 click 1 && sleep 0.5 \
+&& xdotool type --delay 20 'Please create hello.txt' && xdotool key ctrl+Return" \
+  --action-wait 25 \
+  -- "$bin" "$proj"
+! grep -q 'Error in Fyne call thread' out/gui-run-gemini.log || fail "Fyne threading error logged"
+ls_json=$("$bin" ls --store "$proj" --json)
+echo "$ls_json" | grep -q '"completed": true' || fail "the session is not completed: $ls_json (see out/gui-run-gemini.png, out/gui-run-gemini.log)"
+show=$("$bin" show --store "$proj" 1)
+for want in 'Please create hello.txt' 'Tool: Write' 'Result: Write' 'I created' 'model gemini-2.5-pro' '✓ completed'; do
+  grep -q -- "$want" <<<"$show" || fail "the stored turn lacks '$want':
+$show"
+done
+grep -q '<azureal-session-context>' <<<"$show" && fail "injected context leaked into the store"
+[ "$(cat "$proj/hello.txt" 2>/dev/null)" = "hello from Gemini" ] || fail "Gemini CLI did not write hello.txt"
+"$bin" check --store "$proj" >/dev/null || fail "lazuli check failed on the store"
+echo "gui-run-gemini: a prompt sent from the window with the Gemini model chosen ran Gemini CLI, streamed into the store, and completed (out/gui-run-gemini.png)"
