@@ -3,8 +3,13 @@ package copilot
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -44,12 +49,49 @@ type StoreRef struct {
 	Turn        int
 }
 
-// ReadStore reads every session of the session store at path, read-only
-// (mode=ro, query_only; the -wal is read as SQLite reads it, nothing is
-// written). It fails on a file that is not Copilot's session store.
+// ReadStore reads every session of the session store at path. The
+// database and its -wal are copied to a temporary folder and the copy is
+// read (mode=ro, query_only): even a read-only SQLite reader rewrites the
+// -shm index beside a WAL database, and the user's files must stay
+// byte-identical. It fails on a file that is not Copilot's session store.
 func ReadStore(ctx context.Context, path string) ([]StoreSession, error) {
+	tmp, err := os.MkdirTemp("", "lazuli-copilot-store-")
+	if err != nil {
+		return nil, fmt.Errorf("copy copilot session store %s: %w", path, err)
+	}
+	defer os.RemoveAll(tmp)
+	cp := filepath.Join(tmp, "session-store.db")
+	if err := copyFile(path, cp); err != nil {
+		return nil, fmt.Errorf("copy copilot session store %s: %w", path, err)
+	}
+	if err := copyFile(path+"-wal", cp+"-wal"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("copy copilot session store %s: %w", path, err)
+	}
+	return readStore(ctx, path, cp)
+}
+
+// copyFile copies the file at src to dst (created, 0600).
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// readStore reads the store copied to cp; path names it in errors.
+func readStore(ctx context.Context, path, cp string) ([]StoreSession, error) {
 	q := url.Values{"mode": {"ro"}, "_pragma": {"query_only(1)", "busy_timeout(5000)"}}
-	db, err := sql.Open("sqlite", (&url.URL{Scheme: "file", Path: path, RawQuery: q.Encode()}).String())
+	db, err := sql.Open("sqlite", (&url.URL{Scheme: "file", Path: cp, RawQuery: q.Encode()}).String())
 	if err != nil {
 		return nil, fmt.Errorf("open copilot session store %s: %w", path, err)
 	}

@@ -46,7 +46,14 @@ func capturedStore(t testing.TB) string {
 
 func TestReadStore(t *testing.T) {
 	path := capturedStore(t)
-	before, _ := os.ReadFile(path + "-wal")
+	var before [][]byte
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		b, err := os.ReadFile(path + suffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before = append(before, b)
+	}
 	ss, err := ReadStore(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
@@ -75,8 +82,10 @@ func TestReadStore(t *testing.T) {
 	if len(evs) != 4 || evs[0].Kind != codec.KindInit || evs[1].Content != m.Turns[0].User || !evs[3].Success {
 		t.Errorf("events %+v", evs)
 	}
-	if after, _ := os.ReadFile(path + "-wal"); !bytes.Equal(before, after) {
-		t.Error("reading the store changed its WAL")
+	for i, suffix := range []string{"", "-wal", "-shm"} {
+		if after, _ := os.ReadFile(path + suffix); !bytes.Equal(before[i], after) {
+			t.Errorf("reading the store changed session-store.db%s", suffix)
+		}
 	}
 	if _, err := ReadStore(context.Background(), filepath.Join(t.TempDir(), "none.db")); err == nil {
 		t.Error("a missing store read without error")
