@@ -154,6 +154,11 @@ func Scan(ctx context.Context, opts Options) (ScanResult, error) {
 		if err != nil {
 			return ScanResult{}, err
 		}
+		if src.fill != nil && root.Found {
+			if sk := src.fill(ctx, root.Path, sessions); sk != nil {
+				scan.Skipped = append(scan.Skipped, *sk)
+			}
+		}
 		scan.Roots = append(scan.Roots, root)
 		scanned = append(scanned, previewKey(r.agent, r.dir, ""))
 		found = append(found, sessions...)

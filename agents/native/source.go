@@ -53,6 +53,10 @@ type Source struct {
 	// transcript files to scan (OpenCode's database is mirrored as one
 	// file per session in Lazuli's cache); nil scans the folder itself.
 	prepare func(ctx context.Context, dir string) (string, error)
+	// fill, when set, completes the previews of the sessions found in the
+	// folder from a second source beside it (Copilot CLI's session store);
+	// a Skip says that source could not be read.
+	fill func(ctx context.Context, dir string, sessions []Session) *Skip
 }
 
 // sources is the table, filled by init functions, read-only afterwards.

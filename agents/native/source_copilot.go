@@ -19,6 +19,7 @@ func init() {
 			return &eventsPreview{n: n, format: copilot.Format, p: copilot.NewParser(parse.Options{}), id: copilotID}
 		},
 		feeder: func(opts parse.Options) nativeFeeder { return &eventsFeeder{p: copilotFeed{copilot.NewParser(opts)}} },
+		fill:   fillFromCopilotStore,
 	})
 }
 

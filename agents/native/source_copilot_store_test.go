@@ -1,0 +1,139 @@
+package native
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// copilotHome lays out the captured Copilot CLI home in a temporary
+// folder: session-state/ with the two event logs and, beside it, the
+// captured session store with its -wal and -shm. It returns the
+// session-state folder.
+func copilotHome(tb testing.TB) string {
+	tb.Helper()
+	home := tb.TempDir()
+	dir := filepath.Join(home, "session-state")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "copilot", "testdata", "capture", "session-state"))); err != nil {
+		tb.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join("..", "copilot", "testdata", "capture", "session-store.tar.gz"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return dir
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+		b, _ := io.ReadAll(tr)
+		if err := os.WriteFile(filepath.Join(home, filepath.Base(h.Name)), b, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// storeFiles reads the session store's files (the database, -wal, -shm).
+func storeFiles(tb testing.TB, dir string) [][]byte {
+	tb.Helper()
+	var out [][]byte
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		b, err := os.ReadFile(filepath.Join(filepath.Dir(dir), copilotStoreName+suffix))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// TestCopilotStoreFillsPreviews: an event log cut after its session.start
+// line (Copilot killed before the prompt was logged) is named by the
+// session store's summary; every session gets the store's branch. The
+// store's files stay byte-identical through the scan and the import.
+func TestCopilotStoreFillsPreviews(t *testing.T) {
+	dir := copilotHome(t)
+	const cut = "3ae6ebc8-51de-4139-b69f-deeb912998b6" // the store's summary: its last prompt
+	log := filepath.Join(dir, cut, "events.jsonl")
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := bytes.Cut(b, []byte("\n"))
+	if err := os.WriteFile(log, append(first, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := storeFiles(t, dir)
+	scan := mustScan(t, Options{Dirs: Dirs{Copilot: dir}})
+	if len(scan.Sessions) != 2 || len(scan.Skipped) != 0 {
+		t.Fatalf("scan: %d sessions, skipped %v", len(scan.Sessions), scan.Skipped)
+	}
+	for _, n := range scan.Sessions {
+		if n.Branch != "main" {
+			t.Errorf("%s: branch %q, want the store's main", n.ID, n.Branch)
+		}
+		switch n.ID {
+		case cut:
+			if n.FirstPrompt != "How many lines does notes.txt have now?" || !strings.HasPrefix(n.Title(), "How many lines") {
+				t.Errorf("cut log: first prompt %q, title %q, want the store's summary", n.FirstPrompt, n.Title())
+			}
+		default:
+			if n.FirstPrompt != "Say hello." {
+				t.Errorf("%s: first prompt %q, want the log's own", n.ID, n.FirstPrompt)
+			}
+		}
+	}
+	st := mustOpenStore(t)
+	mustImport(t, st, scan.Sessions, ImportOptions{FallbackWorktree: "elsewhere"})
+	mustCheck(t, st)
+	for i, after := range storeFiles(t, dir) {
+		if !bytes.Equal(before[i], after) {
+			t.Errorf("the session store's file %d changed", i)
+		}
+	}
+}
+
+// TestCopilotStoreUnreadable: a session-store.db that is not a database is
+// listed as skipped, the logs are previewed as without it, and the file is
+// left as it was.
+func TestCopilotStoreUnreadable(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, "session-state")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "copilot", "testdata", "capture", "session-state"))); err != nil {
+		t.Fatal(err)
+	}
+	junk := bytes.Repeat([]byte("not a database\n"), 400)
+	path := filepath.Join(home, copilotStoreName)
+	if err := os.WriteFile(path, junk, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	scan := mustScan(t, Options{Dirs: Dirs{Copilot: dir}})
+	if len(scan.Sessions) != 2 || len(scan.Skipped) != 1 || scan.Skipped[0].Path != path {
+		t.Fatalf("scan: %d sessions, skipped %v", len(scan.Sessions), scan.Skipped)
+	}
+	if !strings.Contains(scan.Skipped[0].Reason, "session store") {
+		t.Errorf("reason %q", scan.Skipped[0].Reason)
+	}
+	for _, n := range scan.Sessions {
+		if n.FirstPrompt == "" || n.Branch != "" {
+			t.Errorf("preview %+v", n)
+		}
+	}
+	if b, _ := os.ReadFile(path); !bytes.Equal(b, junk) {
+		t.Error("the unreadable store was changed")
+	}
+}
