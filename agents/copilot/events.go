@@ -108,6 +108,10 @@ func (p *Parser) Feed(line []byte) []codec.Event {
 		p.sessionError(d, o)
 	case "session.compaction_complete":
 		p.emit(codec.Unit(codec.KindCompacted))
+	case LineStoreSession:
+		p.start(d.Str("cwd"), "")
+	case LineStoreTurn:
+		p.storeTurn(d)
 	default:
 		p.stats.Ignored++
 	}

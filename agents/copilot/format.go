@@ -13,8 +13,8 @@ func init() {
 
 // Detect reports whether a line is Copilot CLI's: an event with an id, a
 // data object and a type in its namespaces (session., user., assistant.,
-// tool., subagent.), or the stream's closing result line with its
-// sessionId.
+// tool., subagent.), the stream's closing result line with its
+// sessionId, or a line Lazuli mirrors from the session store.
 func Detect(o parse.Object) bool {
 	t := o.Str("type")
 	if t == "result" {
@@ -22,6 +22,9 @@ func Detect(o parse.Object) bool {
 	}
 	if !o.Has("id") || o.Obj("data") == nil {
 		return false
+	}
+	if t == LineStoreSession || t == LineStoreTurn {
+		return true
 	}
 	for _, p := range []string{"session.", "user.", "assistant.", "tool.", "subagent.", "model."} {
 		if strings.HasPrefix(t, p) {
