@@ -155,9 +155,16 @@ func Scan(ctx context.Context, opts Options) (ScanResult, error) {
 			return ScanResult{}, err
 		}
 		if src.fill != nil && root.Found {
-			if sk := src.fill(ctx, root.Path, sessions); sk != nil {
+			more, sk, err := src.fill(ctx, root.Path, sessions, func(dir string) ([]Session, error) {
+				return scanRoot(ctx, &Root{Agent: r.agent, Path: dir}, cache, &scan.Skipped)
+			})
+			if err != nil {
+				return ScanResult{}, err
+			}
+			if sk != nil {
 				scan.Skipped = append(scan.Skipped, *sk)
 			}
+			sessions = append(sessions, more...)
 		}
 		scan.Roots = append(scan.Roots, root)
 		scanned = append(scanned, previewKey(r.agent, r.dir, ""))

@@ -54,9 +54,11 @@ type Source struct {
 	// file per session in Lazuli's cache); nil scans the folder itself.
 	prepare func(ctx context.Context, dir string) (string, error)
 	// fill, when set, completes the previews of the sessions found in the
-	// folder from a second source beside it (Copilot CLI's session store);
-	// a Skip says that source could not be read.
-	fill func(ctx context.Context, dir string, sessions []Session) *Skip
+	// folder from a second source beside it (Copilot CLI's session store),
+	// and returns the sessions it holds that the folder lacks, mirrored as
+	// transcripts that scan previews; a Skip says that source could not be
+	// read.
+	fill func(ctx context.Context, dir string, sessions []Session, scan func(dir string) ([]Session, error)) ([]Session, *Skip, error)
 }
 
 // sources is the table, filled by init functions, read-only afterwards.

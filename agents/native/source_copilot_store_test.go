@@ -4,11 +4,15 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lazuli-app/lazuli/codec"
+	"github.com/lazuli-app/lazuli/store"
 )
 
 // copilotHome lays out the captured Copilot CLI home in a temporary
@@ -66,6 +70,7 @@ func storeFiles(tb testing.TB, dir string) [][]byte {
 // session store's summary; every session gets the store's branch. The
 // store's files stay byte-identical through the scan and the import.
 func TestCopilotStoreFillsPreviews(t *testing.T) {
+	t.Setenv(store.CacheDirEnv, t.TempDir())
 	dir := copilotHome(t)
 	const cut = "3ae6ebc8-51de-4139-b69f-deeb912998b6" // the store's summary: its last prompt
 	log := filepath.Join(dir, cut, "events.jsonl")
@@ -111,6 +116,7 @@ func TestCopilotStoreFillsPreviews(t *testing.T) {
 // listed as skipped, the logs are previewed as without it, and the file is
 // left as it was.
 func TestCopilotStoreUnreadable(t *testing.T) {
+	t.Setenv(store.CacheDirEnv, t.TempDir())
 	home := t.TempDir()
 	dir := filepath.Join(home, "session-state")
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "copilot", "testdata", "capture", "session-state"))); err != nil {
@@ -135,5 +141,73 @@ func TestCopilotStoreUnreadable(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(path); !bytes.Equal(b, junk) {
 		t.Error("the unreadable store was changed")
+	}
+}
+
+// TestCopilotStoreImportsMissingLog: a session whose event log was deleted
+// is imported from the session store's turns (as far as they go: the
+// store keeps the last prompt and its answer), named by its summary, in
+// its folder; a second import finds nothing new; the session whose log is
+// there is imported from the log alone; the store's files stay
+// byte-identical.
+func TestCopilotStoreImportsMissingLog(t *testing.T) {
+	ctx := context.Background()
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	dir := copilotHome(t)
+	const gone = "3ae6ebc8-51de-4139-b69f-deeb912998b6"
+	if err := os.RemoveAll(filepath.Join(dir, gone)); err != nil {
+		t.Fatal(err)
+	}
+	before := storeFiles(t, dir)
+	scan := mustScan(t, Options{Dirs: Dirs{Copilot: dir}})
+	if len(scan.Sessions) != 2 || len(scan.Skipped) != 0 {
+		t.Fatalf("scan: %+v, skipped %v", scan.Sessions, scan.Skipped)
+	}
+	var mirrored Session
+	for _, n := range scan.Sessions {
+		if n.ID == gone {
+			mirrored = n
+		}
+	}
+	if strings.HasPrefix(mirrored.Path, dir) || !strings.HasSuffix(mirrored.Cwd, "/work") || mirrored.Branch != "main" ||
+		mirrored.FirstPrompt != "How many lines does notes.txt have now?" || mirrored.Started.IsZero() {
+		t.Fatalf("mirrored session %+v", mirrored)
+	}
+	st := mustOpenStore(t)
+	res := mustImport(t, st, scan.Sessions, ImportOptions{FallbackWorktree: "main"})
+	if got := outcomes(res); got[Imported] != 2 {
+		t.Fatalf("outcomes %v: %+v", got, res)
+	}
+	mustCheck(t, st)
+	for _, r := range res {
+		if r.ID != gone {
+			continue
+		}
+		evs, err := st.Events().All(ctx, r.SessionID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kinds []codec.Kind
+		for _, e := range evs {
+			kinds = append(kinds, e.Event.Kind)
+		}
+		want := []codec.Kind{codec.KindInit, codec.KindUserMessage, codec.KindAssistantText, codec.KindComplete}
+		if len(evs) != len(want) || evs[2].Event.Text != "notes.txt has 2 lines." || evs[1].Event.Content != "How many lines does notes.txt have now?" || !evs[3].Event.Success {
+			t.Fatalf("events %v, want %v", kinds, want)
+		}
+		for i := range want {
+			if kinds[i] != want[i] {
+				t.Errorf("events %v, want %v", kinds, want)
+			}
+		}
+	}
+	again := mustImport(t, st, mustScan(t, Options{Dirs: Dirs{Copilot: dir}}).Sessions, ImportOptions{FallbackWorktree: "main"})
+	if got := outcomes(again); got[Unchanged] != 2 {
+		t.Errorf("re-import outcomes %v, want both unchanged", got)
+	}
+	for i, after := range storeFiles(t, dir) {
+		if !bytes.Equal(before[i], after) {
+			t.Errorf("the session store's file %d changed", i)
+		}
 	}
 }
