@@ -47,7 +47,10 @@ export LAZULI_GEMINI=$gemini
 
 # The window is 1180x760 (screenshot.sh --size 1280x800); the model menu sits at
 # the prompt box's bottom left (470,734) and its popup lists gemini-2.5-pro at
-# (410,526). A click in the entry (740,684) gives it the focus back.
+# (410,526) (the menu lists Claude's and Codex's models first: a new model above it moves
+# it, and the checks below then fail on the agent). A click in the entry (740,684) gives it
+# the focus back. The action then waits for the turn's Complete in the store (at most 3
+# minutes), not a fixed time, so a busy machine only makes it slower.
 win='$(xdotool search --name Lazuli | head -n 1)'
 bash scripts/screenshot.sh out/gui-run-gemini.png --window Lazuli --wait 4 --size 1280x800 --keep-home \
   --log out/gui-run-gemini.log \
@@ -55,12 +58,14 @@ bash scripts/screenshot.sh out/gui-run-gemini.png --window Lazuli --wait 4 --siz
 && xdotool mousemove --window $win 470 734 click 1 && sleep 1 \
 && xdotool mousemove --window $win 410 526 click 1 && sleep 1 \
 && xdotool mousemove --window $win 740 684 click 1 && sleep 0.5 \
-&& xdotool type --delay 20 'Please create hello.txt' && xdotool key ctrl+Return" \
-  --action-wait 25 \
+&& xdotool type --delay 20 'Please create hello.txt' && xdotool key ctrl+Return \
+&& for _ in \$(seq 360); do '$bin' ls --store '$proj' --json 2>/dev/null | grep -q '\"completed\": true' && break; sleep 0.5; done" \
+  --action-wait 2 \
   -- "$bin" "$proj"
 ! grep -q 'Error in Fyne call thread' out/gui-run-gemini.log || fail "Fyne threading error logged"
 ls_json=$("$bin" ls --store "$proj" --json)
 echo "$ls_json" | grep -q '"completed": true' || fail "the session is not completed: $ls_json (see out/gui-run-gemini.png, out/gui-run-gemini.log)"
+echo "$ls_json" | grep -q '"agent": "gemini"' || fail "the session did not run Gemini CLI (the model menu's pick?): $ls_json (see out/gui-run-gemini.png)"
 show=$("$bin" show --store "$proj" 1)
 for want in 'Please create hello.txt' 'Tool: Write' 'Result: Write' 'I created' 'model gemini-2.5-pro' '✓ completed'; do
   grep -q -- "$want" <<<"$show" || fail "the stored turn lacks '$want':
