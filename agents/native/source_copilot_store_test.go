@@ -211,3 +211,34 @@ func TestCopilotStoreImportsMissingLog(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCopilotScanStore measures a scan of the captured Copilot home
+// with its session store beside session-state (the store is copied and
+// read on every scan) and without it: ms/scan each.
+func BenchmarkCopilotScanStore(b *testing.B) {
+	b.Setenv(store.CacheDirEnv, b.TempDir())
+	for _, withStore := range []bool{false, true} {
+		name := "logs-only"
+		if withStore {
+			name = "with-store"
+		}
+		b.Run(name, func(b *testing.B) {
+			dir := copilotHome(b)
+			if !withStore {
+				for _, suffix := range []string{"", "-wal", "-shm"} {
+					if err := os.Remove(filepath.Join(filepath.Dir(dir), copilotStoreName+suffix)); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			opts := Options{Dirs: Dirs{Copilot: dir}}
+			b.ResetTimer()
+			for range b.N {
+				if _, err := Scan(context.Background(), opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/scan")
+		})
+	}
+}
