@@ -156,6 +156,7 @@ func Scan(ctx context.Context, opts Options) (ScanResult, error) {
 		}
 		if src.fill != nil && root.Found {
 			more, sk, err := src.fill(ctx, root.Path, sessions, func(dir string) ([]Session, error) {
+				scanned = append(scanned, previewKey(r.agent, dir, "")) // its gone files leave the cache
 				return scanRoot(ctx, &Root{Agent: r.agent, Path: dir}, cache, &scan.Skipped)
 			})
 			if err != nil {

@@ -159,7 +159,8 @@ func TestCopilotStoreImportsMissingLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := storeFiles(t, dir)
-	scan := mustScan(t, Options{Dirs: Dirs{Copilot: dir}})
+	opts := Options{Dirs: Dirs{Copilot: dir}, PreviewCache: filepath.Join(t.TempDir(), "previews")}
+	scan := mustScan(t, opts)
 	if len(scan.Sessions) != 2 || len(scan.Skipped) != 0 {
 		t.Fatalf("scan: %+v, skipped %v", scan.Sessions, scan.Skipped)
 	}
@@ -201,9 +202,28 @@ func TestCopilotStoreImportsMissingLog(t *testing.T) {
 			}
 		}
 	}
-	again := mustImport(t, st, mustScan(t, Options{Dirs: Dirs{Copilot: dir}}).Sessions, ImportOptions{FallbackWorktree: "main"})
+	rescan := mustScan(t, opts) // the previews from the cache
+	for _, n := range rescan.Sessions {
+		if n.ID == gone && (n.Path != mirrored.Path || n.FirstPrompt != mirrored.FirstPrompt) {
+			t.Errorf("rescan %+v, want %+v", n, mirrored)
+		}
+	}
+	again := mustImport(t, st, rescan.Sessions, ImportOptions{FallbackWorktree: "main"})
 	if got := outcomes(again); got[Unchanged] != 2 {
 		t.Errorf("re-import outcomes %v, want both unchanged", got)
+	}
+	// The log back: the session is read from it, and its mirror removed.
+	src := filepath.Join("..", "copilot", "testdata", "capture", "session-state", gone)
+	if err := os.CopyFS(filepath.Join(dir, gone), os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range mustScan(t, opts).Sessions {
+		if n.ID == gone && !strings.HasPrefix(n.Path, dir) {
+			t.Errorf("with its log back, %s is read from %s", gone, n.Path)
+		}
+	}
+	if _, err := os.Stat(mirrored.Path); err == nil {
+		t.Errorf("the mirror %s was kept after its log came back", mirrored.Path)
 	}
 	for i, after := range storeFiles(t, dir) {
 		if !bytes.Equal(before[i], after) {
