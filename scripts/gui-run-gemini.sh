@@ -51,6 +51,7 @@ export LAZULI_GEMINI=$gemini
 # it, and the checks below then fail on the agent). A click in the entry (740,684) gives it
 # the focus back. The action then waits for the turn's Complete in the store (at most 3
 # minutes), not a fixed time, so a busy machine only makes it slower.
+# shellcheck disable=SC2016 # expanded by the action's own bash, once the window is up
 win='$(xdotool search --name Lazuli | head -n 1)'
 bash scripts/screenshot.sh out/gui-run-gemini.png --window Lazuli --wait 4 --size 1280x800 --keep-home \
   --log out/gui-run-gemini.log \
