@@ -36,7 +36,8 @@ func init() {
 // copilotArgs runs `copilot -p --output-format json`. Copilot's tool
 // permissions carry the mode: bypass allows every tool and path, acceptEdits
 // allows writes and denies the shell, plan and ask deny both; Bash rules
-// become shell(...) allows and denies.
+// become shell(...) allows and denies. Lazuli's MCP servers come in
+// --additional-mcp-config, added to the user's own for this run.
 func copilotArgs(inv Invocation) ([]string, bool) {
 	args := []string{"--output-format", "json", "--no-ask-user"}
 	if m := inv.Model; m != "" && m != CopilotDefault {
@@ -70,6 +71,9 @@ func copilotArgs(inv Invocation) ([]string, bool) {
 				args = append(args, "--deny-tool", spec)
 			}
 		}
+	}
+	if !inv.Sandboxed && len(inv.MCPServers) > 0 {
+		args = append(args, "--additional-mcp-config", CopilotMCPConfig(inv.MCPServers...))
 	}
 	if len(inv.Prompt) > MaxArgPrompt || strings.IndexByte(inv.Prompt, 0) >= 0 {
 		return args, true // copilot reads a piped prompt

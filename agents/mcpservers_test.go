@@ -91,3 +91,35 @@ func TestHistoryServerEnv(t *testing.T) {
 		t.Errorf("CodexMCPTable() = %s, want the env table", table)
 	}
 }
+
+// TestCopilotMCPArgs: a Copilot run gets one --additional-mcp-config
+// holding the history server as a local server with every tool and its
+// env; a sandboxed run gets none.
+func TestCopilotMCPArgs(t *testing.T) {
+	hist := MCPServer{Name: "lazuli", Command: []string{"/bin/lazuli", "mcp", "--project", "/w"}, Env: map[string]string{"LAZULI_CACHE_DIR": "/c"}}
+	args, _ := Invocation{Backend: Copilot, Prompt: "hi", MCPServers: []MCPServer{hist}}.Args()
+	i := slices.Index(args, "--additional-mcp-config")
+	if i < 0 || slices.Contains(args[i+1:], "--additional-mcp-config") {
+		t.Fatalf("copilot args %q, want one --additional-mcp-config", args)
+	}
+	var cfg struct {
+		MCPServers map[string]struct {
+			Type, Command string
+			Args, Tools   []string
+			Env           map[string]string
+		}
+	}
+	if err := json.Unmarshal([]byte(args[i+1]), &cfg); err != nil {
+		t.Fatalf("--additional-mcp-config %q: %v", args[i+1], err)
+	}
+	s := cfg.MCPServers["lazuli"]
+	if len(cfg.MCPServers) != 1 || s.Type != "local" || s.Command != "/bin/lazuli" || !slices.Equal(s.Args, hist.Command[1:]) ||
+		!slices.Equal(s.Tools, []string{"*"}) || s.Env["LAZULI_CACHE_DIR"] != "/c" {
+		t.Errorf("copilot's servers = %+v", cfg.MCPServers)
+	}
+	for _, inv := range []Invocation{{Backend: Copilot, Prompt: "hi"}, {Backend: Copilot, Prompt: "hi", Sandboxed: true, MCPServers: []MCPServer{hist}}} {
+		if args, _ := inv.Args(); slices.Contains(args, "--additional-mcp-config") {
+			t.Errorf("sandboxed=%v, %d servers: args %q", inv.Sandboxed, len(inv.MCPServers), args)
+		}
+	}
+}

