@@ -53,6 +53,11 @@ type Descriptor struct {
 	// Unexpressed lists, one line each, what of a permission policy the
 	// CLI cannot apply; nil means it applies all of it.
 	Unexpressed func(p Policy) []string
+	// RunEnv returns the variables added to the environment of a run
+	// given MCP servers (inv.MCPServers, never a sandboxed run), for a CLI
+	// that takes them there; files they name go in scratch, a folder of
+	// the run's own removed once the CLI has exited. Nil means none.
+	RunEnv func(inv Invocation, scratch string) ([]string, error)
 	// MeasuresDuration is set when the CLI reports no run duration, so
 	// Lazuli times the run itself.
 	MeasuresDuration bool

@@ -32,6 +32,7 @@ func init() {
 		},
 		Resume:           func(id string) []string { return []string{"opencode", "--session", id} },
 		Unexpressed:      openCodeUnexpressed,
+		RunEnv:           openCodeRunEnv,
 		MeasuresDuration: true,
 	})
 }

@@ -119,22 +119,25 @@ func startProcess(inv Invocation, grace time.Duration) (*process, error) {
 	args, stdinPrompt := inv.Args()
 	cmd := exec.Command(path, args...)
 	cmd.Dir = inv.Dir
-	cmd.Env = inv.Env
-	if cmd.Env == nil {
-		cmd.Env = os.Environ()
+	env, cleanup, err := inv.Environ()
+	if err != nil {
+		return nil, err
 	}
+	cmd.Env = env
 	setProcessGroup(cmd)
 	if stdinPrompt {
 		cmd.Stdin = strings.NewReader(inv.Prompt)
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
+		cleanup()
 		return nil, err
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
 		outR.Close()
 		outW.Close()
+		cleanup()
 		return nil, err
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
@@ -143,6 +146,7 @@ func startProcess(inv Invocation, grace time.Duration) (*process, error) {
 		for _, f := range []*os.File{outR, outW, errR, errW} {
 			f.Close()
 		}
+		cleanup()
 		return nil, fmt.Errorf("start %s: %w", inv.Command, err)
 	}
 	outW.Close()
@@ -156,6 +160,7 @@ func startProcess(inv Invocation, grace time.Duration) (*process, error) {
 	go func() {
 		err := cmd.Wait()
 		p.group.release() // stragglers (codex leaves some)
+		cleanup()
 		p.mu.Lock()
 		p.exited, p.waitErr = true, err
 		p.mu.Unlock()

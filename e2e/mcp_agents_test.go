@@ -21,6 +21,8 @@ func agentMCPTool(agent, tool string) string {
 	switch agent {
 	case "copilot":
 		return agents.HistoryServerName + "-" + tool
+	case "opencode":
+		return agents.HistoryServerName + "_" + tool
 	}
 	return tool
 }
@@ -48,22 +50,16 @@ func mcpToolNames(h *harness) []string {
 	return out
 }
 
-// TestHistoryMCPAgents: Copilot CLI, OpenCode, Gemini CLI and Qwen Code,
+// TestHistoryMCPAgents: Copilot CLI and OpenCode,
 // started with their descriptor's arguments for a run given the history
 // server, call search_sessions for a word only an earlier session holds,
 // then read_session of the hit; the tool results reached the model.
 func TestHistoryMCPAgents(t *testing.T) {
-	for _, agent := range []string{"copilot"} {
+	for _, agent := range []string{"copilot", "opencode"} {
 		t.Run(agent, func(t *testing.T) {
 			claude := backend{"claude", fm.NeedCLI(t, "claude")}
 			path := fm.NeedCLI(t, agent)
-			var h *harness
-			switch agent {
-			case "gemini", "qwen":
-				h, _ = newAgentHarness(t, agent, fm.Script{fm.Text("unrouted")}, agentRecallRoutes(agent)...)
-			default:
-				h = agentHarness(t, fm.Script{fm.Text("unrouted")}, agentRecallRoutes(agent)...)
-			}
+			h := agentHarness(t, fm.Script{fm.Text("unrouted")}, agentRecallRoutes(agent)...)
 			if rr, r := h.run(claude, "--", "first: print the word"); rr.Error != "" || r.code != 0 {
 				t.Fatalf("earlier session:\n%s", r)
 			}
@@ -73,11 +69,16 @@ func TestHistoryMCPAgents(t *testing.T) {
 			inv := agents.Invocation{Backend: agents.Backend(agent), Command: path, Dir: h.work,
 				Prompt: "recall: what did the earlier session print?", Env: h.env, MCPServers: []agents.MCPServer{server}}
 			args, stdin := inv.Args()
+			env, cleanup, err := inv.Environ()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cleanup()
 			cmd := exec.CommandContext(h.ctx, path, args...)
 			if stdin {
 				cmd.Stdin = strings.NewReader(inv.Prompt)
 			}
-			cmd.Dir, cmd.Env = h.work, h.env
+			cmd.Dir, cmd.Env = h.work, env
 			out, err := cmd.CombinedOutput()
 			if err != nil || !strings.Contains(string(out), "The earlier session printed "+recallWord+", in S1.") {
 				t.Fatalf("%s: %v\ntools seen: %v\n%.6000s", agent, err, mcpToolNames(h), out)
