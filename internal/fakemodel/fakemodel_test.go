@@ -446,6 +446,19 @@ func TestMatchToolResults(t *testing.T) {
 	}
 }
 
+// TestToolResultsChat: a chat completions request's tool messages (Qwen
+// Code's, OpenCode's) are its tool results, text or parts.
+func TestToolResultsChat(t *testing.T) {
+	body := map[string]any{"messages": []any{
+		map[string]any{"role": "user", "content": "go"},
+		map[string]any{"role": "tool", "tool_call_id": "c1", "content": "hit [S3#4]"},
+		map[string]any{"role": "tool", "tool_call_id": "c2", "content": []any{map[string]any{"type": "text", "text": "the word okapi"}}},
+	}}
+	if got := ToolResults(Request{Body: body}); got != "hit [S3#4]\nthe word okapi" {
+		t.Errorf("ToolResults() = %q", got)
+	}
+}
+
 func TestAnthropicThinking(t *testing.T) {
 	s := New(Script{{Thinking: "Plan: answer.", Text: "Answer."}})
 	defer s.Close()

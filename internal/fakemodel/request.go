@@ -229,6 +229,14 @@ func toolResults(body map[string]any) string {
 			}
 			continue
 		}
+		if m["role"] == "tool" { // chat completions: the result is the message
+			if s, ok := m["content"].(string); ok {
+				out = append(out, s)
+			} else {
+				out = append(out, texts(m["content"])...)
+			}
+			continue
+		}
 		blocks, _ := m["content"].([]any)
 		for _, b := range blocks {
 			o, ok := b.(map[string]any)
