@@ -27,6 +27,7 @@ func init() {
 		},
 		Resume:      func(id string) []string { return []string{"qwen", "--resume", id} },
 		Unexpressed: qwenUnexpressed,
+		RunEnv:      qwenDefaults.runEnv,
 	})
 }
 

@@ -23,6 +23,8 @@ func agentMCPTool(agent, tool string) string {
 		return agents.HistoryServerName + "-" + tool
 	case "opencode":
 		return agents.HistoryServerName + "_" + tool
+	case "qwen":
+		return mcpTool(tool)
 	}
 	return tool
 }
@@ -50,16 +52,22 @@ func mcpToolNames(h *harness) []string {
 	return out
 }
 
-// TestHistoryMCPAgents: Copilot CLI and OpenCode,
+// TestHistoryMCPAgents: Copilot CLI, OpenCode and Qwen Code,
 // started with their descriptor's arguments for a run given the history
 // server, call search_sessions for a word only an earlier session holds,
 // then read_session of the hit; the tool results reached the model.
 func TestHistoryMCPAgents(t *testing.T) {
-	for _, agent := range []string{"copilot", "opencode"} {
+	for _, agent := range []string{"copilot", "opencode", "qwen"} {
 		t.Run(agent, func(t *testing.T) {
 			claude := backend{"claude", fm.NeedCLI(t, "claude")}
 			path := fm.NeedCLI(t, agent)
-			h := agentHarness(t, fm.Script{fm.Text("unrouted")}, agentRecallRoutes(agent)...)
+			var h *harness
+			switch agent {
+			case "qwen":
+				h, _ = newAgentHarness(t, agent, fm.Script{fm.Text("unrouted")}, agentRecallRoutes(agent)...)
+			default:
+				h = agentHarness(t, fm.Script{fm.Text("unrouted")}, agentRecallRoutes(agent)...)
+			}
 			if rr, r := h.run(claude, "--", "first: print the word"); rr.Error != "" || r.code != 0 {
 				t.Fatalf("earlier session:\n%s", r)
 			}
