@@ -58,6 +58,10 @@ type Descriptor struct {
 	// that takes them there; files they name go in scratch, a folder of
 	// the run's own removed once the CLI has exited. Nil means none.
 	RunEnv func(inv Invocation, scratch string) ([]string, error)
+	// NoMCP, when set, says why the CLI's runs cannot be given Lazuli's
+	// MCP servers (the project's history): it has no MCP, or takes servers
+	// only from files of the user's or the project's.
+	NoMCP string
 	// MeasuresDuration is set when the CLI reports no run duration, so
 	// Lazuli times the run itself.
 	MeasuresDuration bool
@@ -154,6 +158,10 @@ func (b Backend) ResumeCommand(id string) []string {
 	}
 	return d.Resume(id)
 }
+
+// NoMCP says why b's runs cannot be given Lazuli's MCP servers; "" when
+// they are.
+func (b Backend) NoMCP() string { return b.desc().NoMCP }
 
 // Unexpressed lists, one line each, what of p b's CLI cannot apply.
 func (b Backend) Unexpressed(p Policy) []string {

@@ -25,6 +25,8 @@ func init() {
 		},
 		Resume:      func(id string) []string { return []string{"gemini", "--resume", id} },
 		Unexpressed: geminiUnexpressed,
+		NoMCP: "Gemini CLI takes MCP servers only from its settings files (~/.gemini, the project's .gemini) " +
+			"or from system settings it reads only when root owns them in folders no one else can write",
 	})
 }
 

@@ -36,6 +36,7 @@ func init() {
 		},
 		Resume:           func(id string) []string { return []string{"pi", "--session", id} },
 		Unexpressed:      piUnexpressed,
+		NoMCP:            "Pi has no MCP (by design: its tools are skills and extensions)",
 		MeasuresDuration: true,
 	})
 }

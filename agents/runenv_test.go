@@ -121,3 +121,24 @@ func TestQwenRunEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestNoMCP: exactly Gemini CLI and Pi say why their runs get no MCP
+// servers, and their arguments and environment name none.
+func TestNoMCP(t *testing.T) {
+	for _, b := range Backends() {
+		want := b == Gemini || b == Pi
+		if got := b.NoMCP() != ""; got != want {
+			t.Errorf("%s: NoMCP() = %q", b, b.NoMCP())
+		}
+		if !want {
+			continue
+		}
+		inv := Invocation{Backend: b, Prompt: "hi", Env: []string{"A=1"}, MCPServers: []MCPServer{testHist}}
+		args, _ := inv.Args()
+		env, cleanup, err := inv.Environ()
+		cleanup()
+		if err != nil || strings.Contains(strings.Join(append(args, env...), " "), "/bin/lazuli") || len(env) != 1 {
+			t.Errorf("%s: args %q, env %q, %v", b, args, env, err)
+		}
+	}
+}
