@@ -7,12 +7,14 @@ package e2e
 
 import (
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/lazuli-app/lazuli/agents"
 	fm "github.com/lazuli-app/lazuli/internal/fakemodel"
+	"github.com/lazuli-app/lazuli/project"
 )
 
 // agentMCPTool is the name agent gives a tool of the history server, as
@@ -55,7 +57,9 @@ func mcpToolNames(h *harness) []string {
 // TestHistoryMCPAgents: Copilot CLI, OpenCode and Qwen Code,
 // started with their descriptor's arguments for a run given the history
 // server, call search_sessions for a word only an earlier session holds,
-// then read_session of the hit; the tool results reached the model.
+// then read_session of the hit; the tool results reached the model. Then
+// `lazuli run`, in a project that lets agents search its history, gives
+// the agent the same server.
 func TestHistoryMCPAgents(t *testing.T) {
 	for _, agent := range []string{"copilot", "opencode", "qwen"} {
 		t.Run(agent, func(t *testing.T) {
@@ -92,6 +96,33 @@ func TestHistoryMCPAgents(t *testing.T) {
 				t.Fatalf("%s: %v\ntools seen: %v\n%.6000s", agent, err, mcpToolNames(h), out)
 			}
 			checkRecall(t, h)
+
+			// The same through lazuli run, with the project's switch on:
+			// the run's own arguments and environment (Invocation.Environ).
+			config := filepath.Join(h.home, "lazuli-config")
+			h.setEnv(project.ConfigDirEnv + "=" + config)
+			t.Setenv(project.ConfigDirEnv, config)
+			wts, err := project.Resolve(h.work)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := project.SetShareHistory(project.Key(wts), true); err != nil {
+				t.Fatal(err)
+			}
+			rr, r := h.run(backend{agent, path}, "--", "recall through lazuli run")
+			if rr.Error != "" || r.code != 0 {
+				t.Fatalf("lazuli run:\n%s", r)
+			}
+			evs := h.show(rr.Session)
+			var called []string
+			for _, e := range kinds(evs, "ToolCall") {
+				called = append(called, e.field("tool_name"))
+			}
+			texts := kinds(evs, "AssistantText")
+			if !strings.Contains(strings.Join(called, " "), "read_session") || len(texts) == 0 ||
+				!strings.Contains(texts[len(texts)-1].field("text"), recallWord) {
+				t.Errorf("lazuli run: calls %v, events:\n%s", called, dumpEvents(evs))
+			}
 		})
 	}
 }
