@@ -6,6 +6,7 @@ package e2e
 // own name for them.
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -124,5 +125,28 @@ func TestHistoryMCPAgents(t *testing.T) {
 				t.Errorf("lazuli run: calls %v, events:\n%s", called, dumpEvents(evs))
 			}
 		})
+	}
+}
+
+// TestGeminiSkipsRunSystemDefaults backs Gemini's NoMCP: the only files
+// Gemini CLI reads MCP servers from that a run could name, its system
+// defaults (and settings), are skipped when written where Lazuli could
+// write them, so the server is not configured.
+func TestGeminiSkipsRunSystemDefaults(t *testing.T) {
+	h, b := newAgentHarness(t, "gemini", fm.Script{fm.Text("unused")})
+	dir := t.TempDir()
+	defaults := filepath.Join(dir, "system-defaults.json")
+	cfg := `{"mcpServers":{"lazuli":{"command":"` + lazuliBin + `","args":["mcp","--project","` + h.work + `"]}}}`
+	if err := os.WriteFile(defaults, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(h.ctx, b.path, "mcp", "list")
+	cmd.Dir, cmd.Env = h.work, append(h.env[:len(h.env):len(h.env)], "GEMINI_CLI_SYSTEM_DEFAULTS_PATH="+defaults)
+	out, _ := cmd.CombinedOutput()
+	if !strings.Contains(string(out), "Skipping system defaults file") || strings.Contains(string(out), "lazuli:") {
+		t.Errorf("want gemini to skip the run's system defaults (else NoMCP may be lifted):\n%s", out)
+	}
+	if agents.Gemini.NoMCP() == "" {
+		t.Error("Gemini's NoMCP is empty")
 	}
 }
