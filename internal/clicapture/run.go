@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -30,14 +29,13 @@ func RunCLI(ctx context.Context, path string, args, env []string, dir string, ti
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Env, cmd.Dir = env, dir
 	cmd.Stdin = strings.NewReader("")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	inOwnGroup(cmd)
 	cmd.WaitDelay = 10 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // stragglers in its group; gone already is fine
+		killOwnGroup(cmd) // stragglers in its group; gone already is fine
 	}
 	r := Run{Args: args, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
 	var exitErr *exec.ExitError
