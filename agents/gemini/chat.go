@@ -28,8 +28,7 @@ type ChatParser struct {
 	sessionID string
 	cwd       string
 	started   time.Time
-	initDone  bool
-	held      []codec.Event // events before the Init, held until the model is known
+	init      parse.InitHold // events held until the model is known
 
 	seen     map[string]*chatMessage // by record id
 	resuming bool                    // a header line began a resume: its $set restates the list
@@ -70,10 +69,10 @@ func (p *ChatParser) SkipLine() {
 }
 
 // Pending reports whether events are held for an Init not yet emitted.
-func (p *ChatParser) Pending() bool { return !p.initDone && len(p.held) > 0 }
+func (p *ChatParser) Pending() bool { return p.init.Pending() }
 
 // Held returns the events held until the Init.
-func (p *ChatParser) Held() []codec.Event { return p.held }
+func (p *ChatParser) Held() []codec.Event { return p.init.Held() }
 
 // batch is what one line produced: events, the model of a reply among
 // them, and the usage of each new reply.
@@ -107,7 +106,7 @@ func (p *ChatParser) Feed(line []byte) []codec.Event {
 	default:
 		p.stats.Ignored++
 	}
-	out := p.release(b.evs, b.model)
+	out := p.init.Release(&p.usage, p.cwd, b.evs, b.model)
 	for _, u := range b.usage {
 		p.usage.Add(u)
 	}
@@ -117,19 +116,16 @@ func (p *ChatParser) Feed(line []byte) []codec.Event {
 // Finish returns, at the end of the input, the held events (with an Init
 // of unknown model) and the open turn's Complete.
 func (p *ChatParser) Finish() []codec.Event {
-	out := p.release(p.endTurn(), "")
-	if !p.initDone && len(p.held) > 0 {
-		out = p.emitInit("")
+	out := p.init.Release(&p.usage, p.cwd, p.endTurn(), "")
+	if p.init.Pending() {
+		out = p.init.Flush(&p.usage, p.cwd, "")
 	}
 	return out
 }
 
 // Tail returns what Finish would return now, without ending anything.
 func (p *ChatParser) Tail() []codec.Event {
-	var out []codec.Event
-	if !p.initDone && len(p.held) > 0 {
-		out = append([]codec.Event{codec.Init(p.cwd, "")}, p.held...)
-	}
+	out := p.init.Peek(p.cwd)
 	if p.lastUser != "" {
 		out = append(out, p.complete(true))
 	}
@@ -161,28 +157,6 @@ func (p *ChatParser) note(o parse.Object) {
 	if t, err := time.Parse(time.RFC3339Nano, o.Str("timestamp")); err == nil && t.After(p.turnAt) {
 		p.turnAt = t
 	}
-}
-
-// release holds evs until a model is known, then emits the Init first,
-// and counts what it emits for the usage anchors.
-func (p *ChatParser) release(evs []codec.Event, model string) []codec.Event {
-	if p.initDone {
-		p.usage.Saw(evs...)
-		return evs
-	}
-	p.held = append(p.held, evs...)
-	if model == "" {
-		return nil
-	}
-	return p.emitInit(model)
-}
-
-// emitInit returns the Init and the held events.
-func (p *ChatParser) emitInit(model string) []codec.Event {
-	out := append([]codec.Event{codec.Init(p.cwd, model)}, p.held...)
-	p.held, p.initDone = nil, true
-	p.usage.Saw(out...)
-	return out
 }
 
 // set applies a $set patch: a messages list adds the records it has that

@@ -26,8 +26,7 @@ type ChatParser struct {
 	sessionID string
 	cwd       string
 	started   time.Time
-	initDone  bool
-	held      []codec.Event
+	init      parse.InitHold         // events held until the model is known
 	tools     map[string]codec.Event // calls by id, for their results
 
 	open              bool // a turn is open
@@ -54,7 +53,7 @@ func (p *ChatParser) Usage() []parse.UsageRow { return p.usage.Rows() }
 func (p *ChatParser) Stats() parse.Stats { return p.stats }
 
 // Held returns the events held until the Init.
-func (p *ChatParser) Held() []codec.Event { return p.held }
+func (p *ChatParser) Held() []codec.Event { return p.init.Held() }
 
 // SkipLine counts a line too long to parse as malformed.
 func (p *ChatParser) SkipLine() {
@@ -101,7 +100,7 @@ func (p *ChatParser) Feed(line []byte) []codec.Event {
 			p.turnAt = t
 		}
 	}
-	out := p.release(evs, model)
+	out := p.init.Release(&p.usage, p.cwd, evs, model)
 	if usage != nil {
 		p.usage.Add(*usage)
 	}
@@ -111,41 +110,19 @@ func (p *ChatParser) Feed(line []byte) []codec.Event {
 // Finish returns, at the end of the input, the held events and the open
 // turn's end.
 func (p *ChatParser) Finish() []codec.Event {
-	out := p.release(p.endTurn(), "")
-	if !p.initDone && len(p.held) > 0 {
-		out = append(out, p.emitInit("")...)
+	out := p.init.Release(&p.usage, p.cwd, p.endTurn(), "")
+	if p.init.Pending() {
+		out = p.init.Flush(&p.usage, p.cwd, "")
 	}
 	return out
 }
 
 // Tail returns what Finish would return now, without ending anything.
 func (p *ChatParser) Tail() []codec.Event {
-	var out []codec.Event
-	if !p.initDone && len(p.held) > 0 {
-		out = append([]codec.Event{codec.Init(p.cwd, "")}, p.held...)
-	}
+	out := p.init.Peek(p.cwd)
 	if p.open {
 		out = append(out, p.turnEnd()...)
 	}
-	return out
-}
-
-func (p *ChatParser) release(evs []codec.Event, model string) []codec.Event {
-	if p.initDone {
-		p.usage.Saw(evs...)
-		return evs
-	}
-	p.held = append(p.held, evs...)
-	if model == "" {
-		return nil
-	}
-	return p.emitInit(model)
-}
-
-func (p *ChatParser) emitInit(model string) []codec.Event {
-	out := append([]codec.Event{codec.Init(p.cwd, model)}, p.held...)
-	p.held, p.initDone = nil, true
-	p.usage.Saw(out...)
 	return out
 }
 
