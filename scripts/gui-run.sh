@@ -12,37 +12,9 @@
 # Exit 0 on success (or a skip without --strict), 1 on failure.
 set -euo pipefail
 
-root=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$root"
-strict=0
-[ "${1:-}" = "--strict" ] && strict=1
-claude=${LAZULI_CLAUDE:-$(command -v claude || true)}
-if [ -z "$claude" ] || [ ! -x "$claude" ]; then
-  echo "gui-run: no claude CLI (set LAZULI_CLAUDE or run scripts/install-clis.sh)"
-  [ $strict = 1 ] && exit 1
-  echo "gui-run: skipped"; exit 0
-fi
-bin=$root/bin/lazuli
-go build -o "$bin" .
-go build -o "$root/bin/fakemodeld" ./internal/fakemodeld
-mkdir -p out
-work=$(mktemp -d "${TMPDIR:-/tmp}/lazuli-run.XXXXXX")
-fake_pid=
-cleanup() { [ -n "$fake_pid" ] && kill "$fake_pid" 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
-fail() { echo "gui-run: FAIL: $*" >&2; exit 1; }
-
-proj=$work/project
-mkdir -p "$proj"
-git -C "$proj" init -q -b main
-git -C "$proj" -c user.email=t@example.com -c user.name=t commit -q --allow-empty -m init
-"$root/bin/fakemodeld" -home "$work/home" -env "$work/env.sh" 2>"$work/fakemodeld.log" &
-fake_pid=$!
-for _ in $(seq 50); do [ -s "$work/env.sh" ] && break; sleep 0.1; done
-[ -s "$work/env.sh" ] || fail "fakemodeld did not start: $(cat "$work/fakemodeld.log")"
-# shellcheck disable=SC1091
-source "$work/env.sh"
-export LAZULI_CLAUDE=$claude
+name=gui-run agent=claude
+# shellcheck source=scripts/gui-run-setup.sh
+source "$(dirname -- "${BASH_SOURCE[0]}")/gui-run-setup.sh"
 
 bash scripts/screenshot.sh out/gui-run.png --window Lazuli --wait 4 --size 1280x800 --keep-home \
   --log out/gui-run.log \
