@@ -131,3 +131,30 @@ func BenchmarkInsightsRedraw(b *testing.B) {
 	}
 	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/redraw")
 }
+
+// BenchmarkMeasureRows times what a first visit to a session costs per
+// card: binding a row to the off-screen card and laying it out at the
+// list's width, for 200 rows of the realistic turn (prompts, markdown,
+// tool calls with their header detail, results, an edit).
+func BenchmarkMeasureRows(b *testing.B) {
+	test.NewTempApp(b)
+	fyne.CurrentApp().Settings().SetTheme(Theme{})
+	tr := NewTranscript(&fakeActions{})
+	q := &postQueue{}
+	tr.rows.post = q.post
+	w := test.NewTempWindow(b, tr.Content())
+	w.Resize(fyne.NewSize(900, 800))
+	events, comps := bigSession(b, 200)
+	tr.SetSession(store.Session{ID: 1}, events, comps)
+	q.drain()
+	r := tr.rows
+	width := r.body.Size().Width
+	start := time.Now()
+	for b.Loop() {
+		for id := range r.rows {
+			r.widths[id] = 0
+			r.premeasure(id, width)
+		}
+	}
+	b.ReportMetric(float64(time.Since(start).Microseconds())/float64(b.N*len(r.rows)), "µs/row")
+}

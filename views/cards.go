@@ -107,7 +107,7 @@ type card struct {
 
 	bg      *canvas.Rectangle
 	title   *canvas.Text
-	detail  *widget.Label
+	detail  *headerDetail
 	added   *canvas.Text
 	removed *canvas.Text
 	toggle  *tapText
@@ -136,7 +136,7 @@ func newCard(t *Transcript) *card {
 		t: t, id: -1,
 		bg:      canvas.NewRectangle(color.Transparent),
 		title:   canvas.NewText("", color.Black),
-		detail:  widget.NewLabel(""),
+		detail:  newHeaderDetail(),
 		added:   canvas.NewText("", color.Black),
 		removed: canvas.NewText("", color.Black),
 		body:    container.NewVBox(),
@@ -148,8 +148,6 @@ func newCard(t *Transcript) *card {
 	c.fork = newForkAction(c)
 	c.forkBox = onFirstLine(c.fork)
 	c.title.TextStyle.Bold = true
-	c.detail.Truncation = fyne.TextTruncateEllipsis
-	c.detail.TextStyle.Monospace = true
 	c.added.TextStyle.Monospace = true
 	c.removed.TextStyle.Monospace = true
 	right := container.NewHBox(onFirstLine(c.added), onFirstLine(c.removed),
