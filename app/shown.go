@@ -178,6 +178,7 @@ func (sh *shownSession) loadSession(ref views.SessionRef, gen int) {
 	onUI(func() {
 		trace.Markf("stage", "ui S%d", ref.ID)
 		sh.pw.status.clearStale(ref)
+		sh.expectPendingEvent(ref)
 		sh.pw.mv.ShowSession(ref, s, events, comps, earlier)
 		trace.Markf("stage", "rows S%d", ref.ID)
 		sh.pw.mv.SetForkOrigin(origin)
@@ -405,6 +406,15 @@ func (sh *shownSession) pendingSeq(ref views.SessionRef) int64 {
 		return t.seq
 	}
 	return 0
+}
+
+// expectPendingEvent tells the transcript, before a session is shown, the
+// event a search hit or a link shows in it next (showPendingEvent): it then
+// lays out the rows there only, not also the session's end.
+func (sh *shownSession) expectPendingEvent(ref views.SessionRef) {
+	if seq := sh.pendingSeq(ref); seq > 0 {
+		sh.pw.mv.Transcript().ExpectEvent(seq)
+	}
 }
 
 // loadFromHit loads a long session from the event seq a search hit shows

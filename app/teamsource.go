@@ -179,6 +179,7 @@ func (ts *teamSource) show(ref views.SessionRef, gen int) {
 		sess := s.Store()
 		sess.Name = s.DisplayName // its name in its own store: "S2", not the team number
 		sess.Worktree = s.Repository + " · " + s.Worktree + " · " + s.User + "@" + s.Machine
+		sh.expectPendingEvent(ref)
 		pw.mv.ShowSession(ref, sess, events, comps, 0)
 		sh.showPendingEvent(ref)
 	})

@@ -42,6 +42,9 @@ type Transcript struct {
 	find  *FindBar
 	load  *Loader
 	shown keptRows // the last sessions shown, laid out
+	// expect is the seq of the event the next SetSession is followed by
+	// showing (ExpectEvent); 0 for none.
+	expect int64
 
 	empty    *widget.Label
 	emptyOff bool            // the empty note is under a panel (emptyHidden)
@@ -134,6 +137,9 @@ func (t *Transcript) SetSession(s store.Session, events []store.StoredEvent, com
 // left out.
 func (t *Transcript) SetSessionTail(s store.Session, events []store.StoredEvent, compactions []store.Compaction, earlier int) {
 	earlier = max(earlier, 0)
+	aim := t.expect
+	t.expect = 0
+	placed := false
 	compactions = sortedCompactions(slices.Clone(compactions))
 	other := !sameSession(s, t.session)
 	if other {
@@ -149,12 +155,25 @@ func (t *Transcript) SetSessionTail(s store.Session, events []store.StoredEvent,
 		t.rows.events = slices.Clip(events)
 		t.rows.compactions = compactions
 		t.load.showEarlierBar()
+		t.rows.aim = aim
 		t.rows.rebuild()
+		placed = t.rows.aim < 0
+		t.rows.aim = 0
 	}
 	t.load.Hide()
 	t.empty.Hide()
-	t.rows.list.ScrollToBottom()
+	if !placed {
+		t.rows.list.ScrollToBottom()
+	}
 }
+
+// ExpectEvent tells the next SetSession or SetSessionTail that showing the
+// event of seq follows it (a search hit, a link to an event): when its
+// rows hold that event, the list opens with it at the top, measured,
+// instead of at the session's end, which the view would leave at once. On
+// a first visit to a session that was a view's worth of cards built and
+// measured for nothing.
+func (t *Transcript) ExpectEvent(seq int64) { t.expect = seq }
 
 // AppendEvents adds live events at the end. When the view was scrolled to
 // the bottom, it stays there.

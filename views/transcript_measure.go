@@ -55,6 +55,9 @@ type rowList struct {
 	width      float32
 	template   float32 // the height the list gives unmeasured rows
 	measurer   *card   // an off-screen card for measuring rows
+	// aim is the seq of the event replace opens the list at, instead of
+	// its end (Transcript.ExpectEvent); replace sets it to -1 when it did.
+	aim int64
 
 	body *fyne.Container
 }
@@ -164,11 +167,23 @@ func (r *rowList) replace(rows []transcriptRow) {
 	r.target = -1
 	t.find.forget()
 	r.list = r.newList()
-	r.premeasureTail()
+	at := -1
+	if r.aim > 0 {
+		at = r.rowOfSeq(r.aim)
+	}
+	if at >= 0 {
+		r.premeasureAround(at)
+	} else {
+		r.premeasureTail()
+	}
 	r.installing = true // the first layout shows the top rows, which SetSession scrolls away from
 	r.body.Objects = []fyne.CanvasObject{r.list}
 	r.body.Refresh()
 	r.installing = false
+	if at >= 0 {
+		r.list.ScrollToOffset(r.rowOffset(at))
+		r.aim = -1 // placed: SetSession leaves the view there
+	}
 	t.find.reset()
 }
 

@@ -560,3 +560,62 @@ func TestOpenHitInEarlierEventsFirstFrameNotGarbled(t *testing.T) {
 		}
 	}
 }
+
+// A session opened at a search hit (ExpectEvent before SetSession) lays
+// out the rows at the hit only: the session's last rows, which it used to
+// measure and scroll to first, are not measured, and the first frame at
+// the hit shows its rows at their measured heights. Expecting an event the
+// session does not hold changes nothing: it opens at its end.
+func TestExpectedEventSkipsTheEnd(t *testing.T) {
+	var evs []codec.Event
+	for i := range 150 {
+		evs = append(evs, codec.UserMessage(fmt.Sprintf("prompt %d\n%s", i, strings.Repeat("a longer line of the prompt\n", i%7))),
+			codec.AssistantText(fmt.Sprintf("reply %d:\n\n- one\n- two\n\n%s", i, strings.Repeat("words and more words ", 3+i%20))))
+	}
+	events := stored(evs...)
+	last := len(events) - 1
+	t.Run("hit", func(t *testing.T) {
+		tr, _, q := newTestTranscript(t, fyne.NewSize(800, 600))
+		before := tr.cards.shows
+		tr.ExpectEvent(events[40].Seq)
+		tr.SetSession(store.Session{ID: 1}, events, nil)
+		tr.Nav().ShowEvent(events[40].Seq, false) // no drain: the first frame
+		if tr.rows.widths[last] != 0 {
+			t.Error("the last row was measured for a session opened at a hit")
+		}
+		cards := cardsByRow(tr)
+		if _, ok := cards[40]; !ok {
+			t.Fatalf("the hit's row is not shown: rows %v", keysOf(cards))
+		}
+		for id, c := range cards {
+			if got, want := tr.rows.heightOf(id), c.MinSize().Height; got+0.5 < want {
+				t.Errorf("row %d is %v tall in the first frame, its card needs %v", id, got, want)
+			}
+		}
+		q.drain()
+		if shows := tr.cards.shows - before; shows > 35 { // 52 when it also measured and showed the end
+			t.Errorf("opening at the hit filled %d cards", shows)
+		}
+	})
+	t.Run("not held", func(t *testing.T) {
+		tr, _, q := newTestTranscript(t, fyne.NewSize(800, 600))
+		tr.ExpectEvent(events[last].Seq + 100)
+		tr.SetSession(store.Session{ID: 1}, events, nil)
+		q.drain()
+		if tr.rows.widths[last] == 0 || !tr.rows.atBottom() {
+			t.Error("a session expecting an event it does not hold did not open at its end")
+		}
+		if tr.expect != 0 {
+			t.Error("the expectation outlived the SetSession it was for")
+		}
+	})
+}
+
+func keysOf[V any](m map[int]V) []int {
+	var out []int
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
