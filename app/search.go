@@ -44,6 +44,7 @@ func newSearcher(pw *projectWindow) *searcher {
 	s := &searcher{pw: pw, wake: make(chan struct{}, 1), indexes: map[string]*search.Index{},
 		failed: map[string]bool{}, progress: map[string]float64{}, insight: newInsightKeeper()}
 	s.panel = views.NewSearchPanel(searchIntents{s, pw.shown})
+	s.panel.SetBackdrop(pw.mv.Backdrop())
 	return s
 }
 

@@ -42,6 +42,7 @@ type MainView struct {
 	right      *fyne.Container    // top, transcript and prompt box
 	split      *container.Split   // the sidebar, and right
 	root       fyne.CanvasObject
+	backdrop   *Backdrop // freezes the window under the Ctrl+K panel
 
 	readOnly    bool            // SetReadOnly (readonly.go)
 	readOnlyBar *fyne.Container // the strip saying so, with Close
@@ -71,13 +72,16 @@ func NewMainView(a Actions) *MainView {
 	left := container.New(&minWidthLayout{width: sidebarWidth}, m.sidebar.Content())
 	m.split = container.NewHSplit(left, m.right)
 	m.split.Offset = 0 // the sidebar starts at its minimum width
-	m.root = container.New(&minSizeLayout{min: MinWindowSize}, withProbe(m.split)...)
+	m.backdrop, m.root = NewBackdrop(container.New(&minSizeLayout{min: MinWindowSize}, withProbe(m.split)...))
 	m.ClearSession()
 	return m
 }
 
 // Content returns the view's canvas object, for Window.SetContent.
 func (m *MainView) Content() fyne.CanvasObject { return m.root }
+
+// Backdrop returns what freezes the window under a floating panel.
+func (m *MainView) Backdrop() *Backdrop { return m.backdrop }
 
 // Split returns the divider between the sidebar and the session: its
 // Offset is where the user left it (the app remembers it).

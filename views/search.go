@@ -61,7 +61,9 @@ type SearchPanel struct {
 	list     *widget.List
 	closeBtn *widget.Button
 	content  fyne.CanvasObject
-	popup    *widget.PopUp
+	overlay  *paletteOverlay
+	canvas   fyne.Canvas // the canvas the panel is shown over, or was last
+	backdrop *Backdrop   // freezes the window under the panel; nil for none
 
 	hits      []SearchHit
 	result    SearchResults
@@ -110,34 +112,60 @@ func (p *SearchPanel) Content() fyne.CanvasObject { return p.content }
 // left from the last time is searched again: the results may have changed.
 //
 // The panel floats over the window as a command palette does, with no
-// backdrop: a click outside it closes it. A modal pop-up dims the whole
-// window with a rectangle over it, repainted in every frame the panel is
-// open (each key typed, each answer): in software rendering that was a
-// third of such a frame.
+// backdrop over the window: a click outside it closes it. A modal pop-up
+// dims the whole window with a rectangle over it, repainted in every frame
+// the panel is open (each key typed, each answer): in software rendering
+// that was a third of such a frame. When nothing else floats over the
+// window, the window under the panel is frozen into a picture of itself
+// (SetBackdrop) for as long as the panel is open.
 func (p *SearchPanel) Show(c fyne.Canvas) {
-	if p.popup == nil || p.popup.Canvas != c {
-		p.popup = widget.NewPopUp(p.content, c)
+	if p.overlay == nil {
+		p.overlay = newPaletteOverlay(p.content, p.Hide)
 	}
-	size := c.Size()
-	panel := fyne.NewSize(max(560, size.Width*0.7), max(360, size.Height*0.75))
-	p.popup.Resize(panel)
-	p.popup.ShowAtPosition(fyne.NewPos(max(0, (size.Width-panel.Width)/2), max(0, (size.Height-panel.Height)/2)))
+	if !p.Visible() {
+		if p.canvas != nil && p.canvas != c {
+			p.canvas.Overlays().Remove(p.overlay)
+		}
+		alone := len(c.Overlays().List()) == 0
+		c.Overlays().Add(p.overlay)
+		p.canvas = c
+		if alone && p.backdrop != nil {
+			p.backdrop.Freeze(c)
+		}
+	}
 	c.Focus(p.entry)
 	if strings.TrimSpace(p.entry.Text) != "" {
 		p.send()
 	}
 }
 
+// SetBackdrop gives the panel the window's backdrop, frozen while the
+// panel is open.
+func (p *SearchPanel) SetBackdrop(b *Backdrop) { p.backdrop = b }
+
 // Hide closes the panel.
 func (p *SearchPanel) Hide() {
 	p.stopTimer()
-	if p.popup != nil {
-		p.popup.Hide()
+	if p.canvas != nil && p.overlay != nil {
+		p.canvas.Overlays().Remove(p.overlay)
+	}
+	if p.backdrop != nil {
+		p.backdrop.Thaw()
 	}
 }
 
 // Visible reports whether the panel is shown.
-func (p *SearchPanel) Visible() bool { return p.popup != nil && p.popup.Visible() }
+func (p *SearchPanel) Visible() bool {
+	if p.canvas == nil || p.overlay == nil {
+		return false
+	}
+	for _, o := range p.canvas.Overlays().List() {
+		if o == p.overlay {
+			return true
+		}
+	}
+	return false
+}
 
 // Query returns the text of the entry.
 func (p *SearchPanel) Query() string { return p.entry.Text }
