@@ -38,11 +38,16 @@ type searcher struct {
 
 	// fed, when set (tests), receives what each import's feed did.
 	fed func(path string, s search.Stats)
+	// started, when set (tests), is told each query that reads the index.
+	started func(query string)
+	// pause returns when a query may read the index: after searchPause.
+	pause func() <-chan time.Time
 }
 
 func newSearcher(pw *projectWindow) *searcher {
 	s := &searcher{pw: pw, wake: make(chan struct{}, 1), indexes: map[string]*search.Index{},
-		failed: map[string]bool{}, progress: map[string]float64{}, insight: newInsightKeeper()}
+		failed: map[string]bool{}, progress: map[string]float64{}, insight: newInsightKeeper(),
+		pause: func() <-chan time.Time { return time.After(searchPause) }}
 	s.panel = views.NewSearchPanel(searchIntents{s, pw.shown})
 	s.panel.SetBackdrop(pw.mv.Backdrop())
 	return s
@@ -197,8 +202,14 @@ func (s *searcher) showSearch() {
 	s.panel.Show(s.pw.win.Canvas())
 }
 
-// Search runs a query of the search panel off the Fyne goroutine; a newer
-// query cancels it.
+// searchPause is how long a query of the search panel waits for the next
+// key before it reads the index: keys that arrive together (typed while the
+// window was busy) search once. It is part of the time from the last key
+// to the results, so it is kept below the time between two typed keys.
+const searchPause = 25 * time.Millisecond
+
+// Search runs a query of the search panel off the Fyne goroutine, after
+// searchPause; a newer query cancels it.
 func (s *searcher) Search(id int, query string) {
 	team := s.pw.mv.Sidebar().TeamShown() // Ctrl+K searches the source the sidebar shows
 	ctx, cancel := context.WithCancel(s.pw.ctx)
@@ -210,7 +221,20 @@ func (s *searcher) Search(id int, query string) {
 	s.mu.Unlock()
 	s.pw.wg.Go(func() {
 		defer cancel()
+		// The panel sends every key typed: wait for the next one here, off
+		// the Fyne goroutine, so that a word typed quickly reads the index
+		// once and the last key's search starts without a hand-off.
+		select {
+		case <-s.pause():
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			return // a newer query, or the window closed
+		}
 		trace.Mark("stage", "search start "+query)
+		if s.started != nil {
+			s.started(query)
+		}
 		var res views.SearchResults
 		if team {
 			res = s.pw.team.search(ctx, query)

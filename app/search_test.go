@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -139,5 +141,62 @@ func TestSearchAcrossWorktrees(t *testing.T) {
 	pw.search.setProgress(wts[0].StorePath, 100, 100)
 	if got := pw.search.panel.Status(); got != "" {
 		t.Errorf("status after indexing = %q", got)
+	}
+}
+
+// The panel sends every key typed; the search waits a moment off the Fyne
+// goroutine before it reads the index, and a newer query cancels that
+// wait: a word typed quickly reads the index once, for its last form, and
+// its results reach the panel.
+func TestSearchWaitsForTheNextKey(t *testing.T) {
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	fa := test.NewTempApp(t)
+	dir := t.TempDir()
+	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
+	st, err := store.Open(context.Background(), wt.StorePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := st.Sessions().CreateWithEvents(context.Background(), "main", "s", []codec.Event{codec.UserMessage("find the zorblex bug")}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	pw, ctx := searchWindow(t, fa, []Worktree{wt})
+	pw.search.updateAll(ctx)
+	var mu sync.Mutex
+	var read []string
+	pw.search.started = func(q string) {
+		mu.Lock()
+		read = append(read, q)
+		mu.Unlock()
+	}
+	typed := make(chan time.Time) // the pause ends when the word is typed
+	waiting := make(chan struct{})
+	pw.search.pause = func() <-chan time.Time {
+		waiting <- struct{}{}
+		return typed
+	}
+	pw.search.panel.Show(pw.win.Canvas())
+	entry := pw.win.Canvas().Focused()
+	if entry == nil {
+		t.Fatal("nothing has the focus in the search panel")
+	}
+	for _, r := range "zorblex" {
+		test.Type(entry, string(r))
+		select { // the key's query is in its pause before the next key comes
+		case <-waiting:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("the query of %q did not pause", r)
+		}
+	}
+	close(typed)
+	pw.wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(read) != 1 || read[0] != "zorblex" {
+		t.Errorf("queries that read the index: %q, want only the last", read)
+	}
+	if hits := pw.search.panel.Hits(); len(hits) != 1 {
+		t.Errorf("the panel shows %d hits", len(hits))
 	}
 }

@@ -120,7 +120,9 @@ type ExportActions interface {
 type SearchActions interface {
 	// Search looks for query in every session of the window's stores and
 	// hands the results to the panel's SetResults with the same id. A
-	// newer query makes the results of older ones useless.
+	// newer query makes the results of older ones useless. The panel sends
+	// every change of its query: Search may wait a moment for the next one
+	// before it reads anything.
 	Search(id int, query string)
 	// OpenSearchHit shows the hit's session, scrolled to its event.
 	OpenSearchHit(hit SearchHit)
