@@ -185,8 +185,33 @@ func (c *card) bind(id int) {
 	// A card bound to the same row as before is left alone: refreshing it
 	// lays out and re-shapes all of its text, which the list asks for on
 	// every scroll and refresh.
-	if c.setHighlight(t.find.row == id) || changed {
-		c.root.Refresh()
+	lit := c.setHighlight(t.find.row == id)
+	if changed {
+		c.title.Refresh()
+		c.added.Refresh()
+		c.removed.Refresh()
+		relayout(c.root)
+	}
+	if changed || lit {
+		c.bg.Refresh()
+	}
+}
+
+// relayout lays o's containers out again, top down, after show changed
+// what they hold. Unlike Container.Refresh it does not refresh the widgets
+// in them: show refreshed those it filled, and a refresh of every text of
+// the card, hidden ones included, shaped all of their text again (most of
+// what binding a card cost).
+func relayout(o fyne.CanvasObject) {
+	c, ok := o.(*fyne.Container)
+	if !ok || !c.Visible() {
+		return
+	}
+	if c.Layout != nil {
+		c.Layout.Layout(c.Objects, c.Size())
+	}
+	for _, child := range c.Objects {
+		relayout(child)
 	}
 }
 
@@ -234,8 +259,8 @@ func (c *card) show(r *transcriptRow, d *rowDetail) {
 	case rowUser:
 		c.setTitle("You", theme.ColorNamePrimary)
 		c.bg.FillColor = withAlpha(theme.Color(theme.ColorNamePrimary), 0x26)
-		c.textLabel().SetText(expandTabs(e.Content))
-		c.text.Show()
+		c.textLabel().Hidden = false // shown before its text is set: Show would refresh it again
+		c.text.SetText(expandTabs(e.Content))
 		c.forkBox.Hidden = !c.t.cards.canFork()
 	case rowAssistant:
 		c.setTitle("Assistant", theme.ColorNamePlaceHolder)
@@ -300,9 +325,9 @@ func (c *card) showTool(r *transcriptRow, d *rowDetail) {
 	c.toggle.setText(map[bool]string{false: "▸ input", true: "▾ input"}[r.open])
 	c.toggle.Show()
 	if r.open {
-		c.monoLabel().SetText(expandTabs(d.input))
-		c.mono.Importance = widget.MediumImportance
-		c.mono.Show()
+		c.monoLabel().Importance = widget.MediumImportance
+		c.mono.Hidden = false
+		c.mono.SetText(expandTabs(d.input))
 	}
 }
 
@@ -321,8 +346,8 @@ func (c *card) showDiff(diffs []editdiff.File) {
 	c.removed.Text, c.removed.Color = "−"+itoa(removed), theme.Color(theme.ColorNameError)
 	c.added.Show()
 	c.removed.Show()
-	c.diffView().set(diffs)
-	c.diff.Show()
+	c.diffView().Hidden = false
+	c.diff.set(diffs)
 }
 
 // showFull offers the full text of a shortened event behind the toggle,
@@ -332,10 +357,9 @@ func (c *card) showFull(r *transcriptRow, full, what string) {
 	c.toggle.setText(map[bool]string{false: "▸ full " + what + " (" + display.Plural(lines, "line") + ")", true: "▾ full " + what}[r.open])
 	c.toggle.Show()
 	if r.open {
-		c.monoLabel().SetText(expandTabs(full))
-		c.mono.Importance = widget.MediumImportance
-		c.mono.Refresh()
-		c.mono.Show()
+		c.monoLabel().Importance = widget.MediumImportance
+		c.mono.Hidden = false
+		c.mono.SetText(expandTabs(full))
 	}
 }
 
@@ -362,17 +386,16 @@ func (c *card) showResult(r *transcriptRow, e *codec.Event, d *rowDetail) {
 		if isSubagentResult(e) {
 			text = agentReportText(e.Content, full, hasFull) // the report, not the hand-back lines
 		}
-		c.monoLabel().SetText(expandTabs(text))
-		c.mono.Importance = widget.MediumImportance
+		c.monoLabel().Importance = widget.MediumImportance
 		if e.IsError {
 			c.mono.Importance = widget.DangerImportance
 		}
-		c.mono.Refresh()
-		c.mono.Show()
+		c.mono.Hidden = false
+		c.mono.SetText(expandTabs(text))
 	}
 	if d.truncated != "" && !(hasFull && r.open) {
-		c.noteLabel().SetText(d.truncated)
-		c.note.Show()
+		c.noteLabel().Hidden = false
+		c.note.SetText(d.truncated)
 	}
 }
 
@@ -397,8 +420,8 @@ func (c *card) showThinking(r *transcriptRow, text string) {
 		c.setDetail(firstLine(text))
 		return
 	}
-	c.textLabel().SetText(expandTabs(text))
-	c.text.Show()
+	c.textLabel().Hidden = false
+	c.text.SetText(expandTabs(text))
 }
 
 // showFailure fills why a run failed (store.RunFailed): what the agent
@@ -406,8 +429,8 @@ func (c *card) showThinking(r *transcriptRow, text string) {
 func (c *card) showFailure(text string) {
 	c.setTitle("Why the run failed", theme.ColorNameError)
 	c.bg.FillColor = withAlpha(theme.Color(theme.ColorNameError), 0x1a)
-	c.textLabel().SetText(expandTabs(text))
-	c.text.Show()
+	c.textLabel().Hidden = false
+	c.text.SetText(expandTabs(text))
 }
 
 // showMarkdown fills assistant text, a plan or a summary, rendered from
@@ -420,8 +443,8 @@ func (c *card) showMarkdown(text string) {
 		c.body.Add(c.md)
 	}
 	c.md.Segments = polishMarkdown(safeMarkdown(expandTabs(text), c.t.actions.OpenLink))
+	c.md.Hidden = false // Show after Refresh would lay all the text out again
 	c.md.Refresh()
-	c.md.Show()
 }
 
 func (c *card) textLabel() *widget.Label {

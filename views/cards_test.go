@@ -1,6 +1,7 @@
 package views
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -152,4 +153,65 @@ func TestToolTitleOnFirstLine(t *testing.T) {
 			t.Errorf("%s centred at y %v, want the first line's centre %v", name, mid, line)
 		}
 	}
+}
+
+// A card bound to one row and then to another is laid out as a card bound
+// to the second row alone: binding lays the card's containers out again
+// without refreshing every text in them (relayout), so this checks that
+// nothing of the first row's layout is left, for every pair of row kinds.
+func TestRebindLaysOutAsNew(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(800, 600))
+	events := sampleEvents(t)
+	tr.SetSession(store.Session{ID: 1}, events, []store.Compaction{{AfterSeq: 3, Summary: "Earlier: **X** and a longer summary that wraps onto a second line at this width, surely"}})
+	q.drain()
+	const w = 700
+	n := len(tr.rows.rows)
+	for a := range n {
+		for b := range n {
+			if a == b {
+				continue
+			}
+			reused := newCard(tr)
+			reused.bind(a)
+			reused.heightFor(w)
+			reused.bind(b)
+			got := reused.heightFor(w)
+			fresh := newCard(tr)
+			fresh.bind(b)
+			want := fresh.heightFor(w)
+			if got != want {
+				t.Errorf("row %d after row %d: height %v, a new card's %v", b, a, got, want)
+				continue
+			}
+			if g, f := cardLayout(t, reused), cardLayout(t, fresh); g != f {
+				t.Errorf("row %d after row %d laid out as\n%s\nnot as a new card:\n%s", b, a, g, f)
+			}
+		}
+	}
+}
+
+// cardLayout lists the visible objects of a card with their places and
+// sizes, in tree order.
+func cardLayout(t *testing.T, c *card) string {
+	var b strings.Builder
+	var walk func(o fyne.CanvasObject, at fyne.Position)
+	walk = func(o fyne.CanvasObject, at fyne.Position) {
+		if !o.Visible() {
+			return
+		}
+		at = at.Add(o.Position())
+		fmt.Fprintf(&b, "%T %v %v\n", o, at, o.Size())
+		switch v := o.(type) {
+		case *fyne.Container:
+			for _, child := range v.Objects {
+				walk(child, at)
+			}
+		case fyne.Widget:
+			for _, child := range test.TempWidgetRenderer(t, v).Objects() {
+				walk(child, at)
+			}
+		}
+	}
+	walk(c.root, fyne.Position{})
+	return b.String()
 }
