@@ -203,7 +203,7 @@ func (im *nativeImporter) unchangedUnit(n Session) (*nativeUnit, bool) {
 	u := &nativeUnit{results: make([]Result, len(files))}
 	for i, f := range files {
 		rec, ok := im.records[f.Key()]
-		if !ok || !f.unchangedSince(rec) {
+		if !ok || !f.unchangedSince(rec) || rec.ParentID != f.ParentID {
 			return nil, false
 		}
 		u.results[i] = Result{Agent: f.Agent, ID: f.ID, ParentID: f.ParentID, Path: f.Path, Outcome: Unchanged, SessionID: rec.SessionID}
@@ -337,14 +337,18 @@ func (im *nativeImporter) prepare(ctx context.Context, n Session, worktree strin
 		r.SessionID = rec.SessionID
 		if n.unchangedSince(rec) { // decided without opening the file
 			r.Outcome = Unchanged
-			return nil, r, nil
+			return reparented(rec, n.ParentID), r, nil
 		}
 		if st, ok := upToDate(n, rec); ok {
 			// Nothing new, but the stat moved (touched, or the record
 			// predates stats): record the new stat so that the next
 			// import decides from it alone.
 			r.Outcome = Unchanged
-			return refresh(rec, st), r, nil
+			if b := refresh(rec, st); b != nil {
+				b.ParentID = n.ParentID
+				return b, r, nil
+			}
+			return reparented(rec, n.ParentID), r, nil
 		}
 	}
 	var resume []byte
@@ -415,6 +419,21 @@ func refresh(rec store.NativeImport, st store.FileStat) *store.NativeBatch {
 	return &store.NativeBatch{
 		Key: rec.NativeKey, ParentID: rec.ParentID, Path: rec.Path,
 		Bytes: rec.Bytes, Lines: rec.Lines, Checksum: rec.Checksum, Stat: st, Prev: &p,
+	}
+}
+
+// reparented is a batch that stores nothing but rec with parent as its
+// parent's id; nil when rec has it. A sub-agent imported as a main
+// session (OpenCode's child sessions, before Lazuli read their parent)
+// gets its parent so, and LinkSubagents then links it.
+func reparented(rec store.NativeImport, parent string) *store.NativeBatch {
+	if rec.ParentID == parent {
+		return nil
+	}
+	p := rec
+	return &store.NativeBatch{
+		Key: rec.NativeKey, ParentID: parent, Path: rec.Path,
+		Bytes: rec.Bytes, Lines: rec.Lines, Checksum: rec.Checksum, Stat: rec.Stat, Prev: &p,
 	}
 }
 

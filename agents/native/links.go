@@ -13,7 +13,8 @@ package native
 //   - its parent's transcript: the call's result names the sub-agent
 //     (Claude: toolUseResult.agentId beside the tool_result's
 //     tool_use_id, from 2.0 on; Codex: collab_agent_spawn_end's call_id
-//     and new_thread_id);
+//     and new_thread_id; OpenCode: the task tool part's callID and its
+//     state.metadata.sessionId, the child session);
 //   - the parent's stored events, when the files are gone: a result that
 //     says "agentId: <x>" (Claude 2.1.x).
 //
@@ -100,9 +101,10 @@ func subagentCalls(ctx context.Context, st *store.Store, subs []store.NativeSuba
 }
 
 // agentKey is how a parent's transcript names sub-agent s: Claude's
-// agentId (its file is agent-<agentId>.jsonl), Codex's thread id.
+// agentId (its file is agent-<agentId>.jsonl), Codex's thread id,
+// OpenCode's child session id.
 func agentKey(s store.NativeSubagent) string {
-	if s.Agent == Codex {
+	if s.Agent == Codex || s.Agent == OpenCode {
 		return s.ID
 	}
 	stem := s.ID[strings.LastIndex(s.ID, "/")+1:]
@@ -141,8 +143,11 @@ func transcriptCalls(agent, path string) map[string]string {
 	}
 	defer f.Close()
 	marker, take := []byte(`"agentId"`), claudeCall
-	if agent == Codex {
+	switch agent {
+	case Codex:
 		marker, take = []byte(`collab_agent_spawn_end`), codexCall
+	case OpenCode:
+		marker, take = []byte(`"sessionId"`), openCodeCall
 	}
 	_ = eachCompleteLine(context.Background(), f, func(line []byte, _ int64, tooLong bool) error {
 		if tooLong || !bytes.Contains(line, marker) {
@@ -190,6 +195,32 @@ func codexCall(o parse.Object, out map[string]string) {
 	if thread, call := pl.Str("new_thread_id"), pl.Str("call_id"); thread != "" && call != "" {
 		if _, ok := out[thread]; !ok {
 			out[thread] = call
+		}
+	}
+}
+
+// openCodeCall takes an OpenCode message line (as the mirror writes it)
+// whose task tool parts name the child session each started.
+func openCodeCall(o parse.Object, out map[string]string) {
+	var parts []struct {
+		Type   string `json:"type"`
+		CallID string `json:"callID"`
+		State  struct {
+			Metadata struct {
+				SessionID string `json:"sessionId"`
+			} `json:"metadata"`
+		} `json:"state"`
+	}
+	if json.Unmarshal(o["parts"], &parts) != nil {
+		return
+	}
+	for _, p := range parts {
+		child := p.State.Metadata.SessionID
+		if p.Type != "tool" || p.CallID == "" || child == "" {
+			continue
+		}
+		if _, ok := out[child]; !ok {
+			out[child] = p.CallID
 		}
 	}
 }

@@ -114,7 +114,7 @@ func TestImportOpenCode(t *testing.T) {
 	dir := unpackOpenCode(t)
 	wal, _ := os.ReadFile(filepath.Join(dir, "opencode.db-wal"))
 	scan := mustScan(t, Options{Dirs: Dirs{OpenCode: dir}})
-	if len(scan.Sessions) != 3 || len(scan.Skipped) != 0 {
+	if len(scan.Sessions) != 2 || len(scan.Skipped) != 0 { // and a sub-agent (TestImportOpenCodeSubagent)
 		t.Fatalf("scan: %+v, skipped %v", scan.Sessions, scan.Skipped)
 	}
 	for _, n := range scan.Sessions {

@@ -29,6 +29,9 @@ type eventsPreview struct {
 	format parse.Format
 	p      parse.Parser
 	id     func(o parse.Object, path string) string
+	// parent, when set, reads a sub-agent's parent session id from a
+	// line (OpenCode's session line); "" when the line says none.
+	parent func(o parse.Object) string
 	out    []codec.Event
 	valid  bool
 	typed  bool
@@ -41,6 +44,9 @@ func (e *eventsPreview) line(b []byte) bool {
 	}
 	if ok && e.n.ID == "" {
 		e.n.ID = e.id(o, e.n.Path)
+	}
+	if ok && e.parent != nil && e.n.ParentID == "" {
+		e.n.ParentID = e.parent(o)
 	}
 	if ok && e.n.Started.IsZero() {
 		if t, err := time.Parse(time.RFC3339Nano, o.Str("timestamp")); err == nil {

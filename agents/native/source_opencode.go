@@ -29,7 +29,7 @@ func init() {
 		EnvVar: "XDG_DATA_HOME", HomeDir: filepath.Join(".local", "share"), HistoryDir: "opencode",
 		Format: opencode.Format,
 		preview: func(n *Session, _ string) previewer {
-			return &eventsPreview{n: n, format: opencode.Format, p: opencode.NewParser(parse.Options{}), id: openCodeID}
+			return &eventsPreview{n: n, format: opencode.Format, p: opencode.NewParser(parse.Options{}), id: openCodeID, parent: openCodeParent}
 		},
 		feeder:  func(opts parse.Options) nativeFeeder { return &eventsFeeder{p: openCodeFeed{opencode.NewParser(opts)}} },
 		prepare: mirrorOpenCode,
@@ -43,6 +43,15 @@ func openCodeID(o parse.Object, path string) string {
 	}
 	if o.Str("type") == opencode.LineSession {
 		return o.Str("id")
+	}
+	return ""
+}
+
+// openCodeParent is the session line's parentID: the session whose task
+// tool started this one, a sub-agent's.
+func openCodeParent(o parse.Object) string {
+	if o.Str("type") == opencode.LineSession {
+		return o.Str("parentID")
 	}
 	return ""
 }
