@@ -287,6 +287,19 @@ func (p *Parser) TakeSubagents() []parse.SubagentEvents {
 	return out
 }
 
+// SubagentMarks returns, by the call that started it (TakeSubagents'
+// ToolUseID), how many events each sub-agent begun so far has: an import
+// that goes on from this line drops that many of each sub-agent's events,
+// stored before.
+func (p *Parser) SubagentMarks() map[string]int {
+	out := make(map[string]int, len(p.order))
+	for _, a := range p.order {
+		s := p.subs[a]
+		out[s.ev.ToolUseID] = len(s.ev.Events)
+	}
+	return out
+}
+
 // Finish hands the unfinished sub-agents over and ends nothing else: an
 // open turn without an answer was interrupted.
 func (p *Parser) Finish() []codec.Event {

@@ -138,6 +138,7 @@ func importSessions(ctx context.Context, st *store.Store, sessions []Session, op
 		}
 	}
 	im := &nativeImporter{st: st, records: records, opts: opts}
+	im.upgrade = im.inFileUpgrades(ctx, sessions)
 	for _, n := range sessions {
 		im.progress.TotalFiles += 1 + len(n.Subagents)
 		im.progress.TotalBytes += n.TotalSize()
@@ -203,7 +204,7 @@ func (im *nativeImporter) unchangedUnit(n Session) (*nativeUnit, bool) {
 	u := &nativeUnit{results: make([]Result, len(files))}
 	for i, f := range files {
 		rec, ok := im.records[f.Key()]
-		if !ok || !f.unchangedSince(rec) || rec.ParentID != f.ParentID {
+		if !ok || !f.unchangedSince(rec) || rec.ParentID != f.ParentID || im.upgrade[f.Key()] {
 			return nil, false
 		}
 		u.results[i] = Result{Agent: f.Agent, ID: f.ID, ParentID: f.ParentID, Path: f.Path, Outcome: Unchanged, SessionID: rec.SessionID}
@@ -228,6 +229,9 @@ type nativeImporter struct {
 	records  map[store.NativeKey]store.NativeImport
 	opts     ImportOptions
 	progress Progress
+	// upgrade are main sessions read again for the sub-agents their
+	// files hold (inFileUpgrades); set before the readers start.
+	upgrade map[store.NativeKey]bool
 }
 
 // nativeUnit is a session and its sub-agents, read and ready to store.
@@ -252,7 +256,7 @@ func (im *nativeImporter) unit(ctx context.Context, n Session) (*nativeUnit, err
 			}
 			return n.Title()
 		}
-		b, r, err := im.prepare(ctx, f, worktree, name)
+		b, r, subs, err := im.prepare(ctx, f, worktree, name)
 		if err != nil {
 			return nil, err // cancelled: nothing of the unit is stored
 		}
@@ -265,12 +269,23 @@ func (im *nativeImporter) unit(ctx context.Context, n Session) (*nativeUnit, err
 				u.readBytes -= int(b.Prev.Bytes)
 			}
 		}
+		u.addInFile(subs)
 	}
 	// Sub-agents first: the list shows the session with the newest event
 	// first, so the parent comes out on top with its sub-agents below.
 	slices.Reverse(u.batches)
 	slices.Reverse(u.owners)
 	return u, nil
+}
+
+// addInFile adds the sub-agents a file holds to u: their batches after
+// those of the file.
+func (u *nativeUnit) addInFile(subs inFileRead) {
+	for i, b := range subs.batches {
+		u.batches = append(u.batches, b)
+		u.owners = append(u.owners, len(u.results)+subs.owners[i])
+	}
+	u.results = append(u.results, subs.results...)
 }
 
 // store writes a group of units in one transaction. When another program
@@ -328,27 +343,29 @@ func (im *nativeImporter) store(ctx context.Context, group []*nativeUnit) error 
 }
 
 // prepare reads one file and returns the batch to store for it (nil when
-// there is nothing to store) and its result so far. The error is ctx's.
-func (im *nativeImporter) prepare(ctx context.Context, n Session, worktree string, name func() string) (*store.NativeBatch, Result, error) {
+// there is nothing to store), its result so far, and those of the
+// sub-agents it holds (inFileBatches). The error is ctx's.
+func (im *nativeImporter) prepare(ctx context.Context, n Session, worktree string, name func() string) (*store.NativeBatch, Result, inFileRead, error) {
+	var none inFileRead
 	r := Result{Agent: n.Agent, ID: n.ID, ParentID: n.ParentID, Path: n.Path}
 	var prev *store.NativeImport
 	if rec, ok := im.records[n.Key()]; ok {
 		prev = &rec
 		r.SessionID = rec.SessionID
-		if n.unchangedSince(rec) { // decided without opening the file
+		if n.unchangedSince(rec) && !im.upgrade[n.Key()] { // decided without opening the file
 			r.Outcome = Unchanged
-			return reparented(rec, n.ParentID), r, nil
+			return reparented(rec, n.ParentID), r, none, nil
 		}
-		if st, ok := upToDate(n, rec); ok {
+		if st, ok := upToDate(n, rec); ok && !im.upgrade[n.Key()] {
 			// Nothing new, but the stat moved (touched, or the record
 			// predates stats): record the new stat so that the next
 			// import decides from it alone.
 			r.Outcome = Unchanged
 			if b := refresh(rec, st); b != nil {
 				b.ParentID = n.ParentID
-				return b, r, nil
+				return b, r, none, nil
 			}
-			return reparented(rec, n.ParentID), r, nil
+			return reparented(rec, n.ParentID), r, none, nil
 		}
 	}
 	var resume []byte
@@ -365,26 +382,31 @@ func (im *nativeImporter) prepare(ctx context.Context, n Session, worktree strin
 	}
 	switch {
 	case ctx.Err() != nil:
-		return nil, r, ctx.Err()
+		return nil, r, none, ctx.Err()
 	case errors.Is(err, errNativeChanged):
 		r.Outcome, r.Reason = Skipped, fmt.Sprintf("%v into S%d; left as it is", err, prev.SessionID)
-		return nil, r, nil
+		return nil, r, none, nil
 	case err != nil:
 		r.Outcome, r.Reason, r.SessionID = Skipped, readReason(err), 0
-		return nil, r, nil
+		return nil, r, none, nil
 	}
 	r.Malformed = read.stats.Malformed
 	if (prev == nil || reimport) && len(read.events) == 0 {
 		r.Outcome, r.Reason, r.SessionID = Skipped, "it holds no conversation (no prompt, reply or tool call)", 0
-		return nil, r, nil
+		return nil, r, none, nil
 	}
 	if prev != nil && !reimport && read.bytes == prev.Bytes {
 		r.Outcome = Unchanged // only a line still being written
 		b := refresh(*prev, read.stat)
+		if b == nil && im.upgrade[n.Key()] {
+			p := *prev // read again for its sub-agents: its record says so now
+			b = &store.NativeBatch{Key: p.NativeKey, ParentID: p.ParentID, Path: p.Path,
+				Bytes: p.Bytes, Lines: p.Lines, Checksum: p.Checksum, Stat: p.Stat, Prev: &p}
+		}
 		if b != nil && resume == nil {
 			b.Resume = read.resume // a record from before resumes were kept gets one
 		}
-		return b, r, nil
+		return b, r, im.inFileBatches(n, read, false, worktree, n.Title()), nil
 	}
 	b := &store.NativeBatch{
 		Key: n.Key(), ParentID: n.ParentID, Path: n.Path,
@@ -394,7 +416,7 @@ func (im *nativeImporter) prepare(ctx context.Context, n Session, worktree strin
 	if prev == nil || reimport {
 		b.Worktree, b.Name, b.Created = worktree, name(), n.start().UTC().Format(store.TimeFormat)
 	}
-	return b, r, nil
+	return b, r, im.inFileBatches(n, read, reimport, worktree, n.Title()), nil
 }
 
 // upToDate reports, from the file's size and checksum alone, that nothing

@@ -82,6 +82,8 @@ func subagentCalls(ctx context.Context, st *store.Store, subs []store.NativeSuba
 	for _, s := range subs {
 		if id := metaToolUseID(s); id != "" {
 			out[s.SessionID] = id
+		} else if id := inFileCall(s); id != "" {
+			out[s.SessionID] = id
 		}
 	}
 	if missing() {

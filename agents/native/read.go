@@ -172,6 +172,9 @@ type nativeRead struct {
 	usage    []store.Usage // token usage of the lines read (after prev)
 	resume   []byte        // what the next import needs to go on from bytes; nil when none
 	tail     bool          // only the lines after prev were read
+	// subagents are the sub-agents the file holds (Copilot CLI), each
+	// with its events after prev; see subagents_infile.go.
+	subagents []inFileSub
 }
 
 // readNative parses the complete lines of a native transcript. With prev
@@ -273,6 +276,9 @@ func (r *nativeRead) finish(f *os.File, fd nativeFeeder) error {
 		return err
 	}
 	r.resume = fd.resume()
+	if sf, ok := fd.(interface{ subagents() []inFileSub }); ok {
+		r.subagents = sf.subagents()
+	}
 	return nil
 }
 

@@ -42,6 +42,9 @@ type Source struct {
 	EnvIsHome bool
 	// Format is the transcripts' format.
 	Format parse.Format
+	// inFileSubagents says a transcript holds its sub-agents' work too
+	// (Copilot CLI's events.jsonl), imported as sessions of their own.
+	inFileSubagents bool
 	// isTranscript reports whether the file at path (in the folder) is a transcript;
 	// nil means a *.jsonl file.
 	isTranscript func(path string) bool

@@ -55,7 +55,11 @@ func TestImportPiAndCopilot(t *testing.T) {
 			}
 			st := mustOpenStore(t)
 			res := mustImport(t, st, scan.Sessions, ImportOptions{FallbackWorktree: "main"})
-			if got := outcomes(res); got[Imported] != 2 {
+			want := 2
+			if c.agent == Copilot {
+				want = 3 // and its sub-agent (TestImportCopilotSubagent)
+			}
+			if got := outcomes(res); got[Imported] != want {
 				t.Fatalf("outcomes %v: %+v", got, res)
 			}
 			mustCheck(t, st)

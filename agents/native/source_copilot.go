@@ -13,8 +13,9 @@ const Copilot = "copilot"
 func init() {
 	addSource(&Source{Agent: Copilot, Title: "Copilot CLI", Order: 6, Flag: "copilot-dir",
 		EnvVar: "COPILOT_HOME", HomeDir: ".copilot", HistoryDir: "session-state",
-		Format:       copilot.Format,
-		isTranscript: func(path string) bool { return filepath.Base(path) == "events.jsonl" },
+		Format:          copilot.Format,
+		inFileSubagents: true,
+		isTranscript:    func(path string) bool { return filepath.Base(path) == "events.jsonl" },
 		preview: func(n *Session, _ string) previewer {
 			return &eventsPreview{n: n, format: copilot.Format, p: copilot.NewParser(parse.Options{}), id: copilotID}
 		},

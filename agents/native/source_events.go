@@ -90,6 +90,9 @@ func (e *eventsPreview) finish(lines int) error {
 type eventsFeeder struct {
 	p   streamParser
 	out []codec.Event
+	// marks are the sub-agents' event counts where an earlier import
+	// ended (see subagents_infile.go); nil for a parser without them.
+	marks map[string]int
 }
 
 func (f *eventsFeeder) feed(line []byte, tooLong bool) {
@@ -102,8 +105,16 @@ func (f *eventsFeeder) feed(line []byte, tooLong bool) {
 
 func (f *eventsFeeder) mark() int { return len(f.out) + f.p.Unreleased() }
 
-// freeze: these parsers look back at no event once emitted.
-func (f *eventsFeeder) freeze() {}
+// freeze: these parsers look back at no event once emitted; the
+// sub-agents' counts are kept, to drop what an earlier import stored.
+func (f *eventsFeeder) freeze() {
+	if m, ok := f.p.(subagentMarker); ok {
+		f.marks = m.SubagentMarks()
+	}
+}
+
+// subagents returns the sub-agents the file holds, after events.
+func (f *eventsFeeder) subagents() []inFileSub { return inFileSubagents(f.p, f.marks) }
 
 func (f *eventsFeeder) events() []codec.Event {
 	f.out = append(f.out, f.p.Finish()...)
@@ -114,5 +125,11 @@ func (f *eventsFeeder) stats() parse.Stats { return f.p.Stats() }
 
 func (f *eventsFeeder) usage() []parse.UsageRow { return f.p.Usage() }
 
-// resume: the file is read from its start (no parser state is kept).
-func (f *eventsFeeder) resume() []byte { return nil }
+// resume: the file is read from its start (no parser state is kept); a
+// file whose sub-agents are imported from it says so.
+func (f *eventsFeeder) resume() []byte {
+	if _, ok := f.p.(subagentMarker); ok {
+		return []byte(inFileResumeV1)
+	}
+	return nil
+}
