@@ -18,8 +18,14 @@ func init() {
 	register(&Descriptor{
 		Name: Gemini, Title: "Gemini CLI", Order: 2, Command: "gemini", EnvVar: "LAZULI_GEMINI",
 		Models: GeminiModels, Fallback: Claude,
-		OwnsModel: func(m string) bool { return strings.HasPrefix(m, "gemini-") },
-		Args:      geminiArgs,
+		// With no --model (the menu's auto) the CLI routes, and its init
+		// line names the router ("auto-gemini-2.5"): such a session was
+		// run with auto, and shows so in the menu.
+		FallbackModel: "auto",
+		OwnsModel: func(m string) bool {
+			return strings.HasPrefix(m, "gemini-") || strings.HasPrefix(m, "auto-gemini")
+		},
+		Args: geminiArgs,
 		StreamParser: func(model string) parse.Parser {
 			return gemini.NewStreamParser(model)
 		},

@@ -86,6 +86,8 @@ func TestBackendForModelAndAlias(t *testing.T) {
 	for _, c := range []struct{ model, backend, alias string }{
 		{"opus", "claude", "opus"}, {"claude-sonnet-4-5-20250929", "claude", "sonnet"},
 		{"gpt-5.3-codex", "codex", DefaultCodexModel}, {"codex", "codex", DefaultCodexModel}, {"", "claude", ""},
+		// Gemini CLI's init line without --model names its router.
+		{"gemini-2.5-flash", "gemini", "gemini-2.5-flash"}, {"auto-gemini-2.5", "gemini", "auto"}, {"auto-gemini-3", "gemini", "auto"},
 	} {
 		if got := BackendForModel(c.model); string(got) != c.backend {
 			t.Errorf("BackendForModel(%q) = %s, want %s", c.model, got, c.backend)
