@@ -385,8 +385,12 @@ func (t *turn) feed(ctx context.Context, l line) {
 	}
 }
 
-// add queues one parsed event.
+// add queues one parsed event. An Init without a folder (Gemini CLI's,
+// Qwen Code's and OpenCode's streams name none) gets the run's.
 func (t *turn) add(e codec.Event) {
+	if e.Kind == codec.KindInit && e.CWD == "" {
+		e.CWD = t.opts.Dir
+	}
 	if e.Kind == codec.KindUserMessage && !t.echoSeen && e.Content == t.prompt {
 		t.echoSeen = true // the CLI echoed the prompt stored already
 		return
