@@ -116,7 +116,14 @@ func (b *detectBallot) vote(f Format) {
 }
 
 // winner returns the format with the most votes; ok is false without votes.
+// A format that refines another (FormatSpec.Refines) takes its votes.
 func (b *detectBallot) winner() (Format, bool) {
+	for _, s := range specs {
+		if s.Refines != "" && b.votes[s.Format] > 0 && b.votes[s.Refines] > 0 {
+			b.votes[s.Format] += b.votes[s.Refines]
+			b.votes[s.Refines] = 0
+		}
+	}
 	var best Format
 	for _, f := range b.order {
 		if best == "" || b.votes[f] > b.votes[best] {

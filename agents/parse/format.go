@@ -32,6 +32,11 @@ type FormatSpec struct {
 	Detect func(o Object) bool
 	// New returns a parser of the format.
 	New func(opts Options) Parser
+	// Refines, when set, is the format whose shape this one's lines have,
+	// but for the few its Detect knows (Qwen Code's stream-json is
+	// Claude's, but for its init line): an input with lines of both is of
+	// this one, the other's votes counting for it.
+	Refines Format
 }
 
 // specs are the registered formats, in registration order; filled by

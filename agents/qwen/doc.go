@@ -28,7 +28,7 @@ const Backend = "qwen"
 func init() {
 	parse.RegisterFormat(parse.FormatSpec{Format: FormatChat, Detect: isChatLine,
 		New: func(parse.Options) parse.Parser { return NewChatParser() }})
-	parse.RegisterFormat(parse.FormatSpec{Format: FormatStream, Detect: isStreamLine,
+	parse.RegisterFormat(parse.FormatSpec{Format: FormatStream, Detect: isStreamLine, Refines: parse.FormatClaudeStream,
 		New: func(opts parse.Options) parse.Parser { return NewStreamParser(opts.Model) }})
 }
 
@@ -42,7 +42,8 @@ func isChatLine(o parse.Object) bool {
 }
 
 // isStreamLine reports Qwen's stream-json init line (the rest of its
-// stream has Claude's shape and votes for claude-stream).
+// stream has Claude's shape and votes for claude-stream, which this
+// format refines: those votes count for it).
 func isStreamLine(o parse.Object) bool {
 	return o.Str("type") == "system" && o.Has("qwen_code_version")
 }
