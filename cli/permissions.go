@@ -53,10 +53,14 @@ type permissionsJSON struct {
 	Mode  string                 `json:"mode"`
 	Rules []store.PermissionRule `json:"rules"`
 	// Project holds the project's defaults; Effective what a run follows.
-	Project          *store.Permissions `json:"project,omitempty"`
-	EffectiveMode    string             `json:"effective_mode"`
-	EffectiveRules   []ruleJSON         `json:"effective_rules"`
-	CodexUnexpressed []string           `json:"codex_unexpressed"`
+	Project        *store.Permissions `json:"project,omitempty"`
+	EffectiveMode  string             `json:"effective_mode"`
+	EffectiveRules []ruleJSON         `json:"effective_rules"`
+	// Unexpressed lists, by backend, what of the effective settings its
+	// CLI cannot apply (every backend, [] when nothing);
+	// CodexUnexpressed is codex's, kept under its first name.
+	Unexpressed      map[string][]string `json:"unexpressed"`
+	CodexUnexpressed []string            `json:"codex_unexpressed"`
 }
 
 // ruleJSON is a rule with claude's spelling of it.
@@ -138,6 +142,10 @@ func runPermissions(ctx context.Context, env *Env, args []string) error {
 		out.EffectiveRules = append(out.EffectiveRules, ruleJSON{PermissionRule: r, Rule: agents.RuleSpec(r)})
 	}
 	out.CodexUnexpressed = append([]string{}, agents.CodexUnexpressed(eff)...)
+	out.Unexpressed = map[string][]string{}
+	for _, b := range agents.Backends() {
+		out.Unexpressed[string(b)] = append([]string{}, b.Unexpressed(eff)...)
+	}
 	if *asJSON {
 		return writeJSON(env.Stdout, out)
 	}
@@ -221,8 +229,10 @@ func printPermissions(w io.Writer, out permissionsJSON, eff agents.Policy) {
 	if len(eff.Rules) == 0 {
 		fmt.Fprintln(w, "  no rules")
 	}
-	for _, s := range out.CodexUnexpressed {
-		fmt.Fprintf(w, "  codex: %s\n", printable.Line(s))
+	for _, b := range agents.Backends() {
+		for _, s := range out.Unexpressed[string(b)] {
+			fmt.Fprintf(w, "  %s: %s\n", b, printable.Line(s))
+		}
 	}
 }
 

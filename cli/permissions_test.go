@@ -62,7 +62,7 @@ func TestPermissionsCommand(t *testing.T) {
 	must("S1", "add", "allow", "Bash(git *)") // again: no duplicate
 	out := must("S1")
 	for _, want := range []string{"S1 mode: Ask (this session's)", "1.  allow Bash(git *)  (session)", "2.  deny  Edit(src/**)  (session)",
-		"deny  Bash(rm *)  (project)", "codex: mode Ask"} {
+		"deny  Bash(rm *)  (project)", "codex: mode Ask", "gemini: mode Ask", "qwen: mode Ask"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -76,6 +76,22 @@ func TestPermissionsCommand(t *testing.T) {
 	if got.Session != 1 || got.Mode != "ask" || len(got.Rules) != 0 || got.EffectiveMode != "ask" || len(got.EffectiveRules) != 1 ||
 		got.EffectiveRules[0].Rule != "Bash(rm *)" || got.EffectiveRules[0].Source != "project" || got.Project == nil || got.Project.Mode != "plan" {
 		t.Errorf("--json = %+v", got)
+	}
+	// Every backend's CLI lists what it cannot apply; codex's also under
+	// its old name.
+	rule, err := agents.ParseRule("deny", "Bash(rm *)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eff := agents.Policy{Mode: agents.ModeAsk, Rules: []store.PermissionRule{rule}}
+	for _, b := range agents.Backends() {
+		want := append([]string{}, b.Unexpressed(eff)...)
+		if g, ok := got.Unexpressed[string(b)]; !ok || strings.Join(g, "\n") != strings.Join(want, "\n") {
+			t.Errorf("--json unexpressed[%s] = %q (listed %v), want %q", b, g, ok, want)
+		}
+	}
+	if len(got.Unexpressed["gemini"]) == 0 || strings.Join(got.CodexUnexpressed, "\n") != strings.Join(got.Unexpressed["codex"], "\n") {
+		t.Errorf("--json unexpressed %q, codex_unexpressed %q", got.Unexpressed, got.CodexUnexpressed)
 	}
 	if err := json.Unmarshal([]byte(must("S2", "--json")), &got); err != nil || got.EffectiveMode != "plan" || got.Mode != "" {
 		t.Errorf("S2 follows the project: %+v, %v", got, err)
