@@ -12,6 +12,7 @@ package gemini
 // message is not a prompt and is left out.
 
 import (
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -97,6 +98,11 @@ func (p *ChatParser) Feed(line []byte) []codec.Event {
 			p.sessionID = o.Str("sessionId")
 			if t, err := time.Parse(time.RFC3339Nano, o.Str("startTime")); err == nil {
 				p.started = t.UTC()
+			}
+			// A sub-agent's file (kind subagent) has no session context:
+			// its header lists its workspace, the first its folder.
+			if dirs := o.List("directories"); p.cwd == "" && len(dirs) > 0 {
+				_ = json.Unmarshal(dirs[0], &p.cwd) // not a string: no folder
 			}
 		} else {
 			p.resuming = true // Gemini restates the list, first with its context alone

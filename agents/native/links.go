@@ -14,7 +14,8 @@ package native
 //     (Claude: toolUseResult.agentId beside the tool_result's
 //     tool_use_id, from 2.0 on; Codex: collab_agent_spawn_end's call_id
 //     and new_thread_id; OpenCode: the task tool part's callID and its
-//     state.metadata.sessionId, the child session);
+//     state.metadata.sessionId, the child session; Gemini CLI: the
+//     invoke_agent call's agentId in the parent's chat record);
 //   - the parent's stored events, when the files are gone: a result that
 //     says "agentId: <x>" (Claude 2.1.x).
 //
@@ -106,7 +107,7 @@ func subagentCalls(ctx context.Context, st *store.Store, subs []store.NativeSuba
 // agentId (its file is agent-<agentId>.jsonl), Codex's thread id,
 // OpenCode's child session id.
 func agentKey(s store.NativeSubagent) string {
-	if s.Agent == Codex || s.Agent == OpenCode {
+	if s.Agent == Codex || s.Agent == OpenCode || s.Agent == Gemini {
 		return s.ID
 	}
 	stem := s.ID[strings.LastIndex(s.ID, "/")+1:]
@@ -150,6 +151,8 @@ func transcriptCalls(agent, path string) map[string]string {
 		marker, take = []byte(`collab_agent_spawn_end`), codexCall
 	case OpenCode:
 		marker, take = []byte(`"sessionId"`), openCodeCall
+	case Gemini:
+		take = geminiCall // marker: "agentId" too
 	}
 	_ = eachCompleteLine(context.Background(), f, func(line []byte, _ int64, tooLong bool) error {
 		if tooLong || !bytes.Contains(line, marker) {
@@ -197,6 +200,18 @@ func codexCall(o parse.Object, out map[string]string) {
 	if thread, call := pl.Str("new_thread_id"), pl.Str("call_id"); thread != "" && call != "" {
 		if _, ok := out[thread]; !ok {
 			out[thread] = call
+		}
+	}
+}
+
+// geminiCall takes a Gemini CLI chat record whose invoke_agent call names
+// the sub-agent it started (toolCalls[].agentId beside the call's id).
+func geminiCall(o parse.Object, out map[string]string) {
+	for _, c := range o.Objs("toolCalls") {
+		if agent, id := c.Str("agentId"), c.Str("id"); agent != "" && id != "" {
+			if _, ok := out[agent]; !ok {
+				out[agent] = id
+			}
 		}
 	}
 }

@@ -2,7 +2,9 @@ package native
 
 // Gemini CLI's history: ~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl,
 // with the project's folder in ~/.gemini/tmp/<project>/.project_root
-// ($GEMINI_CLI_HOME replaces the home folder).
+// ($GEMINI_CLI_HOME replaces the home folder). A sub-agent's conversation
+// (invoke_agent) is chats/<parent session id>/<agent id>.jsonl, and the
+// parent's invoke_agent call records its agentId.
 
 import (
 	"bytes"
@@ -25,7 +27,7 @@ func init() {
 		Format: gemini.FormatChat,
 		isTranscript: func(path string) bool {
 			return filepath.Base(filepath.Dir(path)) == "chats" && strings.HasPrefix(filepath.Base(path), "session-") &&
-				strings.HasSuffix(path, ".jsonl")
+				strings.HasSuffix(path, ".jsonl") || geminiSubagentFile(path)
 		},
 		preview: func(n *Session, _ string) previewer { return &geminiPreview{n: n, p: gemini.NewChatParser()} },
 		feeder:  func(parse.Options) nativeFeeder { return &geminiFeeder{p: gemini.NewChatParser()} },
@@ -56,9 +58,20 @@ func (g *geminiPreview) line(b []byte) bool {
 	return g.typed && g.p.SessionID() != "" && g.p.Cwd() != ""
 }
 
+// geminiSubagentFile reports whether path is a sub-agent's chat file,
+// chats/<parent session id>/<agent id>.jsonl.
+func geminiSubagentFile(path string) bool {
+	return filepath.Base(filepath.Dir(filepath.Dir(path))) == "chats" && strings.HasSuffix(path, ".jsonl")
+}
+
 func (g *geminiPreview) finish(lines int) error {
 	n := g.n
 	n.ID, n.Cwd, n.Started = g.p.SessionID(), g.p.Cwd(), g.p.Started()
+	project := filepath.Dir(filepath.Dir(n.Path)) // ~/.gemini/tmp/<project>
+	if geminiSubagentFile(n.Path) {
+		n.ParentID, n.AgentName = filepath.Base(filepath.Dir(n.Path)), n.ID
+		project = filepath.Dir(project)
+	}
 	if n.ID == "" {
 		if lines > 0 {
 			return errors.New("not a Gemini CLI chat (no session header)")
@@ -67,7 +80,7 @@ func (g *geminiPreview) finish(lines int) error {
 	}
 	if n.Cwd == "" {
 		// The project's folder, as Gemini records it beside its chats.
-		if b, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(n.Path)), ".project_root")); err == nil {
+		if b, err := os.ReadFile(filepath.Join(project, ".project_root")); err == nil {
 			n.Cwd = strings.TrimSpace(string(b))
 		}
 	}

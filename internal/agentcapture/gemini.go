@@ -8,6 +8,9 @@ import (
 // Gemini CLI's router, which asks the model to classify each prompt.
 const geminiModel = "gemini-2.5-pro"
 
+// geminiTask is what the sub-agent capture's main agent asks its helper.
+const geminiTask = "Count the lines of notes.txt and report the number."
+
 // geminiMultitool is the first session's script: write, read, edit,
 // shell ok, shell failing, search.
 var geminiMultitool = fakemodel.Script{
@@ -37,6 +40,17 @@ var agents = map[string]agentSpec{
 				fakemodel.Tools("Counting.", fakemodel.Call("run_shell_command", map[string]any{"command": "wc -l report.md"})),
 				fakemodel.Text("report.md has 5 lines."))},
 			{name: "apierror", prompt: "Say hello", script: fakemodel.Script{fakemodel.Fail(500, 0)}},
+			// The main agent asks Gemini's generalist sub-agent (invoke_agent),
+			// whose own conversation runs a shell step and ends with
+			// complete_task.
+			{name: "subagent", prompt: "Ask a helper how long notes.txt is", alone: true, script: fakemodel.Script{
+				fakemodel.Tools("Asking a helper.", fakemodel.Call("invoke_agent", map[string]any{"agent_name": "generalist", "prompt": geminiTask})),
+				fakemodel.Text("notes.txt has 3 lines."),
+			}, routes: []fakemodel.Route{{Contains: geminiTask, Script: fakemodel.Script{
+				fakemodel.Tools("Counting.", fakemodel.Call("run_shell_command", map[string]any{"command": "wc -l < notes.txt", "description": "Count the lines."})),
+				fakemodel.Tools("Done.", fakemodel.Call("complete_task", map[string]any{"result": map[string]any{"response": "notes.txt has 3 lines."}})),
+				fakemodel.Text("notes.txt has 3 lines."),
+			}}}},
 		},
 		prepare: func(srv *fakemodel.Server, home string) ([]string, error) {
 			return fakemodel.GeminiEnv(srv, home)

@@ -6,6 +6,11 @@
 //	go run ./internal/agentcapture -agent gemini -out agents/gemini/testdata/capture
 //	go run ./internal/agentcapture -agent qwen -out agents/qwen/testdata/capture
 //
+// -only runs the named scenarios alone (the sub-agent capture lives in a
+// folder of its own, so that refreshing it leaves the others as they are):
+//
+//	go run ./internal/agentcapture -agent gemini -only subagent -out agents/gemini/testdata/subagent
+//
 // The CLI is found as the tests find it (LAZULI_GEMINI, PATH, or the cache
 // scripts/install-clis.sh fills). Everything runs under a fixed scratch
 // folder (os.TempDir()/lazuli-capture-<agent>, emptied first) with its own
@@ -23,6 +28,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/lazuli-app/lazuli/internal/fakemodel"
@@ -32,11 +39,16 @@ func main() {
 	agent := flag.String("agent", "", "gemini or qwen")
 	out := flag.String("out", "", "folder to write the captures to (emptied first)")
 	dump := flag.Bool("dump", false, "also write every request body the model received")
+	only := flag.String("only", "", "run only these scenarios (comma-separated); default all but those marked alone")
 	flag.Parse()
 	a, ok := agents[*agent]
 	if !ok || *out == "" {
 		flag.Usage()
 		os.Exit(2)
+	}
+	a.scenarios = selected(a.scenarios, *only)
+	if len(a.scenarios) == 0 {
+		log.Fatalf("no scenario %q of %s", *only, *agent)
 	}
 	if err := capture(a, *out, *dump); err != nil {
 		log.Fatal(err)
@@ -50,6 +62,23 @@ type scenario struct {
 	prompt string
 	resume bool // continue the last session
 	script fakemodel.Script
+	// routes send the conversations whose first user text they match
+	// (a sub-agent's) to their own scripts.
+	routes []fakemodel.Route
+	// alone marks a scenario run only when -only names it.
+	alone bool
+}
+
+// selected are the scenarios only names (comma-separated), or without it
+// all but those marked alone.
+func selected(all []scenario, only string) []scenario {
+	var out []scenario
+	for _, sc := range all {
+		if only == "" && !sc.alone || only != "" && slices.Contains(strings.Split(only, ","), sc.name) {
+			out = append(out, sc)
+		}
+	}
+	return out
 }
 
 // agentSpec is how one CLI is run.
@@ -90,7 +119,7 @@ func capture(a agentSpec, out string, dump bool) error {
 		return err
 	}
 	for _, sc := range a.scenarios {
-		srv := fakemodel.New(sc.script)
+		srv := fakemodel.New(sc.script, sc.routes...)
 		extra, err := a.prepare(srv, home)
 		if err != nil {
 			srv.Close()
