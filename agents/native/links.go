@@ -9,7 +9,8 @@ package native
 //
 // The call is found, first to last, in:
 //   - the sub-agent's meta file beside its transcript
-//     (<id>/subagents/agent-<x>.meta.json: toolUseId; Claude 2.1.x);
+//     (<id>/subagents/agent-<x>.meta.json: toolUseId; Claude 2.1.x; Qwen
+//     Code's subagents/<id>/agent-<x>.meta.json);
 //   - its parent's transcript: the call's result names the sub-agent
 //     (Claude: toolUseResult.agentId beside the tool_result's
 //     tool_use_id, from 2.0 on; Codex: collab_agent_spawn_end's call_id
@@ -114,10 +115,10 @@ func agentKey(s store.NativeSubagent) string {
 	return strings.TrimPrefix(stem, "agent-")
 }
 
-// metaToolUseID reads the toolUseId of the meta file Claude keeps beside
-// a sub-agent's transcript; "" when there is none.
+// metaToolUseID reads the toolUseId of the meta file Claude (and Qwen
+// Code) keeps beside a sub-agent's transcript; "" when there is none.
 func metaToolUseID(s store.NativeSubagent) string {
-	if s.Agent != Claude || !strings.HasSuffix(s.Path, ".jsonl") {
+	if s.Agent != Claude && s.Agent != Qwen || !strings.HasSuffix(s.Path, ".jsonl") {
 		return ""
 	}
 	f, err := openRegular(metaPath(s.Path))

@@ -2,6 +2,11 @@ package native
 
 // Qwen Code's history: ~/.qwen/projects/<cwd dashed>/chats/<session>.jsonl
 // ($QWEN_HOME replaces ~/.qwen), every record carrying the session's cwd.
+// An agent tool's sub-agent is
+// projects/<cwd dashed>/subagents/<parent session>/agent-<agent id>.jsonl,
+// its records carrying the parent's sessionId, with a meta file beside it
+// (agent-<agent id>.meta.json) that names the call (toolUseId), as
+// Claude's do.
 
 import (
 	"bytes"
@@ -22,7 +27,7 @@ func init() {
 		EnvVar: "QWEN_HOME", HomeDir: ".qwen", HistoryDir: "projects",
 		Format: qwen.FormatChat,
 		isTranscript: func(path string) bool {
-			return filepath.Base(filepath.Dir(path)) == "chats" && strings.HasSuffix(path, ".jsonl")
+			return filepath.Base(filepath.Dir(path)) == "chats" && strings.HasSuffix(path, ".jsonl") || qwenSubagentFile(path)
 		},
 		preview: func(n *Session, _ string) previewer { return &qwenPreview{n: n, p: qwen.NewChatParser()} },
 		feeder:  func(parse.Options) nativeFeeder { return &qwenFeeder{p: qwen.NewChatParser()} },
@@ -49,9 +54,24 @@ func (q *qwenPreview) line(b []byte) bool {
 	return q.typed && q.p.SessionID() != ""
 }
 
+// qwenSubagentFile reports whether path is a sub-agent's transcript,
+// subagents/<parent session>/agent-<agent id>.jsonl.
+func qwenSubagentFile(path string) bool {
+	base := filepath.Base(path)
+	return filepath.Base(filepath.Dir(filepath.Dir(path))) == "subagents" && strings.HasPrefix(base, "agent-") &&
+		strings.HasSuffix(base, ".jsonl")
+}
+
 func (q *qwenPreview) finish(lines int) error {
 	n := q.n
 	n.ID, n.Cwd, n.Started = q.p.SessionID(), q.p.Cwd(), q.p.Started()
+	if qwenSubagentFile(n.Path) {
+		// Its records carry the parent's sessionId: named as Claude's are.
+		stem := strings.TrimSuffix(filepath.Base(n.Path), ".jsonl")
+		n.ParentID = filepath.Base(filepath.Dir(n.Path))
+		n.ID, n.AgentName = n.ParentID+"/"+stem, strings.TrimPrefix(stem, "agent-")
+		return nil
+	}
 	if n.ID == "" {
 		if lines > 0 && q.p.Stats().Malformed == lines {
 			return errors.New("not a Qwen Code chat")

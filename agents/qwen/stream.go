@@ -38,6 +38,25 @@ func (s *StreamParser) Usage() []parse.UsageRow {
 	return rows
 }
 
+// TakeSubagents implements parse.SubagentSource: the sub-agents' work the
+// stream carried (Qwen streams an agent tool's conversation, as Claude
+// does, in lines with its parent_tool_use_id), Qwen's tools mapped.
+func (s *StreamParser) TakeSubagents() []parse.SubagentEvents {
+	subs := s.p.TakeSubagents()
+	for i := range subs {
+		subs[i].Events = mapEvents(subs[i].Events)
+		if subs[i].Asked == "" { // Claude's parser knows its Task call's prompt, not the agent tool's
+			for _, e := range subs[i].Events {
+				if e.Kind == codec.KindUserMessage {
+					subs[i].Asked = e.Content
+					break
+				}
+			}
+		}
+	}
+	return subs
+}
+
 // SkipLine counts a line too long to parse as malformed.
 func (s *StreamParser) SkipLine() { parse.FeedTooLong(s.p) }
 

@@ -4,6 +4,9 @@ import (
 	"github.com/lazuli-app/lazuli/internal/fakemodel"
 )
 
+// qwenTask is what the sub-agent capture's main agent asks its helper.
+const qwenTask = "Count the lines of notes.txt and report the number."
+
 // qwenMultitool is the first session's script: write, read, edit, shell
 // ok, shell failing, search.
 var qwenMultitool = fakemodel.Script{
@@ -30,6 +33,17 @@ func init() {
 				fakemodel.Tools("Counting.", fakemodel.Call("run_shell_command", map[string]any{"command": "wc -l report.md"})),
 				fakemodel.Text("report.md has 5 lines."))},
 			{name: "apierror", prompt: "Say hello", script: fakemodel.Script{fakemodel.Fail(500, 0)}},
+			// The main agent asks a general-purpose sub-agent (the agent
+			// tool, in the foreground), whose own conversation runs a
+			// shell step and answers.
+			{name: "subagent", prompt: "Ask a helper how long notes.txt is", alone: true, script: fakemodel.Script{
+				fakemodel.Tools("Asking a helper.", fakemodel.Call("agent", map[string]any{"description": "Count lines", "prompt": qwenTask,
+					"subagent_type": "general-purpose", "run_in_background": false})),
+				fakemodel.Text("notes.txt has 3 lines."),
+			}, routes: []fakemodel.Route{{Contains: qwenTask, Script: fakemodel.Script{
+				fakemodel.Tools("Counting.", fakemodel.Call("run_shell_command", map[string]any{"command": "wc -l < notes.txt", "description": "Count the lines."})),
+				fakemodel.Text("notes.txt has 3 lines."),
+			}}}},
 		},
 		prepare: func(srv *fakemodel.Server, home string) ([]string, error) {
 			return fakemodel.QwenEnv(srv, home)
