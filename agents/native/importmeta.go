@@ -9,7 +9,10 @@ import (
 	"time"
 
 	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/agents/gemini"
+	"github.com/lazuli-app/lazuli/agents/opencode"
 	"github.com/lazuli-app/lazuli/agents/parse"
+	"github.com/lazuli-app/lazuli/agents/qwen"
 	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -34,6 +37,8 @@ func ImportMeta(path string, f parse.Format, events []codec.Event) (name, create
 		agent = src.Agent
 	case f == parse.FormatCodexExec:
 		agent = Codex
+	case streamAgents[f] != "":
+		agent = streamAgents[f]
 	}
 	n := Session{Agent: agent, Path: path}
 	if native {
@@ -67,6 +72,10 @@ func ImportMeta(path string, f parse.Format, events []codec.Event) (name, create
 	}
 	return n.Title(), n.start().UTC().Format(store.TimeFormat)
 }
+
+// streamAgents are the agents of the run output formats no native source
+// reads: a capture of one without a prompt is named after its agent.
+var streamAgents = map[parse.Format]string{gemini.FormatStream: Gemini, qwen.FormatStream: Qwen, opencode.FormatRun: OpenCode}
 
 // streamHead reads the head of a Claude stream capture: the session id
 // its init line names and the first timestamp of a line of the main thread

@@ -3,6 +3,7 @@ package native
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lazuli-app/lazuli/agents"
@@ -50,5 +51,18 @@ func TestImportMetaNamesStreamCaptures(t *testing.T) {
 				t.Errorf("name %q, want %q", name, tc.want)
 			}
 		})
+	}
+}
+
+// TestImportMetaNamesQwenStream: a saved Qwen Code stdout holds no prompt;
+// its session is named after Qwen, not Claude, and dated by the file.
+func TestImportMetaNamesQwenStream(t *testing.T) {
+	path := filepath.Join("..", "qwen", "testdata", "subagent", "subagent.stdout.jsonl")
+	tr, err := agents.ReadTranscript(path, parse.FormatAuto, parse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name, _ := ImportMeta(path, tr.Format, tr.Events); !strings.HasPrefix(name, "qwen ") {
+		t.Errorf("ImportMeta(%s) name %q, want qwen and the date", tr.Format, name)
 	}
 }
