@@ -338,12 +338,16 @@ func (sh *shownSession) showPendingEvent(ref views.SessionRef) {
 	gen, first := sh.loadGen, sh.firstSeq
 	sh.mu.Unlock()
 	if t == nil || t.ref != ref {
+		sh.pw.mv.Backdrop().Thaw()
 		return
 	}
 	sh.pw.mv.ShowFilesTab(false) // the event is in the transcript, not in the Files tab
 	tr := sh.pw.mv.Transcript()
 	show := func() {
-		defer tr.TraceSettled("open_hit")
+		defer func() {
+			sh.pw.mv.Backdrop().Thaw() // frozen since the hit was opened in the search panel
+			tr.TraceSettled("open_hit")
+		}()
 		if t.thinking {
 			tr.Nav().ShowThought(t.seq)
 			return

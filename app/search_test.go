@@ -200,3 +200,47 @@ func TestSearchWaitsForTheNextKey(t *testing.T) {
 		t.Errorf("the panel shows %d hits", len(hits))
 	}
 }
+
+// Opening a hit from the Ctrl+K panel keeps the window frozen under where
+// the panel was until the hit's session is shown, then shows the window
+// again at once.
+func TestOpenHitThawsTheWindow(t *testing.T) {
+	t.Setenv(store.CacheDirEnv, t.TempDir())
+	fa := test.NewTempApp(t)
+	dir := t.TempDir()
+	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
+	st, err := store.Open(context.Background(), wt.StorePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := st.Sessions().CreateWithEvents(context.Background(), "main", "s", []codec.Event{codec.UserMessage("find the zorblex bug")}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	pw, ctx := searchWindow(t, fa, []Worktree{wt})
+	pw.win.Resize(fyne.NewSize(1000, 700))
+	pw.search.updateAll(ctx)
+	panel, b := pw.search.panel, pw.mv.Backdrop()
+	panel.Show(pw.win.Canvas())
+	deadline := time.Now().Add(10 * time.Second)
+	for !b.Frozen() && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond) // the picture is converted in the background
+	}
+	if !b.Frozen() {
+		t.Fatal("the window is not frozen under the panel")
+	}
+	res := pw.search.searchAll(ctx, "zorblex")
+	panel.SetQuery("zorblex")
+	pw.wg.Wait()
+	if len(panel.Hits()) != 1 {
+		t.Fatalf("the panel shows %d hits", len(panel.Hits()))
+	}
+	pw.win.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	pw.wg.Wait() // the session loads in the background
+	if b.Frozen() {
+		t.Error("the window is still frozen after the hit's session was shown")
+	}
+	if got := pw.mv.Transcript().Session().ID; got != res.Hits[0].Ref.ID {
+		t.Errorf("the transcript shows session %d", got)
+	}
+}

@@ -87,6 +87,7 @@ func (sh *shownSession) SelectSession(ref views.SessionRef) {
 			sh.mu.Unlock()
 			if latest {
 				tr.Loader().Hide()
+				sh.pw.mv.Backdrop().Thaw() // frozen when a search hit was opened
 			}
 		})
 	})

@@ -124,6 +124,9 @@ type SearchActions interface {
 	// every change of its query: Search may wait a moment for the next one
 	// before it reads anything.
 	Search(id int, query string)
-	// OpenSearchHit shows the hit's session, scrolled to its event.
+	// OpenSearchHit shows the hit's session, scrolled to its event. The
+	// window is still frozen under where the panel was (MainView.Backdrop):
+	// thaw it once the hit is shown, or the load failed; it thaws itself a
+	// second later.
 	OpenSearchHit(hit SearchHit)
 }

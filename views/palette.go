@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -170,6 +171,20 @@ func (b *Backdrop) Thaw() {
 	b.hide.Show()
 	b.img.Hide()
 	b.img.Image = nil
+}
+
+// ThawWithin thaws the backdrop after d unless it was thawed or frozen
+// again before: a safety for a caller that keeps the window frozen until
+// it has shown something (a search hit) and may never get there.
+func (b *Backdrop) ThawWithin(d time.Duration) {
+	gen := b.gen
+	time.AfterFunc(d, func() {
+		fyne.Do(func() {
+			if gen == b.gen {
+				b.Thaw()
+			}
+		})
+	})
 }
 
 // Frozen reports whether the picture is shown in place of the content.

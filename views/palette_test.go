@@ -3,6 +3,7 @@ package views
 import (
 	"image/color"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -87,5 +88,30 @@ func TestBackdropThawsWhenItCannotHold(t *testing.T) {
 	}
 	if !p.Visible() {
 		t.Error("a resize closed the panel")
+	}
+}
+
+// Opening a hit (Enter) closes the panel but leaves the window frozen: the
+// app thaws it once the hit is shown, and it thaws itself a second later
+// when the app does not.
+func TestOpeningAHitKeepsTheWindowFrozen(t *testing.T) {
+	w, b, inner, p := newFrozenWindow(t)
+	f := p.actions.(*fakeSearch)
+	p.Show(w.Canvas())
+	test.Type(p.entry, "go")
+	p.SetResults(p.sent, SearchResults{Hits: sampleHits(3)})
+	p.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if len(f.opened) != 1 || p.Visible() {
+		t.Fatalf("Enter: opened %d hits, panel visible %v", len(f.opened), p.Visible())
+	}
+	if !b.Frozen() || inner.Visible() {
+		t.Fatal("the window was thawed before the app showed the hit")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for b.Frozen() && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if b.Frozen() || !inner.Visible() {
+		t.Error("the window stayed frozen when the app did not thaw it")
 	}
 }

@@ -144,15 +144,28 @@ func (p *SearchPanel) Show(c fyne.Canvas) {
 func (p *SearchPanel) SetBackdrop(b *Backdrop) { p.backdrop = b }
 
 // Hide closes the panel.
-func (p *SearchPanel) Hide() {
+func (p *SearchPanel) Hide() { p.close(true) }
+
+// close closes the panel; thaw false leaves the window frozen for the app
+// to thaw once it has shown the hit opened (at the latest after
+// openThawLimit).
+func (p *SearchPanel) close(thaw bool) {
 	p.stopTimer()
 	if p.canvas != nil && p.overlay != nil {
 		p.canvas.Overlays().Remove(p.overlay)
 	}
-	if p.backdrop != nil {
+	switch {
+	case p.backdrop == nil:
+	case thaw:
 		p.backdrop.Thaw()
+	default:
+		p.backdrop.ThawWithin(openThawLimit)
 	}
 }
+
+// openThawLimit is how long the window stays frozen after a hit is opened
+// when the app does not thaw it first.
+const openThawLimit = time.Second
 
 // Visible reports whether the panel is shown.
 func (p *SearchPanel) Visible() bool {
@@ -328,11 +341,14 @@ func (p *SearchPanel) onSelected(id widget.ListItemID) {
 	}
 }
 
-// open closes the panel and asks the app to show hit i.
+// open closes the panel and asks the app to show hit i. The window stays
+// frozen under where the panel was until the app has shown the hit: the
+// frame in between would paint the whole window as it was, which the
+// session's rows then wait behind.
 func (p *SearchPanel) open(i int) {
 	trace.Mark("input", "open_hit")
 	h := p.hits[i]
-	p.Hide()
+	p.close(false)
 	p.actions.OpenSearchHit(h)
 }
 
