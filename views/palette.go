@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"reflect"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -219,6 +220,18 @@ func toRGBA(src image.Image, b image.Rectangle) *image.RGBA {
 		draw.Draw(dst, dst.Bounds(), src, b.Min, draw.Src)
 		return dst
 	}
+	if pix, w, h, ok := glCapturePixels(src); ok {
+		// The GL frame's rows run bottom up; its alpha is not the picture's.
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			row := pix[((h-y-1)*w+b.Min.X)*4 : ((h-y-1)*w+b.Max.X)*4]
+			out := dst.Pix[(y-b.Min.Y)*dst.Stride : (y-b.Min.Y)*dst.Stride+len(row)]
+			copy(out, row)
+			for i := 3; i < len(out); i += 4 {
+				out[i] = 0xff
+			}
+		}
+		return dst
+	}
 	i := 0
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
@@ -233,4 +246,29 @@ func toRGBA(src image.Image, b image.Rectangle) *image.RGBA {
 		}
 	}
 	return dst
+}
+
+// glCapturePixels returns the pixels of Fyne's capture of a GL window
+// (rows bottom up, RGBA) and its size, when src is one: reading them
+// through At boxed every pixel in an interface, 40-50 ms of allocation for
+// a large window each time the search panel opened. The type is Fyne's
+// own, so its fields are read by reflection, and anything unexpected falls
+// back to At.
+func glCapturePixels(src image.Image) (pix []byte, w, h int, ok bool) {
+	v := reflect.ValueOf(src)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return nil, 0, 0, false
+	}
+	e := v.Elem()
+	fp, fw, fh := e.FieldByName("pix"), e.FieldByName("width"), e.FieldByName("height")
+	if !fp.IsValid() || !fw.IsValid() || !fh.IsValid() || fp.Kind() != reflect.Slice || fp.Type().Elem().Kind() != reflect.Uint8 ||
+		fw.Kind() != reflect.Int || fh.Kind() != reflect.Int {
+		return nil, 0, 0, false
+	}
+	pix, w, h = fp.Bytes(), int(fw.Int()), int(fh.Int())
+	b := src.Bounds()
+	if w <= 0 || h <= 0 || len(pix) != w*h*4 || b.Min.X < 0 || b.Min.Y < 0 || b.Max.X > w || b.Max.Y > h {
+		return nil, 0, 0, false
+	}
+	return pix, w, h, true
 }

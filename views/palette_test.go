@@ -1,6 +1,7 @@
 package views
 
 import (
+	"image"
 	"image/color"
 	"testing"
 	"time"
@@ -113,5 +114,44 @@ func TestOpeningAHitKeepsTheWindowFrozen(t *testing.T) {
 	}
 	if b.Frozen() || !inner.Visible() {
 		t.Error("the window stayed frozen when the app did not thaw it")
+	}
+}
+
+// glLikeCapture is shaped as Fyne's capture of a GL window: RGBA rows
+// bottom up, alpha not the picture's, pixels reachable through At.
+type glLikeCapture struct {
+	pix           []uint8
+	width, height int
+}
+
+func (c *glLikeCapture) ColorModel() color.Model { return color.RGBAModel }
+func (c *glLikeCapture) Bounds() image.Rectangle  { return image.Rect(0, 0, c.width, c.height) }
+func (c *glLikeCapture) At(x, y int) color.Color {
+	i := ((c.height-y-1)*c.width + x) * 4
+	return color.RGBA{R: c.pix[i], G: c.pix[i+1], B: c.pix[i+2], A: 0xff}
+}
+
+// toRGBA copies a GL capture by its rows, as At reads it, for the whole
+// frame and for a part of it (the content under a menu bar).
+func TestToRGBAReadsGLCaptures(t *testing.T) {
+	src := &glLikeCapture{width: 7, height: 5, pix: make([]uint8, 7*5*4)}
+	for i := range src.pix {
+		src.pix[i] = uint8(i * 7)
+	}
+	if _, _, _, ok := glCapturePixels(src); !ok {
+		t.Fatal("the GL-shaped capture was not read by its rows")
+	}
+	for _, r := range []image.Rectangle{src.Bounds(), image.Rect(1, 2, 6, 5)} {
+		got := toRGBA(src, r)
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				if g, w := got.RGBAAt(x-r.Min.X, y-r.Min.Y), src.At(x, y); g != w {
+					t.Fatalf("part %v: pixel (%d, %d) is %v, At gives %v", r, x, y, g, w)
+				}
+			}
+		}
+	}
+	if _, _, _, ok := glCapturePixels(image.NewUniform(color.Black)); ok {
+		t.Error("a uniform image was taken for a GL capture")
 	}
 }
