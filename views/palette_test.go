@@ -125,7 +125,7 @@ type glLikeCapture struct {
 }
 
 func (c *glLikeCapture) ColorModel() color.Model { return color.RGBAModel }
-func (c *glLikeCapture) Bounds() image.Rectangle  { return image.Rect(0, 0, c.width, c.height) }
+func (c *glLikeCapture) Bounds() image.Rectangle { return image.Rect(0, 0, c.width, c.height) }
 func (c *glLikeCapture) At(x, y int) color.Color {
 	i := ((c.height-y-1)*c.width + x) * 4
 	return color.RGBA{R: c.pix[i], G: c.pix[i+1], B: c.pix[i+2], A: 0xff}
