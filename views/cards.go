@@ -107,7 +107,7 @@ type card struct {
 
 	bg      *canvas.Rectangle
 	title   *canvas.Text
-	detail  *headerDetail
+	detail  *cutLabel
 	added   *canvas.Text
 	removed *canvas.Text
 	toggle  *tapText

@@ -7,7 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
@@ -133,10 +133,10 @@ func TestSidebarPinnedArchived(t *testing.T) {
 			byName[it.row.title] = it
 		}
 	}
-	if it := byName["a"]; it == nil || it.name.Importance != widget.LowImportance {
+	if it := byName["a"]; it == nil || it.name.ColorName != theme.ColorNameDisabled {
 		t.Errorf("the archived row is not greyed")
 	}
-	if it := byName["★ b"]; it == nil || it.name.Importance != widget.MediumImportance {
+	if it := byName["★ b"]; it == nil || it.name.ColorName != theme.ColorNameForeground {
 		t.Errorf("a row that is not archived is greyed")
 	}
 }

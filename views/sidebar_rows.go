@@ -197,7 +197,7 @@ type sidebarItem struct {
 
 	session  *fyne.Container
 	badge    *canvas.Text
-	name     *widget.Label
+	name     *cutLabel
 	duration *canvas.Text
 	durBox   *fyne.Container
 	msgs     *canvas.Text
@@ -214,7 +214,7 @@ func newSidebarItem() *sidebarItem {
 		headerTitle: canvas.NewText("", color.Black),
 		headerCount: canvas.NewText("", color.Black),
 		badge:       canvas.NewText("○", color.Black),
-		name:        widget.NewLabel("Session name"),
+		name:        newCutLabel(fyne.TextStyle{}),
 		duration:    canvas.NewText("", color.Black),
 		msgs:        canvas.NewText("", color.Black),
 		agent:       canvas.NewText("", color.Black),
@@ -222,7 +222,6 @@ func newSidebarItem() *sidebarItem {
 	}
 	it.headerTitle.TextStyle.Bold = true
 	it.badge.TextStyle.Bold = true
-	it.name.Truncation = fyne.TextTruncateEllipsis
 	small := theme.Size(theme.SizeNameCaptionText)
 	for _, t := range []*canvas.Text{it.headerCount, it.duration, it.msgs, it.agent, it.when} {
 		t.TextSize = small
@@ -269,11 +268,11 @@ func (it *sidebarItem) update(r *sidebarRow, now time.Time) {
 	it.session.Show()
 	it.badge.Text = r.badge
 	it.badge.Color = theme.Color(r.badgeName)
-	it.name.Importance = widget.MediumImportance
+	it.name.ColorName = theme.ColorNameForeground
 	if r.archived {
-		it.name.Importance = widget.LowImportance
+		it.name.ColorName = theme.ColorNameDisabled // a low-importance label's
 	}
-	it.name.SetText(r.title)
+	it.name.Text = r.title // refreshed with the row below
 	it.duration.Text = r.duration
 	if r.duration != "" {
 		it.duration.Color = theme.Color(r.durName)

@@ -11,29 +11,37 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// headerDetail is a card header's detail (a path, a command, a thinking's
-// first line): monospace lines, each cut with "…" to the width it is
-// given, laid out as a Label with TextTruncateEllipsis lays them out.
+// cutLabel is a label whose lines are each cut with "…" to the width it
+// is given, laid out as a Label with TextTruncateEllipsis lays them out: a
+// card header's detail (a path, a command), a session's name in the
+// sidebar.
 //
 // The label it replaces shaped every whole line again at every layout
 // (Fyne's truncation builds a new text shaper for each line, with no
-// cache): half of what binding and measuring a transcript card cost. In a
-// monospace font a line's fit is a division; only lines with characters
-// outside ASCII, whose widths vary, are measured, through Fyne's cached
-// text measure.
-type headerDetail struct {
+// cache): half of what binding and measuring a transcript card cost, and
+// most of refreshing the sidebar's rows. In a monospace font a line's fit
+// is a division; other lines are cut by a binary search over Fyne's cached
+// text measure, and only when the text or the width changed.
+type cutLabel struct {
 	widget.BaseWidget
-	Text string // the lines, as given to SetText
+	Text      string              // the lines, as given to SetText
+	TextStyle fyne.TextStyle      // set before the label is shown
+	ColorName fyne.ThemeColorName // the text's colour; the foreground's when ""
 }
 
-func newHeaderDetail() *headerDetail {
-	d := &headerDetail{}
+// newHeaderDetail returns a card header's detail: monospace.
+func newHeaderDetail() *cutLabel {
+	return newCutLabel(fyne.TextStyle{Monospace: true})
+}
+
+func newCutLabel(style fyne.TextStyle) *cutLabel {
+	d := &cutLabel{TextStyle: style}
 	d.ExtendBaseWidget(d)
 	return d
 }
 
 // SetText shows s.
-func (d *headerDetail) SetText(s string) {
+func (d *cutLabel) SetText(s string) {
 	if s == d.Text {
 		return
 	}
@@ -41,13 +49,22 @@ func (d *headerDetail) SetText(s string) {
 	d.Refresh()
 }
 
-// CreateRenderer returns the renderer of the detail's lines.
-func (d *headerDetail) CreateRenderer() fyne.WidgetRenderer {
-	return &headerDetailRenderer{d: d}
+// SetColorName shows the text in colour name.
+func (d *cutLabel) SetColorName(name fyne.ThemeColorName) {
+	if name == d.ColorName {
+		return
+	}
+	d.ColorName = name
+	d.Refresh()
 }
 
-type headerDetailRenderer struct {
-	d     *headerDetail
+// CreateRenderer returns the renderer of the detail's lines.
+func (d *cutLabel) CreateRenderer() fyne.WidgetRenderer {
+	return &cutLabelRenderer{d: d}
+}
+
+type cutLabelRenderer struct {
+	d     *cutLabel
 	text  string         // the text lines was split from
 	lines []string       // d.Text's lines, tabs expanded
 	objs  []*canvas.Text // one per line, cut to the width
@@ -55,12 +72,12 @@ type headerDetailRenderer struct {
 	size  fyne.Size // the size the lines were cut for
 }
 
-func (r *headerDetailRenderer) Destroy() {}
+func (r *cutLabelRenderer) Destroy() {}
 
-func (r *headerDetailRenderer) Objects() []fyne.CanvasObject { return r.all }
+func (r *cutLabelRenderer) Objects() []fyne.CanvasObject { return r.all }
 
 // sync splits the text again when it changed, and styles the lines.
-func (r *headerDetailRenderer) sync() {
+func (r *cutLabelRenderer) sync() {
 	if r.text != r.d.Text || r.objs == nil {
 		r.text = r.d.Text
 		r.lines = strings.Split(expandTabs(r.d.Text), "\n")
@@ -75,10 +92,14 @@ func (r *headerDetailRenderer) sync() {
 		r.size = fyne.Size{}
 	}
 	th := r.d.Theme()
-	fg := th.Color(theme.ColorNameForeground, fyne.CurrentApp().Settings().ThemeVariant())
+	name := r.d.ColorName
+	if name == "" {
+		name = theme.ColorNameForeground
+	}
+	fg := th.Color(name, fyne.CurrentApp().Settings().ThemeVariant())
 	size := th.Size(theme.SizeNameText)
 	for _, o := range r.objs {
-		o.TextStyle = fyne.TextStyle{Monospace: true}
+		o.TextStyle = r.d.TextStyle
 		o.TextSize = size
 		o.Color = fg
 	}
@@ -86,13 +107,13 @@ func (r *headerDetailRenderer) sync() {
 
 // lineHeight is the height of one line: a label's lines of one text
 // follow each other with no space between.
-func (r *headerDetailRenderer) lineHeight() float32 {
-	return fyne.MeasureText("M", r.d.Theme().Size(theme.SizeNameText), fyne.TextStyle{Monospace: true}).Height
+func (r *cutLabelRenderer) lineHeight() float32 {
+	return fyne.MeasureText("M", r.d.Theme().Size(theme.SizeNameText), r.d.TextStyle).Height
 }
 
 // MinSize is a Label's with truncation: one character and the ellipsis
 // wide, every line high.
-func (r *headerDetailRenderer) MinSize() fyne.Size {
+func (r *cutLabelRenderer) MinSize() fyne.Size {
 	if r.lines == nil || r.text != r.d.Text {
 		r.sync()
 	}
@@ -104,7 +125,7 @@ func (r *headerDetailRenderer) MinSize() fyne.Size {
 }
 
 // Layout cuts each line to the width and places it as a Label would.
-func (r *headerDetailRenderer) Layout(size fyne.Size) {
+func (r *cutLabelRenderer) Layout(size fyne.Size) {
 	if r.lines == nil || r.text != r.d.Text {
 		r.sync()
 	}
@@ -116,7 +137,7 @@ func (r *headerDetailRenderer) Layout(size fyne.Size) {
 	y := pad
 	for i, o := range r.objs {
 		if cut || o.Text == "" && r.lines[i] != "" {
-			if t := fitLine(r.lines[i], avail, o.TextSize); t != o.Text {
+			if t := fitLine(r.lines[i], avail, o.TextSize, o.TextStyle); t != o.Text {
 				o.Text = t
 				o.Refresh()
 			}
@@ -129,7 +150,7 @@ func (r *headerDetailRenderer) Layout(size fyne.Size) {
 
 // Refresh styles the lines again (a theme change, a new text) and cuts
 // them to the width.
-func (r *headerDetailRenderer) Refresh() {
+func (r *cutLabelRenderer) Refresh() {
 	r.sync()
 	r.size = fyne.Size{}
 	r.Layout(r.d.Size())
@@ -139,30 +160,35 @@ func (r *headerDetailRenderer) Refresh() {
 }
 
 // fitLine returns s, or its start and "…" when s is wider than avail in
-// the monospace font of the size given.
-func fitLine(s string, avail, textSize float32) string {
+// the font of the size and style given.
+func fitLine(s string, avail, textSize float32, style fyne.TextStyle) string {
 	if s == "" {
 		return ""
 	}
-	style := fyne.TextStyle{Monospace: true}
-	cell := fyne.MeasureText("M", textSize, style).Width
-	if cell <= 0 || avail <= 0 {
+	if avail <= 0 {
 		return "…"
 	}
-	if isASCII(s) {
+	if style.Monospace && isASCII(s) {
+		cell := fyne.MeasureText("M", textSize, style).Width
+		if cell <= 0 {
+			return "…"
+		}
 		if len(s) <= int(avail/cell) {
 			return s
 		}
 		keep := int((avail - fyne.MeasureText("…", textSize, style).Width) / cell)
 		return s[:max(keep, 0)] + "…"
 	}
-	// Wide and fallback glyphs: measure. A prefix of n runes is at least
-	// n cells wide, so no more than avail/cell runes can fit.
-	runes := []rune(s)
+	// Proportional, wide or fallback glyphs: measure (Fyne caches each
+	// string's measure).
 	if fyne.MeasureText(s, textSize, style).Width <= avail {
 		return s
 	}
-	lo, hi := 0, min(len(runes), int(avail/cell))
+	runes := []rune(s)
+	lo, hi := 0, len(runes)
+	if style.Monospace { // a prefix of n runes is at least n cells wide
+		hi = min(hi, int(avail/fyne.MeasureText("M", textSize, style).Width))
+	}
 	for lo < hi { // the most runes that fit with the ellipsis
 		mid := (lo + hi + 1) / 2
 		if fyne.MeasureText(string(runes[:mid])+"…", textSize, style).Width <= avail {

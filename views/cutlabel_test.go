@@ -11,22 +11,32 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// TestHeaderDetailLaysOutAsLabel checks the card header's detail against
+// TestCutLabelLaysOutAsLabel checks the card header's detail against
 // the truncated monospace Label it replaced: the same height for one line
 // and several, each line placed where the label placed it, and each line
 // cut with "…" inside the width given.
-func TestHeaderDetailLaysOutAsLabel(t *testing.T) {
+func TestCutLabelLaysOutAsLabel(t *testing.T) {
 	test.NewTempApp(t)
 	fyne.CurrentApp().Settings().SetTheme(Theme{})
-	for _, text := range []string{
-		"/src/greet.go",
-		"go test ./...\ngo vet ./...\nstaticcheck ./...",
-		"printf 'héllo wörld — 日本語のテキスト' | wc -c",
-	} {
+	for _, style := range []fyne.TextStyle{{Monospace: true}, {}} {
+		for _, text := range []string{
+			"/src/greet.go",
+			"go test ./...\ngo vet ./...\nstaticcheck ./...",
+			"printf 'héllo wörld — 日本語のテキスト' | wc -c",
+			"Fix the login page's redirect loop after a session expires",
+		} {
+			checkCutLabel(t, style, text)
+		}
+	}
+}
+
+func checkCutLabel(t *testing.T, style fyne.TextStyle, text string) {
+	t.Helper()
+	{
 		label := widget.NewLabel(text)
 		label.Truncation = fyne.TextTruncateEllipsis
-		label.TextStyle.Monospace = true
-		d := newHeaderDetail()
+		label.TextStyle = style
+		d := newCutLabel(style)
 		d.SetText(text)
 		if got, want := d.MinSize().Height, label.MinSize().Height; got != want {
 			t.Errorf("%q: height %v, the label's %v", text, got, want)
@@ -61,9 +71,9 @@ func TestHeaderDetailLaysOutAsLabel(t *testing.T) {
 	}
 }
 
-// TestHeaderDetailFollowsTheme checks that a theme change recolours the
+// TestCutLabelFollowsTheme checks that a theme change recolours the
 // lines.
-func TestHeaderDetailFollowsTheme(t *testing.T) {
+func TestCutLabelFollowsTheme(t *testing.T) {
 	a := test.NewTempApp(t)
 	a.Settings().SetTheme(Theme{})
 	d := newHeaderDetail()
@@ -78,7 +88,7 @@ func TestHeaderDetailFollowsTheme(t *testing.T) {
 	}
 }
 
-func detailLines(t *testing.T, d *headerDetail) []*canvas.Text {
+func detailLines(t *testing.T, d *cutLabel) []*canvas.Text {
 	var out []*canvas.Text
 	for _, o := range test.TempWidgetRenderer(t, d).Objects() {
 		out = append(out, o.(*canvas.Text))
