@@ -11,10 +11,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// TestCutLabelLaysOutAsLabel checks the card header's detail against
-// the truncated monospace Label it replaced: the same height for one line
-// and several, each line placed where the label placed it, and each line
-// cut with "…" inside the width given.
+// TestCutLabelLaysOutAsLabel checks cutLabel against the truncated Label
+// it replaced, monospace (a card header's detail) and proportional (a
+// session's name): the same height for one line and several, each line
+// placed where the label placed it, and each line cut with "…" inside the
+// width given.
 func TestCutLabelLaysOutAsLabel(t *testing.T) {
 	test.NewTempApp(t)
 	fyne.CurrentApp().Settings().SetTheme(Theme{})
