@@ -180,21 +180,34 @@ func fitLine(s string, avail, textSize float32, style fyne.TextStyle) string {
 		return s[:max(keep, 0)] + "…"
 	}
 	// Proportional, wide or fallback glyphs: measure (Fyne caches each
-	// string's measure).
-	if fyne.MeasureText(s, textSize, style).Width <= avail {
+	// string's measure). The cut is searched between a prefix that fits
+	// (lo) and one that does not (hi), each guess interpolated from the
+	// last measure, every other one halving the range: a few measures for
+	// a line, where halving alone took one per bit of its length.
+	full := fyne.MeasureText(s, textSize, style).Width
+	if full <= avail {
 		return s
 	}
 	runes := []rune(s)
+	measure := func(n int) float32 { return fyne.MeasureText(string(runes[:n])+"…", textSize, style).Width }
 	lo, hi := 0, len(runes)
 	if style.Monospace { // a prefix of n runes is at least n cells wide
-		hi = min(hi, int(avail/fyne.MeasureText("M", textSize, style).Width))
+		hi = min(hi, int(avail/fyne.MeasureText("M", textSize, style).Width)+1)
 	}
-	for lo < hi { // the most runes that fit with the ellipsis
-		mid := (lo + hi + 1) / 2
-		if fyne.MeasureText(string(runes[:mid])+"…", textSize, style).Width <= avail {
+	guess := int(float32(len(runes)) * avail / full)
+	for i := 0; lo+1 < hi; i++ {
+		mid := (lo + hi) / 2
+		if i%2 == 0 {
+			mid = min(max(guess, lo+1), hi-1)
+		}
+		w := measure(mid)
+		if w <= avail {
 			lo = mid
 		} else {
-			hi = mid - 1
+			hi = mid
+		}
+		if w > 0 {
+			guess = int(float32(mid) * avail / w)
 		}
 	}
 	return string(runes[:lo]) + "…"

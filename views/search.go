@@ -367,15 +367,13 @@ func (p *SearchPanel) updateItem(id widget.ListItemID, o fyne.CanvasObject) {
 // the snippet with its matches in bold under it.
 type searchRow struct {
 	widget.BaseWidget
-	head    *widget.RichText
-	snippet *widget.RichText
+	head    *runLine
+	snippet *runLine
 	root    *fyne.Container
 }
 
 func newSearchRow() *searchRow {
-	r := &searchRow{head: widget.NewRichText(), snippet: widget.NewRichText()}
-	r.head.Truncation = fyne.TextTruncateEllipsis
-	r.snippet.Truncation = fyne.TextTruncateEllipsis
+	r := &searchRow{head: newRunLine(), snippet: newRunLine()}
 	r.root = container.NewVBox(r.head, r.snippet)
 	r.ExtendBaseWidget(r)
 	return r
@@ -391,14 +389,11 @@ func (r *searchRow) update(h *SearchHit, now time.Time) {
 	if t, err := time.ParseInLocation(createdLayout, h.Time, time.UTC); err == nil {
 		when = relativeTime(now, t)
 	}
-	r.head.Segments = []widget.RichTextSegment{
-		&widget.TextSegment{Text: h.Session, Style: widget.RichTextStyle{Inline: true, TextStyle: fyne.TextStyle{Bold: true}}},
-		&widget.TextSegment{Text: "  " + h.Worktree + " · " + when + " · " + kindLabel(h.Kind),
-			Style: widget.RichTextStyle{Inline: true, ColorName: theme.ColorNamePlaceHolder, SizeName: theme.SizeNameCaptionText}},
-	}
-	r.head.Refresh()
-	r.snippet.Segments = snippetSegments(h.Snippet, h.Highlights)
-	r.snippet.Refresh()
+	r.head.Set([]textRun{
+		{Text: h.Session, Style: fyne.TextStyle{Bold: true}},
+		{Text: "  " + h.Worktree + " · " + when + " · " + kindLabel(h.Kind), Color: theme.ColorNamePlaceHolder, Size: theme.SizeNameCaptionText},
+	})
+	r.snippet.Set(snippetRuns(h.Snippet, h.Highlights))
 }
 
 // kindLabel names an event kind for people.
@@ -418,28 +413,27 @@ func kindLabel(kind string) string {
 	return strings.ToLower(kind)
 }
 
-// snippetSegments splits a snippet into plain and bold segments at its
+// snippetRuns splits a snippet into plain and bold runs at its
 // highlights, ignoring ranges that are out of order or not on rune
 // boundaries.
-func snippetSegments(s string, hl [][2]int) []widget.RichTextSegment {
-	plain := widget.RichTextStyle{Inline: true}
-	bold := widget.RichTextStyle{Inline: true, ColorName: theme.ColorNamePrimary, TextStyle: fyne.TextStyle{Bold: true}}
-	var segs []widget.RichTextSegment
+func snippetRuns(s string, hl [][2]int) []textRun {
+	bold := fyne.TextStyle{Bold: true}
+	var runs []textRun
 	at := 0
 	for _, r := range hl {
 		if r[0] < at || r[1] > len(s) || r[0] >= r[1] || !utf8.ValidString(s[r[0]:r[1]]) || !utf8.RuneStart(s[r[0]]) {
 			continue
 		}
 		if r[0] > at {
-			segs = append(segs, &widget.TextSegment{Text: expandTabs(s[at:r[0]]), Style: plain})
+			runs = append(runs, textRun{Text: expandTabs(s[at:r[0]])})
 		}
-		segs = append(segs, &widget.TextSegment{Text: expandTabs(s[r[0]:r[1]]), Style: bold})
+		runs = append(runs, textRun{Text: expandTabs(s[r[0]:r[1]]), Style: bold, Color: theme.ColorNamePrimary})
 		at = r[1]
 	}
-	if at < len(s) || len(segs) == 0 {
-		segs = append(segs, &widget.TextSegment{Text: expandTabs(s[at:]), Style: plain})
+	if at < len(s) || len(runs) == 0 {
+		runs = append(runs, textRun{Text: expandTabs(s[at:])})
 	}
-	return segs
+	return runs
 }
 
 // searchEntry is the panel's query entry: Up and Down move through the

@@ -87,9 +87,8 @@ func TestSearchPanelTypingAndResults(t *testing.T) {
 	if got := r.head.String(); got != "Session 1  main · 2h ago · tool call" {
 		t.Errorf("row head = %q", got)
 	}
-	if segs := r.snippet.Segments; len(segs) != 3 || segs[1].(*widget.TextSegment).Text != "go test" ||
-		!segs[1].(*widget.TextSegment).Style.TextStyle.Bold {
-		t.Errorf("snippet segments = %v", segs)
+	if runs := r.snippet.runs; len(runs) != 3 || runs[1].Text != "go test" || !runs[1].Style.Bold {
+		t.Errorf("snippet runs = %v", runs)
 	}
 	p.SetResults(7, SearchResults{Err: "query too short: type at least 2 characters"})
 	if len(p.Hits()) != 0 || p.Status() != "query too short: type at least 2 characters Indexing… 45%" {
@@ -172,16 +171,15 @@ func TestSnippetSegments(t *testing.T) {
 		{"éa", [][2]int{{1, 3}}, "éa"},                                      // not on a rune boundary
 	} {
 		var got string
-		for _, s := range snippetSegments(tc.s, tc.hl) {
-			ts := s.(*widget.TextSegment)
-			if ts.Style.TextStyle.Bold {
-				got += "[" + ts.Text + "]"
+		for _, r := range snippetRuns(tc.s, tc.hl) {
+			if r.Style.Bold {
+				got += "[" + r.Text + "]"
 			} else {
-				got += ts.Text
+				got += r.Text
 			}
 		}
 		if got != tc.want {
-			t.Errorf("snippetSegments(%q, %v) = %q, want %q", tc.s, tc.hl, got, tc.want)
+			t.Errorf("snippetRuns(%q, %v) = %q, want %q", tc.s, tc.hl, got, tc.want)
 		}
 	}
 }
