@@ -32,6 +32,7 @@ type shownSession struct {
 	currentChars int64            // context characters of current
 	focusPrompt  views.SessionRef // a new session whose prompt box gets the focus
 	showEvent    *eventTarget     // the event a search hit shows once its session is loaded
+	heads        shownHeads       // the last sessions' headers, for showKept (Fyne goroutine only)
 	// newWorktree is the worktree of the new session shown (current has id
 	// 0, see NewSession): it is stored when its first prompt's agent starts.
 	newWorktree string
@@ -69,9 +70,12 @@ func (sh *shownSession) SelectSession(ref views.SessionRef) {
 	gen := sh.loadGen
 	sh.mu.Unlock()
 	tr := sh.pw.mv.Transcript()
-	if ref.IsTeam() {
+	switch {
+	case ref.IsTeam():
 		tr.Loader().Show(fmt.Sprintf("Loading team session %d…", ref.ID))
-	} else {
+	case sh.showKept(ref):
+		sh.pw.ui.rememberSession(ref) // shown from the rows kept laid out; the load below confirms them
+	default:
 		sh.pw.ui.rememberSession(ref)
 		tr.Loader().Show(fmt.Sprintf("Loading S%d…", ref.ID))
 	}
@@ -91,6 +95,70 @@ func (sh *shownSession) SelectSession(ref views.SessionRef) {
 			}
 		})
 	})
+}
+
+// showKept shows session ref at once, from the rows the transcript kept
+// laid out and the header its last load gave, when both are at hand: going
+// back to a session left moments ago then waits for no load, nor for the
+// frame the click painted meanwhile. The load SelectSession starts anyway
+// confirms it (the same events change nothing) or brings what changed.
+func (sh *shownSession) showKept(ref views.SessionRef) bool {
+	tr := sh.pw.mv.Transcript()
+	k, ok := tr.Kept(ref)
+	head, known := sh.heads.get(ref)
+	if !ok || !known || sh.pendingSeq(ref) > 0 {
+		return false // a search hit is shown from its load, laid out at the hit
+	}
+	sh.mu.Lock()
+	sh.current, sh.lastSeq, sh.compCount = ref, lastSeqOf(k.Events), len(k.Compactions)
+	sh.firstSeq = firstSeqOf(k.Events)
+	sh.currentChars = k.Session.CharsSinceCompaction
+	sh.mu.Unlock()
+	trace.Markf("stage", "kept S%d", ref.ID)
+	sh.pw.mv.ShowSession(ref, k.Session, k.Events, k.Compactions, k.Earlier)
+	sh.pw.mv.SetForkOrigin(head.origin)
+	sh.pw.mv.SetParentLink(head.parent)
+	tr.TraceSettled(fmt.Sprintf("show S%d", ref.ID))
+	sh.pw.mv.PromptBox().SetSession(ref, !sh.pw.readOnly, head.model)
+	sh.pw.mv.PromptBox().SetRunning(sh.pw.runner.isRunning(ref))
+	return true
+}
+
+// shownHead is what a session's load gave its header and prompt box.
+type shownHead struct {
+	origin views.ForkOrigin
+	parent string // the parent's name, for a sub-agent's session
+	model  string
+}
+
+// shownHeads keeps the last sessions' shownHead, for showKept; only on
+// the Fyne goroutine.
+type shownHeads struct {
+	m     map[views.SessionRef]shownHead
+	order []views.SessionRef // the oldest first
+}
+
+// heldHeads is how many sessions' heads are kept: more than the
+// transcript keeps laid out.
+const heldHeads = 8
+
+func (h *shownHeads) put(ref views.SessionRef, head shownHead) {
+	if h.m == nil {
+		h.m = map[views.SessionRef]shownHead{}
+	}
+	if _, ok := h.m[ref]; !ok {
+		h.order = append(h.order, ref)
+	}
+	h.m[ref] = head
+	for len(h.order) > heldHeads {
+		delete(h.m, h.order[0])
+		h.order = h.order[1:]
+	}
+}
+
+func (h *shownHeads) get(ref views.SessionRef) (shownHead, bool) {
+	head, ok := h.m[ref]
+	return head, ok
 }
 
 // A session of tailFirstEvents events or more is shown from its end: the
@@ -156,6 +224,7 @@ func (sh *shownSession) loadSession(ref views.SessionRef, gen int) {
 	}
 	origin := sh.forkOrigin(st, ref)
 	parent := sh.parentName(st, ref.ID)
+	head := shownHead{origin: origin, parent: parent}
 	model := agents.SessionModel(events)
 	if earlier > 0 {
 		if model, err = agents.StoredSessionModel(sh.pw.ctx, st, ref.ID); err != nil {
@@ -176,8 +245,10 @@ func (sh *shownSession) loadSession(ref views.SessionRef, gen int) {
 	sh.mu.Unlock()
 	running := sh.pw.runner.isRunning(ref)
 	trace.Markf("stage", "loaded S%d: %d events", ref.ID, len(events))
+	head.model = model
 	onUI(func() {
 		trace.Markf("stage", "ui S%d", ref.ID)
+		sh.heads.put(ref, head)
 		sh.pw.status.clearStale(ref)
 		sh.expectPendingEvent(ref)
 		sh.pw.mv.ShowSession(ref, s, events, comps, earlier)

@@ -134,3 +134,49 @@ func TestOpenHitInLongSessionLoadsFromIt(t *testing.T) {
 		}
 	}
 }
+
+// Going back to a session shown moments ago shows it at once, from the
+// rows the transcript kept laid out and its last header, before any load:
+// the prompt box already sends to it. The load that follows finds the same
+// events and changes nothing; a session the transcript does not keep
+// waits for its load.
+func TestSwitchBackShowsKeptAtOnce(t *testing.T) {
+	fa := test.NewTempApp(t)
+	wt, st := openTestWorktree(t)
+	bg := context.Background()
+	var refs []views.SessionRef
+	for _, name := range []string{"first", "second", "third"} {
+		s, _, err := st.Sessions().CreateWithEvents(bg, "main", name, []codec.Event{codec.UserMessage("hello " + name), codec.AssistantText("hi")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs = append(refs, views.SessionRef{StorePath: wt.StorePath, ID: s.ID})
+	}
+	st.Close()
+	pw := testWindow(t, fa, wt)
+	defer pw.close()
+	tr := pw.mv.Transcript()
+	for _, ref := range refs[:2] {
+		pw.shown.SelectSession(ref)
+		pw.wg.Wait()
+	}
+	pw.shown.SelectSession(refs[0]) // no wait: kept, shown at once
+	if got := tr.Session().ID; got != refs[0].ID {
+		t.Fatalf("going back to S%d shows S%d before its load", refs[0].ID, got)
+	}
+	if cur, ok := pw.mv.PromptBox().Session(); !ok || cur != refs[0] {
+		t.Errorf("the prompt box sends to %v", cur)
+	}
+	pw.wg.Wait()
+	if got := tr.Session().ID; got != refs[0].ID {
+		t.Errorf("after its load the transcript shows S%d", got)
+	}
+	pw.shown.SelectSession(refs[2]) // never shown: waits for its load
+	if got := tr.Session().ID; got == refs[2].ID {
+		t.Error("a session never shown was shown before its load")
+	}
+	pw.wg.Wait()
+	if got := tr.Session().ID; got != refs[2].ID {
+		t.Errorf("after its load the transcript shows S%d", got)
+	}
+}

@@ -34,7 +34,10 @@ type Transcript struct {
 	actions Actions
 	ref     SessionRef // the session shown, as MainView.ShowSession named it
 	session store.Session
-	canvas  fyne.Canvas // the window's canvas, from MainView.BindShortcuts; nil: ask the driver
+	// sessionRef is session's ref, kept with its rows when another session
+	// is shown (ref already names the new one then).
+	sessionRef SessionRef
+	canvas     fyne.Canvas // the window's canvas, from MainView.BindShortcuts; nil: ask the driver
 
 	rows  *rowList
 	cards *cardSet
@@ -142,11 +145,20 @@ func (t *Transcript) SetSessionTail(s store.Session, events []store.StoredEvent,
 	placed := false
 	compactions = sortedCompactions(slices.Clone(compactions))
 	other := !sameSession(s, t.session)
+	if !other && earlier == t.load.earlier && t.rows.list != nil && len(t.rows.rows) > 0 &&
+		sameEvents(t.rows.events, events) && slices.Equal(t.rows.compactions, compactions) {
+		// The same events again (the load of a session shown from the
+		// kept rows, a rename): nothing to lay out, and the view stays
+		// where the user has it.
+		t.session = s
+		t.load.Hide()
+		return
+	}
 	if other {
 		t.keepShown()
 		t.cards.forget() // another session: its full text comes with SetFullText and its usage with SetTurnUsage
 	}
-	t.session = s
+	t.session, t.sessionRef = s, t.ref
 	t.load.earlier = earlier
 	if e, ok := t.shown.take(s, events, compactions, earlier); other && ok {
 		t.restore(e)

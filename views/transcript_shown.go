@@ -25,6 +25,7 @@ type keptRows struct {
 
 // shownEntry is one kept session.
 type shownEntry struct {
+	ref     SessionRef // as MainView.ShowSession named it
 	session store.Session
 	state   rowState
 	full    map[int64]string
@@ -86,8 +87,31 @@ func (t *Transcript) keepShown() {
 	if t.session.ID == 0 || t.rows.list == nil || len(t.rows.rows) == 0 {
 		return
 	}
-	t.shown.keep(shownEntry{session: t.session, state: t.rows.rowState, full: t.cards.full, turns: t.cards.turns,
+	t.shown.keep(shownEntry{ref: t.sessionRef, session: t.session, state: t.rows.rowState, full: t.cards.full, turns: t.cards.turns,
 		earlier: t.load.earlier})
+}
+
+// KeptSession is what the transcript kept of a session it showed before:
+// what SetSessionTail was given for it.
+type KeptSession struct {
+	Session     store.Session
+	Events      []store.StoredEvent
+	Compactions []store.Compaction
+	Earlier     int
+}
+
+// Kept returns what the transcript keeps of session ref, laid out, if it
+// does: showing it again with these (MainView.ShowSession) builds and
+// measures nothing, and the app may do so at once, before its load
+// confirms them (a later SetSessionTail with the same events changes
+// nothing).
+func (t *Transcript) Kept(ref SessionRef) (KeptSession, bool) {
+	for _, e := range t.shown.entries {
+		if e.ref == ref {
+			return KeptSession{Session: e.session, Events: e.state.events, Compactions: e.state.compactions, Earlier: e.earlier}, true
+		}
+	}
+	return KeptSession{}, false
 }
 
 // restore shows a kept session's rows again: its list, as it was laid

@@ -184,3 +184,48 @@ func sameShown(a, b map[int]string) bool {
 	}
 	return maps.Equal(strip(a), strip(b))
 }
+
+// What the transcript keeps of a session it showed is named by the ref
+// MainView showed it as; showing it again from that fills no card, and the
+// same events given once more (its load) change nothing: no card filled,
+// the view left where the user scrolled it.
+func TestKeptSessionShownAgainUnchanged(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(800, 600))
+	a, b := SessionRef{StorePath: "/p", ID: 1}, SessionRef{StorePath: "/p", ID: 2}
+	evA, evB := conversation("a", 1, 40), conversation("b", 1, 40)
+	show := func(ref SessionRef, s store.Session, ev []store.StoredEvent) {
+		tr.ref = ref // as MainView.ShowSession does
+		tr.SetSession(s, ev, nil)
+		q.drain()
+	}
+	sa, sb := store.Session{ID: 1, Created: "2026-11-28 10:00:00"}, store.Session{ID: 2, Created: "2026-11-28 11:00:00"}
+	show(a, sa, evA)
+	show(b, sb, evB)
+	if _, ok := tr.Kept(b); ok {
+		t.Error("the session shown is listed as kept")
+	}
+	k, ok := tr.Kept(a)
+	if !ok || k.Session.ID != 1 || len(k.Events) != len(evA) {
+		t.Fatalf("Kept(a) = %+v, %v", k.Session, ok)
+	}
+	before := tr.cards.shows
+	show(a, k.Session, k.Events)
+	if n := tr.cards.shows - before; n != 0 {
+		t.Errorf("showing the kept session filled %d cards", n)
+	}
+	tr.rows.list.ScrollToOffset(300)
+	off := tr.rows.list.GetScrollOffset()
+	before = tr.cards.shows
+	show(a, sa, evA) // its load: the same events
+	if n := tr.cards.shows - before; n != 0 {
+		t.Errorf("the same events again filled %d cards", n)
+	}
+	if got := tr.rows.list.GetScrollOffset(); got != off {
+		t.Errorf("the same events again moved the view from %v to %v", off, got)
+	}
+	more := append(slices.Clone(evA), conversation("a", int64(len(evA)+1), 1)...)
+	show(a, sa, more) // something new: laid out again, at the end
+	if len(tr.rows.events) != len(more) || !tr.rows.atBottom() {
+		t.Errorf("new events: %d shown, at the bottom %v", len(tr.rows.events), tr.rows.atBottom())
+	}
+}
