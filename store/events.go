@@ -61,7 +61,7 @@ func insertEvents(ctx context.Context, tx *sql.Tx, sessionID int64, b *encodedBa
 		return 0, err
 	}
 	var seq int64
-	err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE session_id = ?", sessionID).Scan(&seq)
+	err := queryRowCached(ctx, tx, "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE session_id = ?", sessionID).Scan(&seq)
 	if err != nil {
 		return 0, err
 	}
@@ -102,6 +102,8 @@ func insertEvents(ctx context.Context, tx *sql.Tx, sessionID int64, b *encodedBa
 type eventInserter struct {
 	tx        *sql.Tx
 	many, one *sql.Stmt
+	part      map[int]*sql.Stmt // statements of fewer rows, for flush
+	release   []func()
 	session   int64
 	seq       int64 // seq of the next row
 	n         int   // rows inserted
@@ -115,22 +117,39 @@ type eventInserter struct {
 
 const insertSQL = "INSERT INTO events(session_id, seq, kind, data, char_len) VALUES "
 
+// insertRowsSQL is the INSERT of n rows.
+func insertRowsSQL(n int) string {
+	return insertSQL + strings.Repeat("(?, ?, ?, ?, ?), ", n-1) + "(?, ?, ?, ?, ?)"
+}
+
 func newEventInserter(ctx context.Context, tx *sql.Tx, session, seq int64) (*eventInserter, error) {
-	one, err := tx.PrepareContext(ctx, insertSQL+"(?, ?, ?, ?, ?)")
+	w := &eventInserter{tx: tx, session: session, seq: seq}
+	var err error
+	if w.one, err = w.prepare(ctx, 1); err != nil {
+		return nil, err
+	}
+	if w.many, err = w.prepare(ctx, insertBatch); err != nil {
+		w.close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// prepare returns the INSERT of n rows (cached in ctx's transaction
+// statements, when it has them).
+func (w *eventInserter) prepare(ctx context.Context, n int) (*sql.Stmt, error) {
+	s, release, err := prepare(ctx, w.tx, insertRowsSQL(n))
 	if err != nil {
 		return nil, err
 	}
-	many, err := tx.PrepareContext(ctx, insertSQL+strings.Repeat("(?, ?, ?, ?, ?), ", insertBatch-1)+"(?, ?, ?, ?, ?)")
-	if err != nil {
-		one.Close()
-		return nil, err
-	}
-	return &eventInserter{tx: tx, many: many, one: one, session: session, seq: seq}, nil
+	w.release = append(w.release, release)
+	return s, nil
 }
 
 func (w *eventInserter) close() {
-	w.one.Close()
-	w.many.Close()
+	for _, r := range w.release {
+		r()
+	}
 }
 
 // add queues a row (skipped rows are ignored) and inserts a full batch.
@@ -150,16 +169,47 @@ func (w *eventInserter) add(ctx context.Context, r *encodedRow) error {
 	return nil
 }
 
-// flush inserts the queued rows one by one.
+// flush inserts the queued rows: one by one, or, when ctx caches the
+// transaction's statements, in INSERTs of 16, 8, 4, 2 and 1 rows.
 func (w *eventInserter) flush(ctx context.Context) error {
 	rows := w.pending
-	for i := range rows {
-		w.pending = rows[i : i+1]
-		if err := w.exec(ctx, w.one); err != nil {
+	cached := cacheOf(ctx, w.tx) != nil
+	for i := 0; i < len(rows); {
+		n, stmt := 1, w.one
+		if cached {
+			for n = insertBatch / 2; n > len(rows)-i; n /= 2 {
+			}
+			var err error
+			if stmt, err = w.partStmt(ctx, n); err != nil {
+				return err
+			}
+		}
+		w.pending = rows[i : i+n]
+		if err := w.exec(ctx, stmt); err != nil {
 			return err
 		}
+		i += n
 	}
 	return nil
+}
+
+// partStmt returns the INSERT of n rows, n < insertBatch.
+func (w *eventInserter) partStmt(ctx context.Context, n int) (*sql.Stmt, error) {
+	if n == 1 {
+		return w.one, nil
+	}
+	if s, ok := w.part[n]; ok {
+		return s, nil
+	}
+	s, err := w.prepare(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	if w.part == nil {
+		w.part = map[int]*sql.Stmt{}
+	}
+	w.part[n] = s
+	return s, nil
 }
 
 // exec inserts the pending rows with stmt and clears them.

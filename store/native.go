@@ -236,6 +236,8 @@ func (n NativeService) Import(ctx context.Context, batches []NativeBatch) ([]Nat
 		if err := createNativeTable(ctx, tx); err != nil {
 			return err
 		}
+		ctx, done := withTxStatements(ctx, tx)
+		defer done()
 		for i := range batches {
 			encoded[i].collect = true
 			r, err := importNativeBatch(ctx, tx, &batches[i], encoded[i])
@@ -325,7 +327,7 @@ func importNativeBatch(ctx context.Context, tx *sql.Tx, b *NativeBatch, enc *enc
 	case b.Prev != nil && !b.Reimport:
 		r.SessionID, created = cur.SessionID, cur.SessionCreated
 	default:
-		res, err := tx.ExecContext(ctx, "INSERT INTO sessions(worktree, name, created) VALUES (?, ?, ?)", b.Worktree, b.Name, created)
+		res, err := execCached(ctx, tx, "INSERT INTO sessions(worktree, name, created) VALUES (?, ?, ?)", b.Worktree, b.Name, created)
 		if err != nil {
 			return r, err
 		}
@@ -343,7 +345,7 @@ func importNativeBatch(ctx context.Context, tx *sql.Tx, b *NativeBatch, enc *enc
 	}
 	// A batch without Resume that read nothing new (a new stat only) keeps
 	// the record's Resume, which still ends where the record does.
-	_, err = tx.ExecContext(ctx, `INSERT INTO lazuli_native_imports
+	_, err = execCached(ctx, tx, `INSERT INTO lazuli_native_imports
 		(agent, native_id, parent_id, session_id, session_created, source_path, bytes, lines, checksum, imported,
 		 file_size, file_mtime, file_inode, resume)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, datetime('now'), ?, ?, ?, ?)

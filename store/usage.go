@@ -119,7 +119,7 @@ func insertUsage(ctx context.Context, tx *sql.Tx, sessionID int64, b *encodedBat
 		return nil
 	}
 	var last int64
-	if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = ?", sessionID).Scan(&last); err != nil {
+	if err := queryRowCached(ctx, tx, "SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = ?", sessionID).Scan(&last); err != nil {
 		return fmt.Errorf("record usage: %w", err)
 	}
 	// seqs[i] is the seq of the last stored event among b.rows[:i+1].
@@ -143,22 +143,24 @@ func insertUsage(ctx context.Context, tx *sql.Tx, sessionID int64, b *encodedBat
 // insertUsageRows writes usage rows of session id, each after the seq that
 // seqOf gives it, creating the table when needed.
 func insertUsageRows(ctx context.Context, tx *sql.Tx, sessionID int64, usage []Usage, seqOf func(Usage) int64) error {
-	for _, stmt := range usageSchema {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return fmt.Errorf("create %s: %w", UsageTable, err)
+	if !schemaApplied(ctx, tx, UsageTable) {
+		for _, stmt := range usageSchema {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("create %s: %w", UsageTable, err)
+			}
 		}
 	}
 	var created string
-	if err := tx.QueryRowContext(ctx, "SELECT created FROM sessions WHERE id = ?", sessionID).Scan(&created); err != nil {
+	if err := queryRowCached(ctx, tx, "SELECT created FROM sessions WHERE id = ?", sessionID).Scan(&created); err != nil {
 		return fmt.Errorf("record usage: %w", err)
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO lazuli_usage(session_id, session_created, after_seq, at, source,
+	stmt, release, err := prepare(ctx, tx, `INSERT INTO lazuli_usage(session_id, session_created, after_seq, at, source,
 		message_id, model, backend, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, cost_usd)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return fmt.Errorf("record usage: %w", err)
 	}
-	defer stmt.Close()
+	defer release()
 	for _, u := range usage {
 		var cost any
 		if u.HasCost && !math.IsNaN(u.CostUSD) && !math.IsInf(u.CostUSD, 0) {
