@@ -61,10 +61,13 @@ hist() {
     opencode) echo "$2/.local/share/opencode" ;; pi) echo "$2/.pi/agent/sessions" ;; copilot) echo "$2/.copilot/session-state" ;;
   esac
 }
-# bytes AGENT HOME: the history's bytes on disk (Copilot's with its session store beside it).
+# bytes AGENT HOME: the history's bytes on disk (Copilot's with its session store beside it;
+# OpenCode's database alone, not the logs and snapshot repositories beside it).
 bytes() {
   local d; d=$(hist "$1" "$2")
-  if [ "$1" = copilot ] && [ -f "$2/.copilot/session-store.db" ]; then
+  if [ "$1" = opencode ]; then
+    du -sbLc "$d"/opencode.db* | tail -1 | awk '{print $1}'
+  elif [ "$1" = copilot ] && [ -f "$2/.copilot/session-store.db" ]; then
     du -sbL "$d" "$2/.copilot/session-store.db" | awk '{s+=$1} END {print s}'
   else
     du -sbL "$d" | awk '{print $1}'

@@ -172,7 +172,7 @@ func Key(a *Agent, o SeedOptions) string {
 	return a.Name + "-" + h
 }
 
-// version changes when the scripts or the replication change.
+// version changes when the scripts change.
 const version = "1"
 
 func fnvHex(s string) string {

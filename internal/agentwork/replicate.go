@@ -24,7 +24,7 @@ var (
 	hex32RE = regexp.MustCompile(`\b[0-9a-f]{32}\b`)
 	// openCodeRE is OpenCode's ids: a prefix, 12 hex digits of time and 14
 	// random characters.
-	openCodeRE = regexp.MustCompile(`\b(ses|msg|prt)_([0-9a-f]{12})([0-9A-Za-z]{14})\b`)
+	openCodeRE = regexp.MustCompile(`\b(ses|msg|prt|evt)_([0-9a-f]{12})([0-9A-Za-z]{14})\b`)
 	// geminiNameRE is a Gemini CLI chat file's name, which ends in the
 	// first 8 digits of its session id.
 	geminiNameRE = regexp.MustCompile(`^(session-.*-)([0-9a-f]{8})(\.jsonl?)$`)
@@ -73,6 +73,10 @@ func isDB(name string) bool {
 	return strings.HasSuffix(name, ".db") || strings.HasSuffix(name, ".db-wal") || strings.HasSuffix(name, ".db-shm")
 }
 
+// ReplicationVersion changes when Replicate writes another workload from
+// the same seed.
+const ReplicationVersion = 2
+
 // Replicate writes copies of the agent's history under seed (a HOME the
 // CLI wrote) into out (another HOME, emptied first), each with fresh ids,
 // until it holds at least bytes: files (named after their ids) as new
@@ -100,17 +104,15 @@ func Replicate(a *Agent, seed, out string, bytes int64) (Stats, error) {
 			return st, fmt.Errorf("replicate %s: %w", db, err)
 		}
 	}
+	st.Bytes, err = treeSize(a.HistoryDir(out), a)
+	if err != nil {
+		return st, err
+	}
 	err = filepath.WalkDir(a.HistoryDir(out), func(_ string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err
+		if err == nil && d.Type().IsRegular() {
+			st.Files++
 		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		st.Files++
-		st.Bytes += info.Size()
-		return nil
+		return err
 	})
 	return st, err
 }
@@ -137,11 +139,12 @@ func dbsOf(a *Agent, seed string) []string {
 	return nil
 }
 
-// treeSize is the bytes of the history below dir.
+// treeSize is the bytes of the history below dir: OpenCode's database
+// only (its folder also holds logs and snapshot repositories).
 func treeSize(dir string, a *Agent) (int64, error) {
 	var n int64
 	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
+		if err != nil || !d.Type().IsRegular() || (a.Name == "opencode" && !isDB(d.Name())) {
 			return err
 		}
 		info, err := d.Info()

@@ -82,7 +82,7 @@ func build(a *agentwork.Agent, cache, fixtures, src string, mb int, o agentwork.
 			return "", err
 		}
 	}
-	out := filepath.Join(dir, fmt.Sprintf("work-%dmb", mb))
+	out := filepath.Join(dir, fmt.Sprintf("work-%dmb-r%d", mb, agentwork.ReplicationVersion))
 	if _, err := os.Stat(filepath.Join(out, "DONE")); err == nil {
 		return filepath.Join(out, "home"), nil
 	}
