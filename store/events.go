@@ -57,7 +57,7 @@ const insertBatch = 32
 // insertEvents inserts the rows after the session's last seq and updates its
 // completion columns (spec §2.1 steps 1, 2.6 and 3).
 func insertEvents(ctx context.Context, tx *sql.Tx, sessionID int64, b *encodedBatch) (int, error) {
-	if err := requireSession(ctx, tx, sessionID); err != nil {
+	if err := requireSessionTx(ctx, tx, sessionID); err != nil {
 		return 0, err
 	}
 	var seq int64
@@ -281,10 +281,10 @@ func updateCompletion(ctx context.Context, tx *sql.Tx, sessionID int64, rows []e
 		if complete.Success {
 			success = 1
 		}
-		_, err = tx.ExecContext(ctx, "UPDATE sessions SET completed = ?, duration_ms = ?, cost_usd = ? WHERE id = ?",
+		_, err = execCached(ctx, tx, "UPDATE sessions SET completed = ?, duration_ms = ?, cost_usd = ? WHERE id = ?",
 			success, azurealInt64(complete.DurationMS), finite(complete.CostUSD), sessionID)
 	case turn:
-		_, err = tx.ExecContext(ctx, "UPDATE sessions SET completed = NULL, duration_ms = NULL, cost_usd = NULL WHERE id = ?", sessionID)
+		_, err = execCached(ctx, tx, "UPDATE sessions SET completed = NULL, duration_ms = NULL, cost_usd = NULL WHERE id = ?", sessionID)
 	}
 	if err != nil {
 		return fmt.Errorf("update completion: %w", err)

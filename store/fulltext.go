@@ -70,37 +70,40 @@ type fullWriter struct {
 	session int64
 	created string
 	stmt    *sql.Stmt
+	release func() // releases stmt
 }
 
 // add stores the full text of the event at seq.
 func (w *fullWriter) add(ctx context.Context, seq int64, r *encodedRow) error {
 	if w.stmt == nil {
-		if _, err := w.tx.ExecContext(ctx, fullTextSchema); err != nil {
-			return fmt.Errorf("create %s: %w", FullTextTable, err)
+		if !schemaApplied(ctx, w.tx, FullTextTable) {
+			if _, err := w.tx.ExecContext(ctx, fullTextSchema); err != nil {
+				return fmt.Errorf("create %s: %w", FullTextTable, err)
+			}
 		}
-		if err := w.tx.QueryRowContext(ctx, "SELECT created FROM sessions WHERE id = ?", w.session).Scan(&w.created); err != nil {
+		if err := queryRowCached(ctx, w.tx, "SELECT created FROM sessions WHERE id = ?", w.session).Scan(&w.created); err != nil {
 			return err
 		}
 		// Rows of a deleted session (a delete with foreign keys off) would
 		// block the keys of a reused id: clear them first.
-		if _, err := w.tx.ExecContext(ctx, `DELETE FROM lazuli_full_text WHERE session_id = ? AND session_created <> ?`,
+		if _, err := execCached(ctx, w.tx, `DELETE FROM lazuli_full_text WHERE session_id = ? AND session_created <> ?`,
 			w.session, w.created); err != nil {
 			return fmt.Errorf("clear %s: %w", FullTextTable, err)
 		}
-		st, err := w.tx.PrepareContext(ctx, `INSERT OR REPLACE INTO lazuli_full_text
+		st, release, err := prepare(ctx, w.tx, `INSERT OR REPLACE INTO lazuli_full_text
 			(session_id, seq, session_created, field, size, data) VALUES (?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
-		w.stmt = st
+		w.stmt, w.release = st, release
 	}
 	_, err := w.stmt.ExecContext(ctx, w.session, seq, w.created, r.fullField, r.fullSize, r.full)
 	return err
 }
 
 func (w *fullWriter) close() {
-	if w.stmt != nil {
-		w.stmt.Close()
+	if w.release != nil {
+		w.release()
 	}
 }
 

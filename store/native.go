@@ -376,7 +376,7 @@ func nullBlob(b []byte) any {
 // nil when there is none or its session is gone.
 func currentNative(ctx context.Context, tx *sql.Tx, key NativeKey) (*NativeImport, error) {
 	r := NativeImport{NativeKey: key}
-	err := tx.QueryRowContext(ctx, `SELECT n.session_id, n.session_created, n.bytes, n.checksum
+	err := queryRowCached(ctx, tx, `SELECT n.session_id, n.session_created, n.bytes, n.checksum
 		FROM lazuli_native_imports n JOIN sessions s ON s.id = n.session_id AND s.created = n.session_created
 		WHERE n.agent = ? AND n.native_id = ?`, key.Agent, key.ID).Scan(&r.SessionID, &r.SessionCreated, &r.Bytes, &r.Checksum)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -63,15 +63,17 @@ func insertThinking(ctx context.Context, tx *sql.Tx, sessionID int64, thoughts [
 	if len(thoughts) == 0 {
 		return nil
 	}
-	if err := createThinkingTable(ctx, tx); err != nil {
-		return err
+	if !schemaApplied(ctx, tx, ThinkingTable) {
+		if err := createThinkingTable(ctx, tx); err != nil {
+			return err
+		}
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO lazuli_thinking(session_id, session_created, before_seq, text)
+	stmt, release, err := prepare(ctx, tx, `INSERT INTO lazuli_thinking(session_id, session_created, before_seq, text)
 		SELECT id, created, ?, ? FROM sessions WHERE id = ?`)
 	if err != nil {
 		return fmt.Errorf("store thinking: %w", err)
 	}
-	defer stmt.Close()
+	defer release()
 	for _, t := range thoughts {
 		if _, err := stmt.ExecContext(ctx, t.BeforeSeq, t.Text, sessionID); err != nil {
 			return fmt.Errorf("store thinking: %w", err)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 )
 
 // txStatements caches the prepared statements of one write transaction,
@@ -98,4 +99,14 @@ func schemaApplied(ctx context.Context, tx *sql.Tx, table string) bool {
 	done := c.created[table]
 	c.created[table] = true
 	return done
+}
+
+// requireSessionTx is requireSession in tx, through ctx's statement cache.
+func requireSessionTx(ctx context.Context, tx *sql.Tx, id int64) error {
+	var one int
+	err := queryRowCached(ctx, tx, "SELECT 1 FROM sessions WHERE id = ?", id).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	return err
 }

@@ -9,8 +9,9 @@ import (
 )
 
 // TestImportCachedStatements imports sessions of 0 to 70 events (the
-// multi-row INSERT, and every size of tail flush splits), each with a
-// usage row, in one Import, whose transaction caches its statements, and
+// multi-row INSERT, and every size of tail flush splits), with thinking
+// and results whose full text is kept, each with a usage row, in one
+// Import, whose transaction caches its statements, and
 // the same sessions one Append each, which prepares its own: the rows
 // (ids, seqs, kinds, payloads) and the usage must be the same.
 func TestImportCachedStatements(t *testing.T) {
@@ -23,6 +24,9 @@ func TestImportCachedStatements(t *testing.T) {
 				evs = append(evs, Thinking("thinking "+itoaTest(i)))
 			}
 			evs = append(evs, codec.AssistantText("reply "+itoaTest(i)))
+		}
+		if n%3 == 0 {
+			evs = append(evs, fullEvents()...)
 		}
 		return evs
 	}
@@ -42,25 +46,56 @@ func TestImportCachedStatements(t *testing.T) {
 	}
 	res := mustImportNative(t, imported, batches...)
 	for n, r := range res {
-		if r.SessionID != int64(n+1) || r.Events != len(eventsOf(n))-n/5 {
+		if r.SessionID != int64(n+1) || r.Events != len(eventsOf(n))-n/5 || r.Created != true {
 			t.Fatalf("session %d: %+v", n, r)
 		}
 	}
 	rows := func(s *Store) []ScannedEvent {
 		var out []ScannedEvent
-		if err := s.Scan().Events(ctx, ScanOptions{Raw: true}, func(b []ScannedEvent) error { out = append(out, b...); return nil }); err != nil {
+		err := s.Scan().Events(ctx, ScanOptions{Raw: true}, func(b []ScannedEvent) error {
+			if err := s.FullText().Attach(ctx, b); err != nil {
+				return err
+			}
+			out = append(out, b...)
+			return nil
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
 		return out
 	}
 	got, want := rows(imported), rows(appended)
+	fulls := 0
 	if len(got) != len(want) || len(want) == 0 {
 		t.Fatalf("%d rows imported, %d appended", len(got), len(want))
 	}
 	for i := range want {
 		g, w := got[i], want[i]
-		if g.ID != w.ID || g.SessionID != w.SessionID || g.Seq != w.Seq || g.Kind != w.Kind || !bytes.Equal(g.Payload, w.Payload) || len(g.Payload) == 0 {
+		if g.ID != w.ID || g.SessionID != w.SessionID || g.Seq != w.Seq || g.Kind != w.Kind || !bytes.Equal(g.Payload, w.Payload) ||
+			len(g.Payload) == 0 || g.Full != w.Full {
 			t.Fatalf("row %d imported %+v\nappended %+v", i, g, w)
+		}
+		fulls += len(g.Full)
+	}
+	if fulls == 0 {
+		t.Error("no full text kept")
+	}
+	for id := int64(1); id <= sessions; id++ {
+		gt, err := imported.Thinking().Of(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wt, err := appended.Thinking().Of(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(gt) != len(wt) || len(wt) != int(id-1)/5 {
+			t.Fatalf("session %d: %d thoughts imported, %d appended", id, len(gt), len(wt))
+		}
+		for i := range wt {
+			if gt[i] != wt[i] {
+				t.Errorf("session %d thought %d: imported %+v, appended %+v", id, i, gt[i], wt[i])
+			}
 		}
 	}
 	gu, err := imported.Usage().Rows(ctx, 0)
