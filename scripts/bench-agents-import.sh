@@ -3,9 +3,10 @@
 # Claude's in the same run: `lazuli import-native` run as a process into a fresh store and cache,
 # timed from exec to exit by internal/proctime (CPU and peak RSS from the child's rusage), with
 # only one agent's history folder pointed at its native workload and every other at an empty
-# folder. For each agent, N rounds of Claude, agent, Claude, agent ..., first with --no-index
-# (the import alone), then the one-pass default (import and search index). MB/s is the history's
-# bytes on disk divided by the wall time.
+# folder. N rounds of Claude, then each agent, one after the other (Claude, Gemini, ..., Claude,
+# Gemini, ...), first with --no-index (the import alone), then the one-pass default (import and
+# search index). MB/s is the history's bytes on disk divided by the wall time; events per MB
+# (what the import stored) say how dense each agent's history is.
 #
 # Workloads: Claude's is the Claude part of the native workload (bench-native.sh's,
 # ~/.cache/lazuli-native, built if missing); each other agent's is written by the real CLI
@@ -73,7 +74,10 @@ bytes() {
     du -sbL "$d" | awk '{print $1}'
   fi
 }
-files() { find -L "$(hist "$1" "$2")" -type f | wc -l; }
+files() {
+  if [ "$1" = opencode ]; then find -L "$(hist "$1" "$2")" -maxdepth 1 -name 'opencode.db*' | wc -l
+  else find -L "$(hist "$1" "$2")" -type f | wc -l; fi
+}
 # args AGENT HOME: import-native with only AGENT's folder at its history.
 args() {
   local a=("$bin" import-native --store "$work/st/wt/.azureal/sessions.azs")
@@ -101,26 +105,36 @@ echo "$cpu; load $(cut -d' ' -f1-3 /proc/loadavg); Lazuli ${lzc:-commit unknown}
 
 reset="rm -rf $(printf %q "$work/st") && mkdir -p $(printf %q "$work/st/wt/.azureal") $(printf %q "$work/st/cache")"
 export LAZULI_CACHE_DIR=$work/st/cache
-for a in "${agents[@]}"; do
+for mode in no-index index; do
+  extra=(--no-index)
+  row="import --no-index"
+  if [ $mode = index ]; then extra=() row="import + index"; fi
   mapfile -t ca < <(args claude "$claude_home")
-  mapfile -t aa < <(args "$a" "${home[$a]}")
-  for mode in no-index index; do
-    extra=(--no-index)
-    if [ $mode = index ]; then extra=(); fi
-    row="$a: import ${mode/index/+ index}"
-    if [ $mode = no-index ]; then row="$a: import --no-index"; fi
-    echo "== $row, $rounds rounds interleaved with Claude's (load $(cut -d' ' -f1-3 /proc/loadavg))"
-    "$pt" run -o "$json" -n "$rounds" -warmup 0 -detail -before "$reset" \
-      "claude:$row" "${ca[@]}" "${extra[@]}" :: "$a:$row" "${aa[@]}" "${extra[@]}"
+  specs=("claude:$row" +stdout="$work/claude.out" "${ca[@]}" "${extra[@]}")
+  for a in "${agents[@]}"; do
+    mapfile -t aa < <(args "$a" "${home[$a]}")
+    specs+=(:: "$a:$row" +stdout="$work/$a.out" "${aa[@]}" "${extra[@]}")
   done
+  echo "== $row, $rounds rounds of claude ${agents[*]} (load $(cut -d' ' -f1-3 /proc/loadavg))"
+  "$pt" run -o "$json" -n "$rounds" -warmup 0 -detail -before "$reset" "${specs[@]}"
 done
 "$pt" table "$json" > "$md"
+# The events each import stored (its last line: "Imported N new sessions with E events; ...").
+for a in claude "${agents[@]}"; do
+  sizes=$(echo "$sizes" | awk -v a="$a" -v e="$(grep -o 'with [0-9,]* events' "$work/$a.out" | tail -1 | tr -dc 0-9)" \
+    '$1 == a {$4 = e} {print}')
+done
 
 # The MB/s table: bytes ÷ wall p50 and p95, CPU and peak RSS p50, Claude's beside each.
 python3 - "$json" "$sizes" "$cpu" >> "$md" <<'PY'
 import json, sys
 rep = json.load(open(sys.argv[1]))
 size = {l.split()[0]: (int(l.split()[1]), int(l.split()[2])) for l in sys.argv[2].splitlines()}
+events = {l.split()[0]: int(l.split()[3] or 0) for l in sys.argv[2].splitlines() if len(l.split()) > 3}
+print("\n| agent | workload | events per MB |")
+print("|---|---|---|")
+for a, (b, f) in size.items():
+    print(f"| {a} | {f} files, {b/1e6:.0f} MB | {events.get(a, 0)/(b/1e6):.0f} |")
 print("\n| agent | mode | workload | MB/s p50 (p95 wall) | CPU s p50 | peak RSS MiB | Claude MB/s p50 (p95), same run | ratio | load |")
 print("|---|---|---|---|---|---|---|---|---|")
 by = {}
@@ -133,7 +147,7 @@ for (prog, row), it in by.items():
     b, f = size[prog]
     cb, _ = size["claude"]
     mbps = lambda it, bb, q: bb / 1e6 / (it["wall_ms"][q] / 1e3)
-    mode = row.split(": ", 1)[1]
+    mode = row
     line = f"| {prog} | {mode} | {f} files, {b/1e6:.0f} MB | {mbps(it, b, 'p50'):.0f} ({mbps(it, b, 'p95'):.0f}) | " \
            f"{it['cpu_ms']['p50']/1e3:.1f} | {it['peak_rss_kib']['p50']/1024:.0f} | "
     if c:
