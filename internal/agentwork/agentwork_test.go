@@ -289,9 +289,12 @@ func TestReplicateOpenCode(t *testing.T) {
 	defer db.Close()
 	sessions, messages, parts := count(t, db, "SELECT count(*) FROM session"), count(t, db, "SELECT count(*) FROM message"),
 		count(t, db, "SELECT count(*) FROM part")
-	// The capture: 3 sessions, 17 messages, 46 parts; the original and 4 copies.
-	if sessions != 15 || messages != 85 || parts != 230 {
-		t.Errorf("%d sessions, %d messages, %d parts; want 15, 85, 230", sessions, messages, parts)
+	// The capture: 3 sessions, 17 messages, 46 parts; 4 copies, not the original.
+	if sessions != 12 || messages != 68 || parts != 184 {
+		t.Errorf("%d sessions, %d messages, %d parts; want 12, 68, 184", sessions, messages, parts)
+	}
+	if n := count(t, db, "SELECT count(*) FROM session WHERE id = 'ses_dde2161e1ffes6w5OkD3f45rB5'"); n != 0 {
+		t.Error("the seed's own session is still there")
 	}
 	if n := count(t, db, "SELECT count(*) FROM message WHERE session_id NOT IN (SELECT id FROM session)"); n != 0 {
 		t.Errorf("%d messages of no session", n)

@@ -75,7 +75,7 @@ func isDB(name string) bool {
 
 // ReplicationVersion changes when Replicate writes another workload from
 // the same seed.
-const ReplicationVersion = 2
+const ReplicationVersion = 3
 
 // Replicate writes copies of the agent's history under seed (a HOME the
 // CLI wrote) into out (another HOME, emptied first), each with fresh ids,

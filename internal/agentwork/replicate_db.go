@@ -10,7 +10,7 @@ import (
 )
 
 // replicateDB copies the SQLite database src (with its journal) to dst
-// and adds, for each copy, every row that holds an id, with its ids
+// and replaces every row that holds an id by its copies, each with its ids
 // remapped. Virtual tables and their shadow tables are left to the
 // triggers that fill them.
 func replicateDB(agent, src, dst string, copies int) error {
@@ -92,11 +92,17 @@ next:
 
 func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
-// replicateTable inserts copies of the rows of t that hold an id.
+// replicateTable inserts copies of the rows of t that hold an id, then
+// deletes those rows themselves, so that the seed's ids appear nowhere
+// (as in the files, which are all copies).
 func replicateTable(tx *sql.Tx, agent, t string, copies int) error {
-	rows, err := tx.Query("SELECT * FROM " + quote(t))
-	if err != nil {
-		return err
+	withRowid := true
+	rows, err := tx.Query("SELECT rowid, * FROM " + quote(t))
+	if err != nil { // a table WITHOUT ROWID: its rows are kept
+		withRowid = false
+		if rows, err = tx.Query("SELECT * FROM " + quote(t)); err != nil {
+			return err
+		}
 	}
 	cols, err := rows.Columns()
 	if err != nil {
@@ -119,6 +125,14 @@ func replicateTable(tx *sql.Tx, agent, t string, copies int) error {
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return err
+	}
+	var rowids []any
+	if withRowid {
+		cols = cols[1:]
+		for i, vals := range all {
+			rowids = append(rowids, vals[0])
+			all[i] = vals[1:]
+		}
 	}
 	qcols := make([]string, len(cols))
 	for i, c := range cols {
@@ -144,6 +158,13 @@ func replicateTable(tx *sql.Tx, agent, t string, copies int) error {
 				nv[rowid] = nil // a new row id
 			}
 			if _, err := ins.Exec(nv...); err != nil {
+				return err
+			}
+		}
+	}
+	for i, vals := range all {
+		if _, changed := remapRow(agent, vals, 0); changed && withRowid {
+			if _, err := tx.Exec("DELETE FROM "+quote(t)+" WHERE rowid = ?", rowids[i]); err != nil {
 				return err
 			}
 		}
