@@ -16,6 +16,7 @@
 # Usage: scripts/bench-agents-import.sh [--quick] [AGENT...]   (default: gemini qwen opencode pi copilot)
 #   --quick: 1 round instead of 3
 # Environment:
+#   LAZULI_BENCH_ROUNDS  rounds (default 3)
 #   LAZULI_BENCH_BIN     the lazuli binary (default: builds out/lazuli-bench, the headless build)
 #   LAZULI_NATIVE_DIR    Claude's workload (default ~/.cache/lazuli-native)
 #   LAZULI_AGENTWORK_MB  megabytes of each agent's workload (default 100)
@@ -23,7 +24,7 @@
 #   LAZULI_BENCH_OUT     the JSON report (default out/bench-agents-import-DATE.json; .md beside it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rounds=3
+rounds=${LAZULI_BENCH_ROUNDS:-3}
 if [ "${1:-}" = --quick ]; then rounds=1; shift; fi
 agents=("$@")
 if [ ${#agents[@]} -eq 0 ]; then agents=(gemini qwen opencode pi copilot); fi
