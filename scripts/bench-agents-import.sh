@@ -79,9 +79,9 @@ files() {
   if [ "$1" = opencode ]; then find -L "$(hist "$1" "$2")" -maxdepth 1 -name 'opencode.db*' | wc -l
   else find -L "$(hist "$1" "$2")" -type f | wc -l; fi
 }
-# args AGENT HOME: import-native with only AGENT's folder at its history.
+# args AGENT HOME: import-native into AGENT's own store, with only AGENT's folder at its history.
 args() {
-  local a=("$bin" import-native --store "$work/st/wt/.azureal/sessions.azs")
+  local a=("$bin" import-native --store "$work/st/$1/wt/.azureal/sessions.azs")
   for s in claude codex gemini qwen opencode pi copilot; do
     if [ "$s" = "$1" ]; then a+=("--$(flag "$s")" "$(hist "$s" "$2")"); else a+=("--$(flag "$s")" "$empty"); fi
   done
@@ -104,17 +104,20 @@ done
 "$pt" init -o "$json" -commit "Lazuli=${lzc:-unknown}" -workload "$(echo "$sizes" | awk '{printf "%s%s %d files %.0f MB", (NR>1?"; ":""), $1, $3, $2/1e6}')"
 echo "$cpu; load $(cut -d' ' -f1-3 /proc/loadavg); Lazuli ${lzc:-commit unknown}"
 
-reset="rm -rf $(printf %q "$work/st") && mkdir -p $(printf %q "$work/st/wt/.azureal") $(printf %q "$work/st/cache")"
-export LAZULI_CACHE_DIR=$work/st/cache
+# Before each round: a new store and cache for every import (none sees another's sessions or index).
+reset="rm -rf $(printf %q "$work/st")"
+for a in claude "${agents[@]}"; do
+  reset+=" && mkdir -p $(printf %q "$work/st/$a/wt/.azureal") $(printf %q "$work/st/$a/cache")"
+done
 for mode in no-index index; do
   extra=(--no-index)
   row="import --no-index"
   if [ $mode = index ]; then extra=() row="import + index"; fi
   mapfile -t ca < <(args claude "$claude_home")
-  specs=("claude:$row" +stdout="$work/claude.out" "${ca[@]}" "${extra[@]}")
+  specs=("claude:$row" +stdout="$work/claude.out" +env="LAZULI_CACHE_DIR=$work/st/claude/cache" "${ca[@]}" "${extra[@]}")
   for a in "${agents[@]}"; do
     mapfile -t aa < <(args "$a" "${home[$a]}")
-    specs+=(:: "$a:$row" +stdout="$work/$a.out" "${aa[@]}" "${extra[@]}")
+    specs+=(:: "$a:$row" +stdout="$work/$a.out" +env="LAZULI_CACHE_DIR=$work/st/$a/cache" "${aa[@]}" "${extra[@]}")
   done
   echo "== $row, $rounds rounds of claude ${agents[*]} (load $(cut -d' ' -f1-3 /proc/loadavg))"
   "$pt" run -o "$json" -n "$rounds" -warmup 0 -detail -before "$reset" "${specs[@]}"
