@@ -105,18 +105,19 @@ type card struct {
 	version uint32 // the row version shown
 	gen     uint64 // the transcript generation shown
 
-	bg      *canvas.Rectangle
-	title   *canvas.Text
-	detail  *cutLabel
-	added   *canvas.Text
-	removed *canvas.Text
-	toggle  *tapText
-	open    *tapText        // "open sub-agent ›" on an Agent/Task call
-	openBox *fyne.Container // open, centred; hidden as a whole, so it takes no room
-	copy    *tapText
-	fork    *tapText        // "Fork from here", on prompts (lifecycle.go)
-	forkBox *fyne.Container // fork, centred; hidden with it so it takes no room
-	body    *fyne.Container
+	bg       *canvas.Rectangle
+	title    *canvas.Text
+	titleBox *fyne.Container // the title on the header's first line
+	detail   *cutLabel
+	added    *canvas.Text
+	removed  *canvas.Text
+	toggle   *tapText
+	open     *tapText        // "open sub-agent ›" on an Agent/Task call
+	openBox  *fyne.Container // open, centred; hidden as a whole, so it takes no room
+	copy     *tapText
+	fork     *tapText        // "Fork from here", on prompts (lifecycle.go)
+	forkBox  *fyne.Container // fork, centred; hidden with it so it takes no room
+	body     *fyne.Container
 
 	text *widget.Label    // user prompts: selectable, wrapped
 	md   *widget.RichText // assistant text, plans, summaries
@@ -152,7 +153,8 @@ func newCard(t *Transcript) *card {
 	c.removed.TextStyle.Monospace = true
 	right := container.NewHBox(onFirstLine(c.added), onFirstLine(c.removed),
 		c.openBox, onFirstLine(c.toggle), c.forkBox, onFirstLine(c.copy))
-	header := container.NewBorder(nil, nil, onFirstLine(c.title), right, c.detail)
+	c.titleBox = onFirstLine(c.title)
+	header := container.NewBorder(nil, nil, c.titleBox, right, c.detail)
 	pad := theme.Size(theme.SizeNamePadding)
 	inner := container.New(&insetLayout{left: 2 * pad, top: pad, right: 2 * pad, bottom: pad},
 		container.NewBorder(header, nil, nil, nil, c.body))
@@ -228,6 +230,8 @@ func (c *card) reset() {
 	c.title.TextStyle = fyne.TextStyle{Bold: true}
 	c.title.TextSize = theme.Size(theme.SizeNameText)
 	c.title.Color = theme.Color(theme.ColorNameForeground)
+	c.titleBox.Show()
+	c.detail.TextStyle, c.detail.ColorName, c.detail.Flush = fyne.TextStyle{Monospace: true}, "", false
 	c.detail.Hide()
 	c.added.Hide()
 	c.removed.Hide()
@@ -274,10 +278,15 @@ func (c *card) show(r *transcriptRow, d *rowDetail) {
 	case rowResult:
 		c.showResult(r, e, d)
 	case rowComplete:
-		c.setTitle(c.t.cards.completeRowText(c.t.rows.events[r.event].Seq, e), theme.ColorNameSuccess)
+		// In the title's place, cut to the card's width: the line with the
+		// turn's tokens and cost is longer than a narrow window.
+		name := theme.ColorNameSuccess
 		if !e.Success {
-			c.title.Color = theme.Color(theme.ColorNameError)
+			name = theme.ColorNameError
 		}
+		c.titleBox.Hide()
+		c.detail.TextStyle, c.detail.ColorName, c.detail.Flush = fyne.TextStyle{Bold: true}, name, true
+		c.setDetail(c.t.cards.completeRowText(c.t.rows.events[r.event].Seq, e))
 	default:
 		c.setTitle(d.title, theme.ColorNamePlaceHolder)
 		c.title.TextStyle = fyne.TextStyle{Italic: true}
@@ -294,7 +303,8 @@ func (c *card) setDetail(s string) {
 	if s == "" {
 		return
 	}
-	c.detail.SetText(s)
+	c.detail.Text = s
+	c.detail.Refresh() // its style may have changed with the same text
 	c.detail.Show()
 }
 

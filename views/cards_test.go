@@ -215,3 +215,27 @@ func cardLayout(t *testing.T, c *card) string {
 	walk(c.root, fyne.Position{})
 	return b.String()
 }
+
+// A completion line longer than its card is cut with "…" before the
+// card's actions instead of running under them.
+func TestCompletionLineCutToTheCard(t *testing.T) {
+	tr, _, q := newTestTranscript(t, fyne.NewSize(440, 600))
+	tr.SetSession(store.Session{ID: 1}, stored(codec.UserMessage("go"), codec.Complete(true, 1234, 0.0034)), nil)
+	q.drain()
+	tr.SetTurnUsage([]TurnUsage{{FirstSeq: 1, LastSeq: 2, Input: 1912, Output: 51, Cache: 4096, CostUSD: 0.0034, Estimated: true}})
+	q.drain()
+	c := cardsByRow(tr)[1]
+	if c == nil {
+		t.Fatal("the completion card is not on screen")
+	}
+	d := fyne.CurrentApp().Driver()
+	texts := test.TempWidgetRenderer(t, c.detail).Objects()
+	if len(texts) != 1 {
+		t.Fatalf("the completion line has %d lines", len(texts))
+	}
+	line := texts[0].(*canvas.Text)
+	end, copyX := d.AbsolutePositionForObject(line).X+line.MinSize().Width, d.AbsolutePositionForObject(c.copy).X
+	if end > copyX || !strings.HasSuffix(line.Text, "…") || !strings.HasPrefix(line.Text, "✓ Completed") {
+		t.Errorf("completion line %q ends at %v, the copy action starts at %v", line.Text, end, copyX)
+	}
+}

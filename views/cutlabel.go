@@ -27,6 +27,9 @@ type cutLabel struct {
 	Text      string              // the lines, as given to SetText
 	TextStyle fyne.TextStyle      // set before the label is shown
 	ColorName fyne.ThemeColorName // the text's colour; the foreground's when ""
+	// Flush starts the text at the label's left edge, without a label's
+	// inner padding (a card's completion line, in its title's place).
+	Flush bool
 }
 
 // newHeaderDetail returns a card header's detail: monospace.
@@ -131,7 +134,11 @@ func (r *cutLabelRenderer) Layout(size fyne.Size) {
 	}
 	pad := r.d.Theme().Size(theme.SizeNameInnerPadding)
 	line := r.lineHeight()
-	avail := size.Width - 2*pad
+	left := pad
+	if r.d.Flush {
+		left = 0
+	}
+	avail := size.Width - left - pad
 	cut := size.Width != r.size.Width
 	r.size = size
 	y := pad
@@ -142,7 +149,7 @@ func (r *cutLabelRenderer) Layout(size fyne.Size) {
 				o.Refresh()
 			}
 		}
-		o.Move(fyne.NewPos(pad, y))
+		o.Move(fyne.NewPos(left, y))
 		o.Resize(o.MinSize())
 		y += line
 	}

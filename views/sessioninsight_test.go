@@ -44,7 +44,7 @@ func TestCompletionRowUsage(t *testing.T) {
 		t.Errorf("second completion row %q, want %q", got, want)
 	}
 	cards := cardsByRow(tr)
-	if c := cards[1]; c == nil || !strings.Contains(c.title.Text, "~$0.0421 (estimated)") {
+	if c := cards[1]; c == nil || !strings.Contains(c.detail.Text, "~$0.0421 (estimated)") {
 		t.Errorf("the completion card does not show the turn's usage")
 	}
 	b := SessionRef{StorePath: "/p", ID: 2}

@@ -148,7 +148,7 @@ func TestTranscriptCards(t *testing.T) {
 		{"Compacting the conversation…", "", ""},
 		{"Conversation compacted", "", ""},
 		{"Model switched to sonnet", "", ""},
-		{"✓ Completed in 12.3s · $0.0123", "", ""},
+		{"", "✓ Completed in 12.3s · $0.0123", ""}, // in the detail's place: cut to the card's width
 	}
 	cards := cardsByRow(tr)
 	for i, w := range want {
