@@ -221,21 +221,17 @@ func TestOpenHitThawsTheWindow(t *testing.T) {
 	pw.win.Resize(fyne.NewSize(1000, 700))
 	pw.search.updateAll(ctx)
 	panel, b := pw.search.panel, pw.mv.Backdrop()
-	panel.Show(pw.win.Canvas())
-	deadline := time.Now().Add(10 * time.Second)
-	for !b.Frozen() && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond) // the picture is converted in the background
-	}
+	serialUI(func() { panel.Show(pw.win.Canvas()) })
 	if !b.Frozen() {
 		t.Fatal("the window is not frozen under the panel")
 	}
 	res := pw.search.searchAll(ctx, "zorblex")
-	panel.SetQuery("zorblex")
+	serialUI(func() { panel.SetQuery("zorblex") })
 	pw.wg.Wait()
 	if len(panel.Hits()) != 1 {
 		t.Fatalf("the panel shows %d hits", len(panel.Hits()))
 	}
-	pw.win.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	serialUI(func() { pw.win.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) })
 	pw.wg.Wait() // the session loads in the background
 	if b.Frozen() {
 		t.Error("the window is still frozen after the hit's session was shown")

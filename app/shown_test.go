@@ -18,6 +18,10 @@ func testWindow(t *testing.T, fa fyne.App, wts ...Worktree) *projectWindow {
 	t.Helper()
 	pw := newWindowParts(&gui{ctx: context.Background(), fa: fa}, wts, false)
 	pw.win = test.NewTempWindow(t, pw.mv.Content())
+	t.Cleanup(func() { // no background work of this window outlives its test (it would draw while the next one does)
+		pw.cancel()
+		pw.wg.Wait()
+	})
 	return pw
 }
 
@@ -160,21 +164,25 @@ func TestSwitchBackShowsKeptAtOnce(t *testing.T) {
 		pw.shown.SelectSession(ref)
 		pw.wg.Wait()
 	}
-	pw.shown.SelectSession(refs[0]) // no wait: kept, shown at once
-	if got := tr.Session().ID; got != refs[0].ID {
-		t.Fatalf("going back to S%d shows S%d before its load", refs[0].ID, got)
-	}
-	if cur, ok := pw.mv.PromptBox().Session(); !ok || cur != refs[0] {
-		t.Errorf("the prompt box sends to %v", cur)
-	}
+	serialUI(func() { // as the app does, on the Fyne goroutine: the load's own hand-off waits for it
+		pw.shown.SelectSession(refs[0]) // kept: shown at once
+		if got := tr.Session().ID; got != refs[0].ID {
+			t.Errorf("going back to S%d shows S%d before its load", refs[0].ID, got)
+		}
+		if cur, ok := pw.mv.PromptBox().Session(); !ok || cur != refs[0] {
+			t.Errorf("the prompt box sends to %v", cur)
+		}
+	})
 	pw.wg.Wait()
 	if got := tr.Session().ID; got != refs[0].ID {
 		t.Errorf("after its load the transcript shows S%d", got)
 	}
-	pw.shown.SelectSession(refs[2]) // never shown: waits for its load
-	if got := tr.Session().ID; got == refs[2].ID {
-		t.Error("a session never shown was shown before its load")
-	}
+	serialUI(func() {
+		pw.shown.SelectSession(refs[2]) // never shown: waits for its load
+		if got := tr.Session().ID; got == refs[2].ID {
+			t.Error("a session never shown was shown before its load")
+		}
+	})
 	pw.wg.Wait()
 	if got := tr.Session().ID; got != refs[2].ID {
 		t.Errorf("after its load the transcript shows S%d", got)

@@ -113,28 +113,29 @@ func (r *paletteRenderer) Refresh() {
 type Backdrop struct {
 	hide   fyne.CanvasObject // the content hidden behind the picture
 	img    *canvas.Image
-	gen    int       // bumps on every Freeze and Thaw: a late picture of an earlier one is dropped
+	gen    int       // bumps on every Freeze and Thaw
 	size   fyne.Size // the size the picture was taken at
 	frozen bool
-	// async runs the conversion of a captured frame; go by default, at once in tests.
-	async func(func())
+	// later runs f on the Fyne goroutine after d (ThawWithin's timer).
+	later func(d time.Duration, f func())
 }
 
 // NewBackdrop returns a backdrop for content, and the object to put in
 // the window in content's place: content with the picture over it.
 func NewBackdrop(content fyne.CanvasObject) (*Backdrop, fyne.CanvasObject) {
-	b := &Backdrop{hide: content, img: canvas.NewImageFromImage(nil), async: func(f func()) { go f() }}
+	b := &Backdrop{hide: content, img: canvas.NewImageFromImage(nil),
+		later: func(d time.Duration, f func()) { time.AfterFunc(d, func() { fyne.Do(f) }) }}
 	b.img.FillMode = canvas.ImageFillStretch
 	b.img.ScaleMode = canvas.ImageScalePixels
 	b.img.Hide()
 	return b, container.New(&backdropLayout{b: b}, content, b.img)
 }
 
-// Freeze takes a picture of c's last frame and, once it is converted (off
-// the Fyne goroutine), shows it in place of the content.
+// Freeze takes a picture of c's last frame and shows it in place of the
+// content. The copy of the frame takes a few milliseconds (its rows are
+// copied as they are).
 func (b *Backdrop) Freeze(c fyne.Canvas) {
 	b.gen++
-	gen := b.gen
 	size := c.Size()
 	shot := c.Capture() // reads the frame shown: the window without the panel, which is not drawn yet
 	if shot == nil || size.IsZero() {
@@ -147,19 +148,11 @@ func (b *Backdrop) Freeze(c fyne.Canvas) {
 	if crop.Empty() {
 		return
 	}
-	b.async(func() {
-		pic := toRGBA(shot, crop)
-		fyne.Do(func() {
-			if gen != b.gen || c.Size() != size {
-				return // thawed, frozen again or resized since
-			}
-			b.img.Image = pic
-			b.img.Refresh()
-			b.img.Show()
-			b.hide.Hide()
-			b.size, b.frozen = size, true
-		})
-	})
+	b.img.Image = toRGBA(shot, crop)
+	b.img.Refresh()
+	b.img.Show()
+	b.hide.Hide()
+	b.size, b.frozen = size, true
 }
 
 // Thaw shows the content again and drops the picture.
@@ -179,12 +172,10 @@ func (b *Backdrop) Thaw() {
 // it has shown something (a search hit) and may never get there.
 func (b *Backdrop) ThawWithin(d time.Duration) {
 	gen := b.gen
-	time.AfterFunc(d, func() {
-		fyne.Do(func() {
-			if gen == b.gen {
-				b.Thaw()
-			}
-		})
+	b.later(d, func() {
+		if gen == b.gen {
+			b.Thaw()
+		}
 	})
 }
 

@@ -21,7 +21,6 @@ func newFrozenWindow(t *testing.T) (fyne.Window, *Backdrop, fyne.CanvasObject, *
 	fyne.CurrentApp().Settings().SetTheme(Theme{})
 	inner := container.NewStack(canvas.NewRectangle(color.NRGBA{R: 200, A: 255}), widget.NewLabel("the window"))
 	b, root := NewBackdrop(inner)
-	b.async = func(f func()) { f() }
 	w := test.NewTempWindow(t, root)
 	w.Resize(fyne.NewSize(1000, 700))
 	p := NewSearchPanel(&fakeSearch{})
@@ -97,6 +96,8 @@ func TestBackdropThawsWhenItCannotHold(t *testing.T) {
 // when the app does not.
 func TestOpeningAHitKeepsTheWindowFrozen(t *testing.T) {
 	w, b, inner, p := newFrozenWindow(t)
+	var timers []func()
+	b.later = func(_ time.Duration, f func()) { timers = append(timers, f) }
 	f := p.actions.(*fakeSearch)
 	p.Show(w.Canvas())
 	test.Type(p.entry, "go")
@@ -108,10 +109,10 @@ func TestOpeningAHitKeepsTheWindowFrozen(t *testing.T) {
 	if !b.Frozen() || inner.Visible() {
 		t.Fatal("the window was thawed before the app showed the hit")
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for b.Frozen() && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
+	if len(timers) != 1 {
+		t.Fatalf("%d thaw timers set", len(timers))
 	}
+	timers[0]() // the second has passed
 	if b.Frozen() || !inner.Visible() {
 		t.Error("the window stayed frozen when the app did not thaw it")
 	}
