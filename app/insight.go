@@ -265,7 +265,7 @@ func computeInsights(ctx context.Context, pw *projectWindow, scope views.Insight
 	topFiles := map[string]int64{}
 	var topOrder []string
 	for _, x := range indexes {
-		usage, sessions, err := x.Summary(ctx, since, scope.Session)
+		usage, sessions, err := x.Usage().Summary(ctx, since, scope.Session)
 		if err != nil {
 			return d, err
 		}

@@ -44,14 +44,14 @@ func (sh *shownSession) showSessionInsight(ref views.SessionRef) {
 // sessionInsight reads what the index x knows of session ref.
 func sessionInsight(ctx context.Context, x *insight.Index, ref views.SessionRef) (views.SessionInsight, error) {
 	var in views.SessionInsight
-	rows, err := x.Stats(ctx, insight.StatsQuery{Session: ref.ID})
+	rows, err := x.Usage().Stats(ctx, insight.StatsQuery{Session: ref.ID})
 	if err != nil {
 		return in, err
 	}
 	if len(rows) > 0 {
 		in.Usage = usageText(rows[0].Tokens)
 	}
-	turns, err := x.TurnUsages(ctx, ref.ID)
+	turns, err := x.Usage().ByTurn(ctx, ref.ID)
 	if err != nil {
 		return in, err
 	}

@@ -95,7 +95,7 @@ func runStats(ctx context.Context, env *Env, args []string) error {
 	defer done()
 	var lists [][]insight.Totals
 	for _, x := range xs {
-		t, err := x.Stats(ctx, insight.StatsQuery{By: g, Since: day})
+		t, err := x.Usage().Stats(ctx, insight.StatsQuery{By: g, Since: day})
 		if err != nil {
 			return err
 		}

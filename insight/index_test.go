@@ -205,7 +205,7 @@ func TestCounts(t *testing.T) {
 	st := mustOpenStore(t)
 	fill(t, st, 1, 4)
 	x := mustIndex(t, st)
-	tot, err := x.Stats(context.Background(), StatsQuery{})
+	tot, err := x.Usage().Stats(context.Background(), StatsQuery{})
 	if err != nil || len(tot) != 1 {
 		t.Fatalf("stats %v %v", tot, err)
 	}

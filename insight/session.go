@@ -11,41 +11,6 @@ import (
 	"github.com/lazuli-app/lazuli/store"
 )
 
-// TurnUsage is the usage of one turn of a session: the sums of its usage
-// rows (CostEstimated: some of the cost is estimated from the price
-// table), and the seqs its events span.
-type TurnUsage struct {
-	Turn              int64
-	FirstSeq, LastSeq int64
-	store.Tokens
-}
-
-// TurnUsages lists the usage of each turn of session that has usage, in
-// turn order.
-func (x *Index) TurnUsages(ctx context.Context, session int64) ([]TurnUsage, error) {
-	rows, err := x.db.QueryContext(ctx, `SELECT u.turn, COALESCE(t.first_seq, 0), COALESCE(t.last_seq, 0),
-		SUM(u.input_tokens), SUM(u.output_tokens), SUM(u.cache_read_tokens), SUM(u.cache_write_tokens),
-		SUM(u.reasoning_tokens), SUM(u.cost_usd), MAX(u.cost_estimated)
-		FROM usage u LEFT JOIN turns t ON t.session = u.session AND t.turn = u.turn
-		WHERE u.session = ? GROUP BY u.turn ORDER BY u.turn`, session)
-	if err != nil {
-		return nil, fmt.Errorf("turn usage of %s: %w", x.st.Path(), err)
-	}
-	defer rows.Close()
-	var out []TurnUsage
-	for rows.Next() {
-		var t TurnUsage
-		var est int64
-		if err := rows.Scan(&t.Turn, &t.FirstSeq, &t.LastSeq, &t.Input, &t.Output, &t.CacheRead, &t.CacheWrite,
-			&t.Reasoning, &t.CostUSD, &est); err != nil {
-			return nil, fmt.Errorf("turn usage of %s: %w", x.st.Path(), err)
-		}
-		t.CostEstimated = est != 0
-		out = append(out, t)
-	}
-	return out, rows.Err()
-}
-
 // EditRow is one file a session changed (any action but read), with the
 // last event that changed it: a row of the Recent Edits view.
 type EditRow struct {

@@ -38,7 +38,7 @@ func TestTurnUsagesAndRecentEdits(t *testing.T) {
 	st := mustOpenStore(t)
 	fill(t, st, 2, 3)
 	x := mustIndex(t, st)
-	tu, err := x.TurnUsages(ctx, 1)
+	tu, err := x.Usage().ByTurn(ctx, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestSummaryEqualsStats(t *testing.T) {
 	st := mustOpenStore(t)
 	fill(t, st, 3, 4)
 	x := mustIndex(t, st)
-	usage, sessions, err := x.Summary(ctx, "", 0)
+	usage, sessions, err := x.Usage().Summary(ctx, "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestSummaryEqualsStats(t *testing.T) {
 		n += s.Sessions
 		turns += s.Turns
 	}
-	tot, err := x.Stats(ctx, StatsQuery{})
+	tot, err := x.Usage().Stats(ctx, StatsQuery{})
 	if err != nil || len(tot) != 1 {
 		t.Fatal(tot, err)
 	}

@@ -140,7 +140,7 @@ func (ag *agentsOf) is(ctx context.Context, hit search.Hit, agent string) bool {
 	if !ok {
 		set = map[string]bool{}
 		if src := ag.h.bySource(hit.StorePath); src.insight != nil {
-			if rows, err := src.insight.Stats(ctx, insightBackend(hit.SessionID)); err == nil {
+			if rows, err := src.insight.Usage().Stats(ctx, insightBackend(hit.SessionID)); err == nil {
 				for _, r := range rows {
 					set[strings.ToLower(r.Key)] = true
 				}

@@ -55,7 +55,7 @@ func (h *History) renderUsage(ctx context.Context, a UsageArgs) (string, error) 
 			notes = append(notes, noInsight(s).Error())
 			continue
 		}
-		rows, err := s.insight.Stats(ctx, insight.StatsQuery{By: by, Since: since})
+		rows, err := s.insight.Usage().Stats(ctx, insight.StatsQuery{By: by, Since: since})
 		if err != nil {
 			return "", err
 		}

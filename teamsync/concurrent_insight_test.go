@@ -58,7 +58,7 @@ func TestConcurrentPushesOneStoreInsight(t *testing.T) {
 // and cost, and its files' rows and counts.
 func insightDigest(t *testing.T, x *insight.Index) string {
 	t.Helper()
-	rows, err := x.Stats(context.Background(), insight.StatsQuery{By: insight.BySession})
+	rows, err := x.Usage().Stats(context.Background(), insight.StatsQuery{By: insight.BySession})
 	if err != nil {
 		t.Fatal(err)
 	}

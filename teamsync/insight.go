@@ -30,7 +30,7 @@ func (IndexInsight) StoreInsight(ctx context.Context, st *store.Store) (map[int6
 		return nil, err
 	}
 	out := map[int64]SessionInsight{}
-	totals, err := x.Stats(ctx, insight.StatsQuery{By: insight.BySession})
+	totals, err := x.Usage().Stats(ctx, insight.StatsQuery{By: insight.BySession})
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +43,7 @@ func (IndexInsight) StoreInsight(ctx context.Context, st *store.Store) (map[int6
 		in.Usage = &Usage{Turns: t.Turns, Tokens: t.Tokens}
 		out[id] = in
 	}
-	turns, err := x.UsageByTurnAndModel(ctx)
+	turns, err := x.Usage().ByTurnAndModel(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ func TestPushSendsInsight(t *testing.T) {
 	}
 	defer x.Close()
 	for _, by := range []string{"model", "machine"} {
-		local, err := x.Stats(ctx, insight.StatsQuery{By: map[string]insight.Grouping{"model": insight.ByModel, "machine": insight.ByTotal}[by]})
+		local, err := x.Usage().Stats(ctx, insight.StatsQuery{By: map[string]insight.Grouping{"model": insight.ByModel, "machine": insight.ByTotal}[by]})
 		if err != nil {
 			t.Fatal(err)
 		}

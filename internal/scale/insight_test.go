@@ -101,7 +101,7 @@ func BenchmarkInsightStats(b *testing.B) {
 	var rows int
 	for b.Loop() {
 		st, x := openInsight(b, path)
-		t, err := x.Stats(ctx, insight.StatsQuery{By: insight.ByDay})
+		t, err := x.Usage().Stats(ctx, insight.StatsQuery{By: insight.ByDay})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,0 +1,16 @@
+package insight
+
+// The Index's rooms: one small type a domain of what the index answers,
+// each a value holding the *Index and reading its file through the
+// index's one connection (as store's rooms do over a *store.Store). The
+// Index itself keeps what is its own: opening, closing and bringing the
+// file up to date. Their methods live in the file of their domain
+// (usage.go, …).
+
+// UsageService is the index's token usage and cost: sums by day, model,
+// backend, worktree or session (`lazuli stats`), what the Insights window
+// sums, and the usage of each turn.
+type UsageService struct{ x *Index }
+
+// Usage returns the index's token usage.
+func (x *Index) Usage() UsageService { return UsageService{x} }
