@@ -307,13 +307,13 @@ func computeInsights(ctx context.Context, pw *projectWindow, scope views.Insight
 			tools[t.Name].Calls += t.Calls
 			tools[t.Name].Errors += t.Errors
 		}
-		files, err := x.NewestFiles(ctx, scope.Session, insightFilesLimit)
+		files, err := x.Files().Newest(ctx, scope.Session, insightFilesLimit)
 		if err != nil {
 			return d, err
 		}
 		d.Files = append(d.Files, insightFiles(x, files)...)
 		d.FilesLimited = d.FilesLimited || len(files) == insightFilesLimit
-		top, err := x.TopFiles(ctx, since, scope.Session, topFilesPerStore)
+		top, err := x.Files().Top(ctx, since, scope.Session, topFilesPerStore)
 		if err != nil {
 			return d, err
 		}

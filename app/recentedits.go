@@ -64,7 +64,7 @@ func (rw *recentEditsWindow) OpenEdit(e views.RecentEdit) {
 func recentEdits(ctx context.Context, pw *projectWindow, limit int) ([]views.RecentEdit, error) {
 	var out []views.RecentEdit
 	for _, x := range pw.search.insightIndexes(ctx, nil) {
-		rows, err := x.RecentEdits(ctx, limit)
+		rows, err := x.Files().RecentEdits(ctx, limit)
 		if err != nil {
 			return nil, err
 		}

@@ -59,7 +59,7 @@ func sessionInsight(ctx context.Context, x *insight.Index, ref views.SessionRef)
 		in.Turns = append(in.Turns, views.TurnUsage{FirstSeq: t.FirstSeq, LastSeq: t.LastSeq, Input: t.Input, Output: t.Output,
 			Cache: t.CacheRead + t.CacheWrite, CostUSD: t.CostUSD, Estimated: t.CostEstimated})
 	}
-	files, err := x.Files(ctx, ref.ID)
+	files, err := x.Files().List(ctx, ref.ID)
 	if err != nil {
 		return in, err
 	}

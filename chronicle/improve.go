@@ -228,7 +228,7 @@ func (h *history) retried(f *Facts, fails []toolFailure) {
 func (h *history) churned(ctx context.Context, f *Facts) error {
 	var found []Finding
 	for i, src := range h.sources {
-		rows, err := src.Index.Churned(ctx, churnMin)
+		rows, err := src.Index.Files().Churned(ctx, churnMin)
 		if err != nil {
 			return err
 		}

@@ -20,7 +20,7 @@ func (h *history) standup(ctx context.Context, f *Facts) error {
 	changes := map[sessionKey][]insight.Change{}
 	mentions := map[sessionKey][]insight.Mention{}
 	for i, src := range h.sources {
-		cs, err := src.Index.Changes(ctx)
+		cs, err := src.Index.Files().Changes(ctx)
 		if err != nil {
 			return err
 		}

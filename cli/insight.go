@@ -195,9 +195,9 @@ func runFiles(ctx context.Context, env *Env, args []string) error {
 		case *recent < 0:
 			return nil, usagef("--recent wants a count of 1 or more")
 		case *recent > 0:
-			return x.NewestChanges(ctx, id, *recent)
+			return x.Files().NewestChanges(ctx, id, *recent)
 		}
-		return x.Files(ctx, id)
+		return x.Files().List(ctx, id)
 	}
 	return sessionRows(ctx, env, args, "files", "session\tworktree\taction\tcount\tpath\tevents", bind, list,
 		func(f insight.FileRow) string {

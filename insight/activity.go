@@ -177,65 +177,6 @@ func (x *Index) ToolErrors(ctx context.Context) ([]ToolError, error) {
 	return out, rows.Err()
 }
 
-// Churn is a file changed many times in one session.
-type Churn struct {
-	Session  int64
-	Path     string
-	Count    int64 // edits, writes, creations and deletions
-	FirstSeq int64
-	LastSeq  int64
-}
-
-// Churned lists the files some session changed at least min times, in
-// session and path order.
-func (x *Index) Churned(ctx context.Context, min int64) ([]Churn, error) {
-	rows, err := x.db.QueryContext(ctx, `SELECT session, path, SUM(count), MIN(first_seq), MAX(last_seq) FROM files
-		WHERE action != 'read' GROUP BY session, path HAVING SUM(count) >= ? ORDER BY session, path`, min)
-	if err != nil {
-		return nil, fmt.Errorf("churned files of %s: %w", x.st.Path(), err)
-	}
-	defer rows.Close()
-	var out []Churn
-	for rows.Next() {
-		var c Churn
-		if err := rows.Scan(&c.Session, &c.Path, &c.Count, &c.FirstSeq, &c.LastSeq); err != nil {
-			return nil, fmt.Errorf("churned files of %s: %w", x.st.Path(), err)
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
-}
-
-// Change is what one session did to one file with one action.
-type Change struct {
-	Session int64
-	Path    string
-	Action  string // edit, write, create or delete
-	Count   int64
-	LastSeq int64
-}
-
-// Changes lists every file change of every session (reads left out), in
-// session, path and action order: one query for a report over many
-// sessions.
-func (x *Index) Changes(ctx context.Context) ([]Change, error) {
-	rows, err := x.db.QueryContext(ctx, `SELECT session, path, action, count, last_seq FROM files
-		WHERE action != 'read' ORDER BY session, path, action`)
-	if err != nil {
-		return nil, fmt.Errorf("changes of %s: %w", x.st.Path(), err)
-	}
-	defer rows.Close()
-	var out []Change
-	for rows.Next() {
-		var c Change
-		if err := rows.Scan(&c.Session, &c.Path, &c.Action, &c.Count, &c.LastSeq); err != nil {
-			return nil, fmt.Errorf("changes of %s: %w", x.st.Path(), err)
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
-}
-
 // Mention is a pull request, issue, commit or branch a session mentions.
 type Mention struct {
 	Session int64

@@ -42,13 +42,13 @@ func TestActivityRows(t *testing.T) {
 		t.Errorf("ToolErrors = %+v, %v", errs, err)
 	}
 
-	churn, err := x.Churned(ctx, 2)
+	churn, err := x.Files().Churned(ctx, 2)
 	want := []Churn{{1, "/w/src/f0.go", 2, 4, 31}, {2, "/w/src/f1.go", 2, 4, 31}}
 	if err != nil || len(churn) != 2 || churn[0] != want[0] || churn[1] != want[1] {
 		t.Errorf("Churned(2) = %+v, %v; want %+v", churn, err, want)
 	}
 
-	changes, err := x.Changes(ctx)
+	changes, err := x.Files().Changes(ctx)
 	if err != nil || len(changes) != 6 {
 		t.Errorf("Changes = %+v, %v; want the 3 edited files of each session", changes, err)
 	}

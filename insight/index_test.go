@@ -214,7 +214,7 @@ func TestCounts(t *testing.T) {
 	if tot[0] != want {
 		t.Errorf("stats = %+v\nwant %+v", tot[0], want)
 	}
-	files, err := x.Files(context.Background(), 0)
+	files, err := x.Files().List(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

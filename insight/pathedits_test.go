@@ -16,7 +16,7 @@ func TestPathEdits(t *testing.T) {
 	st := mustOpenStore(t)
 	fill(t, st, 2, 3)
 	x := mustIndex(t, st)
-	all, err := x.RecentEdits(ctx, 100)
+	all, err := x.Files().RecentEdits(ctx, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,17 +30,17 @@ func TestPathEdits(t *testing.T) {
 		t.Fatalf("the fill has %d edits of f1.go, want 2", len(want))
 	}
 	for _, p := range []string{"/w/src/f1.go", "src/f1.go", "f1.go"} {
-		got, err := x.PathEdits(ctx, p, 100)
+		got, err := x.Files().Edits(ctx, p, 100)
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("PathEdits(%q) = %+v, %v; want %+v", p, got, err, want)
 		}
 	}
 	for _, p := range []string{"xf1.go", "f1", "src/f9.go", ""} {
-		if got, _ := x.PathEdits(ctx, p, 100); len(got) != 0 {
+		if got, _ := x.Files().Edits(ctx, p, 100); len(got) != 0 {
 			t.Errorf("PathEdits(%q) = %s", p, fmt.Sprint(got))
 		}
 	}
-	if got, _ := x.PathEdits(ctx, "f1.go", 1); len(got) != 1 || got[0] != want[0] {
+	if got, _ := x.Files().Edits(ctx, "f1.go", 1); len(got) != 1 || got[0] != want[0] {
 		t.Errorf("limit 1: %+v", got)
 	}
 }

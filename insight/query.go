@@ -3,79 +3,7 @@ package insight
 import (
 	"context"
 	"fmt"
-	"strings"
 )
-
-// FileRow is one file a session touched with one action: the JSON shape
-// of `lazuli files --json`.
-type FileRow struct {
-	Session    string `json:"session"` // S<n>
-	Worktree   string `json:"worktree"`
-	Path       string `json:"path"`
-	Action     string `json:"action"`
-	Count      int64  `json:"count"`
-	FirstSeq   int64  `json:"first_seq"`
-	LastSeq    int64  `json:"last_seq"`
-	FirstEvent int64  `json:"first_event"`
-	LastEvent  int64  `json:"last_event"`
-}
-
-// Files lists the files of session (0: every session), most recent first.
-func (x *Index) Files(ctx context.Context, session int64) ([]FileRow, error) {
-	return x.NewestFiles(ctx, session, -1)
-}
-
-// NewestFiles is Files that stops after limit rows (-1: all).
-func (x *Index) NewestFiles(ctx context.Context, session int64, limit int) ([]FileRow, error) {
-	return x.newestFiles(ctx, session, limit, false)
-}
-
-// NewestChanges is NewestFiles without the reads: the files the sessions
-// edited, wrote, created or deleted, the newest first (`lazuli files
-// --recent`).
-func (x *Index) NewestChanges(ctx context.Context, session int64, limit int) ([]FileRow, error) {
-	return x.newestFiles(ctx, session, limit, true)
-}
-
-func (x *Index) newestFiles(ctx context.Context, session int64, limit int, changes bool) ([]FileRow, error) {
-	// Without a session the newest rows come from the index on
-	// last_event; "? = 0 OR" would hide it from the planner.
-	var conds []string
-	var args []any
-	if session != 0 {
-		conds, args = append(conds, "f.session = ?"), append(args, session)
-	}
-	if changes {
-		// A fork's copies of its parent's changes are not changes it made.
-		copied, err := forkCopies(ctx, x.st)
-		if err != nil {
-			return nil, fmt.Errorf("files of %s: %w", x.st.Path(), err)
-		}
-		conds = append(conds, "f.action <> ?", "f.last_seq > COALESCE((SELECT c.value FROM json_each(?) c WHERE c.key = CAST(f.session AS TEXT)), 0)")
-		args = append(args, ActionRead, copied)
-	}
-	where := ""
-	if len(conds) > 0 {
-		where = "WHERE " + strings.Join(conds, " AND ")
-	}
-	args = append(args, limit)
-	rows, err := x.db.QueryContext(ctx, `SELECT 'S' || f.session, s.worktree, f.path, f.action, f.count, f.first_seq, f.last_seq,
-		f.first_event, f.last_event FROM files f JOIN sessions s ON s.id = f.session
-		`+where+` ORDER BY f.last_event DESC, f.path, f.action LIMIT ?`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("files of %s: %w", x.st.Path(), err)
-	}
-	defer rows.Close()
-	var out []FileRow
-	for rows.Next() {
-		var f FileRow
-		if err := rows.Scan(&f.Session, &f.Worktree, &f.Path, &f.Action, &f.Count, &f.FirstSeq, &f.LastSeq, &f.FirstEvent, &f.LastEvent); err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
-}
 
 // RefRow is one ref a session mentions: the JSON shape of `lazuli refs
 // --json`.
@@ -127,37 +55,6 @@ func (x *Index) Heat(ctx context.Context, since string, session int64) ([7][24]i
 		}
 	}
 	return h, rows.Err()
-}
-
-// PathCount is a file and how often the sessions touched it.
-type PathCount struct {
-	Path  string
-	Count int64
-}
-
-// TopFiles sums, per path, the touches of the sessions created since the
-// day (session 0: every session) and returns the n most touched, most
-// first (ties by path).
-func (x *Index) TopFiles(ctx context.Context, since string, session int64, n int) ([]PathCount, error) {
-	query, args := `SELECT f.path, SUM(f.count) FROM files f JOIN sessions s ON s.id = f.session
-		WHERE s.day >= ? AND (? = 0 OR s.id = ?) GROUP BY f.path ORDER BY 2 DESC, 1 LIMIT ?`, []any{since, session, session, n}
-	if since == "" && session == 0 { // every row: no need to look up each one's session
-		query, args = `SELECT path, SUM(count) FROM files GROUP BY path ORDER BY 2 DESC, 1 LIMIT ?`, []any{n}
-	}
-	rows, err := x.db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("top files of %s: %w", x.st.Path(), err)
-	}
-	defer rows.Close()
-	var out []PathCount
-	for rows.Next() {
-		var p PathCount
-		if err := rows.Scan(&p.Path, &p.Count); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
 }
 
 // ToolRow is a tool's calls and errors.

@@ -14,3 +14,11 @@ type UsageService struct{ x *Index }
 
 // Usage returns the index's token usage.
 func (x *Index) Usage() UsageService { return UsageService{x} }
+
+// FileService is the files the sessions read and changed: listed by
+// session (`lazuli files`), the most touched, the recent edits and one
+// file's, and the files a session changed over and over.
+type FileService struct{ x *Index }
+
+// Files returns the files the index's sessions touched.
+func (x *Index) Files() FileService { return FileService{x} }

@@ -51,7 +51,7 @@ func TestTurnUsagesAndRecentEdits(t *testing.T) {
 			t.Errorf("turn %d = %+v", i, u)
 		}
 	}
-	edits, err := x.RecentEdits(ctx, 100)
+	edits, err := x.Files().RecentEdits(ctx, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestTurnUsagesAndRecentEdits(t *testing.T) {
 	if e := edits[0]; e.SessionID != 2 || e.LastSeq != 9*2+4 || e.At == "" {
 		t.Errorf("newest edit = %+v", e)
 	}
-	if edits, _ := x.RecentEdits(ctx, 2); len(edits) != 2 {
+	if edits, _ := x.Files().RecentEdits(ctx, 2); len(edits) != 2 {
 		t.Errorf("limit 2: %d rows", len(edits))
 	}
 }
@@ -88,7 +88,7 @@ func TestRecentEditsLeaveOutForkCopies(t *testing.T) {
 	x := mustIndex(t, st)
 	sessionsOf := func() []string {
 		t.Helper()
-		edits, err := x.RecentEdits(ctx, 100)
+		edits, err := x.Files().RecentEdits(ctx, 100)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +96,7 @@ func TestRecentEditsLeaveOutForkCopies(t *testing.T) {
 		for _, e := range edits {
 			got = append(got, fmt.Sprintf("S%d %s", e.SessionID, e.Path))
 		}
-		changes, err := x.NewestChanges(ctx, 0, 100) // lazuli files --recent
+		changes, err := x.Files().NewestChanges(ctx, 0, 100) // lazuli files --recent
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -191,14 +191,14 @@ func TestTopFiles(t *testing.T) {
 	x := mustIndex(t, st)
 	want := []PathCount{{"/w/src/f0.go", 4}, {"/w/src/f1.go", 4}}
 	for _, since := range []string{"", "2000-01-01"} {
-		if got, err := x.TopFiles(ctx, since, 0, 2); err != nil || !reflect.DeepEqual(got, want) {
+		if got, err := x.Files().Top(ctx, since, 0, 2); err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("since %q: %v, %v; want %v", since, got, err, want)
 		}
 	}
-	if got, err := x.TopFiles(ctx, "", 1, 5); err != nil || len(got) != 3 || got[0].Count != 2 {
+	if got, err := x.Files().Top(ctx, "", 1, 5); err != nil || len(got) != 3 || got[0].Count != 2 {
 		t.Errorf("session 1: %v, %v", got, err)
 	}
-	if got, _ := x.TopFiles(ctx, "2999-01-01", 0, 5); len(got) != 0 {
+	if got, _ := x.Files().Top(ctx, "2999-01-01", 0, 5); len(got) != 0 {
 		t.Errorf("since the future: %v", got)
 	}
 }

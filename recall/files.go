@@ -144,9 +144,9 @@ func (h *History) renderFileHistory(ctx context.Context, a FileHistoryArgs) (str
 // every file's (limit rows) when path is empty, else path's.
 func (src *source) edits(ctx context.Context, path string, limit int) ([]insight.EditRow, error) {
 	if path == "" {
-		return src.insight.RecentEdits(ctx, limit)
+		return src.insight.Files().RecentEdits(ctx, limit)
 	}
-	return src.insight.PathEdits(ctx, strings.TrimPrefix(path, "./"), limit)
+	return src.insight.Files().Edits(ctx, strings.TrimPrefix(path, "./"), limit)
 }
 
 // writeChanges writes the diff of the change the session's event seq

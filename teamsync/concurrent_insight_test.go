@@ -69,7 +69,7 @@ func insightDigest(t *testing.T, x *insight.Index) string {
 		tokens += r.Input + r.Output + r.CacheRead + r.CacheWrite + r.Reasoning
 		cost += r.CostUSD
 	}
-	files, err := x.Files(context.Background(), 0)
+	files, err := x.Files().List(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

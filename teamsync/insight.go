@@ -52,7 +52,7 @@ func (IndexInsight) StoreInsight(ctx context.Context, st *store.Store) (map[int6
 		in.Turns = append(in.Turns, TurnUsage{Turn: u.Turn, Day: u.Day, Model: u.Model, Backend: u.Backend, Tokens: u.Tokens})
 		out[u.Session] = in
 	}
-	files, err := x.Files(ctx, 0)
+	files, err := x.Files().List(ctx, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -53,7 +53,7 @@ func TestPushSendsInsight(t *testing.T) {
 			}
 		}
 	}
-	files, err := x.Files(ctx, 0)
+	files, err := x.Files().List(ctx, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
