@@ -64,7 +64,7 @@ func sessionInsight(ctx context.Context, x *insight.Index, ref views.SessionRef)
 		return in, err
 	}
 	in.Files = insightFiles(x, files)
-	refs, err := x.Refs(ctx, ref.ID)
+	refs, err := x.Refs().List(ctx, ref.ID)
 	if err != nil {
 		return in, err
 	}

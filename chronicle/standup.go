@@ -27,7 +27,7 @@ func (h *history) standup(ctx context.Context, f *Facts) error {
 		for _, c := range cs {
 			changes[sessionKey{i, c.Session}] = append(changes[sessionKey{i, c.Session}], c)
 		}
-		ms, err := src.Index.Mentions(ctx)
+		ms, err := src.Index.Refs().Mentions(ctx)
 		if err != nil {
 			return err
 		}

@@ -206,7 +206,10 @@ func runFiles(ctx context.Context, env *Env, args []string) error {
 }
 
 func runRefs(ctx context.Context, env *Env, args []string) error {
-	return sessionRows(ctx, env, args, "refs", "session\tworktree\tkind\tvalue\tfirst\turl", nil, (*insight.Index).Refs,
+	list := func(x *insight.Index, ctx context.Context, id int64) ([]insight.RefRow, error) {
+		return x.Refs().List(ctx, id)
+	}
+	return sessionRows(ctx, env, args, "refs", "session\tworktree\tkind\tvalue\tfirst\turl", nil, list,
 		func(r insight.RefRow) string {
 			return fmt.Sprintf("%s\t%s\t%s\t%s\t#%d\t%s", r.Session, r.Worktree, r.Kind, r.Value, r.FirstSeq, r.URL)
 		})

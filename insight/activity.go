@@ -176,30 +176,3 @@ func (x *Index) ToolErrors(ctx context.Context) ([]ToolError, error) {
 	}
 	return out, rows.Err()
 }
-
-// Mention is a pull request, issue, commit or branch a session mentions.
-type Mention struct {
-	Session int64
-	Ref
-	FirstSeq int64
-}
-
-// Mentions lists the refs of every session but plain URLs, in session
-// order and the order they first appeared.
-func (x *Index) Mentions(ctx context.Context) ([]Mention, error) {
-	rows, err := x.db.QueryContext(ctx, `SELECT session, kind, value, url, first_seq FROM refs
-		WHERE kind != 'url' ORDER BY session, first_event, kind, value`)
-	if err != nil {
-		return nil, fmt.Errorf("mentions of %s: %w", x.st.Path(), err)
-	}
-	defer rows.Close()
-	var out []Mention
-	for rows.Next() {
-		var m Mention
-		if err := rows.Scan(&m.Session, &m.Kind, &m.Value, &m.URL, &m.FirstSeq); err != nil {
-			return nil, fmt.Errorf("mentions of %s: %w", x.st.Path(), err)
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
-}

@@ -57,7 +57,7 @@ func TestActivityRows(t *testing.T) {
 			t.Errorf("a change %+v is not an edit (reads are left out)", c)
 		}
 	}
-	mentions, err := x.Mentions(ctx)
+	mentions, err := x.Refs().Mentions(ctx)
 	if err != nil || len(mentions) == 0 {
 		t.Fatalf("Mentions = %v, %v", mentions, err)
 	}

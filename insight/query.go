@@ -5,36 +5,6 @@ import (
 	"fmt"
 )
 
-// RefRow is one ref a session mentions: the JSON shape of `lazuli refs
-// --json`.
-type RefRow struct {
-	Session  string `json:"session"` // S<n>
-	Worktree string `json:"worktree"`
-	Ref
-	FirstSeq   int64 `json:"first_seq"`
-	FirstEvent int64 `json:"first_event"`
-}
-
-// Refs lists the refs of session (0: every session) in the order they
-// first appeared.
-func (x *Index) Refs(ctx context.Context, session int64) ([]RefRow, error) {
-	rows, err := x.db.QueryContext(ctx, `SELECT 'S' || r.session, s.worktree, r.kind, r.value, r.url, r.first_seq, r.first_event
-		FROM refs r JOIN sessions s ON s.id = r.session WHERE ?1 = 0 OR r.session = ?1 ORDER BY r.first_event, r.kind, r.value`, session)
-	if err != nil {
-		return nil, fmt.Errorf("refs of %s: %w", x.st.Path(), err)
-	}
-	defer rows.Close()
-	var out []RefRow
-	for rows.Next() {
-		var r RefRow
-		if err := rows.Scan(&r.Session, &r.Worktree, &r.Kind, &r.Value, &r.URL, &r.FirstSeq, &r.FirstEvent); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
-}
-
 // Heat counts the sessions started (created) since the day, by weekday
 // (Monday first) and UTC hour; session 0 means every session.
 func (x *Index) Heat(ctx context.Context, since string, session int64) ([7][24]int64, error) {

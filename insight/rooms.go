@@ -22,3 +22,10 @@ type FileService struct{ x *Index }
 
 // Files returns the files the index's sessions touched.
 func (x *Index) Files() FileService { return FileService{x} }
+
+// RefService is the pull requests, issues, commits, branches and URLs the
+// sessions mentioned (`lazuli refs`, the chronicle's standup).
+type RefService struct{ x *Index }
+
+// Refs returns the refs the index's sessions mentioned.
+func (x *Index) Refs() RefService { return RefService{x} }

@@ -117,7 +117,7 @@ func (h *History) renderRefs(ctx context.Context, a RefsArgs) (string, error) {
 			b.WriteString("Note: " + noInsight(s).Error() + "\n")
 			continue
 		}
-		rows, err := s.insight.Refs(ctx, session)
+		rows, err := s.insight.Refs().List(ctx, session)
 		if err != nil {
 			return "", err
 		}

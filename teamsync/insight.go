@@ -65,7 +65,7 @@ func (IndexInsight) StoreInsight(ctx context.Context, st *store.Store) (map[int6
 		in.Files = append(in.Files, File{Path: f.Path, Action: f.Action, Count: f.Count, FirstSeq: f.FirstSeq, LastSeq: f.LastSeq})
 		out[id] = in
 	}
-	refs, err := x.Refs(ctx, 0)
+	refs, err := x.Refs().List(ctx, 0)
 	if err != nil {
 		return nil, err
 	}

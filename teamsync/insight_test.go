@@ -57,7 +57,7 @@ func TestPushSendsInsight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	refs, err := x.Refs(ctx, 0)
+	refs, err := x.Refs().List(ctx, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
