@@ -295,7 +295,7 @@ func computeInsights(ctx context.Context, pw *projectWindow, scope views.Insight
 				d.Heat[i][j] += heat[i][j]
 			}
 		}
-		ts, err := x.Tools(ctx, since, scope.Session)
+		ts, err := x.Tools().Calls(ctx, since, scope.Session)
 		if err != nil {
 			return d, err
 		}

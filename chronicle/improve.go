@@ -124,7 +124,7 @@ func (h *history) toolErrors(ctx context.Context, f *Facts, fails []toolFailure)
 	}
 	by := map[string]*sum{}
 	for i, src := range h.sources {
-		rows, err := src.Index.ToolErrors(ctx)
+		rows, err := src.Index.Tools().Errors(ctx)
 		if err != nil {
 			return err
 		}

@@ -151,28 +151,3 @@ func (x *Index) TurnRows(ctx context.Context, sessions []int64) ([]TurnRow, erro
 	}
 	return out, rows.Err()
 }
-
-// ToolError is one tool's calls and errors in one session.
-type ToolError struct {
-	Session int64
-	ToolRow
-}
-
-// ToolErrors lists, per session and tool, the tools that failed at least
-// once, in session and name order.
-func (x *Index) ToolErrors(ctx context.Context) ([]ToolError, error) {
-	rows, err := x.db.QueryContext(ctx, "SELECT session, name, calls, errors FROM tools WHERE errors > 0 ORDER BY session, name")
-	if err != nil {
-		return nil, fmt.Errorf("tool errors of %s: %w", x.st.Path(), err)
-	}
-	defer rows.Close()
-	var out []ToolError
-	for rows.Next() {
-		var t ToolError
-		if err := rows.Scan(&t.Session, &t.Name, &t.Calls, &t.Errors); err != nil {
-			return nil, fmt.Errorf("tool errors of %s: %w", x.st.Path(), err)
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
-}

@@ -37,7 +37,7 @@ func TestActivityRows(t *testing.T) {
 		}
 	}
 
-	errs, err := x.ToolErrors(ctx)
+	errs, err := x.Tools().Errors(ctx)
 	if err != nil || len(errs) != 2 || errs[0] != (ToolError{1, ToolRow{"Edit", 4, 2}}) || errs[1] != (ToolError{2, ToolRow{"Edit", 4, 2}}) {
 		t.Errorf("ToolErrors = %+v, %v", errs, err)
 	}

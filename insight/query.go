@@ -27,33 +27,6 @@ func (x *Index) Heat(ctx context.Context, since string, session int64) ([7][24]i
 	return h, rows.Err()
 }
 
-// ToolRow is a tool's calls and errors.
-type ToolRow struct {
-	Name   string `json:"name"`
-	Calls  int64  `json:"calls"`
-	Errors int64  `json:"errors"`
-}
-
-// Tools sums each tool's calls and errors over the sessions created since
-// the day (session 0: every session), most called first.
-func (x *Index) Tools(ctx context.Context, since string, session int64) ([]ToolRow, error) {
-	rows, err := x.db.QueryContext(ctx, `SELECT t.name, SUM(t.calls), SUM(t.errors) FROM tools t JOIN sessions s ON s.id = t.session
-		WHERE s.day >= ?1 AND (?2 = 0 OR s.id = ?2) GROUP BY t.name ORDER BY 2 DESC, 1`, since, session)
-	if err != nil {
-		return nil, fmt.Errorf("tools of %s: %w", x.st.Path(), err)
-	}
-	defer rows.Close()
-	var out []ToolRow
-	for rows.Next() {
-		var r ToolRow
-		if err := rows.Scan(&r.Name, &r.Calls, &r.Errors); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
-}
-
 // SessionDays returns how many sessions started on each day (UTC
 // "YYYY-MM-DD"), of all time (session 0: every session): what the
 // Insights window reads to open on a range that holds them.

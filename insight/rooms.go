@@ -29,3 +29,10 @@ type RefService struct{ x *Index }
 
 // Refs returns the refs the index's sessions mentioned.
 func (x *Index) Refs() RefService { return RefService{x} }
+
+// ToolService is the agents' tool calls: each tool's calls and errors,
+// summed over the sessions or per session for the tools that failed.
+type ToolService struct{ x *Index }
+
+// Tools returns the tool calls of the index's sessions.
+func (x *Index) Tools() ToolService { return ToolService{x} }
