@@ -226,7 +226,7 @@ func rangeWithData(perDay map[string]int64, now time.Time) int {
 func autoRange(ctx context.Context, indexes []*insight.Index, session int64, now time.Time) (int, error) {
 	perDay := map[string]int64{}
 	for _, x := range indexes {
-		days, err := x.SessionDays(ctx, session)
+		days, err := x.Sessions().Days(ctx, session)
 		if err != nil {
 			return 0, err
 		}
@@ -286,7 +286,7 @@ func computeInsights(ctx context.Context, pw *projectWindow, scope views.Insight
 			dayEntry(byDay, g.Day).Add(views.InsightDay{Sessions: g.Sessions, Turns: g.Turns})
 			shareEntry(worktrees, g.Worktree).Sessions += g.Sessions
 		}
-		heat, err := x.Heat(ctx, since, scope.Session)
+		heat, err := x.Sessions().Heat(ctx, since, scope.Session)
 		if err != nil {
 			return d, err
 		}

@@ -239,7 +239,7 @@ type history struct {
 func loadHistory(ctx context.Context, sources []Source, win Window) (*history, error) {
 	h := &history{sources: sources, win: win, byKey: map[sessionKey]*session{}}
 	for i, src := range sources {
-		act, err := src.Index.Activity(ctx, win.From)
+		act, err := src.Index.Sessions().Activity(ctx, win.From)
 		if err != nil {
 			return nil, err
 		}
@@ -254,7 +254,7 @@ func loadHistory(ctx context.Context, sources []Source, win Window) (*history, e
 			h.byKey[sessionKey{i, a.ID}] = s
 			ids[j] = a.ID
 		}
-		turns, err := src.Index.TurnRows(ctx, ids)
+		turns, err := src.Index.Sessions().Turns(ctx, ids)
 		if err != nil {
 			return nil, err
 		}

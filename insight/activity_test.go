@@ -12,7 +12,7 @@ func TestActivityRows(t *testing.T) {
 	fill(t, st, 2, 4) // 9 events a turn; the Edit of every other turn fails
 	x := mustIndex(t, st)
 
-	act, err := x.Activity(ctx, "")
+	act, err := x.Sessions().Activity(ctx, "")
 	if err != nil || len(act) != 2 {
 		t.Fatalf("Activity = %d sessions, %v; want 2", len(act), err)
 	}
@@ -21,11 +21,11 @@ func TestActivityRows(t *testing.T) {
 		len(a.Models) != 1 || a.Models[0].Model != "gpt-5" || a.Models[0].Backend != "codex" || a.Models[0].Turns != 4 {
 		t.Errorf("Activity[0] = %+v", a)
 	}
-	if later, err := x.Activity(ctx, "2999-01-01 00:00:00"); err != nil || len(later) != 0 {
+	if later, err := x.Sessions().Activity(ctx, "2999-01-01 00:00:00"); err != nil || len(later) != 0 {
 		t.Errorf("Activity since 2999 = %+v, %v; want none", later, err)
 	}
 
-	turns, err := x.TurnRows(ctx, []int64{1})
+	turns, err := x.Sessions().Turns(ctx, []int64{1})
 	if err != nil || len(turns) != 4 {
 		t.Fatalf("TurnRows = %d, %v; want 4", len(turns), err)
 	}

@@ -5,7 +5,7 @@ package insight
 // index's one connection (as store's rooms do over a *store.Store). The
 // Index itself keeps what is its own: opening, closing and bringing the
 // file up to date. Their methods live in the file of their domain
-// (usage.go, …).
+// (usage.go, files.go and edits.go, refs.go, tools.go, sessions.go).
 
 // UsageService is the index's token usage and cost: sums by day, model,
 // backend, worktree or session (`lazuli stats`), what the Insights window
@@ -36,3 +36,12 @@ type ToolService struct{ x *Index }
 
 // Tools returns the tool calls of the index's sessions.
 func (x *Index) Tools() ToolService { return ToolService{x} }
+
+// SessionService is the index's sessions and their turns: the sessions
+// active since a time with their models and cost, each turn's prompt and
+// outcome (what the chronicle reports are written from), and the
+// sessions started by day and by hour of the week (the Insights window).
+type SessionService struct{ x *Index }
+
+// Sessions returns the index's sessions.
+func (x *Index) Sessions() SessionService { return SessionService{x} }

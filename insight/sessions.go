@@ -54,9 +54,9 @@ const storeTime = `substr(replace(%s, 'T', ' '), 1, 19)`
 // Activity lists the sessions active since the time (a store time,
 // "YYYY-MM-DD HH:MM:SS" or a prefix of it; "" for all): created then or
 // later, or with usage reported then or later. Sessions come in id order.
-func (x *Index) Activity(ctx context.Context, since string) ([]SessionActivity, error) {
+func (ss SessionService) Activity(ctx context.Context, since string) ([]SessionActivity, error) {
 	at := fmt.Sprintf(storeTime, "u.at")
-	rows, err := x.db.QueryContext(ctx, `WITH last AS (SELECT u.session, MAX(`+at+`) AS at, SUM(u.cost_usd) AS cost,
+	rows, err := ss.x.db.QueryContext(ctx, `WITH last AS (SELECT u.session, MAX(`+at+`) AS at, SUM(u.cost_usd) AS cost,
 			MAX(u.cost_estimated) AS est FROM usage u GROUP BY u.session),
 		dur AS (SELECT session, SUM(duration_ms) AS ms FROM turns GROUP BY session)
 		SELECT s.id, s.created, s.worktree, s.name, s.events, s.turns, COALESCE(last.at, ''), COALESCE(dur.ms, 0),
@@ -64,7 +64,7 @@ func (x *Index) Activity(ctx context.Context, since string) ([]SessionActivity, 
 		FROM sessions s LEFT JOIN last ON last.session = s.id LEFT JOIN dur ON dur.session = s.id
 		WHERE ?1 = '' OR s.created >= ?1 OR last.at >= ?1 ORDER BY s.id`, since)
 	if err != nil {
-		return nil, fmt.Errorf("activity of %s: %w", x.st.Path(), err)
+		return nil, fmt.Errorf("activity of %s: %w", ss.x.st.Path(), err)
 	}
 	var out []SessionActivity
 	byID := map[int64]int{}
@@ -74,7 +74,7 @@ func (x *Index) Activity(ctx context.Context, since string) ([]SessionActivity, 
 		if err := rows.Scan(&a.ID, &a.Created, &a.Worktree, &a.Name, &a.Events, &a.Turns, &a.LastAt, &a.DurationMS,
 			&a.CostUSD, &est); err != nil {
 			rows.Close()
-			return nil, fmt.Errorf("activity of %s: %w", x.st.Path(), err)
+			return nil, fmt.Errorf("activity of %s: %w", ss.x.st.Path(), err)
 		}
 		a.CostEstimated = est != 0
 		byID[a.ID] = len(out)
@@ -82,17 +82,17 @@ func (x *Index) Activity(ctx context.Context, since string) ([]SessionActivity, 
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("activity of %s: %w", x.st.Path(), err)
+		return nil, fmt.Errorf("activity of %s: %w", ss.x.st.Path(), err)
 	}
-	if err := x.modelUse(ctx, out, byID); err != nil {
-		return nil, fmt.Errorf("models of %s: %w", x.st.Path(), err)
+	if err := ss.modelUse(ctx, out, byID); err != nil {
+		return nil, fmt.Errorf("models of %s: %w", ss.x.st.Path(), err)
 	}
 	return out, nil
 }
 
 // modelUse fills in the models of the sessions listed.
-func (x *Index) modelUse(ctx context.Context, list []SessionActivity, byID map[int64]int) error {
-	rows, err := x.db.QueryContext(ctx, `SELECT session, model, backend, COUNT(DISTINCT turn), SUM(cost_usd) FROM usage
+func (ss SessionService) modelUse(ctx context.Context, list []SessionActivity, byID map[int64]int) error {
+	rows, err := ss.x.db.QueryContext(ctx, `SELECT session, model, backend, COUNT(DISTINCT turn), SUM(cost_usd) FROM usage
 		WHERE model != '' GROUP BY session, model, backend ORDER BY session, 5 DESC, model`)
 	if err != nil {
 		return err
@@ -111,9 +111,9 @@ func (x *Index) modelUse(ctx context.Context, list []SessionActivity, byID map[i
 	return rows.Err()
 }
 
-// TurnRows lists the turns of the sessions (in session and turn order),
+// Turns lists the turns of the sessions (in session and turn order),
 // with the latest usage time of each.
-func (x *Index) TurnRows(ctx context.Context, sessions []int64) ([]TurnRow, error) {
+func (ss SessionService) Turns(ctx context.Context, sessions []int64) ([]TurnRow, error) {
 	if len(sessions) == 0 {
 		return nil, nil
 	}
@@ -123,13 +123,13 @@ func (x *Index) TurnRows(ctx context.Context, sessions []int64) ([]TurnRow, erro
 	}
 	list := strings.Join(ids, ",")
 	at := fmt.Sprintf(storeTime, "MAX(u.at)")
-	rows, err := x.db.QueryContext(ctx, `WITH ats AS (SELECT u.session, u.turn, `+at+` AS at FROM usage u
+	rows, err := ss.x.db.QueryContext(ctx, `WITH ats AS (SELECT u.session, u.turn, `+at+` AS at FROM usage u
 			WHERE u.session IN (`+list+`) GROUP BY 1, 2)
 		SELECT t.session, t.turn, t.first_seq, t.last_seq, t.prompt, t.tool_calls, t.tool_errors, t.success, t.duration_ms,
 			COALESCE(ats.at, '') FROM turns t LEFT JOIN ats ON ats.session = t.session AND ats.turn = t.turn
 		WHERE t.session IN (`+list+`) ORDER BY t.session, t.turn`)
 	if err != nil {
-		return nil, fmt.Errorf("turns of %s: %w", x.st.Path(), err)
+		return nil, fmt.Errorf("turns of %s: %w", ss.x.st.Path(), err)
 	}
 	defer rows.Close()
 	var out []TurnRow
@@ -139,7 +139,7 @@ func (x *Index) TurnRows(ctx context.Context, sessions []int64) ([]TurnRow, erro
 		var ms sql.NullInt64
 		if err := rows.Scan(&t.Session, &t.Turn, &t.FirstSeq, &t.LastSeq, &t.Prompt, &t.ToolCalls, &t.ToolErrors,
 			&ok, &ms, &t.At); err != nil {
-			return nil, fmt.Errorf("turns of %s: %w", x.st.Path(), err)
+			return nil, fmt.Errorf("turns of %s: %w", ss.x.st.Path(), err)
 		}
 		if ok.Valid {
 			t.Success = &ok.Bool
@@ -150,4 +150,47 @@ func (x *Index) TurnRows(ctx context.Context, sessions []int64) ([]TurnRow, erro
 		out = append(out, t)
 	}
 	return out, rows.Err()
+}
+
+// Days returns how many sessions started on each day (UTC
+// "YYYY-MM-DD"), of all time (session 0: every session): what the
+// Insights window reads to open on a range that holds them.
+func (ss SessionService) Days(ctx context.Context, session int64) (map[string]int64, error) {
+	rows, err := ss.x.db.QueryContext(ctx, `SELECT day, COUNT(*) FROM sessions WHERE ?1 = 0 OR id = ?1 GROUP BY 1`, session)
+	if err != nil {
+		return nil, fmt.Errorf("session days of %s: %w", ss.x.st.Path(), err)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var day string
+		var n int64
+		if err := rows.Scan(&day, &n); err != nil {
+			return nil, fmt.Errorf("session days of %s: %w", ss.x.st.Path(), err)
+		}
+		out[day] += n
+	}
+	return out, rows.Err()
+}
+
+// Heat counts the sessions started (created) since the day, by weekday
+// (Monday first) and UTC hour; session 0 means every session.
+func (ss SessionService) Heat(ctx context.Context, since string, session int64) ([7][24]int64, error) {
+	var h [7][24]int64
+	rows, err := ss.x.db.QueryContext(ctx, `SELECT (CAST(strftime('%w', created) AS INTEGER) + 6) % 7, CAST(strftime('%H', created) AS INTEGER), COUNT(*)
+		FROM sessions WHERE day >= ?1 AND (?2 = 0 OR id = ?2) AND strftime('%w', created) IS NOT NULL GROUP BY 1, 2`, since, session)
+	if err != nil {
+		return h, fmt.Errorf("activity of %s: %w", ss.x.st.Path(), err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var d, hr, n int64
+		if err := rows.Scan(&d, &hr, &n); err != nil {
+			return h, err
+		}
+		if d >= 0 && d < 7 && hr >= 0 && hr < 24 {
+			h[d][hr] += n
+		}
+	}
+	return h, rows.Err()
 }
