@@ -5,6 +5,13 @@
 // Lazuli's cache folder, never in or beside the store) and answers the
 // `lazuli stats|files|refs|sql` commands and the Insights window.
 //
+// An Index keeps its file: Open, Update, Rebuild, Close. What it answers
+// is asked of its rooms, one small type a domain over the Index
+// (rooms.go): x.Usage() the token sums, x.Sessions() the sessions and
+// their turns, x.Files() the files read and changed, x.Refs() the refs
+// mentioned, x.Tools() the tool calls. RunSQL is the read-only SQL
+// surface over indexes and their stores.
+//
 // It never imports Fyne.
 package insight
 
