@@ -151,16 +151,7 @@ func TestSearchAcrossWorktrees(t *testing.T) {
 func TestSearchWaitsForTheNextKey(t *testing.T) {
 	t.Setenv(store.CacheDirEnv, t.TempDir())
 	fa := test.NewTempApp(t)
-	dir := t.TempDir()
-	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
-	st, err := store.Open(context.Background(), wt.StorePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := st.Sessions().CreateWithEvents(context.Background(), "main", "s", []codec.Event{codec.UserMessage("find the zorblex bug")}); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
+	wt := zorblexWorktree(t)
 	pw, ctx := searchWindow(t, fa, []Worktree{wt})
 	pw.search.updateAll(ctx)
 	var mu sync.Mutex
@@ -207,16 +198,7 @@ func TestSearchWaitsForTheNextKey(t *testing.T) {
 func TestOpenHitThawsTheWindow(t *testing.T) {
 	t.Setenv(store.CacheDirEnv, t.TempDir())
 	fa := test.NewTempApp(t)
-	dir := t.TempDir()
-	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
-	st, err := store.Open(context.Background(), wt.StorePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := st.Sessions().CreateWithEvents(context.Background(), "main", "s", []codec.Event{codec.UserMessage("find the zorblex bug")}); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
+	wt := zorblexWorktree(t)
 	pw, ctx := searchWindow(t, fa, []Worktree{wt})
 	pw.win.Resize(fyne.NewSize(1000, 700))
 	pw.search.updateAll(ctx)
@@ -239,4 +221,21 @@ func TestOpenHitThawsTheWindow(t *testing.T) {
 	if got := pw.mv.Transcript().Session().ID; got != res.Hits[0].Ref.ID {
 		t.Errorf("the transcript shows session %d", got)
 	}
+}
+
+// zorblexWorktree returns a worktree whose store holds one session with
+// one prompt, "find the zorblex bug".
+func zorblexWorktree(t *testing.T) Worktree {
+	t.Helper()
+	dir := t.TempDir()
+	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
+	st, err := store.Open(context.Background(), wt.StorePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, _, err := st.Sessions().CreateWithEvents(context.Background(), "main", "s", []codec.Event{codec.UserMessage("find the zorblex bug")}); err != nil {
+		t.Fatal(err)
+	}
+	return wt
 }
