@@ -177,7 +177,7 @@ func (f *FindBar) showCurrent() {
 		f.t.rows.toggle(row) // a collapsed card shows one line at most: the match would be hidden
 	}
 	f.setRow(row)
-	f.t.rows.scrollToMatch(row, f.matchAt(row))
+	f.t.rows.scroll.toMatch(row, f.matchAt(row))
 }
 
 // matchAt is where in row's text the query first occurs, as a fraction of

@@ -110,7 +110,7 @@ func (n *Navigator) PreviousPrompt() bool {
 func (n *Navigator) showPromptRow(id int) {
 	r := n.t.rows
 	n.row = id
-	r.target = -1
+	r.scroll.target = -1
 	off := min(r.rowOffset(id), max(r.contentHeight()-r.list.Size().Height, 0))
 	r.list.ScrollToOffset(off)
 	n.t.find.setRow(id)

@@ -476,7 +476,7 @@ func (n *Navigator) ShowThought(seq int64) bool {
 				rows.toggle(i)
 			}
 			n.t.find.setRow(i)
-			rows.scrollTo(i)
+			rows.scroll.to(i)
 			return true
 		}
 	}
@@ -494,7 +494,7 @@ func (n *Navigator) ShowEvent(seq int64, compaction bool) bool {
 		return false
 	}
 	n.t.find.setRow(row)
-	rows.scrollTo(row)
+	rows.scroll.to(row)
 	return true
 }
 
@@ -516,10 +516,10 @@ func (n *Navigator) ShowFullEvent(seq int64, offset int) bool {
 		rows.toggle(row)
 	}
 	n.t.find.setRow(row)
-	rows.scrollTo(row)
+	rows.scroll.to(row)
 	line := strings.Count(full[:min(max(offset, 0), len(full))], "\n")
 	rows.post(func() { // after the opened card has its height
-		rows.target = -1
+		rows.scroll.target = -1
 		y := rows.rowTop(row) + rows.template + float32(line)*lineHeight() - rows.body.Size().Height/3
 		rows.list.ScrollToOffset(max(y, rows.rowTop(row)))
 	})

@@ -116,7 +116,7 @@ func (t *Transcript) PrependEvents(events []store.StoredEvent, earlier int) {
 	r.rebuild()
 	t.load.showEarlierBar()
 	if row := r.rowOfSeq(anchor); row >= 0 {
-		r.scrollTo(row)
+		r.scroll.to(row)
 	}
 }
 

@@ -32,21 +32,21 @@ func (n *Navigator) ScrollKey(name fyne.KeyName) bool {
 	switch name {
 	case fyne.KeyHome:
 		trace.Mark("input", "home")
-		r.target = -1
+		r.scroll.target = -1
 		r.premeasureAround(0) // the first frame there shows the rows at their heights
 		r.list.ScrollToTop()
 		r.traceSettled("home")
 	case fyne.KeyEnd:
 		trace.Mark("input", "end")
-		r.target = -1
+		r.scroll.target = -1
 		r.premeasureTail()
 		r.list.ScrollToBottom()
 		r.traceSettled("end")
 	case fyne.KeyPageUp:
-		r.target = -1
+		r.scroll.target = -1
 		r.list.ScrollToOffset(max(0, off-view*pageFraction))
 	case fyne.KeyPageDown:
-		r.target = -1
+		r.scroll.target = -1
 		r.list.ScrollToOffset(max(0, min(off+view*pageFraction, r.contentHeight()-view)))
 	default:
 		return false

@@ -46,8 +46,7 @@ type rowList struct {
 	rowState
 
 	pending    map[int]float32 // measured heights the list has not been given
-	target     int             // the row to keep shown while heights settle; -1 for none
-	targetFrac float32         // the part of target to show when it is taller than the view
+	scroll     *rowScroll      // the row to keep shown while heights settle (transcript_scroll.go)
 	scheduled  bool
 	installing bool
 	flushing   bool
@@ -92,7 +91,8 @@ func nextGen() uint64 { return lastGen.Add(1) }
 const maxPremeasure = 100
 
 func newRowList(t *Transcript) *rowList {
-	r := &rowList{t: t, post: fyne.Do, target: -1}
+	r := &rowList{t: t, post: fyne.Do}
+	r.scroll = &rowScroll{rows: r, target: -1}
 	r.template = newCard(t).MinSize().Height
 	r.list = r.newList()
 	r.body = container.New(&widthWatcher{onWidth: r.onWidth, pinned: r.atBottom,
@@ -164,7 +164,7 @@ func (r *rowList) replace(rows []transcriptRow) {
 	r.widths = make([]float32, len(rows))
 	r.total = float32(len(rows)) * r.template
 	r.pending = make(map[int]float32)
-	r.target = -1
+	r.scroll.target = -1
 	t.find.forget()
 	r.list = r.newList()
 	at := -1
@@ -329,55 +329,18 @@ func (r *rowList) flush() {
 		switch {
 		case bottom:
 			r.list.ScrollToBottom()
-		case r.target >= 0:
-			r.list.ScrollTo(r.target)
-			r.showTargetPart()
+		case r.scroll.target >= 0:
+			r.list.ScrollTo(r.scroll.target)
+			r.scroll.showTarget()
 		}
 	}
 	if len(r.pending) == 0 {
-		r.target = -1
+		r.scroll.target = -1
 	}
 	r.flushing = false
 	if len(r.pending) > 0 {
 		r.schedule()
 	}
-}
-
-// scrollTo shows row id and keeps it shown while the rows around it get
-// their measured heights.
-func (r *rowList) scrollTo(id int) {
-	r.scrollToMatch(id, 0)
-}
-
-// scrollToMatch shows row id, and for a row taller than the view, the part
-// at frac of its height (0: its top), a third of the way down the view:
-// List.ScrollTo alone shows a tall row's end when it scrolls down.
-func (r *rowList) scrollToMatch(id int, frac float32) {
-	r.target, r.targetFrac = id, frac
-	r.premeasureAround(id)
-	r.list.ScrollTo(id)
-	r.showTargetPart()
-}
-
-// showTargetPart moves the view onto the target's part, when the target
-// row is taller than the view, and onto the whole row otherwise: Fyne's
-// List.ScrollTo compares the row's top plus the template height with the
-// view, so a row whose top shows at the view's bottom stayed cut off.
-func (r *rowList) showTargetPart() {
-	id, view := r.target, r.list.Size().Height
-	if id < 0 || id >= len(r.heights) || view <= 0 {
-		return
-	}
-	top, h := r.rowTop(id), r.heightOf(id)
-	if h <= view {
-		if off := r.list.GetScrollOffset(); top+h > off+view {
-			r.list.ScrollToOffset(top + h - view)
-		}
-		return
-	}
-	off := top + r.targetFrac*h - view/3
-	off = max(top, min(off, top+h-view))
-	r.list.ScrollToOffset(off)
 }
 
 // heightOf is the height the list gives row id.

@@ -123,7 +123,7 @@ func (t *Transcript) restore(e shownEntry) {
 	r.rowState = e.state
 	t.cards.full, t.cards.turns = e.full, e.turns
 	r.pending = make(map[int]float32)
-	r.target = -1
+	r.scroll.target = -1
 	t.find.forget()
 	r.premeasureTail()
 	r.installing = true
