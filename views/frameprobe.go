@@ -140,7 +140,7 @@ func (s *Sidebar) traceSidebar() {
 		d := fyne.CurrentApp().Driver()
 		pos, size := d.AbsolutePositionForObject(s.list), s.list.Size()
 		trace.Markf("geom", "sidebar %.0f %.0f %.0f %.0f %.1f %.1f", pos.X, pos.Y, size.Width, size.Height,
-			s.createItem().MinSize().Height, s.list.Theme().Size(theme.SizeNamePadding))
+			s.items.create().MinSize().Height, s.list.Theme().Size(theme.SizeNamePadding))
 		e := s.filters.entry
 		pos, size = d.AbsolutePositionForObject(e), e.Size()
 		trace.Markf("geom", "filter %.0f %.0f %.0f %.0f", pos.X, pos.Y, size.Width, size.Height)

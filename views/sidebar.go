@@ -1,12 +1,10 @@
 package views
 
 import (
-	"image/color"
 	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -37,6 +35,7 @@ type Sidebar struct {
 	traced      bool // the trace's start point is written (traceSidebar)
 
 	filters *sidebarFilters // the name filter and the filters (sidebar_filters.go)
+	items   *sidebarItems   // the list's items (sidebar_items.go)
 	list    *navList
 	newBtn  *widget.Button
 	rename  *widget.Button
@@ -52,7 +51,8 @@ func NewSidebar(a Actions) *Sidebar {
 	s.newBtn = widget.NewButtonWithIcon("New", theme.ContentAddIcon(), s.onNew)
 	s.rename = widget.NewButtonWithIcon("Rename", theme.DocumentCreateIcon(), s.onRename)
 	s.delete = widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), s.onDelete)
-	s.list = newNavList(s.length, s.createItem, s.updateItem)
+	s.items = &sidebarItems{s: s}
+	s.list = newNavList(s.items.length, s.items.create, s.items.update)
 	s.list.OnSelected = s.onSelected
 	s.list.skip = func(id widget.ListItemID) bool { return id < len(s.rows) && s.rows[id].header }
 	s.list.selectedRow = func() widget.ListItemID {
@@ -289,34 +289,6 @@ func (s *Sidebar) onNew() {
 		g = s.groups[r.group]
 	}
 	s.actions.NewSession(g.StorePath, g.Worktree)
-}
-
-func (s *Sidebar) length() int { return len(s.rows) }
-
-// createItem is a row with, over it, the mark of the keyboard's row: an
-// outline in the primary colour (the List's own, its hover colour, is
-// too faint to find).
-func (s *Sidebar) createItem() fyne.CanvasObject {
-	mark := canvas.NewRectangle(color.Transparent)
-	mark.StrokeWidth = 2
-	mark.CornerRadius = theme.SelectionRadiusSize()
-	mark.Hide()
-	return container.NewStack(newSidebarItem(), mark)
-}
-
-func (s *Sidebar) updateItem(id widget.ListItemID, o fyne.CanvasObject) {
-	if id < 0 || id >= len(s.rows) {
-		return
-	}
-	objs := o.(*fyne.Container).Objects
-	objs[0].(*sidebarItem).update(&s.rows[id], s.now())
-	mark := objs[1].(*canvas.Rectangle)
-	if s.list.hasFocus && id == s.list.highlighted {
-		mark.StrokeColor = theme.Color(theme.ColorNamePrimary)
-		mark.Show()
-	} else {
-		mark.Hide()
-	}
 }
 
 // navList is the sidebar's widget.List made for the keyboard: it is in

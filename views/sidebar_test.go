@@ -76,8 +76,8 @@ func TestSidebarApplyRows(t *testing.T) {
 		"# feature/login (1 session)",
 		"✓:success | Login form | 0s:success | [0 msgs]",
 	}
-	if s.length() != len(want) {
-		t.Fatalf("length() = %d, want %d", s.length(), len(want))
+	if s.items.length() != len(want) {
+		t.Fatalf("length() = %d, want %d", s.items.length(), len(want))
 	}
 	for i, r := range s.rows {
 		if got := rowSummary(r); got != want[i] {
