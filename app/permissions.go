@@ -75,7 +75,7 @@ func (pm *permissions) showMode(ref views.SessionRef) {
 	if err != nil {
 		title = "unreadable"
 	}
-	onUI(func() { pm.pw.mv.SetPermissionMode(ref, title) })
+	onUI(func() { pm.pw.mv.Header().SetPermissionMode(ref, title) })
 }
 
 // settings is what the settings dialog needs besides the permissions it

@@ -47,7 +47,7 @@ func TestPermissionsInWindow(t *testing.T) {
 	defer pw.close()
 	ref := views.SessionRef{StorePath: wt.StorePath, ID: s.ID}
 	pw.shown.loadSession(ref, pw.shown.loadGen)
-	if got := pw.mv.PermissionMode(); got != "Plan (read-only)" {
+	if got := pw.mv.Header().PermissionMode(); got != "Plan (read-only)" {
 		t.Errorf("header mode %q, want the project's", got)
 	}
 	pw.perms.EditPermissions(ref)
@@ -63,7 +63,7 @@ func TestPermissionsInWindow(t *testing.T) {
 	if p, err := st2.Permissions().Of(bg, s.ID); err != nil || p.Mode != "ask" {
 		t.Errorf("stored %+v, %v", p, err)
 	}
-	if got := pw.mv.PermissionMode(); got != "Ask" {
+	if got := pw.mv.Header().PermissionMode(); got != "Ask" {
 		t.Errorf("header mode after save %q", got)
 	}
 }

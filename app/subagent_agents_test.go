@@ -73,7 +73,7 @@ func TestOpenSubagentOfEveryAgent(t *testing.T) {
 			if pw.shown.current.ID != subID {
 				t.Fatalf("OpenSubagent(S%d, %q) shows S%d, want the sub-agent's S%d", parentID, c.call, pw.shown.current.ID, subID)
 			}
-			if got := pw.mv.ParentLink(); !strings.HasPrefix(got, "↖ ") {
+			if got := pw.mv.Header().ParentLink(); !strings.HasPrefix(got, "↖ ") {
 				t.Fatalf("the sub-agent's parent link is %q", got)
 			}
 			pw.shown.OpenParent(pw.shown.current)

@@ -34,21 +34,21 @@ func TestOpenSubagentAndBack(t *testing.T) {
 	defer pw.close()
 	parent := views.SessionRef{StorePath: wt.StorePath, ID: parentID}
 	pw.shown.loadSession(parent, pw.shown.loadGen)
-	if pw.mv.ParentLink() != "" {
-		t.Fatalf("the parent shows a parent link %q", pw.mv.ParentLink())
+	if pw.mv.Header().ParentLink() != "" {
+		t.Fatalf("the parent shows a parent link %q", pw.mv.Header().ParentLink())
 	}
 	pw.shown.OpenSubagent(parent, "toolu_agent")
 	pw.wg.Wait()
 	if pw.shown.current.ID == parentID || pw.mv.Transcript().Session().Name != "take stock › List." {
 		t.Fatalf("shown %v (%q), want the sub-agent's session", pw.shown.current, pw.mv.Transcript().Session().Name)
 	}
-	if got := pw.mv.ParentLink(); got != "↖ take stock" {
+	if got := pw.mv.Header().ParentLink(); got != "↖ take stock" {
 		t.Fatalf("parent link %q", got)
 	}
 	pw.shown.OpenParent(pw.shown.current)
 	pw.wg.Wait()
-	if pw.shown.current != parent || pw.mv.ParentLink() != "" {
-		t.Fatalf("shown %v with link %q, want the parent", pw.shown.current, pw.mv.ParentLink())
+	if pw.shown.current != parent || pw.mv.Header().ParentLink() != "" {
+		t.Fatalf("shown %v with link %q, want the parent", pw.shown.current, pw.mv.Header().ParentLink())
 	}
 }
 
@@ -130,7 +130,7 @@ func TestOpenImportedSubagentOfAnOldStore(t *testing.T) {
 	// The parent's name is long ("Use the Explore task in sub-agents with
 	// Haiku model…"): the link is cut as a sub-agent's name cuts it, so
 	// that it does not widen the header past an 800 px window.
-	if got := pw.mv.ParentLink(); got != "↖ Use the Explore task in sub-a…" {
+	if got := pw.mv.Header().ParentLink(); got != "↖ Use the Explore task in sub-a…" {
 		t.Fatalf("the sub-agent's parent link is %q, want ↖ and its parent's name, shortened", got)
 	}
 	pw.shown.OpenParent(pw.shown.current)

@@ -133,7 +133,7 @@ func TestTeamSourceInMainWindow(t *testing.T) {
 	if _, ok := pw.mv.PromptBox().Session(); ok {
 		t.Fatal("the prompt box takes prompts for a team session")
 	}
-	if u := pw.mv.SessionUsage(); !strings.HasPrefix(u, "1200 in · 300 out · ") {
+	if u := pw.mv.Header().Usage(); !strings.HasPrefix(u, "1200 in · 300 out · ") {
 		t.Fatalf("the header's usage line is %q", u)
 	}
 	if _, err := pw.store(views.TeamStore); !errors.Is(err, errTeamReadOnly) {

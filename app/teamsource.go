@@ -193,7 +193,7 @@ func (ts *teamSource) show(ref views.SessionRef, gen int) {
 		return // the transcript is shown; the header goes without its usage line
 	}
 	text := usageText(u.Tokens)
-	onUI(func() { pw.mv.SetSessionUsage(ref, text) })
+	onUI(func() { pw.mv.Header().SetUsage(ref, text) })
 }
 
 // search searches the team's sessions for the Ctrl+K panel.

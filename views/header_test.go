@@ -77,7 +77,7 @@ func TestHeaderTabsStay(t *testing.T) {
 		name string
 		do   func()
 	}{
-		{"mode", func() { m.SetPermissionMode(ref, "Ask") }},
+		{"mode", func() { m.Header().SetPermissionMode(ref, "Ask") }},
 		{"usage and chips", func() {
 			m.SetSessionInsight(ref, SessionInsight{Usage: "12k in · 400 out · 1M cache · $0.42", Refs: []RefChip{
 				{Kind: "pr", Value: "o/r#12", URL: "https://github.com/o/r/pull/12"}, {Kind: "branch", Value: "feature/x"}}})

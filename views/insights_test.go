@@ -197,17 +197,17 @@ func TestSessionUsageHeader(t *testing.T) {
 	test.NewTempWindow(t, m.Content())
 	a, b := SessionRef{StorePath: "/p", ID: 1}, SessionRef{StorePath: "/p", ID: 2}
 	m.ShowSession(a, store.Session{ID: 1, Worktree: "main"}, nil, nil, 0)
-	m.SetSessionUsage(b, "stale")
-	if m.SessionUsage() != "" {
-		t.Errorf("usage of another session shown: %q", m.SessionUsage())
+	m.Header().SetUsage(b, "stale")
+	if m.Header().Usage() != "" {
+		t.Errorf("usage of another session shown: %q", m.Header().Usage())
 	}
-	m.SetSessionUsage(a, "1k in · 2 out · 0 cache · $0.01")
-	if m.SessionUsage() != "1k in · 2 out · 0 cache · $0.01" {
-		t.Errorf("usage %q", m.SessionUsage())
+	m.Header().SetUsage(a, "1k in · 2 out · 0 cache · $0.01")
+	if m.Header().Usage() != "1k in · 2 out · 0 cache · $0.01" {
+		t.Errorf("usage %q", m.Header().Usage())
 	}
 	m.ShowSession(b, store.Session{ID: 2, Worktree: "main"}, nil, nil, 0)
-	if m.SessionUsage() != "" {
-		t.Errorf("usage kept for another session: %q", m.SessionUsage())
+	if m.Header().Usage() != "" {
+		t.Errorf("usage kept for another session: %q", m.Header().Usage())
 	}
 }
 
@@ -221,7 +221,7 @@ func TestSessionUsageHeaderMakesRoom(t *testing.T) {
 	w.Resize(fyne.NewSize(1000, 700))
 	a := SessionRef{StorePath: "/p", ID: 1}
 	m.ShowSession(a, store.Session{ID: 1, Worktree: "main"}, nil, nil, 0)
-	m.SetSessionUsage(a, "1k in · 2 out · 0 cache · $0.01")
+	m.Header().SetUsage(a, "1k in · 2 out · 0 cache · $0.01")
 	abs := fyne.CurrentApp().Driver().AbsolutePositionForObject
 	headerBottom := abs(m.top).Y + m.top.Size().Height
 	if top := abs(m.transcript.Content()).Y; top < headerBottom {

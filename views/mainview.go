@@ -2,7 +2,6 @@ package views
 
 import (
 	"fmt"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -33,7 +32,7 @@ type MainView struct {
 	meter      *Meter
 	prompt     *PromptBox
 	banner     *banner
-	head       *sessionHeader    // title, meter, usage, mode, parent link, ref chips (mainview_header.go)
+	head       *SessionHeader    // title, meter, usage, mode, parent link, ref chips (mainview_header.go)
 	forkLink   *widget.Hyperlink // back to a fork's parent (lifecycle.go)
 	origin     ForkOrigin
 	files      *FilesPanel        // the Files tab: the files of the session shown
@@ -69,6 +68,7 @@ func NewMainView(a Actions) *MainView {
 	m.tabs = container.NewAppTabs(container.NewTabItem("Transcript", m.center),
 		container.NewTabItem("Files", m.files.Content()))
 	m.right = container.NewBorder(m.top, m.prompt.Content(), nil, nil, m.tabs)
+	m.head.relayout = m.right.Refresh
 	left := container.New(&minWidthLayout{width: sidebarWidth}, m.sidebar.Content())
 	m.split = container.NewHSplit(left, m.right)
 	m.split.Offset = 0 // the sidebar starts at its minimum width
@@ -89,6 +89,9 @@ func (m *MainView) Split() *container.Split { return m.split }
 
 // Sidebar returns the session list.
 func (m *MainView) Sidebar() *Sidebar { return m.sidebar }
+
+// Header returns the header over the session shown.
+func (m *MainView) Header() *SessionHeader { return m.head }
 
 // Transcript returns the transcript of the session shown.
 func (m *MainView) Transcript() *Transcript { return m.transcript }
@@ -171,74 +174,6 @@ func (m *MainView) ShowNewSession(ref SessionRef, worktree string) {
 	m.transcript.ref = ref
 	m.transcript.ShowEmpty("New session in " + worktree + ": type its first prompt below.\nIt is stored once the agent has started.")
 	m.ShowFirstRun(nil, nil)
-}
-
-// SetSessionUsage shows the tokens and cost of session ref in the header,
-// e.g. "12.3k in · 450 out · 1.2M cache · ~$0.42"; it is dropped when
-// another session is shown meanwhile.
-func (m *MainView) SetSessionUsage(ref SessionRef, text string) {
-	if m.transcript.ref != ref {
-		return
-	}
-	h := m.head
-	h.usageRef = ref
-	h.usage.SetText(text)
-	if text == "" {
-		h.usage.Hide()
-	} else {
-		h.usage.Show()
-	}
-	h.showUsageRow()
-	m.right.Refresh() // the header's height changed: lay out what sits below it again
-}
-
-// SetParentLink shows, in the header of a sub-agent's session, a link
-// back to the session that started it, named parent; "" hides it.
-// Tapping it sends OpenParent for the session shown.
-func (m *MainView) SetParentLink(parent string) {
-	if h := m.head; parent == "" {
-		h.parentBox.Hide()
-	} else {
-		h.parentLink.setText("↖ " + parent)
-		h.parentBox.Show()
-	}
-	m.right.Refresh() // the header's height may have changed
-}
-
-// SetPermissionMode shows, in the header of session ref, its permission
-// mode (e.g. "Ask"); "" hides it. Tapping it sends EditPermissions.
-func (m *MainView) SetPermissionMode(ref SessionRef, mode string) {
-	if m.transcript.ref != ref {
-		return
-	}
-	if h := m.head; mode == "" {
-		h.mode.Hide()
-	} else {
-		h.mode.SetText("Permissions: " + mode)
-		h.mode.Show()
-	}
-	m.head.showUsageRow()
-	m.right.Refresh()
-}
-
-// PermissionMode returns the mode the header shows; "" when hidden.
-func (m *MainView) PermissionMode() string {
-	if m.head.mode.Hidden {
-		return ""
-	}
-	return strings.TrimPrefix(m.head.mode.Text, "Permissions: ")
-}
-
-// SessionUsage returns the usage text of the header.
-func (m *MainView) SessionUsage() string { return m.head.usage.Text }
-
-// ParentLink returns the text of the link to the parent session; "" when
-// it is hidden.
-func (m *MainView) ParentLink() string {
-	if m.head.parentBox.Hidden {
-		return ""
-	}
-	return m.head.parentLink.text.Text
 }
 
 // ClearSession shows no session (e.g. after the shown one was deleted) and

@@ -1,16 +1,20 @@
 package views
 
 import (
+	"strings"
+
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
-// sessionHeader is the header over the transcript: the session's title and
+// SessionHeader is the header over the transcript: the session's title and
 // context meter, its usage and permission mode, the link back to a
-// sub-agent's parent, and the session's ref chips. MainView fills it.
-type sessionHeader struct {
+// sub-agent's parent, and the session's ref chips. MainView fills it, and
+// the app sets its usage, mode and parent link through MainView.Header.
+type SessionHeader struct {
 	actions    Actions
 	title      *widget.Label
 	usage      *widget.Label     // tokens and cost of the session shown
@@ -27,12 +31,15 @@ type sessionHeader struct {
 	// then shown even before (or without) what it holds arrives, so the
 	// tabs below never move when it does.
 	stored bool
+
+	shown    func() SessionRef // the session shown: what the setters are about
+	relayout func()            // lays out again what sits below the header
 }
 
 // newSessionHeader returns the header around meter; its parent link and
 // mode button send their intents to a, about the session shown() names.
-func newSessionHeader(a Actions, meter *Meter, shown func() SessionRef) *sessionHeader {
-	h := &sessionHeader{actions: a, title: widget.NewLabel(""), usage: widget.NewLabel("")}
+func newSessionHeader(a Actions, meter *Meter, shown func() SessionRef) *SessionHeader {
+	h := &SessionHeader{actions: a, shown: shown, relayout: func() {}, title: widget.NewLabel(""), usage: widget.NewLabel("")}
 	h.title.TextStyle.Bold = true
 	h.title.Truncation = fyne.TextTruncateEllipsis
 	h.usage.Importance = widget.LowImportance
@@ -63,7 +70,7 @@ func newSessionHeader(a Actions, meter *Meter, shown func() SessionRef) *session
 // one button high whatever it holds, so the height of a stored session's
 // header does not change when its usage, mode or chips arrive, and the
 // tabs below stay where the user aims.
-func (h *sessionHeader) showUsageRow() {
+func (h *SessionHeader) showUsageRow() {
 	h.usageRow.Hidden = !h.stored && h.usage.Hidden && h.mode.Hidden && h.archive.box.Hidden && len(h.refs.Objects) == 0
 	h.usageRow.Refresh()
 }
@@ -110,7 +117,91 @@ func (l *infoRowLayout) MinSize([]fyne.CanvasObject) fyne.Size {
 }
 
 // setStored says whether a stored session is shown (see stored).
-func (h *sessionHeader) setStored(stored bool) {
+func (h *SessionHeader) setStored(stored bool) {
 	h.stored = stored
 	h.showUsageRow()
 }
+
+// SetUsage shows the tokens and cost of session ref in the header,
+// e.g. "12.3k in · 450 out · 1.2M cache · ~$0.42"; it is dropped when
+// another session is shown meanwhile.
+func (h *SessionHeader) SetUsage(ref SessionRef, text string) {
+	if h.shown() != ref {
+		return
+	}
+	h.usageRef = ref
+	h.usage.SetText(text)
+	if text == "" {
+		h.usage.Hide()
+	} else {
+		h.usage.Show()
+	}
+	h.showUsageRow()
+	h.relayout() // the header's height changed: lay out what sits below it again
+}
+
+// SetParentLink shows, in the header of a sub-agent's session, a link
+// back to the session that started it, named parent; "" hides it.
+// Tapping it sends OpenParent for the session shown.
+func (h *SessionHeader) SetParentLink(parent string) {
+	if parent == "" {
+		h.parentBox.Hide()
+	} else {
+		h.parentLink.setText("↖ " + parent)
+		h.parentBox.Show()
+	}
+	h.relayout() // the header's height may have changed
+}
+
+// SetPermissionMode shows, in the header of session ref, its permission
+// mode (e.g. "Ask"); "" hides it. Tapping it sends EditPermissions.
+func (h *SessionHeader) SetPermissionMode(ref SessionRef, mode string) {
+	if h.shown() != ref {
+		return
+	}
+	if mode == "" {
+		h.mode.Hide()
+	} else {
+		h.mode.SetText("Permissions: " + mode)
+		h.mode.Show()
+	}
+	h.showUsageRow()
+	h.relayout()
+}
+
+// PermissionMode returns the mode the header shows; "" when hidden.
+func (h *SessionHeader) PermissionMode() string {
+	if h.mode.Hidden {
+		return ""
+	}
+	return strings.TrimPrefix(h.mode.Text, "Permissions: ")
+}
+
+// Usage returns the usage text of the header.
+func (h *SessionHeader) Usage() string { return h.usage.Text }
+
+// ParentLink returns the text of the link to the parent session; "" when
+// it is hidden.
+func (h *SessionHeader) ParentLink() string {
+	if h.parentBox.Hidden {
+		return ""
+	}
+	return h.parentLink.text.Text
+}
+
+// RefChips returns the chips' labels.
+func (h *SessionHeader) RefChips() []string {
+	var out []string
+	for _, o := range h.refs.Objects {
+		switch o := o.(type) {
+		case *refChip:
+			out = append(out, o.ref.Label())
+		case *fyne.Container: // the count of those not shown
+			out = append(out, o.Objects[0].(*canvas.Text).Text)
+		}
+	}
+	return out
+}
+
+// TapRef taps chip i, as a click does.
+func (h *SessionHeader) TapRef(i int) { h.refs.Objects[i].(*refChip).Tapped(nil) }

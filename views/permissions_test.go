@@ -126,16 +126,16 @@ func TestHeaderPermissionMode(t *testing.T) {
 	test.NewTempWindow(t, m.Content())
 	ref := SessionRef{"/p/a.azs", 7}
 	m.ShowSession(ref, store.Session{ID: 7, Name: "x", Worktree: "main"}, nil, nil, 0)
-	m.SetPermissionMode(SessionRef{"/p/a.azs", 8}, "Plan (read-only)")
-	if m.PermissionMode() != "" {
+	m.Header().SetPermissionMode(SessionRef{"/p/a.azs", 8}, "Plan (read-only)")
+	if m.Header().PermissionMode() != "" {
 		t.Errorf("another session's mode shown")
 	}
-	m.SetPermissionMode(ref, "Ask")
-	if m.PermissionMode() != "Ask" {
-		t.Errorf("mode %q", m.PermissionMode())
+	m.Header().SetPermissionMode(ref, "Ask")
+	if m.Header().PermissionMode() != "Ask" {
+		t.Errorf("mode %q", m.Header().PermissionMode())
 	}
-	m.SetSessionUsage(ref, "123.4k in · 45.6k out · 1.2M cache · ~$12.34")
-	m.SetPermissionMode(ref, "Plan (read-only)")
+	m.Header().SetUsage(ref, "123.4k in · 45.6k out · 1.2M cache · ~$12.34")
+	m.Header().SetPermissionMode(ref, "Plan (read-only)")
 	if min := m.Content().MinSize(); min.Width > MinWindowSize.Width || min.Height > MinWindowSize.Height {
 		t.Errorf("with usage and mode the view needs %v, more than MinWindowSize %v", min, MinWindowSize)
 	}
@@ -144,7 +144,7 @@ func TestHeaderPermissionMode(t *testing.T) {
 		t.Errorf("calls %q", a.calls)
 	}
 	m.ClearSession()
-	if m.PermissionMode() != "" {
+	if m.Header().PermissionMode() != "" {
 		t.Errorf("mode shown with no session")
 	}
 }

@@ -84,7 +84,7 @@ func (m *MainView) SetSessionInsight(ref SessionRef, in SessionInsight) {
 	m.transcript.SetTurnUsage(in.Turns)
 	m.files.SetFiles(in.Files)
 	m.head.setRefs(in.Refs)
-	m.SetSessionUsage(ref, in.Usage) // lays the header out again
+	m.head.SetUsage(ref, in.Usage) // lays the header out again
 }
 
 // SessionFiles returns the session's Files tab.
@@ -102,26 +102,9 @@ func (m *MainView) ShowFilesTab(files bool) {
 // FilesTabShown reports whether the Files tab is selected.
 func (m *MainView) FilesTabShown() bool { return m.tabs.SelectedIndex() == 1 }
 
-// RefChips returns the chips' labels.
-func (m *MainView) RefChips() []string {
-	var out []string
-	for _, o := range m.head.refs.Objects {
-		switch o := o.(type) {
-		case *refChip:
-			out = append(out, o.ref.Label())
-		case *fyne.Container: // the count of those not shown
-			out = append(out, o.Objects[0].(*canvas.Text).Text)
-		}
-	}
-	return out
-}
-
-// TapRef taps chip i, as a click does.
-func (m *MainView) TapRef(i int) { m.head.refs.Objects[i].(*refChip).Tapped(nil) }
-
 // setRefs shows the session's ref chips; none hides their strip (not
 // their row: see showUsageRow).
-func (h *sessionHeader) setRefs(refs []RefChip) {
+func (h *SessionHeader) setRefs(refs []RefChip) {
 	// The chips go in at once: Container.Add lays the row out again for
 	// every chip, which for a session of a thousand refs took seconds.
 	shown := refs[:min(len(refs), maxRefChips)]

@@ -101,7 +101,7 @@ func TestRefChips(t *testing.T) {
 		{Kind: "commit", Value: "abc1234def5678", URL: "https://github.com/acme/app/commit/abc1234def5678"},
 		{Kind: "branch", Value: "fix/x"},
 		{Kind: "url", Value: "https://example.com/docs/page/", URL: "https://example.com/docs/page/"}}})
-	if got, want := strings.Join(m.RefChips(), "|"), "PR acme/app#7|Commit abc1234def|Branch fix/x|example.com/docs/page"; got != want {
+	if got, want := strings.Join(m.Header().RefChips(), "|"), "PR acme/app#7|Commit abc1234def|Branch fix/x|example.com/docs/page"; got != want {
 		t.Errorf("chips %q, want %q", got, want)
 	}
 	if !m.head.refsRow.Visible() {
@@ -111,8 +111,8 @@ func TestRefChips(t *testing.T) {
 	if got, want := m.top.Size().Height, m.top.MinSize().Height; got < want {
 		t.Errorf("the header has %v of the %v it needs with chips", got, want)
 	}
-	m.TapRef(1)
-	m.TapRef(2)
+	m.Header().TapRef(1)
+	m.Header().TapRef(2)
 	if got, want := f.String(), "ref commit abc1234def5678 https://github.com/acme/app/commit/abc1234def5678; ref branch fix/x "; got != want {
 		t.Errorf("intents %q, want %q", got, want)
 	}
@@ -120,8 +120,8 @@ func TestRefChips(t *testing.T) {
 		t.Errorf("the transcript starts at y=%v, under the header that ends at y=%v", top, headerBottom)
 	}
 	m.ShowSession(SessionRef{StorePath: "/p", ID: 2}, store.Session{ID: 2, Worktree: "main"}, nil, nil, 0)
-	if len(m.RefChips()) != 0 || m.head.refsRow.Visible() {
-		t.Errorf("chips kept for another session: %q", m.RefChips())
+	if len(m.Header().RefChips()) != 0 || m.head.refsRow.Visible() {
+		t.Errorf("chips kept for another session: %q", m.Header().RefChips())
 	}
 }
 
@@ -134,7 +134,7 @@ func TestRefChipsCapped(t *testing.T) {
 		refs[i] = RefChip{Kind: "branch", Value: fmt.Sprintf("b%d", i)}
 	}
 	m.SetSessionInsight(a, SessionInsight{Refs: refs})
-	chips := m.RefChips()
+	chips := m.Header().RefChips()
 	if len(chips) != maxRefChips+1 || chips[0] != "Branch b0" || chips[len(chips)-1] != "+12 more" {
 		t.Errorf("%d chips %q…%q, want %d chips then %q", len(chips), chips[0], chips[len(chips)-1], maxRefChips, "+12 more")
 	}

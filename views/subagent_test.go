@@ -51,19 +51,19 @@ func TestSubagentSessionLinksBackToParent(t *testing.T) {
 	w := test.NewTempWindow(t, m.Content())
 	w.Resize(fyne.NewSize(1000, 700))
 	m.ShowSession(SessionRef{"/p/a.azs", 5}, store.Session{ID: 5, Name: "S4 › List the files."}, nil, nil, 0)
-	if m.ParentLink() != "" {
-		t.Fatalf("a link before the app set one: %q", m.ParentLink())
+	if m.Header().ParentLink() != "" {
+		t.Fatalf("a link before the app set one: %q", m.Header().ParentLink())
 	}
-	m.SetParentLink("S4")
-	if m.ParentLink() != "↖ S4" {
-		t.Fatalf("parent link %q", m.ParentLink())
+	m.Header().SetParentLink("S4")
+	if m.Header().ParentLink() != "↖ S4" {
+		t.Fatalf("parent link %q", m.Header().ParentLink())
 	}
 	test.Tap(m.head.parentLink)
 	if got := a.String(); got != "parent /p/a.azs#5" {
 		t.Fatalf("intents %q", got)
 	}
 	m.ShowSession(SessionRef{"/p/a.azs", 6}, store.Session{ID: 6}, nil, nil, 0)
-	if m.ParentLink() != "" {
-		t.Fatalf("the link stayed on another session: %q", m.ParentLink())
+	if m.Header().ParentLink() != "" {
+		t.Fatalf("the link stayed on another session: %q", m.Header().ParentLink())
 	}
 }
