@@ -227,11 +227,14 @@ func (w *eventInserter) exec(ctx context.Context, stmt *sql.Stmt) error {
 			return err
 		}
 	}
-	for i, r := range w.pending {
-		if r.full != nil && w.full != nil {
-			if err := w.full.add(ctx, w.seq+int64(i), r); err != nil {
-				return fmt.Errorf("keep the full text of seq %d: %w", w.seq+int64(i), err)
+	if w.full != nil {
+		for i, r := range w.pending {
+			if r.full != nil {
+				w.full.add(w.seq+int64(i), r)
 			}
+		}
+		if err := w.full.flush(ctx); err != nil {
+			return fmt.Errorf("keep the full text: %w", err)
 		}
 	}
 	w.seq += int64(len(w.pending))

@@ -153,9 +153,7 @@ func insertUsageRows(ctx context.Context, tx *sql.Tx, sessionID int64, usage []U
 	if err := queryRowCached(ctx, tx, "SELECT created FROM sessions WHERE id = ?", sessionID).Scan(&created); err != nil {
 		return fmt.Errorf("record usage: %w", err)
 	}
-	ins := usageInserter{tx: tx, session: sessionID, created: created, seqOf: seqOf, cached: cacheOf(ctx, tx) != nil}
-	defer ins.close()
-	if err := ins.insert(ctx, usage); err != nil {
+	if err := insertUsageValues(ctx, tx, sessionID, created, usage, seqOf); err != nil {
 		return fmt.Errorf("record usage: %w", err)
 	}
 	return nil

@@ -5,10 +5,15 @@ import (
 	"database/sql"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/lazuli-app/lazuli/codec"
 )
+
+// usageRowsQuery reads every column of lazuli_usage, rowid and cost_usd's
+// type first, in rowid order.
+const usageRowsQuery = "SELECT rowid, typeof(cost_usd), * FROM lazuli_usage ORDER BY rowid"
 
 // TestUsageMultiRowInsert stores sessions of 0 to 70 usage rows (full
 // multi-row INSERTs and every size of tail) with multi-row INSERTs, in
@@ -70,7 +75,7 @@ func TestUsageMultiRowInsert(t *testing.T) {
 		name      string
 		got, want *Store
 	}{{"import", imported, oneImported}, {"append", appended, oneAppended}} {
-		got, want := usageRowsRaw(t, c.got), usageRowsRaw(t, c.want)
+		got, want := fileRows(t, c.got, usageRowsQuery), fileRows(t, c.want, usageRowsQuery)
 		if len(want) != sessions*(sessions-1)/2 {
 			t.Fatalf("%s: %d rows one by one", c.name, len(want))
 		}
@@ -85,9 +90,8 @@ func TestUsageMultiRowInsert(t *testing.T) {
 	}
 }
 
-// usageRowsRaw returns every column of lazuli_usage, rowid and cost_usd's
-// type first, in rowid order.
-func usageRowsRaw(t *testing.T, s *Store) [][]any {
+// fileRows closes s and returns the rows of query in its file.
+func fileRows(t *testing.T, s *Store, query string) [][]any {
 	t.Helper()
 	path := s.Path()
 	s.Close()
@@ -96,7 +100,7 @@ func usageRowsRaw(t *testing.T, s *Store) [][]any {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.Query("SELECT rowid, typeof(cost_usd), * FROM lazuli_usage ORDER BY rowid")
+	rows, err := db.Query(query)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,4 +125,59 @@ func usageRowsRaw(t *testing.T, s *Store) [][]any {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestFullTextMultiRowInsert stores sessions of 0 to 70 shortened tool
+// results with multi-row INSERTs of their full text, in one Import
+// (cached statements, tails split) and one Append per session, and the
+// same events one Append each, one full text row per INSERT as before:
+// the rows of lazuli_full_text, rowids included, must be the same.
+func TestFullTextMultiRowInsert(t *testing.T) {
+	ctx := context.Background()
+	const sessions = 71
+	long := strings.Repeat("output line of a long build log\n", 40)
+	eventsOf := func(n int) []codec.Event {
+		var evs []codec.Event
+		for i := range n {
+			evs = append(evs, codec.ToolResult("t"+itoaTest(i), "Bash", nil, itoaTest(i)+"\n"+long[:len(long)-i], false))
+			if i%9 == 4 {
+				evs = append(evs, codec.AssistantText("no full text "+itoaTest(i)))
+			}
+		}
+		return evs
+	}
+	imported, appended, one := mustOpen(t), mustOpen(t), mustOpen(t)
+	var with, without []NativeBatch
+	for n := range sessions {
+		with, without = append(with, nativeBatch("s"+itoaTest(n), eventsOf(n)...)), append(without, nativeBatch("s"+itoaTest(n)))
+	}
+	mustImportNative(t, imported, with...)
+	mustImportNative(t, appended, without...)
+	mustImportNative(t, one, without...)
+	for n := range sessions {
+		id := int64(n + 1)
+		if _, err := appended.Events().Append(ctx, id, eventsOf(n)); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range eventsOf(n) {
+			if _, err := one.Events().Append(ctx, id, []codec.Event{e}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	want := fileRows(t, one, "SELECT rowid, * FROM lazuli_full_text ORDER BY rowid")
+	if len(want) != sessions*(sessions-1)/2 {
+		t.Fatalf("%d full texts one by one", len(want))
+	}
+	for name, s := range map[string]*Store{"import": imported, "append": appended} {
+		got := fileRows(t, s, "SELECT rowid, * FROM lazuli_full_text ORDER BY rowid")
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d rows, one by one %d", name, len(got), len(want))
+		}
+		for i := range want {
+			if !reflect.DeepEqual(got[i], want[i]) {
+				t.Fatalf("%s: row %d = %v\none by one %v", name, i, got[i], want[i])
+			}
+		}
+	}
 }
