@@ -108,6 +108,7 @@ type eventInserter struct {
 	seq       int64 // seq of the next row
 	n         int   // rows inserted
 	pending   []*encodedRow
+	args      []any        // exec's values, reused
 	full      *fullWriter  // stores the rows' full text; nil: none
 	thoughts  []Thought    // thinking, before the seq of the row after it
 	failures  []RunFailure // why runs failed, after the seq of the row before it
@@ -214,11 +215,11 @@ func (w *eventInserter) partStmt(ctx context.Context, n int) (*sql.Stmt, error) 
 
 // exec inserts the pending rows with stmt and clears them.
 func (w *eventInserter) exec(ctx context.Context, stmt *sql.Stmt) error {
-	args := make([]any, 0, 5*len(w.pending))
+	w.args = w.args[:0]
 	for i, r := range w.pending {
-		args = append(args, w.session, w.seq+int64(i), string(r.event.Kind), r.data, r.charLen)
+		w.args = append(w.args, w.session, w.seq+int64(i), string(r.event.Kind), r.data, r.charLen)
 	}
-	res, err := stmt.ExecContext(ctx, args...)
+	res, err := stmt.ExecContext(ctx, w.args...)
 	if err != nil {
 		return fmt.Errorf("insert events from seq %d: %w", w.seq, err)
 	}
