@@ -50,6 +50,14 @@ func (cs *cardSet) updateItem(id widget.ListItemID, o fyne.CanvasObject) {
 		cs.t.shown.clear() // the sessions kept were drawn in the old theme
 	}
 	c := o.(*card)
+	if r.installing {
+		// A new list's first layout shows its top rows, which the caller
+		// scrolls away from in the same turn (to the end, to an event):
+		// binding them would build cards no frame shows. settleInstall
+		// binds those still on screen after the scroll.
+		r.skipped = true
+		return
+	}
 	c.bind(id)
 	r.measure(id, c)
 }

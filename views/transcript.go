@@ -118,6 +118,7 @@ func (t *Transcript) PrependEvents(events []store.StoredEvent, earlier int) {
 	if row := r.rowOfSeq(anchor); row >= 0 {
 		r.scroll.to(row)
 	}
+	r.settleInstall()
 }
 
 // Content returns the transcript's canvas object.
@@ -177,6 +178,7 @@ func (t *Transcript) SetSessionTail(s store.Session, events []store.StoredEvent,
 	if !placed {
 		t.rows.list.ScrollToBottom()
 	}
+	t.rows.settleInstall()
 }
 
 // ExpectEvent tells the next SetSession or SetSessionTail that showing the
@@ -211,6 +213,7 @@ func (t *Transcript) AddCompaction(c store.Compaction) {
 	if bottom {
 		r.list.ScrollToBottom()
 	}
+	r.settleInstall()
 }
 
 // sortedCompactions sorts compactions by AfterSeq, in place.
@@ -260,6 +263,7 @@ func (t *Transcript) Clear() {
 	t.load.earlier = 0
 	t.load.showEarlierBar()
 	t.rows.replace(nil)
+	t.rows.settleInstall()
 	t.load.Hide()
 	t.empty.SetText(noSessionText)
 	if !t.emptyOff {

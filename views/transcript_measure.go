@@ -49,6 +49,7 @@ type rowList struct {
 	scroll     *rowScroll      // the row to keep shown while heights settle (transcript_scroll.go)
 	scheduled  bool
 	installing bool
+	skipped    bool // the install left rows unbound (settleInstall)
 	flushing   bool
 	post       func(func()) // runs a function on a later turn of the event loop
 	width      float32
@@ -185,6 +186,17 @@ func (r *rowList) replace(rows []transcriptRow) {
 		r.aim = -1 // placed: SetSession leaves the view there
 	}
 	t.find.reset()
+}
+
+// settleInstall binds the rows on screen that the install of a new list
+// left unbound, once the caller has scrolled it where it shows it; rows
+// already bound are left alone. Every method that installs a list calls it
+// before it returns, so no frame draws an unbound card.
+func (r *rowList) settleInstall() {
+	if r.skipped {
+		r.skipped = false
+		r.list.Refresh()
+	}
 }
 
 // premeasureTail measures the last rows, which SetSession scrolls to, off

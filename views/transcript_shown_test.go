@@ -229,3 +229,29 @@ func TestKeptSessionShownAgainUnchanged(t *testing.T) {
 		t.Errorf("new events: %d shown, at the bottom %v", len(tr.rows.events), tr.rows.atBottom())
 	}
 }
+
+// A first visit builds the cards it shows and the ones it measured off
+// screen to open at its end, not also the top rows the new list's first
+// layout shows before it is scrolled; every card on screen is bound to its
+// row, in a long session (scrolled to its end) and a short one (not
+// scrolled at all).
+func TestFirstVisitBindsWhatItShows(t *testing.T) {
+	for _, n := range []int{75, 2} {
+		tr, _, q := newTestTranscript(t, fyne.NewSize(800, 600))
+		b := tr.cards.shows
+		tr.SetSession(store.Session{ID: 1}, conversation("a", 1, n), nil)
+		shown := cardsByRow(tr) // no drain: the first frame
+		if len(shown) == 0 {
+			t.Fatalf("%d prompts: no card on screen", n)
+		}
+		for id, c := range shown {
+			if c.id != id || c.gen != tr.rows.gen {
+				t.Errorf("%d prompts: the card of row %d is bound to row %d of generation %d", n, id, c.id, c.gen)
+			}
+		}
+		q.drain()
+		if filled := tr.cards.shows - b; filled > 2*len(shown) {
+			t.Errorf("%d prompts: a first visit filled %d cards for %d on screen", n, filled, len(shown))
+		}
+	}
+}
