@@ -36,7 +36,9 @@ type cardSet struct {
 	shows int // cards filled for a row: what a change costs, for tests
 }
 
-func (cs *cardSet) createItem() fyne.CanvasObject { return newCard(cs.t) }
+// createItem returns a list item: a slot holding a card, so that a card
+// built and measured off screen can take the place of the one it holds.
+func (cs *cardSet) createItem() fyne.CanvasObject { return container.NewStack(newCard(cs.t)) }
 
 func (cs *cardSet) updateItem(id widget.ListItemID, o fyne.CanvasObject) {
 	r := cs.t.rows
@@ -49,7 +51,8 @@ func (cs *cardSet) updateItem(id widget.ListItemID, o fyne.CanvasObject) {
 		clear(r.widths)
 		cs.t.shown.clear() // the sessions kept were drawn in the old theme
 	}
-	c := o.(*card)
+	slot := o.(*fyne.Container)
+	c := r.built.into(slot, id)
 	if r.installing {
 		// A new list's first layout shows its top rows, which the caller
 		// scrolls away from in the same turn (to the end, to an event):

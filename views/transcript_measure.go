@@ -53,8 +53,8 @@ type rowList struct {
 	flushing   bool
 	post       func(func()) // runs a function on a later turn of the event loop
 	width      float32
-	template   float32 // the height the list gives unmeasured rows
-	measurer   *card   // an off-screen card for measuring rows
+	template   float32    // the height the list gives unmeasured rows
+	built      builtCards // cards bound and measured off screen, handed to the list (cards_built.go)
 	// aim is the seq of the event replace opens the list at, instead of
 	// its end (Transcript.ExpectEvent); replace sets it to -1 when it did.
 	aim int64
@@ -168,6 +168,7 @@ func (r *rowList) replace(rows []transcriptRow) {
 	r.scroll.target = -1
 	t.find.forget()
 	r.list = r.newList()
+	r.built.drop()
 	at := -1
 	if r.aim > 0 {
 		at = r.rowOfSeq(r.aim)
@@ -234,17 +235,17 @@ func (r *rowList) premeasureAround(id int) {
 	}
 }
 
-// premeasure measures row id at width w with the off-screen card, unless
-// it was measured at that width, and returns its height.
+// premeasure measures row id at width w with a card off screen, unless it
+// was measured at that width, and returns its height. The card is kept for
+// the list, which shows it when it shows the row (builtCards).
 func (r *rowList) premeasure(id int, w float32) float32 {
 	if r.widths[id] == w && r.heights[id] > 0 {
 		return r.heights[id]
 	}
-	if r.measurer == nil {
-		r.measurer = newCard(r.t)
-	}
-	r.measurer.bind(id)
-	h := r.measurer.heightFor(w)
+	c := r.built.card(r.t, id)
+	c.bind(id)
+	h := c.heightFor(w)
+	r.built.keep(id, c)
 	r.widths[id] = w
 	delete(r.pending, id)
 	r.setHeight(id, h)

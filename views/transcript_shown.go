@@ -124,6 +124,7 @@ func (t *Transcript) restore(e shownEntry) {
 	t.cards.full, t.cards.turns = e.full, e.turns
 	r.pending = make(map[int]float32)
 	r.scroll.target = -1
+	r.built.drop()
 	t.find.forget()
 	r.premeasureTail()
 	r.installing = true
