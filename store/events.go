@@ -108,7 +108,6 @@ type eventInserter struct {
 	seq       int64 // seq of the next row
 	n         int   // rows inserted
 	pending   []*encodedRow
-	args      []any        // exec's values, reused
 	full      *fullWriter  // stores the rows' full text; nil: none
 	thoughts  []Thought    // thinking, before the seq of the row after it
 	failures  []RunFailure // why runs failed, after the seq of the row before it
@@ -215,11 +214,11 @@ func (w *eventInserter) partStmt(ctx context.Context, n int) (*sql.Stmt, error) 
 
 // exec inserts the pending rows with stmt and clears them.
 func (w *eventInserter) exec(ctx context.Context, stmt *sql.Stmt) error {
-	w.args = w.args[:0]
+	args := make([]any, 0, 5*len(w.pending))
 	for i, r := range w.pending {
-		w.args = append(w.args, w.session, w.seq+int64(i), string(r.event.Kind), r.data, r.charLen)
+		args = append(args, w.session, w.seq+int64(i), string(r.event.Kind), r.data, r.charLen)
 	}
-	res, err := stmt.ExecContext(ctx, w.args...)
+	res, err := stmt.ExecContext(ctx, args...)
 	if err != nil {
 		return fmt.Errorf("insert events from seq %d: %w", w.seq, err)
 	}
@@ -228,14 +227,11 @@ func (w *eventInserter) exec(ctx context.Context, stmt *sql.Stmt) error {
 			return err
 		}
 	}
-	if w.full != nil {
-		for i, r := range w.pending {
-			if r.full != nil {
-				w.full.add(w.seq+int64(i), r)
+	for i, r := range w.pending {
+		if r.full != nil && w.full != nil {
+			if err := w.full.add(ctx, w.seq+int64(i), r); err != nil {
+				return fmt.Errorf("keep the full text of seq %d: %w", w.seq+int64(i), err)
 			}
-		}
-		if err := w.full.flush(ctx); err != nil {
-			return fmt.Errorf("keep the full text: %w", err)
 		}
 	}
 	w.seq += int64(len(w.pending))

@@ -64,28 +64,18 @@ func hasFullTextTable(ctx context.Context, q querier) (bool, error) {
 	return n > 0, err
 }
 
-// fullWriter inserts full text rows inside a write transaction: add
-// queues a row, flush inserts the queued ones (multi-row INSERTs).
+// fullWriter inserts full text rows inside a write transaction.
 type fullWriter struct {
 	tx      *sql.Tx
 	session int64
 	created string
-	ins     *multiInserter // nil until the first flush with rows
-	seqs    []int64
-	rows    []*encodedRow
+	stmt    *sql.Stmt
+	release func() // releases stmt
 }
 
-// add queues the full text of the event at seq.
-func (w *fullWriter) add(seq int64, r *encodedRow) {
-	w.seqs, w.rows = append(w.seqs, seq), append(w.rows, r)
-}
-
-// flush stores the queued full texts.
-func (w *fullWriter) flush(ctx context.Context) error {
-	if len(w.rows) == 0 {
-		return nil
-	}
-	if w.ins == nil {
+// add stores the full text of the event at seq.
+func (w *fullWriter) add(ctx context.Context, seq int64, r *encodedRow) error {
+	if w.stmt == nil {
 		if !schemaApplied(ctx, w.tx, FullTextTable) {
 			if _, err := w.tx.ExecContext(ctx, fullTextSchema); err != nil {
 				return fmt.Errorf("create %s: %w", FullTextTable, err)
@@ -100,23 +90,20 @@ func (w *fullWriter) flush(ctx context.Context) error {
 			w.session, w.created); err != nil {
 			return fmt.Errorf("clear %s: %w", FullTextTable, err)
 		}
-		w.ins = newMultiInserter(ctx, w.tx, `INSERT OR REPLACE INTO lazuli_full_text
-			(session_id, seq, session_created, field, size, data)`, "(?, ?, ?, ?, ?, ?)")
+		st, release, err := prepare(ctx, w.tx, `INSERT OR REPLACE INTO lazuli_full_text
+			(session_id, seq, session_created, field, size, data) VALUES (?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		w.stmt, w.release = st, release
 	}
-	err := w.ins.rows(ctx, len(w.rows), func(args []any, i int) []any {
-		r := w.rows[i]
-		return append(args, w.session, w.seqs[i], w.created, r.fullField, r.fullSize, r.full)
-	})
-	if err != nil {
-		return fmt.Errorf("from seq %d: %w", w.seqs[0], err)
-	}
-	w.seqs, w.rows = w.seqs[:0], w.rows[:0]
-	return nil
+	_, err := w.stmt.ExecContext(ctx, w.session, seq, w.created, r.fullField, r.fullSize, r.full)
+	return err
 }
 
 func (w *fullWriter) close() {
-	if w.ins != nil {
-		w.ins.close()
+	if w.release != nil {
+		w.release()
 	}
 }
 
