@@ -302,7 +302,7 @@ func (l *headerLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 	cs := count.MinSize()
 	count.Resize(cs)
 	count.Move(fyne.NewPos(size.Width-l.pad-cs.Width, (size.Height-cs.Height)/2))
-	if fit := fitText(l.it.headerText, size.Width-3*l.pad-cs.Width, title.TextSize, title.TextStyle); fit != title.Text {
+	if fit := fitLine(l.it.headerText, size.Width-3*l.pad-cs.Width, title.TextSize, title.TextStyle); fit != title.Text {
 		title.Text = fit
 		title.Refresh()
 	}
@@ -314,25 +314,6 @@ func (l *headerLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 func (l *headerLayout) MinSize([]fyne.CanvasObject) fyne.Size {
 	ts, cs := l.it.headerTitle.MinSize(), l.it.headerCount.MinSize()
 	return fyne.NewSize(3*l.pad+cs.Width, max(ts.Height, cs.Height))
-}
-
-// fitText returns s, or its longest prefix that fits width followed by
-// "…" when s does not.
-func fitText(s string, width, size float32, style fyne.TextStyle) string {
-	if fyne.MeasureText(s, size, style).Width <= width {
-		return s
-	}
-	runes := []rune(s)
-	lo, hi := 0, len(runes) // the longest fitting prefix is in [lo, hi)
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if fyne.MeasureText(string(runes[:mid])+"…", size, style).Width <= width {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return string(runes[:lo]) + "…"
 }
 
 // insetLayout places its objects inside fixed insets.

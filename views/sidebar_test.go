@@ -399,14 +399,14 @@ func TestSidebarLongHeaderTruncated(t *testing.T) {
 
 func TestFitText(t *testing.T) {
 	size, style := float32(14), fyne.TextStyle{Bold: true}
-	if got := fitText("main", 1000, size, style); got != "main" {
+	if got := fitLine("main", 1000, size, style); got != "main" {
 		t.Errorf("a fitting text was changed to %q", got)
 	}
 	width := fyne.MeasureText("feature/lo…", size, style).Width
-	if got := fitText("feature/login-form", width, size, style); got != "feature/lo…" {
-		t.Errorf("fitText = %q, want %q", got, "feature/lo…")
+	if got := fitLine("feature/login-form", width, size, style); got != "feature/lo…" {
+		t.Errorf("fitLine = %q, want %q", got, "feature/lo…")
 	}
-	if got := fitText("feature", 0, size, style); got != "…" {
+	if got := fitLine("feature", 0, size, style); got != "…" {
 		t.Errorf("no room: %q, want just the ellipsis", got)
 	}
 }
