@@ -70,8 +70,12 @@ dpkg -L lazuli > "$tmp/list"
 while IFS= read -r p; do
   [ -e "$p" ] || [ -L "$p" ] || fail "dpkg -L lists $p, which is not there"
 done < "$tmp/list"
-/usr/bin/lazuli --version | grep -q "^Lazuli $version " || fail "lazuli --version: $(/usr/bin/lazuli --version 2>&1)"
-/usr/bin/lazuli help | grep -q '^commands:' || fail "lazuli help printed no commands"
+# Each output is read whole before grep looks at it: with pipefail, grep -q
+# leaving at its first match would kill a writer still writing (SIGPIPE).
+out=$(/usr/bin/lazuli --version 2>&1) || fail "lazuli --version: $out"
+grep -q "^Lazuli $version " <<<"$out" || fail "lazuli --version: $out"
+out=$(/usr/bin/lazuli help 2>&1) || fail "lazuli help: $out"
+grep -q '^commands:' <<<"$out" || fail "lazuli help printed no commands"
 if command -v man >/dev/null 2>&1; then
   [ "$(man -w lazuli 2>/dev/null)" = /usr/share/man/man1/lazuli.1.gz ] || fail "man -w lazuli: $(man -w lazuli 2>&1)"
 fi

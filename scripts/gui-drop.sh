@@ -59,7 +59,8 @@ bash scripts/screenshot.sh out/gui-drop-merge.png --window Lazuli --wait 3 --siz
   --log out/gui-drop-merge.log \
   --action "$drop -name Lazuli -at 640,300 $other && sleep 2 && xdotool mousemove 725 528 click 1" --action-wait 3 \
   -- "$bin" "$proj"
-"$bin" ls --store "$proj" --json | grep -q '"name": "from another machine"' \
+listed=$("$bin" ls --store "$proj" --json) || fail "lazuli ls: $listed"
+grep -q '"name": "from another machine"' <<<"$listed" \
   || fail "the merge did not add the dropped session (see out/gui-drop-merge.png)"
 [ "$before" = "$(sha256sum "$other" | cut -d' ' -f1)" ] || fail "merging modified the dropped store"
 echo "gui-drop: Merge copied the dropped session into the project store"
