@@ -342,6 +342,15 @@ type Codec struct {
 // docs/compatibility.md).
 const entropyMin = 1024
 
+// rawMax is the payload size below which an event is stored as one raw
+// block: a frame holding the JSON as it is. zstd's matches save nothing on
+// payloads this short (on the 67,221 events of a Pi history, those under
+// 128 bytes grew by 13 % and those of 128 to 255 bytes shrank by 1.4 %), yet
+// finding them and coding the sequences cost 2 to 5 µs an event, half of
+// what storing a short event costs. A raw frame is written by a copy and
+// read by one, and is as standard as any (RFC 8878 §3.1.1.2.2).
+const rawMax = 256
+
 func New() (*Codec, error) {
 	opts := []zstd.EOption{zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1)}
 	enc, err := zstd.NewWriter(nil, opts...)
@@ -363,10 +372,35 @@ func (c *Codec) Close() { c.Dec.Close() }
 
 // Compress returns the zstd frame for a JSON payload.
 func (c *Codec) Compress(js []byte) []byte {
+	if len(js) < rawMax {
+		return RawFrame(make([]byte, 0, len(js)+rawFrameOverhead), js)
+	}
 	if len(js) < entropyMin {
 		return c.small.EncodeAll(js, make([]byte, 0, len(js)+16))
 	}
 	return c.enc.EncodeAll(js, make([]byte, 0, len(js)/2+16))
+}
+
+// rawFrameOverhead is what a raw frame of fewer than 256 bytes adds to
+// them: magic, frame header descriptor, a one-byte content size, block
+// header.
+const rawFrameOverhead = 4 + 1 + 1 + 3
+
+// RawFrame appends to dst a zstd frame that stores p (shorter than 256
+// bytes) as one raw block: a single-segment frame declaring its content
+// size in one byte, with no checksum.
+func RawFrame(dst, p []byte) []byte {
+	if len(p) >= 256 {
+		panic("codec: RawFrame of 256 bytes or more")
+	}
+	const (
+		singleSegment = 1 << 5 // no window descriptor; FCS field size 0 means one byte
+		lastBlock     = 1      // block type 0 (raw) in bits 1-2
+	)
+	h := lastBlock | uint32(len(p))<<3
+	dst = append(dst, ZstdMagic...)
+	dst = append(dst, singleSegment, byte(len(p)), byte(h), byte(h>>8), byte(h>>16))
+	return append(dst, p...)
 }
 
 // Payload returns the JSON text of a stored data value. A zstd frame is

@@ -1,12 +1,15 @@
 package codec
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // goldenVectors are spec §2.9: AZUREAL's own output for each input event.
@@ -320,7 +323,7 @@ func TestCodecEntropyByPayloadSize(t *testing.T) {
 	for _, tc := range []struct {
 		size    int
 		huffman bool
-	}{{300, false}, {800, false}, {1200, true}, {20000, true}} {
+	}{{rawMax, false}, {300, false}, {800, false}, {1200, true}, {20000, true}} {
 		js, _ := EncodeEventJSON(AssistantText(text(tc.size)))
 		frame := c.Compress(js)
 		lt := literalsType(t, frame)
@@ -334,5 +337,45 @@ func TestCodecEntropyByPayloadSize(t *testing.T) {
 		if err != nil || string(got) != string(js) {
 			t.Errorf("%d-byte payload does not round-trip: %v", len(js), err)
 		}
+	}
+}
+
+// Payloads under rawMax are stored as they are, in a raw block of a frame
+// that klauspost's decoder and the frame's own header agree on; rawMax
+// bytes and more are compressed.
+func TestCodecRawFrameUnderRawMax(t *testing.T) {
+	c, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, n := range []int{1, 40, 127, 200, rawMax - 1} {
+		js := []byte(strings.Repeat("x", n))
+		frame := c.Compress(js)
+		if len(frame) != len(js)+rawFrameOverhead {
+			t.Errorf("%d bytes: frame of %d bytes, want %d", len(js), len(frame), len(js)+rawFrameOverhead)
+		}
+		if !bytes.Equal(frame[len(frame)-len(js):], js) {
+			t.Errorf("%d bytes: the payload is not stored as it is", len(js))
+		}
+		var h zstd.Header
+		if err := h.Decode(frame); err != nil || !h.SingleSegment || !h.HasFCS || h.FrameContentSize != uint64(len(js)) || h.HasCheckSum || !h.FirstBlock.OK || !h.FirstBlock.Last {
+			t.Errorf("%d bytes: header %+v, %v", len(js), h, err)
+		}
+		dec, err := zstd.NewReader(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := dec.DecodeAll(frame, nil)
+		dec.Close()
+		if err != nil || !bytes.Equal(got, js) {
+			t.Errorf("%d bytes: klauspost decodes %q, %v", len(js), got, err)
+		}
+		if got, err := c.Payload(frame); err != nil || !bytes.Equal(got, js) {
+			t.Errorf("%d bytes: Payload gives %q, %v", len(js), got, err)
+		}
+	}
+	if lt := literalsType(t, c.Compress([]byte(strings.Repeat("ab", rawMax/2)))); lt == -1 {
+		t.Errorf("a %d-byte payload was not compressed", rawMax)
 	}
 }
