@@ -295,6 +295,23 @@ func PlainEnd(b []byte, i int) int {
 	return i
 }
 
+// PlainASCIIEnd is PlainEnd that stops at a byte of 0x80 or more too: it
+// returns the end of a run of printable ASCII other than quote and
+// backslash, which a string's decoder copies as it is.
+func PlainASCIIEnd(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		q, s := x^quotes, x^slashs
+		m := (q-ones)&^q | (s-ones)&^s | (x-ones*0x20)&^x | x
+		if m &= highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 && b[i] < 0x80; i++ {
+	}
+	return i
+}
+
 // rawEscaped decodes a string literal that starts at start and has an
 // escape at p.i, in place: the decoded text is never longer than the
 // literal, so writing at w never overtakes reading at p.i.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/lazuli-app/lazuli/codec"
 )
@@ -41,25 +42,29 @@ func (s *Stats) Line(line []byte) (Object, bool) {
 }
 
 // subObject decodes a value of an object as an object, without a copy:
-// the value is already a slice of the object's own copy.
+// the value is already a slice of the object's own copy, and valid JSON.
 func subObject(raw []byte) (Object, bool) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, false
 	}
-	return scanObject(raw)
+	return splitObject(raw)
 }
 
 // StrOK returns the string at k and whether there is one.
+//
+// unquote checks what it decodes (escapes, no bare quote or control
+// character), so the string is read once: its plain start by PlainEnd,
+// the rest, from its first escape, by unquote.
 func (o Object) StrOK(k string) (string, bool) {
 	raw := o[k]
-	if len(raw) == 0 || raw[0] != '"' {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return "", false
 	}
-	end, plain := scanString(raw, 0)
-	if end != len(raw) {
-		return "", false
+	inner := raw[1 : len(raw)-1]
+	if codec.PlainEnd(inner, 0) == len(inner) && utf8.Valid(inner) {
+		return string(inner), true
 	}
-	return stringValue(raw, plain)
+	return unquote(inner)
 }
 
 // Str returns the string at k, or "".
@@ -91,7 +96,7 @@ func (o Object) List(k string) []json.RawMessage {
 	if len(raw) == 0 || raw[0] != '[' {
 		return nil
 	}
-	a, ok := scanArray(raw)
+	a, ok := splitArray(raw)
 	if !ok {
 		return nil
 	}

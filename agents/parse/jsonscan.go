@@ -1,10 +1,10 @@
 package parse
 
 import (
-	"encoding/json"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/lazuli-app/lazuli/codec"
 )
@@ -68,34 +68,6 @@ func scanObject(raw []byte) (Object, bool) {
 	}
 }
 
-// scanArray splits raw, a JSON array, into its elements' raw bytes (slices
-// of raw with no room to grow); ok is false for anything but one valid
-// array.
-func scanArray(raw []byte) ([]json.RawMessage, bool) {
-	i := skipWS(raw, 0)
-	if i >= len(raw) || raw[i] != '[' {
-		return nil, false
-	}
-	a := []json.RawMessage{}
-	i = skipWS(raw, i+1)
-	if i < len(raw) && raw[i] == ']' {
-		return endOf(a, raw, i+1)
-	}
-	for {
-		end := skipValue(raw, i)
-		if end < 0 {
-			return nil, false
-		}
-		a = append(a, raw[i:end:end])
-		var closed bool
-		if i, closed = afterElement(raw, end, ']'); i < 0 {
-			return nil, false
-		} else if closed {
-			return endOf(a, raw, i)
-		}
-	}
-}
-
 // afterElement reads what follows an element ending at raw[i] of an
 // object or array that closing ends: a comma, after which it returns the
 // index of the next element, or closing, after which it returns the index
@@ -134,8 +106,10 @@ func stringValue(raw []byte, plain bool) (string, bool) {
 	return unquote(inner)
 }
 
-// unquote decodes s, the inside of a JSON string that scanString accepted,
-// exactly as encoding/json's unquote does (FuzzScanObject compares them).
+// unquote decodes s, the inside of a JSON string, as encoding/json does
+// (FuzzScanObject compares them), or returns ok false when s is not the
+// inside of a valid string literal: a bare quote or control character, an
+// escape JSON does not have, a backslash at the end.
 func unquote(s []byte) (string, bool) {
 	b := make([]byte, 0, len(s)+2*utf8.UTFMax)
 	for r := 0; r < len(s); {
@@ -145,7 +119,7 @@ func unquote(s []byte) (string, bool) {
 				return "", false
 			}
 			switch e := s[r+1]; e {
-			case '"', '\\', '/', '\'', 'b', 'f', 'n', 'r', 't':
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				b = append(b, shortEscapes[e])
 				r += 2
 			case 'u':
@@ -168,23 +142,21 @@ func unquote(s []byte) (string, bool) {
 			}
 		case c == '"' || c < ' ':
 			return "", false
-		case c < utf8.RuneSelf:
-			start := r
-			for r < len(s) && s[r] < utf8.RuneSelf && s[r] >= ' ' && s[r] != '\\' && s[r] != '"' {
-				r++
-			}
-			b = append(b, s[start:r]...)
+		case c < utf8.RuneSelf: // a run of printable ASCII, copied as it is
+			end := codec.PlainASCIIEnd(s, r)
+			b = append(b, s[r:end]...)
+			r = end
 		default:
 			rr, size := utf8.DecodeRune(s[r:])
 			r += size
 			b = utf8.AppendRune(b, rr)
 		}
 	}
-	return string(b), true
+	return unsafe.String(unsafe.SliceData(b), len(b)), true // b is the string's own: nothing else holds it
 }
 
 // shortEscapes maps the letter of a two-character escape to its byte.
-var shortEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', '\'': '\'', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+var shortEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // getu4 decodes \uXXXX at the start of s, or returns -1.
 func getu4(s []byte) rune {

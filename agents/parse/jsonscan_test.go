@@ -26,6 +26,8 @@ var jsonScanSeeds = []string{
 	`{"a":"\ud83d","b":"\ud83dA\u0041","c":"\ude00\ud83d","d":"\ud83d\ud83d\ude00"}`, `{"e":"\ud83d\u12"}`,
 	`{"long":"` + strings.Repeat("abcdefgh", 5) + `\"` + strings.Repeat("é", 9) + `\\n\u00e9` + "\x80" + `tail"}`,
 	// Numbers out of an f64's range, which serde_json rejects, and those at its edges.
+	`{"a":{"b":"x\\\"y\\\\","c":{"d":[1,{"e":"]}"}]},"f":-1.5e3,"g":true,"h":null}}`, `{"a":{"\u00e9\"":1}}`,
+	`{"a":{"b":"\\"}}`, `{"a":[{"text":"one\ntwo"},"s",{},[],{"text":"\\\\"}]}`,
 	`{"a":1e400}`, `{"a":{"b":[1,-1E+309]}}`, `{"a":1e-400}`, `{"a":0e99999999999999999999}`,
 	`{"a":1` + strings.Repeat("0", 400) + `}`, `{"a":1` + strings.Repeat("0", 308) + `.5}`,
 	`{"a":1.7976931348623157e308}`, `{"a":1.7976931348623159e308}`, `{"a":-1e308,"b":"1e400"}`,
@@ -94,6 +96,23 @@ func checkScanAgrees(t *testing.T, in []byte) {
 		}
 		if gotList := got.List(k); !slicesEqualRaw(gotList, wantList) {
 			t.Fatalf("list(%q) of %.200q = %q; encoding/json: %q", k, in, gotList, wantList)
+		}
+		var wantObj Object
+		if len(v) == 0 || v[0] != '{' || json.Unmarshal(v, &wantObj) != nil {
+			wantObj = nil
+		}
+		if gotObj := got.Obj(k); (gotObj == nil) != (wantObj == nil) || !maps.EqualFunc(gotObj, wantObj, func(a, b json.RawMessage) bool { return bytes.Equal(a, b) }) {
+			t.Fatalf("obj(%q) of %.200q = %q; encoding/json: %q", k, in, gotObj, wantObj)
+		}
+		for sk := range wantObj { // one level further down, through the split object
+			if sub := got.Obj(k); !bytes.Equal(sub[sk], wantObj[sk]) {
+				t.Fatalf("obj(%q)[%q] of %.200q = %q; encoding/json: %q", k, sk, in, sub[sk], wantObj[sk])
+			}
+			var s string
+			sOK := len(wantObj[sk]) > 0 && wantObj[sk][0] == '"' && json.Unmarshal(wantObj[sk], &s) == nil
+			if gs, ok := got.Obj(k).StrOK(sk); ok != sOK || gs != s {
+				t.Fatalf("obj(%q).strOK(%q) of %.200q = %q, %v; encoding/json: %q, %v", k, sk, in, gs, ok, s, sOK)
+			}
 		}
 		var wantStr string
 		wantStrOK := len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &wantStr) == nil

@@ -1,0 +1,150 @@
+package parse
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Splitting what was validated. DecodeObject validates a whole line once;
+// every value of the Object it returns is then valid JSON, and so is every
+// value of an Object split from one of them. Descending into them (Obj,
+// Objs, List) only has to find where each value ends: strings are skipped
+// by looking for their closing quote (bytes.IndexByte, which does not stop
+// at every escape as validating does), nesting by counting brackets. On
+// bytes that are not valid JSON, which no Object holds, the splitters
+// return ok false or some split of them, and never read out of bounds.
+
+// splitObject splits raw, one valid JSON object, into its keys and raw
+// values (slices of raw with no room to grow).
+func splitObject(raw []byte) (Object, bool) {
+	i := skipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil, false
+	}
+	o := Object{}
+	i = skipWS(raw, i+1)
+	if i < len(raw) && raw[i] == '}' {
+		return o, true
+	}
+	for {
+		if i >= len(raw) || raw[i] != '"' {
+			return nil, false
+		}
+		end := stringEnd(raw, i)
+		if end < 0 {
+			return nil, false
+		}
+		key, ok := stringValue(raw[i:end], bytes.IndexByte(raw[i+1:end-1], '\\') < 0)
+		if !ok {
+			return nil, false
+		}
+		i = skipWS(raw, end)
+		if i >= len(raw) || raw[i] != ':' {
+			return nil, false
+		}
+		start := skipWS(raw, i+1)
+		if end = valueEnd(raw, start); end < 0 {
+			return nil, false
+		}
+		o[key] = raw[start:end:end]
+		switch i = skipWS(raw, end); {
+		case i >= len(raw):
+			return nil, false
+		case raw[i] == ',':
+			i = skipWS(raw, i+1)
+		case raw[i] == '}':
+			return o, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// splitArray splits raw, one valid JSON array, into its elements' raw
+// bytes (slices of raw with no room to grow).
+func splitArray(raw []byte) ([]json.RawMessage, bool) {
+	i := skipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return nil, false
+	}
+	a := []json.RawMessage{}
+	i = skipWS(raw, i+1)
+	if i < len(raw) && raw[i] == ']' {
+		return a, true
+	}
+	for {
+		end := valueEnd(raw, i)
+		if end < 0 {
+			return nil, false
+		}
+		a = append(a, raw[i:end:end])
+		switch i = skipWS(raw, end); {
+		case i >= len(raw):
+			return nil, false
+		case raw[i] == ',':
+			i = skipWS(raw, i+1)
+		case raw[i] == ']':
+			return a, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// valueEnd returns the index just after the valid JSON value that starts
+// at b[i], or -1 when b ends first.
+func valueEnd(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				if i = stringEnd(b, i); i < 0 {
+					return -1
+				}
+				i-- // the loop steps past the closing quote
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return -1
+	}
+	for ; i < len(b); i++ { // a number or a literal runs to a delimiter
+		switch b[i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return i
+		}
+	}
+	return i
+}
+
+// stringEnd returns the index just after the string literal that starts
+// at b[i] (a quote): after the first quote that an even run of
+// backslashes (none included) precedes. -1 when there is none.
+func stringEnd(b []byte, i int) int {
+	for from := i + 1; ; {
+		q := bytes.IndexByte(b[from:], '"')
+		if q < 0 {
+			return -1
+		}
+		q += from
+		k := q // b[from-1] is a quote, so the run of backslashes starts at from at the earliest
+		for k > from && b[k-1] == '\\' {
+			k--
+		}
+		if (q-k)%2 == 0 {
+			return q + 1
+		}
+		from = q + 1
+	}
+}
