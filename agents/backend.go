@@ -258,6 +258,11 @@ func (c Config) Executable(b Backend) string {
 // be run.
 var ErrCLINotFound = errors.New("agent CLI not found")
 
+// ErrSlowVersion reports a CLI that was found and started but did not
+// answer --version within Detect's wait: on a busy machine a Node CLI can
+// take that long to start. It says nothing against running the CLI.
+var ErrSlowVersion = errors.New("no answer in time")
+
 // CLIInfo is what Detect found out about a backend's executable.
 type CLIInfo struct {
 	Backend Backend
@@ -267,8 +272,11 @@ type CLIInfo struct {
 	Err     error  // nil when the CLI answered --version
 }
 
+// versionWait is how long Detect waits for --version.
+var versionWait = 15 * time.Second
+
 // Detect resolves b's executable and asks it for its version, waiting at
-// most 15 seconds.
+// most versionWait.
 func Detect(ctx context.Context, cfg Config, b Backend) CLIInfo {
 	info := CLIInfo{Backend: b, Command: cfg.Executable(b)}
 	path, err := resolveExecutable(info.Command, b)
@@ -277,13 +285,17 @@ func Detect(ctx context.Context, cfg Config, b Backend) CLIInfo {
 		return info
 	}
 	info.Path = path
-	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, versionWait)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, "--version")
 	cmd.Env = os.Environ()
 	setProcessGroup(cmd)
 	cmd.WaitDelay = time.Second
 	out, err := cmd.Output()
+	if err != nil && ctx.Err() == context.DeadlineExceeded {
+		info.Err = fmt.Errorf("%s --version: %w", info.Command, ErrSlowVersion)
+		return info
+	}
 	if err != nil {
 		info.Err = fmt.Errorf("%s --version failed: %w", info.Command, err)
 		return info

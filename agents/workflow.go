@@ -9,6 +9,7 @@ package agents
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/lazuli-app/lazuli/codec"
@@ -128,7 +129,9 @@ func RunWorkflow(ctx context.Context, st *store.Store, sessionID int64, prompt s
 		topts.Backend = BackendForModel(topts.Model)
 	}
 	res.Backend, res.Model = topts.Backend, topts.Model
-	if info := Detect(ctx, topts.Config, topts.Backend); info.Err != nil {
+	// A CLI that is missing, or that fails to say its version, stops the run
+	// before a session is made; one too slow to answer (a busy machine) runs.
+	if info := Detect(ctx, topts.Config, topts.Backend); info.Err != nil && !errors.Is(info.Err, ErrSlowVersion) {
 		return res, info.Err
 	}
 	created := sessionID == 0

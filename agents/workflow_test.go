@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -270,5 +271,40 @@ func TestRunWorkflowNamesNewSession(t *testing.T) {
 		if s, _ := st.Sessions().Get(ctx, res.SessionID); s.Name != c.want {
 			t.Errorf("a continued session renamed to %q", s.Name)
 		}
+	}
+}
+
+// A CLI too slow to answer --version (a Node CLI on a busy machine) still
+// runs: Detect says it was slow, and the workflow goes on. One that
+// answers --version with a failure stops the run before a session is made.
+func TestRunWorkflowRunsACLISlowToSayItsVersion(t *testing.T) {
+	old := versionWait
+	versionWait = 300 * time.Millisecond
+	t.Cleanup(func() { versionWait = old })
+	p := filepath.Join(t.TempDir(), "version.txt")
+	if err := os.WriteFile(p, []byte("#sleep 20s\nfake-agent 1.0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LAZULI_FAKE_SCRIPT", p)
+	ctx := context.Background()
+	st, _ := newStore(t)
+	cfg, env, _ := fakeCLI(t, claudeInit, claudeText, claudeOK)
+	if info := Detect(ctx, cfg, Claude); !errors.Is(info.Err, ErrSlowVersion) {
+		t.Fatalf("Detect of a CLI that sleeps: %+v", info)
+	}
+	res, err := RunWorkflow(ctx, st, 0, "hello", RunOptions{Turn: TurnOptions{Config: cfg, Env: env, Dir: t.TempDir()}})
+	if err != nil || res.SessionID == 0 || !res.Turn.Success() {
+		t.Fatalf("res %+v, err %v", res, err)
+	}
+
+	if err := os.WriteFile(p, []byte("broken\n#exit 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := st.Sessions().List(ctx, "")
+	if _, err := RunWorkflow(ctx, st, 0, "hello", RunOptions{Turn: TurnOptions{Config: cfg, Env: env, Dir: t.TempDir()}}); err == nil || !strings.Contains(err.Error(), "--version failed") {
+		t.Fatalf("a CLI whose --version fails: %v", err)
+	}
+	if after, _ := st.Sessions().List(ctx, ""); len(after) != len(before) {
+		t.Fatalf("sessions %d -> %d", len(before), len(after))
 	}
 }
