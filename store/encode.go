@@ -12,6 +12,17 @@ import (
 // encodeAsync starts encoding events with up to GOMAXPROCS workers, each
 // with its own zstd encoder. A single chunk is encoded before it returns.
 func (r *eventRows) encodeAsync(events []codec.Event) *encodedBatch {
+	return r.encode(events, runtime.GOMAXPROCS(0))
+}
+
+// encodeNow encodes events on the calling goroutine.
+func (r *eventRows) encodeNow(events []codec.Event) *encodedBatch {
+	return r.encode(events, 0)
+}
+
+// encode encodes events with up to workers goroutines; with none, or a
+// single chunk, on the calling goroutine before it returns.
+func (r *eventRows) encode(events []codec.Event, workers int) *encodedBatch {
 	n := len(events)
 	b := &encodedBatch{rows: make([]encodedRow, n), chunks: max(1, (n+encodeChunk-1)/encodeChunk)}
 	b.done, b.errs = make([]chan struct{}, b.chunks), make([]error, b.chunks)
@@ -31,11 +42,11 @@ func (r *eventRows) encodeAsync(events []codec.Event) *encodedBatch {
 			close(b.done[k])
 		}
 	}
-	if b.chunks == 1 {
+	if b.chunks == 1 || workers == 0 {
 		work()
 		return b
 	}
-	for range min(runtime.GOMAXPROCS(0), b.chunks) {
+	for range min(workers, b.chunks) {
 		b.wg.Go(work)
 	}
 	return b

@@ -142,6 +142,26 @@ type NativeBatch struct {
 	Worktree string
 	Name     string
 	Created  string
+	// encoded is Events encoded by NativeService.Encode; nil: Import
+	// encodes them.
+	encoded *encodedBatch
+}
+
+// Encode encodes b's events for the store on the calling goroutine, so
+// that Import only has to write them. An import reads and parses its
+// sessions on every core while one goroutine writes the store; encoding
+// (compaction, JSON and zstd) done by the readers is work taken off that
+// writer. The error is that of an event that cannot be stored, on which
+// Import would fail too. b.Events must not change afterwards.
+func (n NativeService) Encode(b *NativeBatch) error {
+	e := n.s.encodeNow(b.Events)
+	for _, err := range e.errs {
+		if err != nil {
+			return err
+		}
+	}
+	b.encoded = e
+	return nil
 }
 
 // NativeResult says what NativeService.Import did with one batch.
@@ -226,7 +246,8 @@ func (n NativeService) Import(ctx context.Context, batches []NativeBatch) ([]Nat
 	if len(batches) == 0 {
 		return nil, nil
 	}
-	encoded, err := s.encodeBatches(len(batches), func(i int) []codec.Event { return batches[i].Events })
+	encoded, err := s.encodeBatches(len(batches), func(i int) []codec.Event { return batches[i].Events },
+		func(i int) *encodedBatch { return batches[i].encoded })
 	defer finishBatches(encoded)
 	if err != nil {
 		return nil, fmt.Errorf("import native session %s: %w", batches[len(encoded)-1].Key, err)

@@ -478,3 +478,65 @@ func TestNativeResume(t *testing.T) {
 		t.Errorf("Resume() after the column was added again = %q, want r3", got)
 	}
 }
+
+// A batch encoded ahead (NativeService.Encode, on an import's readers)
+// stores exactly what Import would have encoded itself: the same rows,
+// full texts and thinking, and the same Rows back. After a transaction
+// that failed, the same encoded batch is stored whole, its Rows once.
+func TestImportNativeEncodedAhead(t *testing.T) {
+	ctx := context.Background()
+	var many []codec.Event
+	for i := range 70 {
+		many = append(many, codec.AssistantText("reply "+itoaTest(i)+strings.Repeat(" and more", i*3)))
+	}
+	batches := func() []NativeBatch {
+		return []NativeBatch{nativeBatch("a", append(fullEvents(), Thinking("not an event row"))...), nativeBatch("b", many...)}
+	}
+	plain, ahead := mustOpen(t), mustOpen(t)
+	want := mustImportNative(t, plain, batches()...)
+	bs := batches()
+	for i := range bs {
+		if err := ahead.Native().Encode(&bs[i]); err != nil || bs[i].encoded == nil {
+			t.Fatalf("Encode: %v", err)
+		}
+	}
+	got := mustImportNative(t, ahead, bs...)
+	for i := range want {
+		if len(got[i].Rows) != len(want[i].Rows) || len(got[i].Rows) == 0 {
+			t.Fatalf("batch %d: %d rows back, want %d", i, len(got[i].Rows), len(want[i].Rows))
+		}
+		if g, w := rawRows(t, ahead, got[i].SessionID), rawRows(t, plain, want[i].SessionID); !slices.Equal(g, w) {
+			t.Errorf("batch %d stored\n%v\nwant\n%v", i, g, w)
+		}
+		gf, err1 := ahead.FullText().Of(ctx, got[i].SessionID)
+		wf, err2 := plain.FullText().Of(ctx, want[i].SessionID)
+		if err1 != nil || err2 != nil || len(gf) != len(wf) {
+			t.Errorf("batch %d: full texts %d, want %d (%v, %v)", i, len(gf), len(wf), err1, err2)
+		}
+		for seq, f := range wf {
+			if gf[seq] != f {
+				t.Errorf("batch %d seq %d: full text %+v, want %+v", i, seq, gf[seq], f)
+			}
+		}
+		gt, err1 := ahead.Thinking().Of(ctx, got[i].SessionID)
+		wt, err2 := plain.Thinking().Of(ctx, want[i].SessionID)
+		if err1 != nil || err2 != nil || !slices.Equal(gt, wt) {
+			t.Errorf("batch %d: thinking %v, want %v (%v, %v)", i, gt, wt, err1, err2)
+		}
+	}
+
+	// A transaction that stores c and then fails on a conflict keeps nothing.
+	other := mustOpen(t)
+	mustImportNative(t, other, nativeBatch("taken", codec.UserMessage("x")))
+	c := nativeBatch("c", many...)
+	if err := other.Native().Encode(&c); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Native().Import(ctx, []NativeBatch{c, nativeBatch("taken", codec.UserMessage("y"))}); !errors.Is(err, ErrNativeConflict) {
+		t.Fatalf("import over a record: %v", err)
+	}
+	res := mustImportNative(t, other, c)
+	if len(res[0].Rows) != len(many) || len(rawRows(t, other, res[0].SessionID)) != len(many) {
+		t.Errorf("after a failed transaction: %d rows back, %d stored; want %d", len(res[0].Rows), len(rawRows(t, other, res[0].SessionID)), len(many))
+	}
+}

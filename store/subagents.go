@@ -129,7 +129,7 @@ type newSession struct {
 // createAll writes subs (and parent, when set) in one transaction.
 func (sa SubagentService) createAll(ctx context.Context, parentID int64, parent *newSession, subs []SubagentBatch) (
 	ids []int64, names []string, ns []int, err error) {
-	encoded, err := sa.s.encodeBatches(len(subs), func(i int) []codec.Event { return subs[i].Events })
+	encoded, err := sa.s.encodeBatches(len(subs), func(i int) []codec.Event { return subs[i].Events }, nil)
 	defer finishBatches(encoded)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("sub-agent session %s: %w", subs[len(encoded)-1].ToolUseID, err)
@@ -318,11 +318,20 @@ func checkSubagents(ctx context.Context, q querier, fs *findings) error {
 // encodeBatches starts encoding n lists of events (events(i) is list i) and
 // waits for the first chunk of each, so that an event that cannot be
 // encoded fails before the write lock is taken; the error is that of the
-// last list returned. finishBatches releases what it returns.
-func (r *eventRows) encodeBatches(n int, events func(i int) []codec.Event) ([]*encodedBatch, error) {
+// last list returned. A list that pre(i) (when pre is not nil) gives
+// encoded already is not encoded again. finishBatches releases what it
+// returns.
+func (r *eventRows) encodeBatches(n int, events func(i int) []codec.Event, pre func(i int) *encodedBatch) ([]*encodedBatch, error) {
 	encoded := make([]*encodedBatch, 0, n)
 	for i := 0; i < n; i++ {
-		b := r.encodeAsync(events(i))
+		var b *encodedBatch
+		if pre != nil {
+			b = pre(i)
+		}
+		if b == nil {
+			b = r.encodeAsync(events(i))
+		}
+		b.stored = nil // what a failed transaction of the same batch kept
 		encoded = append(encoded, b)
 		if _, err := b.chunk(0); err != nil {
 			return encoded, err

@@ -275,6 +275,11 @@ func (im *nativeImporter) unit(ctx context.Context, n Session) (*nativeUnit, err
 	// first, so the parent comes out on top with its sub-agents below.
 	slices.Reverse(u.batches)
 	slices.Reverse(u.owners)
+	// Encoded here, on every core, the batches leave the single writer only
+	// the writing.
+	for i := range u.batches {
+		_ = im.st.Native().Encode(&u.batches[i]) // an error: Import fails on the batch, as it always did
+	}
 	return u, nil
 }
 
