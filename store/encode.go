@@ -86,7 +86,7 @@ func encodeEvent(cd *codec.Codec, e codec.Event, keepFull bool) (encodedRow, err
 	r := encodedRow{event: c, data: cd.Compress(js), charLen: charLen}
 	if keepFull {
 		if field, text, ok := fullTextOf(e, c); ok && len(text) <= codec.MaxEventSize {
-			r.fullField, r.fullSize, r.full, r.fullText = field, int64(len(text)), cd.Compress([]byte(text)), text
+			r.fullField, r.fullSize, r.full, r.fullText = field, int64(len(text)), codec.CompressText(text), text
 		}
 	}
 	return r, nil

@@ -172,7 +172,7 @@ func (f FullTextService) read(ctx context.Context, sessionID, lo, hi int64) (map
 		if err := rows.Scan(&f.Seq, &f.Field, &data); err != nil {
 			return nil, wrapFull(err)
 		}
-		text, err := cd.PayloadTo(nil, data)
+		text, err := cd.TextTo(nil, data)
 		if err != nil {
 			return nil, wrapFull(fmt.Errorf("seq %d: %w", f.Seq, err))
 		}
@@ -287,7 +287,7 @@ func attachFull(ctx context.Context, db *sql.DB, cd *codec.Codec, args []any, at
 		if !ok {
 			continue
 		}
-		if buf, err = cd.PayloadTo(buf[:0], data); err != nil {
+		if buf, err = cd.TextTo(buf[:0], data); err != nil {
 			continue // too large or damaged: the event stays as stored
 		}
 		evs[i].Full = string(buf)
