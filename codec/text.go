@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"sync"
+	"unsafe"
 
 	"github.com/klauspost/compress/s2"
 )
@@ -23,13 +25,25 @@ import (
 var textS2 = []byte("\x00LS2")
 
 // CompressText returns the stored form of a full text: textS2 and the S2
-// block of text.
+// block of text (at most MaxEventSize). It encodes into a pooled buffer and returns a copy of
+// just the result: a new buffer of MaxEncodedLen for each text was zeroed
+// whole and then held, half empty, until the row was written.
 func CompressText(text string) []byte {
-	buf := make([]byte, len(textS2)+s2.MaxEncodedLen(len(text)))
-	copy(buf, textS2)
-	enc := s2.Encode(buf[len(textS2):], []byte(text))
-	return buf[:len(textS2)+len(enc)]
+	bp := textBufs.Get().(*[]byte)
+	defer textBufs.Put(bp)
+	need := s2.MaxEncodedLen(len(text)) // texts are at most MaxEventSize, far below s2's limit
+	if cap(*bp) < need {
+		*bp = make([]byte, need)
+	}
+	enc := s2.Encode((*bp)[:need], unsafe.Slice(unsafe.StringData(text), len(text))) // Encode only reads src
+	out := make([]byte, len(textS2)+len(enc))
+	copy(out, textS2)
+	copy(out[len(textS2):], enc)
+	return out
 }
+
+// textBufs holds CompressText's buffers.
+var textBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // TextTo appends the full text stored in data to dst: an S2 block after
 // textS2, else a zstd frame (PayloadTo). Either is refused, before it is
