@@ -56,7 +56,11 @@ func subObject(raw []byte) (Object, bool) {
 // character), so the string is read once: its plain start by PlainEnd,
 // the rest, from its first escape, by unquote.
 func (o Object) StrOK(k string) (string, bool) {
-	raw := o[k]
+	return strOK(o[k])
+}
+
+// strOK is StrOK of one raw value.
+func strOK(raw []byte) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return "", false
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,6 +29,8 @@ var jsonScanSeeds = []string{
 	// Numbers out of an f64's range, which serde_json rejects, and those at its edges.
 	`{"a":{"b":"x\\\"y\\\\","c":{"d":[1,{"e":"]}"}]},"f":-1.5e3,"g":true,"h":null}}`, `{"a":{"\u00e9\"":1}}`,
 	`{"a":{"b":"\\"}}`, `{"a":[{"text":"one\ntwo"},"s",{},[],{"text":"\\\\"}]}`,
+	`{"c":[{"type":"text","text":"a\nb"},{"text":"x\"y","type":"text"},{"type":"image"},"s",{"type":"text"},{"type":"text","text":1},{"typ\u0065":"text","text":"esc"},{"type":"text","text":"first","text":"last"},{},[{"type":"text","text":"deep"}],{"type":"text","type":"x","text":"no"}]}`,
+	`{"c":[]}`, `{"c":[ { "type" : "text" , "text" : "spaced" } ]}`,
 	`{"a":1e400}`, `{"a":{"b":[1,-1E+309]}}`, `{"a":1e-400}`, `{"a":0e99999999999999999999}`,
 	`{"a":1` + strings.Repeat("0", 400) + `}`, `{"a":1` + strings.Repeat("0", 308) + `.5}`,
 	`{"a":1.7976931348623157e308}`, `{"a":1.7976931348623159e308}`, `{"a":-1e308,"b":"1e400"}`,
@@ -114,12 +117,40 @@ func checkScanAgrees(t *testing.T, in []byte) {
 				t.Fatalf("obj(%q).strOK(%q) of %.200q = %q, %v; encoding/json: %q, %v", k, sk, in, gs, ok, s, sOK)
 			}
 		}
+		wantParts, wantPartsOK := referenceTextParts(v, "text")
+		if gotParts, ok := TextParts(v, "text"); ok != wantPartsOK || !slices.Equal(gotParts, wantParts) {
+			t.Fatalf("TextParts(%q) of %.200q = %q, %v; encoding/json: %q, %v", k, in, gotParts, ok, wantParts, wantPartsOK)
+		}
 		var wantStr string
 		wantStrOK := len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &wantStr) == nil
 		if gotStr, ok := got.StrOK(k); ok != wantStrOK || gotStr != wantStr {
 			t.Fatalf("strOK(%q) of %.200q = %q, %v; encoding/json: %q, %v", k, in, gotStr, ok, wantStr, wantStrOK)
 		}
 	}
+}
+
+// referenceTextParts is TextParts by encoding/json: Objs, then Str of
+// "type" and "text".
+func referenceTextParts(v json.RawMessage, typ string) ([]string, bool) {
+	var els []json.RawMessage
+	if len(v) == 0 || v[0] != '[' || json.Unmarshal(v, &els) != nil {
+		return nil, false
+	}
+	str := func(raw json.RawMessage) string {
+		var s string
+		if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+		return ""
+	}
+	parts := []string{}
+	for _, el := range els {
+		var o map[string]json.RawMessage
+		if len(el) > 0 && el[0] == '{' && json.Unmarshal(el, &o) == nil && str(o["type"]) == typ {
+			parts = append(parts, str(o["text"]))
+		}
+	}
+	return parts, true
 }
 
 func slicesEqualRaw(a, b []json.RawMessage) bool {

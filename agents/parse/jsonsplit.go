@@ -148,3 +148,102 @@ func stringEnd(b []byte, i int) int {
 		from = q + 1
 	}
 }
+
+// TextParts returns the "text" of each object element of the array raw (a
+// valid JSON value, as an Object's values are) whose "type" is typ, in
+// order; such a part whose text is missing or not a string gives "". ok is
+// false when raw is not an array. It is Objs and Str over a message's
+// content parts without an Object per part: each part's fields are read as
+// they come and its text is found once and decoded once (a tool result's
+// text is most of its line).
+func TextParts(raw []byte, typ string) (parts []string, ok bool) {
+	i := skipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return nil, false
+	}
+	parts = []string{}
+	i = skipWS(raw, i+1)
+	if i < len(raw) && raw[i] == ']' {
+		return parts, true
+	}
+	for {
+		var end int
+		if i < len(raw) && raw[i] == '{' {
+			var text []byte
+			var match bool
+			if end, text, match = textPart(raw, i, typ); end < 0 {
+				return nil, false
+			}
+			if match {
+				s, _ := strOK(text)
+				parts = append(parts, s)
+			}
+		} else if end = valueEnd(raw, i); end < 0 {
+			return nil, false
+		}
+		switch i = skipWS(raw, end); {
+		case i >= len(raw):
+			return nil, false
+		case raw[i] == ',':
+			i = skipWS(raw, i+1)
+		case raw[i] == ']':
+			return parts, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// textPart reads the object at raw[i]: the index after it (-1 when it is
+// not one), the raw value of its "text", and whether its "type" is typ (a
+// missing or non-string type reads as "", as Str reads it; the last of
+// repeated keys counts, as in an Object).
+func textPart(raw []byte, i int, typ string) (end int, text []byte, match bool) {
+	var partType string
+	i = skipWS(raw, i+1)
+	if i < len(raw) && raw[i] == '}' {
+		return i + 1, nil, typ == ""
+	}
+	for {
+		if i >= len(raw) || raw[i] != '"' {
+			return -1, nil, false
+		}
+		kEnd := stringEnd(raw, i)
+		if kEnd < 0 {
+			return -1, nil, false
+		}
+		key := raw[i+1 : kEnd-1]
+		if bytes.IndexByte(key, '\\') >= 0 { // escaped, as "typ\u0065" may be
+			k, ok := stringValue(raw[i:kEnd], false)
+			if !ok {
+				return -1, nil, false
+			}
+			key = []byte(k)
+		}
+		i = skipWS(raw, kEnd)
+		if i >= len(raw) || raw[i] != ':' {
+			return -1, nil, false
+		}
+		start := skipWS(raw, i+1)
+		vEnd := valueEnd(raw, start)
+		if vEnd < 0 {
+			return -1, nil, false
+		}
+		switch string(key) {
+		case "type":
+			partType, _ = strOK(raw[start:vEnd])
+		case "text":
+			text = raw[start:vEnd]
+		}
+		switch i = skipWS(raw, vEnd); {
+		case i >= len(raw):
+			return -1, nil, false
+		case raw[i] == ',':
+			i = skipWS(raw, i+1)
+		case raw[i] == '}':
+			return i + 1, text, partType == typ
+		default:
+			return -1, nil, false
+		}
+	}
+}

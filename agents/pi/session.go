@@ -199,16 +199,16 @@ func (p *Parser) billMessage(m parse.Object) {
 	if u == nil {
 		return
 	}
-	cost, ok := u.Obj("cost").F64("total")
-	row := store.Usage{Source: string(Format), Backend: "pi", Model: m.Str("model"), At: msTime(m).UTC().Format(store.TimeFormat),
+	row := store.Usage{Source: string(Format), Backend: "pi", Model: m.Str("model"),
 		Tokens: store.Tokens{Input: parse.NonNeg(u, "input"), Output: parse.NonNeg(u, "output"),
-			CacheRead: parse.NonNeg(u, "cacheRead"), CacheWrite: parse.NonNeg(u, "cacheWrite"), CostUSD: cost},
-		HasCost: ok}
-	if msTime(m).IsZero() {
-		row.At = ""
-	}
+			CacheRead: parse.NonNeg(u, "cacheRead"), CacheWrite: parse.NonNeg(u, "cacheWrite")}}
 	if row.Input+row.Output+row.CacheRead+row.CacheWrite == 0 {
 		return
+	}
+	cost, ok := u.Obj("cost").F64("total")
+	row.CostUSD, row.HasCost = cost, ok
+	if at := msTime(m); !at.IsZero() {
+		row.At = at.UTC().Format(store.TimeFormat)
 	}
 	p.turn.cost += cost
 	p.usage.Add(row)

@@ -69,12 +69,7 @@ func contentText(raw json.RawMessage) string {
 	if s, ok := c.StrOK("c"); ok {
 		return s
 	}
-	var parts []string
-	for _, p := range c.Objs("c") {
-		if p.Str("type") == "text" {
-			parts = append(parts, p.Str("text"))
-		}
-	}
+	parts, _ := parse.TextParts(raw, "text")
 	return strings.Join(parts, "\n")
 }
 
