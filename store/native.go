@@ -260,7 +260,7 @@ func (n NativeService) Import(ctx context.Context, batches []NativeBatch) ([]Nat
 		ctx, done := withTxStatements(ctx, tx)
 		defer done()
 		for i := range batches {
-			encoded[i].collect = true
+			encoded[i].collect = !n.noRows
 			r, err := importNativeBatch(ctx, tx, &batches[i], encoded[i])
 			if err != nil {
 				return fmt.Errorf("import native session %s: %w", batches[i].Key, err)

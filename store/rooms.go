@@ -120,7 +120,17 @@ func (s *Store) FullText() FullTextService { return FullTextService{s} }
 // NativeService keeps the record of imported native transcripts (see
 // NativeTable) and imports them. It is a value over its Store, reached by
 // Store.Native.
-type NativeService struct{ s *Store }
+type NativeService struct {
+	s      *Store
+	noRows bool // Import returns no NativeResult.Rows
+}
 
 // Native returns the store's record of imported native history.
-func (s *Store) Native() NativeService { return NativeService{s} }
+func (s *Store) Native() NativeService { return NativeService{s: s} }
+
+// WithoutRows is n with an Import that leaves NativeResult.Rows empty: an
+// import that feeds no search index has no use for them.
+func (n NativeService) WithoutRows() NativeService {
+	n.noRows = true
+	return n
+}

@@ -301,7 +301,11 @@ func (im *nativeImporter) store(ctx context.Context, group []*nativeUnit) error 
 	for _, u := range group {
 		batches = append(batches, u.batches...)
 	}
-	stored, err := im.st.Native().Import(ctx, batches)
+	ns := im.st.Native()
+	if im.opts.Stored == nil { // nothing takes the rows (no search index to feed)
+		ns = ns.WithoutRows()
+	}
+	stored, err := ns.Import(ctx, batches)
 	switch {
 	case errors.Is(err, store.ErrNativeConflict) && len(group) > 1:
 		for _, u := range group {

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lazuli-app/lazuli/agents"
@@ -66,11 +67,22 @@ type previewer interface {
 	finish(lines int) error
 }
 
+// headReaders keeps readHead's readers (a 64 KiB buffer each) between
+// files: a scan previews every file, and a new buffer for each came to
+// 64 MiB (zeroed) for a thousand files. The previewers keep nothing of a
+// line (the parsers decode a copy).
+var headReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
+
 // readHead feeds the complete lines at the head of r to fn until fn is
 // done or a preview limit is reached, and returns how many it fed. A line
 // longer than the byte limit ends the head.
 func readHead(r io.Reader, fn func([]byte) bool) (int, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := headReaders.Get().(*bufio.Reader)
+	br.Reset(r)
+	defer func() {
+		br.Reset(nil) // the file is not kept
+		headReaders.Put(br)
+	}()
 	var long []byte
 	n, read := 0, 0
 	for n < previewMaxLines && read < previewMaxBytes {
