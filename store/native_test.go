@@ -540,3 +540,18 @@ func TestImportNativeEncodedAhead(t *testing.T) {
 		t.Errorf("after a failed transaction: %d rows back, %d stored; want %d", len(res[0].Rows), len(rawRows(t, other, res[0].SessionID)), len(many))
 	}
 }
+
+// WithoutRows stores the same and returns no rows.
+func TestImportNativeWithoutRows(t *testing.T) {
+	s := mustOpen(t)
+	res, err := s.Native().WithoutRows().Import(context.Background(), []NativeBatch{nativeBatch("a", fullEvents()...)})
+	if err != nil || len(res) != 1 || res[0].Rows != nil || res[0].Events != len(fullEvents()) {
+		t.Fatalf("Import = %+v, %v", res, err)
+	}
+	if got := len(rawRows(t, s, res[0].SessionID)); got != len(fullEvents()) {
+		t.Errorf("%d rows stored, want %d", got, len(fullEvents()))
+	}
+	if res := mustImportNative(t, s, nativeBatch("b", fullEvents()...)); len(res[0].Rows) != len(fullEvents()) {
+		t.Errorf("Native() without WithoutRows: %d rows back", len(res[0].Rows))
+	}
+}
