@@ -48,11 +48,6 @@ func runImportNative(ctx context.Context, env *Env, args []string) error {
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
-	// An import allocates every event it parses and encodes; with the
-	// collector running less often, up to a heap of 256 MiB, it took about a
-	// fifth less CPU for Claude's and Pi's native workloads (peak RSS 80 ->
-	// 160 MB for Claude's 582 MB).
-	defer lessGC()()
 	f.worktree = project.BranchName(f.worktree)
 	opts, err := nativeOptions(env, f)
 	if err != nil {

@@ -83,8 +83,7 @@ func runSearch(ctx context.Context, env *Env, args []string) error {
 // lessGC makes the collector run less often, up to a heap of 256 MiB,
 // unless GOGC says otherwise, and returns what undoes it: a search of a
 // common word decodes tens of thousands of events in a process that ends
-// right after (about a fifth of its time went to the collector), and an
-// import-native allocates every event it reads.
+// right after (about a fifth of its time went to the collector).
 func lessGC() func() {
 	if os.Getenv("GOGC") != "" {
 		return func() {}
