@@ -71,6 +71,7 @@ func insertEvents(ctx context.Context, tx *sql.Tx, sessionID int64, b *encodedBa
 	}
 	defer ins.close()
 	ins.full = &fullWriter{tx: tx, session: sessionID}
+	defer ins.full.close()
 	if b.collect {
 		ins.stored = &b.stored
 	}
@@ -226,9 +227,11 @@ func (w *eventInserter) exec(ctx context.Context, stmt *sql.Stmt) error {
 			return err
 		}
 	}
-	if w.full != nil {
-		if err := w.full.add(ctx, w.seq, w.pending); err != nil {
-			return err
+	for i, r := range w.pending {
+		if r.full != nil && w.full != nil {
+			if err := w.full.add(ctx, w.seq+int64(i), r); err != nil {
+				return fmt.Errorf("keep the full text of seq %d: %w", w.seq+int64(i), err)
+			}
 		}
 	}
 	w.seq += int64(len(w.pending))

@@ -68,24 +68,14 @@ func hasFullTextTable(ctx context.Context, q querier) (bool, error) {
 type fullWriter struct {
 	tx      *sql.Tx
 	session int64
-	created string // the session's; "" until the first row
-	seqs    []int64
-	rows    []*encodedRow
+	created string
+	stmt    *sql.Stmt
+	release func() // releases stmt
 }
 
-// add stores the full texts of rows, the events from seq first on (rows
-// without one are skipped), in INSERTs of several rows.
-func (w *fullWriter) add(ctx context.Context, first int64, rows []*encodedRow) error {
-	w.seqs, w.rows = w.seqs[:0], w.rows[:0]
-	for i, r := range rows {
-		if r.full != nil {
-			w.seqs, w.rows = append(w.seqs, first+int64(i)), append(w.rows, r)
-		}
-	}
-	if len(w.rows) == 0 {
-		return nil
-	}
-	if w.created == "" {
+// add stores the full text of the event at seq.
+func (w *fullWriter) add(ctx context.Context, seq int64, r *encodedRow) error {
+	if w.stmt == nil {
 		if !schemaApplied(ctx, w.tx, FullTextTable) {
 			if _, err := w.tx.ExecContext(ctx, fullTextSchema); err != nil {
 				return fmt.Errorf("create %s: %w", FullTextTable, err)
@@ -100,17 +90,21 @@ func (w *fullWriter) add(ctx context.Context, first int64, rows []*encodedRow) e
 			w.session, w.created); err != nil {
 			return fmt.Errorf("clear %s: %w", FullTextTable, err)
 		}
+		st, release, err := prepare(ctx, w.tx, `INSERT OR REPLACE INTO lazuli_full_text
+			(session_id, seq, session_created, field, size, data) VALUES (?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		w.stmt, w.release = st, release
 	}
-	err := execRows(ctx, w.tx, `INSERT OR REPLACE INTO lazuli_full_text
-		(session_id, seq, session_created, field, size, data) VALUES `, "(?, ?, ?, ?, ?, ?)", len(w.rows),
-		func(dst []any, i int) []any {
-			r := w.rows[i]
-			return append(dst, w.session, w.seqs[i], w.created, r.fullField, r.fullSize, r.full)
-		})
-	if err != nil {
-		return fmt.Errorf("keep the full text from seq %d: %w", w.seqs[0], err)
+	_, err := w.stmt.ExecContext(ctx, w.session, seq, w.created, r.fullField, r.fullSize, r.full)
+	return err
+}
+
+func (w *fullWriter) close() {
+	if w.release != nil {
+		w.release()
 	}
-	return nil
 }
 
 // Of returns the full texts kept for a session's events, by seq.

@@ -154,19 +154,23 @@ func insertUsageRows(ctx context.Context, tx *sql.Tx, sessionID int64, usage []U
 	if err := queryRowCached(ctx, tx, "SELECT created FROM sessions WHERE id = ?", sessionID).Scan(&created); err != nil {
 		return fmt.Errorf("record usage: %w", err)
 	}
-	err := execRows(ctx, tx, `INSERT INTO lazuli_usage(session_id, session_created, after_seq, at, source,
+	stmt, release, err := prepare(ctx, tx, `INSERT INTO lazuli_usage(session_id, session_created, after_seq, at, source,
 		message_id, model, backend, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, cost_usd)
-		VALUES `, "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", len(usage), func(dst []any, i int) []any {
-		u := usage[i]
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("record usage: %w", err)
+	}
+	defer release()
+	for _, u := range usage {
 		var cost any
 		if u.HasCost && !math.IsNaN(u.CostUSD) && !math.IsInf(u.CostUSD, 0) {
 			cost = u.CostUSD
 		}
-		return append(dst, sessionID, created, seqOf(u), u.At, u.Source, u.MessageID, u.Model, u.Backend,
+		_, err := stmt.ExecContext(ctx, sessionID, created, seqOf(u), u.At, u.Source, u.MessageID, u.Model, u.Backend,
 			max(u.Input, 0), max(u.Output, 0), max(u.CacheRead, 0), max(u.CacheWrite, 0), max(u.Reasoning, 0), cost)
-	})
-	if err != nil {
-		return fmt.Errorf("record usage: %w", err)
+		if err != nil {
+			return fmt.Errorf("record usage: %w", err)
+		}
 	}
 	return nil
 }
