@@ -10,6 +10,7 @@ package qwen
 // end of the input, with a Complete timed from its records.
 
 import (
+	"bytes"
 	"strings"
 	"time"
 
@@ -233,6 +234,11 @@ func (p *ChatParser) toolResult(o parse.Object) []codec.Event {
 
 // system reads Qwen's telemetry records for API errors.
 func (p *ChatParser) system(o parse.Object) {
+	// Most system lines are telemetry with large payloads: only one that
+	// names an API error (literally, or behind a \u escape) is split.
+	if raw := o["systemPayload"]; !bytes.Contains(raw, []byte("api_error")) && !bytes.Contains(raw, []byte(`\u`)) {
+		return
+	}
 	ev := o.Obj("systemPayload").Obj("uiEvent")
 	if ev.Str("event.name") == "qwen-code.api_error" && p.open {
 		p.apiError = ev.Str("error_message")

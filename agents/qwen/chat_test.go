@@ -2,6 +2,7 @@ package qwen
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -171,6 +172,28 @@ func TestChatAPIErrorFailsTheTurn(t *testing.T) {
 	evs, _ := parseChat(t, chatOf(t, "apierror", "apierror"))
 	if len(evs) != 4 || evs[1].Content != "Say hello" || !strings.Contains(evs[2].Text, "500") ||
 		evs[3].Kind != codec.KindComplete || evs[3].Success {
+		t.Errorf("events %+v", evs)
+	}
+}
+
+// The API error lines of the capture, their event name written with
+// \u escapes as JSON allows, still fail the turn: the check that skips
+// telemetry lines without reading them must not skip these.
+func TestChatAPIErrorBehindEscapes(t *testing.T) {
+	b, err := os.ReadFile(chatOf(t, "apierror", "apierror"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	escaped := bytes.ReplaceAll(b, []byte(`"qwen-code.api_error"`), []byte(`"qwen-code.api\u005ferror"`))
+	if bytes.Equal(escaped, b) {
+		t.Fatal("the capture names no api_error")
+	}
+	path := filepath.Join(t.TempDir(), "chat.jsonl")
+	if err := os.WriteFile(path, escaped, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	evs, _ := parseChat(t, path)
+	if len(evs) != 4 || !strings.Contains(evs[2].Text, "500") || evs[3].Kind != codec.KindComplete || evs[3].Success {
 		t.Errorf("events %+v", evs)
 	}
 }
