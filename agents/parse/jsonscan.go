@@ -28,7 +28,12 @@ const maxJSONDepth = 10000
 // it, into its keys and raw values, which are slices of raw with no room
 // to grow (an append copies). ok is false for anything but one valid
 // object.
-func scanObject(raw []byte) (Object, bool) {
+func scanObject(raw []byte) (Object, bool) { return objectMembers(raw, false) }
+
+// objectMembers splits raw, a JSON object with optional white space around
+// it, into its keys and raw values: validating it (scanObject), or, when it
+// is known to be valid (split), only finding where its members end.
+func objectMembers(raw []byte, valid bool) (Object, bool) {
 	i := skipWS(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return nil, false
@@ -39,23 +44,17 @@ func scanObject(raw []byte) (Object, bool) {
 		return endOf(o, raw, i+1)
 	}
 	for {
-		if i >= len(raw) || raw[i] != '"' {
-			return nil, false
-		}
-		end, plain := scanString(raw, i)
-		if end < 0 {
-			return nil, false
-		}
-		key, ok := stringValue(raw[i:end], plain)
+		key, start, ok := memberKey(raw, i, valid)
 		if !ok {
 			return nil, false
 		}
-		i = skipWS(raw, end)
-		if i >= len(raw) || raw[i] != ':' {
-			return nil, false
+		var end int
+		if valid {
+			end = valueEnd(raw, start)
+		} else {
+			end = skipValue(raw, start)
 		}
-		start := skipWS(raw, i+1)
-		if end = skipValue(raw, start); end < 0 {
+		if end < 0 {
 			return nil, false
 		}
 		o[key] = raw[start:end:end]

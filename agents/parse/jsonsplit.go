@@ -16,48 +16,34 @@ import (
 
 // splitObject splits raw, one valid JSON object, into its keys and raw
 // values (slices of raw with no room to grow).
-func splitObject(raw []byte) (Object, bool) {
-	i := skipWS(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
-		return nil, false
+func splitObject(raw []byte) (Object, bool) { return objectMembers(raw, true) }
+
+// memberKey reads the key of the object member at raw[i] and its colon:
+// the key and the index of the value. With valid, raw is known to be
+// valid JSON and the key's end is only looked for; else it is validated.
+func memberKey(raw []byte, i int, valid bool) (key string, value int, ok bool) {
+	if i >= len(raw) || raw[i] != '"' {
+		return "", 0, false
 	}
-	o := Object{}
-	i = skipWS(raw, i+1)
-	if i < len(raw) && raw[i] == '}' {
-		return o, true
+	var end int
+	var plain bool
+	if valid {
+		end = stringEnd(raw, i)
+		plain = end >= 0 && bytes.IndexByte(raw[i+1:end-1], '\\') < 0
+	} else {
+		end, plain = scanString(raw, i)
 	}
-	for {
-		if i >= len(raw) || raw[i] != '"' {
-			return nil, false
-		}
-		end := stringEnd(raw, i)
-		if end < 0 {
-			return nil, false
-		}
-		key, ok := stringValue(raw[i:end], bytes.IndexByte(raw[i+1:end-1], '\\') < 0)
-		if !ok {
-			return nil, false
-		}
-		i = skipWS(raw, end)
-		if i >= len(raw) || raw[i] != ':' {
-			return nil, false
-		}
-		start := skipWS(raw, i+1)
-		if end = valueEnd(raw, start); end < 0 {
-			return nil, false
-		}
-		o[key] = raw[start:end:end]
-		switch i = skipWS(raw, end); {
-		case i >= len(raw):
-			return nil, false
-		case raw[i] == ',':
-			i = skipWS(raw, i+1)
-		case raw[i] == '}':
-			return o, true
-		default:
-			return nil, false
-		}
+	if end < 0 {
+		return "", 0, false
 	}
+	if key, ok = stringValue(raw[i:end], plain); !ok {
+		return "", 0, false
+	}
+	i = skipWS(raw, end)
+	if i >= len(raw) || raw[i] != ':' {
+		return "", 0, false
+	}
+	return key, skipWS(raw, i+1), true
 }
 
 // splitArray splits raw, one valid JSON array, into its elements' raw
@@ -78,15 +64,11 @@ func splitArray(raw []byte) ([]json.RawMessage, bool) {
 			return nil, false
 		}
 		a = append(a, raw[i:end:end])
-		switch i = skipWS(raw, end); {
-		case i >= len(raw):
+		var closed bool
+		if i, closed = afterElement(raw, end, ']'); i < 0 {
 			return nil, false
-		case raw[i] == ',':
-			i = skipWS(raw, i+1)
-		case raw[i] == ']':
+		} else if closed {
 			return a, true
-		default:
-			return nil, false
 		}
 	}
 }
@@ -181,15 +163,11 @@ func TextParts(raw []byte, typ string) (parts []string, ok bool) {
 		} else if end = valueEnd(raw, i); end < 0 {
 			return nil, false
 		}
-		switch i = skipWS(raw, end); {
-		case i >= len(raw):
+		var closed bool
+		if i, closed = afterElement(raw, end, ']'); i < 0 {
 			return nil, false
-		case raw[i] == ',':
-			i = skipWS(raw, i+1)
-		case raw[i] == ']':
+		} else if closed {
 			return parts, true
-		default:
-			return nil, false
 		}
 	}
 }
@@ -205,45 +183,25 @@ func textPart(raw []byte, i int, typ string) (end int, text []byte, match bool) 
 		return i + 1, nil, typ == ""
 	}
 	for {
-		if i >= len(raw) || raw[i] != '"' {
+		key, start, ok := memberKey(raw, i, true)
+		if !ok {
 			return -1, nil, false
 		}
-		kEnd := stringEnd(raw, i)
-		if kEnd < 0 {
-			return -1, nil, false
-		}
-		key := raw[i+1 : kEnd-1]
-		if bytes.IndexByte(key, '\\') >= 0 { // escaped, as "typ\u0065" may be
-			k, ok := stringValue(raw[i:kEnd], false)
-			if !ok {
-				return -1, nil, false
-			}
-			key = []byte(k)
-		}
-		i = skipWS(raw, kEnd)
-		if i >= len(raw) || raw[i] != ':' {
-			return -1, nil, false
-		}
-		start := skipWS(raw, i+1)
 		vEnd := valueEnd(raw, start)
 		if vEnd < 0 {
 			return -1, nil, false
 		}
-		switch string(key) {
+		switch key {
 		case "type":
 			partType, _ = strOK(raw[start:vEnd])
 		case "text":
 			text = raw[start:vEnd]
 		}
-		switch i = skipWS(raw, vEnd); {
-		case i >= len(raw):
+		var closed bool
+		if i, closed = afterElement(raw, vEnd, '}'); i < 0 {
 			return -1, nil, false
-		case raw[i] == ',':
-			i = skipWS(raw, i+1)
-		case raw[i] == '}':
-			return i + 1, text, partType == typ
-		default:
-			return -1, nil, false
+		} else if closed {
+			return i, text, partType == typ
 		}
 	}
 }
