@@ -227,12 +227,7 @@ func TestOpenHitThawsTheWindow(t *testing.T) {
 // one prompt, "find the zorblex bug".
 func zorblexWorktree(t *testing.T) Worktree {
 	t.Helper()
-	dir := t.TempDir()
-	wt := Worktree{Dir: dir, Branch: "main", StorePath: filepath.Join(dir, StoreRelPath)}
-	st, err := store.Open(context.Background(), wt.StorePath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	wt, st := openTestWorktree(t)
 	defer st.Close()
 	if _, _, err := st.Sessions().CreateWithEvents(context.Background(), "main", "s", []codec.Event{codec.UserMessage("find the zorblex bug")}); err != nil {
 		t.Fatal(err)

@@ -161,33 +161,36 @@ func (c *card) showMarkdown(text string) {
 }
 
 func (c *card) textLabel() *widget.Label {
-	if c.text == nil {
-		c.text = widget.NewLabel("")
-		c.text.Wrapping = fyne.TextWrapWord
-		c.text.Selectable = true
-		c.body.Add(c.text)
-	}
-	return c.text
+	return c.lazyLabel(&c.text, func(l *widget.Label) {
+		l.Wrapping = fyne.TextWrapWord
+		l.Selectable = true
+	})
 }
 
 func (c *card) monoLabel() *widget.Label {
-	if c.mono == nil {
-		c.mono = widget.NewLabel("")
-		c.mono.Wrapping = fyne.TextWrapBreak
-		c.mono.TextStyle.Monospace = true
-		c.mono.Selectable = true
-		c.body.Add(c.mono)
-	}
-	return c.mono
+	return c.lazyLabel(&c.mono, func(l *widget.Label) {
+		l.Wrapping = fyne.TextWrapBreak
+		l.TextStyle.Monospace = true
+		l.Selectable = true
+	})
 }
 
 func (c *card) noteLabel() *widget.Label {
-	if c.note == nil {
-		c.note = widget.NewLabel("")
-		c.note.TextStyle.Italic = true
-		c.note.Importance = widget.WarningImportance
-		c.note.SizeName = theme.SizeNameCaptionText
-		c.body.Add(c.note)
+	return c.lazyLabel(&c.note, func(l *widget.Label) {
+		l.TextStyle.Italic = true
+		l.Importance = widget.WarningImportance
+		l.SizeName = theme.SizeNameCaptionText
+	})
+}
+
+// lazyLabel returns *p, making it on first use: a label set up by style
+// and added to the card's body.
+func (c *card) lazyLabel(p **widget.Label, style func(*widget.Label)) *widget.Label {
+	if *p == nil {
+		l := widget.NewLabel("")
+		style(l)
+		c.body.Add(l)
+		*p = l
 	}
-	return c.note
+	return *p
 }
