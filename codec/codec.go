@@ -373,7 +373,7 @@ func (c *Codec) Close() { c.Dec.Close() }
 // Compress returns the zstd frame for a JSON payload.
 func (c *Codec) Compress(js []byte) []byte {
 	if len(js) < rawMax {
-		return RawFrame(make([]byte, 0, len(js)+rawFrameOverhead), js)
+		return rawFrame(make([]byte, 0, len(js)+rawFrameOverhead), js)
 	}
 	if len(js) < entropyMin {
 		return c.small.EncodeAll(js, make([]byte, 0, len(js)+16))
@@ -386,13 +386,10 @@ func (c *Codec) Compress(js []byte) []byte {
 // header.
 const rawFrameOverhead = 4 + 1 + 1 + 3
 
-// RawFrame appends to dst a zstd frame that stores p (shorter than 256
+// rawFrame appends to dst a zstd frame that stores p (shorter than 256
 // bytes) as one raw block: a single-segment frame declaring its content
 // size in one byte, with no checksum.
-func RawFrame(dst, p []byte) []byte {
-	if len(p) >= 256 {
-		panic("codec: RawFrame of 256 bytes or more")
-	}
+func rawFrame(dst, p []byte) []byte {
 	const (
 		singleSegment = 1 << 5 // no window descriptor; FCS field size 0 means one byte
 		lastBlock     = 1      // block type 0 (raw) in bits 1-2

@@ -281,33 +281,25 @@ const (
 // tool results, so it tests eight bytes at a time: x-ones & ^x & highs
 // flags the zero bytes of x, and its lowest flag is exact (borrows only run
 // upwards). The transcript parsers (agents/parse) scan with it too.
-func PlainEnd(b []byte, i int) int {
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		q, s := x^quotes, x^slashs
-		m := (q-ones)&^q | (s-ones)&^s | (x-ones*0x20)&^x
-		if m &= highs; m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	for ; i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20; i++ {
-	}
-	return i
-}
+func PlainEnd(b []byte, i int) int { return plainRun(b, i, 0) }
 
 // PlainASCIIEnd is PlainEnd that stops at a byte of 0x80 or more too: it
 // returns the end of a run of printable ASCII other than quote and
 // backslash, which a string's decoder copies as it is.
-func PlainASCIIEnd(b []byte, i int) int {
+func PlainASCIIEnd(b []byte, i int) int { return plainRun(b, i, highs) }
+
+// plainRun is PlainEnd that also stops at the bytes whose high bit stop
+// (0 or highs) keeps.
+func plainRun(b []byte, i int, stop uint64) int {
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
 		q, s := x^quotes, x^slashs
-		m := (q-ones)&^q | (s-ones)&^s | (x-ones*0x20)&^x | x
+		m := (q-ones)&^q | (s-ones)&^s | (x-ones*0x20)&^x | x&stop
 		if m &= highs; m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
-	for ; i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 && b[i] < 0x80; i++ {
+	for ; i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 && (stop == 0 || b[i] < 0x80); i++ {
 	}
 	return i
 }
