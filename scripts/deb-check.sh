@@ -29,14 +29,15 @@ done
 fail() { echo "deb-check: FAIL: $*" >&2; exit 1; }
 [ -f "$deb" ] || fail "$deb missing (make deb)"
 [ "$(id -u)" = 0 ] || fail "needs root (dpkg -i)"
-if dpkg-query -W -f='${Status}' lazuli 2>/dev/null | grep -qv 'not-installed'; then
+installed() { local s; s=$(dpkg-query -W -f='${Status}' lazuli 2>/dev/null) || return 1; [[ $s != *not-installed* ]]; }
+if installed; then
   fail "a lazuli package is already installed ($(dpkg-query -W -f='${Version} ${Status}' lazuli)); remove it first"
 fi
 id=io.github.lazuli_app.lazuli
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lazuli-debcheck.XXXXXX")
 cleanup() {
   # Never leave the package installed when a check failed halfway.
-  if dpkg-query -W -f='${Status}' lazuli 2>/dev/null | grep -qv 'not-installed'; then dpkg -P lazuli >/dev/null 2>&1 || true; fi
+  if installed; then dpkg -P lazuli >/dev/null 2>&1 || true; fi
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -48,12 +49,15 @@ for f in usr/bin/lazuli usr/bin/lazuli-window "usr/share/applications/$id.deskto
   [ -s "$tmp/x/$f" ] || fail "the package lacks /$f"
 done
 grep -qxF 'MimeType=x-scheme-handler/lazuli;' "$tmp/x/usr/share/applications/$id.desktop" || fail "the desktop entry does not handle lazuli://"
-file -b "$tmp/x/usr/bin/lazuli" | grep -q 'statically linked' || fail "/usr/bin/lazuli is not static"
+[[ $(file -b "$tmp/x/usr/bin/lazuli") == *'statically linked'* ]] || fail "/usr/bin/lazuli is not static"
 depends=$(dpkg-deb -f "$deb" Depends)
+# No reader in this script leaves a pipe early (head, grep -q, awk's exit): with
+# pipefail, a writer still writing would die of SIGPIPE and end the script with 141.
+ldcache=$(ldconfig -p)
 for lib in $(readelf -d "$tmp/x/usr/bin/lazuli-window" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
-  path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64|aarch64|AArch64/ {print $NF; exit}')
+  path=$(awk -v l="$lib" '!found && $1 == l && /x86-64|aarch64|AArch64/ {print $NF; found = 1}' <<<"$ldcache")
   [ -n "$path" ] || fail "lazuli-window needs $lib, which this machine lacks"
-  pkg=$( { dpkg -S "$path" || dpkg -S "$(readlink -f "$path")" || dpkg -S "/usr$path"; } 2>/dev/null | head -n 1 | cut -d: -f1)
+  pkg=$( { dpkg -S "$path" || dpkg -S "$(readlink -f "$path")" || dpkg -S "/usr$path"; } 2>/dev/null | sed -n '1s/:.*//p')
   [ -n "$pkg" ] || fail "no package owns $path ($lib)"
   grep -Eq "(^|, )$pkg( |,|$)" <<<"$depends" || fail "lazuli-window needs $lib ($pkg), not in Depends: $depends"
 done
@@ -65,7 +69,7 @@ if ! dpkg -i "$deb" >"$tmp/dpkg.log" 2>&1; then
   apt-get -o DPkg::Lock::Timeout=600 -y -q --no-install-recommends install -f </dev/null >>"$tmp/dpkg.log" 2>&1 \
     || { cat "$tmp/dpkg.log" >&2; fail "apt-get install -f could not install the dependencies"; }
 fi
-dpkg-query -W -f='${Status}' lazuli | grep -q 'install ok installed' || { cat "$tmp/dpkg.log" >&2; fail "lazuli is not installed"; }
+[[ $(dpkg-query -W -f='${Status}' lazuli 2>/dev/null) == *'install ok installed'* ]] || { cat "$tmp/dpkg.log" >&2; fail "lazuli is not installed"; }
 dpkg -L lazuli > "$tmp/list"
 while IFS= read -r p; do
   [ -e "$p" ] || [ -L "$p" ] || fail "dpkg -L lists $p, which is not there"
@@ -112,7 +116,8 @@ while IFS= read -r p; do
   fi
 done < "$tmp/list"
 [ "$left" = 0 ] || fail "files of the package are left after dpkg -r and -P"
-if dpkg-query -W -f='${Status}' lazuli 2>/dev/null | grep -qv 'not-installed'; then
+installed() { local s; s=$(dpkg-query -W -f='${Status}' lazuli 2>/dev/null) || return 1; [[ $s != *not-installed* ]]; }
+if installed; then
   fail "dpkg still knows lazuli after purge: $(dpkg-query -W -f='${Status}' lazuli)"
 fi
 echo "deb-check: removed and purged; nothing of the $(wc -l < "$tmp/list") paths is left"

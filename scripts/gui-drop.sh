@@ -35,7 +35,7 @@ bash scripts/screenshot.sh out/gui-drop-jsonl.png --window Lazuli --wait 3 --siz
   -- "$bin" "$proj"
 grep -q 'drop: imported' out/gui-drop-jsonl.log || fail "the app did not report an import (see out/gui-drop-jsonl.log)"
 sessions=$("$bin" ls --store "$proj" --json)
-echo "$sessions" | grep -q '"event_count": 8' || fail "the dropped transcript is not in the store: $sessions"
+grep -q '"event_count": 8' <<<"$sessions" || fail "the dropped transcript is not in the store: $sessions"
 echo "gui-drop: .jsonl drop imported a session with 8 events"
 
 # 2. A store dropped on the window is previewed and left untouched.

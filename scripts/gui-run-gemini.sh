@@ -24,7 +24,7 @@ source "$(dirname -- "${BASH_SOURCE[0]}")/gui-run-setup.sh"
 # the focus back. The action then waits for the turn's Complete in the store (at most 3
 # minutes), not a fixed time, so a busy machine only makes it slower.
 # shellcheck disable=SC2016 # expanded by the action's own bash, once the window is up
-win='$(xdotool search --name Lazuli | head -n 1)'
+win='$(xdotool search --name Lazuli | sed -n 1p)'
 bash scripts/screenshot.sh out/gui-run-gemini.png --window Lazuli --wait 4 --size 1280x800 --keep-home \
   --log out/gui-run-gemini.log \
   --action "xdotool key ctrl+n && sleep 2 \
@@ -37,8 +37,8 @@ bash scripts/screenshot.sh out/gui-run-gemini.png --window Lazuli --wait 4 --siz
   -- "$bin" "$proj"
 ! grep -q 'Error in Fyne call thread' out/gui-run-gemini.log || fail "Fyne threading error logged"
 ls_json=$("$bin" ls --store "$proj" --json)
-echo "$ls_json" | grep -q '"completed": true' || fail "the session is not completed: $ls_json (see out/gui-run-gemini.png, out/gui-run-gemini.log)"
-echo "$ls_json" | grep -q '"agent": "gemini"' || fail "the session did not run Gemini CLI (the model menu's pick?): $ls_json (see out/gui-run-gemini.png)"
+grep -q '"completed": true' <<<"$ls_json" || fail "the session is not completed: $ls_json (see out/gui-run-gemini.png, out/gui-run-gemini.log)"
+grep -q '"agent": "gemini"' <<<"$ls_json" || fail "the session did not run Gemini CLI (the model menu's pick?): $ls_json (see out/gui-run-gemini.png)"
 show=$("$bin" show --store "$proj" 1)
 for want in 'Please create hello.txt' 'Tool: Write' 'Result: Write' 'I created' 'model gemini-2.5-pro' '✓ completed'; do
   grep -q -- "$want" <<<"$show" || fail "the stored turn lacks '$want':

@@ -23,7 +23,7 @@ bash scripts/screenshot.sh out/gui-run.png --window Lazuli --wait 4 --size 1280x
   -- "$bin" "$proj"
 ! grep -q 'Error in Fyne call thread' out/gui-run.log || fail "Fyne threading error logged"
 ls_json=$("$bin" ls --store "$proj" --json)
-echo "$ls_json" | grep -q '"completed": true' || fail "the session is not completed: $ls_json (see out/gui-run.png)"
+grep -q '"completed": true' <<<"$ls_json" || fail "the session is not completed: $ls_json (see out/gui-run.png)"
 show=$("$bin" show --store "$proj" 1)
 for want in 'Please create hello.txt' 'Write' 'I created' ; do
   grep -q -- "$want" <<<"$show" || fail "the stored turn lacks '$want':
@@ -45,7 +45,7 @@ for i in 0 1 2 3 4 5; do
 done > "$work/big.jsonl"
 "$bin" import --store "$big" --name "Big refactor" "$work/big.jsonl" >/dev/null
 before=$("$bin" ls --store "$big" --json)
-echo "$before" | grep -q '"event_count": 12' || fail "the big session was not imported: $before"
+grep -q '"event_count": 12' <<<"$before" || fail "the big session was not imported: $before"
 chars_before=$(echo "$before" | sed -n 's/.*"chars_since_compaction": \([0-9]*\).*/\1/p')
 LAZULI_CLAUDE=/nonexistent LAZULI_CODEX=/nonexistent \
 bash scripts/screenshot.sh out/gui-compact.png --window Lazuli --wait 4 --size 1280x800 \
@@ -54,7 +54,7 @@ bash scripts/screenshot.sh out/gui-compact.png --window Lazuli --wait 4 --size 1
 grep -q 'compaction: S1 .* by builtin through seq 6' out/gui-compact.log \
   || fail "the big session was not compacted on open (see out/gui-compact.log, out/gui-compact.png)"
 after=$("$bin" ls --store "$big" --json)
-echo "$after" | grep -q '"event_count": 12' || fail "compaction lost events: $after"
+grep -q '"event_count": 12' <<<"$after" || fail "compaction lost events: $after"
 chars=$(echo "$after" | sed -n 's/.*"chars_since_compaction": \([0-9]*\).*/\1/p')
 [ -n "$chars" ] && [ "$chars" -lt 400000 ] || fail "the context did not drop below the threshold: $after"
 grep -Eq '"after_seq": ?6[,}]' <<<"$("$bin" dump --store "$big")" || fail "no compaction row with after_seq 6"

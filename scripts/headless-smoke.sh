@@ -46,8 +46,8 @@ chmod 1777 "$r/tmp"
 cp "$bin" "$r/bin/lazuli"
 cp -r "$fx/claude-a-multitool/transcripts/claude" "$r/fx/claude"
 cp -r "$fx/codex-a-multitool/transcripts/codex" "$r/fx/codex"
-claude_jsonl=$(cd "$r" && find fx/claude -name '*.jsonl' | head -n 1)
-codex_jsonl=$(cd "$r" && find fx/codex -name 'rollout-*.jsonl' | head -n 1)
+claude_jsonl=$(cd "$r" && find fx/claude -name '*.jsonl' | sed -n 1p)
+codex_jsonl=$(cd "$r" && find fx/codex -name 'rollout-*.jsonl' | sed -n 1p)
 libs=$(find "$r" -name '*.so*' | wc -l)
 [ "$libs" = 0 ] || fail "the root holds shared objects"
 step "root: $(find "$r" -type f | wc -l) files, no shared object, no /etc, /usr, /lib or /dev"

@@ -49,7 +49,7 @@ built_with() { "$GO" version "$1" 2>/dev/null | awk '{print $2}'; }
 # --- staticcheck -------------------------------------------------------------
 sc="$bin/staticcheck"
 want_sc=${STATICCHECK_VERSION#v}
-if [ -x "$sc" ] && "$sc" -version 2>/dev/null | grep -qF "($want_sc)" \
+if [ -x "$sc" ] && [[ $("$sc" -version 2>/dev/null) == *"($want_sc)"* ]] \
    && [ "$(built_with "$sc")" = "$go_version" ]; then
   say "staticcheck $("$sc" -version | awk '{print $2, $3}') current"
 elif [ "$check_only" = 1 ]; then
@@ -69,7 +69,7 @@ if [ ! -d "$shared_xdnd" ]; then
   echo "install-tools: note: $shared_xdnd not found; skipping bin/xdnd-drop (only GUI drop tests need it)"
 else
   newer=""
-  [ -x "$xd" ] && newer=$(find "$shared_xdnd" -newer "$xd" -type f \( -name '*.go' -o -name 'go.mod' -o -name 'go.sum' \) | head -n 1)
+  [ -x "$xd" ] && newer=$(find "$shared_xdnd" -newer "$xd" -type f \( -name '*.go' -o -name 'go.mod' -o -name 'go.sum' \) | sed -n 1p)
   if [ -x "$xd" ] && [ -z "$newer" ] && [ "$(built_with "$xd")" = "$go_version" ]; then
     say "xdnd-drop current"
   elif [ "$check_only" = 1 ]; then

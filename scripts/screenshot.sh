@@ -135,7 +135,7 @@ target=root
 if [ -n "$window" ]; then
   target=""
   for _ in $(seq 50); do   # up to 5 s
-    target=$(xdotool search --onlyvisible --name "$window" 2>/dev/null | head -n 1)
+    target=$(xdotool search --onlyvisible --name "$window" 2>/dev/null | sed -n 1p)
     [ -n "$target" ] && break
     sleep 0.1
   done
