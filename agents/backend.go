@@ -317,18 +317,45 @@ func resolveExecutable(command string, b Backend) (string, error) {
 
 // SessionBackend names the backend of a stored session: the agent whose
 // native history it was imported from (native, "" when none), else the
-// backend of its model, else Claude when it records a Claude session id;
-// "" when none of these is known.
-func SessionBackend(native, model, claudeUUID string) Backend {
+// backend its last usage row names (usage: store.Facets.Backend, set only
+// when no model was set after that row; the parser that read the turn
+// knew its agent, while a model name is a guess: Pi runs Claude's models,
+// Copilot and OpenCode too), else the backend of its model, else Claude
+// when it records a Claude session id; "" when none of these is known.
+func SessionBackend(native, usage, model, claudeUUID string) Backend {
 	switch {
 	case native != "":
 		return Backend(native)
+	case usage != "":
+		if b, err := ParseBackend(usage); err == nil {
+			return b
+		}
+	}
+	switch {
 	case model == "" && claudeUUID != "":
 		return Claude
 	case model == "":
 		return ""
 	}
 	return BackendForModel(model)
+}
+
+// MenuModel is the model the menu selects for a session whose agent is b
+// (SessionBackend; "" when not known) and whose model is model (a menu
+// name, see SessionModel): model when it is b's, else b's default entry.
+// A Pi session that ran a Claude model continues on Pi, not on Claude.
+func MenuModel(model string, b Backend) string {
+	if b == "" || BackendForModel(model) == b {
+		return model
+	}
+	d := b.desc()
+	switch {
+	case d.FallbackModel != "":
+		return d.FallbackModel
+	case len(d.Models) > 0:
+		return d.Models[0]
+	}
+	return model
 }
 
 // UnexpressedAll lists, one line each, what of p each backend's CLI

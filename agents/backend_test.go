@@ -123,3 +123,46 @@ func TestUnexpressedAllNamesEachCLI(t *testing.T) {
 		t.Errorf("Claude applies every mode and rule, yet:\n%s", got)
 	}
 }
+
+// TestSessionBackendAndMenuModel: a usage row's backend beats the guess
+// from a model's name, and the menu then offers that backend's entry.
+func TestSessionBackendAndMenuModel(t *testing.T) {
+	backends := []struct {
+		native, usage, model, uuid string
+		want                       Backend
+	}{
+		{"codex", "pi", "sonnet", "", Codex},      // the native record first
+		{"", "pi", "claude-sonnet-4-5", "", Pi},   // then the usage row
+		{"", "copilot", "gpt-5", "", Copilot},     // a Codex-owned name, Copilot's turn
+		{"", "no-such-agent", "gpt-5", "", Codex}, // an unknown backend: the model tells
+		{"", "", "claude-sonnet-4-5", "", Claude}, // the model
+		{"", "", "", "a-claude-uuid", Claude},     // a Claude session id
+		{"", "", "", "", ""},
+	}
+	for _, c := range backends {
+		if got := SessionBackend(c.native, c.usage, c.model, c.uuid); got != c.want {
+			t.Errorf("SessionBackend(%q, %q, %q, %q) = %q, want %q", c.native, c.usage, c.model, c.uuid, got, c.want)
+		}
+	}
+	models := []struct {
+		model   string
+		backend Backend
+		want    string
+	}{
+		{"sonnet", Pi, PiDefault},
+		{"", Pi, PiDefault},
+		{PiDefault, Pi, PiDefault},
+		{"sonnet", Claude, "sonnet"},
+		{"sonnet", "", "sonnet"},
+		{"sonnet", Codex, DefaultCodexModel},
+		{"sonnet", Gemini, "auto"},
+		{"gpt-5", Copilot, CopilotDefault},
+		{"sonnet", OpenCode, OpenCodeDefault},
+		{"sonnet", Qwen, QwenModels[0]},
+	}
+	for _, c := range models {
+		if got := MenuModel(c.model, c.backend); got != c.want {
+			t.Errorf("MenuModel(%q, %q) = %q, want %q", c.model, c.backend, got, c.want)
+		}
+	}
+}

@@ -243,15 +243,39 @@ func SessionModel(events []store.StoredEvent) string {
 }
 
 // StoredSessionModel is SessionModel of a stored session, read without
-// loading its events: for a session too long to hold in memory at once.
+// loading its events (for a session too long to hold in memory at once),
+// then WithUsageBackend.
 func StoredSessionModel(ctx context.Context, st *store.Store, sessionID int64) (string, error) {
+	model := ""
 	e, ok, err := st.Events().LastOfKind(ctx, sessionID, codec.KindModelSwitch)
-	if err != nil || ok {
-		return e.Event.Model, err
-	}
-	e, ok, err = st.Events().LastOfKind(ctx, sessionID, codec.KindInit)
-	if err != nil || !ok {
+	switch {
+	case err != nil:
 		return "", err
+	case ok:
+		model = e.Event.Model
+	default:
+		if e, ok, err = st.Events().LastOfKind(ctx, sessionID, codec.KindInit); err != nil {
+			return "", err
+		} else if ok {
+			model = ModelAlias(e.Event.Model)
+		}
 	}
-	return ModelAlias(e.Event.Model), nil
+	return WithUsageBackend(ctx, st, sessionID, model)
+}
+
+// WithUsageBackend is MenuModel of model for the backend the session's
+// last usage row names (store.SessionService.UsageBackend): the parser
+// that read its last turn knew the agent, while a model name may be
+// another backend's (Pi and Copilot run Claude's models). model itself
+// when no usage row names one.
+func WithUsageBackend(ctx context.Context, st *store.Store, sessionID int64, model string) (string, error) {
+	usage, err := st.Sessions().UsageBackend(ctx, sessionID)
+	if err != nil || usage == "" {
+		return model, err
+	}
+	b, err := ParseBackend(usage)
+	if err != nil {
+		return model, nil // a backend this build does not know: the model tells
+	}
+	return MenuModel(model, b), nil
 }

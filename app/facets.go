@@ -71,7 +71,7 @@ func (sl *sessionList) refreshFacets(groups []views.WorktreeGroup) {
 			f := facets[s.ID]
 			ref := views.SessionRef{StorePath: path, ID: s.ID}
 			c.byID[ref] = facetEntry{lastEventID: s.LastEventID, created: s.Created,
-				facets: views.SessionFacets{Agent: agentName(agentOf[s.ID], f.Model, s.LastClaudeUUID), Model: f.Model, Failed: f.Failed}}
+				facets: views.SessionFacets{Agent: agentName(agentOf[s.ID], f.Backend, f.Model, s.LastClaudeUUID), Model: f.Model, Failed: f.Failed}}
 		}
 		saveFacets(path, c.byID)
 		c.mu.Unlock()
@@ -87,8 +87,8 @@ func (sl *sessionList) refreshFacets(groups []views.WorktreeGroup) {
 
 // agentName names the agent of a session (its backend's title, see
 // agents.SessionBackend); "" when not known.
-func agentName(native, model, claudeUUID string) string {
-	if b := agents.SessionBackend(native, model, claudeUUID); b != "" {
+func agentName(native, usage, model, claudeUUID string) string {
+	if b := agents.SessionBackend(native, usage, model, claudeUUID); b != "" {
 		return b.Title()
 	}
 	return ""

@@ -1,12 +1,14 @@
 package app
 
 // The sidebar's facets of a store's sessions are kept between runs in the
-// cache folder (facets/KEY.json): reading them decodes every Init,
+// cache folder (facets-2/KEY.json): reading them decodes every Init,
 // ModelSwitch and Complete event of the store (1.7 s of CPU at each start
 // for the 1 GB scale store), and a session's facets change only with its
 // events. An entry is used while the session has the same last event id
 // and created time; the file is only a cache, and one that cannot be read
-// is read again from the store.
+// is read again from the store. The folder's name changes when what an
+// entry means does (facets-2: the agent named by the last usage row), so
+// that entries of the old meaning are never read.
 
 import (
 	"encoding/json"
@@ -28,6 +30,9 @@ type savedFacet struct {
 	Failed  bool   `json:"failed,omitempty"`
 }
 
+// facetsDir is the cache folder's subfolder of facets files.
+const facetsDir = "facets-2"
+
 // facetsFile is the file of the facets of the store at storePath; "" when
 // there is no cache folder.
 func facetsFile(storePath string) string {
@@ -35,7 +40,7 @@ func facetsFile(storePath string) string {
 	if err != nil {
 		return ""
 	}
-	return filepath.Join(dir, "facets", store.CacheKey(storePath)+".json")
+	return filepath.Join(dir, facetsDir, store.CacheKey(storePath)+".json")
 }
 
 // loadFacets adds the saved facets of the store at storePath to byID.

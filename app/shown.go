@@ -225,12 +225,15 @@ func (sh *shownSession) loadSession(ref views.SessionRef, gen int) {
 	origin := sh.forkOrigin(st, ref)
 	parent := sh.parentName(st, ref.ID)
 	head := shownHead{origin: origin, parent: parent}
-	model := agents.SessionModel(events)
-	if earlier > 0 {
-		if model, err = agents.StoredSessionModel(sh.pw.ctx, st, ref.ID); err != nil {
-			sh.pw.showError("load session", err)
-			return
-		}
+	var model string
+	if earlier > 0 { // the model may be set before the events shown
+		model, err = agents.StoredSessionModel(sh.pw.ctx, st, ref.ID)
+	} else {
+		model, err = agents.WithUsageBackend(sh.pw.ctx, st, ref.ID, agents.SessionModel(events))
+	}
+	if err != nil {
+		sh.pw.showError("load session", err)
+		return
 	}
 	sh.mu.Lock()
 	if gen != sh.loadGen {

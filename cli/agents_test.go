@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/insight"
+	"github.com/lazuli-app/lazuli/store"
 )
 
 // TestImportedAgentsAreFirstClass imports the captures Gemini CLI and
@@ -45,5 +48,42 @@ func TestImportedAgentsAreFirstClass(t *testing.T) {
 	}
 	if len(rows) != 2 || rows[0].Key != "gemini" || rows[0].Input != 500 || rows[1].Key != "qwen" || rows[1].Output != 116 {
 		t.Errorf("stats --by backend %+v", rows)
+	}
+}
+
+// TestImportedPiKeepsItsAgent imports Pi's session file and its --mode
+// json stream, whose model is a Claude model: both are listed as Pi's
+// (their usage rows name the agent that wrote them), and continue on Pi.
+func TestImportedPiKeepsItsAgent(t *testing.T) {
+	dir := t.TempDir()
+	files, _ := filepath.Glob("../agents/pi/testdata/capture/sessions/*/*.jsonl")
+	if len(files) == 0 {
+		t.Fatal("no Pi session capture")
+	}
+	session, _ := filepath.Abs(files[0])
+	stream, _ := filepath.Abs("../agents/pi/testdata/capture/multi.stdout.jsonl")
+	if code, out, errOut := run(t, dir, "import", session, stream); code != 0 {
+		t.Fatalf("import: %s %s", out, errOut)
+	}
+	_, out, _ := run(t, dir, "ls", "--json")
+	var ls []struct {
+		ID    int64
+		Agent string
+	}
+	if err := json.Unmarshal([]byte(out), &ls); err != nil {
+		t.Fatal(err)
+	}
+	if len(ls) != 2 || ls[0].Agent != "pi" || ls[1].Agent != "pi" {
+		t.Errorf("ls --json: %+v, want both sessions Pi's", ls)
+	}
+	st, err := store.Open(context.Background(), filepath.Join(dir, ".azureal", "sessions.azs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, s := range ls {
+		if m, err := agents.StoredSessionModel(context.Background(), st, s.ID); err != nil || m != agents.PiDefault {
+			t.Errorf("S%d continues with %q (%v), want %s", s.ID, m, err, agents.PiDefault)
+		}
 	}
 }

@@ -156,7 +156,7 @@ func sessionAgents(ctx context.Context, st *store.Store, sessions []store.Sessio
 	}
 	out := make(map[int64]string, len(sessions))
 	for _, s := range sessions {
-		out[s.ID] = string(agents.SessionBackend(nativeOf[s.ID], facets[s.ID].Model, s.LastClaudeUUID))
+		out[s.ID] = string(agents.SessionBackend(nativeOf[s.ID], facets[s.ID].Backend, facets[s.ID].Model, s.LastClaudeUUID))
 	}
 	return out, nil
 }
