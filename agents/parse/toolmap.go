@@ -29,7 +29,7 @@ func MapTool(table map[string]ToolMap, tool string, input json.RawMessage) (stri
 
 // inputPath returns the file_path (else path) string member of an input.
 func inputPath(input json.RawMessage) *string {
-	o, _ := DecodeObject(input)
+	o, _ := scanObject(input) // strings come out as copies: input may be kept
 	if s, ok := o.FirstStr("file_path", "path"); ok && s != "" {
 		return &s
 	}
@@ -38,31 +38,25 @@ func inputPath(input json.RawMessage) *string {
 
 // RenameKeys returns the JSON object raw with its keys renamed (old →
 // new), its members in their order. Anything but an object comes back
-// unchanged; an empty input becomes {}.
+// unchanged; an empty input becomes {}. raw is validated once, then its
+// members are only split (a Write's input holds a whole file).
 func RenameKeys(raw json.RawMessage, names map[string]string) json.RawMessage {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return json.RawMessage(`{}`)
 	}
-	if raw[0] != '{' || len(names) == 0 {
+	if raw[0] != '{' || len(names) == 0 || !ValidJSON(raw) {
 		return raw
 	}
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	if _, err := d.Token(); err != nil {
-		return raw
+	out := make([]byte, 1, len(raw)+16)
+	out[0] = '{'
+	i := skipWS(raw, 1)
+	if raw[i] == '}' {
+		return append(out, '}')
 	}
-	out := []byte{'{'}
-	for d.More() {
-		tok, err := d.Token()
-		key, ok := tok.(string)
-		if err != nil || !ok {
-			return raw
-		}
-		var v json.RawMessage
-		if err := d.Decode(&v); err != nil {
-			return raw
-		}
+	for {
+		key, start, _ := memberKey(raw, i, true) // valid: every member reads
+		end := valueEnd(raw, start)
 		if n, ok := names[key]; ok {
 			key = n
 		}
@@ -70,7 +64,10 @@ func RenameKeys(raw json.RawMessage, names map[string]string) json.RawMessage {
 			out = append(out, ',')
 		}
 		k, _ := json.Marshal(key) // a string always marshals
-		out = append(append(append(out, k...), ':'), v...)
+		out = append(append(append(out, k...), ':'), raw[start:end]...)
+		var closed bool
+		if i, closed = afterElement(raw, end, '}'); closed {
+			return append(out, '}')
+		}
 	}
-	return append(out, '}')
 }

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 )
@@ -34,4 +35,65 @@ func TestMapTool(t *testing.T) {
 	if name != "other" || string(in) != `{"path":"/w/b"}` || path == nil || *path != "/w/b" {
 		t.Errorf("MapTool(other) = %s, %s, %v", name, in, path)
 	}
+}
+
+// renameKeysJSON is RenameKeys as encoding/json's decoder does it: the
+// oracle FuzzRenameKeys checks the splitter against.
+func renameKeysJSON(raw json.RawMessage, names map[string]string) json.RawMessage {
+	raw = bytes.TrimSpace(raw)
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	if _, err := d.Token(); err != nil {
+		return raw
+	}
+	out := []byte{'{'}
+	for d.More() {
+		tok, err := d.Token()
+		key, ok := tok.(string)
+		if err != nil || !ok {
+			return raw
+		}
+		var v json.RawMessage
+		if err := d.Decode(&v); err != nil {
+			return raw
+		}
+		if n, ok := names[key]; ok {
+			key = n
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		k, _ := json.Marshal(key)
+		out = append(append(append(out, k...), ':'), v...)
+	}
+	return append(out, '}')
+}
+
+// FuzzRenameKeys: for every valid JSON object, RenameKeys writes what
+// encoding/json's decoder reads, byte for byte; anything else comes back
+// unchanged (or {} when empty).
+func FuzzRenameKeys(f *testing.F) {
+	for _, s := range []string{`{"filePath":"/a","oldString":"x\ny","newString":"y"}`, ` { "filePath" : { "filePath" : [1, 2.5e3, true] } , "z" : null } `,
+		`{"file\u0050ath":"<&>","filePath":"dup","filePath":"dup2"}`, `{}`, `{"a":"\ud800","b":"é\u00e9"}`, `{"x":1}trail`, `[1]`, `{"a":}`} {
+		f.Add(s)
+	}
+	names := map[string]string{"filePath": "file_path", "oldString": "old_string"}
+	f.Fuzz(func(t *testing.T, in string) {
+		got := RenameKeys(json.RawMessage(in), names)
+		trimmed := bytes.TrimSpace([]byte(in))
+		switch {
+		case len(trimmed) == 0 || string(trimmed) == "null":
+			if string(got) != `{}` {
+				t.Fatalf("RenameKeys(%q) = %s, want {}", in, got)
+			}
+		case trimmed[0] == '{' && json.Valid(trimmed):
+			if want := renameKeysJSON(json.RawMessage(in), names); !bytes.Equal(got, want) {
+				t.Fatalf("RenameKeys(%q) = %s, want %s", in, got, want)
+			}
+		default:
+			if !bytes.Equal(got, trimmed) {
+				t.Fatalf("RenameKeys(%q) = %s, want it unchanged", in, got)
+			}
+		}
+	})
 }
