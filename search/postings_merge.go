@@ -5,6 +5,7 @@ package search
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"slices"
 
 	"github.com/lazuli-app/lazuli/indexdb"
@@ -221,6 +222,64 @@ type listMerger struct {
 	stale        map[int64]int64
 	ids, scratch []int64
 	runs         []int
+	joined       []byte // joinDisjoint's output
+}
+
+// joinDisjoint appends to dst the encoding of the lists parts joined, when
+// each part's ids all come after the next part's (a first build's
+// segments hold disjoint spans of ids, newest last, given first here):
+// the parts' bytes as they are, but for each later part's first id, which
+// becomes its difference from the previous part's last. Only the ids are
+// read, none decoded into a list, merged or encoded again. ok is false
+// when two parts overlap or one does not decode as its n ids; write then
+// merges them id by id (and reports the damage).
+func joinDisjoint(dst []byte, parts []listPart) (out []byte, n int, ok bool) {
+	var last int64
+	for i, p := range parts {
+		first, k := binary.Varint(p.enc)
+		if k <= 0 {
+			return dst, 0, false
+		}
+		if i == 0 {
+			dst = append(dst, p.enc...)
+		} else {
+			if first >= last {
+				return dst, 0, false // overlapping spans
+			}
+			dst = binary.AppendUvarint(dst, uint64(last-first))
+			dst = append(dst, p.enc[k:]...)
+		}
+		if last, ok = lastID(first, p.enc[k:], p.n-1); !ok {
+			return dst, 0, false
+		}
+		n += p.n
+	}
+	return dst, n, true
+}
+
+// lastID returns the last id of a list whose first id is first and whose
+// other n ids are the differences enc encodes, checking what listIter
+// checks (each difference at least 1, no id past the smallest key, enc
+// exactly n differences) in one tight loop over its bytes.
+func lastID(first int64, enc []byte, n int) (int64, bool) {
+	cur, d, shift := first, uint64(0), uint(0)
+	for _, c := range enc {
+		if shift == 63 && c > 1 {
+			return 0, false // more than 64 bits
+		}
+		d |= uint64(c&0x7f) << shift
+		if c >= 0x80 {
+			if shift += 7; shift > 63 {
+				return 0, false
+			}
+			continue
+		}
+		if n--; n < 0 || d == 0 || d >= 1<<63 || cur-int64(d) >= cur {
+			return 0, false
+		}
+		cur, d, shift = cur-int64(d), 0, 0
+	}
+	return cur, n == 0 && shift == 0
 }
 
 // write writes the 4-gram's lists parts, given in descending order of
@@ -229,6 +288,13 @@ type listMerger struct {
 func (m *listMerger) write(gram uint32, parts []listPart) error {
 	if len(parts) == 1 && len(m.stale) == 0 {
 		return m.w.addRaw(gram, parts[0].n, parts[0].enc)
+	}
+	if len(m.stale) == 0 {
+		var n int
+		var ok bool
+		if m.joined, n, ok = joinDisjoint(m.joined[:0], parts); ok {
+			return m.w.addRaw(gram, n, m.joined)
+		}
 	}
 	ids, runs := m.ids[:0], m.runs[:0]
 	var err error

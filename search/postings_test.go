@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"database/sql"
@@ -399,6 +400,81 @@ func FuzzBlockEntries(f *testing.F) {
 		})
 		if err != nil && !errors.Is(err, ErrDamaged) {
 			t.Fatalf("blockEntries: %v", err)
+		}
+	})
+}
+
+// TestJoinDisjoint: lists of disjoint spans of ids, each after the next,
+// join into exactly the encoding of all their ids; overlapping spans and
+// a list that does not decode as its n ids are left to the id-by-id merge.
+func TestJoinDisjoint(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for round := range 200 {
+		var all []int64
+		var parts []listPart
+		id := int64(1)<<40 + rng.Int63n(1000)
+		if round%2 == 1 {
+			id += compactionKeys // compactions' keys, above the events'
+		}
+		for range 1 + rng.Intn(6) {
+			var ids []int64
+			for range 1 + rng.Intn(300) {
+				ids = append(ids, id)
+				id -= 1 + rng.Int63n(1<<uint(rng.Intn(21))) // stays above 1<<39
+			}
+			all = append(all, ids...)
+			parts = append(parts, listPart{n: len(ids), enc: encodeIDs(nil, ids)})
+		}
+		got, n, ok := joinDisjoint(nil, parts)
+		if want := encodeIDs(nil, all); !ok || n != len(all) || !bytes.Equal(got, want) {
+			t.Fatalf("round %d: joinDisjoint = %x, %d, %v; want %x, %d", round, got, n, ok, want, len(all))
+		}
+	}
+	a, b := []int64{90, 50, 10}, []int64{60, 40}
+	if _, _, ok := joinDisjoint(nil, []listPart{{n: 3, enc: encodeIDs(nil, a)}, {n: 2, enc: encodeIDs(nil, b)}}); ok {
+		t.Error("joined overlapping spans")
+	}
+	c := []int64{50, 20} // an id in two segments (given again): merged, not joined
+	if _, _, ok := joinDisjoint(nil, []listPart{{n: 3, enc: encodeIDs(nil, []int64{90, 70, 50})}, {n: 2, enc: encodeIDs(nil, c)}}); ok {
+		t.Error("joined lists that share an id")
+	}
+	if _, _, ok := joinDisjoint(nil, []listPart{{n: 3, enc: encodeIDs(nil, b)}}); ok {
+		t.Error("joined a list of 2 ids said to hold 3")
+	}
+	if _, _, ok := joinDisjoint(nil, []listPart{{n: 1, enc: encodeIDs(nil, b)}}); ok {
+		t.Error("joined a list with bytes left after its 1 id")
+	}
+}
+
+// FuzzLastID: lastID agrees with listIter on any bytes: the same last id
+// when the list decodes as exactly its ids, failure otherwise.
+func FuzzLastID(f *testing.F) {
+	f.Add(encodeIDs(nil, []int64{1 << 40, 1<<40 - 5, 3}), 3)
+	f.Add(encodeIDs(nil, []int64{compactionKeys + 9, 1}), 2)
+	f.Add([]byte{0x02, 0x80, 0x00}, 2)
+	f.Add([]byte{0x02, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, 2)
+	f.Add([]byte{0x02, 0x01, 0x01}, 2)
+	f.Fuzz(func(t *testing.T, enc []byte, n int) {
+		if n < 1 || n > 1<<16 {
+			return
+		}
+		it := listIter{enc: enc, left: n}
+		var want int64
+		count := 0
+		for it.next() {
+			want, count = it.cur, count+1
+		}
+		wantOK := it.err == nil && count == n && len(it.enc) == 0
+		first, k := binary.Varint(enc)
+		if k <= 0 {
+			if wantOK {
+				t.Fatalf("listIter read %x, Varint did not", enc)
+			}
+			return
+		}
+		got, ok := lastID(first, enc[k:], n-1)
+		if ok != wantOK || ok && got != want {
+			t.Fatalf("lastID(%x, %d) = %d, %v; listIter: %d, %v", enc, n, got, ok, want, wantOK)
 		}
 	})
 }
