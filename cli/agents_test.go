@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/lazuli-app/lazuli/agents"
+	lazuliagents "github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/insight"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -23,25 +23,11 @@ func TestImportedAgentsAreFirstClass(t *testing.T) {
 	}
 	g, _ := filepath.Abs(gemini[0])
 	q, _ := filepath.Abs(qwen[0])
-	if code, out, errOut := run(t, dir, "import", g, q); code != 0 {
-		t.Fatalf("import: %s %s", out, errOut)
-	}
-	_, out, _ := run(t, dir, "ls", "--json")
-	var ls []struct {
-		ID    int64
-		Agent string
-	}
-	if err := json.Unmarshal([]byte(out), &ls); err != nil {
-		t.Fatal(err)
-	}
-	agents := map[int64]string{}
-	for _, s := range ls {
-		agents[s.ID] = s.Agent
-	}
+	agents := importAgents(t, dir, g, q)
 	if agents[1] != "gemini" || agents[2] != "qwen" {
 		t.Errorf("ls --json agents %v", agents)
 	}
-	_, out, _ = run(t, dir, "stats", "--json", "--by", "backend")
+	_, out, _ := run(t, dir, "stats", "--json", "--by", "backend")
 	var rows []insight.Totals
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
@@ -62,7 +48,27 @@ func TestImportedPiKeepsItsAgent(t *testing.T) {
 	}
 	session, _ := filepath.Abs(files[0])
 	stream, _ := filepath.Abs("../agents/pi/testdata/capture/multi.stdout.jsonl")
-	if code, out, errOut := run(t, dir, "import", session, stream); code != 0 {
+	agents := importAgents(t, dir, session, stream)
+	if len(agents) != 2 || agents[1] != "pi" || agents[2] != "pi" {
+		t.Errorf("ls --json agents %v, want both sessions Pi's", agents)
+	}
+	st, err := store.Open(context.Background(), filepath.Join(dir, ".azureal", "sessions.azs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for id := range agents {
+		if m, err := lazuliagents.StoredSessionModel(context.Background(), st, id); err != nil || m != lazuliagents.PiDefault {
+			t.Errorf("S%d continues with %q (%v), want %s", id, m, err, lazuliagents.PiDefault)
+		}
+	}
+}
+
+// importAgents imports files into a new store in dir and returns each
+// session's agent as ls --json lists it.
+func importAgents(t *testing.T, dir string, files ...string) map[int64]string {
+	t.Helper()
+	if code, out, errOut := run(t, dir, append([]string{"import"}, files...)...); code != 0 {
 		t.Fatalf("import: %s %s", out, errOut)
 	}
 	_, out, _ := run(t, dir, "ls", "--json")
@@ -73,17 +79,9 @@ func TestImportedPiKeepsItsAgent(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &ls); err != nil {
 		t.Fatal(err)
 	}
-	if len(ls) != 2 || ls[0].Agent != "pi" || ls[1].Agent != "pi" {
-		t.Errorf("ls --json: %+v, want both sessions Pi's", ls)
-	}
-	st, err := store.Open(context.Background(), filepath.Join(dir, ".azureal", "sessions.azs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	agents := map[int64]string{}
 	for _, s := range ls {
-		if m, err := agents.StoredSessionModel(context.Background(), st, s.ID); err != nil || m != agents.PiDefault {
-			t.Errorf("S%d continues with %q (%v), want %s", s.ID, m, err, agents.PiDefault)
-		}
+		agents[s.ID] = s.Agent
 	}
+	return agents
 }
