@@ -21,15 +21,16 @@ type ToolMap struct {
 func MapTool(table map[string]ToolMap, tool string, input json.RawMessage) (string, json.RawMessage, *string) {
 	m, ok := table[tool]
 	if !ok {
-		return tool, input, inputPath(input)
+		return tool, input, inputPath(input, false)
 	}
-	in := RenameKeys(input, m.Keys)
-	return m.Name, in, inputPath(in)
+	in, valid := renameKeys(input, m.Keys)
+	return m.Name, in, inputPath(in, valid)
 }
 
-// inputPath returns the file_path (else path) string member of an input.
-func inputPath(input json.RawMessage) *string {
-	o, _ := scanObject(input) // strings come out as copies: input may be kept
+// inputPath returns the file_path (else path) string member of an input,
+// validating it unless valid says it is known to be valid JSON.
+func inputPath(input json.RawMessage, valid bool) *string {
+	o, _ := objectMembers(input, valid) // strings come out as copies: input may be kept
 	if s, ok := o.FirstStr("file_path", "path"); ok && s != "" {
 		return &s
 	}
@@ -41,18 +42,25 @@ func inputPath(input json.RawMessage) *string {
 // unchanged; an empty input becomes {}. raw is validated once, then its
 // members are only split (a Write's input holds a whole file).
 func RenameKeys(raw json.RawMessage, names map[string]string) json.RawMessage {
+	out, _ := renameKeys(raw, names)
+	return out
+}
+
+// renameKeys is RenameKeys, and whether what it returns is known to be
+// valid JSON (it validated it, or wrote it).
+func renameKeys(raw json.RawMessage, names map[string]string) (json.RawMessage, bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
-		return json.RawMessage(`{}`)
+		return json.RawMessage(`{}`), true
 	}
 	if raw[0] != '{' || len(names) == 0 || !ValidJSON(raw) {
-		return raw
+		return raw, false
 	}
 	out := make([]byte, 1, len(raw)+16)
 	out[0] = '{'
 	i := skipWS(raw, 1)
 	if raw[i] == '}' {
-		return append(out, '}')
+		return append(out, '}'), true
 	}
 	for {
 		key, start, _ := memberKey(raw, i, true) // valid: every member reads
@@ -67,7 +75,7 @@ func RenameKeys(raw json.RawMessage, names map[string]string) json.RawMessage {
 		out = append(append(append(out, k...), ':'), raw[start:end]...)
 		var closed bool
 		if i, closed = afterElement(raw, end, '}'); closed {
-			return append(out, '}')
+			return append(out, '}'), true
 		}
 	}
 }

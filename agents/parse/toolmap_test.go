@@ -31,6 +31,10 @@ func TestMapTool(t *testing.T) {
 	if name != "Edit" || string(in) != `{"file_path":"/w/a.go"}` || path == nil || *path != "/w/a.go" {
 		t.Errorf("MapTool(edit) = %s, %s, %v", name, in, path)
 	}
+	// A mapped input that is not valid JSON: unchanged, and no path read from it.
+	if _, in, path := MapTool(table, "edit", json.RawMessage(`{"filePath":"/w/a.go",}`)); string(in) != `{"filePath":"/w/a.go",}` || path != nil {
+		t.Errorf("MapTool(edit, broken) = %s, %v", in, path)
+	}
 	name, in, path = MapTool(table, "other", json.RawMessage(`{"path":"/w/b"}`))
 	if name != "other" || string(in) != `{"path":"/w/b"}` || path == nil || *path != "/w/b" {
 		t.Errorf("MapTool(other) = %s, %s, %v", name, in, path)
