@@ -323,10 +323,10 @@ func resolveExecutable(command string, b Backend) (string, error) {
 // Copilot and OpenCode too), else the backend of its model, else Claude
 // when it records a Claude session id; "" when none of these is known.
 func SessionBackend(native, usage, model, claudeUUID string) Backend {
-	switch {
-	case native != "":
+	if native != "" {
 		return Backend(native)
-	case usage != "":
+	}
+	if usage != "" {
 		if b, err := ParseBackend(usage); err == nil {
 			return b
 		}

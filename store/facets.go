@@ -47,11 +47,7 @@ func (ss SessionService) Facets(ctx context.Context, ids []int64) (map[int64]Fac
 	if ok, err := hasTable(ctx, tx, UsageTable); err != nil {
 		return nil, fmt.Errorf("read session facets: %w", err)
 	} else if ok {
-		// A row whose session's created no longer matches is another
-		// session's (an id AZUREAL reused): ignored, as everywhere.
-		if usage, err = tx.PrepareContext(ctx, `SELECT u.backend, u.after_seq FROM lazuli_usage u
-			JOIN sessions s ON s.id = u.session_id AND s.created = u.session_created
-			WHERE u.session_id = ? ORDER BY u.after_seq DESC LIMIT 1`); err != nil {
+		if usage, err = tx.PrepareContext(ctx, lastUsageSQL); err != nil {
 			return nil, fmt.Errorf("read session facets: %w", err)
 		}
 		defer usage.Close()
@@ -61,10 +57,7 @@ func (ss SessionService) Facets(ctx context.Context, ids []int64) (map[int64]Fac
 		if err == nil && usage != nil {
 			var backend string
 			var after int64
-			switch err = usage.QueryRowContext(ctx, id).Scan(&backend, &after); {
-			case errors.Is(err, sql.ErrNoRows):
-				err = nil
-			case err == nil && after >= modelSeq:
+			if backend, after, err = scanLastUsage(usage.QueryRowContext(ctx, id)); err == nil && after >= modelSeq {
 				f.Backend = backend
 			}
 		}
@@ -77,7 +70,7 @@ func (ss SessionService) Facets(ctx context.Context, ids []int64) (map[int64]Fac
 }
 
 // facetsOf reads one session's facets from its events, and the seq of
-// the event that last set its model (0 when none).
+// its last Init or ModelSwitch (0 when none).
 func (ss SessionService) facetsOf(ctx context.Context, stmt *sql.Stmt, id int64) (Facets, int64, error) {
 	var f Facets
 	var modelSeq int64
@@ -99,8 +92,8 @@ func (ss SessionService) facetsOf(ctx context.Context, stmt *sql.Stmt, id int64)
 		}
 		switch e.Kind {
 		case codec.KindInit, codec.KindModelSwitch:
-			if e.Model != "" {
-				f.Model, modelSeq = e.Model, seq
+			if modelSeq = seq; e.Model != "" {
+				f.Model = e.Model
 			}
 		case codec.KindComplete:
 			f.Failed = f.Failed || !e.Success
@@ -125,16 +118,12 @@ func (ss SessionService) UsageBackend(ctx context.Context, id int64) (string, er
 	if ok, err := hasTable(ctx, tx, UsageTable); err != nil || !ok {
 		return "", err
 	}
-	var backend string
-	var after int64
-	err = tx.QueryRowContext(ctx, `SELECT u.backend, u.after_seq FROM lazuli_usage u
-		JOIN sessions s ON s.id = u.session_id AND s.created = u.session_created
-		WHERE u.session_id = ? ORDER BY u.after_seq DESC LIMIT 1`, id).Scan(&backend, &after)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	}
+	backend, after, err := scanLastUsage(tx.QueryRowContext(ctx, lastUsageSQL, id))
 	if err != nil {
 		return "", fmt.Errorf("read session %d's backend: %w", id, err)
+	}
+	if backend == "" {
+		return "", nil
 	}
 	var later int
 	err = tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM events
@@ -146,4 +135,19 @@ func (ss SessionService) UsageBackend(ctx context.Context, id int64) (string, er
 		return "", nil
 	}
 	return backend, nil
+}
+
+// lastUsageSQL reads the backend and after_seq of a session's last
+// UsageTable row. A row whose session's created no longer matches is
+// another session's (an id AZUREAL reused): ignored, as everywhere.
+const lastUsageSQL = `SELECT u.backend, u.after_seq FROM lazuli_usage u
+	JOIN sessions s ON s.id = u.session_id AND s.created = u.session_created
+	WHERE u.session_id = ? ORDER BY u.after_seq DESC LIMIT 1`
+
+// scanLastUsage reads lastUsageSQL's row: backend "" when there is none.
+func scanLastUsage(row *sql.Row) (backend string, after int64, err error) {
+	if err = row.Scan(&backend, &after); errors.Is(err, sql.ErrNoRows) {
+		return "", 0, nil
+	}
+	return backend, after, err
 }
