@@ -286,10 +286,10 @@ func lastID(first int64, enc []byte, n int) (int64, bool) {
 // their first ids: lists of disjoint spans of ids (a build's segments)
 // then decode already in order.
 func (m *listMerger) write(gram uint32, parts []listPart) error {
-	if len(parts) == 1 && len(m.stale) == 0 {
-		return m.w.addRaw(gram, parts[0].n, parts[0].enc)
-	}
 	if len(m.stale) == 0 {
+		if len(parts) == 1 {
+			return m.w.addRaw(gram, parts[0].n, parts[0].enc)
+		}
 		var n int
 		var ok bool
 		if m.joined, n, ok = joinDisjoint(m.joined[:0], parts); ok {
