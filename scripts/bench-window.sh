@@ -80,7 +80,7 @@ if [ -n "${LAZULI_BENCH_BUSY:-}" ]; then
   done
 fi
 go build -o out/windowbench ./internal/windowbench/cmd/windowbench
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | sed -n 1p)
+cpu=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)
 echo "bench-window: $workload ($store), commit $(git rev-parse --short HEAD), $(nproc) x $cpu, busy ${LAZULI_BENCH_BUSY:-0}" >&2
 echo "bench-window: load before $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 out/windowbench -store "$store" -work "$dir/$workload-$(printf %s "$store" | sha256sum | cut -c1-8)" \

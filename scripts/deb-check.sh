@@ -116,7 +116,6 @@ while IFS= read -r p; do
   fi
 done < "$tmp/list"
 [ "$left" = 0 ] || fail "files of the package are left after dpkg -r and -P"
-installed() { local s; s=$(dpkg-query -W -f='${Status}' lazuli 2>/dev/null) || return 1; [[ $s != *not-installed* ]]; }
 if installed; then
   fail "dpkg still knows lazuli after purge: $(dpkg-query -W -f='${Status}' lazuli)"
 fi

@@ -80,8 +80,8 @@ cleanup() {
   # A process the command started in a group of its own (an agent CLI asked
   # for its version, which may still be unpacking itself into HOME) ends on
   # the command's death, not at once: try again for a few seconds.
-  for _ in $(seq 30); do rm -rf "$work" 2>/dev/null && break; sleep 0.1; done
-  rm -rf "$work"
+  for _ in $(seq 30); do rm -rf "$work" 2>/dev/null && return; sleep 0.1; done
+  rm -rf "$work" # the last try says what it could not remove
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
