@@ -276,7 +276,10 @@ type CLIInfo struct {
 var versionWait = 15 * time.Second
 
 // Detect resolves b's executable and asks it for its version, waiting at
-// most versionWait.
+// most versionWait. The CLI runs in a process group of its own, as an
+// agent does, and nothing of it outlives Detect: an npm launcher's child
+// (the CLI's own binary, which may be unpacking itself) would survive a
+// kill of the launcher alone when ctx ends (Lazuli closing).
 func Detect(ctx context.Context, cfg Config, b Backend) CLIInfo {
 	info := CLIInfo{Backend: b, Command: cfg.Executable(b)}
 	path, err := resolveExecutable(info.Command, b)
@@ -287,11 +290,24 @@ func Detect(ctx context.Context, cfg Config, b Backend) CLIInfo {
 	info.Path = path
 	ctx, cancel := context.WithTimeout(ctx, versionWait)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, "--version")
+	cmd := exec.Command(path, "--version")
 	cmd.Env = os.Environ()
+	var out bytes.Buffer
+	cmd.Stdout = &out
 	setProcessGroup(cmd)
-	cmd.WaitDelay = time.Second
-	out, err := cmd.Output()
+	cmd.WaitDelay = time.Second // a straggler holding stdout open
+	g, err := startGroup(cmd)
+	if err == nil {
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		select {
+		case err = <-exited:
+		case <-ctx.Done():
+			g.kill()
+			err = <-exited
+		}
+		g.release()
+	}
 	if err != nil && ctx.Err() == context.DeadlineExceeded {
 		info.Err = fmt.Errorf("%s --version: %w", info.Command, ErrSlowVersion)
 		return info
@@ -300,7 +316,7 @@ func Detect(ctx context.Context, cfg Config, b Backend) CLIInfo {
 		info.Err = fmt.Errorf("%s --version failed: %w", info.Command, err)
 		return info
 	}
-	line, _, _ := bytes.Cut(bytes.TrimSpace(out), []byte("\n"))
+	line, _, _ := bytes.Cut(bytes.TrimSpace(out.Bytes()), []byte("\n"))
 	info.Version = strings.TrimSpace(string(line))
 	return info
 }

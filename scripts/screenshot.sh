@@ -77,11 +77,7 @@ cleanup() {
     kill -KILL "$xvfb_pid" 2>/dev/null
   fi
   [ -z "$xvfb_pid" ] || wait "$xvfb_pid" 2>/dev/null
-  # A process the command started in a group of its own (an agent CLI asked
-  # for its version, which may still be unpacking itself into HOME) ends on
-  # the command's death, not at once: try again for a few seconds.
-  for _ in $(seq 30); do rm -rf "$work" 2>/dev/null && return; sleep 0.1; done
-  rm -rf "$work" # the last try says what it could not remove
+  rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
