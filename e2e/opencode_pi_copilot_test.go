@@ -277,3 +277,23 @@ func TestAgentStop(t *testing.T) {
 		h.check()
 	})
 }
+
+// TestImportedPiSessionContinuesOnPi imports a session the real Pi CLI
+// wrote (its model a Claude model's name) with lazuli import, then
+// continues it with lazuli run and no --backend: the run is Pi's, as the
+// session's usage rows say, not Claude's, as its model's name would.
+func TestImportedPiSessionContinuesOnPi(t *testing.T) {
+	fm.NeedCLI(t, "pi")
+	files, _ := filepath.Glob("../agents/pi/testdata/capture/sessions/*/*.jsonl")
+	if len(files) == 0 {
+		t.Fatal("no Pi session capture")
+	}
+	file, _ := filepath.Abs(files[0])
+	h := agentHarness(t, fm.Script{fm.Text("Continued on Pi.")})
+	h.ok("import", "--store", h.store, file)
+	r := h.lazuli("", "run", "--json", "--store", h.store, "--session", "1", "Go on.")
+	rr := decodeRun(t, r)
+	if r.code != 0 || rr.Backend != "pi" || rr.Completed == nil || !*rr.Completed {
+		t.Fatalf("want a completed Pi run:\n%s", r)
+	}
+}
