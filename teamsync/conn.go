@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"strings"
@@ -160,7 +161,9 @@ func isConnLost(err error) bool {
 	if errors.As(err, &pgErr) {
 		return strings.HasPrefix(pgErr.Code, "08") || pgErr.Code == "57P01"
 	}
-	return errors.Is(err, errConnLost) || strings.Contains(err.Error(), "conn closed") ||
+	// net.ErrClosed: the server ended the session (pg_terminate_backend)
+	// and pgx closed the socket before the read that was waiting on it.
+	return errors.Is(err, errConnLost) || errors.Is(err, net.ErrClosed) || strings.Contains(err.Error(), "conn closed") ||
 		strings.Contains(err.Error(), "unexpected EOF") || strings.Contains(err.Error(), "broken pipe") ||
 		strings.Contains(err.Error(), "connection reset")
 }
