@@ -163,6 +163,12 @@ func (u *updater) feed(ctx context.Context, r feedRows, inHand *int64) error {
 	if err != nil {
 		return err
 	}
+	if u.started {
+		u.started = false
+		if m.win == 0 && m.lo == m.hi+1 && r.rows[0].ID == u.minID && follows(u.minID-1, r.rows) && r.rows[len(r.rows)-1].ID == m.hi {
+			return u.fillInHand(ctx, r.rows, inHand)
+		}
+	}
 	if !follows(m.hi, r.rows) {
 		return u.catchUp(ctx)
 	}
@@ -172,6 +178,41 @@ func (u *updater) feed(ctx context.Context, r feedRows, inHand *int64) error {
 		}
 	}
 	*inHand += int64(len(r.rows))
+	return nil
+}
+
+// fillInHand indexes rows, every event of the store up to the marks' hi,
+// from the rows in hand, as the one backfill window they are. This is a
+// first import's first transaction: the feed starts once it is stored, so
+// the index's start (Index.start) put its rows below lo, and Close's
+// Update would otherwise read them back from the store at the end, after
+// everything else, and index them into the last segment.
+func (u *updater) fillInHand(ctx context.Context, rows []store.ScannedEvent, inHand *int64) error {
+	tx, m, err := u.marks(ctx)
+	if err != nil {
+		return err
+	}
+	m.win, m.next = rows[0].ID, rows[0].ID
+	if err := u.writeMarks(ctx, tx, m); err != nil {
+		return err
+	}
+	for lo := 0; lo < len(rows); lo += feedChunk {
+		if err := u.rows(ctx, rows[lo:min(lo+feedChunk, len(rows))], takeWindow); err != nil {
+			return err
+		}
+	}
+	tx, cur, err := u.marks(ctx)
+	if err != nil {
+		return err
+	}
+	if cur.win != m.win || cur.next != m.hi+1 {
+		return u.catchUp(ctx) // not all taken: the backfill at Close reads what is missing
+	}
+	cur.lo, cur.win, cur.next = cur.win, 0, 0
+	if err := u.writeMarks(ctx, tx, cur); err != nil {
+		return err
+	}
+	*inHand += int64(len(rows))
 	return nil
 }
 

@@ -108,6 +108,57 @@ func TestFeedIndexesRowsInHand(t *testing.T) {
 	}
 }
 
+// TestFeedFirstImportInHand: a first import's feed starts once its first
+// transaction is stored, so the index's start puts those rows below its
+// marks; when they are every event of the store, the feed indexes them in
+// hand as the backfill would, and Close reads nothing back. Rows that are
+// not the whole store up to the marks (an older session never handed
+// over) are left to the backfill, and everything is found either way.
+func TestFeedFirstImportInHand(t *testing.T) {
+	ctx := context.Background()
+	for _, older := range []bool{false, true} {
+		st := mustOpenStore(t, testStorePath(t))
+		if older {
+			mustSession(t, st, "older", codec.AssistantText("olderword"))
+		}
+		a := importNative(t, st, "a", "w0x1", "alphafed")
+		x, err := Open(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := x.NewFeed(ctx)
+		feedAll(f, a)
+		b := importNative(t, st, "b", "w1x3", "betafed")
+		feedAll(f, b)
+		s, err := f.Close(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := rowCount(a, b)
+		if older {
+			want = rowCount(b)
+		}
+		if f.inHand != want || !s.Rebuilt {
+			t.Fatalf("older session %v: %d rows taken in hand, want %d; stats %+v", older, f.inHand, want, s)
+		}
+		qs := []string{"alphafed", "betafed", "a11_only_in_full", "b11_only_in_full"}
+		if older {
+			qs = append(qs, "olderword")
+		}
+		for _, q := range qs {
+			if r := mustSearch(t, x, q); len(r.Hits) != 1 {
+				t.Errorf("older session %v: %q: %+v", older, q, r.Hits)
+			}
+		}
+		got := answers(t, x)
+		x.Close()
+		t.Setenv(store.CacheDirEnv, t.TempDir())
+		if want := answers(t, mustIndex(t, st)); !equalAnswers(got, want) {
+			t.Errorf("older session %v: fed index: %v\nbuilt from the store: %v", older, got, want)
+		}
+	}
+}
+
 // TestFeedReadsWhatDoesNotFollow: rows whose ids do not directly follow
 // what the index holds (another writer appended in between, or rows were
 // never handed over) are read from the store instead, so nothing between

@@ -325,6 +325,7 @@ func (x *Index) newUpdater(ctx context.Context, s *Stats, progress Progress) (*u
 			return nil, err
 		}
 		s.Rebuilt = true
+		u.started = true
 	}
 	if s.Purged, err = x.purge(ctx, u.sessions); err != nil {
 		return nil, err

@@ -32,6 +32,9 @@ type updater struct {
 	minID    int64                   // the store's smallest events id
 	total    int64                   // ids from minID to the largest seen
 	lastUp   time.Time               // when catchUp last ran
+	// started: this updater wrote the marks of an empty index (see
+	// Index.start), and a feed has not handed it rows yet.
+	started bool
 
 	tx      *sql.Tx // the open transaction; nil between transactions
 	pend    pending // the postings of the open transaction
@@ -230,13 +233,7 @@ func (u *updater) openWindow(ctx context.Context, tx *sql.Tx, m marks) (marks, e
 // to the window's start.
 func (u *updater) fillWindow(ctx context.Context, m marks) error {
 	err := u.x.st.Scan().Events(ctx, store.ScanOptions{After: m.next - 1, Before: m.lo}, func(b []store.ScannedEvent) error {
-		err := u.events(ctx, b, func(m *marks, e *store.ScannedEvent) bool {
-			if m.win == 0 || e.ID < m.next || e.ID >= m.lo {
-				return false
-			}
-			m.next = e.ID + 1
-			return true
-		})
+		err := u.events(ctx, b, takeWindow)
 		if err != nil || time.Since(u.lastUp) < catchUpEvery {
 			return err
 		}
@@ -254,6 +251,16 @@ func (u *updater) fillWindow(ctx context.Context, m marks) error {
 		return err
 	}
 	return u.commit() // a window is a unit of progress
+}
+
+// takeWindow takes the events of the open backfill window not yet
+// indexed, moving next past each (fillWindow's rule).
+func takeWindow(m *marks, e *store.ScannedEvent) bool {
+	if m.win == 0 || e.ID < m.next || e.ID >= m.lo {
+		return false
+	}
+	m.next = e.ID + 1
+	return true
 }
 
 // report calls progress with the span of ids m covers.
