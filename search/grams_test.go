@@ -70,7 +70,8 @@ func TestGramEdges(t *testing.T) {
 // (fold), byte for byte, whatever the text: invalid UTF-8, letters whose
 // lower case has another length, ASCII.
 func TestAppendFold(t *testing.T) {
-	for _, s := range []string{"", "ABC def", "Überprüfung ÄÖÜ", "\xff\xfeA\xc3", "İstanbul KELVIN \u212a", "ǅ ẞ Σ", strings.Repeat("Ab\u0130", 100)} {
+	for _, s := range []string{"", "ABC def", "Überprüfung ÄÖÜ", "\xff\xfeA\xc3", "İstanbul KELVIN \u212a", "ǅ ẞ Σ", strings.Repeat("Ab\u0130", 100),
+		strings.Repeat("@AZ[`az{", 5) + "MiXeD CaSe 0123456789 ~\x7f\x00 ÄND MORE ASCII AFTER it", "ABCDEFGH\u00c9IJKLMNOPQRSTUVWXYZ"} {
 		want, _ := fold(s)
 		if got := string(appendFold(nil, s)); got != want {
 			t.Errorf("appendFold(%q) = %q, want %q", s, got, want)
