@@ -45,6 +45,17 @@ func (g *gramSet) ofText(text string) []uint32 {
 	return gramsOf(g, g.low)
 }
 
+// ofParts is ofText of the text scannedText joins from own and full (see
+// joinedAt), without joining them first.
+func (g *gramSet) ofParts(own, full string) []uint32 {
+	g.low = appendFold(g.low[:0], own)
+	if own != "" && full != "" {
+		g.low = append(g.low, '\n')
+	}
+	g.low = appendFold(g.low, full)
+	return gramsOf(g, g.low)
+}
+
 // appendFold appends fold(s) to dst: the same bytes, without the offsets.
 // Eight ASCII bytes at a time are lowered in one word: most of what is
 // indexed is ASCII, and a byte at a time was a third of gramSet.ofText.

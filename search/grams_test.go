@@ -117,3 +117,21 @@ func TestGramsGrow(t *testing.T) {
 		}
 	}
 }
+
+// TestOfParts: an event's own and full text give the 4-grams of the text
+// scannedText joins from them, the newline between them included.
+func TestOfParts(t *testing.T) {
+	var g, h gramSet
+	for _, tc := range [][2]string{{"", ""}, {"Own", ""}, {"", "FULL only"}, {"ab", "cd"}, {"Ünïcode own", "and FULL text"}} {
+		joined := tc[0]
+		switch {
+		case tc[0] == "":
+			joined = tc[1]
+		case tc[1] != "":
+			joined = tc[0] + "\n" + tc[1]
+		}
+		if got, want := g.ofParts(tc[0], tc[1]), h.ofText(joined); !slices.Equal(got, want) {
+			t.Errorf("ofParts(%q, %q) = %x, want %x", tc[0], tc[1], got, want)
+		}
+	}
+}
