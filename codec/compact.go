@@ -3,9 +3,11 @@ package codec
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // CompactEvent applies AZUREAL's ingestion-time compaction (spec §4): user
@@ -73,44 +75,82 @@ func cutReminder(s string) string {
 
 func IsBlank(s string) bool { return strings.TrimSpace(s) == "" }
 
-// compactToolResult shortens a tool result by tool name (spec §4.2).
+// compactToolResult shortens a tool result by tool name (spec §4.2). It
+// reads only the lines it keeps and counts the rest (lineCount): a Read's
+// or a Bash's output is often thousands of lines, and splitting it into a
+// slice of them was most of compacting it.
 func compactToolResult(tool, content string) string {
 	content = cutReminder(content)
-	lines := rustLines(content)
-	n := len(lines)
+	n := lineCount(content)
 	switch tool {
 	case "Read", "read":
 		if n <= 2 {
 			return content
 		}
 		last := ""
-		for i := n - 1; i >= 0; i-- {
-			if !IsBlank(lines[i]) {
-				last = lines[i]
-				break
-			}
+		if l := lastNonBlank(content, 1); len(l) == 1 {
+			last = l[0]
 		}
-		return lines[0] + "\n  (" + strconv.Itoa(n) + " lines)\n" + last
+		return firstLines(content, 1) + "\n  (" + strconv.Itoa(n) + " lines)\n" + last
 	case "Bash", "bash":
-		var keep []string
-		for i := n - 1; i >= 0 && len(keep) < 2; i-- {
-			if !IsBlank(lines[i]) {
-				keep = append([]string{lines[i]}, keep...)
-			}
-		}
-		return strings.Join(keep, "\n")
+		return strings.Join(lastNonBlank(content, 2), "\n")
 	case "Glob", "glob":
 		return strconv.Itoa(n) + " files"
 	case "Task", "task":
 		if n <= 5 {
 			return content
 		}
-		return strings.Join(lines[:5], "\n") + "\n  (+" + strconv.Itoa(n-5) + " more lines)"
+		return firstLines(content, 5) + "\n  (+" + strconv.Itoa(n-5) + " more lines)"
 	}
 	if n <= 3 {
 		return content
 	}
-	return strings.Join(lines[:3], "\n") + "\n  (+" + strconv.Itoa(n-3) + " more)"
+	return firstLines(content, 3) + "\n  (+" + strconv.Itoa(n-3) + " more)"
+}
+
+// lineCount is len(rustLines(s)).
+func lineCount(s string) int {
+	if s == "" {
+		return 0
+	}
+	return strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1
+}
+
+// firstLines is strings.Join(rustLines(s)[:k], "\n"), for s of more than k
+// lines.
+func firstLines(s string, k int) string {
+	var b strings.Builder
+	for i := range k {
+		j := strings.IndexByte(s, '\n')
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(strings.TrimSuffix(s[:j], "\r"))
+		s = s[j+1:]
+	}
+	return b.String()
+}
+
+// lastNonBlank returns the last k lines of rustLines(s) that are not blank
+// (fewer when s has fewer), in their order.
+func lastNonBlank(s string, k int) []string {
+	if s == "" {
+		return nil
+	}
+	s = strings.TrimSuffix(s, "\n")
+	var out []string
+	for len(out) < k {
+		j := strings.LastIndexByte(s, '\n')
+		if line := strings.TrimSuffix(s[j+1:], "\r"); !IsBlank(line) {
+			out = append(out, line)
+		}
+		if j < 0 {
+			break
+		}
+		s = s[:j]
+	}
+	slices.Reverse(out)
+	return out
 }
 
 // keptInputKeys lists, per tool, the input keys compaction keeps (spec §4.3).
@@ -165,11 +205,9 @@ func compactWriteInput(input json.RawMessage) json.RawMessage {
 		obj.addRaw("file_path", v)
 	}
 	if raw, ok := members.Get("content"); ok {
-		var content string
-		if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &content) == nil {
-			lines := rustLines(content)
-			obj.addRaw("_lines", json.RawMessage(strconv.Itoa(len(lines))))
-			if p, ok := writePurpose(lines); ok {
+		if content, ok := jsonString(raw); ok {
+			obj.addRaw("_lines", json.RawMessage(strconv.Itoa(lineCount(content))))
+			if p, ok := writePurpose(content); ok {
 				obj.addRaw("_purpose", AppendJSONString(nil, p))
 			}
 		}
@@ -177,23 +215,52 @@ func compactWriteInput(input json.RawMessage) json.RawMessage {
 	return obj.bytes()
 }
 
-// writePurpose is the first comment-like line of a written file, else its
-// first line, trimmed; ok is false when that line is empty. A first line
-// of only white space gives ok and "", as in AZUREAL, which tests the line
-// before trimming it.
-func writePurpose(lines []string) (purpose string, ok bool) {
-	for _, l := range lines {
-		t := strings.TrimSpace(l)
+// jsonString decodes raw as one JSON string, as encoding/json does: the
+// fast parser's decoding when it takes raw whole and the result is valid
+// UTF-8, else encoding/json's (which replaces what the fast parser gives
+// up on).
+func jsonString(raw []byte) (string, bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	p := fastParser{b: bytes.Clone(raw)}
+	if b, ok := p.raw(); ok && p.i == len(p.b) && utf8.Valid(b) {
+		return string(b), true
+	}
+	var s string
+	err := json.Unmarshal(raw, &s)
+	return s, err == nil
+}
+
+// writePurpose is the first comment-like line of a written file (its
+// lines as rustLines splits them), else its first line, trimmed; ok is
+// false when that line is empty. A first line of only white space gives ok
+// and "", as in AZUREAL, which tests the line before trimming it.
+func writePurpose(content string) (purpose string, ok bool) {
+	if content == "" {
+		return "", false
+	}
+	rest := strings.TrimSuffix(content, "\n")
+	for {
+		line, more := rest, false
+		if j := strings.IndexByte(rest, '\n'); j >= 0 {
+			line, rest, more = rest[:j], rest[j+1:], true
+		}
+		t := strings.TrimSpace(line)
 		for _, p := range []string{"//", "#", "/*", `"""`, "///", "//!"} {
 			if strings.HasPrefix(t, p) {
 				return t, true
 			}
 		}
+		if !more {
+			break
+		}
 	}
-	if len(lines) == 0 || lines[0] == "" {
+	first, _, _ := strings.Cut(strings.TrimSuffix(content, "\n"), "\n")
+	if first = strings.TrimSuffix(first, "\r"); first == "" {
 		return "", false
 	}
-	return strings.TrimSpace(lines[0]), true
+	return strings.TrimSpace(first), true
 }
 
 // member is one key of a JSON object, in document order.
