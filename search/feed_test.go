@@ -55,6 +55,20 @@ func feedAll(f *Feed, res []store.NativeResult) {
 	f.Add(created, rows)
 }
 
+// feedThenB hands a to f, imports a session b (with the word "betafed")
+// while the feed runs, hands it over too, and closes the feed.
+func feedThenB(t *testing.T, st *store.Store, f *Feed, a []store.NativeResult) ([]store.NativeResult, Stats) {
+	t.Helper()
+	feedAll(f, a)
+	b := importNative(t, st, "b", "w1x3", "betafed")
+	feedAll(f, b)
+	s, err := f.Close(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, s
+}
+
 func rowCount(res ...[]store.NativeResult) int64 {
 	var n int64
 	for _, rs := range res {
@@ -74,13 +88,7 @@ func TestFeedIndexesRowsInHand(t *testing.T) {
 	st, x := indexedStore(t)
 	f := x.NewFeed(ctx)
 	a := importNative(t, st, "a", "w0x1", "alphafed")
-	feedAll(f, a)
-	b := importNative(t, st, "b", "w1x3", "betafed")
-	feedAll(f, b)
-	s, err := f.Close(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, s := feedThenB(t, st, f, a)
 	if f.inHand != rowCount(a, b) || s.Rebuilt || s.Events != rowCount(a, b) {
 		t.Fatalf("%d of %d rows taken in hand; stats %+v", f.inHand, rowCount(a, b), s)
 	}
@@ -94,7 +102,7 @@ func TestFeedIndexesRowsInHand(t *testing.T) {
 	}
 	got := answers(t, x)
 	x.Close()
-	x, err = Open(ctx, st)
+	x, err := Open(ctx, st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,13 +135,7 @@ func TestFeedFirstImportInHand(t *testing.T) {
 			t.Fatal(err)
 		}
 		f := x.NewFeed(ctx)
-		feedAll(f, a)
-		b := importNative(t, st, "b", "w1x3", "betafed")
-		feedAll(f, b)
-		s, err := f.Close(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b, s := feedThenB(t, st, f, a)
 		want := rowCount(a, b)
 		if older {
 			want = rowCount(b)
