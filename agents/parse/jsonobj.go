@@ -123,8 +123,11 @@ func (o Object) Objs(k string) []Object {
 }
 
 // Boolean returns the boolean at k.
-func (o Object) Boolean(k string) (value, ok bool) {
-	switch string(o[k]) {
+func (o Object) Boolean(k string) (value, ok bool) { return boolOf(o[k]) }
+
+// boolOf is Boolean of one raw value.
+func boolOf(raw []byte) (value, ok bool) {
+	switch string(raw) {
 	case "true":
 		return true, true
 	case "false":
@@ -134,8 +137,11 @@ func (o Object) Boolean(k string) (value, ok bool) {
 }
 
 // Integer returns the JSON integer at k (serde's as_i64).
-func (o Object) Integer(k string) (int64, bool) {
-	n, err := strconv.ParseInt(string(o[k]), 10, 64)
+func (o Object) Integer(k string) (int64, bool) { return intOf(o[k]) }
+
+// intOf is Integer of one raw value.
+func intOf(raw []byte) (int64, bool) {
+	n, err := strconv.ParseInt(string(raw), 10, 64)
 	return n, err == nil
 }
 
@@ -147,8 +153,10 @@ func (o Object) U64(k string) (uint64, bool) {
 }
 
 // F64 returns the value of k if it is a finite number.
-func (o Object) F64(k string) (float64, bool) {
-	v := o[k]
+func (o Object) F64(k string) (float64, bool) { return f64Of(o[k]) }
+
+// f64Of is F64 of one raw value.
+func f64Of(v []byte) (float64, bool) {
 	if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
 		return 0, false
 	}

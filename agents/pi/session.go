@@ -60,9 +60,21 @@ func (p *Parser) Stats() parse.Stats { return p.stats }
 // per message, with the cost Pi computed.
 func (p *Parser) Usage() []parse.UsageRow { return p.usage.Rows() }
 
+// The keys the parser reads of a line, of its message, of a message's
+// content part, of its usage and of that usage's cost: each object is read
+// as Fields, without a map (a Pi file is mostly small messages).
+var (
+	lineKeys    = []string{"type", "cwd", "modelId", "message"}
+	messageKeys = []string{"role", "content", "model", "usage", "stopReason", "errorMessage", "timestamp",
+		"toolCallId", "toolName", "isError", "command", "output", "exitCode", "cancelled"}
+	partKeys  = []string{"type", "thinking", "text", "name", "id", "arguments"}
+	usageKeys = []string{"input", "output", "cacheRead", "cacheWrite", "cost"}
+	costKeys  = []string{"total"}
+)
+
 // Feed parses one line.
 func (p *Parser) Feed(line []byte) []codec.Event {
-	o, ok := p.stats.Line(line)
+	o, ok := p.stats.LineFields(line, lineKeys)
 	if !ok {
 		return nil
 	}
@@ -76,7 +88,8 @@ func (p *Parser) Feed(line []byte) []codec.Event {
 	case "model_change":
 		p.setModel(o.Str("modelId"))
 	case "message", "message_end":
-		p.message(o.Obj("message"))
+		m, _ := parse.PickFields(o.Raw("message"), messageKeys)
+		p.message(&m)
 	case "compaction":
 		p.emit(codec.Unit(codec.KindCompacted))
 	default:
@@ -128,12 +141,12 @@ func (p *Parser) setModel(model string) {
 }
 
 // message maps one message by its role.
-func (p *Parser) message(m parse.Object) {
+func (p *Parser) message(m *parse.Fields) {
 	switch m.Str("role") {
 	case "user":
 		p.endFailed()
 		p.turn = turn{open: true, started: msTime(m)}
-		if text := contentText(m["content"]); strings.TrimSpace(text) != "" {
+		if text := contentText(m.Raw("content")); strings.TrimSpace(text) != "" {
 			p.emit(codec.UserMessage(text))
 		}
 	case "assistant":
@@ -144,7 +157,7 @@ func (p *Parser) message(m parse.Object) {
 			c = call{name: m.Str("toolName")}
 		}
 		isErr, _ := m.Boolean("isError")
-		p.emit(codec.ToolResult(m.Str("toolCallId"), c.name, c.path, contentText(m["content"]), isErr))
+		p.emit(codec.ToolResult(m.Str("toolCallId"), c.name, c.path, contentText(m.Raw("content")), isErr))
 	case "bashExecution":
 		p.bashExecution(m)
 	default:
@@ -155,9 +168,13 @@ func (p *Parser) message(m parse.Object) {
 // assistant maps an assistant message: thinking, text and tool calls in
 // their order, its usage, and the turn's end when it stops without a tool
 // call.
-func (p *Parser) assistant(m parse.Object) {
+func (p *Parser) assistant(m *parse.Fields) {
 	p.setModel(m.Str("model"))
-	for _, c := range m.Objs("content") {
+	for _, raw := range parse.Elements(m.Raw("content")) {
+		c, ok := parse.PickFields(raw, partKeys)
+		if !ok {
+			continue
+		}
 		switch c.Str("type") {
 		case "thinking":
 			if t := c.Str("thinking"); strings.TrimSpace(t) != "" {
@@ -168,7 +185,7 @@ func (p *Parser) assistant(m parse.Object) {
 				p.emit(codec.AssistantText(t))
 			}
 		case "toolCall":
-			name, input, path := toolCall(c.Str("name"), c["arguments"])
+			name, input, path := toolCall(c.Str("name"), c.Raw("arguments"))
 			id := c.Str("id")
 			p.calls[id] = call{name, path}
 			p.emit(codec.ToolCall(id, name, path, input))
@@ -194,18 +211,19 @@ func (p *Parser) assistant(m parse.Object) {
 }
 
 // billMessage records an assistant message's usage with Pi's cost.
-func (p *Parser) billMessage(m parse.Object) {
-	u := m.Obj("usage")
-	if u == nil {
+func (p *Parser) billMessage(m *parse.Fields) {
+	u, ok := parse.PickFields(m.Raw("usage"), usageKeys)
+	if !ok {
 		return
 	}
 	row := store.Usage{Source: string(Format), Backend: "pi", Model: m.Str("model"),
-		Tokens: store.Tokens{Input: parse.NonNeg(u, "input"), Output: parse.NonNeg(u, "output"),
-			CacheRead: parse.NonNeg(u, "cacheRead"), CacheWrite: parse.NonNeg(u, "cacheWrite")}}
+		Tokens: store.Tokens{Input: u.NonNeg("input"), Output: u.NonNeg("output"),
+			CacheRead: u.NonNeg("cacheRead"), CacheWrite: u.NonNeg("cacheWrite")}}
 	if row.Input+row.Output+row.CacheRead+row.CacheWrite == 0 {
 		return
 	}
-	cost, ok := u.Obj("cost").F64("total")
+	c, _ := parse.PickFields(u.Raw("cost"), costKeys)
+	cost, ok := c.F64("total")
 	row.CostUSD, row.HasCost = cost, ok
 	if at := msTime(m); !at.IsZero() {
 		row.At = at.UTC().Format(store.TimeFormat)
@@ -234,7 +252,7 @@ func (p *Parser) endFailed() {
 
 // bashExecution maps a command the user ran with ! as a Bash call and its
 // result.
-func (p *Parser) bashExecution(m parse.Object) {
+func (p *Parser) bashExecution(m *parse.Fields) {
 	id := "pi-bash-" + m.Str("timestamp")
 	if n, ok := m.Integer("timestamp"); ok {
 		id = "pi-bash-" + time.UnixMilli(n).UTC().Format("20060102T150405.000")
@@ -255,7 +273,7 @@ func (p *Parser) Finish() []codec.Event {
 }
 
 // msTime reads a message's timestamp (Unix milliseconds).
-func msTime(m parse.Object) time.Time {
+func msTime(m *parse.Fields) time.Time {
 	n, ok := m.Integer("timestamp")
 	if !ok || n <= 0 {
 		return time.Time{}

@@ -326,3 +326,42 @@ func benchLines(b *testing.B, data []byte, newParser func() parse.Parser) {
 		b.ReportMetric(float64(n), "events/op")
 	}
 }
+
+// TestCacheTokens: each usage row gets its message's cacheRead and
+// cacheWrite. The scripted model reports no cache tokens, so the captured
+// session's usage holds zeros there; its lines are parsed with each
+// usage's two cache counts set to distinct values, nothing else changed.
+func TestCacheTokens(t *testing.T) {
+	multi, _ := captured(t)
+	b, err := os.ReadFile(multi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewParser(parse.Options{})
+	var evs []codec.Event
+	var n, wantRead, wantWrite int64
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		var m map[string]any
+		if json.Unmarshal(line, &m) == nil {
+			if msg, ok := m["message"].(map[string]any); ok {
+				if u, ok := msg["usage"].(map[string]any); ok {
+					n++
+					u["cacheRead"], u["cacheWrite"] = 1000*n, n
+					wantRead, wantWrite = wantRead+1000*n, wantWrite+n
+					if line, err = json.Marshal(m); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+		evs = append(evs, p.Feed(line)...)
+	}
+	evs = append(evs, p.Finish()...)
+	var gotRead, gotWrite int64
+	for _, u := range parse.PlaceUsage(evs, p.Usage()) {
+		gotRead, gotWrite = gotRead+u.CacheRead, gotWrite+u.CacheWrite
+	}
+	if n == 0 || gotRead != wantRead || gotWrite != wantWrite {
+		t.Errorf("%d usages: cache read %d, write %d; want %d, %d", n, gotRead, gotWrite, wantRead, wantWrite)
+	}
+}

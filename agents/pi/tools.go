@@ -65,8 +65,7 @@ func toolCall(name string, args json.RawMessage) (string, json.RawMessage, *stri
 // contentText joins the text parts of a message's content (a string, or
 // an array of parts).
 func contentText(raw json.RawMessage) string {
-	c := parse.Object{"c": raw}
-	if s, ok := c.StrOK("c"); ok {
+	if s, ok := parse.StrOf(raw); ok {
 		return s
 	}
 	parts, _ := parse.TextParts(raw, "text")
