@@ -311,3 +311,41 @@ func BenchmarkCopilotParser(b *testing.B) {
 		b.ReportMetric(float64(n), "events/op")
 	}
 }
+
+// TestCacheAndReasoningTokens: each model call's cacheReadTokens,
+// cacheWriteTokens and reasoningTokens go into its usage row. The scripted
+// model reports none, so the captured log holds zeros there; it is parsed
+// with those three counts of each usage record set to distinct values,
+// nothing else changed.
+func TestCacheAndReasoningTokens(t *testing.T) {
+	multi, _ := captured(t)
+	var out []byte
+	var n int64
+	var want, got struct{ read, write, reasoning int64 }
+	for _, o := range rawLines(t, multi) {
+		if d, ok := o["data"].(map[string]any); ok {
+			if u, ok := d["usage"].(map[string]any); ok {
+				n++
+				u["cacheReadTokens"], u["cacheWriteTokens"], u["reasoningTokens"] = 1000*n, 100*n, n
+				want.read, want.write, want.reasoning = want.read+1000*n, want.write+100*n, want.reasoning+n
+			}
+		}
+		b, err := json.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(append(out, b...), '\n')
+	}
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, p := parseFile(t, path)
+	for _, r := range p.Usage() {
+		u := r.Usage()
+		got.read, got.write, got.reasoning = got.read+u.CacheRead, got.write+u.CacheWrite, got.reasoning+u.Reasoning
+	}
+	if n == 0 || got != want {
+		t.Errorf("%d usage records: %+v, want %+v", n, got, want)
+	}
+}

@@ -240,3 +240,50 @@ func TestChatFormatIsDetected(t *testing.T) {
 		t.Errorf("stdout: %q %v", got, err)
 	}
 }
+
+// TestChatCacheAndThoughtTokens: a reply's cached input moves from Input
+// to CacheRead and its thoughts count as output and as reasoning. The
+// scripted model reports neither, so the captured chat file holds zeros
+// there; it is parsed with each reply's cached and thoughts counts set to
+// distinct values (every version of a record alike), nothing else changed.
+func TestChatCacheAndThoughtTokens(t *testing.T) {
+	src := chatFile(t, "resumed", sessionOf(t, "multitool"))
+	counts := map[string]int64{}
+	var out []byte
+	for _, o := range jsonLines(t, src) {
+		if tok, ok := o["tokens"].(map[string]any); ok {
+			id, _ := o["id"].(string)
+			if counts[id] == 0 {
+				counts[id] = int64(len(counts) + 1)
+			}
+			tok["cached"], tok["thoughts"] = 10*counts[id], counts[id]
+		}
+		b, err := json.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(append(out, b...), '\n')
+	}
+	path := filepath.Join(t.TempDir(), filepath.Base(src))
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, p := parseChat(t, path)
+	var want, got struct{ in, cached, out, reasoning int64 }
+	for _, r := range chatRecords(t, path) {
+		tok, ok := r["tokens"].(map[string]any)
+		if !ok {
+			continue
+		}
+		in, cached, thoughts := int64(tok["input"].(float64)), int64(tok["cached"].(float64)), int64(tok["thoughts"].(float64))
+		want.in, want.cached = want.in+in-min(cached, in), want.cached+min(cached, in)
+		want.out, want.reasoning = want.out+int64(tok["output"].(float64))+thoughts, want.reasoning+thoughts
+	}
+	for _, u := range p.Usage() {
+		t := u.Usage().Tokens
+		got.in, got.cached, got.out, got.reasoning = got.in+t.Input, got.cached+t.CacheRead, got.out+t.Output, got.reasoning+t.Reasoning
+	}
+	if len(counts) == 0 || want.cached == 0 || got != want {
+		t.Errorf("%d replies: tokens %+v, want %+v", len(counts), got, want)
+	}
+}

@@ -472,3 +472,50 @@ func BenchmarkOpenCodeRead(b *testing.B) {
 		}
 	}
 }
+
+// TestCacheAndReasoningTokens: each step's reasoning and cache read and
+// write tokens go into its usage row. The scripted model reports none, so
+// the captured database holds zeros there; its session's lines, as DB.Lines
+// hands them over, are parsed with those three counts of each step-finish
+// part set to distinct values, nothing else changed.
+func TestCacheAndReasoningTokens(t *testing.T) {
+	db, _ := openCaptured(t)
+	multi, _, _ := sessions(t, db)
+	lines, err := db.Lines(context.Background(), multi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewParser(parse.Options{})
+	var n int64
+	var want, got struct{ read, write, reasoning int64 }
+	for _, l := range lines {
+		var o map[string]any
+		if err := json.Unmarshal(l, &o); err != nil {
+			t.Fatal(err)
+		}
+		parts, _ := o["parts"].([]any)
+		for _, x := range parts {
+			part, _ := x.(map[string]any)
+			tk, ok := part["tokens"].(map[string]any)
+			if !ok || part["type"] != "step-finish" {
+				continue
+			}
+			n++
+			tk["reasoning"], tk["cache"] = n, map[string]any{"read": 1000 * n, "write": 100 * n}
+			want.read, want.write, want.reasoning = want.read+1000*n, want.write+100*n, want.reasoning+n
+		}
+		b, err := json.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Feed(b)
+	}
+	p.Finish()
+	for _, r := range p.Usage() {
+		u := r.Usage()
+		got.read, got.write, got.reasoning = got.read+u.CacheRead, got.write+u.CacheWrite, got.reasoning+u.Reasoning
+	}
+	if n == 0 || got != want {
+		t.Errorf("%d steps: %+v, want %+v", n, got, want)
+	}
+}

@@ -236,3 +236,42 @@ func TestChatFormatIsDetectedBeforeClaudes(t *testing.T) {
 		t.Errorf("detected %q %v, want %s (its lines have Claude's uuid/parentUuid chain)", got, err, FormatChat)
 	}
 }
+
+// TestChatCacheAndThoughtTokens: a reply's cached input moves from Input
+// to CacheRead and its thoughts count as output and as reasoning. The
+// scripted model reports no cached tokens, so the captured chat holds
+// zeros there; it is parsed with each reply's cachedContentTokenCount and
+// thoughtsTokenCount set to distinct values, nothing else changed.
+func TestChatCacheAndThoughtTokens(t *testing.T) {
+	src := chatOf(t, "multitool", "resumed")
+	var out []byte
+	var n int64
+	var want, got struct{ in, cached, out, reasoning int64 }
+	for _, o := range jsonLines(t, src) {
+		if um, ok := o["usageMetadata"].(map[string]any); ok && o["type"] == "assistant" {
+			n++
+			um["cachedContentTokenCount"], um["thoughtsTokenCount"] = 10*n, n
+			in := int64(um["promptTokenCount"].(float64))
+			cached := min(10*n, in)
+			want.in, want.cached = want.in+in-cached, want.cached+cached
+			want.out, want.reasoning = want.out+int64(um["candidatesTokenCount"].(float64))+n, want.reasoning+n
+		}
+		b, err := json.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(append(out, b...), '\n')
+	}
+	path := filepath.Join(t.TempDir(), filepath.Base(src))
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, p := parseChat(t, path)
+	for _, u := range p.Usage() {
+		t := u.Usage().Tokens
+		got.in, got.cached, got.out, got.reasoning = got.in+t.Input, got.cached+t.CacheRead, got.out+t.Output, got.reasoning+t.Reasoning
+	}
+	if n == 0 || got != want {
+		t.Errorf("%d replies: tokens %+v, want %+v", n, got, want)
+	}
+}
