@@ -2,11 +2,13 @@ package e2e
 
 import (
 	"crypto/sha256"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lazuli-app/lazuli/agents"
 	fm "github.com/lazuli-app/lazuli/internal/fakemodel"
@@ -71,6 +73,21 @@ func (h *harness) sums() map[string][32]byte {
 	return out
 }
 
+// settledSums is sums once they are before's again, or after 30 s: the
+// agent may exit before the `lazuli mcp` it started has closed the index
+// files it read, whose -wal and -shm go with their last connection.
+func (h *harness) settledSums(before map[string][32]byte) map[string][32]byte {
+	h.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		after := h.sums()
+		if maps.Equal(after, before) || time.Now().After(deadline) {
+			return after
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // checkRecall checks the model's requests of the recall conversation:
 // search_sessions found the word in the earlier session, read_session
 // returned its transcript.
@@ -120,7 +137,7 @@ func TestHistoryMCP(t *testing.T) {
 			t.Fatalf("%s: %v\n%.6000s", b.name, err, out)
 		}
 		checkRecall(t, h)
-		after := h.sums()
+		after := h.settledSums(before)
 		for p, sum := range before {
 			if after[p] != sum {
 				t.Errorf("%s changed", p)
