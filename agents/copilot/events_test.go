@@ -12,6 +12,7 @@ import (
 	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/editdiff"
+	"github.com/lazuli-app/lazuli/internal/jsonlines"
 )
 
 // captured returns the captured event logs: the multi-tool session
@@ -319,10 +320,9 @@ func BenchmarkCopilotParser(b *testing.B) {
 // nothing else changed.
 func TestCacheAndReasoningTokens(t *testing.T) {
 	multi, _ := captured(t)
-	var out []byte
 	var n int64
 	var want, got struct{ read, write, reasoning int64 }
-	for _, o := range rawLines(t, multi) {
+	path := jsonlines.Edit(t, multi, func(o map[string]any) {
 		if d, ok := o["data"].(map[string]any); ok {
 			if u, ok := d["usage"].(map[string]any); ok {
 				n++
@@ -330,16 +330,7 @@ func TestCacheAndReasoningTokens(t *testing.T) {
 				want.read, want.write, want.reasoning = want.read+1000*n, want.write+100*n, want.reasoning+n
 			}
 		}
-		b, err := json.Marshal(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(append(out, b...), '\n')
-	}
-	path := filepath.Join(t.TempDir(), "events.jsonl")
-	if err := os.WriteFile(path, out, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	})
 	_, p := parseFile(t, path)
 	for _, r := range p.Usage() {
 		u := r.Usage()

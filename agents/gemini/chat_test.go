@@ -10,6 +10,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/codec"
+	"github.com/lazuli-app/lazuli/internal/jsonlines"
 )
 
 // The captures Gemini CLI 0.61.0 wrote against the scripted model
@@ -247,10 +248,8 @@ func TestChatFormatIsDetected(t *testing.T) {
 // there; it is parsed with each reply's cached and thoughts counts set to
 // distinct values (every version of a record alike), nothing else changed.
 func TestChatCacheAndThoughtTokens(t *testing.T) {
-	src := chatFile(t, "resumed", sessionOf(t, "multitool"))
 	counts := map[string]int64{}
-	var out []byte
-	for _, o := range jsonLines(t, src) {
+	path := jsonlines.Edit(t, chatFile(t, "resumed", sessionOf(t, "multitool")), func(o map[string]any) {
 		if tok, ok := o["tokens"].(map[string]any); ok {
 			id, _ := o["id"].(string)
 			if counts[id] == 0 {
@@ -258,16 +257,7 @@ func TestChatCacheAndThoughtTokens(t *testing.T) {
 			}
 			tok["cached"], tok["thoughts"] = 10*counts[id], counts[id]
 		}
-		b, err := json.Marshal(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(append(out, b...), '\n')
-	}
-	path := filepath.Join(t.TempDir(), filepath.Base(src))
-	if err := os.WriteFile(path, out, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	})
 	_, p := parseChat(t, path)
 	var want, got struct{ in, cached, out, reasoning int64 }
 	for _, r := range chatRecords(t, path) {

@@ -95,17 +95,7 @@ func (o Object) Obj(k string) Object {
 }
 
 // List returns the elements of the array at k, or nil.
-func (o Object) List(k string) []json.RawMessage {
-	raw := o[k]
-	if len(raw) == 0 || raw[0] != '[' {
-		return nil
-	}
-	a, ok := splitArray(raw)
-	if !ok {
-		return nil
-	}
-	return a
-}
+func (o Object) List(k string) []json.RawMessage { return Elements(o[k]) }
 
 // Objs returns the objects in the array at k; other elements are skipped.
 func (o Object) Objs(k string) []Object {

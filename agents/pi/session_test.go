@@ -12,6 +12,7 @@ import (
 	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/editdiff"
+	"github.com/lazuli-app/lazuli/internal/jsonlines"
 )
 
 // captured returns the captured session files: the multi-tool session
@@ -333,30 +334,21 @@ func benchLines(b *testing.B, data []byte, newParser func() parse.Parser) {
 // usage's two cache counts set to distinct values, nothing else changed.
 func TestCacheTokens(t *testing.T) {
 	multi, _ := captured(t)
-	b, err := os.ReadFile(multi)
+	var n, wantRead, wantWrite int64
+	path := jsonlines.Edit(t, multi, func(m map[string]any) {
+		if msg, ok := m["message"].(map[string]any); ok {
+			if u, ok := msg["usage"].(map[string]any); ok {
+				n++
+				u["cacheRead"], u["cacheWrite"] = 1000*n, n
+				wantRead, wantWrite = wantRead+1000*n, wantWrite+n
+			}
+		}
+	})
+	p := NewParser(parse.Options{})
+	evs, _, err := parse.ReadFile(path, p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := NewParser(parse.Options{})
-	var evs []codec.Event
-	var n, wantRead, wantWrite int64
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		var m map[string]any
-		if json.Unmarshal(line, &m) == nil {
-			if msg, ok := m["message"].(map[string]any); ok {
-				if u, ok := msg["usage"].(map[string]any); ok {
-					n++
-					u["cacheRead"], u["cacheWrite"] = 1000*n, n
-					wantRead, wantWrite = wantRead+1000*n, wantWrite+n
-					if line, err = json.Marshal(m); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-		}
-		evs = append(evs, p.Feed(line)...)
-	}
-	evs = append(evs, p.Finish()...)
 	var gotRead, gotWrite int64
 	for _, u := range parse.PlaceUsage(evs, p.Usage()) {
 		gotRead, gotWrite = gotRead+u.CacheRead, gotWrite+u.CacheWrite

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/codec"
+	"github.com/lazuli-app/lazuli/internal/jsonlines"
 )
 
 // The captures Qwen Code 0.24.4 wrote against the scripted model
@@ -243,11 +244,9 @@ func TestChatFormatIsDetectedBeforeClaudes(t *testing.T) {
 // zeros there; it is parsed with each reply's cachedContentTokenCount and
 // thoughtsTokenCount set to distinct values, nothing else changed.
 func TestChatCacheAndThoughtTokens(t *testing.T) {
-	src := chatOf(t, "multitool", "resumed")
-	var out []byte
 	var n int64
 	var want, got struct{ in, cached, out, reasoning int64 }
-	for _, o := range jsonLines(t, src) {
+	path := jsonlines.Edit(t, chatOf(t, "multitool", "resumed"), func(o map[string]any) {
 		if um, ok := o["usageMetadata"].(map[string]any); ok && o["type"] == "assistant" {
 			n++
 			um["cachedContentTokenCount"], um["thoughtsTokenCount"] = 10*n, n
@@ -256,16 +255,7 @@ func TestChatCacheAndThoughtTokens(t *testing.T) {
 			want.in, want.cached = want.in+in-cached, want.cached+cached
 			want.out, want.reasoning = want.out+int64(um["candidatesTokenCount"].(float64))+n, want.reasoning+n
 		}
-		b, err := json.Marshal(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(append(out, b...), '\n')
-	}
-	path := filepath.Join(t.TempDir(), filepath.Base(src))
-	if err := os.WriteFile(path, out, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	})
 	_, p := parseChat(t, path)
 	for _, u := range p.Usage() {
 		t := u.Usage().Tokens
