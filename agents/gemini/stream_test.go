@@ -7,6 +7,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/agents/parse"
 	"github.com/lazuli-app/lazuli/codec"
+	"github.com/lazuli-app/lazuli/internal/jsonlines"
 )
 
 func parseStream(t *testing.T, scenario string) ([]codec.Event, []map[string]any, *StreamParser) {
@@ -124,5 +125,34 @@ func TestStreamDeltasAreJoined(t *testing.T) {
 	evs = append(evs, p.Finish()...)
 	if len(evs) != 5 || evs[0].Model != "m" || evs[1].Text != "Hello" || !evs[3].IsError || evs[4].Text != "bye" || p.Stats().Malformed != 1 {
 		t.Errorf("events %+v stats %+v", evs, p.Stats())
+	}
+}
+
+// TestStreamCachedTokens: the cached input of each model in a result's
+// stats moves from Input to CacheRead. The scripted model reports none, so
+// the captured output holds zeros there; it is parsed with each model's
+// cached count set, nothing else changed.
+func TestStreamCachedTokens(t *testing.T) {
+	var want, got struct{ in, cached, out int64 }
+	path := jsonlines.Edit(t, filepath.Join(capture, "multitool.stdout.jsonl"), func(o map[string]any) {
+		stats, _ := o["stats"].(map[string]any)
+		models, _ := stats["models"].(map[string]any)
+		for _, x := range models {
+			m := x.(map[string]any)
+			in := int64(m["input_tokens"].(float64))
+			m["cached"] = in / 3
+			want.in, want.cached, want.out = want.in+in-in/3, want.cached+in/3, want.out+int64(m["output_tokens"].(float64))
+		}
+	})
+	p := NewStreamParser("")
+	if _, _, err := parse.ReadFile(path, p); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range p.Usage() {
+		u := r.Usage()
+		got.in, got.cached, got.out = got.in+u.Input, got.cached+u.CacheRead, got.out+u.Output
+	}
+	if want.cached == 0 || got != want {
+		t.Errorf("tokens %+v, want %+v", got, want)
 	}
 }
