@@ -172,12 +172,20 @@ func (u *updater) feed(ctx context.Context, r feedRows, inHand *int64) error {
 	if !follows(m.hi, r.rows) {
 		return u.catchUp(ctx)
 	}
-	for lo := 0; lo < len(r.rows); lo += feedChunk {
-		if err := u.rows(ctx, r.rows[lo:min(lo+feedChunk, len(r.rows))], u.takeNew); err != nil {
+	if err := u.chunks(ctx, r.rows, u.takeNew); err != nil {
+		return err
+	}
+	*inHand += int64(len(r.rows))
+	return nil
+}
+
+// chunks indexes rows feedChunk at a time (see rows).
+func (u *updater) chunks(ctx context.Context, rows []store.ScannedEvent, take func(*marks, *store.ScannedEvent) bool) error {
+	for lo := 0; lo < len(rows); lo += feedChunk {
+		if err := u.rows(ctx, rows[lo:min(lo+feedChunk, len(rows))], take); err != nil {
 			return err
 		}
 	}
-	*inHand += int64(len(r.rows))
 	return nil
 }
 
@@ -196,20 +204,10 @@ func (u *updater) fillInHand(ctx context.Context, rows []store.ScannedEvent, inH
 	if err := u.writeMarks(ctx, tx, m); err != nil {
 		return err
 	}
-	for lo := 0; lo < len(rows); lo += feedChunk {
-		if err := u.rows(ctx, rows[lo:min(lo+feedChunk, len(rows))], takeWindow); err != nil {
-			return err
-		}
-	}
-	tx, cur, err := u.marks(ctx)
-	if err != nil {
+	if err := u.chunks(ctx, rows, takeWindow); err != nil {
 		return err
 	}
-	if cur.win != m.win || cur.next != m.hi+1 {
-		return u.catchUp(ctx) // not all taken: the backfill at Close reads what is missing
-	}
-	cur.lo, cur.win, cur.next = cur.win, 0, 0
-	if err := u.writeMarks(ctx, tx, cur); err != nil {
+	if _, err := u.closeWindow(ctx, m.win); err != nil {
 		return err
 	}
 	*inHand += int64(len(rows))

@@ -40,10 +40,7 @@ type gramSet struct {
 // ofText returns the distinct 4-grams of fold(text) (see gramsOf),
 // folding into a buffer kept between calls (fold builds a string, and for
 // non-ASCII text a map of offsets, which the index does not need).
-func (g *gramSet) ofText(text string) []uint32 {
-	g.low = appendFold(g.low[:0], text)
-	return gramsOf(g, g.low)
-}
+func (g *gramSet) ofText(text string) []uint32 { return g.ofParts(text, "") }
 
 // ofParts is ofText of the text scannedText joins from own and full (see
 // joinedAt), without joining them first.

@@ -242,15 +242,22 @@ func (u *updater) fillWindow(ctx context.Context, m marks) error {
 	if err != nil {
 		return err
 	}
-	tx, cur, err := u.marks(ctx)
-	if err != nil || cur.win != m.win { // another process closed this window
-		return err
-	}
-	cur.lo, cur.win, cur.next = cur.win, 0, 0
-	if err := u.writeMarks(ctx, tx, cur); err != nil {
+	if closed, err := u.closeWindow(ctx, m.win); err != nil || !closed {
 		return err
 	}
 	return u.commit() // a window is a unit of progress
+}
+
+// closeWindow moves lo down to the start of the backfill window win, now
+// filled; closed is false when the marks no longer have that window open
+// (another process closed it).
+func (u *updater) closeWindow(ctx context.Context, win int64) (closed bool, err error) {
+	tx, cur, err := u.marks(ctx)
+	if err != nil || cur.win != win {
+		return false, err
+	}
+	cur.lo, cur.win, cur.next = cur.win, 0, 0
+	return true, u.writeMarks(ctx, tx, cur)
 }
 
 // takeWindow takes the events of the open backfill window not yet
