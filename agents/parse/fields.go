@@ -114,13 +114,7 @@ func (f *Fields) Integer(k string) (int64, bool) { return intOf(f.Raw(k)) }
 func (f *Fields) F64(k string) (float64, bool) { return f64Of(f.Raw(k)) }
 
 // NonNeg reads a token count at k, as NonNeg reads an Object's.
-func (f *Fields) NonNeg(k string) int64 {
-	n, ok := f.Integer(k)
-	if !ok || n < 0 {
-		return 0
-	}
-	return n
-}
+func (f *Fields) NonNeg(k string) int64 { return nonNegOf(f.Raw(k)) }
 
 // StrOf is StrOK of one raw value: the string raw is, and whether it is one.
 func StrOf(raw []byte) (string, bool) { return strOK(raw) }

@@ -229,8 +229,11 @@ func UsageTime(o Object) string {
 }
 
 // NonNeg reads a token count at k; anything but a non-negative integer is 0.
-func NonNeg(o Object, k string) int64 {
-	n, ok := o.Integer(k)
+func NonNeg(o Object, k string) int64 { return nonNegOf(o[k]) }
+
+// nonNegOf is NonNeg of one raw value.
+func nonNegOf(raw []byte) int64 {
+	n, ok := intOf(raw)
 	if !ok || n < 0 {
 		return 0
 	}
