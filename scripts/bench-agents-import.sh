@@ -13,7 +13,13 @@
 # against the scripted model and copied with fresh ids (internal/agentwork, cached in
 # ~/.cache/lazuli-agentwork; the CLIs come from scripts/install-clis.sh).
 #
-# Usage: scripts/bench-agents-import.sh [--quick] [AGENT...]   (default: gemini qwen opencode pi copilot)
+# Equal work: claude-work is the real claude CLI driven through the same scripted sessions as
+# the other agents (agentwork -agent claude). Each workload is whole copies of those sessions
+# (agentwork's COPIES), so copies per second compare the agents on the same work, whatever
+# their formats' bytes.
+#
+# Usage: scripts/bench-agents-import.sh [--quick] [AGENT...]
+#   (default: claude-work gemini qwen opencode pi copilot)
 #   --quick: 1 round instead of 3
 # Environment:
 #   LAZULI_BENCH_ROUNDS  rounds (default 3)
@@ -27,7 +33,7 @@ cd "$(dirname "$0")/.."
 rounds=${LAZULI_BENCH_ROUNDS:-3}
 if [ "${1:-}" = --quick ]; then rounds=1; shift; fi
 agents=("$@")
-if [ ${#agents[@]} -eq 0 ]; then agents=(gemini qwen opencode pi copilot); fi
+if [ ${#agents[@]} -eq 0 ]; then agents=(claude-work gemini qwen opencode pi copilot); fi
 mb=${LAZULI_AGENTWORK_MB:-100}
 
 claude_home=${LAZULI_NATIVE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/lazuli-native}
@@ -56,10 +62,12 @@ empty=$work/empty
 mkdir -p "$empty"
 
 # flag AGENT: import-native's flag of an agent's history folder; hist AGENT HOME: that folder.
-flag() { case $1 in claude) echo claude-dir ;; codex) echo codex-dir ;; *) echo "$1-dir" ;; esac; }
+flag() { case $1 in claude | claude-work) echo claude-dir ;; codex) echo codex-dir ;; *) echo "$1-dir" ;; esac; }
+# cli AGENT: the CLI that wrote AGENT's workload (agentwork's -agent).
+cli() { echo "${1%-work}"; }
 hist() {
   case $1 in
-    claude) echo "$2/.claude/projects" ;; gemini) echo "$2/.gemini/tmp" ;; qwen) echo "$2/.qwen/projects" ;;
+    claude | claude-work) echo "$2/.claude/projects" ;; gemini) echo "$2/.gemini/tmp" ;; qwen) echo "$2/.qwen/projects" ;;
     opencode) echo "$2/.local/share/opencode" ;; pi) echo "$2/.pi/agent/sessions" ;; copilot) echo "$2/.copilot/session-state" ;;
   esac
 }
@@ -83,7 +91,7 @@ files() {
 args() {
   local a=("$bin" import-native --store "$work/st/$1/wt/.azureal/sessions.azs")
   for s in claude codex gemini qwen opencode pi copilot; do
-    if [ "$s" = "$1" ]; then a+=("--$(flag "$s")" "$(hist "$s" "$2")"); else a+=("--$(flag "$s")" "$empty"); fi
+    if [ "$s" = "$(cli "$1")" ]; then a+=("--$(flag "$s")" "$(hist "$s" "$2")"); else a+=("--$(flag "$s")" "$empty"); fi
   done
   printf '%s\n' "${a[@]}"
 }
@@ -94,12 +102,14 @@ md=${json%.json}.md
 lzc=$("$bin" --version 2>/dev/null | sed -n 's/.*commit \([0-9a-f]\{7,\}\).*/\1/p')
 cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores"
 declare -A home
+copies=""
 home[claude]=$claude_home
 sizes="claude $(bytes claude "$claude_home") $(files claude "$claude_home")"
 for a in "${agents[@]}"; do
-  echo "bench-agents-import: the $a workload (agentwork -agent $a -mb $mb)"
-  home[$a]=$("$work/agentwork" -agent "$a" -mb "$mb" -fixtures ../shared/fixtures/transcripts)
+  echo "bench-agents-import: the $a workload (agentwork -agent $(cli "$a") -mb $mb)"
+  home[$a]=$("$work/agentwork" -agent "$(cli "$a")" -mb "$mb" -fixtures ../shared/fixtures/transcripts)
   sizes+=$'\n'"$a $(bytes "$a" "${home[$a]}") $(files "$a" "${home[$a]}")"
+  copies+="$a $(cat "$(dirname "${home[$a]}")/COPIES")"$'\n'
 done
 "$pt" init -o "$json" -commit "Lazuli=${lzc:-unknown}" -workload "$(echo "$sizes" | awk '{printf "%s%s %d files %.0f MB", (NR>1?"; ":""), $1, $3, $2/1e6}')"
 echo "$cpu; load $(cut -d' ' -f1-3 /proc/loadavg); Lazuli ${lzc:-commit unknown}"
@@ -130,9 +140,10 @@ for a in claude "${agents[@]}"; do
 done
 
 # The MB/s table: bytes ÷ wall p50 and p95, CPU and peak RSS p50, Claude's beside each.
-python3 - "$json" "$sizes" "$cpu" >> "$md" <<'PY'
+python3 - "$json" "$sizes" "$cpu" "$copies" >> "$md" <<'PY'
 import json, sys
 rep = json.load(open(sys.argv[1]))
+copies = {l.split()[0]: int(l.split()[1]) for l in sys.argv[4].splitlines() if l.strip()}
 size = {l.split()[0]: (int(l.split()[1]), int(l.split()[2])) for l in sys.argv[2].splitlines()}
 events = {l.split()[0]: int(l.split()[3] or 0) for l in sys.argv[2].splitlines() if len(l.split()) > 3}
 print("\n| agent | workload | events per MB |")
@@ -160,6 +171,18 @@ for (prog, row), it in by.items():
         line += "– | – | "
     line += f"{it['load'][0]:.1f}–{it['load'][1]:.1f} |"
     print(line)
+if "claude-work" in copies:
+    print("\nEqual work: each workload is whole copies of the same scripted sessions, driven through each real CLI;")
+    print("copies/s is copies ÷ wall p50, its ratio is to claude-work's (Claude Code's format of the same work) in the same run.\n")
+    print("| agent | mode | copies | MB per copy | copies/s | ratio to claude-work |")
+    print("|---|---|---|---|---|---|")
+    for (prog, row), it in by.items():
+        if prog not in copies:
+            continue
+        rate = lambda p, r: copies[p] / (by[(p, r)]["wall_ms"]["p50"] / 1e3)
+        ref = rate("claude-work", row) if ("claude-work", row) in by else None
+        ratio = f"{rate(prog, row) / ref:.2f}" if ref else "–"
+        print(f"| {prog} | {row} | {copies[prog]} | {size[prog][0] / 1e6 / copies[prog]:.2f} | {rate(prog, row):.1f} | {ratio} |")
 print(f"\n{sys.argv[3]}; Claude's workload {size['claude'][1]} files, {size['claude'][0]/1e6:.0f} MB")
 PY
 cat "$md"

@@ -23,8 +23,23 @@ type Agent struct {
 	args func(prompt string, cont bool) []string
 }
 
-// Agents are the five CLIs, by name.
+// Agents are the five CLIs, by name, and Claude Code: driven through the
+// same scripted sessions, it writes the same work in its own format, the
+// reference an agent's import speed is compared with on equal work.
 var Agents = map[string]*Agent{
+	"claude": {Name: "claude", Flag: "claude-dir", History: ".claude/projects",
+		tool: func(c Call) fakemodel.ToolCall {
+			return named(c, names{"Read", "Write", "Edit", "Bash", "Grep", "Glob"},
+				keys{path: "file_path", content: "content", old: "old_string", new: "new_string"}, nil)
+		},
+		env: func(srv *fakemodel.Server, home string) ([]string, error) { return srv.Env(home), nil },
+		args: func(prompt string, cont bool) []string {
+			a := []string{"--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"}
+			if cont {
+				a = append(a, "--continue")
+			}
+			return append(a, "-p", argPrompt(prompt))
+		}},
 	"gemini": {Name: "gemini", Flag: "gemini-dir", History: ".gemini/tmp",
 		tool: func(c Call) fakemodel.ToolCall {
 			return named(c, names{"read_file", "write_file", "replace", "run_shell_command", "grep_search", "glob"},

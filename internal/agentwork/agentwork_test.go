@@ -95,6 +95,62 @@ func TestScript(t *testing.T) {
 		got.Input.(map[string]any)["old_str"] == "" {
 		t.Errorf("copilot edit %+v", got)
 	}
+	if got := Script(Agents["claude"], p, turns, 0)[1].Tools[0]; got.Name != "Edit" ||
+		got.Input.(map[string]any)["old_string"] == "" || got.Input.(map[string]any)["file_path"] == "" {
+		t.Errorf("claude edit %+v", got)
+	}
+}
+
+// TestReplicateClaude: copies of a session the real claude CLI wrote, with
+// a sub-agent, are sessions of their own, each file named after the
+// session id it holds, the sub-agent below its own copy; Copies says how
+// many Replicate writes.
+func TestReplicateClaude(t *testing.T) {
+	seed, out := t.TempDir(), t.TempDir()
+	a := Agents["claude"]
+	copyTree(t, filepath.Join(fixtures.Dir(t, "real-cli"), "claude-g-subagent", "transcripts", "claude", "projects"), a.HistoryDir(seed))
+	size, err := treeSize(a.HistoryDir(seed), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := Replicate(a, seed, out, 2*size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := Copies(a, seed, 2*size); err != nil || st.Copies != 2 || n != 2 || st.Files != 6 {
+		t.Fatalf("%+v, Copies %d (%v), from %d bytes", st, n, err, size)
+	}
+	sessions := map[string]bool{}
+	err = filepath.WalkDir(a.HistoryDir(out), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		id := regexp.MustCompile(`"sessionId":"([0-9a-f-]{36})"`).FindSubmatch(b)
+		if id == nil {
+			t.Fatalf("%s: no session id", p)
+		}
+		if strings.Contains(p, "/subagents/") {
+			if !strings.Contains(p, "/"+string(id[1])+"/subagents/") {
+				t.Errorf("%s: a sub-agent of session %s below another", p, id[1])
+			}
+			return nil
+		}
+		if d.Name() != string(id[1])+".jsonl" || sessions[string(id[1])] {
+			t.Errorf("%s: session %s, named otherwise or twice", d.Name(), id[1])
+		}
+		sessions[string(id[1])] = true
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sessions) != 2 {
+		t.Errorf("%d sessions, want 2", len(sessions))
+	}
 }
 
 func TestResolve(t *testing.T) {

@@ -84,18 +84,14 @@ const ReplicationVersion = 3
 // new rows. Files whose path holds no id are copied once.
 func Replicate(a *Agent, seed, out string, bytes int64) (Stats, error) {
 	var st Stats
+	var err error
 	from, to := a.HistoryDir(seed), a.HistoryDir(out)
 	if err := os.RemoveAll(out); err != nil {
 		return st, err
 	}
-	size, err := treeSize(from, a)
-	if err != nil {
+	if st.Copies, err = Copies(a, seed, bytes); err != nil {
 		return st, err
 	}
-	if size == 0 {
-		return st, fmt.Errorf("no %s history in %s", a.Name, from)
-	}
-	st.Copies = int((bytes + size - 1) / size)
 	if err := copyFiles(a, from, to, st.Copies); err != nil {
 		return st, err
 	}
@@ -115,6 +111,20 @@ func Replicate(a *Agent, seed, out string, bytes int64) (Stats, error) {
 		return err
 	})
 	return st, err
+}
+
+// Copies is how many copies of the history under seed Replicate writes
+// to hold at least bytes: each copy is the seed's work once more.
+func Copies(a *Agent, seed string, bytes int64) (int, error) {
+	from := a.HistoryDir(seed)
+	size, err := treeSize(from, a)
+	if err != nil {
+		return 0, err
+	}
+	if size == 0 {
+		return 0, fmt.Errorf("no %s history in %s", a.Name, from)
+	}
+	return int((bytes + size - 1) / size), nil
 }
 
 func mustRel(base, p string) string {

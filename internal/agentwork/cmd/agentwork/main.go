@@ -26,7 +26,7 @@ import (
 )
 
 func main() {
-	agent := flag.String("agent", "", "gemini, qwen, opencode, pi or copilot")
+	agent := flag.String("agent", "", "claude, gemini, qwen, opencode, pi or copilot")
 	mb := flag.Int("mb", 100, "megabytes of history to write at least")
 	cache := flag.String("cache", "", "cache folder (default ~/.cache/lazuli-agentwork)")
 	fixtures := flag.String("fixtures", "../shared/fixtures/transcripts", "the shared fixtures' transcripts")
@@ -84,7 +84,7 @@ func build(a *agentwork.Agent, cache, fixtures, src string, mb int, o agentwork.
 	}
 	out := filepath.Join(dir, fmt.Sprintf("work-%dmb-r%d", mb, agentwork.ReplicationVersion))
 	if _, err := os.Stat(filepath.Join(out, "DONE")); err == nil {
-		return filepath.Join(out, "home"), nil
+		return filepath.Join(out, "home"), writeCopies(a, seed, out, mb)
 	}
 	st, err := agentwork.Replicate(a, filepath.Join(seed, "home"), filepath.Join(out, "home"), int64(mb)*1e6)
 	if err != nil {
@@ -94,5 +94,15 @@ func build(a *agentwork.Agent, cache, fixtures, src string, mb int, o agentwork.
 	if err := os.WriteFile(filepath.Join(out, "DONE"), nil, 0o644); err != nil {
 		return "", err
 	}
-	return filepath.Join(out, "home"), nil
+	return filepath.Join(out, "home"), writeCopies(a, seed, out, mb)
+}
+
+// writeCopies writes out/COPIES: how many copies of the seed's work the
+// workload holds, for the benchmark's equal-work rate.
+func writeCopies(a *agentwork.Agent, seed, out string, mb int) error {
+	n, err := agentwork.Copies(a, filepath.Join(seed, "home"), int64(mb)*1e6)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(out, "COPIES"), []byte(fmt.Sprintln(n)), 0o644)
 }
