@@ -97,7 +97,7 @@ func (d *DB) Lines(ctx context.Context, s Session) ([][]byte, error) {
 		if err := rows.Scan(&id, &data); err != nil {
 			return nil, fmt.Errorf("read opencode session %s: %w", s.ID, err)
 		}
-		line, err := marshal(messageLine{Type: LineMessage, ID: id, Info: json.RawMessage(validJSON(data)), Parts: parts[id]})
+		line, err := messageLine(id, compacted(data), parts[id])
 		if err != nil {
 			return nil, err
 		}
@@ -106,7 +106,7 @@ func (d *DB) Lines(ctx context.Context, s Session) ([][]byte, error) {
 	return out, rows.Err()
 }
 
-// parts reads a session's parts by message, each in id order.
+// parts reads a session's parts by message, each in id order, compacted.
 func (d *DB) parts(ctx context.Context, sessionID string) (map[string][]json.RawMessage, error) {
 	rows, err := d.db.QueryContext(ctx, `SELECT message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id`, sessionID)
 	if err != nil {
@@ -120,7 +120,7 @@ func (d *DB) parts(ctx context.Context, sessionID string) (map[string][]json.Raw
 		if err := rows.Scan(&msg, &data); err != nil {
 			return nil, fmt.Errorf("read opencode parts of %s: %w", sessionID, err)
 		}
-		out[msg] = append(out[msg], json.RawMessage(validJSON(data)))
+		out[msg] = append(out[msg], compacted(data))
 	}
 	return out, rows.Err()
 }
@@ -131,21 +131,67 @@ const (
 	LineMessage = "opencode.message"
 )
 
-// messageLine is one message with its parts.
-type messageLine struct {
-	Type  string            `json:"type"`
-	ID    string            `json:"id"`
-	Info  json.RawMessage   `json:"info"`
-	Parts []json.RawMessage `json:"parts"`
+// compacted returns a row's JSON as encoding/json writes a RawMessage
+// (white space between tokens dropped), or null when the row holds no
+// valid JSON (the parser then skips what it cannot read, rather than
+// failing the line). It reads data once, where validating and then
+// marshalling read it twice.
+func compacted(data []byte) json.RawMessage {
+	var b bytes.Buffer
+	if json.Compact(&b, data) != nil {
+		return json.RawMessage("null")
+	}
+	if b.Len() == len(data) {
+		return data // already compact: Scan gave us our own copy
+	}
+	return b.Bytes()
 }
 
-// validJSON returns data, or null when a row holds no valid JSON (the
-// parser then skips what it cannot read, rather than failing the line).
-func validJSON(data []byte) []byte {
-	if !json.Valid(data) {
-		return []byte("null")
+// messageLine is one message line, {"type", "id", "info", "parts"}, as
+// marshal writes the struct of those four fields (nil parts are null),
+// from values compacted already.
+func messageLine(id string, info json.RawMessage, parts []json.RawMessage) ([]byte, error) {
+	n := len(`{"type":"","id":,"info":,"parts":}`) + len(LineMessage) + len(info) + len(parts) + 8
+	for _, p := range parts {
+		n += len(p)
 	}
-	return data
+	b := make([]byte, 0, n+len(id)+2)
+	b = append(b, `{"type":"`+LineMessage+`","id":`...)
+	if plainString(id) {
+		b = append(append(append(b, '"'), id...), '"')
+	} else {
+		q, err := marshal(id)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, q...)
+	}
+	b = append(append(b, `,"info":`...), info...)
+	b = append(b, `,"parts":`...)
+	if parts == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, p := range parts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, p...)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}'), nil
+}
+
+// plainString reports whether encoding/json writes s between quotes as
+// it is: printable ASCII without a quote or a backslash.
+func plainString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // marshal is json.Marshal without HTML escaping, so the rows' text comes
