@@ -15,6 +15,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 
 	"github.com/lazuli-app/lazuli/agents/opencode"
 	"github.com/lazuli-app/lazuli/agents/parse"
@@ -99,30 +101,70 @@ func mirrorOpenCode(ctx context.Context, dir string) (string, error) {
 	if b, err := os.ReadFile(indexPath); err == nil {
 		_ = json.Unmarshal(b, &idx) // a damaged index only costs a full mirror
 	}
-	changed := false
+	var todo []opencode.Session
 	for _, s := range sessions {
-		if err := ctx.Err(); err != nil {
-			return "", err
+		if idx[s.ID] != s.Updated {
+			todo = append(todo, s)
 		}
-		if idx[s.ID] == s.Updated {
-			continue
-		}
-		lines, err := db.Lines(ctx, s)
-		if err != nil {
-			return "", err
-		}
-		if err := writeMirror(filepath.Join(out, s.ID+".jsonl"), settled(lines)); err != nil {
-			return "", err
-		}
-		idx[s.ID], changed = s.Updated, true
 	}
-	if changed {
-		b, _ := json.Marshal(idx) // a map of strings to ints always marshals
-		if err := os.WriteFile(indexPath, b, 0o600); err != nil {
-			return "", fmt.Errorf("write the mirror index: %w", err)
-		}
+	if len(todo) == 0 {
+		return out, nil
+	}
+	if err := mirrorSessions(ctx, db, out, todo); err != nil {
+		return "", err
+	}
+	for _, s := range todo {
+		idx[s.ID] = s.Updated
+	}
+	b, _ := json.Marshal(idx) // a map of strings to ints always marshals
+	if err := os.WriteFile(indexPath, b, 0o600); err != nil {
+		return "", fmt.Errorf("write the mirror index: %w", err)
 	}
 	return out, nil
+}
+
+// mirrorSessions writes the mirror of each session in todo to out, a few
+// at a time (DB.Lines of a session is mostly its rows' JSON, read on one
+// core), and returns the first error, after which the rest are left.
+func mirrorSessions(ctx context.Context, db *opencode.DB, out string, todo []opencode.Session) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan opencode.Session)
+	var mu sync.Mutex
+	var first error
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(todo)) {
+		wg.Go(func() {
+			for s := range next {
+				lines, err := db.Lines(ctx, s)
+				if err == nil {
+					err = writeMirror(filepath.Join(out, s.ID+".jsonl"), settled(lines))
+				}
+				if err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+					cancel()
+				}
+			}
+		})
+	}
+feed:
+	for _, s := range todo {
+		select {
+		case next <- s:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if first != nil {
+		return first
+	}
+	return ctx.Err()
 }
 
 // settled returns the session line and the messages up to the first that

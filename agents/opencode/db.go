@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"runtime"
 
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
 )
@@ -27,7 +28,9 @@ func OpenDB(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open opencode database %s: %w", path, err)
 	}
-	db.SetMaxOpenConns(1)
+	// A connection per core: the import mirrors sessions in parallel.
+	db.SetMaxOpenConns(runtime.GOMAXPROCS(0))
+	db.SetMaxIdleConns(runtime.GOMAXPROCS(0))
 	var n int
 	if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('session', 'message', 'part')").Scan(&n); err != nil {
 		db.Close()
