@@ -106,22 +106,15 @@ func TestScript(t *testing.T) {
 // session id it holds, the sub-agent below its own copy; Copies says how
 // many Replicate writes.
 func TestReplicateClaude(t *testing.T) {
-	seed, out := t.TempDir(), t.TempDir()
 	a := Agents["claude"]
-	copyTree(t, filepath.Join(fixtures.Dir(t, "real-cli"), "claude-g-subagent", "transcripts", "claude", "projects"), a.HistoryDir(seed))
-	size, err := treeSize(a.HistoryDir(seed), a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := Replicate(a, seed, out, 2*size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n, err := Copies(a, seed, 2*size); err != nil || st.Copies != 2 || n != 2 || st.Files != 6 {
-		t.Fatalf("%+v, Copies %d (%v), from %d bytes", st, n, err, size)
+	out, st, _ := replicated(t, a, 2, func(seed string) {
+		copyTree(t, filepath.Join(fixtures.Dir(t, "real-cli"), "claude-g-subagent", "transcripts", "claude", "projects"), a.HistoryDir(seed))
+	})
+	if st.Files != 6 {
+		t.Fatalf("%+v", st)
 	}
 	sessions := map[string]bool{}
-	err = filepath.WalkDir(a.HistoryDir(out), func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(a.HistoryDir(out), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
 			return err
 		}
@@ -222,23 +215,39 @@ func copyTree(t *testing.T, src, dst string) {
 	}
 }
 
-func TestReplicatePi(t *testing.T) {
+// replicated fills a seed HOME with fill, replicates copies of its
+// history and returns the new HOME, what Replicate wrote and the seed's
+// bytes, after checking that it wrote as many copies as Copies says and
+// as asked.
+func replicated(t *testing.T, a *Agent, copies int, fill func(seed string)) (string, Stats, int64) {
+	t.Helper()
 	seed, out := t.TempDir(), t.TempDir()
-	a := Agents["pi"]
-	copyTree(t, filepath.Join("..", "..", "agents", "pi", "testdata", "capture", "sessions"), a.HistoryDir(seed))
+	fill(seed)
 	size, err := treeSize(a.HistoryDir(seed), a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := Replicate(a, seed, out, 3*size)
+	want := int64(copies) * size
+	st, err := Replicate(a, seed, out, want)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Copies != 3 || st.Files != 6 || st.Bytes < 3*size {
-		t.Fatalf("%+v from %d bytes", st, size)
+	if n, err := Copies(a, seed, want); err != nil || n != copies || st.Copies != copies {
+		t.Fatalf("%+v, Copies %d (%v), from %d bytes", st, n, err, size)
+	}
+	return out, st, size
+}
+
+func TestReplicatePi(t *testing.T) {
+	a := Agents["pi"]
+	out, st, size := replicated(t, a, 3, func(seed string) {
+		copyTree(t, filepath.Join("..", "..", "agents", "pi", "testdata", "capture", "sessions"), a.HistoryDir(seed))
+	})
+	if st.Files != 6 || st.Bytes < 3*size {
+		t.Fatalf("%+v", st)
 	}
 	ids := map[string]bool{}
-	err = filepath.WalkDir(a.HistoryDir(out), func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(a.HistoryDir(out), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -328,16 +337,10 @@ func count(t *testing.T, db *sql.DB, q string) int {
 }
 
 func TestReplicateOpenCode(t *testing.T) {
-	seed, out := t.TempDir(), t.TempDir()
 	a := Agents["opencode"]
-	untar(t, filepath.Join("..", "..", "agents", "opencode", "testdata", "capture", "opencode-db.tar.gz"), a.HistoryDir(seed))
-	size, err := treeSize(a.HistoryDir(seed), a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Replicate(a, seed, out, 4*size); err != nil {
-		t.Fatal(err)
-	}
+	out, _, _ := replicated(t, a, 4, func(seed string) {
+		untar(t, filepath.Join("..", "..", "agents", "opencode", "testdata", "capture", "opencode-db.tar.gz"), a.HistoryDir(seed))
+	})
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(a.HistoryDir(out), "opencode.db")+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)
