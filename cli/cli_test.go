@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/internal/fixtures"
 )
 
@@ -234,6 +235,14 @@ func TestUsageErrors(t *testing.T) {
 	code, out, _ := run(t, dir, "help")
 	if code != 0 || !strings.Contains(out, "import") {
 		t.Errorf("help: %d %q", code, out)
+	}
+	// run's usage offers every backend it runs.
+	var names []string
+	for _, b := range agents.Backends() {
+		names = append(names, string(b))
+	}
+	if want := "[--backend " + strings.Join(names, "|") + "]"; len(names) < 7 || !strings.Contains(out, want) {
+		t.Errorf("help does not offer %s (backends %v):\n%s", want, names, out)
 	}
 }
 
