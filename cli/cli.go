@@ -65,7 +65,7 @@ func commands() []command {
 		{"sync", "push --pg URL [--project DIR | --store P]... [--machine NAME] [--allow-secrets] [--watch] [--json]", "push sessions to the team's PostgreSQL database", runSync},
 		{"team", "ls|show|search|stats|pull --pg URL [--json] [ARGS]", "browse, search, total and pull the team's sessions", runTeam},
 		{"fork", "[--store P] SESSION --at SEQ [--name N] [--json]", "start a new session from a copy of a session's history before one of its prompts", runFork},
-		{"mcp", mcpUsage, "serve the project's history to agents as a read-only MCP server (stdio; --listen: HTTP on loopback with a token; --print-config claude|codex: how to add it)", runMCP},
+		{"mcp", mcpUsage, "serve the project's history to agents as a read-only MCP server (stdio; --listen: HTTP on loopback with a token; --print-config CLI: how to add it to your own CLI)", runMCP},
 		{"permissions", permissionsUsage, "show or change a session's permission mode and rules (or, with --project, the project's defaults)", runPermissions},
 	}, pinCommands()...)
 }

@@ -7,9 +7,12 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/lazuli-app/lazuli/agents"
@@ -18,14 +21,19 @@ import (
 	"github.com/lazuli-app/lazuli/recall/mcpserve"
 )
 
-const mcpUsage = "[--project DIR] [--store P]... [--listen 127.0.0.1:PORT] [--print-config claude|codex]"
+const mcpUsage = "[--project DIR] [--store P]... [--listen 127.0.0.1:PORT] [--print-config " + mcpConfigCLIs + "]"
+
+// mcpConfigCLIs are the CLIs --print-config tells how to give the server
+// to: every backend but Pi, which has no MCP client.
+const mcpConfigCLIs = "claude|codex|gemini|qwen|opencode|copilot"
 
 func runMCP(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("mcp", env)
 	var sel storeSelection
 	sel.bind(fs)
 	listen := fs.String("listen", "", "serve streamable HTTP on this loopback address (127.0.0.1:PORT) with a bearer token printed once, instead of stdio")
-	printConfig := fs.String("print-config", "", "print the configuration that gives the server to your own claude or codex, and exit")
+	printConfig := fs.String("print-config", "", "print the configuration that gives the server to your own "+
+		strings.ReplaceAll(mcpConfigCLIs, "|", ", ")+", and exit")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
@@ -97,8 +105,10 @@ func HistoryServers(dir, key string) ([]agents.MCPServer, error) {
 	return []agents.MCPServer{s}, nil
 }
 
-// printMCPConfig prints, for claude or codex, the command that adds the
-// server to the user's own configuration and the one-run form.
+// printMCPConfig prints, for the CLI named cli, the command or the
+// configuration that adds the server to the user's own setup, and the
+// one-run form where the CLI has one. Each form was checked with the real
+// CLI (e2e TestMCPPrintConfigAgents).
 func printMCPConfig(env *Env, sel *storeSelection, cli string) error {
 	s, err := agents.HistoryServer(sel.projectDir(env))
 	if err != nil {
@@ -114,19 +124,43 @@ func printMCPConfig(env *Env, sel *storeSelection, cli string) error {
 			s.Command = append(s.Command, "--store", path)
 		}
 	}
-	quoted := make([]string, len(s.Command))
-	for i, a := range s.Command {
-		quoted[i] = shellQuote(a)
+	quoted := quoteAll(s.Command)
+	envFlags := func(flag string) string {
+		var b strings.Builder
+		for _, k := range slices.Sorted(maps.Keys(s.Env)) {
+			b.WriteString(" " + flag + " " + shellQuote(k+"="+s.Env[k]))
+		}
+		return b.String()
 	}
+	w := env.Stdout
 	switch cli {
 	case "claude":
-		fmt.Fprintf(env.Stdout, "# add it to claude (this project's scope):\nclaude mcp add %s -- %s\n\n# or for one run:\nclaude --mcp-config %s\n",
+		fmt.Fprintf(w, "# add it to claude (this project's scope):\nclaude mcp add %s -- %s\n\n# or for one run:\nclaude --mcp-config %s\n",
 			s.Name, strings.Join(quoted, " "), shellQuote(agents.ClaudeMCPConfig(s)))
 	case "codex":
-		fmt.Fprintf(env.Stdout, "# add it to ~/.codex/config.toml:\n%s\n# or for one run:\ncodex %s\n",
+		fmt.Fprintf(w, "# add it to ~/.codex/config.toml:\n%s\n# or for one run:\ncodex %s\n",
 			agents.CodexMCPTable(s), strings.Join(quoteAll(agents.CodexMCPArgs(s)), " "))
+	case "gemini", "qwen":
+		fmt.Fprintf(w, "# add it to %s (this project's scope: .%s/settings.json)", cli, cli)
+		if cli == "qwen" {
+			fmt.Fprint(w, "; Qwen Code asks you to approve it the first time it starts in the project")
+		}
+		settings, _ := json.MarshalIndent(map[string]any{"mcpServers": agents.QwenMCPServers(s)}, "", "  ") // strings only
+		fmt.Fprintf(w, ":\n%s mcp add --scope project %s %s%s -- %s\n\n# or put it in .%s/settings.json yourself:\n%s\n",
+			cli, s.Name, quoted[0], envFlags("-e"), strings.Join(quoted[1:], " "), cli, settings)
+	case "opencode":
+		file, _ := json.MarshalIndent(map[string]any{"$schema": "https://opencode.ai/config.json",
+			"mcp": agents.OpenCodeMCPConfig(s)}, "", "  ") // strings only
+		run, _ := json.Marshal(map[string]any{"mcp": agents.OpenCodeMCPConfig(s)})
+		fmt.Fprintf(w, "# add it to the project's opencode.json:\n%s\n\n# or for one run:\nOPENCODE_CONFIG_CONTENT=%s opencode\n",
+			file, shellQuote(string(run)))
+	case "copilot":
+		fmt.Fprintf(w, "# add it to copilot (~/.copilot/mcp-config.json):\ncopilot mcp add %s%s -- %s\n\n# or for one run:\ncopilot --additional-mcp-config %s\n",
+			s.Name, envFlags("--env"), strings.Join(quoted, " "), shellQuote(agents.CopilotMCPConfig(s)))
+	case "pi":
+		return usagef("--print-config: Pi has no MCP client, so it cannot be given the server (it takes %s)", mcpConfigCLIs)
 	default:
-		return usagef("--print-config wants claude or codex, not %q", cli)
+		return usagef("--print-config wants one of %s, not %q", mcpConfigCLIs, cli)
 	}
 	return nil
 }

@@ -34,9 +34,12 @@ func TestRunGetsHistoryServer(t *testing.T) {
 	}
 }
 
-// TestMCPPrintConfig: --print-config prints claude's `mcp add` command
-// and codex's TOML table for the project, each naming this executable's
-// `mcp --project DIR`; another CLI is a usage error, and a --listen
+// TestMCPPrintConfig: --print-config prints claude's, Gemini CLI's, Qwen
+// Code's and Copilot CLI's `mcp add` command, codex's TOML table and
+// OpenCode's configuration for the project, each naming this executable's
+// `mcp --project DIR` (e2e TestMCPPrintConfigAgents does them with the
+// real CLIs); Pi, which has no MCP client, and another CLI are usage
+// errors, and a --listen
 // address that is not loopback is refused before anything is opened.
 func TestMCPPrintConfig(t *testing.T) {
 	dir := t.TempDir()
@@ -49,6 +52,25 @@ func TestMCPPrintConfig(t *testing.T) {
 	code, out, _ = run(t, dir, "mcp", "--print-config", "codex", "--project", "sub")
 	if code != 0 || !strings.Contains(out, "[mcp_servers.lazuli]\ncommand = ") || !strings.Contains(out, `"--project", "`+filepath.Join(dir, "sub")+`"`) {
 		t.Errorf("codex: exit %d, %q", code, out)
+	}
+	// The tests' own cache and configuration folders are set: the server
+	// is given them.
+	q, d := shellQuote(exe), shellQuote(dir)
+	for cli, want := range map[string][]string{
+		"gemini":   {"gemini mcp add --scope project lazuli " + q + " -e LAZULI_CACHE_DIR=", " -- mcp --project " + d + "\n"},
+		"qwen":     {"qwen mcp add --scope project lazuli " + q + " -e LAZULI_CACHE_DIR=", " -- mcp --project " + d + "\n"},
+		"opencode": {`"type": "local"`, `"environment": {`, "OPENCODE_CONFIG_CONTENT="},
+		"copilot":  {"copilot mcp add lazuli --env LAZULI_CACHE_DIR=", " -- " + q + " mcp --project " + d + "\n", "--additional-mcp-config"},
+	} {
+		code, out, errOut := run(t, dir, "mcp", "--print-config", cli)
+		for _, w := range want {
+			if code != 0 || !strings.Contains(out, w) {
+				t.Errorf("%s: exit %d, want %q in %q, %q", cli, code, w, out, errOut)
+			}
+		}
+	}
+	if code, _, errOut := run(t, dir, "mcp", "--print-config", "pi"); code != ExitUsage || !strings.Contains(errOut, "Pi has no MCP client") {
+		t.Errorf("--print-config pi: exit %d, %q", code, errOut)
 	}
 	if code, _, errOut := run(t, dir, "mcp", "--print-config", "vim"); code != ExitUsage {
 		t.Errorf("--print-config vim: exit %d, %q", code, errOut)

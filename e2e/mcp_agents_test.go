@@ -150,3 +150,85 @@ func TestGeminiSkipsRunSystemDefaults(t *testing.T) {
 		t.Error("Gemini's NoMCP is empty")
 	}
 }
+
+// TestMCPPrintConfigAgents: what `lazuli mcp --print-config AGENT` prints
+// for Gemini CLI, Qwen Code, OpenCode and Copilot CLI, done as printed
+// with the real CLI (its command run, OpenCode's file written), gives the
+// CLI the history server: Gemini CLI and OpenCode start it and connect,
+// Qwen Code holds it for the user's approval, Copilot CLI lists it as
+// enabled with lazuli's command. Pi is refused: it has no MCP client.
+func TestMCPPrintConfigAgents(t *testing.T) {
+	for _, agent := range []string{"gemini", "qwen", "opencode", "copilot"} {
+		t.Run(agent, func(t *testing.T) {
+			h, b := newAgentHarness(t, agent, fm.Script{fm.Text("unused")})
+			sample, err := filepath.Abs(filepath.Join("..", "testdata", "drop", "sample-claude-stream.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Lazuli's cache elsewhere: the server is given the variable.
+			h.setEnv("LAZULI_CACHE_DIR=" + filepath.Join(h.home, "lazuli-cache"))
+			h.ok("import", "--store", h.store, sample)
+			printed := h.ok("mcp", "--print-config", agent).stdout
+			if !strings.Contains(printed, "LAZULI_CACHE_DIR") {
+				t.Errorf("the cache folder not given:\n%s", printed)
+			}
+			lines := strings.Split(printed, "\n")
+			if len(lines) < 2 || !strings.HasPrefix(lines[0], "# ") {
+				t.Fatalf("printed:\n%s", printed)
+			}
+			cli := func(args ...string) string {
+				cmd := exec.CommandContext(h.ctx, b.path, args...)
+				cmd.Dir, cmd.Env = h.work, h.env
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Fatalf("%s %v: %v\n%s", agent, args, err, out)
+				}
+				return string(out)
+			}
+			if agent == "opencode" {
+				// The first block is the file.
+				file := printed[strings.Index(printed, "\n")+1 : strings.Index(printed, "\n}\n")+2]
+				if err := os.WriteFile(filepath.Join(h.work, "opencode.json"), []byte(file), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				// The first command, with the CLI's own path for its name.
+				add, ok := strings.CutPrefix(lines[1], agent+" ")
+				if !ok {
+					t.Fatalf("printed:\n%s", printed)
+				}
+				cmd := exec.CommandContext(h.ctx, "bash", "-c", `"$CLI" `+add)
+				cmd.Dir, cmd.Env = h.work, append(h.env[:len(h.env):len(h.env)], "CLI="+b.path)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("%s: %v\n%s", lines[1], err, out)
+				}
+			}
+			var out, want string
+			switch agent {
+			case "gemini":
+				out, want = cli("mcp", "list"), "lazuli: "+lazuliBin+" mcp --project "+h.work+" (stdio) - Connected"
+			case "opencode":
+				out = cli("mcp", "list")
+				if regexp.MustCompile(`lazuli\s+(\x1b\[[0-9;]*m)*connected`).MatchString(out) {
+					want = "lazuli"
+				} else {
+					want = "lazuli connected"
+				}
+			case "qwen":
+				out, want = cli("mcp", "list"), "lazuli: "+lazuliBin+" mcp --project "+h.work+" (stdio) - Pending approval"
+			case "copilot":
+				out, want = cli("mcp", "get", "lazuli"), "Status: Enabled"
+				if !strings.Contains(out, "Command: "+lazuliBin+" mcp --project "+h.work) {
+					t.Errorf("copilot's server:\n%s", out)
+				}
+			}
+			if !strings.Contains(out, want) {
+				t.Errorf("want %q in:\n%s\nprinted:\n%s", want, out, printed)
+			}
+		})
+	}
+	h := newHarness(t, fm.Script{fm.Text("unused")})
+	if r := h.lazuli("", "mcp", "--print-config", "pi"); r.code != 2 || !strings.Contains(r.stderr, "Pi has no MCP client") {
+		t.Errorf("pi:\n%s", r)
+	}
+}
