@@ -16,7 +16,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/lazuli-app/lazuli/agents/opencode"
 	"github.com/lazuli-app/lazuli/agents/parse"
@@ -123,46 +124,27 @@ func mirrorOpenCode(ctx context.Context, dir string) (string, error) {
 	return out, nil
 }
 
-// mirrorSessions writes the mirror of each session in todo to out, a few
-// at a time (DB.Lines of a session is mostly its rows' JSON, read on one
-// core), and returns the first error, after which the rest are left.
+// mirrorSessions writes the mirror of each session in todo to out, one
+// per core at a time (DB.Lines of a session is mostly its rows' JSON,
+// read on one core), and returns the first error, after which no other
+// session is started.
 func mirrorSessions(ctx context.Context, db *opencode.DB, out string, todo []opencode.Session) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	next := make(chan opencode.Session)
-	var mu sync.Mutex
-	var first error
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(todo)) {
-		wg.Go(func() {
-			for s := range next {
-				lines, err := db.Lines(ctx, s)
-				if err == nil {
-					err = writeMirror(filepath.Join(out, s.ID+".jsonl"), settled(lines))
-				}
-				if err != nil {
-					mu.Lock()
-					if first == nil {
-						first = err
-					}
-					mu.Unlock()
-					cancel()
-				}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, s := range todo {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			lines, err := db.Lines(gctx, s)
+			if err != nil {
+				return err
 			}
+			return writeMirror(filepath.Join(out, s.ID+".jsonl"), settled(lines))
 		})
 	}
-feed:
-	for _, s := range todo {
-		select {
-		case next <- s:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	if first != nil {
-		return first
+	if err := g.Wait(); err != nil {
+		return err
 	}
 	return ctx.Err()
 }
