@@ -100,11 +100,7 @@ func (d *DB) Lines(ctx context.Context, s Session) ([][]byte, error) {
 		if err := rows.Scan(&id, &data); err != nil {
 			return nil, fmt.Errorf("read opencode session %s: %w", s.ID, err)
 		}
-		line, err := messageLine(id, compacted(data), parts[id])
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, line)
+		out = append(out, messageLine(id, compacted(data), parts[id]))
 	}
 	return out, rows.Err()
 }
@@ -153,20 +149,16 @@ func compacted(data []byte) json.RawMessage {
 // messageLine is one message line, {"type", "id", "info", "parts"}, as
 // marshal writes the struct of those four fields (nil parts are null),
 // from values compacted already.
-func messageLine(id string, info json.RawMessage, parts []json.RawMessage) ([]byte, error) {
-	n := len(`{"type":"","id":,"info":,"parts":}`) + len(LineMessage) + len(info) + len(parts) + 8
+func messageLine(id string, info json.RawMessage, parts []json.RawMessage) []byte {
+	n := 64 + len(id) + len(info)
 	for _, p := range parts {
-		n += len(p)
+		n += len(p) + 1
 	}
-	b := make([]byte, 0, n+len(id)+2)
-	b = append(b, `{"type":"`+LineMessage+`","id":`...)
+	b := append(make([]byte, 0, n), `{"type":"`+LineMessage+`","id":`...)
 	if plainString(id) {
 		b = append(append(append(b, '"'), id...), '"')
 	} else {
-		q, err := marshal(id)
-		if err != nil {
-			return nil, err
-		}
+		q, _ := marshal(id) // a string always marshals
 		b = append(b, q...)
 	}
 	b = append(append(b, `,"info":`...), info...)
@@ -183,7 +175,7 @@ func messageLine(id string, info json.RawMessage, parts []json.RawMessage) ([]by
 		}
 		b = append(b, ']')
 	}
-	return append(b, '}'), nil
+	return append(b, '}')
 }
 
 // plainString reports whether encoding/json writes s between quotes as
