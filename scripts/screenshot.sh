@@ -3,8 +3,13 @@
 #
 # Usage: screenshot.sh OUT.png [--wait SECONDS] [--size WxH] [--window TITLE]
 #                      [--action 'SHELL CMD'] [--action-wait SECONDS]
-#                      [--min-colors N] [--log FILE] [--keep-home] -- COMMAND ARGS...
+#                      [--min-colors N] [--settle SECONDS] [--log FILE] [--keep-home]
+#                      -- COMMAND ARGS...
 #   --wait SECONDS      wait this long after start before capturing (default 3)
+#   --settle SECONDS    while the window is missing or the capture blank, look again
+#                       every half second for up to this long before failing
+#                       (default 20): a slow or busy machine paints late, and a
+#                       window that never paints still fails
 #   --size WxH          screen size (default 1024x768), depth 24
 #   --window TITLE      capture only the first window whose title matches TITLE
 #                       (regex, via xdotool) instead of the whole screen
@@ -34,6 +39,7 @@ usage() { awk 'NR>1 && /^#/ {sub(/^# ?/, ""); print; next} NR>1 {exit}' "$0" >&2
 case "$1" in -h|--help) usage 0 ;; esac
 out=$1; shift
 wait_s=3 size=1024x768 window="" action="" action_wait=1 min_colors=2 logfile="" keep_home=0
+settle_s=20
 while [ $# -gt 0 ]; do
   case "$1" in
     --wait) wait_s=${2:?}; shift 2 ;;
@@ -42,6 +48,7 @@ while [ $# -gt 0 ]; do
     --action) action=${2:?}; shift 2 ;;
     --action-wait) action_wait=${2:?}; shift 2 ;;
     --min-colors) min_colors=${2:?}; shift 2 ;;
+    --settle) settle_s=${2:?}; shift 2 ;;
     --log) logfile=${2:?}; shift 2 ;;
     --keep-home) keep_home=1; shift ;;
     --) shift; break ;;
@@ -51,6 +58,7 @@ while [ $# -gt 0 ]; do
 done
 [ $# -ge 1 ] || die 2 "no command given after --"
 [[ "$size" =~ ^[0-9]+x[0-9]+$ ]] || die 2 "--size must be WxH, got '$size'"
+[[ "$settle_s" =~ ^[0-9]+$ ]] || die 2 "--settle must be whole seconds, got '$settle_s'"
 for t in Xvfb import identify; do
   command -v "$t" >/dev/null 2>&1 || die 2 "'$t' not found; run scripts/install-deps.sh --xvfb --tools"
 done
@@ -130,24 +138,35 @@ if [ -n "$action" ]; then
   sleep "$action_wait"
 fi
 
-# 4. Capture the screen (or one window) and reject blank images.
-target=root
-if [ -n "$window" ]; then
-  target=""
-  for _ in $(seq 50); do   # up to 5 s
+# 4. Capture the screen (or one window) and reject blank images. A window not yet
+# mapped or not yet painted is looked for again until --settle runs out.
+capture() {   # sets capture_err; 0 when $out holds a capture that is not blank
+  local target=root
+  if [ -n "$window" ]; then
     target=$(xdotool search --onlyvisible --name "$window" 2>/dev/null | sed -n 1p)
-    [ -n "$target" ] && break
-    sleep 0.1
-  done
-  [ -n "$target" ] || { show_log; die 6 "no visible window titled '$window'"; }
-fi
-if ! import -display "$DISPLAY" -window "$target" "$out" 2>"$work/import.log"; then
-  cat "$work/import.log" >&2; die 6 "import failed"
-fi
-colors=$(identify -format '%k' "$out" 2>/dev/null) || die 6 "cannot read back $out"
-geom=$(identify -format '%wx%h' "$out" 2>/dev/null)
-if [ "${colors:-0}" -lt "$min_colors" ]; then
-  show_log; die 3 "capture looks blank: $colors distinct colour(s) in $out ($geom)"
-fi
+    [ -n "$target" ] || { capture_err="no visible window titled '$window'"; return 6; }
+  fi
+  if ! import -display "$DISPLAY" -window "$target" "$out" 2>"$work/import.log"; then
+    capture_err="import failed: $(head -c 300 "$work/import.log")"; return 6
+  fi
+  colors=$(identify -format '%k' "$out" 2>/dev/null) || { capture_err="cannot read back $out"; return 6; }
+  geom=$(identify -format '%wx%h' "$out" 2>/dev/null)
+  if [ "${colors:-0}" -lt "$min_colors" ]; then
+    capture_err="capture looks blank: $colors distinct colour(s) in $out ($geom)"; return 3
+  fi
+}
+start=$SECONDS tries=0
+while :; do
+  tries=$((tries + 1))
+  capture && break
+  rc=$?
+  if [ $((SECONDS - start)) -ge "$settle_s" ]; then show_log; die "$rc" "$capture_err"; fi
+  if [ -n "$cmd_pid" ] && ! kill -0 "$cmd_pid" 2>/dev/null; then
+    wait "$cmd_pid"; status=$?; cmd_pid=""
+    show_log; die 5 "command exited (status $status) before a capture that was not blank ($capture_err)"
+  fi
+  sleep 0.5
+done
+[ "$tries" = 1 ] || echo "screenshot: the first capture was not ready; capture $tries, $((SECONDS - start)) s later, was"
 echo "screenshot: wrote $out ($geom, $colors colours, display $DISPLAY)"
 exit 0
