@@ -104,7 +104,8 @@ func checkDB(ctx context.Context, db *sql.DB, cd *codec.Codec, path string) (Rep
 }
 
 // checkFile runs quick_check and the schema checks. ok is false when the
-// rows cannot be checked (not a database, no sessions or events table).
+// rows cannot be checked (not a database, no tables, no sessions or events
+// table).
 func checkFile(ctx context.Context, q querier, r *Report, fs *findings) (bool, error) {
 	msgs, err := quickCheckMessages(ctx, q, 100)
 	if err != nil {
@@ -122,6 +123,10 @@ func checkFile(ctx context.Context, q querier, r *Report, fs *findings) (bool, e
 	info, err := readSchema(ctx, q)
 	if err != nil {
 		return false, err
+	}
+	if info.empty() { // what a write killed while it created the store leaves, once rolled back
+		fs.add(SeverityInfo, "empty_database", 0, 0, "the database has no tables: Lazuli and AZUREAL treat it as a new store")
+		return false, nil
 	}
 	r.SchemaVersion = info.version
 	r.Tables = map[string][]string{}

@@ -76,16 +76,28 @@ func TestCheckFindsDamage(t *testing.T) {
 func TestCheckFileUnusable(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	cases := map[string]string{"text.azs": "error:not_sqlite", "empty.azs": "info:empty_file", "other.azs": "error:missing_table"}
+	cases := map[string]string{"text.azs": "error:not_sqlite", "empty.azs": "info:empty_file", "other.azs": "error:missing_table",
+		"notables.azs": "info:empty_database"}
 	writeFile(t, filepath.Join(dir, "text.azs"), []byte("hello"))
 	writeFile(t, filepath.Join(dir, "empty.azs"), nil)
 	rawExec(t, filepath.Join(dir, "other.azs"), "CREATE TABLE notes (x)")
+	// A first write killed while it created the schema rolls back to this:
+	// an SQLite header and no tables, which Open takes as a new store.
+	rawExec(t, filepath.Join(dir, "notables.azs"), "CREATE TABLE gone (x)", "DROP TABLE gone")
 	for name, want := range cases {
 		r, err := CheckFile(ctx, filepath.Join(dir, name))
 		if err != nil || !slices.Contains(findingCodes(r), want) {
 			t.Errorf("CheckFile(%s) = %v, %v, want %s", name, findingCodes(r), err, want)
 		}
+		if wantOK := want[:5] != "error"; r.OK() != wantOK {
+			t.Errorf("CheckFile(%s).OK() = %v, want %v (%v)", name, r.OK(), wantOK, findingCodes(r))
+		}
 	}
+	s, err := Open(ctx, filepath.Join(dir, "notables.azs"))
+	if err != nil {
+		t.Fatalf("Open of a database with no tables: %v", err)
+	}
+	s.Close()
 	if r, err := CheckFile(ctx, filepath.Join(dir, "missing.azs")); err != nil || r.Exists {
 		t.Errorf("CheckFile(missing) = %+v, %v", r, err)
 	}
