@@ -52,6 +52,11 @@ func Run(ctx context.Context, cfg Config) error {
 		<-ctx.Done()
 		onUI(ui.fa.Quit)
 	}()
+	// Fitted twice: before the window exists, at scale 1 (GLFW is up once a
+	// window has been made), so that it opens at its final size rather than
+	// oversized and then shrunk; and once the driver runs, at the scale the
+	// window then has (FYNE_SCALE, the monitor's DPI).
+	fitToScreen(pw.win)
 	ui.fa.Lifecycle().SetOnStarted(func() { fitToScreen(pw.win) })
 	pw.win.ShowAndRun()
 	return nil

@@ -15,8 +15,10 @@ const screenShare = 0.95
 // fitToScreen shrinks win to its screen when the remembered (or default)
 // size is larger, e.g. 1180x760 at FYNE_SCALE 1.5 is 1770x1140 pixels, more
 // than a 1280x800 screen, and centres it. Fyne has no API for the screen's
-// size: GLFW's primary monitor is asked, on the main goroutine once the
-// driver runs (the app's OnStarted).
+// size: GLFW's primary monitor is asked, on the main goroutine, after the
+// window is made (Fyne initialises GLFW then) and before it is shown, and
+// again once the driver runs (the app's OnStarted), when the canvas has its
+// real scale.
 func fitToScreen(win fyne.Window) {
 	mon := glfw.GetPrimaryMonitor()
 	if mon == nil {
@@ -34,7 +36,7 @@ func fitToScreen(win fyne.Window) {
 	}
 	screen := fyne.NewSize(float32(wpx)/scale, float32(hpx)/scale)
 	cur := win.Canvas().Size()
-	if fit := clampToScreen(cur, screen); fit != cur {
+	if fit, ok := refit(cur, screen, scale); ok {
 		log.Printf("window %.0fx%.0f does not fit the %dx%d-pixel screen at scale %.2f: %.0fx%.0f",
 			cur.Width, cur.Height, wpx, hpx, scale, fit.Width, fit.Height)
 		win.Resize(fit)
@@ -48,4 +50,21 @@ func clampToScreen(want, screen fyne.Size) fyne.Size {
 	return fyne.NewSize(
 		max(min(want.Width, screen.Width*screenShare), views.MinWindowSize.Width),
 		max(min(want.Height, screen.Height*screenShare), views.MinWindowSize.Height))
+}
+
+// refit returns the size a window of size cur should take on screen (both
+// in the canvas's units, at scale) and whether that is a change: within a
+// pixel is fitted already, because the canvas rounds a size to whole pixels
+// (972.8 units asked for are 973 had).
+func refit(cur, screen fyne.Size, scale float32) (fyne.Size, bool) {
+	fit := clampToScreen(cur, screen)
+	px := 1 / scale
+	return fit, abs32(fit.Width-cur.Width) > px || abs32(fit.Height-cur.Height) > px
+}
+
+func abs32(x float32) float32 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

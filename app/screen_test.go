@@ -20,3 +20,21 @@ func TestClampToScreen(t *testing.T) {
 		}
 	}
 }
+
+func TestRefit(t *testing.T) {
+	screen := fyne.NewSize(1024, 768) // Xvfb's default, at scale 1
+	fit, ok := refit(fyne.NewSize(1180, 760), screen, 1)
+	if !ok || fit != fyne.NewSize(1024*screenShare, 768*screenShare) {
+		t.Fatalf("refit(1180x760) = %v, %v", fit, ok)
+	}
+	// What the canvas had after that resize: rounded to whole pixels.
+	if got, ok := refit(fyne.NewSize(973, 730), screen, 1); ok {
+		t.Errorf("refit(973x730) = %v, true: a fitted window is fitted again", got)
+	}
+	if _, ok := refit(fyne.NewSize(975, 730), screen, 1); !ok {
+		t.Error("refit(975x730) = false: two pixels too wide is not fitted")
+	}
+	if _, ok := refit(fyne.NewSize(1180, 760), fyne.NewSize(1920, 1080), 1); ok {
+		t.Error("refit on a large screen = true")
+	}
+}
