@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -67,51 +68,78 @@ func (p *Parser) Stats() parse.Stats { return p.stats }
 // and the insight index prices them by model.
 func (p *Parser) Usage() []parse.UsageRow { return p.usage.Rows() }
 
+// The keys the parser reads, by object: a line's objects are picked as
+// parse.Fields, without a map of every member (Copilot's events carry ids,
+// parents and telemetry the parser never reads).
+var (
+	lineKeys     = []string{"agentId", "type", "data", "timestamp"}
+	startKeys    = []string{"context", "selectedModel"}
+	cwdKeys      = []string{"cwd"}
+	modelKeys    = []string{"newModel", "model"}
+	contentKeys  = []string{"content"}
+	messageKeys  = []string{"model", "reasoningText", "content", "toolRequests"}
+	requestKeys  = []string{"toolCallId", "name", "arguments"}
+	resultKeys   = []string{"toolCallId", "success", "result", "error", "shellExecution"}
+	messageKey   = []string{"message"}
+	exitKeys     = []string{"exitCode"}
+	usageKey     = []string{"usage"}
+	usageKeys    = []string{"model", "inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens"}
+	errorKeys    = []string{"message", "errorType"}
+	subStartKeys = []string{"toolCallId", "agentDescription", "model"}
+	durationKeys = []string{"durationMs"}
+	turnKeys     = []string{"userMessage", "assistantResponse"}
+)
+
+// pick is the members of raw under keys; none when raw is not an object.
+func pick(raw []byte, keys []string) *parse.Fields {
+	f, _ := parse.PickFields(raw, keys)
+	return &f
+}
+
 // Feed parses one line.
 func (p *Parser) Feed(line []byte) []codec.Event {
-	o, ok := p.stats.Line(line)
+	o, ok := p.stats.LineFields(line, lineKeys)
 	if !ok {
 		return nil
 	}
 	p.out = nil
 	if agent := o.Str("agentId"); agent != "" {
-		p.subagent(agent, o)
+		p.subagent(agent, &o)
 		return nil
 	}
-	d := o.Obj("data")
+	data := o.Raw("data")
 	switch o.Str("type") {
-	case "session.start":
-		p.start(d.Obj("context").Str("cwd"), d.Str("selectedModel"))
-	case "session.resume":
-		p.start(d.Obj("context").Str("cwd"), d.Str("selectedModel"))
+	case "session.start", "session.resume":
+		d := pick(data, startKeys)
+		p.start(pick(d.Raw("context"), cwdKeys).Str("cwd"), d.Str("selectedModel"))
 	case "session.model_change":
-		p.setModel(d.FirstStr("newModel", "model"))
+		p.setModel(pick(data, modelKeys).FirstStr("newModel", "model"))
 	case "session.tools_updated":
-		if m := d.Str("model"); m != "" && !p.inited && p.asked == "" {
+		if m := pick(data, modelKeys).Str("model"); m != "" && !p.inited && p.asked == "" {
 			p.model = m
 		}
 	case "user.message":
 		if !p.inited {
 			p.start("", p.model)
 		}
-		p.turn = turn{open: true, started: lineTime(o)}
-		if text := d.Str("content"); strings.TrimSpace(text) != "" {
+		p.turn = turn{open: true, started: lineTime(&o)}
+		if text := pick(data, contentKeys).Str("content"); strings.TrimSpace(text) != "" {
 			p.emit(codec.UserMessage(text))
 		}
 	case "assistant.message":
-		p.assistant(d, o)
+		p.assistant(pick(data, messageKeys), &o)
 	case "tool.execution_complete":
-		p.emit(result(p.calls, d))
+		p.emit(result(p.calls, pick(data, resultKeys)))
 	case "session.usage_record":
-		p.bill(d.Obj("usage"), o)
+		p.bill(pick(data, usageKey).Raw("usage"), &o)
 	case "session.error":
-		p.sessionError(d, o)
+		p.sessionError(pick(data, errorKeys), &o)
 	case "session.compaction_complete":
 		p.emit(codec.Unit(codec.KindCompacted))
 	case LineStoreSession:
-		p.start(d.Str("cwd"), "")
+		p.start(pick(data, cwdKeys).Str("cwd"), "")
 	case LineStoreTurn:
-		p.storeTurn(d)
+		p.storeTurn(pick(data, turnKeys))
 	default:
 		p.stats.Ignored++
 	}
@@ -155,19 +183,20 @@ func (p *Parser) start(cwd, model string) {
 
 // assistant maps one assistant message: thinking, text, tool calls, and
 // the turn's end when it asks for no tool.
-func (p *Parser) assistant(d, o parse.Object) {
+func (p *Parser) assistant(d, o *parse.Fields) {
 	if !p.inited {
 		p.start("", d.Str("model"))
 	}
-	p.emit(messageEvents(d, p.calls)...)
-	if len(d.List("toolRequests")) == 0 && p.turn.open {
+	reqs := parse.Elements(d.Raw("toolRequests"))
+	p.emit(messageEvents(d, reqs, p.calls)...)
+	if len(reqs) == 0 && p.turn.open {
 		p.emit(p.complete(true, lineTime(o)))
 	}
 }
 
-// messageEvents maps an assistant message's thinking, text and tool calls,
-// recording the calls for their results.
-func messageEvents(d parse.Object, calls map[string]call) []codec.Event {
+// messageEvents maps an assistant message's thinking, text and tool calls
+// (reqs, its toolRequests), recording the calls for their results.
+func messageEvents(d *parse.Fields, reqs []json.RawMessage, calls map[string]call) []codec.Event {
 	var out []codec.Event
 	if t := d.Str("reasoningText"); strings.TrimSpace(t) != "" {
 		out = append(out, store.Thinking(t))
@@ -175,9 +204,13 @@ func messageEvents(d parse.Object, calls map[string]call) []codec.Event {
 	if t := d.Str("content"); strings.TrimSpace(t) != "" {
 		out = append(out, codec.AssistantText(t))
 	}
-	for _, r := range d.Objs("toolRequests") {
+	for _, raw := range reqs {
+		r, ok := parse.PickFields(raw, requestKeys)
+		if !ok {
+			continue
+		}
 		id := r.Str("toolCallId")
-		name, input, path := parse.MapTool(copilotTools, r.Str("name"), r["arguments"])
+		name, input, path := parse.MapTool(copilotTools, r.Str("name"), r.Raw("arguments"))
 		calls[id] = call{name, path}
 		out = append(out, codec.ToolCall(id, name, path, input))
 	}
@@ -186,38 +219,39 @@ func messageEvents(d parse.Object, calls map[string]call) []codec.Event {
 
 // result maps a tool.execution_complete: the text the model got, an error
 // when the tool failed or a shell command exited non-zero.
-func result(calls map[string]call, d parse.Object) codec.Event {
+func result(calls map[string]call, d *parse.Fields) codec.Event {
 	id := d.Str("toolCallId")
 	c := calls[id]
 	ok, _ := d.Boolean("success")
-	text := d.Obj("result").Str("content")
+	text := pick(d.Raw("result"), contentKeys).Str("content")
 	if !ok {
 		if e, isStr := d.StrOK("error"); isStr {
 			text = e
-		} else if m := d.Obj("error").Str("message"); m != "" {
+		} else if m := pick(d.Raw("error"), messageKey).Str("message"); m != "" {
 			text = m
 		}
 	}
 	isErr := !ok
-	if code, has := d.Obj("shellExecution").Integer("exitCode"); has && code != 0 {
+	if code, has := pick(d.Raw("shellExecution"), exitKeys).Integer("exitCode"); has && code != 0 {
 		isErr = true
 	}
 	return codec.ToolResult(id, c.name, c.path, text, isErr)
 }
 
-// bill records one model call's tokens.
-func (p *Parser) bill(u, o parse.Object) {
-	if u == nil {
+// bill records one model call's tokens (usage, the record's object).
+func (p *Parser) bill(usage []byte, o *parse.Fields) {
+	u, ok := parse.PickFields(usage, usageKeys)
+	if !ok {
 		return
 	}
-	p.usage.Add(store.Usage{Source: string(Format), Backend: "copilot", Model: u.Str("model"), At: parse.UsageTime(o),
-		Tokens: store.Tokens{Input: parse.NonNeg(u, "inputTokens"), Output: parse.NonNeg(u, "outputTokens"),
-			CacheRead: parse.NonNeg(u, "cacheReadTokens"), CacheWrite: parse.NonNeg(u, "cacheWriteTokens"),
-			Reasoning: parse.NonNeg(u, "reasoningTokens")}})
+	p.usage.Add(store.Usage{Source: string(Format), Backend: "copilot", Model: u.Str("model"), At: usageTime(o),
+		Tokens: store.Tokens{Input: u.NonNeg("inputTokens"), Output: u.NonNeg("outputTokens"),
+			CacheRead: u.NonNeg("cacheReadTokens"), CacheWrite: u.NonNeg("cacheWriteTokens"),
+			Reasoning: u.NonNeg("reasoningTokens")}})
 }
 
 // sessionError shows an error the session recorded and fails the turn.
-func (p *Parser) sessionError(d, o parse.Object) {
+func (p *Parser) sessionError(d, o *parse.Fields) {
 	msg := d.Str("message")
 	if msg == "" {
 		msg = d.Str("errorType")
@@ -239,7 +273,7 @@ func (p *Parser) complete(ok bool, t time.Time) codec.Event {
 }
 
 // subagent files one line of a sub-agent's work under it.
-func (p *Parser) subagent(agent string, o parse.Object) {
+func (p *Parser) subagent(agent string, o *parse.Fields) {
 	s := p.subs[agent]
 	if s == nil {
 		s = &sub{calls: map[string]call{}}
@@ -247,27 +281,28 @@ func (p *Parser) subagent(agent string, o parse.Object) {
 		p.subs[agent] = s
 		p.order = append(p.order, agent)
 	}
-	d := o.Obj("data")
-	switch o.Str("type") {
+	data := o.Raw("data")
+	switch typ := o.Str("type"); typ {
 	case "subagent.started":
+		d := pick(data, subStartKeys)
 		s.ev.ToolUseID = d.Str("toolCallId")
 		s.ev.Asked = d.Str("agentDescription")
 		s.ev.Events = append(s.ev.Events, codec.Init(p.cwd, d.Str("model")))
 	case "user.message":
-		if t := d.Str("content"); strings.TrimSpace(t) != "" {
+		if t := pick(data, contentKeys).Str("content"); strings.TrimSpace(t) != "" {
 			s.ev.Asked = t
 			s.ev.Events = append(s.ev.Events, codec.UserMessage(t))
 		}
 	case "assistant.message":
-		s.ev.Events = append(s.ev.Events, messageEvents(d, s.calls)...)
+		d := pick(data, messageKeys)
+		s.ev.Events = append(s.ev.Events, messageEvents(d, parse.Elements(d.Raw("toolRequests")), s.calls)...)
 	case "tool.execution_complete":
-		s.ev.Events = append(s.ev.Events, result(s.calls, d))
+		s.ev.Events = append(s.ev.Events, result(s.calls, pick(data, resultKeys)))
 	case "session.usage_record":
-		p.bill(d.Obj("usage"), o) // Copilot bills a sub-agent's calls to the session
+		p.bill(pick(data, usageKey).Raw("usage"), o) // Copilot bills a sub-agent's calls to the session
 	case "subagent.completed", "subagent.failed":
-		ok := o.Str("type") == "subagent.completed"
-		ms, _ := d.U64("durationMs")
-		s.ev.Events = append(s.ev.Events, codec.Complete(ok, ms, 0))
+		ms, _ := pick(data, durationKeys).U64("durationMs")
+		s.ev.Events = append(s.ev.Events, codec.Complete(typ == "subagent.completed", ms, 0))
 		s.done = true
 	}
 }
@@ -310,10 +345,20 @@ func (p *Parser) Finish() []codec.Event {
 }
 
 // lineTime is a line's timestamp; zero when it has none.
-func lineTime(o parse.Object) time.Time {
+func lineTime(o *parse.Fields) time.Time {
 	t, err := time.Parse(time.RFC3339Nano, o.Str("timestamp"))
 	if err != nil {
 		return time.Time{}
 	}
 	return t
+}
+
+// usageTime is a line's timestamp in the store's TimeFormat, "" when it
+// has none (parse.UsageTime of a line read as Fields).
+func usageTime(o *parse.Fields) string {
+	t, err := time.Parse(time.RFC3339Nano, o.Str("timestamp"))
+	if err != nil {
+		return ""
+	}
+	return t.UTC().Format(store.TimeFormat)
 }

@@ -52,7 +52,7 @@ func storeLine(typ, id string, at time.Time, data map[string]any) []byte {
 // storeTurn maps a LineStoreTurn: the prompt, the answer and a Complete
 // (failed when the store has no answer). The store keeps no tool calls,
 // thinking or usage.
-func (p *Parser) storeTurn(d parse.Object) {
+func (p *Parser) storeTurn(d *parse.Fields) {
 	if !p.inited {
 		p.start("", p.model)
 	}

@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -102,6 +103,24 @@ func (f *Fields) StrOK(k string) (string, bool) { return strOK(f.Raw(k)) }
 func (f *Fields) Str(k string) string {
 	s, _ := strOK(f.Raw(k))
 	return s
+}
+
+// FirstStr returns the value of the first of keys that is present, if it
+// is a string (Object.FirstStr).
+func (f *Fields) FirstStr(keys ...string) (string, bool) {
+	for _, k := range keys {
+		if raw := f.Raw(k); raw != nil {
+			return strOK(raw)
+		}
+	}
+	return "", false
+}
+
+// U64 returns the value of k if it is a non-negative integer literal
+// (Object.U64).
+func (f *Fields) U64(k string) (uint64, bool) {
+	n, err := strconv.ParseUint(string(f.Raw(k)), 10, 64)
+	return n, err == nil
 }
 
 // Boolean returns the boolean at k.
