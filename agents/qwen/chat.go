@@ -62,13 +62,51 @@ func (p *ChatParser) SkipLine() {
 	p.stats.NoteMalformed()
 }
 
+// The keys the parser reads, by object: a line's objects are picked as
+// parse.Fields, without a map of every member (each record carries ids,
+// a parent and the session's metadata besides what is mapped).
+var (
+	lineKeys     = []string{"type", "sessionId", "timestamp", "cwd", "message", "model", "usageMetadata", "toolCallResult", "systemPayload"}
+	partsKey     = []string{"parts"}
+	partKeys     = []string{"text", "thought", "functionCall", "functionResponse"}
+	callKeys     = []string{"name", "args", "id"}
+	responseKeys = []string{"id", "name", "response"}
+	outputKeys   = []string{"output", "error"}
+	statusKey    = []string{"status"}
+	tokenKeys    = []string{"promptTokenCount", "cachedContentTokenCount", "thoughtsTokenCount", "candidatesTokenCount"}
+	uiEventKey   = []string{"uiEvent"}
+	apiErrorKeys = []string{"event.name", "error_message", "error_type"}
+)
+
+// pick is the members of raw under keys; ok is false when raw is not an
+// object.
+func pick(raw []byte, keys []string) (*parse.Fields, bool) {
+	f, ok := parse.PickFields(raw, keys)
+	return &f, ok
+}
+
+// parts returns the objects among the parts of a record's message, each
+// picked under partKeys.
+func parts(o *parse.Fields) []parse.Fields {
+	m, _ := pick(o.Raw("message"), partsKey)
+	raws := parse.Elements(m.Raw("parts"))
+	out := make([]parse.Fields, 0, len(raws))
+	for _, r := range raws {
+		if f, ok := parse.PickFields(r, partKeys); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // Feed parses one line.
 func (p *ChatParser) Feed(line []byte) []codec.Event {
-	o, ok := p.stats.Line(line)
+	f, ok := p.stats.LineFields(line, lineKeys)
 	if !ok {
 		return nil
 	}
-	if !o.Has("type") {
+	o := &f
+	if t := o.Raw("type"); t == nil || string(t) == "null" { // Object.Has
 		p.stats.NoteMalformed()
 		return nil
 	}
@@ -84,7 +122,8 @@ func (p *ChatParser) Feed(line []byte) []codec.Event {
 	var evs []codec.Event
 	var model string
 	var usage *store.Usage
-	switch o.Str("type") {
+	typ := o.Str("type")
+	switch typ {
 	case "user":
 		evs = p.user(o)
 	case "assistant":
@@ -96,7 +135,7 @@ func (p *ChatParser) Feed(line []byte) []codec.Event {
 	default:
 		p.stats.Ignored++
 	}
-	if p.open && o.Str("type") != "user" {
+	if p.open && typ != "user" {
 		if t, err := time.Parse(time.RFC3339Nano, o.Str("timestamp")); err == nil && t.After(p.turnAt) {
 			p.turnAt = t
 		}
@@ -149,9 +188,9 @@ func (p *ChatParser) endTurn() []codec.Event {
 }
 
 // user maps a prompt (a record of text parts); it ends the open turn.
-func (p *ChatParser) user(o parse.Object) []codec.Event {
+func (p *ChatParser) user(o *parse.Fields) []codec.Event {
 	var texts []string
-	for _, part := range o.Obj("message").Objs("parts") {
+	for _, part := range parts(o) {
 		if s, ok := part.StrOK("text"); ok {
 			texts = append(texts, s)
 		}
@@ -172,11 +211,11 @@ func (p *ChatParser) user(o parse.Object) []codec.Event {
 
 // assistant maps a reply: thinking, text and tool calls, in part order,
 // and its usage.
-func (p *ChatParser) assistant(o parse.Object) ([]codec.Event, string, *store.Usage) {
+func (p *ChatParser) assistant(o *parse.Fields) ([]codec.Event, string, *store.Usage) {
 	var evs []codec.Event
-	for _, part := range o.Obj("message").Objs("parts") {
-		if fc := part.Obj("functionCall"); fc != nil {
-			name, input := MapTool(fc.Str("name"), fc["args"])
+	for _, part := range parts(o) {
+		if fc, ok := pick(part.Raw("functionCall"), callKeys); ok {
+			name, input := MapTool(fc.Str("name"), fc.Raw("args"))
 			call := codec.ToolCall(fc.Str("id"), name, filePath(input), input)
 			p.tools[call.ToolUseID] = call
 			evs = append(evs, call)
@@ -193,31 +232,42 @@ func (p *ChatParser) assistant(o parse.Object) ([]codec.Event, string, *store.Us
 		}
 	}
 	model := o.Str("model")
-	um := o.Obj("usageMetadata")
-	if um == nil {
+	um, ok := pick(o.Raw("usageMetadata"), tokenKeys)
+	if !ok {
 		return evs, model, nil
 	}
-	in, cached := parse.NonNeg(um, "promptTokenCount"), parse.NonNeg(um, "cachedContentTokenCount")
+	in, cached := um.NonNeg("promptTokenCount"), um.NonNeg("cachedContentTokenCount")
 	cached = min(cached, in)
-	thoughts := parse.NonNeg(um, "thoughtsTokenCount")
-	u := store.Usage{Backend: Backend, Model: model, At: parse.UsageTime(o), Source: string(FormatChat), Tokens: store.Tokens{
-		Input: in - cached, CacheRead: cached, Output: parse.NonNeg(um, "candidatesTokenCount") + thoughts, Reasoning: thoughts,
+	thoughts := um.NonNeg("thoughtsTokenCount")
+	u := store.Usage{Backend: Backend, Model: model, At: usageTime(o), Source: string(FormatChat), Tokens: store.Tokens{
+		Input: in - cached, CacheRead: cached, Output: um.NonNeg("candidatesTokenCount") + thoughts, Reasoning: thoughts,
 	}}
 	return evs, model, &u
 }
 
+// usageTime is a record's timestamp in the store's TimeFormat, "" when it
+// has none (parse.UsageTime of a line read as Fields).
+func usageTime(o *parse.Fields) string {
+	t, err := time.Parse(time.RFC3339Nano, o.Str("timestamp"))
+	if err != nil {
+		return ""
+	}
+	return t.UTC().Format(store.TimeFormat)
+}
+
 // toolResult maps each functionResponse of a tool_result record; an
 // error response or a status other than success marks it failed.
-func (p *ChatParser) toolResult(o parse.Object) []codec.Event {
-	status := o.Obj("toolCallResult").Str("status")
+func (p *ChatParser) toolResult(o *parse.Fields) []codec.Event {
+	st, _ := pick(o.Raw("toolCallResult"), statusKey)
+	status := st.Str("status")
 	var evs []codec.Event
-	for _, part := range o.Obj("message").Objs("parts") {
-		fr := part.Obj("functionResponse")
-		if fr == nil {
+	for _, part := range parts(o) {
+		fr, ok := pick(part.Raw("functionResponse"), responseKeys)
+		if !ok {
 			continue
 		}
 		id := fr.Str("id")
-		resp := fr.Obj("response")
+		resp, _ := pick(fr.Raw("response"), outputKeys)
 		out, failed := resp.Str("output"), status != "" && status != "success"
 		if e, ok := resp.StrOK("error"); ok {
 			out, failed = joinNonEmpty(out, e), true
@@ -233,13 +283,15 @@ func (p *ChatParser) toolResult(o parse.Object) []codec.Event {
 }
 
 // system reads Qwen's telemetry records for API errors.
-func (p *ChatParser) system(o parse.Object) {
+func (p *ChatParser) system(o *parse.Fields) {
 	// Most system lines are telemetry with large payloads: only one that
 	// names an API error (literally, or behind a \u escape) is split.
-	if raw := o["systemPayload"]; !bytes.Contains(raw, []byte("api_error")) && !bytes.Contains(raw, []byte(`\u`)) {
+	raw := o.Raw("systemPayload")
+	if !bytes.Contains(raw, []byte("api_error")) && !bytes.Contains(raw, []byte(`\u`)) {
 		return
 	}
-	ev := o.Obj("systemPayload").Obj("uiEvent")
+	payload, _ := pick(raw, uiEventKey)
+	ev, _ := pick(payload.Raw("uiEvent"), apiErrorKeys)
 	if ev.Str("event.name") == "qwen-code.api_error" && p.open {
 		p.apiError = ev.Str("error_message")
 		if p.apiError == "" {
