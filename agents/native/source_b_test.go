@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/lazuli-app/lazuli/agents/opencode"
 	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -121,9 +123,15 @@ func TestImportOpenCode(t *testing.T) {
 	if len(scan.Sessions) != 2 || len(scan.Skipped) != 0 { // and a sub-agent (TestImportOpenCodeSubagent)
 		t.Fatalf("scan: %+v, skipped %v", scan.Sessions, scan.Skipped)
 	}
+	// A session starts when OpenCode's database says it was created, not
+	// when Lazuli wrote its mirror.
+	created := openCodeCreated(t, dir)
 	for _, n := range scan.Sessions {
 		if !strings.HasPrefix(n.ID, "ses_") || !strings.HasSuffix(n.Cwd, "/work") || n.FirstPrompt == "" {
 			t.Errorf("preview %+v", n)
+		}
+		if want, ok := created[n.ID]; !ok || !n.Started.Equal(want) {
+			t.Errorf("%s started %v, want %v (time_created)", n.ID, n.Started, want)
 		}
 	}
 	st := mustOpenStore(t)
@@ -132,6 +140,15 @@ func TestImportOpenCode(t *testing.T) {
 		t.Fatalf("outcomes %v", got)
 	}
 	mustCheck(t, st)
+	for _, r := range res {
+		s, err := st.Sessions().Get(context.Background(), r.SessionID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := created[r.ID].Format(store.TimeFormat); s.Created != want {
+			t.Errorf("%s stored as created %s, want %s", r.ID, s.Created, want)
+		}
+	}
 	again := mustImport(t, st, mustScan(t, Options{Dirs: Dirs{OpenCode: dir}}).Sessions, ImportOptions{FallbackWorktree: "main"})
 	if got := outcomes(again); got[Unchanged] != 3 {
 		t.Errorf("re-import outcomes %v, want all unchanged", got)
@@ -166,4 +183,24 @@ func TestOpenCodeMirrorGrows(t *testing.T) {
 	if string(b) != string(head)+"\n"+string(user)+"\n"+string(done)+"\n" || !bytes.HasPrefix(b, first) {
 		t.Errorf("mirror %q after %q, want the completed message added after the first", b, first)
 	}
+}
+
+// openCodeCreated reads each session's time_created from the database in
+// dir, by id.
+func openCodeCreated(t *testing.T, dir string) map[string]time.Time {
+	t.Helper()
+	db, err := opencode.OpenDB(context.Background(), filepath.Join(dir, "opencode.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ss, err := db.Sessions(context.Background())
+	if err != nil || len(ss) == 0 {
+		t.Fatalf("sessions: %d, %v", len(ss), err)
+	}
+	out := map[string]time.Time{}
+	for _, s := range ss {
+		out[s.ID] = time.UnixMilli(s.Created).UTC()
+	}
+	return out
 }

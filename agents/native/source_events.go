@@ -32,9 +32,12 @@ type eventsPreview struct {
 	// parent, when set, reads a sub-agent's parent session id from a
 	// line (OpenCode's session line); "" when the line says none.
 	parent func(o parse.Object) string
-	out    []codec.Event
-	valid  bool
-	typed  bool
+	// started, when set, reads the session's start from a line that has
+	// no timestamp (OpenCode's session line); zero when the line says none.
+	started func(o parse.Object) time.Time
+	out     []codec.Event
+	valid   bool
+	typed   bool
 }
 
 func (e *eventsPreview) line(b []byte) bool {
@@ -51,6 +54,8 @@ func (e *eventsPreview) line(b []byte) bool {
 	if ok && e.n.Started.IsZero() {
 		if t, err := time.Parse(time.RFC3339Nano, o.Str("timestamp")); err == nil {
 			e.n.Started = t.UTC()
+		} else if e.started != nil {
+			e.n.Started = e.started(o)
 		}
 	}
 	e.out = append(e.out, e.p.Feed(b)...)

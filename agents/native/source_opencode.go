@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -32,7 +33,8 @@ func init() {
 		EnvVar: "XDG_DATA_HOME", HomeDir: filepath.Join(".local", "share"), HistoryDir: "opencode",
 		Format: opencode.Format,
 		preview: func(n *Session, _ string) previewer {
-			return &eventsPreview{n: n, format: opencode.Format, p: opencode.NewParser(parse.Options{}), id: openCodeID, parent: openCodeParent}
+			return &eventsPreview{n: n, format: opencode.Format, p: opencode.NewParser(parse.Options{}), id: openCodeID,
+				parent: openCodeParent, started: openCodeStarted}
 		},
 		feeder:  func(opts parse.Options) nativeFeeder { return &eventsFeeder{p: openCodeFeed{opencode.NewParser(opts)}} },
 		prepare: mirrorOpenCode,
@@ -57,6 +59,18 @@ func openCodeParent(o parse.Object) string {
 		return o.Str("parentID")
 	}
 	return ""
+}
+
+// openCodeStarted is the session line's time.created (Unix ms): a mirror
+// file's own time is when Lazuli wrote it, not when the session began.
+func openCodeStarted(o parse.Object) time.Time {
+	if o.Str("type") != opencode.LineSession {
+		return time.Time{}
+	}
+	if ms, ok := o.Obj("time").Integer("created"); ok && ms > 0 {
+		return time.UnixMilli(ms).UTC()
+	}
+	return time.Time{}
 }
 
 // openCodeFeed is the OpenCode parser as a streamParser: it releases
