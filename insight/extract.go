@@ -197,7 +197,12 @@ var (
 	reGitLab = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`https?://(gitlab\.[\w.-]+)/([\w.-]+(?:/[\w.-]+)+?)/-/(merge_requests|issues)/(\d+)`)
 	})
-	reURL     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`https?://[^\s<>"'()\[\]{}` + "`" + `]+`) })
+	// A URL ends at white space, brackets, quotes (typographic ones too:
+	// “see https://x.dev”) and backquotes; none of them is left unencoded
+	// in one.
+	reURL = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`https?://[^\s<>"'()\[\]{}“”‘’«»` + "`" + `]+`)
+	})
 	reBareRef = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(PR|pull request|MR|merge request|issue)\s*#(\d+)\b`)
 	})
@@ -241,6 +246,10 @@ func refsIn(text string, fromGit, command bool, rem func() remote) []Ref {
 	return out
 }
 
+// urlTrailing is what ends a sentence or a markdown emphasis after a URL
+// rather than the URL: "see https://x.dev." and "**https://x.dev**".
+const urlTrailing = ".,;:!?*~"
+
 // urlRefs finds GitHub and GitLab PR and issue URLs, and other URLs.
 func urlRefs(text string) []Ref {
 	var out []Ref
@@ -262,7 +271,7 @@ func urlRefs(text string) []Ref {
 		out = append(out, Ref{kind, m[2] + "#" + m[4], m[0]})
 	}
 	for _, u := range reURL().FindAllString(text, -1) {
-		u = strings.TrimRight(u, ".,;:!?")
+		u = strings.TrimRight(u, urlTrailing)
 		if covered[u] || coveredPrefix(u, covered) {
 			continue
 		}

@@ -34,7 +34,7 @@ var ErrUnavailable = errors.New("insight index unavailable")
 
 // indexFormat changes whenever the tables or what is derived into them
 // change; an index of another format is rebuilt.
-const indexFormat = "2" // 2: commits have their web address; files by last event
+const indexFormat = "3" // 2: commits have their web address; files by last event; 3: URLs end before emphasis and typographic quotes
 
 // Schema is the index's tables. Documented in README.md (lazuli sql);
 // sessions, turns, usage, files, refs and tools are also the names of the

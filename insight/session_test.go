@@ -31,6 +31,27 @@ func TestCommitURL(t *testing.T) {
 	}
 }
 
+// TestURLRefs: a URL is cut where prose or markdown around it begins, and
+// what a URL can hold is kept.
+func TestURLRefs(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"open http://localhost:5173.", "http://localhost:5173"},
+		{"the **http://localhost:5173** server", "http://localhost:5173"},
+		{"~~https://old.example.com/x~~", "https://old.example.com/x"},
+		{"see “https://www.danieldemmel.me/tokenizer.css” here", "https://www.danieldemmel.me/tokenizer.css"},
+		{"‘https://a.dev/b’", "https://a.dev/b"},
+		{"«https://a.dev/b»", "https://a.dev/b"},
+		{"[docs](https://go.dev/doc/effective_go#names)", "https://go.dev/doc/effective_go#names"},
+		{"https://x.dev/search?q=a+b&page=2, then", "https://x.dev/search?q=a+b&page=2"},
+		{"https://x.dev/a_b_", "https://x.dev/a_b_"},
+	} {
+		refs := urlRefs(c.text)
+		if len(refs) != 1 || refs[0].Kind != RefURL || refs[0].Value != c.want || refs[0].URL != c.want {
+			t.Errorf("urlRefs(%q) = %+v, want the URL %q", c.text, refs, c.want)
+		}
+	}
+}
+
 // TestTurnUsagesAndRecentEdits: each turn's usage with the seqs it spans;
 // the files changed, newest first, reads left out.
 func TestTurnUsagesAndRecentEdits(t *testing.T) {
