@@ -95,6 +95,16 @@ func Backends() []Backend {
 	return out
 }
 
+// BackendNames lists every backend's name in menu order.
+func BackendNames() []string {
+	bs := Backends()
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = string(b)
+	}
+	return out
+}
+
 // Descriptors lists every backend's descriptor in menu order.
 func Descriptors() []*Descriptor {
 	var out []*Descriptor

@@ -13,11 +13,13 @@ import (
 	"github.com/lazuli-app/lazuli/store"
 )
 
-// CompactAgent chooses who writes a compaction summary.
+// CompactAgent chooses who writes a compaction summary: auto, builtin or
+// a backend's name.
 type CompactAgent string
 
 // The compaction agents: Auto tries the session's backend (twice), then
-// the other backend, then the built-in summarizer.
+// its fallback backend, then the built-in summarizer; a backend named
+// runs twice, with no fallback.
 const (
 	CompactAuto    CompactAgent = "auto"
 	CompactBuiltin CompactAgent = "builtin"
@@ -25,15 +27,21 @@ const (
 	CompactCodex   CompactAgent = "codex"
 )
 
-// ParseCompactAgent returns the agent named s.
+// ParseCompactAgent returns the agent named s: auto, builtin or any
+// backend.
 func ParseCompactAgent(s string) (CompactAgent, error) {
-	switch a := CompactAgent(strings.ToLower(strings.TrimSpace(s))); a {
+	a := CompactAgent(strings.ToLower(strings.TrimSpace(s)))
+	switch a {
 	case "":
 		return CompactAuto, nil
-	case CompactAuto, CompactBuiltin, CompactClaude, CompactCodex:
+	case CompactAuto, CompactBuiltin:
 		return a, nil
 	}
-	return "", fmt.Errorf("unknown compaction agent %q (want auto, builtin, claude or codex)", s)
+	if _, err := ParseBackend(string(a)); err == nil {
+		return a, nil
+	}
+	names := append([]string{string(CompactAuto), string(CompactBuiltin)}, BackendNames()...)
+	return "", fmt.Errorf("unknown compaction agent %q (want %s or %s)", s, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
 
 // Summary lengths accepted from an agent. The prompt asks for
@@ -68,7 +76,7 @@ type CompactOutcome struct {
 	SessionID    int64
 	AfterSeq     int64
 	SummaryChars int
-	Agent        string   // "claude", "codex" or "builtin"
+	Agent        string   // the backend that wrote the summary, or "builtin"
 	Attempts     []string // what failed before, e.g. "claude: summary too short (120 characters)"
 	CharsBefore  int64
 	CharsAfter   int64
@@ -152,17 +160,17 @@ func summarize(ctx context.Context, previous *string, events []codec.Event, opts
 	builtinLast := false
 	switch opts.Agent {
 	case CompactBuiltin:
-	case CompactClaude, CompactCodex:
+	case "", CompactAuto:
+		other := opts.Backend.Other()
+		plan = []try{{opts.Backend, opts.Model}, {opts.Backend, opts.Model}, {other, fallbackModel(other)}}
+		builtinLast = true
+	default: // a backend (ParseCompactAgent)
 		b := Backend(opts.Agent)
 		model := fallbackModel(b)
 		if b == opts.Backend {
 			model = opts.Model
 		}
 		plan = []try{{b, model}, {b, model}}
-	default:
-		other := opts.Backend.Other()
-		plan = []try{{opts.Backend, opts.Model}, {opts.Backend, opts.Model}, {other, fallbackModel(other)}}
-		builtinLast = true
 	}
 	prompt := BuildCompactionPrompt(previous, events)
 	missing := map[Backend]bool{}

@@ -251,3 +251,32 @@ func TestCompactorRunsEachSessionOnce(t *testing.T) {
 		t.Fatalf("Run returned %v", err)
 	}
 }
+
+// TestParseCompactAgent: any backend Lazuli runs may write a summary.
+func TestParseCompactAgent(t *testing.T) {
+	for in, want := range map[string]CompactAgent{"": CompactAuto, "Auto": CompactAuto, "builtin": CompactBuiltin, "gemini": "gemini", " pi ": "pi", "copilot": "copilot"} {
+		if got, err := ParseCompactAgent(in); err != nil || got != want {
+			t.Errorf("ParseCompactAgent(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := ParseCompactAgent("gemni"); err == nil || !strings.Contains(err.Error(), "want auto, builtin, claude, codex, gemini, qwen, opencode, pi or copilot") {
+		t.Errorf("ParseCompactAgent(gemni) = %v", err)
+	}
+}
+
+// TestCompactSessionNamedAgentHasNoFallback: a backend named runs (once
+// when its CLI is missing) and its failure stores nothing, as for claude.
+func TestCompactSessionNamedAgentHasNoFallback(t *testing.T) {
+	ctx := context.Background()
+	st, id := newStore(t)
+	seedSession(t, st, id, 4)
+	cfg := Config{Paths: map[Backend]string{Gemini: "/nonexistent/gemini"}, Getenv: func(string) string { return "" }}
+	var tried []string
+	_, err := CompactSession(ctx, st, id, CompactOptions{Config: cfg, Agent: "gemini", OnAttempt: func(a string) { tried = append(tried, a) }})
+	if err == nil || !strings.Contains(err.Error(), "compaction with gemini failed") || strings.Join(tried, ",") != "gemini" {
+		t.Fatalf("err = %v, tried %v", err, tried)
+	}
+	if c, _ := st.Compactions().Latest(ctx, id); c != nil {
+		t.Fatal("a failed compaction stored a row")
+	}
+}

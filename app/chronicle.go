@@ -12,6 +12,9 @@ import (
 	"github.com/lazuli-app/lazuli/views"
 )
 
+// The report window offers every backend the app runs as a writer.
+func init() { views.ChronicleAgents = append([]string{"builtin"}, agents.BackendNames()...) }
+
 // chronicleWindow is an open chronicle report window; it implements
 // views.ChronicleActions. Reports are written in the background, one at a
 // time per window; a report asked for later replaces one still being
@@ -102,7 +105,7 @@ func (cw *chronicleWindow) generate(ctx context.Context, agent chronicle.Agent, 
 
 // Regenerate writes the report again with another agent or period.
 func (cw *chronicleWindow) Regenerate(agent, since string) {
-	a, err := chronicle.ParseAgent(agent)
+	a, err := chronicle.ParseAgent(agent, agents.BackendNames())
 	if err != nil {
 		cw.view.ShowError(err)
 		return

@@ -3,6 +3,7 @@ package chronicle
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -34,7 +35,7 @@ type Facts struct {
 	// Nothing says, when nothing was found, how to find more.
 	Nothing string `json:"nothing_found,omitempty"`
 
-	codexShare float64 // of the window's sessions, for the auto writer
+	byUse []string // the backends of the window's sessions, most used first: the auto writer's order
 }
 
 // StoreInfo names one of the stores a report covers.
@@ -137,15 +138,7 @@ func Gather(ctx context.Context, sources []Source, r Report, opts Options) (*Fac
 		return nil, err
 	}
 	f := &Facts{Report: r, Since: opts.Window.describe(), From: opts.Window.From, Sessions: len(h.sessions)}
-	codex := 0
-	for _, s := range h.sessions {
-		if s.backend() == "codex" {
-			codex++
-		}
-	}
-	if len(h.sessions) > 0 {
-		f.codexShare = float64(codex) / float64(len(h.sessions))
-	}
+	f.byUse = backendsByUse(h.sessions)
 	for i, s := range sources {
 		info := StoreInfo{Path: s.Store.Path()}
 		if i > 0 {
@@ -226,6 +219,28 @@ func (s *session) backend() string {
 		return s.Models[0].Backend
 	}
 	return ""
+}
+
+// backendsByUse returns the backends of sessions, the most sessions
+// first (a tie in name order); sessions of no known backend count for none.
+func backendsByUse(sessions []*session) []string {
+	n := map[string]int{}
+	for _, s := range sessions {
+		if b := s.backend(); b != "" {
+			n[b]++
+		}
+	}
+	out := make([]string, 0, len(n))
+	for b := range n {
+		out = append(out, b)
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		if n[a] != n[b] {
+			return n[b] - n[a]
+		}
+		return strings.Compare(a, b)
+	})
+	return out
 }
 
 // history is the window's sessions and turns.

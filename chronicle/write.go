@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,9 +15,9 @@ import (
 // Agent chooses who writes a report.
 type Agent string
 
-// The writers: Auto asks the agent CLI the window's sessions used most
-// (else the other one) and falls back to the built-in writer when neither
-// is installed or the agent fails.
+// The writers: Auto asks the agent CLIs the window's sessions used most
+// (then Claude Code and Codex) and falls back to the built-in writer when
+// none is installed or they fail; any backend Lazuli runs may be named.
 const (
 	AgentAuto    Agent = "auto"
 	AgentBuiltin Agent = "builtin"
@@ -24,16 +25,23 @@ const (
 	AgentCodex   Agent = "codex"
 )
 
-// ParseAgent returns the writer named s ("" is auto).
-func ParseAgent(s string) (Agent, error) {
-	switch a := Agent(strings.ToLower(strings.TrimSpace(s))); a {
-	case "":
+// ParseAgent returns the writer named s ("" is auto): auto, builtin or
+// one of backends, the agent CLIs Lazuli runs.
+func ParseAgent(s string, backends []string) (Agent, error) {
+	a := Agent(strings.ToLower(strings.TrimSpace(s)))
+	switch {
+	case a == "":
 		return AgentAuto, nil
-	case AgentAuto, AgentBuiltin, AgentClaude, AgentCodex:
+	case a == AgentAuto || a == AgentBuiltin || slices.Contains(backends, string(a)):
 		return a, nil
 	}
-	return "", fmt.Errorf("unknown agent %q (want auto, builtin, claude or codex)", s)
+	want := append([]string{string(AgentAuto), string(AgentBuiltin)}, backends...)
+	return "", fmt.Errorf("unknown agent %q (want %s or %s)", s, strings.Join(want[:len(want)-1], ", "), want[len(want)-1])
 }
+
+// autoRuns is how many agents auto runs at most before the built-in
+// writer: each may take minutes to fail.
+const autoRuns = 2
 
 // ErrNoCLI reports an agent whose CLI is not installed.
 var ErrNoCLI = errors.New("agent CLI not found")
@@ -42,7 +50,7 @@ var ErrNoCLI = errors.New("agent CLI not found")
 // act, the prompt in, the answer's text out. The app and the CLI give one
 // built on the agents package's runner.
 type Runner interface {
-	// Available reports whether the CLI of backend ("claude" or "codex")
+	// Available reports whether the CLI of backend ("claude", "gemini", …)
 	// can be run.
 	Available(backend string) bool
 	Run(ctx context.Context, backend, prompt string) (string, error)
@@ -51,7 +59,7 @@ type Runner interface {
 // Result is a written report: the JSON shape of `lazuli chronicle --json`.
 type Result struct {
 	Report Report `json:"report"`
-	Agent  string `json:"agent"` // builtin, claude or codex: who wrote it
+	Agent  string `json:"agent"` // builtin or the backend that wrote it
 	Since  string `json:"since"`
 	// Sessions are the sessions the report cites that resolve.
 	Sessions []string `json:"sessions"`
@@ -83,11 +91,16 @@ func Write(ctx context.Context, sources []Source, f *Facts, agent Agent, runner 
 			return res, err
 		}
 		var failures []error
+		runs := 0
 		for _, b := range backends {
 			if runner == nil || !runner.Available(b) {
 				failures = append(failures, fmt.Errorf("%s: %w", b, ErrNoCLI))
 				continue
 			}
+			if agent == AgentAuto && runs == autoRuns {
+				break
+			}
+			runs++
 			text, err := runner.Run(ctx, b, prompt)
 			if err == nil && strings.TrimSpace(text) == "" {
 				err = errors.New("no answer")
@@ -141,10 +154,13 @@ func Write(ctx context.Context, sources []Source, f *Facts, agent Agent, runner 
 // preferred orders the agent CLIs for auto: the backend most of the
 // window's sessions used first.
 func preferred(f *Facts) []string {
-	if f.codexShare > 0.5 {
-		return []string{string(AgentCodex), string(AgentClaude)}
+	out := slices.Clone(f.byUse)
+	for _, b := range []string{string(AgentClaude), string(AgentCodex)} {
+		if !slices.Contains(out, b) {
+			out = append(out, b)
+		}
 	}
-	return []string{string(AgentClaude), string(AgentCodex)}
+	return out
 }
 
 // AgentPrompt is what an agent is asked: the report's rules and the facts as
@@ -158,7 +174,7 @@ func AgentPrompt(f *Facts) (string, error) {
 		return "", fmt.Errorf("encode the facts: %w", err)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Write the %q report of Lazuli's chronicle for a developer, from the facts below, which Lazuli gathered from their coding-agent sessions (Claude Code and Codex). Do not run tools or read files: everything you need is in this message.\n\n", f.Report.Title())
+	fmt.Fprintf(&b, "Write the %q report of Lazuli's chronicle for a developer, from the facts below, which Lazuli gathered from their coding-agent sessions. Do not run tools or read files: everything you need is in this message.\n\n", f.Report.Title())
 	b.WriteString("Rules:\n")
 	fmt.Fprintf(&b, "- Answer with the report only, in Markdown, starting with the heading \"# %s — %s\".\n", f.Report.Title(), f.Since)
 	b.WriteString("- Every claim cites the session and event it comes from, copied exactly from the facts: [S12#340] is event 340 of session 12, [S12] a whole session, [S12#340@2] a session of the second store. Never cite anything that is not in the facts: Lazuli checks every citation and marks the ones that do not exist.\n")

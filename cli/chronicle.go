@@ -28,7 +28,7 @@ func runChronicle(ctx context.Context, env *Env, args []string) error {
 	var sel storeSelection
 	sel.bind(fs)
 	since := fs.String("since", report.DefaultSince(), "24h, 7d, YYYY-MM-DD or all")
-	agentArg := fs.String("agent", "auto", "auto, builtin, claude or codex")
+	agentArg := fs.String("agent", "auto", "auto, builtin or a backend: "+backendNames())
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parseNoArgs(fs, args[1:]); err != nil {
 		return err
@@ -37,7 +37,7 @@ func runChronicle(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return usagef("--since: %v", err)
 	}
-	agent, err := chronicle.ParseAgent(*agentArg)
+	agent, err := chronicle.ParseAgent(*agentArg, agents.BackendNames())
 	if err != nil {
 		return usagef("--agent: %v", err)
 	}

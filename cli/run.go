@@ -336,7 +336,7 @@ func firstLines(s string, n int) string {
 func runCompact(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags("compact", env)
 	storeArg := fs.String("store", "", "store file or folder")
-	agentArg := fs.String("agent", "auto", "auto, builtin, claude or codex")
+	agentArg := fs.String("agent", "auto", "auto, builtin or a backend: "+backendNames())
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	pos, err := parseFlags(fs, args)
 	if err != nil {

@@ -36,12 +36,13 @@ type ChronicleActions interface {
 	// (the session at the event, once the user has confirmed it) or a web
 	// address.
 	LinkActions
-	// Regenerate writes the report again with agent (builtin, claude or
-	// codex) over the period since (24h, 7d, 30d or all).
+	// Regenerate writes the report again with agent (builtin or a backend,
+	// ChronicleAgents) over the period since (24h, 7d, 30d or all).
 	Regenerate(agent, since string)
 }
 
-// ChronicleAgents are the writers offered by Regenerate, in menu order.
+// ChronicleAgents are the writers offered by Regenerate, in menu order:
+// the built-in writer, then the backends the app runs (it sets them).
 var ChronicleAgents = []string{"builtin", "claude", "codex"}
 
 // ChroniclePeriods are the periods offered by Regenerate.
