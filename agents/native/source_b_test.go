@@ -125,7 +125,7 @@ func TestImportOpenCode(t *testing.T) {
 	}
 	// A session starts when OpenCode's database says it was created, not
 	// when Lazuli wrote its mirror.
-	created := openCodeCreated(t, dir)
+	created, updated := openCodeTimes(t, dir)
 	for _, n := range scan.Sessions {
 		if !strings.HasPrefix(n.ID, "ses_") || !strings.HasSuffix(n.Cwd, "/work") || n.FirstPrompt == "" {
 			t.Errorf("preview %+v", n)
@@ -147,6 +147,10 @@ func TestImportOpenCode(t *testing.T) {
 		}
 		if want := created[r.ID].Format(store.TimeFormat); s.Created != want {
 			t.Errorf("%s stored as created %s, want %s", r.ID, s.Created, want)
+		}
+		// Its last activity is OpenCode's last change to it, not the import.
+		if want := updated[r.ID].Format(store.TimeFormat); s.LastActive != want {
+			t.Errorf("%s last active %s, want %s (time_updated)", r.ID, s.LastActive, want)
 		}
 	}
 	again := mustImport(t, st, mustScan(t, Options{Dirs: Dirs{OpenCode: dir}}).Sessions, ImportOptions{FallbackWorktree: "main"})
@@ -172,11 +176,11 @@ func TestOpenCodeMirrorGrows(t *testing.T) {
 	if got := settled([][]byte{head, user, open}); len(got) != 2 {
 		t.Fatalf("settled kept %d lines, want 2", len(got))
 	}
-	if err := writeMirror(path, settled([][]byte{head, user, open})); err != nil {
+	if err := writeMirror(path, settled([][]byte{head, user, open}), time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	first, _ := os.ReadFile(path)
-	if err := writeMirror(path, settled([][]byte{head, user, done})); err != nil {
+	if err := writeMirror(path, settled([][]byte{head, user, done}), time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
@@ -185,9 +189,9 @@ func TestOpenCodeMirrorGrows(t *testing.T) {
 	}
 }
 
-// openCodeCreated reads each session's time_created from the database in
-// dir, by id.
-func openCodeCreated(t *testing.T, dir string) map[string]time.Time {
+// openCodeTimes reads each session's time_created and time_updated from
+// the database in dir, by id.
+func openCodeTimes(t *testing.T, dir string) (created, updated map[string]time.Time) {
 	t.Helper()
 	db, err := opencode.OpenDB(context.Background(), filepath.Join(dir, "opencode.db"))
 	if err != nil {
@@ -198,9 +202,9 @@ func openCodeCreated(t *testing.T, dir string) map[string]time.Time {
 	if err != nil || len(ss) == 0 {
 		t.Fatalf("sessions: %d, %v", len(ss), err)
 	}
-	out := map[string]time.Time{}
+	created, updated = map[string]time.Time{}, map[string]time.Time{}
 	for _, s := range ss {
-		out[s.ID] = time.UnixMilli(s.Created).UTC()
+		created[s.ID], updated[s.ID] = time.UnixMilli(s.Created).UTC(), time.UnixMilli(s.Updated).UTC()
 	}
-	return out
+	return created, updated
 }

@@ -21,6 +21,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/lazuli-app/lazuli/agents/copilot"
 	"github.com/lazuli-app/lazuli/store"
@@ -108,7 +109,7 @@ func mirrorCopilotStore(path, dir string, stored []copilot.StoreSession) (string
 		if err := os.MkdirAll(filepath.Join(out, s.ID), 0o700); err != nil {
 			return "", fmt.Errorf("make the mirror folder: %w", err)
 		}
-		if err := writeMirror(filepath.Join(out, s.ID, "events.jsonl"), s.Lines()); err != nil {
+		if err := writeMirror(filepath.Join(out, s.ID, "events.jsonl"), s.Lines(), storeSessionTime(s)); err != nil {
 			return "", err
 		}
 		want[s.ID] = true
@@ -131,4 +132,16 @@ func mirrorCopilotStore(path, dir string, stored []copilot.StoreSession) (string
 // not . or ..
 func validID(id string) bool {
 	return id != "" && id != "." && id != ".." && filepath.Base(id) == id && !filepath.IsAbs(id)
+}
+
+// storeSessionTime is a stored session's last change: its updated time,
+// else its last turn's, else zero.
+func storeSessionTime(s copilot.StoreSession) time.Time {
+	t := s.Updated
+	for _, turn := range s.Turns {
+		if turn.At.After(t) {
+			t = turn.At
+		}
+	}
+	return t
 }

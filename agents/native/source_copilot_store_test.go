@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/lazuli-app/lazuli/agents/copilot"
 	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
 )
@@ -180,9 +182,27 @@ func TestCopilotStoreImportsMissingLog(t *testing.T) {
 		t.Fatalf("outcomes %v: %+v", got, res)
 	}
 	mustCheck(t, st)
+	// The mirror stands for the stored session: it bears the session's
+	// last change, and so does the imported session's last activity.
+	ss, err := copilot.ReadStore(ctx, filepath.Join(filepath.Dir(dir), copilotStoreName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last time.Time
+	for _, s := range ss {
+		if s.ID == gone {
+			last = storeSessionTime(s)
+		}
+	}
+	if fi, err := os.Stat(mirrored.Path); err != nil || last.IsZero() || !fi.ModTime().Equal(last) {
+		t.Errorf("mirror dated %v (%v), want the session's last change %v", fi.ModTime(), err, last)
+	}
 	for _, r := range res {
 		if r.ID != gone {
 			continue
+		}
+		if s, err := st.Sessions().Get(ctx, r.SessionID); err != nil || s.LastActive != last.UTC().Format(store.TimeFormat) {
+			t.Errorf("last active %q (%v), want %s", s.LastActive, err, last.UTC().Format(store.TimeFormat))
 		}
 		evs, err := st.Events().All(ctx, r.SessionID)
 		if err != nil {

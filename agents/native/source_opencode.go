@@ -154,7 +154,7 @@ func mirrorSessions(ctx context.Context, db *opencode.DB, out string, todo []ope
 			if err != nil {
 				return err
 			}
-			return writeMirror(filepath.Join(out, s.ID+".jsonl"), settled(lines))
+			return writeMirror(filepath.Join(out, s.ID+".jsonl"), settled(lines), time.UnixMilli(s.Updated))
 		})
 	}
 	if err := g.Wait(); err != nil {
@@ -183,21 +183,32 @@ func settled(lines [][]byte) [][]byte {
 	return lines
 }
 
-// writeMirror writes lines to path, unless it holds them already. Since
-// only settled messages are mirrored, a new write usually extends the
-// file's content; when OpenCode changed a settled message (a revert), the
-// importer finds the file changed.
-func writeMirror(path string, lines [][]byte) error {
+// writeMirror writes lines to path, unless it holds them already, and
+// dates the file mod, the session's last change in the agent's own
+// database (zero leaves the time of the write): the file stands for the
+// session, and a session's last activity counts its native file's time.
+// Since only settled messages are mirrored, a new write usually extends
+// the file's content; when OpenCode changed a settled message (a revert),
+// the importer finds the file changed.
+func writeMirror(path string, lines [][]byte, mod time.Time) error {
 	var want bytes.Buffer
 	for _, l := range lines {
 		want.Write(l)
 		want.WriteByte('\n')
 	}
-	if have, err := os.ReadFile(path); err == nil && bytes.Equal(have, want.Bytes()) {
+	if have, err := os.ReadFile(path); err != nil || !bytes.Equal(have, want.Bytes()) {
+		if err := os.WriteFile(path, want.Bytes(), 0o600); err != nil {
+			return fmt.Errorf("write the mirror %s: %w", path, err)
+		}
+	}
+	if mod.IsZero() {
 		return nil
 	}
-	if err := os.WriteFile(path, want.Bytes(), 0o600); err != nil {
-		return fmt.Errorf("write the mirror %s: %w", path, err)
+	if fi, err := os.Stat(path); err == nil && fi.ModTime().Equal(mod) {
+		return nil
+	}
+	if err := os.Chtimes(path, mod, mod); err != nil {
+		return fmt.Errorf("date the mirror %s: %w", path, err)
 	}
 	return nil
 }
