@@ -1,7 +1,7 @@
 // Package chronicle writes the chronicle reports from a project's history:
 // a standup (what the sessions of a period set out to do and changed),
 // tips (patterns in how the user works with agents) and improve (where the
-// agent struggled, with lines proposed for CLAUDE.md and AGENTS.md).
+// agent struggled, with lines proposed for the agents' instruction files).
 //
 // Gather prefetches the facts from the insight index and, for the few
 // events the index does not summarise, from the store (read only). A

@@ -27,7 +27,8 @@ type Facts struct {
 	Omitted int `json:"sessions_omitted,omitempty"`
 	// Findings are the tips or the places the agent struggled.
 	Findings []Finding `json:"findings,omitempty"`
-	// Proposals are the improve report's lines for CLAUDE.md and AGENTS.md.
+	// Proposals are the improve report's lines for the agents' instruction
+	// files (CLAUDE.md, AGENTS.md, GEMINI.md, QWEN.md).
 	Proposals []Proposal `json:"proposals,omitempty"`
 	// Diff adds the proposals to the project's files; never applied by
 	// Lazuli.
@@ -117,7 +118,7 @@ type Finding struct {
 
 // Proposal is a line proposed for an instruction file.
 type Proposal struct {
-	File  string `json:"file"` // CLAUDE.md or AGENTS.md
+	File  string `json:"file"` // the instruction file: CLAUDE.md, AGENTS.md, GEMINI.md or QWEN.md
 	Line  string `json:"line"`
 	Cites []Cite `json:"cites"`
 }
@@ -125,7 +126,7 @@ type Proposal struct {
 // Options tune Gather.
 type Options struct {
 	Window Window
-	// ProjectDir is where the CLAUDE.md and AGENTS.md the improve report's
+	// ProjectDir is where the instruction files the improve report's
 	// diff extends live (read, never written); "" is the first store's
 	// worktree.
 	ProjectDir string
@@ -331,7 +332,7 @@ func quote(text string, n int) string {
 var inert = strings.NewReplacer("`", "'", "[", "(", "]", ")", "*", "∗", "_", " ", "<", "‹", ">", "›")
 
 // datum is text from a session (a command, a path, a tool's name) as a
-// proposed CLAUDE.md or AGENTS.md line quotes it: one line of at most 120
+// proposed instruction line quotes it: one line of at most 120
 // characters, double-quoted with Go's escapes (quotes, control characters
 // and invisible formatting characters escaped; a backtick as \u0060) in a
 // code span. An instruction file is read by agents as instructions, and a

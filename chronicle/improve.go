@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 
 	"github.com/lazuli-app/lazuli/codec"
@@ -294,31 +295,31 @@ func (h *history) eachPrompt(f *Facts, kind string, match func(*session, int) (s
 // shellTools run commands: their failures are told by command.
 var shellTools = map[string]bool{"Bash": true, "shell": true, "exec_command": true, "local_shell": true}
 
-// instruction files by backend.
-const (
-	claudeFile = "CLAUDE.md"
-	agentsFile = "AGENTS.md"
-)
+// instruction files by backend: the file each agent CLI reads from the
+// project's folder (Claude Code's for a session of no known backend).
+const claudeFile = "CLAUDE.md"
 
-// filesFor is the instruction files the cited sessions read: AGENTS.md
-// for Codex, CLAUDE.md for Claude (and sessions of unknown backend).
+var instructionFiles = map[string]string{
+	"claude": claudeFile, "codex": "AGENTS.md", "opencode": "AGENTS.md", "pi": "AGENTS.md", "copilot": "AGENTS.md",
+	"gemini": "GEMINI.md", "qwen": "QWEN.md",
+}
+
+// filesFor is the instruction files the cited sessions read (see
+// instructionFiles), in name order.
 func (h *history) filesFor(cites []Cite) []string {
-	var claude, codex bool
+	var out []string
 	for _, c := range cites {
-		s := h.byKey[sessionKey{c.Store, c.Session}]
-		if s != nil && s.backend() == "codex" {
-			codex = true
-		} else {
-			claude = true
+		file := claudeFile
+		if s := h.byKey[sessionKey{c.Store, c.Session}]; s != nil {
+			if f, ok := instructionFiles[s.backend()]; ok {
+				file = f
+			}
+		}
+		if !slices.Contains(out, file) {
+			out = append(out, file)
 		}
 	}
-	var out []string
-	if codex {
-		out = append(out, agentsFile)
-	}
-	if claude {
-		out = append(out, claudeFile)
-	}
+	slices.Sort(out)
 	return out
 }
 

@@ -90,3 +90,30 @@ func TestAutoWriterOfAnotherAgent(t *testing.T) {
 		t.Error("the prompt still speaks of Claude Code and Codex only")
 	}
 }
+
+// TestInstructionFiles: the improve report proposes lines for the file
+// each cited session's agent reads; a session of no known backend reads
+// Claude Code's.
+func TestInstructionFiles(t *testing.T) {
+	ran := func(b string) *session {
+		s := &session{}
+		if b != "" {
+			s.Models = []insight.ModelUse{{Model: "m", Backend: b}}
+		}
+		return s
+	}
+	h := &history{byKey: map[sessionKey]*session{{0, 1}: ran("gemini"), {0, 2}: ran("pi"), {0, 3}: ran(""), {0, 4}: ran("qwen"), {0, 5}: ran("copilot")}}
+	for _, c := range []struct {
+		cites []Cite
+		want  []string
+	}{
+		{[]Cite{{Session: 1}, {Session: 2}, {Session: 3}}, []string{"AGENTS.md", "CLAUDE.md", "GEMINI.md"}},
+		{[]Cite{{Session: 4}, {Session: 4}}, []string{"QWEN.md"}},
+		{[]Cite{{Session: 5}, {Session: 2}}, []string{"AGENTS.md"}},
+		{[]Cite{{Session: 9}}, []string{"CLAUDE.md"}},
+	} {
+		if got := h.filesFor(c.cites); !slices.Equal(got, c.want) {
+			t.Errorf("filesFor(%v) = %v, want %v", c.cites, got, c.want)
+		}
+	}
+}
