@@ -1,8 +1,9 @@
-// Package agents runs the coding-agent CLIs (Claude Code and Codex) and
-// reads what they write. It holds the backends and their models, one turn
-// streamed into the store (RunTurn), the run workflow shared by `lazuli
-// run` and the prompt box (RunWorkflow), compaction (CompactSession, the
-// Compactor worker) and its prompts, sub-agent sessions, and reading a
+// Package agents runs the coding-agent CLIs (Claude Code, Codex, Gemini CLI,
+// Qwen Code, OpenCode, Pi and Copilot CLI) and reads what they write. It
+// holds the backends and their models, one turn streamed into the store
+// (RunTurn), the run workflow shared by `lazuli run` and the prompt box
+// (RunWorkflow), compaction (CompactSession, the Compactor worker) and its
+// prompts, sub-agent sessions, and reading a
 // transcript of any format (ParseFile, ReadTranscript, StoreTranscript),
 // the parser picked by format. It never imports Fyne.
 //

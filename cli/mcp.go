@@ -3,7 +3,7 @@ package cli
 // This file is `lazuli mcp`: the project's history as a read-only MCP
 // server (package recall/mcpserve), over stdio for an agent CLI, or over
 // streamable HTTP on a loopback address; --print-config prints what
-// gives it to a user's own claude or codex.
+// gives it to a user's own agent CLI.
 
 import (
 	"context"

@@ -150,6 +150,14 @@ func TestTools(t *testing.T) {
 	wantAll(t, "search_sessions agent=codex", must(t, a, err), "[S2#")
 	a, err = h.SearchSessions(ctx, SearchArgs{Query: "parser", Agent: "claude"})
 	wantAll(t, "search_sessions agent=claude", must(t, a, err), "No hits.")
+	// Every agent Lazuli runs can be asked for; a name it does not know is
+	// refused with the list.
+	a, err = h.SearchSessions(ctx, SearchArgs{Query: "parser", Agent: "Gemini"})
+	wantAll(t, "search_sessions agent=gemini", must(t, a, err), "No hits.")
+	if _, err := h.SearchSessions(ctx, SearchArgs{Query: "parser", Agent: "gemni"}); err == nil ||
+		!strings.Contains(err.Error(), "want claude, codex, gemini, qwen, opencode, pi or copilot") {
+		t.Errorf("search_sessions agent=gemni: %v", err)
+	}
 
 	a, err = h.ReadSession(ctx, ReadArgs{Session: "S1", FromEvent: 3})
 	text = must(t, a, err)

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/search"
 )
 
@@ -14,7 +16,7 @@ type SearchArgs struct {
 	Query string `json:"query" jsonschema:"the words every hit must contain, anywhere, ignoring case (\"flaky test\"); a phrase in double quotes must occur as typed"`
 	Limit int    `json:"limit,omitempty" jsonschema:"at most this many hits (1 to 200; default 20)"`
 	Since string `json:"since,omitempty" jsonschema:"only sessions created on or after YYYY-MM-DD, or in the last Nd days (7d)"`
-	Agent string `json:"agent,omitempty" jsonschema:"only sessions of this agent: claude or codex (as their usage says)"`
+	Agent string `json:"agent,omitempty" jsonschema:"only sessions of this agent: claude, codex, gemini, qwen, opencode, pi or copilot (as their usage says)"`
 	Paging
 }
 
@@ -45,14 +47,14 @@ func (h *History) renderSearch(ctx context.Context, a SearchArgs) (string, error
 		return "", err
 	}
 	agent := strings.ToLower(strings.TrimSpace(a.Agent))
-	if agent != "" && agent != "claude" && agent != "codex" {
-		return "", badArg("agent %q: want claude or codex", a.Agent)
+	if names := agents.BackendNames(); agent != "" && !slices.Contains(names, agent) {
+		return "", badArg("agent %q: want %s or %s", a.Agent, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 	}
 	sources := make([]search.Source, len(h.sources))
 	for i, s := range h.sources {
 		sources[i] = search.Source{Store: s.st, Index: s.search}
 	}
-	agents := agentsOf{h: h}
+	ran := agentsOf{h: h}
 	var hits []search.Hit
 	var notes []string
 	more := false
@@ -72,7 +74,7 @@ func (h *History) renderSearch(ctx context.Context, a SearchArgs) (string, error
 			if since != "" && hit.Time < since {
 				continue
 			}
-			if agent != "" && !agents.is(ctx, hit, agent) {
+			if agent != "" && !ran.is(ctx, hit, agent) {
 				continue
 			}
 			if len(hits) == limit {

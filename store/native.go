@@ -1,9 +1,10 @@
 package store
 
 // This file keeps the record of native agent history imported into a store:
-// which Claude Code and Codex transcript files (the agents' own history,
-// ~/.claude/projects and ~/.codex/sessions) became which session, and how
-// far each file was read, so that importing again appends only what is new.
+// which of the agents' own transcript files (~/.claude/projects,
+// ~/.codex/sessions and the other agents' folders) became which session,
+// and how far each file was read, so that importing again appends only
+// what is new.
 //
 // The record is one table that AZUREAL does not know, lazuli_native_imports.
 // SQLite lets AZUREAL ignore it: AZUREAL's schema script and migration only

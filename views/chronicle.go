@@ -19,7 +19,7 @@ import (
 type ChronicleReport struct {
 	Name       string // standup, tips or improve: names the saved file
 	Title      string // "Standup", "Tips", "Where the agent struggled"
-	Agent      string // who wrote it: builtin, claude or codex
+	Agent      string // who wrote it: builtin or a backend
 	Markdown   string // its citations are lazuli:// links
 	Sessions   []string
 	Unresolved []string // citations that name no session or event

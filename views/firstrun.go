@@ -64,7 +64,7 @@ func (p *firstRunPanel) set(fr FirstRun) {
 	p.title.SetText("No sessions in " + fr.Project + " yet")
 	switch {
 	case fr.Native < 0:
-		p.native.SetText("Looking for Claude Code and Codex history…")
+		p.native.SetText("Looking for your agents' history…")
 		p.native.Disable()
 	case fr.Native == 0:
 		p.native.SetText("Import Claude Code / Codex history…")

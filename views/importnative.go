@@ -95,7 +95,7 @@ func ShowNativeImport(w fyne.Window, a NativeImportActions) *NativeImportDialog 
 	d.dialog = dialog.NewCustomWithoutButtons("Import native history", d.content, w)
 	d.dialog.SetButtons([]fyne.CanvasObject{d.closeBtn, d.cancelBtn, d.importBtn})
 	d.dialog.Resize(fyne.NewSize(nativeDialogWidth, nativeDialogHeight))
-	d.setStatus("Looking for Claude Code and Codex history…")
+	d.setStatus("Looking for your agents' history…")
 	d.update()
 	d.dialog.Show()
 	return d

@@ -78,7 +78,7 @@ func TestMainViewFirstRun(t *testing.T) {
 	f := &fakeFirstRun{}
 	m.ShowFirstRun(&FirstRun{Project: "shop", Native: -1}, f)
 	b := buttonsOf(m.Content())
-	if nb := b["Looking for Claude Code and Codex history…"]; nb == nil || !nb.Disabled() {
+	if nb := b["Looking for your agents' history…"]; nb == nil || !nb.Disabled() {
 		t.Errorf("while counting: buttons %v", keys(b))
 	}
 	m.ShowFirstRun(&FirstRun{Project: "shop", Native: 12}, f)
