@@ -51,7 +51,7 @@ func (im *importer) onDropped(uris []fyne.URI) {
 	}
 	if len(other) > 0 {
 		views.ShowMessage(im.pw.win, "Cannot open "+strings.Join(other, ", "),
-			"Lazuli opens .azs session stores and imports .jsonl agent transcripts\n(Claude Code or Codex). Nothing was changed.")
+			"Lazuli opens .azs session stores and imports .jsonl agent transcripts\n(Claude Code, Codex, Gemini CLI, Qwen Code, Pi or Copilot CLI). Nothing was changed.")
 	}
 }
 

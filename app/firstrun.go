@@ -13,7 +13,7 @@ import (
 
 // A project without any session (a first run) gets a panel over the empty
 // transcript offering what a new user needs: import this project's native
-// Claude Code / Codex history (with how many sessions it holds), import a
+// history of every agent (with how many sessions it holds), import a
 // transcript file, or start a session.
 
 // firstRunPanel owns the first-run panel: when it shows, and the count of
@@ -104,7 +104,7 @@ func (fp *firstRunPanel) countNative() {
 			}
 		}
 		if fr.Native == 0 {
-			fr.NativeNote = "No Claude Code or Codex session ran in this project's folders."
+			fr.NativeNote = "No agent session ran in this project's folders."
 		}
 	}
 	fp.mu.Lock()

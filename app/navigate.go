@@ -22,6 +22,6 @@ func (pw *projectWindow) navigateMenuItems() []*fyne.MenuItem {
 		{Label: "Files tab", Action: func() { pw.mv.ShowFilesTab(true) }, Shortcut: views.Shortcut(views.KeyFilesTab)},
 		{Label: "Go to the start of the session", Action: func() { tr.Nav().ScrollKey(fyne.KeyHome) }, Shortcut: views.Shortcut(views.KeyTop)},
 		{Label: "Go to the end of the session", Action: func() { tr.Nav().ScrollKey(fyne.KeyEnd) }, Shortcut: views.Shortcut(views.KeyBottom)},
-		{Label: "Copy command to resume in Claude Code / Codex", Action: pw.shown.copyResumeCommand},
+		{Label: "Copy command to resume in its agent's CLI", Action: pw.shown.copyResumeCommand},
 	}
 }

@@ -13,11 +13,11 @@ import (
 // over the empty transcript.
 type FirstRun struct {
 	Project string // the project's name
-	// Native is the number of this project's sessions found in Claude
-	// Code's and Codex's own history, not imported yet; -1 while counting.
+	// Native is the number of this project's sessions found in the agents'
+	// own history, not imported yet; -1 while counting.
 	Native int
-	// NativeNote says why there are none to import, e.g. "no Claude Code or
-	// Codex history found for this project"; "" when Native > 0.
+	// NativeNote says why there are none to import, e.g. "No agent session
+	// ran in this project's folders."; "" when Native > 0.
 	NativeNote string
 }
 
@@ -67,10 +67,10 @@ func (p *firstRunPanel) set(fr FirstRun) {
 		p.native.SetText("Looking for your agents' history…")
 		p.native.Disable()
 	case fr.Native == 0:
-		p.native.SetText("Import Claude Code / Codex history…")
+		p.native.SetText("Import your agents' history…")
 		p.native.Disable()
 	default:
-		p.native.SetText("Import " + display.Plural(fr.Native, "session") + " from Claude Code / Codex history…")
+		p.native.SetText("Import " + display.Plural(fr.Native, "session") + " from your agents' history…")
 		p.native.Enable()
 	}
 	p.note.SetText(fr.NativeNote)

@@ -83,7 +83,7 @@ func TestMainViewFirstRun(t *testing.T) {
 	}
 	m.ShowFirstRun(&FirstRun{Project: "shop", Native: 12}, f)
 	b = buttonsOf(m.Content())
-	native := b["Import 12 sessions from Claude Code / Codex history…"]
+	native := b["Import 12 sessions from your agents' history…"]
 	if native == nil || native.Disabled() || b["Import a transcript file… (Ctrl+I)"] == nil || b["Start a session (Ctrl+N)"] == nil {
 		t.Fatalf("buttons %v", keys(b))
 	}
@@ -96,9 +96,9 @@ func TestMainViewFirstRun(t *testing.T) {
 	if got := strings.Join(f.calls, " "); got != "native file start" {
 		t.Errorf("intents %q", got)
 	}
-	m.ShowFirstRun(&FirstRun{Project: "shop", Native: 0, NativeNote: "No Claude Code or Codex history found for this project."}, f)
+	m.ShowFirstRun(&FirstRun{Project: "shop", Native: 0, NativeNote: "No agent session ran in this project's folders."}, f)
 	b = buttonsOf(m.Content())
-	if nb := b["Import Claude Code / Codex history…"]; nb == nil || !nb.Disabled() || !m.firstRun.note.Visible() {
+	if nb := b["Import your agents' history…"]; nb == nil || !nb.Disabled() || !m.firstRun.note.Visible() {
 		t.Errorf("without history: buttons %v", keys(b))
 	}
 	m.ShowFirstRun(nil, nil)
