@@ -153,9 +153,27 @@ func TestImportOpenCode(t *testing.T) {
 			t.Errorf("%s last active %s, want %s (time_updated)", r.ID, s.LastActive, want)
 		}
 	}
+	// Mirrors an older Lazuli wrote bear the time of their import: the next
+	// import dates them as their sessions, and finds nothing new in them.
+	mirrors, _ := filepath.Glob(filepath.Join(filepath.Dir(scan.Sessions[0].Path), "*.jsonl"))
+	if len(mirrors) != 3 {
+		t.Fatalf("mirrors %v", mirrors)
+	}
+	now := time.Now()
+	for _, m := range mirrors {
+		if err := os.Chtimes(m, now, now); err != nil {
+			t.Fatal(err)
+		}
+	}
 	again := mustImport(t, st, mustScan(t, Options{Dirs: Dirs{OpenCode: dir}}).Sessions, ImportOptions{FallbackWorktree: "main"})
 	if got := outcomes(again); got[Unchanged] != 3 {
 		t.Errorf("re-import outcomes %v, want all unchanged", got)
+	}
+	for _, r := range res {
+		s, err := st.Sessions().Get(context.Background(), r.SessionID)
+		if want := updated[r.ID].Format(store.TimeFormat); err != nil || s.LastActive != want {
+			t.Errorf("after re-import, %s last active %s (%v), want %s", r.ID, s.LastActive, err, want)
+		}
 	}
 	if now, _ := os.ReadFile(filepath.Join(dir, "opencode.db-wal")); !bytes.Equal(now, wal) {
 		t.Error("the import changed OpenCode's WAL")

@@ -120,6 +120,12 @@ func mirrorOpenCode(ctx context.Context, dir string) (string, error) {
 	for _, s := range sessions {
 		if idx[s.ID] != s.Updated {
 			todo = append(todo, s)
+			continue
+		}
+		// Mirrored already: dated as written (a mirror an older Lazuli
+		// wrote bears the time of its import).
+		if err := dateMirror(filepath.Join(out, s.ID+".jsonl"), time.UnixMilli(s.Updated)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", err
 		}
 	}
 	if len(todo) == 0 {
@@ -201,10 +207,20 @@ func writeMirror(path string, lines [][]byte, mod time.Time) error {
 			return fmt.Errorf("write the mirror %s: %w", path, err)
 		}
 	}
+	return dateMirror(path, mod)
+}
+
+// dateMirror gives the mirror at path the time mod, unless it has it or
+// mod is zero.
+func dateMirror(path string, mod time.Time) error {
 	if mod.IsZero() {
 		return nil
 	}
-	if fi, err := os.Stat(path); err == nil && fi.ModTime().Equal(mod) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if fi.ModTime().Equal(mod) {
 		return nil
 	}
 	if err := os.Chtimes(path, mod, mod); err != nil {
