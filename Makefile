@@ -185,12 +185,13 @@ release:
 deb: build
 	WINDOW_TAGS='$(WINDOW_TAGS)' bash scripts/deb.sh out
 
-# The demo runs the CLIs `make deps` installed (out/clis.env), unless LAZULI_CLAUDE /
-# LAZULI_CODEX are already set.
+# The demo runs the seven agent CLIs `make deps` installed (out/clis.env), except those
+# whose LAZULI_<AGENT> is already set.
+AGENT_VARS := LAZULI_CLAUDE LAZULI_CODEX LAZULI_GEMINI LAZULI_QWEN LAZULI_OPENCODE LAZULI_PI LAZULI_COPILOT
 run: deps build
-	@c=$${LAZULI_CLAUDE:-}; x=$${LAZULI_CODEX:-}; if [ -f out/clis.env ]; then . out/clis.env; fi; \
-	export LAZULI_CLAUDE=$${c:-$${LAZULI_CLAUDE:-}} LAZULI_CODEX=$${x:-$${LAZULI_CODEX:-}}; \
-	echo "bin/lazuli --demo  # claude: $${LAZULI_CLAUDE:-PATH}, codex: $${LAZULI_CODEX:-PATH}"; \
+	@mine=$$(for v in $(AGENT_VARS); do [ -z "$${!v:-}" ] || printf 'export %s=%q\n' "$$v" "$${!v}"; done); \
+	if [ -f out/clis.env ]; then . out/clis.env; fi; eval "$$mine"; \
+	echo "bin/lazuli --demo  #$$(for v in $(AGENT_VARS); do printf ' %s' "$${v#LAZULI_}=$${!v:-PATH}"; done)"; \
 	bin/lazuli --demo
 
 bench: deps
