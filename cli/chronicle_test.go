@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,13 +73,16 @@ func TestChronicleBadInput(t *testing.T) {
 		{"chronicle"},
 		{"chronicle", "weekly", "--store", path},
 		{"chronicle", "standup", "--store", path, "--since", "yesterday"},
-		{"chronicle", "tips", "--store", path, "--agent", "gemini"},
+		{"chronicle", "tips", "--store", path, "--agent", "gemni"},
 		{"chronicle", "improve", "--store", path, "extra"},
 		{"chronicle", "tips", "--store", filepath.Join(t.TempDir(), "missing")},
 	} {
 		code, out, errOut := run(t, "/", args...)
 		if code == 0 || out != "" || !strings.HasPrefix(errOut, "lazuli chronicle: ") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+		if slices.Contains(args, "gemni") && (code != ExitUsage || !strings.Contains(errOut, "want auto, builtin, claude, codex, gemini, qwen, opencode, pi or copilot")) {
+			t.Errorf("a misspelt agent: exit %d, stderr %q; want a usage error naming the writers", code, errOut)
 		}
 	}
 }

@@ -19,8 +19,17 @@ import (
 
 // nativeArgs are import-native's folder flags for a history.
 func nativeArgs(claude, codex string, more ...string) []string {
-	return append([]string{"import-native", "--claude-dir", claude, "--codex-dir", codex}, more...)
+	args := []string{"import-native", "--claude-dir", claude, "--codex-dir", codex}
+	// The other agents' folders default to HOME's, which may hold their
+	// history: none of these tests reads it.
+	for _, flag := range []string{"--gemini-dir", "--qwen-dir", "--opencode-dir", "--pi-dir", "--copilot-dir"} {
+		args = append(args, flag, noHistory)
+	}
+	return append(args, more...)
 }
+
+// noHistory is a folder that does not exist.
+const noHistory = "/nonexistent/lazuli-test-no-history"
 
 // nativeJSON is the subset of import-native --json the tests read.
 type nativeJSON struct {
