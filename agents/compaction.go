@@ -10,6 +10,7 @@ import (
 
 	"github.com/lazuli-app/lazuli/agents/summary"
 	"github.com/lazuli-app/lazuli/codec"
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/store"
 )
 
@@ -40,8 +41,7 @@ func ParseCompactAgent(s string) (CompactAgent, error) {
 	if _, err := ParseBackend(string(a)); err == nil {
 		return a, nil
 	}
-	names := append([]string{string(CompactAuto), string(CompactBuiltin)}, BackendNames()...)
-	return "", fmt.Errorf("unknown compaction agent %q (want %s or %s)", s, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+	return "", fmt.Errorf("unknown compaction agent %q (want %s)", s, display.OrList(append([]string{string(CompactAuto), string(CompactBuiltin)}, BackendNames()...)))
 }
 
 // Summary lengths accepted from an agent. The prompt asks for

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/safelink"
 )
 
@@ -35,8 +36,7 @@ func ParseAgent(s string, backends []string) (Agent, error) {
 	case a == AgentAuto || a == AgentBuiltin || slices.Contains(backends, string(a)):
 		return a, nil
 	}
-	want := append([]string{string(AgentAuto), string(AgentBuiltin)}, backends...)
-	return "", fmt.Errorf("unknown agent %q (want %s or %s)", s, strings.Join(want[:len(want)-1], ", "), want[len(want)-1])
+	return "", fmt.Errorf("unknown agent %q (want %s)", s, display.OrList(append([]string{string(AgentAuto), string(AgentBuiltin)}, backends...)))
 }
 
 // autoRuns is how many agents auto runs at most before the built-in

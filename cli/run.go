@@ -375,10 +375,7 @@ func runCompact(ctx context.Context, env *Env, args []string) error {
 }
 
 // backendNames lists the backends for help texts: "claude, codex, …".
-func backendNames() string {
-	var names []string
-	for _, b := range agents.Backends() {
-		names = append(names, string(b))
-	}
-	return strings.Join(names, ", ")
-}
+func backendNames() string { return strings.Join(agents.BackendNames(), ", ") }
+
+// backendChoices lists the backends for usage lines: "claude|codex|…".
+func backendChoices() string { return strings.Join(agents.BackendNames(), "|") }

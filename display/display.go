@@ -84,6 +84,14 @@ func Plural[N ~int | ~int64](n N, noun string) string {
 	return Count(n) + " " + plural(noun)
 }
 
+// OrList joins items as a choice in prose: "a", "a or b", "a, b or c".
+func OrList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}
+
 // plural is noun's regular English plural.
 func plural(noun string) string {
 	for _, end := range []string{"s", "x", "z", "ch", "sh"} {

@@ -1,6 +1,9 @@
 package display
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestBytes(t *testing.T) {
 	for n, want := range map[int64]string{0: "0 B", 812: "812 B", 1024: "1.0 KiB", 12_595: "12.3 KiB", 4 << 20: "4.0 MiB", 1536 << 20: "1.5 GiB"} {
@@ -79,6 +82,14 @@ func TestShort(t *testing.T) {
 	for n, want := range map[int64]string{0: "0", 950: "950", 9999: "9999", 12345: "12.3k", 4_500_000: "4.5M", 1_230_000_000: "1.2G"} {
 		if got := Short(n); got != want {
 			t.Errorf("Short(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestOrList(t *testing.T) {
+	for in, want := range map[string]string{"": "", "a": "a", "a b": "a or b", "a b c": "a, b or c"} {
+		if got := OrList(strings.Fields(in)); got != want {
+			t.Errorf("OrList(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/lazuli-app/lazuli/agents"
+	"github.com/lazuli-app/lazuli/display"
 	"github.com/lazuli-app/lazuli/search"
 )
 
@@ -48,7 +49,7 @@ func (h *History) renderSearch(ctx context.Context, a SearchArgs) (string, error
 	}
 	agent := strings.ToLower(strings.TrimSpace(a.Agent))
 	if names := agents.BackendNames(); agent != "" && !slices.Contains(names, agent) {
-		return "", badArg("agent %q: want %s or %s", a.Agent, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+		return "", badArg("agent %q: want %s", a.Agent, display.OrList(names))
 	}
 	sources := make([]search.Source, len(h.sources))
 	for i, s := range h.sources {
