@@ -244,7 +244,7 @@ func (p *Parser) bill(usage []byte, o *parse.Fields) {
 	if !ok {
 		return
 	}
-	p.usage.Add(store.Usage{Source: string(Format), Backend: "copilot", Model: u.Str("model"), At: usageTime(o),
+	p.usage.Add(store.Usage{Source: string(Format), Backend: "copilot", Model: u.Str("model"), At: o.UsageTime(),
 		Tokens: store.Tokens{Input: u.NonNeg("inputTokens"), Output: u.NonNeg("outputTokens"),
 			CacheRead: u.NonNeg("cacheReadTokens"), CacheWrite: u.NonNeg("cacheWriteTokens"),
 			Reasoning: u.NonNeg("reasoningTokens")}})
@@ -351,14 +351,4 @@ func lineTime(o *parse.Fields) time.Time {
 		return time.Time{}
 	}
 	return t
-}
-
-// usageTime is a line's timestamp in the store's TimeFormat, "" when it
-// has none (parse.UsageTime of a line read as Fields).
-func usageTime(o *parse.Fields) string {
-	t, err := time.Parse(time.RFC3339Nano, o.Str("timestamp"))
-	if err != nil {
-		return ""
-	}
-	return t.UTC().Format(store.TimeFormat)
 }

@@ -105,6 +105,12 @@ func (f *Fields) Str(k string) string {
 	return s
 }
 
+// Has reports whether k is present and not null (Object.Has).
+func (f *Fields) Has(k string) bool {
+	raw := f.Raw(k)
+	return len(raw) > 0 && string(raw) != "null"
+}
+
 // FirstStr returns the value of the first of keys that is present, if it
 // is a string (Object.FirstStr).
 func (f *Fields) FirstStr(keys ...string) (string, bool) {

@@ -216,12 +216,16 @@ func CountAnchors(counts map[codec.Kind]int, evs []codec.Event) map[codec.Kind]i
 
 // UsageTime returns a line's timestamp in the store's TimeFormat, "" when
 // it has none.
-func UsageTime(o Object) string {
-	s, ok := o.StrOK("timestamp")
-	if !ok {
-		return ""
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
+func UsageTime(o Object) string { return usageTimeOf(o.Str("timestamp")) }
+
+// UsageTime is the line's timestamp in the store's TimeFormat, "" when it
+// has none (parse.UsageTime of a line read as Fields).
+func (f *Fields) UsageTime() string { return usageTimeOf(f.Str("timestamp")) }
+
+// usageTimeOf is an RFC 3339 time in the store's TimeFormat, "" when ts
+// is not one.
+func usageTimeOf(ts string) string {
+	t, err := time.Parse(time.RFC3339Nano, ts)
 	if err != nil {
 		return ""
 	}

@@ -106,7 +106,7 @@ func (p *ChatParser) Feed(line []byte) []codec.Event {
 		return nil
 	}
 	o := &f
-	if t := o.Raw("type"); t == nil || string(t) == "null" { // Object.Has
+	if !o.Has("type") {
 		p.stats.NoteMalformed()
 		return nil
 	}
@@ -239,20 +239,10 @@ func (p *ChatParser) assistant(o *parse.Fields) ([]codec.Event, string, *store.U
 	in, cached := um.NonNeg("promptTokenCount"), um.NonNeg("cachedContentTokenCount")
 	cached = min(cached, in)
 	thoughts := um.NonNeg("thoughtsTokenCount")
-	u := store.Usage{Backend: Backend, Model: model, At: usageTime(o), Source: string(FormatChat), Tokens: store.Tokens{
+	u := store.Usage{Backend: Backend, Model: model, At: o.UsageTime(), Source: string(FormatChat), Tokens: store.Tokens{
 		Input: in - cached, CacheRead: cached, Output: um.NonNeg("candidatesTokenCount") + thoughts, Reasoning: thoughts,
 	}}
 	return evs, model, &u
-}
-
-// usageTime is a record's timestamp in the store's TimeFormat, "" when it
-// has none (parse.UsageTime of a line read as Fields).
-func usageTime(o *parse.Fields) string {
-	t, err := time.Parse(time.RFC3339Nano, o.Str("timestamp"))
-	if err != nil {
-		return ""
-	}
-	return t.UTC().Format(store.TimeFormat)
 }
 
 // toolResult maps each functionResponse of a tool_result record; an
