@@ -12,9 +12,6 @@ import (
 	"github.com/lazuli-app/lazuli/views"
 )
 
-// The report window offers every backend the app runs as a writer.
-func init() { views.ChronicleAgents = append([]string{"builtin"}, agents.BackendNames()...) }
-
 // chronicleWindow is an open chronicle report window; it implements
 // views.ChronicleActions. Reports are written in the background, one at a
 // time per window; a report asked for later replaces one still being
@@ -48,7 +45,8 @@ func (tl *toolWindows) showChronicle(r chronicle.Report) *chronicleWindow {
 	pw := tl.pw
 	w := pw.newToolWindow("Chronicle — " + r.Title())
 	cw := &chronicleWindow{pw: pw, win: w, report: r, since: r.DefaultSince(), runner: agents.ScratchRunner{Config: pw.ui.agentConfig()}}
-	cw.view = views.NewChronicleView(w, cw, cw.since)
+	// The Agent menu offers the built-in writer and every backend the app runs.
+	cw.view = views.NewChronicleView(w, cw, cw.since, append([]string{string(chronicle.AgentBuiltin)}, agents.BackendNames()...))
 	w.SetContent(cw.view.Object())
 	w.Resize(fyne.NewSize(900, 700))
 	w.Show()

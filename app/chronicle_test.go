@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/lazuli-app/lazuli/agents"
 	"github.com/lazuli-app/lazuli/chronicle"
 	"github.com/lazuli-app/lazuli/codec"
 	"github.com/lazuli-app/lazuli/store"
@@ -46,6 +48,9 @@ func TestChronicleWindow(t *testing.T) {
 	}()
 	cw := pw.tools.showChronicle(chronicle.Improve)
 	pw.wg.Wait()
+	if got, want := cw.view.Writers(), append([]string{"builtin"}, agents.BackendNames()...); !slices.Equal(got, want) {
+		t.Errorf("the Agent menu offers %v, want %v", got, want)
+	}
 	r := cw.view.Report()
 	if r.Agent != "builtin" || !strings.Contains(r.Fallback, "agent CLI not found") || !strings.Contains(r.Markdown, "`go test ./...` failed 2 times") {
 		t.Fatalf("report by %s (fallback %q):\n%s", r.Agent, r.Fallback, r.Markdown)

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -36,14 +37,10 @@ type ChronicleActions interface {
 	// (the session at the event, once the user has confirmed it) or a web
 	// address.
 	LinkActions
-	// Regenerate writes the report again with agent (builtin or a backend,
-	// ChronicleAgents) over the period since (24h, 7d, 30d or all).
+	// Regenerate writes the report again with agent (one of the writers
+	// the view was built with) over the period since (24h, 7d, 30d or all).
 	Regenerate(agent, since string)
 }
-
-// ChronicleAgents are the writers offered by Regenerate, in menu order:
-// the built-in writer, then the backends the app runs (it sets them).
-var ChronicleAgents = []string{"builtin", "claude", "codex"}
 
 // ChroniclePeriods are the periods offered by Regenerate.
 var ChroniclePeriods = []string{"24h", "7d", "30d", "all"}
@@ -66,8 +63,9 @@ type ChronicleView struct {
 }
 
 // NewChronicleView builds the view for the window win (the parent of its
-// save dialog), the report being written over the period since.
-func NewChronicleView(win fyne.Window, a ChronicleActions, since string) *ChronicleView {
+// save dialog), the report being written over the period since; writers
+// are the Agent menu's choices, in menu order (the first selected).
+func NewChronicleView(win fyne.Window, a ChronicleActions, since string, writers []string) *ChronicleView {
 	v := &ChronicleView{a: a, win: win}
 	v.status = widget.NewLabel("Writing the report…")
 	v.status.Wrapping = fyne.TextWrapWord
@@ -79,8 +77,8 @@ func NewChronicleView(win fyne.Window, a ChronicleActions, since string) *Chroni
 	v.doc.Wrapping = fyne.TextWrapWord
 	copyB := widget.NewButton("Copy", v.Copy)
 	save := widget.NewButton("Save as Markdown…", v.onSave)
-	v.agent = widget.NewSelect(ChronicleAgents, nil)
-	v.agent.SetSelected(ChronicleAgents[0])
+	v.agent = widget.NewSelect(writers, nil)
+	v.agent.SetSelected(writers[0])
 	v.since = widget.NewSelect(ChroniclePeriods, nil)
 	v.since.SetSelected(since)
 	v.regen = widget.NewButton("Regenerate", func() { v.onRegenerate(v.agent.Selected, v.since.Selected) })
@@ -100,6 +98,9 @@ func (v *ChronicleView) Report() ChronicleReport { return v.report }
 
 // Document is the rendered report (for tests).
 func (v *ChronicleView) Document() *widget.RichText { return v.doc }
+
+// Writers are the Agent menu's choices (for tests).
+func (v *ChronicleView) Writers() []string { return v.agent.Options }
 
 // Legend is the line that explains the citations, "" when hidden (for
 // tests).
@@ -145,10 +146,8 @@ func (v *ChronicleView) Show(r ChronicleReport) {
 	v.legend.SetText(r.Legend)
 	v.legend.Hidden = r.Legend == ""
 	v.legend.Refresh()
-	for _, a := range ChronicleAgents {
-		if a == r.Agent {
-			v.agent.SetSelected(a)
-		}
+	if slices.Contains(v.agent.Options, r.Agent) {
+		v.agent.SetSelected(r.Agent)
 	}
 	v.setBusy(false)
 	v.regen.Enable()

@@ -16,6 +16,9 @@ type chronicleIntents struct {
 	regens []string
 }
 
+// chronicleWriters are the writers the app offers, as it builds them.
+var chronicleWriters = []string{"builtin", "claude", "codex", "gemini", "qwen", "opencode", "pi", "copilot"}
+
 func (c *chronicleIntents) OpenLink(link string) { c.links = append(c.links, link) }
 func (c *chronicleIntents) Regenerate(agent, since string) {
 	c.regens = append(c.regens, agent+" "+since)
@@ -47,7 +50,7 @@ func TestChronicleViewLinksOpenTheSession(t *testing.T) {
 	test.NewTempApp(t)
 	a := &chronicleIntents{}
 	w := test.NewTempWindow(t, nil)
-	v := NewChronicleView(w, a, "all")
+	v := NewChronicleView(w, a, "all", chronicleWriters)
 	w.SetContent(v.Object())
 	v.Show(chronicleSample)
 	links := hyperlinks(v.Document().Segments)
@@ -67,7 +70,7 @@ func TestChronicleViewCopySaveRegenerate(t *testing.T) {
 	app := test.NewTempApp(t)
 	a := &chronicleIntents{}
 	w := test.NewTempWindow(t, nil)
-	v := NewChronicleView(w, a, "all")
+	v := NewChronicleView(w, a, "all", chronicleWriters)
 	w.SetContent(v.Object())
 	if !v.regen.Disabled() {
 		t.Error("Regenerate is enabled while the first report is written")
@@ -107,7 +110,7 @@ func TestChronicleViewHostileLinks(t *testing.T) {
 	test.NewTempApp(t)
 	a := &chronicleIntents{}
 	w := test.NewTempWindow(t, nil)
-	v := NewChronicleView(w, a, "all")
+	v := NewChronicleView(w, a, "all", chronicleWriters)
 	w.SetContent(v.Object())
 	md := "Read [this](file:///etc/passwd), [that](javascript:alert(1)), <ssh://evil.example>, [docs](https://example.com) and [S1#4](" + chronicleLink + ")."
 	v.Show(ChronicleReport{Title: "Tips", Agent: "claude", Markdown: md})
@@ -124,7 +127,7 @@ func TestChronicleViewHostileLinks(t *testing.T) {
 func TestChronicleLegend(t *testing.T) {
 	test.NewTempApp(t)
 	w := test.NewTempWindow(t, nil)
-	v := NewChronicleView(w, &chronicleIntents{}, "all")
+	v := NewChronicleView(w, &chronicleIntents{}, "all", chronicleWriters)
 	w.SetContent(v.Object())
 	r := chronicleSample
 	r.Legend = "Citations: S12#340 is event 340 of session S12 and S12 the whole session; each opens the transcript there."

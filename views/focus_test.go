@@ -235,7 +235,9 @@ func TestSecondaryWindowFocusChains(t *testing.T) {
 			return NewSQLConsole(&fakeSQL{}, []SQLDoc{{"usage", "store, day"}}, []SQLExample{{"Cost", "SELECT 1"}}).Content()
 		}},
 		{"Recent edits", func(fyne.Window) fyne.CanvasObject { return NewRecentEditsView(&fakeRecent{}).Content() }},
-		{"Chronicle", func(w fyne.Window) fyne.CanvasObject { return NewChronicleView(w, &chronicleIntents{}, "all").Object() }},
+		{"Chronicle", func(w fyne.Window) fyne.CanvasObject {
+			return NewChronicleView(w, &chronicleIntents{}, "all", chronicleWriters).Object()
+		}},
 		{"Team", func(fyne.Window) fyne.CanvasObject {
 			b := NewTeamBrowser(&teamRecorder{}, "")
 			b.SetSessions([]TeamSession{{ID: 3, Repository: "app", Worktree: "main", Name: "fix"}})
