@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,7 +67,7 @@ func TestWritersOfEveryAgent(t *testing.T) {
 			for _, req := range h.srv.Model() {
 				routed = append(routed, req.Route)
 			}
-			if len(routed) < 2 || !contains(routed, 0) || !contains(routed, 1) {
+			if len(routed) < 2 || !slices.Contains(routed, 0) || !slices.Contains(routed, 1) {
 				t.Errorf("requests went to routes %v, want the compaction prompt (0) and the chronicle prompt (1)", routed)
 			}
 			h.check()
@@ -88,13 +89,4 @@ func variedSummary() string {
 		fmt.Fprintf(&b, "In step %d the assistant %s %s %s. ", i+1, acts[i%7], files[(i*3)%7], why[(i*5)%7])
 	}
 	return b.String()
-}
-
-func contains(xs []int, x int) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
