@@ -11,6 +11,7 @@ package qwen
 
 import (
 	"bytes"
+	"iter"
 	"strings"
 	"time"
 
@@ -85,18 +86,17 @@ func pick(raw []byte, keys []string) (*parse.Fields, bool) {
 	return &f, ok
 }
 
-// parts returns the objects among the parts of a record's message, each
-// picked under partKeys.
-func parts(o *parse.Fields) []parse.Fields {
-	m, _ := pick(o.Raw("message"), partsKey)
-	raws := parse.Elements(m.Raw("parts"))
-	out := make([]parse.Fields, 0, len(raws))
-	for _, r := range raws {
-		if f, ok := parse.PickFields(r, partKeys); ok {
-			out = append(out, f)
+// parts yields the objects among the parts of a record's message, each
+// picked under partKeys (valid until the next).
+func parts(o *parse.Fields) iter.Seq[*parse.Fields] {
+	return func(yield func(*parse.Fields) bool) {
+		m, _ := pick(o.Raw("message"), partsKey)
+		for _, r := range parse.Elements(m.Raw("parts")) {
+			if f, ok := parse.PickFields(r, partKeys); ok && !yield(&f) {
+				return
+			}
 		}
 	}
-	return out
 }
 
 // Feed parses one line.
@@ -190,7 +190,7 @@ func (p *ChatParser) endTurn() []codec.Event {
 // user maps a prompt (a record of text parts); it ends the open turn.
 func (p *ChatParser) user(o *parse.Fields) []codec.Event {
 	var texts []string
-	for _, part := range parts(o) {
+	for part := range parts(o) {
 		if s, ok := part.StrOK("text"); ok {
 			texts = append(texts, s)
 		}
@@ -213,7 +213,7 @@ func (p *ChatParser) user(o *parse.Fields) []codec.Event {
 // and its usage.
 func (p *ChatParser) assistant(o *parse.Fields) ([]codec.Event, string, *store.Usage) {
 	var evs []codec.Event
-	for _, part := range parts(o) {
+	for part := range parts(o) {
 		if fc, ok := pick(part.Raw("functionCall"), callKeys); ok {
 			name, input := MapTool(fc.Str("name"), fc.Raw("args"))
 			call := codec.ToolCall(fc.Str("id"), name, filePath(input), input)
@@ -251,7 +251,7 @@ func (p *ChatParser) toolResult(o *parse.Fields) []codec.Event {
 	st, _ := pick(o.Raw("toolCallResult"), statusKey)
 	status := st.Str("status")
 	var evs []codec.Event
-	for _, part := range parts(o) {
+	for part := range parts(o) {
 		fr, ok := pick(part.Raw("functionResponse"), responseKeys)
 		if !ok {
 			continue
