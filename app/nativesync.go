@@ -25,8 +25,8 @@ const prefNativeSyncOff = "nativesync.off:"
 // import: an agent appends to its transcript line by line.
 const nativeSyncDebounce = 2 * time.Second
 
-// nativeSync keeps a window's stores in sync with Claude Code's and Codex's
-// own history: it watches the history folders (fsnotify) and, once they
+// nativeSync keeps a window's stores in sync with the agents' own
+// history: it watches the history folders (fsnotify) and, once they
 // have been quiet for debounce, imports what is new for the window's
 // worktrees, as Import native history does (incremental: unchanged files
 // are decided from their size, modification time and inode).

@@ -187,7 +187,7 @@ func nothingHint(r Report, w Window) string {
 	} else {
 		hint += " Sessions run outside Lazuli count once you"
 	}
-	return hint + " import Claude Code's and Codex's own history (`lazuli import-native`, or File › Import native history…)."
+	return hint + " import your agents' own history (`lazuli import-native`, or File › Import native history…)."
 }
 
 // sessionKey names a session across the sources.
